@@ -1,0 +1,26 @@
+// `seed bench <name>`: benchmarks print a table on stdout and write a report under bench/.
+// Each benchmark lives in src/cli/bench/<name>.ts and exports `summary` and `run(args)`.
+import { CliError } from '../cli_error.ts';
+
+type Bench = { run(args: string[]): Promise<number>; summary: string };
+
+const benches: Record<string, () => Promise<Bench>> = {
+  env: () => import('../bench/env.ts'),
+  cpu: () => import('../bench/cpu.ts'),
+  kernels: () => import('../bench/kernels.ts'),
+  learn: () => import('../bench/learn.ts'),
+  soak: () => import('../bench/soak.ts'),
+  onnx: () => import('../bench/onnx.ts'),
+};
+
+export const summary = 'benchmarks: ' + Object.keys(benches).join(', ');
+
+export async function run(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  const load = name ? benches[name] : undefined;
+  if (!load) throw new CliError(`usage: npm run seed -- bench <${Object.keys(benches).join('|')}> [options]`, 2);
+  const bench = await load().catch(() => {
+    throw new CliError(`benchmark "${name}" is not available in this build`);
+  });
+  return bench.run(rest);
+}
