@@ -1,0 +1,68 @@
+// Model configuration and the named presets. The vocabulary size comes from the tokenizer
+// (text/tokenizer.ts, `defaultTokenizer().vocabSize`) and is passed in as a number.
+//
+// Planning cost of a forward, per token: 2 (12 d^2 L + V d) + 4 L T d FLOP (T = tokens attended to); the
+// output head (2 V d) is paid only at positions whose logits are needed.
+
+export interface ModelConfig {
+  vocabSize: number;
+  /** Longest sequence the model can read (rows of the learned position table). */
+  contextLength: number;
+  dModel: number;
+  nLayer: number;
+  nHead: number;
+  /** Hidden width of the MLP (4 d in GPT-2). */
+  dMlp: number;
+  /** LayerNorm epsilon (1e-5, as GPT-2 and llm.c). */
+  lnEps: number;
+}
+
+export type PresetName = 'micro' | 'tiny' | 'small';
+
+type Shape = Omit<ModelConfig, 'vocabSize'>;
+
+/**
+ * micro: unit tests and the end-to-end suite (software WebGPU), seconds per update.
+ * tiny:  trains on a CPU (2 cores): the learning benchmark and the shipped warm start.
+ * small: a laptop GPU in the browser.
+ */
+export const PRESETS: Readonly<Record<PresetName, Readonly<Shape>>> = {
+  micro: { contextLength: 512, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 },
+  tiny: { contextLength: 512, dModel: 48, nLayer: 2, nHead: 4, dMlp: 192, lnEps: 1e-5 },
+  small: { contextLength: 1024, dModel: 128, nLayer: 4, nHead: 4, dMlp: 512, lnEps: 1e-5 },
+};
+
+export function isPresetName(name: string): name is PresetName {
+  return Object.prototype.hasOwnProperty.call(PRESETS, name);
+}
+
+export function presetConfig(name: PresetName, vocabSize: number): ModelConfig {
+  const shape = PRESETS[name];
+  if (!shape) throw new RangeError(`unknown preset "${name}" (known: ${Object.keys(PRESETS).join(', ')})`);
+  return validateConfig({ vocabSize, ...shape });
+}
+
+export function headDim(config: ModelConfig): number {
+  return config.dModel / config.nHead;
+}
+
+/** Returns the config when every field is sane; throws a RangeError naming the first bad field otherwise. */
+export function validateConfig(config: ModelConfig): ModelConfig {
+  const ints: (keyof ModelConfig)[] = ['vocabSize', 'contextLength', 'dModel', 'nLayer', 'nHead', 'dMlp'];
+  for (const key of ints) {
+    const v = config[key];
+    if (!Number.isInteger(v) || v < 1 || v > 1 << 20) throw new RangeError(`model config: ${key} must be a positive integer, got ${v}`);
+  }
+  if (config.dModel % config.nHead !== 0) {
+    throw new RangeError(`model config: dModel ${config.dModel} is not a multiple of nHead ${config.nHead}`);
+  }
+  if (!(config.lnEps > 0 && config.lnEps < 1)) throw new RangeError(`model config: lnEps must be in (0, 1), got ${config.lnEps}`);
+  return config;
+}
+
+/** FLOP of one forward per token attending to `attended` tokens, with the output head on `headFraction` of tokens. */
+export function forwardFlopsPerToken(config: ModelConfig, attended: number, headFraction = 1): number {
+  const { dModel: d, nLayer: L, dMlp: m, vocabSize: V } = config;
+  const matmul = 2 * L * (3 * d * d + d * d + 2 * d * m);
+  return matmul + 4 * L * attended * d + 2 * V * d * headFraction;
+}
