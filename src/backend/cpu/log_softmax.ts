@@ -1,0 +1,91 @@
+// Masked log-softmax over rows of logits, and the gather of one token's log-probability per row: the
+// CPU twin of shaders/log_softmax.wgsl (same names, same conventions, same arithmetic order).
+//
+// Conventions (shared with the WGSL kernel):
+// - A row's allowed tokens come from its bitmask: maskWords = ceil(vocab / 32) u32 words, bit v & 31 of
+//   word v >> 5 set when token v is allowed. Bits at or past `vocab` are ignored.
+// - Allowed entries get logit - logsumexp(allowed logits), computed stably (max over allowed first).
+// - Disallowed entries get MASKED_LOG_PROB, a large negative FINITE number rather than -Infinity: WGSL lets
+//   an implementation assume that no infinity occurs, so -inf would not be portable, and a finite value
+//   keeps p = exp(logp) = 0 and p * logp = 0 free of NaN in later kernels.
+// - A row with no allowed token is all MASKED_LOG_PROB (it carries no distribution).
+// - Logits must be finite; a NaN logit makes its row NaN.
+
+/** Log-probability written for a disallowed token (a float32 value, exact in Float32Array). */
+export const MASKED_LOG_PROB = -1e30;
+
+export function isAllowed(masks: Uint32Array, row: number, maskWords: number, token: number): boolean {
+  return ((masks[row * maskWords + (token >>> 5)] >>> (token & 31)) & 1) === 1;
+}
+
+export function allowToken(masks: Uint32Array, row: number, maskWords: number, token: number): void {
+  masks[row * maskWords + (token >>> 5)] |= 1 << (token & 31);
+}
+
+/**
+ * out[r * vocab + v] = masked log-softmax of logits row r at token v.
+ * logits, out: [rows * vocab]; masks: [rows * ceil(vocab / 32)]. out may be the logits array itself.
+ */
+export function maskedLogSoftmax(
+  out: Float32Array,
+  logits: Float32Array,
+  masks: Uint32Array,
+  rows: number,
+  vocab: number,
+): void {
+  const words = Math.ceil(vocab / 32);
+  checkShapes('maskedLogSoftmax', logits.length, masks.length, rows, vocab);
+  if (out.length < rows * vocab) throw new RangeError(`maskedLogSoftmax: out holds ${out.length} < ${rows * vocab}`);
+  for (let r = 0; r < rows; r++) {
+    const base = r * vocab;
+    let max = -Infinity;
+    for (let v = 0; v < vocab; v++) {
+      if (isAllowed(masks, r, words, v) && logits[base + v] > max) max = logits[base + v];
+    }
+    if (max === -Infinity) {
+      out.fill(MASKED_LOG_PROB, base, base + vocab);
+      continue;
+    }
+    let sum = 0;
+    for (let v = 0; v < vocab; v++) {
+      if (isAllowed(masks, r, words, v)) sum += Math.exp(logits[base + v] - max);
+    }
+    const logSum = max + Math.log(sum);
+    for (let v = 0; v < vocab; v++) {
+      out[base + v] = isAllowed(masks, r, words, v) ? logits[base + v] - logSum : MASKED_LOG_PROB;
+    }
+  }
+}
+
+/**
+ * out[r] = logProbs[r * vocab + targets[r]]: the log-probability of each row's given token.
+ * A target outside [0, vocab) is a caller error (the GPU twin writes NaN there).
+ */
+export function gatherLogProbs(
+  out: Float32Array,
+  logProbs: Float32Array,
+  targets: Int32Array,
+  rows: number,
+  vocab: number,
+): void {
+  if (logProbs.length < rows * vocab || targets.length < rows || out.length < rows) {
+    throw new RangeError(
+      `gatherLogProbs: need logProbs >= ${rows * vocab}, targets and out >= ${rows}; got ` +
+        `${logProbs.length}, ${targets.length}, ${out.length}`,
+    );
+  }
+  for (let r = 0; r < rows; r++) {
+    const t = targets[r];
+    if (!(t >= 0 && t < vocab)) throw new RangeError(`gatherLogProbs: targets[${r}] = ${t} is outside [0, ${vocab})`);
+    out[r] = logProbs[r * vocab + t];
+  }
+}
+
+function checkShapes(name: string, logitsLength: number, masksLength: number, rows: number, vocab: number): void {
+  if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(vocab) || vocab < 1) {
+    throw new RangeError(`${name}: rows must be >= 0 and vocab >= 1 (integers), got rows ${rows}, vocab ${vocab}`);
+  }
+  const words = Math.ceil(vocab / 32);
+  if (logitsLength < rows * vocab) throw new RangeError(`${name}: logits hold ${logitsLength} < ${rows * vocab}`);
+  if (masksLength < rows * words) throw new RangeError(`${name}: masks hold ${masksLength} < ${rows * words}`);
+}
