@@ -1,0 +1,49 @@
+// `seed loss --in FILE [--backend cpu|webgpu]`: evaluates the SEED loss of hand-made per-token inputs and
+// prints the loss terms and, per token, Delta, the gate and coef = d total / d l_student as JSON on stdout.
+// The file format is documented in src/backend/loss_json.ts.
+import { readFile } from 'node:fs/promises';
+import type { LossOutput } from '../../backend/backend.ts';
+import { seedLoss } from '../../backend/cpu/seed_loss.ts';
+import { LossJsonError, lossOutputToJson, parseLossProblem, type LossProblem } from '../../backend/loss_json.ts';
+import { parseOptions, requireOption } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+
+export const summary = 'evaluate the SEED loss and its per-token gradient on a JSON file of token inputs';
+
+const usage = 'npm run seed -- loss --in FILE [--backend cpu|webgpu]';
+
+async function evaluate(backend: string, p: LossProblem): Promise<LossOutput> {
+  if (backend === 'cpu') return seedLoss(p.lStudent, p.inputs, p.hyper);
+  if (backend === 'webgpu') throw new CliError('the WebGPU loss kernel is not available in this build');
+  throw new CliError(`--backend must be cpu or webgpu, got "${backend}"`, 2);
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseOptions(
+    args,
+    { in: { type: 'string' }, backend: { type: 'string', default: 'cpu' } },
+    usage,
+  );
+  const path = requireOption(values.in, 'in', usage);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let problem: LossProblem;
+  try {
+    problem = parseLossProblem(text);
+  } catch (err) {
+    if (err instanceof LossJsonError) throw new CliError(`${path}: ${err.message}`);
+    throw err;
+  }
+  const out = await evaluate(values.backend ?? 'cpu', problem);
+  for (const term of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
+    if (!Number.isFinite(out[term])) {
+      throw new CliError(`${term} is not finite (${out[term]}): the log-probabilities are too far apart`);
+    }
+  }
+  process.stdout.write(JSON.stringify(lossOutputToJson(out), null, 2) + '\n');
+  return 0;
+}
