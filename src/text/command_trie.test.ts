@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { CommandTrie } from './command_trie.ts';
+
+const END = 1;
+
+describe('CommandTrie', () => {
+  // Commands over ids: [5 7] "go to", then the receptacle; [9] "look" is a prefix of [9 40] "look 40".
+  const commands = [
+    [5, 7, 33],
+    [5, 7, 34],
+    [9],
+    [9, 40],
+    [5, 7, 33], // a duplicate is merged
+  ];
+  const trie = new CommandTrie(commands, END, 70);
+
+  it('allows exactly the continuations of the admissible commands', () => {
+    expect(trie.maskWords).toBe(3);
+    expect(trie.allowedTokens(0)).toEqual([5, 9]);
+    expect(Array.from(trie.allowed(0))).toEqual([(1 << 5) | (1 << 9), 0, 0]);
+    const goTo = trie.walk([5, 7]);
+    expect(trie.allowedTokens(goTo)).toEqual([33, 34]);
+    expect(Array.from(trie.allowed(goTo))).toEqual([0, (1 << 1) | (1 << 2), 0]);
+    // "look" is complete and continues: the end token and 40 (bit 8 of word 1) are both allowed.
+    const look = trie.walk([9]);
+    expect(trie.allowedTokens(look)).toEqual([END, 40]);
+    expect(trie.completedCommand(look)).toBe(2);
+    expect(trie.allowedTokens(trie.walk([9, 40]))).toEqual([END]);
+    expect(trie.completedCommand(trie.walk([5, 7, 33]))).toBe(0);
+    expect(trie.walk([5, 8])).toBe(-1);
+    expect(trie.child(look, END)).toBe(-1);
+    expect(trie.nodeCount).toBe(7);
+  });
+
+  it('gives the masks under which a command was chosen, end token included', () => {
+    const masks = trie.commandMasks([9]);
+    expect(masks.length).toBe(2 * 3);
+    expect(Array.from(masks.subarray(0, 3))).toEqual(Array.from(trie.allowed(0)));
+    expect(Array.from(masks.subarray(3, 6))).toEqual([(1 << END) | 0, 1 << 8, 0]);
+    expect(() => trie.commandMasks([5, 7])).toThrow(/prefix/);
+    expect(() => trie.commandMasks([5, 6])).toThrow(/leaves/);
+  });
+
+  it('refuses empty commands and tokens outside the vocabulary or equal to the end token', () => {
+    expect(() => new CommandTrie([[]], END, 10)).toThrow(/empty/);
+    expect(() => new CommandTrie([[3, 10]], END, 10)).toThrow(/token 10/);
+    expect(() => new CommandTrie([[3, END]], END, 10)).toThrow(/token 1/);
+    expect(() => new CommandTrie([[3]], 10, 10)).toThrow(/end token/);
+  });
+
+  it('spells only admissible commands on any walk through allowed tokens, and reaches every one', () => {
+    const vocab = fc.integer({ min: 2, max: 300 });
+    fc.assert(
+      fc.property(
+        vocab.chain((v) =>
+          fc.record({
+            vocabSize: fc.constant(v),
+            end: fc.integer({ min: 0, max: v - 1 }),
+            commands: fc.array(fc.array(fc.integer({ min: 0, max: v - 1 }), { minLength: 1, maxLength: 6 }), {
+              minLength: 1,
+              maxLength: 25,
+            }),
+            choices: fc.array(fc.nat(), { minLength: 8, maxLength: 8 }),
+          }),
+        ),
+        ({ vocabSize, end, commands, choices }) => {
+          const cleaned = commands.map((c) => c.map((id) => (id === end ? (id + 1) % vocabSize : id)));
+          const trie = new CommandTrie(cleaned, end, vocabSize);
+          const admissible = new Set(cleaned.map((c) => c.join(' ')));
+
+          // A random walk: at each node take one of the allowed tokens, until the end token.
+          const walked: number[] = [];
+          let node = 0;
+          for (let step = 0; ; step++) {
+            const allowed = trie.allowedTokens(node);
+            expect(allowed.length).toBeGreaterThan(0);
+            const token = allowed[choices[step % choices.length] % allowed.length];
+            if (token === end) break;
+            walked.push(token);
+            node = trie.child(node, token);
+            expect(node).toBeGreaterThanOrEqual(0);
+          }
+          expect(admissible.has(walked.join(' '))).toBe(true);
+          expect(cleaned[trie.completedCommand(node)]).toEqual(walked);
+
+          // Every admissible command can be spelled, and its masks allow each of its tokens in turn.
+          for (const c of cleaned) {
+            const masks = trie.commandMasks(c);
+            [...c, end].forEach((id, k) => {
+              expect((masks[k * trie.maskWords + (id >>> 5)] >>> (id & 31)) & 1).toBe(1);
+            });
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
