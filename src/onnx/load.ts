@@ -1,0 +1,55 @@
+// Reads an .onnx file and tells whether it is a SEED Playground policy: its metadata, and its weights read
+// back into the flat parameter buffer. Any other file is refused with an OnnxPolicyError saying why.
+import { parameterLayout } from '../model/layout.ts';
+import { decodeMetadata, OnnxPolicyError, type PolicyMetadata } from './metadata.ts';
+import { INPUT_NAME, OUTPUT_NAME } from './policy_graph.ts';
+import { decodeModel, OPSET_VERSION, tensorFloats, type ModelProto, type TensorProto } from './proto.ts';
+
+export interface LoadedPolicy extends PolicyMetadata {
+  params: Float32Array;
+  irVersion: number;
+  opsetVersion: number;
+  producer: string;
+}
+
+export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
+  if (bytes.length === 0) throw new OnnxPolicyError('the file is empty');
+  let model: ModelProto;
+  try {
+    model = decodeModel(bytes);
+  } catch (err) {
+    throw new OnnxPolicyError(`not an ONNX model: protobuf decoding failed (${(err as Error).message})`);
+  }
+  const graph = model.graph;
+  if (!graph || !model.ir_version || !model.opset_import?.length) {
+    throw new OnnxPolicyError('not an ONNX model: it has no graph, IR version or opset');
+  }
+  const meta = decodeMetadata(model.metadata_props ?? []);
+  const opset = model.opset_import.find((o) => (o.domain ?? '') === '')?.version ?? 0;
+  if (opset > OPSET_VERSION) throw new OnnxPolicyError(`the model needs opset ${opset}; this build reads up to ${OPSET_VERSION}`);
+  if (graph.input?.[0]?.name !== INPUT_NAME || graph.output?.[0]?.name !== OUTPUT_NAME) {
+    throw new OnnxPolicyError(`the graph must map "${INPUT_NAME}" to "${OUTPUT_NAME}"; found ${graph.input?.[0]?.name} -> ${graph.output?.[0]?.name}`);
+  }
+
+  const layout = parameterLayout(meta.config);
+  const byName = new Map<string, TensorProto>();
+  for (const t of graph.initializer ?? []) if (t.name) byName.set(t.name, t);
+  const params = new Float32Array(layout.totalFloats);
+  for (const view of layout.list) {
+    const tensor = byName.get(view.name);
+    if (!tensor) throw new OnnxPolicyError(`the model has no initializer "${view.name}"`);
+    const dims = tensor.dims ?? [];
+    if (dims.length !== view.shape.length || dims.some((d, i) => d !== view.shape[i])) {
+      throw new OnnxPolicyError(`initializer "${view.name}" has shape [${dims}], the config needs [${view.shape}]`);
+    }
+    let values: Float32Array;
+    try {
+      values = tensorFloats(tensor);
+    } catch (err) {
+      throw new OnnxPolicyError((err as Error).message);
+    }
+    if (values.length !== view.size) throw new OnnxPolicyError(`initializer "${view.name}" holds ${values.length} values, its shape needs ${view.size}`);
+    params.set(values, view.offset);
+  }
+  return { ...meta, params, irVersion: model.ir_version, opsetVersion: opset, producer: model.producer_name ?? '' };
+}

@@ -1,0 +1,120 @@
+// What makes an exported policy self-describing: ONNX metadata_props (string key -> string value) holding
+// the model config, the vocabulary (token i = row i of the embedding and column i of the logits) and the
+// training card. JSON values are written with sorted keys so equal content gives equal bytes.
+import { validateConfig, type ModelConfig } from '../model/config.ts';
+import type { StringStringEntryProto } from './proto.ts';
+
+/** Marks a file as a SEED Playground policy; the value is the format version. */
+export const FORMAT_KEY = 'seed_playground.format';
+export const FORMAT_VERSION = 1;
+export const CONFIG_KEY = 'seed_playground.model_config';
+export const VOCABULARY_KEY = 'seed_playground.vocabulary';
+export const VOCABULARY_HASH_KEY = 'seed_playground.vocabulary_hash';
+export const CARD_KEY = 'seed_playground.training_card';
+
+/** How the exported weights were trained. */
+export interface TrainingCard {
+  /** e.g. "seed", "grpo", "warmstart", or "init" for untrained weights. */
+  algorithm: string;
+  /** Optimizer updates applied to these weights. */
+  updates: number;
+  seed: number;
+  /** Success rate in [0, 1] per evaluation split (e.g. "eval-seen", "eval-unseen"); may be empty. */
+  success: Record<string, number>;
+  /** Anything else worth keeping with the weights (preset, hyper-parameters, date of the run). */
+  extra?: Record<string, string | number | boolean>;
+}
+
+export interface PolicyMetadata {
+  config: ModelConfig;
+  vocabulary: string[];
+  vocabularyHash: string;
+  card: TrainingCard;
+}
+
+/** A file that is not a SEED Playground policy, or one whose metadata is damaged. */
+export class OnnxPolicyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OnnxPolicyError';
+  }
+}
+
+export function encodeMetadata(meta: PolicyMetadata): StringStringEntryProto[] {
+  checkVocabulary(meta.vocabulary, meta.config);
+  checkCard(meta.card);
+  return [
+    { key: FORMAT_KEY, value: String(FORMAT_VERSION) },
+    { key: CONFIG_KEY, value: stableJson(meta.config) },
+    { key: VOCABULARY_KEY, value: JSON.stringify(meta.vocabulary) },
+    { key: VOCABULARY_HASH_KEY, value: meta.vocabularyHash },
+    { key: CARD_KEY, value: stableJson(meta.card) },
+  ];
+}
+
+/** Reads the metadata back; throws OnnxPolicyError saying what is missing or wrong. */
+export function decodeMetadata(props: StringStringEntryProto[]): PolicyMetadata {
+  const map = new Map(props.map((p) => [p.key, p.value]));
+  const format = map.get(FORMAT_KEY);
+  if (format === undefined) {
+    throw new OnnxPolicyError(`not a SEED Playground policy: the model has no "${FORMAT_KEY}" metadata entry`);
+  }
+  if (format !== String(FORMAT_VERSION)) {
+    throw new OnnxPolicyError(`unsupported SEED Playground policy format version "${format}" (this build reads version ${FORMAT_VERSION})`);
+  }
+  const config = parseJsonEntry(map, CONFIG_KEY) as ModelConfig;
+  try {
+    validateConfig(config);
+  } catch (err) {
+    throw new OnnxPolicyError(`metadata "${CONFIG_KEY}": ${(err as Error).message}`);
+  }
+  const vocabulary = parseJsonEntry(map, VOCABULARY_KEY);
+  if (!Array.isArray(vocabulary) || !vocabulary.every((t) => typeof t === 'string')) {
+    throw new OnnxPolicyError(`metadata "${VOCABULARY_KEY}" must be a JSON array of strings`);
+  }
+  checkVocabulary(vocabulary, config);
+  const vocabularyHash = map.get(VOCABULARY_HASH_KEY);
+  if (vocabularyHash === undefined) throw new OnnxPolicyError(`metadata "${VOCABULARY_HASH_KEY}" is missing`);
+  const card = parseJsonEntry(map, CARD_KEY) as TrainingCard;
+  checkCard(card);
+  return { config, vocabulary, vocabularyHash, card };
+}
+
+function parseJsonEntry(map: Map<string, string>, key: string): unknown {
+  const text = map.get(key);
+  if (text === undefined) throw new OnnxPolicyError(`metadata "${key}" is missing`);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new OnnxPolicyError(`metadata "${key}" is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function checkVocabulary(vocabulary: readonly string[], config: ModelConfig): void {
+  if (vocabulary.length !== config.vocabSize) {
+    throw new OnnxPolicyError(`vocabulary has ${vocabulary.length} tokens but the model config says vocabSize ${config.vocabSize}`);
+  }
+  if (new Set(vocabulary).size !== vocabulary.length) throw new OnnxPolicyError('vocabulary has duplicate tokens');
+}
+
+function checkCard(card: TrainingCard): void {
+  const bad = (why: string) => new OnnxPolicyError(`training card: ${why}`);
+  if (typeof card !== 'object' || card === null) throw bad('must be an object');
+  if (typeof card.algorithm !== 'string' || card.algorithm === '') throw bad('algorithm must be a non-empty string');
+  if (!Number.isInteger(card.updates) || card.updates < 0) throw bad(`updates must be a non-negative integer, got ${card.updates}`);
+  if (!Number.isInteger(card.seed)) throw bad(`seed must be an integer, got ${card.seed}`);
+  if (typeof card.success !== 'object' || card.success === null) throw bad('success must be an object of split -> rate');
+  for (const [split, rate] of Object.entries(card.success)) {
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw bad(`success["${split}"] must be a rate in [0, 1], got ${rate}`);
+  }
+}
+
+/** JSON with object keys sorted at every level. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}

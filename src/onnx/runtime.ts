@@ -1,0 +1,51 @@
+// Runs an exported policy with onnxruntime-web's WebAssembly backend, the same code in the browser and in
+// Node (the wasm build finds its .wasm file next to its own module, in node_modules or in the bundle).
+import * as ort from 'onnxruntime-web/wasm';
+import { INPUT_NAME, OUTPUT_NAME } from './policy_graph.ts';
+
+export interface RuntimeOptions {
+  /**
+   * WebAssembly threads. Read once, when the runtime first starts; later sessions share that setting.
+   * 1 (the default) keeps runs deterministic and needs no cross-origin isolation in the browser.
+   */
+  threads?: number;
+}
+
+let runtimeThreads: number | undefined;
+
+export class OnnxPolicySession {
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    readonly threads: number,
+  ) {}
+
+  static async create(bytes: Uint8Array, options: RuntimeOptions = {}): Promise<OnnxPolicySession> {
+    if (runtimeThreads === undefined) {
+      runtimeThreads = options.threads ?? 1;
+      ort.env.wasm.numThreads = runtimeThreads;
+    }
+    const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+    if (session.inputNames[0] !== INPUT_NAME || session.outputNames[0] !== OUTPUT_NAME) {
+      await session.release();
+      throw new Error(`the model maps ${session.inputNames.join(', ')} -> ${session.outputNames.join(', ')}, not ${INPUT_NAME} -> ${OUTPUT_NAME}`);
+    }
+    return new OnnxPolicySession(session, runtimeThreads);
+  }
+
+  /** Logits [batch, seqLen, vocab] (row-major) of token ids [batch, seqLen] (row-major). */
+  async logits(ids: ArrayLike<number>, batch: number, seqLen: number): Promise<Float32Array> {
+    if (ids.length !== batch * seqLen) throw new RangeError(`${ids.length} token ids do not fill [${batch}, ${seqLen}]`);
+    const data = new BigInt64Array(ids.length);
+    for (let i = 0; i < ids.length; i++) data[i] = BigInt(ids[i]);
+    const input = new ort.Tensor('int64', data, [batch, seqLen]);
+    const out = await this.session.run({ [INPUT_NAME]: input });
+    const logits = out[OUTPUT_NAME];
+    const values = logits.data as Float32Array;
+    input.dispose();
+    return values;
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+}
