@@ -59,7 +59,8 @@ export function maskedLogSoftmax(
 
 /**
  * out[r] = logProbs[r * vocab + targets[r]]: the log-probability of each row's given token.
- * A target outside [0, vocab) is a caller error (the GPU twin writes NaN there).
+ * A target outside [0, vocab) is a caller error: thrown here; the GPU twin, which cannot throw, writes
+ * MASKED_LOG_PROB there.
  */
 export function gatherLogProbs(
   out: Float32Array,

@@ -1,0 +1,254 @@
+// One stage of GPU work (e.g. "forward", "loss", "optimizer"): dispatches and reads are recorded in order,
+// then `submit` encodes them into ONE command encoder and ONE queue submit. The uniform values of all
+// dispatches share one buffer, each at its own aligned offset, and everything the stage reads goes through
+// one staging buffer mapped once. A validation or out-of-memory error inside the stage rejects the stage
+// (GpuStageError) instead of leaving zeros in the results.
+import { DeviceLostError, GpuStageError, type DeviceLostInfo } from './errors.ts';
+import type { BufferPool } from './buffer_pool.ts';
+import {
+  asSlice,
+  isUniformData,
+  roundUp,
+  type BufferSlice,
+  type KernelSpec,
+  type Resource,
+  type WorkgroupCount,
+} from './kernel.ts';
+import type { PipelineCache } from './pipeline_cache.ts';
+import type { StagingRing } from './staging_ring.ts';
+
+/** What a stage needs from the runtime that created it. */
+export interface StageContext {
+  readonly device: GPUDevice;
+  readonly pool: BufferPool;
+  readonly pipelines: PipelineCache;
+  readonly staging: StagingRing;
+  /** Set once the device is lost. */
+  lostInfo(): DeviceLostInfo | null;
+}
+
+interface Dispatch {
+  kind: 'dispatch';
+  kernel: KernelSpec;
+  resources: Resource[];
+  workgroups: WorkgroupCount;
+}
+
+interface Read {
+  kind: 'read';
+  source: BufferSlice;
+  byteLength: number;
+  stagingOffset: number;
+  resolve: (data: ArrayBuffer) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Copy {
+  kind: 'copy';
+  source: BufferSlice;
+  target: BufferSlice;
+  byteLength: number;
+}
+
+type Command = Dispatch | Read | Copy;
+
+export class Stage {
+  private readonly commands: Command[] = [];
+  private stagingBytes = 0;
+  private submitted = false;
+
+  constructor(
+    private readonly context: StageContext,
+    readonly label: string,
+  ) {}
+
+  /**
+   * Records one dispatch. resources[i] fills @binding(i): a buffer or slice for a storage binding, the
+   * struct's values (u32/i32/f32 words, in field order) for a uniform binding.
+   */
+  dispatch(kernel: KernelSpec, resources: Resource[], workgroups: WorkgroupCount): this {
+    this.checkOpen();
+    if (resources.length !== kernel.bindings.length) {
+      throw new RangeError(
+        `${kernel.entryPoint}: ${resources.length} resources for ${kernel.bindings.length} bindings`,
+      );
+    }
+    kernel.bindings.forEach((kind, i) => {
+      if ((kind === 'uniform') !== isUniformData(resources[i])) {
+        throw new TypeError(`${kernel.entryPoint}: binding ${i} is ${kind} and needs ${kind === 'uniform' ? 'typed-array values' : 'a buffer'}`);
+      }
+    });
+    if (workgroups.some((n) => !Number.isInteger(n) || n < 0)) {
+      throw new RangeError(`${kernel.entryPoint}: bad workgroup count ${workgroups.join('x')}`);
+    }
+    this.commands.push({ kind: 'dispatch', kernel, resources, workgroups });
+    return this;
+  }
+
+  /** Records a buffer-to-buffer copy (sizes and offsets multiples of 4). */
+  copy(source: GPUBuffer | BufferSlice, target: GPUBuffer | BufferSlice, byteLength: number): this {
+    this.checkOpen();
+    this.commands.push({ kind: 'copy', source: asSlice(source), target: asSlice(target), byteLength });
+    return this;
+  }
+
+  /**
+   * Records a read of byteLength bytes of source, as it is at this point of the stage. The promise settles
+   * after `submit`; it rejects with the stage's error or DeviceLostError.
+   */
+  read(source: GPUBuffer | BufferSlice, byteLength: number): Promise<ArrayBuffer> {
+    this.checkOpen();
+    if (!(byteLength > 0) || byteLength % 4 !== 0) {
+      throw new RangeError(`read: byte length must be a positive multiple of 4, got ${byteLength}`);
+    }
+    let resolve!: (data: ArrayBuffer) => void;
+    let reject!: (err: unknown) => void;
+    const promise = new Promise<ArrayBuffer>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // The stage's submit reports the same failure; a caller that awaits only submit must not see an
+    // unhandled rejection from here.
+    promise.catch(() => undefined);
+    this.commands.push({
+      kind: 'read',
+      source: asSlice(source),
+      byteLength,
+      stagingOffset: this.stagingBytes,
+      resolve,
+      reject,
+    });
+    this.stagingBytes += roundUp(byteLength, 8);
+    return promise;
+  }
+
+  /**
+   * Encodes every recorded command into one command buffer and submits it. Resolves once the stage's
+   * reads are delivered (at once when it has none); rejects with GpuStageError or DeviceLostError.
+   */
+  async submit(): Promise<void> {
+    this.checkOpen();
+    this.submitted = true;
+    const reads = this.commands.filter((c): c is Read => c.kind === 'read');
+    try {
+      await this.encodeAndSubmit(reads);
+    } catch (err) {
+      for (const read of reads) read.reject(err);
+      throw err;
+    }
+  }
+
+  private async encodeAndSubmit(reads: Read[]): Promise<void> {
+    const { device, pool, staging } = this.context;
+    const lost = this.context.lostInfo();
+    if (lost) throw new DeviceLostError(lost);
+
+    device.pushErrorScope('out-of-memory');
+    device.pushErrorScope('validation');
+    let uniformBuffer: GPUBuffer | null = null;
+    let stagingBuffer: GPUBuffer | null = null;
+    let thrown: unknown = null;
+    try {
+      const uniforms = this.packUniforms();
+      uniformBuffer = uniforms.buffer;
+      stagingBuffer = reads.length > 0 ? staging.acquire(this.stagingBytes) : null;
+      const encoder = this.encode(uniforms.buffer, uniforms.slots, stagingBuffer);
+      if (uniforms.buffer) device.queue.writeBuffer(uniforms.buffer, 0, uniforms.data);
+      device.queue.submit([encoder.finish()]);
+    } catch (err) {
+      thrown = err;
+    }
+    // Queue order makes the uniform buffer reusable by the next stage's writeBuffer right away.
+    if (uniformBuffer) pool.release(uniformBuffer);
+    const [validation, outOfMemory] = await Promise.all([device.popErrorScope(), device.popErrorScope()]);
+    const gpuError = validation ?? outOfMemory;
+    const failure = thrown ?? (gpuError ? new GpuStageError(this.label, gpuError.message) : null);
+    if (!stagingBuffer) {
+      if (failure) throw failure;
+      return;
+    }
+    try {
+      if (failure) throw failure;
+      try {
+        await stagingBuffer.mapAsync(GPUMapMode.READ, 0, this.stagingBytes);
+      } catch (err) {
+        const info = this.context.lostInfo();
+        throw info ? new DeviceLostError(info) : err;
+      }
+      const range = stagingBuffer.getMappedRange(0, this.stagingBytes);
+      for (const read of reads) read.resolve(range.slice(read.stagingOffset, read.stagingOffset + read.byteLength));
+    } finally {
+      if (stagingBuffer.mapState === 'mapped') stagingBuffer.unmap();
+      staging.release(stagingBuffer);
+    }
+  }
+
+  private encode(
+    uniformBuffer: GPUBuffer | null,
+    uniformSlots: { offset: number; size: number }[],
+    stagingBuffer: GPUBuffer | null,
+  ): GPUCommandEncoder {
+    const { device, pipelines } = this.context;
+    const encoder = device.createCommandEncoder({ label: this.label });
+    let pass: GPUComputePassEncoder | null = null;
+    let uniformIndex = 0;
+    for (const command of this.commands) {
+      if (command.kind === 'dispatch') {
+        pass ??= encoder.beginComputePass({ label: this.label });
+        const { pipeline, layout } = pipelines.get(command.kernel);
+        const entries = command.resources.map((resource, binding): GPUBindGroupEntry => {
+          if (isUniformData(resource)) {
+            const { offset, size } = uniformSlots[uniformIndex++];
+            return { binding, resource: { buffer: uniformBuffer!, offset, size } };
+          }
+          const slice = asSlice(resource);
+          return { binding, resource: { buffer: slice.buffer, offset: slice.offset ?? 0, size: slice.size } };
+        });
+        pass.setPipeline(pipeline);
+        pass.setBindGroup(0, device.createBindGroup({ label: command.kernel.entryPoint, layout, entries }));
+        const [x, y, z] = command.workgroups;
+        if (x > 0 && y > 0 && z > 0) pass.dispatchWorkgroups(x, y, z);
+        continue;
+      }
+      pass?.end();
+      pass = null;
+      if (command.kind === 'copy') {
+        const { source, target, byteLength } = command;
+        encoder.copyBufferToBuffer(source.buffer, source.offset ?? 0, target.buffer, target.offset ?? 0, byteLength);
+      } else {
+        const { source, byteLength, stagingOffset } = command;
+        encoder.copyBufferToBuffer(source.buffer, source.offset ?? 0, stagingBuffer!, stagingOffset, byteLength);
+      }
+    }
+    pass?.end();
+    return encoder;
+  }
+
+  /** All uniform values of the stage in one buffer, each struct at the device's uniform-offset alignment. */
+  private packUniforms(): { buffer: GPUBuffer | null; data: Uint8Array<ArrayBuffer>; slots: { offset: number; size: number }[] } {
+    const align = this.context.device.limits.minUniformBufferOffsetAlignment;
+    const values: Uint8Array[] = [];
+    for (const command of this.commands) {
+      if (command.kind !== 'dispatch') continue;
+      for (const resource of command.resources) {
+        if (isUniformData(resource)) values.push(new Uint8Array(resource.buffer, resource.byteOffset, resource.byteLength));
+      }
+    }
+    if (values.length === 0) return { buffer: null, data: new Uint8Array(0), slots: [] };
+    const slots: { offset: number; size: number }[] = [];
+    let total = 0;
+    for (const bytes of values) {
+      const size = roundUp(Math.max(bytes.byteLength, 16), 16);
+      slots.push({ offset: total, size });
+      total = roundUp(total + size, align);
+    }
+    const data = new Uint8Array(total);
+    values.forEach((bytes, i) => data.set(bytes, slots[i].offset));
+    const buffer = this.context.pool.acquire(total, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'uniforms');
+    return { buffer, data, slots };
+  }
+
+  private checkOpen(): void {
+    if (this.submitted) throw new Error(`stage "${this.label}" was already submitted; start a new stage`);
+  }
+}
