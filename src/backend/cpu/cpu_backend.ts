@@ -1,0 +1,326 @@
+// The CPU reference backend: plain TypeScript loops over flat Float32 buffers (parameters, reference
+// parameters, gradients and AdamW moments share one layout, model/layout.ts).
+//
+// lossBackward: forward each sequence -> logits at its scored positions -> masked log-softmax ->
+// l_student -> SEED loss and per-token coefficient c (seed_loss.ts) -> dlogits = c (onehot(target) - p)
+// over the allowed tokens -> backward through the model into a scratch gradient, which is checked and only
+// then added to the accumulated gradient. The loss needs every l_student before any coefficient exists, so
+// activations are kept between the two passes up to a memory budget and recomputed beyond it.
+import {
+  NonFiniteError,
+  maskWords,
+  type Backend,
+  type Decoder,
+  type LossHyper,
+  type LossInputs,
+  type LossOutput,
+  type OptimizerHyper,
+  type ParameterSet,
+  type StepStats,
+  type TokenBatch,
+} from '../backend.ts';
+import { validateConfig, type ModelConfig } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { parameterLayout, type ParameterLayout } from '../../model/layout.ts';
+import { adamwUpdate, checkOptimizerHyper, clipScale, gradientNorm } from './adamw.ts';
+import { CpuDecoder } from './decoder.ts';
+import { firstNonFiniteIndex } from './floats.ts';
+import {
+  activationFloats,
+  allocBackwardScratch,
+  carveActivations,
+  gatherRows,
+  gptBackward,
+  gptForward,
+  headBackward,
+  headForward,
+  type Activations,
+  type BackwardScratch,
+} from './gpt.ts';
+import { gatherLogProbs, isAllowed, maskedLogSoftmax } from './log_softmax.ts';
+import { firstNonFinite, seedLoss } from './seed_loss.ts';
+import { bindWeights, type ModelWeights } from './weights.ts';
+
+export interface CpuBackendOptions {
+  /** Floats of activations kept between the loss passes (default 48M = 192 MB); the rest is recomputed. */
+  activationBudget?: number;
+}
+
+/** One sequence of a batch, cut at its last scored position. */
+interface SequenceSlice {
+  seq: number;
+  tokens: Int32Array;
+  /** Positions (within the sequence) of the scored targets, and their index in scored order. */
+  rows: Int32Array;
+  targets: Int32Array;
+  firstScored: number;
+}
+
+export class CpuBackend implements Backend {
+  readonly kind = 'cpu' as const;
+  readonly layout: ParameterLayout;
+  private readonly params: Float32Array;
+  private readonly reference: Float32Array;
+  private readonly grads: Float32Array;
+  private readonly gradScratch: Float32Array;
+  private m: Float32Array;
+  private v: Float32Array;
+  private step = 0;
+  private readonly w: ModelWeights<Float32Array>;
+  private readonly wRef: ModelWeights<Float32Array>;
+  private readonly gScratch: ModelWeights<Float32Array>;
+  private readonly budget: number;
+  private block = new Float32Array(0);
+  private backward: BackwardScratch<Float32Array> | null = null;
+  private backwardRows = 0;
+
+  constructor(
+    readonly config: ModelConfig,
+    params?: Float32Array,
+    options: CpuBackendOptions = {},
+  ) {
+    validateConfig(config);
+    this.layout = parameterLayout(config);
+    const n = this.layout.totalFloats;
+    this.params = new Float32Array(n);
+    if (params) {
+      checkParameterBuffer(params, n, 'parameters');
+      this.params.set(params);
+    }
+    this.reference = this.params.slice();
+    this.grads = new Float32Array(n);
+    this.gradScratch = new Float32Array(n);
+    this.m = new Float32Array(n);
+    this.v = new Float32Array(n);
+    this.w = bindWeights(this.params, config, this.layout);
+    this.wRef = bindWeights(this.reference, config, this.layout);
+    this.gScratch = bindWeights(this.gradScratch, config, this.layout);
+    this.budget = options.activationBudget ?? 48 * 1024 * 1024;
+  }
+
+  /** A backend with freshly initialised parameters (model/init.ts). */
+  static fromSeed(config: ModelConfig, seed: number, options?: CpuBackendOptions): CpuBackend {
+    return new CpuBackend(config, initParameters(config, seed), options);
+  }
+
+  async readParameters(set: ParameterSet = 'current'): Promise<Float32Array> {
+    return (set === 'reference' ? this.reference : this.params).slice();
+  }
+
+  async writeParameters(params: Float32Array): Promise<void> {
+    checkParameterBuffer(params, this.layout.totalFloats, 'parameters');
+    this.params.set(params);
+  }
+
+  async setReferenceFromCurrent(): Promise<void> {
+    this.reference.set(this.params);
+  }
+
+  async readOptimizerState(): Promise<{ m: Float32Array; v: Float32Array; step: number }> {
+    return { m: this.m.slice(), v: this.v.slice(), step: this.step };
+  }
+
+  async writeOptimizerState(state: { m: Float32Array; v: Float32Array; step: number }): Promise<void> {
+    checkParameterBuffer(state.m, this.layout.totalFloats, 'optimizer m');
+    checkParameterBuffer(state.v, this.layout.totalFloats, 'optimizer v');
+    if (!Number.isInteger(state.step) || state.step < 0) throw new RangeError(`optimizer step must be an integer >= 0, got ${state.step}`);
+    for (let i = 0; i < state.v.length; i++) {
+      if (state.v[i] < 0) throw new RangeError(`optimizer v[${i}] = ${state.v[i]} is negative`);
+    }
+    this.m = state.m.slice();
+    this.v = state.v.slice();
+    this.step = state.step;
+  }
+
+  async score(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
+    const slices = this.slice(batch);
+    const w = set === 'reference' ? this.wRef : this.w;
+    const out = new Float32Array(countScored(slices));
+    for (const sl of slices) {
+      const acts = this.scratchActivations(sl.tokens.length);
+      const logp = this.scoreSlice(sl, acts, w, batch.masks);
+      gatherLogProbs(out.subarray(sl.firstScored), logp.logp, sl.targets, sl.rows.length, this.config.vocabSize);
+    }
+    return out;
+  }
+
+  async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
+    const slices = this.slice(batch);
+    const nScored = countScored(slices);
+    const V = this.config.vocabSize;
+    const C = this.config.dModel;
+    const lStudent = new Float32Array(nScored);
+    // Pass 1: forward and log-probs; keep what fits in the budget.
+    const kept: (Activations<Float32Array> | null)[] = [];
+    const logps: Float32Array[] = [];
+    let used = 0;
+    for (const sl of slices) {
+      const need = activationFloats(this.config, sl.tokens.length);
+      const keep = used + need <= this.budget;
+      const acts = keep ? carveActivations(new Float32Array(need), this.config, sl.tokens.length) : this.scratchActivations(sl.tokens.length);
+      if (keep) used += need;
+      const { logp } = this.scoreSlice(sl, acts, this.w, batch.masks);
+      gatherLogProbs(lStudent.subarray(sl.firstScored), logp, sl.targets, sl.rows.length, V);
+      kept.push(keep ? acts : null);
+      logps.push(logp.slice(0, sl.rows.length * V));
+    }
+    const bad = firstNonFiniteIndex(lStudent);
+    if (bad >= 0) throw new NonFiniteError('l_student', describeToken(slices, bad, batch.seqLen));
+    const loss = seedLoss(lStudent, inputs, hyper);
+    const badTerm = firstNonFinite(loss);
+    if (badTerm) throw new NonFiniteError(badTerm[0], badTerm[1]);
+
+    // Pass 2: dlogits = c (onehot(target) - p) on allowed tokens, then backward into the scratch gradient.
+    this.gradScratch.fill(0);
+    const words = maskWords(V);
+    for (let i = 0; i < slices.length; i++) {
+      const sl = slices[i];
+      const T = sl.tokens.length;
+      const R = sl.rows.length;
+      let acts = kept[i];
+      if (acts === null) {
+        acts = this.scratchActivations(T);
+        gptForward(acts, this.w, this.config, sl.tokens);
+      }
+      const dlogits = logps[i];
+      for (let r = 0; r < R; r++) {
+        const c = loss.coef[sl.firstScored + r];
+        const maskRow = sl.firstScored + r;
+        const base = r * V;
+        for (let v = 0; v < V; v++) {
+          dlogits[base + v] = isAllowed(batch.masks, maskRow, words, v) ? -c * Math.exp(dlogits[base + v]) : 0;
+        }
+        dlogits[base + sl.targets[r]] += c;
+      }
+      const scratch = this.backwardScratch(T);
+      const gathered = new Float32Array(R * C);
+      const dlnf = new Float32Array(T * C);
+      gatherRows(gathered, acts.lnf, sl.rows, C);
+      headBackward(dlnf, this.gScratch.wte, dlogits, gathered, sl.rows, this.w.wte, V, C, new Float32Array(R * C));
+      gptBackward(this.gScratch, this.w, acts, dlnf, this.config, sl.tokens, scratch);
+    }
+    const badGrad = firstNonFiniteIndex(this.gradScratch);
+    if (badGrad >= 0) throw new NonFiniteError('gradient', this.describeParameter(badGrad));
+    for (let i = 0; i < this.grads.length; i++) this.grads[i] += this.gradScratch[i];
+    return loss;
+  }
+
+  async optimizerStep(hyper: OptimizerHyper): Promise<StepStats> {
+    checkOptimizerHyper(hyper);
+    const norm = gradientNorm(this.grads);
+    if (!Number.isFinite(norm)) throw new NonFiniteError('gradient norm', `value ${norm}`);
+    this.step += 1;
+    adamwUpdate(this.params, this.grads, this.m, this.v, this.layout, hyper, this.step, clipScale(norm, hyper.gradClip));
+    this.grads.fill(0);
+    return { gradNorm: norm, step: this.step };
+  }
+
+  async zeroGradients(): Promise<void> {
+    this.grads.fill(0);
+  }
+
+  /** A copy of the accumulated gradient (for tests and the step-by-step view). */
+  readGradients(): Float32Array {
+    return this.grads.slice();
+  }
+
+  openDecoder(nStreams: number): Decoder {
+    return new CpuDecoder(this.w, this.config, nStreams);
+  }
+
+  dispose(): void {
+    this.block = new Float32Array(0);
+    this.backward = null;
+  }
+
+  private slice(batch: TokenBatch): SequenceSlice[] {
+    const { nSeq, seqLen, tokens, targets, masks } = batch;
+    const V = this.config.vocabSize;
+    if (!Number.isInteger(nSeq) || !Number.isInteger(seqLen) || nSeq < 0 || seqLen < 0) throw new RangeError(`batch: bad shape ${nSeq} x ${seqLen}`);
+    if (seqLen > this.config.contextLength) throw new RangeError(`batch: sequences of ${seqLen} tokens exceed the context length ${this.config.contextLength}`);
+    if (tokens.length !== nSeq * seqLen || targets.length !== nSeq * seqLen) {
+      throw new RangeError(`batch: tokens (${tokens.length}) and targets (${targets.length}) must hold nSeq * seqLen = ${nSeq * seqLen}`);
+    }
+    const words = maskWords(V);
+    const slices: SequenceSlice[] = [];
+    let scored = 0;
+    for (let s = 0; s < nSeq; s++) {
+      const base = s * seqLen;
+      const rows: number[] = [];
+      for (let t = 0; t < seqLen; t++) {
+        const tok = tokens[base + t];
+        if (!(tok >= 0 && tok < V)) throw new RangeError(`batch: token ${tok} at sequence ${s}, position ${t} is outside [0, ${V})`);
+        const target = targets[base + t];
+        if (target < 0) continue;
+        if (!(target < V)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is outside [0, ${V})`);
+        const row = scored + rows.length;
+        if ((row + 1) * words > masks.length) throw new RangeError(`batch: masks hold ${masks.length} words, too few for the scored positions`);
+        if (!isAllowed(masks, row, words, target)) {
+          throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is not allowed by its mask`);
+        }
+        rows.push(t);
+      }
+      if (rows.length > 0) {
+        const T = rows[rows.length - 1] + 1;
+        const tgt = new Int32Array(rows.length);
+        for (let r = 0; r < rows.length; r++) tgt[r] = targets[base + rows[r]];
+        slices.push({ seq: s, tokens: tokens.subarray(base, base + T), rows: Int32Array.from(rows), targets: tgt, firstScored: scored });
+      }
+      scored += rows.length;
+    }
+    if (masks.length !== scored * words) throw new RangeError(`batch: masks hold ${masks.length} words, expected ${scored} scored x ${words}`);
+    return slices;
+  }
+
+  private scoreSlice(sl: SequenceSlice, acts: Activations<Float32Array>, w: ModelWeights<Float32Array>, masks: Uint32Array): { logp: Float32Array } {
+    const { vocabSize: V, dModel: C } = this.config;
+    const R = sl.rows.length;
+    gptForward(acts, w, this.config, sl.tokens);
+    const logits = new Float32Array(R * V);
+    headForward(logits, new Float32Array(R * C), acts.lnf, sl.rows, w.wte, V, C);
+    const words = maskWords(V);
+    maskedLogSoftmax(logits, logits, masks.subarray(sl.firstScored * words, (sl.firstScored + R) * words), R, V);
+    return { logp: logits };
+  }
+
+  private scratchActivations(T: number): Activations<Float32Array> {
+    const need = activationFloats(this.config, T);
+    if (this.block.length < need) this.block = new Float32Array(need);
+    return carveActivations(this.block, this.config, T);
+  }
+
+  private backwardScratch(T: number): BackwardScratch<Float32Array> {
+    if (this.backward === null || this.backwardRows < T) {
+      this.backward = allocBackwardScratch(Float32Array, this.config, T);
+      this.backwardRows = T;
+    }
+    return this.backward;
+  }
+
+  private describeParameter(index: number): string {
+    for (const view of this.layout.list) {
+      if (index >= view.offset && index < view.offset + view.size) return `parameter ${view.name}[${index - view.offset}]`;
+    }
+    return `parameter buffer index ${index}`;
+  }
+}
+
+function countScored(slices: SequenceSlice[]): number {
+  return slices.reduce((n, sl) => n + sl.rows.length, 0);
+}
+
+function describeToken(slices: SequenceSlice[], k: number, seqLen: number): string {
+  for (const sl of slices) {
+    if (k >= sl.firstScored && k < sl.firstScored + sl.rows.length) {
+      return `scored token ${k}: sequence ${sl.seq}, position ${sl.rows[k - sl.firstScored]} of ${seqLen}`;
+    }
+  }
+  return `scored token ${k}`;
+}
+
+function checkParameterBuffer(buf: Float32Array, n: number, what: string): void {
+  if (!(buf instanceof Float32Array)) throw new TypeError(`${what} must be a Float32Array`);
+  if (buf.length !== n) throw new RangeError(`${what} hold ${buf.length} floats, the model needs ${n}`);
+  const bad = firstNonFiniteIndex(buf);
+  if (bad >= 0) throw new RangeError(`${what}[${bad}] = ${buf[bad]} is not finite`);
+}

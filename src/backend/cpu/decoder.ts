@@ -1,0 +1,171 @@
+// Incremental decoding with a KV cache, many streams in lockstep (the Decoder of backend.ts). Each new
+// token runs through the same layer functions as the full forward, one row at a time against the cached
+// q/k/v rows of the earlier positions, so it produces exactly (bit for bit) the logits of the full
+// forward. Cost per token is linear in the stream's length.
+import type { Decoder, Sampled } from '../backend.ts';
+import { maskWords } from '../backend.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import { attentionForward } from './attention.ts';
+import { encoderForward } from './encoder.ts';
+import { geluForward } from './gelu.ts';
+import { layernormForward } from './layernorm.ts';
+import { matmulForward } from './matmul.ts';
+import { residualForward } from './residual.ts';
+import { allocSampleScratch, sampleToken, type SampleScratch } from './sampling.ts';
+import type { ModelWeights } from './weights.ts';
+
+/** Tokens run through the layers together when a long prompt is fed (bounds the scratch memory). */
+const FEED_CHUNK = 64;
+
+interface Stream {
+  length: number;
+  /** Per layer, the qkv rows [capacity, 3C] of every position fed so far. */
+  qkv: Float32Array[];
+  /** Final-LayerNorm output of the last position: what the next token's logits are computed from. */
+  last: Float32Array;
+}
+
+interface StepScratch {
+  x: Float32Array;
+  ln: Float32Array;
+  mean: Float32Array;
+  rstd: Float32Array;
+  atty: Float32Array;
+  att: Float32Array;
+  attproj: Float32Array;
+  res2: Float32Array;
+  fch: Float32Array;
+  fchGelu: Float32Array;
+  fcproj: Float32Array;
+  logits: Float32Array;
+  sample: SampleScratch;
+}
+
+export class CpuDecoder implements Decoder {
+  private readonly streams: Stream[] = [];
+  private readonly scratch: StepScratch;
+  private disposed = false;
+
+  constructor(
+    private readonly weights: ModelWeights<Float32Array>,
+    private readonly config: ModelConfig,
+    readonly nStreams: number,
+  ) {
+    if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
+    const { dModel: C, dMlp: M, nHead: NH, contextLength, vocabSize: V } = config;
+    for (let s = 0; s < nStreams; s++) this.streams.push({ length: 0, qkv: [], last: new Float32Array(C) });
+    const n = FEED_CHUNK;
+    this.scratch = {
+      x: new Float32Array(n * C),
+      ln: new Float32Array(n * C),
+      mean: new Float32Array(n),
+      rstd: new Float32Array(n),
+      atty: new Float32Array(n * C),
+      att: new Float32Array(NH * n * contextLength),
+      attproj: new Float32Array(n * C),
+      res2: new Float32Array(n * C),
+      fch: new Float32Array(n * M),
+      fchGelu: new Float32Array(n * M),
+      fcproj: new Float32Array(n * C),
+      logits: new Float32Array(V),
+      sample: allocSampleScratch(V),
+    };
+  }
+
+  async feed(stream: number, tokens: Int32Array): Promise<void> {
+    this.feedSync(stream, tokens);
+  }
+
+  async sample(streams: Int32Array, masks: Uint32Array, temperature: number, uniforms: Float32Array): Promise<Sampled> {
+    const { vocabSize: V, dModel: C } = this.config;
+    const words = maskWords(V);
+    if (masks.length < streams.length * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${streams.length * words}`);
+    if (uniforms.length < streams.length) throw new RangeError(`sample: ${uniforms.length} uniforms for ${streams.length} streams`);
+    const tokens = new Int32Array(streams.length);
+    const logprobs = new Float32Array(streams.length);
+    for (let i = 0; i < streams.length; i++) {
+      const st = this.stream(streams[i]);
+      if (st.length === 0) throw new RangeError(`sample: stream ${streams[i]} is empty; feed it a prompt first`);
+      matmulForward(this.scratch.logits, st.last, this.weights.wte, null, 1, C, V);
+      const [token, logp] = sampleToken(this.scratch.logits, masks.subarray(i * words, (i + 1) * words), V, temperature, uniforms[i], this.scratch.sample);
+      tokens[i] = token;
+      logprobs[i] = logp;
+      this.feedSync(streams[i], tokens.subarray(i, i + 1));
+    }
+    return { tokens, logprobs };
+  }
+
+  length(stream: number): number {
+    return this.stream(stream).length;
+  }
+
+  reset(stream: number): void {
+    this.stream(stream).length = 0;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.streams.length = 0;
+  }
+
+  private stream(index: number): Stream {
+    if (this.disposed) throw new Error('decoder was disposed');
+    const st = this.streams[index];
+    if (!Number.isInteger(index) || st === undefined) throw new RangeError(`stream ${index} is outside [0, ${this.nStreams})`);
+    return st;
+  }
+
+  private feedSync(stream: number, tokens: Int32Array): void {
+    const st = this.stream(stream);
+    const { vocabSize: V, contextLength } = this.config;
+    if (st.length + tokens.length > contextLength) {
+      throw new RangeError(`stream ${stream}: ${st.length} + ${tokens.length} tokens exceed the context length ${contextLength}`);
+    }
+    for (let i = 0; i < tokens.length; i++) {
+      if (!(tokens[i] >= 0 && tokens[i] < V)) throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
+    }
+    this.reserve(st, st.length + tokens.length);
+    for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
+      this.forwardRows(st, tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK)));
+    }
+  }
+
+  private reserve(st: Stream, rows: number): void {
+    const C3 = 3 * this.config.dModel;
+    const have = st.qkv.length ? st.qkv[0].length / C3 : 0;
+    if (have >= rows) return;
+    const capacity = Math.min(this.config.contextLength, Math.max(rows, 2 * have, 64));
+    for (let l = 0; l < this.config.nLayer; l++) {
+      const grown = new Float32Array(capacity * C3);
+      if (st.qkv[l]) grown.set(st.qkv[l].subarray(0, st.length * C3));
+      st.qkv[l] = grown;
+    }
+  }
+
+  /** The full forward's layer sequence on rows pos0 .. pos0 + n - 1 of one stream. */
+  private forwardRows(st: Stream, tokens: Int32Array): void {
+    const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = this.config;
+    const w = this.weights;
+    const s = this.scratch;
+    const n = tokens.length;
+    const pos0 = st.length;
+    const x = s.x.subarray(0, n * C);
+    encoderForward(x, tokens, w.wte, w.wpe, n, C, pos0);
+    for (let l = 0; l < this.config.nLayer; l++) {
+      const b = w.blocks[l];
+      const qkv = st.qkv[l];
+      layernormForward(s.ln, s.mean, s.rstd, x, b.ln1w, b.ln1b, n, C, eps);
+      matmulForward(qkv.subarray(pos0 * 3 * C), s.ln, b.qkvw, b.qkvb, n, C, 3 * C);
+      attentionForward(s.atty, s.att, qkv, pos0, pos0 + n, C, NH);
+      matmulForward(s.attproj, s.atty, b.attprojw, b.attprojb, n, C, C);
+      residualForward(s.res2, x, s.attproj, n * C);
+      layernormForward(s.ln, s.mean, s.rstd, s.res2, b.ln2w, b.ln2b, n, C, eps);
+      matmulForward(s.fch, s.ln, b.fcw, b.fcb, n, C, M);
+      geluForward(s.fchGelu, s.fch, n * M);
+      matmulForward(s.fcproj, s.fchGelu, b.fcprojw, b.fcprojb, n, M, C);
+      residualForward(x, s.res2, s.fcproj, n * C);
+    }
+    layernormForward(st.last, s.mean, s.rstd, x.subarray((n - 1) * C, n * C), w.lnfw, w.lnfb, 1, C, eps);
+    st.length = pos0 + n;
+  }
+}
