@@ -1,0 +1,62 @@
+// Policies for the export tests: a word vocabulary taken from the environment, weights shaped like a
+// trained model's (logits of a few units, not the near-zero ones of a fresh initialisation), and real
+// token sequences: an ALFWorld episode's text encoded with that vocabulary.
+import { Rng } from '../../common/rng.ts';
+import { splitWords, environmentWords } from '../../env/vocabulary.ts';
+import { introText, say } from '../../env/text.ts';
+import { presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { parameterLayout } from '../../model/layout.ts';
+import type { PolicyExport } from '../export.ts';
+
+export const UNK = '<unk>';
+
+export function testVocabulary(): string[] {
+  return [UNK, ...environmentWords()];
+}
+
+/** Initialised weights scaled up, LayerNorm gains and all biases spread, so every term of the graph matters. */
+export function trainedLikeParameters(config: ModelConfig, seed: number, weightScale = 5): Float32Array {
+  const layout = parameterLayout(config);
+  const params = initParameters(config, seed, layout);
+  const rng = new Rng(seed).fork('trained-like');
+  for (const view of layout.list) {
+    const gain = view.name.endsWith('.w') && view.shape.length === 1;
+    for (let i = view.offset; i < view.offset + view.size; i++) {
+      if (view.shape.length === 2) params[i] *= weightScale;
+      else params[i] += (gain ? 0.2 : 0.05) * rng.normal();
+    }
+  }
+  return params;
+}
+
+export function testPolicy(preset: PresetName, seed = 1): PolicyExport {
+  const vocabulary = testVocabulary();
+  const config = presetConfig(preset, vocabulary.length);
+  return {
+    config,
+    params: trainedLikeParameters(config, seed),
+    vocabulary,
+    vocabularyHash: `test-${vocabulary.length}`,
+    card: { algorithm: 'seed', updates: 12, seed, success: { 'eval-seen': 0.25, 'eval-unseen': 0.125 }, extra: { preset } },
+  };
+}
+
+/** The text of a short heat episode, as the environment prints it. */
+export function episodeTexts(): string[] {
+  const room = ['cabinet 1', 'countertop 1', 'fridge 1', 'microwave 1', 'sinkbasin 1'];
+  return [
+    [introText(room, 'heat some apple and put it in fridge'), 'go to countertop 1', say.onTop('countertop 1', ['apple 1', 'knife 2']),
+      'take apple 1 from countertop 1', say.take('apple 1', 'countertop 1'), 'go to microwave 1', say.arrive('microwave 1'),
+      'heat apple 1 with microwave 1', say.heat('apple 1', 'microwave 1'), 'go to fridge 1', say.closed('fridge 1'),
+      'open fridge 1', say.openView('fridge 1', ['egg 1']), 'put apple 1 in/on fridge 1', say.put('apple 1', 'fridge 1')].join('\n'),
+    [introText(room.slice(0, 3), 'put a clean mug in cabinet'), 'go to cabinet 1', say.closed('cabinet 1'), 'open cabinet 1',
+      say.openView('cabinet 1', []), 'inventory', say.carryingNothing()].join('\n'),
+    [introText(room, 'examine the book with the desklamp'), 'look', say.middle(), 'go to sinkbasin 1', say.onTop('sinkbasin 1', ['mug 3'])].join('\n'),
+  ];
+}
+
+export function encodeWords(vocabulary: string[], text: string): Int32Array {
+  const index = new Map(vocabulary.map((w, i) => [w, i]));
+  return Int32Array.from(splitWords(text), (w) => index.get(w) ?? 0);
+}
