@@ -1,0 +1,150 @@
+// The seeded scene generator and the splits.
+//
+// A room layout (room kind, receptacles with their numbers and openability) comes from a finite pool per
+// room kind: the train pool (rooms the agent trains in) and the unseen pool. The two pools draw the count of
+// the room's storage type (cabinets in kitchens and bathrooms, drawers in bedrooms, shelves in living rooms)
+// from disjoint ranges, so an unseen room has a set, count and numbering of receptacles, and therefore an
+// object placement, that no training room can have; object, receptacle and task types are shared.
+//   train:  generateScene('train', i) for any i: a layout of the train pool, random objects and task.
+//   seen:   the same layouts with their own stream of objects and tasks (ALFWorld's valid_seen).
+//   unseen: layouts of the unseen pool (ALFWorld's valid_unseen).
+// The fixed evaluation sets are evalScenes('seen') = 140 games and evalScenes('unseen') = 134 games, drawn
+// with EVAL_SEED, as ALFWorld's valid_seen and valid_unseen.
+import { Rng, hashString } from '../common/rng.ts';
+import { APPLIANCE, OBJECT_KINDS, RECEPTACLE_KINDS, compareListing, typeOf } from './knowledge.ts';
+import { ROOMS } from './rooms.ts';
+import { TINY, type RoomScale } from './scale.ts';
+import { ROOM_KINDS, goalsFor, requiredState, type RoomKind, type Scene, type SceneObject, type SceneReceptacle, type Task } from './scene.ts';
+import { TASK_TYPES, type TaskType } from './text.ts';
+
+export type Split = 'train' | 'seen' | 'unseen';
+export const SPLITS: readonly Split[] = ['train', 'seen', 'unseen'];
+export type LayoutPool = 'train' | 'unseen';
+
+export const EVAL_SEED = 2026;
+export const EVAL_COUNTS: Readonly<Record<'seen' | 'unseen', number>> = { seen: 140, unseen: 134 };
+
+/** Chance that a cabinet or drawer of a layout opens (ALFWorld has some that do not). */
+const OPENABLE_STORAGE = 0.75;
+
+function rangeInt(rng: Rng, [lo, hi]: [number, number]): number {
+  return lo + rng.int(hi - lo + 1);
+}
+
+/** Layout `index` of a pool: the receptacles of a room, in listing order. */
+export function roomLayout(room: RoomKind, pool: LayoutPool, index: number, scale: RoomScale = TINY): SceneReceptacle[] {
+  const spec = ROOMS[room];
+  const rng = new Rng(hashString(`layout/${scale.name}/${pool}/${room}/${index}`));
+  const counts = new Map<string, number>();
+  for (const type of spec.required) counts.set(type, 1);
+  counts.set(spec.storage, rangeInt(rng, scale.storage[pool]));
+  const base = [...counts.values()].reduce((a, b) => a + b, 0);
+  const total = Math.max(base, rangeInt(rng, scale.receptacles));
+  let size = base;
+  for (const type of rng.shuffle([...spec.optional])) {
+    if (size >= total) break;
+    counts.set(type, 1);
+    size++;
+  }
+  const growable = () => spec.multi.filter((t) => counts.has(t) && counts.get(t)! < scale.multiMax);
+  for (let grow = growable(); size < total && grow.length > 0; grow = growable()) {
+    const type = rng.pick(grow);
+    counts.set(type, counts.get(type)! + 1);
+    size++;
+  }
+  const receptacles: SceneReceptacle[] = [];
+  for (const [type, n] of counts) {
+    for (let i = 1; i <= n; i++) {
+      const byType = RECEPTACLE_KINDS[type].openable;
+      const openable = type === 'cabinet' || type === 'drawer' ? rng.float() < OPENABLE_STORAGE : byType;
+      receptacles.push({ name: `${type} ${i}`, openable, open: false });
+    }
+  }
+  return receptacles.sort((a, b) => compareListing(a.name, b.name));
+}
+
+/** A string that is equal for two scenes exactly when they share a room layout. */
+export function layoutKey(scene: Pick<Scene, 'room' | 'receptacles'>): string {
+  const recs = [...scene.receptacles].sort((a, b) => compareListing(a.name, b.name));
+  return `${scene.room}|${recs.map((r) => `${r.name}${r.openable ? '*' : ''}`).join(',')}`;
+}
+
+/** Game `index` of a split (and seed): same arguments, same scene. */
+export function generateScene(split: Split, index: number, scale: RoomScale = TINY, seed = 0): Scene {
+  if (!SPLITS.includes(split)) throw new RangeError(`unknown split "${split}"; known: ${SPLITS.join(', ')}`);
+  if (!Number.isInteger(index) || index < 0) throw new RangeError(`scene index must be a non-negative integer, got ${index}`);
+  const rng = new Rng(hashString(`scene/${scale.name}/${split}/${seed >>> 0}/${index}`));
+  const pool: LayoutPool = split === 'unseen' ? 'unseen' : 'train';
+  const type = rng.pick(TASK_TYPES);
+  const room = rng.pick(ROOM_KINDS.filter((k) => ROOMS[k].tasks.includes(type)));
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const receptacles = roomLayout(room, pool, rng.int(scale.layouts[pool]), scale);
+    const scene = populate(rng, room, receptacles, type, scale);
+    if (scene) return scene;
+  }
+  throw new Error(`generator: no ${type} task fits ${room} layouts of scale ${scale.name} (room table error)`);
+}
+
+/** The fixed evaluation set of a split: EVAL_COUNTS[split] games drawn with EVAL_SEED. */
+export function evalScenes(split: 'seen' | 'unseen', scale: RoomScale = TINY, count = EVAL_COUNTS[split]): Scene[] {
+  return Array.from({ length: count }, (_, i) => generateScene(split, i, scale, EVAL_SEED));
+}
+
+function instancesOf(receptacles: SceneReceptacle[], types: readonly string[]): string[] {
+  return receptacles.filter((r) => types.includes(typeOf(r.name))).map((r) => r.name);
+}
+
+/** Objects and task for a layout; null when the drawn task does not fit the layout (the caller redraws). */
+function populate(rng: Rng, room: RoomKind, receptacles: SceneReceptacle[], type: TaskType, scale: RoomScale): Scene | null {
+  const spec = ROOMS[room];
+  const present = new Set(receptacles.map((r) => typeOf(r.name)));
+  const state = requiredState(type);
+  const able = (o: string) => {
+    const k = OBJECT_KINDS[o];
+    return k.pickupable && (state === 'heat' ? k.heatable : state === 'cool' ? k.coolable : state === 'clean' ? k.cleanable : true);
+  };
+  const objectType = rng.pick(Object.keys(spec.objects).filter(able));
+  const spawnTypes = spec.objects[objectType].filter((t) => present.has(t));
+  let task: Task;
+  let sources: string[];
+  const placed: SceneObject[] = [];
+  if (type === 'look_at_obj_in_light') {
+    const lamp = rng.pick(spec.lamps);
+    task = { type, goal: rng.pick(goalsFor(type, objectType, lamp)), object: objectType, lamp };
+    sources = instancesOf(receptacles, spawnTypes);
+  } else {
+    const appliance = state ? APPLIANCE[state] : null;
+    const targets = spawnTypes.filter((t) => t !== appliance);
+    if (targets.length === 0) return null;
+    const target = rng.pick(targets);
+    task = { type, goal: rng.pick(goalsFor(type, objectType, target)), object: objectType, target };
+    sources = instancesOf(receptacles, spawnTypes.filter((t) => t !== target));
+  }
+  if (sources.length === 0) return null;
+  const copies = Math.max(type === 'pick_two_obj_and_place' ? 2 : 1, rangeInt(rng, scale.taskCopies));
+  for (let i = 0; i < copies; i++) placed.push({ name: objectType, in: rng.pick(sources) });
+  if (spec.lamps.length > 0) {
+    const lamp = task.type === 'look_at_obj_in_light' ? task.lamp : rng.pick(spec.lamps);
+    placed.push({ name: lamp, in: rng.pick(instancesOf(receptacles, spec.lampHolders)) });
+  }
+  const distractorTypes = Object.keys(spec.objects).filter(
+    (o) => o !== objectType && spec.objects[o].some((t) => present.has(t)),
+  );
+  const total = Math.max(placed.length, rangeInt(rng, scale.objects));
+  while (placed.length < total && distractorTypes.length > 0) {
+    const o = rng.pick(distractorTypes);
+    placed.push({ name: o, in: rng.pick(instancesOf(receptacles, spec.objects[o])) });
+  }
+  return { room, receptacles, objects: number(rng, placed), task };
+}
+
+/** Gives each object an instance number: 1..k per type, in a random order, as ALFWorld's ids do. */
+function number(rng: Rng, placed: SceneObject[]): SceneObject[] {
+  const byType = new Map<string, SceneObject[]>();
+  for (const p of placed) byType.set(p.name, [...(byType.get(p.name) ?? []), p]);
+  const out: SceneObject[] = [];
+  for (const [type, items] of byType) {
+    rng.shuffle(items).forEach((p, i) => out.push({ name: `${type} ${i + 1}`, in: p.in }));
+  }
+  return out.sort((a, b) => compareListing(a.name, b.name));
+}
