@@ -1,0 +1,100 @@
+// A closed word-level tokenizer. One token per piece of text (pieces.ts): the vocabulary holds the markers, then
+// every piece the environment can print or accept (its word list and the case-kept forms of its sentences), the
+// skill grammar's words and the prompt builders' words, sorted. Anything else encodes to the explicit UNK token.
+// The vocabulary has a stable hash (FNV-1a, hex, over the token list joined by spaces), written into checkpoints
+// and exports so that weights are never paired with another vocabulary.
+import { hashString } from '../common/rng.ts';
+import { allTemplateTexts } from '../env/text.ts';
+import { environmentWords } from '../env/vocabulary.ts';
+import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
+import { joinPieces, splitPieces } from './pieces.ts';
+import { SKILL_WORDS } from './skill.ts';
+
+export class Tokenizer {
+  readonly tokens: readonly string[];
+  readonly vocabSize: number;
+  /** FNV-1a of the token list, 8 hex digits. */
+  readonly hash: string;
+  readonly padId: number;
+  readonly unkId: number;
+  readonly endId: number;
+  private readonly ids: Map<string, number>;
+
+  constructor(tokens: readonly string[]) {
+    this.ids = new Map();
+    tokens.forEach((t, i) => {
+      if (t === '' || /\s/.test(t)) throw new RangeError(`token ${i} ${JSON.stringify(t)} is empty or holds whitespace`);
+      if (this.ids.has(t)) throw new RangeError(`token ${JSON.stringify(t)} appears twice in the vocabulary`);
+      this.ids.set(t, i);
+    });
+    for (const m of [PAD, UNK, END, NEWLINE]) {
+      if (!this.ids.has(m)) throw new RangeError(`the vocabulary lacks the marker ${m}`);
+    }
+    this.tokens = Object.freeze([...tokens]);
+    this.vocabSize = tokens.length;
+    this.hash = hashString(tokens.join(' ')).toString(16).padStart(8, '0');
+    this.padId = this.id(PAD);
+    this.unkId = this.id(UNK);
+    this.endId = this.id(END);
+  }
+
+  has(token: string): boolean {
+    return this.ids.has(token);
+  }
+
+  /** The id of a token of the vocabulary (a marker such as "<act>" or a piece such as "cabinet"). */
+  id(token: string): number {
+    const id = this.ids.get(token);
+    if (id === undefined) throw new RangeError(`${JSON.stringify(token)} is not a token of the vocabulary`);
+    return id;
+  }
+
+  token(id: number): string {
+    const t = this.tokens[id];
+    if (t === undefined) throw new RangeError(`token id ${id} outside the vocabulary of ${this.vocabSize}`);
+    return t;
+  }
+
+  /** Text to ids, one per piece; an unknown piece becomes UNK. */
+  encode(text: string): number[] {
+    return splitPieces(text).map((p) => this.ids.get(p === '\n' ? NEWLINE : p) ?? this.unkId);
+  }
+
+  /** Ids to text: pieces joined by the spacing rule of pieces.ts; markers appear by name ("<act>"). */
+  decode(ids: ArrayLike<number>): string {
+    const pieces: string[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const t = this.token(ids[i]);
+      pieces.push(t === NEWLINE ? '\n' : t);
+    }
+    return joinPieces(pieces);
+  }
+
+  /** The unknown pieces of a text, in order (empty when it encodes without UNK). */
+  unknownPieces(text: string): string[] {
+    return splitPieces(text).filter((p) => p !== '\n' && !this.ids.has(p));
+  }
+}
+
+/**
+ * The default vocabulary: the markers in their fixed order, then the sorted (code-unit order) set of the
+ * environment's words, the pieces of its sentence templates (which add the capitalised forms such as "You"),
+ * the skill grammar's words and the prompt builders' words.
+ */
+export function defaultVocabulary(): string[] {
+  const words = new Set<string>(environmentWords());
+  for (const text of allTemplateTexts()) for (const p of splitPieces(text)) words.add(p);
+  for (const w of SKILL_WORDS) words.add(w);
+  for (const text of PROMPT_TEXTS) for (const p of splitPieces(text)) words.add(p);
+  words.delete('\n');
+  words.delete('x'); // the templates' name slot, not a word of the household
+  for (const m of MARKERS) words.delete(m);
+  return [...MARKERS, ...[...words].sort()];
+}
+
+let cached: Tokenizer | null = null;
+
+export function defaultTokenizer(): Tokenizer {
+  cached ??= new Tokenizer(defaultVocabulary());
+  return cached;
+}
