@@ -242,6 +242,9 @@ export class CpuBackend implements Backend {
       throw new RangeError(`batch: tokens (${tokens.length}) and targets (${targets.length}) must hold nSeq * seqLen = ${nSeq * seqLen}`);
     }
     const words = maskWords(V);
+    let nScored = 0;
+    for (let i = 0; i < targets.length; i++) if (targets[i] >= 0) nScored++;
+    if (masks.length !== nScored * words) throw new RangeError(`batch: masks hold ${masks.length} words, expected ${nScored} scored x ${words}`);
     const slices: SequenceSlice[] = [];
     let scored = 0;
     for (let s = 0; s < nSeq; s++) {
@@ -253,9 +256,7 @@ export class CpuBackend implements Backend {
         const target = targets[base + t];
         if (target < 0) continue;
         if (!(target < V)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is outside [0, ${V})`);
-        const row = scored + rows.length;
-        if ((row + 1) * words > masks.length) throw new RangeError(`batch: masks hold ${masks.length} words, too few for the scored positions`);
-        if (!isAllowed(masks, row, words, target)) {
+        if (!isAllowed(masks, scored + rows.length, words, target)) {
           throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is not allowed by its mask`);
         }
         rows.push(t);
@@ -268,7 +269,6 @@ export class CpuBackend implements Backend {
       }
       scored += rows.length;
     }
-    if (masks.length !== scored * words) throw new RangeError(`batch: masks hold ${masks.length} words, expected ${scored} scored x ${words}`);
     return slices;
   }
 
