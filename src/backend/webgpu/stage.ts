@@ -25,6 +25,7 @@ export interface StageContext {
   readonly staging: StagingRing;
   /** Set once the device is lost. */
   lostInfo(): DeviceLostInfo | null;
+  readonly lost: Promise<DeviceLostInfo>;
 }
 
 interface Dispatch {
@@ -172,7 +173,8 @@ export class Stage {
       try {
         await stagingBuffer.mapAsync(GPUMapMode.READ, 0, this.stagingBytes);
       } catch (err) {
-        const info = this.context.lostInfo();
+        // A map fails when the device goes away; the loss itself may be reported a moment later.
+        const info = this.context.lostInfo() ?? (await settlesWithin(this.context.lost, 100));
         throw info ? new DeviceLostError(info) : err;
       }
       const range = stagingBuffer.getMappedRange(0, this.stagingBytes);
@@ -251,4 +253,14 @@ export class Stage {
   private checkOpen(): void {
     if (this.submitted) throw new Error(`stage "${this.label}" was already submitted; start a new stage`);
   }
+}
+
+function settlesWithin<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), ms);
+    promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
 }
