@@ -57,7 +57,7 @@ class Planner {
     const has = verb === 'heat' ? w.hot[o] : verb === 'cool' ? w.cold[o] : w.clean[o];
     if (has) return;
     const type = APPLIANCE[verb];
-    let r = w.at >= 0 && w.recTypes[w.at] === type ? w.at : w.recTypes.indexOf(type);
+    const r = w.at >= 0 && w.recTypes[w.at] === type ? w.at : w.recTypes.indexOf(type);
     this.goTo(r);
     this.do(`${verb} ${w.objNames[o]} with ${w.recNames[r]}`);
   }
