@@ -218,7 +218,9 @@ class Reader {
   fail(expected: string): never {
     const got = this.peek();
     throw new SkillSyntaxError(
-      got === undefined ? `the skill ends where ${expected} was expected` : `expected ${expected} at word ${this.i + 1}, got "${got}"`,
+      got === undefined
+        ? `the skill ends where ${expected} was expected`
+        : `expected ${expected} ${this.i === 0 ? 'at the start' : `after "${this.words[this.i - 1]}"`}, got "${got}"`,
     );
   }
 
@@ -234,7 +236,8 @@ class Reader {
 
   number(): number | undefined {
     const w = this.peek();
-    if (w === undefined || !/^[1-9][0-9]*$/.test(w) || Number(w) > MAX_INSTANCE_NUMBER) return undefined;
+    if (w === undefined || !/^[0-9]+$/.test(w)) return undefined;
+    if (!/^[1-9][0-9]*$/.test(w) || Number(w) > MAX_INSTANCE_NUMBER) this.fail(`an instance number from 1 to ${MAX_INSTANCE_NUMBER}`);
     this.i++;
     return Number(w);
   }
