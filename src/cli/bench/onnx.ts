@@ -1,0 +1,131 @@
+// `seed bench onnx`: the playground's CPU forward against onnxruntime-web's WebAssembly backend on the
+// same exported model and the same token ids, in one Node process. Both compute the logits of every
+// position; times are medians over --reps runs after a warm-up. Writes bench/onnx.md.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { dirname } from 'node:path';
+import { Rng } from '../../common/rng.ts';
+import { isPresetName, presetConfig, forwardFlopsPerToken, type PresetName } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { cpuLogits } from '../../onnx/cpu_logits.ts';
+import { exportPolicyOnnx } from '../../onnx/export.ts';
+import { OnnxPolicySession } from '../../onnx/runtime.ts';
+import { maxAbsDiff } from '../../onnx/verify.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+
+export const summary = 'CPU forward vs onnxruntime-web (wasm) on the exported policy: time per forward and ratio';
+
+const usage =
+  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 10] [--threads 1] [--seed 1] [--out bench/onnx.md]';
+
+interface Row {
+  preset: PresetName;
+  batch: number;
+  seqLen: number;
+  cpuMs: number;
+  ortMs: number;
+  maxDiff: number;
+  gflopCpu: number;
+}
+
+function intList(text: string, name: string): number[] {
+  const list = text.split(',').map((s) => parseIntOption(s.trim(), name));
+  if (list.some((n) => n < 1)) throw new CliError(`--${name} values must be positive, got "${text}"`, 2);
+  return list;
+}
+
+/** Median time of `reps` runs, after warm-up runs (at least 3, and for at least 0.5 s) so the JIT has settled. */
+async function median(reps: number, fn: () => Promise<unknown> | unknown): Promise<number> {
+  const warmStart = performance.now();
+  for (let w = 0; w < 3 || (performance.now() - warmStart < 500 && w < 200); w++) await fn();
+  const times: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseOptions(
+    args,
+    {
+      presets: { type: 'string', default: 'micro,tiny,small' },
+      batches: { type: 'string', default: '1,4' },
+      seqs: { type: 'string', default: '64,256' },
+      reps: { type: 'string', default: '10' },
+      threads: { type: 'string', default: '1' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: 'bench/onnx.md' },
+    },
+    usage,
+  );
+  const presets = (values.presets ?? '').split(',').map((p) => p.trim());
+  for (const p of presets) if (!isPresetName(p)) throw new CliError(`unknown preset "${p}" in --presets`, 2);
+  const batches = intList(values.batches ?? '', 'batches');
+  const seqs = intList(values.seqs ?? '', 'seqs');
+  const reps = parseIntOption(values.reps, 'reps');
+  const threads = parseIntOption(values.threads, 'threads');
+  const seed = parseIntOption(values.seed, 'seed');
+  if (reps < 1 || threads < 1) throw new CliError('--reps and --threads must be at least 1', 2);
+
+  const tokenizer = defaultTokenizer();
+  const rows: Row[] = [];
+  for (const preset of presets as PresetName[]) {
+    const config = presetConfig(preset, tokenizer.vocabSize);
+    const params = initParameters(config, seed);
+    const bytes = exportPolicyOnnx({
+      config,
+      params,
+      vocabulary: [...tokenizer.tokens],
+      vocabularyHash: tokenizer.hash,
+      card: { algorithm: 'init', updates: 0, seed, success: {} },
+    });
+    const cpu = cpuLogits(config, params);
+    const session = await OnnxPolicySession.create(bytes, { threads });
+    const rng = new Rng(seed).fork(`bench-onnx-${preset}`);
+    for (const batch of batches) {
+      for (const seqLen of seqs) {
+        if (seqLen > config.contextLength) continue;
+        const ids = Int32Array.from({ length: batch * seqLen }, () => rng.int(config.vocabSize));
+        process.stderr.write(`bench onnx: ${preset} batch ${batch} seq ${seqLen}\n`);
+        const maxDiff = maxAbsDiff(await session.logits(ids, batch, seqLen), cpu(ids, batch, seqLen) as Float32Array);
+        const cpuMs = await median(reps, () => cpu(ids, batch, seqLen));
+        const ortMs = await median(reps, () => session.logits(ids, batch, seqLen));
+        const flops = batch * seqLen * forwardFlopsPerToken(config, (seqLen + 1) / 2);
+        rows.push({ preset, batch, seqLen, cpuMs, ortMs, maxDiff, gflopCpu: flops / (cpuMs * 1e6) });
+      }
+    }
+    await session.release();
+  }
+
+  const header = '| preset | batch | seq | CPU forward ms | onnxruntime-web ms | CPU / ORT time | CPU GFLOP/s | max abs logit diff |';
+  const table = [header, '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    table.push(
+      `| ${r.preset} | ${r.batch} | ${r.seqLen} | ${r.cpuMs.toFixed(2)} | ${r.ortMs.toFixed(2)} | ${(r.cpuMs / r.ortMs).toFixed(2)} | ${r.gflopCpu.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
+    );
+  }
+  process.stdout.write(table.join('\n') + '\n');
+
+  const report = [
+    '# ONNX benchmark: CPU forward vs onnxruntime-web (wasm) in Node',
+    '',
+    `Command: \`npm run seed -- bench onnx ${args.join(' ')}\``.replace(/ `$/, '`'),
+    '',
+    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}; onnxruntime-web wasm with ${threads} thread(s).`,
+    `Vocabulary ${tokenizer.vocabSize} tokens (hash ${tokenizer.hash}); weights: seeded initialisation, seed ${seed}. Each forward computes the logits of every position of every row;`,
+    `times are medians of ${reps} runs after a warm-up of at least 0.5 s. "CPU / ORT time" above 1 means onnxruntime-web is faster. The last column is the export check on these inputs.`,
+    '',
+    ...table,
+    '',
+  ].join('\n');
+  await mkdir(dirname(values.out ?? 'bench/onnx.md'), { recursive: true });
+  await writeFile(values.out ?? 'bench/onnx.md', report);
+  process.stderr.write(`wrote ${values.out}\n`);
+  return 0;
+}
