@@ -1,19 +1,13 @@
-// Policies for the export tests: a word vocabulary taken from the environment, weights shaped like a
+// Policies for the export tests: the playground's vocabulary (text/tokenizer.ts), weights shaped like a
 // trained model's (logits of a few units, not the near-zero ones of a fresh initialisation), and real
-// token sequences: an ALFWorld episode's text encoded with that vocabulary.
+// token sequences: ALFWorld episode text encoded by the tokenizer.
 import { Rng } from '../../common/rng.ts';
-import { splitWords, environmentWords } from '../../env/vocabulary.ts';
 import { introText, say } from '../../env/text.ts';
 import { presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { parameterLayout } from '../../model/layout.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
 import type { PolicyExport } from '../export.ts';
-
-export const UNK = '<unk>';
-
-export function testVocabulary(): string[] {
-  return [UNK, ...environmentWords()];
-}
 
 /** Initialised weights scaled up, LayerNorm gains and all biases spread, so every term of the graph matters. */
 export function trainedLikeParameters(config: ModelConfig, seed: number, weightScale = 5): Float32Array {
@@ -31,13 +25,13 @@ export function trainedLikeParameters(config: ModelConfig, seed: number, weightS
 }
 
 export function testPolicy(preset: PresetName, seed = 1): PolicyExport {
-  const vocabulary = testVocabulary();
-  const config = presetConfig(preset, vocabulary.length);
+  const tokenizer = defaultTokenizer();
+  const config = presetConfig(preset, tokenizer.vocabSize);
   return {
     config,
     params: trainedLikeParameters(config, seed),
-    vocabulary,
-    vocabularyHash: `test-${vocabulary.length}`,
+    vocabulary: [...tokenizer.tokens],
+    vocabularyHash: tokenizer.hash,
     card: { algorithm: 'seed', updates: 12, seed, success: { 'eval-seen': 0.25, 'eval-unseen': 0.125 }, extra: { preset } },
   };
 }
@@ -56,7 +50,12 @@ export function episodeTexts(): string[] {
   ];
 }
 
-export function encodeWords(vocabulary: string[], text: string): Int32Array {
-  const index = new Map(vocabulary.map((w, i) => [w, i]));
-  return Int32Array.from(splitWords(text), (w) => index.get(w) ?? 0);
+/** The episode texts as token ids; none of their pieces is unknown to the tokenizer. */
+export function episodeSequences(): Int32Array[] {
+  const tokenizer = defaultTokenizer();
+  return episodeTexts().map((text) => {
+    const unknown = tokenizer.unknownPieces(text);
+    if (unknown.length > 0) throw new Error(`episode text has pieces outside the vocabulary: ${unknown.join(' ')}`);
+    return Int32Array.from(tokenizer.encode(text));
+  });
 }
