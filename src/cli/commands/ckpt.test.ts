@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readCheckpoint } from '../../model/checkpoint.ts';
+import { initParameters } from '../../model/init.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { CliError } from '../cli_error.ts';
+import { run } from './ckpt.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'seed-ckpt-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function runQuiet(args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    return { code: await run(args), stdout };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('seed ckpt', () => {
+  it('init writes the seeded micro model, and inspect prints its config and metadata', async () => {
+    const file = join(dir, 'micro.ckpt');
+    const init = await runQuiet(['init', '--preset', 'micro', '--seed', '42', '--out', file]);
+    expect(init.code).toBe(0);
+    const ck = readCheckpoint(new Uint8Array(readFileSync(file)));
+    const tok = defaultTokenizer();
+    expect(ck.config.vocabSize).toBe(tok.vocabSize);
+    expect(ck.config.dModel).toBe(16);
+    expect(ck.vocabHash).toBe(tok.hash);
+    expect(ck.params).toEqual(initParameters(ck.config, 42));
+    const shown = await runQuiet(['inspect', file]);
+    expect(shown.code).toBe(0);
+    const json = JSON.parse(shown.stdout);
+    expect(json.metadata).toEqual({ preset: 'micro', seed: 42, stage: 'init', updates: 0 });
+    expect(json.config).toEqual(ck.config);
+    expect(json.vocabMatches).toBe(true);
+  });
+
+  it('refuses truncated, foreign and missing files and bad options with one-line CliErrors', async () => {
+    const file = join(dir, 'a.ckpt');
+    await runQuiet(['init', '--preset', 'micro', '--seed', '1', '--out', file]);
+    const bytes = readFileSync(file);
+    const cut = join(dir, 'cut.ckpt');
+    writeFileSync(cut, bytes.subarray(0, 100));
+    await expect(run(['inspect', cut])).rejects.toThrow(new CliError(`${cut}: truncated checkpoint: 100 of ${bytes.length} bytes`));
+    const text = join(dir, 'text.ckpt');
+    writeFileSync(text, 'hello');
+    await expect(run(['inspect', text])).rejects.toThrow(/not a SEED checkpoint/);
+    await expect(run(['inspect', join(dir, 'missing')])).rejects.toThrow(/cannot read .*ENOENT/);
+    await expect(run(['init', '--preset', 'big', '--seed', '1', '--out', file])).rejects.toThrow(/unknown preset "big"/);
+    await expect(run(['init', '--preset', 'tiny', '--seed', 'x', '--out', file])).rejects.toThrow(/--seed must be an integer/);
+    await expect(run(['frobnicate'])).rejects.toBeInstanceOf(CliError);
+  });
+});
