@@ -6,7 +6,9 @@ import { exportPolicyOnnx } from './export.ts';
 import { readPolicyOnnx } from './load.ts';
 import { OnnxPolicyError } from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
-import { episodeSequences, testPolicy } from './testing/fixtures.ts';
+import { expertEpisodeSequences } from './episodes.ts';
+import { testPolicy } from './testing/fixtures.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
 import { referenceLogits } from './testing/reference_forward.ts';
 import { describeFailures, LOGITS_TOLERANCE, maxAbsDiff, randomCases, sequenceCases, verifyOnnx } from './verify.ts';
 
@@ -24,8 +26,9 @@ describe.each(['micro', 'tiny', 'small'] as const)('export of the %s preset', (p
   });
 
   it('runs in onnxruntime-web with the logits of the CPU forward, batch 1 and 3, random and real tokens', async () => {
-    const real = episodeSequences();
-    expect(Math.min(...real.map((s) => s.length))).toBeGreaterThan(20);
+    const real = expertEpisodeSequences(defaultTokenizer(), 3, policy.config.contextLength);
+    expect(Math.min(...real.map((s) => s.length))).toBeGreaterThan(100);
+    expect(real.every((s) => !s.includes(defaultTokenizer().unkId))).toBe(true);
     const cases = [
       ...randomCases(policy.config, new Rng(11), { batchSizes: [1, 3], seqLens: SEQ_LENS[preset] }),
       ...sequenceCases(policy.config, real, 3),

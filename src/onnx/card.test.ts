@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { trainingCardFromMetadata } from './card.ts';
+
+describe('training card from checkpoint metadata', () => {
+  it('takes algorithm, updates, seed and success rates, and keeps the rest as extra', () => {
+    const card = trainingCardFromMetadata({
+      algorithm: 'seed', updates: 120, seed: 3, preset: 'tiny', lambda: 0.5,
+      success: { 'eval-seen': 0.62, 'eval-unseen': 0.48 }, curve: [0.1, 0.2],
+    });
+    expect(card).toEqual({
+      algorithm: 'seed', updates: 120, seed: 3,
+      success: { 'eval-seen': 0.62, 'eval-unseen': 0.48 },
+      extra: { preset: 'tiny', lambda: 0.5, curve: '[0.1,0.2]' },
+    });
+  });
+
+  it('a fresh checkpoint is "init" with 0 updates; the optimizer step counts updates when metadata does not', () => {
+    expect(trainingCardFromMetadata({})).toEqual({ algorithm: 'init', updates: 0, seed: 0, success: {} });
+    expect(trainingCardFromMetadata({ seed: 9 }, 40)).toEqual({ algorithm: 'unknown', updates: 40, seed: 9, success: {} });
+  });
+
+  it('keeps success figures that are not rates in [0, 1] out of success, as extra', () => {
+    const card = trainingCardFromMetadata({ success: { seen: 62, unseen: 0.5, bad: 'x' } });
+    expect(card.success).toEqual({ unseen: 0.5 });
+    expect(card.extra).toEqual({ 'success.seen': '62', 'success.bad': '"x"' });
+  });
+});
