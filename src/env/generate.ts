@@ -31,10 +31,35 @@ function rangeInt(rng: Rng, [lo, hi]: [number, number]): number {
   return lo + rng.int(hi - lo + 1);
 }
 
-/** Layout `index` of a pool: the receptacles of a room, in listing order. */
+const pools = new WeakMap<RoomScale, Map<string, SceneReceptacle[][]>>();
+
+/** Layout `index` of a pool: the receptacles of a room, in listing order. The layouts of a pool are distinct. */
 export function roomLayout(room: RoomKind, pool: LayoutPool, index: number, scale: RoomScale = TINY): SceneReceptacle[] {
+  const size = scale.layouts[pool];
+  if (!Number.isInteger(index) || index < 0 || index >= size) throw new RangeError(`layout index ${index} outside 0..${size - 1}`);
+  let byRoom = pools.get(scale);
+  if (!byRoom) pools.set(scale, (byRoom = new Map()));
+  let layouts = byRoom.get(`${pool}/${room}`);
+  if (!layouts) {
+    layouts = [];
+    const keys = new Set<string>();
+    for (let draw = 0; layouts.length < size; draw++) {
+      if (draw >= 100 * size) throw new Error(`scale ${scale.name} has fewer than ${size} distinct ${pool} layouts of a ${room}`);
+      const receptacles = drawLayout(room, pool, draw, scale);
+      const key = layoutKey({ room, receptacles });
+      if (!keys.has(key)) {
+        keys.add(key);
+        layouts.push(receptacles);
+      }
+    }
+    byRoom.set(`${pool}/${room}`, layouts);
+  }
+  return layouts[index].map((r) => ({ ...r }));
+}
+
+function drawLayout(room: RoomKind, pool: LayoutPool, draw: number, scale: RoomScale): SceneReceptacle[] {
   const spec = ROOMS[room];
-  const rng = new Rng(hashString(`layout/${scale.name}/${pool}/${room}/${index}`));
+  const rng = new Rng(hashString(`layout/${scale.name}/${pool}/${room}/${draw}`));
   const counts = new Map<string, number>();
   for (const type of spec.required) counts.set(type, 1);
   counts.set(spec.storage, rangeInt(rng, scale.storage[pool]));

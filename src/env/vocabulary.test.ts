@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../common/rng.ts';
+import { Game } from './game.ts';
+import { generateScene, SPLITS } from './generate.ts';
+import { ALFWORLD, TINY } from './scale.ts';
 import { environmentWords, splitWords } from './vocabulary.ts';
 
 describe('splitWords', () => {
@@ -24,5 +28,39 @@ describe('environmentWords', () => {
     }
     expect(words).not.toContain('31');
     expect(words).not.toContain('x');
+  });
+});
+
+describe('vocabulary coverage', () => {
+  it('covers every observation, command and goal of random episodes (both scales, every split)', () => {
+    const words = new Set(environmentWords());
+    const used = new Set<string>();
+    const check = (text: string) => {
+      for (const w of splitWords(text)) {
+        if (!words.has(w)) throw new Error(`"${w}" (from "${text}") is not in the vocabulary`);
+        used.add(w);
+      }
+    };
+    const rng = new Rng(7);
+    for (const scale of [TINY, ALFWORLD]) {
+      for (const split of SPLITS) {
+        for (let i = 0; i < 150; i++) {
+          const game = new Game(generateScene(split, i, scale), { maxSteps: 40 });
+          check(game.observation);
+          check(game.scene.task.goal);
+          while (!game.done) {
+            const commands = game.admissibleCommands();
+            commands.forEach(check);
+            // A random walk, then the expert from wherever it led, so that winning text shows up too.
+            const command = game.steps < 20 ? rng.pick(commands) : game.expertPlan()[0];
+            check(game.step(command).observation);
+          }
+        }
+      }
+    }
+    // The random episodes reach most of the phrase words (type names vary with the rooms drawn).
+    for (const w of ['arrive', 'closed', 'open', 'pick', 'heat', 'cool', 'clean', 'turn', 'special', 'carrying', 'facing', 'happens']) {
+      expect(used.has(w), w).toBe(true);
+    }
   });
 });

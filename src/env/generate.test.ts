@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { EVAL_COUNTS, evalScenes, generateScene, layoutKey, roomLayout, type LayoutPool } from './generate.ts';
+import { typeOf } from './knowledge.ts';
+import { ROOMS } from './rooms.ts';
+import { ALFWORLD, TINY, type RoomScale } from './scale.ts';
+import { ROOM_KINDS, sceneToJson } from './scene.ts';
+import { TASK_TYPES } from './text.ts';
+
+function poolKeys(pool: LayoutPool, scale: RoomScale): Set<string> {
+  const keys = new Set<string>();
+  for (const room of ROOM_KINDS) {
+    for (let i = 0; i < scale.layouts[pool]; i++) keys.add(layoutKey({ room, receptacles: roomLayout(room, pool, i, scale) }));
+  }
+  return keys;
+}
+
+describe('generator', () => {
+  it('same seed, same games; another index or seed, another game', () => {
+    for (const split of ['train', 'seen', 'unseen'] as const) {
+      expect(sceneToJson(generateScene(split, 17, TINY, 5))).toBe(sceneToJson(generateScene(split, 17, TINY, 5)));
+      expect(sceneToJson(generateScene(split, 17, TINY, 5))).not.toBe(sceneToJson(generateScene(split, 18, TINY, 5)));
+      expect(sceneToJson(generateScene(split, 17, TINY, 5))).not.toBe(sceneToJson(generateScene(split, 17, TINY, 6)));
+    }
+    const first = evalScenes('seen').map(sceneToJson);
+    expect(first.length).toBe(140);
+    expect(evalScenes('seen').map(sceneToJson)).toEqual(first);
+    expect(evalScenes('unseen').length).toBe(134);
+    expect(EVAL_COUNTS).toEqual({ seen: 140, unseen: 134 });
+  });
+
+  it('keeps unseen layouts out of training: disjoint storage counts, disjoint layouts over many seeds', () => {
+    for (const scale of [TINY, ALFWORLD]) {
+      const train = poolKeys('train', scale);
+      const unseen = poolKeys('unseen', scale);
+      expect(train.size).toBe(4 * scale.layouts.train);
+      expect(unseen.size).toBe(4 * scale.layouts.unseen);
+      for (const k of unseen) expect(train.has(k)).toBe(false);
+      for (let i = 0; i < 1500; i++) {
+        for (const seed of [0, 1]) {
+          const t = generateScene('train', i, scale, seed);
+          const s = generateScene('seen', i, scale, seed);
+          const u = generateScene('unseen', i, scale, seed);
+          expect(train.has(layoutKey(t))).toBe(true);
+          expect(train.has(layoutKey(s))).toBe(true);
+          expect(unseen.has(layoutKey(u))).toBe(true);
+          const storage = ROOMS[u.room].storage;
+          const count = u.receptacles.filter((r) => typeOf(r.name) === storage).length;
+          expect(count).toBeGreaterThanOrEqual(scale.storage.unseen[0]);
+          expect(count).toBeGreaterThan(scale.storage.train[1]);
+        }
+      }
+    }
+  });
+
+  it('draws eval-seen games that no training game of the first 20,000 repeats', () => {
+    const train = new Set(Array.from({ length: 20_000 }, (_, i) => sceneToJson(generateScene('train', i, TINY))));
+    const repeats = evalScenes('seen').filter((s) => train.has(sceneToJson(s)));
+    expect(repeats.length).toBe(0);
+  });
+
+  it('keeps tiny rooms small and multi-stage, every task type present', () => {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 600; i++) {
+      const scene = generateScene(i % 2 ? 'train' : 'unseen', i, TINY);
+      expect(scene.receptacles.length).toBeGreaterThanOrEqual(5);
+      expect(scene.receptacles.length).toBeLessThanOrEqual(8);
+      expect(scene.objects.length).toBeLessThanOrEqual(6);
+      counts.set(scene.task.type, (counts.get(scene.task.type) ?? 0) + 1);
+    }
+    for (const type of TASK_TYPES) expect(counts.get(type) ?? 0, type).toBeGreaterThan(60);
+  });
+
+  it('makes ALFWorld-sized rooms at the alfworld scale', () => {
+    for (let i = 0; i < 200; i++) {
+      const scene = generateScene('train', i, ALFWORLD);
+      expect(scene.receptacles.length).toBeGreaterThanOrEqual(12);
+      expect(scene.objects.length).toBeGreaterThanOrEqual(12);
+    }
+  });
+});
