@@ -1,6 +1,17 @@
 // What a compute kernel is to the runtime: WGSL source, an entry point named after its CPU twin, and the
 // kinds of its @group(0) bindings in binding order. Pipelines use explicit layouts built from that list, so
 // a binding that an entry point does not touch is still part of its layout and wrappers bind every slot.
+//
+// Adding a kernel (log_softmax.ts is the model to copy):
+// 1. shaders/<family>.wgsl: header comment (bindings, shapes, dispatch); binding 0 a uniform struct of
+//    shapes, storage bindings after it; entry points named after the CPU twins (layernorm_forward, ...);
+//    `override WG` for the workgroup size when it is tunable; reductions as fixed-order trees.
+// 2. src/backend/webgpu/<family>.ts: import the WGSL with `?raw`, describe each entry point as a KernelSpec,
+//    and export one function per entry point, named like the CPU twin, that takes (stage, out, inputs...,
+//    shapes) and records ONE dispatch: stage.dispatch(spec, [Uint32Array.of(shapes...), buffers...], grid).
+//    Buffers may be slices (one named view of the flat parameter buffer, offsets multiples of 256 bytes).
+// 3. <family>.test.ts: compare to the CPU twin on random shapes through test_device.ts, with a written
+//    tolerance.
 
 export type BindingKind = 'uniform' | 'read' | 'write';
 

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { roundUp, workgroupGrid } from './kernel.ts';
+import { logSoftmaxWorkgroupSize } from './log_softmax.ts';
+
+describe('workgroupGrid', () => {
+  it('uses one dimension up to the limit', () => {
+    expect(workgroupGrid(1)).toEqual([1, 1, 1]);
+    expect(workgroupGrid(65535)).toEqual([65535, 1, 1]);
+  });
+
+  it('folds into y past the limit: 70000 -> 35000 x 2', () => {
+    expect(workgroupGrid(70000)).toEqual([35000, 2, 1]);
+  });
+
+  it('covers n with every dimension within the limit and less than one row of waste (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: 1, max: 65535 }), (n, limit) => {
+        const [x, y, z] = workgroupGrid(n, limit);
+        expect(z).toBe(1);
+        expect(x).toBeLessThanOrEqual(limit);
+        expect(y).toBeLessThanOrEqual(Math.ceil(n / limit));
+        expect(x * y).toBeGreaterThanOrEqual(n);
+        expect(x * y - n).toBeLessThan(y);
+      }),
+      { numRuns: 500, seed: 11 },
+    );
+  });
+
+  it('rejects counts that are not positive integers', () => {
+    expect(() => workgroupGrid(0)).toThrow(/positive count, got 0/);
+    expect(() => workgroupGrid(2.5)).toThrow(/positive count/);
+  });
+});
+
+describe('sizes', () => {
+  it('rounds up to a multiple', () => {
+    expect([roundUp(0, 256), roundUp(1, 256), roundUp(256, 256), roundUp(257, 256)]).toEqual([0, 256, 256, 512]);
+  });
+
+  it('gives log-softmax a power-of-two workgroup in [32, 256] covering small vocabularies', () => {
+    expect([1, 32, 33, 100, 128, 129, 300, 5000].map(logSoftmaxWorkgroupSize)).toEqual([32, 32, 64, 128, 128, 256, 256, 256]);
+  });
+});
