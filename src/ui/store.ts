@@ -58,6 +58,7 @@ async function connect(set: (partial: Partial<PlaygroundState>) => void): Promis
   try {
     const gpu = await createBrowserRuntime();
     runtime = gpu;
+    gpu.onUncapturedError((message) => console.error(`WebGPU: ${message}`));
     gpu.onLost((info) => {
       runtime = null;
       set({ gpu: { state: 'lost', adapter: gpu.adapter, reason: info.reason, message: info.message } });

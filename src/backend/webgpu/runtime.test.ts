@@ -209,6 +209,19 @@ describe('runtime on Node WebGPU', () => {
     }
   });
 
+  it('keeps the uniform values of a dispatch as they were when it was recorded', async () => {
+    const a = gpu.upload(Float32Array.of(1, 2, 3, 4));
+    const b = gpu.buffer(16);
+    const shape = params(4, 10);
+    const stage = gpu.stage('uniform copy');
+    stage.dispatch(COPY_KERNEL, [shape, a, b], [1, 1, 1]);
+    new Float32Array(shape.buffer)[1] = -1;
+    const data = stage.read(b, 16);
+    await stage.submit();
+    expect(Array.from(new Float32Array(await data))).toEqual([10, 20, 30, 40]);
+    gpu.release(a, b);
+  });
+
   it('reuses one staging buffer across awaited stages and grows the ring for overlapping ones', async () => {
     const buffer = gpu.upload(Float32Array.of(1, 2, 3, 4));
     try {

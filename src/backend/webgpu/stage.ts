@@ -82,7 +82,9 @@ export class Stage {
     if (workgroups.some((n) => !Number.isInteger(n) || n < 0)) {
       throw new RangeError(`${kernel.entryPoint}: bad workgroup count ${workgroups.join('x')}`);
     }
-    this.commands.push({ kind: 'dispatch', kernel, resources, workgroups });
+    // Uniform values are copied now, so the caller may reuse its array before the stage is submitted.
+    const recorded = resources.map((r) => (isUniformData(r) ? r.slice() : r));
+    this.commands.push({ kind: 'dispatch', kernel, resources: recorded, workgroups });
     return this;
   }
 
@@ -124,8 +126,9 @@ export class Stage {
   }
 
   /**
-   * Encodes every recorded command into one command buffer and submits it. Resolves once the stage's
-   * reads are delivered (at once when it has none); rejects with GpuStageError or DeviceLostError.
+   * Encodes every recorded command into one command buffer and submits it before returning, so stages
+   * run in the order of their submit calls. Resolves once the stage's reads are delivered (without waiting
+   * for the GPU when it has none); rejects with GpuStageError or DeviceLostError.
    */
   async submit(): Promise<void> {
     this.checkOpen();
