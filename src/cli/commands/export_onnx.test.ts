@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { writeCheckpoint } from '../../model/checkpoint.ts';
+import { presetConfig } from '../../model/config.ts';
+import { readPolicyOnnx } from '../../onnx/load.ts';
+import { checkOnnxModel } from '../../onnx/onnx_checker.ts';
+import { trainedLikeParameters } from '../../onnx/testing/fixtures.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { CliError } from '../cli_error.ts';
+import { run } from './export_onnx.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'export-onnx-'));
+const tokenizer = defaultTokenizer();
+const config = presetConfig('micro', tokenizer.vocabSize);
+const params = trainedLikeParameters(config, 8);
+const metadata = { preset: 'micro', seed: 8, algorithm: 'grpo', updates: 40, success: { 'eval-seen': 0.25, 'eval-unseen': 0.1 } };
+
+function checkpointFile(name: string, vocabHash = tokenizer.hash): string {
+  const path = join(dir, name);
+  writeFileSync(path, writeCheckpoint({ config, vocabHash, params, optimizer: null, metadata }));
+  return path;
+}
+
+async function runCaptured(args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const code = await run(args);
+  return { code, stdout };
+}
+
+afterEach(() => vi.restoreAllMocks());
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('export-onnx', () => {
+  it('writes a verified, self-describing file and prints a JSON summary', async () => {
+    const out = join(dir, 'policy.onnx');
+    const { code, stdout } = await runCaptured(['--ckpt', checkpointFile('ok.ckpt'), '--out', out, '--episodes', '3']);
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.verification.ok).toBe(true);
+    expect(summary.verification.cases).toBe(6 + 4);
+    expect(summary.verification.maxAbsDiff).toBeLessThan(1e-4);
+    const file = readFileSync(out);
+    expect(checkOnnxModel(file).outputs.logits).toEqual(['batch', 'sequence', tokenizer.vocabSize]);
+    const loaded = readPolicyOnnx(file);
+    expect(loaded.card).toEqual({ algorithm: 'grpo', updates: 40, seed: 8, success: metadata.success, extra: { preset: 'micro' } });
+    expect(loaded.vocabulary).toEqual(tokenizer.tokens);
+    expect(loaded.vocabularyHash).toBe(tokenizer.hash);
+    expect(Buffer.from(loaded.params.buffer).equals(Buffer.from(params.buffer))).toBe(true);
+  });
+
+  it('refuses a checkpoint of another vocabulary and writes nothing', async () => {
+    const out = join(dir, 'other.onnx');
+    const err = await runCaptured(['--ckpt', checkpointFile('other.ckpt', '0badc0de'), '--out', out]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toMatch(/other\.ckpt: checkpoint was written for vocabulary 0badc0de/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses a file that is not a checkpoint, and missing options, with usage', async () => {
+    const notCkpt = join(dir, 'not.ckpt');
+    writeFileSync(notCkpt, 'hello');
+    await expect(runCaptured(['--ckpt', notCkpt, '--out', join(dir, 'n.onnx')])).rejects.toThrow(/not\.ckpt: not a SEED checkpoint/);
+    const missing = await runCaptured(['--ckpt', notCkpt]).catch((e: unknown) => e);
+    expect((missing as CliError).exitCode).toBe(2);
+    expect((missing as CliError).message).toMatch(/^missing --out\nusage: npm run seed -- export-onnx/);
+  });
+
+  it('from the command line: one line on stderr and a non-zero exit, no stack trace', () => {
+    const res = spawnSync('npx', ['tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', 'export-onnx', '--ckpt', join(dir, 'absent.ckpt'), '--out', join(dir, 'a.onnx')], {
+      encoding: 'utf8',
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe(`error: cannot read ${join(dir, 'absent.ckpt')}: ENOENT`);
+  });
+});

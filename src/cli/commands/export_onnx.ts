@@ -1,0 +1,90 @@
+// `seed export-onnx --ckpt FILE --out FILE`: exports a checkpoint's policy as ONNX (opset 17) and writes it
+// only after onnxruntime-web (WebAssembly backend) has run the file and matched the CPU forward's logits
+// within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes. Prints a JSON
+// summary on stdout; a failed check exits non-zero and writes nothing.
+import { readFile, writeFile } from 'node:fs/promises';
+import { Rng } from '../../common/rng.ts';
+import { CheckpointError, readCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
+import { trainingCardFromMetadata } from '../../onnx/card.ts';
+import { cpuLogits } from '../../onnx/cpu_logits.ts';
+import { expertEpisodeSequences } from '../../onnx/episodes.ts';
+import { exportPolicyOnnx } from '../../onnx/export.ts';
+import { OnnxPolicyError } from '../../onnx/metadata.ts';
+import { OPSET_VERSION } from '../../onnx/proto.ts';
+import { describeFailures, randomCases, sequenceCases, verifyOnnx } from '../../onnx/verify.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+
+export const summary = 'export a checkpoint as ONNX, checked by onnxruntime-web against the CPU forward';
+
+const usage = 'npm run seed -- export-onnx --ckpt FILE --out FILE [--seed N] [--episodes N]';
+
+async function readCheckpointFile(path: string, vocabHash: string): Promise<Checkpoint> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return readCheckpoint(bytes, { vocabHash });
+  } catch (err) {
+    if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    { ckpt: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, episodes: { type: 'string' } },
+    usage,
+  );
+  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  const ckptPath = requireOption(values.ckpt, 'ckpt', usage);
+  const outPath = requireOption(values.out, 'out', usage);
+  const seed = parseIntOption(values.seed, 'seed', 1);
+  const episodes = parseIntOption(values.episodes, 'episodes', 3);
+  if (episodes < 0) throw new CliError(`--episodes must be 0 or more, got ${episodes}`, 2);
+
+  const tokenizer = defaultTokenizer();
+  const ckpt = await readCheckpointFile(ckptPath, tokenizer.hash);
+  const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);
+  let bytes: Uint8Array;
+  try {
+    bytes = exportPolicyOnnx({ config: ckpt.config, params: ckpt.params, vocabulary: [...tokenizer.tokens], vocabularyHash: tokenizer.hash, card });
+  } catch (err) {
+    if (err instanceof OnnxPolicyError) throw new CliError(`${ckptPath}: ${err.message}`);
+    throw err;
+  }
+
+  process.stderr.write(`export-onnx: ${bytes.length} bytes; verifying with onnxruntime-web (wasm)\n`);
+  const cases = [
+    ...randomCases(ckpt.config, new Rng(seed).fork('export-onnx'), { batchSizes: [1, 3], seqLens: [1, 16, 64] }),
+    ...sequenceCases(ckpt.config, expertEpisodeSequences(tokenizer, episodes, ckpt.config.contextLength), 3, 'episode'),
+  ];
+  const report = await verifyOnnx(bytes, cpuLogits(ckpt.config, ckpt.params), cases);
+  for (const c of report.cases) {
+    process.stderr.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(20)} max |diff| ${c.maxAbsDiff.toExponential(2)}\n`);
+  }
+  if (!report.ok) {
+    throw new CliError(`verification failed, ${outPath} not written: onnxruntime-web's logits differ from the CPU forward (${describeFailures(report)})`);
+  }
+  try {
+    await writeFile(outPath, bytes);
+  } catch (err) {
+    throw new CliError(`cannot write ${outPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const result = {
+    out: outPath,
+    bytes: bytes.length,
+    opset: OPSET_VERSION,
+    config: ckpt.config,
+    vocabularyHash: tokenizer.hash,
+    card,
+    verification: { ok: true, tolerance: report.tolerance, maxAbsDiff: report.maxAbsDiff, cases: report.cases.length },
+  };
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  return 0;
+}
