@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CommandTrie } from './command_trie.ts';
+import { Game, generateScene } from '../env/index.ts';
+import { CommandTrie, freeDecodingMask } from './command_trie.ts';
+import { MARKERS } from './markers.ts';
+import { defaultTokenizer } from './tokenizer.ts';
 
 const END = 1;
 
@@ -95,5 +98,43 @@ describe('CommandTrie', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('CommandTrie of a game', () => {
+  const tok = defaultTokenizer();
+
+  it('constrains decoding to the admissible commands of the state', () => {
+    const game = new Game(generateScene('train', 3));
+    const commands = game.admissibleCommands();
+    const trie = CommandTrie.fromCommands(tok, commands);
+    // The first token of every command, and nothing else, is allowed at the root.
+    const firsts = [...new Set(commands.map((c) => tok.encode(c)[0]))].sort((a, b) => a - b);
+    expect(trie.allowedTokens(0)).toEqual(firsts);
+    expect(trie.allowedTokens(0)).toContain(tok.id('go'));
+    expect(trie.allowedTokens(0)).not.toContain(tok.endId);
+    // Greedy walk on the lowest allowed id spells one of the commands.
+    let node = 0;
+    const ids: number[] = [];
+    for (;;) {
+      const next = trie.allowedTokens(node)[0];
+      if (next === tok.endId) break;
+      ids.push(next);
+      node = trie.child(node, next);
+    }
+    expect(commands).toContain(tok.decode(ids));
+    expect(() => CommandTrie.fromCommands(tok, ['go to unicorn 1'])).toThrow(/"go to unicorn 1" has words outside the vocabulary: unicorn/);
+  });
+
+  it('has a free-decoding mask of every text token and the end token', () => {
+    const mask = freeDecodingMask(tok);
+    const allowed = (id: number) => ((mask[id >>> 5] >>> (id & 31)) & 1) === 1;
+    expect(mask.length).toBe(Math.ceil(tok.vocabSize / 32));
+    for (const m of MARKERS) expect(allowed(tok.id(m))).toBe(m === '<end>');
+    let count = 0;
+    for (let id = 0; id < tok.vocabSize; id++) if (allowed(id)) count++;
+    expect(count).toBe(tok.vocabSize - MARKERS.length + 1);
+    // No bit beyond the vocabulary is set.
+    for (let id = tok.vocabSize; id < mask.length * 32; id++) expect(allowed(id)).toBe(false);
   });
 });

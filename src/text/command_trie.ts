@@ -3,6 +3,8 @@
 // word v >> 5) holds every token that continues some admissible command, plus the end-of-command token when the
 // prefix is itself a complete command. Any walk that only takes allowed tokens and stops at the end token spells
 // an admissible command, so a constrained policy can never say anything else.
+import { MARKERS } from './markers.ts';
+import type { Tokenizer } from './tokenizer.ts';
 
 export class CommandTrie {
   /** children[node]: token -> child node. Node 0 is the empty prefix. */
@@ -48,6 +50,18 @@ export class CommandTrie {
       if (this.complete[node] >= 0) mask[endId >>> 5] |= 1 << (endId & 31);
       this.masks.push(mask);
     }
+  }
+
+  /** The trie of a state's admissible commands, as the environment lists them. */
+  static fromCommands(tok: Tokenizer, commands: readonly string[]): CommandTrie {
+    const ids = commands.map((c) => {
+      const encoded = tok.encode(c);
+      if (encoded.includes(tok.unkId)) {
+        throw new RangeError(`admissible command "${c}" has words outside the vocabulary: ${tok.unknownPieces(c).join(', ')}`);
+      }
+      return encoded;
+    });
+    return new CommandTrie(ids, tok.endId, tok.vocabSize);
   }
 
   get nodeCount(): number {
@@ -109,4 +123,17 @@ export class CommandTrie {
     if (this.complete[node] < 0) throw new RangeError('the command is a prefix of an admissible command, not one');
     return out;
   }
+}
+
+/**
+ * The mask of free decoding (skills, and commands when decoding is not constrained): every text token and the
+ * end token. The other markers (padding, the unknown token and newline among them) can never be written.
+ */
+export function freeDecodingMask(tok: Tokenizer): Uint32Array {
+  const mask = new Uint32Array(Math.ceil(tok.vocabSize / 32));
+  const markers = new Set<string>(MARKERS);
+  for (let id = 0; id < tok.vocabSize; id++) {
+    if (id === tok.endId || !markers.has(tok.token(id))) mask[id >>> 5] |= 1 << (id & 31);
+  }
+  return mask;
 }
