@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ALGORITHMS,
+  BACKENDS,
+  DECODINGS,
+  DEFAULT_SETTINGS,
+  NUMBER_SPECS,
+  PRESET_NAMES,
+  defaultSettings,
+  formatHash,
+  needsReset,
+  parseHash,
+  withPaperValues,
+  type NumericKey,
+  type Settings,
+} from './settings.ts';
+
+const numericKeys = Object.keys(NUMBER_SPECS) as NumericKey[];
+
+function arbitrarySettings(): fc.Arbitrary<Settings> {
+  const numbers = Object.fromEntries(
+    numericKeys.map((k) => {
+      const spec = NUMBER_SPECS[k];
+      const arb = spec.integer
+        ? fc.integer({ min: spec.min, max: spec.max })
+        : fc.double({ min: spec.min, max: spec.max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x));
+      return [k, arb];
+    }),
+  ) as Record<NumericKey, fc.Arbitrary<number>>;
+  return fc.record({
+    ...numbers,
+    preset: fc.constantFrom(...PRESET_NAMES),
+    algo: fc.constantFrom(...ALGORITHMS),
+    decoding: fc.constantFrom(...DECODINGS),
+    backend: fc.constantFrom(...BACKENDS),
+  });
+}
+
+describe('URL hash', () => {
+  it('round-trips every valid setting exactly', () => {
+    fc.assert(
+      fc.property(arbitrarySettings(), (s) => {
+        const parsed = parseHash(formatHash(s));
+        expect(parsed.notices).toEqual([]);
+        expect(parsed.settings).toEqual(s);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives the defaults for an empty hash', () => {
+    expect(parseHash('')).toEqual({ settings: DEFAULT_SETTINGS, notices: [] });
+    expect(parseHash('#')).toEqual({ settings: DEFAULT_SETTINGS, notices: [] });
+  });
+
+  it('reads a hand-written hash', () => {
+    const { settings, notices } = parseHash('#lambda=0.25&beta=2&algo=grpo&group=6&lr=1e-4&backend=cpu');
+    expect(notices).toEqual([]);
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, lambda: 0.25, beta: 2, algo: 'grpo', groupSize: 6, lr: 1e-4, backend: 'cpu' });
+  });
+
+  it('takes the preset first, so the other keys default to that preset', () => {
+    const { settings } = parseHash('#seed=3&preset=tiny');
+    expect(settings).toEqual({ ...defaultSettings('tiny'), seed: 3 });
+    expect(settings.groupSize).toBe(8);
+  });
+
+  it('falls back per key with a notice for malformed and out-of-range values', () => {
+    const { settings, notices } = parseHash('#lambda=abc&beta=-1&group=2.5&algo=ppo&temp=Infinity&seed=0x10&kl=&lr=0.002');
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, lr: 0.002 });
+    expect(notices.map((n) => [n.key, n.value])).toEqual([
+      ['lambda', 'abc'],
+      ['beta', '-1'],
+      ['group', '2.5'],
+      ['algo', 'ppo'],
+      ['temp', 'Infinity'],
+      ['seed', '0x10'],
+      ['kl', ''],
+    ]);
+    expect(notices[0].message).toBe('is not a number; using 0.5');
+    expect(notices[1].message).toBe('is outside 0..100; using 5');
+    expect(notices[2].message).toBe('is not a whole number; using 4');
+    expect(notices[3].message).toContain('must be one of seed, grpo');
+  });
+
+  it('survives garbage: unknown keys, bad escapes, repeated keys', () => {
+    const { settings, notices } = parseHash('#%E0%A4%A&&&=&zzz=1&beta=3&beta=4&<script>');
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
+    expect(notices.map((n) => n.message)).toEqual([
+      'is not valid URL encoding; ignored',
+      'is not a setting; ignored',
+      'is not a setting; ignored',
+      'appears twice; the first value is kept',
+      'is not a setting; ignored',
+    ]);
+  });
+
+  it('never throws and always yields valid settings on arbitrary text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        const { settings } = parseHash(text);
+        for (const k of numericKeys) {
+          const spec = NUMBER_SPECS[k];
+          expect(settings[k]).toBeGreaterThanOrEqual(spec.min);
+          expect(settings[k]).toBeLessThanOrEqual(spec.max);
+        }
+        expect(ALGORITHMS).toContain(settings.algo);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('defaults', () => {
+  it('paper values are the ones SEED.md gives', () => {
+    const p = withPaperValues(DEFAULT_SETTINGS);
+    expect([p.lambda, p.beta, p.groupSize, p.tasksPerUpdate, p.clip, p.klCoef, p.history, p.maxSteps, p.evalTemperature]).toEqual([
+      0.01, 5, 8, 16, 0.2, 0.01, 5, 30, 0.4,
+    ]);
+    expect(p.decoding).toBe('free');
+    expect(p.seed).toBe(DEFAULT_SETTINGS.seed);
+    expect(p.preset).toBe(DEFAULT_SETTINGS.preset);
+  });
+
+  it('lambda and beta apply without a reset; the model shape and seed do not', () => {
+    const s = DEFAULT_SETTINGS;
+    expect(needsReset(s, { ...s, lambda: 0.1, beta: 1, lr: 0.01 })).toBe(false);
+    expect(needsReset(s, { ...s, preset: 'tiny' })).toBe(true);
+    expect(needsReset(s, { ...s, seed: 9 })).toBe(true);
+  });
+});
