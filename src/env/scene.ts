@@ -75,19 +75,20 @@ export function goalsFor(type: TaskType, object: string, place: string): string[
   return GOAL_TEMPLATES[type].map((t) => fillGoal(t, object, place));
 }
 
+/** Scene JSON text: one receptacle or object per line, so that scene files read well and diff well. */
 export function sceneToJson(scene: Scene): string {
   const task =
     scene.task.type === 'look_at_obj_in_light'
       ? { type: scene.task.type, goal: scene.task.goal, object: scene.task.object, lamp: scene.task.lamp }
       : { type: scene.task.type, goal: scene.task.goal, object: scene.task.object, target: scene.task.target };
-  const doc = {
-    version: 1,
-    room: scene.room,
-    receptacles: scene.receptacles.map((r) => ({ name: r.name, openable: r.openable, open: r.open })),
-    objects: scene.objects.map((o) => ({ name: o.name, in: o.in })),
-    task,
-  };
-  return JSON.stringify(doc, null, 1) + '\n';
+  const items = (values: object[]) => values.map((v) => `  ${JSON.stringify(v)}`).join(',\n');
+  return [
+    `{"version": 1, "room": ${JSON.stringify(scene.room)},`,
+    ` "receptacles": [\n${items(scene.receptacles.map((r) => ({ name: r.name, openable: r.openable, open: r.open })))}],`,
+    ` "objects": [\n${items(scene.objects.map((o) => ({ name: o.name, in: o.in })))}],`,
+    ` "task": ${JSON.stringify(task)}}`,
+    '',
+  ].join('\n');
 }
 
 /** Parses scene JSON (text or an already parsed value) and checks it; throws SceneError. */

@@ -1,0 +1,91 @@
+// The environment's CLI commands (scenes, play, expert) run in-process, stdout captured.
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateScene, sceneFromJson, sceneToJson, evalScenes } from '../../env/index.ts';
+import { CliError } from '../cli_error.ts';
+import * as expert from './expert.ts';
+import * as play from './play.ts';
+import * as scenes from './scenes.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'seed-env-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function runQuiet(command: { run(args: string[]): Promise<number> }, args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    return { code: await command.run(args), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('seed scenes / expert / play', () => {
+  it('scenes writes the generator scenes; seen with seed 2026 is the fixed eval set', async () => {
+    const out = join(dir, 'seen');
+    const r = await runQuiet(scenes, ['--split', 'seen', '--count', '12', '--seed', '2026', '--out', out]);
+    expect(r.code).toBe(0);
+    const files = readdirSync(out).sort();
+    expect(files[0]).toBe('seen-2026-00.json');
+    expect(r.stdout.trim().split('\n')).toEqual(files.map((f) => join(out, f)));
+    const evalSet = evalScenes('seen');
+    files.forEach((f, i) => expect(readFileSync(join(out, f), 'utf8')).toBe(sceneToJson(evalSet[i])));
+  });
+
+  it('expert prints a plan that play replays to a win, one JSON line per step', async () => {
+    const sceneFile = join(dir, 'scene.json');
+    const scene = generateScene('train', 4, undefined, 3);
+    writeFileSync(sceneFile, sceneToJson(scene));
+    const plan = await runQuiet(expert, ['--scene', sceneFile]);
+    const commands = plan.stdout.trim().split('\n');
+    const actions = join(dir, 'actions.txt');
+    writeFileSync(actions, [...commands, 'look', 'inventory'].join('\n') + '\n');
+    const played = await runQuiet(play, ['--scene', sceneFile, '--actions', actions]);
+    expect(played.code).toBe(0);
+    const lines = played.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(commands.length + 1);
+    expect(Object.keys(lines[0])).toEqual(['step', 'action', 'observation', 'admissible', 'reward', 'done', 'won']);
+    expect(lines[0]).toMatchObject({ step: 0, action: null, reward: 0, done: false, won: false });
+    expect(lines[0].observation).toContain(`Your task is to: ${scene.task.goal}.`);
+    expect(lines[1].action).toBe(commands[0]);
+    expect(lines.at(-1)).toMatchObject({ step: commands.length, reward: 10, done: true, won: true, admissible: [] });
+    expect(played.stderr).toContain('ignored 2 commands');
+  });
+
+  it('play answers an empty or unknown command with "Nothing happens." and stops at --max-steps', async () => {
+    const sceneFile = join(dir, 'scene2.json');
+    writeFileSync(sceneFile, sceneToJson(generateScene('unseen', 0)));
+    const actions = join(dir, 'junk.txt');
+    writeFileSync(actions, '\nfly away\r\nlook\nlook\n');
+    const played = await runQuiet(play, ['--scene', sceneFile, '--actions', actions, '--max-steps', '3']);
+    const lines = played.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.action, l.observation, l.done])).toEqual([
+      [null, lines[0].observation, false],
+      ['', 'Nothing happens.', false],
+      ['fly away', 'Nothing happens.', false],
+      ['look', 'You are in the middle of a room. Looking quickly around you, you see nothing.', true],
+    ]);
+  });
+
+  it('turns bad input into one-line CliErrors that name the file and field', async () => {
+    const bad = join(dir, 'bad.json');
+    const doc = JSON.parse(sceneToJson(generateScene('train', 0)));
+    doc.objects[0].in = 'nowhere 1';
+    writeFileSync(bad, JSON.stringify(doc));
+    await expect(runQuiet(expert, ['--scene', bad])).rejects.toThrow(new CliError(`${bad}: objects[0].in: "nowhere 1" is not a receptacle of this scene`));
+    await expect(runQuiet(expert, ['--scene', join(dir, 'missing.json')])).rejects.toThrow(/cannot read .*missing\.json: ENOENT/);
+    await expect(runQuiet(play, ['--scene', bad])).rejects.toBeInstanceOf(CliError);
+    const good = join(dir, 'good.json');
+    writeFileSync(good, sceneToJson(sceneFromJson(sceneToJson(generateScene('train', 0)))));
+    await expect(runQuiet(play, ['--scene', good, '--actions', join(dir, 'none.txt')])).rejects.toThrow(/cannot read .*none\.txt: ENOENT/);
+    await expect(runQuiet(scenes, ['--split', 'valid', '--count', '1', '--seed', '0', '--out', dir])).rejects.toThrow(/--split must be one of/);
+    await expect(runQuiet(scenes, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir])).rejects.toThrow(/--count must be an integer/);
+    await expect(runQuiet(scenes, ['--split', 'train', '--count', '1', '--out', dir])).rejects.toThrow(/missing --seed/);
+    await expect(runQuiet(scenes, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge'])).rejects.toThrow(/--scale must be one of/);
+  });
+});
