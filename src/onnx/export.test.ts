@@ -10,6 +10,7 @@ import { expertEpisodeSequences } from './episodes.ts';
 import { testPolicy } from './testing/fixtures.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { referenceLogits } from './testing/reference_forward.ts';
+import { OnnxVerificationError } from './verified_export.ts';
 import { describeFailures, LOGITS_TOLERANCE, maxAbsDiff, randomCases, sequenceCases, verifyOnnx } from './verify.ts';
 
 // Sequence lengths per preset: longer for the small models, short for the 4-layer one to stay fast.
@@ -76,6 +77,7 @@ describe('verification fails when the file and the forward disagree', () => {
     expect(report.ok).toBe(false);
     expect(report.maxAbsDiff).toBeGreaterThan(1e-3);
     expect(describeFailures(report)).toMatch(/random b1 t12: max \|diff\| .* > 0\.0001/);
+    expect(new OnnxVerificationError(report).message).toMatch(/^onnxruntime-web's logits differ from the CPU forward: random b1 t12: max/);
   });
 
   it('a reference that sees the future (no causal mask)', async () => {

@@ -3,15 +3,12 @@
 // within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes. Prints a JSON
 // summary on stdout; a failed check exits non-zero and writes nothing.
 import { readFile, writeFile } from 'node:fs/promises';
-import { Rng } from '../../common/rng.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { trainingCardFromMetadata } from '../../onnx/card.ts';
-import { cpuLogits } from '../../onnx/cpu_logits.ts';
-import { expertEpisodeSequences } from '../../onnx/episodes.ts';
-import { exportPolicyOnnx } from '../../onnx/export.ts';
 import { OnnxPolicyError } from '../../onnx/metadata.ts';
 import { OPSET_VERSION } from '../../onnx/proto.ts';
-import { describeFailures, randomCases, sequenceCases, verifyOnnx } from '../../onnx/verify.ts';
+import { exportVerifiedPolicy, OnnxVerificationError } from '../../onnx/verified_export.ts';
+import type { VerifyReport } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -35,6 +32,12 @@ async function readCheckpointFile(path: string, vocabHash: string): Promise<Chec
   }
 }
 
+function logCases(report: VerifyReport): void {
+  for (const c of report.cases) {
+    process.stderr.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(20)} max |diff| ${c.maxAbsDiff.toExponential(2)}\n`);
+  }
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
@@ -51,26 +54,20 @@ export async function run(args: string[]): Promise<number> {
   const tokenizer = defaultTokenizer();
   const ckpt = await readCheckpointFile(ckptPath, tokenizer.hash);
   const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);
+  process.stderr.write(`export-onnx: verifying with onnxruntime-web (wasm) against the CPU forward\n`);
   let bytes: Uint8Array;
+  let report: VerifyReport;
   try {
-    bytes = exportPolicyOnnx({ config: ckpt.config, params: ckpt.params, vocabulary: [...tokenizer.tokens], vocabularyHash: tokenizer.hash, card });
+    ({ bytes, report } = await exportVerifiedPolicy({ config: ckpt.config, params: ckpt.params, tokenizer, card }, { seed, episodes }));
   } catch (err) {
     if (err instanceof OnnxPolicyError) throw new CliError(`${ckptPath}: ${err.message}`);
+    if (err instanceof OnnxVerificationError) {
+      logCases(err.report);
+      throw new CliError(`verification failed, ${outPath} not written: ${err.message}`);
+    }
     throw err;
   }
-
-  process.stderr.write(`export-onnx: ${bytes.length} bytes; verifying with onnxruntime-web (wasm)\n`);
-  const cases = [
-    ...randomCases(ckpt.config, new Rng(seed).fork('export-onnx'), { batchSizes: [1, 3], seqLens: [1, 16, 64] }),
-    ...sequenceCases(ckpt.config, expertEpisodeSequences(tokenizer, episodes, ckpt.config.contextLength), 3, 'episode'),
-  ];
-  const report = await verifyOnnx(bytes, cpuLogits(ckpt.config, ckpt.params), cases);
-  for (const c of report.cases) {
-    process.stderr.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(20)} max |diff| ${c.maxAbsDiff.toExponential(2)}\n`);
-  }
-  if (!report.ok) {
-    throw new CliError(`verification failed, ${outPath} not written: onnxruntime-web's logits differ from the CPU forward (${describeFailures(report)})`);
-  }
+  logCases(report);
   try {
     await writeFile(outPath, bytes);
   } catch (err) {
