@@ -88,30 +88,37 @@ describe('episodeSequence', () => {
 });
 
 describe('policyContext', () => {
-  it('keeps the last H steps, the current observation and the ACT marker', () => {
+  // Lengths in tokens: task line 8; "<obs> ROOM" 30; the three steps as history ("<obs> observation <act> command
+  // <end>") 36, 26 and 12; the current observation 12; the ACT marker 1. All steps: 8 + 36 + 26 + 12 + 12 + 1 = 95.
+  const CURRENT = '<obs> You pick up the mug 1 from the countertop 1. <act>';
+  const STEP1 = '<obs> You arrive at countertop 1. On the countertop 1, you see a mug 1. <act> take mug 1 from cabinet 1 <end>';
+  const STEP2 = '<obs> Nothing happens. <act> take mug 1 from countertop 1 <end>';
+
+  it('keeps the room line, the last H steps, the current observation and the ACT marker', () => {
     const ctx = policyContext(tok, episode, { history: 1, maxLen: 512 });
-    expect(text(ctx)).toBe(
-      '<task> put a hot mug in cabinet. <obs> Nothing happens. <act> take mug 1 from countertop 1 <end> ' +
-        '<obs> You pick up the mug 1 from the countertop 1. <act>',
-    );
+    expect(text(ctx)).toBe(`<task> put a hot mug in cabinet. <obs> ${ROOM} ${STEP2} ${CURRENT}`);
+    expect(ctx.length).toBe(8 + 30 + 12 + 12 + 1);
+    expect(policyContext(tok, episode, { history: 3, maxLen: 512 }).length).toBe(95);
     const start = policyContext(tok, { ...episode, steps: [] }, { history: 5, maxLen: 512, skill: SKILL });
     expect(text(start)).toBe(`<task> put a hot mug in cabinet. ${BLOCK} <obs> ${ROOM} <act>`);
   });
 
-  it('drops old steps, then cuts the observation, then fits the skill into what is left', () => {
+  it('drops old steps, then the room line, then cuts the observation, then fits the skill into what is left', () => {
     const full = policyContext(tok, episode, { history: 3, maxLen: 512 });
     const withSkill = policyContext(tok, episode, { history: 3, maxLen: 512, skill: SKILL });
-    const blockLength = withSkill.length - full.length;
-    expect(blockLength).toBe(tok.encode(BLOCK).length - 4); // "<skill>" and "<end>" encode as 3 pieces each
+    expect(withSkill.length - full.length).toBe(1 + 11 + 16 + 1); // <skill>, the intro, the skill, <end>
 
-    // Four tokens fewer than the full context: the oldest step goes (it is longer than four).
-    const short = policyContext(tok, episode, { history: 3, maxLen: full.length - 4 });
-    expect(text(short)).toBe(text(policyContext(tok, episode, { history: 2, maxLen: 512 })));
-    // The same budget with a skill: the history is the plain context's, the skill gets what remains.
-    const shortSkill = policyContext(tok, episode, { history: 3, maxLen: full.length - 4, skill: SKILL });
-    expect(shortSkill.length).toBeLessThanOrEqual(full.length - 4);
-    expect(text(shortSkill)).toContain('<skill> refer to this skill');
-    expect(text(shortSkill).replace(/<skill>.*?<end> /, '')).toBe(text(short));
+    // Four tokens short: the oldest step (36) goes, and 59 tokens remain.
+    const short = policyContext(tok, episode, { history: 3, maxLen: 91 });
+    expect(text(short)).toBe(`<task> put a hot mug in cabinet. ${STEP1} ${STEP2} ${CURRENT}`);
+    // The same budget with a skill: the plain context's history, and the skill (29 tokens) in the 32 left.
+    const shortSkill = policyContext(tok, episode, { history: 3, maxLen: 91, skill: SKILL });
+    expect(text(shortSkill)).toBe(`<task> put a hot mug in cabinet. ${BLOCK} ${STEP1} ${STEP2} ${CURRENT}`);
+
+    // A window of 2 pins the room line (89 tokens); at 60 both steps go (51 left), at 50 the room line too.
+    expect(policyContext(tok, episode, { history: 2, maxLen: 512 }).length).toBe(89);
+    expect(text(policyContext(tok, episode, { history: 2, maxLen: 60 }))).toBe(`<task> put a hot mug in cabinet. <obs> ${ROOM} ${CURRENT}`);
+    expect(text(policyContext(tok, episode, { history: 2, maxLen: 50 }))).toBe(`<task> put a hot mug in cabinet. ${CURRENT}`);
 
     // Task (8) + "<obs> You pick" (3) + <act> = 12: no history, the observation cut, no room for a skill.
     const tiny = policyContext(tok, episode, { history: 3, maxLen: 14, reserve: 2, skill: SKILL });

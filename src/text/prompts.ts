@@ -169,14 +169,17 @@ export interface PolicyContextOptions {
 }
 
 /**
- * The policy's context after `steps.length` commands: task line, optional skill block, the last `history`
- * steps, the current observation and the ACT marker. Truncation to maxLen - reserve, in this order:
+ * The policy's context after `steps.length` commands: task line, optional skill block, the opening room line when
+ * the window no longer holds it (it names the receptacles there are to search), the last `history` steps, the
+ * current observation and the ACT marker. Truncation to maxLen - reserve, in this order:
  *   1. the oldest kept steps are dropped, one at a time;
- *   2. the current observation is cut from its end (its OBS marker stays);
- *   3. the skill block is fitted last into what is left: its text is cut from its end, or the block is left
+ *   2. the opening room line is dropped;
+ *   3. the current observation is cut from its end (its OBS marker stays);
+ *   4. the skill block is fitted last into what is left: its text is cut from its end, or the block is left
  *      out. So the contexts with and without a skill always hold the same history, and the skill is the only
  *      difference between them;
- *   4. when the task line and the markers alone do not fit, a RangeError.
+ *   5. when the task line and the markers alone do not fit, a RangeError.
+ * With a window that holds every step, the context is the episode sequence up to this step.
  */
 export function policyContext(tok: Tokenizer, episode: EpisodeText, options: PolicyContextOptions): number[] {
   if (!(options.history >= 0)) throw new RangeError(`history must be a number of steps >= 0, got ${options.history}`);
@@ -184,21 +187,23 @@ export function policyContext(tok: Tokenizer, episode: EpisodeText, options: Pol
   const task = taskTokens(tok, episode.goal);
   const steps = episode.steps;
   const observations = [openingRoomText(episode.opening), ...steps.map((s) => s.observation)];
-  const keep = Math.max(0, Math.min(steps.length, options.history));
+  const keep = Math.min(steps.length, options.history);
+  let opening = keep < steps.length ? observationTokens(tok, observations[0]) : [];
   const history: number[][] = [];
   for (let k = steps.length - keep; k < steps.length; k++) {
     history.push([...observationTokens(tok, observations[k]), tok.id(ACT), ...commandTokens(tok, steps[k].action)]);
   }
   let current = observationTokens(tok, observations[steps.length]);
   const act = tok.id(ACT);
-  const length = () => task.length + history.reduce((n, h) => n + h.length, 0) + current.length + 1;
+  const length = () => task.length + opening.length + history.reduce((n, h) => n + h.length, 0) + current.length + 1;
   while (length() > budget && history.length > 0) history.shift();
+  if (length() > budget) opening = [];
   if (length() > budget) current = current.slice(0, Math.max(1, current.length - (length() - budget)));
   if (length() > budget) {
     throw new RangeError(`the task line and markers need ${length()} tokens, more than the ${budget} available`);
   }
   const skill = options.skill === undefined ? [] : skillTokens(tok, options.skill, budget - length());
-  return [...task, ...skill, ...history.flat(), ...current, act];
+  return [...task, ...skill, ...opening, ...history.flat(), ...current, act];
 }
 
 /**
