@@ -29,6 +29,9 @@ export const WANTED_LIMITS: Readonly<Partial<Record<LimitName, number>>> = {
   maxStorageBuffersPerShaderStage: 10,
 };
 
+/** Features asked for when the adapter has them (timestamp-query lets benchmarks time single passes). */
+export const OPTIONAL_FEATURES: readonly GPUFeatureName[] = ['timestamp-query'];
+
 export interface AdapterReport {
   environment: GpuEnvironment;
   vendor: string;
@@ -76,9 +79,10 @@ export async function acquireDevice(gpu: GPU, options: AcquireOptions): Promise<
   if (!adapter) throw new WebGpuUnavailableError('no-adapter', environment, 'requestAdapter() returned no adapter');
 
   const limits = chooseLimits(adapter.limits, options.required ?? {}, environment);
+  const requiredFeatures = OPTIONAL_FEATURES.filter((feature) => adapter.features.has(feature));
   let device: GPUDevice;
   try {
-    device = await adapter.requestDevice({ label: 'seed-playground', requiredLimits: limits });
+    device = await adapter.requestDevice({ label: 'seed-playground', requiredLimits: limits, requiredFeatures });
   } catch (err) {
     throw new WebGpuUnavailableError('device-request-failed', environment, `requestDevice() failed: ${messageOf(err)}`);
   }

@@ -51,6 +51,7 @@ function fakeAdapter(limits: Partial<Record<string, number>>, requestDevice?: ()
   };
   return {
     limits: full,
+    features: new Set<string>(),
     info: { vendor: 'acme', architecture: 'rdna9', device: '', description: 'Acme GPU', isFallbackAdapter: false },
     requestDevice: requestDevice ?? (() => Promise.reject(new Error('not reached'))),
   } as unknown as GPUAdapter;
@@ -148,6 +149,8 @@ describe('runtime on Node WebGPU', () => {
     expect(typeof gpu.adapter.isFallback).toBe('boolean');
     expect(formatAdapter(gpu.adapter)).toContain(gpu.adapter.vendor);
     expect(gpu.device.limits.maxStorageBuffersPerShaderStage).toBeGreaterThanOrEqual(8);
+    // SwiftShader offers timestamp queries; the runtime asks for them when present.
+    expect(gpu.device.features.has('timestamp-query')).toBe(true);
   });
 
   it('recycles buffers by size bucket and usage and counts live ones', () => {
@@ -186,6 +189,7 @@ describe('runtime on Node WebGPU', () => {
     const queue = gpu.device.queue;
     const submit = queue.submit;
     let submits = 0;
+    const before = gpu.stats();
     queue.submit = (buffers: Iterable<GPUCommandBuffer>) => {
       submits++;
       submit.call(queue, buffers);
@@ -199,6 +203,9 @@ describe('runtime on Node WebGPU', () => {
       const afterThird = stage.read({ buffer: b, offset: 256 }, 8);
       await stage.submit();
       expect(submits).toBe(1);
+      const after = gpu.stats();
+      expect(after.submits - before.submits).toBe(1);
+      expect(after.bytesRead - before.bytesRead).toBe(n * 4 + 8);
       const first = new Float32Array(await afterFirst);
       expect(first[7]).toBe(14);
       // b[64..65] after b = -(6 i) + 0.5 (a = 3 * 2 i).
@@ -220,6 +227,19 @@ describe('runtime on Node WebGPU', () => {
     await stage.submit();
     expect(Array.from(new Float32Array(await data))).toEqual([10, 20, 30, 40]);
     gpu.release(a, b);
+  });
+
+  it('clears a slice and counts the bytes written', async () => {
+    const before = gpu.stats().bytesWritten;
+    const buffer = gpu.upload(new Float32Array(128).fill(7));
+    expect(gpu.stats().bytesWritten - before).toBe(512);
+    const stage = gpu.stage('clear');
+    stage.clear({ buffer, offset: 256, size: 128 });
+    const data = stage.read(buffer, 512);
+    await stage.submit();
+    const values = new Float32Array(await data);
+    expect([values[63], values[64], values[95], values[96]]).toEqual([7, 0, 0, 7]);
+    gpu.release(buffer);
   });
 
   it('reuses one staging buffer across awaited stages and grows the ring for overlapping ones', async () => {

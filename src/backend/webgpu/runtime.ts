@@ -18,6 +18,12 @@ import { StagingRing } from './staging_ring.ts';
 export interface RuntimeStats extends PoolStats {
   pipelines: number;
   stagingBuffers: number;
+  /** Queue submits so far (one per stage). */
+  submits: number;
+  /** Bytes copied from the GPU to the host so far (stage reads). */
+  bytesRead: number;
+  /** Bytes written from the host to the GPU so far (upload and write). */
+  bytesWritten: number;
 }
 
 export class GpuRuntime implements StageContext {
@@ -29,6 +35,9 @@ export class GpuRuntime implements StageContext {
   private lostState: DeviceLostInfo | null = null;
   private readonly lostListeners = new Set<(info: DeviceLostInfo) => void>();
   private readonly errorListeners = new Set<(message: string) => void>();
+  private submits = 0;
+  private bytesRead = 0;
+  private bytesWritten = 0;
 
   constructor(
     readonly device: GPUDevice,
@@ -75,22 +84,33 @@ export class GpuRuntime implements StageContext {
     return () => this.errorListeners.delete(listener);
   }
 
+  countSubmit(bytesRead: number): void {
+    this.submits++;
+    this.bytesRead += bytesRead;
+  }
+
   stage(label: string): Stage {
     return new Stage(this, label);
   }
 
-  /** A pooled storage buffer holding data (padded to 4 bytes); give it back with `release`. */
+  /** A pooled storage buffer holding data; give it back with `release`. */
   upload(data: ArrayBufferView<ArrayBuffer>, usage: GPUBufferUsageFlags = STORAGE_USAGE, label?: string): GPUBuffer {
     const buffer = this.pool.acquire(Math.max(data.byteLength, 4), usage | GPUBufferUsage.COPY_DST, label);
+    this.write(buffer, data);
+    return buffer;
+  }
+
+  /** Queues a host-to-GPU write at byteOffset (a multiple of 4); data is padded to 4 bytes. */
+  write(target: GPUBuffer, data: ArrayBufferView<ArrayBuffer>, byteOffset = 0): void {
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (bytes.byteLength % 4 === 0) {
-      this.device.queue.writeBuffer(buffer, 0, bytes);
+      this.device.queue.writeBuffer(target, byteOffset, bytes);
     } else {
       const padded = new Uint8Array(Math.ceil(bytes.byteLength / 4) * 4);
       padded.set(bytes);
-      this.device.queue.writeBuffer(buffer, 0, padded);
+      this.device.queue.writeBuffer(target, byteOffset, padded);
     }
-    return buffer;
+    this.bytesWritten += bytes.byteLength;
   }
 
   /** A pooled storage buffer of at least byteSize bytes, contents undefined. */
@@ -108,7 +128,14 @@ export class GpuRuntime implements StageContext {
   }
 
   stats(): RuntimeStats {
-    return { ...this.pool.stats(), pipelines: this.pipelines.size, stagingBuffers: this.staging.size };
+    return {
+      ...this.pool.stats(),
+      pipelines: this.pipelines.size,
+      stagingBuffers: this.staging.size,
+      submits: this.submits,
+      bytesRead: this.bytesRead,
+      bytesWritten: this.bytesWritten,
+    };
   }
 
   /** Frees every buffer and destroys the device; `lost` then settles with reason 'destroyed'. */

@@ -26,6 +26,8 @@ export interface StageContext {
   /** Set once the device is lost. */
   lostInfo(): DeviceLostInfo | null;
   readonly lost: Promise<DeviceLostInfo>;
+  /** Called once per queue submit with the bytes the stage copies back to the host. */
+  countSubmit(bytesRead: number): void;
 }
 
 interface Dispatch {
@@ -51,7 +53,12 @@ interface Copy {
   byteLength: number;
 }
 
-type Command = Dispatch | Read | Copy;
+interface Clear {
+  kind: 'clear';
+  target: BufferSlice;
+}
+
+type Command = Dispatch | Read | Copy | Clear;
 
 export class Stage {
   private readonly commands: Command[] = [];
@@ -92,6 +99,13 @@ export class Stage {
   copy(source: GPUBuffer | BufferSlice, target: GPUBuffer | BufferSlice, byteLength: number): this {
     this.checkOpen();
     this.commands.push({ kind: 'copy', source: asSlice(source), target: asSlice(target), byteLength });
+    return this;
+  }
+
+  /** Records zeroing of a buffer or slice (offset and size multiples of 4; whole buffer without size). */
+  clear(target: GPUBuffer | BufferSlice): this {
+    this.checkOpen();
+    this.commands.push({ kind: 'clear', target: asSlice(target) });
     return this;
   }
 
@@ -159,6 +173,7 @@ export class Stage {
       const encoder = this.encode(uniforms.buffer, uniforms.slots, stagingBuffer);
       if (uniforms.buffer) device.queue.writeBuffer(uniforms.buffer, 0, uniforms.data);
       device.queue.submit([encoder.finish()]);
+      this.context.countSubmit(reads.reduce((total, read) => total + read.byteLength, 0));
     } catch (err) {
       thrown = err;
     }
@@ -217,7 +232,9 @@ export class Stage {
       }
       pass?.end();
       pass = null;
-      if (command.kind === 'copy') {
+      if (command.kind === 'clear') {
+        encoder.clearBuffer(command.target.buffer, command.target.offset ?? 0, command.target.size);
+      } else if (command.kind === 'copy') {
         const { source, target, byteLength } = command;
         encoder.copyBufferToBuffer(source.buffer, source.offset ?? 0, target.buffer, target.offset ?? 0, byteLength);
       } else {
