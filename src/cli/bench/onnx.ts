@@ -2,7 +2,7 @@
 // same exported model and the same token ids, in one Node process. Both compute the logits of every
 // position; times are medians over --reps runs after a warm-up. Writes bench/onnx.md.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { isPresetName, presetConfig, forwardFlopsPerToken, type PresetName } from '../../model/config.ts';
@@ -74,6 +74,7 @@ export async function run(args: string[]): Promise<number> {
   if (reps < 1 || threads < 1) throw new CliError('--reps and --threads must be at least 1', 2);
 
   const tokenizer = defaultTokenizer();
+  const loadAtStart = loadavg()[0];
   const rows: Row[] = [];
   for (const preset of presets as PresetName[]) {
     const config = presetConfig(preset, tokenizer.vocabSize);
@@ -117,7 +118,7 @@ export async function run(args: string[]): Promise<number> {
     '',
     `Command: \`npm run seed -- bench onnx ${args.join(' ')}\``.replace(/ `$/, '`'),
     '',
-    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}; onnxruntime-web wasm with ${threads} thread(s).`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${loadAtStart.toFixed(2)} at the start), Node ${process.version}; onnxruntime-web wasm with ${threads} thread(s).`,
     `Vocabulary ${tokenizer.vocabSize} tokens (hash ${tokenizer.hash}); weights: seeded initialisation, seed ${seed}. Each forward computes the logits of every position of every row;`,
     `times are medians of ${reps} runs after a warm-up of at least 0.5 s. "CPU / ORT time" above 1 means onnxruntime-web is faster. The last column is the export check on these inputs.`,
     '',
