@@ -4,49 +4,62 @@
 // incremental decoder runs only the new rows against its cache, with the same arithmetic per row.
 // att: [NH, t1 - t0, t1], the softmax weights (row r of head h at (h * rows + r) * t1), kept for backward.
 import type { Floats } from './floats.ts';
+import { dotRows, scratchLike } from './matmul.ts';
 
 let rowScratch = new Float64Array(512);
 
-/** out: [t1 - t0, C] (row r = position t0 + r). */
-export function attentionForward(out: Floats, att: Floats, qkv: Floats, t0: number, t1: number, C: number, NH: number): void {
+/**
+ * out: [t1 - t0, C] (row r = position t0 + r). vT holds the value vectors transposed, [C, vtStride]
+ * (value c of position t at c * vtStride + t); without it they are transposed here from qkv.
+ * Queries go in blocks of 4 through dotRows, the matmul kernel, for the scores q.k and for att @ v.
+ */
+export function attentionForward(
+  out: Floats,
+  att: Floats,
+  qkv: Floats,
+  t0: number,
+  t1: number,
+  C: number,
+  NH: number,
+  vT?: Floats,
+  vtStride = t1,
+): void {
   const hs = C / NH;
   const C3 = 3 * C;
   const scale = 1 / Math.sqrt(hs);
   const rows = t1 - t0;
-  if (rowScratch.length < hs) rowScratch = new Float64Array(hs);
-  const acc = rowScratch;
+  if (vT === undefined) {
+    vT = scratchLike(qkv, 0, C * t1);
+    vtStride = t1;
+    for (let t = 0; t < t1; t++) for (let c = 0; c < C; c++) vT[c * t1 + t] = qkv[t * C3 + 2 * C + c];
+  }
   for (let h = 0; h < NH; h++) {
-    const qo = h * hs;
-    const ko = C + h * hs;
-    const vo = 2 * C + h * hs;
-    for (let t = t0; t < t1; t++) {
-      const q = t * C3 + qo;
-      const a = (h * rows + (t - t0)) * t1;
-      let max = -Infinity;
-      for (let t2 = 0; t2 <= t; t2++) {
-        const k = t2 * C3 + ko;
-        let s = 0;
-        for (let i = 0; i < hs; i++) s += qkv[q + i] * qkv[k + i];
-        s *= scale;
-        att[a + t2] = s;
-        if (s > max) max = s;
+    for (let tb = t0; tb < t1; tb += 4) {
+      const nb = Math.min(4, t1 - tb);
+      const keys = tb + nb;
+      const a0 = (h * rows + (tb - t0)) * t1;
+      // scores of queries tb .. tb+nb-1 against keys 0 .. keys-1 (the ones past each query are discarded)
+      dotRows(att, a0, t1, qkv, tb * C3 + h * hs, C3, qkv, C + h * hs, C3, null, nb, hs, keys, false);
+      for (let r = 0; r < nb; r++) {
+        const t = tb + r;
+        const a = a0 + r * t1;
+        let max = -Infinity;
+        for (let t2 = 0; t2 <= t; t2++) {
+          const v = att[a + t2] * scale;
+          att[a + t2] = v;
+          if (v > max) max = v;
+        }
+        let sum = 0;
+        for (let t2 = 0; t2 <= t; t2++) {
+          const e = Math.exp(att[a + t2] - max);
+          att[a + t2] = e;
+          sum += e;
+        }
+        const inv = 1 / sum;
+        for (let t2 = 0; t2 <= t; t2++) att[a + t2] *= inv;
+        for (let t2 = t + 1; t2 < keys; t2++) att[a + t2] = 0;
       }
-      let sum = 0;
-      for (let t2 = 0; t2 <= t; t2++) {
-        const e = Math.exp(att[a + t2] - max);
-        att[a + t2] = e;
-        sum += e;
-      }
-      const inv = 1 / sum;
-      for (let t2 = 0; t2 <= t; t2++) att[a + t2] *= inv;
-      acc.fill(0, 0, hs);
-      for (let t2 = 0; t2 <= t; t2++) {
-        const w = att[a + t2];
-        const v = t2 * C3 + vo;
-        for (let i = 0; i < hs; i++) acc[i] += w * qkv[v + i];
-      }
-      const o = (t - t0) * C + qo;
-      for (let i = 0; i < hs; i++) out[o + i] = acc[i];
+      dotRows(out, (tb - t0) * C + h * hs, C, att, a0, t1, vT, h * hs * vtStride, vtStride, null, nb, keys, hs, false);
     }
   }
 }

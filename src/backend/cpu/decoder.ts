@@ -21,6 +21,9 @@ interface Stream {
   length: number;
   /** Per layer, the qkv rows [capacity, 3C] of every position fed so far. */
   qkv: Float32Array[];
+  /** Per layer, the value vectors transposed, [C, capacity], as attentionForward reads them. */
+  vT: Float32Array[];
+  capacity: number;
   /** Final-LayerNorm output of the last position: what the next token's logits are computed from. */
   last: Float32Array;
 }
@@ -53,7 +56,7 @@ export class CpuDecoder implements Decoder {
   ) {
     if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
     const { dModel: C, dMlp: M, nHead: NH, contextLength, vocabSize: V } = config;
-    for (let s = 0; s < nStreams; s++) this.streams.push({ length: 0, qkv: [], last: new Float32Array(C) });
+    for (let s = 0; s < nStreams; s++) this.streams.push({ length: 0, qkv: [], vT: [], capacity: 0, last: new Float32Array(C) });
     const n = FEED_CHUNK;
     this.scratch = {
       x: new Float32Array(n * C),
@@ -131,15 +134,21 @@ export class CpuDecoder implements Decoder {
   }
 
   private reserve(st: Stream, rows: number): void {
-    const C3 = 3 * this.config.dModel;
-    const have = st.qkv.length ? st.qkv[0].length / C3 : 0;
+    const C = this.config.dModel;
+    const have = st.capacity;
     if (have >= rows) return;
     const capacity = Math.min(this.config.contextLength, Math.max(rows, 2 * have, 64));
     for (let l = 0; l < this.config.nLayer; l++) {
-      const grown = new Float32Array(capacity * C3);
-      if (st.qkv[l]) grown.set(st.qkv[l].subarray(0, st.length * C3));
-      st.qkv[l] = grown;
+      const qkv = new Float32Array(capacity * 3 * C);
+      const vT = new Float32Array(C * capacity);
+      if (have > 0) {
+        qkv.set(st.qkv[l].subarray(0, st.length * 3 * C));
+        for (let c = 0; c < C; c++) vT.set(st.vT[l].subarray(c * have, c * have + st.length), c * capacity);
+      }
+      st.qkv[l] = qkv;
+      st.vT[l] = vT;
     }
+    st.capacity = capacity;
   }
 
   /** The full forward's layer sequence on rows pos0 .. pos0 + n - 1 of one stream. */
@@ -155,8 +164,11 @@ export class CpuDecoder implements Decoder {
       const b = w.blocks[l];
       const qkv = st.qkv[l];
       layernormForward(s.ln, s.mean, s.rstd, x, b.ln1w, b.ln1b, n, C, eps);
+      const vT = st.vT[l];
+      const cap = st.capacity;
       matmulForward(qkv.subarray(pos0 * 3 * C), s.ln, b.qkvw, b.qkvb, n, C, 3 * C);
-      attentionForward(s.atty, s.att, qkv, pos0, pos0 + n, C, NH);
+      for (let t = pos0; t < pos0 + n; t++) for (let c = 0; c < C; c++) vT[c * cap + t] = qkv[t * 3 * C + 2 * C + c];
+      attentionForward(s.atty, s.att, qkv, pos0, pos0 + n, C, NH, vT, cap);
       matmulForward(s.attproj, s.atty, b.attprojw, b.attprojb, n, C, C);
       residualForward(s.res2, x, s.attproj, n * C);
       layernormForward(s.ln, s.mean, s.rstd, s.res2, b.ln2w, b.ln2b, n, C, eps);

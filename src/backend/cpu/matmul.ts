@@ -1,65 +1,159 @@
 // Fully connected layer, weights row-major [OC, C] as llm.c and model/layout.ts:
 //   out[n, o] = bias[o] + sum_c inp[n, c] * weight[o, c]
-// Each output is a dot product summed over c = 0 .. C-1 in that order and then biased, whatever the
-// blocking, so a row computes bit for bit the same value alone (incremental decoding) or in a batch (the
-// full forward). The blocking (4 outputs per pass over an input row) keeps the input row in registers.
+// Forward and both halves of the backward are the same kernel, dotRows (out[n, m] = a[n] . b[m]), on
+// transposed copies where needed: its 4 x 4 register block reads 8 values per 16 multiply-adds, which is
+// what lifts plain TypeScript from ~1.3 to ~4 GFLOP/s here. The transposes cost O(N C + OC C), a small
+// fraction of the O(N C OC) product.
+//
+// Each output is summed over k = 0 .. K-1 in that order, starting from 0, and only then biased, whatever
+// block it falls in: a row gets bit for bit the same value alone (incremental decoding) or in a batch.
 import type { Floats } from './floats.ts';
 
-let scratch = new Float64Array(256);
+/**
+ * out[oOff + n oStride + m] = (or +=, with accumulate) bias[m] + sum_k a[aOff + n aStride + k] b[bOff + m bStride + k]
+ * for n < N, m < M. bias may be null.
+ */
+export function dotRows(
+  out: Floats,
+  oOff: number,
+  oStride: number,
+  a: Floats,
+  aOff: number,
+  aStride: number,
+  b: Floats,
+  bOff: number,
+  bStride: number,
+  bias: Floats | null,
+  N: number,
+  K: number,
+  M: number,
+  accumulate: boolean,
+): void {
+  let n = 0;
+  for (; n + 4 <= N; n += 4) {
+    const a0 = aOff + n * aStride;
+    const a1 = a0 + aStride;
+    const a2 = a1 + aStride;
+    const a3 = a2 + aStride;
+    const y0 = oOff + n * oStride;
+    const y1 = y0 + oStride;
+    const y2 = y1 + oStride;
+    const y3 = y2 + oStride;
+    let m = 0;
+    for (; m + 4 <= M; m += 4) {
+      const b0 = bOff + m * bStride;
+      const b1 = b0 + bStride;
+      const b2 = b1 + bStride;
+      const b3 = b2 + bStride;
+      let s00 = 0, s01 = 0, s02 = 0, s03 = 0;
+      let s10 = 0, s11 = 0, s12 = 0, s13 = 0;
+      let s20 = 0, s21 = 0, s22 = 0, s23 = 0;
+      let s30 = 0, s31 = 0, s32 = 0, s33 = 0;
+      for (let k = 0; k < K; k++) {
+        const w0 = b[b0 + k];
+        const w1 = b[b1 + k];
+        const w2 = b[b2 + k];
+        const w3 = b[b3 + k];
+        let x = a[a0 + k];
+        s00 += x * w0; s01 += x * w1; s02 += x * w2; s03 += x * w3;
+        x = a[a1 + k];
+        s10 += x * w0; s11 += x * w1; s12 += x * w2; s13 += x * w3;
+        x = a[a2 + k];
+        s20 += x * w0; s21 += x * w1; s22 += x * w2; s23 += x * w3;
+        x = a[a3 + k];
+        s30 += x * w0; s31 += x * w1; s32 += x * w2; s33 += x * w3;
+      }
+      if (bias !== null) {
+        const c0 = bias[m], c1 = bias[m + 1], c2 = bias[m + 2], c3 = bias[m + 3];
+        s00 += c0; s01 += c1; s02 += c2; s03 += c3;
+        s10 += c0; s11 += c1; s12 += c2; s13 += c3;
+        s20 += c0; s21 += c1; s22 += c2; s23 += c3;
+        s30 += c0; s31 += c1; s32 += c2; s33 += c3;
+      }
+      if (accumulate) {
+        out[y0 + m] += s00; out[y0 + m + 1] += s01; out[y0 + m + 2] += s02; out[y0 + m + 3] += s03;
+        out[y1 + m] += s10; out[y1 + m + 1] += s11; out[y1 + m + 2] += s12; out[y1 + m + 3] += s13;
+        out[y2 + m] += s20; out[y2 + m + 1] += s21; out[y2 + m + 2] += s22; out[y2 + m + 3] += s23;
+        out[y3 + m] += s30; out[y3 + m + 1] += s31; out[y3 + m + 2] += s32; out[y3 + m + 3] += s33;
+      } else {
+        out[y0 + m] = s00; out[y0 + m + 1] = s01; out[y0 + m + 2] = s02; out[y0 + m + 3] = s03;
+        out[y1 + m] = s10; out[y1 + m + 1] = s11; out[y1 + m + 2] = s12; out[y1 + m + 3] = s13;
+        out[y2 + m] = s20; out[y2 + m + 1] = s21; out[y2 + m + 2] = s22; out[y2 + m + 3] = s23;
+        out[y3 + m] = s30; out[y3 + m + 1] = s31; out[y3 + m + 2] = s32; out[y3 + m + 3] = s33;
+      }
+    }
+    for (; m < M; m++) {
+      for (let r = 0; r < 4; r++) dotOne(out, oOff + (n + r) * oStride + m, a, aOff + (n + r) * aStride, b, bOff + m * bStride, bias, m, K, accumulate);
+    }
+  }
+  for (; n < N; n++) {
+    const a0 = aOff + n * aStride;
+    const y0 = oOff + n * oStride;
+    let m = 0;
+    for (; m + 4 <= M; m += 4) {
+      const b0 = bOff + m * bStride;
+      const b1 = b0 + bStride;
+      const b2 = b1 + bStride;
+      const b3 = b2 + bStride;
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (let k = 0; k < K; k++) {
+        const x = a[a0 + k];
+        s0 += x * b[b0 + k];
+        s1 += x * b[b1 + k];
+        s2 += x * b[b2 + k];
+        s3 += x * b[b3 + k];
+      }
+      if (bias !== null) {
+        s0 += bias[m];
+        s1 += bias[m + 1];
+        s2 += bias[m + 2];
+        s3 += bias[m + 3];
+      }
+      if (accumulate) {
+        out[y0 + m] += s0; out[y0 + m + 1] += s1; out[y0 + m + 2] += s2; out[y0 + m + 3] += s3;
+      } else {
+        out[y0 + m] = s0; out[y0 + m + 1] = s1; out[y0 + m + 2] = s2; out[y0 + m + 3] = s3;
+      }
+    }
+    for (; m < M; m++) dotOne(out, y0 + m, a, a0, b, bOff + m * bStride, bias, m, K, accumulate);
+  }
+}
 
-function scratchOf(n: number): Float64Array {
-  if (scratch.length < n) scratch = new Float64Array(Math.max(n, scratch.length * 2));
-  scratch.fill(0, 0, n);
-  return scratch;
+function dotOne(out: Floats, at: number, a: Floats, a0: number, b: Floats, b0: number, bias: Floats | null, m: number, K: number, accumulate: boolean): void {
+  let s = 0;
+  for (let k = 0; k < K; k++) s += a[a0 + k] * b[b0 + k];
+  if (bias !== null) s += bias[m];
+  if (accumulate) out[at] += s;
+  else out[at] = s;
+}
+
+/** dst[c * rows + r] = src[r * cols + c]: a [rows, cols] matrix into [cols, rows]. */
+export function transpose(dst: Floats, src: Floats, rows: number, cols: number): void {
+  for (let r = 0; r < rows; r++) {
+    const s = r * cols;
+    for (let c = 0; c < cols; c++) dst[c * rows + r] = src[s + c];
+  }
+}
+
+const scratch32: Float32Array[] = [new Float32Array(0), new Float32Array(0), new Float32Array(0)];
+const scratch64: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+
+/** Scratch buffer `slot` of the same element type as `like`, at least n long. */
+export function scratchLike(like: Floats, slot: number, n: number): Floats {
+  if (like instanceof Float32Array) {
+    if (scratch32[slot].length < n) scratch32[slot] = new Float32Array(Math.max(n, 2 * scratch32[slot].length));
+    return scratch32[slot];
+  }
+  if (scratch64[slot].length < n) scratch64[slot] = new Float64Array(Math.max(n, 2 * scratch64[slot].length));
+  return scratch64[slot];
 }
 
 /** out: [N, OC]; inp: [N, C]; weight: [OC, C]; bias: [OC] or null. */
 export function matmulForward(out: Floats, inp: Floats, weight: Floats, bias: Floats | null, N: number, C: number, OC: number): void {
-  for (let n = 0; n < N; n++) {
-    const x = n * C;
-    const y = n * OC;
-    let o = 0;
-    for (; o + 4 <= OC; o += 4) {
-      const w0 = o * C;
-      const w1 = w0 + C;
-      const w2 = w1 + C;
-      const w3 = w2 + C;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let c = 0; c < C; c++) {
-        const v = inp[x + c];
-        s0 += v * weight[w0 + c];
-        s1 += v * weight[w1 + c];
-        s2 += v * weight[w2 + c];
-        s3 += v * weight[w3 + c];
-      }
-      if (bias !== null) {
-        s0 += bias[o];
-        s1 += bias[o + 1];
-        s2 += bias[o + 2];
-        s3 += bias[o + 3];
-      }
-      out[y + o] = s0;
-      out[y + o + 1] = s1;
-      out[y + o + 2] = s2;
-      out[y + o + 3] = s3;
-    }
-    for (; o < OC; o++) {
-      const w0 = o * C;
-      let s0 = 0;
-      for (let c = 0; c < C; c++) s0 += inp[x + c] * weight[w0 + c];
-      if (bias !== null) s0 += bias[o];
-      out[y + o] = s0;
-    }
-  }
+  dotRows(out, 0, OC, inp, 0, C, weight, 0, C, bias, N, C, OC, false);
 }
 
-/**
- * Accumulates dinp += dout @ weight, dweight += dout^T @ inp, dbias += column sums of dout (dbias may be
- * null). Zero rows of dout (unscored logits, masked tokens) cost nothing in the weight gradient.
- */
+/** Accumulates dinp += dout @ weight, dweight += dout^T @ inp, dbias += column sums of dout (dbias may be null). */
 export function matmulBackward(
   dinp: Floats,
   dweight: Floats,
@@ -71,58 +165,19 @@ export function matmulBackward(
   C: number,
   OC: number,
 ): void {
-  const acc = scratchOf(C);
-  for (let n = 0; n < N; n++) {
-    acc.fill(0, 0, C);
-    const y = n * OC;
-    let o = 0;
-    for (; o + 4 <= OC; o += 4) {
-      const d0 = dout[y + o];
-      const d1 = dout[y + o + 1];
-      const d2 = dout[y + o + 2];
-      const d3 = dout[y + o + 3];
-      if (d0 === 0 && d1 === 0 && d2 === 0 && d3 === 0) continue;
-      const w0 = o * C;
-      const w1 = w0 + C;
-      const w2 = w1 + C;
-      const w3 = w2 + C;
-      for (let c = 0; c < C; c++) acc[c] += d0 * weight[w0 + c] + d1 * weight[w1 + c] + d2 * weight[w2 + c] + d3 * weight[w3 + c];
+  const weightT = scratchLike(dout, 0, C * OC);
+  transpose(weightT, weight, OC, C);
+  dotRows(dinp, 0, C, dout, 0, OC, weightT, 0, OC, null, N, OC, C, true);
+  const doutT = scratchLike(dout, 1, OC * N);
+  const inpT = scratchLike(dout, 2, C * N);
+  transpose(doutT, dout, N, OC);
+  transpose(inpT, inp, N, C);
+  dotRows(dweight, 0, C, doutT, 0, N, inpT, 0, N, null, OC, N, C, true);
+  if (dbias !== null) {
+    for (let o = 0; o < OC; o++) {
+      let s = 0;
+      for (let n = 0; n < N; n++) s += doutT[o * N + n];
+      dbias[o] += s;
     }
-    for (; o < OC; o++) {
-      const d0 = dout[y + o];
-      if (d0 === 0) continue;
-      const w0 = o * C;
-      for (let c = 0; c < C; c++) acc[c] += d0 * weight[w0 + c];
-    }
-    const x = n * C;
-    for (let c = 0; c < C; c++) dinp[x + c] += acc[c];
-  }
-  for (let o = 0; o < OC; o++) {
-    acc.fill(0, 0, C);
-    let db = 0;
-    let n = 0;
-    for (; n + 4 <= N; n += 4) {
-      const d0 = dout[n * OC + o];
-      const d1 = dout[(n + 1) * OC + o];
-      const d2 = dout[(n + 2) * OC + o];
-      const d3 = dout[(n + 3) * OC + o];
-      if (d0 === 0 && d1 === 0 && d2 === 0 && d3 === 0) continue;
-      db += d0 + d1 + d2 + d3;
-      const x0 = n * C;
-      const x1 = x0 + C;
-      const x2 = x1 + C;
-      const x3 = x2 + C;
-      for (let c = 0; c < C; c++) acc[c] += d0 * inp[x0 + c] + d1 * inp[x1 + c] + d2 * inp[x2 + c] + d3 * inp[x3 + c];
-    }
-    for (; n < N; n++) {
-      const d0 = dout[n * OC + o];
-      if (d0 === 0) continue;
-      db += d0;
-      const x0 = n * C;
-      for (let c = 0; c < C; c++) acc[c] += d0 * inp[x0 + c];
-    }
-    const w = o * C;
-    for (let c = 0; c < C; c++) dweight[w + c] += acc[c];
-    if (dbias !== null) dbias[o] += db;
   }
 }
