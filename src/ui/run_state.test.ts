@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
+import { CHARTS, allChartsSvg, chartSvg, ticks } from './charts.ts';
+import {
+  EMPTY_RECORD,
+  applyEvent,
+  colourOf,
+  colourRange,
+  curvesCsv,
+  filterTrajectories,
+  keepSelection,
+  recordWithCurves,
+  runIds,
+  type RunRecord,
+} from './run_state.ts';
+
+function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: boolean, delta: number[] = []): TrajectoryView {
+  const f = (a: number[]) => Float32Array.from(a);
+  return {
+    run,
+    update,
+    index,
+    task: Math.floor(index / 2),
+    episode: index % 2,
+    goal: 'put a mug in cabinet',
+    taskType: 'put',
+    opening: 'You are in the middle of a room.',
+    steps: [],
+    won,
+    reward: won ? 10 : 0,
+    invalidSteps: 0,
+    tokens: delta.map(() => 'go'),
+    lOld: f(delta.map(() => -1)),
+    advantage: null,
+    skill: null,
+    scores:
+      delta.length === 0
+        ? null
+        : {
+            lStudent: f(delta), lSkill: f(delta), lRef: f(delta), delta: f(delta), gate: f(delta), coef: f(delta.map((d) => -d)),
+            coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), mask: f(delta), opdMask: f(delta),
+          },
+  };
+}
+
+function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null): UpdateMetrics {
+  return {
+    run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05,
+    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, gradNorm: 1.2, evalSeen, evalUnseen: evalSeen, tokensPerSecond: 100, wallMs: 900,
+  };
+}
+
+describe('run record', () => {
+  it('collects the trajectories of an update as they finish, in index order, and starts over at the next update', () => {
+    let rec: RunRecord = EMPTY_RECORD;
+    rec = applyEvent(rec, { type: 'trajectory', trajectory: trajectory('seed', 1, 2, true) });
+    rec = applyEvent(rec, { type: 'trajectory', trajectory: trajectory('seed', 1, 0, false) });
+    rec = applyEvent(rec, { type: 'trajectory', trajectory: trajectory('grpo', 1, 0, false) });
+    expect(rec.batch.seed.map((t) => t.index)).toEqual([0, 2]);
+    expect(rec.batch.grpo.map((t) => t.index)).toEqual([0]);
+    // A re-sent trajectory (scored later) replaces the first copy.
+    rec = applyEvent(rec, { type: 'trajectory', trajectory: trajectory('seed', 1, 2, true, [0.5]) });
+    expect(rec.batch.seed.map((t) => t.index)).toEqual([0, 2]);
+    expect(rec.batch.seed[1].scores?.delta[0]).toBe(0.5);
+    rec = applyEvent(rec, { type: 'trajectory', trajectory: trajectory('seed', 2, 1, true) });
+    expect(rec.batch.seed.map((t) => [t.update, t.index])).toEqual([[2, 1]]);
+    expect(rec.batchUpdate).toEqual({ seed: 2, grpo: 1 });
+  });
+
+  it('adds one curve point per run and update, replacing a repeated update', () => {
+    let rec = EMPTY_RECORD;
+    rec = applyEvent(rec, { type: 'update', metrics: metrics('seed', 2) });
+    rec = applyEvent(rec, { type: 'update', metrics: metrics('seed', 1) });
+    rec = applyEvent(rec, { type: 'update', metrics: metrics('grpo', 1) });
+    rec = applyEvent(rec, { type: 'update', metrics: { ...metrics('seed', 2), meanReward: 3 } });
+    expect(rec.curves.seed.map((m) => [m.update, m.meanReward])).toEqual([[1, 1.5], [2, 3]]);
+    expect(runIds(rec)).toEqual(['seed', 'grpo']);
+    expect(recordWithCurves(rec.curves.seed).curves.seed).toEqual(rec.curves.seed);
+  });
+
+  it('keeps the last five errors', () => {
+    let rec = EMPTY_RECORD;
+    for (let i = 0; i < 7; i++) rec = applyEvent(rec, { type: 'error', message: `e${i}` });
+    expect(rec.errors).toEqual(['e2', 'e3', 'e4', 'e5', 'e6']);
+  });
+
+  it('filters by outcome and keeps a selection that is still shown', () => {
+    const list = [trajectory('seed', 1, 0, true), trajectory('seed', 1, 1, false), trajectory('seed', 1, 2, true)];
+    expect(filterTrajectories(list, 'success').map((t) => t.index)).toEqual([0, 2]);
+    expect(filterTrajectories(list, 'failure').map((t) => t.index)).toEqual([1]);
+    expect(filterTrajectories(list, 'all')).toHaveLength(3);
+    expect(keepSelection(filterTrajectories(list, 'success'), 2)).toBe(2);
+    expect(keepSelection(filterTrajectories(list, 'success'), 1)).toBe(0);
+    expect(keepSelection([], 1)).toBeNull();
+  });
+});
+
+describe('colour scales', () => {
+  it('spans the largest |value| of the batch symmetrically; gate spans [0, 1]', () => {
+    const list = [trajectory('seed', 1, 0, true, [0.5, -2]), trajectory('seed', 1, 1, false, [1])];
+    expect(colourRange(list, 'delta')).toEqual([-2, 2]);
+    expect(colourRange(list, 'coef')).toEqual([-2, 2]);
+    expect(colourRange(list, 'gate')).toEqual([0, 1]);
+    expect(colourRange([], 'delta')[1]).toBeGreaterThan(0);
+  });
+
+  it('is white at zero, saturated at the ends', () => {
+    expect(colourOf(0, [-2, 2], 'delta')).toBe('rgb(255, 255, 255)');
+    expect(colourOf(2, [-2, 2], 'delta')).toBe('rgb(215, 48, 39)');
+    expect(colourOf(-5, [-2, 2], 'delta')).toBe('rgb(49, 104, 200)');
+    expect(colourOf(-1, [-2, 2], 'coef')).toBe('rgb(152, 180, 228)');
+    expect(colourOf(1, [0, 1], 'gate')).toBe('rgb(26, 152, 80)');
+    expect(colourOf(0, [0, 1], 'gate')).toBe('rgb(255, 255, 255)');
+  });
+});
+
+describe('curve exports', () => {
+  it('writes CSV with one row per run and update, empty cells for updates without evaluation', () => {
+    const csv = curvesCsv({ seed: [metrics('seed', 1), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1)] });
+    const lines = csv.trimEnd().split('\n');
+    expect(lines[0].split(',').slice(0, 6)).toEqual(['run', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen']);
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 6))).toEqual([
+      ['grpo', '1', '8', '0.25', '', ''],
+      ['seed', '1', '8', '0.25', '', ''],
+      ['seed', '2', '16', '0.25', '0.5', '0.5'],
+    ]);
+  });
+
+  it('draws one polyline per run and metric with points, dashed for GRPO', () => {
+    const curves = { seed: [metrics('seed', 1, 0.25), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1, 0.25)] };
+    const svg = chartSvg(CHARTS[0], curves);
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    const lines = [...svg.matchAll(/<polyline data-series="([^"]+)" points="([^"]+)"[^>]*>/g)];
+    expect(lines.map((m) => m[1])).toEqual([
+      'grpo eval-seen', 'grpo eval-unseen', 'grpo train rollouts', 'seed eval-seen', 'seed eval-unseen', 'seed train rollouts',
+    ]);
+    expect(lines[0][0]).toContain('stroke-dasharray="6 4"');
+    expect(lines[3][0]).not.toContain('stroke-dasharray');
+    // y = 0.5 on a [0, 1] axis lies at the middle of the 164-px-high plot area (top 22).
+    expect(lines[3][2].split(' ')[1]).toBe(`${(46 + 384).toFixed(1)},${(22 + 82).toFixed(1)}`);
+    const all = allChartsSvg(curves);
+    expect(all.match(/data-chart=/g)).toHaveLength(CHARTS.length);
+  });
+
+  it('picks round ticks', () => {
+    expect(ticks(0, 1)).toEqual([0, 0.25, 0.5, 0.75, 1]);
+    expect(ticks(0, 10)).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(ticks(-0.3, 0.3)).toEqual([-0.2, 0, 0.2]);
+  });
+});

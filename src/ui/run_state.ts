@@ -1,0 +1,149 @@
+// The page's record of the runs, as pure functions of (state, event), so the store stays a thin shell and
+// every rule here is tested in Node: trajectories of the update in progress arrive one by one and replace the
+// last update's batch once its first trajectory lands; curves gain one point per update and run.
+import type { EngineEvent, RunId, StageSnapshot, TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
+
+export type OutcomeFilter = 'all' | 'success' | 'failure';
+export type ColourBy = 'delta' | 'gate' | 'coef';
+
+export interface RunRecord {
+  curves: Record<string, UpdateMetrics[]>;
+  /** Trajectories of the newest update per run (the one in progress, or the last finished). */
+  batch: Record<string, TrajectoryView[]>;
+  /** The update number each run's batch belongs to. */
+  batchUpdate: Record<string, number>;
+  stage: StageSnapshot | null;
+  status: string;
+  lastCheckpoint: { update: number; savedAt: number } | null;
+  errors: string[];
+}
+
+export const EMPTY_RECORD: RunRecord = {
+  curves: {},
+  batch: {},
+  batchUpdate: {},
+  stage: null,
+  status: '',
+  lastCheckpoint: null,
+  errors: [],
+};
+
+function putTrajectory(rec: RunRecord, t: TrajectoryView): RunRecord {
+  const current = rec.batchUpdate[t.run];
+  const list = current === t.update ? rec.batch[t.run] ?? [] : [];
+  const next = list.filter((x) => x.index !== t.index);
+  next.push(t);
+  next.sort((a, b) => a.index - b.index);
+  return {
+    ...rec,
+    batch: { ...rec.batch, [t.run]: next },
+    batchUpdate: { ...rec.batchUpdate, [t.run]: t.update },
+  };
+}
+
+function putMetrics(rec: RunRecord, m: UpdateMetrics): RunRecord {
+  const list = (rec.curves[m.run] ?? []).filter((x) => x.update !== m.update);
+  list.push(m);
+  list.sort((a, b) => a.update - b.update);
+  return { ...rec, curves: { ...rec.curves, [m.run]: list } };
+}
+
+/** The record after one engine event. */
+export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
+  switch (event.type) {
+    case 'status':
+      return { ...rec, status: event.text };
+    case 'trajectory':
+      return putTrajectory(rec, event.trajectory);
+    case 'stage': {
+      let next: RunRecord = { ...rec, stage: event.snapshot };
+      for (const t of event.snapshot.trajectories) next = putTrajectory(next, t);
+      return next;
+    }
+    case 'update':
+      return putMetrics(rec, event.metrics);
+    case 'checkpointed':
+      return { ...rec, lastCheckpoint: { update: event.update, savedAt: event.savedAt } };
+    case 'error':
+      return { ...rec, errors: [...rec.errors.slice(-4), event.message] };
+  }
+}
+
+/** A record holding saved curves (a resumed run). */
+export function recordWithCurves(curves: UpdateMetrics[]): RunRecord {
+  let rec = EMPTY_RECORD;
+  for (const m of curves) rec = putMetrics(rec, m);
+  return rec;
+}
+
+export function filterTrajectories(list: readonly TrajectoryView[], filter: OutcomeFilter): TrajectoryView[] {
+  if (filter === 'all') return [...list];
+  return list.filter((t) => (filter === 'success' ? t.won : !t.won));
+}
+
+/** The selection kept when the list changes: the same index if still shown, else the first shown. */
+export function keepSelection(list: readonly TrajectoryView[], selected: number | null): number | null {
+  if (list.length === 0) return null;
+  if (selected !== null && list.some((t) => t.index === selected)) return selected;
+  return list[0].index;
+}
+
+/** The runs in display order. */
+export function runIds(rec: RunRecord): RunId[] {
+  const ids = new Set<string>([...Object.keys(rec.curves), ...Object.keys(rec.batch)]);
+  return [...ids].sort((a, b) => (a === 'seed' ? -1 : b === 'seed' ? 1 : a.localeCompare(b))) as RunId[];
+}
+
+/** The value a token is coloured by, or null when the trajectory has not been scored yet. */
+export function tokenValue(t: TrajectoryView, k: number, by: ColourBy): number | null {
+  if (!t.scores) return null;
+  return by === 'delta' ? t.scores.delta[k] : by === 'gate' ? t.scores.gate[k] : t.scores.coef[k];
+}
+
+/**
+ * The symmetric range a colour scale spans for a batch: gate is always [0, 1]; Delta and coef span
+ * [-m, m] with m the largest |value| over the batch (at least a tiny epsilon, so a zero batch is white).
+ */
+export function colourRange(list: readonly TrajectoryView[], by: ColourBy): [number, number] {
+  if (by === 'gate') return [0, 1];
+  let m = 0;
+  for (const t of list) {
+    if (!t.scores) continue;
+    const a = by === 'delta' ? t.scores.delta : t.scores.coef;
+    for (let k = 0; k < a.length; k++) if (Number.isFinite(a[k])) m = Math.max(m, Math.abs(a[k]));
+  }
+  const bound = m > 0 ? m : 1e-12;
+  return [-bound, bound];
+}
+
+/**
+ * Colour of a value on a scale: gate goes white -> green; Delta and coef go blue (negative) -> white -> red
+ * (positive). Returns an rgb() string.
+ */
+export function colourOf(value: number, range: [number, number], by: ColourBy): string {
+  const [lo, hi] = range;
+  if (by === 'gate') {
+    const x = Math.min(1, Math.max(0, (value - lo) / (hi - lo)));
+    return mix([255, 255, 255], [26, 152, 80], x);
+  }
+  const x = Math.min(1, Math.max(-1, value / hi));
+  return x >= 0 ? mix([255, 255, 255], [215, 48, 39], x) : mix([255, 255, 255], [49, 104, 200], -x);
+}
+
+function mix(a: readonly number[], b: readonly number[], x: number): string {
+  const c = a.map((v, i) => Math.round(v + (b[i] - v) * x));
+  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+
+/** Curves as CSV: one row per run and update; empty cells where an update ran no evaluation. */
+export function curvesCsv(curves: Record<string, UpdateMetrics[]>): string {
+  const cols: (keyof UpdateMetrics)[] = [
+    'run', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
+    'meanDelta', 'meanGate', 'validSkillRate', 'gradNorm', 'tokensPerSecond', 'wallMs',
+  ];
+  const rows = [cols.join(',')];
+  for (const run of Object.keys(curves).sort()) {
+    for (const m of curves[run]) rows.push(cols.map((c) => (m[c] === null ? '' : String(m[c]))).join(','));
+  }
+  return rows.join('\n') + '\n';
+}

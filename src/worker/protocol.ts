@@ -1,0 +1,200 @@
+// What the training worker and the page say to each other (Comlink). Everything here is structured-clone
+// data: plain objects, strings, numbers and typed arrays. The page renders it and never computes a number
+// of the algorithm itself.
+import type { AdapterReport } from '../backend/webgpu/device.ts';
+import type { Settings } from '../ui/settings.ts';
+
+/** Which run of the page a record belongs to: one run, or two side by side when the algorithm is "both". */
+export type RunId = 'seed' | 'grpo' | 'seed-static' | 'seed-shuffled' | 'opid' | 'seed-nogate';
+
+export const STAGES = ['rollout', 'advantages', 'skills', 'rescore', 'gate', 'step'] as const;
+export type StageName = (typeof STAGES)[number];
+
+export const STAGE_TITLES: Readonly<Record<StageName, string>> = {
+  rollout: '1 Rollout',
+  advantages: '2 Rewards and group advantages',
+  skills: '3 Hindsight skills',
+  rescore: '4 Re-scoring',
+  gate: '5 Delta, gate and coefficients',
+  step: '6 Gradient and optimizer step',
+};
+
+/** How the backend was chosen and why; shown beside the adapter. */
+export interface BackendReport {
+  kind: 'cpu' | 'webgpu';
+  requested: 'auto' | 'webgpu' | 'cpu';
+  reason: string;
+  adapter: AdapterReport | null;
+  /** Set when WebGPU was wanted or probed and could not be used. */
+  fallback: { detail: string; fix: string } | null;
+}
+
+export interface StepView {
+  command: string;
+  observation: string;
+  valid: boolean;
+  /** The command's tokens (its end token included) are tokens[tokenStart, tokenStart + tokenCount). */
+  tokenStart: number;
+  tokenCount: number;
+}
+
+export interface SkillView {
+  text: string;
+  /** Usable for distillation: it parses and has at least 5 words. */
+  valid: boolean;
+  /** Why not, when it is not valid. */
+  reason: string | null;
+  /** The outcome the analyzer was told. */
+  outcome: 'success' | 'failure';
+  /** The analyzer's context as text (task, outcome, compressed steps). */
+  prompt: string;
+}
+
+/** Per scored token of a trajectory, in scored order (the command tokens of every step). */
+export interface TokenScores {
+  lStudent: Float32Array;
+  lSkill: Float32Array;
+  lRef: Float32Array;
+  delta: Float32Array;
+  gate: Float32Array;
+  coef: Float32Array;
+  coefGrpo: Float32Array;
+  coefOpd: Float32Array;
+  coefKl: Float32Array;
+  mask: Float32Array;
+  opdMask: Float32Array;
+}
+
+export interface TrajectoryView {
+  run: RunId;
+  update: number;
+  /** Index within the update: task * groupSize + episode. */
+  index: number;
+  task: number;
+  episode: number;
+  goal: string;
+  taskType: string;
+  /** The opening room description. */
+  opening: string;
+  steps: StepView[];
+  won: boolean;
+  reward: number;
+  invalidSteps: number;
+  /** Text of each scored token (command tokens and their end token). */
+  tokens: string[];
+  /** Rollout log-probs (pre-update policy, plain context). */
+  lOld: Float32Array;
+  /** Group-normalised advantage, once stage 2 ran. */
+  advantage: number | null;
+  skill: SkillView | null;
+  scores: TokenScores | null;
+}
+
+export interface GroupView {
+  task: number;
+  goal: string;
+  rewards: number[];
+  mean: number;
+  std: number;
+  advantages: number[];
+}
+
+export interface ParameterChange {
+  /** Named view of the flat buffer, e.g. "h0.attn.qkv.w", and the index within it. */
+  name: string;
+  index: number;
+  before: number;
+  after: number;
+}
+
+export interface StepResultView {
+  L_GRPO: number;
+  L_OPD: number;
+  KL: number;
+  total: number;
+  gradNorm: number;
+  /** The largest |after - before| parameter changes of the step. */
+  largest: ParameterChange[];
+  /** Root mean square of the parameter change over the whole buffer. */
+  rmsChange: number;
+}
+
+export interface UpdateMetrics {
+  run: RunId;
+  update: number;
+  /** Episodes played so far in this run (training rollouts). */
+  episodes: number;
+  successTrain: number;
+  meanReward: number;
+  L_GRPO: number;
+  L_OPD: number;
+  KL: number;
+  total: number;
+  meanDelta: number;
+  meanGate: number;
+  validSkillRate: number;
+  gradNorm: number;
+  /** Success on the fixed eval sets, when this update ran an evaluation; null otherwise. */
+  evalSeen: number | null;
+  evalUnseen: number | null;
+  tokensPerSecond: number;
+  wallMs: number;
+}
+
+/** What the step-through shows after a stage ran: the stage and the current batch so far. */
+export interface StageSnapshot {
+  run: RunId;
+  update: number;
+  stage: StageName;
+  trajectories: TrajectoryView[];
+  groups: GroupView[] | null;
+  step: StepResultView | null;
+  hyper: { lambda: number; beta: number; clip: number; klCoef: number; gate: boolean };
+}
+
+export type EngineEvent =
+  | { type: 'status'; text: string }
+  | { type: 'trajectory'; trajectory: TrajectoryView }
+  | { type: 'stage'; snapshot: StageSnapshot }
+  | { type: 'update'; metrics: UpdateMetrics }
+  | { type: 'checkpointed'; update: number; savedAt: number }
+  | { type: 'error'; message: string };
+
+export interface SavedRunInfo {
+  settings: Settings;
+  updates: number;
+  savedAt: number;
+  /** Metrics of every update of the saved run, so the curves come back with it. */
+  curves: UpdateMetrics[];
+}
+
+export interface EngineInfo {
+  backend: BackendReport;
+  /** The checkpoint the run started from. */
+  initial: { source: string; preset: string; parameters: number };
+  runs: RunId[];
+}
+
+/** The worker's API, as the page sees it through Comlink (every method is async across the boundary). */
+export interface EngineApi {
+  /** Starts (or restarts) a run from the shipped warm start, or from a saved run when resume is true. */
+  start(settings: Settings, resume: boolean): Promise<EngineInfo>;
+  /** Settings that apply from the next update (lambda, beta, lr, ...). */
+  configure(settings: Settings): Promise<void>;
+  /** Runs whole updates until pause() or until `updates` have run. */
+  play(updates: number): Promise<void>;
+  pause(): Promise<void>;
+  /** Runs one whole update. */
+  stepUpdate(): Promise<UpdateMetrics[]>;
+  /** Runs the next stage of the current update (starting one if none is open). */
+  stepStage(): Promise<StageSnapshot>;
+  /** The last update's per-token table of one trajectory's run, as loss JSON (backend/loss_json.ts). */
+  lossJson(run: RunId): Promise<string>;
+  /** The current run's checkpoint file (parameters, optimizer state, metadata). */
+  exportCheckpoint(run: RunId): Promise<Uint8Array>;
+  /** Replaces the current run's weights with a checkpoint file; throws a clear error when it is refused. */
+  importCheckpoint(bytes: Uint8Array): Promise<void>;
+  savedRun(): Promise<SavedRunInfo | null>;
+  discardSavedRun(): Promise<void>;
+  subscribe(listener: (event: EngineEvent) => void): Promise<void>;
+}
