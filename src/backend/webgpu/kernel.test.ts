@@ -38,7 +38,7 @@ describe('sizes', () => {
     expect([roundUp(0, 256), roundUp(1, 256), roundUp(256, 256), roundUp(257, 256)]).toEqual([0, 256, 256, 512]);
   });
 
-  it('gives log-softmax a power-of-two workgroup in [32, 256] covering small vocabularies', () => {
-    expect([1, 32, 33, 100, 128, 129, 300, 5000].map(logSoftmaxWorkgroupSize)).toEqual([32, 32, 64, 128, 128, 256, 256, 256]);
+  it('gives log-softmax a power-of-two workgroup in [32, 256], about 16 tokens per thread', () => {
+    expect([1, 300, 512, 513, 1024, 2048, 4096, 5000].map(logSoftmaxWorkgroupSize)).toEqual([32, 32, 32, 64, 64, 128, 256, 256]);
   });
 });

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
 import { maskWords } from '../backend.ts';
 import { MASKED_LOG_PROB, allowToken, gatherLogProbs as gatherCpu, maskedLogSoftmax as softmaxCpu } from '../cpu/log_softmax.ts';
-import { runLogSoftmax } from './log_softmax.ts';
+import { gatherLogProbs, maskedLogSoftmax, runLogSoftmax } from './log_softmax.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
 
@@ -137,13 +137,22 @@ describe('masked_log_softmax / gather_log_probs on WebGPU', () => {
     expect(Buffer.from(second.logProbs.buffer).equals(Buffer.from(first.logProbs.buffer))).toBe(true);
   });
 
-  it('covers more rows than fit in one grid dimension of gather workgroups', async () => {
-    // 70 000 rows of 2 tokens: the softmax grid folds into y (70 000 > 65 535 workgroups).
-    const rng = new Rng(3);
-    const c = randomCase(rng, 70_000, 2, 5, 0.5);
+  it('folds more than 65 535 workgroups into a 2-D grid', async () => {
+    // 70 000 rows: 70 000 softmax workgroups, and 70 000 gather workgroups of one thread each.
+    const c = randomCase(new Rng(3), 70_000, 2, 5, 0.5);
     const want = reference(c);
-    const got = await runLogSoftmax(gpu, c.logits, c.masks, c.targets, c.rows, c.vocab);
-    expect(worstRatio(got.logProbs, want.logProbs)).toBeLessThanOrEqual(1);
-    expect(worstRatio(got.gathered, want.gathered)).toBeLessThanOrEqual(1);
+    const buffers = [c.logits, c.masks, c.targets].map((data) => gpu.upload(data));
+    const [logits, masks, targets] = buffers;
+    const logProbs = gpu.buffer(c.logits.byteLength);
+    const gathered = gpu.buffer(c.rows * 4);
+    const stage = gpu.stage('fold');
+    maskedLogSoftmax(stage, logProbs, logits, masks, c.rows, c.vocab);
+    gatherLogProbs(stage, gathered, logProbs, targets, c.rows, c.vocab, 1);
+    const gotLogProbs = stage.read(logProbs, c.logits.byteLength);
+    const gotGathered = stage.read(gathered, c.rows * 4);
+    await stage.submit();
+    expect(worstRatio(new Float32Array(await gotLogProbs), want.logProbs)).toBeLessThanOrEqual(1);
+    expect(worstRatio(new Float32Array(await gotGathered), want.gathered)).toBeLessThanOrEqual(1);
+    gpu.release(...buffers, logProbs, gathered);
   });
 });
