@@ -1,5 +1,5 @@
 // Node only: runs the reference ONNX checker (python3-onnx) with full shape inference on a model, and
-// reports the logits shape it inferred. The first interpreter that can import onnx is used: $SEED_PYTHON,
+// reports what the onnx package read: the inferred output shapes, the opset and the metadata keys. The first interpreter that can import onnx is used: $SEED_PYTHON,
 // then `python3` on PATH, then the system's /usr/bin/python3 (where Debian installs python3-onnx).
 import { spawnSync } from 'node:child_process';
 
@@ -16,6 +16,8 @@ print(json.dumps({
     "onnx_version": onnx.__version__,
     "outputs": {o.name: dims(o) for o in inferred.graph.output},
     "value_infos": len(inferred.graph.value_info),
+    "metadata_keys": [p.key for p in model.metadata_props],
+    "opset": max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
 }))
 `;
 
@@ -26,6 +28,9 @@ export interface CheckerResult {
   outputs: Record<string, (string | number)[]>;
   /** Intermediate values whose type shape inference worked out. */
   valueInfos: number;
+  /** metadata_props keys, in file order, as the onnx package reads them. */
+  metadataKeys: string[];
+  opset: number;
 }
 
 export class OnnxCheckerUnavailableError extends Error {
@@ -56,6 +61,12 @@ export function checkOnnxModel(bytes: Uint8Array): CheckerResult {
     const lines = run.stderr.trim().split('\n');
     throw new Error(`ONNX checker rejected the model: ${lines.slice(-3).join(' | ')}`);
   }
-  const out = JSON.parse(run.stdout) as { onnx_version: string; outputs: CheckerResult['outputs']; value_infos: number };
-  return { python, onnxVersion: out.onnx_version, outputs: out.outputs, valueInfos: out.value_infos };
+  const out = JSON.parse(run.stdout) as {
+    onnx_version: string;
+    outputs: CheckerResult['outputs'];
+    value_infos: number;
+    metadata_keys: string[];
+    opset: number;
+  };
+  return { python, onnxVersion: out.onnx_version, outputs: out.outputs, valueInfos: out.value_infos, metadataKeys: out.metadata_keys, opset: out.opset };
 }
