@@ -64,6 +64,8 @@ describe('URL hash', () => {
     const { settings } = parseHash('#seed=3&preset=tiny');
     expect(settings).toEqual({ ...defaultSettings('tiny'), seed: 3 });
     expect(settings.groupSize).toBe(8);
+    expect(settings.lambda).toBeGreaterThanOrEqual(0.1);
+    expect(DEFAULT_SETTINGS).toMatchObject({ preset: 'micro', groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, history: 8 });
   });
 
   it('falls back per key with a notice for malformed and out-of-range values', () => {
@@ -78,7 +80,7 @@ describe('URL hash', () => {
       ['seed', '0x10'],
       ['kl', ''],
     ]);
-    expect(notices[0].message).toBe('is not a number; using 0.5');
+    expect(notices[0].message).toBe(`is not a number; using ${DEFAULT_SETTINGS.lambda}`);
     expect(notices[1].message).toBe('is outside 0..100; using 5');
     expect(notices[2].message).toBe('is not a whole number; using 4');
     expect(notices[3].message).toContain('must be one of seed, grpo');
@@ -118,6 +120,7 @@ describe('defaults', () => {
     expect([p.lambda, p.beta, p.groupSize, p.tasksPerUpdate, p.clip, p.klCoef, p.history, p.maxSteps, p.evalTemperature]).toEqual([
       0.01, 5, 8, 16, 0.2, 0.01, 5, 30, 0.4,
     ]);
+    expect(p.lr).toBe(1e-6);
     expect(p.decoding).toBe('free');
     expect(p.seed).toBe(DEFAULT_SETTINGS.seed);
     expect(p.preset).toBe(DEFAULT_SETTINGS.preset);

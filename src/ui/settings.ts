@@ -7,6 +7,7 @@
 // Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
 // and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
 import { isPresetName, type PresetName } from '../model/config.ts';
+import { PAPER_CONFIG, defaultConfig } from '../rl/config.ts';
 
 export const ALGORITHMS = ['seed', 'grpo', 'both', 'seed-static', 'seed-shuffled', 'opid', 'seed-nogate'] as const;
 export type Algorithm = (typeof ALGORITHMS)[number];
@@ -73,8 +74,6 @@ interface NumberSpec {
   max: number;
   integer: boolean;
   step: number;
-  /** The value in SEED.md, where the paper gives one. */
-  paper?: number;
   help: string;
 }
 
@@ -83,22 +82,21 @@ interface ChoiceSpec {
   hash: string;
   label: string;
   options: readonly string[];
-  paper?: string;
   help: string;
 }
 
 export const NUMBER_SPECS: Readonly<Record<NumericKey, NumberSpec>> = {
-  lambda: { kind: 'number', hash: 'lambda', label: 'λ (OPD weight)', min: 0, max: 100, integer: false, step: 0.01, paper: 0.01, help: 'weight of the gated distillation loss; 0 is GRPO' },
-  beta: { kind: 'number', hash: 'beta', label: 'β (gate sharpness)', min: 0, max: 100, integer: false, step: 0.5, paper: 5, help: 'gate g = sigmoid(β Δ)' },
-  groupSize: { kind: 'number', hash: 'group', label: 'Group size G', min: 1, max: 64, integer: true, step: 1, paper: 8, help: 'episodes per task' },
-  tasksPerUpdate: { kind: 'number', hash: 'tasks', label: 'Tasks per update', min: 1, max: 64, integer: true, step: 1, paper: 16, help: 'GRPO groups per update' },
+  lambda: { kind: 'number', hash: 'lambda', label: 'λ (OPD weight)', min: 0, max: 100, integer: false, step: 0.01, help: 'weight of the gated distillation loss; 0 is GRPO' },
+  beta: { kind: 'number', hash: 'beta', label: 'β (gate sharpness)', min: 0, max: 100, integer: false, step: 0.5, help: 'gate g = sigmoid(β Δ)' },
+  groupSize: { kind: 'number', hash: 'group', label: 'Group size G', min: 1, max: 64, integer: true, step: 1, help: 'episodes per task' },
+  tasksPerUpdate: { kind: 'number', hash: 'tasks', label: 'Tasks per update', min: 1, max: 64, integer: true, step: 1, help: 'GRPO groups per update' },
   lr: { kind: 'number', hash: 'lr', label: 'Learning rate', min: 0, max: 1, integer: false, step: 0.0001, help: 'AdamW step size' },
-  clip: { kind: 'number', hash: 'clip', label: 'Clip ε', min: 0, max: 10, integer: false, step: 0.05, paper: 0.2, help: 'GRPO ratio clip' },
-  klCoef: { kind: 'number', hash: 'kl', label: 'KL coefficient', min: 0, max: 10, integer: false, step: 0.005, paper: 0.01, help: 'weight of the k3 KL to the reference policy' },
-  temperature: { kind: 'number', hash: 'temp', label: 'Rollout temperature', min: 0, max: 5, integer: false, step: 0.1, paper: 1, help: 'sampling temperature of training rollouts (0 = greedy)' },
-  evalTemperature: { kind: 'number', hash: 'evaltemp', label: 'Eval temperature', min: 0, max: 5, integer: false, step: 0.1, paper: 0.4, help: 'temperature of the eval-seen and eval-unseen runs (0 = greedy)' },
-  history: { kind: 'number', hash: 'history', label: 'History length H', min: 0, max: 50, integer: true, step: 1, paper: 5, help: 'past steps kept in the context' },
-  maxSteps: { kind: 'number', hash: 'maxsteps', label: 'Max steps', min: 1, max: 100, integer: true, step: 1, paper: 30, help: 'steps before an episode is cut' },
+  clip: { kind: 'number', hash: 'clip', label: 'Clip ε', min: 0, max: 10, integer: false, step: 0.05, help: 'GRPO ratio clip' },
+  klCoef: { kind: 'number', hash: 'kl', label: 'KL coefficient', min: 0, max: 10, integer: false, step: 0.005, help: 'weight of the k3 KL to the reference policy' },
+  temperature: { kind: 'number', hash: 'temp', label: 'Rollout temperature', min: 0, max: 5, integer: false, step: 0.1, help: 'sampling temperature of training rollouts (0 = greedy)' },
+  evalTemperature: { kind: 'number', hash: 'evaltemp', label: 'Eval temperature', min: 0, max: 5, integer: false, step: 0.1, help: 'temperature of the eval-seen and eval-unseen runs (0 = greedy)' },
+  history: { kind: 'number', hash: 'history', label: 'History length H', min: 0, max: 50, integer: true, step: 1, help: 'past steps kept in the context' },
+  maxSteps: { kind: 'number', hash: 'maxsteps', label: 'Max steps', min: 1, max: 100, integer: true, step: 1, help: 'steps before an episode is cut' },
   seed: { kind: 'number', hash: 'seed', label: 'Seed', min: 0, max: 0xffffffff, integer: true, step: 1, help: 'the one seed of the run (tasks, sampling)' },
   speed: { kind: 'number', hash: 'speed', label: 'Speed (updates/s, 0 = max)', min: 0, max: 100, integer: false, step: 0.5, help: 'how fast Play runs; 0 runs updates back to back' },
   checkpointEvery: { kind: 'number', hash: 'ckpt', label: 'Checkpoint every N updates', min: 1, max: 1000, integer: true, step: 1, help: 'saves the run to this browser (IndexedDB)' },
@@ -107,7 +105,7 @@ export const NUMBER_SPECS: Readonly<Record<NumericKey, NumberSpec>> = {
 export const CHOICE_SPECS: Readonly<Record<ChoiceKey, ChoiceSpec>> = {
   preset: { kind: 'choice', hash: 'preset', label: 'Model preset', options: PRESET_NAMES, help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU' },
   algo: { kind: 'choice', hash: 'algo', label: 'Algorithm', options: ALGORITHMS, help: 'what the run trains with' },
-  decoding: { kind: 'choice', hash: 'decoding', label: 'Decoding', options: DECODINGS, paper: 'free', help: 'constrained: only admissible commands; free: the paper’s setting' },
+  decoding: { kind: 'choice', hash: 'decoding', label: 'Decoding', options: DECODINGS, help: 'constrained: only admissible commands; free: the paper’s setting' },
   backend: { kind: 'choice', hash: 'backend', label: 'Backend', options: BACKENDS, help: 'auto picks what is faster on this machine' },
 };
 
@@ -117,52 +115,65 @@ export const SETTING_KEYS: readonly (keyof Settings)[] = [
   'evalTemperature', 'history', 'maxSteps', 'decoding', 'seed', 'speed', 'checkpointEvery', 'backend',
 ];
 
-/** Defaults per preset: small shapes so a software adapter trains in seconds; lambda above the paper's 0.01
- * because a tiny model trained for ~100 updates does not show an OPD term of 1% of GRPO (SEED.md). */
-const PRESET_DEFAULTS: Readonly<Record<PresetName, Partial<Settings>>> = {
-  micro: { groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, lr: 1e-3 },
-  tiny: { groupSize: 8, tasksPerUpdate: 4, maxSteps: 15, lr: 5e-4 },
-  small: { groupSize: 8, tasksPerUpdate: 16, maxSteps: 30, lr: 3e-4 },
+/**
+ * The page's defaults: the trainer's defaults for the preset (rl/config.ts, where the tiny presets differ from
+ * the paper and why), with the micro preset cut to a size that a software adapter trains in seconds per update.
+ */
+const PAGE_OVERRIDES: Readonly<Record<PresetName, Partial<Settings>>> = {
+  micro: { groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, history: 8, lr: 1e-3 },
+  tiny: {},
+  small: {},
 };
 
-const COMMON_DEFAULTS: Settings = {
-  preset: 'micro',
-  algo: 'seed',
-  lambda: 0.5,
-  beta: 5,
-  groupSize: 4,
-  tasksPerUpdate: 2,
-  lr: 1e-3,
-  clip: 0.2,
-  klCoef: 0.01,
-  temperature: 1,
-  evalTemperature: 0.4,
-  history: 5,
-  maxSteps: 8,
-  decoding: 'constrained',
-  seed: 1,
-  speed: 0,
-  checkpointEvery: 5,
-  backend: 'auto',
-};
+function trainerDefaults(preset: PresetName): Settings {
+  const c = defaultConfig(preset);
+  return {
+    preset,
+    algo: 'seed',
+    lambda: c.lambda,
+    beta: c.beta,
+    groupSize: c.groupSize,
+    tasksPerUpdate: c.tasksPerUpdate,
+    lr: c.lr,
+    clip: c.clip,
+    klCoef: c.klCoef,
+    temperature: c.temperature,
+    evalTemperature: c.evalTemperature,
+    history: c.history,
+    maxSteps: c.maxSteps,
+    decoding: c.constrained ? 'constrained' : 'free',
+    seed: 1,
+    speed: 0,
+    checkpointEvery: 5,
+    backend: 'auto',
+  };
+}
 
 /** The playground's defaults for a preset. */
 export function defaultSettings(preset: PresetName = 'micro'): Settings {
-  return { ...COMMON_DEFAULTS, ...PRESET_DEFAULTS[preset], preset };
+  return { ...trainerDefaults(preset), ...PAGE_OVERRIDES[preset] };
 }
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = defaultSettings();
 
-/** The settings with every hyper-parameter the paper gives set to its value (model, seed, speed kept). */
+/** The settings with every hyper-parameter set to the paper's value (SEED.md); model, seed and speed kept. */
 export function withPaperValues(s: Settings): Settings {
-  const out: Settings = { ...s };
-  for (const key of Object.keys(NUMBER_SPECS) as NumericKey[]) {
-    const paper = NUMBER_SPECS[key].paper;
-    if (paper !== undefined) out[key] = paper;
-  }
-  const decoding = CHOICE_SPECS.decoding.paper;
-  if (decoding === 'free' || decoding === 'constrained') out.decoding = decoding;
-  return out;
+  const p = PAPER_CONFIG;
+  return {
+    ...s,
+    lambda: p.lambda,
+    beta: p.beta,
+    groupSize: p.groupSize,
+    tasksPerUpdate: p.tasksPerUpdate,
+    lr: p.lr,
+    clip: p.clip,
+    klCoef: p.klCoef,
+    temperature: p.temperature,
+    evalTemperature: p.evalTemperature,
+    history: p.history,
+    maxSteps: p.maxSteps,
+    decoding: p.constrained ? 'constrained' : 'free',
+  };
 }
 
 export interface SettingNotice {
