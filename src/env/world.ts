@@ -120,16 +120,24 @@ export class World {
     }
     const state = requiredState(task.type);
     const needed = task.type === 'pick_two_obj_and_place' ? 2 : 1;
-    const count = new Int32Array(this.recNames.length);
+    // Called after every step: no allocation; the first qualifying object's receptacle is compared with
+    // the rest for the two-object count.
     for (let o = 0; o < this.loc.length; o++) {
-      const r = this.loc[o];
-      if (r === NONE || this.objTypes[o] !== task.object || this.recTypes[r] !== task.target) continue;
-      if (state === 'heat' && !this.hot[o]) continue;
-      if (state === 'cool' && !this.cold[o]) continue;
-      if (state === 'clean' && !this.clean[o]) continue;
-      if (++count[r] >= needed) return true;
+      if (!this.placedForTask(o, state)) continue;
+      if (needed === 1) return true;
+      for (let p = o + 1; p < this.loc.length; p++) if (this.loc[p] === this.loc[o] && this.placedForTask(p, state)) return true;
     }
     return false;
+  }
+
+  private placedForTask(o: number, state: 'heat' | 'cool' | 'clean' | null): boolean {
+    const r = this.loc[o];
+    const task = this.task;
+    if (r === NONE || task.type === 'look_at_obj_in_light' || this.objTypes[o] !== task.object || this.recTypes[r] !== task.target) return false;
+    if (state === 'heat') return this.hot[o] === 1;
+    if (state === 'cool') return this.cold[o] === 1;
+    if (state === 'clean') return this.clean[o] === 1;
+    return true;
   }
 
   /** The valid commands of this state, in a fixed order (see the list in `admissible`'s body). */
@@ -300,7 +308,8 @@ export class World {
 
 /** Commands are matched after trimming, lower-casing and collapsing runs of spaces. */
 export function normalise(command: string): string {
-  return command.trim().toLowerCase().replace(/\s+/g, ' ');
+  const text = command.trim().toLowerCase();
+  return /\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text;
 }
 
 function split(text: string, sep: string): [string, string] {
