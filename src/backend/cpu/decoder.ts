@@ -29,10 +29,12 @@ interface Stream {
 }
 
 interface StepScratch {
+  rows: number;
   x: Float32Array;
   ln: Float32Array;
   mean: Float32Array;
   rstd: Float32Array;
+  qkv: Float32Array;
   atty: Float32Array;
   att: Float32Array;
   attproj: Float32Array;
@@ -40,8 +42,15 @@ interface StepScratch {
   fch: Float32Array;
   fchGelu: Float32Array;
   fcproj: Float32Array;
+  last: Float32Array;
   logits: Float32Array;
   sample: SampleScratch;
+}
+
+/** New tokens for one stream, at positions stream.length .. stream.length + tokens.length - 1. */
+interface Segment {
+  st: Stream;
+  tokens: Int32Array;
 }
 
 export class CpuDecoder implements Decoder {
@@ -57,44 +66,59 @@ export class CpuDecoder implements Decoder {
     if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
     const { dModel: C, dMlp: M, nHead: NH, contextLength, vocabSize: V } = config;
     for (let s = 0; s < nStreams; s++) this.streams.push({ length: 0, qkv: [], vT: [], capacity: 0, last: new Float32Array(C) });
-    const n = FEED_CHUNK;
+    const n = Math.max(FEED_CHUNK, nStreams);
     this.scratch = {
+      rows: n,
       x: new Float32Array(n * C),
       ln: new Float32Array(n * C),
       mean: new Float32Array(n),
       rstd: new Float32Array(n),
+      qkv: new Float32Array(n * 3 * C),
       atty: new Float32Array(n * C),
-      att: new Float32Array(NH * n * contextLength),
+      att: new Float32Array(NH * FEED_CHUNK * contextLength),
       attproj: new Float32Array(n * C),
       res2: new Float32Array(n * C),
       fch: new Float32Array(n * M),
       fchGelu: new Float32Array(n * M),
       fcproj: new Float32Array(n * C),
-      logits: new Float32Array(V),
+      last: new Float32Array(nStreams * C),
+      logits: new Float32Array(nStreams * V),
       sample: allocSampleScratch(V),
     };
   }
 
   async feed(stream: number, tokens: Int32Array): Promise<void> {
-    this.feedSync(stream, tokens);
+    const st = this.stream(stream);
+    this.checkTokens(stream, st, tokens);
+    for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
+      this.forwardSegments([{ st, tokens: tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK)) }]);
+    }
   }
 
   async sample(streams: Int32Array, masks: Uint32Array, temperature: number, uniforms: Float32Array): Promise<Sampled> {
     const { vocabSize: V, dModel: C } = this.config;
     const words = maskWords(V);
-    if (masks.length < streams.length * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${streams.length * words}`);
-    if (uniforms.length < streams.length) throw new RangeError(`sample: ${uniforms.length} uniforms for ${streams.length} streams`);
-    const tokens = new Int32Array(streams.length);
-    const logprobs = new Float32Array(streams.length);
-    for (let i = 0; i < streams.length; i++) {
-      const st = this.stream(streams[i]);
-      if (st.length === 0) throw new RangeError(`sample: stream ${streams[i]} is empty; feed it a prompt first`);
-      matmulForward(this.scratch.logits, st.last, this.weights.wte, null, 1, C, V);
-      const [token, logp] = sampleToken(this.scratch.logits, masks.subarray(i * words, (i + 1) * words), V, temperature, uniforms[i], this.scratch.sample);
+    const S = streams.length;
+    if (masks.length < S * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${S * words}`);
+    if (uniforms.length < S) throw new RangeError(`sample: ${uniforms.length} uniforms for ${S} streams`);
+    if (new Set(streams).size !== S) throw new RangeError('sample: a stream is listed twice');
+    const tokens = new Int32Array(S);
+    const logprobs = new Float32Array(S);
+    const sts = Array.from(streams, (index) => {
+      const st = this.stream(index);
+      if (st.length === 0) throw new RangeError(`sample: stream ${index} is empty; feed it a prompt first`);
+      if (st.length >= this.config.contextLength) throw new RangeError(`sample: stream ${index} is at the context length ${this.config.contextLength}`);
+      return st;
+    });
+    const { last, logits } = this.scratch;
+    sts.forEach((st, i) => last.set(st.last, i * C));
+    matmulForward(logits, last, this.weights.wte, null, S, C, V);
+    for (let i = 0; i < S; i++) {
+      const [token, logp] = sampleToken(logits.subarray(i * V, (i + 1) * V), masks.subarray(i * words, (i + 1) * words), V, temperature, uniforms[i], this.scratch.sample);
       tokens[i] = token;
       logprobs[i] = logp;
-      this.feedSync(streams[i], tokens.subarray(i, i + 1));
     }
+    this.forwardSegments(sts.map((st, i) => ({ st, tokens: tokens.subarray(i, i + 1) })));
     return { tokens, logprobs };
   }
 
@@ -118,18 +142,13 @@ export class CpuDecoder implements Decoder {
     return st;
   }
 
-  private feedSync(stream: number, tokens: Int32Array): void {
-    const st = this.stream(stream);
+  private checkTokens(stream: number, st: Stream, tokens: Int32Array): void {
     const { vocabSize: V, contextLength } = this.config;
     if (st.length + tokens.length > contextLength) {
       throw new RangeError(`stream ${stream}: ${st.length} + ${tokens.length} tokens exceed the context length ${contextLength}`);
     }
     for (let i = 0; i < tokens.length; i++) {
       if (!(tokens[i] >= 0 && tokens[i] < V)) throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
-    }
-    this.reserve(st, st.length + tokens.length);
-    for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
-      this.forwardRows(st, tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK)));
     }
   }
 
@@ -151,33 +170,56 @@ export class CpuDecoder implements Decoder {
     st.capacity = capacity;
   }
 
-  /** The full forward's layer sequence on rows pos0 .. pos0 + n - 1 of one stream. */
-  private forwardRows(st: Stream, tokens: Int32Array): void {
+  /**
+   * The full forward's layer sequence on the new rows of several streams at once: the position-wise
+   * layers run on all rows stacked (so the matmuls get the 4-row blocks), attention runs per stream
+   * against its own cache. Each segment holds at most FEED_CHUNK tokens; all together at most scratch.rows.
+   */
+  private forwardSegments(segs: Segment[]): void {
     const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = this.config;
     const w = this.weights;
     const s = this.scratch;
-    const n = tokens.length;
-    const pos0 = st.length;
-    const x = s.x.subarray(0, n * C);
-    encoderForward(x, tokens, w.wte, w.wpe, n, C, pos0);
+    let n = 0;
+    for (const seg of segs) {
+      this.reserve(seg.st, seg.st.length + seg.tokens.length);
+      n += seg.tokens.length;
+    }
+    if (n === 0) return;
+    let r0 = 0;
+    for (const seg of segs) {
+      encoderForward(s.x.subarray(r0 * C), seg.tokens, w.wte, w.wpe, seg.tokens.length, C, seg.st.length);
+      r0 += seg.tokens.length;
+    }
     for (let l = 0; l < this.config.nLayer; l++) {
       const b = w.blocks[l];
-      const qkv = st.qkv[l];
-      layernormForward(s.ln, s.mean, s.rstd, x, b.ln1w, b.ln1b, n, C, eps);
-      const vT = st.vT[l];
-      const cap = st.capacity;
-      matmulForward(qkv.subarray(pos0 * 3 * C), s.ln, b.qkvw, b.qkvb, n, C, 3 * C);
-      for (let t = pos0; t < pos0 + n; t++) for (let c = 0; c < C; c++) vT[c * cap + t] = qkv[t * 3 * C + 2 * C + c];
-      attentionForward(s.atty, s.att, qkv, pos0, pos0 + n, C, NH, vT, cap);
+      layernormForward(s.ln, s.mean, s.rstd, s.x, b.ln1w, b.ln1b, n, C, eps);
+      matmulForward(s.qkv, s.ln, b.qkvw, b.qkvb, n, C, 3 * C);
+      r0 = 0;
+      for (const seg of segs) {
+        const st = seg.st;
+        const k = seg.tokens.length;
+        const pos0 = st.length;
+        const qkv = st.qkv[l];
+        const vT = st.vT[l];
+        const cap = st.capacity;
+        qkv.set(s.qkv.subarray(r0 * 3 * C, (r0 + k) * 3 * C), pos0 * 3 * C);
+        for (let t = pos0; t < pos0 + k; t++) for (let c = 0; c < C; c++) vT[c * cap + t] = qkv[t * 3 * C + 2 * C + c];
+        attentionForward(s.atty.subarray(r0 * C), s.att, qkv, pos0, pos0 + k, C, NH, vT, cap);
+        r0 += k;
+      }
       matmulForward(s.attproj, s.atty, b.attprojw, b.attprojb, n, C, C);
-      residualForward(s.res2, x, s.attproj, n * C);
+      residualForward(s.res2, s.x, s.attproj, n * C);
       layernormForward(s.ln, s.mean, s.rstd, s.res2, b.ln2w, b.ln2b, n, C, eps);
       matmulForward(s.fch, s.ln, b.fcw, b.fcb, n, C, M);
       geluForward(s.fchGelu, s.fch, n * M);
       matmulForward(s.fcproj, s.fchGelu, b.fcprojw, b.fcprojb, n, M, C);
-      residualForward(x, s.res2, s.fcproj, n * C);
+      residualForward(s.x, s.res2, s.fcproj, n * C);
     }
-    layernormForward(st.last, s.mean, s.rstd, x.subarray((n - 1) * C, n * C), w.lnfw, w.lnfb, 1, C, eps);
-    st.length = pos0 + n;
+    r0 = 0;
+    for (const seg of segs) {
+      r0 += seg.tokens.length;
+      layernormForward(seg.st.last, s.mean, s.rstd, s.x.subarray((r0 - 1) * C, r0 * C), w.lnfw, w.lnfb, 1, C, eps);
+      seg.st.length += seg.tokens.length;
+    }
   }
 }
