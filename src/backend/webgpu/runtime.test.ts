@@ -124,7 +124,7 @@ describe('typed errors', () => {
   it('fails loudly, naming the fix, in a Node process without the Vulkan driver', () => {
     // The Vulkan loader reads only the listed driver manifests: a missing one means no driver at all,
     // on this machine and on one with a real GPU alike.
-    const env = { ...process.env, VK_DRIVER_FILES: '/nonexistent/vk_icd.json' };
+    const env: NodeJS.ProcessEnv = { ...process.env, VK_DRIVER_FILES: '/nonexistent/vk_icd.json' };
     delete env.VK_ICD_FILENAMES;
     const script =
       "import('./src/backend/webgpu/node_gpu.ts').then((m) => m.createNodeRuntime())" +
