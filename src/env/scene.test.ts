@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { Game } from './game.ts';
 import { generateScene } from './generate.ts';
 import { ALFWORLD, TINY } from './scale.ts';
-import { SceneError, sceneFromJson, sceneToJson } from './scene.ts';
+import { LAMP_TYPES, OBJECT_KINDS, RECEPTACLE_KINDS } from './knowledge.ts';
+import { ROOM_KINDS, SceneError, goalsFor, sceneFromJson, sceneToJson } from './scene.ts';
+import { TASK_TYPES } from './text.ts';
 
 const good = {
   version: 1,
@@ -93,5 +95,65 @@ describe('scene JSON', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('scene JSON from anywhere', () => {
+  it('any JSON value is a scene or a SceneError, never another exception', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), fc.string()), (value) => {
+        try {
+          sceneFromJson(value);
+        } catch (err) {
+          expect(err).toBeInstanceOf(SceneError);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a random scene that loads is one the expert solves', () => {
+    const objectTypes = Object.keys(OBJECT_KINDS);
+    const receptacleTypes = Object.keys(RECEPTACLE_KINDS);
+    const sceneArb = fc
+      .record({
+        recs: fc.uniqueArray(fc.record({ type: fc.constantFrom(...receptacleTypes), n: fc.integer({ min: 1, max: 3 }), openable: fc.option(fc.boolean(), { nil: undefined }), open: fc.boolean() }), { minLength: 1, maxLength: 10, selector: (r) => `${r.type} ${r.n}` }),
+        objs: fc.array(fc.record({ type: fc.constantFrom(...objectTypes), where: fc.nat() }), { maxLength: 12 }),
+        taskType: fc.constantFrom(...TASK_TYPES),
+        object: fc.constantFrom(...objectTypes),
+        place: fc.nat(),
+        goal: fc.nat(),
+      })
+      .map(({ recs, objs, taskType, object, place, goal }) => {
+        const receptacles = recs.map((r) => ({ name: `${r.type} ${r.n}`, openable: r.openable, open: r.open && (r.openable ?? RECEPTACLE_KINDS[r.type].openable) }));
+        const counts = new Map<string, number>();
+        const objects = objs.map((o) => {
+          counts.set(o.type, (counts.get(o.type) ?? 0) + 1);
+          return { name: `${o.type} ${counts.get(o.type)}`, in: receptacles[o.where % receptacles.length].name };
+        });
+        const look = taskType === 'look_at_obj_in_light';
+        const placeType = look ? LAMP_TYPES[place % 2] : recs[place % recs.length].type;
+        const goals = goalsFor(taskType, object, placeType);
+        const task = { type: taskType, goal: goals[goal % goals.length], object, [look ? 'lamp' : 'target']: placeType };
+        return { version: 1, room: ROOM_KINDS[place % 4], receptacles, objects, task };
+      });
+    let loaded = 0;
+    fc.assert(
+      fc.property(sceneArb, (doc) => {
+        let scene;
+        try {
+          scene = sceneFromJson(doc);
+        } catch (err) {
+          expect(err).toBeInstanceOf(SceneError);
+          return;
+        }
+        loaded++;
+        const game = new Game(scene, { maxSteps: 100 });
+        for (const c of game.expertPlan()) expect(game.step(c).valid).toBe(true);
+        expect(game.won).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(loaded).toBeGreaterThan(30);
   });
 });

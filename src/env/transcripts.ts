@@ -5,9 +5,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Game } from './game.ts';
-import { isReceptacleType, typeOf } from './knowledge.ts';
+import { LAMP_TYPES, isReceptacleType, typeOf } from './knowledge.ts';
 import { goalsFor, sceneFromJson, type Scene } from './scene.ts';
-import { LAMP_TYPES } from './knowledge.ts';
 import { TASK_TYPES, type TaskType } from './text.ts';
 
 export interface TranscriptStep {
