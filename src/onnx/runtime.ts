@@ -7,7 +7,8 @@ import { INPUT_NAME, OUTPUT_NAME } from './policy_graph.ts';
 export interface RuntimeOptions {
   /**
    * WebAssembly threads. Read once, when the runtime first starts; later sessions share that setting.
-   * 1 (the default) keeps runs deterministic and needs no cross-origin isolation in the browser.
+   * 1 (the default) keeps runs deterministic and needs no cross-origin isolation in the browser; in Node
+   * the wasm build runs on one thread only (more threads fail to start its workers).
    */
   threads?: number;
   /** The model's config (from readPolicyOnnx): token ids and lengths are then checked before each run. */
@@ -19,6 +20,7 @@ let runtimeThreads: number | undefined;
 export class OnnxPolicySession {
   private constructor(
     private readonly session: ort.InferenceSession,
+    /** WebAssembly threads the runtime actually runs with (the first session's setting). */
     readonly threads: number,
     private readonly config: ModelConfig | undefined,
   ) {}
@@ -28,7 +30,12 @@ export class OnnxPolicySession {
       runtimeThreads = options.threads ?? 1;
       ort.env.wasm.numThreads = runtimeThreads;
     }
-    const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+    let session: ort.InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
+    } catch (err) {
+      throw new Error(`onnxruntime-web could not load the model: ${(err as Error).message}`);
+    }
     if (session.inputNames[0] !== INPUT_NAME || session.outputNames[0] !== OUTPUT_NAME) {
       await session.release();
       throw new Error(`the model maps ${session.inputNames.join(', ')} -> ${session.outputNames.join(', ')}, not ${INPUT_NAME} -> ${OUTPUT_NAME}`);
@@ -52,10 +59,8 @@ export class OnnxPolicySession {
     for (let i = 0; i < ids.length; i++) data[i] = BigInt(ids[i]);
     const input = new ort.Tensor('int64', data, [batch, seqLen]);
     const out = await this.session.run({ [INPUT_NAME]: input });
-    const logits = out[OUTPUT_NAME];
-    const values = logits.data as Float32Array;
     input.dispose();
-    return values;
+    return out[OUTPUT_NAME].data as Float32Array;
   }
 
   async release(): Promise<void> {

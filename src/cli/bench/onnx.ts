@@ -1,6 +1,6 @@
 // `seed bench onnx`: the playground's CPU forward against onnxruntime-web's WebAssembly backend on the
 // same exported model and the same token ids, in one Node process. Both compute the logits of every
-// position; times are medians over --reps runs after a warm-up. Writes bench/onnx.md.
+// position, on one thread each; times are medians over --reps runs after a warm-up. Writes bench/onnx.md.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -18,7 +18,7 @@ import { CliError } from '../cli_error.ts';
 export const summary = 'CPU forward vs onnxruntime-web (wasm) on the exported policy: time per forward and ratio';
 
 const usage =
-  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 10] [--threads 1] [--seed 1] [--out bench/onnx.md]';
+  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 10] [--seed 1] [--out bench/onnx.md]';
 
 interface Row {
   preset: PresetName;
@@ -58,7 +58,6 @@ export async function run(args: string[]): Promise<number> {
       batches: { type: 'string', default: '1,4' },
       seqs: { type: 'string', default: '64,256' },
       reps: { type: 'string', default: '10' },
-      threads: { type: 'string', default: '1' },
       seed: { type: 'string', default: '1' },
       out: { type: 'string', default: 'bench/onnx.md' },
     },
@@ -69,13 +68,13 @@ export async function run(args: string[]): Promise<number> {
   const batches = intList(values.batches ?? '', 'batches');
   const seqs = intList(values.seqs ?? '', 'seqs');
   const reps = parseIntOption(values.reps, 'reps');
-  const threads = parseIntOption(values.threads, 'threads');
   const seed = parseIntOption(values.seed, 'seed');
-  if (reps < 1 || threads < 1) throw new CliError('--reps and --threads must be at least 1', 2);
+  if (reps < 1) throw new CliError('--reps must be at least 1', 2);
 
   const tokenizer = defaultTokenizer();
   const loadAtStart = loadavg()[0];
   const rows: Row[] = [];
+  let ortThreads = 1;
   for (const preset of presets as PresetName[]) {
     const config = presetConfig(preset, tokenizer.vocabSize);
     const params = initParameters(config, seed);
@@ -87,7 +86,8 @@ export async function run(args: string[]): Promise<number> {
       card: { algorithm: 'init', updates: 0, seed, success: {} },
     });
     const cpu = cpuLogits(config, params);
-    const session = await OnnxPolicySession.create(bytes, { threads });
+    const session = await OnnxPolicySession.create(bytes, { threads: 1 });
+    ortThreads = session.threads;
     const rng = new Rng(seed).fork(`bench-onnx-${preset}`);
     for (const batch of batches) {
       for (const seqLen of seqs) {
@@ -118,7 +118,7 @@ export async function run(args: string[]): Promise<number> {
     '',
     `Command: \`npm run seed -- bench onnx ${args.join(' ')}\``.replace(/ `$/, '`'),
     '',
-    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${loadAtStart.toFixed(2)} at the start), Node ${process.version}; onnxruntime-web wasm with ${threads} thread(s).`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${loadAtStart.toFixed(2)} at the start), Node ${process.version}; onnxruntime-web wasm with ${ortThreads} thread(s).`,
     `Vocabulary ${tokenizer.vocabSize} tokens (hash ${tokenizer.hash}); weights: seeded initialisation, seed ${seed}. Each forward computes the logits of every position of every row;`,
     `times are medians of ${reps} runs after a warm-up of at least 0.5 s. "CPU / ORT time" above 1 means onnxruntime-web is faster. The last column is the export check on these inputs.`,
     '',
