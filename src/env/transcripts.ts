@@ -42,6 +42,8 @@ export interface Comparison {
   match: boolean;
   /** The transcript marks this step as hand-edited or not engine text. */
   flagged: boolean;
+  /** The action was among the admissible commands of the state it was played in (false for step 0). */
+  admissible: boolean;
 }
 
 export function loadTranscripts(dir: string): Transcript[] {
@@ -96,16 +98,17 @@ export function replayTranscript(t: Transcript): { comparisons: Comparison[]; wo
   const game = new Game(sceneFromTranscript(t), { maxSteps: t.steps.length + 1 });
   const expectedIntro = t.intro_engine_form ?? t.intro;
   const comparisons: Comparison[] = [
-    { file: t.file, step: 0, action: '', expected: expectedIntro, actual: game.observation, match: expectedIntro === game.observation, flagged: false },
+    { file: t.file, step: 0, action: '', expected: expectedIntro, actual: game.observation, match: expectedIntro === game.observation, flagged: false, admissible: false },
   ];
   t.steps.forEach((s, i) => {
     if (game.done) throw new Error(`${t.file}: the game ended before step ${i + 1}`);
+    const admissible = game.admissibleCommands().includes(s.action);
     const raw = game.step(s.action).observation;
     const arrival = s.action.startsWith('go to ');
     const actual = arrival ? withoutArrival(raw) : raw;
     const expected = arrival ? withoutArrival(s.observation) : s.observation;
     const flagged = s.engine_consistent === false || s.engine_text === false;
-    comparisons.push({ file: t.file, step: i + 1, action: s.action, expected, actual, match: expected === actual, flagged });
+    comparisons.push({ file: t.file, step: i + 1, action: s.action, expected, actual, match: expected === actual, flagged, admissible });
   });
   return { comparisons, won: game.won };
 }
