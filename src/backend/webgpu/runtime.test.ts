@@ -242,6 +242,28 @@ describe('runtime on Node WebGPU', () => {
     gpu.release(buffer);
   });
 
+  it('times each dispatch of a timed stage on the GPU', async () => {
+    const n = 4096;
+    const a = gpu.upload(new Float32Array(n).fill(1));
+    const b = gpu.buffer(n * 4);
+    const stage = gpu.stage('timed', { timing: true });
+    stage.dispatch(COPY_KERNEL, [params(n, 2), a, b], [n / 64, 1, 1]);
+    stage.dispatch({ ...COPY_KERNEL, constants: { OFFSET: 1 } }, [params(n, 3), b, a], [n / 64, 1, 1]);
+    const data = stage.read(a, 16);
+    const start = performance.now();
+    await stage.submit();
+    const wallNs = (performance.now() - start) * 1e6;
+    const timings = await stage.timings();
+    expect(timings.map((t) => t.entryPoint)).toEqual(['scale_copy', 'scale_copy']);
+    for (const t of timings) {
+      expect(t.ns).toBeGreaterThan(0);
+      expect(t.ns).toBeLessThan(wallNs);
+    }
+    expect(Array.from(new Float32Array(await data))).toEqual([7, 7, 7, 7]);
+    expect(() => gpu.stage('untimed').timings()).toThrow(/not created with \{ timing: true \}/);
+    gpu.release(a, b);
+  });
+
   it('reuses one staging buffer across awaited stages and grows the ring for overlapping ones', async () => {
     const buffer = gpu.upload(Float32Array.of(1, 2, 3, 4));
     try {

@@ -12,7 +12,7 @@ import { BufferPool, type PoolStats } from './buffer_pool.ts';
 import { acquireDevice, browserGpu, type AcquireOptions, type AdapterReport, type LimitName } from './device.ts';
 import type { DeviceLostInfo } from './errors.ts';
 import { PipelineCache } from './pipeline_cache.ts';
-import { Stage, type StageContext } from './stage.ts';
+import { Stage, type StageContext, type StageOptions } from './stage.ts';
 import { StagingRing } from './staging_ring.ts';
 
 export interface RuntimeStats extends PoolStats {
@@ -89,8 +89,8 @@ export class GpuRuntime implements StageContext {
     this.bytesRead += bytesRead;
   }
 
-  stage(label: string): Stage {
-    return new Stage(this, label);
+  stage(label: string, options?: StageOptions): Stage {
+    return new Stage(this, label, options);
   }
 
   /** A pooled storage buffer holding data; give it back with `release`. */

@@ -58,17 +58,62 @@ interface Clear {
   target: BufferSlice;
 }
 
-type Command = Dispatch | Read | Copy | Clear;
+interface ResolveTimestamps {
+  kind: 'resolve-timestamps';
+  querySet: GPUQuerySet;
+  count: number;
+  target: GPUBuffer;
+}
+
+type Command = Dispatch | Read | Copy | Clear | ResolveTimestamps;
+
+export interface StageOptions {
+  /**
+   * Time each dispatch on the GPU (its own compute pass with timestamp writes). Needs the adapter's
+   * timestamp-query feature; for benchmarks, since separate passes cost a little.
+   */
+  timing?: boolean;
+}
+
+export interface KernelTiming {
+  entryPoint: string;
+  /** GPU time of the dispatch's pass in nanoseconds (browsers may quantise it). */
+  ns: number;
+}
+
+/** Timestamp queries per query set allowed by WebGPU. */
+const MAX_QUERIES = 4096;
 
 export class Stage {
   private readonly commands: Command[] = [];
   private stagingBytes = 0;
   private submitted = false;
+  private readonly timingResult: Promise<KernelTiming[]> | null = null;
+  private resolveTimings: ((timings: KernelTiming[]) => void) | null = null;
+  private rejectTimings: ((err: unknown) => void) | null = null;
 
   constructor(
     private readonly context: StageContext,
     readonly label: string,
-  ) {}
+    private readonly options: StageOptions = {},
+  ) {
+    if (options.timing) {
+      if (!context.device.features.has('timestamp-query')) {
+        throw new Error(`stage "${label}": timing needs the timestamp-query feature, which this adapter lacks`);
+      }
+      this.timingResult = new Promise((resolve, reject) => {
+        this.resolveTimings = resolve;
+        this.rejectTimings = reject;
+      });
+      this.timingResult.catch(() => undefined);
+    }
+  }
+
+  /** GPU time of each dispatch, in recording order, once the stage has run (stages made with timing). */
+  timings(): Promise<KernelTiming[]> {
+    if (!this.timingResult) throw new Error(`stage "${this.label}" was not created with { timing: true }`);
+    return this.timingResult;
+  }
 
   /**
    * Records one dispatch. resources[i] fills @binding(i): a buffer or slice for a storage binding, the
@@ -146,14 +191,44 @@ export class Stage {
    */
   async submit(): Promise<void> {
     this.checkOpen();
+    const querySet = this.options.timing ? this.recordTimestampResolve() : null;
     this.submitted = true;
     const reads = this.commands.filter((c): c is Read => c.kind === 'read');
     try {
       await this.encodeAndSubmit(reads);
     } catch (err) {
       for (const read of reads) read.reject(err);
+      this.rejectTimings?.(err);
       throw err;
+    } finally {
+      querySet?.destroy();
     }
+  }
+
+  /** Appends the resolve of the dispatches' timestamps and its read; returns the query set to free. */
+  private recordTimestampResolve(): GPUQuerySet {
+    const dispatches = this.commands.filter((c): c is Dispatch => c.kind === 'dispatch');
+    const count = Math.max(2, 2 * dispatches.length);
+    if (count > MAX_QUERIES) {
+      throw new RangeError(`stage "${this.label}": at most ${MAX_QUERIES / 2} timed dispatches, got ${dispatches.length}`);
+    }
+    const { device, pool } = this.context;
+    const querySet = device.createQuerySet({ label: this.label, type: 'timestamp', count });
+    const target = pool.acquire(count * 8, GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC, 'timestamps');
+    this.commands.push({ kind: 'resolve-timestamps', querySet, count, target });
+    const times = this.read(target, count * 8);
+    // Queue order makes the resolve buffer reusable once this stage's commands are submitted.
+    pool.release(target);
+    times.then(
+      (data) => {
+        const ticks = new BigUint64Array(data);
+        this.resolveTimings?.(
+          dispatches.map((d, i) => ({ entryPoint: d.kernel.entryPoint, ns: Number(ticks[2 * i + 1] - ticks[2 * i]) })),
+        );
+      },
+      (err: unknown) => this.rejectTimings?.(err),
+    );
+    return querySet;
   }
 
   private async encodeAndSubmit(reads: Read[]): Promise<void> {
@@ -210,10 +285,24 @@ export class Stage {
   ): GPUCommandEncoder {
     const { device, pipelines } = this.context;
     const encoder = device.createCommandEncoder({ label: this.label });
+    const timestamps = this.commands.find((c): c is ResolveTimestamps => c.kind === 'resolve-timestamps');
     let pass: GPUComputePassEncoder | null = null;
     let uniformIndex = 0;
+    let dispatchIndex = 0;
     for (const command of this.commands) {
       if (command.kind === 'dispatch') {
+        if (timestamps) {
+          pass?.end();
+          pass = encoder.beginComputePass({
+            label: command.kernel.entryPoint,
+            timestampWrites: {
+              querySet: timestamps.querySet,
+              beginningOfPassWriteIndex: 2 * dispatchIndex,
+              endOfPassWriteIndex: 2 * dispatchIndex + 1,
+            },
+          });
+        }
+        dispatchIndex++;
         pass ??= encoder.beginComputePass({ label: this.label });
         const { pipeline, layout } = pipelines.get(command.kernel);
         const entries = command.resources.map((resource, binding): GPUBindGroupEntry => {
@@ -234,6 +323,8 @@ export class Stage {
       pass = null;
       if (command.kind === 'clear') {
         encoder.clearBuffer(command.target.buffer, command.target.offset ?? 0, command.target.size);
+      } else if (command.kind === 'resolve-timestamps') {
+        encoder.resolveQuerySet(command.querySet, 0, command.count, command.target, 0);
       } else if (command.kind === 'copy') {
         const { source, target, byteLength } = command;
         encoder.copyBufferToBuffer(source.buffer, source.offset ?? 0, target.buffer, target.offset ?? 0, byteLength);
