@@ -1,0 +1,47 @@
+// Episode rewards and GRPO group advantages (SEED.md):
+//   R_i = winReward * won_i - invalidPenalty * invalid_i
+//   A_i = (R_i - mean_group(R)) / (std_group(R) + 1e-6), std with N - 1 (torch.std); a group of one has mean 0
+//   and std 1 (as veRL), so its advantage is its reward.
+// With stepNormalised the group statistics are taken over the group's step samples, each trajectory's reward
+// repeated once per step (verl-agent: longer episodes weigh more).
+export const ADVANTAGE_EPS = 1e-6;
+
+export interface GroupStats {
+  mean: number;
+  std: number;
+}
+
+/** Mean and sample standard deviation of weighted values (weights are repeat counts). */
+export function groupStats(values: readonly number[], weights?: readonly number[]): GroupStats {
+  const w = weights ?? values.map(() => 1);
+  const n = w.reduce((a, b) => a + b, 0);
+  if (n <= 1) return { mean: 0, std: 1 };
+  let sum = 0;
+  values.forEach((v, i) => (sum += w[i] * v));
+  const mean = sum / n;
+  let sq = 0;
+  values.forEach((v, i) => (sq += w[i] * (v - mean) * (v - mean)));
+  return { mean, std: Math.sqrt(sq / (n - 1)) };
+}
+
+/**
+ * Advantage per trajectory. groups[i] is the task (group) of trajectory i; steps[i] its step count, used only
+ * when stepNormalised.
+ */
+export function groupAdvantages(
+  rewards: readonly number[],
+  groups: readonly number[],
+  steps: readonly number[],
+  stepNormalised: boolean,
+): Float64Array {
+  const out = new Float64Array(rewards.length);
+  const members = new Map<number, number[]>();
+  groups.forEach((g, i) => members.set(g, [...(members.get(g) ?? []), i]));
+  for (const idx of members.values()) {
+    const values = idx.map((i) => rewards[i]);
+    const weights = stepNormalised ? idx.map((i) => Math.max(1, steps[i])) : undefined;
+    const { mean, std } = groupStats(values, weights);
+    for (const i of idx) out[i] = (rewards[i] - mean) / (std + ADVANTAGE_EPS);
+  }
+  return out;
+}

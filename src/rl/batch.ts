@@ -1,0 +1,46 @@
+// Token sequences with scored positions, and their packing into the backend's TokenBatch. A scored position p
+// of a sequence is predicted from ids[0 .. p-1], so the batch's target at p - 1 is ids[p]; the per-token order
+// of every array the backend returns is the order of the sequences, then of their positions.
+import type { TokenBatch } from '../backend/backend.ts';
+
+export interface ScoredSequence {
+  ids: Int32Array;
+  /** Increasing indices into ids of the scored tokens. */
+  positions: Int32Array;
+  /** [positions.length * maskWords] allowed-token bitmask under which each scored token was chosen. */
+  masks: Uint32Array;
+}
+
+export function scoredCount(seqs: readonly ScoredSequence[]): number {
+  return seqs.reduce((n, s) => n + s.positions.length, 0);
+}
+
+export function packBatch(seqs: readonly ScoredSequence[], padId: number): TokenBatch {
+  const seqLen = seqs.reduce((m, s) => Math.max(m, s.ids.length), 1);
+  const nSeq = seqs.length;
+  const tokens = new Int32Array(nSeq * seqLen).fill(padId);
+  const targets = new Int32Array(nSeq * seqLen).fill(-1);
+  const words = seqs.length && seqs[0].positions.length ? seqs[0].masks.length / seqs[0].positions.length : 0;
+  const masks = new Uint32Array(scoredCount(seqs) * words);
+  let k = 0;
+  seqs.forEach((s, i) => {
+    tokens.set(s.ids, i * seqLen);
+    for (let j = 0; j < s.positions.length; j++) {
+      const p = s.positions[j];
+      if (p < 1 || p >= s.ids.length) throw new RangeError(`scored position ${p} outside [1, ${s.ids.length})`);
+      targets[i * seqLen + p - 1] = s.ids[p];
+    }
+    masks.set(s.masks, k * words);
+    k += s.positions.length;
+  });
+  return { nSeq, seqLen, tokens, targets, masks };
+}
+
+/** The same scored tokens with `block` inserted at index `at` (the skill block after the task line). */
+export function insertBlock(seq: ScoredSequence, at: number, block: readonly number[]): ScoredSequence {
+  const ids = new Int32Array(seq.ids.length + block.length);
+  ids.set(seq.ids.subarray(0, at), 0);
+  ids.set(block, at);
+  ids.set(seq.ids.subarray(at), at + block.length);
+  return { ids, positions: seq.positions.map((p) => (p >= at ? p + block.length : p)), masks: seq.masks };
+}

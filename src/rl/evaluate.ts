@@ -1,0 +1,57 @@
+// Evaluation: each scene played once by the current policy (temperature 0.4 by default, the paper's; 0 is
+// greedy), success per task type and overall as fractions in [0, 1]. The sampling stream is fixed by a seed,
+// so an evaluation of the same weights gives the same numbers.
+import type { Backend } from '../backend/backend.ts';
+import { Rng } from '../common/rng.ts';
+import type { Scene } from '../env/scene.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import type { TrainConfig } from './config.ts';
+import { rollout, type Trajectory } from './rollout.ts';
+
+export const EVAL_SAMPLING_SEED = 7;
+/** Episodes decoded together: bounds the KV caches held at once. */
+const EVAL_CHUNK = 48;
+
+export interface EvalResult {
+  success: number;
+  per_type: Record<string, number>;
+  episodes: number;
+}
+
+export async function evaluate(
+  backend: Backend,
+  tok: Tokenizer,
+  scenes: readonly Scene[],
+  config: Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens'>,
+  onEpisode?: (t: Trajectory) => void,
+): Promise<EvalResult> {
+  const rng = new Rng(EVAL_SAMPLING_SEED);
+  const won: boolean[] = [];
+  for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
+    const chunk = scenes.slice(start, start + EVAL_CHUNK);
+    const trajectories = await rollout(backend, tok, chunk, chunk.map((_, i) => start + i), {
+      maxSteps: config.maxSteps,
+      history: config.history,
+      temperature: config.evalTemperature,
+      constrained: config.constrained === 1,
+      maxCommandTokens: config.maxCommandTokens,
+      maxSkillTokens: config.maxSkillTokens,
+    }, rng.fork(`chunk/${start}`), onEpisode);
+    for (const t of trajectories) won.push(t.won);
+  }
+  return summarise(scenes.map((s) => s.task.type), won);
+}
+
+export function summarise(types: readonly string[], won: readonly boolean[]): EvalResult {
+  const count = new Map<string, [number, number]>();
+  types.forEach((type, i) => {
+    const c = count.get(type) ?? [0, 0];
+    c[0] += won[i] ? 1 : 0;
+    c[1] += 1;
+    count.set(type, c);
+  });
+  const per_type: Record<string, number> = {};
+  for (const type of [...count.keys()].sort()) per_type[type] = count.get(type)![0] / count.get(type)![1];
+  const wins = won.filter(Boolean).length;
+  return { success: won.length ? wins / won.length : 0, per_type, episodes: won.length };
+}

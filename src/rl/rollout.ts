@@ -1,0 +1,237 @@
+// Rollout: many episodes stepped in lockstep through one Decoder, one batched sample call per decoding
+// position. Each episode records what training needs: the token sequence(s) the policy read and wrote, the
+// mask under which every command token was chosen, and l_old (its masked log-prob at temperature 1).
+//
+// Two layouts (ARCHITECTURE.md, "Sequences"):
+// - episode (history >= maxSteps): the whole episode is one sequence, extended step by step with the KV
+//   cache: task, opening observation, then "<obs> observation <act> command <end>" per step. Room for a
+//   skill block (SKILL_RESERVE + maxSkillTokens) is kept free, so the skill-injected sequence always fits;
+//   an episode that would outgrow the context ends there (a failure, marked truncated).
+// - window (history < maxSteps): each step is its own sequence, the policy context of prompts.ts (task, the
+//   last `history` steps, the current observation) followed by the command.
+import type { Backend } from '../backend/backend.ts';
+import type { Rng } from '../common/rng.ts';
+import { Game, type StepRecord } from '../env/game.ts';
+import type { Scene } from '../env/scene.ts';
+import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
+import { ACT } from '../text/markers.ts';
+import { observationTokens, openingRoomText, policyContext, taskTokens, type EpisodeText } from '../text/prompts.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import type { ScoredSequence } from './batch.ts';
+
+/** Tokens of a skill block besides the skill text: the SKILL marker, the intro sentence and the end token. */
+export const SKILL_RESERVE = 16;
+
+export interface RolloutOptions {
+  maxSteps: number;
+  history: number;
+  temperature: number;
+  constrained: boolean;
+  maxCommandTokens: number;
+  maxSkillTokens: number;
+}
+
+export interface Trajectory {
+  /** Index of the episode in its rollout, and of its task (GRPO group). */
+  index: number;
+  task: number;
+  scene: Scene;
+  /** Every step of the game, step 0 being the opening observation. */
+  records: StepRecord[];
+  won: boolean;
+  invalid: number;
+  /** Ended because the episode outgrew the context, not by success or maxSteps. */
+  truncated: boolean;
+  layout: 'episode' | 'window';
+  /** The plain sequences (one, or one per step); their scored tokens are the sampled command tokens. */
+  sequences: ScoredSequence[];
+  /** Episode layout: where the skill block goes (right after the task line). */
+  skillAt: number;
+  /** Per step: the sampled token ids (end token included) and their masks. */
+  commands: { ids: Int32Array; masks: Uint32Array }[];
+  /** Per scored token (all sequences, in order): l_old and the step it belongs to (0-based). */
+  lOld: Float32Array;
+  tokenStep: Int32Array;
+}
+
+export function episodeText(t: Pick<Trajectory, 'scene' | 'records'>, steps = t.records.length - 1): EpisodeText {
+  return {
+    goal: t.scene.task.goal,
+    opening: t.records[0].observation,
+    steps: t.records.slice(1, steps + 1).map((r) => ({ action: r.action, observation: r.observation, valid: r.valid })),
+  };
+}
+
+export function totalReward(t: Pick<Trajectory, 'won' | 'invalid'>, winReward: number, invalidPenalty: number): number {
+  return (t.won ? winReward : 0) - invalidPenalty * t.invalid;
+}
+
+interface Live {
+  game: Game;
+  ids: number[];
+  commands: { ids: Int32Array; masks: Uint32Array }[];
+  contexts: Int32Array[];
+  lOld: number[];
+  truncated: boolean;
+  done: boolean;
+}
+
+/**
+ * Plays every scene once (scene i belongs to task tasks[i]) with the current weights. `onFinish` is called as
+ * each episode ends, in the order they end.
+ */
+export async function rollout(
+  backend: Backend,
+  tok: Tokenizer,
+  scenes: readonly Scene[],
+  tasks: readonly number[],
+  options: RolloutOptions,
+  rng: Rng,
+  onFinish?: (t: Trajectory) => void,
+): Promise<Trajectory[]> {
+  const n = scenes.length;
+  const windowed = options.history < options.maxSteps;
+  const maxLen = backend.config.contextLength;
+  const episodeBudget = maxLen - (windowed ? 0 : SKILL_RESERVE + options.maxSkillTokens);
+  const words = Math.ceil(tok.vocabSize / 32);
+  const free = freeDecodingMask(tok);
+  const endOnly = new Uint32Array(words);
+  endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
+  const act = tok.id(ACT);
+  const decoder = backend.openDecoder(Math.max(1, n));
+  const live: Live[] = scenes.map((scene) => ({
+    game: new Game(scene, { maxSteps: options.maxSteps }), ids: [], commands: [], contexts: [], lOld: [], truncated: false, done: false,
+  }));
+  const out: (Trajectory | null)[] = new Array(n).fill(null);
+  const finish = (i: number) => {
+    const l = live[i];
+    l.done = true;
+    out[i] = buildTrajectory(l, i, tasks[i], scenes[i], windowed, tok, words);
+    onFinish?.(out[i]!);
+  };
+  try {
+    for (;;) {
+      const acting: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const l = live[i];
+        if (l.done) continue;
+        const steps = l.game.records.length - 1;
+        let feed: number[];
+        if (windowed) {
+          const context = policyContext(tok, episodeText({ scene: scenes[i], records: l.game.records }), {
+            history: options.history, maxLen, reserve: options.maxCommandTokens + 1,
+          });
+          decoder.reset(i);
+          l.contexts.push(Int32Array.from(context));
+          feed = context;
+        } else {
+          const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
+          feed = [...(steps === 0 ? taskTokens(tok, scenes[i].task.goal) : []), ...observationTokens(tok, obs), act];
+          if (l.ids.length + feed.length + options.maxCommandTokens + 1 > episodeBudget) {
+            l.truncated = true;
+            finish(i);
+            continue;
+          }
+          for (const t of feed) l.ids.push(t);
+        }
+        await decoder.feed(i, Int32Array.from(feed));
+        acting.push(i);
+      }
+      if (acting.length === 0) break;
+      const admissible = acting.map((i) => live[i].game.admissibleCommands());
+      const tries = options.constrained
+        ? admissible.map((cmds) => new CommandTrie(cmds.map((c) => tok.encode(c)), tok.endId, tok.vocabSize))
+        : null;
+      const node = new Array<number>(acting.length).fill(0);
+      const sampled: number[][] = acting.map(() => []);
+      const chosenMasks: Uint32Array[][] = acting.map(() => []);
+      let writing = acting.map((_, k) => k);
+      while (writing.length > 0) {
+        const streams = Int32Array.from(writing, (k) => acting[k]);
+        const masks = new Uint32Array(writing.length * words);
+        writing.forEach((k, j) => {
+          const m = tries ? tries[k].allowed(node[k]) : sampled[k].length >= options.maxCommandTokens ? endOnly : free;
+          masks.set(m, j * words);
+          chosenMasks[k].push(m);
+        });
+        const uniforms = Float32Array.from(writing, () => rng.float());
+        // A float32 draw can round up to 1; the sampler needs [0, 1).
+        for (let j = 0; j < uniforms.length; j++) if (uniforms[j] >= 1) uniforms[j] = 0;
+        const { tokens, logprobs } = await decoder.sample(streams, masks, options.temperature, uniforms);
+        const still: number[] = [];
+        writing.forEach((k, j) => {
+          const token = tokens[j];
+          sampled[k].push(token);
+          live[acting[k]].lOld.push(logprobs[j]);
+          if (token === tok.endId) return;
+          if (tries) node[k] = tries[k].child(node[k], token);
+          still.push(k);
+        });
+        writing = still;
+      }
+      acting.forEach((i, k) => {
+        const l = live[i];
+        const ids = Int32Array.from(sampled[k]);
+        const masks = new Uint32Array(ids.length * words);
+        chosenMasks[k].forEach((m, j) => masks.set(m, j * words));
+        l.commands.push({ ids, masks });
+        if (!windowed) for (const t of ids) l.ids.push(t);
+        const command = tries ? admissible[k][tries[k].completedCommand(node[k])] : tok.decode(ids.subarray(0, ids.length - 1));
+        const result = l.game.step(command);
+        if (result.done) finish(i);
+      });
+    }
+  } finally {
+    decoder.dispose();
+  }
+  return out.map((t) => t!);
+}
+
+function buildTrajectory(l: Live, index: number, task: number, scene: Scene, windowed: boolean, tok: Tokenizer, words: number): Trajectory {
+  const sequences: ScoredSequence[] = [];
+  const tokenStep: number[] = [];
+  if (windowed) {
+    l.commands.forEach((c, t) => {
+      const ctx = l.contexts[t];
+      const ids = new Int32Array(ctx.length + c.ids.length);
+      ids.set(ctx, 0);
+      ids.set(c.ids, ctx.length);
+      sequences.push({ ids, positions: Int32Array.from(c.ids, (_, k) => ctx.length + k), masks: c.masks });
+      for (let k = 0; k < c.ids.length; k++) tokenStep.push(t);
+    });
+  } else if (l.commands.length > 0) {
+    const positions: number[] = [];
+    const masks = new Uint32Array(l.lOld.length * words);
+    let at = 0;
+    let scored = 0;
+    // Walk the sequence: every command ends with its end token, right after an ACT marker.
+    const act = tok.id(ACT);
+    l.commands.forEach((c, t) => {
+      at = l.ids.indexOf(act, at) + 1;
+      for (let k = 0; k < c.ids.length; k++) {
+        positions.push(at + k);
+        tokenStep.push(t);
+      }
+      masks.set(c.masks, scored * words);
+      scored += c.ids.length;
+      at += c.ids.length;
+    });
+    sequences.push({ ids: Int32Array.from(l.ids), positions: Int32Array.from(positions), masks });
+  }
+  const records = l.game.records.slice();
+  return {
+    index,
+    task,
+    scene,
+    records,
+    won: l.game.won,
+    invalid: records.filter((r) => r.step > 0 && !r.valid).length,
+    truncated: l.truncated,
+    layout: windowed ? 'window' : 'episode',
+    sequences,
+    skillAt: windowed ? 0 : taskTokens(tok, scene.task.goal).length,
+    commands: l.commands,
+    lOld: Float32Array.from(l.lOld),
+    tokenStep: Int32Array.from(tokenStep),
+  };
+}

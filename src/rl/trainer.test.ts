@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { TINY } from '../env/scale.ts';
+import { presetConfig } from '../model/config.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
+import { packBatch } from './batch.ts';
+import { restoreRun, runCheckpoints } from './run_state.ts';
+import { Trainer } from './trainer.ts';
+import { Rng } from '../common/rng.ts';
+import { rollout } from './rollout.ts';
+import { generateScene } from '../env/generate.ts';
+
+const tok = defaultTokenizer();
+const model = presetConfig('micro', tok.vocabSize);
+const SKILL = 'workflow: find the apple, take it, go to the fridge 1, put it in the fridge 1.';
+
+function small(extra: Partial<TrainConfig> = {}): TrainConfig {
+  return { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3, lr: 1e-2, ...extra };
+}
+
+function trainer(algo: Algo, config = small(), seed = 5): Trainer {
+  const t = new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, scale: TINY });
+  if (algo === 'seed-static') t.staticLibrary = { any: [SKILL] };
+  return t;
+}
+
+describe('rollout', () => {
+  it('records l_old equal to the full forward score of the sequences it returns, and admissible commands only', async () => {
+    const be = CpuBackend.fromSeed(model, 3);
+    const scenes = [generateScene('train', 0), generateScene('train', 1)];
+    const ts = await rollout(be, tok, scenes, [0, 1], { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(1));
+    expect(ts).toHaveLength(2);
+    for (const t of ts) {
+      expect(t.records.length - 1).toBe(3);
+      const scored = await be.score(packBatch(t.sequences, tok.padId));
+      expect(Array.from(scored)).toEqual(Array.from(t.lOld));
+      expect(t.invalid).toBe(0);
+    }
+  });
+
+  it('windowed layout: one sequence per step, scored tokens match the decoder', async () => {
+    const be = CpuBackend.fromSeed(model, 3);
+    const scenes = [generateScene('train', 2)];
+    const ts = await rollout(be, tok, scenes, [0], { maxSteps: 3, history: 1, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(2));
+    expect(ts[0].sequences).toHaveLength(3);
+    const scored = await be.score(packBatch(ts[0].sequences, tok.padId));
+    for (let k = 0; k < scored.length; k++) expect(scored[k]).toBeCloseTo(ts[0].lOld[k], 5);
+  });
+});
+
+describe('Trainer', () => {
+  it('is deterministic: same seed, same weights after an update, bit for bit', async () => {
+    const a = trainer('seed');
+    const b = trainer('seed');
+    const ma = await a.update();
+    await b.update();
+    expect(Number.isFinite(ma.total)).toBe(true);
+    expect(ma.skipped).toBeNull();
+    expect(ma.episodes).toBe(4);
+    expect(Array.from(await a.backend.readParameters())).toEqual(Array.from(await b.backend.readParameters()));
+  });
+
+  it('runs the six stages in order; the OPD mask covers exactly the trajectories with a usable skill', async () => {
+    const t = trainer('seed-static');
+    const seen: string[] = [];
+    t.callbacks.onStage = (s) => seen.push(s);
+    const before = await t.backend.readParameters();
+    let st = await t.nextStage();
+    expect(st.trajectories).toHaveLength(4);
+    st = await t.nextStage();
+    // Every group's rewards are 0 or 10: the advantages of each group sum to 0.
+    expect(st.advantages[0] + st.advantages[1]).toBeCloseTo(0, 9);
+    await t.nextStage();
+    expect(st.used.every((s) => s?.text === SKILL)).toBe(true);
+    await t.nextStage();
+    expect(Array.from(st.inputs!.opdMask).every((m) => m === 1)).toBe(true);
+    // The skill changes the context, so l_skill differs from l_old.
+    expect(st.inputs!.lSkill.some((v, k) => v !== st.inputs!.lOld[k])).toBe(true);
+    await t.nextStage();
+    expect(st.loss!.L_OPD).toBeGreaterThan(-100);
+    expect(Array.from(await t.backend.readParameters())).toEqual(Array.from(before));
+    await t.nextStage();
+    expect(seen).toEqual(['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer']);
+    expect(Array.from(await t.backend.readParameters())).not.toEqual(Array.from(before));
+    expect(t.updates).toBe(1);
+  });
+
+  it('refuses an update with a NaN before touching the weights, names the term, and continues from the last good state', async () => {
+    const t = trainer('seed-static');
+    const before = await t.backend.readParameters();
+    for (let s = 0; s < 4; s++) await t.nextStage();
+    t.current!.inputs!.lSkill[3] = Number.NaN;
+    const st = await t.nextStage();
+    expect(st.skipped).toEqual({ term: 'L_OPD', where: 'value NaN' });
+    await t.nextStage();
+    const m = t.metrics(st);
+    expect(m.skipped?.term).toBe('L_OPD');
+    expect(Array.from(await t.backend.readParameters())).toEqual(Array.from(before));
+    const next = await t.update();
+    expect(next.update).toBe(1);
+    expect(next.skipped).toBeNull();
+    expect(Array.from(await t.backend.readParameters())).not.toEqual(Array.from(before));
+  });
+
+  it('resumes from a checkpoint and continues bit for bit', async () => {
+    const straight = trainer('seed');
+    await straight.update();
+    await straight.update();
+    const first = trainer('seed');
+    await first.update();
+    const { current, reference } = await runCheckpoints(first, 'micro', tok.hash);
+    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed', config: small({ lambda: 7 }), seed: 5, scale: TINY });
+    await restoreRun(resumed, current, reference);
+    expect(resumed.config.lambda).toBe(small().lambda);
+    const m = await resumed.update();
+    expect(m.update).toBe(1);
+    expect(Array.from(await resumed.backend.readParameters())).toEqual(Array.from(await straight.backend.readParameters()));
+    expect(Array.from(await resumed.backend.readParameters('reference'))).toEqual(Array.from(await straight.backend.readParameters('reference')));
+  });
+
+  it('grpo writes no skills; opid adds w * Delta to the advantage of tokens with a skill', async () => {
+    const g = trainer('grpo');
+    const mg = await g.update();
+    expect(mg.validSkillRate).toBeNull();
+    expect(mg.L_OPD).toBe(0);
+    const o = trainer('opid', small({ opidWeight: 0.5 }));
+    for (let s = 0; s < 4; s++) await o.nextStage();
+    const st = o.current!;
+    const { advantage, lSkill, lOld, opdMask } = st.inputs!;
+    for (let i = 0; i < st.trajectories.length; i++) {
+      for (let k = st.tokenOffsets[i]; k < st.tokenOffsets[i + 1]; k++) {
+        const expected = st.advantages[i] + (opdMask[k] ? 0.5 * (lSkill[k] - lOld[k]) : 0);
+        expect(advantage[k]).toBeCloseTo(expected, 5);
+      }
+    }
+  });
+});
