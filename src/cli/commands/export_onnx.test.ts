@@ -42,7 +42,8 @@ describe('export-onnx', () => {
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.verification.ok).toBe(true);
-    expect(summary.verification.cases).toBe(6 + 4);
+    // 6 random cases; 3 episodes + 1 with a skill block, alone and 3 of them as one batch.
+    expect(summary.verification.cases).toBe(6 + 5);
     expect(summary.verification.maxAbsDiff).toBeLessThan(1e-4);
     const file = readFileSync(out);
     expect(checkOnnxModel(file).outputs.logits).toEqual(['batch', 'sequence', tokenizer.vocabSize]);
