@@ -13,8 +13,11 @@ export interface Outcome {
   seen: string[];
 }
 
-const NOTHING: Outcome = Object.freeze({ observation: NOTHING_HAPPENS, valid: false, seen: [] }) as Outcome;
-const NONE: number = -1;
+const NONE = -1;
+
+function nothing(): Outcome {
+  return { observation: NOTHING_HAPPENS, valid: false, seen: [] };
+}
 
 export class World {
   readonly scene: Scene;
@@ -193,7 +196,7 @@ export class World {
         return this.change(verb, this.objIndex.get(o), this.recIndex.get(r));
       }
     }
-    return NOTHING;
+    return nothing();
   }
 
   private view(r: number): Outcome {
@@ -205,35 +208,35 @@ export class World {
   }
 
   private goTo(r: number | undefined): Outcome {
-    if (r === undefined || r === this.at) return NOTHING;
+    if (r === undefined || r === this.at) return nothing();
     this.at = r;
     const seen = this.view(r);
     return { observation: `${say.arrive(this.recNames[r])} ${seen.observation}`, valid: true, seen: seen.seen };
   }
 
   private open(r: number | undefined): Outcome {
-    if (r === undefined || r !== this.at || !this.openable[r] || this.isOpen[r]) return NOTHING;
+    if (r === undefined || r !== this.at || !this.openable[r] || this.isOpen[r]) return nothing();
     this.isOpen[r] = 1;
     const seen = this.view(r);
     return { observation: `${say.open(this.recNames[r])} ${seen.observation}`, valid: true, seen: seen.seen };
   }
 
   private close(r: number | undefined): Outcome {
-    if (r === undefined || r !== this.at || !this.openable[r] || !this.isOpen[r]) return NOTHING;
+    if (r === undefined || r !== this.at || !this.openable[r] || !this.isOpen[r]) return nothing();
     this.isOpen[r] = 0;
     return { observation: say.close(this.recNames[r]), valid: true, seen: [] };
   }
 
   private take(o: number | undefined, r: number | undefined): Outcome {
-    if (o === undefined || r === undefined || this.held !== NONE || r !== this.at || this.loc[o] !== r) return NOTHING;
-    if (this.closed(r) || !this.objKinds[o].pickupable) return NOTHING;
+    if (o === undefined || r === undefined || this.held !== NONE || r !== this.at || this.loc[o] !== r) return nothing();
+    if (this.closed(r) || !this.objKinds[o].pickupable) return nothing();
     this.loc[o] = NONE;
     this.held = o;
     return { observation: say.take(this.objNames[o], this.recNames[r]), valid: true, seen: [] };
   }
 
   private put(o: number | undefined, r: number | undefined): Outcome {
-    if (o === undefined || r === undefined || this.held !== o || r !== this.at || this.closed(r)) return NOTHING;
+    if (o === undefined || r === undefined || this.held !== o || r !== this.at || this.closed(r)) return nothing();
     this.loc[o] = r;
     this.held = NONE;
     return { observation: say.put(this.objNames[o], this.recNames[r]), valid: true, seen: [] };
@@ -252,8 +255,8 @@ export class World {
   // Heating and cooling work whether the microwave or fridge is open or not, as in ALFWorld; heating
   // undoes cooling and the other way round.
   private change(verb: 'heat' | 'cool' | 'clean', o: number | undefined, r: number | undefined): Outcome {
-    if (o === undefined || r === undefined || this.held !== o || r !== this.at) return NOTHING;
-    if (this.applianceVerb(o, r) !== verb) return NOTHING;
+    if (o === undefined || r === undefined || this.held !== o || r !== this.at) return nothing();
+    if (this.applianceVerb(o, r) !== verb) return nothing();
     const obj = this.objNames[o];
     const rec = this.recNames[r];
     if (verb === 'heat') {
@@ -271,8 +274,8 @@ export class World {
   }
 
   private use(o: number | undefined): Outcome {
-    if (o === undefined || !this.objKinds[o].toggleable || this.at === NONE) return NOTHING;
-    if (this.loc[o] !== this.at || this.closed(this.at)) return NOTHING;
+    if (o === undefined || !this.objKinds[o].toggleable || this.at === NONE) return nothing();
+    if (this.loc[o] !== this.at || this.closed(this.at)) return nothing();
     this.on[o] ^= 1;
     const name = this.objNames[o];
     return { observation: this.on[o] ? say.turnOn(name) : say.turnOff(name), valid: true, seen: [] };
@@ -280,11 +283,11 @@ export class World {
 
   private examine(name: string): Outcome {
     const r = this.recIndex.get(name);
-    if (r !== undefined) return r === this.at ? this.view(r) : NOTHING;
+    if (r !== undefined) return r === this.at ? this.view(r) : nothing();
     const o = this.objIndex.get(name);
-    if (o === undefined) return NOTHING;
+    if (o === undefined) return nothing();
     const inView = o === this.held || (this.at !== NONE && this.loc[o] === this.at && !this.closed(this.at));
-    if (!inView) return NOTHING;
+    if (!inView) return nothing();
     const observation = this.hot[o]
       ? say.hotThing(name)
       : this.cold[o]
