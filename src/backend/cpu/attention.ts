@@ -4,9 +4,7 @@
 // incremental decoder runs only the new rows against its cache, with the same arithmetic per row.
 // att: [NH, t1 - t0, t1], the softmax weights (row r of head h at (h * rows + r) * t1), kept for backward.
 import type { Floats } from './floats.ts';
-import { dotRows, scratchLike } from './matmul.ts';
-
-let rowScratch = new Float64Array(512);
+import { dotRows, scratchLike, transpose } from './matmul.ts';
 
 /**
  * out: [t1 - t0, C] (row r = position t0 + r). vT holds the value vectors transposed, [C, vtStride]
@@ -64,45 +62,59 @@ export function attentionForward(
   }
 }
 
-/** Backward of the full forward (t0 = 0, t1 = T). Accumulates into dqkv: [T, 3C]. */
+/**
+ * Backward of the full forward (t0 = 0, t1 = T). Accumulates into dqkv: [T, 3C]. Per head, the four
+ * products (datt = dout v^T, dq = dpre k, dk = dpre^T q, dv = att^T dout) go through dotRows on
+ * transposed copies, restricted to the causal triangle in blocks of 4 rows.
+ */
 export function attentionBackward(dqkv: Floats, dout: Floats, qkv: Floats, att: Floats, T: number, C: number, NH: number): void {
   const hs = C / NH;
   const C3 = 3 * C;
   const scale = 1 / Math.sqrt(hs);
-  if (rowScratch.length < T) rowScratch = new Float64Array(T);
-  const datt = rowScratch;
+  const dpre = scratchLike(att, 0, T * T);
+  const dpreT = scratchLike(att, 1, T * T);
+  const attT = scratchLike(att, 2, T * T);
+  const kT = scratchLike(att, 3, hs * T);
+  const qT = scratchLike(att, 4, hs * T);
+  const doutT = scratchLike(att, 5, hs * T);
   for (let h = 0; h < NH; h++) {
     const qo = h * hs;
     const ko = C + h * hs;
     const vo = 2 * C + h * hs;
+    const a0 = h * T * T;
     for (let t = 0; t < T; t++) {
-      const a = (h * T + t) * T;
-      const o = t * C + qo;
-      // through out = att @ v
+      for (let i = 0; i < hs; i++) {
+        kT[i * T + t] = qkv[t * C3 + ko + i];
+        qT[i * T + t] = qkv[t * C3 + qo + i];
+        doutT[i * T + t] = dout[t * C + qo + i];
+      }
+    }
+    // datt[t, t2] = dout[t] . v[t2], then through the softmax: dpre = att (datt - att . datt) scale
+    for (let tb = 0; tb < T; tb += 4) {
+      const nb = Math.min(4, T - tb);
+      dotRows(dpre, tb * T, T, dout, tb * C + qo, C, qkv, vo, C3, null, nb, hs, tb + nb, false);
+    }
+    attT.fill(0, 0, T * T);
+    for (let t = 0; t < T; t++) {
+      const a = a0 + t * T;
+      const d = t * T;
       let dot = 0;
+      for (let t2 = 0; t2 <= t; t2++) dot += att[a + t2] * dpre[d + t2];
       for (let t2 = 0; t2 <= t; t2++) {
-        const v = t2 * C3 + vo;
         const w = att[a + t2];
-        let s = 0;
-        for (let i = 0; i < hs; i++) {
-          const d = dout[o + i];
-          s += qkv[v + i] * d;
-          dqkv[v + i] += w * d;
-        }
-        datt[t2] = s;
-        dot += w * s;
+        dpre[d + t2] = w * (dpre[d + t2] - dot) * scale;
+        attT[t2 * T + t] = w;
       }
-      // through the softmax, then through the scaled q.k
-      const q = t * C3 + qo;
-      for (let t2 = 0; t2 <= t; t2++) {
-        const dpre = att[a + t2] * (datt[t2] - dot) * scale;
-        if (dpre === 0) continue;
-        const k = t2 * C3 + ko;
-        for (let i = 0; i < hs; i++) {
-          dqkv[q + i] += qkv[k + i] * dpre;
-          dqkv[k + i] += qkv[q + i] * dpre;
-        }
-      }
+      dpre.fill(0, d + t + 1, d + T);
+    }
+    transpose(dpreT, dpre, T, T);
+    for (let tb = 0; tb < T; tb += 4) {
+      const nb = Math.min(4, T - tb);
+      // dq[t] = sum_{t2 <= t} dpre[t, t2] k[t2]
+      dotRows(dqkv, tb * C3 + qo, C3, dpre, tb * T, T, kT, 0, T, null, nb, tb + nb, hs, true);
+      // dk[t2] = sum_{t >= t2} dpre[t, t2] q[t];  dv[t2] = sum_{t >= t2} att[t, t2] dout[t]
+      dotRows(dqkv, tb * C3 + ko, C3, dpreT, tb * T + tb, T, qT, tb, T, null, nb, T - tb, hs, true);
+      dotRows(dqkv, tb * C3 + vo, C3, attT, tb * T + tb, T, doutT, tb, T, null, nb, T - tb, hs, true);
     }
   }
 }

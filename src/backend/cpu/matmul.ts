@@ -135,10 +135,11 @@ export function transpose(dst: Floats, src: Floats, rows: number, cols: number):
   }
 }
 
-const scratch32: Float32Array[] = [new Float32Array(0), new Float32Array(0), new Float32Array(0)];
-const scratch64: Float64Array[] = [new Float64Array(0), new Float64Array(0), new Float64Array(0)];
+const SCRATCH_SLOTS = 6;
+const scratch32: Float32Array[] = Array.from({ length: SCRATCH_SLOTS }, () => new Float32Array(0));
+const scratch64: Float64Array[] = Array.from({ length: SCRATCH_SLOTS }, () => new Float64Array(0));
 
-/** Scratch buffer `slot` of the same element type as `like`, at least n long. */
+/** Scratch buffer `slot` (0 .. 5) of the same element type as `like`, at least n long; callers must not nest uses of a slot. */
 export function scratchLike(like: Floats, slot: number, n: number): Floats {
   if (like instanceof Float32Array) {
     if (scratch32[slot].length < n) scratch32[slot] = new Float32Array(Math.max(n, 2 * scratch32[slot].length));
