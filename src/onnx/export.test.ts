@@ -13,8 +13,8 @@ import { referenceLogits } from './testing/reference_forward.ts';
 import { OnnxVerificationError } from './verified_export.ts';
 import { describeFailures, LOGITS_TOLERANCE, maxAbsDiff, randomCases, sequenceCases, verifyOnnx } from './verify.ts';
 
-// Sequence lengths per preset: longer for the smallest models, short for the larger ones to stay fast.
-const SEQ_LENS: Partial<Record<PresetName, number[]>> = { micro: [1, 5, 17, 64], tiny: [1, 9, 40] };
+// Sequence lengths per preset: up to the full context for the smallest model, short for the larger ones.
+const SEQ_LENS: Partial<Record<PresetName, number[]>> = { micro: [1, 5, 17, 64, PRESETS.micro.contextLength], tiny: [1, 9, 40] };
 
 describe.each(Object.keys(PRESETS) as PresetName[])('export of the %s preset', (preset) => {
   const policy = testPolicy(preset, 7);
