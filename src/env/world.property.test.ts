@@ -105,6 +105,35 @@ describe('World properties', () => {
     );
   });
 
+  it('over the whole command grammar of a scene, a command is valid exactly when admissible', () => {
+    fc.assert(
+      fc.property(sceneArb, fc.array(fc.nat(), { maxLength: 25 }), ({ split, index }, picks) => {
+        const w = new World(generateScene(split, index, TINY));
+        const grammar = ['look', 'inventory'];
+        for (const r of w.recNames) {
+          grammar.push(`go to ${r}`, `open ${r}`, `close ${r}`, `examine ${r}`);
+          for (const o of w.objNames) {
+            grammar.push(`take ${o} from ${r}`, `put ${o} in/on ${r}`, `heat ${o} with ${r}`, `cool ${o} with ${r}`, `clean ${o} with ${r}`);
+          }
+        }
+        for (const o of w.objNames) grammar.push(`use ${o}`, `examine ${o}`);
+        for (const pick of [0, ...picks]) {
+          const admissible = new Set(w.admissible());
+          for (const c of grammar) {
+            const copy = w.clone();
+            const before = snapshot(copy);
+            const valid = copy.apply(c).valid;
+            expect(valid, c).toBe(admissible.has(c));
+            if (!valid) expect(snapshot(copy)).toBe(before);
+          }
+          const commands = [...admissible];
+          w.apply(commands[pick % commands.length]);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('an episode over a random walk records every step and never passes maxSteps', () => {
     fc.assert(
       fc.property(sceneArb, fc.array(fc.nat(), { minLength: 30, maxLength: 30 }), ({ split, index }, picks) => {
