@@ -71,6 +71,7 @@ export class CpuBackend implements Backend {
   private readonly gScratch: ModelWeights<Float32Array>;
   private readonly budget: number;
   private block = new Float32Array(0);
+  private readonly keptBlocks: Float32Array[] = [];
   private backward: BackwardScratch<Float32Array> | null = null;
   private backwardRows = 0;
 
@@ -150,19 +151,27 @@ export class CpuBackend implements Backend {
     const V = this.config.vocabSize;
     const C = this.config.dModel;
     const lStudent = new Float32Array(nScored);
-    // Pass 1: forward and log-probs; keep what fits in the budget.
+    // Pass 1: forward and log-probs; keep what fits in the budget (in blocks reused across calls).
     const kept: (Activations<Float32Array> | null)[] = [];
     const logps: Float32Array[] = [];
     let used = 0;
     for (const sl of slices) {
-      const need = activationFloats(this.config, sl.tokens.length);
+      const T = sl.tokens.length;
+      const need = activationFloats(this.config, T);
       const keep = used + need <= this.budget;
-      const acts = keep ? carveActivations(new Float32Array(need), this.config, sl.tokens.length) : this.scratchActivations(sl.tokens.length);
-      if (keep) used += need;
+      let acts: Activations<Float32Array>;
+      if (keep) {
+        const i = kept.length;
+        if (!this.keptBlocks[i] || this.keptBlocks[i].length < need) this.keptBlocks[i] = new Float32Array(need);
+        acts = carveActivations(this.keptBlocks[i], this.config, T);
+        used += need;
+      } else {
+        acts = this.scratchActivations(T);
+      }
       const { logp } = this.scoreSlice(sl, acts, this.w, batch.masks);
       gatherLogProbs(lStudent.subarray(sl.firstScored), logp, sl.targets, sl.rows.length, V);
       kept.push(keep ? acts : null);
-      logps.push(logp.slice(0, sl.rows.length * V));
+      logps.push(logp);
     }
     const bad = firstNonFiniteIndex(lStudent);
     if (bad >= 0) throw new NonFiniteError('l_student', describeToken(slices, bad, batch.seqLen));
@@ -230,6 +239,7 @@ export class CpuBackend implements Backend {
 
   dispose(): void {
     this.block = new Float32Array(0);
+    this.keptBlocks.length = 0;
     this.backward = null;
   }
 
