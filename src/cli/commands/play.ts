@@ -2,7 +2,7 @@
 // or from stdin as they arrive; an empty line is the empty command) and prints one JSON line per step:
 // {"step", "action", "observation", "admissible", "reward", "done", "won"}; step 0 is the opening
 // observation, with action null. Commands after the end of the episode are ignored (and counted on stderr).
-import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { DEFAULT_MAX_STEPS, Game } from '../../env/index.ts';
 import { SceneFileError, readSceneFile } from '../../env/scene_file.ts';
@@ -25,13 +25,7 @@ export async function run(args: string[]): Promise<number> {
   const scene = await readSceneFile(path).catch((err: unknown) => {
     throw err instanceof SceneFileError ? new CliError(err.message) : err;
   });
-  const input = values.actions === undefined ? process.stdin : createReadStream(values.actions, 'utf8');
-  const opened = new Promise<void>((resolve, reject) => {
-    input.once('error', (err: NodeJS.ErrnoException) => reject(new CliError(`cannot read ${values.actions}: ${err.code ?? err.message}`)));
-    if (input === process.stdin) resolve();
-    else input.once('readable', () => resolve());
-  });
-  await opened;
+  const actions = values.actions === undefined ? createInterface({ input: process.stdin, crlfDelay: Infinity }) : await readLines(values.actions);
   const game = new Game(scene, { maxSteps });
   const emit = (step: number, action: string | null, r: { observation: string; reward: number; done: boolean; won: boolean }) => {
     const admissible = game.done ? [] : game.admissibleCommands();
@@ -40,7 +34,7 @@ export async function run(args: string[]): Promise<number> {
   };
   emit(0, null, { observation: game.observation, reward: 0, done: false, won: false });
   let ignored = 0;
-  for await (const action of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const action of actions) {
     if (game.done) {
       ignored++;
       continue;
@@ -50,4 +44,17 @@ export async function run(args: string[]): Promise<number> {
   if (ignored > 0) process.stderr.write(`ignored ${ignored} commands after the end of the episode\n`);
   process.stderr.write(`${game.won ? 'won' : 'not won'} in ${game.steps} steps\n`);
   return 0;
+}
+
+/** The lines of a file; a final newline does not make an extra empty command. */
+async function readLines(path: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const lines = text.split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
 }
