@@ -1,0 +1,70 @@
+// The optimizer step on the GPU (shaders/adamw.wgsl): deterministic two-pass gradient norm, clipping and
+// AdamW in one stage, plus the finite check that guards gradient accumulation. Twin of
+// src/backend/cpu/adamw.ts.
+import code from '../../../shaders/adamw.wgsl?raw';
+import type { OptimizerHyper } from '../backend.ts';
+import type { ParameterLayout } from '../../model/layout.ts';
+import { threadGrid, uniformWords } from './dispatch.ts';
+import type { BufferSlice, KernelSpec } from './kernel.ts';
+import type { Stage } from './stage.ts';
+
+type Buf = GPUBuffer | BufferSlice;
+
+const K = {
+  normPartial: { entryPoint: 'grad_norm_partial', code, bindings: ['uniform', 'read', 'write'] } as KernelSpec,
+  normFinal: { entryPoint: 'grad_norm_final', code, bindings: ['uniform', 'read', 'write'] } as KernelSpec,
+  adamw: { entryPoint: 'adamw_update', code, bindings: ['uniform', 'read', 'read', 'write', 'write', 'write', 'write'] } as KernelSpec,
+  countNonFinite: { entryPoint: 'count_non_finite', code, bindings: ['uniform', 'read', 'read', 'write'] } as KernelSpec,
+  accumulate: { entryPoint: 'accumulate_gradients', code, bindings: ['uniform', 'read', 'read', 'write'] } as KernelSpec,
+};
+
+/** Elements summed by one workgroup of grad_norm_partial. */
+export const NORM_CHUNK = 4096;
+
+/** Floats of the partial-sum buffer that gradNorm needs for n parameters. */
+export function normPartials(n: number): number {
+  return Math.max(1, Math.ceil(n / NORM_CHUNK));
+}
+
+/** Floats of the norm state: (norm, clip scale, finite flag, 0). */
+export const NORM_STATE_FLOATS = 4;
+
+/** Bit i set when parameter i takes weight decay (the layout's `decay` views). */
+export function decayBits(layout: ParameterLayout): Uint32Array<ArrayBuffer> {
+  const bits = new Uint32Array(Math.ceil(layout.totalFloats / 32));
+  for (const view of layout.list) {
+    if (!view.decay) continue;
+    for (let i = view.offset; i < view.offset + view.size; i++) bits[i >>> 5] |= 1 << (i & 31);
+  }
+  return bits;
+}
+
+/** state = (||grads||, clip scale, finite flag, 0); partials: normPartials(n) floats of scratch. */
+export function gradNorm(stage: Stage, state: Buf, partials: Buf, grads: Buf, n: number, clip: number): void {
+  const groups = normPartials(n);
+  if (groups > 65535) throw new RangeError(`gradNorm: ${n} parameters need more than 65535 workgroups`);
+  const u = uniformWords('uuuufuuu', [n, NORM_CHUNK, groups, groups, clip, 0, 0, 0]);
+  stage.dispatch(K.normPartial, [u, grads, partials], [groups, 1, 1]);
+  stage.dispatch(K.normFinal, [u, partials, state], [1, 1, 1]);
+}
+
+/** AdamW step number `step` (1-based) scaled by the clip factor in state; zeroes grads. Skipped when the norm is not finite. */
+export function adamwUpdate(stage: Stage, params: Buf, grads: Buf, m: Buf, v: Buf, decay: Buf, state: Buf, n: number, h: OptimizerHyper, step: number): void {
+  const g = threadGrid(n);
+  if (!g) return;
+  const c1 = 1 - Math.pow(h.beta1, step);
+  const c2 = 1 - Math.pow(h.beta2, step);
+  const u = uniformWords('uufffffff', [n, g.gridX, h.lr, h.beta1, h.beta2, h.eps, h.weightDecay, c1, c2]);
+  stage.dispatch(K.adamw, [u, state, decay, params, grads, m, v], g.workgroups);
+}
+
+/** flag[0] = number of non-finite floats among a[0 .. nA) and b[0 .. nB). */
+export function countNonFinite(stage: Stage, flag: Buf, a: Buf, nA: number, b: Buf, nB: number): void {
+  stage.dispatch(K.countNonFinite, [uniformWords('uuuuuuuu', [nA, nB, 0, 0, 0, 0, 0, 0]), a, b, flag], [1, 1, 1]);
+}
+
+/** grads += scratch (n floats) unless flag[0] != 0. */
+export function accumulateGradients(stage: Stage, grads: Buf, scratch: Buf, flag: Buf, n: number): void {
+  const g = threadGrid(n);
+  if (g) stage.dispatch(K.accumulate, [uniformWords('uuuuuuuu', [n, 0, 0, g.gridX, 0, 0, 0, 0]), scratch, flag, grads], g.workgroups);
+}
