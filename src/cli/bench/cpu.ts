@@ -1,0 +1,241 @@
+// `seed bench cpu`: throughput of the CPU reference backend on a preset (tiny by default): forward (the
+// scoring pass), forward+backward (the SEED loss backward), rollout through the KV-cache decoder, and the
+// matmul kernel alone; then what one GRPO/SEED update of the default batch would take. Times are medians
+// of --reps runs after a warm-up, measured both in wall-clock and in this process's CPU time: the backend
+// is single-threaded, so CPU time is the figure that does not depend on what else the machine runs.
+// Writes bench/cpu.md.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { dirname } from 'node:path';
+import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
+import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
+import { allowToken } from '../../backend/cpu/log_softmax.ts';
+import { dotRows } from '../../backend/cpu/matmul.ts';
+import { Rng } from '../../common/rng.ts';
+import { forwardFlopsPerToken, isPresetName, presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+
+export const summary = 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, time of one update';
+
+const usage =
+  'npm run seed -- bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--seed 1] [--out bench/cpu.md]';
+
+/** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
+const OBSERVATION_TOKENS = 15;
+const COMMAND_TOKENS = 5;
+const PROMPT_TOKENS = 40;
+/** Allowed tokens per scored position, as a command trie typically leaves. */
+const ALLOWED_PER_POSITION = 12;
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+async function measure(reps: number, fn: () => Promise<unknown>): Promise<Timing> {
+  await fn();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let r = 0; r < reps; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  return { wallMs: med(wall), cpuMs: med(cpu) };
+}
+
+/** nSeq episodes of len tokens: a prompt, then steps of observation + command; command tokens are scored. */
+function episodeBatch(config: ModelConfig, nSeq: number, len: number, rng: Rng): TokenBatch {
+  const V = config.vocabSize;
+  const words = maskWords(V);
+  const tokens = Int32Array.from({ length: nSeq * len }, () => rng.int(V));
+  const targets = new Int32Array(nSeq * len).fill(-1);
+  const masks: number[] = [];
+  for (let s = 0; s < nSeq; s++) {
+    for (let t = PROMPT_TOKENS; t + 1 < len; t++) {
+      if ((t - PROMPT_TOKENS) % (OBSERVATION_TOKENS + COMMAND_TOKENS) < OBSERVATION_TOKENS - 1) continue;
+      const target = tokens[s * len + t + 1];
+      targets[s * len + t] = target;
+      const row = new Uint32Array(words);
+      allowToken(row, 0, words, target);
+      for (let k = 1; k < ALLOWED_PER_POSITION; k++) allowToken(row, 0, words, rng.int(V));
+      masks.push(...row);
+    }
+  }
+  return { nSeq, seqLen: len, tokens, targets, masks: Uint32Array.from(masks) };
+}
+
+/** Rollout of `streams` episodes in lockstep: prompt, then (sample a command, feed an observation) to len. */
+async function rollout(backend: CpuBackend, streams: number, len: number, rng: Rng): Promise<number> {
+  const V = backend.config.vocabSize;
+  const words = maskWords(V);
+  const dec = backend.openDecoder(streams);
+  const all = Int32Array.from({ length: streams }, (_, i) => i);
+  const masks = new Uint32Array(streams * words).fill(0xffffffff);
+  for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.from({ length: PROMPT_TOKENS }, () => rng.int(V)));
+  let length = PROMPT_TOKENS;
+  let sampled = 0;
+  while (length + COMMAND_TOKENS + OBSERVATION_TOKENS <= len) {
+    for (let k = 0; k < COMMAND_TOKENS; k++) {
+      await dec.sample(all, masks, 1, Float32Array.from({ length: streams }, () => rng.float()));
+      sampled += streams;
+    }
+    for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.from({ length: OBSERVATION_TOKENS }, () => rng.int(V)));
+    length += COMMAND_TOKENS + OBSERVATION_TOKENS;
+  }
+  dec.dispose();
+  return sampled;
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseOptions(
+    args,
+    {
+      preset: { type: 'string', default: 'tiny' },
+      len: { type: 'string', default: '300' },
+      seqs: { type: 'string', default: '8' },
+      streams: { type: 'string' },
+      tasks: { type: 'string', default: '8' },
+      group: { type: 'string', default: '8' },
+      reps: { type: 'string', default: '3' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: 'bench/cpu.md' },
+    },
+    usage,
+  );
+  const preset = values.preset ?? 'tiny';
+  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
+  const len = parseIntOption(values.len, 'len');
+  const nSeq = parseIntOption(values.seqs, 'seqs');
+  const tasks = parseIntOption(values.tasks, 'tasks');
+  const group = parseIntOption(values.group, 'group');
+  const streams = parseIntOption(values.streams, 'streams', tasks * group);
+  const reps = parseIntOption(values.reps, 'reps');
+  const seed = parseIntOption(values.seed, 'seed');
+  const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
+  if (len < PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS || len > config.contextLength) {
+    throw new CliError(`--len must be in [${PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS}, ${config.contextLength}]`, 2);
+  }
+  if (nSeq < 1 || streams < 1 || tasks < 1 || group < 1 || reps < 1) throw new CliError('--seqs, --streams, --tasks, --group and --reps must be at least 1', 2);
+
+  const rng = new Rng(seed);
+  const backend = CpuBackend.fromSeed(config, seed);
+  const batch = episodeBatch(config, nSeq, len, rng.fork('batch'));
+  const nScored = batch.masks.length / maskWords(config.vocabSize);
+  const scoredFraction = nScored / (nSeq * len);
+  const lStudent = await backend.score(batch);
+  const noise = rng.fork('inputs');
+  const near = () => Float32Array.from(lStudent, (l) => l + 0.1 * noise.normal());
+  const inputs: LossInputs = {
+    advantage: Float32Array.from(lStudent, () => noise.normal()),
+    mask: new Float32Array(nScored).fill(1),
+    opdMask: new Float32Array(nScored).fill(1),
+    lSkill: near(),
+    lOld: near(),
+    lRef: near(),
+  };
+  const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
+  const tokens = nSeq * len;
+  process.stderr.write(`bench cpu: ${preset} (d ${config.dModel}, ${config.nLayer} layers, V ${config.vocabSize}), ${nSeq} x ${len} tokens, ${reps} reps\n`);
+
+  const fwd = await measure(reps, () => backend.score(batch));
+  process.stderr.write('  forward done\n');
+  const fb = await measure(reps, async () => {
+    await backend.lossBackward(batch, inputs, hyper);
+    await backend.zeroGradients();
+  });
+  process.stderr.write('  forward+backward done\n');
+  let sampled = 0;
+  const rollRng = rng.fork('rollout');
+  const roll = await measure(reps, async () => {
+    sampled = await rollout(backend, streams, len, rollRng);
+  });
+  const rolled = streams * (PROMPT_TOKENS + Math.floor((len - PROMPT_TOKENS) / (OBSERVATION_TOKENS + COMMAND_TOKENS)) * (OBSERVATION_TOKENS + COMMAND_TOKENS));
+  process.stderr.write('  rollout done\n');
+  const [kn, kk, km] = [len, config.dModel, config.dMlp];
+  const ka = new Float32Array(kn * kk).map(() => rng.float());
+  const kb = new Float32Array(km * kk).map(() => rng.float());
+  const kout = new Float32Array(kn * km);
+  const kern = await measure(Math.max(reps, 5), async () => {
+    for (let i = 0; i < 10; i++) dotRows(kout, 0, km, ka, 0, kk, kb, 0, kk, null, kn, kk, km, false);
+  });
+
+  const attended = (len + 1) / 2;
+  const flopFwd = forwardFlopsPerToken(config, attended, scoredFraction);
+  const flopRoll = forwardFlopsPerToken(config, attended, sampled / rolled);
+  const rate = (n: number, t: Timing) => ({ wall: n / (t.wallMs / 1000), cpu: n / (t.cpuMs / 1000) });
+  const rFwd = rate(tokens, fwd);
+  const rFb = rate(tokens, fb);
+  const rRoll = rate(rolled, roll);
+  const kernelGflop = (10 * 2 * kn * kk * km) / (kern.cpuMs / 1000) / 1e9;
+
+  const episodes = tasks * group;
+  const epTokens = episodes * len;
+  const tRoll = epTokens / rRoll.cpu;
+  const tScore = epTokens / rFwd.cpu;
+  const tTrain = epTokens / rFb.cpu;
+  const seedUpdate = tRoll + 3 * tScore + tTrain;
+  const grpoUpdate = tRoll + tScore + tTrain;
+  const benchHours = (100 * 3 * (seedUpdate + grpoUpdate)) / 3600;
+
+  const rows = [
+    ['forward (score)', tokens, fwd, rFwd, flopFwd],
+    ['forward+backward (loss)', tokens, fb, rFb, 3 * flopFwd],
+    [`rollout (${streams} streams, KV cache)`, rolled, roll, rRoll, flopRoll],
+  ] as const;
+  const table = [
+    '| pass | tokens | wall ms | CPU ms | tokens/s (CPU) | tokens/s (wall) | GFLOP/s (CPU) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      ([name, n, t, r, flop]) =>
+        `| ${name} | ${n} | ${fmt(t.wallMs)} | ${fmt(t.cpuMs)} | ${fmt(r.cpu)} | ${fmt(r.wall)} | ${fmt((r.cpu * flop) / 1e9, 2)} |`,
+    ),
+    `| matmul kernel dotRows ${kn}x${kk} . ${km}x${kk} | | | ${fmt(kern.cpuMs, 1)} (x10) | | | ${fmt(kernelGflop, 2)} |`,
+  ].join('\n');
+  const estimate = [
+    `| one update: ${tasks} tasks x ${group} episodes x ${len} tokens | seconds (CPU, one core) |`,
+    '|---|---:|',
+    `| rollout via KV cache (${fmt(epTokens)} tokens) | ${fmt(tRoll, 1)} |`,
+    `| one scoring forward (old, ref or skill) | ${fmt(tScore, 1)} |`,
+    `| forward+backward | ${fmt(tTrain, 1)} |`,
+    `| SEED update: rollout + 3 scoring forwards + forward+backward | ${fmt(seedUpdate, 1)} |`,
+    `| GRPO update: rollout + 1 scoring forward (ref) + forward+backward | ${fmt(grpoUpdate, 1)} |`,
+    `| learning benchmark: 100 updates x 3 seeds x (SEED + GRPO) | ${fmt(benchHours, 2)} h |`,
+  ].join('\n');
+  process.stdout.write(`${table}\n\n${estimate}\n`);
+
+  const report = `# CPU backend benchmark
+
+\`npm run seed -- bench cpu ${args.join(' ')}\`
+
+Preset **${preset}**: d ${config.dModel}, ${config.nLayer} layers, ${config.nHead} heads, MLP ${config.dMlp},
+vocabulary ${config.vocabSize}, context ${config.contextLength}. Workload: ${nSeq} episodes of ${len} tokens
+(a ${PROMPT_TOKENS}-token prompt, then steps of ${OBSERVATION_TOKENS} observation + ${COMMAND_TOKENS} command tokens; the
+${fmt(scoredFraction * 100, 0)}% command tokens are scored, each with ${ALLOWED_PER_POSITION} allowed tokens). Medians of ${reps} runs
+after a warm-up. FLOP per token: 2 (12 d^2 L + V d * head fraction) + 4 L T d with T = ${fmt(attended, 1)}
+positions attended on average (${fmt(flopFwd / 1e3, 1)} kFLOP per scored-pass token); forward+backward counts 3x.
+
+Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end (the
+backend runs on one core; CPU time is this process's, so other load on the machine inflates only the wall
+column).
+
+${table}
+
+${estimate}
+`;
+  const out = values.out ?? 'bench/cpu.md';
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, report);
+  process.stderr.write(`wrote ${out}\n`);
+  return 0;
+}
