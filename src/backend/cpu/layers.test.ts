@@ -56,6 +56,9 @@ describe('CPU layers: forward values', () => {
     geluForward(out, new Float64Array([1, -2]), 2);
     expect(out[0]).toBeCloseTo(0.841192, 6);
     expect(out[1]).toBeCloseTo(-0.0454023, 6);
+    const far = new Float64Array(3);
+    geluForward(far, new Float64Array([60, -60, 0]), 3);
+    expect(Array.from(far)).toEqual([60, 0, 0]);
   });
 
   it('layernorm normalises each row to mean 0, variance 1 before the affine map', () => {

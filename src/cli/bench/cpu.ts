@@ -93,6 +93,17 @@ async function rollout(backend: CpuBackend, streams: number, len: number, rng: R
   return sampled;
 }
 
+/** The textbook loop, for comparison with the blocked kernel: out[n, m] = a[n] . b[m]. */
+function plainMatmul(out: Float32Array, a: Float32Array, b: Float32Array, N: number, K: number, M: number): void {
+  for (let n = 0; n < N; n++) {
+    for (let m = 0; m < M; m++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) s += a[n * K + k] * b[m * K + k];
+      out[n * M + m] = s;
+    }
+  }
+}
+
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
@@ -169,6 +180,9 @@ export async function run(args: string[]): Promise<number> {
   const kern = await measure(Math.max(reps, 5), async () => {
     for (let i = 0; i < 10; i++) dotRows(kout, 0, km, ka, 0, kk, kb, 0, kk, null, kn, kk, km, false);
   });
+  const plain = await measure(Math.max(reps, 5), async () => {
+    for (let i = 0; i < 10; i++) plainMatmul(kout, ka, kb, kn, kk, km);
+  });
 
   const attended = (len + 1) / 2;
   const flopFwd = forwardFlopsPerToken(config, attended, scoredFraction);
@@ -178,6 +192,7 @@ export async function run(args: string[]): Promise<number> {
   const rFb = rate(tokens, fb);
   const rRoll = rate(rolled, roll);
   const kernelGflop = (10 * 2 * kn * kk * km) / (kern.cpuMs / 1000) / 1e9;
+  const plainGflop = (10 * 2 * kn * kk * km) / (plain.cpuMs / 1000) / 1e9;
 
   const episodes = tasks * group;
   const epTokens = episodes * len;
@@ -200,7 +215,8 @@ export async function run(args: string[]): Promise<number> {
       ([name, n, t, r, flop]) =>
         `| ${name} | ${n} | ${fmt(t.wallMs)} | ${fmt(t.cpuMs)} | ${fmt(r.cpu)} | ${fmt(r.wall)} | ${fmt((r.cpu * flop) / 1e9, 2)} |`,
     ),
-    `| matmul kernel dotRows ${kn}x${kk} . ${km}x${kk} | | | ${fmt(kern.cpuMs, 1)} (x10) | | | ${fmt(kernelGflop, 2)} |`,
+    `| matmul kernel dotRows (4 x 4 blocks), ${kn}x${kk} . ${km}x${kk} | | | ${fmt(kern.cpuMs, 1)} (x10) | | | ${fmt(kernelGflop, 2)} |`,
+    `| same product as a plain triple loop | | | ${fmt(plain.cpuMs, 1)} (x10) | | | ${fmt(plainGflop, 2)} |`,
   ].join('\n');
   const estimate = [
     `| one update: ${tasks} tasks x ${group} episodes x ${len} tokens | seconds (CPU, one core) |`,
@@ -210,7 +226,8 @@ export async function run(args: string[]): Promise<number> {
     `| forward+backward | ${fmt(tTrain, 1)} |`,
     `| SEED update: rollout + 3 scoring forwards + forward+backward | ${fmt(seedUpdate, 1)} |`,
     `| GRPO update: rollout + 1 scoring forward (ref) + forward+backward | ${fmt(grpoUpdate, 1)} |`,
-    `| learning benchmark: 100 updates x 3 seeds x (SEED + GRPO) | ${fmt(benchHours, 2)} h |`,
+    `| learning benchmark: 100 updates x 3 seeds x (SEED + GRPO), one process | ${fmt(benchHours, 2)} h |`,
+    `| the same as two processes on two free cores (the runs are independent) | ${fmt(benchHours / 2, 2)} h |`,
   ].join('\n');
   process.stdout.write(`${table}\n\n${estimate}\n`);
 
@@ -225,9 +242,9 @@ ${fmt(scoredFraction * 100, 0)}% command tokens are scored, each with ${ALLOWED_
 after a warm-up. FLOP per token: 2 (12 d^2 L + V d * head fraction) + 4 L T d with T = ${fmt(attended, 1)}
 positions attended on average (${fmt(flopFwd / 1e3, 1)} kFLOP per scored-pass token); forward+backward counts 3x.
 
-Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end (the
-backend runs on one core; CPU time is this process's, so other load on the machine inflates only the wall
-column).
+Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end. The backend runs on
+one core; CPU time is this process's, so other load on the machine inflates the wall column most, but it
+slows the CPU column too (shared cores and caches): compare runs made at a similar load.
 
 ${table}
 
