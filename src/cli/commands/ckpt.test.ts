@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readCheckpoint } from '../../model/checkpoint.ts';
+import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
@@ -59,5 +59,14 @@ describe('seed ckpt', () => {
     await expect(run(['init', '--preset', 'big', '--seed', '1', '--out', file])).rejects.toThrow(/unknown preset "big"/);
     await expect(run(['init', '--preset', 'tiny', '--seed', 'x', '--out', file])).rejects.toThrow(/--seed must be an integer/);
     await expect(run(['frobnicate'])).rejects.toBeInstanceOf(CliError);
+  });
+
+  it('refuses a checkpoint of another vocabulary unless --any-vocab', async () => {
+    const file = join(dir, 'other.ckpt');
+    const ck = readCheckpoint(new Uint8Array(readFileSync(join(dir, 'micro.ckpt'))));
+    writeFileSync(file, writeCheckpoint({ ...ck, vocabHash: 'deadbeef' }));
+    await expect(run(['inspect', file])).rejects.toThrow(new RegExp(`written for vocabulary deadbeef, this build's vocabulary is ${defaultTokenizer().hash}`));
+    const shown = await runQuiet(['inspect', file, '--any-vocab']);
+    expect(JSON.parse(shown.stdout).vocabMatches).toBe(false);
   });
 });
