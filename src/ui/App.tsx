@@ -1,13 +1,22 @@
 import { useEffect } from 'react';
 import { formatAdapter } from '../backend/webgpu/device.ts';
 import { SELF_TEST_TOLERANCE } from '../backend/webgpu/self_test.ts';
+import { Controls } from './Controls.tsx';
+import { Curves } from './Curves.tsx';
+import { EpisodeView } from './EpisodeView.tsx';
+import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
+import { StageView } from './StageView.tsx';
+import { parseHash } from './settings.ts';
 import { usePlayground, type GpuStatus } from './store.ts';
 
 export function App() {
   const connectGpu = usePlayground((s) => s.connectGpu);
+  const boot = usePlayground((s) => s.boot);
   useEffect(() => {
     void connectGpu();
-  }, [connectGpu]);
+    void boot();
+  }, [connectGpu, boot]);
+  useHashNavigation();
 
   return (
     <main className="page">
@@ -18,17 +27,45 @@ export function App() {
           small transformer agent on household tasks, live in your browser with WebGPU.
         </p>
       </header>
-      <GpuPanel />
-      <SelfTestPanel />
+      <Notices />
+      <ResumeOffer />
+      <div className="layout">
+        <div className="column-main">
+          <Controls />
+          <EpisodeView />
+          <StageView />
+        </div>
+        <div className="column-side">
+          <Curves />
+          <BackendPanel />
+          <CheckpointPanel />
+          <GpuPanel />
+          <SelfTestPanel />
+        </div>
+      </div>
     </main>
   );
+}
+
+/** A hash typed or pasted into the address bar applies like a link that was opened. */
+function useHashNavigation() {
+  const setSettings = usePlayground((s) => s.setSettings);
+  useEffect(() => {
+    const onHash = () => {
+      const { settings, notices } = parseHash(location.hash);
+      usePlayground.setState({ notices });
+      void setSettings(settings);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [setSettings]);
 }
 
 function GpuPanel() {
   const gpu = usePlayground((s) => s.gpu);
   return (
     <section className="panel" aria-labelledby="gpu-title">
-      <h2 id="gpu-title">GPU</h2>
+      <h2 id="gpu-title">GPU adapter</h2>
       <GpuStatusView gpu={gpu} />
     </section>
   );

@@ -2,7 +2,7 @@
 // (SEED.md), and the URL hash that holds them all so that a link reproduces the run.
 //
 //   #preset=micro&algo=seed&lambda=0.5&beta=5&group=8&tasks=4&lr=0.001&clip=0.2&kl=0.01&temp=1&evaltemp=0.4
-//    &history=5&maxsteps=15&decoding=constrained&seed=1&speed=1&ckpt=5&backend=auto
+//    &history=5&maxsteps=15&decoding=constrained&seed=1&speed=1&evalevery=5&evaleps=8&ckpt=5&backend=auto
 //
 // Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
 // and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
@@ -58,6 +58,10 @@ export interface Settings {
   speed: number;
   /** Checkpoint the run to IndexedDB every this many updates. */
   checkpointEvery: number;
+  /** Evaluate on eval-seen and eval-unseen after update 1 and every this many updates. */
+  evalEvery: number;
+  /** Games per eval split (the first games of the fixed eval sets). */
+  evalEpisodes: number;
   backend: BackendChoice;
 }
 
@@ -99,6 +103,8 @@ export const NUMBER_SPECS: Readonly<Record<NumericKey, NumberSpec>> = {
   maxSteps: { kind: 'number', hash: 'maxsteps', label: 'Max steps', min: 1, max: 100, integer: true, step: 1, help: 'steps before an episode is cut' },
   seed: { kind: 'number', hash: 'seed', label: 'Seed', min: 0, max: 0xffffffff, integer: true, step: 1, help: 'the one seed of the run (tasks, sampling)' },
   speed: { kind: 'number', hash: 'speed', label: 'Speed (updates/s, 0 = max)', min: 0, max: 100, integer: false, step: 0.5, help: 'how fast Play runs; 0 runs updates back to back' },
+  evalEvery: { kind: 'number', hash: 'evalevery', label: 'Evaluate every N updates', min: 1, max: 1000, integer: true, step: 1, help: 'success on eval-seen and eval-unseen after update 1 and every N updates' },
+  evalEpisodes: { kind: 'number', hash: 'evaleps', label: 'Eval games per split', min: 1, max: 134, integer: true, step: 1, help: 'games of each fixed eval set played per evaluation' },
   checkpointEvery: { kind: 'number', hash: 'ckpt', label: 'Checkpoint every N updates', min: 1, max: 1000, integer: true, step: 1, help: 'saves the run to this browser (IndexedDB)' },
 };
 
@@ -112,7 +118,7 @@ export const CHOICE_SPECS: Readonly<Record<ChoiceKey, ChoiceSpec>> = {
 /** Order of keys in the hash and in the controls. */
 export const SETTING_KEYS: readonly (keyof Settings)[] = [
   'preset', 'algo', 'lambda', 'beta', 'groupSize', 'tasksPerUpdate', 'lr', 'clip', 'klCoef', 'temperature',
-  'evalTemperature', 'history', 'maxSteps', 'decoding', 'seed', 'speed', 'checkpointEvery', 'backend',
+  'evalTemperature', 'history', 'maxSteps', 'decoding', 'seed', 'speed', 'evalEvery', 'evalEpisodes', 'checkpointEvery', 'backend',
 ];
 
 /**
@@ -145,6 +151,8 @@ function trainerDefaults(preset: PresetName): Settings {
     seed: 1,
     speed: 0,
     checkpointEvery: 5,
+    evalEvery: 5,
+    evalEpisodes: preset === 'micro' ? 8 : 32,
     backend: 'auto',
   };
 }

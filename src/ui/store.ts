@@ -1,6 +1,11 @@
-// Page state: what the GPU is (or why there is none) and the kernel self-test. The runtime itself is not
-// state (it is neither serialisable nor rendered), so it lives beside the store.
+// Page state: what the GPU is (or why there is none), the kernel self-test, the settings (mirrored in the URL
+// hash), and the record of the runs the training worker reports. The GPU runtime and the worker handle are
+// not state (neither serialisable nor rendered), so they live beside the store.
 import { create } from 'zustand';
+import type { EngineInfo, RunId, SavedRunInfo } from '../worker/protocol.ts';
+import { startEngine, type Engine } from './engine_client.ts';
+import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_state.ts';
+import { formatHash, needsReset, parseHash, type Settings, type SettingNotice } from './settings.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
@@ -18,24 +23,201 @@ export type SelfTestStatus =
   | { state: 'done'; result: SelfTestResult }
   | { state: 'failed'; message: string };
 
+export type EngineStatus =
+  | { state: 'starting' }
+  | { state: 'ready' }
+  | { state: 'playing' }
+  | { state: 'busy'; what: string }
+  | { state: 'failed'; message: string };
+
+export interface ViewState {
+  run: RunId;
+  filter: OutcomeFilter;
+  colourBy: ColourBy;
+  selected: number | null;
+}
+
 export interface PlaygroundState {
   gpu: GpuStatus;
   selfTest: SelfTestStatus;
+  settings: Settings;
+  /** Settings of the run now training (they differ from `settings` until an edit is applied). */
+  runSettings: Settings | null;
+  notices: SettingNotice[];
+  engine: EngineStatus;
+  info: EngineInfo | null;
+  record: RunRecord;
+  view: ViewState;
+  /** A run saved in this browser, offered for resuming until started or dismissed. */
+  saved: SavedRunInfo | null;
+  /** The outcome of the last checkpoint import or export, shown beside the buttons. */
+  checkpointMessage: { ok: boolean; text: string } | null;
   connectGpu: () => Promise<void>;
   runSelfTest: () => Promise<void>;
+  /** Starts the worker and the first run from the URL hash's settings. */
+  boot: () => Promise<void>;
+  /** Edits settings: lambda, beta and the like apply at the next update; model, algorithm or seed restart. */
+  setSettings: (next: Settings) => Promise<void>;
+  dismissNotices: () => void;
+  play: () => Promise<void>;
+  pause: () => Promise<void>;
+  stepUpdate: () => Promise<void>;
+  stepStage: () => Promise<void>;
+  reset: () => Promise<void>;
+  resume: () => Promise<void>;
+  discardSaved: () => Promise<void>;
+  setView: (view: Partial<ViewState>) => void;
+  exportCheckpoint: () => Promise<Uint8Array | null>;
+  importCheckpoint: (bytes: Uint8Array) => Promise<void>;
+  lossJson: () => Promise<string | null>;
 }
 
 let runtime: GpuRuntime | null = null;
-// One device per page, even when React mounts twice (StrictMode in development).
+// One device and one worker per page, even when React mounts twice (StrictMode in development).
 let connecting: Promise<void> | null = null;
+let booting: Promise<void> | null = null;
+let engine: Engine | null = null;
+
+function messageOf(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.replace(/^Error: /, '');
+}
+
+const initialHash = parseHash(typeof location === 'undefined' ? '' : location.hash);
+
+/** Writes the settings into the URL without adding a history entry per keystroke. */
+function writeHash(settings: Settings): void {
+  if (typeof history === 'undefined') return;
+  const hash = formatHash(settings);
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
 
 export const usePlayground = create<PlaygroundState>()((set, get) => ({
   gpu: { state: 'probing' },
   selfTest: { state: 'idle' },
+  settings: initialHash.settings,
+  runSettings: null,
+  notices: initialHash.notices,
+  engine: { state: 'starting' },
+  info: null,
+  record: EMPTY_RECORD,
+  view: { run: initialHash.settings.algo === 'both' ? 'seed' : (initialHash.settings.algo as RunId), filter: 'all', colourBy: 'delta', selected: null },
+  saved: null,
+  checkpointMessage: null,
 
   connectGpu: () => {
     connecting ??= connect(set);
     return connecting;
+  },
+
+  boot: () => {
+    booting ??= (async () => {
+      writeHash(get().settings);
+      const started = startEngine((event) => {
+        set((s) => ({ record: applyEvent(s.record, event) }));
+        if (event.type === 'error') set({ engine: { state: 'ready' } });
+      });
+      engine = started.engine;
+      started.worker.addEventListener('error', (e) => set({ engine: { state: 'failed', message: `the training worker failed: ${e.message || 'no message'}` } }));
+      try {
+        const saved = await engine.savedRun();
+        set({ saved });
+      } catch {
+        // A browser without IndexedDB (private mode) simply has nothing to resume.
+      }
+      await startRun(get().settings, false);
+    })();
+    return booting;
+  },
+
+  setSettings: async (next) => {
+    const before = get().runSettings;
+    set({ settings: next });
+    writeHash(next);
+    if (!engine || !before) return;
+    if (needsReset(before, next)) {
+      await startRun(next, false);
+    } else {
+      await engine.configure(next);
+      set({ runSettings: next });
+    }
+  },
+
+  dismissNotices: () => set({ notices: [] }),
+
+  play: async () => {
+    if (!engine || get().engine.state !== 'ready') return;
+    set({ engine: { state: 'playing' } });
+    try {
+      await engine.play(Number.MAX_SAFE_INTEGER);
+    } catch (err) {
+      set((s) => ({ record: applyEvent(s.record, { type: 'error', message: messageOf(err) }) }));
+    }
+    set({ engine: { state: 'ready' } });
+  },
+
+  pause: async () => {
+    if (!engine) return;
+    await engine.pause();
+  },
+
+  stepUpdate: () => busy('running one update', async (e) => void (await e.stepUpdate())),
+
+  stepStage: () => busy('running the next stage', async (e) => void (await e.stepStage())),
+
+  reset: async () => {
+    if (!engine) return;
+    await engine.pause();
+    await startRun(get().settings, false);
+  },
+
+  resume: async () => {
+    const saved = get().saved;
+    if (!engine || !saved) return;
+    await engine.pause();
+    set({ settings: saved.settings, saved: null });
+    writeHash(saved.settings);
+    await startRun(saved.settings, true, saved);
+  },
+
+  discardSaved: async () => {
+    set({ saved: null });
+    await engine?.discardSavedRun();
+  },
+
+  setView: (view) => set((s) => ({ view: { ...s.view, ...view } })),
+
+  exportCheckpoint: async () => {
+    if (!engine) return null;
+    try {
+      const bytes = await engine.exportCheckpoint(get().view.run);
+      set({ checkpointMessage: { ok: true, text: `exported ${bytes.length} bytes` } });
+      return bytes;
+    } catch (err) {
+      set({ checkpointMessage: { ok: false, text: `export failed: ${messageOf(err)}` } });
+      return null;
+    }
+  },
+
+  importCheckpoint: async (bytes) => {
+    if (!engine) return;
+    await engine.pause();
+    try {
+      await engine.importCheckpoint(bytes);
+      set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from its weights` } });
+    } catch (err) {
+      set({ checkpointMessage: { ok: false, text: `import refused: ${messageOf(err)}` } });
+    }
+  },
+
+  lossJson: async () => {
+    if (!engine) return null;
+    try {
+      return await engine.lossJson(get().view.run);
+    } catch (err) {
+      set((s) => ({ record: applyEvent(s.record, { type: 'error', message: messageOf(err) }) }));
+      return null;
+    }
   },
 
   runSelfTest: async () => {
@@ -72,4 +254,32 @@ async function connect(set: (partial: Partial<PlaygroundState>) => void): Promis
       set({ gpu: { state: 'unavailable', reason: 'error', detail, fix: 'reload the page' } });
     }
   }
+}
+
+const setState = usePlayground.setState;
+const getState = usePlayground.getState;
+
+/** Starts a run in the worker and resets the page's record to it (or to the saved curves when resuming). */
+async function startRun(settings: Settings, resume: boolean, saved?: SavedRunInfo): Promise<void> {
+  if (!engine) return;
+  setState({ engine: { state: 'starting' }, record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD, runSettings: null });
+  try {
+    const info = await engine.start(settings, resume);
+    const run = info.runs.includes(getState().view.run) ? getState().view.run : info.runs[0];
+    setState((s) => ({ info, runSettings: settings, engine: { state: 'ready' }, view: { ...s.view, run, selected: null } }));
+  } catch (err) {
+    setState({ engine: { state: 'failed', message: messageOf(err) } });
+  }
+}
+
+/** Runs one engine call with the controls locked; an error is reported, never thrown at the page. */
+async function busy(what: string, call: (e: Engine) => Promise<void>): Promise<void> {
+  if (!engine || getState().engine.state !== 'ready') return;
+  setState({ engine: { state: 'busy', what } });
+  try {
+    await call(engine);
+  } catch (err) {
+    setState((s) => ({ record: applyEvent(s.record, { type: 'error', message: messageOf(err) }) }));
+  }
+  setState({ engine: { state: 'ready' } });
 }

@@ -7,16 +7,17 @@ import type { Settings } from '../ui/settings.ts';
 /** Which run of the page a record belongs to: one run, or two side by side when the algorithm is "both". */
 export type RunId = 'seed' | 'grpo' | 'seed-static' | 'seed-shuffled' | 'opid' | 'seed-nogate';
 
-export const STAGES = ['rollout', 'advantages', 'skills', 'rescore', 'gate', 'step'] as const;
+/** The trainer's stages (rl/trainer.ts), in order. */
+export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
 export type StageName = (typeof STAGES)[number];
 
 export const STAGE_TITLES: Readonly<Record<StageName, string>> = {
   rollout: '1 Rollout',
-  advantages: '2 Rewards and group advantages',
+  rewards: '2 Rewards and group advantages',
   skills: '3 Hindsight skills',
   rescore: '4 Re-scoring',
-  gate: '5 Delta, gate and coefficients',
-  step: '6 Gradient and optimizer step',
+  loss: '5 Delta, gate and coefficients',
+  optimizer: '6 Gradient and optimizer step',
 };
 
 /** How the backend was chosen and why; shown beside the adapter. */
@@ -52,9 +53,11 @@ export interface SkillView {
 
 /** Per scored token of a trajectory, in scored order (the command tokens of every step). */
 export interface TokenScores {
+  /** Plain context, current weights: from stage 4 (a scoring pass) and exactly from the loss pass of stage 5. */
   lStudent: Float32Array;
   lSkill: Float32Array;
   lRef: Float32Array;
+  /** Stage 5 onwards; NaN before. */
   delta: Float32Array;
   gate: Float32Array;
   coef: Float32Array;
@@ -132,13 +135,16 @@ export interface UpdateMetrics {
   total: number;
   meanDelta: number;
   meanGate: number;
-  validSkillRate: number;
+  /** null when the algorithm writes no skills (GRPO). */
+  validSkillRate: number | null;
   gradNorm: number;
   /** Success on the fixed eval sets, when this update ran an evaluation; null otherwise. */
   evalSeen: number | null;
   evalUnseen: number | null;
   tokensPerSecond: number;
   wallMs: number;
+  /** Set when a non-finite loss or gradient stopped the update before the weights changed. */
+  skipped: string | null;
 }
 
 /** What the step-through shows after a stage ran: the stage and the current batch so far. */

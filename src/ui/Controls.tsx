@@ -1,0 +1,174 @@
+import { useEffect, useId, useState } from 'react';
+import {
+  ALGORITHM_LABELS,
+  CHOICE_SPECS,
+  NUMBER_SPECS,
+  RESET_KEYS,
+  defaultSettings,
+  numberProblem,
+  withPaperValues,
+  type NumericKey,
+  type Settings,
+} from './settings.ts';
+import { usePlayground } from './store.ts';
+
+const HYPER_KEYS: NumericKey[] = ['lambda', 'beta', 'groupSize', 'tasksPerUpdate', 'lr', 'clip', 'klCoef', 'temperature', 'evalTemperature', 'history', 'maxSteps'];
+const RUN_KEYS: NumericKey[] = ['seed', 'speed', 'evalEvery', 'evalEpisodes', 'checkpointEvery'];
+
+export function Controls() {
+  const engine = usePlayground((s) => s.engine);
+  const play = usePlayground((s) => s.play);
+  const pause = usePlayground((s) => s.pause);
+  const stepUpdate = usePlayground((s) => s.stepUpdate);
+  const stepStage = usePlayground((s) => s.stepStage);
+  const reset = usePlayground((s) => s.reset);
+  const ready = engine.state === 'ready';
+  const playing = engine.state === 'playing';
+
+  return (
+    <section className="panel" aria-labelledby="controls-title">
+      <div className="panel-head">
+        <h2 id="controls-title">Training</h2>
+        <span className="engine-state" data-testid="engine-state" data-state={engine.state} role="status" aria-live="polite">
+          {engine.state === 'starting' && 'Loading the warm-start policy…'}
+          {engine.state === 'ready' && 'Ready'}
+          {engine.state === 'playing' && 'Training…'}
+          {engine.state === 'busy' && `Busy: ${engine.what}…`}
+          {engine.state === 'failed' && `Failed: ${engine.message}`}
+        </span>
+      </div>
+      <div className="button-row" role="toolbar" aria-label="Run controls">
+        {playing ? (
+          <button type="button" onClick={() => void pause()} data-testid="pause">
+            Pause
+          </button>
+        ) : (
+          <button type="button" onClick={() => void play()} disabled={!ready} data-testid="play">
+            Play
+          </button>
+        )}
+        <button type="button" onClick={() => void stepUpdate()} disabled={!ready} data-testid="step-update">
+          Step one update
+        </button>
+        <button type="button" onClick={() => void stepStage()} disabled={!ready} data-testid="step-stage">
+          Next stage
+        </button>
+        <button type="button" className="secondary" onClick={() => void reset()} disabled={engine.state === 'starting'} data-testid="reset">
+          Reset
+        </button>
+      </div>
+      <Settings />
+    </section>
+  );
+}
+
+function Settings() {
+  const settings = usePlayground((s) => s.settings);
+  const setSettings = usePlayground((s) => s.setSettings);
+  const update = (patch: Partial<Settings>) => void setSettings({ ...settings, ...patch });
+
+  return (
+    <div className="settings">
+      <fieldset>
+        <legend>Run</legend>
+        <ChoiceField settingKey="algo" value={settings.algo} labels={ALGORITHM_LABELS} onChange={(v) => update({ algo: v as Settings['algo'] })} />
+        <ChoiceField settingKey="preset" value={settings.preset} onChange={(v) => void setSettings({ ...defaultSettings(v as Settings['preset']), algo: settings.algo, seed: settings.seed, backend: settings.backend })} />
+        <ChoiceField settingKey="backend" value={settings.backend} onChange={(v) => update({ backend: v as Settings['backend'] })} />
+        <ChoiceField settingKey="decoding" value={settings.decoding} onChange={(v) => update({ decoding: v as Settings['decoding'] })} />
+        {RUN_KEYS.map((key) => (
+          <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Hyper-parameters</legend>
+        {HYPER_KEYS.map((key) => (
+          <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
+        ))}
+        <div className="button-row">
+          <button type="button" className="secondary" data-testid="paper-values" onClick={() => void setSettings(withPaperValues(settings))}>
+            Paper’s values
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            data-testid="preset-defaults"
+            onClick={() => void setSettings({ ...defaultSettings(settings.preset), algo: settings.algo, seed: settings.seed, backend: settings.backend })}
+          >
+            Playground defaults
+          </button>
+        </div>
+        <p className="hint">
+          Changes apply at the next update; {[...RESET_KEYS].join(', ')} start a new run.
+        </p>
+      </fieldset>
+    </div>
+  );
+}
+
+function ChoiceField({
+  settingKey,
+  value,
+  labels,
+  onChange,
+}: {
+  settingKey: keyof typeof CHOICE_SPECS;
+  value: string;
+  labels?: Readonly<Record<string, string>>;
+  onChange: (value: string) => void;
+}) {
+  const spec = CHOICE_SPECS[settingKey];
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{spec.label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-setting={spec.hash} title={spec.help}>
+        {spec.options.map((o) => (
+          <option key={o} value={o}>
+            {labels?.[o] ?? o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A number input that commits on Enter or blur, and only a valid value; an invalid one is marked and kept for editing. */
+function NumberField({ settingKey, value, onCommit }: { settingKey: NumericKey; value: number; onCommit: (value: number) => void }) {
+  const spec = NUMBER_SPECS[settingKey];
+  const id = useId();
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  const parsed = text.trim() === '' ? Number.NaN : Number(text);
+  const problem = Number.isNaN(parsed) ? 'not a number' : numberProblem(settingKey, parsed);
+  const commit = () => {
+    if (!problem && parsed !== value) onCommit(parsed);
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>{spec.label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        min={spec.min}
+        max={spec.max}
+        step={spec.integer ? 1 : 'any'}
+        value={text}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        title={spec.help}
+        data-setting={spec.hash}
+        onChange={(e) => setText(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+        }}
+      />
+      {problem ? (
+        <span id={`${id}-problem`} className="field-problem">
+          {problem}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,226 @@
+import { useMemo, useState } from 'react';
+import type { RunId, TrajectoryView } from '../worker/protocol.ts';
+import { colourOf, colourRange, filterTrajectories, keepSelection, tokenValue, type ColourBy, type OutcomeFilter } from './run_state.ts';
+import { usePlayground } from './store.ts';
+
+const COLOUR_LABELS: Record<ColourBy, string> = { delta: 'Δ (probability shift)', gate: 'gate g', coef: 'loss coefficient c' };
+
+export function fmt(x: number): string {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  return Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? x.toFixed(4) : x.toExponential(3);
+}
+
+export function EpisodeView() {
+  const record = usePlayground((s) => s.record);
+  const view = usePlayground((s) => s.view);
+  const runs = usePlayground((s) => s.info?.runs ?? []);
+  const setView = usePlayground((s) => s.setView);
+  const batch = record.batch[view.run] ?? [];
+  const shown = filterTrajectories(batch, view.filter);
+  const selected = keepSelection(shown, view.selected);
+  const trajectory = shown.find((t) => t.index === selected) ?? null;
+  const range = useMemo(() => colourRange(batch, view.colourBy), [batch, view.colourBy]);
+
+  return (
+    <section className="panel" aria-labelledby="episodes-title" data-testid="episodes">
+      <div className="panel-head">
+        <h2 id="episodes-title">
+          Episodes {record.batchUpdate[view.run] !== undefined ? <small>update {record.batchUpdate[view.run]}</small> : null}
+        </h2>
+        <div className="button-row">
+          {runs.length > 1 ? (
+            <label>
+              Run{' '}
+              <select value={view.run} onChange={(e) => setView({ run: e.target.value as RunId, selected: null })} data-testid="view-run">
+                {runs.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <label>
+            Show{' '}
+            <select value={view.filter} onChange={(e) => setView({ filter: e.target.value as OutcomeFilter })} data-testid="filter">
+              <option value="all">all</option>
+              <option value="success">successes</option>
+              <option value="failure">failures</option>
+            </select>
+          </label>
+          <label>
+            Colour by{' '}
+            <select value={view.colourBy} onChange={(e) => setView({ colourBy: e.target.value as ColourBy })} data-testid="colour-by">
+              {(Object.keys(COLOUR_LABELS) as ColourBy[]).map((k) => (
+                <option key={k} value={k}>
+                  {COLOUR_LABELS[k]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {batch.length === 0 ? <p className="hint">The first rollout appears here as each episode ends.</p> : null}
+      <div className="episodes">
+        <ol className="trajectory-list" aria-label="Trajectories of the update" data-testid="trajectory-list">
+          {shown.map((t) => (
+            <li key={t.index}>
+              <button
+                type="button"
+                className={`trajectory-pick ${t.index === selected ? 'selected' : ''}`}
+                aria-pressed={t.index === selected}
+                onClick={() => setView({ selected: t.index })}
+                data-testid="trajectory-pick"
+                data-index={t.index}
+                data-won={t.won}
+              >
+                <span className={t.won ? 'ok' : 'bad'}>{t.won ? '✓' : '✗'}</span> task {t.task + 1}.{t.episode + 1}{' '}
+                <span className="muted">R {t.reward.toFixed(1)}</span>
+              </button>
+            </li>
+          ))}
+        </ol>
+        {trajectory ? (
+          <div className="episode-detail">
+            <Transcript t={trajectory} colourBy={view.colourBy} range={range} />
+            <SkillCard t={trajectory} />
+          </div>
+        ) : null}
+      </div>
+      <Legend colourBy={view.colourBy} range={range} />
+    </section>
+  );
+}
+
+function Legend({ colourBy, range }: { colourBy: ColourBy; range: [number, number] }) {
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((f) => range[0] + f * (range[1] - range[0]));
+  return (
+    <div className="legend" aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`} data-testid="legend">
+      <span>{COLOUR_LABELS[colourBy]}:</span>
+      {stops.map((v) => (
+        <span key={v} className="legend-swatch" style={{ background: colourOf(v, range, colourBy) }}>
+          {fmt(v)}
+        </span>
+      ))}
+      <span className="muted">unscored tokens are outlined; hover or focus a token for its numbers</span>
+    </div>
+  );
+}
+
+function tokenNumbers(t: TrajectoryView, k: number): [string, number][] {
+  const rows: [string, number][] = [['l_old', t.lOld[k]]];
+  const s = t.scores;
+  if (s) {
+    rows.push(
+      ['l_student', s.lStudent[k]],
+      ['l_skill', s.lSkill[k]],
+      ['l_ref', s.lRef[k]],
+      ['Δ', s.delta[k]],
+      ['gate', s.gate[k]],
+      ['coef', s.coef[k]],
+      ['  grpo', s.coefGrpo[k]],
+      ['  opd', s.coefOpd[k]],
+      ['  kl', s.coefKl[k]],
+    );
+  }
+  return rows;
+}
+
+function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: ColourBy; range: [number, number] }) {
+  const [focus, setFocus] = useState<number | null>(null);
+  const k = focus !== null && focus < t.tokens.length ? focus : null;
+  return (
+    <div className="transcript" data-testid="transcript" data-index={t.index} data-won={t.won}>
+      <p className="task-line">
+        <strong>Task:</strong> <span data-testid="transcript-goal">{t.goal}</span>{' '}
+        <span className={t.won ? 'ok' : 'bad'} data-testid="transcript-outcome">
+          {t.won ? 'success' : 'failure'}
+        </span>{' '}
+        <span className="muted">
+          reward {t.reward.toFixed(1)}, {t.invalidSteps} invalid, A = {t.advantage === null ? '—' : fmt(t.advantage)}
+        </span>
+      </p>
+      <p className="observation">{t.opening}</p>
+      {t.steps.map((step, i) => (
+        <div key={i} className="step" data-testid="transcript-step">
+          <div className="command">
+            <span aria-hidden="true">&gt; </span>
+            {Array.from({ length: step.tokenCount }, (_, j) => {
+              const idx = step.tokenStart + j;
+              const v = tokenValue(t, idx, colourBy);
+              const label = tokenNumbers(t, idx)
+                .map(([name, x]) => `${name.trim()} ${fmt(x)}`)
+                .join(', ');
+              return (
+                <span
+                  key={idx}
+                  className={`tok ${v === null ? 'unscored' : ''}`}
+                  tabIndex={0}
+                  style={v === null ? undefined : { background: colourOf(v, range, colourBy) }}
+                  aria-label={`${t.tokens[idx]}: ${label}`}
+                  title={label}
+                  data-k={idx}
+                  data-delta={t.scores ? t.scores.delta[idx] : undefined}
+                  data-gate={t.scores ? t.scores.gate[idx] : undefined}
+                  data-coef={t.scores ? t.scores.coef[idx] : undefined}
+                  onMouseEnter={() => setFocus(idx)}
+                  onFocus={() => setFocus(idx)}
+                >
+                  {t.tokens[idx]}
+                </span>
+              );
+            })}
+            {step.valid ? null : <span className="bad"> (invalid)</span>}
+          </div>
+          <p className="observation">{step.observation}</p>
+        </div>
+      ))}
+      <div className="token-detail" aria-live="polite" data-testid="token-detail">
+        {k === null ? (
+          <span className="muted">Hover or focus a command token to see its numbers.</span>
+        ) : (
+          <>
+            <strong>“{t.tokens[k]}”</strong>
+            <dl className="facts compact">
+              {tokenNumbers(t, k).map(([name, x]) => (
+                <div key={name} className="fact">
+                  <dt>{name}</dt>
+                  <dd data-name={name.trim()}>{fmt(x)}</dd>
+                </div>
+              ))}
+            </dl>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function SkillCard({ t }: { t: TrajectoryView }) {
+  const skill = t.skill;
+  return (
+    <aside className="skill-card" aria-label="Hindsight skill" data-testid="skill-card" data-index={t.index}>
+      <h3>Skill the policy wrote</h3>
+      {skill ? (
+        <>
+          <p>
+            <span className={skill.outcome === 'success' ? 'ok' : 'bad'} data-testid="skill-outcome">
+              {skill.outcome === 'success' ? 'workflow (success)' : 'avoidance (failure)'}
+            </span>{' '}
+            <span className={skill.valid ? 'ok' : 'bad'} data-testid="skill-valid" data-valid={skill.valid}>
+              {skill.valid ? 'valid' : `not used: ${skill.reason ?? 'invalid'}`}
+            </span>
+          </p>
+          <blockquote data-testid="skill-text">{skill.text || '(empty)'}</blockquote>
+          <details>
+            <summary>Analyzer prompt</summary>
+            <pre className="prompt" data-testid="skill-prompt">
+              {skill.prompt}
+            </pre>
+          </details>
+        </>
+      ) : (
+        <p className="hint">Written after the rollout (stage 3).</p>
+      )}
+    </aside>
+  );
+}

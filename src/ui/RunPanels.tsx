@@ -1,0 +1,134 @@
+// The smaller panels around a run: URL notices, the offer to resume a saved run, which backend trains and
+// why, and checkpoint import/export.
+import { useId, useRef } from 'react';
+import { formatAdapter } from '../backend/webgpu/device.ts';
+import { downloadBlob } from './download.ts';
+import { usePlayground } from './store.ts';
+
+export function Notices() {
+  const notices = usePlayground((s) => s.notices);
+  const dismiss = usePlayground((s) => s.dismissNotices);
+  const errors = usePlayground((s) => s.record.errors);
+  if (notices.length === 0 && errors.length === 0) return null;
+  return (
+    <div className="notices">
+      {notices.length > 0 ? (
+        <div className="banner banner-warn" role="alert" data-testid="hash-notices">
+          <strong>Some settings in the link were not used:</strong>
+          <ul>
+            {notices.map((n, i) => (
+              <li key={i} data-testid="hash-notice" data-key={n.key}>
+                <code>
+                  {n.key}={n.value}
+                </code>{' '}
+                {n.message}
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="secondary" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      {errors.length > 0 ? (
+        <div className="banner banner-error" role="alert" data-testid="run-errors">
+          {errors.map((e, i) => (
+            <p key={i}>{e}</p>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function ResumeOffer() {
+  const saved = usePlayground((s) => s.saved);
+  const resume = usePlayground((s) => s.resume);
+  const discard = usePlayground((s) => s.discardSaved);
+  if (!saved) return null;
+  return (
+    <div className="banner banner-info" role="region" aria-label="Saved run" data-testid="resume-offer" data-updates={saved.updates}>
+      A run saved in this browser ({saved.settings.algo}, {saved.settings.preset}, seed {saved.settings.seed}) reached update{' '}
+      {saved.updates} on {new Date(saved.savedAt).toLocaleString()}.
+      <div className="button-row">
+        <button type="button" onClick={() => void resume()} data-testid="resume">
+          Resume it
+        </button>
+        <button type="button" className="secondary" onClick={() => void discard()} data-testid="discard-saved">
+          Discard
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function BackendPanel() {
+  const info = usePlayground((s) => s.info);
+  if (!info) return null;
+  const b = info.backend;
+  return (
+    <section className="panel" aria-labelledby="backend-title" data-testid="backend" data-kind={b.kind}>
+      <h2 id="backend-title">Training backend</h2>
+      <p>
+        <strong data-testid="backend-kind">{b.kind === 'webgpu' ? 'WebGPU' : 'CPU'}</strong> ({b.requested === 'auto' ? 'picked automatically' : 'as requested'}):{' '}
+        <span data-testid="backend-reason">{b.reason}</span>
+        {b.adapter ? <span className="muted"> Adapter: {formatAdapter(b.adapter)}.</span> : null}
+      </p>
+      {b.fallback ? (
+        <div className="banner banner-warn" role="alert" data-testid="backend-fallback">
+          Training on the CPU because WebGPU could not be used: {b.fallback.detail}. To enable WebGPU: {b.fallback.fix}.
+        </div>
+      ) : null}
+      <p className="muted">
+        Started from {info.initial.source} ({info.initial.preset}, {info.initial.parameters.toLocaleString()} parameters).
+      </p>
+    </section>
+  );
+}
+
+export function CheckpointPanel() {
+  const exportCheckpoint = usePlayground((s) => s.exportCheckpoint);
+  const importCheckpoint = usePlayground((s) => s.importCheckpoint);
+  const message = usePlayground((s) => s.checkpointMessage);
+  const last = usePlayground((s) => s.record.lastCheckpoint);
+  const settings = usePlayground((s) => s.settings);
+  const engineState = usePlayground((s) => s.engine.state);
+  const run = usePlayground((s) => s.view.run);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const canUse = engineState === 'ready' || engineState === 'playing';
+
+  const onExport = async () => {
+    const bytes = await exportCheckpoint();
+    if (bytes) downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `seed-${run}-${settings.preset}.ckpt`);
+  };
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    await importCheckpoint(new Uint8Array(await file.arrayBuffer()));
+    if (input.current) input.current.value = '';
+  };
+
+  return (
+    <section className="panel" aria-labelledby="ckpt-title" data-testid="checkpoints">
+      <h2 id="ckpt-title">Checkpoints</h2>
+      <p className="muted" data-testid="autosave">
+        The run is saved in this browser every {settings.checkpointEvery} updates
+        {last ? `; last saved at update ${last.update}, ${new Date(last.savedAt).toLocaleTimeString()}` : ''}.
+      </p>
+      <div className="button-row">
+        <button type="button" className="secondary" onClick={() => void onExport()} disabled={!canUse} data-testid="export-checkpoint">
+          Export checkpoint
+        </button>
+        <label htmlFor={id} className="file-button">
+          Import checkpoint
+        </label>
+        <input id={id} ref={input} type="file" accept=".ckpt,application/octet-stream" disabled={!canUse} onChange={(e) => void onFile(e.target.files?.[0])} data-testid="import-checkpoint" />
+      </div>
+      {message ? (
+        <p className={message.ok ? 'ok' : 'bad'} role="status" data-testid="checkpoint-message" data-ok={message.ok}>
+          {message.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+// The engine on the CPU backend with the micro preset: the first rollout arrives by itself, the six stages
+// show the update's real numbers (recomputed here from the exported loss JSON), lambda changes without a
+// reset, and a saved run resumes where it stopped.
+import { describe, expect, it } from 'vitest';
+import { parseLossProblem } from '../backend/loss_json.ts';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { seedLoss } from '../backend/cpu/seed_loss.ts';
+import { Rng } from '../common/rng.ts';
+import { readCheckpoint, writeCheckpoint } from '../model/checkpoint.ts';
+import { presetConfig } from '../model/config.ts';
+import { initParameters } from '../model/init.ts';
+import { parameterLayout } from '../model/layout.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { DEFAULT_SETTINGS, type Settings } from '../ui/settings.ts';
+import { Engine, largestChanges, type EngineHost, type SavedRun } from './engine.ts';
+import { STAGES, type EngineEvent, type StageSnapshot } from './protocol.ts';
+
+function memoryHost(): EngineHost & { saved: SavedRun | null } {
+  const host = {
+    saved: null as SavedRun | null,
+    warmStart: async () => null,
+    createBackend: async (_choice: Settings['backend'], config: Parameters<EngineHost['createBackend']>[1], params: Float32Array) => ({
+      backend: new CpuBackend(config, params),
+      report: { kind: 'cpu' as const, requested: 'cpu' as const, reason: 'requested', adapter: null, fallback: null },
+    }),
+    store: {
+      load: async () => host.saved,
+      save: async (run: SavedRun) => void (host.saved = run),
+      clear: async () => void (host.saved = null),
+    },
+    now: () => Date.now(),
+    yieldToEvents: () => new Promise<void>((r) => setTimeout(r, 0)),
+    sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+  };
+  return host;
+}
+
+// Free decoding: a random policy writes invalid commands, so rewards differ within a group and the gradient is not 0.
+const SETTINGS: Settings = { ...DEFAULT_SETTINGS, decoding: 'free', groupSize: 2, tasksPerUpdate: 2, maxSteps: 4, history: 4, evalEpisodes: 2, checkpointEvery: 1 };
+
+async function startedEngine(settings = SETTINGS) {
+  const host = memoryHost();
+  const engine = new Engine(host);
+  const events: EngineEvent[] = [];
+  await engine.subscribe((e) => events.push(e));
+  const info = await engine.start(settings, false);
+  return { host, engine, events, info };
+}
+
+function close(a: number, b: number, tol: number): boolean {
+  return Math.abs(a - b) <= tol + tol * Math.abs(b);
+}
+
+describe('engine', () => {
+  it('puts the first rollout on screen, then steps through the six stages with their numbers', async () => {
+    const { engine, events, info } = await startedEngine();
+    expect(info.runs).toEqual(['seed']);
+    expect(info.backend.kind).toBe('cpu');
+    // The first rollout runs by itself after start; the next call waits for it.
+    const exported = await engine.exportCheckpoint('seed');
+    const first = events.find((e): e is Extract<EngineEvent, { type: 'stage' }> => e.type === 'stage')!.snapshot;
+    expect(first.stage).toBe('rollout');
+    expect(first.update).toBe(1);
+    expect(first.trajectories).toHaveLength(4);
+    expect(events.filter((e) => e.type === 'trajectory')).toHaveLength(4);
+    // A random policy wins nothing, so GRPO has no signal; weights moved away from the reference give the KL
+    // term one, so that the step below has a gradient.
+    const tok = defaultTokenizer();
+    const ck = readCheckpoint(exported, { vocabHash: tok.hash });
+    const rng = new Rng(5);
+    const moved = ck.params.map((x) => x + 0.05 * rng.normal());
+    await engine.importCheckpoint(writeCheckpoint({ ...ck, params: moved }));
+    const snapshots: StageSnapshot[] = [];
+    for (let i = 0; i < STAGES.length; i++) snapshots.push(await engine.stepStage());
+    expect(snapshots.map((s) => s.stage)).toEqual(STAGES);
+    expect(snapshots.every((s) => s.update === 1)).toBe(true);
+
+    const [rollout, rewards, skills, rescore, loss, optimizer] = snapshots;
+    for (const t of rollout.trajectories) {
+      expect(t.tokens.length).toBe(t.lOld.length);
+      expect(t.steps.reduce((n, s) => n + s.tokenCount, 0)).toBe(t.tokens.length);
+      expect(t.lOld.every((x) => x <= 0 && Number.isFinite(x))).toBe(true);
+    }
+    // Stage 2: group means and advantages as SEED.md defines them.
+    for (const g of rewards.groups!) {
+      const mean = g.rewards.reduce((a, b) => a + b, 0) / g.rewards.length;
+      expect(g.mean).toBeCloseTo(mean, 12);
+      g.advantages.forEach((a, j) => expect(a).toBeCloseTo((g.rewards[j] - g.mean) / (g.std + 1e-6), 9));
+    }
+    // Stage 3: every trajectory has a skill, told its own outcome.
+    for (const t of skills.trajectories) {
+      expect(t.skill).not.toBeNull();
+      expect(t.skill!.outcome).toBe(t.won ? 'success' : 'failure');
+      expect(t.skill!.prompt).toContain(t.won ? 'success' : 'failure');
+    }
+    // Stage 4: l_student from a plain scoring pass equals l_old (same weights, same context) to float32 noise.
+    for (const t of rescore.trajectories) {
+      t.scores!.lStudent.forEach((x, k) => expect(close(x, t.lOld[k], 1e-4)).toBe(true));
+      expect(t.scores!.delta.every(Number.isNaN)).toBe(true);
+    }
+    // Stage 5: the exported loss JSON, recomputed by the CPU reference, gives the numbers shown per token.
+    const problem = parseLossProblem(await engine.lossJson('seed'));
+    expect(problem.hyper).toEqual({ lambda: SETTINGS.lambda, beta: SETTINGS.beta, clip: SETTINGS.clip, klCoef: SETTINGS.klCoef, gate: true });
+    const re = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
+    let k = 0;
+    for (const t of loss.trajectories) {
+      const s = t.scores!;
+      for (let j = 0; j < t.tokens.length; j++, k++) {
+        expect(close(s.delta[j], re.delta[k], 1e-6)).toBe(true);
+        expect(close(s.gate[j], re.gate[k], 1e-6)).toBe(true);
+        expect(close(s.coef[j], re.coef[k], 1e-5)).toBe(true);
+        expect(close(s.coefGrpo[j] + s.coefOpd[j] + s.coefKl[j], s.coef[j], 1e-5)).toBe(true);
+        expect(close(s.coefKl[j], re.coefKl[k], 1e-5)).toBe(true);
+      }
+    }
+    expect(k).toBe(problem.lStudent.length);
+    // Stage 6: the step changed the parameters, and the metrics of update 1 carry an evaluation.
+    expect(optimizer.step!.rmsChange).toBeGreaterThan(0);
+    expect(optimizer.step!.largest.length).toBeGreaterThan(0);
+    for (const c of optimizer.step!.largest) expect(c.after).not.toBe(c.before);
+    const metrics = events.filter((e) => e.type === 'update');
+    expect(metrics).toHaveLength(1);
+    const m = (metrics[0] as Extract<EngineEvent, { type: 'update' }>).metrics;
+    expect(m.update).toBe(1);
+    expect(m.evalSeen).not.toBeNull();
+    expect(m.L_GRPO).toBeCloseTo(re.L_GRPO, 5);
+    expect(m.KL).toBeGreaterThan(0);
+    expect(optimizer.step!.KL).toBeCloseTo(re.KL, 6);
+  });
+
+  it('applies a new lambda at the next update without a reset, and resumes a saved run', async () => {
+    const { host, engine, events } = await startedEngine();
+    await engine.stepUpdate();
+    expect(host.saved?.updates).toBe(1);
+    await engine.configure({ ...SETTINGS, lambda: 0.125, beta: 2 });
+    await engine.stepStage();
+    await engine.stepStage();
+    const snap = await engine.stepStage();
+    expect(snap.update).toBe(2);
+    expect(snap.hyper).toMatchObject({ lambda: 0.125, beta: 2 });
+
+    const resumed = new Engine(host);
+    const info = await resumed.start(SETTINGS, true);
+    expect(info.initial.source).toBe('the run saved at update 1');
+    const saved = await resumed.savedRun();
+    expect(saved?.curves.map((c) => c.update)).toEqual([1]);
+    const next = await resumed.stepStage();
+    expect(next.update).toBe(2);
+    expect(events.some((e) => e.type === 'checkpointed')).toBe(true);
+  });
+
+  it('refuses a corrupt or mismatched checkpoint with a clear message and keeps the weights', async () => {
+    const { engine } = await startedEngine();
+    const before = await engine.exportCheckpoint('seed');
+    const corrupt = before.slice();
+    corrupt[corrupt.length >> 1] ^= 0xff;
+    await expect(engine.importCheckpoint(corrupt)).rejects.toThrow(/checksum mismatch/);
+    await expect(engine.importCheckpoint(new TextEncoder().encode('hello'))).rejects.toThrow(/not a SEED checkpoint/);
+    const tok = defaultTokenizer();
+    const tiny = presetConfig('tiny', tok.vocabSize);
+    const other = writeCheckpoint({ config: tiny, vocabHash: tok.hash, params: initParameters(tiny, 1), optimizer: null, metadata: {} });
+    await expect(engine.importCheckpoint(other)).rejects.toThrow(/this run's micro preset is d 16/);
+    expect(await engine.exportCheckpoint('seed')).toEqual(before);
+  });
+
+  it('names the largest parameter changes by their view', () => {
+    const tok = defaultTokenizer();
+    const config = presetConfig('micro', tok.vocabSize);
+    const before = initParameters(config, 3);
+    const after = before.slice();
+    after[5] += 0.5;
+    const lnfb = parameterLayout(config).views['lnf.b'];
+    after[lnfb.offset + 3] -= 0.25;
+    const { largest, rms } = largestChanges(config, before, after, 8);
+    expect(largest.map((c) => [c.name, c.index])).toEqual([['wte', 5], ['lnf.b', 3]]);
+    expect(largest[0].after - largest[0].before).toBeCloseTo(0.5, 6);
+    expect(rms).toBeCloseTo(Math.sqrt((0.25 + 0.0625) / after.length), 6);
+  });
+});

@@ -1,0 +1,424 @@
+// The training engine behind the page: one trainer per run (two when SEED and GRPO run side by side), driven
+// stage by stage so that the page sees every stage's numbers, can stop between stages, and can step through
+// an update. It knows nothing of workers or browsers: the host gives it the warm start, the backends and the
+// store of saved runs, so the same code runs in the Web Worker and in Node tests.
+import type { Backend } from '../backend/backend.ts';
+import { evalScenes } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
+import { presetConfig, type ModelConfig, type PresetName } from '../model/config.ts';
+import { initParameters } from '../model/init.ts';
+import { parameterLayout } from '../model/layout.ts';
+import { packBatch } from '../rl/batch.ts';
+import { defaultConfig, type TrainConfig } from '../rl/config.ts';
+import { evaluate } from '../rl/evaluate.ts';
+import { restoreRun, runCheckpoints } from '../rl/run_state.ts';
+import { STAGES as TRAINER_STAGES, Trainer, type UpdateState } from '../rl/trainer.ts';
+import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
+import type { Settings } from '../ui/settings.ts';
+import type {
+  BackendReport,
+  EngineApi,
+  EngineEvent,
+  EngineInfo,
+  ParameterChange,
+  RunId,
+  SavedRunInfo,
+  StageName,
+  StageSnapshot,
+  StepResultView,
+  UpdateMetrics,
+} from './protocol.ts';
+import { groupViews, lossJsonOf, metricsView, trajectoryView } from './views.ts';
+
+export interface SavedRun extends SavedRunInfo {
+  runs: { id: RunId; current: Uint8Array; reference: Uint8Array }[];
+}
+
+export interface RunStore {
+  load(): Promise<SavedRun | null>;
+  save(run: SavedRun): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface EngineHost {
+  /** The shipped warm-start checkpoint of a preset, or null when none ships. */
+  warmStart(preset: PresetName): Promise<{ bytes: Uint8Array; source: string } | null>;
+  /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
+  createBackend(choice: Settings['backend'], config: ModelConfig, params: Float32Array): Promise<{ backend: Backend; report: BackendReport }>;
+  store: RunStore;
+  now(): number;
+  /** Lets queued messages (pause, configure) in between stages. */
+  yieldToEvents(): Promise<void>;
+  sleep(ms: number): Promise<void>;
+}
+
+/** Parameters listed in the optimizer stage's "largest changes". */
+const LARGEST_CHANGES = 8;
+
+interface Run {
+  id: RunId;
+  trainer: Trainer;
+  backend: Backend;
+  /** l_student of the open update from a scoring pass at stage 4 (step-through only). */
+  lStudent: Float32Array | null;
+  paramsBefore: Float32Array | null;
+  step: StepResultView | null;
+}
+
+export function trainConfig(s: Settings): TrainConfig {
+  return {
+    ...defaultConfig(s.preset),
+    lambda: s.lambda,
+    beta: s.beta,
+    groupSize: s.groupSize,
+    tasksPerUpdate: s.tasksPerUpdate,
+    lr: s.lr,
+    clip: s.clip,
+    klCoef: s.klCoef,
+    temperature: s.temperature,
+    evalTemperature: s.evalTemperature,
+    history: s.history,
+    maxSteps: s.maxSteps,
+    constrained: s.decoding === 'constrained' ? 1 : 0,
+  };
+}
+
+export function runIdsOf(algo: Settings['algo']): RunId[] {
+  return algo === 'both' ? ['seed', 'grpo'] : [algo];
+}
+
+function sameShape(a: ModelConfig, b: ModelConfig): boolean {
+  return (Object.keys(a) as (keyof ModelConfig)[]).every((k) => a[k] === b[k]);
+}
+
+function describeShape(c: ModelConfig): string {
+  return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, context ${c.contextLength}`;
+}
+
+/** The k largest |after - before| entries, named by the parameter layout. */
+export function largestChanges(config: ModelConfig, before: Float32Array, after: Float32Array, k: number): { largest: ParameterChange[]; rms: number } {
+  const top: { i: number; d: number }[] = [];
+  let sq = 0;
+  for (let i = 0; i < after.length; i++) {
+    const d = Math.abs(after[i] - before[i]);
+    sq += d * d;
+    if (d === 0 || (top.length === k && d <= top[k - 1].d)) continue;
+    top.push({ i, d });
+    top.sort((x, y) => y.d - x.d);
+    if (top.length > k) top.pop();
+  }
+  const views = parameterLayout(config).list;
+  const largest = top.map(({ i }) => {
+    const view = views.find((v) => i >= v.offset && i < v.offset + v.size);
+    return { name: view?.name ?? 'padding', index: view ? i - view.offset : i, before: before[i], after: after[i] };
+  });
+  return { largest, rms: Math.sqrt(sq / Math.max(1, after.length)) };
+}
+
+export class Engine implements EngineApi {
+  private readonly tok: Tokenizer = defaultTokenizer();
+  private settings: Settings | null = null;
+  private runs: Run[] = [];
+  private info: EngineInfo | null = null;
+  private curves: UpdateMetrics[] = [];
+  private listeners: ((e: EngineEvent) => void)[] = [];
+  private stopRequested = false;
+  private chain: Promise<unknown> = Promise.resolve();
+  /** Bumped by every start, so work queued for an old run stops. */
+  private generation = 0;
+
+  constructor(private readonly host: EngineHost) {}
+
+  async subscribe(listener: (event: EngineEvent) => void): Promise<void> {
+    this.listeners.push(listener);
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+
+  /** Runs calls one at a time: the trainers are not re-entrant. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  start(settings: Settings, resume: boolean): Promise<EngineInfo> {
+    this.stopRequested = true;
+    const generation = ++this.generation;
+    return this.exclusive(async () => {
+      this.stopRequested = false;
+      for (const r of this.runs) r.backend.dispose();
+      this.runs = [];
+      this.curves = [];
+      this.settings = settings;
+      const saved = resume ? await this.host.store.load() : null;
+      if (resume && !saved) throw new Error('there is no saved run in this browser to resume');
+      const config = presetConfig(settings.preset, this.tok.vocabSize);
+      const { params, source } = await this.initialWeights(settings.preset, config);
+      let report: BackendReport | null = null;
+      for (const id of runIdsOf(settings.algo)) {
+        const { backend, report: r } = await this.host.createBackend(settings.backend, config, params);
+        report ??= r;
+        await backend.writeParameters(params);
+        await backend.setReferenceFromCurrent();
+        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfig(settings), seed: settings.seed, scale: TINY });
+        this.attachCallbacks(trainer, id, generation);
+        this.runs.push({ id, trainer, backend, lStudent: null, paramsBefore: null, step: null });
+      }
+      if (saved) {
+        for (const run of this.runs) {
+          const files = saved.runs.find((r) => r.id === run.id);
+          if (!files) throw new Error(`the saved run has no ${run.id} run`);
+          await restoreRun(run.trainer, readCheckpoint(files.current, { vocabHash: this.tok.hash }), readCheckpoint(files.reference, { vocabHash: this.tok.hash }));
+          run.trainer.config = trainConfig(settings);
+        }
+        this.curves = saved.curves.slice();
+      }
+      this.info = {
+        backend: report!,
+        initial: { source: saved ? `the run saved at update ${saved.updates}` : source, preset: settings.preset, parameters: parameterLayout(config).totalFloats },
+        runs: this.runs.map((r) => r.id),
+      };
+      // The first rollout goes on screen at once; the rest of the update waits for Play or Step.
+      void this.exclusive(async () => {
+        if (generation === this.generation) await this.runStage(this.runs[0], true);
+      }).catch((err) => this.emit({ type: 'error', message: messageOf(err) }));
+      return this.info;
+    });
+  }
+
+  private async initialWeights(preset: PresetName, config: ModelConfig): Promise<{ params: Float32Array; source: string }> {
+    const shipped = await this.host.warmStart(preset);
+    if (!shipped) {
+      return { params: initParameters(config, this.settings!.seed), source: `a seeded random initialisation (no warm start ships for the ${preset} preset)` };
+    }
+    const ck = readCheckpoint(shipped.bytes, { vocabHash: this.tok.hash });
+    if (!sameShape(ck.config, config)) throw new Error(`the shipped warm start ${shipped.source} is ${describeShape(ck.config)}, the ${preset} preset is ${describeShape(config)}`);
+    return { params: ck.params, source: shipped.source };
+  }
+
+  private attachCallbacks(trainer: Trainer, id: RunId, generation: number): void {
+    trainer.callbacks = {
+      onTrajectory: (t, update) => {
+        if (generation !== this.generation) return;
+        const config = trainer.current?.config ?? trainer.config;
+        this.emit({ type: 'trajectory', trajectory: trajectoryView(this.tok, id, update + 1, config.groupSize, t, config, null, null) });
+      },
+    };
+  }
+
+  async configure(settings: Settings): Promise<void> {
+    if (!this.settings) return;
+    this.settings = { ...settings, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
+    for (const r of this.runs) r.trainer.config = trainConfig(this.settings);
+  }
+
+  async pause(): Promise<void> {
+    this.stopRequested = true;
+  }
+
+  play(updates: number): Promise<void> {
+    this.stopRequested = false;
+    return this.exclusive(async () => {
+      const generation = this.generation;
+      for (let done = 0; done < updates; ) {
+        const started = this.host.now();
+        for (const run of this.runs) {
+          if (!(await this.finishUpdate(run, generation))) return;
+        }
+        done++;
+        const speed = this.settings?.speed ?? 0;
+        const wait = speed > 0 ? 1000 / speed - (this.host.now() - started) : 0;
+        if (wait > 0) await this.host.sleep(wait);
+        if (this.stopRequested || generation !== this.generation) return;
+      }
+    });
+  }
+
+  stepUpdate(): Promise<UpdateMetrics[]> {
+    this.stopRequested = false;
+    return this.exclusive(async () => {
+      const generation = this.generation;
+      const out: UpdateMetrics[] = [];
+      for (const run of this.runs) {
+        if (!(await this.finishUpdate(run, generation, true))) break;
+        out.push(this.curves[this.curves.length - 1]);
+      }
+      return out;
+    });
+  }
+
+  stepStage(): Promise<StageSnapshot> {
+    return this.exclusive(async () => {
+      const run = this.runs[0];
+      if (!run) throw new Error('no run has started');
+      const snapshot = await this.runStage(run, true);
+      if (snapshot.stage === 'optimizer') await this.afterUpdate(run);
+      return snapshot;
+    });
+  }
+
+  /** Runs the stages left in the run's open update (a new update when none is open); false when stopped. */
+  private async finishUpdate(run: Run, generation: number, ignoreStop = false): Promise<boolean> {
+    do {
+      if (generation !== this.generation || (this.stopRequested && !ignoreStop)) return false;
+      await this.runStage(run, false);
+      await this.host.yieldToEvents();
+    } while (run.trainer.current!.stage < TRAINER_STAGES.length);
+    await this.afterUpdate(run);
+    return true;
+  }
+
+  /** One stage of the run's open update, with what the page shows of it. */
+  private async runStage(run: Run, inspect: boolean): Promise<StageSnapshot> {
+    const trainer = run.trainer;
+    const open = trainer.current;
+    const next: StageName = open && open.stage < TRAINER_STAGES.length ? TRAINER_STAGES[open.stage] : 'rollout';
+    if (next === 'rollout') {
+      run.lStudent = null;
+      run.step = null;
+    }
+    if (next === 'optimizer') run.paramsBefore = await run.backend.readParameters();
+    const st = await trainer.nextStage();
+    if (next === 'rescore' && inspect) {
+      const batch = packBatch(st.trajectories.flatMap((t) => t.sequences), this.tok.padId);
+      run.lStudent = await run.backend.score(batch, 'current');
+    }
+    if (next === 'optimizer' && run.paramsBefore) {
+      const after = await run.backend.readParameters();
+      const { largest, rms } = largestChanges(run.backend.config, run.paramsBefore, after, LARGEST_CHANGES);
+      const loss = st.loss;
+      run.step = {
+        L_GRPO: loss?.L_GRPO ?? Number.NaN,
+        L_OPD: loss?.L_OPD ?? Number.NaN,
+        KL: loss?.KL ?? Number.NaN,
+        total: loss?.total ?? Number.NaN,
+        gradNorm: st.step?.gradNorm ?? Number.NaN,
+        largest,
+        rmsChange: rms,
+      };
+      run.paramsBefore = null;
+    }
+    const snapshot = this.snapshot(run, st, next);
+    this.emit({ type: 'stage', snapshot });
+    return snapshot;
+  }
+
+  private snapshot(run: Run, st: UpdateState, stage: StageName): StageSnapshot {
+    const config = st.config;
+    const distil = run.id !== 'grpo' && run.id !== 'opid';
+    return {
+      run: run.id,
+      update: st.update + 1,
+      stage,
+      trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent)),
+      groups: groupViews(st),
+      step: run.step,
+      hyper: { lambda: distil ? config.lambda : 0, beta: config.beta, clip: config.clip, klCoef: config.klCoef, gate: run.id !== 'seed-nogate' },
+    };
+  }
+
+  /** Metrics, evaluation and the periodic checkpoint of a finished update. */
+  private async afterUpdate(run: Run): Promise<void> {
+    const st = run.trainer.current!;
+    const settings = this.settings!;
+    const m = run.trainer.metrics(st);
+    const done = st.update + 1;
+    let seen: number | null = null;
+    let unseen: number | null = null;
+    if (done === 1 || done % settings.evalEvery === 0) {
+      this.emit({ type: 'status', text: `evaluating ${run.id} after update ${done}` });
+      const config = run.trainer.config;
+      seen = (await evaluate(run.backend, this.tok, evalScenes('seen', TINY, settings.evalEpisodes), config)).success;
+      unseen = (await evaluate(run.backend, this.tok, evalScenes('unseen', TINY, settings.evalEpisodes), config)).success;
+    }
+    const metrics = metricsView(run.id, m, seen, unseen);
+    this.curves.push(metrics);
+    this.emit({ type: 'update', metrics });
+    if (run === this.runs[this.runs.length - 1] && done % settings.checkpointEvery === 0) await this.save(done);
+  }
+
+  private async save(updates: number): Promise<void> {
+    const settings = this.settings!;
+    const runs = [];
+    for (const run of this.runs) {
+      const { current, reference } = await runCheckpoints(run.trainer, settings.preset, this.tok.hash);
+      runs.push({ id: run.id, current: writeCheckpoint(current), reference: writeCheckpoint(reference) });
+    }
+    const savedAt = this.host.now();
+    try {
+      await this.host.store.save({ settings, updates, savedAt, curves: this.curves.slice(), runs });
+      this.emit({ type: 'checkpointed', update: updates, savedAt });
+    } catch (err) {
+      this.emit({ type: 'error', message: `could not save the run in this browser: ${messageOf(err)}` });
+    }
+  }
+
+  private runOf(id: RunId): Run {
+    const run = this.runs.find((r) => r.id === id) ?? this.runs[0];
+    if (!run) throw new Error('no run has started');
+    return run;
+  }
+
+  lossJson(id: RunId): Promise<string> {
+    return this.exclusive(async () => {
+      const run = this.runOf(id);
+      const st = run.trainer.current;
+      if (!st) throw new Error('no update has run yet');
+      return lossJsonOf(st, this.snapshot(run, st, 'loss').hyper);
+    });
+  }
+
+  exportCheckpoint(id: RunId): Promise<Uint8Array> {
+    return this.exclusive(async () => {
+      const run = this.runOf(id);
+      const { current } = await runCheckpoints(run.trainer, this.settings!.preset, this.tok.hash);
+      return writeCheckpoint(current);
+    });
+  }
+
+  importCheckpoint(bytes: Uint8Array): Promise<void> {
+    this.stopRequested = true;
+    return this.exclusive(async () => {
+      const ck: Checkpoint = readCheckpoint(bytes, { vocabHash: this.tok.hash });
+      const config = this.runs[0]?.backend.config;
+      if (!config) throw new Error('no run has started');
+      if (!sameShape(ck.config, config)) {
+        throw new Error(`the checkpoint's model is ${describeShape(ck.config)}; this run's ${this.settings!.preset} preset is ${describeShape(config)}`);
+      }
+      const generation = this.generation;
+      for (const run of this.runs) {
+        await run.backend.writeParameters(ck.params);
+        const n = ck.params.length;
+        await run.backend.writeOptimizerState(ck.optimizer ?? { m: new Float32Array(n), v: new Float32Array(n), step: 0 });
+        // A fresh trainer: the open update was computed with the old weights. The counters go on.
+        const old = run.trainer;
+        const trainer = new Trainer({ backend: run.backend, tokenizer: this.tok, algo: old.algo, config: old.config, seed: old.seed, scale: old.scale });
+        trainer.updates = old.updates;
+        trainer.episodes = old.episodes;
+        trainer.staticLibrary = old.staticLibrary;
+        this.attachCallbacks(trainer, run.id, generation);
+        run.trainer = trainer;
+        run.lStudent = null;
+        run.step = null;
+      }
+    });
+  }
+
+  async savedRun(): Promise<SavedRunInfo | null> {
+    const saved = await this.host.store.load();
+    if (!saved) return null;
+    return { settings: saved.settings, updates: saved.updates, savedAt: saved.savedAt, curves: saved.curves };
+  }
+
+  async discardSavedRun(): Promise<void> {
+    await this.host.store.clear();
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,127 @@
+// The trainer's records turned into what the page renders (protocol.ts): plain text and per-token arrays
+// sliced per trajectory. Pure functions of the trainer's state, so the numbers on screen are the numbers the
+// update used.
+import { lossProblemToJson } from '../backend/loss_json.ts';
+import type { LossOutput } from '../backend/backend.ts';
+import { analyzerContext, openingRoomText } from '../text/prompts.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import type { WrittenSkill } from '../rl/analyzer.ts';
+import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
+import type { UpdateMetrics as TrainerMetrics, UpdateState } from '../rl/trainer.ts';
+import type { GroupView, RunId, SkillView, StepView, TokenScores, TrajectoryView, UpdateMetrics } from './protocol.ts';
+
+/** A trajectory as the page shows it, with whatever the update has computed for it so far. */
+export function trajectoryView(
+  tok: Tokenizer,
+  run: RunId,
+  update: number,
+  groupSize: number,
+  t: Trajectory,
+  config: { winReward: number; invalidPenalty: number },
+  state: UpdateState | null,
+  lStudent: Float32Array | null,
+): TrajectoryView {
+  const steps: StepView[] = [];
+  const tokens: string[] = [];
+  t.commands.forEach((c, i) => {
+    const record = t.records[i + 1];
+    steps.push({ command: record?.action ?? '', observation: record?.observation ?? '', valid: record?.valid ?? false, tokenStart: tokens.length, tokenCount: c.ids.length });
+    for (const id of c.ids) tokens.push(tok.token(id));
+  });
+  const i = t.index;
+  const advantage = state && state.advantages.length > i ? state.advantages[i] : null;
+  return {
+    run,
+    update,
+    index: i,
+    task: t.task,
+    episode: i % groupSize,
+    goal: t.scene.task.goal,
+    taskType: t.scene.task.type,
+    opening: openingRoomText(t.records[0].observation),
+    steps,
+    won: t.won,
+    reward: totalReward(t, config.winReward, config.invalidPenalty),
+    invalidSteps: t.invalid,
+    tokens,
+    lOld: t.lOld,
+    advantage,
+    skill: state ? skillView(tok, t, state.written[i] ?? state.used[i] ?? null, state) : null,
+    scores: state ? tokenScores(state, i, lStudent) : null,
+  };
+}
+
+function skillView(tok: Tokenizer, t: Trajectory, skill: WrittenSkill | null, state: UpdateState): SkillView | null {
+  if (!skill) return null;
+  const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: 1 << 20, reserve: state.config.maxSkillTokens + 1 }));
+  return { text: skill.text, valid: skill.ok, reason: skill.ok ? null : skill.reason || 'unusable', outcome: t.won ? 'success' : 'failure', prompt };
+}
+
+/** The trajectory's slice of the update's per-token arrays; null before re-scoring (stage 4). */
+function tokenScores(state: UpdateState, i: number, lStudent: Float32Array | null): TokenScores | null {
+  const inputs = state.inputs;
+  if (!inputs || state.tokenOffsets.length <= i + 1) return null;
+  const a = state.tokenOffsets[i];
+  const b = state.tokenOffsets[i + 1];
+  const loss: LossOutput | null = state.loss;
+  const slice = (x: Float32Array | undefined) => (x ? x.slice(a, b) : new Float32Array(b - a).fill(Number.NaN));
+  return {
+    lStudent: loss ? loss.lStudent.slice(a, b) : slice(lStudent ?? undefined),
+    lSkill: inputs.lSkill.slice(a, b),
+    lRef: inputs.lRef.slice(a, b),
+    delta: slice(loss?.delta),
+    gate: slice(loss?.gate),
+    coef: slice(loss?.coef),
+    coefGrpo: slice(loss?.coefGrpo),
+    coefOpd: slice(loss?.coefOpd),
+    coefKl: slice(loss?.coefKl),
+    mask: inputs.mask.slice(a, b),
+    opdMask: inputs.opdMask.slice(a, b),
+  };
+}
+
+export function groupViews(state: UpdateState): GroupView[] | null {
+  if (state.rewards.length === 0) return null;
+  const groups = new Map<number, number[]>();
+  state.trajectories.forEach((t, i) => groups.set(t.task, [...(groups.get(t.task) ?? []), i]));
+  return [...groups.entries()].map(([task, idx]) => {
+    const rewards = idx.map((i) => state.rewards[i]);
+    const n = rewards.length;
+    const mean = n > 1 ? rewards.reduce((x, y) => x + y, 0) / n : 0;
+    const std = n > 1 ? Math.sqrt(rewards.reduce((x, r) => x + (r - mean) ** 2, 0) / (n - 1)) : 1;
+    return { task, goal: state.trajectories[idx[0]].scene.task.goal, rewards, mean, std, advantages: idx.map((i) => state.advantages[i]) };
+  });
+}
+
+/**
+ * The update's per-token table in the `seed loss --in` format (backend/loss_json.ts): every scored token of
+ * the batch in the order the loss saw them, with the hyper-parameters the update used.
+ */
+export function lossJsonOf(state: UpdateState, hyper: { lambda: number; beta: number; clip: number; klCoef: number; gate: boolean }): string {
+  if (!state.inputs || !state.loss) throw new Error('the per-token table exists once stage 5 (loss) has run');
+  if (!hyper.gate) throw new Error('the loss JSON format has the gate always on; this run (seed-nogate) cannot be exported in it');
+  return JSON.stringify(lossProblemToJson({ hyper, lStudent: state.loss.lStudent, inputs: state.inputs }), null, 1);
+}
+
+export function metricsView(run: RunId, m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {
+  return {
+    run,
+    update: m.update + 1,
+    episodes: m.episodes,
+    successTrain: m.success,
+    meanReward: m.meanReward,
+    L_GRPO: m.L_GRPO,
+    L_OPD: m.L_OPD,
+    KL: m.KL,
+    total: m.total,
+    meanDelta: m.meanDelta,
+    meanGate: m.meanGate,
+    validSkillRate: m.validSkillRate,
+    gradNorm: m.gradNorm,
+    evalSeen,
+    evalUnseen,
+    tokensPerSecond: m.tokensPerSecond,
+    wallMs: m.wallMs,
+    skipped: m.skipped ? `non-finite ${m.skipped.term} (${m.skipped.where})` : null,
+  };
+}
