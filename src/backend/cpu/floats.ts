@@ -2,8 +2,6 @@
 // gradient checks; both share the same code. Sums are accumulated in JS numbers (float64) either way.
 export type Floats = Float32Array | Float64Array;
 
-export type FloatsCtor = Float32ArrayConstructor | Float64ArrayConstructor;
-
 /** Index of the first non-finite value, or -1. */
 export function firstNonFiniteIndex(a: Floats): number {
   for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) return i;

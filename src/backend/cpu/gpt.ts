@@ -222,15 +222,3 @@ export function gptBackward<F extends Floats>(
   }
   encoderBackward(g.wte, g.wpe, dres, tokens, T, C);
 }
-
-/** Every logit of a sequence, [T, V]: the plain full forward, for tests and export checks. */
-export function forwardLogits<F extends Floats>(ctor: { new (n: number): F }, w: ModelWeights<F>, config: ModelConfig, tokens: Int32Array): F {
-  const T = tokens.length;
-  const acts = allocActivations(ctor, config, T);
-  gptForward(acts, w, config, tokens);
-  const rows = new Int32Array(T).map((_, i) => i);
-  const logits = new ctor(T * config.vocabSize);
-  headForward(logits, new ctor(T * config.dModel), acts.lnf, rows, w.wte, config.vocabSize, config.dModel);
-  return logits;
-}
-
