@@ -1,0 +1,225 @@
+// Incremental decoding on the GPU with a KV cache per stream (the Decoder of backend.ts), twin of
+// src/backend/cpu/decoder.ts. Every layer's qkv rows of every stream stay in one GPU buffer per layer,
+// [nStreams, contextLength, 3C]; the final-LayerNorm output of each stream's last position stays in
+// another. `feed` only queues tokens; `sample` is one stage: the queued feeds of all streams as one
+// ragged batch, the tied head on the listed streams' last rows, GPU sampling, and the forward of the
+// sampled tokens into the cache. What comes back is one token and one log-prob per stream.
+import { maskWords, type Decoder, type Sampled } from '../backend.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import type { ModelOffsets } from '../../model/layout.ts';
+import {
+  attentionForward,
+  copyRows,
+  encoderForward,
+  geluForward,
+  layernormForward,
+  matmulForward,
+  packSeqRows,
+  residualForward,
+  type MatmulVariant,
+  type SeqRows,
+} from './layers.ts';
+import type { GpuRuntime } from './runtime.ts';
+import { sampleToken } from './sampling.ts';
+import { Scratch } from './scratch.ts';
+import type { Stage } from './stage.ts';
+
+/** A batch of rows to run through the model: per entry, its stream and the positions it fills. */
+interface RowBatch {
+  entries: SeqRows[];
+  /** Rows per entry in the block (the longest entry's count). */
+  rows: number;
+}
+
+export class GpuDecoder implements Decoder {
+  private readonly lengths: number[];
+  private readonly pending: number[][];
+  private readonly caches: GPUBuffer[];
+  private readonly last: GPUBuffer;
+  private disposed = false;
+
+  constructor(
+    private readonly gpu: GpuRuntime,
+    private readonly config: ModelConfig,
+    private readonly offsets: ModelOffsets,
+    private readonly params: GPUBuffer,
+    readonly nStreams: number,
+    private readonly variant: MatmulVariant,
+    private readonly countRead: (bytes: number) => void,
+    private readonly translate: (operation: string, err: unknown) => unknown,
+  ) {
+    if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
+    const { dModel: C, contextLength, nLayer } = config;
+    this.lengths = new Array<number>(nStreams).fill(0);
+    this.pending = Array.from({ length: nStreams }, () => []);
+    this.caches = [];
+    for (let l = 0; l < nLayer; l++) this.caches.push(gpu.buffer(nStreams * contextLength * 3 * C * 4, undefined, `kv cache ${l}`));
+    this.last = gpu.buffer(nStreams * C * 4, undefined, 'decoder last rows');
+  }
+
+  async feed(stream: number, tokens: Int32Array): Promise<void> {
+    this.checkStream(stream);
+    const V = this.config.vocabSize;
+    if (this.length(stream) + tokens.length > this.config.contextLength) {
+      throw new RangeError(`stream ${stream}: ${this.length(stream)} + ${tokens.length} tokens exceed the context length ${this.config.contextLength}`);
+    }
+    for (let i = 0; i < tokens.length; i++) {
+      if (!(tokens[i] >= 0 && tokens[i] < V)) throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
+    }
+    for (let i = 0; i < tokens.length; i++) this.pending[stream].push(tokens[i]);
+  }
+
+  async sample(streams: Int32Array, masks: Uint32Array, temperature: number, uniforms: Float32Array): Promise<Sampled> {
+    const { vocabSize: V, dModel: C } = this.config;
+    const words = maskWords(V);
+    const S = streams.length;
+    if (masks.length < S * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${S * words}`);
+    if (uniforms.length < S) throw new RangeError(`sample: ${uniforms.length} uniforms for ${S} streams`);
+    if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
+    const seen = new Set<number>();
+    for (let i = 0; i < S; i++) {
+      const s = streams[i];
+      this.checkStream(s);
+      if (seen.has(s)) throw new RangeError(`sample: stream ${s} is listed twice`);
+      seen.add(s);
+      if (this.length(s) === 0) throw new RangeError(`sample: stream ${s} is empty; feed it a prompt first`);
+      if (this.length(s) + 1 > this.config.contextLength) throw new RangeError(`stream ${s}: sampling would exceed the context length ${this.config.contextLength}`);
+      if (!(uniforms[i] >= 0 && uniforms[i] < 1)) throw new RangeError(`uniform draw must be in [0, 1), got ${uniforms[i]}`);
+      let any = false;
+      for (let w = 0; w < words && !any; w++) any = masks[i * words + w] !== 0;
+      if (!any) throw new RangeError('cannot sample: the mask allows no token');
+    }
+    if (S === 0) return { tokens: new Int32Array(0), logprobs: new Float32Array(0) };
+
+    const scratch = new Scratch(this.gpu);
+    try {
+      const stage = this.gpu.stage('decode');
+      this.flush(stage, scratch);
+      const gathered = scratch.floats(S * C);
+      const pairs = new Uint32Array(2 * S);
+      for (let i = 0; i < S; i++) pairs.set([streams[i], i], 2 * i);
+      copyRows(stage, gathered, this.last, scratch.upload(pairs), S, C);
+      const logits = scratch.floats(S * V);
+      matmulForward(stage, logits, gathered, this.params, this.offsets.wte, null, S, C, V, this.variant);
+      const sampled = scratch.floats(S);
+      const logprobs = scratch.floats(S);
+      sampleToken(stage, sampled, logprobs, logits, scratch.upload(Uint32Array.from(masks.subarray(0, S * words))), scratch.upload(Float32Array.from(uniforms.subarray(0, S))), S, V, temperature);
+      const entries: SeqRows[] = [];
+      const positions = new Int32Array(S);
+      for (let i = 0; i < S; i++) {
+        positions[i] = this.lengths[streams[i]];
+        entries.push({ slot: streams[i], pos0: positions[i], count: 1 });
+      }
+      this.forwardRows(stage, scratch, { entries, rows: 1 }, sampled, scratch.upload(positions));
+      const tokensRead = stage.read(sampled, S * 4);
+      const logprobsRead = stage.read(logprobs, S * 4);
+      try {
+        await stage.submit();
+      } catch (err) {
+        throw this.translate('sample', err);
+      }
+      this.countRead(8 * S);
+      for (let i = 0; i < S; i++) this.lengths[streams[i]] += 1;
+      return { tokens: new Int32Array(await tokensRead), logprobs: new Float32Array(await logprobsRead) };
+    } finally {
+      scratch.release();
+    }
+  }
+
+  length(stream: number): number {
+    this.checkStream(stream);
+    return this.lengths[stream] + this.pending[stream].length;
+  }
+
+  reset(stream: number): void {
+    this.checkStream(stream);
+    this.lengths[stream] = 0;
+    this.pending[stream] = [];
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.gpu.release(...this.caches, this.last);
+  }
+
+  /** Records the queued feeds of every stream as one ragged batch; the host lengths move on with them. */
+  private flush(stage: Stage, scratch: Scratch): void {
+    const entries: SeqRows[] = [];
+    for (let s = 0; s < this.nStreams; s++) {
+      if (this.pending[s].length > 0) entries.push({ slot: s, pos0: this.lengths[s], count: this.pending[s].length });
+    }
+    if (entries.length === 0) return;
+    const rows = Math.max(...entries.map((e) => e.count));
+    const tokens = new Int32Array(entries.length * rows);
+    const positions = new Int32Array(entries.length * rows);
+    entries.forEach((e, b) => {
+      tokens.set(this.pending[e.slot], b * rows);
+      for (let r = 0; r < rows; r++) positions[b * rows + r] = Math.min(e.pos0 + r, this.config.contextLength - 1);
+    });
+    this.forwardRows(stage, scratch, { entries, rows }, scratch.upload(tokens), scratch.upload(positions));
+    for (const e of entries) {
+      this.lengths[e.slot] += e.count;
+      this.pending[e.slot] = [];
+    }
+  }
+
+  /**
+   * The full forward's layer sequence on new rows of several streams: each entry's rows go into its
+   * stream's cache, attend to everything before them, and its last row's final LayerNorm lands in `last`.
+   */
+  private forwardRows(stage: Stage, scratch: Scratch, batch: RowBatch, tokens: GPUBuffer, positions: GPUBuffer): void {
+    const { dModel: C, dMlp: M, nHead: NH, lnEps: eps, contextLength: tCap } = this.config;
+    const o = this.offsets;
+    const p = this.params;
+    const B = batch.entries.length;
+    const T = batch.rows;
+    const N = B * T;
+    const x = scratch.floats(N * C);
+    const ln = scratch.floats(N * C);
+    const stats = scratch.floats(2 * N);
+    const qkv = scratch.floats(3 * N * C);
+    const atty = scratch.floats(N * C);
+    const att = scratch.floats(B * NH * T * tCap);
+    const attproj = scratch.floats(N * C);
+    const res2 = scratch.floats(N * C);
+    const fch = scratch.floats(N * M);
+    const fchGelu = scratch.floats(N * M);
+    const fcproj = scratch.floats(N * C);
+    const seqs = scratch.upload(packSeqRows(batch.entries));
+    const cachePairs: number[] = [];
+    const lastPairs: number[] = [];
+    batch.entries.forEach((e, b) => {
+      for (let r = 0; r < e.count; r++) cachePairs.push(b * T + r, e.slot * tCap + e.pos0 + r);
+      lastPairs.push(b * T + e.count - 1, b);
+    });
+    const cachePairsBuffer = scratch.upload(Uint32Array.from(cachePairs));
+    encoderForward(stage, x, p, tokens, positions, N, C, o.wte, o.wpe);
+    for (let l = 0; l < this.config.nLayer; l++) {
+      const b = o.blocks[l];
+      layernormForward(stage, ln, stats, x, p, b.ln1w, b.ln1b, N, C, eps);
+      matmulForward(stage, qkv, ln, p, b.qkvw, b.qkvb, N, C, 3 * C, this.variant);
+      copyRows(stage, this.caches[l], qkv, cachePairsBuffer, cachePairs.length / 2, 3 * C);
+      attentionForward(stage, atty, att, this.caches[l], seqs, B, T, tCap, C, NH);
+      matmulForward(stage, attproj, atty, p, b.attprojw, b.attprojb, N, C, C, this.variant);
+      residualForward(stage, res2, x, attproj, N * C);
+      layernormForward(stage, ln, stats, res2, p, b.ln2w, b.ln2b, N, C, eps);
+      matmulForward(stage, fch, ln, p, b.fcw, b.fcb, N, C, M, this.variant);
+      geluForward(stage, fchGelu, fch, N * M);
+      matmulForward(stage, fcproj, fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant);
+      residualForward(stage, x, res2, fcproj, N * C);
+    }
+    const lastRows = scratch.floats(B * C);
+    copyRows(stage, lastRows, x, scratch.upload(Uint32Array.from(lastPairs)), B, C);
+    const lastLn = scratch.floats(B * C);
+    layernormForward(stage, lastLn, scratch.floats(2 * B), lastRows, p, o.lnfw, o.lnfb, B, C, eps);
+    const toStreams = new Uint32Array(2 * B);
+    batch.entries.forEach((e, b) => toStreams.set([b, e.slot], 2 * b));
+    copyRows(stage, this.last, lastLn, scratch.upload(toStreams), B, C);
+  }
+
+  private checkStream(index: number): void {
+    if (this.disposed) throw new Error('decoder was disposed');
+    if (!Number.isInteger(index) || index < 0 || index >= this.nStreams) throw new RangeError(`stream ${index} is outside [0, ${this.nStreams})`);
+  }
+}

@@ -1,0 +1,219 @@
+// The WebGPU backend against the CPU backend on the micro preset's shape (small vocabulary and context so
+// that software WebGPU stays fast): scoring, one loss-backward (per-token numbers and the gradient), three
+// whole training steps, refusals, the decoder, the read budget of decoding, and buffer hygiene.
+// Tolerances (float32 GPU sums against the CPU's float64 sums, written per check):
+// - log-probs and per-token numbers: 2e-5 + 1e-4 |cpu|;
+// - gradient: 1e-5 + 2e-3 |cpu| (sums over every scored token and vocabulary entry);
+// - parameters after 3 AdamW steps at lr 1e-3: 2e-5 absolute. An AdamW step moves a parameter by about
+//   lr * m / sqrt(v), so a relative gradient difference e moves it by ~lr * e per step.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../common/rng.ts';
+import { validateConfig } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { NonFiniteError, maskWords, type LossHyper, type LossInputs, type OptimizerHyper, type TokenBatch } from '../backend.ts';
+import { CpuBackend } from '../cpu/cpu_backend.ts';
+import { allowToken } from '../cpu/log_softmax.ts';
+import { worstError } from './gpu_testing.ts';
+import type { GpuRuntime } from './runtime.ts';
+import { testRuntime } from './test_device.ts';
+import { WebGpuBackend } from './webgpu_backend.ts';
+
+// The micro preset's layers (d 16, 2 layers, 2 heads, MLP 64) with a small vocabulary and context.
+const config = validateConfig({ vocabSize: 45, contextLength: 40, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+const V = config.vocabSize;
+const words = maskWords(V);
+const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
+const adam: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
+
+/** 4 sequences of 19 (one with nothing scored), random allowed-token masks that include each target. */
+function makeBatch(seed: number): TokenBatch {
+  const rng = new Rng(seed);
+  const nSeq = 4;
+  const seqLen = 19;
+  const tokens = Int32Array.from({ length: nSeq * seqLen }, () => rng.int(V));
+  const targets = new Int32Array(nSeq * seqLen).fill(-1);
+  const masks: number[] = [];
+  for (let s = 0; s < nSeq; s++) {
+    if (s === 1) continue;
+    for (let t = 0; t < seqLen; t++) {
+      if (rng.float() < 0.5) continue;
+      const target = rng.int(V);
+      targets[s * seqLen + t] = target;
+      const row = new Uint32Array(words);
+      for (let i = 0; i < words; i++) row[i] = rng.nextU32();
+      allowToken(row, 0, words, target);
+      masks.push(...row);
+    }
+  }
+  return { nSeq, seqLen, tokens, targets, masks: Uint32Array.from(masks) };
+}
+
+function makeInputs(lStudent: Float32Array, seed: number): LossInputs {
+  const rng = new Rng(seed);
+  const n = lStudent.length;
+  const near = () => Float32Array.from(lStudent, (l) => l + 0.3 * rng.normal());
+  return {
+    advantage: Float32Array.from({ length: n }, () => rng.normal()),
+    mask: new Float32Array(n).fill(1),
+    opdMask: Float32Array.from({ length: n }, (_, k) => (k % 3 === 0 ? 0 : 1)),
+    lSkill: near(),
+    lOld: near(),
+    lRef: near(),
+  };
+}
+
+describe('WebGpuBackend against CpuBackend', () => {
+  let gpu: GpuRuntime;
+  beforeAll(async () => {
+    gpu = await testRuntime();
+  });
+
+  it('scores like the CPU with the current and the reference parameters', async () => {
+    const params = initParameters(config, 1);
+    const cpu = new CpuBackend(config, params);
+    const web = new WebGpuBackend(gpu, config, params);
+    try {
+      const batch = makeBatch(2);
+      expect(worstError(await web.score(batch), await cpu.score(batch), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
+      const other = initParameters(config, 9);
+      await cpu.writeParameters(other);
+      await web.writeParameters(other);
+      expect(worstError(await web.score(batch), await cpu.score(batch), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
+      expect(worstError(await web.score(batch, 'reference'), await cpu.score(batch, 'reference'), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
+      await web.setReferenceFromCurrent();
+      expect(Array.from(await web.readParameters('reference'))).toEqual(Array.from(other));
+    } finally {
+      web.dispose();
+    }
+  });
+
+  it('gives the CPU loss, per-token numbers and gradient, then equal parameters after 3 training steps', async () => {
+    const params = initParameters(config, 3);
+    const cpu = new CpuBackend(config, params);
+    const web = new WebGpuBackend(gpu, config, params);
+    try {
+      for (let step = 0; step < 3; step++) {
+        const batch = makeBatch(10 + step);
+        const inputs = makeInputs(await cpu.score(batch), 20 + step);
+        const want = await cpu.lossBackward(batch, inputs, hyper);
+        const got = await web.lossBackward(batch, inputs, hyper);
+        for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) {
+          expect(worstError(got[key], want[key], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
+        }
+        for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
+          expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
+        }
+        if (step === 0) expect(worstError(await web.readGradients(), cpu.readGradients(), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
+        const a = await cpu.optimizerStep(adam);
+        const b = await web.optimizerStep(adam);
+        expect(b.step).toBe(a.step);
+        expect(worstError([b.gradNorm], [a.gradNorm], 0, 1e-3)).toBeLessThanOrEqual(1);
+      }
+      const moved = await cpu.readParameters();
+      expect(worstError(moved, params, 1e-4, 0)).toBeGreaterThan(1); // the steps did move the weights
+      expect(worstError(await web.readParameters(), moved, 2e-5, 0)).toBeLessThanOrEqual(1);
+      const cs = await cpu.readOptimizerState();
+      const ws = await web.readOptimizerState();
+      expect(ws.step).toBe(3);
+      expect(worstError(ws.m, cs.m, 1e-7, 2e-3)).toBeLessThanOrEqual(1);
+      expect(Array.from(await web.readGradients()).every((x) => x === 0)).toBe(true);
+    } finally {
+      web.dispose();
+    }
+  });
+
+  it('refuses a non-finite loss before touching the gradient, and a non-finite norm before touching the weights', async () => {
+    const params = initParameters(config, 4);
+    const web = new WebGpuBackend(gpu, config, params);
+    try {
+      const batch = makeBatch(5);
+      const good = makeInputs(await web.score(batch), 6);
+      await web.lossBackward(batch, good, hyper);
+      const before = await web.readGradients();
+      const bad = { ...good, lRef: good.lRef.map((x, k) => (k === 2 ? 200 : x)) };
+      await expect(web.lossBackward(batch, bad, hyper)).rejects.toThrow(NonFiniteError);
+      expect(Array.from(await web.readGradients())).toEqual(Array.from(before));
+      await expect(web.lossBackward(batch, good, hyper)).resolves.toBeDefined();
+      await expect(web.score({ ...batch, tokens: batch.tokens.map((t, i) => (i === 3 ? V : t)) })).rejects.toThrow(/outside/);
+      await expect(web.writeParameters(params.map((x, i) => (i === 7 ? NaN : x)))).rejects.toThrow(/not finite/);
+      expect(Array.from(await web.readParameters())).toEqual(Array.from(params));
+    } finally {
+      web.dispose();
+    }
+  });
+
+  it('decodes like the CPU decoder: same tokens and log-probs, ragged feeds, streams in lockstep', async () => {
+    const params = initParameters(config, 7);
+    const cpu = new CpuBackend(config, params).openDecoder(3);
+    const web = new WebGpuBackend(gpu, config, params);
+    const dec = web.openDecoder(3);
+    try {
+      const rng = new Rng(8);
+      const prompts = [5, 1, 9].map((n) => Int32Array.from({ length: n }, () => rng.int(V)));
+      for (let s = 0; s < 3; s++) {
+        await cpu.feed(s, prompts[s]);
+        await dec.feed(s, prompts[s]);
+      }
+      for (let step = 0; step < 6; step++) {
+        const streams = step % 2 === 0 ? Int32Array.of(0, 1, 2) : Int32Array.of(2, 0);
+        const masks = new Uint32Array(streams.length * words);
+        for (let i = 0; i < masks.length; i++) masks[i] = rng.nextU32();
+        const uniforms = Float32Array.from(streams, () => rng.float());
+        const temperature = step === 3 ? 0 : 1;
+        const want = await cpu.sample(streams, masks, temperature, uniforms);
+        const got = await dec.sample(streams, masks, temperature, uniforms);
+        expect(Array.from(got.tokens), `step ${step}`).toEqual(Array.from(want.tokens));
+        expect(worstError(got.logprobs, want.logprobs, 2e-5, 1e-4)).toBeLessThanOrEqual(1);
+        if (step === 2) {
+          const obs = Int32Array.from({ length: 4 }, () => rng.int(V));
+          await cpu.feed(1, obs);
+          await dec.feed(1, obs);
+        }
+      }
+      for (let s = 0; s < 3; s++) expect(dec.length(s)).toBe(cpu.length(s));
+      await expect(dec.sample(Int32Array.of(0), new Uint32Array(words), 1, Float32Array.of(0.5))).rejects.toThrow(/allows no token/);
+    } finally {
+      dec.dispose();
+      web.dispose();
+    }
+  });
+
+  it('reads back 8 bytes per stream per decoding position, never a row of logits', async () => {
+    const web = new WebGpuBackend(gpu, config, initParameters(config, 11));
+    const streams = 8;
+    const dec = web.openDecoder(streams);
+    try {
+      const rng = new Rng(12);
+      for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.of(rng.int(V), rng.int(V)));
+      const positions = 5;
+      const before = web.bytesRead;
+      for (let p = 0; p < positions; p++) {
+        const ids = Int32Array.from({ length: streams }, (_, i) => i);
+        await dec.sample(ids, new Uint32Array(streams * words).fill(0xffffffff), 1, Float32Array.from(ids, () => rng.float()));
+      }
+      const perPosition = (web.bytesRead - before) / positions;
+      // Budget: a token (i32) and a log-prob (f32) per stream; one logit row would already be 4 V = 180 bytes.
+      expect(perPosition).toBeLessThanOrEqual(8 * streams);
+    } finally {
+      dec.dispose();
+      web.dispose();
+    }
+  });
+
+  it('keeps the number of live GPU buffers constant across updates', async () => {
+    const web = new WebGpuBackend(gpu, config, initParameters(config, 13));
+    try {
+      const counts: number[] = [];
+      for (let u = 0; u < 4; u++) {
+        const batch = makeBatch(30 + u);
+        const inputs = makeInputs(await web.score(batch), 40 + u);
+        await web.lossBackward(batch, inputs, hyper);
+        await web.optimizerStep(adam);
+        counts.push(gpu.stats().live);
+      }
+      expect(counts.slice(1)).toEqual([counts[1], counts[1], counts[1]]);
+    } finally {
+      web.dispose();
+    }
+  });
+});

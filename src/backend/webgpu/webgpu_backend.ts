@@ -1,0 +1,349 @@
+// The WebGPU backend: the Backend interface of backend.ts on hand-written WGSL, the twin of
+// src/backend/cpu/cpu_backend.ts. Parameters, the frozen reference, gradients, a scratch gradient and the
+// AdamW moments live in GPU buffers for the whole run (one flat buffer each, model/layout.ts); only tokens,
+// per-token loss numbers and metrics come back.
+//
+// lossBackward is ONE stage (one submit): forward -> tied head on the scored rows -> masked log-softmax ->
+// l_student -> probability shift and fused SEED coefficient -> logit gradient -> backward into the zeroed
+// scratch gradient -> count of non-finite numbers -> scratch added to the gradient only when that count is
+// 0. The host reads back the per-token numbers and the count, and refuses (NonFiniteError) with the
+// gradient untouched, as the CPU does.
+import {
+  NonFiniteError,
+  type Backend,
+  type Decoder,
+  type LossHyper,
+  type LossInputs,
+  type LossOutput,
+  type OptimizerHyper,
+  type ParameterSet,
+  type StepStats,
+  type TokenBatch,
+} from '../backend.ts';
+import { checkOptimizerHyper } from '../cpu/adamw.ts';
+import { firstNonFiniteIndex } from '../cpu/floats.ts';
+import { firstNonFinite } from '../cpu/seed_loss.ts';
+import { validateConfig, type ModelConfig } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../model/layout.ts';
+import { describeScored, planBatch, type BatchPlan } from './batch.ts';
+import { GpuDecoder } from './decoder.ts';
+import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
+import { allocGpuActivations, gptBackward, gptForward, type GpuActivations } from './gpt.ts';
+import { copyRows, fill, matmulBackward, matmulForward, tokenRowIndex, type MatmulVariant } from './layers.ts';
+import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
+import { accumulateGradients, adamwUpdate, countNonFinite, decayBits, gradNorm, NORM_STATE_FLOATS, normPartials } from './optimizer.ts';
+import type { GpuRuntime } from './runtime.ts';
+import { Scratch } from './scratch.ts';
+import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
+import type { Stage } from './stage.ts';
+
+export interface WebGpuBackendOptions {
+  /** matmul_forward variant; 'naive' wins on software adapters, 'tiled' on real GPUs (bench kernels). */
+  matmul?: MatmulVariant;
+}
+
+/**
+ * The device was lost in the middle of `operation`. GPU state (weights, moments, gradient) is gone; the
+ * caller resumes from its last checkpoint on a new backend. completedSteps is the number of optimizer
+ * steps that finished before the loss: a checkpoint taken at that step or earlier is consistent.
+ */
+export class GpuBackendLostError extends Error {
+  constructor(
+    readonly info: DeviceLostInfo,
+    readonly operation: string,
+    readonly completedSteps: number,
+  ) {
+    super(
+      `WebGPU device lost (${info.reason}) during ${operation} after ${completedSteps} optimizer steps: ` +
+        `${info.message || 'no message'}. The GPU state is gone; resume from the last checkpoint (step <= ${completedSteps}) on a new backend`,
+    );
+    this.name = 'GpuBackendLostError';
+  }
+}
+
+const MAP_READ_BYTES_PER_FLOAT = 4;
+
+export class WebGpuBackend implements Backend {
+  readonly kind = 'webgpu' as const;
+  readonly layout: ParameterLayout;
+  readonly offsets: ModelOffsets;
+  private readonly n: number;
+  private readonly params: GPUBuffer;
+  private readonly reference: GPUBuffer;
+  private readonly grads: GPUBuffer;
+  private readonly gradScratch: GPUBuffer;
+  private readonly m: GPUBuffer;
+  private readonly v: GPUBuffer;
+  private readonly decay: GPUBuffer;
+  private readonly normState: GPUBuffer;
+  private readonly normPartials: GPUBuffer;
+  private readonly flag: GPUBuffer;
+  private readonly variant: MatmulVariant;
+  private step = 0;
+  private disposed = false;
+  /** Bytes copied back to the host so far (tokens, per-token numbers, metrics): what the read budget tests check. */
+  bytesRead = 0;
+
+  constructor(
+    readonly gpu: GpuRuntime,
+    readonly config: ModelConfig,
+    params?: Float32Array,
+    options: WebGpuBackendOptions = {},
+  ) {
+    validateConfig(config);
+    this.layout = parameterLayout(config);
+    this.offsets = modelOffsets(this.layout, config.nLayer);
+    this.n = this.layout.totalFloats;
+    this.variant = options.matmul ?? 'naive';
+    const bytes = this.n * 4;
+    this.params = gpu.buffer(bytes, undefined, 'params');
+    this.reference = gpu.buffer(bytes, undefined, 'reference');
+    this.grads = gpu.buffer(bytes, undefined, 'grads');
+    this.gradScratch = gpu.buffer(bytes, undefined, 'grad scratch');
+    this.m = gpu.buffer(bytes, undefined, 'adam m');
+    this.v = gpu.buffer(bytes, undefined, 'adam v');
+    this.decay = gpu.upload(decayBits(this.layout), undefined, 'decay bits');
+    this.normState = gpu.buffer(NORM_STATE_FLOATS * 4, undefined, 'norm state');
+    this.normPartials = gpu.buffer(normPartials(this.n) * 4, undefined, 'norm partials');
+    this.flag = gpu.buffer(4, undefined, 'non-finite count');
+    const initial = new Float32Array(this.n);
+    if (params) {
+      checkParameterBuffer(params, this.n, 'parameters');
+      initial.set(params);
+    }
+    const zeros = new Float32Array(this.n);
+    const queue = gpu.device.queue;
+    queue.writeBuffer(this.params, 0, initial);
+    queue.writeBuffer(this.reference, 0, initial);
+    for (const b of [this.grads, this.gradScratch, this.m, this.v]) queue.writeBuffer(b, 0, zeros);
+  }
+
+  /** A backend with freshly initialised parameters (model/init.ts), the same as CpuBackend.fromSeed. */
+  static fromSeed(gpu: GpuRuntime, config: ModelConfig, seed: number, options?: WebGpuBackendOptions): WebGpuBackend {
+    return new WebGpuBackend(gpu, config, initParameters(config, seed), options);
+  }
+
+  /** Optimizer steps completed (what a resume after device loss starts from). */
+  get completedSteps(): number {
+    return this.step;
+  }
+
+  async readParameters(set: ParameterSet = 'current'): Promise<Float32Array> {
+    return this.readFloats('readParameters', set === 'reference' ? this.reference : this.params, this.n);
+  }
+
+  async writeParameters(params: Float32Array): Promise<void> {
+    this.checkOpen();
+    checkParameterBuffer(params, this.n, 'parameters');
+    this.gpu.device.queue.writeBuffer(this.params, 0, Float32Array.from(params));
+  }
+
+  async setReferenceFromCurrent(): Promise<void> {
+    const stage = this.stage();
+    stage.copy(this.params, this.reference, this.n * 4);
+    await this.submit('setReferenceFromCurrent', stage);
+  }
+
+  async readOptimizerState(): Promise<{ m: Float32Array; v: Float32Array; step: number }> {
+    const stage = this.stage();
+    const m = stage.read(this.m, this.n * 4);
+    const v = stage.read(this.v, this.n * 4);
+    await this.submit('readOptimizerState', stage);
+    this.bytesRead += 2 * this.n * 4;
+    return { m: new Float32Array(await m), v: new Float32Array(await v), step: this.step };
+  }
+
+  async writeOptimizerState(state: { m: Float32Array; v: Float32Array; step: number }): Promise<void> {
+    this.checkOpen();
+    checkParameterBuffer(state.m, this.n, 'optimizer m');
+    checkParameterBuffer(state.v, this.n, 'optimizer v');
+    if (!Number.isInteger(state.step) || state.step < 0) throw new RangeError(`optimizer step must be an integer >= 0, got ${state.step}`);
+    for (let i = 0; i < state.v.length; i++) {
+      if (state.v[i] < 0) throw new RangeError(`optimizer v[${i}] = ${state.v[i]} is negative`);
+    }
+    this.gpu.device.queue.writeBuffer(this.m, 0, Float32Array.from(state.m));
+    this.gpu.device.queue.writeBuffer(this.v, 0, Float32Array.from(state.v));
+    this.step = state.step;
+  }
+
+  async score(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
+    this.checkOpen();
+    const plan = planBatch(batch, this.config);
+    const R = plan.rows.length;
+    if (R === 0) return new Float32Array(0);
+    const scratch = new Scratch(this.gpu);
+    try {
+      const stage = this.stage();
+      const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+      const out = stage.read(lStudent, R * 4);
+      await this.submit('score', stage);
+      this.bytesRead += R * 4;
+      return new Float32Array(await out);
+    } finally {
+      scratch.release();
+    }
+  }
+
+  async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
+    this.checkOpen();
+    const plan = planBatch(batch, this.config);
+    const R = plan.rows.length;
+    const tokenIn = packLossInputs(inputs, R);
+    if (R === 0) return unpackLossOutput(new Float32Array(0), 0, inputs, hyper);
+    const { vocabSize: V, dModel: C } = this.config;
+    const scratch = new Scratch(this.gpu);
+    try {
+      const stage = this.stage();
+      const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
+      const inputsBuffer = scratch.upload(tokenIn);
+      const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
+      fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
+      seedLoss(stage, tokens, inputsBuffer, lStudent, R, inputs, hyper);
+      const dlogits = scratch.floats(R * V);
+      seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
+
+      fill(stage, this.gradScratch, this.n, 0);
+      const dgathered = scratch.floats(R * C);
+      matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V);
+      const N = plan.B * plan.T;
+      const dlnf = scratch.floats(N * C);
+      fill(stage, dlnf, N * C, 0);
+      copyRows(stage, dlnf, dgathered, scratch.upload(plan.scatterPairs), R, C);
+      const index = tokenRowIndex(plan.tokens, V);
+      gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
+        starts: scratch.upload(index.starts),
+        order: scratch.upload(index.order),
+      });
+      countNonFinite(stage, this.flag, tokens, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
+      accumulateGradients(stage, this.grads, this.gradScratch, this.flag, this.n);
+      const raw = stage.read(tokens, R * TOKEN_OUT_FLOATS * 4);
+      const flag = stage.read(this.flag, 4);
+      await this.submit('lossBackward', stage);
+      this.bytesRead += R * TOKEN_OUT_FLOATS * 4 + 4;
+      const out = unpackLossOutput(new Float32Array(await raw), R, inputs, hyper);
+      if (new Uint32Array(await flag)[0] !== 0) await this.refuse(out, plan, batch.seqLen);
+      return out;
+    } finally {
+      scratch.release();
+    }
+  }
+
+  async optimizerStep(hyper: OptimizerHyper): Promise<StepStats> {
+    this.checkOpen();
+    checkOptimizerHyper(hyper);
+    const stage = this.stage();
+    gradNorm(stage, this.normState, this.normPartials, this.grads, this.n, hyper.gradClip);
+    adamwUpdate(stage, this.params, this.grads, this.m, this.v, this.decay, this.normState, this.n, hyper, this.step + 1);
+    const state = stage.read(this.normState, NORM_STATE_FLOATS * 4);
+    await this.submit('optimizerStep', stage);
+    this.bytesRead += NORM_STATE_FLOATS * 4;
+    const [norm, , finite] = new Float32Array(await state);
+    if (finite !== 1) throw new NonFiniteError('gradient norm', `value ${norm}`);
+    this.step += 1;
+    return { gradNorm: norm, step: this.step };
+  }
+
+  async zeroGradients(): Promise<void> {
+    const stage = this.stage();
+    fill(stage, this.grads, this.n, 0);
+    await this.submit('zeroGradients', stage);
+  }
+
+  /** A copy of the accumulated gradient (tests and the step-by-step view). */
+  async readGradients(): Promise<Float32Array> {
+    return this.readFloats('readGradients', this.grads, this.n);
+  }
+
+  openDecoder(nStreams: number): Decoder {
+    this.checkOpen();
+    return new GpuDecoder(this.gpu, this.config, this.offsets, this.params, nStreams, this.variant, (bytes) => (this.bytesRead += bytes), (op, err) => this.translate(op, err));
+  }
+
+  /** Gives the backend's buffers back; the runtime (and its device) stays with its owner. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.gpu.release(this.params, this.reference, this.grads, this.gradScratch, this.m, this.v, this.decay, this.normState, this.normPartials, this.flag);
+  }
+
+  /** The forward of a planned batch up to the log-prob of each scored target, recorded into stage. */
+  private forwardLogProbs(stage: Stage, scratch: Scratch, plan: BatchPlan, params: GPUBuffer) {
+    const { vocabSize: V, dModel: C } = this.config;
+    const R = plan.rows.length;
+    const acts: GpuActivations = allocGpuActivations(scratch, this.config, plan.B, plan.T);
+    gptForward(stage, acts, params, this.offsets, this.config, {
+      tokens: scratch.upload(plan.tokens),
+      positions: scratch.upload(plan.positions),
+      seqs: scratch.upload(plan.seqs),
+    }, this.variant);
+    const gathered = scratch.floats(R * C);
+    copyRows(stage, gathered, acts.lnf, scratch.upload(plan.gatherPairs), R, C);
+    const logits = scratch.floats(R * V);
+    matmulForward(stage, logits, gathered, params, this.offsets.wte, null, R, C, V, this.variant);
+    const masks = scratch.upload(plan.masks);
+    const targets = scratch.upload(plan.targets);
+    const logp = scratch.floats(R * V);
+    maskedLogSoftmax(stage, logp, logits, masks, R, V);
+    const lStudent = scratch.floats(R);
+    gatherLogProbs(stage, lStudent, logp, targets, R, V);
+    return { acts, gathered, logp, lStudent, masks, targets };
+  }
+
+  /** Throws the NonFiniteError the CPU would throw for the same numbers. */
+  private async refuse(out: LossOutput, plan: BatchPlan, seqLen: number): Promise<never> {
+    const bad = firstNonFiniteIndex(out.lStudent);
+    if (bad >= 0) throw new NonFiniteError('l_student', describeScored(plan, bad, seqLen));
+    const badTerm = firstNonFinite(out);
+    if (badTerm) throw new NonFiniteError(badTerm[0], badTerm[1]);
+    const grads = await this.readFloats('lossBackward', this.gradScratch, this.n);
+    const index = firstNonFiniteIndex(grads);
+    throw new NonFiniteError('gradient', this.describeParameter(index));
+  }
+
+  private describeParameter(index: number): string {
+    for (const view of this.layout.list) {
+      if (index >= view.offset && index < view.offset + view.size) return `parameter ${view.name}[${index - view.offset}]`;
+    }
+    return `parameter buffer index ${index}`;
+  }
+
+  private async readFloats(operation: string, buffer: GPUBuffer, n: number): Promise<Float32Array> {
+    const stage = this.stage();
+    const data = stage.read(buffer, n * MAP_READ_BYTES_PER_FLOAT);
+    await this.submit(operation, stage);
+    this.bytesRead += n * 4;
+    return new Float32Array(await data);
+  }
+
+  private stage(): Stage {
+    this.checkOpen();
+    return this.gpu.stage('webgpu-backend');
+  }
+
+  private async submit(operation: string, stage: Stage): Promise<void> {
+    try {
+      await stage.submit();
+    } catch (err) {
+      throw this.translate(operation, err);
+    }
+  }
+
+  private translate(operation: string, err: unknown): unknown {
+    const info = err instanceof DeviceLostError ? err.info : this.gpu.lostInfo();
+    return info ? new GpuBackendLostError(info, operation, this.step) : err;
+  }
+
+  private checkOpen(): void {
+    if (this.disposed) throw new Error('the WebGPU backend was disposed');
+    const lost = this.gpu.lostInfo();
+    if (lost) throw new GpuBackendLostError(lost, 'a call after the loss', this.step);
+  }
+}
+
+function checkParameterBuffer(buf: Float32Array, n: number, what: string): void {
+  if (!(buf instanceof Float32Array)) throw new TypeError(`${what} must be a Float32Array`);
+  if (buf.length !== n) throw new RangeError(`${what} hold ${buf.length} floats, the model needs ${n}`);
+  const bad = firstNonFiniteIndex(buf);
+  if (bad >= 0) throw new RangeError(`${what}[${bad}] = ${buf[bad]} is not finite`);
+}
