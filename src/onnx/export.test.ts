@@ -4,7 +4,7 @@ import { PRESETS, type PresetName } from '../model/config.ts';
 import { cpuLogits } from './cpu_logits.ts';
 import { exportPolicyOnnx } from './export.ts';
 import { readPolicyOnnx } from './load.ts';
-import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_HASH_KEY, VOCABULARY_KEY } from './metadata.ts';
+import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_HASH_KEY, VOCABULARY_KEY, CRC_KEY } from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
 import { expertEpisodeSequences } from './episodes.ts';
 import { testPolicy } from './testing/fixtures.ts';
@@ -25,7 +25,7 @@ describe.each(Object.keys(PRESETS) as PresetName[])('export of the %s preset', (
     expect(result.outputs).toEqual({ logits: ['batch', 'sequence', policy.config.vocabSize] });
     expect(result.valueInfos).toBeGreaterThan(20 * policy.config.nLayer);
     expect(result.opset).toBe(17);
-    expect(result.metadataKeys).toEqual([FORMAT_KEY, CONFIG_KEY, VOCABULARY_KEY, VOCABULARY_HASH_KEY, CARD_KEY]);
+    expect(result.metadataKeys).toEqual([FORMAT_KEY, CONFIG_KEY, VOCABULARY_KEY, VOCABULARY_HASH_KEY, CARD_KEY, CRC_KEY]);
   });
 
   it('runs in onnxruntime-web with the logits of the CPU forward, batch 1 and 3, random and real tokens', async () => {

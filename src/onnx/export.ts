@@ -1,7 +1,8 @@
 // Export of the policy as a self-describing ONNX model: the graph of policy_graph.ts, the weights as
-// initializers, and the config, vocabulary and training card in metadata_props.
+// initializers, and the config, vocabulary, training card and a content checksum in metadata_props.
 import { parameterLayout } from '../model/layout.ts';
-import { encodeMetadata, OnnxPolicyError, type PolicyMetadata } from './metadata.ts';
+import { contentCrc32 } from './checksum.ts';
+import { CRC_KEY, encodeMetadata, OnnxPolicyError, type PolicyMetadata } from './metadata.ts';
 import { buildPolicyGraph } from './policy_graph.ts';
 import { encodeModel, IR_VERSION, OPSET_VERSION, type ModelProto } from './proto.ts';
 
@@ -22,6 +23,7 @@ export function policyModelProto(policy: PolicyExport): ModelProto {
       }
     }
   }
+  const metadata = encodeMetadata(policy);
   return {
     ir_version: IR_VERSION,
     opset_import: [{ domain: '', version: OPSET_VERSION }],
@@ -29,7 +31,7 @@ export function policyModelProto(policy: PolicyExport): ModelProto {
     producer_version: PRODUCER_VERSION,
     doc_string: `SEED Playground policy (${policy.card.algorithm}, ${policy.card.updates} updates): input_ids int64 [batch, sequence] -> logits float32 [batch, sequence, ${policy.config.vocabSize}]`,
     graph: buildPolicyGraph(policy.config, policy.params, layout),
-    metadata_props: encodeMetadata(policy),
+    metadata_props: [...metadata, { key: CRC_KEY, value: contentCrc32(metadata, policy.params, layout) }],
   };
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exportPolicyOnnx, policyModelProto } from './export.ts';
 import { readPolicyOnnx } from './load.ts';
-import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_KEY } from './metadata.ts';
+import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_KEY, CRC_KEY } from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
 import { DataType, encodeModel, type ModelProto } from './proto.ts';
 import { testPolicy } from './testing/fixtures.ts';
@@ -71,6 +71,24 @@ describe('readPolicyOnnx refuses what is not a SEED Playground policy', () => {
     expect(refusal(withMetadata((m) => m.set(CARD_KEY, JSON.stringify(badCard))))).toMatch(/success\["eval-seen"\] must be a rate in \[0, 1\]/);
   });
 
+  it('a weight or a token changed inside the file: the checksum catches it', () => {
+    const graph = proto.graph!;
+    const changed = graph.initializer!.map((t) => {
+      if (t.name !== 'h0.mlp.fc.w') return t;
+      const raw = t.raw_data!.slice();
+      raw[5] ^= 0x10;
+      return { ...t, raw_data: raw };
+    });
+    const damaged = 'the metadata or weights do not match their checksum: the file is damaged';
+    expect(refusal(encodeModel({ ...proto, graph: { ...graph, initializer: changed } }))).toBe(damaged);
+    const tokens = [...policy.vocabulary];
+    tokens[40] = `${tokens[40]}x`;
+    expect(refusal(withMetadata((m) => m.set(VOCABULARY_KEY, JSON.stringify(tokens))))).toBe(damaged);
+    expect(refusal(withMetadata((m) => m.delete(CRC_KEY)))).toBe('metadata "seed_playground.crc32" is missing');
+    // Entries other tools add are not ours and do not count.
+    expect(readPolicyOnnx(withMetadata((m) => m.set('converted_by', 'some tool'))).card).toEqual(policy.card);
+  });
+
   it('weights missing or of the wrong shape', () => {
     const graph = proto.graph!;
     const without = encodeModel({ ...proto, graph: { ...graph, initializer: graph.initializer!.filter((t) => t.name !== 'h1.mlp.fc.b') } });
@@ -87,9 +105,12 @@ describe('readPolicyOnnx refuses what is not a SEED Playground policy', () => {
         if (!truncate) damaged[at] ^= xor;
         try {
           const loaded = readPolicyOnnx(damaged);
-          // A flipped bit inside a weight's float or a string's text can still decode: then the result
-          // is complete and of the right size, and differs from the original by at most that one value.
-          expect(loaded.params.length).toBe(policy.params.length);
+          // A changed byte can still decode where it touches none of our content (a node name, a doc
+          // string): the checksum then proves the weights and metadata intact.
+          expect(truncate).toBe(false);
+          expect(loaded.vocabulary).toEqual(policy.vocabulary);
+          expect(loaded.card).toEqual(policy.card);
+          expect(Buffer.from(loaded.params.buffer).equals(Buffer.from(policy.params.buffer))).toBe(true);
         } catch (err) {
           expect(err).toBeInstanceOf(OnnxPolicyError);
         }

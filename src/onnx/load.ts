@@ -1,9 +1,11 @@
 // Reads an .onnx file and tells whether it is a SEED Playground policy: its metadata, and its weights read
-// back into the flat parameter buffer. Any other file is refused with an OnnxPolicyError saying why.
+// back into the flat parameter buffer, both checked against the file's CRC-32. Any other file, or a damaged
+// one, is refused with an OnnxPolicyError saying why.
 import { parameterLayout } from '../model/layout.ts';
-import { decodeMetadata, OnnxPolicyError, type PolicyMetadata } from './metadata.ts';
+import { contentCrc32 } from './checksum.ts';
+import { CRC_KEY, decodeMetadata, METADATA_PREFIX, OnnxPolicyError, type PolicyMetadata } from './metadata.ts';
 import { INPUT_NAME, OUTPUT_NAME } from './policy_graph.ts';
-import { decodeModel, OPSET_VERSION, tensorFloats, type ModelProto, type TensorProto } from './proto.ts';
+import { DataType, decodeModel, OPSET_VERSION, tensorFloats, type ModelProto, type TensorProto } from './proto.ts';
 
 export interface LoadedPolicy extends PolicyMetadata {
   params: Float32Array;
@@ -38,6 +40,7 @@ export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
   for (const view of layout.list) {
     const tensor = byName.get(view.name);
     if (!tensor) throw new OnnxPolicyError(`the model has no initializer "${view.name}"`);
+    if (tensor.data_type !== DataType.FLOAT) throw new OnnxPolicyError(`initializer "${view.name}" has data type ${tensor.data_type}, not float32`);
     const dims = tensor.dims ?? [];
     if (dims.length !== view.shape.length || dims.some((d, i) => d !== view.shape[i])) {
       throw new OnnxPolicyError(`initializer "${view.name}" has shape [${dims}], the config needs [${view.shape}]`);
@@ -50,6 +53,13 @@ export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
     }
     if (values.length !== view.size) throw new OnnxPolicyError(`initializer "${view.name}" holds ${values.length} values, its shape needs ${view.size}`);
     params.set(values, view.offset);
+  }
+  const props = model.metadata_props ?? [];
+  const crc = props.find((p) => p.key === CRC_KEY)?.value;
+  if (crc === undefined) throw new OnnxPolicyError(`metadata "${CRC_KEY}" is missing`);
+  const ours = props.filter((p) => p.key.startsWith(METADATA_PREFIX) && p.key !== CRC_KEY);
+  if (crc !== contentCrc32(ours, params, layout)) {
+    throw new OnnxPolicyError('the metadata or weights do not match their checksum: the file is damaged');
   }
   return { ...meta, params, irVersion: model.ir_version, opsetVersion: opset, producer: model.producer_name ?? '' };
 }

@@ -4,6 +4,8 @@
 import { validateConfig, type ModelConfig } from '../model/config.ts';
 import type { StringStringEntryProto } from './proto.ts';
 
+/** Every key of ours starts with this; entries that other tools add are left alone. */
+export const METADATA_PREFIX = 'seed_playground.';
 /** Marks a file as a SEED Playground policy; the value is the format version. */
 export const FORMAT_KEY = 'seed_playground.format';
 export const FORMAT_VERSION = 1;
@@ -11,6 +13,8 @@ export const CONFIG_KEY = 'seed_playground.model_config';
 export const VOCABULARY_KEY = 'seed_playground.vocabulary';
 export const VOCABULARY_HASH_KEY = 'seed_playground.vocabulary_hash';
 export const CARD_KEY = 'seed_playground.training_card';
+/** CRC-32 of the other entries and the weights (checksum.ts). */
+export const CRC_KEY = 'seed_playground.crc32';
 
 /** How the exported weights were trained. */
 export interface TrainingCard {

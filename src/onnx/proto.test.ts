@@ -25,6 +25,16 @@ describe('ONNX tensors and messages through protobufjs', () => {
     expect(raw.dims).toEqual([4]);
   });
 
+  it('encoded bytes are a plain Uint8Array owning its memory, so slice() copies', () => {
+    const bytes = encodeModel({ ir_version: 8, producer_name: 'x' });
+    expect(bytes.constructor).toBe(Uint8Array);
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    const copy = bytes.slice();
+    copy[0] ^= 1;
+    expect(copy[0]).not.toBe(bytes[0]);
+  });
+
   it('a message that breaks the schema is refused before encoding', () => {
     expect(() => encodeModel({ ir_version: 'eight' as unknown as number })).toThrow(/does not match the schema: ir_version/);
   });

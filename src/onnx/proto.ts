@@ -99,7 +99,10 @@ export function encodeModel(model: ModelProto): Uint8Array {
   const type = modelProtoType();
   const problem = type.verify(model);
   if (problem) throw new Error(`ONNX model does not match the schema: ${problem}`);
-  return type.encode(type.fromObject(model)).finish();
+  const bytes = type.encode(type.fromObject(model)).finish();
+  // In Node protobufjs returns a Buffer, possibly a view into a shared pool whose slice() does not copy:
+  // hand out a plain Uint8Array that owns its memory.
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes);
 }
 
 /** Decodes bytes as an ONNX ModelProto; throws the protobuf reader's error when they are not one. */
