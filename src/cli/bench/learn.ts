@@ -1,0 +1,412 @@
+// `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--ablations a,b|none] [--set key=value ...]
+//   [--lrs x,y] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]`
+// Our reproduction of the paper's table on the tiny preset: GRPO and SEED from the same warm start, K seeds
+// each, equal episodes, the learning rate of each chosen by the same small sweep (one short run per rate,
+// scored on eval-seen). Then the ablations (one seed each). Independent runs go to W child processes (one per
+// core). Writes bench/REPORT.md, bench/learn.json and bench/learn_curve.svg; prints the table on stdout.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
+import { hashString, Rng } from '../../common/rng.ts';
+import { evalScenes } from '../../env/generate.ts';
+import { TINY } from '../../env/scale.ts';
+import { presetConfig } from '../../model/config.ts';
+import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
+import { evaluate, summarise, type EvalResult } from '../../rl/evaluate.ts';
+import { Trainer } from '../../rl/trainer.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+import { defaultInit, readCheckpointFile } from '../commands/train.ts';
+
+export const summary = 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves';
+
+const usage =
+  'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
+  '[--set key=value ...] [--lrs 1e-4,3e-4] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]';
+
+const PRESET = 'tiny' as const;
+
+interface Job {
+  kind: 'run' | 'warmstart';
+  algo: Algo;
+  seed: number;
+  updates: number;
+  config: TrainConfig;
+  init: string;
+  evalEvery: number;
+  evalEpisodes: number;
+}
+
+interface JobResult {
+  algo: Algo;
+  seed: number;
+  lr: number;
+  success_seen: number;
+  success_unseen: number;
+  per_type: { seen: Record<string, number>; unseen: Record<string, number> };
+  curve: [number, number][];
+  wall_s: number;
+  won_seen: boolean[];
+  won_unseen: boolean[];
+  valid_skill_rate: number | null;
+  skipped_updates: number;
+}
+
+/** One run (or the warm start's evaluation), in this process. */
+async function runJob(job: Job): Promise<JobResult> {
+  const tok = defaultTokenizer();
+  const ck = await readCheckpointFile(job.init, tok);
+  const model = presetConfig(PRESET, tok.vocabSize);
+  const backend = new CpuBackend(model, ck.params);
+  const t0 = performance.now();
+  const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
+  const seenScenes = cut(evalScenes('seen', TINY));
+  const unseenScenes = cut(evalScenes('unseen', TINY));
+  const play = async (scenes: typeof seenScenes): Promise<{ result: EvalResult; won: boolean[] }> => {
+    const won: boolean[] = [];
+    const byIndex = new Map<number, boolean>();
+    const result = await evaluate(backend, tok, scenes, job.config, (t) => byIndex.set(t.task, t.won));
+    for (let i = 0; i < scenes.length; i++) won.push(byIndex.get(i) ?? false);
+    return { result, won };
+  };
+  const curve: [number, number][] = [];
+  let validSum = 0;
+  let validCount = 0;
+  let skipped = 0;
+  if (job.kind === 'run') {
+    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, scale: TINY });
+    curve.push([0, (await play(unseenScenes)).result.success]);
+    while (trainer.updates < job.updates) {
+      const m = await trainer.update();
+      if (m.validSkillRate !== null) {
+        validSum += m.validSkillRate;
+        validCount++;
+      }
+      if (m.skipped) skipped++;
+      if (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates) {
+        curve.push([trainer.episodes, trainer.updates === job.updates ? NaN : (await play(unseenScenes)).result.success]);
+      }
+    }
+  }
+  const seen = await play(seenScenes);
+  const unseen = await play(unseenScenes);
+  if (curve.length && Number.isNaN(curve[curve.length - 1][1])) curve[curve.length - 1][1] = unseen.result.success;
+  return {
+    algo: job.algo,
+    seed: job.seed,
+    lr: job.config.lr,
+    success_seen: seen.result.success,
+    success_unseen: unseen.result.success,
+    per_type: { seen: seen.result.per_type, unseen: unseen.result.per_type },
+    curve,
+    wall_s: (performance.now() - t0) / 1000,
+    won_seen: seen.won,
+    won_unseen: unseen.won,
+    valid_skill_rate: validCount ? validSum / validCount : null,
+    skipped_updates: skipped,
+  };
+}
+
+/** Runs jobs in child processes, at most `workers` at a time, in the order given. */
+async function runAll(jobs: Job[], workers: number, log: (s: string) => void): Promise<JobResult[]> {
+  const results: JobResult[] = new Array(jobs.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await runChild(jobs[i]);
+      done++;
+      const r = results[i];
+      log(`[${done}/${jobs.length}] ${jobs[i].kind === 'warmstart' ? 'warm start' : r.algo} seed ${r.seed} lr ${r.lr}: seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)} (${r.wall_s.toFixed(0)} s)`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, worker));
+  return results;
+}
+
+function runChild(job: Job): Promise<JobResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'bench', 'learn', '--worker', JSON.stringify(job)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new CliError(`a benchmark run (${job.algo} seed ${job.seed}) exited with code ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as JobResult);
+      } catch {
+        reject(new CliError(`a benchmark run (${job.algo} seed ${job.seed}) printed no result`));
+      }
+    });
+  });
+}
+
+/** 95% bootstrap interval of the mean success: resample seeds, then games within each seed. */
+export function bootstrap(wonPerSeed: boolean[][], rng: Rng, resamples = 2000): [number, number] {
+  if (wonPerSeed.length === 0) return [NaN, NaN];
+  const means: number[] = [];
+  for (let b = 0; b < resamples; b++) {
+    let sum = 0;
+    for (let s = 0; s < wonPerSeed.length; s++) {
+      const games = wonPerSeed[rng.int(wonPerSeed.length)];
+      let wins = 0;
+      for (let g = 0; g < games.length; g++) wins += games[rng.int(games.length)] ? 1 : 0;
+      sum += games.length ? wins / games.length : 0;
+    }
+    means.push(sum / wonPerSeed.length);
+  }
+  means.sort((a, b) => a - b);
+  return [means[Math.floor(0.025 * resamples)], means[Math.ceil(0.975 * resamples) - 1]];
+}
+
+function mean(xs: number[]): number {
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
+}
+
+/** Mean curve over seeds (the runs share their evaluation points). */
+function meanCurve(runs: JobResult[]): [number, number][] {
+  if (!runs.length) return [];
+  return runs[0].curve.map(([e], i) => [e, mean(runs.map((r) => r.curve[i]?.[1] ?? NaN))]);
+}
+
+function curveSvg(series: { label: string; color: string; curve: [number, number][]; seeds: [number, number][][] }[]): string {
+  const W = 640;
+  const H = 360;
+  const m = { l: 56, r: 150, t: 20, b: 44 };
+  const all = series.flatMap((s) => [...s.curve, ...s.seeds.flat()]);
+  const xMax = Math.max(1, ...all.map(([e]) => e));
+  const yMax = Math.min(1, Math.max(0.1, ...all.map(([, y]) => y)) * 1.1);
+  const x = (e: number) => m.l + (e / xMax) * (W - m.l - m.r);
+  const y = (v: number) => H - m.b - (v / yMax) * (H - m.t - m.b);
+  const path = (c: [number, number][]) => c.map(([e, v], i) => `${i ? 'L' : 'M'}${x(e).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<line x1="${m.l}" y1="${H - m.b}" x2="${W - m.r}" y2="${H - m.b}" stroke="black"/>`,
+    `<line x1="${m.l}" y1="${m.t}" x2="${m.l}" y2="${H - m.b}" stroke="black"/>`,
+    `<text x="${(m.l + W - m.r) / 2}" y="${H - 8}" text-anchor="middle">training episodes</text>`,
+    `<text x="14" y="${(m.t + H - m.b) / 2}" transform="rotate(-90 14 ${(m.t + H - m.b) / 2})" text-anchor="middle">success on eval-unseen</text>`,
+  ];
+  for (let k = 0; k <= 4; k++) {
+    const v = (yMax * k) / 4;
+    parts.push(`<text x="${m.l - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(2)}</text>`);
+    const e = (xMax * k) / 4;
+    parts.push(`<text x="${x(e)}" y="${H - m.b + 16}" text-anchor="middle">${Math.round(e)}</text>`);
+  }
+  series.forEach((s, i) => {
+    for (const c of s.seeds) parts.push(`<path d="${path(c)}" fill="none" stroke="${s.color}" stroke-opacity="0.25"/>`);
+    parts.push(`<path d="${path(s.curve)}" fill="none" stroke="${s.color}" stroke-width="2.5"/>`);
+    parts.push(`<text x="${W - m.r + 10}" y="${m.t + 16 + 18 * i}" fill="${s.color}">${s.label}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n') + '\n';
+}
+
+const COLORS: Record<string, string> = {
+  grpo: '#1f77b4', seed: '#d62728', 'seed-static': '#2ca02c', 'seed-shuffled': '#9467bd', opid: '#ff7f0e', 'seed-nogate': '#8c564b',
+};
+
+function pct(x: number): string {
+  return Number.isFinite(x) ? (100 * x).toFixed(1) : 'n/a';
+}
+
+function algoList(text: string, name: string): Algo[] {
+  if (text === 'none' || text === '') return [];
+  const list = text.split(',').map((s) => s.trim());
+  for (const a of list) if (!isAlgo(a)) throw new CliError(`--${name}: unknown algorithm "${a}" (known: ${ALGOS.join(', ')})`, 2);
+  return list as Algo[];
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    {
+      worker: { type: 'string' },
+      seeds: { type: 'string', default: '3' },
+      updates: { type: 'string', default: '40' },
+      algos: { type: 'string', default: 'grpo,seed' },
+      ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
+      set: { type: 'string', multiple: true, default: [] },
+      lrs: { type: 'string', default: '1e-4,3e-4' },
+      'sweep-updates': { type: 'string', default: '10' },
+      'eval-every': { type: 'string', default: '10' },
+      'eval-episodes': { type: 'string', default: '0' },
+      init: { type: 'string' },
+      workers: { type: 'string' },
+    },
+    usage,
+  );
+  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  if (values.worker !== undefined) {
+    const result = await runJob(JSON.parse(values.worker) as Job);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  }
+  const seeds = parseIntOption(values.seeds, 'seeds');
+  const updates = parseIntOption(values.updates, 'updates');
+  const sweepUpdates = parseIntOption(values['sweep-updates'], 'sweep-updates');
+  const evalEvery = parseIntOption(values['eval-every'], 'eval-every');
+  const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes');
+  const workers = parseIntOption(values.workers, 'workers', Math.max(1, Math.min(2, cpus().length)));
+  if (seeds < 1 || updates < 1 || evalEvery < 1 || workers < 1) throw new CliError('--seeds, --updates, --eval-every and --workers must be at least 1', 2);
+  const algos = algoList(values.algos!, 'algos');
+  const ablations = algoList(values.ablations!, 'ablations').filter((a) => !algos.includes(a));
+  const lrs = values.lrs!.split(',').map((s) => Number(s.trim()));
+  if (lrs.some((v) => !(v > 0))) throw new CliError(`--lrs must be positive numbers, got "${values.lrs}"`, 2);
+  let base: TrainConfig;
+  try {
+    base = applySettings(defaultConfig(PRESET), values.set as string[]);
+  } catch (err) {
+    throw new CliError(`--set: ${(err as Error).message}`, 2);
+  }
+  const init = values.init ?? defaultInit(PRESET);
+  await readCheckpointFile(init, defaultTokenizer());
+  const log = (s: string) => process.stderr.write(s + '\n');
+  const t0 = performance.now();
+  const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({ kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes });
+
+  // 1. The same small learning-rate sweep for every main algorithm (seed 1000, scored on eval-seen).
+  const chosen = new Map<Algo, number>();
+  const sweep: { algo: Algo; lr: number; success_seen: number }[] = [];
+  if (lrs.length > 1) {
+    log(`lr sweep: ${lrs.join(', ')} x ${algos.join(', ')}, ${sweepUpdates} updates each`);
+    const sweepJobs = algos.flatMap((a) => lrs.map((lr) => job('run', a, 1000, sweepUpdates, { ...base, lr })));
+    const results = await runAll(sweepJobs, workers, log);
+    for (const a of algos) {
+      const mine = results.filter((r) => r.algo === a);
+      for (const r of mine) sweep.push({ algo: a, lr: r.lr, success_seen: r.success_seen });
+      chosen.set(a, mine.reduce((best, r) => (r.success_seen > best.success_seen ? r : best)).lr);
+    }
+  } else for (const a of algos) chosen.set(a, lrs[0]);
+  const seedLr = chosen.get('seed') ?? lrs[0];
+
+  // 2. The warm start's own evaluation, the main runs and the ablations (at SEED's learning rate).
+  const jobs: Job[] = [job('warmstart', 'grpo', 0, 0, base)];
+  for (let s = 1; s <= seeds; s++) for (const a of algos) jobs.push(job('run', a, s, updates, { ...base, lr: chosen.get(a)! }));
+  for (const a of ablations) jobs.push(job('run', a, 1, updates, { ...base, lr: seedLr }));
+  log(`${jobs.length - 1} runs of ${updates} updates (${base.tasksPerUpdate} x ${base.groupSize} episodes each), ${workers} workers`);
+  const results = await runAll(jobs, workers, log);
+  const warm = results[0];
+  const runs = results.slice(1);
+  const wall = (performance.now() - t0) / 1000;
+
+  // 3. Figures.
+  const rng = new Rng(hashString('bench/learn/bootstrap'));
+  const byAlgo = (a: Algo) => runs.filter((r) => r.algo === a);
+  const episodesPerRun = updates * base.tasksPerUpdate * base.groupSize;
+  const rows = [...algos, ...ablations].map((a) => {
+    const rs = byAlgo(a);
+    const types = Object.keys(rs[0]?.per_type.unseen ?? {});
+    const perType: Record<string, { seen: number; unseen: number }> = {};
+    for (const type of new Set([...types, ...Object.keys(rs[0]?.per_type.seen ?? {})])) {
+      perType[type] = { seen: mean(rs.map((r) => r.per_type.seen[type] ?? NaN)), unseen: mean(rs.map((r) => r.per_type.unseen[type] ?? NaN)) };
+    }
+    return {
+      algo: a,
+      seeds: rs.length,
+      lr: rs[0]?.lr ?? NaN,
+      seen: mean(rs.map((r) => r.success_seen)),
+      unseen: mean(rs.map((r) => r.success_unseen)),
+      seenCi: bootstrap(rs.map((r) => r.won_seen), rng),
+      unseenCi: bootstrap(rs.map((r) => r.won_unseen), rng),
+      perType,
+      validSkill: mean(rs.map((r) => r.valid_skill_rate ?? NaN)),
+      wall: mean(rs.map((r) => r.wall_s)),
+    };
+  });
+  const grpoCurve = meanCurve(byAlgo('grpo'));
+  const seedCurve = meanCurve(byAlgo('seed'));
+  const grpoFinal = grpoCurve.length ? grpoCurve[grpoCurve.length - 1][1] : NaN;
+  const reach = seedCurve.find(([, v]) => v >= grpoFinal);
+  const efficiency = reach ? `SEED reaches GRPO's final eval-unseen success (${pct(grpoFinal)}%) after ${reach[0]} of ${episodesPerRun} episodes (${pct(reach[0] / episodesPerRun)}%).` : `SEED's mean curve does not reach GRPO's final eval-unseen success (${pct(grpoFinal)}%) within ${episodesPerRun} episodes.`;
+  const warmWonSeen = summarise(warm.won_seen.map(() => 'all'), warm.won_seen).success;
+
+  const table = [
+    '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | wall s/run |',
+    '|---|---|---|---|---|---|---|',
+    `| warm start | - | - | ${pct(warm.success_seen)} [${pct(bootstrap([warm.won_seen], rng)[0])}, ${pct(bootstrap([warm.won_seen], rng)[1])}] | ${pct(warm.success_unseen)} [${pct(bootstrap([warm.won_unseen], rng)[0])}, ${pct(bootstrap([warm.won_unseen], rng)[1])}] | - | - |`,
+    ...rows.map((r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${pct(r.seen)} [${pct(r.seenCi[0])}, ${pct(r.seenCi[1])}] | ${pct(r.unseen)} [${pct(r.unseenCi[0])}, ${pct(r.unseenCi[1])}] | ${pct(r.validSkill)} | ${r.wall.toFixed(0)} |`),
+  ].join('\n');
+  const types = Object.keys(warm.per_type.seen).sort();
+  const typeTable = [
+    `| task type | warm start seen / unseen | ${rows.map((r) => `${r.algo} seen / unseen`).join(' | ')} |`,
+    `|---|---|${rows.map(() => '---').join('|')}|`,
+    ...types.map((t) => `| ${t} | ${pct(warm.per_type.seen[t])} / ${pct(warm.per_type.unseen[t] ?? NaN)} | ${rows.map((r) => `${pct(r.perType[t]?.seen ?? NaN)} / ${pct(r.perType[t]?.unseen ?? NaN)}`).join(' | ')} |`),
+  ].join('\n');
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout
+  }
+  const configHash = hashString(JSON.stringify({ base, chosen: [...chosen], updates, seeds, evalEvery, evalEpisodes, init })).toString(16).padStart(8, '0');
+  const command = `npm run seed -- bench learn ${args.join(' ')}`.trim();
+  const svg = curveSvg(
+    [...algos, ...ablations].map((a) => ({ label: a, color: COLORS[a] ?? '#333', curve: meanCurve(byAlgo(a)), seeds: byAlgo(a).map((r) => r.curve) })),
+  );
+  const report = [
+    '# Learning benchmark: GRPO vs SEED on the tiny preset',
+    '',
+    `Command: \`${command}\`  `,
+    `Commit: ${commit}; configuration hash ${configHash}; wall time ${(wall / 60).toFixed(1)} min on ${cpus().length} cores (${workers} workers).`,
+    '',
+    `Every run starts from the same warm start (${init}) and plays ${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
+      `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets at temperature ${base.evalTemperature}. ` +
+      '95% intervals: bootstrap over seeds, then over games within a seed (2000 resamples).',
+    '',
+    table,
+    '',
+    '## Per task type (mean over seeds, %)',
+    '',
+    typeTable,
+    '',
+    '## Data efficiency',
+    '',
+    efficiency,
+    '',
+    '## Learning rate sweep',
+    '',
+    sweep.length
+      ? ['| algorithm | lr | eval-seen % |', '|---|---|---|', ...sweep.map((s) => `| ${s.algo} | ${s.lr} | ${pct(s.success_seen)} |`)].join('\n') +
+        `\n\nChosen: ${[...chosen].map(([a, lr]) => `${a} ${lr}`).join(', ')} (ablations use SEED's).`
+      : `No sweep (one rate given): lr ${lrs[0]}.`,
+    '',
+    '## Settings',
+    '',
+    '```json',
+    JSON.stringify(base, null, 2),
+    '```',
+    '',
+    `The ablations (${ablations.join(', ') || 'none'}) ran one seed each. seed-shuffled gives every trajectory the skill of another trajectory of its task: if it does as well as seed, skill content did not matter.`,
+    '',
+    '![learning curves](learn_curve.svg)',
+    '',
+  ].join('\n');
+  const json = {
+    preset: PRESET,
+    episodes_per_run: episodesPerRun,
+    warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen },
+    runs: runs.map((r) => ({
+      algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
+      curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, skipped_updates: r.skipped_updates,
+    })),
+    sweep,
+    config_hash: configHash,
+    commit,
+    command,
+    wall_s: Number(wall.toFixed(1)),
+  };
+  await mkdir('bench', { recursive: true });
+  await writeFile('bench/REPORT.md', report);
+  await writeFile('bench/learn.json', JSON.stringify(json, null, 2) + '\n');
+  await writeFile('bench/learn_curve.svg', svg);
+  process.stdout.write(table + '\n\n' + efficiency + '\n');
+  process.stderr.write(`wrote bench/REPORT.md, bench/learn.json, bench/learn_curve.svg (warm start seen ${pct(warmWonSeen)}%)\n`);
+  return 0;
+}

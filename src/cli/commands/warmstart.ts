@@ -1,0 +1,115 @@
+// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--eval-episodes N]`: builds the
+// warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the preset on it
+// from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt):
+// corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate. The card goes to stdout.
+import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
+import { Rng } from '../../common/rng.ts';
+import { evalScenes } from '../../env/generate.ts';
+import { TINY } from '../../env/scale.ts';
+import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
+import { writeCheckpoint } from '../../model/checkpoint.ts';
+import { initParameters } from '../../model/init.ts';
+import { writeSkills } from '../../rl/analyzer.ts';
+import { defaultConfig } from '../../rl/config.ts';
+import { evaluate } from '../../rl/evaluate.ts';
+import type { Trajectory } from '../../rl/rollout.ts';
+import { buildCorpus, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+import { progressBar, writeAtomic } from './train.ts';
+
+export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
+
+const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--eval-episodes N]';
+
+export function cardPath(ckpt: string): string {
+  return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, 'eval-episodes': { type: 'string' } },
+    usage,
+  );
+  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  const preset = requireOption(values.preset, 'preset', usage);
+  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const seed = parseIntOption(values.seed, 'seed');
+  if (seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be in [0, 2^32), got ${seed}`, 2);
+  const out = requireOption(values.out, 'out', usage);
+  const options: WarmStartOptions = {
+    ...WARMSTART_DEFAULTS,
+    seed,
+    scale: TINY,
+    episodes: parseIntOption(values.episodes, 'episodes', WARMSTART_DEFAULTS.episodes),
+    steps: parseIntOption(values.steps, 'steps', WARMSTART_DEFAULTS.steps),
+  };
+  if (options.episodes < 1 || options.steps < 1) throw new CliError('--episodes and --steps must be at least 1', 2);
+  const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes', 0);
+  const tok = defaultTokenizer();
+  const config = presetConfig(preset, tok.vocabSize);
+  const t0 = performance.now();
+
+  const corpus = buildCorpus(tok, config.contextLength, options);
+  process.stderr.write(`corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`);
+  const backend = new CpuBackend(config, initParameters(config, seed));
+  const bar = progressBar('warm start', options.steps);
+  let tokens = 0;
+  const loss = await trainWarmStart(backend, tok, corpus, options, (s) => {
+    tokens += s.tokens;
+    bar.update(s.step + 1, { info: `loss ${s.loss.toFixed(3)}` });
+  });
+  bar.stop();
+  const trainSeconds = (performance.now() - t0) / 1000;
+
+  const rl = defaultConfig(preset);
+  const seenScenes = evalScenes('seen', TINY);
+  const unseenScenes = evalScenes('unseen', TINY);
+  const cut = <T>(list: T[]) => (evalEpisodes > 0 ? list.slice(0, evalEpisodes) : list);
+  const finished: Trajectory[] = [];
+  const evalBar = progressBar('evaluate', cut(seenScenes).length + cut(unseenScenes).length);
+  const seen = await evaluate(backend, tok, cut(seenScenes), rl, (t) => {
+    finished.push(t);
+    evalBar.increment();
+  });
+  const unseen = await evaluate(backend, tok, cut(unseenScenes), rl, () => evalBar.increment());
+  evalBar.stop();
+  const sample = finished.slice(0, 48);
+  const skills = await writeSkills(backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'));
+  const validSkillRate = skills.length ? skills.filter((s) => s.ok).length / skills.length : 0;
+
+  const card = {
+    preset,
+    corpus_seed: seed,
+    corpus: { episodes: options.episodes, explorer_noise: options.noise, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
+    steps: options.steps,
+    batch: options.batch,
+    lr: options.lr,
+    tokens,
+    loss,
+    eval_temperature: rl.evalTemperature,
+    success_seen: seen.success,
+    success_unseen: unseen.success,
+    per_type_seen: seen.per_type,
+    per_type_unseen: unseen.per_type,
+    eval_episodes: { seen: seen.episodes, unseen: unseen.episodes },
+    valid_skill_rate: validSkillRate,
+    skill_examples: skills.slice(0, 4).map((s) => s.text),
+    train_seconds: Number(trainSeconds.toFixed(1)),
+    vocab_hash: tok.hash,
+  };
+  const bytes = writeCheckpoint({
+    config,
+    vocabHash: tok.hash,
+    params: await backend.readParameters(),
+    optimizer: null,
+    metadata: { stage: 'warmstart', preset, seed, steps: options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
+  });
+  await writeAtomic(out, bytes);
+  await writeAtomic(cardPath(out), new TextEncoder().encode(JSON.stringify(card, null, 2) + '\n'));
+  process.stderr.write(`wrote ${out} and ${cardPath(out)}\n`);
+  process.stdout.write(JSON.stringify(card, null, 2) + '\n');
+  return 0;
+}

@@ -1,0 +1,93 @@
+// The warm start's actor: a deliberately noisy explorer that knows only what it has observed. It reads the
+// goal, the admissible commands of the moment and the objects its own observations listed, never the scene:
+// it searches receptacles (opening closed ones) until it sees the object, takes it, changes its state at the
+// appliance the task names, and brings it to the target (or uses the lamp where it saw one). With
+// probability `noise` it plays a random admissible command instead, so it wanders, repeats itself and
+// sometimes runs out of steps, as a weak agent does.
+import type { Rng } from '../common/rng.ts';
+import { Game } from '../env/game.ts';
+import { APPLIANCE, typeOf } from '../env/knowledge.ts';
+import { requiredState, type Scene } from '../env/scene.ts';
+
+export interface ExplorerOptions {
+  maxSteps: number;
+  noise: number;
+}
+
+export interface ExplorerEpisode {
+  game: Game;
+  /** Admissible commands before each step (index t = before command t + 1). */
+  admissible: string[][];
+}
+
+function pick(rng: Rng, list: string[]): string | null {
+  return list.length ? rng.pick(list) : null;
+}
+
+/** The explorer's next command from what it has seen so far. */
+export function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number): string {
+  if (rng.float() < noise) return rng.pick(admissible);
+  const task = game.scene.task;
+  const records = game.records;
+  const held = game.holding();
+  const at = game.location();
+  const has = (cmd: string) => admissible.includes(cmd);
+  const goTo = (type: string) => pick(rng, admissible.filter((c) => c.startsWith('go to ') && typeOf(c.slice(6)) === type));
+  const state = requiredState(task.type);
+  const target = task.type === 'look_at_obj_in_light' ? null : task.target;
+  const changed = (name: string) => records.some((r) => r.valid && state !== null && r.action.startsWith(`${state} ${name} with `));
+  // Where each object was last seen, from the observations (never from the scene).
+  const lastSeen = new Map<string, string | null>();
+  for (const r of records) {
+    for (const o of r.seen) lastSeen.set(o, r.location);
+    if (r.valid && r.action.startsWith('take ')) lastSeen.set(r.action.slice(5, r.action.indexOf(' from ')), null);
+  }
+  const delivered = new Set(records.filter((r) => r.valid && r.action.startsWith('put ')).map((r) => r.action.slice(4, r.action.indexOf(' in/on '))));
+
+  if (held !== null) {
+    if (typeOf(held) !== task.object) return pick(rng, admissible.filter((c) => c.startsWith(`put ${held} `))) ?? rng.pick(admissible);
+    if (state !== null && !changed(held)) {
+      return pick(rng, admissible.filter((c) => c.startsWith(`${state} ${held} with `))) ?? goTo(APPLIANCE[state]) ?? rng.pick(admissible);
+    }
+    if (task.type === 'look_at_obj_in_light') {
+      const use = admissible.find((c) => c.startsWith(`use ${task.lamp} `));
+      if (use) return use;
+      const lamp = [...lastSeen].find(([o, where]) => typeOf(o) === task.lamp && where !== null);
+      if (lamp && lamp[1] !== at && has(`go to ${lamp[1]}`)) return `go to ${lamp[1]}`;
+      return explore(game, admissible, rng);
+    }
+    const put = admissible.find((c) => c.startsWith(`put ${held} in/on `) && typeOf(c.slice(c.indexOf(' in/on ') + 7)) === target);
+    if (put) return put;
+    if (at !== null && typeOf(at) === target && has(`open ${at}`)) return `open ${at}`;
+    return goTo(target!) ?? rng.pick(admissible);
+  }
+  const takes = admissible.filter((c) => {
+    if (!c.startsWith('take ')) return false;
+    const obj = c.slice(5, c.indexOf(' from '));
+    return typeOf(obj) === task.object && !delivered.has(obj) && (target === null || typeOf(c.slice(c.indexOf(' from ') + 6)) !== target);
+  });
+  if (takes.length) return takes[0];
+  const known = [...lastSeen].find(([o, where]) => typeOf(o) === task.object && where !== null && where !== at && !delivered.has(o) && (target === null || typeOf(where) !== target));
+  if (known && has(`go to ${known[1]}`)) return `go to ${known[1]}`;
+  return explore(game, admissible, rng);
+}
+
+/** Opens the closed receptacle it stands at, else goes to a receptacle it has not looked into. */
+function explore(game: Game, admissible: string[], rng: Rng): string {
+  const at = game.location();
+  if (at !== null && admissible.includes(`open ${at}`) && !game.records.some((r) => r.valid && r.action === `open ${at}`)) return `open ${at}`;
+  const looked = new Set(game.records.filter((r) => r.valid && (r.action.startsWith('go to ') || r.action.startsWith('open '))).map((r) => r.location));
+  const fresh = admissible.filter((c) => c.startsWith('go to ') && !looked.has(c.slice(6)));
+  return pick(rng, fresh) ?? pick(rng, admissible.filter((c) => c.startsWith('go to '))) ?? rng.pick(admissible);
+}
+
+export function runExplorer(scene: Scene, rng: Rng, options: ExplorerOptions): ExplorerEpisode {
+  const game = new Game(scene, { maxSteps: options.maxSteps });
+  const admissible: string[][] = [];
+  while (!game.done) {
+    const cmds = game.admissibleCommands();
+    admissible.push(cmds);
+    game.step(explorerCommand(game, cmds, rng, options.noise));
+  }
+  return { game, admissible };
+}

@@ -1,0 +1,147 @@
+// The warm start (ARCHITECTURE.md): a tiny policy at random init can neither act nor write skills, so before
+// RL it is trained on a corpus built from the environment, deterministically from a seed:
+//   act     episodes of the noisy explorer (explorer.ts), one sequence each, every command scored under the
+//           constrained-decoding mask of its state (what the policy will sample from);
+//   follow  the successful ones again with their own hindsight skill injected after the task line, so that a
+//           skill in the context can move the policy;
+//   analyze analyzer prompt -> skill written by the rule-based annotator (annotator.ts), scored under the
+//           free-decoding mask.
+// Training is maximum likelihood on the scored tokens through the Backend's SEED loss with only the OPD term
+// switched on: lambda 1, gate off, l_skill 0 and opd_mask 1 make L_OPD = -mean(l_student), the token-mean
+// negative log-likelihood, with d/d l_student = -1/N.
+import type { Backend, LossInputs } from '../backend/backend.ts';
+import { Rng } from '../common/rng.ts';
+import { generateScene } from '../env/generate.ts';
+import type { RoomScale } from '../env/scale.ts';
+import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
+import { analyzerSequence, episodeSequence, insertSkill, type EpisodeSequence } from '../text/prompts.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import { annotate } from './annotator.ts';
+import { packBatch, type ScoredSequence } from './batch.ts';
+import { runExplorer } from './explorer.ts';
+import { episodeText, SKILL_RESERVE } from './rollout.ts';
+
+export type ExampleKind = 'act' | 'follow' | 'analyze';
+
+export interface WarmStartOptions {
+  seed: number;
+  scale: RoomScale;
+  /** Explorer episodes in the corpus. */
+  episodes: number;
+  /** Explorer's chance of a random command. */
+  noise: number;
+  maxSteps: number;
+  maxSkillTokens: number;
+  /** Optimizer steps and sequences per step. */
+  steps: number;
+  batch: number;
+  lr: number;
+}
+
+export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale'>> = {
+  episodes: 600,
+  noise: 0.25,
+  maxSteps: 15,
+  maxSkillTokens: 48,
+  steps: 300,
+  batch: 8,
+  lr: 3e-3,
+};
+
+export interface Corpus {
+  sequences: ScoredSequence[];
+  kinds: ExampleKind[];
+  /** Explorer success rate and example counts. */
+  explorerSuccess: number;
+  counts: Record<ExampleKind, number>;
+}
+
+function scored(seq: EpisodeSequence, masks: Uint32Array): ScoredSequence {
+  return { ids: seq.ids, positions: seq.commandPositions, masks };
+}
+
+export function buildCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus {
+  const rng = new Rng(options.seed);
+  const explore = rng.fork('explorer');
+  const words = Math.ceil(tok.vocabSize / 32);
+  const free = freeDecodingMask(tok);
+  const budget = contextLength - SKILL_RESERVE - options.maxSkillTokens;
+  const sequences: ScoredSequence[] = [];
+  const kinds: ExampleKind[] = [];
+  let wins = 0;
+  const add = (s: ScoredSequence, kind: ExampleKind) => {
+    sequences.push(s);
+    kinds.push(kind);
+  };
+  for (let i = 0; i < options.episodes; i++) {
+    const scene = generateScene('train', i, options.scale, options.seed);
+    const { game, admissible } = runExplorer(scene, explore, { maxSteps: options.maxSteps, noise: options.noise });
+    wins += game.won ? 1 : 0;
+    const full = episodeText({ scene, records: game.records });
+    // Keep the steps that fit the rollout's episode budget, as a rollout would have.
+    let steps = full.steps.length;
+    let plain = episodeSequence(tok, full);
+    while (steps > 1 && plain.ids.length > budget) plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
+    const masks = new Uint32Array(plain.commandPositions.length * words);
+    let k = 0;
+    for (let t = 0; t < steps; t++) {
+      const trie = new CommandTrie(admissible[t].map((c) => tok.encode(c)), tok.endId, tok.vocabSize);
+      const m = trie.commandMasks(tok.encode(full.steps[t].action));
+      masks.set(m, k * words);
+      k += m.length / words;
+    }
+    add(scored(plain, masks), 'act');
+    const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: options.maxSkillTokens });
+    if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, plain, skill), masks), 'follow');
+    const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
+    const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
+    for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
+    add(scored(analysis, freeMasks), 'analyze');
+  }
+  const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
+  for (const kind of kinds) counts[kind]++;
+  return { sequences, kinds, explorerSuccess: options.episodes ? wins / options.episodes : 0, counts };
+}
+
+/** Learning rate of step s: linear warm-up over 5% of the steps, then cosine decay to 10%. */
+export function warmStartLr(base: number, step: number, steps: number): number {
+  const warm = Math.max(1, Math.round(steps * 0.05));
+  if (step < warm) return (base * (step + 1)) / warm;
+  const progress = (step - warm) / Math.max(1, steps - warm);
+  return base * (0.1 + 0.45 * (1 + Math.cos(Math.PI * progress)));
+}
+
+export interface WarmStartStep {
+  step: number;
+  loss: number;
+  tokens: number;
+}
+
+/** Trains the backend's current weights on the corpus; returns the mean loss of the last 10% of steps. */
+export async function trainWarmStart(
+  backend: Backend,
+  tok: Tokenizer,
+  corpus: Corpus,
+  options: WarmStartOptions,
+  onStep?: (s: WarmStartStep) => void,
+): Promise<number> {
+  const rng = new Rng(options.seed).fork('batches');
+  let order: number[] = [];
+  const tail: number[] = [];
+  for (let step = 0; step < options.steps; step++) {
+    const picked: ScoredSequence[] = [];
+    while (picked.length < options.batch) {
+      if (order.length === 0) order = rng.shuffle(corpus.sequences.map((_, i) => i));
+      picked.push(corpus.sequences[order.pop()!]);
+    }
+    const batch = packBatch(picked, tok.padId);
+    const n = picked.reduce((s, q) => s + q.positions.length, 0);
+    const zeros = new Float32Array(n);
+    const inputs: LossInputs = { advantage: zeros, mask: zeros, opdMask: new Float32Array(n).fill(1), lSkill: zeros, lOld: zeros, lRef: zeros };
+    const out = await backend.lossBackward(batch, inputs, { lambda: 1, beta: 1, clip: 0.2, klCoef: 0, gate: false });
+    await backend.optimizerStep({ lr: warmStartLr(options.lr, step, options.steps), beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 });
+    if (step >= options.steps * 0.9) tail.push(out.L_OPD);
+    onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0) });
+  }
+  return tail.length ? tail.reduce((a, b) => a + b, 0) / tail.length : NaN;
+}
