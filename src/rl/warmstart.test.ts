@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { Rng } from '../common/rng.ts';
+import { generateScene } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { presetConfig } from '../model/config.ts';
+import { parseSkill } from '../text/skill.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { annotate } from './annotator.ts';
+import { runExplorer } from './explorer.ts';
+import { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS } from './warmstart.ts';
+
+const tok = defaultTokenizer();
+const fit = { length: (t: string) => tok.encode(t).length, maxTokens: 48 };
+
+describe('explorer', () => {
+  it('without noise solves most games, knowing only what it observed', () => {
+    const rng = new Rng(4);
+    let won = 0;
+    for (let i = 0; i < 60; i++) won += runExplorer(generateScene('train', i, TINY, 3), rng, { maxSteps: 15, noise: 0 }).game.won ? 1 : 0;
+    expect(won / 60).toBeGreaterThan(0.85);
+  });
+
+  it('plays only admissible commands, and noise makes it weaker', () => {
+    const rng = new Rng(5);
+    let clean = 0;
+    let noisy = 0;
+    for (let i = 0; i < 60; i++) {
+      const scene = generateScene('train', i, TINY, 3);
+      const e = runExplorer(scene, rng, { maxSteps: 15, noise: 0.5 });
+      e.game.records.slice(1).forEach((r, t) => expect(e.admissible[t]).toContain(r.action));
+      noisy += e.game.won ? 1 : 0;
+      clean += runExplorer(scene, rng, { maxSteps: 15, noise: 0 }).game.won ? 1 : 0;
+    }
+    expect(noisy).toBeLessThan(clean);
+  });
+});
+
+describe('annotator', () => {
+  it('writes a workflow for a hand-played success, with the observed location', () => {
+    const scene = { ...generateScene('train', 0, TINY, 3) };
+    const e = runExplorer(scene, new Rng(1), { maxSteps: 15, noise: 0 });
+    expect(e.game.won).toBe(true);
+    const skill = annotate(e.game.records, scene.task, true);
+    expect(skill.startsWith('workflow:')).toBe(true);
+    const take = e.game.records.find((r) => r.action.startsWith(`take ${scene.task.object} `))!;
+    const from = take.action.slice(take.action.indexOf(' from ') + 6);
+    expect(skill).toContain(`from the ${from}`);
+  });
+
+  it('every skill of 150 explorer episodes parses, has >= 5 words and fits 48 tokens; skills differ within a task', () => {
+    const rng = new Rng(9);
+    const byScene = new Map<number, Set<string>>();
+    for (let i = 0; i < 150; i++) {
+      const scene = generateScene('train', i % 30, TINY, 3);
+      const e = runExplorer(scene, rng, { maxSteps: 15, noise: 0.3 });
+      const skill = annotate(e.game.records, scene.task, e.game.won, fit);
+      const check = parseSkill(skill);
+      expect(check.ok, `${skill}: ${check.reason}`).toBe(true);
+      expect(check.kind).toBe(e.game.won ? 'workflow' : 'avoid');
+      expect(tok.encode(skill).length).toBeLessThanOrEqual(48);
+      expect(tok.unknownPieces(skill)).toEqual([]);
+      byScene.set(i % 30, (byScene.get(i % 30) ?? new Set()).add(skill));
+    }
+    // 5 episodes of each of 30 tasks: most tasks get more than one distinct skill.
+    const varied = [...byScene.values()].filter((s) => s.size > 1).length;
+    expect(varied).toBeGreaterThan(15);
+  });
+
+  it('never names an object the trajectory did not observe', () => {
+    const rng = new Rng(12);
+    for (let i = 0; i < 80; i++) {
+      const scene = generateScene('train', i, TINY, 5);
+      const e = runExplorer(scene, rng, { maxSteps: 8, noise: 0.4 });
+      const skill = annotate(e.game.records, scene.task, e.game.won, fit);
+      for (const m of skill.matchAll(/the ([a-z]+) (\d+)/g)) {
+        const name = `${m[1]} ${m[2]}`;
+        const mentioned = e.game.records.some((r) => r.seen.includes(name) || r.action.includes(name) || r.observation.includes(name));
+        expect(mentioned, `${skill} names ${name}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('warm start', () => {
+  const model = presetConfig('micro', tok.vocabSize);
+  const options = { ...WARMSTART_DEFAULTS, seed: 3, scale: TINY, episodes: 12, steps: 12, batch: 4, lr: 1e-2 };
+
+  it('builds the same corpus from the same seed, with all three kinds of example', () => {
+    const a = buildCorpus(tok, model.contextLength, options);
+    const b = buildCorpus(tok, model.contextLength, options);
+    expect(a.counts.act).toBe(12);
+    expect(a.counts.analyze).toBe(12);
+    expect(a.counts.follow).toBeGreaterThan(0);
+    expect(a.sequences.map((s) => Array.from(s.ids).join(','))).toEqual(b.sequences.map((s) => Array.from(s.ids).join(',')));
+    for (const s of a.sequences) expect(s.ids.length).toBeLessThanOrEqual(model.contextLength);
+  });
+
+  it('lowers the negative log-likelihood of the corpus', async () => {
+    const corpus = buildCorpus(tok, model.contextLength, options);
+    const be = CpuBackend.fromSeed(model, 1);
+    const losses: number[] = [];
+    await trainWarmStart(be, tok, corpus, options, (s) => losses.push(s.loss));
+    expect(losses).toHaveLength(12);
+    expect(losses[0]).toBeGreaterThan(0);
+    expect(losses.slice(-3).reduce((a, b) => a + b, 0) / 3).toBeLessThan(losses.slice(0, 3).reduce((a, b) => a + b, 0) / 3);
+  });
+
+  it('schedules the learning rate: warm-up, then cosine to 10%', () => {
+    expect(warmStartLr(1, 0, 100)).toBeCloseTo(0.2, 12);
+    expect(warmStartLr(1, 5, 100)).toBeCloseTo(1, 12);
+    expect(warmStartLr(1, 100, 100)).toBeCloseTo(0.1, 12);
+  });
+});
