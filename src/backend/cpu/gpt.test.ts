@@ -173,4 +173,21 @@ describe('incremental decoding', () => {
     dec.reset(0);
     expect(dec.length(0)).toBe(0);
   });
+
+  it('gives a reset stream the same log-probs as a fresh decoder', async () => {
+    const backend = CpuBackend.fromSeed(micro, 8);
+    const prompt = Int32Array.from({ length: 30 }, (_, i) => (i * 7) % micro.vocabSize);
+    const mask = new Uint32Array(words).fill(0xffffffff);
+    const used = backend.openDecoder(1);
+    await used.feed(0, Int32Array.from({ length: 90 }, (_, i) => (i * 3) % micro.vocabSize));
+    used.reset(0);
+    await used.feed(0, prompt);
+    const fresh = backend.openDecoder(1);
+    await fresh.feed(0, prompt);
+    for (let k = 0; k < 4; k++) {
+      const a = await used.sample(Int32Array.of(0), mask, 0.8, Float32Array.of(0.3));
+      const b = await fresh.sample(Int32Array.of(0), mask, 0.8, Float32Array.of(0.3));
+      expect(a).toEqual(b);
+    }
+  });
 });
