@@ -14,8 +14,27 @@ const usage = 'npm run seed -- loss --in FILE [--backend cpu|webgpu]';
 
 async function evaluate(backend: string, p: LossProblem): Promise<LossOutput> {
   if (backend === 'cpu') return seedLoss(p.lStudent, p.inputs, p.hyper);
-  if (backend === 'webgpu') throw new CliError('the WebGPU loss kernel is not available in this build');
+  if (backend === 'webgpu') return evaluateOnWebGpu(p);
   throw new CliError(`--backend must be cpu or webgpu, got "${backend}"`, 2);
+}
+
+/** The same numbers from the WebGPU SEED kernels (probability shift and fused coefficient), on Node's WebGPU. */
+async function evaluateOnWebGpu(p: LossProblem): Promise<LossOutput> {
+  const { createNodeRuntime } = await import('../../backend/webgpu/node_gpu.ts');
+  const { WebGpuUnavailableError } = await import('../../backend/webgpu/errors.ts');
+  const { runSeedLoss } = await import('../../backend/webgpu/seed_loss.ts');
+  let gpu;
+  try {
+    gpu = await createNodeRuntime();
+  } catch (err) {
+    if (err instanceof WebGpuUnavailableError) throw new CliError(err.message);
+    throw err;
+  }
+  try {
+    return await runSeedLoss(gpu, p.lStudent, p.inputs, p.hyper);
+  } finally {
+    gpu.dispose();
+  }
 }
 
 export async function run(args: string[]): Promise<number> {
