@@ -140,7 +140,7 @@ export async function trainWarmStart(
     const inputs: LossInputs = { advantage: zeros, mask: zeros, opdMask: new Float32Array(n).fill(1), lSkill: zeros, lOld: zeros, lRef: zeros };
     const out = await backend.lossBackward(batch, inputs, { lambda: 1, beta: 1, clip: 0.2, klCoef: 0, gate: false });
     await backend.optimizerStep({ lr: warmStartLr(options.lr, step, options.steps), beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 });
-    if (step >= options.steps * 0.9) tail.push(out.L_OPD);
+    if (step >= Math.floor(options.steps * 0.9)) tail.push(out.L_OPD);
     onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0) });
   }
   return tail.length ? tail.reduce((a, b) => a + b, 0) / tail.length : NaN;

@@ -1,0 +1,86 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readCheckpoint } from '../../model/checkpoint.ts';
+import { CliError } from '../cli_error.ts';
+import { run as evalRun } from './eval.ts';
+import { run as trainRun } from './train.ts';
+import { run as warmRun } from './warmstart.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'seed-train-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function quiet(run: (args: string[]) => Promise<number>, args: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    return { code: await run(args), stdout };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+const warm = join(dir, 'warm.ckpt');
+const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=3', '--set', 'history=3', '--set', 'lr=0.01'];
+const params = (path: string) => Array.from(readCheckpoint(new Uint8Array(readFileSync(path))).params);
+
+describe('seed warmstart / train / eval (micro preset)', () => {
+  it('warmstart writes a checkpoint and a card with the success and skill figures', async () => {
+    const { code, stdout } = await quiet(warmRun, ['--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '6', '--steps', '3', '--eval-episodes', '3']);
+    expect(code).toBe(0);
+    const card = JSON.parse(readFileSync(join(dir, 'warm.json'), 'utf8'));
+    expect(JSON.parse(stdout)).toEqual(card);
+    expect(card).toMatchObject({ preset: 'micro', corpus_seed: 2, steps: 3, eval_episodes: { seen: 3, unseen: 3 } });
+    for (const key of ['loss', 'success_seen', 'success_unseen', 'valid_skill_rate']) {
+      expect(card[key]).toBeGreaterThanOrEqual(0);
+      expect(card[key]).toBeLessThan(key === 'loss' ? 100 : 1.000001);
+    }
+    expect(readCheckpoint(new Uint8Array(readFileSync(warm))).metadata.stage).toBe('warmstart');
+  }, 60_000);
+
+  it('train writes JSONL metrics and checkpoints; a resumed run ends with the same weights as a straight one', async () => {
+    const straight = join(dir, 'straight');
+    const split = join(dir, 'split');
+    const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--checkpoint-every', '1', ...small];
+    expect((await quiet(trainRun, [...base, '--updates', '3', '--out', straight])).code).toBe(0);
+    expect((await quiet(trainRun, [...base, '--updates', '2', '--out', split])).code).toBe(0);
+    const { code, stdout } = await quiet(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
+    expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
+    const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.update)).toEqual([0, 1, 2]);
+    for (const l of lines) {
+      expect(l.success).toBeGreaterThanOrEqual(0);
+      expect(l.success).toBeLessThanOrEqual(1);
+      expect(Number.isFinite(l.total)).toBe(true);
+      expect(l.validSkillRate).toBeGreaterThanOrEqual(0);
+    }
+  }, 60_000);
+
+  it('eval prints success, per_type and episodes', async () => {
+    const { code, stdout } = await quiet(evalRun, ['--ckpt', join(dir, 'straight', 'last.ckpt'), '--split', 'unseen', '--episodes', '3']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(Object.keys(result).sort()).toEqual(['episodes', 'per_type', 'success']);
+    expect(result.episodes).toBe(3);
+    expect(result.success).toBeGreaterThanOrEqual(0);
+    expect(result.success).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('refuses bad input with one clear line', async () => {
+    const base = ['--preset', 'micro', '--updates', '1', '--seed', '1', '--init', warm, '--out', join(dir, 'x')];
+    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'webgpu', ...base])).rejects.toThrow(/webgpu backend is not available/);
+    await expect(quiet(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(/unknown --algo "ppo"/);
+    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x'])).rejects.toThrow(CliError);
+    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no last.ckpt/);
+    await expect(quiet(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(/cannot read/);
+    await expect(quiet(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(/--split must be seen or unseen/);
+  }, 60_000);
+});
