@@ -1,7 +1,9 @@
-// Incremental decoding with a KV cache, many streams in lockstep (the Decoder of backend.ts). Each new
-// token runs through the same layer functions as the full forward, one row at a time against the cached
-// q/k/v rows of the earlier positions, so it produces exactly (bit for bit) the logits of the full
-// forward. Cost per token is linear in the stream's length.
+// Incremental decoding with a KV cache, many streams in lockstep (the Decoder of backend.ts). New tokens
+// run through the same layer functions as the full forward, attending to the cached q/k/v rows of the
+// earlier positions; every layer computes a row the same way alone or in a batch, so the decoder produces
+// exactly (bit for bit) the logits of the full forward. Cost per token is linear in the stream's length.
+// The decoder reads the backend's live parameters: caches filled before a weight update are stale, so a
+// rollout resets its streams after each optimizer step.
 import type { Decoder, Sampled } from '../backend.ts';
 import { maskWords } from '../backend.ts';
 import type { ModelConfig } from '../../model/config.ts';
