@@ -6,7 +6,7 @@ import { Curves } from './Curves.tsx';
 import { EpisodeView } from './EpisodeView.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
 import { StageView } from './StageView.tsx';
-import { parseHash } from './settings.ts';
+import { parseHash } from '../worker/settings.ts';
 import { usePlayground, type GpuStatus } from './store.ts';
 
 export function App() {

@@ -9,7 +9,7 @@ import {
   withPaperValues,
   type NumericKey,
   type Settings,
-} from './settings.ts';
+} from '../worker/settings.ts';
 import { usePlayground } from './store.ts';
 
 const HYPER_KEYS: NumericKey[] = ['lambda', 'beta', 'groupSize', 'tasksPerUpdate', 'lr', 'clip', 'klCoef', 'temperature', 'evalTemperature', 'history', 'maxSteps'];

@@ -14,7 +14,8 @@ export function fmt(x: number): string {
 export function EpisodeView() {
   const record = usePlayground((s) => s.record);
   const view = usePlayground((s) => s.view);
-  const runs = usePlayground((s) => s.info?.runs ?? []);
+  const info = usePlayground((s) => s.info);
+  const runs = info?.runs ?? [];
   const setView = usePlayground((s) => s.setView);
   const batch = record.batch[view.run] ?? [];
   const shown = filterTrajectories(batch, view.filter);

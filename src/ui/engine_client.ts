@@ -6,7 +6,9 @@ import type { EngineApi, EngineEvent } from '../worker/protocol.ts';
 export type Engine = Remote<EngineApi>;
 
 export function startEngine(onEvent: (event: EngineEvent) => void): { engine: Engine; worker: Worker } {
-  const worker = new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module', name: 'seed-engine' });
+  // The worker's name is the site's root URL, where the shipped files (warm starts) are.
+  const siteRoot = new URL(import.meta.env.BASE_URL, document.baseURI).href;
+  const worker = new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module', name: siteRoot });
   const engine = wrap<EngineApi>(worker);
   void engine.subscribe(proxy(onEvent));
   return { engine, worker };

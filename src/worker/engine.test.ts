@@ -11,7 +11,7 @@ import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { DEFAULT_SETTINGS, type Settings } from '../ui/settings.ts';
+import { DEFAULT_SETTINGS, type Settings } from './settings.ts';
 import { Engine, largestChanges, type EngineHost, type SavedRun } from './engine.ts';
 import { STAGES, type EngineEvent, type StageSnapshot } from './protocol.ts';
 

@@ -15,7 +15,7 @@ import { evaluate } from '../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../rl/run_state.ts';
 import { STAGES as TRAINER_STAGES, Trainer, type UpdateState } from '../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
-import type { Settings } from '../ui/settings.ts';
+import type { Settings } from './settings.ts';
 import type {
   BackendReport,
   EngineApi,

@@ -2,7 +2,7 @@
 // data: plain objects, strings, numbers and typed arrays. The page renders it and never computes a number
 // of the algorithm itself.
 import type { AdapterReport } from '../backend/webgpu/device.ts';
-import type { Settings } from '../ui/settings.ts';
+import type { Settings } from './settings.ts';
 
 /** Which run of the page a record belongs to: one run, or two side by side when the algorithm is "both". */
 export type RunId = 'seed' | 'grpo' | 'seed-static' | 'seed-shuffled' | 'opid' | 'seed-nogate';

@@ -11,6 +11,7 @@ import {
   formatHash,
   needsReset,
   parseHash,
+  settingsFrom,
   withPaperValues,
   type NumericKey,
   type Settings,
@@ -131,5 +132,15 @@ describe('defaults', () => {
     expect(needsReset(s, { ...s, lambda: 0.1, beta: 1, lr: 0.01 })).toBe(false);
     expect(needsReset(s, { ...s, preset: 'tiny' })).toBe(true);
     expect(needsReset(s, { ...s, seed: 9 })).toBe(true);
+  });
+});
+
+describe('stored settings', () => {
+  it('keeps valid stored settings and repairs damaged ones', () => {
+    expect(settingsFrom({ ...DEFAULT_SETTINGS, lambda: 0.2 })).toEqual({ settings: { ...DEFAULT_SETTINGS, lambda: 0.2 }, notices: [] });
+    const repaired = settingsFrom({ lambda: 'x', beta: 3, unknown: 1 });
+    expect(repaired.settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
+    expect(repaired.notices.map((n) => n.key)).toEqual(['lambda']);
+    expect(settingsFrom(null).settings).toEqual(DEFAULT_SETTINGS);
   });
 });

@@ -290,3 +290,10 @@ export function needsReset(before: Settings, after: Settings): boolean {
 export function settingSpec(key: keyof Settings): NumberSpec | ChoiceSpec {
   return specOf(key);
 }
+
+/** Settings read back from storage or a file: every known key validated as a hash value would be. */
+export function settingsFrom(value: unknown): ParsedHash {
+  const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const parts = SETTING_KEYS.filter((k) => record[k] !== undefined).map((k) => `${specOf(k).hash}=${encodeURIComponent(String(record[k]))}`);
+  return parseHash(parts.join('&'));
+}

@@ -1,0 +1,72 @@
+// The dedicated worker that trains: the engine with the browser's host (the shipped warm start fetched from
+// the site's own origin, WebGPU or the CPU backend, IndexedDB for saved runs), exposed to the page by Comlink.
+import { expose } from 'comlink';
+import type { Backend } from '../backend/backend.ts';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
+import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
+import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
+import type { ModelConfig, PresetName } from '../model/config.ts';
+import { decideBackend } from './backend_choice.ts';
+import { Engine, type EngineHost } from './engine.ts';
+import { indexedDbStore } from './persist.ts';
+import type { BackendReport } from './protocol.ts';
+import type { BackendChoice } from './settings.ts';
+
+/**
+ * The shipped warm start of a preset (public/warmstart-<preset>.ckpt). The page names the worker after the
+ * site's root URL (engine_client.ts): the worker's own script lives elsewhere (assets/), and the site may be
+ * served from any sub-path.
+ */
+export function warmStartUrl(preset: PresetName): URL {
+  return new URL(`warmstart-${preset}.ckpt`, self.name || self.location.href);
+}
+
+let runtime: Promise<GpuRuntime> | null = null;
+
+/** One device per worker, shared by the runs; a lost one is replaced at the next start. */
+function gpuRuntime(): Promise<GpuRuntime> {
+  runtime ??= createBrowserRuntime().then((gpu) => {
+    gpu.onLost(() => (runtime = null));
+    return gpu;
+  });
+  runtime.catch(() => (runtime = null));
+  return runtime;
+}
+
+async function probe(): Promise<{ adapter: GpuRuntime['adapter'] } | { unavailable: { detail: string; fix: string } }> {
+  try {
+    return { adapter: (await gpuRuntime()).adapter };
+  } catch (err) {
+    if (err instanceof WebGpuUnavailableError) return { unavailable: { detail: err.detail, fix: err.fix } };
+    return { unavailable: { detail: err instanceof Error ? err.message : String(err), fix: 'reload the page' } };
+  }
+}
+
+async function createBackend(choice: BackendChoice, config: ModelConfig, params: Float32Array): Promise<{ backend: Backend; report: BackendReport }> {
+  const probed = choice === 'cpu' ? null : await probe();
+  const decision = decideBackend(choice, probed);
+  const adapter = probed && 'adapter' in probed ? probed.adapter : null;
+  if (decision.kind === 'webgpu') {
+    const backend = new WebGpuBackend(await gpuRuntime(), config, params, { matmul: decision.software ? 'naive' : 'tiled' });
+    return { backend, report: { kind: 'webgpu', requested: choice, reason: decision.reason, adapter, fallback: null } };
+  }
+  return { backend: new CpuBackend(config, params), report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback } };
+}
+
+const host: EngineHost = {
+  async warmStart(preset) {
+    const url = warmStartUrl(preset);
+    const response = await fetch(url);
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`could not load the warm start ${url.pathname}: HTTP ${response.status}`);
+    return { bytes: new Uint8Array(await response.arrayBuffer()), source: `the shipped warm start (${url.pathname.split('/').pop()})` };
+  },
+  createBackend,
+  store: indexedDbStore,
+  now: () => Date.now(),
+  yieldToEvents: () => new Promise((done) => setTimeout(done, 0)),
+  sleep: (ms) => new Promise((done) => setTimeout(done, ms)),
+};
+
+expose(new Engine(host));
