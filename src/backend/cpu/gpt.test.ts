@@ -1,6 +1,7 @@
 // Whole-model checks: the float64 gradient of a scored-token loss against finite differences over every
 // parameter, and incremental (KV cache) decoding against the full forward, bit for bit.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Rng } from '../../common/rng.ts';
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
@@ -172,6 +173,33 @@ describe('incremental decoding', () => {
     await expect(dec.sample(Int32Array.of(0), new Uint32Array(words), 1, Float32Array.of(0.5))).rejects.toThrow(/allows no token/);
     dec.reset(0);
     expect(dec.length(0)).toBe(0);
+  });
+
+  // At most 158 tokens and one sampled: within the 160-token context; a feed of 65+ crosses the 64-row chunk.
+  it('matches the full forward for any split of the tokens into feeds (property)', async () => {
+    const backend = CpuBackend.fromSeed(micro, 12);
+    const mask = new Uint32Array(words).fill(0xffffffff);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 79 }), { minLength: 1, maxLength: 2 }), fc.nat(1000), async (sizes, salt) => {
+        const total = sizes.reduce((a, b) => a + b, 0);
+        const seq = Int32Array.from({ length: total }, (_, i) => (i * 13 + salt) % micro.vocabSize);
+        const dec = backend.openDecoder(1);
+        let at = 0;
+        for (const n of sizes) {
+          await dec.feed(0, seq.subarray(at, at + n));
+          at += n;
+        }
+        const { tokens, logprobs } = await dec.sample(Int32Array.of(0), mask, 1, Float32Array.of((salt % 97) / 97));
+        const all = new Int32Array(total + 1);
+        all.set(seq);
+        all[total] = tokens[0];
+        const targets = new Int32Array(total + 1).fill(-1);
+        targets[total - 1] = tokens[0];
+        const scored = await backend.score({ nSeq: 1, seqLen: total + 1, tokens: all, targets, masks: mask });
+        return scored[0] === logprobs[0];
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('gives a reset stream the same log-probs as a fresh decoder', async () => {
