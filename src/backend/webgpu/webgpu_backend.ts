@@ -28,6 +28,7 @@ import { initParameters } from '../../model/init.ts';
 import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../model/layout.ts';
 import { describeScored, planBatch, type BatchPlan } from './batch.ts';
 import { GpuDecoder } from './decoder.ts';
+import type { AdapterReport } from './device.ts';
 import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
 import { allocGpuActivations, gptBackward, gptForward, type GpuActivations } from './gpt.ts';
 import { copyRows, fill, matmulBackward, matmulForward, tokenRowIndex, type MatmulVariant } from './layers.ts';
@@ -39,8 +40,18 @@ import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS, unpackLo
 import type { Stage } from './stage.ts';
 
 export interface WebGpuBackendOptions {
-  /** matmul_forward variant; 'naive' wins on software adapters, 'tiled' on real GPUs (bench kernels). */
+  /** matmul_forward variant; default preferredMatmul(adapter). */
   matmul?: MatmulVariant;
+}
+
+/**
+ * The matmul_forward variant for an adapter: one thread per output on software adapters (SwiftShader,
+ * llvmpipe, lavapipe run workgroup memory and barriers slowly; measured in bench/kernels.md), 16 x 16
+ * tiles through workgroup memory on hardware GPUs.
+ */
+export function preferredMatmul(adapter: AdapterReport): MatmulVariant {
+  const text = `${adapter.vendor} ${adapter.architecture} ${adapter.description} ${adapter.device}`;
+  return adapter.isFallback || /swiftshader|llvmpipe|lavapipe|software/i.test(text) ? 'naive' : 'tiled';
 }
 
 /**
@@ -95,7 +106,7 @@ export class WebGpuBackend implements Backend {
     this.layout = parameterLayout(config);
     this.offsets = modelOffsets(this.layout, config.nLayer);
     this.n = this.layout.totalFloats;
-    this.variant = options.matmul ?? 'naive';
+    this.variant = options.matmul ?? preferredMatmul(gpu.adapter);
     const bytes = this.n * 4;
     this.params = gpu.buffer(bytes, undefined, 'params');
     this.reference = gpu.buffer(bytes, undefined, 'reference');
