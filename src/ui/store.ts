@@ -204,6 +204,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     await engine.pause();
     try {
       await engine.importCheckpoint(bytes);
+      // The open update was computed with the old weights; the engine dropped it.
+      set((s) => ({ record: { ...s.record, stage: null } }));
       set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from its weights` } });
     } catch (err) {
       set({ checkpointMessage: { ok: false, text: `import refused: ${messageOf(err)}` } });

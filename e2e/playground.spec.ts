@@ -1,0 +1,260 @@
+// The playground in a real Chromium, micro preset: training live, the heatmap's numbers against an
+// independent CPU recomputation, skills beside their own transcripts, the six stages, the URL, saved runs,
+// bad checkpoints, and nothing fetched from another origin. Screenshots of every view go to test-results/.
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { parseLossProblem } from '../src/backend/loss_json.ts';
+import { seedLoss } from '../src/backend/cpu/seed_loss.ts';
+import { readCheckpoint, writeCheckpoint } from '../src/model/checkpoint.ts';
+import { Rng } from '../src/common/rng.ts';
+import { DEFAULT_SETTINGS, formatHash, parseHash } from '../src/worker/settings.ts';
+import { launchChromium } from './browser.ts';
+import { SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+
+// Small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update.
+const FAST = { ...DEFAULT_SETTINGS, groupSize: 3, tasksPerUpdate: 2, maxSteps: 6, history: 6, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+
+function close(a: number, b: number, abs: number, rel: number): boolean {
+  return Math.abs(a - b) <= abs + rel * Math.abs(b);
+}
+
+async function shot(page: Page, name: string, testId?: string): Promise<void> {
+  if (testId) await page.getByTestId(testId).screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+  else await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+}
+
+/** Per trajectory shown in the episode list: the heatmap's numbers, and the skill card beside its transcript. */
+async function readEpisodes(page: Page) {
+  const picks = page.getByTestId('trajectory-pick');
+  const n = await picks.count();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    await picks.nth(i).click();
+    const index = Number(await picks.nth(i).getAttribute('data-index'));
+    await page.locator(`[data-testid="transcript"][data-index="${index}"]`).waitFor();
+    const tokens = await page.locator('[data-testid="transcript"] .tok').evaluateAll((els) =>
+      els.map((el) => ({ delta: Number(el.getAttribute('data-delta')), gate: Number(el.getAttribute('data-gate')), coef: Number(el.getAttribute('data-coef')) })),
+    );
+    const commands = await page.locator('[data-testid="transcript-step"] .command').evaluateAll((els) =>
+      els.map((el) => Array.from(el.querySelectorAll('.tok'), (t) => t.textContent ?? '').filter((t) => t !== '<end>').join(' ')),
+    );
+    out.push({
+      index,
+      tokens,
+      commands,
+      goal: await page.getByTestId('transcript-goal').textContent(),
+      outcome: await page.getByTestId('transcript-outcome').textContent(),
+      skillCardIndex: Number(await page.getByTestId('skill-card').getAttribute('data-index')),
+      skillOutcome: await page.getByTestId('skill-outcome').textContent(),
+      prompt: await page.getByTestId('skill-prompt').textContent(),
+    });
+  }
+  return out;
+}
+
+describe('playground', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the first rollout at once, trains, and its heatmap equals a CPU recomputation of the exported batch', async () => {
+    const started = Date.now();
+    const opened = await openPlayground(browser, formatHash(FAST));
+    const { page, problems } = opened;
+    await firstRollout(page);
+    const firstRolloutMs = Date.now() - started;
+    await engineReady(page);
+    await shot(page, 'e2e-playground-loaded');
+    expect(await page.getByTestId('backend-kind').textContent()).toBe('CPU');
+    expect(await page.getByTestId('backend-reason').textContent()).toContain('software');
+
+    await page.getByTestId('play').click();
+    await expect.poll(() => curvePoints(page), { timeout: 120_000, interval: 250 }).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('pause').click();
+    await engineReady(page);
+    // Finish the update that Pause interrupted, so the heatmap and the table show one complete update.
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    const points = await curvePoints(page);
+    expect(points).toBeGreaterThanOrEqual(3);
+    expect(await page.locator('[data-testid="chart-success"] polyline').count()).toBeGreaterThanOrEqual(2);
+    await shot(page, 'e2e-playground-curves', 'curves');
+
+    const { name, text } = await downloadText(page, 'export-loss-json');
+    expect(name).toMatch(/^seed-loss-update-\d+\.json$/);
+    const problem = parseLossProblem(text);
+    expect(problem.hyper).toEqual({ lambda: FAST.lambda, beta: FAST.beta, clip: FAST.clip, klCoef: FAST.klCoef, gate: true });
+    const recomputed = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
+
+    const episodes = await readEpisodes(page);
+    expect(episodes.length).toBe(FAST.groupSize * FAST.tasksPerUpdate);
+    let k = 0;
+    for (const e of episodes.sort((a, b) => a.index - b.index)) {
+      for (const t of e.tokens) {
+        expect(close(t.delta, recomputed.delta[k], 1e-6, 1e-5)).toBe(true);
+        expect(close(t.gate, recomputed.gate[k], 1e-6, 1e-5)).toBe(true);
+        expect(close(t.coef, recomputed.coef[k], 1e-7, 1e-4)).toBe(true);
+        k++;
+      }
+      // The skill card beside a transcript is that trajectory's: same index, the outcome it was told, and an
+      // analyzer prompt made of this task and these commands.
+      expect(e.skillCardIndex).toBe(e.index);
+      expect(e.skillOutcome?.includes(e.outcome === 'success' ? 'success' : 'failure')).toBe(true);
+      expect(e.prompt).toContain(e.outcome === 'success' ? '<outcome> success' : '<outcome> failure');
+      expect(e.prompt).toContain(e.goal!.replace(/\.$/, ''));
+      for (const c of e.commands) expect(e.prompt).toContain(c);
+    }
+    expect(k).toBe(problem.lStudent.length);
+
+    // Exact numbers on focus, and the legend of the colour scale.
+    await page.locator('[data-testid="transcript"] .tok').first().focus();
+    await expect.poll(() => page.locator('[data-testid="token-detail"] dd[data-name="gate"]').count()).toBe(1);
+    await page.getByTestId('colour-by').selectOption('coef');
+    await shot(page, 'e2e-playground-episode', 'episodes');
+    await page.getByTestId('filter').selectOption('failure');
+    const failures = await page.getByTestId('trajectory-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-won')));
+    expect(failures.every((w) => w === 'false')).toBe(true);
+
+    const csv = await downloadText(page, 'export-csv');
+    expect(csv.text.trimEnd().split('\n')).toHaveLength(1 + points);
+    const svg = await downloadText(page, 'export-svg');
+    expect(svg.text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    const png = await downloadBytes(page, 'export-png');
+    expect(Array.from(png.bytes.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
+
+    expect(firstRolloutMs).toBeLessThan(3000);
+    expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('steps through one update: every stage shows numbers, and the step changes the parameters', async () => {
+    const opened = await openPlayground(browser, formatHash(FAST));
+    const { page, problems } = opened;
+    await engineReady(page);
+    // Weights moved away from the reference policy: the KL term then has a gradient whatever the rewards are.
+    const exported = await downloadBytes(page, 'export-checkpoint');
+    const ck = readCheckpoint(exported.bytes);
+    const rng = new Rng(11);
+    const moved = writeCheckpoint({ ...ck, params: ck.params.map((x) => x + 0.05 * rng.normal()) });
+    await page.getByTestId('import-checkpoint').setInputFiles({ name: 'moved.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(moved) });
+    await expect.poll(() => page.getByTestId('checkpoint-message').getAttribute('data-ok')).toBe('true');
+    await engineReady(page);
+
+    const stages = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'];
+    for (const stage of stages) {
+      await page.getByTestId('stage-next').click();
+      await page.locator(`[data-testid="stages"][data-stage="${stage}"]`).waitFor({ timeout: 60_000 });
+      await engineReady(page);
+      const table = page.locator('[data-testid="stages"] [data-testid="stage-table"]');
+      const cells = await table.locator('td, dd').allTextContents();
+      expect(cells.length).toBeGreaterThan(0);
+      expect(cells.some((c) => /\d/.test(c))).toBe(true);
+      await shot(page, `e2e-stage-${stages.indexOf(stage) + 1}-${stage}`, 'stages');
+    }
+    const rms = Number(await page.getByTestId('step-rms-change').textContent());
+    expect(rms).toBeGreaterThan(0);
+    const changes = await page.getByTestId('param-change').count();
+    expect(changes).toBeGreaterThan(0);
+    expect(Number(await page.getByTestId('step-gradnorm').textContent())).toBeGreaterThan(0);
+    expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps every setting in the URL and reproduces it after a reload', async () => {
+    const settings = { ...FAST, lambda: 0.75, beta: 3, seed: 42, lr: 0.002 };
+    const { page, problems } = await openPlayground(browser, formatHash(settings));
+    await engineReady(page);
+    expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe('0.75');
+    expect(await page.locator('input[data-setting="seed"]').inputValue()).toBe('42');
+    const lambda = page.locator('input[data-setting="lambda"]');
+    await lambda.fill('0.5');
+    await lambda.press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe(formatHash({ ...settings, lambda: 0.5 }));
+    await page.reload();
+    await engineReady(page);
+    expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe('0.5');
+    const hash = await page.evaluate(() => location.hash);
+    expect(parseHash(hash)).toEqual({ settings: { ...settings, lambda: 0.5 }, notices: [] });
+    // An out-of-range edit is refused in place and never reaches the URL.
+    await lambda.fill('-4');
+    await lambda.press('Enter');
+    expect(await lambda.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.evaluate(() => location.hash)).toBe(hash);
+    await page.getByTestId('paper-values').click();
+    await expect.poll(() => page.locator('input[data-setting="lambda"]').inputValue()).toBe('0.01');
+    expect(await page.locator('select[data-setting="decoding"]').inputValue()).toBe('free');
+    await shot(page, 'e2e-controls-paper-values');
+    expect(problems).toEqual([]);
+  });
+
+  it('falls back per setting with a visible notice on a garbage hash', async () => {
+    const { page, problems } = await openPlayground(browser, '#lambda=abc&beta=-3&group=2.5&algo=ppo&zzz=1&%E0%A4%A&preset=huge');
+    await firstRollout(page);
+    const keys = await page.getByTestId('hash-notice').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+    expect(keys).toEqual(['%E0%A4%A', 'lambda', 'beta', 'group', 'algo', 'zzz', 'preset']);
+    expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe(String(DEFAULT_SETTINGS.lambda));
+    expect(await page.locator('select[data-setting="algo"]').inputValue()).toBe('seed');
+    await shot(page, 'e2e-garbage-hash');
+    expect(problems).toEqual([]);
+  });
+
+  it('offers to resume a saved run after a reload, and resumes it', async () => {
+    const { page, problems } = await openPlayground(browser, formatHash(FAST));
+    await engineReady(page);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await expect.poll(() => page.getByTestId('autosave').textContent(), { timeout: 30_000 }).toContain('last saved at update 1');
+    await page.reload();
+    const offer = page.getByTestId('resume-offer');
+    await offer.waitFor({ timeout: 30_000 });
+    expect(await offer.getAttribute('data-updates')).toBe('1');
+    await shot(page, 'e2e-resume-offer');
+    await engineReady(page);
+    await page.getByTestId('resume').click();
+    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 30_000 }).toContain('the run saved at update 1');
+    await engineReady(page);
+    expect(await curvePoints(page)).toBe(1);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await expect.poll(() => curvePoints(page)).toBe(2);
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses a corrupt checkpoint with a clear message and goes on training', async () => {
+    const { page, problems } = await openPlayground(browser, formatHash(FAST));
+    await engineReady(page);
+    const good = await downloadBytes(page, 'export-checkpoint');
+    const corrupt = good.bytes.slice();
+    corrupt[corrupt.length >> 1] ^= 0x5a;
+    const input = page.getByTestId('import-checkpoint');
+    await input.setInputFiles({ name: 'corrupt.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(corrupt) });
+    await expect.poll(() => page.getByTestId('checkpoint-message').textContent()).toContain('checksum mismatch');
+    expect(await page.getByTestId('checkpoint-message').getAttribute('data-ok')).toBe('false');
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a checkpoint at all') });
+    await expect.poll(() => page.getByTestId('checkpoint-message').textContent()).toContain('not a SEED checkpoint');
+    await shot(page, 'e2e-corrupt-checkpoint', 'checkpoints');
+    await engineReady(page);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    expect(await curvePoints(page)).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('lays out on a laptop screen and a narrow one', async () => {
+    for (const [w, h] of [[1280, 800], [760, 1000]]) {
+      const { page, problems } = await openPlayground(browser, formatHash(FAST), { width: w, height: h });
+      await firstRollout(page);
+      await engineReady(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await shot(page, `e2e-layout-${w}`);
+      expect(problems).toEqual([]);
+    }
+  });
+});
