@@ -7,6 +7,7 @@ import { presetConfig } from '../model/config.ts';
 import { parseSkill } from '../text/skill.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
+import { packBatch } from './batch.ts';
 import { runExplorer } from './explorer.ts';
 import { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS } from './warmstart.ts';
 
@@ -104,6 +105,17 @@ describe('warm start', () => {
     expect(losses).toHaveLength(12);
     expect(losses[0]).toBeGreaterThan(0);
     expect(losses.slice(-3).reduce((a, b) => a + b, 0) / 3).toBeLessThan(losses.slice(0, 3).reduce((a, b) => a + b, 0) / 3);
+  });
+
+  it('its loss is the token-mean negative log-likelihood of the scored tokens', async () => {
+    const corpus = buildCorpus(tok, model.contextLength, { ...options, episodes: 2 });
+    const be = CpuBackend.fromSeed(model, 2);
+    const seqs = corpus.sequences.slice(0, 3);
+    const logp = await be.score(packBatch(seqs, tok.padId));
+    const nll = -logp.reduce((a, b) => a + b, 0) / logp.length;
+    const losses: number[] = [];
+    await trainWarmStart(be, tok, { ...corpus, sequences: seqs }, { ...options, steps: 1, batch: 3 }, (s) => losses.push(s.loss));
+    expect(losses[0]).toBeCloseTo(nll, 4);
   });
 
   it('schedules the learning rate: warm-up, then cosine to 10%', () => {
