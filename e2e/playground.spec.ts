@@ -53,6 +53,39 @@ async function readEpisodes(page: Page) {
   return out;
 }
 
+/**
+ * Exports the last update's per-token table as loss JSON, recomputes it with the CPU reference, and checks
+ * every token of every trajectory on the heatmap against it; checks each skill card belongs to its transcript.
+ */
+async function expectHeatmapEqualsRecomputation(page: Page, settings: typeof FAST): Promise<void> {
+    const { name, text } = await downloadText(page, 'export-loss-json');
+    expect(name).toMatch(/^seed-loss-update-\d+\.json$/);
+    const problem = parseLossProblem(text);
+    expect(problem.hyper).toEqual({ lambda: settings.lambda, beta: settings.beta, clip: settings.clip, klCoef: settings.klCoef, gate: true });
+    const recomputed = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
+
+    const episodes = await readEpisodes(page);
+    expect(episodes.length).toBe(settings.groupSize * settings.tasksPerUpdate);
+    let k = 0;
+    for (const e of episodes.sort((a, b) => a.index - b.index)) {
+      for (const t of e.tokens) {
+        expect(close(t.delta, recomputed.delta[k], 1e-6, 1e-5)).toBe(true);
+        expect(close(t.gate, recomputed.gate[k], 1e-6, 1e-5)).toBe(true);
+        expect(close(t.coef, recomputed.coef[k], 1e-7, 1e-4)).toBe(true);
+        k++;
+      }
+      // The skill card beside a transcript is that trajectory's: same index, the outcome it was told, and an
+      // analyzer prompt made of this task and these commands.
+      expect(e.skillCardIndex).toBe(e.index);
+      expect(e.skillOutcome?.includes(e.outcome === 'success' ? 'success' : 'failure')).toBe(true);
+      expect(e.prompt).toContain(e.outcome === 'success' ? '<outcome> success' : '<outcome> failure');
+      expect(e.prompt).toContain(e.goal!.replace(/\.$/, ''));
+      for (const c of e.commands) expect(e.prompt).toContain(c);
+    }
+    expect(k).toBe(problem.lStudent.length);
+
+}
+
 describe('playground', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -86,31 +119,7 @@ describe('playground', () => {
     expect(await page.locator('[data-testid="chart-success"] polyline').count()).toBeGreaterThanOrEqual(2);
     await shot(page, 'e2e-playground-curves', 'curves');
 
-    const { name, text } = await downloadText(page, 'export-loss-json');
-    expect(name).toMatch(/^seed-loss-update-\d+\.json$/);
-    const problem = parseLossProblem(text);
-    expect(problem.hyper).toEqual({ lambda: FAST.lambda, beta: FAST.beta, clip: FAST.clip, klCoef: FAST.klCoef, gate: true });
-    const recomputed = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
-
-    const episodes = await readEpisodes(page);
-    expect(episodes.length).toBe(FAST.groupSize * FAST.tasksPerUpdate);
-    let k = 0;
-    for (const e of episodes.sort((a, b) => a.index - b.index)) {
-      for (const t of e.tokens) {
-        expect(close(t.delta, recomputed.delta[k], 1e-6, 1e-5)).toBe(true);
-        expect(close(t.gate, recomputed.gate[k], 1e-6, 1e-5)).toBe(true);
-        expect(close(t.coef, recomputed.coef[k], 1e-7, 1e-4)).toBe(true);
-        k++;
-      }
-      // The skill card beside a transcript is that trajectory's: same index, the outcome it was told, and an
-      // analyzer prompt made of this task and these commands.
-      expect(e.skillCardIndex).toBe(e.index);
-      expect(e.skillOutcome?.includes(e.outcome === 'success' ? 'success' : 'failure')).toBe(true);
-      expect(e.prompt).toContain(e.outcome === 'success' ? '<outcome> success' : '<outcome> failure');
-      expect(e.prompt).toContain(e.goal!.replace(/\.$/, ''));
-      for (const c of e.commands) expect(e.prompt).toContain(c);
-    }
-    expect(k).toBe(problem.lStudent.length);
+    await expectHeatmapEqualsRecomputation(page, FAST);
 
     // Exact numbers on focus, and the legend of the colour scale.
     await page.locator('[data-testid="transcript"] .tok').first().focus();
@@ -243,6 +252,22 @@ describe('playground', () => {
     await page.getByTestId('step-update').click();
     await engineReady(page);
     expect(await curvePoints(page)).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('trains on the WebGPU backend when asked, with the same per-token numbers as the CPU reference', async () => {
+    const settings = { ...FAST, backend: 'webgpu' as const };
+    const opened = await openPlayground(browser, formatHash(settings));
+    const { page, problems } = opened;
+    await firstRollout(page);
+    await engineReady(page);
+    expect(await page.getByTestId('backend-kind').textContent()).toBe('WebGPU');
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    expect(await curvePoints(page)).toBe(1);
+    await expectHeatmapEqualsRecomputation(page, settings);
+    await shot(page, 'e2e-webgpu-backend');
+    expect(foreignRequests(opened)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
