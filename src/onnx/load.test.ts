@@ -89,6 +89,11 @@ describe('readPolicyOnnx refuses what is not a SEED Playground policy', () => {
     expect(readPolicyOnnx(withMetadata((m) => m.set('converted_by', 'some tool'))).card).toEqual(policy.card);
   });
 
+  it('a config asking for more weights than the file holds is refused before allocating them', () => {
+    const huge = { ...policy.config, dModel: 1 << 20, nHead: 1 };
+    expect(refusal(withMetadata((m) => m.set(CONFIG_KEY, JSON.stringify(huge))))).toBe(`initializer "wte" has shape [${policy.config.vocabSize},16], the config needs [${policy.config.vocabSize},1048576]`);
+  });
+
   it('weights missing or of the wrong shape', () => {
     const graph = proto.graph!;
     const without = encodeModel({ ...proto, graph: { ...graph, initializer: graph.initializer!.filter((t) => t.name !== 'h1.mlp.fc.b') } });

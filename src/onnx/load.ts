@@ -36,8 +36,9 @@ export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
   const layout = parameterLayout(meta.config);
   const byName = new Map<string, TensorProto>();
   for (const t of graph.initializer ?? []) if (t.name) byName.set(t.name, t);
-  const params = new Float32Array(layout.totalFloats);
-  for (const view of layout.list) {
+  // Every weight is checked against the config before anything is allocated, so a damaged config can
+  // never ask for more memory than the file itself holds.
+  const tensors = layout.list.map((view) => {
     const tensor = byName.get(view.name);
     if (!tensor) throw new OnnxPolicyError(`the model has no initializer "${view.name}"`);
     if (tensor.data_type !== DataType.FLOAT) throw new OnnxPolicyError(`initializer "${view.name}" has data type ${tensor.data_type}, not float32`);
@@ -45,15 +46,12 @@ export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
     if (dims.length !== view.shape.length || dims.some((d, i) => d !== view.shape[i])) {
       throw new OnnxPolicyError(`initializer "${view.name}" has shape [${dims}], the config needs [${view.shape}]`);
     }
-    let values: Float32Array;
-    try {
-      values = tensorFloats(tensor);
-    } catch (err) {
-      throw new OnnxPolicyError((err as Error).message);
-    }
-    if (values.length !== view.size) throw new OnnxPolicyError(`initializer "${view.name}" holds ${values.length} values, its shape needs ${view.size}`);
-    params.set(values, view.offset);
-  }
+    const held = tensor.raw_data?.length ? tensor.raw_data.length / 4 : (tensor.float_data?.length ?? 0);
+    if (held !== view.size) throw new OnnxPolicyError(`initializer "${view.name}" holds ${held} values, its shape needs ${view.size}`);
+    return tensor;
+  });
+  const params = new Float32Array(layout.totalFloats);
+  layout.list.forEach((view, i) => params.set(tensorFloats(tensors[i]), view.offset));
   const props = model.metadata_props ?? [];
   const crc = props.find((p) => p.key === CRC_KEY)?.value;
   if (crc === undefined) throw new OnnxPolicyError(`metadata "${CRC_KEY}" is missing`);
