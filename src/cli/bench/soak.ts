@@ -1,0 +1,163 @@
+// `seed bench soak`: resource hygiene of the WebGPU backend over many updates of the micro preset. Each
+// update decodes a few tokens for several streams in lockstep (a fresh GPU decoder, as a rollout does),
+// scores the episodes with the reference policy, runs loss-backward and the AdamW step. Every --every
+// updates it records the live GPU buffers (pool + staging ring), compiled pipelines and the JS heap.
+// Live buffers must stay constant; the heap must not trend upward. Writes bench/soak.md.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { dirname } from 'node:path';
+import { Rng } from '../../common/rng.ts';
+import { maskWords, type LossHyper, type OptimizerHyper, type TokenBatch } from '../../backend/backend.ts';
+import { formatAdapter } from '../../backend/webgpu/device.ts';
+import { createNodeRuntime } from '../../backend/webgpu/node_gpu.ts';
+import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
+import { WebGpuBackend } from '../../backend/webgpu/webgpu_backend.ts';
+import { isPresetName, presetConfig, type PresetName } from '../../model/config.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+
+export const summary = 'WebGPU backend soak: live GPU buffers and JS heap across many micro-preset updates';
+
+const usage =
+  'npm run seed -- bench soak [--updates 1000] [--preset micro] [--streams 4] [--prompt 16] [--decode 8] [--every 50] [--seed 1] [--out bench/soak.md]';
+
+interface Sample {
+  update: number;
+  live: number;
+  inUse: number;
+  staging: number;
+  pipelines: number;
+  gpuMB: number;
+  heapMB: number;
+  seconds: number;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseOptions(
+    args,
+    {
+      updates: { type: 'string', default: '1000' },
+      preset: { type: 'string', default: 'micro' },
+      streams: { type: 'string', default: '4' },
+      prompt: { type: 'string', default: '16' },
+      decode: { type: 'string', default: '8' },
+      every: { type: 'string', default: '50' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: 'bench/soak.md' },
+    },
+    usage,
+  );
+  const updates = parseIntOption(values.updates, 'updates');
+  const streams = parseIntOption(values.streams, 'streams');
+  const promptLen = parseIntOption(values.prompt, 'prompt');
+  const decode = parseIntOption(values.decode, 'decode');
+  const every = parseIntOption(values.every, 'every');
+  const seed = parseIntOption(values.seed, 'seed');
+  const preset = values.preset ?? 'micro';
+  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
+  if (updates < 1 || streams < 1 || promptLen < 1 || decode < 1 || every < 1) throw new CliError('--updates, --streams, --prompt, --decode and --every must be >= 1', 2);
+  const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
+  const seqLen = promptLen + decode;
+  if (seqLen > config.contextLength) throw new CliError(`--prompt + --decode = ${seqLen} exceeds the context length ${config.contextLength}`, 2);
+
+  let gpu: GpuRuntime;
+  try {
+    gpu = await createNodeRuntime();
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err));
+  }
+  const adapter = formatAdapter(gpu.adapter);
+  const V = config.vocabSize;
+  const words = maskWords(V);
+  const backend = WebGpuBackend.fromSeed(gpu, config, seed);
+  const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
+  const adam: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
+  const rng = new Rng(seed).fork('bench-soak');
+  const samples: Sample[] = [];
+  const t0 = performance.now();
+  const record = (update: number) => {
+    const s = gpu.stats();
+    samples.push({
+      update,
+      live: s.live + s.stagingBuffers,
+      inUse: s.inUse,
+      staging: s.stagingBuffers,
+      pipelines: s.pipelines,
+      gpuMB: s.bytes / 2 ** 20,
+      heapMB: process.memoryUsage().heapUsed / 2 ** 20,
+      seconds: (performance.now() - t0) / 1000,
+    });
+    process.stderr.write(`bench soak: update ${update}/${updates}, live GPU buffers ${s.live + s.stagingBuffers}\n`);
+  };
+  try {
+    for (let u = 1; u <= updates; u++) {
+      // Rollout: streams decode in lockstep from their prompts.
+      const decoder = backend.openDecoder(streams);
+      const tokens = new Int32Array(streams * seqLen);
+      for (let s = 0; s < streams; s++) {
+        const prompt = Int32Array.from({ length: promptLen }, () => rng.int(V));
+        tokens.set(prompt, s * seqLen);
+        await decoder.feed(s, prompt);
+      }
+      const ids = Int32Array.from({ length: streams }, (_, i) => i);
+      const lOld: number[] = [];
+      const allowAll = new Uint32Array(streams * words).fill(0xffffffff);
+      for (let p = 0; p < decode; p++) {
+        const sampled = await decoder.sample(ids, allowAll, 1, Float32Array.from(ids, () => rng.float()));
+        for (let s = 0; s < streams; s++) tokens[s * seqLen + promptLen + p] = sampled.tokens[s];
+        lOld.push(...sampled.logprobs);
+      }
+      decoder.dispose();
+      // Update: the sampled tokens are the scored targets.
+      const targets = new Int32Array(streams * seqLen).fill(-1);
+      for (let s = 0; s < streams; s++) for (let p = 0; p < decode; p++) targets[s * seqLen + promptLen + p - 1] = tokens[s * seqLen + promptLen + p];
+      const nScored = streams * decode;
+      const batch: TokenBatch = { nSeq: streams, seqLen, tokens, targets, masks: new Uint32Array(nScored * words).fill(0xffffffff) };
+      const lRef = await backend.score(batch, 'reference');
+      const advantage = Float32Array.from({ length: nScored }, (_, k) => (Math.floor(k / decode) % 2 === 0 ? 1 : -1));
+      const ones = new Float32Array(nScored).fill(1);
+      await backend.lossBackward(batch, { advantage, mask: ones, opdMask: ones, lSkill: lRef, lOld: lRef, lRef }, hyper);
+      await backend.optimizerStep(adam);
+      if (u === 1 || u % every === 0 || u === updates) record(u);
+    }
+  } finally {
+    backend.dispose();
+    gpu.dispose();
+  }
+
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  const afterFirst = samples.slice(1);
+  const constant = afterFirst.every((s) => s.live === (afterFirst[0] ?? first).live);
+  const heap = samples.map((s) => s.heapMB);
+  const table = [
+    '| update | live GPU buffers | in use | staging | pipelines | GPU MB | JS heap MB | seconds |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...samples.map((s) => `| ${s.update} | ${s.live} | ${s.inUse} | ${s.staging} | ${s.pipelines} | ${s.gpuMB.toFixed(2)} | ${s.heapMB.toFixed(1)} | ${s.seconds.toFixed(1)} |`),
+  ];
+  const verdict =
+    `Live GPU buffers: ${first.live} after update 1, ${last.live} after update ${last.update}; ` +
+    `${constant ? 'constant from update ' + (afterFirst[0] ?? first).update + ' on' : 'NOT constant'}. ` +
+    `JS heap: ${Math.min(...heap).toFixed(1)}-${Math.max(...heap).toFixed(1)} MB (${first.heapMB.toFixed(1)} MB after update 1, ${last.heapMB.toFixed(1)} MB at the end). ` +
+    `${(last.seconds / updates).toFixed(2)} s per update.`;
+  process.stdout.write([verdict, '', ...table].join('\n') + '\n');
+  const report = [
+    '# Soak benchmark: WebGPU backend resource hygiene',
+    '',
+    `Command: \`npm run seed -- bench soak${args.length ? ' ' + args.join(' ') : ''}\``,
+    '',
+    `Adapter: ${adapter}. Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}.`,
+    `Each update: a fresh GPU decoder for ${streams} streams (prompt ${promptLen} tokens, ${decode} tokens sampled in lockstep), a reference-policy score, loss-backward and AdamW on the ${preset} preset.`,
+    'Live GPU buffers = the pool\'s live buffers (in use + free) + the staging ring. The heap is sampled without forcing a garbage collection.',
+    '',
+    verdict,
+    '',
+    ...table,
+    '',
+  ].join('\n');
+  await mkdir(dirname(values.out ?? 'bench/soak.md'), { recursive: true });
+  await writeFile(values.out ?? 'bench/soak.md', report);
+  process.stderr.write(`wrote ${values.out}\n`);
+  return constant ? 0 : 1;
+}
