@@ -6,7 +6,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { packBatch } from './batch.ts';
 import { restoreRun, runCheckpoints } from './run_state.ts';
-import { Trainer } from './trainer.ts';
+import { Trainer, trajectoryView } from './trainer.ts';
 import { Rng } from '../common/rng.ts';
 import { rollout } from './rollout.ts';
 import { generateScene } from '../env/generate.ts';
@@ -84,6 +84,25 @@ describe('Trainer', () => {
     expect(seen).toEqual(['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer']);
     expect(Array.from(await t.backend.readParameters())).not.toEqual(Array.from(before));
     expect(t.updates).toBe(1);
+  });
+
+  it('shows per trajectory the skill and per command token Delta, gate and the coefficient with its three parts', async () => {
+    const t = trainer('seed-static');
+    await t.update();
+    const st = t.current!;
+    const v = trajectoryView(st, 1);
+    expect(v.skill?.text).toBe(SKILL);
+    const commands = st.trajectories[1].records.slice(1).map((r) => `${r.action} <end>`).join(' ');
+    expect(tok.decode(v.tokens)).toBe(commands);
+    expect(v.delta!.length).toBe(v.tokens.length);
+    for (let k = 0; k < v.tokens.length; k++) {
+      expect(v.coef![k]).toBeCloseTo(v.coefGrpo![k] + v.coefOpd![k] + v.coefKl![k], 6);
+      expect(v.delta![k]).toBeCloseTo(v.lSkill![k] - v.lOld[k], 5);
+      expect(v.gate![k]).toBeCloseTo(1 / (1 + Math.exp(-st.config.beta * v.delta![k])), 5);
+    }
+    const m = t.metrics(st);
+    const mean = Array.from(st.loss!.delta).reduce((a, b) => a + b, 0) / st.loss!.delta.length;
+    expect(m.meanDelta).toBeCloseTo(mean, 5);
   });
 
   it('refuses an update with a NaN before touching the weights, names the term, and continues from the last good state', async () => {

@@ -45,7 +45,7 @@ export interface UpdateMetrics {
   L_OPD: number;
   KL: number;
   total: number;
-  /** Means over the response tokens (mask = 1). */
+  /** Means over the response tokens of trajectories with a usable skill (opd_mask = 1); 0 when none. */
   meanDelta: number;
   meanGate: number;
   /** Fraction of trajectories whose skill was usable; null when the algorithm writes none. */
@@ -300,7 +300,7 @@ export class Trainer {
     });
   }
 
-  private skillSequences(t: Trajectory, skill: string): ScoredSequence[] {
+  private skillSequences(t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
     const maxLen = this.backend.config.contextLength;
     if (t.layout === 'episode') {
       const seq = t.sequences[0];
@@ -309,7 +309,7 @@ export class Trainer {
     const text = episodeText(t);
     return t.commands.map((c, step) => {
       const before = { ...text, steps: text.steps.slice(0, step) };
-      const ctx = policyContext(this.tok, before, { history: this.config.history, maxLen, reserve: this.config.maxCommandTokens + 1, skill });
+      const ctx = policyContext(this.tok, before, { history: config.history, maxLen, reserve: config.maxCommandTokens + 1, skill });
       const ids = new Int32Array(ctx.length + c.ids.length);
       ids.set(ctx, 0);
       ids.set(c.ids, ctx.length);
@@ -326,7 +326,7 @@ export class Trainer {
     const opdMask = new Float32Array(nTok);
     const usable = ts.filter((_, i) => st.used[i]?.ok);
     if (usable.length > 0) {
-      const seqs = usable.flatMap((t) => this.skillSequences(t, st.used[t.index]!.text));
+      const seqs = usable.flatMap((t) => this.skillSequences(t, st.used[t.index]!.text, config));
       const scored = await this.backend.score(packBatch(seqs, this.tok.padId), 'current');
       let k = 0;
       for (const t of usable) {
@@ -350,12 +350,17 @@ export class Trainer {
   metrics(st: UpdateState): UpdateMetrics {
     const ts = st.trajectories;
     const loss = st.loss;
+    // Delta and the gate mean something only where a skill was injected: averaged over opd_mask.
     let dSum = 0;
     let gSum = 0;
-    const n = loss ? loss.delta.length : 0;
-    if (loss) for (let k = 0; k < n; k++) {
-      dSum += loss.delta[k];
-      gSum += loss.gate[k];
+    let n = 0;
+    if (loss && st.inputs) {
+      for (let k = 0; k < loss.delta.length; k++) {
+        if (!st.inputs.opdMask[k]) continue;
+        dSum += loss.delta[k];
+        gSum += loss.gate[k];
+        n++;
+      }
     }
     const wallMs = performance.now() - st.startedMs;
     const writes = st.algo !== 'grpo';
@@ -382,4 +387,49 @@ export class Trainer {
       skipped,
     };
   }
+}
+
+/** What the page shows for one trajectory of an update: its skill, and per command token the SEED numbers. */
+export interface TrajectoryView {
+  skill: WrittenSkill | null;
+  written: WrittenSkill | null;
+  reward: number;
+  advantage: number;
+  /** Per scored token: id, step (0-based), l_old, and after stage 5 Delta, gate and the coefficient parts. */
+  tokens: Int32Array;
+  steps: Int32Array;
+  lOld: Float32Array;
+  lSkill: Float32Array | null;
+  delta: Float32Array | null;
+  gate: Float32Array | null;
+  coef: Float32Array | null;
+  coefGrpo: Float32Array | null;
+  coefOpd: Float32Array | null;
+  coefKl: Float32Array | null;
+}
+
+export function trajectoryView(st: UpdateState, i: number): TrajectoryView {
+  const t = st.trajectories[i];
+  const a = st.tokenOffsets[i];
+  const b = st.tokenOffsets[i + 1];
+  const cut = (x: Float32Array | undefined) => (x ? x.slice(a, b) : null);
+  const tokens = new Int32Array(b - a);
+  let k = 0;
+  for (const seq of t.sequences) for (const p of seq.positions) tokens[k++] = seq.ids[p];
+  return {
+    skill: st.used[i] ?? null,
+    written: st.written[i] ?? null,
+    reward: st.rewards[i] ?? NaN,
+    advantage: st.advantages[i] ?? NaN,
+    tokens,
+    steps: t.tokenStep.slice(),
+    lOld: t.lOld.slice(),
+    lSkill: cut(st.inputs?.lSkill),
+    delta: cut(st.loss?.delta),
+    gate: cut(st.loss?.gate),
+    coef: cut(st.loss?.coef),
+    coefGrpo: cut(st.loss?.coefGrpo),
+    coefOpd: cut(st.loss?.coefOpd),
+    coefKl: cut(st.loss?.coefKl),
+  };
 }
