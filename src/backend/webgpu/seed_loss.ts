@@ -47,12 +47,22 @@ function inverseCount(mask: Float32Array): number {
   return n > 0 ? 1 / n : 0;
 }
 
-/** The Hyper uniform; N and N_opd come from the masks (float64 sums, as on the CPU). */
-export function lossHyperWords(n: number, inputs: LossInputs, hyper: LossHyper, gridX: number): Uint32Array<ArrayBuffer> {
+/** 1 / N and 1 / N_opd of the whole batch (float64 sums of the masks, as on the CPU; 0 for an empty mask). */
+export interface LossCounts {
+  invN: number;
+  invNOpd: number;
+}
+
+export function lossCounts(inputs: LossInputs): LossCounts {
+  return { invN: inverseCount(inputs.mask), invNOpd: inverseCount(inputs.opdMask) };
+}
+
+/** The Hyper uniform of n tokens. */
+export function lossHyperWords(n: number, counts: LossCounts, hyper: LossHyper, gridX: number): Uint32Array<ArrayBuffer> {
   return uniformWords('ufffffffuu', [
     n,
-    inverseCount(inputs.mask),
-    inverseCount(inputs.opdMask),
+    counts.invN,
+    counts.invNOpd,
     hyper.lambda,
     hyper.beta,
     hyper.clip,
@@ -65,12 +75,12 @@ export function lossHyperWords(n: number, inputs: LossInputs, hyper: LossHyper, 
 
 /**
  * Records probability_shift then seed_loss_coefficient: out (TokenOut[n]) from inputs (TokenIn[n]) and
- * lStudent (f32[n]).
+ * lStudent (f32[n]). counts are those of the whole batch, so that a batch can run in chunks.
  */
-export function seedLoss(stage: Stage, out: Buf, inputs: Buf, lStudent: Buf, n: number, hostInputs: LossInputs, hyper: LossHyper): void {
+export function seedLoss(stage: Stage, out: Buf, inputs: Buf, lStudent: Buf, n: number, counts: LossCounts, hyper: LossHyper): void {
   const g = threadGrid(n);
   if (!g) return;
-  const words = lossHyperWords(n, hostInputs, hyper, g.gridX);
+  const words = lossHyperWords(n, counts, hyper, g.gridX);
   stage.dispatch(PROBABILITY_SHIFT, [words, inputs, lStudent, out], g.workgroups);
   stage.dispatch(COEFFICIENT, [words, inputs, lStudent, out], g.workgroups);
 }
@@ -102,9 +112,10 @@ export function unpackLossOutput(raw: Float32Array, n: number, inputs: LossInput
     opd += raw[o + 8];
     kl += raw[o + 9];
   }
-  out.L_GRPO = grpo * inverseCount(inputs.mask);
-  out.L_OPD = opd * inverseCount(inputs.opdMask);
-  out.KL = kl * inverseCount(inputs.mask);
+  const { invN, invNOpd } = lossCounts(inputs);
+  out.L_GRPO = grpo * invN;
+  out.L_OPD = opd * invNOpd;
+  out.KL = kl * invN;
   out.total = out.L_GRPO + hyper.lambda * out.L_OPD + hyper.klCoef * out.KL;
   return out;
 }
@@ -118,7 +129,7 @@ export async function runSeedLoss(gpu: GpuRuntime, lStudent: Float32Array, input
   const outBuffer = gpu.buffer(n * TOKEN_OUT_FLOATS * 4);
   try {
     const stage = gpu.stage('seed-loss');
-    seedLoss(stage, outBuffer, inputsBuffer, studentBuffer, n, inputs, hyper);
+    seedLoss(stage, outBuffer, inputsBuffer, studentBuffer, n, lossCounts(inputs), hyper);
     const raw = stage.read(outBuffer, n * TOKEN_OUT_FLOATS * 4);
     await stage.submit();
     return unpackLossOutput(new Float32Array(await raw), n, inputs, hyper);

@@ -13,6 +13,7 @@ import { initParameters } from '../../model/init.ts';
 import { NonFiniteError, maskWords, type LossHyper, type LossInputs, type OptimizerHyper, type TokenBatch } from '../backend.ts';
 import { CpuBackend } from '../cpu/cpu_backend.ts';
 import { allowToken } from '../cpu/log_softmax.ts';
+import { chunkFloats, splitBatch } from './batch.ts';
 import { worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
@@ -119,6 +120,28 @@ describe('WebGpuBackend against CpuBackend', () => {
       expect(Array.from(await web.readGradients()).every((x) => x === 0)).toBe(true);
     } finally {
       web.dispose();
+    }
+  });
+
+  it('runs a batch over the activation budget in chunks of sequences with the same numbers', async () => {
+    const params = initParameters(config, 15);
+    const whole = new WebGpuBackend(gpu, config, params);
+    const chunked = new WebGpuBackend(gpu, config, params, { activationBudget: chunkFloats(config, 1, 19) });
+    try {
+      const batch = makeBatch(16);
+      expect(splitBatch(batch, config, chunkFloats(config, 1, 19)).length).toBe(3);
+      const scores = await whole.score(batch);
+      expect(Array.from(await chunked.score(batch))).toEqual(Array.from(scores));
+      const inputs = makeInputs(scores, 17);
+      const a = await whole.lossBackward(batch, inputs, hyper);
+      const b = await chunked.lossBackward(batch, inputs, hyper);
+      expect(Array.from(b.coef)).toEqual(Array.from(a.coef));
+      expect(b.total).toBe(a.total);
+      // Weight gradients sum the chunks separately: the same up to float32 reassociation.
+      expect(worstError(await chunked.readGradients(), await whole.readGradients(), 1e-6, 1e-4)).toBeLessThanOrEqual(1);
+    } finally {
+      whole.dispose();
+      chunked.dispose();
     }
   });
 

@@ -3,11 +3,13 @@
 // AdamW moments live in GPU buffers for the whole run (one flat buffer each, model/layout.ts); only tokens,
 // per-token loss numbers and metrics come back.
 //
-// lossBackward is ONE stage (one submit): forward -> tied head on the scored rows -> masked log-softmax ->
-// l_student -> probability shift and fused SEED coefficient -> logit gradient -> backward into the zeroed
-// scratch gradient -> count of non-finite numbers -> scratch added to the gradient only when that count is
-// 0. The host reads back the per-token numbers and the count, and refuses (NonFiniteError) with the
-// gradient untouched, as the CPU does.
+// lossBackward runs one stage (one submit) per chunk of sequences (one chunk unless the batch exceeds the
+// activation budget): forward -> tied head on the scored rows -> masked log-softmax -> l_student ->
+// probability shift and fused SEED coefficient -> logit gradient -> backward into the scratch gradient.
+// The coefficient of a token needs only its own l_student and the batch's N and N_opd, which the host
+// knows from the masks, so chunks need no second pass. A last stage counts the non-finite numbers and adds
+// the scratch to the gradient only when that count is 0; the host reads back the per-token numbers and
+// the count, and refuses (NonFiniteError) with the gradient untouched, as the CPU does.
 import {
   NonFiniteError,
   type Backend,
@@ -26,7 +28,7 @@ import { firstNonFinite } from '../cpu/seed_loss.ts';
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../model/layout.ts';
-import { describeScored, planBatch, type BatchPlan } from './batch.ts';
+import { describeScored, planBatch, splitBatch, type BatchChunk, type BatchPlan } from './batch.ts';
 import { GpuDecoder } from './decoder.ts';
 import type { AdapterReport } from './device.ts';
 import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
@@ -36,12 +38,18 @@ import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 import { accumulateGradients, adamwUpdate, countNonFinite, decayBits, gradNorm, NORM_STATE_FLOATS, normPartials } from './optimizer.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { Scratch } from './scratch.ts';
-import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
+import { lossCounts, packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput, type LossCounts } from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
 export interface WebGpuBackendOptions {
   /** matmul_forward variant; default preferredMatmul(adapter). */
   matmul?: MatmulVariant;
+  /**
+   * Floats of GPU activation memory per chunk of sequences (default 32M = 128 MB): a batch runs as
+   * consecutive chunks of sequences within this budget (batch.ts splitBatch), so a large batch never
+   * needs a binding larger than the adapter allows.
+   */
+  activationBudget?: number;
 }
 
 /**
@@ -91,6 +99,7 @@ export class WebGpuBackend implements Backend {
   private readonly normPartials: GPUBuffer;
   private readonly flag: GPUBuffer;
   private readonly variant: MatmulVariant;
+  private readonly budget: number;
   private step = 0;
   private disposed = false;
   /** Bytes copied back to the host so far (tokens, per-token numbers, metrics): what the read budget tests check. */
@@ -107,6 +116,7 @@ export class WebGpuBackend implements Backend {
     this.offsets = modelOffsets(this.layout, config.nLayer);
     this.n = this.layout.totalFloats;
     this.variant = options.matmul ?? preferredMatmul(gpu.adapter);
+    this.budget = options.activationBudget ?? 32 * 1024 * 1024;
     const bytes = this.n * 4;
     this.params = gpu.buffer(bytes, undefined, 'params');
     this.reference = gpu.buffer(bytes, undefined, 'reference');
@@ -151,13 +161,13 @@ export class WebGpuBackend implements Backend {
   }
 
   async setReferenceFromCurrent(): Promise<void> {
-    const stage = this.stage();
+    const stage = this.stage('setReferenceFromCurrent');
     stage.copy(this.params, this.reference, this.n * 4);
     await this.submit('setReferenceFromCurrent', stage);
   }
 
   async readOptimizerState(): Promise<{ m: Float32Array; v: Float32Array; step: number }> {
-    const stage = this.stage();
+    const stage = this.stage('readOptimizerState');
     const m = stage.read(this.m, this.n * 4);
     const v = stage.read(this.v, this.n * 4);
     await this.submit('readOptimizerState', stage);
@@ -180,70 +190,106 @@ export class WebGpuBackend implements Backend {
 
   async score(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
     this.checkOpen();
-    const plan = planBatch(batch, this.config);
-    const R = plan.rows.length;
+    const chunks = splitBatch(batch, this.config, this.budget);
+    const R = chunks.reduce((n, c) => n + c.nScored, 0);
     if (R === 0) return new Float32Array(0);
-    const scratch = new Scratch(this.gpu);
+    const all = new Scratch(this.gpu);
     try {
-      const stage = this.stage();
-      const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
-      const out = stage.read(lStudent, R * 4);
+      const lStudentAll = all.floats(R);
+      for (const chunk of chunks) {
+        const scratch = new Scratch(this.gpu);
+        try {
+          const stage = this.stage('score');
+          const plan = planBatch(chunk.batch, this.config);
+          const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+          stage.copy(lStudent, { buffer: lStudentAll, offset: chunk.firstScored * 4 }, chunk.nScored * 4);
+          await this.submit('score', stage);
+        } finally {
+          scratch.release();
+        }
+      }
+      const stage = this.stage('score');
+      const out = stage.read(lStudentAll, R * 4);
       await this.submit('score', stage);
       this.bytesRead += R * 4;
       return new Float32Array(await out);
     } finally {
-      scratch.release();
+      all.release();
     }
   }
 
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     this.checkOpen();
-    const plan = planBatch(batch, this.config);
-    const R = plan.rows.length;
+    const chunks = splitBatch(batch, this.config, this.budget);
+    const R = chunks.reduce((n, c) => n + c.nScored, 0);
     const tokenIn = packLossInputs(inputs, R);
     if (R === 0) return unpackLossOutput(new Float32Array(0), 0, inputs, hyper);
-    const { vocabSize: V, dModel: C } = this.config;
-    const scratch = new Scratch(this.gpu);
+    const counts = lossCounts(inputs);
+    const all = new Scratch(this.gpu);
     try {
-      const stage = this.stage();
-      const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
-      const inputsBuffer = scratch.upload(tokenIn);
-      const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
-      fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
-      seedLoss(stage, tokens, inputsBuffer, lStudent, R, inputs, hyper);
-      const dlogits = scratch.floats(R * V);
-      seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
-
-      fill(stage, this.gradScratch, this.n, 0);
-      const dgathered = scratch.floats(R * C);
-      matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V);
-      const N = plan.B * plan.T;
-      const dlnf = scratch.floats(N * C);
-      fill(stage, dlnf, N * C, 0);
-      copyRows(stage, dlnf, dgathered, scratch.upload(plan.scatterPairs), R, C);
-      const index = tokenRowIndex(plan.tokens, V);
-      gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
-        starts: scratch.upload(index.starts),
-        order: scratch.upload(index.order),
-      });
-      countNonFinite(stage, this.flag, tokens, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
+      const tokensAll = all.floats(R * TOKEN_OUT_FLOATS);
+      const first = this.stage('lossBackward');
+      fill(first, this.gradScratch, this.n, 0);
+      await this.submit('lossBackward', first);
+      for (const chunk of chunks) {
+        const scratch = new Scratch(this.gpu);
+        try {
+          const stage = this.stage('lossBackward');
+          const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper);
+          stage.copy(tokens, { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 }, chunk.nScored * TOKEN_OUT_FLOATS * 4);
+          await this.submit('lossBackward', stage);
+        } finally {
+          scratch.release();
+        }
+      }
+      const stage = this.stage('lossBackward');
+      countNonFinite(stage, this.flag, tokensAll, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
       accumulateGradients(stage, this.grads, this.gradScratch, this.flag, this.n);
-      const raw = stage.read(tokens, R * TOKEN_OUT_FLOATS * 4);
+      const raw = stage.read(tokensAll, R * TOKEN_OUT_FLOATS * 4);
       const flag = stage.read(this.flag, 4);
       await this.submit('lossBackward', stage);
       this.bytesRead += R * TOKEN_OUT_FLOATS * 4 + 4;
       const out = unpackLossOutput(new Float32Array(await raw), R, inputs, hyper);
-      if (new Uint32Array(await flag)[0] !== 0) await this.refuse(out, plan, batch.seqLen);
+      if (new Uint32Array(await flag)[0] !== 0) await this.refuse(out, batch);
       return out;
     } finally {
-      scratch.release();
+      all.release();
     }
+  }
+
+  /**
+   * One chunk of lossBackward, recorded into stage: forward, SEED loss and logit gradient, backward into
+   * the scratch gradient. Returns the chunk's TokenOut buffer.
+   */
+  private chunkLossBackward(stage: Stage, scratch: Scratch, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper): GPUBuffer {
+    const { vocabSize: V, dModel: C } = this.config;
+    const plan = planBatch(chunk.batch, this.config);
+    const R = chunk.nScored;
+    const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
+    const inputsBuffer = scratch.upload(tokenIn.subarray(chunk.firstScored * TOKEN_IN_FLOATS, (chunk.firstScored + R) * TOKEN_IN_FLOATS));
+    const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
+    fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
+    seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper);
+    const dlogits = scratch.floats(R * V);
+    seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
+    const dgathered = scratch.floats(R * C);
+    matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V);
+    const N = plan.B * plan.T;
+    const dlnf = scratch.floats(N * C);
+    fill(stage, dlnf, N * C, 0);
+    copyRows(stage, dlnf, dgathered, scratch.upload(plan.scatterPairs), R, C);
+    const index = tokenRowIndex(plan.tokens, V);
+    gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
+      starts: scratch.upload(index.starts),
+      order: scratch.upload(index.order),
+    });
+    return tokens;
   }
 
   async optimizerStep(hyper: OptimizerHyper): Promise<StepStats> {
     this.checkOpen();
     checkOptimizerHyper(hyper);
-    const stage = this.stage();
+    const stage = this.stage('optimizerStep');
     gradNorm(stage, this.normState, this.normPartials, this.grads, this.n, hyper.gradClip);
     adamwUpdate(stage, this.params, this.grads, this.m, this.v, this.decay, this.normState, this.n, hyper, this.step + 1);
     const state = stage.read(this.normState, NORM_STATE_FLOATS * 4);
@@ -256,7 +302,7 @@ export class WebGpuBackend implements Backend {
   }
 
   async zeroGradients(): Promise<void> {
-    const stage = this.stage();
+    const stage = this.stage('zeroGradients');
     fill(stage, this.grads, this.n, 0);
     await this.submit('zeroGradients', stage);
   }
@@ -302,9 +348,9 @@ export class WebGpuBackend implements Backend {
   }
 
   /** Throws the NonFiniteError the CPU would throw for the same numbers. */
-  private async refuse(out: LossOutput, plan: BatchPlan, seqLen: number): Promise<never> {
+  private async refuse(out: LossOutput, batch: TokenBatch): Promise<never> {
     const bad = firstNonFiniteIndex(out.lStudent);
-    if (bad >= 0) throw new NonFiniteError('l_student', describeScored(plan, bad, seqLen));
+    if (bad >= 0) throw new NonFiniteError('l_student', describeScored(planBatch(batch, this.config), bad, batch.seqLen));
     const badTerm = firstNonFinite(out);
     if (badTerm) throw new NonFiniteError(badTerm[0], badTerm[1]);
     const grads = await this.readFloats('lossBackward', this.gradScratch, this.n);
@@ -320,15 +366,15 @@ export class WebGpuBackend implements Backend {
   }
 
   private async readFloats(operation: string, buffer: GPUBuffer, n: number): Promise<Float32Array> {
-    const stage = this.stage();
+    const stage = this.stage(operation);
     const data = stage.read(buffer, n * MAP_READ_BYTES_PER_FLOAT);
     await this.submit(operation, stage);
     this.bytesRead += n * 4;
     return new Float32Array(await data);
   }
 
-  private stage(): Stage {
-    this.checkOpen();
+  private stage(operation: string): Stage {
+    this.checkOpen(operation);
     return this.gpu.stage('webgpu-backend');
   }
 
@@ -345,10 +391,10 @@ export class WebGpuBackend implements Backend {
     return info ? new GpuBackendLostError(info, operation, this.step) : err;
   }
 
-  private checkOpen(): void {
+  private checkOpen(operation = 'a call after the loss'): void {
     if (this.disposed) throw new Error('the WebGPU backend was disposed');
     const lost = this.gpu.lostInfo();
-    if (lost) throw new GpuBackendLostError(lost, 'a call after the loss', this.step);
+    if (lost) throw new GpuBackendLostError(lost, operation, this.step);
   }
 }
 

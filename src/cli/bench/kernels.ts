@@ -44,7 +44,7 @@ import { createNodeRuntime } from '../../backend/webgpu/node_gpu.ts';
 import { adamwUpdate, decayBits, gradNorm, normPartials } from '../../backend/webgpu/optimizer.ts';
 import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
 import { sampleToken } from '../../backend/webgpu/sampling.ts';
-import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS } from '../../backend/webgpu/seed_loss.ts';
+import { lossCounts, packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS } from '../../backend/webgpu/seed_loss.ts';
 import type { Stage } from '../../backend/webgpu/stage.ts';
 import { preferredMatmul, WebGpuBackend } from '../../backend/webgpu/webgpu_backend.ts';
 import { forwardFlopsPerToken, isPresetName, presetConfig, type PresetName } from '../../model/config.ts';
@@ -321,7 +321,7 @@ export async function run(args: string[]): Promise<number> {
   await add('gelu_forward', 15 * N * M, (s) => geluForward(s, g.outM, g.xm, N * M), () => geluForwardCpu(cOutM, xm, N * M));
   await add('residual_forward', N * C, (s) => residualForward(s, g.outC, g.x, g.doutC, N * C), () => residualForwardCpu(cOut, x, doutC, N * C));
   await add('masked_log_softmax', 4 * R * V, (s) => maskedLogSoftmax(s, g.outV, g.logits, g.masks, R, V), () => maskedLogSoftmaxCpu(cLogits, logits, masks, R, V));
-  await add('probability_shift + seed_loss_coefficient', 40 * R, (s) => seedLoss(s, g.tokOut, g.lossIn, g.lStudent, R, lossInputs, hyper), () => seedLossCpu(lStudent, lossInputs, hyper));
+  await add('probability_shift + seed_loss_coefficient', 40 * R, (s) => seedLoss(s, g.tokOut, g.lossIn, g.lStudent, R, lossCounts(lossInputs), hyper), () => seedLossCpu(lStudent, lossInputs, hyper));
   await add('seed_logit_gradient', 3 * R * V, (s) => seedLogitGradient(s, g.outV, g.logits, g.masks, g.targets, g.tokOut, R, V), () => {
     for (let r = 0; r < R; r++) {
       for (let v = 0; v < V; v++) cLogits[r * V + v] = isAllowed(masks, r, words, v) ? -0.1 * Math.exp(logits[r * V + v]) : 0;
