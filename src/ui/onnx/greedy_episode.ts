@@ -1,0 +1,107 @@
+// One episode played greedily by any forward that maps token ids to logits (an exported policy run by
+// onnxruntime-web, or the CPU forward): the same sequence the rollout builds in its episode layout (task,
+// opening room, then "<obs> observation <act> command <end>" per step), with constrained decoding over the
+// admissible commands' trie and, at each token, the allowed token with the largest logit (the lowest id on a
+// tie), as the backends' samplers do at temperature 0. The forward has no KV cache, so each chosen token
+// costs one forward over the whole context; a token that the trie forces (the only one allowed) is taken
+// without one, since every masked distribution puts all its mass on it.
+import { maskedLogSoftmax } from '../../backend/cpu/log_softmax.ts';
+import { Game } from '../../env/game.ts';
+import type { Scene } from '../../env/scene.ts';
+import { CommandTrie } from '../../text/command_trie.ts';
+import { policyContext, type EpisodeText } from '../../text/prompts.ts';
+import type { Tokenizer } from '../../text/tokenizer.ts';
+
+/** Logits [batch, seqLen, vocab] of token ids [batch, seqLen] (verify.ts's LogitsFn; OnnxPolicySession.logits). */
+export type LogitsFn = (ids: Int32Array, batch: number, seqLen: number) => Float32Array | Promise<Float32Array>;
+
+export interface GreedyOptions {
+  maxSteps: number;
+  /** Room kept free after the context for the command and its end token (the rollout's maxCommandTokens). */
+  maxCommandTokens: number;
+  /** Past steps kept in the context; Infinity keeps the whole episode, dropping the oldest steps only when the context is full. */
+  history?: number;
+}
+
+export interface GreedyStep {
+  action: string;
+  observation: string;
+  valid: boolean;
+  /** Masked log-probability of the command (its tokens and the end token) under the policy. */
+  logprob: number;
+  /** Tokens of the context the command was written after. */
+  contextTokens: number;
+}
+
+export interface GreedyEpisode {
+  goal: string;
+  opening: string;
+  steps: GreedyStep[];
+  won: boolean;
+  /** Forward passes run (tokens forced by the trie need none). */
+  forwards: number;
+  /** Whether some step's context no longer held the whole episode. */
+  windowed: boolean;
+}
+
+/** The allowed token (ids in increasing order) with the largest logit; the lowest id on a tie. */
+export function greedyToken(logits: Float32Array, allowed: readonly number[]): number {
+  let best = allowed[0];
+  for (const v of allowed) if (logits[v] > logits[best]) best = v;
+  return best;
+}
+
+export async function playGreedy(
+  forward: LogitsFn,
+  tok: Tokenizer,
+  contextLength: number,
+  scene: Scene,
+  options: GreedyOptions,
+  onStep?: (step: GreedyStep, index: number) => void,
+): Promise<GreedyEpisode> {
+  const game = new Game(scene, { maxSteps: options.maxSteps });
+  const history = options.history ?? Infinity;
+  const V = tok.vocabSize;
+  const logp = new Float32Array(V);
+  const steps: GreedyStep[] = [];
+  let forwards = 0;
+  let windowed = false;
+  while (!game.done) {
+    const episode: EpisodeText = { goal: scene.task.goal, opening: game.observation, steps };
+    const context = policyContext(tok, episode, { history, maxLen: contextLength, reserve: options.maxCommandTokens + 1 });
+    if (context.length < fullLength(tok, episode)) windowed = true;
+    const commands = game.admissibleCommands();
+    const trie = CommandTrie.fromCommands(tok, commands);
+    const ids = [...context];
+    let node = 0;
+    let logprob = 0;
+    for (;;) {
+      const allowed = trie.allowedTokens(node);
+      let token = allowed[0];
+      if (allowed.length > 1) {
+        if (ids.length >= contextLength) throw new RangeError(`the command does not fit the context of ${contextLength} tokens`);
+        const logits = await forward(Int32Array.from(ids), 1, ids.length);
+        forwards++;
+        const last = logits.subarray((ids.length - 1) * V, ids.length * V);
+        if (!last.every(Number.isFinite)) throw new RangeError(`the model's logits are not finite at step ${steps.length + 1}`);
+        token = greedyToken(last, allowed);
+        maskedLogSoftmax(logp, last, trie.allowed(node), 1, V);
+        logprob += logp[token];
+      }
+      if (token === tok.endId) break;
+      ids.push(token);
+      node = trie.child(node, token);
+    }
+    const action = commands[trie.completedCommand(node)];
+    const result = game.step(action);
+    const step: GreedyStep = { action, observation: result.observation, valid: result.valid, logprob, contextTokens: context.length };
+    steps.push(step);
+    onStep?.(step, steps.length - 1);
+  }
+  return { goal: scene.task.goal, opening: game.observation, steps, won: game.won, forwards, windowed };
+}
+
+/** Length of the context that holds every step so far (what the context is when nothing had to be dropped). */
+function fullLength(tok: Tokenizer, episode: EpisodeText): number {
+  return policyContext(tok, episode, { history: Infinity, maxLen: Number.MAX_SAFE_INTEGER }).length;
+}
