@@ -9,7 +9,8 @@
 // attention_forward          @binding(0) shape: Shape (uniform)
 //                            @binding(1) seqs: SeqRows[b]   @binding(2) qkv: f32[slots * t_cap * 3C]
 //                            @binding(3) out: f32[b * rows * C] (rows past count are written as 0)
-//                            @binding(4) att: f32[b * NH * rows * t_cap], softmax weights kept for backward
+//                            @binding(4) att: f32[b * NH * rows * att_cap], softmax weights kept for backward
+//                            (att_cap >= every computed position + 1: rows in training, the longest stream in decoding)
 //   dispatch: one thread per (b, h, r), WG per workgroup, grid (grid_x, ...)
 // attention_backward_scores  @binding(0) shape  @binding(1) qkv  @binding(2) att  @binding(3) dout: f32[b * rows * C]
 //                            @binding(4) dpre: f32[b * NH * rows * rows] (written: d loss / d pre-softmax score)
@@ -25,8 +26,8 @@ struct Shape {
   c: u32,
   nh: u32,
   grid_x: u32,
-  _pad0: u32,
-  _pad1: u32,
+  att_cap: u32,
+  _pad: u32,
 }
 
 struct SeqRows {
@@ -73,7 +74,7 @@ fn attention_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocatio
   let t = seq.pos0 + r;
   let base = seq.slot * shape.t_cap * c3;
   let q = base + t * c3 + h * hs;
-  let a = ((b * nh + h) * rows + r) * shape.t_cap;
+  let a = ((b * nh + h) * rows + r) * shape.att_cap;
   let scale = 1.0 / sqrt(f32(hs));
   var mx = -3.4028234e38;
   for (var t2 = 0u; t2 <= t; t2++) {

@@ -31,6 +31,31 @@ interface RowBatch {
   rows: number;
 }
 
+/** Floats of attention scratch that one fed batch may take by default (64 MB); longer feeds run as several batches. */
+export const DECODE_ATTENTION_BUDGET = 16 * 1024 * 1024;
+
+/** The attention row length a batch needs: its longest stream after the new rows. */
+function attentionCap(batch: RowBatch): number {
+  return Math.max(...batch.entries.map((e) => e.pos0 + e.count));
+}
+
+interface Workspace {
+  x: GPUBuffer;
+  ln: GPUBuffer;
+  stats: GPUBuffer;
+  qkv: GPUBuffer;
+  atty: GPUBuffer;
+  att: GPUBuffer;
+  attproj: GPUBuffer;
+  res2: GPUBuffer;
+  fch: GPUBuffer;
+  fchGelu: GPUBuffer;
+  fcproj: GPUBuffer;
+  lastRows: GPUBuffer;
+  lastLn: GPUBuffer;
+  lastStats: GPUBuffer;
+}
+
 export class GpuDecoder implements Decoder {
   private readonly lengths: number[];
   private readonly pending: number[][];
@@ -47,6 +72,7 @@ export class GpuDecoder implements Decoder {
     private readonly variant: MatmulVariant,
     private readonly countRead: (bytes: number) => void,
     private readonly translate: (operation: string, err: unknown) => unknown,
+    private readonly attentionBudget = DECODE_ATTENTION_BUDGET,
   ) {
     if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
     const { dModel: C, contextLength, nLayer } = config;
@@ -110,7 +136,8 @@ export class GpuDecoder implements Decoder {
         positions[i] = this.lengths[streams[i]];
         entries.push({ slot: streams[i], pos0: positions[i], count: 1 });
       }
-      this.forwardRows(stage, scratch, { entries, rows: 1 }, sampled, scratch.upload(positions));
+      const step = { entries, rows: 1 };
+      this.forwardRows(stage, scratch, this.workspace(scratch, [step]), step, sampled, scratch.upload(positions));
       const tokensRead = stage.read(sampled, S * 4);
       const logprobsRead = stage.read(logprobs, S * 4);
       try {
@@ -143,49 +170,86 @@ export class GpuDecoder implements Decoder {
     this.gpu.release(...this.caches, this.last);
   }
 
-  /** Records the queued feeds of every stream as one ragged batch; the host lengths move on with them. */
+  /**
+   * Records the queued feeds of every stream as ragged batches (one unless their attention scratch would
+   * exceed the attention budget in floats); the host lengths move on with them.
+   */
   private flush(stage: Stage, scratch: Scratch): void {
-    const entries: SeqRows[] = [];
+    const NH = this.config.nHead;
+    const groups: SeqRows[][] = [];
+    let group: SeqRows[] = [];
+    const cost = (g: SeqRows[]) => g.length * NH * Math.max(...g.map((e) => e.count)) * Math.max(...g.map((e) => e.pos0 + e.count));
     for (let s = 0; s < this.nStreams; s++) {
-      if (this.pending[s].length > 0) entries.push({ slot: s, pos0: this.lengths[s], count: this.pending[s].length });
+      if (this.pending[s].length === 0) continue;
+      const entry = { slot: s, pos0: this.lengths[s], count: this.pending[s].length };
+      if (group.length > 0 && cost([...group, entry]) > this.attentionBudget) {
+        groups.push(group);
+        group = [];
+      }
+      group.push(entry);
     }
-    if (entries.length === 0) return;
-    const rows = Math.max(...entries.map((e) => e.count));
-    const tokens = new Int32Array(entries.length * rows);
-    const positions = new Int32Array(entries.length * rows);
-    entries.forEach((e, b) => {
-      tokens.set(this.pending[e.slot], b * rows);
-      for (let r = 0; r < rows; r++) positions[b * rows + r] = Math.min(e.pos0 + r, this.config.contextLength - 1);
-    });
-    this.forwardRows(stage, scratch, { entries, rows }, scratch.upload(tokens), scratch.upload(positions));
-    for (const e of entries) {
-      this.lengths[e.slot] += e.count;
-      this.pending[e.slot] = [];
+    if (group.length > 0) groups.push(group);
+    if (groups.length === 0) return;
+    const work = this.workspace(scratch, groups.map((g) => ({ entries: g, rows: Math.max(...g.map((e) => e.count)) })));
+    for (const entries of groups) {
+      const rows = Math.max(...entries.map((e) => e.count));
+      const tokens = new Int32Array(entries.length * rows);
+      const positions = new Int32Array(entries.length * rows);
+      entries.forEach((e, b) => {
+        tokens.set(this.pending[e.slot], b * rows);
+        for (let r = 0; r < rows; r++) positions[b * rows + r] = Math.min(e.pos0 + r, this.config.contextLength - 1);
+      });
+      this.forwardRows(stage, scratch, work, { entries, rows }, scratch.upload(tokens), scratch.upload(positions));
     }
+    for (const entries of groups) {
+      for (const e of entries) {
+        this.lengths[e.slot] += e.count;
+        this.pending[e.slot] = [];
+      }
+    }
+  }
+
+  /** Temporaries big enough for every batch in `batches`, shared by them (their dispatches run in order). */
+  private workspace(scratch: Scratch, batches: RowBatch[]): Workspace {
+    const { dModel: C, dMlp: M, nHead: NH } = this.config;
+    let N = 1;
+    let att = 1;
+    let B = 1;
+    for (const batch of batches) {
+      N = Math.max(N, batch.entries.length * batch.rows);
+      B = Math.max(B, batch.entries.length);
+      att = Math.max(att, batch.entries.length * NH * batch.rows * attentionCap(batch));
+    }
+    const f = (n: number) => scratch.floats(n);
+    return {
+      x: f(N * C),
+      ln: f(N * C),
+      stats: f(2 * N),
+      qkv: f(3 * N * C),
+      atty: f(N * C),
+      att: f(att),
+      attproj: f(N * C),
+      res2: f(N * C),
+      fch: f(N * M),
+      fchGelu: f(N * M),
+      fcproj: f(N * C),
+      lastRows: f(B * C),
+      lastLn: f(B * C),
+      lastStats: f(2 * B),
+    };
   }
 
   /**
    * The full forward's layer sequence on new rows of several streams: each entry's rows go into its
    * stream's cache, attend to everything before them, and its last row's final LayerNorm lands in `last`.
    */
-  private forwardRows(stage: Stage, scratch: Scratch, batch: RowBatch, tokens: GPUBuffer, positions: GPUBuffer): void {
+  private forwardRows(stage: Stage, scratch: Scratch, w: Workspace, batch: RowBatch, tokens: GPUBuffer, positions: GPUBuffer): void {
     const { dModel: C, dMlp: M, nHead: NH, lnEps: eps, contextLength: tCap } = this.config;
     const o = this.offsets;
     const p = this.params;
     const B = batch.entries.length;
     const T = batch.rows;
     const N = B * T;
-    const x = scratch.floats(N * C);
-    const ln = scratch.floats(N * C);
-    const stats = scratch.floats(2 * N);
-    const qkv = scratch.floats(3 * N * C);
-    const atty = scratch.floats(N * C);
-    const att = scratch.floats(B * NH * T * tCap);
-    const attproj = scratch.floats(N * C);
-    const res2 = scratch.floats(N * C);
-    const fch = scratch.floats(N * M);
-    const fchGelu = scratch.floats(N * M);
-    const fcproj = scratch.floats(N * C);
     const seqs = scratch.upload(packSeqRows(batch.entries));
     const cachePairs: number[] = [];
     const lastPairs: number[] = [];
@@ -194,28 +258,26 @@ export class GpuDecoder implements Decoder {
       lastPairs.push(b * T + e.count - 1, b);
     });
     const cachePairsBuffer = scratch.upload(Uint32Array.from(cachePairs));
-    encoderForward(stage, x, p, tokens, positions, N, C, o.wte, o.wpe);
+    encoderForward(stage, w.x, p, tokens, positions, N, C, o.wte, o.wpe);
     for (let l = 0; l < this.config.nLayer; l++) {
       const b = o.blocks[l];
-      layernormForward(stage, ln, stats, x, p, b.ln1w, b.ln1b, N, C, eps);
-      matmulForward(stage, qkv, ln, p, b.qkvw, b.qkvb, N, C, 3 * C, this.variant);
-      copyRows(stage, this.caches[l], qkv, cachePairsBuffer, cachePairs.length / 2, 3 * C);
-      attentionForward(stage, atty, att, this.caches[l], seqs, B, T, tCap, C, NH);
-      matmulForward(stage, attproj, atty, p, b.attprojw, b.attprojb, N, C, C, this.variant);
-      residualForward(stage, res2, x, attproj, N * C);
-      layernormForward(stage, ln, stats, res2, p, b.ln2w, b.ln2b, N, C, eps);
-      matmulForward(stage, fch, ln, p, b.fcw, b.fcb, N, C, M, this.variant);
-      geluForward(stage, fchGelu, fch, N * M);
-      matmulForward(stage, fcproj, fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant);
-      residualForward(stage, x, res2, fcproj, N * C);
+      layernormForward(stage, w.ln, w.stats, w.x, p, b.ln1w, b.ln1b, N, C, eps);
+      matmulForward(stage, w.qkv, w.ln, p, b.qkvw, b.qkvb, N, C, 3 * C, this.variant);
+      copyRows(stage, this.caches[l], w.qkv, cachePairsBuffer, cachePairs.length / 2, 3 * C);
+      attentionForward(stage, w.atty, w.att, this.caches[l], seqs, B, T, tCap, C, NH, attentionCap(batch));
+      matmulForward(stage, w.attproj, w.atty, p, b.attprojw, b.attprojb, N, C, C, this.variant);
+      residualForward(stage, w.res2, w.x, w.attproj, N * C);
+      layernormForward(stage, w.ln, w.stats, w.res2, p, b.ln2w, b.ln2b, N, C, eps);
+      matmulForward(stage, w.fch, w.ln, p, b.fcw, b.fcb, N, C, M, this.variant);
+      geluForward(stage, w.fchGelu, w.fch, N * M);
+      matmulForward(stage, w.fcproj, w.fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant);
+      residualForward(stage, w.x, w.res2, w.fcproj, N * C);
     }
-    const lastRows = scratch.floats(B * C);
-    copyRows(stage, lastRows, x, scratch.upload(Uint32Array.from(lastPairs)), B, C);
-    const lastLn = scratch.floats(B * C);
-    layernormForward(stage, lastLn, scratch.floats(2 * B), lastRows, p, o.lnfw, o.lnfb, B, C, eps);
+    copyRows(stage, w.lastRows, w.x, scratch.upload(Uint32Array.from(lastPairs)), B, C);
+    layernormForward(stage, w.lastLn, w.lastStats, w.lastRows, p, o.lnfw, o.lnfb, B, C, eps);
     const toStreams = new Uint32Array(2 * B);
     batch.entries.forEach((e, b) => toStreams.set([b, e.slot], 2 * b));
-    copyRows(stage, this.last, lastLn, scratch.upload(toStreams), B, C);
+    copyRows(stage, this.last, w.lastLn, scratch.upload(toStreams), B, C);
   }
 
   private checkStream(index: number): void {

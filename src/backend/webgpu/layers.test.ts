@@ -177,8 +177,8 @@ describe('layer kernels on WebGPU against the CPU reference', () => {
       { slot: 0, pos0: 0, count: 1 },
     ];
     const rows = 3;
-    const got = await runKernels(gpu, { cache, seqs: packSeqRows(streams) }, { out: streams.length * rows * C, att: streams.length * NH * rows * tCap }, (s, b) => {
-      attentionForward(s, b.out, b.att, b.cache, b.seqs, streams.length, rows, tCap, C, NH);
+    const got = await runKernels(gpu, { cache, seqs: packSeqRows(streams) }, { out: streams.length * rows * C, att: streams.length * NH * rows * 7 }, (s, b) => {
+      attentionForward(s, b.out, b.att, b.cache, b.seqs, streams.length, rows, tCap, C, NH, 7);
     });
     streams.forEach((st, b) => {
       const q = cache.subarray(st.slot * tCap * 3 * C, (st.slot + 1) * tCap * 3 * C);

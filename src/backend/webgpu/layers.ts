@@ -137,13 +137,13 @@ export function packSeqRows(seqs: readonly SeqRows[]): Uint32Array<ArrayBuffer> 
 }
 
 /**
- * out [B, rows, C] from the cache qkv [slots, tCap, 3C]; att [B, NH, rows, tCap] keeps the softmax.
- * seqs: SeqRows[B] packed by packSeqRows.
+ * out [B, rows, C] from the cache qkv [slots, tCap, 3C]; att [B, NH, rows, attCap] keeps the softmax
+ * (attCap: at least the last computed position + 1; tCap in training). seqs: SeqRows[B] packed by packSeqRows.
  */
-export function attentionForward(stage: Stage, out: Buf, att: Buf, qkv: Buf, seqs: Buf, B: number, rows: number, tCap: number, C: number, NH: number): void {
+export function attentionForward(stage: Stage, out: Buf, att: Buf, qkv: Buf, seqs: Buf, B: number, rows: number, tCap: number, C: number, NH: number, attCap = tCap): void {
   const g = threadGrid(B * NH * rows);
   if (!g) return;
-  const u = uniformWords('uuuuuu', [B, rows, tCap, C, NH, g.gridX]);
+  const u = uniformWords('uuuuuuu', [B, rows, tCap, C, NH, g.gridX, attCap]);
   stage.dispatch(K.attentionForward, [u, seqs, qkv, out, att], g.workgroups);
 }
 
@@ -152,7 +152,7 @@ export function attentionBackward(stage: Stage, dqkv: Buf, dpre: Buf, dout: Buf,
   const gs = threadGrid(B * NH * T);
   const gq = threadGrid(B * T * 3 * C);
   if (!gs || !gq) return;
-  const res = (gridX: number) => [uniformWords('uuuuuu', [B, T, T, C, NH, gridX]), qkv, att, dout, dpre, dqkv];
+  const res = (gridX: number) => [uniformWords('uuuuuuu', [B, T, T, C, NH, gridX, T]), qkv, att, dout, dpre, dqkv];
   stage.dispatch(K.attentionBackwardScores, res(gs.gridX), gs.workgroups);
   stage.dispatch(K.attentionBackwardQkv, res(gq.gridX), gq.workgroups);
 }

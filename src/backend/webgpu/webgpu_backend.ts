@@ -50,6 +50,8 @@ export interface WebGpuBackendOptions {
    * needs a binding larger than the adapter allows.
    */
   activationBudget?: number;
+  /** Floats of attention scratch per batch of fed tokens in the decoder (default DECODE_ATTENTION_BUDGET, 64 MB). */
+  decodeAttentionBudget?: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export class WebGpuBackend implements Backend {
   private readonly flag: GPUBuffer;
   private readonly variant: MatmulVariant;
   private readonly budget: number;
+  private readonly decodeBudget: number | undefined;
   private step = 0;
   private disposed = false;
   /** Bytes copied back to the host so far (tokens, per-token numbers, metrics): what the read budget tests check. */
@@ -117,6 +120,7 @@ export class WebGpuBackend implements Backend {
     this.n = this.layout.totalFloats;
     this.variant = options.matmul ?? preferredMatmul(gpu.adapter);
     this.budget = options.activationBudget ?? 32 * 1024 * 1024;
+    this.decodeBudget = options.decodeAttentionBudget;
     const bytes = this.n * 4;
     this.params = gpu.buffer(bytes, undefined, 'params');
     this.reference = gpu.buffer(bytes, undefined, 'reference');
@@ -314,7 +318,7 @@ export class WebGpuBackend implements Backend {
 
   openDecoder(nStreams: number): Decoder {
     this.checkOpen();
-    return new GpuDecoder(this.gpu, this.config, this.offsets, this.params, nStreams, this.variant, (bytes) => (this.bytesRead += bytes), (op, err) => this.translate(op, err));
+    return new GpuDecoder(this.gpu, this.config, this.offsets, this.params, nStreams, this.variant, (bytes) => (this.bytesRead += bytes), (op, err) => this.translate(op, err), this.decodeBudget);
   }
 
   /** Gives the backend's buffers back; the runtime (and its device) stays with its owner. */
