@@ -2,7 +2,7 @@
 // hash), and the record of the runs the training worker reports. The GPU runtime and the worker handle are
 // not state (neither serialisable nor rendered), so they live beside the store.
 import { create } from 'zustand';
-import type { EngineInfo, RunId, SavedRunInfo } from '../worker/protocol.ts';
+import type { EngineEvent, EngineInfo, RunId, SavedRunInfo } from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
 import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_state.ts';
 import { formatHash, needsReset, parseHash, type Settings, type SettingNotice } from '../worker/settings.ts';
@@ -113,9 +113,20 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
   boot: () => {
     booting ??= (async () => {
       writeHash(get().settings);
+      // Events are applied once per animation frame: a fast run sends dozens per second, and one render per
+      // frame is all the eye sees. A hidden tab gets no frames, so it flushes on a timer instead.
+      let pending: EngineEvent[] = [];
+      const flush = () => {
+        const events = pending;
+        pending = [];
+        set((s) => ({ record: events.reduce(applyEvent, s.record) }));
+      };
       const started = startEngine((event) => {
-        set((s) => ({ record: applyEvent(s.record, event) }));
-        if (event.type === 'error') set({ engine: { state: 'ready' } });
+        if (pending.length === 0) {
+          if (document.hidden) setTimeout(flush, 250);
+          else requestAnimationFrame(flush);
+        }
+        pending.push(event);
       });
       engine = started.engine;
       started.worker.addEventListener('error', (e) => set({ engine: { state: 'failed', message: `the training worker failed: ${e.message || 'no message'}` } }));

@@ -1,0 +1,128 @@
+// Benchmark (not a test): main-thread long tasks while the playground trains. Opens the built site in
+// Debian's Chromium, presses Play for a fixed time per configuration, and records every long task (> 50 ms,
+// PerformanceObserver 'longtask') and the gaps between animation frames on the page's main thread. Writes
+// bench/ui.md.
+//
+//   npx vite build && node scripts/with-webgpu-env.mjs npx tsx e2e/bench_ui.ts [seconds per configuration]
+import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from './browser.ts';
+import { serveStatic } from './static_server.ts';
+import { DEFAULT_SETTINGS, defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
+
+interface Row {
+  name: string;
+  backend: string;
+  updates: number;
+  seconds: number;
+  longTasks: number;
+  longTaskMs: number;
+  maxLongTaskMs: number;
+  frames: number;
+  p95FrameGapMs: number;
+  maxFrameGapMs: number;
+  loadLongTasks: number;
+  loadMaxMs: number;
+}
+
+const seconds = Number(process.argv[2] ?? 20);
+const configurations: { name: string; settings: Settings }[] = [
+  { name: 'micro, CPU backend (auto)', settings: { ...DEFAULT_SETTINGS, evalEvery: 5 } },
+  { name: 'micro, WebGPU backend (SwiftShader)', settings: { ...DEFAULT_SETTINGS, backend: 'webgpu', evalEvery: 5 } },
+  { name: 'tiny, CPU backend (auto)', settings: { ...defaultSettings('tiny'), evalEvery: 5, evalEpisodes: 8 } },
+];
+
+function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
+const site = await serveStatic(fileURLToPath(new URL('../dist', import.meta.url)), '/seed/');
+const browser = await launchChromium();
+const rows: Row[] = [];
+try {
+  for (const { name, settings } of configurations) {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    // A string, not a function: the TypeScript runner would wrap named functions in a helper the page lacks.
+    await context.addInitScript(`
+      window.__long = [];
+      window.__frames = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__long.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+      requestAnimationFrame(function frame(t) {
+        window.__frames.push(t);
+        requestAnimationFrame(frame);
+      });
+    `);
+    const page = await context.newPage();
+    await page.goto(site.url + formatHash(settings));
+    await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor({ timeout: 120_000 });
+    const backend = (await page.getByTestId('backend-kind').textContent()) ?? '?';
+    const playAt = await page.evaluate(() => performance.now());
+    await page.getByTestId('play').click();
+    await page.waitForTimeout(seconds * 1000);
+    const stopAt = await page.evaluate(() => performance.now());
+    await page.getByTestId('pause').click();
+    await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor({ timeout: 120_000 });
+    const data = await page.evaluate(() => {
+      const w = window as unknown as { __long: { start: number; duration: number }[]; __frames: number[] };
+      return { long: w.__long, frames: w.__frames };
+    });
+    const updates = Number(await page.getByTestId('curves').getAttribute('data-points'));
+    const during = data.long.filter((l) => l.start >= playAt && l.start <= stopAt);
+    const loading = data.long.filter((l) => l.start < playAt);
+    const frames = data.frames.filter((t) => t >= playAt && t <= stopAt);
+    const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+    rows.push({
+      name,
+      backend,
+      updates,
+      seconds,
+      longTasks: during.length,
+      longTaskMs: during.reduce((n, l) => n + l.duration, 0),
+      maxLongTaskMs: during.reduce((m, l) => Math.max(m, l.duration), 0),
+      frames: frames.length,
+      p95FrameGapMs: percentile(gaps, 0.95),
+      maxFrameGapMs: gaps.reduce((m, g) => Math.max(m, g), 0),
+      loadLongTasks: loading.length,
+      loadMaxMs: loading.reduce((m, l) => Math.max(m, l.duration), 0),
+    });
+    console.error(`${name}: ${updates} updates, ${during.length} long tasks`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await site.close();
+}
+
+const commit = execSync('git rev-parse --short HEAD').toString().trim();
+const f = (x: number) => x.toFixed(0);
+const table = [
+  '| configuration | backend | updates | long tasks while training | their total ms | longest ms | frames | p95 frame gap ms | longest frame gap ms | long tasks while loading | longest ms |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+  ...rows.map((r) =>
+    `| ${r.name} | ${r.backend} | ${r.updates} in ${r.seconds} s | ${r.longTasks} | ${f(r.longTaskMs)} | ${f(r.maxLongTaskMs)} | ${r.frames} | ${f(r.p95FrameGapMs)} | ${f(r.maxFrameGapMs)} | ${r.loadLongTasks} | ${f(r.loadMaxMs)} |`,
+  ),
+].join('\n');
+const report = `# Main-thread long tasks while the playground trains
+
+Training runs in a dedicated Web Worker; the page's main thread only renders the events it sends (each
+finished trajectory, each stage's snapshot, each update's metrics). This benchmark presses Play in headless
+Chromium (SwiftShader WebGPU, 2 shared cores) for ${seconds} s per configuration and records, on the main
+thread, every long task (> 50 ms, PerformanceObserver "longtask") and the gaps between animation frames.
+
+Measured at commit ${commit}, ${new Date().toISOString().slice(0, 10)}, with
+
+    npx vite build && node scripts/with-webgpu-env.mjs npx tsx e2e/bench_ui.ts ${seconds}
+
+${table}
+
+Reading it: a long task blocks input for its duration; a frame gap above ~50 ms is a visible stutter. Headless
+Chromium paces animation frames itself, and the 2 cores are shared by the worker's training, SwiftShader
+and the page, so the frame gaps here are an upper bound for a desktop browser.
+`;
+writeFileSync(fileURLToPath(new URL('../bench/ui.md', import.meta.url)), report);
+console.log(table);
