@@ -94,10 +94,12 @@ export function EpisodeView() {
 
 function Legend({ colourBy, range }: { colourBy: ColourBy; range: [number, number] }) {
   const stops = [0, 0.25, 0.5, 0.75, 1].map((f) => range[0] + f * (range[1] - range[0]));
+  const allZero = colourBy !== 'gate' && range[1] < 1e-11;
   return (
     <div className="legend" aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`} data-testid="legend">
       <span>{COLOUR_LABELS[colourBy]}:</span>
-      {stops.map((v) => (
+      {allZero ? <span className="legend-swatch">0 for every token of this update</span> : null}
+      {allZero ? null : stops.map((v) => (
         <span key={v} className="legend-swatch" style={{ background: colourOf(v, range, colourBy) }}>
           {fmt(v)}
         </span>
