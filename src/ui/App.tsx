@@ -6,6 +6,8 @@ import { Curves } from './Curves.tsx';
 import { EpisodeView } from './EpisodeView.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
 import { StageView } from './StageView.tsx';
+import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
+import { OnnxRunPanel } from './onnx/OnnxRunPanel.tsx';
 import { parseHash } from '../worker/settings.ts';
 import { usePlayground, type GpuStatus } from './store.ts';
 
@@ -39,6 +41,8 @@ export function App() {
           <Curves />
           <BackendPanel />
           <CheckpointPanel />
+          <OnnxExportPanel checkpoint={() => usePlayground.getState().exportCheckpoint()} />
+          <OnnxRunPanel />
           <GpuPanel />
           <SelfTestPanel />
         </div>

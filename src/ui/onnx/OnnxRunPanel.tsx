@@ -1,0 +1,192 @@
+// Run an exported policy: load an .onnx file written by the playground, and play one game of an eval split
+// greedily with onnxruntime-web, step by step, showing the transcript. A file that is not ONNX, or not one
+// of ours, is refused with the reason.
+import { useEffect, useId, useRef, useState } from 'react';
+import { EVAL_COUNTS } from '../../env/generate.ts';
+import type { GreedyEpisode, GreedyStep } from './greedy_episode.ts';
+import type { OpenedPolicy } from './onnx_run.ts';
+import './onnx.css';
+
+type FileState =
+  | { state: 'empty' }
+  | { state: 'loading'; name: string }
+  | { state: 'loaded'; name: string; size: number; opened: OpenedPolicy }
+  | { state: 'refused'; name: string; message: string };
+
+type PlayState =
+  | { state: 'idle' }
+  | { state: 'playing'; steps: GreedyStep[] }
+  | { state: 'done'; episode: GreedyEpisode; ms: number }
+  | { state: 'failed'; message: string; steps: GreedyStep[] };
+
+type Split = 'seen' | 'unseen';
+
+export function OnnxRunPanel() {
+  const [file, setFile] = useState<FileState>({ state: 'empty' });
+  const [play, setPlay] = useState<PlayState>({ state: 'idle' });
+  const [split, setSplit] = useState<Split>('seen');
+  const [game, setGame] = useState(0);
+  const [maxSteps, setMaxSteps] = useState(15);
+  const opened = useRef<OpenedPolicy | null>(null);
+  const inputId = useId();
+
+  // The session holds the model's weights in WebAssembly memory: release it with the panel.
+  useEffect(() => () => void opened.current?.session.release(), []);
+
+  const onFile = async (chosen: File | undefined) => {
+    if (!chosen) return;
+    setPlay({ state: 'idle' });
+    setFile({ state: 'loading', name: chosen.name });
+    const previous = opened.current;
+    opened.current = null;
+    await previous?.session.release();
+    try {
+      const bytes = new Uint8Array(await chosen.arrayBuffer());
+      const run = await import('./onnx_run.ts');
+      try {
+        const policy = await run.openPolicyFile(bytes);
+        opened.current = policy;
+        setFile({ state: 'loaded', name: chosen.name, size: bytes.length, opened: policy });
+      } catch (err) {
+        setFile({ state: 'refused', name: chosen.name, message: err instanceof run.PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.` });
+      }
+    } catch (err) {
+      setFile({ state: 'refused', name: chosen.name, message: `The file could not be read: ${messageOf(err)}.` });
+    }
+  };
+
+  const onPlay = async () => {
+    const policy = opened.current;
+    if (!policy) return;
+    const run = await import('./onnx_run.ts');
+    const steps: GreedyStep[] = [];
+    const started = performance.now();
+    setPlay({ state: 'playing', steps: [] });
+    try {
+      const episode = await run.playEvalGame(policy, { split, game, maxSteps }, (step) => {
+        steps.push(step);
+        setPlay({ state: 'playing', steps: [...steps] });
+      });
+      setPlay({ state: 'done', episode, ms: performance.now() - started });
+    } catch (err) {
+      setPlay({ state: 'failed', message: messageOf(err), steps });
+    }
+  };
+
+  const validGame = Number.isInteger(game) && game >= 0 && game < EVAL_COUNTS[split];
+  const validSteps = Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= 50;
+  return (
+    <section className="panel onnx-panel" aria-labelledby="onnx-run-title" data-testid="onnx-run-panel">
+      <h2 id="onnx-run-title">Run an exported model</h2>
+      <p className="hint">
+        Load an .onnx file exported by the playground; onnxruntime-web runs it in this page and plays one eval game
+        greedily (the admissible command with the largest logits, token by token).
+      </p>
+      <div className="button-row">
+        <label htmlFor={inputId} className="file-button">
+          Load .onnx file
+        </label>
+        <input id={inputId} type="file" accept=".onnx,application/octet-stream" onChange={(e) => void onFile(e.target.files?.[0])} data-testid="onnx-file" />
+      </div>
+      <div data-testid="onnx-file-status" data-state={file.state}>
+        {file.state === 'loading' ? <p className="muted">Reading {file.name}…</p> : null}
+        {file.state === 'refused' ? (
+          <div className="banner banner-error" role="alert" data-testid="onnx-file-error">
+            <strong>{file.name}</strong>: {file.message}
+          </div>
+        ) : null}
+        {file.state === 'loaded' ? <PolicyFacts name={file.name} size={file.size} opened={file.opened} /> : null}
+      </div>
+      {file.state === 'loaded' ? (
+        <div className="onnx-play">
+          <div className="onnx-fields">
+            <label>
+              Split{' '}
+              <select value={split} onChange={(e) => setSplit(e.target.value as Split)} data-testid="onnx-split">
+                <option value="seen">eval-seen</option>
+                <option value="unseen">eval-unseen</option>
+              </select>
+            </label>
+            <label>
+              Game{' '}
+              <input type="number" min={0} max={EVAL_COUNTS[split] - 1} step={1} value={game} onChange={(e) => setGame(e.target.valueAsNumber)} data-testid="onnx-game" />
+            </label>
+            <label>
+              Max steps{' '}
+              <input type="number" min={1} max={50} step={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.valueAsNumber)} data-testid="onnx-max-steps" />
+            </label>
+          </div>
+          {!validGame ? <p className="bad">The game must be a whole number from 0 to {EVAL_COUNTS[split] - 1}.</p> : null}
+          {!validSteps ? <p className="bad">Max steps must be a whole number from 1 to 50.</p> : null}
+          <button type="button" onClick={() => void onPlay()} disabled={!validGame || !validSteps || play.state === 'playing'} data-testid="onnx-play">
+            {play.state === 'playing' ? 'Playing…' : 'Play one episode'}
+          </button>
+          <Transcript play={play} />
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function PolicyFacts({ name, size, opened }: { name: string; size: number; opened: OpenedPolicy }) {
+  const { config, card } = opened.policy;
+  const success = Object.entries(card.success);
+  return (
+    <dl className="facts" data-testid="onnx-policy" data-algorithm={card.algorithm} data-updates={card.updates}>
+      <dt>File</dt>
+      <dd>
+        {name} ({(size / 1024).toFixed(1)} KiB, opset {opened.policy.opsetVersion})
+      </dd>
+      <dt>Model</dt>
+      <dd>
+        d {config.dModel}, {config.nLayer} layers, {config.nHead} heads, context {config.contextLength}, vocabulary {config.vocabSize}
+      </dd>
+      <dt>Training</dt>
+      <dd>
+        {card.algorithm}, {card.updates} updates, seed {card.seed}
+        {success.length > 0 ? `; success ${success.map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(', ')}` : ''}
+      </dd>
+    </dl>
+  );
+}
+
+function Transcript({ play }: { play: PlayState }) {
+  if (play.state === 'idle') return null;
+  const steps = play.state === 'done' ? play.episode.steps : play.steps;
+  return (
+    <div data-testid="onnx-transcript" data-state={play.state}>
+      {play.state === 'done' ? (
+        <p className="muted" data-testid="onnx-goal">
+          Task: {play.episode.goal}
+        </p>
+      ) : null}
+      <ol className="onnx-steps">
+        {steps.map((s, i) => (
+          <li key={i} data-testid="onnx-step" data-valid={s.valid}>
+            <span className="command">&gt; {s.action}</span>{' '}
+            <span className="muted" title="log-probability of the command under the constrained policy">
+              (log p {s.logprob.toFixed(2)})
+            </span>
+            <div className="observation">{s.observation}</div>
+          </li>
+        ))}
+      </ol>
+      {play.state === 'done' ? (
+        <p className={play.episode.won ? 'ok' : 'bad'} data-testid="onnx-outcome" data-won={play.episode.won}>
+          {play.episode.won ? 'Solved' : 'Not solved'} in {play.episode.steps.length} steps; {play.episode.forwards} forward passes in{' '}
+          {(play.ms / 1000).toFixed(2)} s.
+          {play.episode.windowed ? ' The episode outgrew the context: the oldest steps were left out of it.' : ''}
+        </p>
+      ) : null}
+      {play.state === 'failed' ? (
+        <p className="bad" role="alert" data-testid="onnx-play-error">
+          The episode stopped: {play.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/^Error: /, '');
+}
