@@ -87,19 +87,20 @@ export function EpisodeView() {
           </div>
         ) : null}
       </div>
-      <Legend colourBy={view.colourBy} range={range} />
+      <Legend colourBy={view.colourBy} range={range} scored={batch.some((t) => t.scores !== null && t.scores.gate.length > 0 && !Number.isNaN(t.scores.gate[0]))} />
     </section>
   );
 }
 
-function Legend({ colourBy, range }: { colourBy: ColourBy; range: [number, number] }) {
+function Legend({ colourBy, range, scored }: { colourBy: ColourBy; range: [number, number]; scored: boolean }) {
   const stops = [0, 0.25, 0.5, 0.75, 1].map((f) => range[0] + f * (range[1] - range[0]));
   const allZero = colourBy !== 'gate' && range[1] < 1e-11;
   return (
     <div className="legend" aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`} data-testid="legend">
       <span>{COLOUR_LABELS[colourBy]}:</span>
-      {allZero ? <span className="legend-swatch">0 for every token of this update</span> : null}
-      {allZero ? null : stops.map((v) => (
+      {!scored ? <span className="muted">the colours come with stage 5 (loss) of the update</span> : null}
+      {scored && allZero ? <span className="legend-swatch">0 for every token of this update</span> : null}
+      {!scored || allZero ? null : stops.map((v) => (
         <span key={v} className="legend-swatch" style={{ background: colourOf(v, range, colourBy) }}>
           {fmt(v)}
         </span>

@@ -11,6 +11,7 @@ import {
   keepSelection,
   recordWithCurves,
   runIds,
+  tokenValue,
   type RunRecord,
 } from './run_state.ts';
 
@@ -102,6 +103,14 @@ describe('colour scales', () => {
     expect(colourRange(list, 'coef')).toEqual([-2, 2]);
     expect(colourRange(list, 'gate')).toEqual([0, 1]);
     expect(colourRange([], 'delta')[1]).toBeGreaterThan(0);
+  });
+
+  it('colours only tokens that went through the loss', () => {
+    const scored = trajectory('seed', 1, 0, true, [0.5, Number.NaN]);
+    expect(tokenValue(scored, 0, 'delta')).toBe(0.5);
+    expect(tokenValue(scored, 0, 'coef')).toBe(-0.5);
+    expect(tokenValue(scored, 1, 'gate')).toBeNull();
+    expect(tokenValue(trajectory('seed', 1, 0, true), 0, 'delta')).toBeNull();
   });
 
   it('is white at zero, saturated at the ends', () => {

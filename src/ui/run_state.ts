@@ -94,10 +94,12 @@ export function runIds(rec: RunRecord): RunId[] {
   return [...ids].sort((a, b) => (a === 'seed' ? -1 : b === 'seed' ? 1 : a.localeCompare(b))) as RunId[];
 }
 
-/** The value a token is coloured by, or null when the trajectory has not been scored yet. */
+/** The value a token is coloured by, or null when the token has not been through the loss yet. */
 export function tokenValue(t: TrajectoryView, k: number, by: ColourBy): number | null {
   if (!t.scores) return null;
-  return by === 'delta' ? t.scores.delta[k] : by === 'gate' ? t.scores.gate[k] : t.scores.coef[k];
+  const v = by === 'delta' ? t.scores.delta[k] : by === 'gate' ? t.scores.gate[k] : t.scores.coef[k];
+  // Before the loss stage the per-token outputs are NaN: not scored yet.
+  return Number.isNaN(v) ? null : v;
 }
 
 /**
