@@ -1,0 +1,102 @@
+// ONNX in the page, micro preset: export the run's policy, which onnxruntime-web (WebAssembly, served from
+// the site) verifies against the CPU forward before the download appears; the downloaded file holds exactly
+// the run's weights; loaded into the run view it plays the same greedy episode as the CPU forward in Node;
+// a file that is not ONNX, or a damaged one of ours, gets a clear message; nothing leaves the origin.
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { EVAL_SEED, generateScene } from '../src/env/generate.ts';
+import { TINY } from '../src/env/scale.ts';
+import { readCheckpoint } from '../src/model/checkpoint.ts';
+import { cpuLogits } from '../src/onnx/cpu_logits.ts';
+import { readPolicyOnnx } from '../src/onnx/load.ts';
+import { LOGITS_TOLERANCE } from '../src/onnx/verify.ts';
+import { defaultTokenizer } from '../src/text/tokenizer.ts';
+import { playGreedy } from '../src/ui/onnx/greedy_episode.ts';
+import { MAX_COMMAND_TOKENS } from '../src/ui/onnx/onnx_run.ts';
+import { DEFAULT_SETTINGS, formatHash } from '../src/worker/settings.ts';
+import { launchChromium } from './browser.ts';
+import { SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
+
+async function loadFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  await page.getByTestId('onnx-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+}
+
+describe('ONNX export and run in the page', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('verifies before offering the file, which holds the run weights and plays the CPU forward greedy episode', async () => {
+    const opened = await openPlayground(browser, formatHash(DEFAULT_SETTINGS));
+    const { page, problems } = opened;
+    await engineReady(page);
+    // Trained weights, not the initial ones: one update first.
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    const panel = page.getByTestId('onnx-export-panel');
+    expect(await panel.getByTestId('onnx-download').count()).toBe(0);
+    expect(await panel.getByTestId('onnx-export-status').textContent()).toContain('once the check has passed');
+
+    await page.getByTestId('onnx-export').click();
+    await page.locator('[data-testid="onnx-export-status"][data-state="verified"]').waitFor({ timeout: 60_000 });
+    const verified = page.getByTestId('onnx-verified');
+    const maxDiff = Number(await verified.getAttribute('data-max-diff'));
+    expect(maxDiff).toBeGreaterThanOrEqual(0);
+    expect(maxDiff).toBeLessThanOrEqual(LOGITS_TOLERANCE);
+    // Random sequences (batch 1 and 3, lengths 1, 16, 64) and expert episodes: at least 10 cases.
+    expect(Number(await verified.getAttribute('data-cases'))).toBeGreaterThanOrEqual(10);
+    expect(await page.locator('[data-testid="onnx-cases"] tr[data-ok="false"]').count()).toBe(0);
+    await panel.screenshot({ path: `${SCREENSHOTS}/e2e-onnx-export.png` });
+
+    const onnx = await downloadBytes(page, 'onnx-download');
+    expect(onnx.name).toMatch(/^seed-policy-[a-z0-9_-]+-u\d+-d16x2\.onnx$/);
+    const policy = readPolicyOnnx(onnx.bytes);
+    const tok = defaultTokenizer();
+    expect(policy.vocabularyHash).toBe(tok.hash);
+    expect(policy.config.dModel).toBe(16);
+    expect(policy.card.updates).toBe(1);
+    // The run has not trained since: the file's weights are the checkpoint's, bit for bit.
+    const ckpt = readCheckpoint((await downloadBytes(page, 'export-checkpoint')).bytes, { vocabHash: tok.hash });
+    expect(policy.params.length).toBe(ckpt.params.length);
+    expect(Buffer.from(policy.params.buffer).equals(Buffer.from(ckpt.params.buffer))).toBe(true);
+
+    await loadFile(page, onnx.name, onnx.bytes);
+    await page.locator('[data-testid="onnx-policy"]').waitFor({ timeout: 30_000 });
+    const maxSteps = 6;
+    const game = 3;
+    await page.getByTestId('onnx-game').fill(String(game));
+    await page.getByTestId('onnx-max-steps').fill(String(maxSteps));
+    await page.getByTestId('onnx-play').click();
+    await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor({ timeout: 30_000 });
+    const actions = await page.locator('[data-testid="onnx-step"] .command').allTextContents();
+    await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run.png` });
+
+    const scene = generateScene('seen', game, TINY, EVAL_SEED);
+    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, scene, { maxSteps, maxCommandTokens: MAX_COMMAND_TOKENS });
+    expect(actions).toEqual(reference.steps.map((s) => `> ${s.action}`));
+    expect(await page.getByTestId('onnx-outcome').getAttribute('data-won')).toBe(String(reference.won));
+    expect(await page.getByTestId('onnx-goal').textContent()).toContain(scene.task.goal);
+
+    // Not ONNX at all, then one of ours with one weight byte changed.
+    await loadFile(page, 'notes.onnx', new TextEncoder().encode('these are not the weights you are looking for'));
+    const error = page.getByTestId('onnx-file-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/not a SEED Playground policy: not an ONNX model/);
+    expect(await page.getByTestId('onnx-play').count()).toBe(0);
+    const damaged = onnx.bytes.slice();
+    damaged[damaged.length >> 1] ^= 0x01;
+    await loadFile(page, 'damaged.onnx', damaged);
+    await expect.poll(() => error.textContent(), { timeout: 10_000 }).toMatch(/damaged\.onnx.*(damaged|checksum)/);
+
+    // The runtime and its WebAssembly came from the site itself.
+    expect(opened.requests.some((url) => url.endsWith('.wasm'))).toBe(true);
+    expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
