@@ -32,6 +32,8 @@ export interface WarmStartOptions {
   noise: number;
   maxSteps: number;
   maxSkillTokens: number;
+  /** The annotator's skills are cut to this many tokens: short skills are learnt sooner by a tiny model. */
+  annotatedSkillTokens: number;
   /** Optimizer steps and sequences per step. */
   steps: number;
   batch: number;
@@ -43,9 +45,10 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale
   noise: 0.25,
   maxSteps: 15,
   maxSkillTokens: 48,
-  steps: 300,
+  annotatedSkillTokens: 32,
+  steps: 900,
   batch: 8,
-  lr: 3e-3,
+  lr: 5e-3,
 };
 
 export interface Corpus {
@@ -91,7 +94,7 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
       k += m.length / words;
     }
     add(scored(plain, masks), 'act');
-    const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: options.maxSkillTokens });
+    const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens) });
     if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, plain, skill), masks), 'follow');
     const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);

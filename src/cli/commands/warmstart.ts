@@ -83,6 +83,7 @@ export async function run(args: string[]): Promise<number> {
   const validSkillRate = skills.length ? skills.filter((s) => s.ok).length / skills.length : 0;
 
   const card = {
+    command: `npm run seed -- warmstart ${args.join(' ')}`,
     preset,
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
