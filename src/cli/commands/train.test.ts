@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { evalScenes } from '../../env/generate.ts';
+import { sceneToJson } from '../../env/scene.ts';
 import { readCheckpoint } from '../../model/checkpoint.ts';
 import { CliError } from '../cli_error.ts';
 import { run as evalRun } from './eval.ts';
@@ -72,6 +74,18 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     expect(result.episodes).toBe(3);
     expect(result.success).toBeGreaterThanOrEqual(0);
     expect(result.success).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('eval --scenes plays scene JSON files: the same figures as the split they were written from', async () => {
+    const scenes = join(dir, 'scenes');
+    mkdirSync(scenes);
+    evalScenes('seen').slice(0, 3).forEach((scene, i) => writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene)));
+    const ckpt = join(dir, 'straight', 'last.ckpt');
+    const fromFiles = JSON.parse((await quiet(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).stdout);
+    const fromSplit = JSON.parse((await quiet(evalRun, ['--ckpt', ckpt, '--split', 'seen', '--episodes', '3'])).stdout);
+    expect(fromFiles).toEqual(fromSplit);
+    writeFileSync(join(scenes, 'g9.json'), '{"room": "kitchen"');
+    await expect(quiet(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).rejects.toThrow(/g9\.json/);
   }, 60_000);
 
   it('refuses bad input with one clear line', async () => {
