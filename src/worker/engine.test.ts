@@ -149,6 +149,23 @@ describe('engine', () => {
     expect(events.some((e) => e.type === 'checkpointed')).toBe(true);
   });
 
+  it('runs SEED and GRPO side by side from the same weights, saves and resumes both', async () => {
+    const { host, engine, info } = await startedEngine({ ...SETTINGS, algo: 'both' });
+    expect(info.runs).toEqual(['seed', 'grpo']);
+    const metrics = await engine.stepUpdate();
+    expect(metrics.map((m) => [m.run, m.update])).toEqual([['seed', 1], ['grpo', 1]]);
+    expect(metrics[1].validSkillRate).toBeNull();
+    expect(metrics[1].L_OPD).toBe(0);
+    expect(host.saved?.runs.map((r) => r.id)).toEqual(['seed', 'grpo']);
+    // Both started from the same warm start and the same reference.
+    const seedRef = readCheckpoint(host.saved!.runs[0].reference);
+    const grpoRef = readCheckpoint(host.saved!.runs[1].reference);
+    expect(grpoRef.params).toEqual(seedRef.params);
+    const resumed = new Engine(host);
+    expect((await resumed.start({ ...SETTINGS, algo: 'both' }, true)).runs).toEqual(['seed', 'grpo']);
+    expect((await resumed.stepUpdate()).map((m) => [m.run, m.update])).toEqual([['seed', 2], ['grpo', 2]]);
+  });
+
   it('refuses a corrupt or mismatched checkpoint with a clear message and keeps the weights', async () => {
     const { engine } = await startedEngine();
     const before = await engine.exportCheckpoint('seed');
