@@ -11,9 +11,13 @@
 // matmul_backward_input  @binding(0) shape  @binding(1) params  @binding(2) inp  @binding(3) dout: f32[n * OC]
 //                        @binding(4) dinp: f32[n * C] (written)   @binding(5) grads: f32[] (accumulated)
 //   dispatch: one thread per element of dinp: dinp = dout @ weight
-// matmul_backward_weight same bindings; one thread per (o, c) of the weight plus one per o for the bias
-//   (c == C): dweight[o, c] += sum_n dout[n, o] inp[n, c], dbias[o] += sum_n dout[n, o], summed over n in
-//   order, so the reduction is deterministic without atomics. grid over OC * (C + 1) threads.
+// matmul_backward_weight same bindings; one thread per (o, c) of the weight: dweight[o, c] += sum_n
+//   dout[n, o] inp[n, c], summed over n in order, so the reduction is deterministic without atomics.
+// matmul_backward_bias   same bindings; one thread per o: dbias[o] += sum_n dout[n, o], in order.
+// matmul_forward_vec4, matmul_backward_input_vec4, matmul_backward_weight_vec4: the same three with the
+//   inner dimension C read four floats at a time (C % 4 == 0; view offsets are multiples of 64 floats), one
+//   output (forward) or four (backward) per thread: a quarter of the loads, which is what software adapters
+//   are bound by. Same bindings; threads: n * OC, n * C / 4, OC * C / 4.
 
 struct Shape {
   n: u32,
@@ -117,28 +121,93 @@ fn matmul_backward_input(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoc
 }
 
 @compute @workgroup_size(WG)
+fn matmul_backward_bias(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let o = flat_index(wid, lid);
+  if (o >= shape.oc) {
+    return;
+  }
+  var db = 0.0;
+  for (var row = 0u; row < shape.n; row++) {
+    db += dout[row * shape.oc + o];
+  }
+  grads[shape.b_off + o] += db;
+}
+
+@compute @workgroup_size(WG)
 fn matmul_backward_weight(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let i = flat_index(wid, lid);
-  let width = shape.c + 1u;
-  if (i >= shape.oc * width) {
+  if (i >= shape.oc * shape.c) {
     return;
   }
-  let o = i / width;
-  let k = i % width;
-  if (k == shape.c) {
-    if (shape.has_bias == 0u) {
-      return;
-    }
-    var db = 0.0;
-    for (var row = 0u; row < shape.n; row++) {
-      db += dout[row * shape.oc + o];
-    }
-    grads[shape.b_off + o] += db;
-    return;
-  }
+  let o = i / shape.c;
+  let k = i % shape.c;
   var acc = 0.0;
   for (var row = 0u; row < shape.n; row++) {
     acc += dout[row * shape.oc + o] * inp[row * shape.c + k];
   }
   grads[shape.w_off + o * shape.c + k] += acc;
+}
+
+@group(0) @binding(1) var<storage, read> params4: array<vec4f>;
+@group(0) @binding(2) var<storage, read> inp4: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> out_v4: array<f32>;
+
+@compute @workgroup_size(WG)
+fn matmul_forward_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let i = flat_index(wid, lid);
+  if (i >= shape.n * shape.oc) {
+    return;
+  }
+  let c4 = shape.c / 4u;
+  let row = i / shape.oc;
+  let o = i % shape.oc;
+  let x = row * c4;
+  let w = shape.w_off / 4u + o * c4;
+  var acc = vec4f(0.0);
+  for (var k = 0u; k < c4; k++) {
+    acc += inp4[x + k] * params4[w + k];
+  }
+  var sum = (acc.x + acc.y) + (acc.z + acc.w);
+  if (shape.has_bias != 0u) {
+    sum += params4[(shape.b_off + o) / 4u][o % 4u];
+  }
+  out_v4[i] = sum;
+}
+
+@group(0) @binding(3) var<storage, read> dout_v4: array<f32>;
+@group(0) @binding(4) var<storage, read_write> dinp4: array<vec4f>;
+@group(0) @binding(5) var<storage, read_write> grads4: array<vec4f>;
+
+@compute @workgroup_size(WG)
+fn matmul_backward_input_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let c4 = shape.c / 4u;
+  let i = flat_index(wid, lid);
+  if (i >= shape.n * c4) {
+    return;
+  }
+  let row = i / c4;
+  let k = i % c4;
+  let y = row * shape.oc;
+  let w = shape.w_off / 4u + k;
+  var acc = vec4f(0.0);
+  for (var o = 0u; o < shape.oc; o++) {
+    acc += dout_v4[y + o] * params4[w + o * c4];
+  }
+  dinp4[i] = acc;
+}
+
+@compute @workgroup_size(WG)
+fn matmul_backward_weight_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
+  let c4 = shape.c / 4u;
+  let i = flat_index(wid, lid);
+  if (i >= shape.oc * c4) {
+    return;
+  }
+  let o = i / c4;
+  let k = i % c4;
+  var acc = vec4f(0.0);
+  for (var row = 0u; row < shape.n; row++) {
+    acc += dout_v4[row * shape.oc + o] * inp4[row * c4 + k];
+  }
+  grads4[shape.w_off / 4u + i] += acc;
 }

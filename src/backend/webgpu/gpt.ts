@@ -126,6 +126,7 @@ export function gptBackward(
   dlnf: GPUBuffer,
   config: ModelConfig,
   index: GpuTokenIndex,
+  variant: MatmulVariant,
 ): void {
   const { dModel: C, dMlp: M, nHead: NH, nLayer: L, vocabSize: V } = config;
   const { B, T } = acts;
@@ -146,14 +147,14 @@ export function gptBackward(
     const b = o.blocks[l];
     const residual = l === 0 ? acts.encoded : acts.layers[l - 1].residual3;
     // residual3 = residual2 + fcproj
-    matmulBackward(stage, dfchGelu, grads, dres, a.fchGelu, params, b.fcprojw, b.fcprojb, N, M, C);
+    matmulBackward(stage, dfchGelu, grads, dres, a.fchGelu, params, b.fcprojw, b.fcprojb, N, M, C, variant);
     geluBackward(stage, dfch, a.fch, dfchGelu, N * M);
-    matmulBackward(stage, dln, grads, dfch, a.ln2, params, b.fcw, b.fcb, N, C, M);
+    matmulBackward(stage, dln, grads, dfch, a.ln2, params, b.fcw, b.fcb, N, C, M, variant);
     layernormBackward(stage, dres, grads, dln, a.residual2, a.ln2Stats, params, b.ln2w, b.ln2b, N, C);
     // residual2 = residual + attproj
-    matmulBackward(stage, datty, grads, dres, a.atty, params, b.attprojw, b.attprojb, N, C, C);
+    matmulBackward(stage, datty, grads, dres, a.atty, params, b.attprojw, b.attprojb, N, C, C, variant);
     attentionBackward(stage, dqkv, dpre, datty, a.qkv, a.att, B, T, C, NH);
-    matmulBackward(stage, dln, grads, dqkv, a.ln1, params, b.qkvw, b.qkvb, N, C, 3 * C);
+    matmulBackward(stage, dln, grads, dqkv, a.ln1, params, b.qkvw, b.qkvb, N, C, 3 * C, variant);
     layernormBackward(stage, dres, grads, dln, residual, a.ln1Stats, params, b.ln1w, b.ln1b, N, C);
   }
   encoderBackward(stage, grads, dres, index.starts, index.order, N, T, C, V, o.wte, o.wpe);

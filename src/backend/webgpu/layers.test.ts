@@ -103,12 +103,14 @@ describe('layer kernels on WebGPU against the CPU reference', () => {
     }
   });
 
-  it('matmul forward (naive and tiled, with and without bias) and backward', async () => {
+  it('matmul forward (naive, vec4 and tiled, with and without bias) and backward (naive and vec4)', async () => {
     const rng = new Rng(3);
+    // C = 13 takes the scalar fallback of the vec4 variant; C = 48 and 16 the vec4 kernels.
     for (const [N, C, OC, bias] of [
       [19, 13, 23, true],
       [33, 48, 17, false],
       [5, 16, 64, true],
+      [7, 20, 30, true],
     ] as [number, number, number, boolean][]) {
       const bOff = Math.ceil((OC * C) / 64) * 64;
       const params = randn(rng, bOff + OC);
@@ -116,10 +118,13 @@ describe('layer kernels on WebGPU against the CPU reference', () => {
       const dout = randn(rng, N * OC);
       const grads0 = randn(rng, params.length, 0.1);
       const bo = bias ? bOff : null;
-      const got = await runKernels(gpu, { params, inp, dout }, { naive: N * OC, tiled: N * OC, dinp: N * C, grads: grads0.slice() }, (s, b) => {
+      const outputs = { naive: N * OC, vec4: N * OC, tiled: N * OC, dinp: N * C, grads: grads0.slice(), dinp4: N * C, grads4: grads0.slice() };
+      const got = await runKernels(gpu, { params, inp, dout }, outputs, (s, b) => {
         matmulForward(s, b.naive, b.inp, b.params, 0, bo, N, C, OC, 'naive');
+        matmulForward(s, b.vec4, b.inp, b.params, 0, bo, N, C, OC, 'vec4');
         matmulForward(s, b.tiled, b.inp, b.params, 0, bo, N, C, OC, 'tiled');
-        matmulBackward(s, b.dinp, b.grads, b.dout, b.inp, b.params, 0, bo, N, C, OC);
+        matmulBackward(s, b.dinp, b.grads, b.dout, b.inp, b.params, 0, bo, N, C, OC, 'naive');
+        matmulBackward(s, b.dinp4, b.grads4, b.dout, b.inp, b.params, 0, bo, N, C, OC, 'vec4');
       });
       const out = new Float32Array(N * OC);
       matmulForwardCpu(out, inp, params, bias ? params.subarray(bOff) : null, N, C, OC);
@@ -129,6 +134,9 @@ describe('layer kernels on WebGPU against the CPU reference', () => {
       const what = `${N}x${C}x${OC}`;
       expect(worstError(got.naive, out, ABS, REL), `naive ${what}`).toBeLessThanOrEqual(1);
       expect(worstError(got.tiled, out, ABS, REL), `tiled ${what}`).toBeLessThanOrEqual(1);
+      expect(worstError(got.vec4, out, ABS, REL), `vec4 ${what}`).toBeLessThanOrEqual(1);
+      expect(worstError(got.dinp4, dinp, ABS, REL), `dinp vec4 ${what}`).toBeLessThanOrEqual(1);
+      expect(worstError(got.grads4, grads, 1e-4, REL), `grads vec4 ${what}`).toBeLessThanOrEqual(1);
       expect(worstError(got.dinp, dinp, ABS, REL), `dinp ${what}`).toBeLessThanOrEqual(1);
       expect(worstError(got.grads, grads, 1e-4, REL), `grads ${what}`).toBeLessThanOrEqual(1);
     }

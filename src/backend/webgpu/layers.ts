@@ -33,6 +33,10 @@ const K = {
   matmulForwardTiled: spec(matmulCode, 'matmul_forward_tiled', ['uniform', 'read', 'read', 'write']),
   matmulBackwardInput: spec(matmulCode, 'matmul_backward_input', ['uniform', 'read', 'read', 'read', 'write', 'write']),
   matmulBackwardWeight: spec(matmulCode, 'matmul_backward_weight', ['uniform', 'read', 'read', 'read', 'write', 'write']),
+  matmulBackwardBias: spec(matmulCode, 'matmul_backward_bias', ['uniform', 'read', 'read', 'read', 'write', 'write']),
+  matmulForwardVec4: spec(matmulCode, 'matmul_forward_vec4', ['uniform', 'read', 'read', 'write']),
+  matmulBackwardInputVec4: spec(matmulCode, 'matmul_backward_input_vec4', ['uniform', 'read', 'read', 'read', 'write', 'write']),
+  matmulBackwardWeightVec4: spec(matmulCode, 'matmul_backward_weight_vec4', ['uniform', 'read', 'read', 'read', 'write', 'write']),
   attentionForward: spec(attentionCode, 'attention_forward', ['uniform', 'read', 'read', 'write', 'write']),
   attentionBackwardScores: spec(attentionCode, 'attention_backward_scores', ['uniform', 'read', 'read', 'read', 'write', 'write']),
   attentionBackwardQkv: spec(attentionCode, 'attention_backward_qkv', ['uniform', 'read', 'read', 'read', 'write', 'write']),
@@ -43,8 +47,16 @@ const K = {
   fill: spec(rowsCode, 'fill', ['uniform', 'write']),
 } as const;
 
-/** Which matmul_forward kernel runs: one thread per output, or 16 x 16 tiles in workgroup memory. */
-export type MatmulVariant = 'naive' | 'tiled';
+/**
+ * Which matmul kernels run: one thread per output ('naive'); the same reading the inner dimension four
+ * floats at a time ('vec4', when C % 4 == 0, else the scalar kernels); or 16 x 16 tiles in workgroup
+ * memory for the forward ('tiled', whose backward is the vec4 one).
+ */
+export type MatmulVariant = 'naive' | 'vec4' | 'tiled';
+
+function checkAligned(name: string, ...offsets: number[]): void {
+  for (const off of offsets) if (off % 4 !== 0) throw new RangeError(`${name}: vec4 kernels need offsets that are multiples of 4 floats, got ${off}`);
+}
 
 /** out[n] = wte[tokens[n]] + wpe[positions[n]]: out [n, C]; tokens, positions: i32[n]. */
 export function encoderForward(stage: Stage, out: Buf, params: Buf, tokens: Buf, positions: Buf, n: number, C: number, wteOff: number, wpeOff: number): void {
@@ -111,16 +123,37 @@ export function matmulForward(stage: Stage, out: Buf, inp: Buf, params: Buf, wOf
   }
   const g = threadGrid(N * OC)!;
   const u = uniformWords('uuuuuuu', [N, C, OC, wOff, bOff ?? 0, bOff === null ? 0 : 1, g.gridX]);
-  stage.dispatch(K.matmulForward, [u, params, inp, out], g.workgroups);
+  const vec4 = variant === 'vec4' && C % 4 === 0;
+  if (vec4) checkAligned('matmulForward', wOff, bOff ?? 0);
+  stage.dispatch(vec4 ? K.matmulForwardVec4 : K.matmulForward, [u, params, inp, out], g.workgroups);
 }
 
 /** Writes dinp [N, C] = dout @ weight and accumulates dweight, dbias into grads. */
-export function matmulBackward(stage: Stage, dinp: Buf, grads: Buf, dout: Buf, inp: Buf, params: Buf, wOff: number, bOff: number | null, N: number, C: number, OC: number): void {
+export function matmulBackward(
+  stage: Stage,
+  dinp: Buf,
+  grads: Buf,
+  dout: Buf,
+  inp: Buf,
+  params: Buf,
+  wOff: number,
+  bOff: number | null,
+  N: number,
+  C: number,
+  OC: number,
+  variant: MatmulVariant = 'naive',
+): void {
   const res = (gridX: number) => [uniformWords('uuuuuuu', [N, C, OC, wOff, bOff ?? 0, bOff === null ? 0 : 1, gridX]), params, inp, dout, dinp, grads];
-  const gi = threadGrid(N * C);
-  if (gi) stage.dispatch(K.matmulBackwardInput, res(gi.gridX), gi.workgroups);
-  const gw = threadGrid(OC * (C + 1));
-  if (gw && N > 0) stage.dispatch(K.matmulBackwardWeight, res(gw.gridX), gw.workgroups);
+  const vec4 = variant !== 'naive' && C % 4 === 0;
+  if (vec4) checkAligned('matmulBackward', wOff);
+  const width = vec4 ? C / 4 : C;
+  const gi = threadGrid(N * width);
+  if (gi) stage.dispatch(vec4 ? K.matmulBackwardInputVec4 : K.matmulBackwardInput, res(gi.gridX), gi.workgroups);
+  if (N === 0) return;
+  const gw = threadGrid(OC * width);
+  if (gw) stage.dispatch(vec4 ? K.matmulBackwardWeightVec4 : K.matmulBackwardWeight, res(gw.gridX), gw.workgroups);
+  const gb = threadGrid(OC);
+  if (gb && bOff !== null) stage.dispatch(K.matmulBackwardBias, res(gb.gridX), gb.workgroups);
 }
 
 /** Per sequence of an attention dispatch: the cache slot it reads and the positions it computes. */

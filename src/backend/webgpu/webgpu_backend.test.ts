@@ -17,7 +17,8 @@ import { chunkFloats, splitBatch } from './batch.ts';
 import { worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
-import { WebGpuBackend } from './webgpu_backend.ts';
+import type { MatmulVariant } from './layers.ts';
+import { preferredMatmul, WebGpuBackend } from './webgpu_backend.ts';
 
 // The micro preset's layers (d 16, 2 layers, 2 heads, MLP 64) with a small vocabulary and context.
 const config = validateConfig({ vocabSize: 45, contextLength: 40, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
@@ -88,10 +89,10 @@ describe('WebGpuBackend against CpuBackend', () => {
     }
   });
 
-  it('gives the CPU loss, per-token numbers and gradient, then equal parameters after 3 training steps', async () => {
+  it.each(['vec4', 'naive', 'tiled'] as MatmulVariant[])('gives the CPU loss, per-token numbers and gradient, then equal parameters after 3 training steps (matmul %s)', async (matmul) => {
     const params = initParameters(config, 3);
     const cpu = new CpuBackend(config, params);
-    const web = new WebGpuBackend(gpu, config, params);
+    const web = new WebGpuBackend(gpu, config, params, { matmul });
     try {
       for (let step = 0; step < 3; step++) {
         const batch = makeBatch(10 + step);
@@ -222,6 +223,13 @@ describe('WebGpuBackend against CpuBackend', () => {
       dec.dispose();
       web.dispose();
     }
+  });
+
+  it('picks the vec4 matmul on software adapters and the tiled one on hardware', () => {
+    const report = { environment: 'node' as const, vendor: 'google', architecture: 'swiftshader', device: '', description: 'SwiftShader driver', isFallback: true };
+    expect(preferredMatmul(report)).toBe('vec4');
+    expect(preferredMatmul({ ...report, vendor: 'nvidia', architecture: 'hopper', description: 'NVIDIA H200', isFallback: false })).toBe('tiled');
+    expect(preferredMatmul({ ...report, vendor: 'mesa', architecture: '', description: 'llvmpipe (LLVM 15.0.6, 256 bits)', isFallback: false })).toBe('vec4');
   });
 
   it('keeps the number of live GPU buffers constant across updates', async () => {

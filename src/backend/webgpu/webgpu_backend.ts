@@ -55,13 +55,14 @@ export interface WebGpuBackendOptions {
 }
 
 /**
- * The matmul_forward variant for an adapter: one thread per output on software adapters (SwiftShader,
- * llvmpipe, lavapipe run workgroup memory and barriers slowly; measured in bench/kernels.md), 16 x 16
- * tiles through workgroup memory on hardware GPUs.
+ * The matmul variant for an adapter: on software adapters (SwiftShader, llvmpipe, lavapipe), which run
+ * workgroup memory and barriers slowly and are bound by loads, one thread per output reading four floats
+ * at a time (vec4; bench/kernels.md measures naive, vec4 and tiled on this machine's adapter); on hardware
+ * GPUs the 16 x 16 tiles through workgroup memory.
  */
 export function preferredMatmul(adapter: AdapterReport): MatmulVariant {
   const text = `${adapter.vendor} ${adapter.architecture} ${adapter.description} ${adapter.device}`;
-  return adapter.isFallback || /swiftshader|llvmpipe|lavapipe|software/i.test(text) ? 'naive' : 'tiled';
+  return adapter.isFallback || /swiftshader|llvmpipe|lavapipe|software/i.test(text) ? 'vec4' : 'tiled';
 }
 
 /**
@@ -83,7 +84,6 @@ export class GpuBackendLostError extends Error {
   }
 }
 
-const MAP_READ_BYTES_PER_FLOAT = 4;
 
 export class WebGpuBackend implements Backend {
   readonly kind = 'webgpu' as const;
@@ -277,7 +277,7 @@ export class WebGpuBackend implements Backend {
     const dlogits = scratch.floats(R * V);
     seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
     const dgathered = scratch.floats(R * C);
-    matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V);
+    matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V, this.variant);
     const N = plan.B * plan.T;
     const dlnf = scratch.floats(N * C);
     fill(stage, dlnf, N * C, 0);
@@ -286,7 +286,7 @@ export class WebGpuBackend implements Backend {
     gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
       starts: scratch.upload(index.starts),
       order: scratch.upload(index.order),
-    });
+    }, this.variant);
     return tokens;
   }
 
@@ -371,7 +371,7 @@ export class WebGpuBackend implements Backend {
 
   private async readFloats(operation: string, buffer: GPUBuffer, n: number): Promise<Float32Array> {
     const stage = this.stage(operation);
-    const data = stage.read(buffer, n * MAP_READ_BYTES_PER_FLOAT);
+    const data = stage.read(buffer, n * 4);
     await this.submit(operation, stage);
     this.bytesRead += n * 4;
     return new Float32Array(await data);

@@ -287,7 +287,7 @@ export async function run(args: string[]): Promise<number> {
   const cLogits = new Float32Array(R * V);
   const b0 = o.blocks[0];
   const view = (off: number, n: number) => params.subarray(off, off + n);
-  const variantsWinner: Record<MatmulVariant, number> = { naive: 0, tiled: 0 };
+  const variantTotals: Record<MatmulVariant, number> = { naive: 0, vec4: 0, tiled: 0 };
 
   const causalPairs = B * NH * ((T * (T + 1)) / 2);
   const rows: Row[] = [];
@@ -302,7 +302,7 @@ export async function run(args: string[]): Promise<number> {
   await add('layernorm_forward', 7 * N * C, (s) => layernormForward(s, g.outC, g.stats, g.x, g.params, b0.ln1w, b0.ln1b, N, C, 1e-5), () =>
     layernormForwardCpu(cOut, cMean, cRstd, x, view(b0.ln1w, C), view(b0.ln1b, C), N, C, 1e-5),
   );
-  for (const variant of ['naive', 'tiled'] as MatmulVariant[]) {
+  for (const variant of ['naive', 'vec4', 'tiled'] as MatmulVariant[]) {
     const before = rows.length;
     await add(`matmul_forward ${variant}, qkv ${N}x${C}x${3 * C}`, 2 * N * C * 3 * C, (s) => matmulForward(s, g.out3C, g.x, g.params, b0.qkvw, b0.qkvb, N, C, 3 * C, variant), () =>
       matmulForwardCpu(cOut, x, view(b0.qkvw, 3 * C * C), view(b0.qkvb, 3 * C), N, C, 3 * C),
@@ -313,7 +313,7 @@ export async function run(args: string[]): Promise<number> {
     await add(`matmul_forward ${variant}, head ${R}x${C}x${V}`, 2 * R * C * V, (s) => matmulForward(s, g.outV, g.gathered, g.params, o.wte, null, R, C, V, variant), () =>
       matmulForwardCpu(cLogits, gathered, view(o.wte, V * C), null, R, C, V),
     );
-    variantsWinner[variant] = rows.slice(before).reduce((t, r) => t + r.gpuMs, 0);
+    variantTotals[variant] = rows.slice(before).reduce((t, r) => t + r.gpuMs, 0);
   }
   await add('attention_forward', causalPairs * (4 * hs + 5), (s) => attentionForward(s, g.outC, g.att, g.qkv, g.seqs, B, T, T, C, NH), () => {
     for (let b = 0; b < B; b++) attentionForwardCpu(cOut.subarray(b * T * C), cAtt, qkvHost.subarray(b * T * 3 * C), 0, T, C, NH);
@@ -328,9 +328,11 @@ export async function run(args: string[]): Promise<number> {
       cLogits[r * V + targets[r]] += 0.1;
     }
   });
-  await add(`matmul_backward, fc ${N}x${C}x${M}`, 4 * N * C * M, (s) => matmulBackward(s, g.outC, g.grads, g.doutM, g.x, g.params, b0.fcw, b0.fcb, N, C, M), () =>
-    matmulBackwardCpu(cOut, cGrads, cGrads.subarray(b0.fcb), doutM, x, view(b0.fcw, M * C), N, C, M),
-  );
+  for (const variant of ['naive', 'vec4'] as MatmulVariant[]) {
+    await add(`matmul_backward ${variant}, fc ${N}x${C}x${M}`, 4 * N * C * M, (s) => matmulBackward(s, g.outC, g.grads, g.doutM, g.x, g.params, b0.fcw, b0.fcb, N, C, M, variant), () =>
+      matmulBackwardCpu(cOut, cGrads, cGrads.subarray(b0.fcb), doutM, x, view(b0.fcw, M * C), N, C, M),
+    );
+  }
   await add('attention_backward', causalPairs * (8 * hs + 4), (s) => attentionBackward(s, g.out3C, g.dpre, g.doutC, g.qkv, g.att, B, T, C, NH), () => {
     for (let b = 0; b < B; b++) {
       attentionForwardCpu(cOut, cAtt, qkvHost.subarray(b * T * 3 * C), 0, T, C, NH);
@@ -391,21 +393,20 @@ export async function run(args: string[]): Promise<number> {
         `${gf(r.flop, r.gpuMs).toFixed(3)} | ${gf(r.flop, r.cpuMs).toFixed(3)} | ${(gf(r.flop, r.gpuMs) / peak).toFixed(4)} |`,
     ),
   ];
-  const tfjsTable = ['| matmul | ours (naive) ms | ours (tiled) ms | tfjs-webgpu ms | tfjs / best of ours |', '|---|---:|---:|---:|---:|'];
+  const tfjsTable = ['| matmul | ours (naive) ms | ours (vec4) ms | ours (tiled) ms | tfjs-webgpu ms | tfjs / best of ours |', '|---|---:|---:|---:|---:|---:|'];
   for (const [name, label] of [
     ['qkv', 'qkv'],
     ['fc', 'fc'],
     ['head', 'head'],
   ]) {
-    const naive = rows.find((r) => r.name.startsWith(`matmul_forward naive, ${label}`))!.gpuMs;
-    const tiled = rows.find((r) => r.name.startsWith(`matmul_forward tiled, ${label}`))!.gpuMs;
+    const ms = (['naive', 'vec4', 'tiled'] as MatmulVariant[]).map((v) => rows.find((r) => r.name.startsWith(`matmul_forward ${v}, ${label}`))!.gpuMs);
     const t = tfjs.ms[name];
-    tfjsTable.push(`| ${name} | ${naive.toFixed(2)} | ${tiled.toFixed(2)} | ${t === undefined ? 'n/a' : t.toFixed(2)} | ${t === undefined ? 'n/a' : (t / Math.min(naive, tiled)).toFixed(2)} |`);
+    tfjsTable.push(`| ${name} | ${ms.map((m) => m.toFixed(2)).join(' | ')} | ${t === undefined ? 'n/a' : t.toFixed(2)} | ${t === undefined ? 'n/a' : (t / Math.min(...ms)).toFixed(2)} |`);
   }
-  const winner = variantsWinner.naive <= variantsWinner.tiled ? 'naive' : 'tiled';
+  const winner = (Object.keys(variantTotals) as MatmulVariant[]).reduce((a, b) => (variantTotals[b] < variantTotals[a] ? b : a));
   const lines = [
     `Adapter: ${adapter}. FMA peak: ${peak.toFixed(2)} GFLOP/s.`,
-    `Matmul forward on this adapter: naive ${variantsWinner.naive.toFixed(2)} ms vs tiled ${variantsWinner.tiled.toFixed(2)} ms over the three shapes: ${winner} wins; the backend picks ${variant} here (preferredMatmul).`,
+    `Matmul forward on this adapter over the three shapes: naive ${variantTotals.naive.toFixed(2)} ms, vec4 ${variantTotals.vec4.toFixed(2)} ms, tiled ${variantTotals.tiled.toFixed(2)} ms: ${winner} wins; the backend picks ${variant} here (preferredMatmul).`,
     '',
     ...table,
     '',

@@ -6,6 +6,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Rng } from '../../common/rng.ts';
 import { maskWords, type LossHyper, type OptimizerHyper, type TokenBatch } from '../../backend/backend.ts';
 import { formatAdapter } from '../../backend/webgpu/device.ts';
@@ -76,7 +78,11 @@ export async function run(args: string[]): Promise<number> {
   const rng = new Rng(seed).fork('bench-soak');
   const samples: Sample[] = [];
   const t0 = performance.now();
+  // A full collection before each sample, so that the heap figures show retained memory, not garbage.
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
   const record = (update: number) => {
+    collect();
     const s = gpu.stats();
     samples.push({
       update,
@@ -149,7 +155,7 @@ export async function run(args: string[]): Promise<number> {
     '',
     `Adapter: ${adapter}. Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}.`,
     `Each update: a fresh GPU decoder for ${streams} streams (prompt ${promptLen} tokens, ${decode} tokens sampled in lockstep), a reference-policy score, loss-backward and AdamW on the ${preset} preset.`,
-    'Live GPU buffers = the pool\'s live buffers (in use + free) + the staging ring. The heap is sampled without forcing a garbage collection.',
+    'Live GPU buffers = the pool\'s live buffers (in use + free) + the staging ring. The heap is sampled after a full garbage collection.',
     '',
     verdict,
     '',
