@@ -6,6 +6,7 @@
 //   npx vite build && node scripts/with-webgpu-env.mjs npx tsx e2e/bench_ui.ts [seconds per configuration]
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './browser.ts';
 import { serveStatic } from './static_server.ts';
@@ -42,6 +43,7 @@ function percentile(xs: number[], p: number): number {
 const site = await serveStatic(fileURLToPath(new URL('../dist', import.meta.url)), '/seed/');
 const browser = await launchChromium();
 const rows: Row[] = [];
+const loadBefore = loadavg()[0];
 try {
   for (const { name, settings } of configurations) {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -99,6 +101,7 @@ try {
 }
 
 const commit = execSync('git rev-parse --short HEAD').toString().trim();
+const loadAfter = loadavg()[0];
 const f = (x: number) => x.toFixed(0);
 const table = [
   '| configuration | backend | updates | long tasks while training | their total ms | longest ms | frames | p95 frame gap ms | longest frame gap ms | long tasks while loading | longest ms |',
@@ -114,7 +117,8 @@ finished trajectory, each stage's snapshot, each update's metrics). This benchma
 Chromium (SwiftShader WebGPU, 2 shared cores) for ${seconds} s per configuration and records, on the main
 thread, every long task (> 50 ms, PerformanceObserver "longtask") and the gaps between animation frames.
 
-Measured at commit ${commit}, ${new Date().toISOString().slice(0, 10)}, with
+Measured at commit ${commit}, ${new Date().toISOString().slice(0, 10)}, with a 1-minute load average of
+${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after the run (other work shared the 2 cores), with
 
     npx vite build && node scripts/with-webgpu-env.mjs npx tsx e2e/bench_ui.ts ${seconds}
 
