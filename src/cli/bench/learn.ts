@@ -25,7 +25,7 @@ export const summary = 'GRPO vs SEED from one warm start: success with 95% inter
 
 const usage =
   'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 1e-4,3e-4] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]';
+  '[--set key=value ...] [--lrs 3e-4,1e-3,3e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]';
 
 const PRESET = 'tiny' as const;
 
@@ -233,7 +233,7 @@ export async function run(args: string[]): Promise<number> {
       algos: { type: 'string', default: 'grpo,seed' },
       ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
       set: { type: 'string', multiple: true, default: [] },
-      lrs: { type: 'string', default: '1e-4,3e-4' },
+      lrs: { type: 'string', default: '3e-4,1e-3,3e-3' },
       'sweep-updates': { type: 'string', default: '10' },
       'eval-every': { type: 'string', default: '10' },
       'eval-episodes': { type: 'string', default: '0' },
