@@ -271,6 +271,22 @@ describe('playground', () => {
     expect(problems).toEqual([]);
   });
 
+  it('draws SEED and GRPO on the same axes when both run', async () => {
+    const { page, problems } = await openPlayground(browser, formatHash({ ...FAST, algo: 'both' }));
+    await engineReady(page);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await expect.poll(() => curvePoints(page)).toBe(2);
+    const series = await page.locator('[data-testid="chart-success"] polyline').evaluateAll((els) => els.map((el) => el.getAttribute('data-series')));
+    expect(series).toContain('seed eval-seen');
+    expect(series).toContain('grpo eval-seen');
+    expect(await page.getByTestId('view-run').inputValue()).toBe('seed');
+    await page.getByTestId('view-run').selectOption('grpo');
+    await page.locator('[data-testid="trajectory-pick"]').first().waitFor();
+    await shot(page, 'e2e-both-runs');
+    expect(problems).toEqual([]);
+  });
+
   it('lays out on a laptop screen and a narrow one', async () => {
     for (const [w, h] of [[1280, 800], [760, 1000]]) {
       const { page, problems } = await openPlayground(browser, formatHash(FAST), { width: w, height: h });

@@ -223,7 +223,7 @@ function SkillCard({ t }: { t: TrajectoryView }) {
           </details>
         </>
       ) : (
-        <p className="hint">Written after the rollout (stage 3).</p>
+        <p className="hint">{t.run === 'grpo' ? 'GRPO writes no skills.' : 'Written after the rollout (stage 3).'}</p>
       )}
     </aside>
   );

@@ -4,8 +4,8 @@ import { fmt } from './EpisodeView.tsx';
 import { usePlayground } from './store.ts';
 
 export function StageView() {
-  const snapshot = usePlayground((s) => s.record.stage);
   const view = usePlayground((s) => s.view);
+  const snapshot = usePlayground((s) => s.record.stage[s.view.run] ?? null);
   const stepStage = usePlayground((s) => s.stepStage);
   const ready = usePlayground((s) => s.engine.state === 'ready');
   const lossJson = usePlayground((s) => s.lossJson);

@@ -104,7 +104,8 @@ export function chartGroup(def: ChartDef, curves: Record<string, UpdateMetrics[]
   let [lo, hi] = def.yRange ?? [yLo, yHi];
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [0, 1];
   if (hi - lo < 1e-12) [lo, hi] = [lo - 0.5, hi + 0.5];
-  const sx = (u: number) => pad.left + (u / xMax) * w;
+  // A little room right of the newest update, so its points are not drawn on the frame.
+  const sx = (u: number) => pad.left + (u / (xMax * 1.04)) * w;
   const sy = (v: number) => pad.top + h - ((v - lo) / (hi - lo)) * h;
 
   const parts: string[] = [`<g transform="translate(${at.x} ${at.y})" data-chart="${def.id}">`];

@@ -145,8 +145,9 @@ describe('curve exports', () => {
     ]);
     expect(lines[0][0]).toContain('stroke-dasharray="6 4"');
     expect(lines[3][0]).not.toContain('stroke-dasharray');
-    // y = 0.5 on a [0, 1] axis lies at the middle of the 164-px-high plot area (top 22).
-    expect(lines[3][2].split(' ')[1]).toBe(`${(46 + 384).toFixed(1)},${(22 + 82).toFixed(1)}`);
+    // Update 2 of 2 lies at 1/1.04 of the 384-px-wide plot area (left 46); y = 0.5 on a [0, 1] axis in the
+    // middle of the 164-px-high one (top 22).
+    expect(lines[3][2].split(' ')[1]).toBe(`${(46 + 384 / 1.04).toFixed(1)},${(22 + 82).toFixed(1)}`);
     const all = allChartsSvg(curves);
     expect(all.match(/data-chart=/g)).toHaveLength(CHARTS.length);
   });

@@ -12,7 +12,8 @@ export interface RunRecord {
   batch: Record<string, TrajectoryView[]>;
   /** The update number each run's batch belongs to. */
   batchUpdate: Record<string, number>;
-  stage: StageSnapshot | null;
+  /** The newest stage snapshot per run. */
+  stage: Record<string, StageSnapshot>;
   status: string;
   lastCheckpoint: { update: number; savedAt: number } | null;
   errors: string[];
@@ -22,7 +23,7 @@ export const EMPTY_RECORD: RunRecord = {
   curves: {},
   batch: {},
   batchUpdate: {},
-  stage: null,
+  stage: {},
   status: '',
   lastCheckpoint: null,
   errors: [],
@@ -56,7 +57,7 @@ export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
     case 'trajectory':
       return putTrajectory(rec, event.trajectory);
     case 'stage': {
-      let next: RunRecord = { ...rec, stage: event.snapshot };
+      let next: RunRecord = { ...rec, stage: { ...rec.stage, [event.snapshot.run]: event.snapshot } };
       for (const t of event.snapshot.trajectories) next = putTrajectory(next, t);
       return next;
     }

@@ -174,7 +174,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
 
   stepUpdate: () => busy('running one update', async (e) => void (await e.stepUpdate())),
 
-  stepStage: () => busy('running the next stage', async (e) => void (await e.stepStage())),
+  stepStage: () => busy('running the next stage', async (e) => void (await e.stepStage(get().view.run))),
 
   reset: async () => {
     if (!engine) return;
@@ -216,7 +216,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     try {
       await engine.importCheckpoint(bytes);
       // The open update was computed with the old weights; the engine dropped it.
-      set((s) => ({ record: { ...s.record, stage: null } }));
+      set((s) => ({ record: { ...s.record, stage: {} } }));
       set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from its weights` } });
     } catch (err) {
       set({ checkpointMessage: { ok: false, text: `import refused: ${messageOf(err)}` } });

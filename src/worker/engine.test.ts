@@ -71,7 +71,7 @@ describe('engine', () => {
     const moved = ck.params.map((x) => x + 0.05 * rng.normal());
     await engine.importCheckpoint(writeCheckpoint({ ...ck, params: moved }));
     const snapshots: StageSnapshot[] = [];
-    for (let i = 0; i < STAGES.length; i++) snapshots.push(await engine.stepStage());
+    for (let i = 0; i < STAGES.length; i++) snapshots.push(await engine.stepStage('seed'));
     expect(snapshots.map((s) => s.stage)).toEqual(STAGES);
     expect(snapshots.every((s) => s.update === 1)).toBe(true);
 
@@ -133,9 +133,9 @@ describe('engine', () => {
     await engine.stepUpdate();
     expect(host.saved?.updates).toBe(1);
     await engine.configure({ ...SETTINGS, lambda: 0.125, beta: 2 });
-    await engine.stepStage();
-    await engine.stepStage();
-    const snap = await engine.stepStage();
+    await engine.stepStage('seed');
+    await engine.stepStage('seed');
+    const snap = await engine.stepStage('seed');
     expect(snap.update).toBe(2);
     expect(snap.hyper).toMatchObject({ lambda: 0.125, beta: 2 });
 
@@ -144,7 +144,7 @@ describe('engine', () => {
     expect(info.initial.source).toBe('the run saved at update 1');
     const saved = await resumed.savedRun();
     expect(saved?.curves.map((c) => c.update)).toEqual([1]);
-    const next = await resumed.stepStage();
+    const next = await resumed.stepStage('seed');
     expect(next.update).toBe(2);
     expect(events.some((e) => e.type === 'checkpointed')).toBe(true);
   });

@@ -251,10 +251,9 @@ export class Engine implements EngineApi {
     });
   }
 
-  stepStage(): Promise<StageSnapshot> {
+  stepStage(id: RunId): Promise<StageSnapshot> {
     return this.exclusive(async () => {
-      const run = this.runs[0];
-      if (!run) throw new Error('no run has started');
+      const run = this.runOf(id);
       const snapshot = await this.runStage(run, true);
       if (snapshot.stage === 'optimizer') await this.afterUpdate(run);
       return snapshot;

@@ -192,8 +192,8 @@ export interface EngineApi {
   pause(): Promise<void>;
   /** Runs one whole update. */
   stepUpdate(): Promise<UpdateMetrics[]>;
-  /** Runs the next stage of the current update (starting one if none is open). */
-  stepStage(): Promise<StageSnapshot>;
+  /** Runs the next stage of a run's open update (starting one if none is open). */
+  stepStage(run: RunId): Promise<StageSnapshot>;
   /** The last update's per-token table of one trajectory's run, as loss JSON (backend/loss_json.ts). */
   lossJson(run: RunId): Promise<string>;
   /** The current run's checkpoint file (parameters, optimizer state, metadata). */
