@@ -17,6 +17,7 @@ const RUN_KEYS: NumericKey[] = ['seed', 'speed', 'evalEvery', 'evalEpisodes', 'c
 
 export function Controls() {
   const engine = usePlayground((s) => s.engine);
+  const status = usePlayground((s) => s.record.status);
   const play = usePlayground((s) => s.play);
   const pause = usePlayground((s) => s.pause);
   const stepUpdate = usePlayground((s) => s.stepUpdate);
@@ -32,7 +33,7 @@ export function Controls() {
         <span className="engine-state" data-testid="engine-state" data-state={engine.state} role="status" aria-live="polite">
           {engine.state === 'starting' && 'Loading the warm-start policy…'}
           {engine.state === 'ready' && 'Ready'}
-          {engine.state === 'playing' && 'Training…'}
+          {engine.state === 'playing' && `Training…${status ? ` (${status})` : ''}`}
           {engine.state === 'busy' && `Busy: ${engine.what}…`}
           {engine.state === 'failed' && `Failed: ${engine.message}`}
         </span>

@@ -124,6 +124,8 @@ function tokenNumbers(t: TrajectoryView, k: number): [string, number][] {
       ['  grpo', s.coefGrpo[k]],
       ['  opd', s.coefOpd[k]],
       ['  kl', s.coefKl[k]],
+      ['mask', s.mask[k]],
+      ['opd_mask', s.opdMask[k]],
     );
   }
   return rows;
@@ -135,7 +137,7 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
   return (
     <div className="transcript" data-testid="transcript" data-index={t.index} data-won={t.won}>
       <p className="task-line">
-        <strong>Task:</strong> <span data-testid="transcript-goal">{t.goal}</span>{' '}
+        <strong>Task:</strong> <span data-testid="transcript-goal">{t.goal}</span> <span className="muted">({t.taskType})</span>{' '}
         <span className={t.won ? 'ok' : 'bad'} data-testid="transcript-outcome">
           {t.won ? 'success' : 'failure'}
         </span>{' '}

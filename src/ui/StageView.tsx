@@ -27,7 +27,7 @@ export function StageView() {
           <button type="button" onClick={() => void stepStage()} disabled={!ready} data-testid="stage-next">
             {done < 0 || done === STAGES.length - 1 ? 'Start: 1 rollout' : `Next: ${STAGE_TITLES[STAGES[done + 1]]}`}
           </button>
-          <button type="button" className="secondary" onClick={() => void exportLoss()} disabled={!snapshot || done < STAGES.indexOf('loss')} data-testid="export-loss-json">
+          <button type="button" className="secondary" onClick={() => void exportLoss()} disabled={!snapshot || done < STAGES.indexOf('rescore')} data-testid="export-loss-json">
             Export per-token table (loss JSON)
           </button>
         </div>
@@ -110,6 +110,7 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
       return selected ? (
         <TokenTable
           t={selected}
+          note={`λ ${snapshot.hyper.lambda}, β ${snapshot.hyper.beta}, clip ${snapshot.hyper.clip}, KL coefficient ${snapshot.hyper.klCoef}${snapshot.hyper.gate ? '' : ', gate off (g = 1)'}; coef = grpo + opd + kl = d L_SEED / d l_student`}
           columns={[
             ['Δ', (t, k) => t.scores?.delta[k]],
             ['gate', (t, k) => t.scores?.gate[k]],
@@ -209,11 +210,11 @@ function RolloutTable({ trajectories }: { trajectories: TrajectoryView[] }) {
 
 type Column = [string, (t: TrajectoryView, k: number) => number | undefined];
 
-function TokenTable({ t, columns }: { t: TrajectoryView; columns: Column[] }) {
+function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]; note?: string }) {
   return (
     <table className="numbers" data-testid="stage-table">
       <caption>
-        Per command token of trajectory {t.task + 1}.{t.episode + 1} (pick another in Episodes)
+        Per command token of trajectory {t.task + 1}.{t.episode + 1} (pick another in Episodes){note ? `; ${note}` : ''}
       </caption>
       <thead>
         <tr>

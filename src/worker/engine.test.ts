@@ -2,6 +2,7 @@
 // show the update's real numbers (recomputed here from the exported loss JSON), lambda changes without a
 // reset, and a saved run resumes where it stopped.
 import { describe, expect, it } from 'vitest';
+import { NonFiniteError } from '../backend/backend.ts';
 import { parseLossProblem } from '../backend/loss_json.ts';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { seedLoss } from '../backend/cpu/seed_loss.ts';
@@ -71,7 +72,12 @@ describe('engine', () => {
     const moved = ck.params.map((x) => x + 0.05 * rng.normal());
     await engine.importCheckpoint(writeCheckpoint({ ...ck, params: moved }));
     const snapshots: StageSnapshot[] = [];
-    for (let i = 0; i < STAGES.length; i++) snapshots.push(await engine.stepStage('seed'));
+    let atRescore = '';
+    for (let i = 0; i < STAGES.length; i++) {
+      snapshots.push(await engine.stepStage('seed'));
+      if (snapshots[i].stage === 'rescore') atRescore = await engine.lossJson('seed');
+    }
+    await expect(new Engine(memoryHost()).lossJson('seed')).rejects.toThrow('no run has started');
     expect(snapshots.map((s) => s.stage)).toEqual(STAGES);
     expect(snapshots.every((s) => s.update === 1)).toBe(true);
 
@@ -98,6 +104,10 @@ describe('engine', () => {
       t.scores!.lStudent.forEach((x, k) => expect(close(x, t.lOld[k], 1e-4)).toBe(true));
       expect(t.scores!.delta.every(Number.isNaN)).toBe(true);
     }
+    // The table exported at stage 4 holds the l_student shown there, the same inputs, and recomputes to the
+    // stage-5 numbers (l_student of the scoring and of the loss pass agree to float32 noise).
+    const early = parseLossProblem(atRescore);
+    expect(Array.from(early.lStudent)).toEqual(rescore.trajectories.flatMap((t) => Array.from(t.scores!.lStudent)));
     // Stage 5: the exported loss JSON, recomputed by the CPU reference, gives the numbers shown per token.
     const problem = parseLossProblem(await engine.lossJson('seed'));
     expect(problem.hyper).toEqual({ lambda: SETTINGS.lambda, beta: SETTINGS.beta, clip: SETTINGS.clip, klCoef: SETTINGS.klCoef, gate: true });
@@ -164,6 +174,29 @@ describe('engine', () => {
     const resumed = new Engine(host);
     expect((await resumed.start({ ...SETTINGS, algo: 'both' }, true)).runs).toEqual(['seed', 'grpo']);
     expect((await resumed.stepUpdate()).map((m) => [m.run, m.update])).toEqual([['seed', 2], ['grpo', 2]]);
+  });
+
+  it('reports an update refused for a non-finite loss, and keeps the weights', async () => {
+    const host = memoryHost();
+    host.createBackend = async (_choice, config, params) => ({
+      backend: new (class extends CpuBackend {
+        override async lossBackward(): Promise<never> {
+          throw new NonFiniteError('L_GRPO', 'value NaN');
+        }
+      })(config, params),
+      report: { kind: 'cpu', requested: 'cpu', reason: 'requested', adapter: null, fallback: null },
+    });
+    const engine = new Engine(host);
+    const events: EngineEvent[] = [];
+    await engine.subscribe((e) => events.push(e));
+    await engine.start(SETTINGS, false);
+    const before = await engine.exportCheckpoint('seed');
+    const [m] = await engine.stepUpdate();
+    expect(m.skipped).toBe('non-finite L_GRPO (value NaN)');
+    expect(Number.isNaN(m.total)).toBe(true);
+    const errors = events.filter((e): e is Extract<EngineEvent, { type: 'error' }> => e.type === 'error').map((e) => e.message);
+    expect(errors).toEqual(['seed update 1 was refused before it touched the weights: non-finite L_GRPO (value NaN)']);
+    expect(readCheckpoint(await engine.exportCheckpoint('seed')).params).toEqual(readCheckpoint(before).params);
   });
 
   it('refuses a corrupt or mismatched checkpoint with a clear message and keeps the weights', async () => {

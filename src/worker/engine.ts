@@ -337,6 +337,8 @@ export class Engine implements EngineApi {
     const metrics = metricsView(run.id, m, seen, unseen);
     this.curves.push(metrics);
     this.emit({ type: 'update', metrics });
+    if (metrics.skipped) this.emit({ type: 'error', message: `${run.id} update ${done} was refused before it touched the weights: ${metrics.skipped}` });
+    this.emit({ type: 'status', text: '' });
     if (run === this.runs[this.runs.length - 1] && done % settings.checkpointEvery === 0) await this.save(done);
   }
 
@@ -367,7 +369,7 @@ export class Engine implements EngineApi {
       const run = this.runOf(id);
       const st = run.trainer.current;
       if (!st) throw new Error('no update has run yet');
-      return lossJsonOf(st, this.snapshot(run, st, 'loss').hyper);
+      return lossJsonOf(st, this.snapshot(run, st, 'loss').hyper, run.lStudent);
     });
   }
 

@@ -95,12 +95,18 @@ export function groupViews(state: UpdateState): GroupView[] | null {
 
 /**
  * The update's per-token table in the `seed loss --in` format (backend/loss_json.ts): every scored token of
- * the batch in the order the loss saw them, with the hyper-parameters the update used.
+ * the batch in the order the loss saw them, with the hyper-parameters the update used. l_student is the loss
+ * pass's (stage 5), or before it the scoring pass of stage 4 when the step-through ran one.
  */
-export function lossJsonOf(state: UpdateState, hyper: { lambda: number; beta: number; clip: number; klCoef: number; gate: boolean }): string {
-  if (!state.inputs || !state.loss) throw new Error('the per-token table exists once stage 5 (loss) has run');
+export function lossJsonOf(
+  state: UpdateState,
+  hyper: { lambda: number; beta: number; clip: number; klCoef: number; gate: boolean },
+  rescored: Float32Array | null,
+): string {
+  const lStudent = state.loss?.lStudent ?? rescored;
+  if (!state.inputs || !lStudent) throw new Error('the per-token table exists once stage 4 (re-scoring) has run in the step-through, or stage 5 (loss)');
   if (!hyper.gate) throw new Error('the loss JSON format has the gate always on; this run (seed-nogate) cannot be exported in it');
-  return JSON.stringify(lossProblemToJson({ hyper, lStudent: state.loss.lStudent, inputs: state.inputs }), null, 1);
+  return JSON.stringify(lossProblemToJson({ hyper, lStudent, inputs: state.inputs }), null, 1);
 }
 
 export function metricsView(run: RunId, m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {

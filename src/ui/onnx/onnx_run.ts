@@ -29,7 +29,7 @@ export async function openPolicyFile(bytes: Uint8Array): Promise<OpenedPolicy> {
   try {
     policy = readPolicyOnnx(bytes);
   } catch (err) {
-    if (err instanceof OnnxPolicyError) throw new PolicyFileError(`This file is not a SEED Playground policy: ${err.message}.`);
+    if (err instanceof OnnxPolicyError) throw new PolicyFileError(`Not a policy this page can run: ${err.message}.`);
     throw err;
   }
   let tokenizer: Tokenizer;

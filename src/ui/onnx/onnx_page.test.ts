@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { writeCheckpoint } from '../../model/checkpoint.ts';
+import { readPolicyOnnx } from '../../onnx/load.ts';
+import { exportPolicyOnnx } from '../../onnx/export.ts';
+import { decodeModel, encodeModel } from '../../onnx/proto.ts';
+import { testPolicy } from '../../onnx/testing/fixtures.ts';
+import { LOGITS_TOLERANCE } from '../../onnx/verify.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { exportCheckpointOnnx, onnxFilename } from './onnx_export.ts';
+import { openPolicyFile, playEvalGame, PolicyFileError } from './onnx_run.ts';
+import { pageThreads } from './threads.ts';
+
+const tok = defaultTokenizer();
+
+describe("the page's ONNX export", () => {
+  it('exports a checkpoint only with a passed check, the weights and card kept', async () => {
+    const policy = testPolicy('micro', 2);
+    const ckpt = writeCheckpoint({ config: policy.config, vocabHash: tok.hash, params: policy.params, optimizer: null, metadata: { algorithm: 'seed', updates: 7, seed: 3, preset: 'micro' } });
+    const result = await exportCheckpointOnnx(ckpt);
+    expect(result.report.ok).toBe(true);
+    expect(result.report.maxAbsDiff).toBeLessThanOrEqual(LOGITS_TOLERANCE);
+    expect(result.report.cases.length).toBeGreaterThanOrEqual(10);
+    expect(result.threads).toBe(1);
+    const back = readPolicyOnnx(result.bytes);
+    expect(Array.from(back.params)).toEqual(Array.from(policy.params));
+    expect(back.card).toEqual({ algorithm: 'seed', updates: 7, seed: 3, success: {}, extra: { preset: 'micro' } });
+    expect(onnxFilename(result.card, result.config)).toBe('seed-policy-seed-u7-d16x2.onnx');
+    expect(onnxFilename({ ...result.card, algorithm: 'SEED / no gate' }, result.config)).toBe('seed-policy-seed-no-gate-u7-d16x2.onnx');
+  });
+
+  it('refuses bytes that are not a checkpoint of this vocabulary, saying why', async () => {
+    await expect(exportCheckpointOnnx(new TextEncoder().encode('hello'))).rejects.toThrow("the run's checkpoint could not be read: not a SEED checkpoint");
+    const policy = testPolicy('micro', 2);
+    const other = writeCheckpoint({ config: policy.config, vocabHash: '00000000', params: policy.params, optimizer: null, metadata: {} });
+    await expect(exportCheckpointOnnx(other)).rejects.toThrow(/the run's checkpoint could not be read: .*vocabulary/);
+  });
+
+  it('runs one WebAssembly thread when the page is not cross-origin isolated', () => {
+    expect(globalThis.crossOriginIsolated).toBeFalsy();
+    expect(pageThreads()).toBe(1);
+  });
+});
+
+describe("the page's run view", () => {
+  it('opens one of our files and plays an eval game with it', async () => {
+    const policy = testPolicy('micro', 1);
+    const opened = await openPolicyFile(exportPolicyOnnx(policy));
+    try {
+      expect(opened.tokenizer.hash).toBe(tok.hash);
+      expect(opened.policy.card.updates).toBe(12);
+      const episode = await playEvalGame(opened, { split: 'unseen', game: 2, maxSteps: 4 });
+      expect(episode.steps).toHaveLength(4);
+      expect(episode.goal.length).toBeGreaterThan(5);
+    } finally {
+      await opened.session.release();
+    }
+  });
+
+  it('refuses other files with the reason: not ONNX, ONNX but not ours, damaged, foreign vocabulary', async () => {
+    const refusal = async (bytes: Uint8Array) => {
+      const err = await openPolicyFile(bytes).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(PolicyFileError);
+      return (err as Error).message;
+    };
+    const ours = exportPolicyOnnx(testPolicy('micro', 1));
+    expect(await refusal(new Uint8Array(0))).toBe('Not a policy this page can run: the file is empty.');
+    expect(await refusal(new TextEncoder().encode('{"not": "onnx"}'))).toMatch(/^Not a policy this page can run: not an ONNX model: /);
+    const model = decodeModel(ours);
+    const bare = encodeModel({ ...model, metadata_props: [] });
+    expect(await refusal(bare)).toMatch(/^Not a policy this page can run: not a SEED Playground policy: the model has no "seed_playground\.format" metadata entry/);
+    const damaged = ours.slice();
+    damaged[damaged.length >> 1] ^= 1;
+    expect(await refusal(damaged)).toMatch(/damaged/);
+    const reversed = [...tok.tokens].reverse();
+    const foreign = exportPolicyOnnx({ ...testPolicy('micro', 1), vocabulary: reversed, vocabularyHash: tok.hash });
+    expect(await refusal(foreign)).toMatch(/^The policy's vocabulary hashes to [0-9a-f]{8}, but the file says/);
+  });
+});
