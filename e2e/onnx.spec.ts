@@ -87,7 +87,7 @@ describe('ONNX export and run in the page', () => {
     await loadFile(page, 'notes.onnx', new TextEncoder().encode('these are not the weights you are looking for'));
     const error = page.getByTestId('onnx-file-error');
     await error.waitFor();
-    expect(await error.textContent()).toMatch(/not a SEED Playground policy: not an ONNX model/);
+    expect(await error.textContent()).toMatch(/Not a policy this page can run: not an ONNX model/);
     expect(await page.getByTestId('onnx-play').count()).toBe(0);
     const damaged = onnx.bytes.slice();
     damaged[damaged.length >> 1] ^= 0x01;
