@@ -78,6 +78,7 @@ describe('layer kernels on WebGPU against the CPU reference', () => {
     const rng = new Rng(2);
     for (const [N, C] of [
       [13, 20],
+      [64, 16],
       [70, 48],
     ]) {
       const bOff = 64;
@@ -142,12 +143,11 @@ describe('layer kernels on WebGPU against the CPU reference', () => {
     }
   });
 
-  it('causal attention forward and backward over a batch of sequences', async () => {
-    const rng = new Rng(4);
-    const B = 2;
-    const T = 9;
-    const C = 12;
-    const NH = 3;
+  it.each([
+    [2, 9, 12, 3],
+    [2, 16, 8, 2], // B * NH * T = 64 threads and B * T * 3C = 768: exact multiples of the workgroup
+  ])('causal attention forward and backward over a batch of sequences (B %i, T %i, C %i, NH %i)', async (B, T, C, NH) => {
+    const rng = new Rng(4 + T);
     const qkv = randn(rng, B * T * 3 * C);
     const dout = randn(rng, B * T * C);
     const seqs = packSeqRows([0, 1].map((b) => ({ slot: b, pos0: 0, count: T })));
