@@ -3,7 +3,8 @@
 // [nStreams, contextLength, 3C]; the final-LayerNorm output of each stream's last position stays in
 // another. `feed` only queues tokens; `sample` is one stage: the queued feeds of all streams as one
 // ragged batch, the tied head on the listed streams' last rows, GPU sampling, and the forward of the
-// sampled tokens into the cache. What comes back is one token and one log-prob per stream.
+// sampled tokens into the cache. What goes up is one packed write (masks, draws, row indices, fed tokens);
+// what comes back is one token and one log-prob per stream.
 import { maskWords, type Decoder, type Sampled } from '../backend.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import type { ModelOffsets } from '../../model/layout.ts';
@@ -19,9 +20,10 @@ import {
   type MatmulVariant,
   type SeqRows,
 } from './layers.ts';
+import type { BufferSlice } from './kernel.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { sampleToken } from './sampling.ts';
-import { Scratch } from './scratch.ts';
+import { Scratch, UploadPacker } from './scratch.ts';
 import type { Stage } from './stage.ts';
 
 /** A batch of rows to run through the model: per entry, its stream and the positions it fills. */
@@ -71,6 +73,7 @@ export class GpuDecoder implements Decoder {
     readonly nStreams: number,
     private readonly variant: MatmulVariant,
     private readonly countRead: (bytes: number) => void,
+    private readonly countWritten: (bytes: number) => void,
     private readonly translate: (operation: string, err: unknown) => unknown,
     private readonly attentionBudget = DECODE_ATTENTION_BUDGET,
   ) {
@@ -118,18 +121,19 @@ export class GpuDecoder implements Decoder {
     if (S === 0) return { tokens: new Int32Array(0), logprobs: new Float32Array(0) };
 
     const scratch = new Scratch(this.gpu);
+    const packer = new UploadPacker();
     try {
       const stage = this.gpu.stage('decode');
-      this.flush(stage, scratch);
+      this.flush(stage, scratch, packer);
       const gathered = scratch.floats(S * C);
       const pairs = new Uint32Array(2 * S);
       for (let i = 0; i < S; i++) pairs.set([streams[i], i], 2 * i);
-      copyRows(stage, gathered, this.last, scratch.upload(pairs), S, C);
+      copyRows(stage, gathered, this.last, packer.add(pairs), S, C);
       const logits = scratch.floats(S * V);
       matmulForward(stage, logits, gathered, this.params, this.offsets.wte, null, S, C, V, this.variant);
       const sampled = scratch.floats(S);
       const logprobs = scratch.floats(S);
-      sampleToken(stage, sampled, logprobs, logits, scratch.upload(Uint32Array.from(masks.subarray(0, S * words))), scratch.upload(Float32Array.from(uniforms.subarray(0, S))), S, V, temperature);
+      sampleToken(stage, sampled, logprobs, logits, packer.add(Uint32Array.from(masks.subarray(0, S * words))), packer.add(Float32Array.from(uniforms.subarray(0, S))), S, V, temperature);
       const entries: SeqRows[] = [];
       const positions = new Int32Array(S);
       for (let i = 0; i < S; i++) {
@@ -137,9 +141,10 @@ export class GpuDecoder implements Decoder {
         entries.push({ slot: streams[i], pos0: positions[i], count: 1 });
       }
       const step = { entries, rows: 1 };
-      this.forwardRows(stage, scratch, this.workspace(scratch, [step]), step, sampled, scratch.upload(positions));
+      this.forwardRows(stage, packer, this.workspace(scratch, [step]), step, sampled, packer.add(positions));
       const tokensRead = stage.read(sampled, S * 4);
       const logprobsRead = stage.read(logprobs, S * 4);
+      this.countWritten(packer.flush(this.gpu, scratch));
       try {
         await stage.submit();
       } catch (err) {
@@ -174,7 +179,7 @@ export class GpuDecoder implements Decoder {
    * Records the queued feeds of every stream as ragged batches (one unless their attention scratch would
    * exceed the attention budget in floats); the host lengths move on with them.
    */
-  private flush(stage: Stage, scratch: Scratch): void {
+  private flush(stage: Stage, scratch: Scratch, packer: UploadPacker): void {
     const NH = this.config.nHead;
     const groups: SeqRows[][] = [];
     let group: SeqRows[] = [];
@@ -199,7 +204,7 @@ export class GpuDecoder implements Decoder {
         tokens.set(this.pending[e.slot], b * rows);
         for (let r = 0; r < rows; r++) positions[b * rows + r] = Math.min(e.pos0 + r, this.config.contextLength - 1);
       });
-      this.forwardRows(stage, scratch, work, { entries, rows }, scratch.upload(tokens), scratch.upload(positions));
+      this.forwardRows(stage, packer, work, { entries, rows }, packer.add(tokens), packer.add(positions));
     }
     for (const entries of groups) {
       for (const e of entries) {
@@ -243,21 +248,21 @@ export class GpuDecoder implements Decoder {
    * The full forward's layer sequence on new rows of several streams: each entry's rows go into its
    * stream's cache, attend to everything before them, and its last row's final LayerNorm lands in `last`.
    */
-  private forwardRows(stage: Stage, scratch: Scratch, w: Workspace, batch: RowBatch, tokens: GPUBuffer, positions: GPUBuffer): void {
+  private forwardRows(stage: Stage, packer: UploadPacker, w: Workspace, batch: RowBatch, tokens: GPUBuffer | BufferSlice, positions: BufferSlice): void {
     const { dModel: C, dMlp: M, nHead: NH, lnEps: eps, contextLength: tCap } = this.config;
     const o = this.offsets;
     const p = this.params;
     const B = batch.entries.length;
     const T = batch.rows;
     const N = B * T;
-    const seqs = scratch.upload(packSeqRows(batch.entries));
+    const seqs = packer.add(packSeqRows(batch.entries));
     const cachePairs: number[] = [];
     const lastPairs: number[] = [];
     batch.entries.forEach((e, b) => {
       for (let r = 0; r < e.count; r++) cachePairs.push(b * T + r, e.slot * tCap + e.pos0 + r);
       lastPairs.push(b * T + e.count - 1, b);
     });
-    const cachePairsBuffer = scratch.upload(Uint32Array.from(cachePairs));
+    const cachePairsBuffer = packer.add(Uint32Array.from(cachePairs));
     encoderForward(stage, w.x, p, tokens, positions, N, C, o.wte, o.wpe);
     for (let l = 0; l < this.config.nLayer; l++) {
       const b = o.blocks[l];
@@ -273,11 +278,11 @@ export class GpuDecoder implements Decoder {
       matmulForward(stage, w.fcproj, w.fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant);
       residualForward(stage, w.x, w.res2, w.fcproj, N * C);
     }
-    copyRows(stage, w.lastRows, w.x, scratch.upload(Uint32Array.from(lastPairs)), B, C);
+    copyRows(stage, w.lastRows, w.x, packer.add(Uint32Array.from(lastPairs)), B, C);
     layernormForward(stage, w.lastLn, w.lastStats, w.lastRows, p, o.lnfw, o.lnfb, B, C, eps);
     const toStreams = new Uint32Array(2 * B);
     batch.entries.forEach((e, b) => toStreams.set([b, e.slot], 2 * b));
-    copyRows(stage, this.last, w.lastLn, scratch.upload(toStreams), B, C);
+    copyRows(stage, this.last, w.lastLn, packer.add(toStreams), B, C);
   }
 
   private checkStream(index: number): void {

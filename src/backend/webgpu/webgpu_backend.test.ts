@@ -203,7 +203,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     }
   });
 
-  it('reads back 8 bytes per stream per decoding position, never a row of logits', async () => {
+  it('reads back 8 bytes per stream per decoding position, never a row of logits, and uploads one small packed write', async () => {
     const web = new WebGpuBackend(gpu, config, initParameters(config, 11));
     const streams = 8;
     const dec = web.openDecoder(streams);
@@ -211,7 +211,10 @@ describe('WebGpuBackend against CpuBackend', () => {
       const rng = new Rng(12);
       for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.of(rng.int(V), rng.int(V)));
       const positions = 5;
+      // The first sample also runs the queued prompts; count the steps after it.
+      await dec.sample(Int32Array.from({ length: streams }, (_, i) => i), new Uint32Array(streams * words).fill(0xffffffff), 1, new Float32Array(streams).fill(0.5));
       const before = web.bytesRead;
+      const writtenBefore = web.bytesWritten;
       for (let p = 0; p < positions; p++) {
         const ids = Int32Array.from({ length: streams }, (_, i) => i);
         await dec.sample(ids, new Uint32Array(streams * words).fill(0xffffffff), 1, Float32Array.from(ids, () => rng.float()));
@@ -219,6 +222,10 @@ describe('WebGpuBackend against CpuBackend', () => {
       const perPosition = (web.bytesRead - before) / positions;
       // Budget: a token (i32) and a log-prob (f32) per stream; one logit row would already be 4 V = 180 bytes.
       expect(perPosition).toBeLessThanOrEqual(8 * streams);
+      // Up: one packed write of the masks, draws and row indices, 256-byte aligned parts (a few KB).
+      const upPerPosition = (web.bytesWritten - writtenBefore) / positions;
+      expect(upPerPosition).toBeGreaterThan(0);
+      expect(upPerPosition).toBeLessThanOrEqual(8 * 256 + streams * words * 4);
     } finally {
       dec.dispose();
       web.dispose();

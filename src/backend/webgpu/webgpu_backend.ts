@@ -107,6 +107,8 @@ export class WebGpuBackend implements Backend {
   private disposed = false;
   /** Bytes copied back to the host so far (tokens, per-token numbers, metrics): what the read budget tests check. */
   bytesRead = 0;
+  /** Bytes the decoder has uploaded so far (one packed write per decoding position). */
+  bytesWritten = 0;
 
   constructor(
     readonly gpu: GpuRuntime,
@@ -318,7 +320,7 @@ export class WebGpuBackend implements Backend {
 
   openDecoder(nStreams: number): Decoder {
     this.checkOpen();
-    return new GpuDecoder(this.gpu, this.config, this.offsets, this.params, nStreams, this.variant, (bytes) => (this.bytesRead += bytes), (op, err) => this.translate(op, err), this.decodeBudget);
+    return new GpuDecoder(this.gpu, this.config, this.offsets, this.params, nStreams, this.variant, (bytes) => (this.bytesRead += bytes), (bytes) => (this.bytesWritten += bytes), (op, err) => this.translate(op, err), this.decodeBudget);
   }
 
   /** Gives the backend's buffers back; the runtime (and its device) stays with its owner. */
