@@ -216,13 +216,21 @@ function SkillCard({ t }: { t: TrajectoryView }) {
               {skill.valid ? 'valid' : `not used: ${skill.reason ?? 'invalid'}`}
             </span>
           </p>
+          {skill.origin === 'library' ? <p className="muted">From the static library, written once by the warm-start policy.</p> : null}
           <blockquote data-testid="skill-text">{skill.text || '(empty)'}</blockquote>
-          <details>
-            <summary>Analyzer prompt</summary>
-            <pre className="prompt" data-testid="skill-prompt">
-              {skill.prompt}
-            </pre>
-          </details>
+          {skill.usedInstead ? (
+            <p className="muted" data-testid="skill-used-instead">
+              Distilled with another trajectory’s skill instead (shuffled control): “{skill.usedInstead.text}”
+            </p>
+          ) : null}
+          {skill.prompt ? (
+            <details>
+              <summary>Analyzer prompt</summary>
+              <pre className="prompt" data-testid="skill-prompt">
+                {skill.prompt}
+              </pre>
+            </details>
+          ) : null}
         </>
       ) : (
         <p className="hint">{t.run === 'grpo' ? 'GRPO writes no skills.' : 'Written after the rollout (stage 3).'}</p>

@@ -205,7 +205,7 @@ export class Engine implements EngineApi {
       onTrajectory: (t, update) => {
         if (generation !== this.generation) return;
         const config = trainer.current?.config ?? trainer.config;
-        this.emit({ type: 'trajectory', trajectory: trajectoryView(this.tok, id, update + 1, config.groupSize, t, config, null, null) });
+        this.emit({ type: 'trajectory', trajectory: trajectoryView(this.tok, id, update + 1, config.groupSize, t, config, null, null, trainer.backend.config.contextLength) });
       },
     };
   }
@@ -313,7 +313,7 @@ export class Engine implements EngineApi {
       run: run.id,
       update: st.update + 1,
       stage,
-      trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent)),
+      trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent, run.backend.config.contextLength)),
       groups: groupViews(st),
       step: run.step,
       hyper: { lambda: distil ? config.lambda : 0, beta: config.beta, clip: config.clip, klCoef: config.klCoef, gate: run.id !== 'seed-nogate' },

@@ -47,8 +47,12 @@ export interface SkillView {
   reason: string | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
-  /** The analyzer's context as text (task, outcome, compressed steps). */
+  /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */
   prompt: string;
+  /** 'library': seed-static's skill, written once by the warm-start policy, not from this trajectory. */
+  origin: 'written' | 'library';
+  /** seed-shuffled: the skill of another trajectory that the distillation used instead; null otherwise. */
+  usedInstead: { text: string; valid: boolean } | null;
 }
 
 /** Per scored token of a trajectory, in scored order (the command tokens of every step). */

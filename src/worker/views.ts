@@ -20,6 +20,7 @@ export function trajectoryView(
   config: { winReward: number; invalidPenalty: number },
   state: UpdateState | null,
   lStudent: Float32Array | null,
+  contextLength: number,
 ): TrajectoryView {
   const steps: StepView[] = [];
   const tokens: string[] = [];
@@ -46,15 +47,28 @@ export function trajectoryView(
     tokens,
     lOld: t.lOld,
     advantage,
-    skill: state ? skillView(tok, t, state.written[i] ?? state.used[i] ?? null, state) : null,
+    skill: state ? skillView(tok, t, state, contextLength) : null,
     scores: state ? tokenScores(state, i, lStudent) : null,
   };
 }
 
-function skillView(tok: Tokenizer, t: Trajectory, skill: WrittenSkill | null, state: UpdateState): SkillView | null {
+/**
+ * The skill the trajectory's policy wrote, with the analyzer's context exactly as the analyzer read it
+ * (rl/analyzer.ts); seed-static's library skill when the algorithm writes none; and the skill distillation
+ * used instead, when that is another one (seed-shuffled).
+ */
+function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLength: number): SkillView | null {
+  const i = t.index;
+  const written: WrittenSkill | null = state.written[i] ?? null;
+  const used: WrittenSkill | null = state.used[i] ?? null;
+  const skill = written ?? used;
   if (!skill) return null;
-  const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: 1 << 20, reserve: state.config.maxSkillTokens + 1 }));
-  return { text: skill.text, valid: skill.ok, reason: skill.ok ? null : skill.reason || 'unusable', outcome: t.won ? 'success' : 'failure', prompt };
+  const outcome = t.won ? 'success' : 'failure';
+  const reason = skill.ok ? null : skill.reason || 'unusable';
+  if (!written) return { text: skill.text, valid: skill.ok, reason, outcome, prompt: '', origin: 'library', usedInstead: null };
+  const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1 }));
+  const usedInstead = used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
+  return { text: skill.text, valid: skill.ok, reason, outcome, prompt, origin: 'written', usedInstead };
 }
 
 /** The trajectory's slice of the update's per-token arrays; null before re-scoring (stage 4). */

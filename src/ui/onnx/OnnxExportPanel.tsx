@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { VerifyReport } from '../../onnx/verify.ts';
 import { downloadBlob } from '../download.ts';
+import { withOnnxWorker } from './onnx_client.ts';
+import type { ExportOutcome } from './protocol.ts';
 import type { PageExport } from './onnx_export.ts';
 import './onnx.css';
 
@@ -11,7 +13,7 @@ export interface OnnxExportPanelProps {
   checkpoint: () => Promise<Uint8Array | null>;
 }
 
-type Phase = 'weights' | 'runtime' | 'verifying';
+type Phase = 'weights' | 'verifying';
 
 type ExportState =
   | { state: 'idle' }
@@ -21,8 +23,7 @@ type ExportState =
 
 const PHASE_TEXT: Record<Phase, string> = {
   weights: 'reading the weights from the training worker',
-  runtime: 'loading onnxruntime-web (WebAssembly, once per page)',
-  verifying: 'exporting, then running the file with onnxruntime-web and comparing its logits with the CPU forward',
+  verifying: 'exporting, then running the file with onnxruntime-web (loaded once, in its own worker) and comparing its logits with the CPU forward',
 };
 
 export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
@@ -47,18 +48,10 @@ export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
         update({ state: 'failed', message: 'the training worker has no checkpoint to export right now; try again when the run is ready', report: null });
         return;
       }
-      update({ state: 'working', phase: 'runtime' });
-      const module = await import('./onnx_export.ts');
       update({ state: 'working', phase: 'verifying' });
-      // Let the phase render before the export occupies the main thread.
-      await new Promise((done) => setTimeout(done, 0));
-      try {
-        const result = await module.exportCheckpointOnnx(bytes);
-        update({ state: 'verified', result, filename: module.onnxFilename(result.card, result.config), ms: performance.now() - started });
-      } catch (err) {
-        const report = err instanceof module.OnnxVerificationError ? err.report : null;
-        update({ state: 'failed', message: messageOf(err), report });
-      }
+      const outcome = await withOnnxWorker<ExportOutcome>((worker) => worker.exportCheckpoint(bytes));
+      if (outcome.ok) update({ state: 'verified', result: outcome.result, filename: outcome.filename, ms: performance.now() - started });
+      else update({ state: 'failed', message: outcome.message, report: outcome.report });
     } catch (err) {
       update({ state: 'failed', message: messageOf(err), report: null });
     }
@@ -91,7 +84,7 @@ export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
       </div>
       <div data-testid="onnx-export-status" data-state={status.state} role="status">
         {status.state === 'idle' ? <p className="muted">The download appears here once the check has passed.</p> : null}
-        {status.state === 'working' ? <p className="muted">Step {phaseNumber(status.phase)} of 3: {PHASE_TEXT[status.phase]}…</p> : null}
+        {status.state === 'working' ? <p className="muted">Step {status.phase === 'weights' ? 1 : 2} of 2: {PHASE_TEXT[status.phase]}…</p> : null}
         {status.state === 'verified' ? <Verified result={status.result} filename={status.filename} ms={status.ms} /> : null}
         {status.state === 'failed' ? (
           <div className="banner banner-error" role="alert" data-testid="onnx-export-error">
@@ -147,10 +140,6 @@ function CaseTable({ report }: { report: VerifyReport }) {
       </table>
     </details>
   );
-}
-
-function phaseNumber(phase: Phase): number {
-  return phase === 'weights' ? 1 : phase === 'runtime' ? 2 : 3;
 }
 
 function messageOf(err: unknown): string {

@@ -1,16 +1,18 @@
 // Run an exported policy: load an .onnx file written by the playground, and play one game of an eval split
 // greedily with onnxruntime-web, step by step, showing the transcript. A file that is not ONNX, or not one
 // of ours, is refused with the reason.
-import { useEffect, useId, useRef, useState } from 'react';
+import { proxy } from 'comlink';
+import { useId, useState } from 'react';
 import { EVAL_COUNTS } from '../../env/generate.ts';
 import type { GreedyEpisode, GreedyStep } from './greedy_episode.ts';
-import type { OpenedPolicy } from './onnx_run.ts';
+import { withOnnxWorker } from './onnx_client.ts';
+import type { OpenOutcome, PolicySummary } from './protocol.ts';
 import './onnx.css';
 
 type FileState =
   | { state: 'empty' }
   | { state: 'loading'; name: string }
-  | { state: 'loaded'; name: string; size: number; opened: OpenedPolicy }
+  | { state: 'loaded'; name: string; policy: PolicySummary }
   | { state: 'refused'; name: string; message: string };
 
 type PlayState =
@@ -27,46 +29,31 @@ export function OnnxRunPanel() {
   const [split, setSplit] = useState<Split>('seen');
   const [game, setGame] = useState(0);
   const [maxSteps, setMaxSteps] = useState(15);
-  const opened = useRef<OpenedPolicy | null>(null);
   const inputId = useId();
-
-  // The session holds the model's weights in WebAssembly memory: release it with the panel.
-  useEffect(() => () => void opened.current?.session.release(), []);
 
   const onFile = async (chosen: File | undefined) => {
     if (!chosen) return;
     setPlay({ state: 'idle' });
     setFile({ state: 'loading', name: chosen.name });
-    const previous = opened.current;
-    opened.current = null;
-    await previous?.session.release();
     try {
       const bytes = new Uint8Array(await chosen.arrayBuffer());
-      const run = await import('./onnx_run.ts');
-      try {
-        const policy = await run.openPolicyFile(bytes);
-        opened.current = policy;
-        setFile({ state: 'loaded', name: chosen.name, size: bytes.length, opened: policy });
-      } catch (err) {
-        setFile({ state: 'refused', name: chosen.name, message: err instanceof run.PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.` });
-      }
+      const outcome = await withOnnxWorker<OpenOutcome>((worker) => worker.open(bytes));
+      setFile(outcome.ok ? { state: 'loaded', name: chosen.name, policy: outcome.policy } : { state: 'refused', name: chosen.name, message: outcome.message });
     } catch (err) {
       setFile({ state: 'refused', name: chosen.name, message: `The file could not be read: ${messageOf(err)}.` });
     }
   };
 
   const onPlay = async () => {
-    const policy = opened.current;
-    if (!policy) return;
-    const run = await import('./onnx_run.ts');
     const steps: GreedyStep[] = [];
     const started = performance.now();
     setPlay({ state: 'playing', steps: [] });
+    const onStep = (step: GreedyStep) => {
+      steps.push(step);
+      setPlay({ state: 'playing', steps: [...steps] });
+    };
     try {
-      const episode = await run.playEvalGame(policy, { split, game, maxSteps }, (step) => {
-        steps.push(step);
-        setPlay({ state: 'playing', steps: [...steps] });
-      });
+      const episode = await withOnnxWorker((worker) => worker.play({ split, game, maxSteps }, proxy(onStep)));
       setPlay({ state: 'done', episode, ms: performance.now() - started });
     } catch (err) {
       setPlay({ state: 'failed', message: messageOf(err), steps });
@@ -95,7 +82,7 @@ export function OnnxRunPanel() {
             <strong>{file.name}</strong>: {file.message}
           </div>
         ) : null}
-        {file.state === 'loaded' ? <PolicyFacts name={file.name} size={file.size} opened={file.opened} /> : null}
+        {file.state === 'loaded' ? <PolicyFacts name={file.name} policy={file.policy} /> : null}
       </div>
       {file.state === 'loaded' ? (
         <div className="onnx-play">
@@ -128,14 +115,14 @@ export function OnnxRunPanel() {
   );
 }
 
-function PolicyFacts({ name, size, opened }: { name: string; size: number; opened: OpenedPolicy }) {
-  const { config, card } = opened.policy;
+function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) {
+  const { config, card } = policy;
   const success = Object.entries(card.success);
   return (
     <dl className="facts" data-testid="onnx-policy" data-algorithm={card.algorithm} data-updates={card.updates}>
       <dt>File</dt>
       <dd>
-        {name} ({(size / 1024).toFixed(1)} KiB, opset {opened.policy.opsetVersion})
+        {name} ({(policy.bytes / 1024).toFixed(1)} KiB, opset {policy.opsetVersion})
       </dd>
       <dt>Model</dt>
       <dd>

@@ -1,0 +1,54 @@
+// The ONNX worker: export with verification, and greedy play of an opened file, off the page's main thread
+// (the CPU forward and onnxruntime-web's WebAssembly each take hundreds of milliseconds at a time on the
+// larger presets). Calls run one at a time, in the order they came.
+import { expose, transfer } from 'comlink';
+import { exportCheckpointOnnx, onnxFilename, OnnxVerificationError } from './onnx_export.ts';
+import { openPolicyFile, playEvalGame, PolicyFileError, type OpenedPolicy } from './onnx_run.ts';
+import type { ExportOutcome, OnnxWorkerApi, OpenOutcome } from './protocol.ts';
+
+let queue: Promise<unknown> = Promise.resolve();
+function serial<T>(task: () => Promise<T>): Promise<T> {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/^Error: /, '');
+}
+
+let opened: OpenedPolicy | null = null;
+
+const api: OnnxWorkerApi = {
+  exportCheckpoint: (checkpoint) =>
+    serial(async (): Promise<ExportOutcome> => {
+      try {
+        const result = await exportCheckpointOnnx(checkpoint);
+        const outcome: ExportOutcome = { ok: true, result, filename: onnxFilename(result.card, result.config) };
+        return transfer(outcome, [result.bytes.buffer]);
+      } catch (err) {
+        return { ok: false, message: messageOf(err), report: err instanceof OnnxVerificationError ? err.report : null };
+      }
+    }),
+
+  open: (bytes) =>
+    serial(async (): Promise<OpenOutcome> => {
+      await opened?.session.release();
+      opened = null;
+      try {
+        opened = await openPolicyFile(bytes);
+      } catch (err) {
+        return { ok: false, message: err instanceof PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.` };
+      }
+      const { config, card, opsetVersion } = opened.policy;
+      return { ok: true, policy: { config, card, opsetVersion, bytes: bytes.length } };
+    }),
+
+  play: (request, onStep) =>
+    serial(async () => {
+      if (!opened) throw new Error('no policy file is open');
+      return playEvalGame(opened, request, onStep);
+    }),
+};
+
+expose(api);

@@ -1,0 +1,68 @@
+// What the page is told about a trajectory: its steps and tokens line up with the rollout, and its skill
+// says where it came from (written from this trajectory, seed-static's library, or swapped by seed-shuffled).
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { Rng } from '../common/rng.ts';
+import { generateScene } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { presetConfig } from '../model/config.ts';
+import { defaultConfig } from '../rl/config.ts';
+import { rollout, type Trajectory } from '../rl/rollout.ts';
+import type { UpdateState } from '../rl/trainer.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { trajectoryView } from './views.ts';
+
+const tok = defaultTokenizer();
+const model = presetConfig('micro', tok.vocabSize);
+const config = { ...defaultConfig('micro'), maxSteps: 3, history: 3 };
+
+async function twoTrajectories(): Promise<Trajectory[]> {
+  const scene = generateScene('train', 0, TINY, 1);
+  const backend = CpuBackend.fromSeed(model, 1);
+  const options = { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
+  return rollout(backend, tok, [scene, scene], [0, 0], options, new Rng(2));
+}
+
+/** The fields of an update's state that the views read, after stage 3. */
+function stateAfterSkills(ts: Trajectory[], written: UpdateState['written'], used: UpdateState['used']): UpdateState {
+  return {
+    update: 0, config, algo: 'seed', stage: 3, scenes: ts.map((t) => t.scene), trajectories: ts,
+    rewards: new Float64Array([0, 0]), advantages: new Float64Array([0, 0]), written, used,
+    tokenOffsets: new Int32Array(0), inputs: null, loss: null, step: null, skipped: null, startedMs: 0, tokens: 0,
+  };
+}
+
+const A = { text: 'workflow: go to the fridge 1, open the fridge 1.', ok: true, reason: '' };
+const B = { text: 'avoid: opening the fridge 1 twice; the apple was in the fridge 1.', ok: true, reason: '' };
+
+describe('trajectory view', () => {
+  it('lines steps up with their command tokens and l_old', async () => {
+    const [t] = await twoTrajectories();
+    const v = trajectoryView(tok, 'seed', 1, 2, t, config, null, null, model.contextLength);
+    expect(v.steps.map((s) => s.command)).toEqual(t.records.slice(1).map((r) => r.action));
+    expect(v.tokens.length).toBe(t.lOld.length);
+    for (const s of v.steps) {
+      expect(v.tokens.slice(s.tokenStart, s.tokenStart + s.tokenCount).filter((x) => x !== '<end>').join(' ')).toBe(tok.decode(tok.encode(s.command)).split(/\s+/).join(' '));
+      expect(v.tokens[s.tokenStart + s.tokenCount - 1]).toBe('<end>');
+    }
+    expect(v.skill).toBeNull();
+    expect(v.scores).toBeNull();
+  });
+
+  it('says which skill distillation used: its own, another trajectory’s, or the library’s', async () => {
+    const ts = await twoTrajectories();
+    const own = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [A, B]), null, model.contextLength);
+    expect(own.skill).toMatchObject({ text: A.text, valid: true, origin: 'written', usedInstead: null, outcome: ts[0].won ? 'success' : 'failure' });
+    expect(own.skill!.prompt.startsWith('<analyze> <task>')).toBe(true);
+    for (const s of ts[0].records.slice(1)) expect(own.skill!.prompt).toContain(s.action);
+
+    const swapped = trajectoryView(tok, 'seed-shuffled', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [B, A]), null, model.contextLength);
+    expect(swapped.skill).toMatchObject({ text: A.text, origin: 'written', usedInstead: { text: B.text, valid: true } });
+
+    const library = trajectoryView(tok, 'seed-static', 1, 2, ts[1], config, stateAfterSkills(ts, [null, null], [B, B]), null, model.contextLength);
+    expect(library.skill).toMatchObject({ text: B.text, origin: 'library', prompt: '', usedInstead: null });
+
+    const grpo = trajectoryView(tok, 'grpo', 1, 2, ts[1], config, stateAfterSkills(ts, [null, null], [null, null]), null, model.contextLength);
+    expect(grpo.skill).toBeNull();
+  });
+});
