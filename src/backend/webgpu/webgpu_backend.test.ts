@@ -8,7 +8,8 @@
 //   lr * m / sqrt(v), so a relative gradient difference e moves it by ~lr * e per step.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
-import { validateConfig } from '../../model/config.ts';
+import { presetConfig } from '../../model/config.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { initParameters } from '../../model/init.ts';
 import { NonFiniteError, maskWords, type LossHyper, type LossInputs, type OptimizerHyper, type TokenBatch } from '../backend.ts';
 import { CpuBackend } from '../cpu/cpu_backend.ts';
@@ -20,8 +21,8 @@ import { testRuntime } from './test_device.ts';
 import type { MatmulVariant } from './layers.ts';
 import { preferredMatmul, WebGpuBackend } from './webgpu_backend.ts';
 
-// The micro preset's layers (d 16, 2 layers, 2 heads, MLP 64) with a small vocabulary and context.
-const config = validateConfig({ vocabSize: 45, contextLength: 40, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+// The micro preset with the playground tokenizer's vocabulary.
+const config = presetConfig('micro', defaultTokenizer().vocabSize);
 const V = config.vocabSize;
 const words = maskWords(V);
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
@@ -220,7 +221,7 @@ describe('WebGpuBackend against CpuBackend', () => {
         await dec.sample(ids, new Uint32Array(streams * words).fill(0xffffffff), 1, Float32Array.from(ids, () => rng.float()));
       }
       const perPosition = (web.bytesRead - before) / positions;
-      // Budget: a token (i32) and a log-prob (f32) per stream; one logit row would already be 4 V = 180 bytes.
+      // Budget: a token (i32) and a log-prob (f32) per stream; one logit row would already be 4 V bytes.
       expect(perPosition).toBeLessThanOrEqual(8 * streams);
       // Up: one packed write of the masks, draws and row indices, 256-byte aligned parts (a few KB).
       const upPerPosition = (web.bytesWritten - writtenBefore) / positions;
