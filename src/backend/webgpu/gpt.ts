@@ -24,6 +24,7 @@ import {
   residualForward,
   type MatmulVariant,
 } from './layers.ts';
+import type { BufferSlice } from './kernel.ts';
 import type { Scratch } from './scratch.ts';
 import type { Stage } from './stage.ts';
 
@@ -54,9 +55,9 @@ export interface GpuActivations {
 
 /** The inputs of a training-layout forward: tokens, positions (i32[B * T]) and SeqRows[B] (slot b, pos0 0, count T). */
 export interface GpuBatchInputs {
-  tokens: GPUBuffer;
-  positions: GPUBuffer;
-  seqs: GPUBuffer;
+  tokens: GPUBuffer | BufferSlice;
+  positions: GPUBuffer | BufferSlice;
+  seqs: GPUBuffer | BufferSlice;
 }
 
 export function allocGpuActivations(scratch: Scratch, config: ModelConfig, B: number, T: number): GpuActivations {
@@ -111,8 +112,8 @@ export function gptForward(stage: Stage, acts: GpuActivations, params: GPUBuffer
 
 /** The per-vocabulary row index of the batch's tokens (layers.tokenRowIndex), on the GPU. */
 export interface GpuTokenIndex {
-  starts: GPUBuffer;
-  order: GPUBuffer;
+  starts: GPUBuffer | BufferSlice;
+  order: GPUBuffer | BufferSlice;
 }
 
 /** Backward from dlnf [B * T, C] to every parameter, accumulating into grads. */

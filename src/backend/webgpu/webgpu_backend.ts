@@ -37,7 +37,7 @@ import { copyRows, fill, matmulBackward, matmulForward, tokenRowIndex, type Matm
 import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 import { accumulateGradients, adamwUpdate, countNonFinite, decayBits, gradNorm, NORM_STATE_FLOATS, normPartials } from './optimizer.ts';
 import type { GpuRuntime } from './runtime.ts';
-import { Scratch } from './scratch.ts';
+import { Scratch, UploadPacker } from './scratch.ts';
 import { lossCounts, packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput, type LossCounts } from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
@@ -206,9 +206,11 @@ export class WebGpuBackend implements Backend {
         const scratch = new Scratch(this.gpu);
         try {
           const stage = this.stage('score');
+          const packer = new UploadPacker();
           const plan = planBatch(chunk.batch, this.config);
-          const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+          const { lStudent } = this.forwardLogProbs(stage, scratch, packer, plan, set === 'reference' ? this.reference : this.params);
           stage.copy(lStudent, { buffer: lStudentAll, offset: chunk.firstScored * 4 }, chunk.nScored * 4);
+          packer.flush(this.gpu, scratch);
           await this.submit('score', stage);
         } finally {
           scratch.release();
@@ -241,8 +243,10 @@ export class WebGpuBackend implements Backend {
         const scratch = new Scratch(this.gpu);
         try {
           const stage = this.stage('lossBackward');
-          const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper);
+          const packer = new UploadPacker();
+          const tokens = this.chunkLossBackward(stage, scratch, packer, chunk, tokenIn, counts, hyper);
           stage.copy(tokens, { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 }, chunk.nScored * TOKEN_OUT_FLOATS * 4);
+          packer.flush(this.gpu, scratch);
           await this.submit('lossBackward', stage);
         } finally {
           scratch.release();
@@ -267,12 +271,12 @@ export class WebGpuBackend implements Backend {
    * One chunk of lossBackward, recorded into stage: forward, SEED loss and logit gradient, backward into
    * the scratch gradient. Returns the chunk's TokenOut buffer.
    */
-  private chunkLossBackward(stage: Stage, scratch: Scratch, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper): GPUBuffer {
+  private chunkLossBackward(stage: Stage, scratch: Scratch, packer: UploadPacker, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper): GPUBuffer {
     const { vocabSize: V, dModel: C } = this.config;
     const plan = planBatch(chunk.batch, this.config);
     const R = chunk.nScored;
-    const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
-    const inputsBuffer = scratch.upload(tokenIn.subarray(chunk.firstScored * TOKEN_IN_FLOATS, (chunk.firstScored + R) * TOKEN_IN_FLOATS));
+    const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, packer, plan, this.params);
+    const inputsBuffer = packer.add(tokenIn.subarray(chunk.firstScored * TOKEN_IN_FLOATS, (chunk.firstScored + R) * TOKEN_IN_FLOATS));
     const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
     fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
     seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper);
@@ -283,11 +287,11 @@ export class WebGpuBackend implements Backend {
     const N = plan.B * plan.T;
     const dlnf = scratch.floats(N * C);
     fill(stage, dlnf, N * C, 0);
-    copyRows(stage, dlnf, dgathered, scratch.upload(plan.scatterPairs), R, C);
+    copyRows(stage, dlnf, dgathered, packer.add(plan.scatterPairs), R, C);
     const index = tokenRowIndex(plan.tokens, V);
     gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
-      starts: scratch.upload(index.starts),
-      order: scratch.upload(index.order),
+      starts: packer.add(index.starts),
+      order: packer.add(index.order),
     }, this.variant);
     return tokens;
   }
@@ -331,21 +335,21 @@ export class WebGpuBackend implements Backend {
   }
 
   /** The forward of a planned batch up to the log-prob of each scored target, recorded into stage. */
-  private forwardLogProbs(stage: Stage, scratch: Scratch, plan: BatchPlan, params: GPUBuffer) {
+  private forwardLogProbs(stage: Stage, scratch: Scratch, packer: UploadPacker, plan: BatchPlan, params: GPUBuffer) {
     const { vocabSize: V, dModel: C } = this.config;
     const R = plan.rows.length;
     const acts: GpuActivations = allocGpuActivations(scratch, this.config, plan.B, plan.T);
     gptForward(stage, acts, params, this.offsets, this.config, {
-      tokens: scratch.upload(plan.tokens),
-      positions: scratch.upload(plan.positions),
-      seqs: scratch.upload(plan.seqs),
+      tokens: packer.add(plan.tokens),
+      positions: packer.add(plan.positions),
+      seqs: packer.add(plan.seqs),
     }, this.variant);
     const gathered = scratch.floats(R * C);
-    copyRows(stage, gathered, acts.lnf, scratch.upload(plan.gatherPairs), R, C);
+    copyRows(stage, gathered, acts.lnf, packer.add(plan.gatherPairs), R, C);
     const logits = scratch.floats(R * V);
     matmulForward(stage, logits, gathered, params, this.offsets.wte, null, R, C, V, this.variant);
-    const masks = scratch.upload(plan.masks);
-    const targets = scratch.upload(plan.targets);
+    const masks = packer.add(plan.masks);
+    const targets = packer.add(plan.targets);
     const logp = scratch.floats(R * V);
     maskedLogSoftmax(stage, logp, logits, masks, R, V);
     const lStudent = scratch.floats(R);
