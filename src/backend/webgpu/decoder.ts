@@ -79,6 +79,12 @@ export class GpuDecoder implements Decoder {
   ) {
     if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
     const { dModel: C, contextLength, nLayer } = config;
+    const cacheBytes = nStreams * contextLength * 3 * C * 4;
+    const limit = gpu.device.limits.maxStorageBufferBindingSize;
+    if (cacheBytes > limit) {
+      const most = Math.floor(limit / (contextLength * 3 * C * 4));
+      throw new RangeError(`decoder: a KV cache of ${nStreams} streams x ${contextLength} positions needs ${cacheBytes} bytes per layer, over this device's binding limit of ${limit}; use at most ${most} streams`);
+    }
     this.lengths = new Array<number>(nStreams).fill(0);
     this.pending = Array.from({ length: nStreams }, () => []);
     this.caches = [];

@@ -198,6 +198,7 @@ describe('WebGpuBackend against CpuBackend', () => {
       }
       for (let s = 0; s < 3; s++) expect(dec.length(s)).toBe(cpu.length(s));
       await expect(dec.sample(Int32Array.of(0), new Uint32Array(words), 1, Float32Array.of(0.5))).rejects.toThrow(/allows no token/);
+      expect(() => web.openDecoder(1 << 20)).toThrow(/use at most \d+ streams/);
     } finally {
       dec.dispose();
       web.dispose();
