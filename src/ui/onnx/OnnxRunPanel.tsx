@@ -47,16 +47,21 @@ export function OnnxRunPanel() {
   const onPlay = async () => {
     const steps: GreedyStep[] = [];
     const started = performance.now();
+    // Steps come through their own message channel, so the last of them may arrive after the episode's end.
+    let finished = false;
     setPlay({ state: 'playing', steps: [] });
-    const onStep = (step: GreedyStep) => {
-      steps.push(step);
+    const onStep = (step: GreedyStep, index: number) => {
+      if (finished) return;
+      steps[index] = step;
       setPlay({ state: 'playing', steps: [...steps] });
     };
     try {
       const episode = await withOnnxWorker((worker) => worker.play({ split, game, maxSteps }, proxy(onStep)));
+      finished = true;
       setPlay({ state: 'done', episode, ms: performance.now() - started });
     } catch (err) {
-      setPlay({ state: 'failed', message: messageOf(err), steps });
+      finished = true;
+      setPlay({ state: 'failed', message: messageOf(err), steps: steps.filter(Boolean) });
     }
   };
 
