@@ -251,7 +251,7 @@ describe('playground', () => {
     await engineReady(page);
     await page.getByTestId('step-update').click();
     await engineReady(page);
-    expect(await curvePoints(page)).toBe(1);
+    await expect.poll(() => curvePoints(page)).toBe(1);
     expect(problems).toEqual([]);
   });
 

@@ -77,11 +77,19 @@ let runtime: GpuRuntime | null = null;
 let connecting: Promise<void> | null = null;
 let booting: Promise<void> | null = null;
 let engine: Engine | null = null;
+/** Applies the engine events not yet rendered; called when an engine call returns, so that the controls
+ * say "ready" only over a record that holds everything the call produced. */
+let flushEvents: () => void = () => undefined;
+/** Forgets the events not yet rendered: those of a run that is being replaced. */
+let dropEvents: () => void = () => undefined;
 
 function messageOf(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return text.replace(/^Error: /, '');
 }
+
+/** Shortest time between two renders of engine events. */
+const FLUSH_MS = 200;
 
 const initialHash = parseHash(typeof location === 'undefined' ? '' : location.hash);
 
@@ -113,18 +121,24 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
   boot: () => {
     booting ??= (async () => {
       writeHash(get().settings);
-      // Events are applied once per animation frame: a fast run sends dozens per second, and one render per
-      // frame is all the eye sees. A hidden tab gets no frames, so it flushes on a timer instead.
+      // Events are applied together, at most every FLUSH_MS and in an animation frame: a fast run sends
+      // dozens per second, and re-laying out the page for each would keep the main thread busy. A hidden tab
+      // gets no frames, so it flushes on the timer alone.
       let pending: EngineEvent[] = [];
+      let lastFlush = 0;
       const flush = () => {
+        if (pending.length === 0) return;
         const events = pending;
         pending = [];
+        lastFlush = performance.now();
         set((s) => ({ record: events.reduce(applyEvent, s.record) }));
       };
+      flushEvents = flush;
+      dropEvents = () => void (pending = []);
       const started = startEngine((event) => {
         if (pending.length === 0) {
-          if (document.hidden) setTimeout(flush, 250);
-          else requestAnimationFrame(flush);
+          const wait = Math.max(0, lastFlush + FLUSH_MS - performance.now());
+          setTimeout(() => (document.hidden ? flush() : requestAnimationFrame(flush)), wait);
         }
         pending.push(event);
       });
@@ -164,6 +178,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     } catch (err) {
       set((s) => ({ record: applyEvent(s.record, { type: 'error', message: messageOf(err) }) }));
     }
+    flushEvents();
     set({ engine: { state: 'ready' } });
   },
 
@@ -275,10 +290,12 @@ const getState = usePlayground.getState;
 /** Starts a run in the worker and resets the page's record to it (or to the saved curves when resuming). */
 async function startRun(settings: Settings, resume: boolean, saved?: SavedRunInfo): Promise<void> {
   if (!engine) return;
+  dropEvents();
   setState({ engine: { state: 'starting' }, record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD, runSettings: null });
   try {
     const info = await engine.start(settings, resume);
     const run = info.runs.includes(getState().view.run) ? getState().view.run : info.runs[0];
+    flushEvents();
     setState((s) => ({ info, runSettings: settings, engine: { state: 'ready' }, view: { ...s.view, run, selected: null } }));
   } catch (err) {
     setState({ engine: { state: 'failed', message: messageOf(err) } });
@@ -294,5 +311,6 @@ async function busy(what: string, call: (e: Engine) => Promise<void>): Promise<v
   } catch (err) {
     setState((s) => ({ record: applyEvent(s.record, { type: 'error', message: messageOf(err) }) }));
   }
+  flushEvents();
   setState({ engine: { state: 'ready' } });
 }

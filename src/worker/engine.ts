@@ -302,7 +302,9 @@ export class Engine implements EngineApi {
       run.paramsBefore = null;
     }
     const snapshot = this.snapshot(run, st, next);
-    this.emit({ type: 'stage', snapshot });
+    // While playing, the page is sent what changes its views: the skills, then the scored, applied update
+    // (transcripts arrive one by one during the rollout). Stepping shows every stage.
+    if (inspect || next === 'skills' || next === 'optimizer') this.emit({ type: 'stage', snapshot });
     return snapshot;
   }
 
