@@ -1,4 +1,4 @@
-// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--eval-episodes N]`: builds the
+// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N]`: builds the
 // warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the preset on it
 // from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt):
 // corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate. The card goes to stdout.
@@ -17,11 +17,11 @@ import { buildCorpus, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions 
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
-import { progressBar, writeAtomic } from './train.ts';
+import { progressBar, readCheckpointFile, writeAtomic } from './train.ts';
 
 export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
 
-const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--eval-episodes N]';
+const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N]';
 
 export function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
@@ -30,7 +30,7 @@ export function cardPath(ckpt: string): string {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, 'eval-episodes': { type: 'string' } },
+    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' } },
     usage,
   );
   if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
@@ -56,7 +56,11 @@ export async function run(args: string[]): Promise<number> {
 
   const corpus = buildCorpus(tok, config.contextLength, options);
   process.stderr.write(`corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`);
-  const backend = new CpuBackend(config, initParameters(config, seed));
+  // --init continues the training of an earlier warm start (its steps add to this run's in the card).
+  const init = values.init === undefined ? null : await readCheckpointFile(values.init, tok);
+  if (init && init.params.length !== initParameters(config, 0).length) throw new CliError(`--init ${values.init} does not fit preset ${preset}`);
+  const priorSteps = init && typeof init.metadata.steps === 'number' ? init.metadata.steps : 0;
+  const backend = new CpuBackend(config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
   let tokens = 0;
   const loss = await trainWarmStart(backend, tok, corpus, options, (s) => {
@@ -87,7 +91,8 @@ export async function run(args: string[]): Promise<number> {
     preset,
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
-    steps: options.steps,
+    steps: priorSteps + options.steps,
+    continued_from: values.init ?? null,
     batch: options.batch,
     lr: options.lr,
     tokens,
@@ -108,7 +113,7 @@ export async function run(args: string[]): Promise<number> {
     vocabHash: tok.hash,
     params: await backend.readParameters(),
     optimizer: null,
-    metadata: { stage: 'warmstart', preset, seed, steps: options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
+    metadata: { stage: 'warmstart', preset, seed, steps: priorSteps + options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
   });
   await writeAtomic(out, bytes);
   await writeAtomic(cardPath(out), new TextEncoder().encode(JSON.stringify(card, null, 2) + '\n'));
