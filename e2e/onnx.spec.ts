@@ -61,6 +61,7 @@ describe('ONNX export and run in the page', () => {
     expect(policy.vocabularyHash).toBe(tok.hash);
     expect(policy.config.dModel).toBe(16);
     expect(policy.card.updates).toBe(1);
+    expect(policy.card.algorithm).toBe(DEFAULT_SETTINGS.algo === 'grpo' ? 'grpo' : 'seed');
     // The run has not trained since: the file's weights are the checkpoint's, bit for bit.
     const ckpt = readCheckpoint((await downloadBytes(page, 'export-checkpoint')).bytes, { vocabHash: tok.hash });
     expect(policy.params.length).toBe(ckpt.params.length);
