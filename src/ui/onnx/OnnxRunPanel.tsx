@@ -53,7 +53,7 @@ export function OnnxRunPanel() {
     const onStep = (step: GreedyStep, index: number) => {
       if (finished) return;
       steps[index] = step;
-      setPlay({ state: 'playing', steps: [...steps] });
+      setPlay({ state: 'playing', steps: steps.filter(Boolean) });
     };
     try {
       const episode = await withOnnxWorker((worker) => worker.play({ split, game, maxSteps }, proxy(onStep)));
