@@ -10,7 +10,6 @@ import {
   filterTrajectories,
   keepSelection,
   recordWithCurves,
-  runIds,
   tokenValue,
   type RunRecord,
 } from './run_state.ts';
@@ -75,7 +74,6 @@ describe('run record', () => {
     rec = applyEvent(rec, { type: 'update', metrics: metrics('grpo', 1) });
     rec = applyEvent(rec, { type: 'update', metrics: { ...metrics('seed', 2), meanReward: 3 } });
     expect(rec.curves.seed.map((m) => [m.update, m.meanReward])).toEqual([[1, 1.5], [2, 3]]);
-    expect(runIds(rec)).toEqual(['seed', 'grpo']);
     expect(recordWithCurves(rec.curves.seed).curves.seed).toEqual(rec.curves.seed);
   });
 

@@ -1,7 +1,7 @@
 // The page's record of the runs, as pure functions of (state, event), so the store stays a thin shell and
 // every rule here is tested in Node: trajectories of the update in progress arrive one by one and replace the
 // last update's batch once its first trajectory lands; curves gain one point per update and run.
-import type { EngineEvent, RunId, StageSnapshot, TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
+import type { EngineEvent, StageSnapshot, TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
 
 export type OutcomeFilter = 'all' | 'success' | 'failure';
 export type ColourBy = 'delta' | 'gate' | 'coef';
@@ -87,12 +87,6 @@ export function keepSelection(list: readonly TrajectoryView[], selected: number 
   if (list.length === 0) return null;
   if (selected !== null && list.some((t) => t.index === selected)) return selected;
   return list[0].index;
-}
-
-/** The runs in display order. */
-export function runIds(rec: RunRecord): RunId[] {
-  const ids = new Set<string>([...Object.keys(rec.curves), ...Object.keys(rec.batch)]);
-  return [...ids].sort((a, b) => (a === 'seed' ? -1 : b === 'seed' ? 1 : a.localeCompare(b))) as RunId[];
 }
 
 /** The value a token is coloured by, or null when the token has not been through the loss yet. */

@@ -18,7 +18,7 @@ import type { BackendChoice } from './settings.ts';
  * site's root URL (engine_client.ts): the worker's own script lives elsewhere (assets/), and the site may be
  * served from any sub-path.
  */
-export function warmStartUrl(preset: PresetName): URL {
+function warmStartUrl(preset: PresetName): URL {
   return new URL(`warmstart-${preset}.ckpt`, self.name || self.location.href);
 }
 

@@ -287,10 +287,6 @@ export function needsReset(before: Settings, after: Settings): boolean {
   return false;
 }
 
-export function settingSpec(key: keyof Settings): NumberSpec | ChoiceSpec {
-  return specOf(key);
-}
-
 /** Settings read back from storage or a file: every known key validated as a hash value would be. */
 export function settingsFrom(value: unknown): ParsedHash {
   const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};

@@ -106,7 +106,7 @@ function Verified({ result, filename, ms }: { result: PageExport; filename: stri
         |diff| = <span data-testid="onnx-max-diff">{report.maxAbsDiff.toExponential(2)}</span> ≤ {report.tolerance}.
       </p>
       <p className="muted">
-        <code>{filename}</code>: {(bytes.length / 1024).toFixed(1)} KiB; {card.algorithm}, {card.updates} updates, seed {card.seed}; checked in{' '}
+        <code>{filename}</code>: {(bytes.length / 1024).toFixed(1)} KiB; {card.algorithm}, {card.updates} update{card.updates === 1 ? '' : 's'}, seed {card.seed}; checked in{' '}
         {(ms / 1000).toFixed(1)} s on {threads} WebAssembly thread{threads === 1 ? '' : 's'}.
       </p>
       <CaseTable report={report} />

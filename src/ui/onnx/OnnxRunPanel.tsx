@@ -135,7 +135,7 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
       </dd>
       <dt>Training</dt>
       <dd>
-        {card.algorithm}, {card.updates} updates, seed {card.seed}
+        {card.algorithm}, {card.updates} update{card.updates === 1 ? '' : 's'}, seed {card.seed}
         {success.length > 0 ? `; success ${success.map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`).join(', ')}` : ''}
       </dd>
     </dl>
