@@ -1,23 +1,11 @@
 // Typed views of the flat parameter buffer (model/layout.ts), one per tensor. The same binding works for
 // the parameters, the gradients and the AdamW moments, which share the layout.
 import type { ModelConfig } from '../../model/config.ts';
-import { blockViewName, parameterLayout, type ParameterLayout } from '../../model/layout.ts';
+import { modelOffsets, parameterLayout, type BlockOffsets, type ParameterLayout } from '../../model/layout.ts';
 import type { Floats } from './floats.ts';
 
-export interface BlockWeights<F extends Floats> {
-  ln1w: F;
-  ln1b: F;
-  qkvw: F;
-  qkvb: F;
-  attprojw: F;
-  attprojb: F;
-  ln2w: F;
-  ln2b: F;
-  fcw: F;
-  fcb: F;
-  fcprojw: F;
-  fcprojb: F;
-}
+/** One transformer block's tensors, under the names of model/layout.ts's BlockOffsets. */
+export type BlockWeights<F extends Floats> = { [Part in keyof BlockOffsets]: F };
 
 export interface ModelWeights<F extends Floats> {
   wte: F;
@@ -31,27 +19,13 @@ export function bindWeights<F extends Floats>(buffer: F, config: ModelConfig, la
   if (buffer.length !== layout.totalFloats) {
     throw new RangeError(`parameter buffer holds ${buffer.length} floats, the layout needs ${layout.totalFloats}`);
   }
-  const at = (name: string): F => {
-    const v = layout.views[name];
-    return buffer.subarray(v.offset, v.offset + v.size) as F;
-  };
-  const blocks: BlockWeights<F>[] = [];
-  for (let l = 0; l < config.nLayer; l++) {
-    const b = (part: string) => at(blockViewName(l, part));
-    blocks.push({
-      ln1w: b('ln1.w'),
-      ln1b: b('ln1.b'),
-      qkvw: b('attn.qkv.w'),
-      qkvb: b('attn.qkv.b'),
-      attprojw: b('attn.proj.w'),
-      attprojb: b('attn.proj.b'),
-      ln2w: b('ln2.w'),
-      ln2b: b('ln2.b'),
-      fcw: b('mlp.fc.w'),
-      fcb: b('mlp.fc.b'),
-      fcprojw: b('mlp.proj.w'),
-      fcprojb: b('mlp.proj.b'),
-    });
-  }
-  return { wte: at('wte'), wpe: at('wpe'), blocks, lnfw: at('lnf.w'), lnfb: at('lnf.b') };
+  const sizeAt = new Map(layout.list.map((v) => [v.offset, v.size]));
+  const at = (offset: number): F => buffer.subarray(offset, offset + (sizeAt.get(offset) ?? 0)) as F;
+  const offsets = modelOffsets(layout, config.nLayer);
+  const blocks = offsets.blocks.map((block) => {
+    const weights = {} as BlockWeights<F>;
+    for (const part of Object.keys(block) as (keyof BlockOffsets)[]) weights[part] = at(block[part]);
+    return weights;
+  });
+  return { wte: at(offsets.wte), wpe: at(offsets.wpe), blocks, lnfw: at(offsets.lnfw), lnfb: at(offsets.lnfb) };
 }
