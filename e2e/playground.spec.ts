@@ -287,6 +287,34 @@ describe('playground', () => {
     expect(problems).toEqual([]);
   });
 
+  it('is usable from the keyboard, and every control has a label', async () => {
+    const { page, problems } = await openPlayground(browser, formatHash(FAST));
+    await engineReady(page);
+    const unlabelled = await page.locator('input, select, button').evaluateAll((els) =>
+      els
+        .filter((el) => {
+          const e = el as HTMLInputElement;
+          const text = (e.labels?.length ?? 0) > 0 || e.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent?.trim());
+          return !text;
+        })
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
+    expect(unlabelled).toEqual([]);
+    // Tab to "Step one update" and press Enter.
+    let focused = '';
+    for (let i = 0; i < 20 && focused !== 'step-update'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? '');
+    }
+    expect(focused).toBe('step-update');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => curvePoints(page), { timeout: 60_000 }).toBe(1);
+    // A transcript token takes the focus and shows its numbers.
+    await page.locator('[data-testid="transcript"] .tok').first().focus();
+    await expect.poll(() => page.locator('[data-testid="token-detail"] dd[data-name="coef"]').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
   it('lays out on a laptop screen and a narrow one', async () => {
     for (const [w, h] of [[1280, 800], [760, 1000]]) {
       const { page, problems } = await openPlayground(browser, formatHash(FAST), { width: w, height: h });
