@@ -13,9 +13,11 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export async function launchChromium(): Promise<Browser> {
+/** webgpu: false starts Chromium as a user without the flag would have it, WebGPU off (Linux). */
+export async function launchChromium(options: { webgpu?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`${CHROMIUM_PATH} not found: install Debian's chromium package (apt-get install chromium)`);
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const args = options.webgpu === false ? CHROMIUM_ARGS.filter((a) => a !== '--enable-unsafe-webgpu') : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args, headless: true });
 }

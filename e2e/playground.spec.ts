@@ -287,6 +287,29 @@ describe('playground', () => {
     expect(problems).toEqual([]);
   });
 
+  it('explains the fall back to the CPU when the browser gives no WebGPU, and trains there', async () => {
+    const plain = await launchChromium({ webgpu: false });
+    try {
+      const opened = await openPlayground(plain, formatHash({ ...FAST, backend: 'webgpu' }));
+      const { page, problems } = opened;
+      await firstRollout(page);
+      await engineReady(page);
+      expect(await page.getByTestId('backend-kind').textContent()).toBe('CPU');
+      expect(await page.getByTestId('backend').textContent()).toContain('instead of the requested WebGPU');
+      const banner = page.getByTestId('backend-fallback');
+      await banner.waitFor();
+      expect(await banner.textContent()).toMatch(/To enable WebGPU: .*--enable-unsafe-webgpu/);
+      await page.getByTestId('step-update').click();
+      await engineReady(page);
+      await expect.poll(() => curvePoints(page)).toBe(1);
+      await shot(page, 'e2e-cpu-fallback', 'backend');
+      expect(foreignRequests(opened)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('is usable from the keyboard, and every control has a label', async () => {
     const { page, problems } = await openPlayground(browser, formatHash(FAST));
     await engineReady(page);

@@ -66,11 +66,12 @@ export function BackendPanel() {
   const info = usePlayground((s) => s.info);
   if (!info) return null;
   const b = info.backend;
+  const how = b.requested === 'auto' ? 'picked automatically' : b.requested === b.kind ? 'as requested' : `instead of the requested ${b.requested === 'webgpu' ? 'WebGPU' : 'CPU'}`;
   return (
     <section className="panel" aria-labelledby="backend-title" data-testid="backend" data-kind={b.kind}>
       <h2 id="backend-title">Training backend</h2>
       <p>
-        <strong data-testid="backend-kind">{b.kind === 'webgpu' ? 'WebGPU' : 'CPU'}</strong> ({b.requested === 'auto' ? 'picked automatically' : 'as requested'}):{' '}
+        <strong data-testid="backend-kind">{b.kind === 'webgpu' ? 'WebGPU' : 'CPU'}</strong> ({how}):{' '}
         <span data-testid="backend-reason">{b.reason}</span>
         {b.adapter ? <span className="muted"> Adapter: {formatAdapter(b.adapter)}.</span> : null}
       </p>
