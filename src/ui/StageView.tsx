@@ -152,9 +152,9 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
             </thead>
             <tbody>
               {step.largest.map((c) => (
-                <tr key={`${c.name}[${c.index}]`} data-testid="param-change">
+                <tr key={`${c.name}[${c.index.join(',')}]`} data-testid="param-change">
                   <td>
-                    {c.name}[{c.index}]
+                    {c.name}[{c.index.join(', ')}] {c.row ? <span className="muted">{c.row}</span> : null}
                   </td>
                   <td className="num">{fmt(c.before)}</td>
                   <td className="num">{fmt(c.after)}</td>

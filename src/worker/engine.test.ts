@@ -221,9 +221,14 @@ describe('engine', () => {
     after[5] += 0.5;
     const lnfb = parameterLayout(config).views['lnf.b'];
     after[lnfb.offset + 3] -= 0.25;
-    const { largest, rms } = largestChanges(config, before, after, 8);
-    expect(largest.map((c) => [c.name, c.index])).toEqual([['wte', 5], ['lnf.b', 3]]);
+    after[config.dModel * 7 + 2] += 0.375;
+    const { largest, rms } = largestChanges(config, before, after, 8, (id) => tok.token(id));
+    expect(largest.map((c) => [c.name, c.index, c.row])).toEqual([
+      ['wte', [0, 5], `token “${tok.token(0)}”`],
+      ['wte', [7, 2], `token “${tok.token(7)}”`],
+      ['lnf.b', [3], null],
+    ]);
     expect(largest[0].after - largest[0].before).toBeCloseTo(0.5, 6);
-    expect(rms).toBeCloseTo(Math.sqrt((0.25 + 0.0625) / after.length), 6);
+    expect(rms).toBeCloseTo(Math.sqrt((0.25 + 0.140625 + 0.0625) / after.length), 6);
   });
 });

@@ -96,8 +96,27 @@ function describeShape(c: ModelConfig): string {
   return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, context ${c.contextLength}`;
 }
 
-/** The k largest |after - before| entries, named by the parameter layout. */
-export function largestChanges(config: ModelConfig, before: Float32Array, after: Float32Array, k: number): { largest: ParameterChange[]; rms: number } {
+/** Row-major multi-index of a flat offset within a shape. */
+function unravel(offset: number, shape: readonly number[]): number[] {
+  const out = new Array<number>(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) {
+    out[d] = offset % shape[d];
+    offset = Math.floor(offset / shape[d]);
+  }
+  return out;
+}
+
+/**
+ * The k largest |after - before| entries, named by the parameter layout; a row of the token embedding is
+ * labelled with its token, a row of the position embedding with its position.
+ */
+export function largestChanges(
+  config: ModelConfig,
+  before: Float32Array,
+  after: Float32Array,
+  k: number,
+  tokenName: (id: number) => string = String,
+): { largest: ParameterChange[]; rms: number } {
   const top: { i: number; d: number }[] = [];
   let sq = 0;
   for (let i = 0; i < after.length; i++) {
@@ -111,7 +130,10 @@ export function largestChanges(config: ModelConfig, before: Float32Array, after:
   const views = parameterLayout(config).list;
   const largest = top.map(({ i }) => {
     const view = views.find((v) => i >= v.offset && i < v.offset + v.size);
-    return { name: view?.name ?? 'padding', index: view ? i - view.offset : i, before: before[i], after: after[i] };
+    if (!view) return { name: 'padding', index: [i], row: null, before: before[i], after: after[i] };
+    const index = unravel(i - view.offset, view.shape);
+    const row = view.name === 'wte' ? `token “${tokenName(index[0])}”` : view.name === 'wpe' ? `position ${index[0]}` : null;
+    return { name: view.name, index, row, before: before[i], after: after[i] };
   });
   return { largest, rms: Math.sqrt(sq / Math.max(1, after.length)) };
 }
@@ -288,7 +310,7 @@ export class Engine implements EngineApi {
     }
     if (next === 'optimizer' && run.paramsBefore) {
       const after = await run.backend.readParameters();
-      const { largest, rms } = largestChanges(run.backend.config, run.paramsBefore, after, LARGEST_CHANGES);
+      const { largest, rms } = largestChanges(run.backend.config, run.paramsBefore, after, LARGEST_CHANGES, (id) => this.tok.token(id));
       const loss = st.loss;
       run.step = {
         L_GRPO: loss?.L_GRPO ?? Number.NaN,

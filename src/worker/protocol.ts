@@ -107,9 +107,11 @@ export interface GroupView {
 }
 
 export interface ParameterChange {
-  /** Named view of the flat buffer, e.g. "h0.attn.qkv.w", and the index within it. */
+  /** Named view of the flat buffer, e.g. "h0.attn.qkv.w", and the index within it per dimension of its shape. */
   name: string;
-  index: number;
+  index: number[];
+  /** The token whose embedding row this is (wte and wpe rows: token id or position), when there is one. */
+  row: string | null;
   before: number;
   after: number;
 }
