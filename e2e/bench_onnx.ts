@@ -90,7 +90,7 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
   ];
   lines.push(
     r.ortWebGpuError === null
-      ? "onnxruntime-web's WebGPU execution provider ran on this adapter."
+      ? `onnxruntime-web's WebGPU execution provider ran, on a device of its own from the adapter ${r.ortAdapter ?? 'it did not name'}.`
       : `onnxruntime-web's WebGPU execution provider did not run on this adapter: ${r.ortWebGpuError}`,
     '',
     '| preset | batch | seq | ours WebGPU ms | ORT WebGPU ms | ORT wasm ms | ORT WebGPU / ours | ORT wasm / ours | ours diff | ORT WebGPU diff | ORT wasm diff |',

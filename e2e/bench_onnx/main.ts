@@ -39,6 +39,8 @@ export interface BenchResult {
   crossOriginIsolated: boolean;
   /** Why onnxruntime-web's WebGPU execution provider could not run, when it could not. */
   ortWebGpuError: string | null;
+  /** The adapter of the device that onnxruntime-web's WebGPU execution provider created for itself. */
+  ortAdapter: string | null;
   rows: BenchRow[];
 }
 
@@ -69,7 +71,16 @@ function allPositionsBatch(ids: Int32Array, batch: number, seqLen: number, vocab
   return { nSeq: batch, seqLen, tokens: ids, targets, masks };
 }
 
-async function benchCase(gpu: GpuRuntime, c: BenchCase, reps: number, webgpuOk: { error: string | null }): Promise<BenchRow> {
+interface OrtWebGpuState {
+  error: string | null;
+  adapter: string | null;
+}
+
+function describeAdapter(a: { vendor: string; architecture: string; description: string }, fallback: boolean): string {
+  return [a.vendor, a.architecture, a.description, fallback ? '(fallback adapter)' : ''].filter((x) => x !== '').join(' ');
+}
+
+async function benchCase(gpu: GpuRuntime, c: BenchCase, reps: number, webgpuOk: OrtWebGpuState): Promise<BenchRow> {
   const tok = defaultTokenizer();
   const config = presetConfig(c.preset, tok.vocabSize);
   const params = trainedLikeParameters(config, 1);
@@ -90,6 +101,8 @@ async function benchCase(gpu: GpuRuntime, c: BenchCase, reps: number, webgpuOk: 
   if (webgpuOk.error === null) {
     try {
       webgpu = await ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'] });
+      const info = (await ort.env.webgpu.device).adapterInfo;
+      webgpuOk.adapter ??= describeAdapter(info, info.isFallbackAdapter);
     } catch (err) {
       webgpuOk.error = `session creation failed: ${(err as Error).message}`;
     }
@@ -124,17 +137,18 @@ window.benchOnnx = async (cases, reps) => {
   ort.env.wasm.numThreads = 1;
   const gpu = await createBrowserRuntime();
   const a = gpu.adapter;
-  const state = { error: null as string | null };
+  const state: OrtWebGpuState = { error: null, adapter: null };
   const rows: BenchRow[] = [];
   for (const c of cases) {
     rows.push(await benchCase(gpu, c, reps, state));
     document.getElementById('status')!.textContent = `${rows.length} of ${cases.length}`;
   }
   return {
-    adapter: [a.vendor, a.architecture, a.description, a.isFallback ? '(fallback adapter)' : ''].filter((x) => x !== '').join(' '),
+    adapter: describeAdapter(a, a.isFallback),
     ortVersion: ort.env.versions.web ?? 'unknown',
     crossOriginIsolated: globalThis.crossOriginIsolated,
     ortWebGpuError: state.error,
+    ortAdapter: state.adapter,
     rows,
   };
 };
