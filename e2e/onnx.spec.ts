@@ -13,7 +13,7 @@ import { readPolicyOnnx } from '../src/onnx/load.ts';
 import { LOGITS_TOLERANCE } from '../src/onnx/verify.ts';
 import { defaultTokenizer } from '../src/text/tokenizer.ts';
 import { playGreedy } from '../src/ui/onnx/greedy_episode.ts';
-import { MAX_COMMAND_TOKENS } from '../src/ui/onnx/onnx_run.ts';
+import { playSettingsOf } from '../src/ui/onnx/onnx_run.ts';
 import { DEFAULT_SETTINGS, formatHash } from '../src/worker/settings.ts';
 import { launchChromium } from './browser.ts';
 import { SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
@@ -69,6 +69,11 @@ describe('ONNX export and run in the page', () => {
 
     await loadFile(page, onnx.name, onnx.bytes);
     await page.locator('[data-testid="onnx-policy"]').waitFor({ timeout: 30_000 });
+    // The run view starts from how the run played: max steps and history from the training card.
+    const played = playSettingsOf(policy.card);
+    expect(played).toEqual({ maxSteps: DEFAULT_SETTINGS.maxSteps, history: DEFAULT_SETTINGS.history >= DEFAULT_SETTINGS.maxSteps ? Infinity : DEFAULT_SETTINGS.history, maxCommandTokens: 12, fromCard: true });
+    expect(await page.getByTestId('onnx-max-steps').inputValue()).toBe(String(DEFAULT_SETTINGS.maxSteps));
+    expect(await page.getByTestId('onnx-context').textContent()).toContain('as the training run played');
     const maxSteps = 6;
     const game = 3;
     await page.getByTestId('onnx-game').fill(String(game));
@@ -79,7 +84,7 @@ describe('ONNX export and run in the page', () => {
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run.png` });
 
     const scene = generateScene('seen', game, TINY, EVAL_SEED);
-    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, scene, { maxSteps, maxCommandTokens: MAX_COMMAND_TOKENS });
+    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, scene, { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens });
     expect(actions).toEqual(reference.steps.map((s) => `> ${s.action}`));
     expect(await page.getByTestId('onnx-outcome').getAttribute('data-won')).toBe(String(reference.won));
     expect(await page.getByTestId('onnx-goal').textContent()).toContain(scene.task.goal);

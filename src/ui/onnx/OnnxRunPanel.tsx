@@ -38,13 +38,20 @@ export function OnnxRunPanel() {
     try {
       const bytes = new Uint8Array(await chosen.arrayBuffer());
       const outcome = await withOnnxWorker<OpenOutcome>((worker) => worker.open(bytes));
-      setFile(outcome.ok ? { state: 'loaded', name: chosen.name, policy: outcome.policy } : { state: 'refused', name: chosen.name, message: outcome.message });
+      if (outcome.ok) {
+        setMaxSteps(outcome.policy.play.maxSteps);
+        setFile({ state: 'loaded', name: chosen.name, policy: outcome.policy });
+      } else {
+        setFile({ state: 'refused', name: chosen.name, message: outcome.message });
+      }
     } catch (err) {
       setFile({ state: 'refused', name: chosen.name, message: `The file could not be read: ${messageOf(err)}.` });
     }
   };
 
   const onPlay = async () => {
+    if (file.state !== 'loaded') return;
+    const { history } = file.policy.play;
     const steps: GreedyStep[] = [];
     const started = performance.now();
     // Steps come through their own message channel, so the last of them may arrive after the episode's end.
@@ -56,7 +63,7 @@ export function OnnxRunPanel() {
       setPlay({ state: 'playing', steps: steps.filter(Boolean) });
     };
     try {
-      const episode = await withOnnxWorker((worker) => worker.play({ split, game, maxSteps }, proxy(onStep)));
+      const episode = await withOnnxWorker((worker) => worker.play({ split, game, maxSteps, history }, proxy(onStep)));
       finished = true;
       setPlay({ state: 'done', episode, ms: performance.now() - started });
     } catch (err) {
@@ -108,6 +115,10 @@ export function OnnxRunPanel() {
               <input type="number" min={1} max={50} step={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.valueAsNumber)} data-testid="onnx-max-steps" />
             </label>
           </div>
+          <p className="muted" data-testid="onnx-context">
+            Context: {contextText(file.policy.play.history)}
+            {file.policy.play.fromCard ? ', as the training run played' : ' (the file does not say how its run played)'}.
+          </p>
           {!validGame ? <p className="bad">The game must be a whole number from 0 to {EVAL_COUNTS[split] - 1}.</p> : null}
           {!validSteps ? <p className="bad">Max steps must be a whole number from 1 to 50.</p> : null}
           <button type="button" onClick={() => void onPlay()} disabled={!validGame || !validSteps || play.state === 'playing'} data-testid="onnx-play">
@@ -167,7 +178,7 @@ function Transcript({ play }: { play: PlayState }) {
         <p className={play.episode.won ? 'ok' : 'bad'} data-testid="onnx-outcome" data-won={play.episode.won}>
           {play.episode.won ? 'Solved' : 'Not solved'} in {play.episode.steps.length} steps; {play.episode.forwards} forward passes in{' '}
           {(play.ms / 1000).toFixed(2)} s.
-          {play.episode.windowed ? ' The episode outgrew the context: the oldest steps were left out of it.' : ''}
+          {play.episode.windowed ? ' Later steps saw only part of the episode.' : ''}
         </p>
       ) : null}
       {play.state === 'failed' ? (
@@ -177,6 +188,11 @@ function Transcript({ play }: { play: PlayState }) {
       ) : null}
     </div>
   );
+}
+
+function contextText(history: number): string {
+  if (history === Infinity) return 'the whole episode (the oldest steps leave only when the model\'s context is full)';
+  return `the task and the last ${history} step${history === 1 ? '' : 's'}`;
 }
 
 function messageOf(err: unknown): string {

@@ -3,7 +3,7 @@
 // larger presets). Calls run one at a time, in the order they came.
 import { expose, transfer } from 'comlink';
 import { exportCheckpointOnnx, onnxFilename, OnnxVerificationError } from './onnx_export.ts';
-import { openPolicyFile, playEvalGame, PolicyFileError, type OpenedPolicy } from './onnx_run.ts';
+import { openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError, type OpenedPolicy } from './onnx_run.ts';
 import type { ExportOutcome, OnnxWorkerApi, OpenOutcome } from './protocol.ts';
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -41,7 +41,7 @@ const api: OnnxWorkerApi = {
         return { ok: false, message: err instanceof PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.` };
       }
       const { config, card, opsetVersion } = opened.policy;
-      return { ok: true, policy: { config, card, opsetVersion, bytes: bytes.length } };
+      return { ok: true, policy: { config, card, opsetVersion, bytes: bytes.length, play: playSettingsOf(card) } };
     }),
 
   play: (request, onStep) =>

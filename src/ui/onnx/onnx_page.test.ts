@@ -7,7 +7,7 @@ import { testPolicy } from '../../onnx/testing/fixtures.ts';
 import { LOGITS_TOLERANCE } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { exportCheckpointOnnx, onnxFilename, runCardMetadata } from './onnx_export.ts';
-import { openPolicyFile, playEvalGame, PolicyFileError } from './onnx_run.ts';
+import { DEFAULT_PLAY, openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError } from './onnx_run.ts';
 import { pageThreads } from './threads.ts';
 
 const tok = defaultTokenizer();
@@ -54,12 +54,23 @@ describe("the page's run view", () => {
     try {
       expect(opened.tokenizer.hash).toBe(tok.hash);
       expect(opened.policy.card.updates).toBe(12);
-      const episode = await playEvalGame(opened, { split: 'unseen', game: 2, maxSteps: 4 });
+      const episode = await playEvalGame(opened, { split: 'unseen', game: 2, maxSteps: 4, history: 2 });
       expect(episode.steps).toHaveLength(4);
       expect(episode.goal.length).toBeGreaterThan(5);
     } finally {
       await opened.session.release();
     }
+  });
+
+  it("starts from how the run played, as its card's config says; defaults otherwise", () => {
+    const card = { algorithm: 'seed', updates: 1, seed: 1, success: {} };
+    const config = (c: object) => ({ ...card, extra: { config: JSON.stringify(c) } });
+    expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }))).toEqual({ maxSteps: 15, history: 5, maxCommandTokens: 10, fromCard: true });
+    expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }))).toEqual({ maxSteps: 8, history: Infinity, maxCommandTokens: 12, fromCard: true });
+    expect(playSettingsOf(card)).toEqual(DEFAULT_PLAY);
+    expect(playSettingsOf({ ...card, extra: { config: '{not json' } })).toEqual(DEFAULT_PLAY);
+    expect(playSettingsOf(config({ maxSteps: 0, history: 5, maxCommandTokens: 10 }))).toEqual(DEFAULT_PLAY);
+    expect(playSettingsOf(config({ maxSteps: 15, history: 2.5, maxCommandTokens: 10 }))).toEqual(DEFAULT_PLAY);
   });
 
   it('refuses other files with the reason: not ONNX, ONNX but not ours, damaged, foreign vocabulary', async () => {

@@ -4,7 +4,7 @@
 import { EVAL_SEED, generateScene } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { readPolicyOnnx, type LoadedPolicy } from '../../onnx/load.ts';
-import { OnnxPolicyError } from '../../onnx/metadata.ts';
+import { OnnxPolicyError, type TrainingCard } from '../../onnx/metadata.ts';
 import { OnnxPolicySession } from '../../onnx/runtime.ts';
 import { Tokenizer } from '../../text/tokenizer.ts';
 import { playGreedy, type GreedyEpisode, type GreedyStep } from './greedy_episode.ts';
@@ -54,10 +54,46 @@ export interface PlayRequest {
   /** Game number in the split's fixed evaluation set. */
   game: number;
   maxSteps: number;
+  /** Past steps in the context; Infinity: the whole episode. */
+  history: number;
 }
 
-/** Commands are at most this many tokens (the trainer's maxCommandTokens). */
-export const MAX_COMMAND_TOKENS = 12;
+/** How the run that wrote the file played its episodes, as far as its training card tells. */
+export interface PlaySettings {
+  maxSteps: number;
+  /** Past steps in the context; Infinity: the whole episode (the run's episode layout). */
+  history: number;
+  maxCommandTokens: number;
+  /** Whether the card held the run's config (else these are the defaults). */
+  fromCard: boolean;
+}
+
+export const DEFAULT_PLAY: Readonly<PlaySettings> = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, fromCard: false };
+
+/**
+ * The play settings of the run that trained the weights: a run's export keeps its training config as JSON in
+ * the card's extra.config (onnx/card.ts), with maxSteps, history and maxCommandTokens. A history of maxSteps or
+ * more is the whole episode, as in the rollout.
+ */
+export function playSettingsOf(card: TrainingCard): PlaySettings {
+  const text = card.extra?.config;
+  if (typeof text !== 'string') return { ...DEFAULT_PLAY };
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { ...DEFAULT_PLAY };
+  }
+  const int = (key: string, min: number, max: number): number | null => {
+    const v = config?.[key];
+    return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : null;
+  };
+  const maxSteps = int('maxSteps', 1, 100);
+  const history = int('history', 0, 1000);
+  const maxCommandTokens = int('maxCommandTokens', 1, 64);
+  if (maxSteps === null || history === null || maxCommandTokens === null) return { ...DEFAULT_PLAY };
+  return { maxSteps, history: history >= maxSteps ? Infinity : history, maxCommandTokens, fromCard: true };
+}
 
 export function playEvalGame(opened: OpenedPolicy, request: PlayRequest, onStep?: (step: GreedyStep, index: number) => void): Promise<GreedyEpisode> {
   const scene = generateScene(request.split, request.game, TINY, EVAL_SEED);
@@ -67,7 +103,7 @@ export function playEvalGame(opened: OpenedPolicy, request: PlayRequest, onStep?
     tokenizer,
     policy.config.contextLength,
     scene,
-    { maxSteps: request.maxSteps, maxCommandTokens: MAX_COMMAND_TOKENS },
+    { maxSteps: request.maxSteps, history: request.history, maxCommandTokens: playSettingsOf(policy.card).maxCommandTokens },
     onStep,
   );
 }

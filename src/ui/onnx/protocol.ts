@@ -6,7 +6,7 @@ import type { TrainingCard } from '../../onnx/metadata.ts';
 import type { VerifyReport } from '../../onnx/verify.ts';
 import type { GreedyEpisode, GreedyStep } from './greedy_episode.ts';
 import type { PageExport } from './onnx_export.ts';
-import type { PlayRequest } from './onnx_run.ts';
+import type { PlayRequest, PlaySettings } from './onnx_run.ts';
 
 export type ExportOutcome =
   | { ok: true; result: PageExport; filename: string }
@@ -17,6 +17,8 @@ export interface PolicySummary {
   card: TrainingCard;
   opsetVersion: number;
   bytes: number;
+  /** How the training run played (from the card), the run view's starting settings. */
+  play: PlaySettings;
 }
 
 export type OpenOutcome = { ok: true; policy: PolicySummary } | { ok: false; message: string };
