@@ -1,10 +1,11 @@
 // One episode played greedily by any forward that maps token ids to logits (an exported policy run by
-// onnxruntime-web, or the CPU forward): the same sequence the rollout builds in its episode layout (task,
-// opening room, then "<obs> observation <act> command <end>" per step), with constrained decoding over the
-// admissible commands' trie and, at each token, the allowed token with the largest logit (the lowest id on a
-// tie), as the backends' samplers do at temperature 0. The forward has no KV cache, so each chosen token
-// costs one forward over the whole context; a token that the trie forces (the only one allowed) is taken
-// without one, since every masked distribution puts all its mass on it.
+// onnxruntime-web, or the CPU forward). Each step reads the rollout's context (text/prompts.ts policyContext):
+// with the whole history, the episode sequence (task, opening room, then "<obs> observation <act> command
+// <end>" per step); with a history window, the windowed context. Decoding is constrained to the admissible
+// commands' trie and takes, at each token, the allowed token with the largest logit (the lowest id on a tie),
+// as the backends' samplers do at temperature 0. The forward has no KV cache, so each chosen token costs one
+// forward over the whole context; a token that the trie forces (the only one allowed) is taken without one,
+// since every masked distribution puts all its mass on it.
 import { maskedLogSoftmax } from '../../backend/cpu/log_softmax.ts';
 import { Game } from '../../env/game.ts';
 import type { Scene } from '../../env/scene.ts';
