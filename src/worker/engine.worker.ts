@@ -48,7 +48,8 @@ async function createBackend(choice: BackendChoice, config: ModelConfig, params:
   const decision = decideBackend(choice, probed);
   const adapter = probed && 'adapter' in probed ? probed.adapter : null;
   if (decision.kind === 'webgpu') {
-    const backend = new WebGpuBackend(await gpuRuntime(), config, params, { matmul: decision.software ? 'naive' : 'tiled' });
+    // The backend picks its matmul variant from the adapter (vec4 on software adapters, tiled on GPUs).
+    const backend = new WebGpuBackend(await gpuRuntime(), config, params);
     return { backend, report: { kind: 'webgpu', requested: choice, reason: decision.reason, adapter, fallback: null } };
   }
   return { backend: new CpuBackend(config, params), report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback } };
