@@ -15,6 +15,8 @@ describe('training card from checkpoint metadata', () => {
   });
 
   it('a fresh checkpoint is "init" with 0 updates; the optimizer step counts updates when metadata does not', () => {
+    expect(trainingCardFromMetadata({ stage: 'rl', algo: 'grpo', updates: 3 })).toEqual({ algorithm: 'grpo', updates: 3, seed: 0, success: {}, extra: { stage: 'rl' } });
+    expect(trainingCardFromMetadata({ algorithm: 'seed', algo: 'grpo', updates: 1 }).algorithm).toBe('seed');
     expect(trainingCardFromMetadata({})).toEqual({ algorithm: 'init', updates: 0, seed: 0, success: {} });
     expect(trainingCardFromMetadata({ seed: 9 }, 40)).toEqual({ algorithm: 'unknown', updates: 40, seed: 9, success: {} });
   });

@@ -1,15 +1,16 @@
 // The training card of an export, from a checkpoint's free-form training metadata (model/checkpoint.ts):
-// algorithm, updates and seed when present, success rates under `success` ({split: rate in [0, 1]}), and
+// algorithm (`algorithm`, or `algo` as training runs name it), updates and seed when present, success rates under `success` ({split: rate in [0, 1]}), and
 // every other entry kept under `extra` (non-scalars and success figures that are not rates as JSON text), so
 // nothing the checkpoint said is lost.
 import type { TrainingCard } from './metadata.ts';
 
-const CARD_FIELDS = new Set(['algorithm', 'updates', 'seed', 'success']);
+const CARD_FIELDS = new Set(['algorithm', 'algo', 'updates', 'seed', 'success']);
 
 /** `optimizerStep` (the checkpoint's AdamW step) counts the updates when the metadata does not. */
 export function trainingCardFromMetadata(metadata: Record<string, unknown>, optimizerStep = 0): TrainingCard {
   const updates = Number.isInteger(metadata.updates) && (metadata.updates as number) >= 0 ? (metadata.updates as number) : optimizerStep;
-  const algorithm = typeof metadata.algorithm === 'string' && metadata.algorithm !== '' ? metadata.algorithm : updates === 0 ? 'init' : 'unknown';
+  const named = [metadata.algorithm, metadata.algo].find((v): v is string => typeof v === 'string' && v !== '');
+  const algorithm = named ?? (updates === 0 ? 'init' : 'unknown');
   const seed = Number.isInteger(metadata.seed) ? (metadata.seed as number) : 0;
   const success: Record<string, number> = {};
   const extra: Record<string, string | number | boolean> = {};

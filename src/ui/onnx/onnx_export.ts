@@ -31,16 +31,10 @@ export async function exportCheckpointOnnx(checkpoint: Uint8Array): Promise<Page
     if (err instanceof CheckpointError) throw new Error(`the run's checkpoint could not be read: ${err.message}`);
     throw err;
   }
-  const card = trainingCardFromMetadata(runCardMetadata(ckpt.metadata), ckpt.optimizer?.step ?? 0);
+  const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);
   const threads = pageThreads();
   const { bytes, report } = await exportVerifiedPolicy({ config: ckpt.config, params: ckpt.params, tokenizer, card }, { threads });
   return { bytes, report, card, config: ckpt.config, threads };
-}
-
-/** A run's checkpoint (rl/run_state.ts) names its algorithm `algo`; the training card calls it `algorithm`. */
-export function runCardMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
-  const { algo, ...rest } = metadata;
-  return typeof algo === 'string' && rest.algorithm === undefined ? { algorithm: algo, ...rest } : metadata;
 }
 
 /** A file name that says what the weights are: algorithm, updates and size. */

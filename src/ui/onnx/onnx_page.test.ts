@@ -6,7 +6,7 @@ import { decodeModel, encodeModel } from '../../onnx/proto.ts';
 import { testPolicy } from '../../onnx/testing/fixtures.ts';
 import { LOGITS_TOLERANCE } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { exportCheckpointOnnx, onnxFilename, runCardMetadata } from './onnx_export.ts';
+import { exportCheckpointOnnx, onnxFilename } from './onnx_export.ts';
 import { DEFAULT_PLAY, openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError } from './onnx_run.ts';
 import { pageThreads } from './threads.ts';
 
@@ -26,12 +26,6 @@ describe("the page's ONNX export", () => {
     expect(back.card).toEqual({ algorithm: 'seed', updates: 7, seed: 3, success: {}, extra: { preset: 'micro' } });
     expect(onnxFilename(result.card, result.config)).toBe('seed-policy-seed-u7-d16x2.onnx');
     expect(onnxFilename({ ...result.card, algorithm: 'SEED / no gate' }, result.config)).toBe('seed-policy-seed-no-gate-u7-d16x2.onnx');
-  });
-
-  it("takes a run checkpoint's algo as the card's algorithm", () => {
-    expect(runCardMetadata({ stage: 'rl', algo: 'grpo', updates: 3 })).toEqual({ algorithm: 'grpo', stage: 'rl', updates: 3 });
-    expect(runCardMetadata({ algorithm: 'seed', algo: 'grpo' })).toEqual({ algorithm: 'seed', algo: 'grpo' });
-    expect(runCardMetadata({ updates: 3 })).toEqual({ updates: 3 });
   });
 
   it('refuses bytes that are not a checkpoint of this vocabulary, saying why', async () => {
