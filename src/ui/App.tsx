@@ -41,7 +41,7 @@ export function App() {
           <Curves />
           <BackendPanel />
           <CheckpointPanel />
-          <OnnxExportPanel checkpoint={() => usePlayground.getState().exportCheckpoint()} />
+          <OnnxExportPanel checkpoint={() => usePlayground.getState().checkpointBytes()} />
           <OnnxRunPanel />
           <GpuPanel />
           <SelfTestPanel />

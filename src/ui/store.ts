@@ -68,6 +68,8 @@ export interface PlaygroundState {
   discardSaved: () => Promise<void>;
   setView: (view: Partial<ViewState>) => void;
   exportCheckpoint: () => Promise<Uint8Array | null>;
+  /** The shown run's checkpoint, without a message in the checkpoint panel (for the ONNX export). */
+  checkpointBytes: () => Promise<Uint8Array | null>;
   importCheckpoint: (bytes: Uint8Array) => Promise<void>;
   lossJson: () => Promise<string | null>;
 }
@@ -224,6 +226,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
       return null;
     }
   },
+
+  checkpointBytes: async () => (engine ? engine.exportCheckpoint(get().view.run) : null),
 
   importCheckpoint: async (bytes) => {
     if (!engine) return;
