@@ -48,7 +48,7 @@ export async function run(args: string[]): Promise<number> {
     lr: values.lr === undefined ? WARMSTART_DEFAULTS.lr : Number(values.lr),
   };
   if (!(options.lr > 0 && options.lr < 1)) throw new CliError(`--lr must be a number in (0, 1), got "${values.lr}"`, 2);
-  if (options.episodes < 1 || options.steps < 1) throw new CliError('--episodes and --steps must be at least 1', 2);
+  if (options.episodes < 1 || options.steps < 0) throw new CliError('--episodes must be at least 1 and --steps at least 0', 2);
   const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes', 0);
   const tok = defaultTokenizer();
   const config = presetConfig(preset, tok.vocabSize);
@@ -63,7 +63,10 @@ export async function run(args: string[]): Promise<number> {
   const backend = new CpuBackend(config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
   let tokens = 0;
-  const loss = await trainWarmStart(backend, tok, corpus, options, (s) => {
+  // --steps 0 with --init only evaluates an earlier warm start and writes its card (its loss is carried over).
+  if (options.steps === 0 && !init) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
+  const priorLoss = init && typeof init.metadata.loss === 'number' ? init.metadata.loss : NaN;
+  const loss = options.steps === 0 ? priorLoss : await trainWarmStart(backend, tok, corpus, options, (s) => {
     tokens += s.tokens;
     bar.update(s.step + 1, { info: `loss ${s.loss.toFixed(3)}` });
   });
