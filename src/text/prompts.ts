@@ -10,7 +10,7 @@
 // (SEED.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
 // The opening observation appears without ALFWorld's banner and task line (the task has its own line).
 import { BANNER } from '../env/text.ts';
-import { ACT, ANALYZE, END, FAILURE, INVALID, OBS, OUTCOME, SKILL, SKILL_INTRO, STEP, SUCCESS, TASK, VALID } from './markers.ts';
+import { ACT, ANALYZE, FAILURE, INVALID, OBS, OUTCOME, SKILL, SKILL_INTRO, STEP, SUCCESS, TASK, VALID } from './markers.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 /** One command and what it produced; the environment's step records have this shape. */

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
 import { validateConfig } from '../../model/config.ts';
 import { parameterLayout } from '../../model/layout.ts';
-import { NonFiniteError, type LossHyper, type LossInputs, type OptimizerHyper, type TokenBatch } from '../backend.ts';
+import { NonFiniteError, type LossHyper, type OptimizerHyper, type TokenBatch } from '../backend.ts';
 import { adamwUpdate, clipScale } from './adamw.ts';
 import { CpuBackend } from './cpu_backend.ts';
 import { allocActivations, allocBackwardScratch, gptBackward, gptForward, headBackward, headForward } from './gpt.ts';
 import { allowToken } from './log_softmax.ts';
 import { bindWeights } from './weights.ts';
+import { randomLossInputs } from '../loss_inputs_testing.ts';
 
 const config = validateConfig({ vocabSize: 40, contextLength: 32, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
 const V = config.vocabSize;
@@ -39,20 +40,6 @@ function makeBatch(seed: number): TokenBatch {
     }
   });
   return { nSeq, seqLen, tokens, targets, masks: Uint32Array.from(masks) };
-}
-
-function makeInputs(lStudent: Float32Array, seed: number): LossInputs {
-  const rng = new Rng(seed);
-  const n = lStudent.length;
-  const near = () => Float32Array.from(lStudent, (l) => l + 0.3 * rng.normal());
-  return {
-    advantage: Float32Array.from({ length: n }, () => rng.normal()),
-    mask: new Float32Array(n).fill(1),
-    opdMask: Float32Array.from({ length: n }, (_, k) => (k % 3 === 0 ? 0 : 1)),
-    lSkill: near(),
-    lOld: near(),
-    lRef: near(),
-  };
 }
 
 /** The float64 gradient of sum_k coef_k l_student_k: the reference for the backend's float32 gradient. */
@@ -103,7 +90,7 @@ describe('CpuBackend.lossBackward', () => {
     const batch = makeBatch(1);
     const scored = await backend.score(batch);
     expect(scored.length).toBe(9);
-    const inputs = makeInputs(scored, 2);
+    const inputs = randomLossInputs(scored, 2);
     const out = await backend.lossBackward(batch, inputs, hyper);
     expect(Array.from(out.lStudent)).toEqual(Array.from(scored));
     expect(Number.isFinite(out.total)).toBe(true);
@@ -128,7 +115,7 @@ describe('CpuBackend.lossBackward', () => {
     const batch = makeBatch(3);
     const a = CpuBackend.fromSeed(config, 4);
     const b = CpuBackend.fromSeed(config, 4, { activationBudget: 0 });
-    const inputs = makeInputs(await a.score(batch), 5);
+    const inputs = randomLossInputs(await a.score(batch), 5);
     await a.lossBackward(batch, inputs, hyper);
     await b.lossBackward(batch, inputs, hyper);
     expect(Buffer.from(b.readGradients().buffer).equals(Buffer.from(a.readGradients().buffer))).toBe(true);
@@ -137,7 +124,7 @@ describe('CpuBackend.lossBackward', () => {
   it('refuses non-finite loss inputs and non-finite l_student before touching the gradient', async () => {
     const backend = CpuBackend.fromSeed(config, 6);
     const batch = makeBatch(7);
-    const inputs = makeInputs(await backend.score(batch), 8);
+    const inputs = randomLossInputs(await backend.score(batch), 8);
     await backend.lossBackward(batch, inputs, hyper);
     const before = backend.readGradients();
     const poisoned = { ...inputs, lOld: inputs.lOld.slice() };
@@ -181,7 +168,7 @@ describe('CpuBackend.lossBackward', () => {
     const start = await backend.score(batch);
     for (let step = 0; step < 5; step++) {
       const ls = await backend.score(batch);
-      const inputs = { ...makeInputs(ls, 1), advantage: new Float32Array(ls.length).fill(1), lOld: ls, lRef: ls };
+      const inputs = { ...randomLossInputs(ls, 1), advantage: new Float32Array(ls.length).fill(1), lOld: ls, lRef: ls };
       await backend.lossBackward(batch, inputs, { ...hyper, lambda: 0, klCoef: 0 });
       await backend.optimizerStep(adam);
     }
@@ -225,7 +212,7 @@ describe('AdamW and clipping', () => {
     expect(clipScale(5, 0)).toBe(1);
     const backend = CpuBackend.fromSeed(config, 2);
     const batch = makeBatch(4);
-    const inputs = makeInputs(await backend.score(batch), 3);
+    const inputs = randomLossInputs(await backend.score(batch), 3);
     await backend.lossBackward(batch, inputs, hyper);
     const grads = backend.readGradients();
     let s = 0;

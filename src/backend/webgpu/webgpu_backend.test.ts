@@ -11,7 +11,7 @@ import { Rng } from '../../common/rng.ts';
 import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { initParameters } from '../../model/init.ts';
-import { NonFiniteError, maskWords, type LossHyper, type LossInputs, type OptimizerHyper, type TokenBatch } from '../backend.ts';
+import { NonFiniteError, maskWords, type LossHyper, type OptimizerHyper, type TokenBatch } from '../backend.ts';
 import { CpuBackend } from '../cpu/cpu_backend.ts';
 import { allowToken } from '../cpu/log_softmax.ts';
 import { chunkFloats, splitBatch } from './batch.ts';
@@ -20,6 +20,7 @@ import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
 import type { MatmulVariant } from './layers.ts';
 import { preferredMatmul, WebGpuBackend } from './webgpu_backend.ts';
+import { randomLossInputs } from '../loss_inputs_testing.ts';
 
 // The micro preset with the playground tokenizer's vocabulary.
 const config = presetConfig('micro', defaultTokenizer().vocabSize);
@@ -49,20 +50,6 @@ function makeBatch(seed: number): TokenBatch {
     }
   }
   return { nSeq, seqLen, tokens, targets, masks: Uint32Array.from(masks) };
-}
-
-function makeInputs(lStudent: Float32Array, seed: number): LossInputs {
-  const rng = new Rng(seed);
-  const n = lStudent.length;
-  const near = () => Float32Array.from(lStudent, (l) => l + 0.3 * rng.normal());
-  return {
-    advantage: Float32Array.from({ length: n }, () => rng.normal()),
-    mask: new Float32Array(n).fill(1),
-    opdMask: Float32Array.from({ length: n }, (_, k) => (k % 3 === 0 ? 0 : 1)),
-    lSkill: near(),
-    lOld: near(),
-    lRef: near(),
-  };
 }
 
 describe('WebGpuBackend against CpuBackend', () => {
@@ -97,7 +84,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     try {
       for (let step = 0; step < 3; step++) {
         const batch = makeBatch(10 + step);
-        const inputs = makeInputs(await cpu.score(batch), 20 + step);
+        const inputs = randomLossInputs(await cpu.score(batch), 20 + step);
         const want = await cpu.lossBackward(batch, inputs, hyper);
         const got = await web.lossBackward(batch, inputs, hyper);
         for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) {
@@ -134,7 +121,7 @@ describe('WebGpuBackend against CpuBackend', () => {
       expect(splitBatch(batch, config, chunkFloats(config, 1, 19)).length).toBe(3);
       const scores = await whole.score(batch);
       expect(Array.from(await chunked.score(batch))).toEqual(Array.from(scores));
-      const inputs = makeInputs(scores, 17);
+      const inputs = randomLossInputs(scores, 17);
       const a = await whole.lossBackward(batch, inputs, hyper);
       const b = await chunked.lossBackward(batch, inputs, hyper);
       expect(Array.from(b.coef)).toEqual(Array.from(a.coef));
@@ -152,7 +139,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     const web = new WebGpuBackend(gpu, config, params);
     try {
       const batch = makeBatch(5);
-      const good = makeInputs(await web.score(batch), 6);
+      const good = randomLossInputs(await web.score(batch), 6);
       await web.lossBackward(batch, good, hyper);
       const before = await web.readGradients();
       const bad = { ...good, lRef: good.lRef.map((x, k) => (k === 2 ? 200 : x)) };
@@ -247,7 +234,7 @@ describe('WebGpuBackend against CpuBackend', () => {
       const counts: number[] = [];
       for (let u = 0; u < 4; u++) {
         const batch = makeBatch(30 + u);
-        const inputs = makeInputs(await web.score(batch), 40 + u);
+        const inputs = randomLossInputs(await web.score(batch), 40 + u);
         await web.lossBackward(batch, inputs, hyper);
         await web.optimizerStep(adam);
         counts.push(gpu.stats().live);
