@@ -323,8 +323,14 @@ export async function run(args: string[]): Promise<number> {
   const grpoCurve = meanCurve(byAlgo('grpo'));
   const seedCurve = meanCurve(byAlgo('seed'));
   const grpoFinal = grpoCurve.length ? grpoCurve[grpoCurve.length - 1][1] : NaN;
-  const reach = seedCurve.find(([, v]) => v >= grpoFinal);
-  const efficiency = reach ? `SEED reaches GRPO's final eval-unseen success (${pct(grpoFinal)}%) after ${reach[0]} of ${episodesPerRun} episodes (${pct(reach[0] / episodesPerRun)}%).` : `SEED's mean curve does not reach GRPO's final eval-unseen success (${pct(grpoFinal)}%) within ${episodesPerRun} episodes.`;
+  // Only meaningful when GRPO ended above the warm start: the first trained point of SEED's mean curve at or
+  // above GRPO's final success.
+  const reach = seedCurve.slice(1).find(([, v]) => v >= grpoFinal);
+  const efficiency = !(grpoFinal > warm.success_unseen)
+    ? `GRPO's final eval-unseen success (${pct(grpoFinal)}%) is not above the warm start's (${pct(warm.success_unseen)}%), so there is no GRPO result for SEED to reach: no data-efficiency figure.`
+    : reach
+      ? `SEED reaches GRPO's final eval-unseen success (${pct(grpoFinal)}%) after ${reach[0]} of ${episodesPerRun} episodes (${pct(reach[0] / episodesPerRun)}%).`
+      : `SEED's mean curve does not reach GRPO's final eval-unseen success (${pct(grpoFinal)}%) within ${episodesPerRun} episodes.`;
   const warmWonSeen = summarise(warm.won_seen.map(() => 'all'), warm.won_seen).success;
 
   const table = [
