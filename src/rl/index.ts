@@ -9,7 +9,6 @@ export { groupAdvantages, groupStats, ADVANTAGE_EPS } from './advantages.ts';
 export { writeSkills, checkSkill, type WrittenSkill } from './analyzer.ts';
 export { evaluate, summarise, EVAL_SAMPLING_SEED, type EvalResult } from './evaluate.ts';
 export { runCheckpoints, restoreRun, runMetadata, type RunMetadata } from './run_state.ts';
-export { createBackend, registerBackendFactory, BackendUnavailableError, type BackendFactory, type BackendKind } from './backend_factory.ts';
 export { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS, type Corpus, type WarmStartOptions } from './warmstart.ts';
 export { annotate } from './annotator.ts';
 export { runExplorer, explorerCommand, type ExplorerEpisode, type ExplorerOptions } from './explorer.ts';

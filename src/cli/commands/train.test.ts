@@ -29,6 +29,7 @@ async function quiet(run: (args: string[]) => Promise<number>, args: string[]): 
 }
 
 const warm = join(dir, 'warm.ckpt');
+const shippedMicro = join('public', 'warmstart-micro.ckpt');
 const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=3', '--set', 'history=3', '--set', 'lr=0.01'];
 const params = (path: string) => Array.from(readCheckpoint(new Uint8Array(readFileSync(path))).params);
 
@@ -66,6 +67,23 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     }
   }, 60_000);
 
+  it('train --backend webgpu runs the same update as the CPU reference', async () => {
+    // Seed 2 of the shipped micro warm start writes a usable skill in this batch, so the OPD term moves the weights.
+    const tiny = ['--set', 'groupSize=4', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=6', '--set', 'history=6', '--set', 'lr=0.01', '--set', 'constrained=0'];
+    const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '2', '--updates', '1', '--init', shippedMicro, ...tiny];
+    expect((await quiet(trainRun, [...base, '--backend', 'cpu', '--out', join(dir, 'on-cpu')])).code).toBe(0);
+    expect((await quiet(trainRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'on-gpu')])).code).toBe(0);
+    const metric = (run: string) => JSON.parse(readFileSync(join(dir, run, 'metrics.jsonl'), 'utf8').trim().split('\n')[0]);
+    expect(metric('on-gpu').success).toBe(metric('on-cpu').success);
+    expect(metric('on-gpu').total).toBeCloseTo(metric('on-cpu').total, 4);
+    const cpu = params(join(dir, 'on-cpu', 'last.ckpt'));
+    const gpu = params(join(dir, 'on-gpu', 'last.ckpt'));
+    // AdamW's first step moves each weight by about lr * g / (|g| + eps): where a gradient is near eps the two
+    // backends' last-digit differences show as a fraction of lr, so the bound is 5% of lr (0.01).
+    expect(Math.max(...cpu.map((v, i) => Math.abs(v - gpu[i])))).toBeLessThan(5e-4);
+    expect(cpu).not.toEqual(params(shippedMicro));
+  }, 120_000);
+
   it('eval prints success, per_type and episodes', async () => {
     const { code, stdout } = await quiet(evalRun, ['--ckpt', join(dir, 'straight', 'last.ckpt'), '--split', 'unseen', '--episodes', '3']);
     expect(code).toBe(0);
@@ -90,7 +108,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
 
   it('refuses bad input with one clear line', async () => {
     const base = ['--preset', 'micro', '--updates', '1', '--seed', '1', '--init', warm, '--out', join(dir, 'x')];
-    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'webgpu', ...base])).rejects.toThrow(/webgpu backend is not available/);
+    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(/--backend must be cpu or webgpu, got "tpu"/);
     await expect(quiet(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(/unknown --algo "ppo"/);
     await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x'])).rejects.toThrow(CliError);
     await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no last.ckpt/);

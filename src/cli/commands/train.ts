@@ -13,15 +13,15 @@ import type { Backend } from '../../backend/backend.ts';
 import { evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { CheckpointError, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
-import { isPresetName, presetConfig, PRESETS, type ModelConfig, type PresetName } from '../../model/config.ts';
+import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
-import { BackendUnavailableError, createBackend } from '../../rl/backend_factory.ts';
 import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evaluate, type EvalResult } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_state.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
 
 export const summary = 'train a policy with grpo, seed or an ablation; JSONL metrics, checkpoints, exact resume';
@@ -97,15 +97,6 @@ export async function readCheckpointFile(path: string, tok: Tokenizer): Promise<
 
 export function defaultInit(preset: PresetName): string {
   return join('public', `warmstart-${preset}.ckpt`);
-}
-
-export async function openBackend(kind: string, config: ModelConfig, params: Float32Array): Promise<Backend> {
-  try {
-    return await createBackend(kind, config, params);
-  } catch (err) {
-    if (err instanceof BackendUnavailableError) throw new CliError(err.message);
-    throw err;
-  }
 }
 
 export async function evaluateBoth(backend: Backend, tok: Tokenizer, config: TrainConfig, episodes: number): Promise<{ seen: EvalResult; unseen: EvalResult }> {
