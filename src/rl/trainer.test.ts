@@ -155,3 +155,37 @@ describe('Trainer', () => {
     }
   });
 });
+
+describe('GRPO direction', () => {
+  // One update must raise the log-likelihood of the tokens of trajectories with a positive advantage and lower
+  // it for a negative one: J = sum_k A_k (l_after_k - l_before_k) > 0. A sign error in the advantages, their
+  // broadcast to tokens, the loss coefficients or the optimizer makes J negative; flipping every advantage
+  // must flip J.
+  async function shift(sign: number): Promise<{ j: number; perTrajectory: number[] }> {
+    const t = trainer('grpo', small({ klCoef: 0, lr: 1e-3, groupSize: 4, tasksPerUpdate: 1 }));
+    await t.nextStage();
+    const st = await t.nextStage();
+    st.advantages = Float64Array.from([1.5, -0.5, -0.5, -0.5], (a) => sign * a);
+    const all = st.trajectories.flatMap((tr) => tr.sequences);
+    const before = await t.backend.score(packBatch(all, tok.padId));
+    for (let s = 0; s < 4; s++) await t.nextStage();
+    const after = await t.backend.score(packBatch(all, tok.padId));
+    const perTrajectory = st.trajectories.map((_, i) => {
+      let d = 0;
+      for (let k = st.tokenOffsets[i]; k < st.tokenOffsets[i + 1]; k++) d += after[k] - before[k];
+      return d;
+    });
+    const j = perTrajectory.reduce((acc, d, i) => acc + st.advantages[i] * d, 0);
+    return { j, perTrajectory };
+  }
+
+  it('raises the likelihood of positive-advantage trajectories and lowers the others', async () => {
+    const up = await shift(1);
+    const down = await shift(-1);
+    expect(up.j).toBeGreaterThan(1e-4);
+    expect(down.j).toBeGreaterThan(1e-4);
+    // The advantaged trajectory gains log-probability under +A and loses it under -A.
+    expect(up.perTrajectory[0]).toBeGreaterThan(0);
+    expect(down.perTrajectory[0]).toBeLessThan(0);
+  });
+});
