@@ -75,7 +75,7 @@ export type Skill =
 
 export type SkillKind = Skill['kind'];
 
-const GERUND: Record<Verb, string> = {
+export const GERUND: Readonly<Record<Verb, string>> = {
   find: 'finding',
   go: 'going',
   open: 'opening',
