@@ -1,12 +1,15 @@
 // The analyzer: the policy itself reads each finished trajectory (prompts.ts `analyzerContext`: task, outcome,
-// compressed steps) and writes one episode skill after the SKILL marker, decoded freely up to the end token
-// or maxSkillTokens, all trajectories in lockstep through one Decoder. A skill is usable for on-policy
-// distillation when it parses under the skill grammar and has at least 5 words (text/skill.ts).
+// compressed steps) and writes one episode skill after the SKILL marker, up to the end token or maxSkillTokens,
+// all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when it parses
+// under the skill grammar and has at least 5 words (text/skill.ts). By default each token is sampled under the
+// skill grammar's mask (text/skill_grammar.ts), so every skill that ends within maxSkillTokens is usable; with
+// `grammar: false` the skill is decoded freely over every text token, as the paper's policy writes it.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { analyzerContext } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill.ts';
+import { skillGrammar, type SkillPrefix } from '../text/skill_grammar.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
 
@@ -15,6 +18,18 @@ export interface WrittenSkill {
   ok: boolean;
   /** Why the skill is unusable; empty when ok. */
   reason: string;
+  /** The tokens the analyzer wrote (end token excluded); absent for a skill that was not decoded. */
+  ids?: Int32Array;
+  /**
+   * The masks each token and then the end token were sampled under ([ids.length + 1] * ceil(vocab/32)), so that
+   * scoring the skill tokens sees the distribution they were drawn from.
+   */
+  masks?: Uint32Array;
+}
+
+export interface WriteSkillOptions {
+  /** Sample under the skill grammar's mask (default true), or freely over every text token. */
+  grammar?: boolean;
 }
 
 export function checkSkill(text: string): WrittenSkill {
@@ -29,15 +44,23 @@ export async function writeSkills(
   maxSkillTokens: number,
   temperature: number,
   rng: Rng,
+  options: WriteSkillOptions = {},
 ): Promise<WrittenSkill[]> {
   const n = trajectories.length;
   if (n === 0) return [];
   const words = Math.ceil(tok.vocabSize / 32);
+  const grammar = options.grammar === false ? null : skillGrammar(tok);
   const free = freeDecodingMask(tok);
   const endOnly = new Uint32Array(words);
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
   const decoder = backend.openDecoder(n);
   const written: number[][] = trajectories.map(() => []);
+  const masksOf: Uint32Array[][] = trajectories.map(() => []);
+  const prefixes: SkillPrefix[] = grammar ? trajectories.map(() => grammar.initial) : [];
+  const maskOf = (i: number): Uint32Array => {
+    if (written[i].length >= maxSkillTokens) return endOnly;
+    return grammar ? grammar.allowed(prefixes[i], maxSkillTokens) : free;
+  };
   try {
     for (let i = 0; i < n; i++) {
       const t = trajectories[i];
@@ -47,18 +70,31 @@ export async function writeSkills(
     let writing = trajectories.map((_, i) => i);
     while (writing.length > 0) {
       const masks = new Uint32Array(writing.length * words);
-      writing.forEach((i, j) => masks.set(written[i].length >= maxSkillTokens ? endOnly : free, j * words));
+      writing.forEach((i, j) => {
+        const mask = maskOf(i);
+        masks.set(mask, j * words);
+        masksOf[i].push(mask);
+      });
       const uniforms = Float32Array.from(writing, () => rng.float());
       for (let j = 0; j < uniforms.length; j++) if (uniforms[j] >= 1) uniforms[j] = 0;
       const { tokens } = await decoder.sample(Int32Array.from(writing), masks, temperature, uniforms);
       writing = writing.filter((i, j) => {
         if (tokens[j] === tok.endId) return false;
         written[i].push(tokens[j]);
+        if (grammar) {
+          const next = grammar.next(prefixes[i], tokens[j]);
+          if (next === null) throw new Error(`the decoder sampled token ${tokens[j]} outside the skill grammar's mask`);
+          prefixes[i] = next;
+        }
         return true;
       });
     }
   } finally {
     decoder.dispose();
   }
-  return written.map((ids) => checkSkill(tok.decode(ids)));
+  return written.map((ids, i) => {
+    const masks = new Uint32Array(masksOf[i].length * words);
+    masksOf[i].forEach((m, k) => masks.set(m, k * words));
+    return { ...checkSkill(tok.decode(ids)), ids: Int32Array.from(ids), masks };
+  });
 }

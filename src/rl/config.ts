@@ -35,6 +35,8 @@ export interface TrainConfig {
   maxSkillTokens: number;
   /** Sampling temperature of the analyzer (0 = greedy). */
   analyzerTemperature: number;
+  /** 1 = the analyzer decodes skills under the skill grammar's mask (text/skill_grammar.ts), 0 = freely (the paper). */
+  skillGrammar: number;
   winReward: number;
   invalidPenalty: number;
   /** 0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent). */
@@ -69,6 +71,7 @@ export const PAPER_CONFIG: Readonly<TrainConfig> = {
   maxCommandTokens: 12,
   maxSkillTokens: 48,
   analyzerTemperature: 0,
+  skillGrammar: 0,
   winReward: 10,
   invalidPenalty: 0.1,
   stepNormalised: 0,
@@ -92,6 +95,8 @@ export const PAPER_CONFIG: Readonly<TrainConfig> = {
  * - history 15 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
  *   forward, ~5x cheaper than one windowed sequence per step;
  * - constrained decoding: a tiny model from a warm start writes too few admissible commands freely;
+ * - skillGrammar 1: decoded freely, a tiny model's skills parse only 19-35% of the time, and an unusable skill
+ *   gives its trajectory no OPD signal; under the grammar's mask every skill that ends in time is usable;
  * - lr 3e-4: a model of ~60k parameters trained in fp32 needs a much larger step than a 3B model;
  * - weightDecay 0: the warm-start weights are the prior; decay would pull them toward zero.
  */
@@ -101,6 +106,7 @@ const TINY_OVERRIDES: Partial<TrainConfig> = {
   maxSteps: 15,
   history: 15,
   constrained: 1,
+  skillGrammar: 1,
   lr: 3e-4,
   weightDecay: 0,
   staticTasks: 8,
@@ -113,7 +119,7 @@ export function defaultConfig(preset: PresetName): TrainConfig {
 const INTEGER_KEYS = new Set<keyof TrainConfig>([
   'groupSize', 'tasksPerUpdate', 'maxSteps', 'history', 'maxCommandTokens', 'maxSkillTokens', 'epochs', 'staticTasks',
 ]);
-const BOOLEAN_KEYS = new Set<keyof TrainConfig>(['constrained', 'stepNormalised']);
+const BOOLEAN_KEYS = new Set<keyof TrainConfig>(['constrained', 'skillGrammar', 'stepNormalised']);
 
 export function isConfigKey(key: string): key is keyof TrainConfig {
   return Object.prototype.hasOwnProperty.call(PAPER_CONFIG, key);

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { Rng } from '../common/rng.ts';
+import { generateScene } from '../env/generate.ts';
+import { presetConfig } from '../model/config.ts';
+import { freeDecodingMask } from '../text/command_trie.ts';
+import { parseSkill } from '../text/skill.ts';
+import { skillGrammar } from '../text/skill_grammar.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { writeSkills } from './analyzer.ts';
+import { rollout, type Trajectory } from './rollout.ts';
+
+const tok = defaultTokenizer();
+const words = Math.ceil(tok.vocabSize / 32);
+
+async function setup(): Promise<{ backend: CpuBackend; trajectories: Trajectory[] }> {
+  const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 4);
+  const scenes = [0, 1, 2, 3, 4, 5].map((i) => generateScene('train', i));
+  const options = { maxSteps: 2, history: 2, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
+  return { backend, trajectories: await rollout(backend, tok, scenes, [0, 1, 2, 3, 4, 5], options, new Rng(8)) };
+}
+
+describe('writeSkills', () => {
+  it('under the grammar, a random-init policy writes only usable skills, and records the masks it sampled under', async () => {
+    const { backend, trajectories } = await setup();
+    const grammar = skillGrammar(tok);
+    for (const maxTokens of [48, 9]) {
+      const skills = await writeSkills(backend, tok, trajectories, maxTokens, 1, new Rng(3));
+      expect(skills.length).toBe(6);
+      for (const s of skills) {
+        expect(s.reason).toBe('');
+        expect(s.ok).toBe(true);
+        expect(parseSkill(s.text).ok).toBe(true);
+        expect(s.ids!.length).toBeLessThanOrEqual(maxTokens);
+        expect(tok.decode(s.ids!)).toBe(s.text);
+        expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens)));
+      }
+    }
+  });
+
+  it('decodes freely with grammar off: the masks are the free mask, and the end token alone at the cut', async () => {
+    const { backend, trajectories } = await setup();
+    const free = Array.from(freeDecodingMask(tok));
+    const skills = await writeSkills(backend, tok, trajectories, 6, 1, new Rng(3), { grammar: false });
+    // Six free tokens of a random-init policy never make a skill: fewer than 7 tokens cannot hold 5 words.
+    expect(skills.filter((s) => s.ok).length).toBe(0);
+    for (const s of skills) {
+      const n = s.ids!.length;
+      expect(n).toBeLessThanOrEqual(6);
+      expect(s.masks!.length).toBe((n + 1) * words);
+      for (let k = 0; k < Math.min(n + 1, 6); k++) expect(Array.from(s.masks!.subarray(k * words, (k + 1) * words))).toEqual(free);
+      if (n === 6) expect(Array.from(s.masks!.subarray(6 * words)).reduce((c, w) => c + (w === 0 ? 0 : 1), 0)).toBe(1);
+    }
+  });
+
+  it('is reproducible from the seed, and a budget below the shortest skill ends unusable at the cut', async () => {
+    const { backend, trajectories } = await setup();
+    const a = await writeSkills(backend, tok, trajectories, 48, 1, new Rng(11));
+    const b = await writeSkills(backend, tok, trajectories, 48, 1, new Rng(11));
+    expect(b.map((s) => s.text)).toEqual(a.map((s) => s.text));
+    const cut = await writeSkills(backend, tok, trajectories, 4, 1, new Rng(11));
+    for (const s of cut) {
+      expect(s.ids!.length).toBeLessThanOrEqual(4);
+      expect(s.ok).toBe(false);
+      expect(s.reason).toMatch(/too short/);
+    }
+  });
+});
