@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
+import { OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { presetConfig } from '../model/config.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
+import { splitPieces } from '../text/pieces.ts';
 import { parseSkill } from '../text/skill.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { writeSkills } from './analyzer.ts';
-import { rollout, type Trajectory } from './rollout.ts';
+import { episodeText, rollout, type Trajectory } from './rollout.ts';
 
 const tok = defaultTokenizer();
 const words = Math.ceil(tok.vocabSize / 32);
@@ -21,7 +23,7 @@ async function setup(): Promise<{ backend: CpuBackend; trajectories: Trajectory[
 }
 
 describe('writeSkills', () => {
-  it('under the grammar, a random-init policy writes only usable skills, and records the masks it sampled under', async () => {
+  it('under the grammar, a random-init policy writes only usable skills of observed types, and records the masks it sampled under', async () => {
     const { backend, trajectories } = await setup();
     const grammar = skillGrammar(tok);
     for (const maxTokens of [48, 9]) {
@@ -33,8 +35,19 @@ describe('writeSkills', () => {
         expect(parseSkill(s.text).ok).toBe(true);
         expect(s.ids!.length).toBeLessThanOrEqual(maxTokens);
         expect(tok.decode(s.ids!)).toBe(s.text);
-        expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens)));
       }
+      let named = 0;
+      skills.forEach((s, i) => {
+        // Only the type names the trajectory's text mentions.
+        const e = episodeText(trajectories[i]);
+        const seen = new Set(splitPieces([e.goal, e.opening, ...e.steps.flatMap((st) => [st.action, st.observation])].join(' ')).map((w) => w.toLowerCase()));
+        const types = splitPieces(s.text).filter((w) => w in OBJECT_KINDS || w in RECEPTACLE_KINDS);
+        named += types.length;
+        for (const w of types) expect(seen.has(w)).toBe(true);
+        const filter = grammar.entityFilter(seen);
+        expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens, filter)));
+      });
+      expect(named).toBeGreaterThan(0);
     }
   });
 

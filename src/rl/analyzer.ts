@@ -2,11 +2,14 @@
 // compressed steps) and writes one episode skill after the SKILL marker, up to the end token or maxSkillTokens,
 // all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when it parses
 // under the skill grammar and has at least 5 words (text/skill.ts). By default each token is sampled under the
-// skill grammar's mask (text/skill_grammar.ts), so every skill that ends within maxSkillTokens is usable; with
-// `grammar: false` the skill is decoded freely over every text token, as the paper's policy writes it.
+// skill grammar's mask (text/skill_grammar.ts), so every skill that ends within maxSkillTokens is usable, and
+// names only object and receptacle types that its trajectory's text mentions (the annotator's skills, which the
+// warm start imitates, use only observed facts too); with `grammar: false` the skill is decoded freely over
+// every text token, as the paper's policy writes it.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
+import { splitPieces } from '../text/pieces.ts';
 import { analyzerContext } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill.ts';
 import { skillGrammar, type SkillPrefix } from '../text/skill_grammar.ts';
@@ -37,6 +40,12 @@ export function checkSkill(text: string): WrittenSkill {
   return { text, ok: check.ok, reason: check.reason };
 }
 
+/** Every word of a trajectory's text: task, opening room, commands and observations. */
+function trajectoryWords(t: Pick<Trajectory, 'scene' | 'records'>): string[] {
+  const e = episodeText(t);
+  return splitPieces([e.goal, e.opening, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n'));
+}
+
 export async function writeSkills(
   backend: Backend,
   tok: Tokenizer,
@@ -57,9 +66,10 @@ export async function writeSkills(
   const written: number[][] = trajectories.map(() => []);
   const masksOf: Uint32Array[][] = trajectories.map(() => []);
   const prefixes: SkillPrefix[] = grammar ? trajectories.map(() => grammar.initial) : [];
+  const filters = grammar ? trajectories.map((t) => grammar.entityFilter(trajectoryWords(t))) : [];
   const maskOf = (i: number): Uint32Array => {
     if (written[i].length >= maxSkillTokens) return endOnly;
-    return grammar ? grammar.allowed(prefixes[i], maxSkillTokens) : free;
+    return grammar ? grammar.allowed(prefixes[i], maxSkillTokens, filters[i]) : free;
   };
   try {
     for (let i = 0; i < n; i++) {

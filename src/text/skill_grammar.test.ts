@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Rng } from '../common/rng.ts';
+import { OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { NEWLINE } from './markers.ts';
 import { isWordPiece, splitPieces } from './pieces.ts';
 import { MIN_SKILL_WORDS, formatSkill, parseSkill } from './skill.ts';
@@ -120,6 +121,34 @@ describe('skill grammar automaton', () => {
     expect(parseSkill(tok.decode(ids)).ok).toBe(true);
     const free = grammar.allowed(grammar.initial, 3);
     expect(allowedTokens(free)).toEqual(allowedTokens(grammar.allowed(grammar.initial, 48)));
+  });
+
+  it('an entity filter keeps only the named types, and leaves a class whole when it names none of it', () => {
+    const filter = grammar.entityFilter(['Mug', 'cabinet', 'countertop', 'You', 'see']);
+    const afterFind = allowedTokens(grammar.allowed(grammar.walk(tok.encode('workflow: find the'))!, 48, filter)).map((id) => tok.token(id));
+    expect(afterFind).toEqual(['mug']);
+    const afterGoTo = allowedTokens(grammar.allowed(grammar.walk(tok.encode('workflow: go to the'))!, 48, filter)).map((id) => tok.token(id));
+    expect(afterGoTo.sort()).toEqual(['cabinet', 'countertop', 'same']);
+    // No receptacle named: every receptacle type stays allowed (29), objects stay limited to the mug.
+    const objectsOnly = grammar.entityFilter(['mug']);
+    expect(allowedTokens(grammar.allowed(grammar.walk(tok.encode('workflow: go to the'))!, 48, objectsOnly)).length).toBe(30);
+    expect(allowedTokens(grammar.allowed(grammar.walk(tok.encode('workflow: find a'))!, 48, objectsOnly)).map((id) => tok.token(id))).toEqual(['mug']);
+    // Walks under a filter still end in valid skills that name only the filtered types.
+    for (let seed = 0; seed < 50; seed++) {
+      const rng = new Rng(seed);
+      const ids: number[] = [];
+      let prefix = grammar.initial;
+      for (;;) {
+        const allowed = allowedTokens(grammar.allowed(prefix, 30, filter));
+        if (allowed.includes(tok.endId) && (allowed.length === 1 || rng.float() < 0.3)) break;
+        const id = rng.pick(allowed.filter((a) => a !== tok.endId));
+        ids.push(id);
+        prefix = grammar.next(prefix, id)!;
+      }
+      const text = tok.decode(ids);
+      expect(parseSkill(text).ok).toBe(true);
+      for (const w of splitPieces(text)) if (w in OBJECT_KINDS || w in RECEPTACLE_KINDS) expect(['mug', 'cabinet', 'countertop']).toContain(w);
+    }
   });
 
   it('records the masks a skill was decoded under and refuses a skill outside the grammar', () => {

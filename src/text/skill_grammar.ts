@@ -13,6 +13,10 @@
 // is such a skill. Tokens match grammar words case-insensitively, as parseSkill does ("The" is "the"). When a
 // prefix cannot be completed within maxTokens at all (maxTokens below the shortest valid skill), the budget is
 // ignored: the caller's own cut at maxTokens then ends the skill, unusable, as free decoding would.
+//
+// An entity filter (entityFilter) further limits the type names to those a trajectory's text mentions, so that a
+// skill can only name objects and receptacles the episode showed. Every object type decodes as the same symbol
+// (and every receptacle type), so the filter never empties a mask while it keeps at least one name of each.
 import { MAX_INSTANCE_NUMBER, OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { MARKERS } from './markers.ts';
 import { isWordPiece } from './pieces.ts';
@@ -230,8 +234,32 @@ export class SkillGrammar {
     return this.dfa.accepting[prefix.state] && prefix.words >= MIN_SKILL_WORDS;
   }
 
-  /** The allowed-token bitmask after a prefix, for a skill of at most maxTokens tokens (shared: do not modify). */
-  allowed(prefix: SkillPrefix, maxTokens: number): Uint32Array {
+  /**
+   * A mask of every token except the object and receptacle type names that `words` lacks (compared in lower
+   * case); a class of which `words` names no member is left whole, so the grammar can still complete.
+   */
+  entityFilter(words: Iterable<string>): Uint32Array {
+    const named = new Set<string>();
+    for (const w of words) named.add(w.toLowerCase());
+    const filter = new Uint32Array(this.maskWords).fill(0xffffffff);
+    for (const sym of [OBJECT, RECEPTACLE]) {
+      const ids = this.symbolTokens.get(sym)!;
+      if (!ids.some((id) => named.has(this.tok.token(id).toLowerCase()))) continue;
+      for (const id of ids) if (!named.has(this.tok.token(id).toLowerCase())) filter[id >>> 5] &= ~(1 << (id & 31));
+    }
+    return filter;
+  }
+
+  /**
+   * The allowed-token bitmask after a prefix, for a skill of at most maxTokens tokens, limited by an entity
+   * filter when one is given (without a filter the mask is shared: do not modify).
+   */
+  allowed(prefix: SkillPrefix, maxTokens: number, filter?: Uint32Array): Uint32Array {
+    const mask = this.grammarMask(prefix, maxTokens);
+    return filter ? mask.map((w, k) => w & filter[k]) : mask;
+  }
+
+  private grammarMask(prefix: SkillPrefix, maxTokens: number): Uint32Array {
     const need = Math.max(0, MIN_SKILL_WORDS - prefix.words);
     const left = maxTokens - prefix.tokens;
     const budget = this.distance[prefix.state][need] <= left ? Math.min(left, this.cap) : this.cap;
@@ -253,11 +281,11 @@ export class SkillGrammar {
    * The masks under which a skill's tokens and then the end token were chosen ([ids.length + 1] * maskWords):
    * what re-scoring the skill tokens needs to see the distribution they were sampled from.
    */
-  skillMasks(ids: readonly number[], maxTokens: number): Uint32Array {
+  skillMasks(ids: readonly number[], maxTokens: number, filter?: Uint32Array): Uint32Array {
     const out = new Uint32Array((ids.length + 1) * this.maskWords);
     let prefix = this.initial;
     for (let k = 0; k <= ids.length; k++) {
-      out.set(this.allowed(prefix, maxTokens), k * this.maskWords);
+      out.set(this.allowed(prefix, maxTokens, filter), k * this.maskWords);
       if (k === ids.length) break;
       const next = this.next(prefix, ids[k]);
       if (next === null) throw new RangeError(`token ${k} of the skill leaves the skill grammar`);
