@@ -27,6 +27,8 @@
 //   places       := place ("and" place)*
 //
 // OBJECT-TYPE and RECEPTACLE-TYPE are the household's type names (env/knowledge.ts), NUMBER an instance number.
+// skill_grammar.ts holds the same grammar as an automaton for constrained decoding; a change here goes there too
+// (its tests compare the two).
 // Words are matched case-insensitively; the formatter writes lower case with the spacing of pieces.ts, e.g.
 //   "workflow: find the mug, take it, go to the microwave 1, heat it, put it in the cabinet 2. the mug was on
 //    the countertop 1."

@@ -196,7 +196,8 @@ export class SkillGrammar {
     this.tokenSymbol.forEach((sym, id) => sym !== undefined && this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]));
     for (const sym of symbols) if (!this.symbolTokens.has(sym)) throw new RangeError(`the vocabulary has no token for the skill symbol "${sym}"`);
 
-    // Fewest tokens to a valid skill, by relaxation (unit edges; the automaton is small).
+    // Fewest tokens to a valid skill, by relaxation (unit edges; the automaton is small). Every state can reach
+    // one (each NFA state reaches the final state, and facts add words), so every distance is finite.
     const n = this.dfa.next.length;
     this.distance = Array.from({ length: n }, (_, s) => Array.from({ length: MIN_SKILL_WORDS + 1 }, (_, need) => (this.dfa.accepting[s] && need === 0 ? 0 : Infinity)));
     for (let changed = true; changed; ) {
@@ -218,7 +219,7 @@ export class SkillGrammar {
   next(prefix: SkillPrefix, token: number): SkillPrefix | null {
     const sym = this.tokenSymbol[token];
     const state = sym === undefined ? undefined : this.dfa.next[prefix.state].get(sym);
-    if (state === undefined || this.distance[state][0] === Infinity) return null;
+    if (state === undefined) return null;
     return { state, words: prefix.words + (isWordSymbol(sym!) ? 1 : 0), tokens: prefix.tokens + 1 };
   }
 
