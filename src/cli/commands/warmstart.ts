@@ -86,8 +86,14 @@ export async function run(args: string[]): Promise<number> {
   const unseen = await evaluate(backend, tok, cut(unseenScenes), rl, () => evalBar.increment());
   evalBar.stop();
   const sample = finished.slice(0, 48);
-  const skills = await writeSkills(backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'));
-  const validSkillRate = skills.length ? skills.filter((s) => s.ok).length / skills.length : 0;
+  // The card's valid-skill rate is what the policy writes freely; under the grammar mask (the tiny default in
+  // training) every finished skill parses, so that rate is reported beside it.
+  const rateOf = async (grammar: boolean) => {
+    const skills = await writeSkills(backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'), { grammar });
+    return { skills, rate: skills.length ? skills.filter((s) => s.ok).length / skills.length : 0 };
+  };
+  const { skills, rate: validSkillRate } = await rateOf(false);
+  const { rate: validSkillRateGrammar } = await rateOf(true);
 
   const card = {
     command: `npm run seed -- warmstart ${args.join(' ')}`,
@@ -107,6 +113,7 @@ export async function run(args: string[]): Promise<number> {
     per_type_unseen: unseen.per_type,
     eval_episodes: { seen: seen.episodes, unseen: unseen.episodes },
     valid_skill_rate: validSkillRate,
+    valid_skill_rate_grammar: validSkillRateGrammar,
     skill_examples: skills.slice(0, 4).map((s) => s.text),
     train_seconds: Number(trainSeconds.toFixed(1)),
     vocab_hash: tok.hash,
