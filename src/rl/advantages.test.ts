@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupAdvantages, groupStats } from './advantages.ts';
-import { applySettings, defaultConfig, PAPER_CONFIG } from './config.ts';
+import { applySettings, checkConfig, defaultConfig, PAPER_CONFIG, type TrainConfig } from './config.ts';
 import { totalReward } from './rollout.ts';
 
 describe('rewards and group advantages', () => {
@@ -65,5 +65,13 @@ describe('settings', () => {
     expect(() => applySettings(c, ['groupSize=2.5'])).toThrow(/groupSize must be an integer/);
     expect(() => applySettings(c, ['clip=1.5'])).toThrow(/clip must be below 1/);
     expect(() => applySettings(c, ['lr'])).toThrow(/not key=value/);
+  });
+
+  it('fills resampleRounds = 0 into the config of a run checkpoint written before it existed', () => {
+    const old: Partial<TrainConfig> = { ...defaultConfig('tiny') };
+    delete old.resampleRounds;
+    expect(checkConfig(old as TrainConfig).resampleRounds).toBe(0);
+    expect(old.resampleRounds).toBe(0);
+    expect(() => checkConfig({ ...defaultConfig('tiny'), resampleRounds: 1.5 })).toThrow(/resampleRounds must be an integer/);
   });
 });

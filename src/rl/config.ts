@@ -45,6 +45,11 @@ export interface TrainConfig {
   opidWeight: number;
   /** Optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy. */
   epochs: number;
+  /**
+   * Rounds of fresh tasks drawn to replace groups whose episodes all got the same reward (zero advantage, no
+   * GRPO gradient), as DAPO's dynamic sampling; 0 = plain GRPO. The replaced episodes still count as played.
+   */
+  resampleRounds: number;
   lr: number;
   beta1: number;
   beta2: number;
@@ -77,6 +82,7 @@ export const PAPER_CONFIG: Readonly<TrainConfig> = {
   stepNormalised: 0,
   opidWeight: 1e-3,
   epochs: 1,
+  resampleRounds: 0,
   lr: 1e-6,
   beta1: 0.9,
   beta2: 0.999,
@@ -117,7 +123,7 @@ export function defaultConfig(preset: PresetName): TrainConfig {
 }
 
 const INTEGER_KEYS = new Set<keyof TrainConfig>([
-  'groupSize', 'tasksPerUpdate', 'maxSteps', 'history', 'maxCommandTokens', 'maxSkillTokens', 'epochs', 'staticTasks',
+  'groupSize', 'tasksPerUpdate', 'maxSteps', 'history', 'maxCommandTokens', 'maxSkillTokens', 'epochs', 'resampleRounds', 'staticTasks',
 ]);
 const BOOLEAN_KEYS = new Set<keyof TrainConfig>(['constrained', 'skillGrammar', 'stepNormalised']);
 
@@ -141,8 +147,17 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
   return checkConfig(out);
 }
 
-/** Returns the config when every value is in range; throws a RangeError naming the first bad one. */
+/** Settings added after run checkpoints were first written, with the value the older runs ran with. */
+const ADDED_SETTINGS: Partial<TrainConfig> = { resampleRounds: 0 };
+
+/**
+ * Returns the config when every value is in range; throws a RangeError naming the first bad one. A setting of
+ * ADDED_SETTINGS that the config lacks (a run checkpoint older than the setting) is filled in, in place.
+ */
 export function checkConfig(config: TrainConfig): TrainConfig {
+  for (const [key, value] of Object.entries(ADDED_SETTINGS)) {
+    if (!(key in config)) (config as unknown as Record<string, number>)[key] = value;
+  }
   for (const key of Object.keys(PAPER_CONFIG) as (keyof TrainConfig)[]) {
     const v = config[key];
     if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`setting ${key} must be a finite number, got ${v}`);

@@ -189,3 +189,24 @@ describe('GRPO direction', () => {
     expect(down.perTrajectory[0]).toBeLessThan(0);
   });
 });
+
+describe('resampling flat groups', () => {
+  it('replaces groups whose rewards are all equal by fresh tasks, counts every played episode, keeps the rest', async () => {
+    // A random micro policy never wins; under constrained decoding every reward is 0, so every group is flat.
+    const t = trainer('grpo', small({ resampleRounds: 2 }));
+    const m = await t.update();
+    const st = t.current!;
+    expect(m.episodes).toBe(12);
+    expect(t.episodes).toBe(12);
+    expect(st.played).toBe(12);
+    const own = t.scenesOf(0, st.config).scenes;
+    expect(st.trajectories.map((tr) => tr.index)).toEqual([0, 1, 2, 3]);
+    expect(st.trajectories.map((tr) => tr.task)).toEqual([0, 0, 1, 1]);
+    expect(st.trajectories.every((tr, i) => tr.scene.task.goal === st.scenes[i].task.goal)).toBe(true);
+    // The last round's tasks replaced the update's own (fresh indices, so different scenes).
+    expect(st.trajectories.some((tr, i) => JSON.stringify(tr.scene) !== JSON.stringify(own[i]))).toBe(true);
+    expect(st.trajectories[0].scene).toBe(st.trajectories[1].scene);
+    expect(Array.from(st.advantages)).toEqual([0, 0, 0, 0]);
+  });
+
+});

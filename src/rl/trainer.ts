@@ -39,7 +39,9 @@ export interface UpdateMetrics {
   algo: Algo;
   /** Episodes played by the run after this update. */
   episodes: number;
+  /** Over every episode played, those of resampled groups included. */
   success: number;
+  /** Over the trajectories trained on. */
   meanReward: number;
   L_GRPO: number;
   L_OPD: number;
@@ -79,6 +81,9 @@ export interface UpdateState {
   skipped: { term: string; where: string } | null;
   startedMs: number;
   tokens: number;
+  /** Episodes played and won in the rollout stage, those of replaced (resampled) groups included. */
+  played?: number;
+  playedWins?: number;
 }
 
 export interface TrainerOptions {
@@ -90,6 +95,9 @@ export interface TrainerOptions {
   scale: RoomScale;
   callbacks?: TrainerCallbacks;
 }
+
+/** Train-task indices of resampled groups start here, far above those of the updates' own tasks. */
+export const RESAMPLE_INDEX_BASE = 1 << 28;
 
 /** Per-update Rng streams, derived from the run seed and the update index only. */
 export function updateRng(seed: number, update: number, label: string): Rng {
@@ -186,7 +194,7 @@ export class Trainer {
     st.stage += 1;
     if (st.stage === STAGES.length) {
       this.updates = st.update + 1;
-      this.episodes += st.trajectories.length;
+      this.episodes += st.played ?? st.trajectories.length;
     }
     this.callbacks.onStage?.(stage, st);
     return st;
@@ -221,6 +229,8 @@ export class Trainer {
       skipped: null,
       startedMs: performance.now(),
       tokens: 0,
+      played: 0,
+      playedWins: 0,
     };
   }
 
@@ -236,6 +246,12 @@ export class Trainer {
         const { scenes, tasks } = this.scenesOf(st.update, config);
         st.trajectories = await rollout(this.backend, this.tok, scenes, tasks, this.rolloutOptions(config), updateRng(this.seed, st.update, 'rollout'),
           (t) => this.callbacks.onTrajectory?.(t, st.update));
+        st.played = st.trajectories.length;
+        st.playedWins = st.trajectories.filter((t) => t.won).length;
+        for (let round = 1; round <= config.resampleRounds; round++) {
+          if (!(await this.resampleFlatGroups(st, round))) break;
+        }
+        st.scenes = st.trajectories.map((t) => t.scene);
         const offsets = new Int32Array(st.trajectories.length + 1);
         st.trajectories.forEach((t, i) => (offsets[i + 1] = offsets[i] + t.lOld.length));
         st.tokenOffsets = offsets;
@@ -270,6 +286,39 @@ export class Trainer {
         return;
       }
     }
+  }
+
+  /**
+   * Replaces every group whose episodes all got the same reward by a group of a fresh train task (drawn from
+   * an index range no update uses); returns false when no group was flat.
+   */
+  private async resampleFlatGroups(st: UpdateState, round: number): Promise<boolean> {
+    const { config } = st;
+    const G = config.groupSize;
+    const flat: number[] = [];
+    for (let b = 0; b < config.tasksPerUpdate; b++) {
+      const rewards = st.trajectories.slice(b * G, (b + 1) * G).map((t) => totalReward(t, config.winReward, config.invalidPenalty));
+      if (rewards.every((r) => r === rewards[0])) flat.push(b);
+    }
+    if (flat.length === 0) return false;
+    const scenes: Scene[] = [];
+    const tasks: number[] = [];
+    const firstIndex = RESAMPLE_INDEX_BASE + (st.update * config.resampleRounds + round - 1) * config.tasksPerUpdate;
+    for (const b of flat) {
+      const scene = generateScene('train', firstIndex + b, this.scale, this.seed);
+      for (let g = 0; g < G; g++) {
+        scenes.push(scene);
+        tasks.push(b);
+      }
+    }
+    const fresh = await rollout(this.backend, this.tok, scenes, tasks, this.rolloutOptions(config), updateRng(this.seed, st.update, `rollout/${round}`),
+      (t) => this.callbacks.onTrajectory?.(t, st.update));
+    st.played = (st.played ?? 0) + fresh.length;
+    st.playedWins = (st.playedWins ?? 0) + fresh.filter((t) => t.won).length;
+    flat.forEach((b, k) => {
+      for (let g = 0; g < G; g++) st.trajectories[b * G + g] = { ...fresh[k * G + g], index: b * G + g };
+    });
+    return true;
   }
 
   private async skillsStage(st: UpdateState): Promise<void> {
@@ -367,11 +416,13 @@ export class Trainer {
     const skills = st.algo === 'seed-static' ? st.used : st.written;
     const valid = skills.filter((s) => s?.ok).length;
     const skipped = st.skipped;
+    const played = st.played ?? ts.length;
+    const wins = st.playedWins ?? ts.filter((t) => t.won).length;
     return {
       update: st.update,
       algo: st.algo,
       episodes: this.episodes,
-      success: ts.length ? ts.filter((t) => t.won).length / ts.length : 0,
+      success: played ? wins / played : 0,
       meanReward: ts.length ? st.rewards.reduce((a, b) => a + b, 0) / ts.length : 0,
       L_GRPO: skipped ? NaN : (loss?.L_GRPO ?? 0),
       L_OPD: skipped ? NaN : (loss?.L_OPD ?? 0),

@@ -362,7 +362,10 @@ export async function run(args: string[]): Promise<number> {
     `Command: \`${command}\`  `,
     `Commit: ${commit}; configuration hash ${configHash}; wall time ${(wall / 60).toFixed(1)} min on ${cpus().length} cores (${workers} workers).`,
     '',
-    `Every run starts from the same warm start (${init}) and plays ${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
+    `Every run starts from the same warm start (${init}) and plays ${base.resampleRounds > 0 ? 'at least ' : ''}${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
+      (base.resampleRounds > 0
+        ? `A group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update; the curves count every episode played. `
+        : '') +
       `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets at temperature ${base.evalTemperature}. ` +
       '95% intervals: bootstrap over seeds, then over games within a seed (2000 resamples).',
     '',
