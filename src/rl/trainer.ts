@@ -1,5 +1,6 @@
 // The SEED trainer, one update as six inspectable stages (the page's "Step one update" walks them):
-//   1 rollout            B tasks x G episodes in lockstep (rollout.ts), l_old per token
+//   1 rollout            B tasks x G episodes in lockstep (rollout.ts), l_old per token; with resampleRounds,
+//                        a group whose rewards are all equal is replaced by a fresh task (no advantage, no signal)
 //   2 rewards            R_i, group advantages A_i (advantages.ts)
 //   3 hindsight skills   the current policy writes one skill per trajectory (analyzer.ts); seed-static takes
 //                        them from a library written once by the warm-start policy, seed-shuffled gives each
