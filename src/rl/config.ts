@@ -148,7 +148,7 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
 }
 
 /** Settings added after run checkpoints were first written, with the value the older runs ran with. */
-const ADDED_SETTINGS: Partial<TrainConfig> = { resampleRounds: 0 };
+const ADDED_SETTINGS: Partial<TrainConfig> = { resampleRounds: 0, skillGrammar: 0 };
 
 /**
  * Returns the config when every value is in range; throws a RangeError naming the first bad one. A setting of

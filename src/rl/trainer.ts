@@ -168,7 +168,7 @@ export class Trainer {
     for (let b = 0; b < config.staticTasks; b++) scenes.push(generateScene('train', 1_000_000 + b, this.scale, this.seed));
     const rng = updateRng(this.seed, -1, 'static');
     const trajectories = await rollout(this.backend, this.tok, scenes, scenes.map((_, i) => i), this.rolloutOptions(config), rng.fork('rollout'));
-    const skills = await writeSkills(this.backend, this.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'));
+    const skills = await writeSkills(this.backend, this.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
     const library: Record<string, string[]> = {};
     skills.forEach((s, i) => {
       if (!s.ok) return;
@@ -337,7 +337,7 @@ export class Trainer {
       });
       return;
     }
-    st.written = await writeSkills(this.backend, this.tok, st.trajectories, st.config.maxSkillTokens, st.config.analyzerTemperature, rng.fork('analyzer'));
+    st.written = await writeSkills(this.backend, this.tok, st.trajectories, st.config.maxSkillTokens, st.config.analyzerTemperature, rng.fork('analyzer'), { grammar: st.config.skillGrammar === 1 });
     if (this.algo !== 'seed-shuffled') {
       st.used = st.written.slice();
       return;
