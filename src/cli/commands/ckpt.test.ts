@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,29 +7,15 @@ import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './ckpt.ts';
+import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-ckpt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runQuiet(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    return { code: await run(args), stdout };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
 describe('seed ckpt', () => {
   it('init writes the seeded micro model, and inspect prints its config and metadata', async () => {
     const file = join(dir, 'micro.ckpt');
-    const init = await runQuiet(['init', '--preset', 'micro', '--seed', '42', '--out', file]);
+    const init = await runCaptured(run, ['init', '--preset', 'micro', '--seed', '42', '--out', file]);
     expect(init.code).toBe(0);
     const ck = readCheckpoint(new Uint8Array(readFileSync(file)));
     const tok = defaultTokenizer();
@@ -37,7 +23,7 @@ describe('seed ckpt', () => {
     expect(ck.config.dModel).toBe(16);
     expect(ck.vocabHash).toBe(tok.hash);
     expect(ck.params).toEqual(initParameters(ck.config, 42));
-    const shown = await runQuiet(['inspect', file]);
+    const shown = await runCaptured(run, ['inspect', file]);
     expect(shown.code).toBe(0);
     const json = JSON.parse(shown.stdout);
     expect(json.metadata).toEqual({ preset: 'micro', seed: 42, stage: 'init', updates: 0 });
@@ -47,7 +33,7 @@ describe('seed ckpt', () => {
 
   it('refuses truncated, foreign and missing files and bad options with one-line CliErrors', async () => {
     const file = join(dir, 'a.ckpt');
-    await runQuiet(['init', '--preset', 'micro', '--seed', '1', '--out', file]);
+    await runCaptured(run, ['init', '--preset', 'micro', '--seed', '1', '--out', file]);
     const bytes = readFileSync(file);
     const cut = join(dir, 'cut.ckpt');
     writeFileSync(cut, bytes.subarray(0, 100));
@@ -66,7 +52,7 @@ describe('seed ckpt', () => {
     const ck = readCheckpoint(new Uint8Array(readFileSync(join(dir, 'micro.ckpt'))));
     writeFileSync(file, writeCheckpoint({ ...ck, vocabHash: 'deadbeef' }));
     await expect(run(['inspect', file])).rejects.toThrow(new RegExp(`written for vocabulary deadbeef, this build's vocabulary is ${defaultTokenizer().hash}`));
-    const shown = await runQuiet(['inspect', file, '--any-vocab']);
+    const shown = await runCaptured(run, ['inspect', file, '--any-vocab']);
     expect(JSON.parse(shown.stdout).vocabMatches).toBe(false);
   });
 });

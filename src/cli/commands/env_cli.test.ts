@@ -1,5 +1,5 @@
 // The environment's CLI commands (scenes, play, expert) run in-process, stdout captured.
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,27 +8,15 @@ import { CliError } from '../cli_error.ts';
 import * as expert from './expert.ts';
 import * as play from './play.ts';
 import * as scenes from './scenes.ts';
+import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-env-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runQuiet(command: { run(args: string[]): Promise<number> }, args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  try {
-    return { code: await command.run(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
 describe('seed scenes / expert / play', () => {
   it('scenes writes the generator scenes; seen with seed 2026 is the fixed eval set', async () => {
     const out = join(dir, 'seen');
-    const r = await runQuiet(scenes, ['--split', 'seen', '--count', '12', '--seed', '2026', '--out', out]);
+    const r = await runCaptured(scenes.run, ['--split', 'seen', '--count', '12', '--seed', '2026', '--out', out]);
     expect(r.code).toBe(0);
     const files = readdirSync(out).sort();
     expect(files[0]).toBe('seen-2026-00.json');
@@ -41,11 +29,11 @@ describe('seed scenes / expert / play', () => {
     const sceneFile = join(dir, 'scene.json');
     const scene = generateScene('train', 4, undefined, 3);
     writeFileSync(sceneFile, sceneToJson(scene));
-    const plan = await runQuiet(expert, ['--scene', sceneFile]);
+    const plan = await runCaptured(expert.run, ['--scene', sceneFile]);
     const commands = plan.stdout.trim().split('\n');
     const actions = join(dir, 'actions.txt');
     writeFileSync(actions, [...commands, 'look', 'inventory'].join('\n') + '\n');
-    const played = await runQuiet(play, ['--scene', sceneFile, '--actions', actions]);
+    const played = await runCaptured(play.run, ['--scene', sceneFile, '--actions', actions]);
     expect(played.code).toBe(0);
     const lines = played.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.length).toBe(commands.length + 1);
@@ -62,7 +50,7 @@ describe('seed scenes / expert / play', () => {
     writeFileSync(sceneFile, sceneToJson(generateScene('unseen', 0)));
     const actions = join(dir, 'junk.txt');
     writeFileSync(actions, '\nfly away\r\nlook\nlook\n');
-    const played = await runQuiet(play, ['--scene', sceneFile, '--actions', actions, '--max-steps', '3']);
+    const played = await runCaptured(play.run, ['--scene', sceneFile, '--actions', actions, '--max-steps', '3']);
     const lines = played.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.action, l.observation, l.done])).toEqual([
       [null, lines[0].observation, false],
@@ -77,15 +65,15 @@ describe('seed scenes / expert / play', () => {
     const doc = JSON.parse(sceneToJson(generateScene('train', 0)));
     doc.objects[0].in = 'nowhere 1';
     writeFileSync(bad, JSON.stringify(doc));
-    await expect(runQuiet(expert, ['--scene', bad])).rejects.toThrow(new CliError(`${bad}: objects[0].in: "nowhere 1" is not a receptacle of this scene`));
-    await expect(runQuiet(expert, ['--scene', join(dir, 'missing.json')])).rejects.toThrow(/cannot read .*missing\.json: ENOENT/);
-    await expect(runQuiet(play, ['--scene', bad])).rejects.toBeInstanceOf(CliError);
+    await expect(runCaptured(expert.run, ['--scene', bad])).rejects.toThrow(new CliError(`${bad}: objects[0].in: "nowhere 1" is not a receptacle of this scene`));
+    await expect(runCaptured(expert.run, ['--scene', join(dir, 'missing.json')])).rejects.toThrow(/cannot read .*missing\.json: ENOENT/);
+    await expect(runCaptured(play.run, ['--scene', bad])).rejects.toBeInstanceOf(CliError);
     const good = join(dir, 'good.json');
     writeFileSync(good, sceneToJson(sceneFromJson(sceneToJson(generateScene('train', 0)))));
-    await expect(runQuiet(play, ['--scene', good, '--actions', join(dir, 'none.txt')])).rejects.toThrow(/cannot read .*none\.txt: ENOENT/);
-    await expect(runQuiet(scenes, ['--split', 'valid', '--count', '1', '--seed', '0', '--out', dir])).rejects.toThrow(/--split must be one of/);
-    await expect(runQuiet(scenes, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir])).rejects.toThrow(/--count must be an integer/);
-    await expect(runQuiet(scenes, ['--split', 'train', '--count', '1', '--out', dir])).rejects.toThrow(/missing --seed/);
-    await expect(runQuiet(scenes, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge'])).rejects.toThrow(/--scale must be one of/);
+    await expect(runCaptured(play.run, ['--scene', good, '--actions', join(dir, 'none.txt')])).rejects.toThrow(/cannot read .*none\.txt: ENOENT/);
+    await expect(runCaptured(scenes.run, ['--split', 'valid', '--count', '1', '--seed', '0', '--out', dir])).rejects.toThrow(/--split must be one of/);
+    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir])).rejects.toThrow(/--count must be an integer/);
+    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--out', dir])).rejects.toThrow(/missing --seed/);
+    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge'])).rejects.toThrow(/--scale must be one of/);
   });
 });

@@ -11,6 +11,7 @@ import { trainedLikeParameters } from '../../onnx/testing/fixtures.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './export_onnx.ts';
+import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'export-onnx-'));
 const tokenizer = defaultTokenizer();
@@ -24,21 +25,13 @@ function checkpointFile(name: string, vocabHash = tokenizer.hash): string {
   return path;
 }
 
-async function runCaptured(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  const code = await run(args);
-  return { code, stdout };
-}
-
 afterEach(() => vi.restoreAllMocks());
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('export-onnx', () => {
   it('writes a verified, self-describing file and prints a JSON summary', async () => {
     const out = join(dir, 'policy.onnx');
-    const { code, stdout } = await runCaptured(['--ckpt', checkpointFile('ok.ckpt'), '--out', out, '--episodes', '3']);
+    const { code, stdout } = await runCaptured(run, ['--ckpt', checkpointFile('ok.ckpt'), '--out', out, '--episodes', '3']);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.verification.ok).toBe(true);
@@ -56,7 +49,7 @@ describe('export-onnx', () => {
 
   it('refuses a checkpoint of another vocabulary and writes nothing', async () => {
     const out = join(dir, 'other.onnx');
-    const err = await runCaptured(['--ckpt', checkpointFile('other.ckpt', '0badc0de'), '--out', out]).catch((e: unknown) => e);
+    const err = await runCaptured(run, ['--ckpt', checkpointFile('other.ckpt', '0badc0de'), '--out', out]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CliError);
     expect((err as Error).message).toMatch(/other\.ckpt: checkpoint was written for vocabulary 0badc0de/);
     expect(existsSync(out)).toBe(false);
@@ -65,8 +58,8 @@ describe('export-onnx', () => {
   it('refuses a file that is not a checkpoint, and missing options, with usage', async () => {
     const notCkpt = join(dir, 'not.ckpt');
     writeFileSync(notCkpt, 'hello');
-    await expect(runCaptured(['--ckpt', notCkpt, '--out', join(dir, 'n.onnx')])).rejects.toThrow(/not\.ckpt: not a SEED checkpoint/);
-    const missing = await runCaptured(['--ckpt', notCkpt]).catch((e: unknown) => e);
+    await expect(runCaptured(run, ['--ckpt', notCkpt, '--out', join(dir, 'n.onnx')])).rejects.toThrow(/not\.ckpt: not a SEED checkpoint/);
+    const missing = await runCaptured(run, ['--ckpt', notCkpt]).catch((e: unknown) => e);
     expect((missing as CliError).exitCode).toBe(2);
     expect((missing as CliError).message).toMatch(/^missing --out\nusage: npm run seed -- export-onnx/);
   });

@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from '../cli_error.ts';
 import { run } from './loss.ts';
+import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-loss-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,22 +35,8 @@ const input = {
   ],
 };
 
-async function runCaptured(args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    const code = await run(args);
-    return { code, stdout };
-  } finally {
-    spy.mockRestore();
-  }
-}
-
 async function cliErrorOf(args: string[]): Promise<string> {
-  const err = await runCaptured(args).then(
+  const err = await runCaptured(run, args).then(
     () => null,
     (e: unknown) => e,
   );
@@ -59,7 +46,7 @@ async function cliErrorOf(args: string[]): Promise<string> {
 
 describe('seed loss', () => {
   it('prints the loss terms and per-token delta, gate, coef', async () => {
-    const { code, stdout } = await runCaptured(['--in', file('ok.json', JSON.stringify(input))]);
+    const { code, stdout } = await runCaptured(run, ['--in', file('ok.json', JSON.stringify(input))]);
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(Object.keys(out)).toEqual(['L_GRPO', 'L_OPD', 'KL', 'total', 'tokens']);
@@ -76,7 +63,7 @@ describe('seed loss', () => {
 
   it('accepts --backend cpu and refuses unknown backends clearly', async () => {
     const path = file('ok2.json', JSON.stringify(input));
-    expect((await runCaptured(['--in', path, '--backend', 'cpu'])).code).toBe(0);
+    expect((await runCaptured(run, ['--in', path, '--backend', 'cpu'])).code).toBe(0);
     expect(await cliErrorOf(['--in', path, '--backend', 'tpu'])).toMatch(/--backend must be cpu or webgpu, got "tpu"/);
   });
 

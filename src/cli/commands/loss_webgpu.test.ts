@@ -1,27 +1,20 @@
 // `seed loss --backend webgpu` against `--backend cpu` on the same files: the WebGPU SEED kernels must
 // print the same JSON numbers. Tolerance: 1e-6 + 1e-5 |cpu| per number (float32 exp and sigmoid on the GPU,
 // float64 on the CPU).
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { run } from './loss.ts';
+import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-loss-webgpu-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function jsonOf(args: string[]): Promise<Record<string, unknown>> {
-  let stdout = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    expect(await run(args)).toBe(0);
-  } finally {
-    spy.mockRestore();
-  }
+  const { code, stdout } = await runCaptured(run, args);
+  expect(code).toBe(0);
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 

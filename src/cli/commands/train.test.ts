@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,24 +9,10 @@ import { CliError } from '../cli_error.ts';
 import { run as evalRun } from './eval.ts';
 import { run as trainRun } from './train.ts';
 import { run as warmRun } from './warmstart.ts';
+import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-train-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function quiet(run: (args: string[]) => Promise<number>, args: string[]): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-  try {
-    return { code: await run(args), stdout };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 const warm = join(dir, 'warm.ckpt');
 const shippedMicro = join('public', 'warmstart-micro.ckpt');
@@ -35,7 +21,7 @@ const params = (path: string) => Array.from(readCheckpoint(new Uint8Array(readFi
 
 describe('seed warmstart / train / eval (micro preset)', () => {
   it('warmstart writes a checkpoint and a card with the success and skill figures', async () => {
-    const { code, stdout } = await quiet(warmRun, ['--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '6', '--steps', '3', '--eval-episodes', '3']);
+    const { code, stdout } = await runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '6', '--steps', '3', '--eval-episodes', '3']);
     expect(code).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'warm.json'), 'utf8'));
     expect(JSON.parse(stdout)).toEqual(card);
@@ -51,9 +37,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const straight = join(dir, 'straight');
     const split = join(dir, 'split');
     const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--checkpoint-every', '1', ...small];
-    expect((await quiet(trainRun, [...base, '--updates', '3', '--out', straight])).code).toBe(0);
-    expect((await quiet(trainRun, [...base, '--updates', '2', '--out', split])).code).toBe(0);
-    const { code, stdout } = await quiet(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
+    expect((await runCaptured(trainRun, [...base, '--updates', '3', '--out', straight])).code).toBe(0);
+    expect((await runCaptured(trainRun, [...base, '--updates', '2', '--out', split])).code).toBe(0);
+    const { code, stdout } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
@@ -71,8 +57,8 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     // Seed 2 of the shipped micro warm start writes a usable skill in this batch, so the OPD term moves the weights.
     const tiny = ['--set', 'groupSize=4', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=6', '--set', 'history=6', '--set', 'lr=0.01', '--set', 'constrained=0'];
     const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '2', '--updates', '1', '--init', shippedMicro, ...tiny];
-    expect((await quiet(trainRun, [...base, '--backend', 'cpu', '--out', join(dir, 'on-cpu')])).code).toBe(0);
-    expect((await quiet(trainRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'on-gpu')])).code).toBe(0);
+    expect((await runCaptured(trainRun, [...base, '--backend', 'cpu', '--out', join(dir, 'on-cpu')])).code).toBe(0);
+    expect((await runCaptured(trainRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'on-gpu')])).code).toBe(0);
     const metric = (run: string) => JSON.parse(readFileSync(join(dir, run, 'metrics.jsonl'), 'utf8').trim().split('\n')[0]);
     expect(metric('on-gpu').success).toBe(metric('on-cpu').success);
     expect(metric('on-gpu').total).toBeCloseTo(metric('on-cpu').total, 4);
@@ -85,7 +71,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
   }, 120_000);
 
   it('eval prints success, per_type and episodes', async () => {
-    const { code, stdout } = await quiet(evalRun, ['--ckpt', join(dir, 'straight', 'last.ckpt'), '--split', 'unseen', '--episodes', '3']);
+    const { code, stdout } = await runCaptured(evalRun, ['--ckpt', join(dir, 'straight', 'last.ckpt'), '--split', 'unseen', '--episodes', '3']);
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     expect(Object.keys(result).sort()).toEqual(['episodes', 'per_type', 'success']);
@@ -99,20 +85,20 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     mkdirSync(scenes);
     evalScenes('seen').slice(0, 3).forEach((scene, i) => writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene)));
     const ckpt = join(dir, 'straight', 'last.ckpt');
-    const fromFiles = JSON.parse((await quiet(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).stdout);
-    const fromSplit = JSON.parse((await quiet(evalRun, ['--ckpt', ckpt, '--split', 'seen', '--episodes', '3'])).stdout);
+    const fromFiles = JSON.parse((await runCaptured(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).stdout);
+    const fromSplit = JSON.parse((await runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'seen', '--episodes', '3'])).stdout);
     expect(fromFiles).toEqual(fromSplit);
     writeFileSync(join(scenes, 'g9.json'), '{"room": "kitchen"');
-    await expect(quiet(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).rejects.toThrow(/g9\.json/);
+    await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).rejects.toThrow(/g9\.json/);
   }, 60_000);
 
   it('refuses bad input with one clear line', async () => {
     const base = ['--preset', 'micro', '--updates', '1', '--seed', '1', '--init', warm, '--out', join(dir, 'x')];
-    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(/--backend must be cpu or webgpu, got "tpu"/);
-    await expect(quiet(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(/unknown --algo "ppo"/);
-    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x'])).rejects.toThrow(CliError);
-    await expect(quiet(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no last.ckpt/);
-    await expect(quiet(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(/cannot read/);
-    await expect(quiet(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(/--split must be seen or unseen/);
+    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(/--backend must be cpu or webgpu, got "tpu"/);
+    await expect(runCaptured(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(/unknown --algo "ppo"/);
+    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x'])).rejects.toThrow(CliError);
+    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no last.ckpt/);
+    await expect(runCaptured(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(/cannot read/);
+    await expect(runCaptured(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(/--split must be seen or unseen/);
   }, 60_000);
 });
