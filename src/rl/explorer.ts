@@ -18,15 +18,22 @@ export interface ExplorerEpisode {
   game: Game;
   /** Admissible commands before each step (index t = before command t + 1). */
   admissible: string[][];
+  /** Per step: the command was the noise draw, not the explorer's own choice. */
+  random: boolean[];
 }
 
 function pick(rng: Rng, list: string[]): string | null {
   return list.length ? rng.pick(list) : null;
 }
 
-/** The explorer's next command from what it has seen so far. */
-export function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number): string {
-  if (rng.float() < noise) return rng.pick(admissible);
+/** The explorer's next command: with probability `noise` a random admissible one, else its own choice. */
+export function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number): { command: string; random: boolean } {
+  if (rng.float() < noise) return { command: rng.pick(admissible), random: true };
+  return { command: deliberateCommand(game, admissible, rng), random: false };
+}
+
+/** The explorer's own choice from what it has seen so far. */
+function deliberateCommand(game: Game, admissible: string[], rng: Rng): string {
   const task = game.scene.task;
   const records = game.records;
   const held = game.holding();
@@ -84,10 +91,13 @@ function explore(game: Game, admissible: string[], rng: Rng): string {
 export function runExplorer(scene: Scene, rng: Rng, options: ExplorerOptions): ExplorerEpisode {
   const game = new Game(scene, { maxSteps: options.maxSteps });
   const admissible: string[][] = [];
+  const random: boolean[] = [];
   while (!game.done) {
     const cmds = game.admissibleCommands();
     admissible.push(cmds);
-    game.step(explorerCommand(game, cmds, rng, options.noise));
+    const next = explorerCommand(game, cmds, rng, options.noise);
+    random.push(next.random);
+    game.step(next.command);
   }
-  return { game, admissible };
+  return { game, admissible, random };
 }

@@ -97,6 +97,33 @@ describe('warm start', () => {
     for (const s of a.sequences) expect(s.ids.length).toBeLessThanOrEqual(model.contextLength);
   });
 
+  it("scores the explorer's own commands, not its random ones, unless asked to", () => {
+    const noisy = { ...options, noise: 0.5, episodes: 8 };
+    const clean = buildCorpus(tok, model.contextLength, noisy);
+    const all = buildCorpus(tok, model.contextLength, { ...noisy, scoreRandom: true });
+    const rng = new Rng(noisy.seed).fork('explorer');
+    let dropped = 0;
+    for (let i = 0; i < noisy.episodes; i++) {
+      const e = runExplorer(generateScene('train', i, TINY, noisy.seed), rng, { maxSteps: noisy.maxSteps, noise: noisy.noise });
+      const a = clean.sequences.filter((_, j) => clean.kinds[j] === 'act')[i];
+      const b = all.sequences.filter((_, j) => all.kinds[j] === 'act')[i];
+      expect(Array.from(a.ids)).toEqual(Array.from(b.ids));
+      // b scores every command that fit the context (its tokens and the end token); a drops the random ones.
+      let scoredTokens = 0;
+      let expectDropped = 0;
+      for (let t = 0; t < e.random.length && scoredTokens < b.positions.length; t++) {
+        const n = tok.encode(e.game.records[t + 1].action).length + 1;
+        scoredTokens += n;
+        if (e.random[t]) expectDropped += n;
+      }
+      expect(b.positions.length - a.positions.length).toBe(expectDropped);
+      const everyB = new Set(b.positions);
+      for (const p of a.positions) expect(everyB.has(p)).toBe(true);
+      dropped += expectDropped;
+    }
+    expect(dropped).toBeGreaterThan(0);
+  });
+
   it('lowers the negative log-likelihood of the corpus', async () => {
     const corpus = buildCorpus(tok, model.contextLength, options);
     const be = CpuBackend.fromSeed(model, 1);

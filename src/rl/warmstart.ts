@@ -30,6 +30,12 @@ export interface WarmStartOptions {
   episodes: number;
   /** Explorer's chance of a random command. */
   noise: number;
+  /**
+   * Score the explorer's random commands too. Off by default: the noise is there to visit the states a weak
+   * agent reaches (and to recover from them), not to be imitated; scoring it teaches the policy to act at
+   * random a quarter of the time (DART-style noise injection keeps the clean label).
+   */
+  scoreRandom: boolean;
   maxSteps: number;
   maxSkillTokens: number;
   /** The annotator's skills are cut to this many tokens: short skills are learnt sooner by a tiny model. */
@@ -43,6 +49,7 @@ export interface WarmStartOptions {
 export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale'>> = {
   episodes: 600,
   noise: 0.25,
+  scoreRandom: false,
   maxSteps: 15,
   maxSkillTokens: 48,
   annotatedSkillTokens: 32,
@@ -59,8 +66,26 @@ export interface Corpus {
   counts: Record<ExampleKind, number>;
 }
 
-function scored(seq: EpisodeSequence, masks: Uint32Array): ScoredSequence {
-  return { ids: seq.ids, positions: seq.commandPositions, masks };
+/** The sequence scored on the tokens of the commands `keep` names (per command: its token count). */
+function scored(seq: EpisodeSequence, masks: Uint32Array, words: number, commandTokens?: number[], keep?: boolean[]): ScoredSequence {
+  if (!commandTokens || !keep || keep.every(Boolean)) return { ids: seq.ids, positions: seq.commandPositions, masks };
+  const positions: number[] = [];
+  const kept: Uint32Array[] = [];
+  let k = 0;
+  commandTokens.forEach((n, t) => {
+    if (keep[t]) {
+      for (let j = k; j < k + n; j++) positions.push(seq.commandPositions[j]);
+      kept.push(masks.subarray(k * words, (k + n) * words));
+    }
+    k += n;
+  });
+  const out = new Uint32Array(positions.length * words);
+  let at = 0;
+  for (const m of kept) {
+    out.set(m, at);
+    at += m.length;
+  }
+  return { ids: seq.ids, positions: Int32Array.from(positions), masks: out };
 }
 
 export function buildCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus {
@@ -73,12 +98,13 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
   const kinds: ExampleKind[] = [];
   let wins = 0;
   const add = (s: ScoredSequence, kind: ExampleKind) => {
+    if (s.positions.length === 0) return;
     sequences.push(s);
     kinds.push(kind);
   };
   for (let i = 0; i < options.episodes; i++) {
     const scene = generateScene('train', i, options.scale, options.seed);
-    const { game, admissible } = runExplorer(scene, explore, { maxSteps: options.maxSteps, noise: options.noise });
+    const { game, admissible, random } = runExplorer(scene, explore, { maxSteps: options.maxSteps, noise: options.noise });
     wins += game.won ? 1 : 0;
     const full = episodeText({ scene, records: game.records });
     // Keep the steps that fit the rollout's episode budget, as a rollout would have.
@@ -86,20 +112,23 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
     let plain = episodeSequence(tok, full);
     while (steps > 1 && plain.ids.length > budget) plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
     const masks = new Uint32Array(plain.commandPositions.length * words);
+    const commandTokens: number[] = [];
     let k = 0;
     for (let t = 0; t < steps; t++) {
       const trie = new CommandTrie(admissible[t].map((c) => tok.encode(c)), tok.endId, tok.vocabSize);
       const m = trie.commandMasks(tok.encode(full.steps[t].action));
       masks.set(m, k * words);
+      commandTokens.push(m.length / words);
       k += m.length / words;
     }
-    add(scored(plain, masks), 'act');
+    const keep = random.slice(0, steps).map((r) => options.scoreRandom || !r);
+    add(scored(plain, masks, words, commandTokens, keep), 'act');
     const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens) });
-    if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, plain, skill), masks), 'follow');
+    if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, plain, skill), masks, words, commandTokens, keep), 'follow');
     const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add(scored(analysis, freeMasks), 'analyze');
+    add(scored(analysis, freeMasks, words), 'analyze');
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;
