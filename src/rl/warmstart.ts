@@ -47,13 +47,13 @@ export interface WarmStartOptions {
 }
 
 export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale'>> = {
-  episodes: 600,
+  episodes: 2000,
   noise: 0.25,
   scoreRandom: false,
   maxSteps: 15,
   maxSkillTokens: 48,
   annotatedSkillTokens: 32,
-  steps: 900,
+  steps: 1800,
   batch: 8,
   lr: 5e-3,
 };

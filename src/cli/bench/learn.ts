@@ -25,7 +25,7 @@ export const summary = 'GRPO vs SEED from one warm start: success with 95% inter
 
 const usage =
   'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 3e-4,1e-3,3e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]';
+  '[--set key=value ...] [--lrs 1e-3,2e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]';
 
 const PRESET = 'tiny' as const;
 
@@ -52,6 +52,9 @@ interface JobResult {
   won_seen: boolean[];
   won_unseen: boolean[];
   valid_skill_rate: number | null;
+  /** Means over updates of the per-update mean Delta and gate over OPD-masked tokens (null without OPD). */
+  mean_delta: number | null;
+  mean_gate: number | null;
   skipped_updates: number;
 }
 
@@ -75,10 +78,14 @@ async function runJob(job: Job): Promise<JobResult> {
   const curve: [number, number][] = [];
   let validSum = 0;
   let validCount = 0;
+  let deltaSum = 0;
+  let gateSum = 0;
+  let opdCount = 0;
   let skipped = 0;
   if (job.kind === 'run') {
     const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, scale: TINY });
-    curve.push([0, (await play(unseenScenes)).result.success]);
+    // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
+    // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {
       const m = await trainer.update();
       if (m.validSkillRate !== null) {
@@ -86,6 +93,11 @@ async function runJob(job: Job): Promise<JobResult> {
         validCount++;
       }
       if (m.skipped) skipped++;
+      if (m.meanGate > 0) {
+        deltaSum += m.meanDelta;
+        gateSum += m.meanGate;
+        opdCount++;
+      }
       if (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates) {
         curve.push([trainer.episodes, trainer.updates === job.updates ? NaN : (await play(unseenScenes)).result.success]);
       }
@@ -106,6 +118,8 @@ async function runJob(job: Job): Promise<JobResult> {
     won_seen: seen.won,
     won_unseen: unseen.won,
     valid_skill_rate: validCount ? validSum / validCount : null,
+    mean_delta: opdCount ? deltaSum / opdCount : null,
+    mean_gate: opdCount ? gateSum / opdCount : null,
     skipped_updates: skipped,
   };
 }
@@ -229,13 +243,13 @@ export async function run(args: string[]): Promise<number> {
     {
       worker: { type: 'string' },
       seeds: { type: 'string', default: '3' },
-      updates: { type: 'string', default: '40' },
+      updates: { type: 'string', default: '64' },
       algos: { type: 'string', default: 'grpo,seed' },
       ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
       set: { type: 'string', multiple: true, default: [] },
-      lrs: { type: 'string', default: '3e-4,1e-3,3e-3' },
-      'sweep-updates': { type: 'string', default: '10' },
-      'eval-every': { type: 'string', default: '10' },
+      lrs: { type: 'string', default: '1e-3,2e-3' },
+      'sweep-updates': { type: 'string', default: '16' },
+      'eval-every': { type: 'string', default: '16' },
       'eval-episodes': { type: 'string', default: '0' },
       init: { type: 'string' },
       workers: { type: 'string' },
@@ -294,6 +308,7 @@ export async function run(args: string[]): Promise<number> {
   const results = await runAll(jobs, workers, log);
   const warm = results[0];
   const runs = results.slice(1);
+  for (const r of runs) r.curve.unshift([0, warm.success_unseen]);
   const wall = (performance.now() - t0) / 1000;
 
   // 3. Figures.
@@ -317,6 +332,8 @@ export async function run(args: string[]): Promise<number> {
       unseenCi: bootstrap(rs.map((r) => r.won_unseen), rng),
       perType,
       validSkill: mean(rs.map((r) => r.valid_skill_rate ?? NaN)),
+      gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
+      delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
       wall: mean(rs.map((r) => r.wall_s)),
     };
   });
@@ -334,10 +351,10 @@ export async function run(args: string[]): Promise<number> {
   const warmWonSeen = summarise(warm.won_seen.map(() => 'all'), warm.won_seen).success;
 
   const table = [
-    '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | wall s/run |',
-    '|---|---|---|---|---|---|---|',
-    `| warm start | - | - | ${pct(warm.success_seen)} [${pct(bootstrap([warm.won_seen], rng)[0])}, ${pct(bootstrap([warm.won_seen], rng)[1])}] | ${pct(warm.success_unseen)} [${pct(bootstrap([warm.won_unseen], rng)[0])}, ${pct(bootstrap([warm.won_unseen], rng)[1])}] | - | - |`,
-    ...rows.map((r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${pct(r.seen)} [${pct(r.seenCi[0])}, ${pct(r.seenCi[1])}] | ${pct(r.unseen)} [${pct(r.unseenCi[0])}, ${pct(r.unseenCi[1])}] | ${pct(r.validSkill)} | ${r.wall.toFixed(0)} |`),
+    '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | mean Delta / gate | wall s/run |',
+    '|---|---|---|---|---|---|---|---|',
+    `| warm start | - | - | ${pct(warm.success_seen)} [${pct(bootstrap([warm.won_seen], rng)[0])}, ${pct(bootstrap([warm.won_seen], rng)[1])}] | ${pct(warm.success_unseen)} [${pct(bootstrap([warm.won_unseen], rng)[0])}, ${pct(bootstrap([warm.won_unseen], rng)[1])}] | - | - | - |`,
+    ...rows.map((r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${pct(r.seen)} [${pct(r.seenCi[0])}, ${pct(r.seenCi[1])}] | ${pct(r.unseen)} [${pct(r.unseenCi[0])}, ${pct(r.unseenCi[1])}] | ${pct(r.validSkill)} | ${Number.isFinite(r.gate) ? `${r.delta.toFixed(3)} / ${r.gate.toFixed(3)}` : 'n/a'} | ${r.wall.toFixed(0)} |`),
   ].join('\n');
   const types = Object.keys(warm.per_type.seen).sort();
   const typeTable = [
@@ -403,7 +420,8 @@ export async function run(args: string[]): Promise<number> {
     warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen },
     runs: runs.map((r) => ({
       algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
-      curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, skipped_updates: r.skipped_updates,
+      curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
+      skipped_updates: r.skipped_updates,
     })),
     sweep,
     config_hash: configHash,
