@@ -1,8 +1,8 @@
 // The trainer's public face for the worker, the page and the CLI.
 export { ALGOS, PAPER_CONFIG, applySettings, checkConfig, defaultConfig, isAlgo, isConfigKey, type Algo, type TrainConfig } from './config.ts';
 export {
-  STAGES, Trainer, trajectoryView, updateRng,
-  type Stage, type TrainerCallbacks, type TrainerOptions, type TrajectoryView, type UpdateMetrics, type UpdateState,
+  STAGES, Trainer, updateRng,
+  type Stage, type TrainerCallbacks, type TrainerOptions, type UpdateMetrics, type UpdateState,
 } from './trainer.ts';
 export { rollout, episodeText, totalReward, SKILL_RESERVE, type RolloutOptions, type Trajectory } from './rollout.ts';
 export { groupAdvantages, groupStats, ADVANTAGE_EPS } from './advantages.ts';

@@ -6,7 +6,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { packBatch } from './batch.ts';
 import { restoreRun, runCheckpoints } from './run_state.ts';
-import { Trainer, trajectoryView } from './trainer.ts';
+import { Trainer } from './trainer.ts';
 import { Rng } from '../common/rng.ts';
 import { rollout } from './rollout.ts';
 import { generateScene } from '../env/generate.ts';
@@ -86,22 +86,26 @@ describe('Trainer', () => {
     expect(t.updates).toBe(1);
   });
 
-  it('shows per trajectory the skill and per command token Delta, gate and the coefficient with its three parts', async () => {
+  it('records per trajectory the skill and per command token Delta, gate and the coefficient with its three parts', async () => {
     const t = trainer('seed-static');
     await t.update();
     const st = t.current!;
-    const v = trajectoryView(st, 1);
-    expect(v.skill?.text).toBe(SKILL);
-    const commands = st.trajectories[1].records.slice(1).map((r) => `${r.action} <end>`).join(' ');
-    expect(tok.decode(v.tokens)).toBe(commands);
-    expect(v.delta!.length).toBe(v.tokens.length);
-    for (let k = 0; k < v.tokens.length; k++) {
-      expect(v.coef![k]).toBeCloseTo(v.coefGrpo![k] + v.coefOpd![k] + v.coefKl![k], 6);
-      expect(v.delta![k]).toBeCloseTo(v.lSkill![k] - v.lOld[k], 5);
-      expect(v.gate![k]).toBeCloseTo(1 / (1 + Math.exp(-st.config.beta * v.delta![k])), 5);
+    const loss = st.loss!;
+    const inputs = st.inputs!;
+    expect(st.used[1]?.text).toBe(SKILL);
+    const [a, b] = [st.tokenOffsets[1], st.tokenOffsets[2]];
+    const traj = st.trajectories[1];
+    const ids: number[] = [];
+    for (const seq of traj.sequences) for (const p of seq.positions) ids.push(seq.ids[p]);
+    expect(ids.length).toBe(b - a);
+    expect(tok.decode(ids)).toBe(traj.records.slice(1).map((r) => `${r.action} <end>`).join(' '));
+    for (let k = a; k < b; k++) {
+      expect(loss.coef[k]).toBeCloseTo(loss.coefGrpo[k] + loss.coefOpd[k] + loss.coefKl[k], 6);
+      expect(loss.delta[k]).toBeCloseTo(inputs.lSkill[k] - traj.lOld[k - a], 5);
+      expect(loss.gate[k]).toBeCloseTo(1 / (1 + Math.exp(-st.config.beta * loss.delta[k])), 5);
     }
     const m = t.metrics(st);
-    const mean = Array.from(st.loss!.delta).reduce((a, b) => a + b, 0) / st.loss!.delta.length;
+    const mean = Array.from(loss.delta).reduce((x, y) => x + y, 0) / loss.delta.length;
     expect(m.meanDelta).toBeCloseTo(mean, 5);
   });
 
