@@ -413,6 +413,10 @@ export async function run(args: string[]): Promise<number> {
     '',
     '![learning curves](learn_curve.svg)',
     '',
+    '## Eval-unseen curves (training episodes: success)',
+    '',
+    ...runs.map((r) => `- ${r.algo} seed ${r.seed}: ${r.curve.map(([e, v]) => `${e}: ${pct(v)}%`).join(', ')}`),
+    '',
   ].join('\n');
   const json = {
     preset: PRESET,
