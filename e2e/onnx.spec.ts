@@ -2,9 +2,8 @@
 // the site) verifies against the CPU forward before the download appears; the downloaded file holds exactly
 // the run's weights; loaded into the run view it plays the same greedy episode as the CPU forward in Node;
 // a file that is not ONNX, or a damaged one of ours, gets a clear message; nothing leaves the origin.
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { EVAL_SEED, generateScene } from '../src/env/generate.ts';
 import { TINY } from '../src/env/scale.ts';
 import { readCheckpoint } from '../src/model/checkpoint.ts';
@@ -15,7 +14,7 @@ import { defaultTokenizer } from '../src/text/tokenizer.ts';
 import { playGreedy } from '../src/ui/onnx/greedy_episode.ts';
 import { playSettingsOf } from '../src/ui/onnx/onnx_run.ts';
 import { DEFAULT_SETTINGS, formatHash } from '../src/worker/settings.ts';
-import { launchChromium } from './browser.ts';
+import { chromiumForSuite } from './suite_browser.ts';
 import { SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
 
 async function loadFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
@@ -23,17 +22,10 @@ async function loadFile(page: Page, name: string, bytes: Uint8Array): Promise<vo
 }
 
 describe('ONNX export and run in the page', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumForSuite();
 
   it('verifies before offering the file, which holds the run weights and plays the CPU forward greedy episode', async () => {
-    const opened = await openPlayground(browser, formatHash(DEFAULT_SETTINGS));
+    const opened = await openPlayground(chromium.browser, formatHash(DEFAULT_SETTINGS));
     const { page, problems } = opened;
     await engineReady(page);
     // Trained weights, not the initial ones: one update first.

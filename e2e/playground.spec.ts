@@ -1,15 +1,15 @@
 // The playground in a real Chromium, micro preset: training live, the heatmap's numbers against an
 // independent CPU recomputation, skills beside their own transcripts, the six stages, the URL, saved runs,
 // bad checkpoints, and nothing fetched from another origin. Screenshots of every view go to test-results/.
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { parseLossProblem } from '../src/backend/loss_json.ts';
 import { seedLoss } from '../src/backend/cpu/seed_loss.ts';
 import { readCheckpoint, writeCheckpoint } from '../src/model/checkpoint.ts';
 import { Rng } from '../src/common/rng.ts';
 import { DEFAULT_SETTINGS, formatHash, parseHash } from '../src/worker/settings.ts';
 import { launchChromium } from './browser.ts';
+import { chromiumForSuite } from './suite_browser.ts';
 import { SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
 
 // Small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update.
@@ -87,18 +87,11 @@ async function expectHeatmapEqualsRecomputation(page: Page, settings: typeof FAS
 }
 
 describe('playground', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumForSuite();
 
   it('shows the first rollout at once, trains, and its heatmap equals a CPU recomputation of the exported batch', async () => {
     const started = Date.now();
-    const opened = await openPlayground(browser, formatHash(FAST));
+    const opened = await openPlayground(chromium.browser, formatHash(FAST));
     const { page, problems } = opened;
     await firstRollout(page);
     const firstRolloutMs = Date.now() - started;
@@ -143,7 +136,7 @@ describe('playground', () => {
   });
 
   it('steps through one update: every stage shows numbers, and the step changes the parameters', async () => {
-    const opened = await openPlayground(browser, formatHash(FAST));
+    const opened = await openPlayground(chromium.browser, formatHash(FAST));
     const { page, problems } = opened;
     await engineReady(page);
     // Weights moved away from the reference policy: the KL term then has a gradient whatever the rewards are.
@@ -177,7 +170,7 @@ describe('playground', () => {
 
   it('keeps every setting in the URL and reproduces it after a reload', async () => {
     const settings = { ...FAST, lambda: 0.75, beta: 3, seed: 42, lr: 0.002 };
-    const { page, problems } = await openPlayground(browser, formatHash(settings));
+    const { page, problems } = await openPlayground(chromium.browser, formatHash(settings));
     await engineReady(page);
     expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe('0.75');
     expect(await page.locator('input[data-setting="seed"]').inputValue()).toBe('42');
@@ -203,7 +196,7 @@ describe('playground', () => {
   });
 
   it('falls back per setting with a visible notice on a garbage hash', async () => {
-    const { page, problems } = await openPlayground(browser, '#lambda=abc&beta=-3&group=2.5&algo=ppo&zzz=1&%E0%A4%A&preset=huge');
+    const { page, problems } = await openPlayground(chromium.browser, '#lambda=abc&beta=-3&group=2.5&algo=ppo&zzz=1&%E0%A4%A&preset=huge');
     await firstRollout(page);
     const keys = await page.getByTestId('hash-notice').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
     expect(keys).toEqual(['%E0%A4%A', 'lambda', 'beta', 'group', 'algo', 'zzz', 'preset']);
@@ -214,7 +207,7 @@ describe('playground', () => {
   });
 
   it('offers to resume a saved run after a reload, and resumes it', async () => {
-    const { page, problems } = await openPlayground(browser, formatHash(FAST));
+    const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST));
     await engineReady(page);
     await page.getByTestId('step-update').click();
     await engineReady(page);
@@ -236,7 +229,7 @@ describe('playground', () => {
   });
 
   it('refuses a corrupt checkpoint with a clear message and goes on training', async () => {
-    const { page, problems } = await openPlayground(browser, formatHash(FAST));
+    const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST));
     await engineReady(page);
     const good = await downloadBytes(page, 'export-checkpoint');
     const corrupt = good.bytes.slice();
@@ -257,7 +250,7 @@ describe('playground', () => {
 
   it('trains on the WebGPU backend when asked, with the same per-token numbers as the CPU reference', async () => {
     const settings = { ...FAST, backend: 'webgpu' as const };
-    const opened = await openPlayground(browser, formatHash(settings));
+    const opened = await openPlayground(chromium.browser, formatHash(settings));
     const { page, problems } = opened;
     await firstRollout(page);
     await engineReady(page);
@@ -272,7 +265,7 @@ describe('playground', () => {
   });
 
   it('draws SEED and GRPO on the same axes when both run', async () => {
-    const { page, problems } = await openPlayground(browser, formatHash({ ...FAST, algo: 'both' }));
+    const { page, problems } = await openPlayground(chromium.browser, formatHash({ ...FAST, algo: 'both' }));
     await engineReady(page);
     await page.getByTestId('step-update').click();
     await engineReady(page);
@@ -311,7 +304,7 @@ describe('playground', () => {
   });
 
   it('is usable from the keyboard, and every control has a label', async () => {
-    const { page, problems } = await openPlayground(browser, formatHash(FAST));
+    const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST));
     await engineReady(page);
     const unlabelled = await page.locator('input, select, button').evaluateAll((els) =>
       els
@@ -340,7 +333,7 @@ describe('playground', () => {
 
   it('lays out on a laptop screen and a narrow one', async () => {
     for (const [w, h] of [[1280, 800], [760, 1000]]) {
-      const { page, problems } = await openPlayground(browser, formatHash(FAST), { width: w, height: h });
+      const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST), { width: w, height: h });
       await firstRollout(page);
       await engineReady(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

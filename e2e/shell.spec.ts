@@ -1,11 +1,9 @@
 // The page shell in a real Chromium: adapter report, the log-softmax kernel run in the page against the
 // CPU reference, and the banner when WebGPU is missing.
-import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './browser.ts';
-
-const SCREENSHOTS = 'test-results';
+import { SCREENSHOTS } from './page.ts';
+import { chromiumForSuite } from './suite_browser.ts';
 
 /** Opens the site, failing the test on any page error, console error or failed request. */
 async function openSite(browser: Browser, hideWebGpu = false): Promise<{ page: Page; problems: string[] }> {
@@ -30,17 +28,10 @@ async function openSite(browser: Browser, hideWebGpu = false): Promise<{ page: P
 }
 
 describe('page shell', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const chromium = chromiumForSuite();
 
   it('is served from a sub-path and reports the SwiftShader adapter', async () => {
-    const { page, problems } = await openSite(browser);
+    const { page, problems } = await openSite(chromium.browser);
     expect(page.url()).toMatch(/^http:\/\/localhost:\d+\/seed\/$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('SEED Playground');
     const status = page.locator('[data-testid="adapter-status"][data-state="ready"], [data-testid="webgpu-unavailable"]');
@@ -59,7 +50,7 @@ describe('page shell', () => {
   });
 
   it('runs the masked log-softmax kernel in the page and matches the CPU reference', async () => {
-    const { page, problems } = await openSite(browser);
+    const { page, problems } = await openSite(chromium.browser);
     const run = page.getByTestId('selftest-run');
     await page.locator('[data-testid="selftest-run"]:not([disabled])').waitFor({ timeout: 60_000 });
     await run.click();
@@ -78,7 +69,7 @@ describe('page shell', () => {
   });
 
   it('explains how to enable WebGPU when the browser has none', async () => {
-    const { page, problems } = await openSite(browser, true);
+    const { page, problems } = await openSite(chromium.browser, true);
     const banner = page.getByTestId('webgpu-unavailable');
     await banner.waitFor({ timeout: 30_000 });
     expect(await banner.getAttribute('data-reason')).toBe('no-webgpu');
