@@ -66,26 +66,18 @@ export interface Corpus {
   counts: Record<ExampleKind, number>;
 }
 
-/** The sequence scored on the tokens of the commands `keep` names (per command: its token count). */
-function scored(seq: EpisodeSequence, masks: Uint32Array, words: number, commandTokens?: number[], keep?: boolean[]): ScoredSequence {
-  if (!commandTokens || !keep || keep.every(Boolean)) return { ids: seq.ids, positions: seq.commandPositions, masks };
-  const positions: number[] = [];
-  const kept: Uint32Array[] = [];
-  let k = 0;
-  commandTokens.forEach((n, t) => {
-    if (keep[t]) {
-      for (let j = k; j < k + n; j++) positions.push(seq.commandPositions[j]);
-      kept.push(masks.subarray(k * words, (k + n) * words));
-    }
-    k += n;
-  });
-  const out = new Uint32Array(positions.length * words);
+function scored(seq: EpisodeSequence, masks: Uint32Array): ScoredSequence {
+  return { ids: seq.ids, positions: seq.commandPositions, masks };
+}
+
+function concat(parts: Uint32Array[], length: number): Uint32Array {
+  const out = new Uint32Array(length);
   let at = 0;
-  for (const m of kept) {
-    out.set(m, at);
-    at += m.length;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
   }
-  return { ids: seq.ids, positions: Int32Array.from(positions), masks: out };
+  return out;
 }
 
 export function buildCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus {
@@ -111,24 +103,29 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
     let steps = full.steps.length;
     let plain = episodeSequence(tok, full);
     while (steps > 1 && plain.ids.length > budget) plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
-    const masks = new Uint32Array(plain.commandPositions.length * words);
-    const commandTokens: number[] = [];
+    // Scored: every command the explorer chose itself (and, with scoreRandom, its random ones too).
+    const positions: number[] = [];
+    const masks: Uint32Array[] = [];
     let k = 0;
     for (let t = 0; t < steps; t++) {
       const trie = new CommandTrie(admissible[t].map((c) => tok.encode(c)), tok.endId, tok.vocabSize);
       const m = trie.commandMasks(tok.encode(full.steps[t].action));
-      masks.set(m, k * words);
-      commandTokens.push(m.length / words);
-      k += m.length / words;
+      const n = m.length / words;
+      if (options.scoreRandom || !random[t]) {
+        positions.push(...plain.commandPositions.subarray(k, k + n));
+        masks.push(m);
+      }
+      k += n;
     }
-    const keep = random.slice(0, steps).map((r) => options.scoreRandom || !r);
-    add(scored(plain, masks, words, commandTokens, keep), 'act');
+    const acting = { ...plain, commandPositions: Int32Array.from(positions) };
+    const actingMasks = concat(masks, positions.length * words);
+    add(scored(acting, actingMasks), 'act');
     const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens) });
-    if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, plain, skill), masks, words, commandTokens, keep), 'follow');
+    if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, acting, skill), actingMasks), 'follow');
     const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add(scored(analysis, freeMasks, words), 'analyze');
+    add(scored(analysis, freeMasks), 'analyze');
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;
