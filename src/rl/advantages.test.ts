@@ -53,7 +53,7 @@ describe('settings', () => {
     expect(PAPER_CONFIG.groupSize).toBe(8);
     expect(PAPER_CONFIG.tasksPerUpdate).toBe(16);
     expect(PAPER_CONFIG.evalTemperature).toBe(0.4);
-    expect(defaultConfig('tiny').lambda).toBe(0.3);
+    expect(defaultConfig('tiny').lambda).toBe(0.1);
     expect(defaultConfig('small').lambda).toBe(0.01);
   });
 

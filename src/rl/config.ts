@@ -94,8 +94,9 @@ export const PAPER_CONFIG: Readonly<TrainConfig> = {
 
 /**
  * Where the tiny presets differ from the paper, and why:
- * - lambda 0.3: at 0.01 the OPD term is ~1% of the GRPO term per token and does not show within ~100 updates
- *   of a tiny model (SEED.md asks for 0.1-1 here);
+ * - lambda 0.1: at 0.01 the OPD term is ~1% of the GRPO term per token and does not show within ~100 updates
+ *   of a tiny model (SEED.md asks for 0.1-1 here); at 0.3 and 1 the gated self-imitation of the policy's own,
+ *   mostly failed samples collapses it (bench/TUNING.md, "A lambda sweep"), at 0.1 it did not;
  * - tasksPerUpdate 4, maxSteps 15: what a 2-core CPU affords per update; 15 steps of tiny rooms fit the
  *   512-token context as one sequence;
  * - history 15 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
@@ -107,7 +108,7 @@ export const PAPER_CONFIG: Readonly<TrainConfig> = {
  * - weightDecay 0: the warm-start weights are the prior; decay would pull them toward zero.
  */
 const TINY_OVERRIDES: Partial<TrainConfig> = {
-  lambda: 0.3,
+  lambda: 0.1,
   tasksPerUpdate: 4,
   maxSteps: 15,
   history: 15,
