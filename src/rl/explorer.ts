@@ -4,14 +4,21 @@
 // appliance the task names, and brings it to the target (or uses the lamp where it saw one). With
 // probability `noise` it plays a random admissible command instead, so it wanders, repeats itself and
 // sometimes runs out of steps, as a weak agent does.
+//
+// Primed with an earlier episode of the same scene (`prior`), it also knows what that episode observed: where
+// each object was first seen (objects move only when carried, so that is where a fresh game has them) and
+// which receptacles it searched. This is the actor that follows a hindsight skill in the warm start's
+// follow examples: the skill states those facts, and an actor that knows them goes straight to the object.
 import type { Rng } from '../common/rng.ts';
-import { Game } from '../env/game.ts';
+import { Game, type StepRecord } from '../env/game.ts';
 import { APPLIANCE, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Scene } from '../env/scene.ts';
 
 export interface ExplorerOptions {
   maxSteps: number;
   noise: number;
+  /** The records of an earlier episode of the same scene, whose observations the explorer starts with. */
+  prior?: readonly StepRecord[];
 }
 
 export interface ExplorerEpisode {
@@ -26,14 +33,38 @@ function pick(rng: Rng, list: string[]): string | null {
   return list.length ? rng.pick(list) : null;
 }
 
-/** The explorer's next command: with probability `noise` a random admissible one, else its own choice. */
-export function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number): { command: string; random: boolean } {
-  if (rng.float() < noise) return { command: rng.pick(admissible), random: true };
-  return { command: deliberateCommand(game, admissible, rng), random: false };
+/** What an earlier episode of the scene observed: first place each object was seen, receptacles searched. */
+interface PriorKnowledge {
+  firstSeen: Map<string, string>;
+  searched: Set<string | null>;
 }
 
-/** The explorer's own choice from what it has seen so far. */
-function deliberateCommand(game: Game, admissible: string[], rng: Rng): string {
+const NO_PRIOR: PriorKnowledge = { firstSeen: new Map(), searched: new Set() };
+
+function priorKnowledge(records: readonly StepRecord[]): PriorKnowledge {
+  const firstSeen = new Map<string, string>();
+  for (const r of records) {
+    for (const o of r.seen) if (!firstSeen.has(o) && r.location !== null) firstSeen.set(o, r.location);
+    if (r.valid && r.action.startsWith('take ')) {
+      const [obj, from] = [r.action.slice(5, r.action.indexOf(' from ')), r.action.slice(r.action.indexOf(' from ') + 6)];
+      if (!firstSeen.has(obj)) firstSeen.set(obj, from);
+    }
+  }
+  return { firstSeen, searched: searchedPlaces(records) };
+}
+
+function searchedPlaces(records: readonly StepRecord[]): Set<string | null> {
+  return new Set(records.filter((r) => r.valid && (r.action.startsWith('go to ') || r.action.startsWith('open '))).map((r) => r.location));
+}
+
+/** The explorer's next command: with probability `noise` a random admissible one, else its own choice. */
+export function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number, prior: PriorKnowledge = NO_PRIOR): { command: string; random: boolean } {
+  if (rng.float() < noise) return { command: rng.pick(admissible), random: true };
+  return { command: deliberateCommand(game, admissible, rng, prior), random: false };
+}
+
+/** The explorer's own choice from what it has seen so far (and what a prior episode saw). */
+function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: PriorKnowledge): string {
   const task = game.scene.task;
   const records = game.records;
   const held = game.holding();
@@ -44,7 +75,7 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng): string {
   const target = task.type === 'look_at_obj_in_light' ? null : task.target;
   const changed = (name: string) => records.some((r) => r.valid && state !== null && r.action.startsWith(`${state} ${name} with `));
   // Where each object was last seen, from the observations (never from the scene).
-  const lastSeen = new Map<string, string | null>();
+  const lastSeen = new Map<string, string | null>(prior.firstSeen);
   for (const r of records) {
     for (const o of r.seen) lastSeen.set(o, r.location);
     if (r.valid && r.action.startsWith('take ')) lastSeen.set(r.action.slice(5, r.action.indexOf(' from ')), null);
@@ -61,7 +92,7 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng): string {
       if (use) return use;
       const lamp = [...lastSeen].find(([o, where]) => typeOf(o) === task.lamp && where !== null);
       if (lamp && lamp[1] !== at && has(`go to ${lamp[1]}`)) return `go to ${lamp[1]}`;
-      return explore(game, admissible, rng);
+      return explore(game, admissible, rng, prior);
     }
     const put = admissible.find((c) => c.startsWith(`put ${held} in/on `) && typeOf(c.slice(c.indexOf(' in/on ') + 7)) === target);
     if (put) return put;
@@ -74,28 +105,32 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng): string {
     return typeOf(obj) === task.object && !delivered.has(obj) && (target === null || typeOf(c.slice(c.indexOf(' from ') + 6)) !== target);
   });
   if (takes.length) return takes[0];
+  // Known (from a prior episode) to hold the object but still closed in this game: open it.
+  const here = [...lastSeen].some(([o, where]) => typeOf(o) === task.object && where === at && !delivered.has(o));
+  if (here && at !== null && has(`open ${at}`) && !records.some((r) => r.valid && r.action === `open ${at}`)) return `open ${at}`;
   const known = [...lastSeen].find(([o, where]) => typeOf(o) === task.object && where !== null && where !== at && !delivered.has(o) && (target === null || typeOf(where) !== target));
   if (known && has(`go to ${known[1]}`)) return `go to ${known[1]}`;
-  return explore(game, admissible, rng);
+  return explore(game, admissible, rng, prior);
 }
 
-/** Opens the closed receptacle it stands at, else goes to a receptacle it has not looked into. */
-function explore(game: Game, admissible: string[], rng: Rng): string {
+/** Opens the closed receptacle it stands at, else goes to a receptacle it has not looked into (here or before). */
+function explore(game: Game, admissible: string[], rng: Rng, prior: PriorKnowledge): string {
   const at = game.location();
   if (at !== null && admissible.includes(`open ${at}`) && !game.records.some((r) => r.valid && r.action === `open ${at}`)) return `open ${at}`;
-  const looked = new Set(game.records.filter((r) => r.valid && (r.action.startsWith('go to ') || r.action.startsWith('open '))).map((r) => r.location));
+  const looked = new Set([...prior.searched, ...searchedPlaces(game.records)]);
   const fresh = admissible.filter((c) => c.startsWith('go to ') && !looked.has(c.slice(6)));
   return pick(rng, fresh) ?? pick(rng, admissible.filter((c) => c.startsWith('go to '))) ?? rng.pick(admissible);
 }
 
 export function runExplorer(scene: Scene, rng: Rng, options: ExplorerOptions): ExplorerEpisode {
   const game = new Game(scene, { maxSteps: options.maxSteps });
+  const prior = options.prior ? priorKnowledge(options.prior) : NO_PRIOR;
   const admissible: string[][] = [];
   const random: boolean[] = [];
   while (!game.done) {
     const cmds = game.admissibleCommands();
     admissible.push(cmds);
-    const next = explorerCommand(game, cmds, rng, options.noise);
+    const next = explorerCommand(game, cmds, rng, options.noise, prior);
     random.push(next.random);
     game.step(next.command);
   }

@@ -9,6 +9,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch } from './batch.ts';
 import { runExplorer } from './explorer.ts';
+import { typeOf as typeOfName } from '../env/knowledge.ts';
 import { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS } from './warmstart.ts';
 
 const tok = defaultTokenizer();
@@ -20,6 +21,33 @@ describe('explorer', () => {
     let won = 0;
     for (let i = 0; i < 60; i++) won += runExplorer(generateScene('train', i, TINY, 3), rng, { maxSteps: 15, noise: 0 }).game.won ? 1 : 0;
     expect(won / 60).toBeGreaterThan(0.85);
+  });
+
+  it('primed with an earlier episode of the scene, goes straight to where that episode saw the object', () => {
+    const rng = new Rng(6);
+    let first = 0;
+    let primedFirst = 0;
+    let shorter = 0;
+    let checked = 0;
+    for (let i = 0; i < 60; i++) {
+      const scene = generateScene('train', i, TINY, 3);
+      const before = runExplorer(scene, rng, { maxSteps: 15, noise: 0 });
+      const take = before.game.records.find((r) => r.valid && r.action.startsWith('take ') && typeOfName(r.action.slice(5, r.action.indexOf(' from '))) === scene.task.object);
+      if (!before.game.won || !take) continue;
+      checked++;
+      const from = take.action.slice(take.action.indexOf(' from ') + 6);
+      const primed = runExplorer(scene, rng, { maxSteps: 15, noise: 0, prior: before.game.records });
+      expect(primed.game.won).toBe(true);
+      const firstGo = (e: typeof primed) => e.game.records.find((r) => r.action.startsWith('go to '))?.action;
+      first += firstGo(before) === `go to ${from}` ? 1 : 0;
+      primedFirst += firstGo(primed) === `go to ${from}` ? 1 : 0;
+      shorter += primed.game.records.length <= before.game.records.length ? 1 : 0;
+    }
+    expect(checked).toBeGreaterThan(40);
+    // Unprimed, the first receptacle it visits holds the object by chance; primed, almost always.
+    expect(primedFirst).toBeGreaterThan(0.9 * checked);
+    expect(first).toBeLessThan(0.6 * checked);
+    expect(shorter).toBe(checked);
   });
 
   it('plays only admissible commands, and noise makes it weaker', () => {
@@ -95,6 +123,18 @@ describe('warm start', () => {
     expect(a.counts.follow).toBeGreaterThan(0);
     expect(a.sequences.map((s) => Array.from(s.ids).join(','))).toEqual(b.sequences.map((s) => Array.from(s.ids).join(',')));
     for (const s of a.sequences) expect(s.ids.length).toBeLessThanOrEqual(model.contextLength);
+  });
+
+  it("primed follow examples: every episode's skill, on a replay that knows what the episode saw; the same act examples", () => {
+    const own = buildCorpus(tok, model.contextLength, options);
+    const primed = buildCorpus(tok, model.contextLength, { ...options, follow: 'primed' });
+    const of = (c: typeof own, kind: string) => c.sequences.filter((_, j) => c.kinds[j] === kind).map((s) => tok.decode(Array.from(s.ids)));
+    expect(of(primed, 'act')).toEqual(of(own, 'act'));
+    expect(of(primed, 'analyze')).toEqual(of(own, 'analyze'));
+    expect(primed.counts.follow).toBeGreaterThan(own.counts.follow);
+    // Failed episodes' avoid-rules now appear in follow examples; 'own' has only workflows.
+    expect(of(own, 'follow').every((t) => t.includes('workflow:'))).toBe(true);
+    expect(of(primed, 'follow').some((t) => t.includes('avoid:'))).toBe(true);
   });
 
   it("scores the explorer's own commands, not its random ones, unless asked to", () => {

@@ -2,8 +2,11 @@
 // RL it is trained on a corpus built from the environment, deterministically from a seed:
 //   act     episodes of the noisy explorer (explorer.ts), one sequence each, every command scored under the
 //           constrained-decoding mask of its state (what the policy will sample from);
-//   follow  the successful ones again with their own hindsight skill injected after the task line, so that a
-//           skill in the context can move the policy;
+//   follow  a skill injected after the task line, so that a skill in the context can move the policy. 'own':
+//           the successful episodes again, with their own hindsight skill (the acting does not change with it);
+//           'primed': every episode's skill (workflow or avoid-rules) with a second episode of the same scene
+//           by an explorer that starts knowing what the first one observed, the facts the skill states, so
+//           the skill changes the actions (straight to the object, no receptacle searched twice);
 //   analyze analyzer prompt -> skill written by the rule-based annotator (annotator.ts), scored under the
 //           free-decoding mask.
 // Training is maximum likelihood on the scored tokens through the Backend's SEED loss with only the OPD term
@@ -13,15 +16,18 @@ import type { Backend, LossInputs } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
+import type { Scene } from '../env/scene.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { analyzerSequence, episodeSequence, insertSkill, type EpisodeSequence } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch, type ScoredSequence } from './batch.ts';
-import { runExplorer } from './explorer.ts';
+import { runExplorer, type ExplorerEpisode } from './explorer.ts';
 import { episodeText, SKILL_RESERVE } from './rollout.ts';
 
 export type ExampleKind = 'act' | 'follow' | 'analyze';
+export const FOLLOW_KINDS = ['own', 'primed'] as const;
+export type FollowKind = (typeof FOLLOW_KINDS)[number];
 
 export interface WarmStartOptions {
   seed: number;
@@ -36,6 +42,8 @@ export interface WarmStartOptions {
    * random a quarter of the time (DART-style noise injection keeps the clean label).
    */
   scoreRandom: boolean;
+  /** Which follow examples: the successes with their own skill, or primed replays of every episode. */
+  follow: FollowKind;
   maxSteps: number;
   maxSkillTokens: number;
   /** The annotator's skills are cut to this many tokens: short skills are learnt sooner by a tiny model. */
@@ -50,6 +58,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale
   episodes: 2000,
   noise: 0.25,
   scoreRandom: false,
+  follow: 'own',
   maxSteps: 15,
   maxSkillTokens: 48,
   annotatedSkillTokens: 32,
@@ -94,10 +103,10 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
     sequences.push(s);
     kinds.push(kind);
   };
-  for (let i = 0; i < options.episodes; i++) {
-    const scene = generateScene('train', i, options.scale, options.seed);
-    const { game, admissible, random } = runExplorer(scene, explore, { maxSteps: options.maxSteps, noise: options.noise });
-    wins += game.won ? 1 : 0;
+  const primedRng = rng.fork('primed');
+  /** The episode's sequence cut to the rollout's budget, with the explorer's own commands scored. */
+  const acted = (scene: Scene, episode: ExplorerEpisode) => {
+    const { game, admissible, random } = episode;
     const full = episodeText({ scene, records: game.records });
     // Keep the steps that fit the rollout's episode budget, as a rollout would have.
     let steps = full.steps.length;
@@ -117,11 +126,22 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
       }
       k += n;
     }
-    const acting = { ...plain, commandPositions: Int32Array.from(positions) };
-    const actingMasks = concat(masks, positions.length * words);
-    add(scored(acting, actingMasks), 'act');
+    return { full, complete: steps === full.steps.length, acting: { ...plain, commandPositions: Int32Array.from(positions) }, masks: concat(masks, positions.length * words) };
+  };
+  for (let i = 0; i < options.episodes; i++) {
+    const scene = generateScene('train', i, options.scale, options.seed);
+    const episode = runExplorer(scene, explore, { maxSteps: options.maxSteps, noise: options.noise });
+    const { game } = episode;
+    wins += game.won ? 1 : 0;
+    const { full, complete, acting, masks } = acted(scene, episode);
+    add(scored(acting, masks), 'act');
     const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens) });
-    if (game.won && steps === full.steps.length) add(scored(insertSkill(tok, acting, skill), actingMasks), 'follow');
+    if (options.follow === 'own') {
+      if (game.won && complete) add(scored(insertSkill(tok, acting, skill), masks), 'follow');
+    } else {
+      const replay = acted(scene, runExplorer(scene, primedRng, { maxSteps: options.maxSteps, noise: options.noise, prior: game.records }));
+      if (replay.complete) add(scored(insertSkill(tok, replay.acting, skill), replay.masks), 'follow');
+    }
     const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);

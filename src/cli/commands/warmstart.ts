@@ -1,4 +1,4 @@
-// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random]`: builds the
+// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed]`: builds the
 // warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the preset on it
 // from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt):
 // corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate. The card goes to stdout.
@@ -13,7 +13,7 @@ import { writeSkills } from '../../rl/analyzer.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
-import { buildCorpus, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
+import { buildCorpus, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -21,7 +21,7 @@ import { progressBar, readCheckpointFile, writeAtomic } from './train.ts';
 
 export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
 
-const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random]';
+const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed]';
 
 export function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
@@ -30,7 +30,7 @@ export function cardPath(ckpt: string): string {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'score-random': { type: 'boolean' } },
+    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' } },
     usage,
   );
   if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
@@ -47,7 +47,9 @@ export async function run(args: string[]): Promise<number> {
     steps: parseIntOption(values.steps, 'steps', WARMSTART_DEFAULTS.steps),
     lr: values.lr === undefined ? WARMSTART_DEFAULTS.lr : Number(values.lr),
     scoreRandom: values['score-random'] === true,
+    follow: (values.follow ?? WARMSTART_DEFAULTS.follow) as FollowKind,
   };
+  if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got "${values.follow}"`, 2);
   if (!(options.lr > 0 && options.lr < 1)) throw new CliError(`--lr must be a number in (0, 1), got "${values.lr}"`, 2);
   if (options.episodes < 1 || options.steps < 0) throw new CliError('--episodes must be at least 1 and --steps at least 0', 2);
   const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes', 0);
@@ -100,7 +102,7 @@ export async function run(args: string[]): Promise<number> {
     command: `npm run seed -- warmstart ${args.join(' ')}`,
     preset,
     corpus_seed: seed,
-    corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
+    corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
     steps: priorSteps + options.steps,
     continued_from: values.init ?? null,
     batch: options.batch,
