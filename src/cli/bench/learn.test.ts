@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
-import { bootstrap } from './learn.ts';
+import { bootstrap, pairedBootstrap } from './learn.ts';
 
 describe('bench learn: bootstrap interval over seeds and games', () => {
   it('is a point when every game agrees', () => {
@@ -18,5 +18,33 @@ describe('bench learn: bootstrap interval over seeds and games', () => {
     expect(hi - lo).toBeLessThan(0.26);
     const [lo2, hi2] = bootstrap([games(400), games(400), games(400)], new Rng(2), 1000);
     expect(hi2 - lo2).toBeLessThan((hi - lo) / 2);
+  });
+});
+
+describe('bench learn: paired bootstrap of a difference over the same games', () => {
+  // Games of graded difficulty: game g is won by a run of skill p when (g * 0.37) % 1 < p (deterministic).
+  const runOf = (p: number, n = 120) => Array.from({ length: n }, (_, g) => (g * 0.37) % 1 < p);
+
+  it('is the point 0 for identical runs, and brackets the true difference', () => {
+    expect(pairedBootstrap([runOf(0.3)], [runOf(0.3)], new Rng(1), 300)).toEqual([0, 0]);
+    const [lo, hi] = pairedBootstrap([runOf(0.4), runOf(0.4)], [runOf(0.2)], new Rng(2), 1000);
+    expect(lo).toBeGreaterThan(0);
+    expect(lo).toBeLessThan(0.2);
+    expect(hi).toBeGreaterThan(0.2);
+  });
+
+  it('is narrower than the two unpaired intervals when the same games are hard for both', () => {
+    const a = [runOf(0.35)];
+    const b = [runOf(0.25)];
+    const [lo, hi] = pairedBootstrap(a, b, new Rng(3), 1000);
+    const [aLo, aHi] = bootstrap(a, new Rng(4), 1000);
+    const [bLo, bHi] = bootstrap(b, new Rng(5), 1000);
+    // Unpaired, the difference's interval would be about sqrt(wa^2 + wb^2) wide (~0.23 here); paired, the
+    // games both win or both lose drop out and only the 10% that differ are left (~0.11).
+    expect(hi - lo).toBeLessThan(0.6 * Math.hypot(aHi - aLo, bHi - bLo));
+  });
+
+  it('refuses runs of different games', () => {
+    expect(() => pairedBootstrap([runOf(0.3, 10)], [runOf(0.3, 12)], new Rng(1), 10)).toThrow(/same games/);
   });
 });

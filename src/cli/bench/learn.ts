@@ -187,6 +187,40 @@ export function bootstrap(wonPerSeed: boolean[][], rng: Rng, resamples = 2000): 
   return [means[Math.floor(0.025 * resamples)], means[Math.ceil(0.975 * resamples) - 1]];
 }
 
+/**
+ * 95% bootstrap interval of mean success of `a` minus that of `b`, paired over games: every run plays the same
+ * fixed eval games, so one resample of game indices serves both sides (how hard a game is cancels out), and
+ * the seeds of each side are resampled on their own.
+ */
+export function pairedBootstrap(a: boolean[][], b: boolean[][], rng: Rng, resamples = 2000): [number, number] {
+  if (a.length === 0 || b.length === 0) return [NaN, NaN];
+  const games = a[0].length;
+  if ([...a, ...b].some((w) => w.length !== games)) throw new RangeError('pairedBootstrap: every run must play the same games');
+  const diffs: number[] = [];
+  const picks = new Int32Array(games);
+  const side = (runs: boolean[][]) => {
+    let sum = 0;
+    for (let s = 0; s < runs.length; s++) {
+      const won = runs[rng.int(runs.length)];
+      let wins = 0;
+      for (let g = 0; g < games; g++) wins += won[picks[g]] ? 1 : 0;
+      sum += games ? wins / games : 0;
+    }
+    return sum / runs.length;
+  };
+  for (let r = 0; r < resamples; r++) {
+    for (let g = 0; g < games; g++) picks[g] = rng.int(games);
+    diffs.push(side(a) - side(b));
+  }
+  diffs.sort((x, y) => x - y);
+  return [diffs[Math.floor(0.025 * resamples)], diffs[Math.ceil(0.975 * resamples) - 1]];
+}
+
+/** Per eval game, in the fixed order of its split, 1 = won: what the paired intervals are recomputed from. */
+function wonBits(won: boolean[]): string {
+  return won.map((w) => (w ? '1' : '0')).join('');
+}
+
 function mean(xs: number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
 }
@@ -370,6 +404,24 @@ export async function run(args: string[]): Promise<number> {
     `|---|---|${rows.map(() => '---').join('|')}|`,
     ...types.map((t) => `| ${t} | ${pct(warm.per_type.seen[t])} / ${pct(warm.per_type.unseen[t] ?? NaN)} | ${rows.map((r) => `${pct(r.perType[t]?.seen ?? NaN)} / ${pct(r.perType[t]?.unseen ?? NaN)}`).join(' | ')} |`),
   ].join('\n');
+  // Paired differences: every main algorithm and ablation against the warm start, and each main algorithm after
+  // the first against the first (SEED against GRPO by default).
+  const pairs: [string, boolean[][], boolean[][], boolean[][], boolean[][]][] = [];
+  for (const a of [...algos, ...ablations]) pairs.push([`${a} - warm start`, byAlgo(a).map((r) => r.won_seen), [warm.won_seen], byAlgo(a).map((r) => r.won_unseen), [warm.won_unseen]]);
+  for (const a of algos.slice(1)) {
+    pairs.push([`${a} - ${algos[0]}`, byAlgo(a).map((r) => r.won_seen), byAlgo(algos[0]).map((r) => r.won_seen), byAlgo(a).map((r) => r.won_unseen), byAlgo(algos[0]).map((r) => r.won_unseen)]);
+  }
+  const meanWon = (runs: boolean[][]) => mean(runs.map((w) => (w.length ? w.filter(Boolean).length / w.length : NaN)));
+  const points = (d: number) => (Number.isFinite(d) ? `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}` : 'n/a');
+  const diffCell = (a: boolean[][], b: boolean[][]) => {
+    const [lo, hi] = pairedBootstrap(a, b, rng);
+    return `${points(meanWon(a) - meanWon(b))} [${points(lo)}, ${points(hi)}]`;
+  };
+  const diffTable = [
+    '| difference | eval-seen points [95% CI] | eval-unseen points [95% CI] |',
+    '|---|---|---|',
+    ...pairs.filter(([, sa, sb]) => sa.length > 0 && sb.length > 0).map(([label, sa, sb, ua, ub]) => `| ${label} | ${diffCell(sa, sb)} | ${diffCell(ua, ub)} |`),
+  ].join('\n');
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -400,6 +452,12 @@ export async function run(args: string[]): Promise<number> {
     '',
     typeTable,
     '',
+    '## Differences, paired over games',
+    '',
+    'Every run plays the same eval games, so a resample of the games serves both sides of a difference (the seeds of each side are resampled on their own): how hard a game is cancels out, and these intervals are narrower than the unpaired ones above.',
+    '',
+    diffTable,
+    '',
     '## Data efficiency',
     '',
     efficiency,
@@ -429,11 +487,11 @@ export async function run(args: string[]): Promise<number> {
   const json = {
     preset: PRESET,
     episodes_per_run: episodesPerRun,
-    warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen },
+    warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen, won_seen: wonBits(warm.won_seen), won_unseen: wonBits(warm.won_unseen) },
     runs: runs.map((r) => ({
       algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
       curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
-      skipped_updates: r.skipped_updates,
+      skipped_updates: r.skipped_updates, won_seen: wonBits(r.won_seen), won_unseen: wonBits(r.won_unseen),
     })),
     sweep,
     config_hash: configHash,
