@@ -24,8 +24,10 @@ export async function evaluate(
   scenes: readonly Scene[],
   config: Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens'>,
   onEpisode?: (t: Trajectory) => void,
+  /** Sampling stream: 0 is the evaluation's standard one; others give independent samples of the same games. */
+  stream = 0,
 ): Promise<EvalResult> {
-  const rng = new Rng(EVAL_SAMPLING_SEED);
+  const rng = stream === 0 ? new Rng(EVAL_SAMPLING_SEED) : new Rng(EVAL_SAMPLING_SEED).fork(`stream/${stream}`);
   const won: boolean[] = [];
   for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
     const chunk = scenes.slice(start, start + EVAL_CHUNK);

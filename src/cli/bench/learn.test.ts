@@ -48,3 +48,10 @@ describe('bench learn: paired bootstrap of a difference over the same games', ()
     expect(() => pairedBootstrap([runOf(0.3, 10)], [runOf(0.3, 12)], new Rng(1), 10)).toThrow(/same games/);
   });
 });
+
+describe('bench learn: intervals over per-game fractions (several sampled episodes per game)', () => {
+  it('a fraction counts as its share of a win', () => {
+    expect(bootstrap([[0.5, 0.5, 0.5]], new Rng(1), 100)).toEqual([0.5, 0.5]);
+    expect(pairedBootstrap([[0.75, 0.25]], [[0.5, 0]], new Rng(1), 100)).toEqual([0.25, 0.25]);
+  });
+});

@@ -1,5 +1,5 @@
 // `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--ablations a,b|none] [--set key=value ...]
-//   [--lrs x,y] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]`
+//   [--lrs x,y] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W]`
 // Our reproduction of the paper's table on the tiny preset: GRPO and SEED from the same warm start, K seeds
 // each, equal episodes, the learning rate of each chosen by the same small sweep (one short run per rate,
 // scored on eval-seen). Then the ablations (one seed each). Independent runs go to W child processes (one per
@@ -25,7 +25,7 @@ export const summary = 'GRPO vs SEED from one warm start: success with 95% inter
 
 const usage =
   'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 7e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--init FILE] [--workers W]';
+  '[--set key=value ...] [--lrs 7e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W]';
 
 const PRESET = 'tiny' as const;
 
@@ -38,6 +38,8 @@ interface Job {
   init: string;
   evalEvery: number;
   evalEpisodes: number;
+  /** Sampled episodes per eval game in the final evaluation (the curve's evaluations take one). */
+  evalSamples: number;
 }
 
 interface JobResult {
@@ -49,8 +51,9 @@ interface JobResult {
   per_type: { seen: Record<string, number>; unseen: Record<string, number> };
   curve: [number, number][];
   wall_s: number;
-  won_seen: boolean[];
-  won_unseen: boolean[];
+  /** Per eval game, the fraction of its evalSamples episodes won. */
+  won_seen: number[];
+  won_unseen: number[];
   valid_skill_rate: number | null;
   /** Means over updates of the per-update mean Delta and gate over OPD-masked tokens (null without OPD). */
   mean_delta: number | null;
@@ -68,12 +71,21 @@ async function runJob(job: Job): Promise<JobResult> {
   const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
   const seenScenes = cut(evalScenes('seen', TINY));
   const unseenScenes = cut(evalScenes('unseen', TINY));
-  const play = async (scenes: typeof seenScenes): Promise<{ result: EvalResult; won: boolean[] }> => {
-    const won: boolean[] = [];
-    const byIndex = new Map<number, boolean>();
-    const result = await evaluate(backend, tok, scenes, job.config, (t) => byIndex.set(t.task, t.won));
-    for (let i = 0; i < scenes.length; i++) won.push(byIndex.get(i) ?? false);
-    return { result, won };
+  const play = async (scenes: typeof seenScenes, samples = 1): Promise<{ result: EvalResult; won: number[] }> => {
+    const wins = new Array<number>(scenes.length).fill(0);
+    const types: string[] = [];
+    const flags: boolean[] = [];
+    for (let k = 0; k < samples; k++) {
+      const byIndex = new Map<number, boolean>();
+      await evaluate(backend, tok, scenes, job.config, (t) => byIndex.set(t.task, t.won), k);
+      scenes.forEach((scene, i) => {
+        const won = byIndex.get(i) ?? false;
+        wins[i] += won ? 1 : 0;
+        types.push(scene.task.type);
+        flags.push(won);
+      });
+    }
+    return { result: summarise(types, flags), won: wins.map((w) => w / samples) };
   };
   const curve: [number, number][] = [];
   let validSum = 0;
@@ -103,8 +115,8 @@ async function runJob(job: Job): Promise<JobResult> {
       }
     }
   }
-  const seen = await play(seenScenes);
-  const unseen = await play(unseenScenes);
+  const seen = await play(seenScenes, job.evalSamples);
+  const unseen = await play(unseenScenes, job.evalSamples);
   if (curve.length && Number.isNaN(curve[curve.length - 1][1])) curve[curve.length - 1][1] = unseen.result.success;
   return {
     algo: job.algo,
@@ -169,8 +181,14 @@ function runChild(job: Job): Promise<JobResult> {
   });
 }
 
+/**
+ * Per eval game of one run, its success: won or not, or the fraction of its sampled episodes won (the same
+ * games, in the same order, for every run of a benchmark).
+ */
+export type GameScores = readonly (number | boolean)[];
+
 /** 95% bootstrap interval of the mean success: resample seeds, then games within each seed. */
-export function bootstrap(wonPerSeed: boolean[][], rng: Rng, resamples = 2000): [number, number] {
+export function bootstrap(wonPerSeed: readonly GameScores[], rng: Rng, resamples = 2000): [number, number] {
   if (wonPerSeed.length === 0) return [NaN, NaN];
   const means: number[] = [];
   for (let b = 0; b < resamples; b++) {
@@ -178,7 +196,7 @@ export function bootstrap(wonPerSeed: boolean[][], rng: Rng, resamples = 2000): 
     for (let s = 0; s < wonPerSeed.length; s++) {
       const games = wonPerSeed[rng.int(wonPerSeed.length)];
       let wins = 0;
-      for (let g = 0; g < games.length; g++) wins += games[rng.int(games.length)] ? 1 : 0;
+      for (let g = 0; g < games.length; g++) wins += +games[rng.int(games.length)];
       sum += games.length ? wins / games.length : 0;
     }
     means.push(sum / wonPerSeed.length);
@@ -192,18 +210,18 @@ export function bootstrap(wonPerSeed: boolean[][], rng: Rng, resamples = 2000): 
  * fixed eval games, so one resample of game indices serves both sides (how hard a game is cancels out), and
  * the seeds of each side are resampled on their own.
  */
-export function pairedBootstrap(a: boolean[][], b: boolean[][], rng: Rng, resamples = 2000): [number, number] {
+export function pairedBootstrap(a: readonly GameScores[], b: readonly GameScores[], rng: Rng, resamples = 2000): [number, number] {
   if (a.length === 0 || b.length === 0) return [NaN, NaN];
   const games = a[0].length;
   if ([...a, ...b].some((w) => w.length !== games)) throw new RangeError('pairedBootstrap: every run must play the same games');
   const diffs: number[] = [];
   const picks = new Int32Array(games);
-  const side = (runs: boolean[][]) => {
+  const side = (runs: readonly GameScores[]) => {
     let sum = 0;
     for (let s = 0; s < runs.length; s++) {
       const won = runs[rng.int(runs.length)];
       let wins = 0;
-      for (let g = 0; g < games; g++) wins += won[picks[g]] ? 1 : 0;
+      for (let g = 0; g < games; g++) wins += +won[picks[g]];
       sum += games ? wins / games : 0;
     }
     return sum / runs.length;
@@ -216,9 +234,12 @@ export function pairedBootstrap(a: boolean[][], b: boolean[][], rng: Rng, resamp
   return [diffs[Math.floor(0.025 * resamples)], diffs[Math.ceil(0.975 * resamples) - 1]];
 }
 
-/** Per eval game, in the fixed order of its split, 1 = won: what the paired intervals are recomputed from. */
-function wonBits(won: boolean[]): string {
-  return won.map((w) => (w ? '1' : '0')).join('');
+/**
+ * Per eval game, in the fixed order of its split, the number of its sampled episodes won (one digit each, at
+ * most 9 samples): what the intervals are recomputed from.
+ */
+function wonDigits(won: number[], samples: number): string {
+  return won.map((w) => String(Math.round(w * samples))).join('');
 }
 
 function mean(xs: number[]): number {
@@ -293,6 +314,7 @@ export async function run(args: string[]): Promise<number> {
       'sweep-updates': { type: 'string', default: '16' },
       'eval-every': { type: 'string', default: '16' },
       'eval-episodes': { type: 'string', default: '0' },
+      'eval-samples': { type: 'string', default: '1' },
       init: { type: 'string' },
       workers: { type: 'string' },
     },
@@ -309,6 +331,8 @@ export async function run(args: string[]): Promise<number> {
   const sweepUpdates = parseIntOption(values['sweep-updates'], 'sweep-updates');
   const evalEvery = parseIntOption(values['eval-every'], 'eval-every');
   const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes');
+  const evalSamples = parseIntOption(values['eval-samples'], 'eval-samples');
+  if (!(evalSamples >= 1 && evalSamples <= 9)) throw new CliError(`--eval-samples must be 1 to 9, got ${evalSamples}`, 2);
   const workers = parseIntOption(values.workers, 'workers', Math.max(1, Math.min(2, cpus().length)));
   if (seeds < 1 || updates < 1 || evalEvery < 1 || workers < 1) throw new CliError('--seeds, --updates, --eval-every and --workers must be at least 1', 2);
   const algos = algoList(values.algos!, 'algos');
@@ -325,7 +349,7 @@ export async function run(args: string[]): Promise<number> {
   await readCheckpointFile(init, defaultTokenizer());
   const log = (s: string) => process.stderr.write(s + '\n');
   const t0 = performance.now();
-  const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({ kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes });
+  const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({ kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes, evalSamples });
 
   // 1. The same small learning-rate sweep for every main algorithm (seed 1000, scored on eval-seen).
   const chosen = new Map<Algo, number>();
@@ -390,7 +414,6 @@ export async function run(args: string[]): Promise<number> {
     : reach
       ? `SEED reaches GRPO's final eval-unseen success (${pct(grpoFinal)}%) after ${reach[0]} of ${episodesPerRun} episodes (${pct(reach[0] / episodesPerRun)}%).`
       : `SEED's mean curve does not reach GRPO's final eval-unseen success (${pct(grpoFinal)}%) within ${episodesPerRun} episodes.`;
-  const warmWonSeen = summarise(warm.won_seen.map(() => 'all'), warm.won_seen).success;
 
   const table = [
     '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | mean Delta / gate | wall s/run |',
@@ -406,14 +429,14 @@ export async function run(args: string[]): Promise<number> {
   ].join('\n');
   // Paired differences: every main algorithm and ablation against the warm start, and each main algorithm after
   // the first against the first (SEED against GRPO by default).
-  const pairs: [string, boolean[][], boolean[][], boolean[][], boolean[][]][] = [];
+  const pairs: [string, GameScores[], GameScores[], GameScores[], GameScores[]][] = [];
   for (const a of [...algos, ...ablations]) pairs.push([`${a} - warm start`, byAlgo(a).map((r) => r.won_seen), [warm.won_seen], byAlgo(a).map((r) => r.won_unseen), [warm.won_unseen]]);
   for (const a of algos.slice(1)) {
     pairs.push([`${a} - ${algos[0]}`, byAlgo(a).map((r) => r.won_seen), byAlgo(algos[0]).map((r) => r.won_seen), byAlgo(a).map((r) => r.won_unseen), byAlgo(algos[0]).map((r) => r.won_unseen)]);
   }
-  const meanWon = (runs: boolean[][]) => mean(runs.map((w) => (w.length ? w.filter(Boolean).length / w.length : NaN)));
+  const meanWon = (runs: GameScores[]) => mean(runs.map((w) => (w.length ? w.reduce((n: number, x) => n + +x, 0) / w.length : NaN)));
   const points = (d: number) => (Number.isFinite(d) ? `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}` : 'n/a');
-  const diffCell = (a: boolean[][], b: boolean[][]) => {
+  const diffCell = (a: GameScores[], b: GameScores[]) => {
     const [lo, hi] = pairedBootstrap(a, b, rng);
     return `${points(meanWon(a) - meanWon(b))} [${points(lo)}, ${points(hi)}]`;
   };
@@ -428,7 +451,7 @@ export async function run(args: string[]): Promise<number> {
   } catch {
     // not a git checkout
   }
-  const configHash = hashString(JSON.stringify({ base, chosen: [...chosen], updates, seeds, evalEvery, evalEpisodes, init })).toString(16).padStart(8, '0');
+  const configHash = hashString(JSON.stringify({ base, chosen: [...chosen], updates, seeds, evalEvery, evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init })).toString(16).padStart(8, '0');
   const command = `npm run seed -- bench learn ${args.join(' ')}`.trim();
   const svg = curveSvg(
     [...algos, ...ablations].map((a) => ({ label: a, color: COLORS[a] ?? '#333', curve: meanCurve(byAlgo(a)), seeds: byAlgo(a).map((r) => r.curve) })),
@@ -443,7 +466,7 @@ export async function run(args: string[]): Promise<number> {
       (base.resampleRounds > 0
         ? `A group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update; the curves count every episode played. `
         : '') +
-      `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets at temperature ${base.evalTemperature}. ` +
+      `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets at temperature ${base.evalTemperature}${evalSamples > 1 ? `, ${evalSamples} sampled episodes per game at the end of a run (the curves sample each game once)` : ''}. ` +
       '95% intervals: bootstrap over seeds, then over games within a seed (2000 resamples).',
     '',
     table,
@@ -487,11 +510,12 @@ export async function run(args: string[]): Promise<number> {
   const json = {
     preset: PRESET,
     episodes_per_run: episodesPerRun,
-    warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen, won_seen: wonBits(warm.won_seen), won_unseen: wonBits(warm.won_unseen) },
+    eval_samples: evalSamples,
+    warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen, won_seen: wonDigits(warm.won_seen, evalSamples), won_unseen: wonDigits(warm.won_unseen, evalSamples) },
     runs: runs.map((r) => ({
       algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
       curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
-      skipped_updates: r.skipped_updates, won_seen: wonBits(r.won_seen), won_unseen: wonBits(r.won_unseen),
+      skipped_updates: r.skipped_updates, won_seen: wonDigits(r.won_seen, evalSamples), won_unseen: wonDigits(r.won_unseen, evalSamples),
     })),
     sweep,
     config_hash: configHash,
@@ -504,6 +528,6 @@ export async function run(args: string[]): Promise<number> {
   await writeFile('bench/learn.json', JSON.stringify(json, null, 2) + '\n');
   await writeFile('bench/learn_curve.svg', svg);
   process.stdout.write(table + '\n\n' + efficiency + '\n');
-  process.stderr.write(`wrote bench/REPORT.md, bench/learn.json, bench/learn_curve.svg (warm start seen ${pct(warmWonSeen)}%)\n`);
+  process.stderr.write(`wrote bench/REPORT.md, bench/learn.json, bench/learn_curve.svg (warm start seen ${pct(warm.success_seen)}%)\n`);
   return 0;
 }
