@@ -409,7 +409,9 @@ export async function run(args: string[]): Promise<number> {
   // Only meaningful when GRPO ended above the warm start: the first trained point of SEED's mean curve at or
   // above GRPO's final success.
   const reach = seedCurve.slice(1).find(([, v]) => v >= grpoFinal);
-  const efficiency = !(grpoFinal > warm.success_unseen)
+  const efficiency = !(grpoCurve.length && seedCurve.length)
+    ? 'Data efficiency needs both GRPO and SEED runs; this benchmark ran only ' + (algos.join(', ') || 'ablations') + '.'
+    : !(grpoFinal > warm.success_unseen)
     ? `GRPO's final eval-unseen success (${pct(grpoFinal)}%) is not above the warm start's (${pct(warm.success_unseen)}%), so there is no GRPO result for SEED to reach: no data-efficiency figure.`
     : reach
       ? `SEED reaches GRPO's final eval-unseen success (${pct(grpoFinal)}%) after ${reach[0]} of ${episodesPerRun} episodes (${pct(reach[0] / episodesPerRun)}%).`
