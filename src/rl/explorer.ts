@@ -33,8 +33,14 @@ function pick(rng: Rng, list: string[]): string | null {
   return list.length ? rng.pick(list) : null;
 }
 
+/** "take X from R" -> [X, R]. */
+function takeParts(command: string): [string, string] {
+  const at = command.indexOf(' from ');
+  return [command.slice(5, at), command.slice(at + 6)];
+}
+
 /** What an earlier episode of the scene observed: first place each object was seen, receptacles searched. */
-interface PriorKnowledge {
+export interface PriorKnowledge {
   firstSeen: Map<string, string>;
   searched: Set<string | null>;
 }
@@ -46,7 +52,7 @@ function priorKnowledge(records: readonly StepRecord[]): PriorKnowledge {
   for (const r of records) {
     for (const o of r.seen) if (!firstSeen.has(o) && r.location !== null) firstSeen.set(o, r.location);
     if (r.valid && r.action.startsWith('take ')) {
-      const [obj, from] = [r.action.slice(5, r.action.indexOf(' from ')), r.action.slice(r.action.indexOf(' from ') + 6)];
+      const [obj, from] = takeParts(r.action);
       if (!firstSeen.has(obj)) firstSeen.set(obj, from);
     }
   }
@@ -78,7 +84,7 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
   const lastSeen = new Map<string, string | null>(prior.firstSeen);
   for (const r of records) {
     for (const o of r.seen) lastSeen.set(o, r.location);
-    if (r.valid && r.action.startsWith('take ')) lastSeen.set(r.action.slice(5, r.action.indexOf(' from ')), null);
+    if (r.valid && r.action.startsWith('take ')) lastSeen.set(takeParts(r.action)[0], null);
   }
   const delivered = new Set(records.filter((r) => r.valid && r.action.startsWith('put ')).map((r) => r.action.slice(4, r.action.indexOf(' in/on '))));
 
@@ -101,8 +107,8 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
   }
   const takes = admissible.filter((c) => {
     if (!c.startsWith('take ')) return false;
-    const obj = c.slice(5, c.indexOf(' from '));
-    return typeOf(obj) === task.object && !delivered.has(obj) && (target === null || typeOf(c.slice(c.indexOf(' from ') + 6)) !== target);
+    const [obj, from] = takeParts(c);
+    return typeOf(obj) === task.object && !delivered.has(obj) && (target === null || typeOf(from) !== target);
   });
   if (takes.length) return takes[0];
   // Known (from a prior episode) to hold the object but still closed in this game: open it.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
+import { typeOf as typeOfName } from '../env/knowledge.ts';
 import { TINY } from '../env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { parseSkill } from '../text/skill.ts';
@@ -9,7 +10,6 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch } from './batch.ts';
 import { runExplorer } from './explorer.ts';
-import { typeOf as typeOfName } from '../env/knowledge.ts';
 import { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS } from './warmstart.ts';
 
 const tok = defaultTokenizer();
