@@ -79,7 +79,7 @@ function referenceGradient(params: Float32Array, batch: TokenBatch, coef: Float3
     }
     const dlnf = new Float64Array(T * C);
     headBackward(dlnf, g.wte, dlogits, gathered, rowIdx, w.wte, V, C, new Float64Array(R * C));
-    gptBackward(g, w, acts, dlnf, config, tokens, allocBackwardScratch(Float64Array, config, T));
+    gptBackward(g, w, acts, dlnf, config, tokens, allocBackwardScratch((n) => new Float64Array(n), config, T));
   }
   return g64;
 }

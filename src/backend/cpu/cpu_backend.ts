@@ -6,6 +6,9 @@
 // over the allowed tokens -> backward through the model into a scratch gradient, which is checked and only
 // then added to the accumulated gradient. The loss needs every l_student before any coefficient exists, so
 // activations are kept between the two passes up to a memory budget and recomputed beyond it.
+//
+// The buffers the matmul kernel reads (parameters, activations, backward scratch) live in the CPU heap
+// (heap.ts). Activations go back to it on dispose; the parameter buffers when the backend is collected.
 import {
   NonFiniteError,
   maskWords,
@@ -25,6 +28,7 @@ import { parameterLayout, type ParameterLayout } from '../../model/layout.ts';
 import { adamwUpdate, checkOptimizerHyper, clipScale, gradientNorm } from './adamw.ts';
 import { CpuDecoder } from './decoder.ts';
 import { firstNonFiniteIndex } from './floats.ts';
+import { freeHeapFloats, heapFloats } from './heap.ts';
 import {
   activationFloats,
   allocBackwardScratch,
@@ -59,6 +63,11 @@ interface SequenceSlice {
   firstScored: number;
 }
 
+/** Frees a collected backend's parameter buffers (its decoders hold it, so none is still reading them). */
+const parameterBuffers = new FinalizationRegistry<Float32Array[]>((buffers) => {
+  for (const buf of buffers) freeHeapFloats(buf);
+});
+
 export class CpuBackend implements Backend {
   readonly kind = 'cpu' as const;
   readonly layout: ParameterLayout;
@@ -73,7 +82,7 @@ export class CpuBackend implements Backend {
   private readonly wRef: ModelWeights<Float32Array>;
   private readonly gScratch: ModelWeights<Float32Array>;
   private readonly budget: number;
-  private block = new Float32Array(0);
+  private block = heapFloats(0);
   private readonly keptBlocks: Float32Array[] = [];
   private backward: BackwardScratch<Float32Array> | null = null;
   private backwardRows = 0;
@@ -86,14 +95,14 @@ export class CpuBackend implements Backend {
     validateConfig(config);
     this.layout = parameterLayout(config);
     const n = this.layout.totalFloats;
-    this.params = new Float32Array(n);
-    if (params) {
-      checkParameterBuffer(params, n, 'parameters');
-      this.params.set(params);
-    }
-    this.reference = this.params.slice();
+    if (params) checkParameterBuffer(params, n, 'parameters');
+    this.params = heapFloats(n);
+    if (params) this.params.set(params);
+    this.reference = heapFloats(n);
+    this.reference.set(this.params);
+    this.gradScratch = heapFloats(n);
+    parameterBuffers.register(this, [this.params, this.reference, this.gradScratch]);
     this.grads = new Float32Array(n);
-    this.gradScratch = new Float32Array(n);
     this.m = new Float32Array(n);
     this.v = new Float32Array(n);
     this.w = bindWeights(this.params, config, this.layout);
@@ -165,7 +174,10 @@ export class CpuBackend implements Backend {
       let acts: Activations<Float32Array>;
       if (keep) {
         const i = kept.length;
-        if (!this.keptBlocks[i] || this.keptBlocks[i].length < need) this.keptBlocks[i] = new Float32Array(need);
+        if (!this.keptBlocks[i] || this.keptBlocks[i].length < need) {
+          if (this.keptBlocks[i]) freeHeapFloats(this.keptBlocks[i]);
+          this.keptBlocks[i] = heapFloats(need);
+        }
         acts = carveActivations(this.keptBlocks[i], this.config, T);
         used += need;
       } else {
@@ -237,13 +249,15 @@ export class CpuBackend implements Backend {
   }
 
   openDecoder(nStreams: number): Decoder {
-    return new CpuDecoder(this.w, this.config, nStreams);
+    return new CpuDecoder(this, this.w, this.config, nStreams);
   }
 
   dispose(): void {
-    this.block = new Float32Array(0);
+    freeHeapFloats(this.block);
+    this.block = heapFloats(0);
+    for (const buf of this.keptBlocks) freeHeapFloats(buf);
     this.keptBlocks.length = 0;
-    this.backward = null;
+    this.freeBackwardScratch();
   }
 
   private slice(batch: TokenBatch): SequenceSlice[] {
@@ -298,16 +312,26 @@ export class CpuBackend implements Backend {
 
   private scratchActivations(T: number): Activations<Float32Array> {
     const need = activationFloats(this.config, T);
-    if (this.block.length < need) this.block = new Float32Array(need);
+    if (this.block.length < need) {
+      freeHeapFloats(this.block);
+      this.block = heapFloats(need);
+    }
     return carveActivations(this.block, this.config, T);
   }
 
   private backwardScratch(T: number): BackwardScratch<Float32Array> {
     if (this.backward === null || this.backwardRows < T) {
-      this.backward = allocBackwardScratch(Float32Array, this.config, T);
+      this.freeBackwardScratch();
+      this.backward = allocBackwardScratch(heapFloats, this.config, T);
       this.backwardRows = T;
     }
     return this.backward;
+  }
+
+  private freeBackwardScratch(): void {
+    if (this.backward !== null) for (const buf of Object.values(this.backward)) freeHeapFloats(buf);
+    this.backward = null;
+    this.backwardRows = 0;
   }
 
   private describeParameter(index: number): string {

@@ -3,12 +3,14 @@
 // earlier positions; every layer computes a row the same way alone or in a batch, so the decoder produces
 // exactly (bit for bit) the logits of the full forward. Cost per token is linear in the stream's length.
 // The decoder reads the backend's live parameters: caches filled before a weight update are stale, so a
-// rollout resets its streams after each optimizer step.
+// rollout resets its streams after each optimizer step. Its buffers live in the CPU heap (heap.ts), where
+// the matmul kernel reads them in place, and go back to it on dispose.
 import type { Decoder, Sampled } from '../backend.ts';
 import { maskWords } from '../backend.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { attentionForward } from './attention.ts';
 import { encoderForward } from './encoder.ts';
+import { freeHeapFloats, heapFloats } from './heap.ts';
 import { geluForward } from './gelu.ts';
 import { layernormForward } from './layernorm.ts';
 import { matmulForward } from './matmul.ts';
@@ -58,9 +60,13 @@ interface Segment {
 export class CpuDecoder implements Decoder {
   private readonly streams: Stream[] = [];
   private readonly scratch: StepScratch;
+  /** Heap buffers of the scratch (the streams' caches are freed through the streams). */
+  private readonly owned: Float32Array[] = [];
   private disposed = false;
 
   constructor(
+    /** Held so that the backend, whose heap buffers `weights` views, outlives the decoder. */
+    readonly owner: object,
     private readonly weights: ModelWeights<Float32Array>,
     private readonly config: ModelConfig,
     readonly nStreams: number,
@@ -71,20 +77,20 @@ export class CpuDecoder implements Decoder {
     const n = Math.max(FEED_CHUNK, nStreams);
     this.scratch = {
       rows: n,
-      x: new Float32Array(n * C),
-      ln: new Float32Array(n * C),
-      mean: new Float32Array(n),
-      rstd: new Float32Array(n),
-      qkv: new Float32Array(n * 3 * C),
-      atty: new Float32Array(n * C),
-      att: new Float32Array(NH * FEED_CHUNK * contextLength),
-      attproj: new Float32Array(n * C),
-      res2: new Float32Array(n * C),
-      fch: new Float32Array(n * M),
-      fchGelu: new Float32Array(n * M),
-      fcproj: new Float32Array(n * C),
-      last: new Float32Array(nStreams * C),
-      logits: new Float32Array(nStreams * V),
+      x: this.alloc(n * C),
+      ln: this.alloc(n * C),
+      mean: this.alloc(n),
+      rstd: this.alloc(n),
+      qkv: this.alloc(n * 3 * C),
+      atty: this.alloc(n * C),
+      att: this.alloc(NH * FEED_CHUNK * contextLength),
+      attproj: this.alloc(n * C),
+      res2: this.alloc(n * C),
+      fch: this.alloc(n * M),
+      fchGelu: this.alloc(n * M),
+      fcproj: this.alloc(n * C),
+      last: this.alloc(nStreams * C),
+      logits: this.alloc(nStreams * V),
       sample: allocSampleScratch(V),
     };
   }
@@ -133,8 +139,18 @@ export class CpuDecoder implements Decoder {
   }
 
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
+    for (const st of this.streams) for (const buf of [...st.qkv, ...st.vT]) freeHeapFloats(buf);
     this.streams.length = 0;
+    for (const buf of this.owned) freeHeapFloats(buf);
+    this.owned.length = 0;
+  }
+
+  private alloc(n: number): Float32Array {
+    const buf = heapFloats(n);
+    this.owned.push(buf);
+    return buf;
   }
 
   private stream(index: number): Stream {
@@ -160,11 +176,13 @@ export class CpuDecoder implements Decoder {
     if (have >= rows) return;
     const capacity = Math.min(this.config.contextLength, Math.max(rows, 2 * have, 64));
     for (let l = 0; l < this.config.nLayer; l++) {
-      const qkv = new Float32Array(capacity * 3 * C);
-      const vT = new Float32Array(C * capacity);
+      const qkv = heapFloats(capacity * 3 * C);
+      const vT = heapFloats(C * capacity);
       if (have > 0) {
         qkv.set(st.qkv[l].subarray(0, st.length * 3 * C));
         for (let c = 0; c < C; c++) vT.set(st.vT[l].subarray(c * have, c * have + st.length), c * capacity);
+        freeHeapFloats(st.qkv[l]);
+        freeHeapFloats(st.vT[l]);
       }
       st.qkv[l] = qkv;
       st.vT[l] = vT;

@@ -59,7 +59,7 @@ describe('GPT forward/backward (float64)', () => {
     const g = bindWeights(grads, config, layout);
     const dlnf = new Float64Array(T * C);
     headBackward(dlnf, g.wte, dlogits, gathered, rows, w.wte, V, C, new Float64Array(rows.length * C));
-    gptBackward(g, w, acts, dlnf, config, tokens, allocBackwardScratch(Float64Array, config, T));
+    gptBackward(g, w, acts, dlnf, config, tokens, allocBackwardScratch((n) => new Float64Array(n), config, T));
 
     const h = 1e-5;
     let worst = 0;

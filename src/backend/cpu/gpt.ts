@@ -148,17 +148,17 @@ export interface BackwardScratch<F extends Floats> {
   dfchGelu: F;
 }
 
-export function allocBackwardScratch<F extends Floats>(ctor: { new (n: number): F }, config: ModelConfig, T: number): BackwardScratch<F> {
+export function allocBackwardScratch<F extends Floats>(alloc: (n: number) => F, config: ModelConfig, T: number): BackwardScratch<F> {
   const { dModel: C, dMlp: M } = config;
   return {
-    dresidual: new ctor(T * C),
-    dresidual2: new ctor(T * C),
-    dbranch: new ctor(T * C),
-    dln: new ctor(T * C),
-    datty: new ctor(T * C),
-    dqkv: new ctor(3 * T * C),
-    dfch: new ctor(T * M),
-    dfchGelu: new ctor(T * M),
+    dresidual: alloc(T * C),
+    dresidual2: alloc(T * C),
+    dbranch: alloc(T * C),
+    dln: alloc(T * C),
+    datty: alloc(T * C),
+    dqkv: alloc(3 * T * C),
+    dfch: alloc(T * M),
+    dfchGelu: alloc(T * M),
   };
 }
 

@@ -1,13 +1,17 @@
 // Fully connected layer, weights row-major [OC, C] as llm.c and model/layout.ts:
 //   out[n, o] = bias[o] + sum_c inp[n, c] * weight[o, c]
 // Forward and both halves of the backward are the same kernel, dotRows (out[n, m] = a[n] . b[m]), on
-// transposed copies where needed: its 4 x 4 register block reads 8 values per 16 multiply-adds, which is
-// what lifts plain TypeScript from ~1.3 to ~4 GFLOP/s here. The transposes cost O(N C + OC C), a small
-// fraction of the O(N C OC) product.
+// transposed copies where needed. The transposes cost O(N C + OC C), a small fraction of the O(N C OC)
+// product.
 //
-// Each output is summed over k = 0 .. K-1 in that order, starting from 0, and only then biased, whatever
-// block it falls in: a row gets bit for bit the same value alone (incremental decoding) or in a batch.
+// dotRows has two implementations of one contract. On float32 buffers (training, decoding) it is the
+// WebAssembly SIMD kernel of wasm/dot_rows.wat, f32 accumulation in four lanes. On float64 buffers (the
+// finite-difference gradient checks) it is the TypeScript loop below, float64 accumulation in a 4 x 4
+// register block. Either way an output's value does not depend on the block it falls in: a row gets bit
+// for bit the same value alone (incremental decoding) or in a batch.
+import { dotRowsF32 } from './dot_rows_wasm.ts';
 import type { Floats } from './floats.ts';
+import { freeHeapFloats, heapFloats } from './heap.ts';
 
 /**
  * out[oOff + n oStride + m] = (or +=, with accumulate) bias[m] + sum_k a[aOff + n aStride + k] b[bOff + m bStride + k]
@@ -29,6 +33,10 @@ export function dotRows(
   M: number,
   accumulate: boolean,
 ): void {
+  if (out instanceof Float32Array) {
+    dotRowsF32(out, oOff, oStride, a as Float32Array, aOff, aStride, b as Float32Array, bOff, bStride, bias as Float32Array | null, N, K, M, accumulate);
+    return;
+  }
   let n = 0;
   for (; n + 4 <= N; n += 4) {
     const a0 = aOff + n * aStride;
@@ -142,7 +150,10 @@ const scratch64: Float64Array[] = Array.from({ length: SCRATCH_SLOTS }, () => ne
 /** Scratch buffer `slot` (0 .. 5) of the same element type as `like`, at least n long; callers must not nest uses of a slot. */
 export function scratchLike(like: Floats, slot: number, n: number): Floats {
   if (like instanceof Float32Array) {
-    if (scratch32[slot].length < n) scratch32[slot] = new Float32Array(Math.max(n, 2 * scratch32[slot].length));
+    if (scratch32[slot].length < n) {
+      freeHeapFloats(scratch32[slot]);
+      scratch32[slot] = heapFloats(Math.max(n, 2 * scratch32[slot].length));
+    }
     return scratch32[slot];
   }
   if (scratch64[slot].length < n) scratch64[slot] = new Float64Array(Math.max(n, 2 * scratch64[slot].length));
