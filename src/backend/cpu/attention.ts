@@ -3,8 +3,11 @@
 // Rows t0 .. t1-1 are computed, each attending to keys 0 .. t; the full forward runs rows 0 .. T-1 and the
 // incremental decoder runs only the new rows against its cache, with the same arithmetic per row.
 // att: [NH, t1 - t0, t1], the softmax weights (row r of head h at (h * rows + r) * t1), kept for backward.
+// On float32 buffers each softmax row is wasm/exp.wat's softmax_row (vector exp, four-lane sum); on float64
+// (the gradient checks) the loop below with Math.exp.
 import type { Floats } from './floats.ts';
 import { dotRows, scratchLike, transpose } from './matmul.ts';
+import { softmaxRowF32 } from './wasm_kernels.ts';
 
 /**
  * out: [t1 - t0, C] (row r = position t0 + r). vT holds the value vectors transposed, [C, vtStride]
@@ -41,6 +44,10 @@ export function attentionForward(
       for (let r = 0; r < nb; r++) {
         const t = tb + r;
         const a = a0 + r * t1;
+        if (att instanceof Float32Array) {
+          softmaxRowF32(att, a, t + 1, keys, scale);
+          continue;
+        }
         let max = -Infinity;
         for (let t2 = 0; t2 <= t; t2++) {
           const v = att[a + t2] * scale;

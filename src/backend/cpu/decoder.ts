@@ -176,8 +176,9 @@ export class CpuDecoder implements Decoder {
     if (have >= rows) return;
     const capacity = Math.min(this.config.contextLength, Math.max(rows, 2 * have, 64));
     for (let l = 0; l < this.config.nLayer; l++) {
-      const qkv = heapFloats(capacity * 3 * C);
-      const vT = heapFloats(C * capacity);
+      // rows are written before attention reads them (keys < the stream's length)
+      const qkv = heapFloats(capacity * 3 * C, false);
+      const vT = heapFloats(C * capacity, false);
       if (have > 0) {
         qkv.set(st.qkv[l].subarray(0, st.length * 3 * C));
         for (let c = 0; c < C; c++) vT.set(st.vT[l].subarray(c * have, c * have + st.length), c * capacity);

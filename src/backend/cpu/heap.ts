@@ -51,8 +51,13 @@ export function heapView(): Float32Array {
   return f32;
 }
 
+let lastHeapBuffer: ArrayBufferLike = f32.buffer;
+
 export function isHeapView(a: ArrayBufferView): boolean {
-  return heapBuffers.has(a.buffer);
+  if (a.buffer === lastHeapBuffer) return true;
+  if (!heapBuffers.has(a.buffer)) return false;
+  lastHeapBuffer = a.buffer;
+  return true;
 }
 
 // Free blocks [start, end) in bytes, sorted and disjoint; the top of the memory is free past `top`.
@@ -121,13 +126,17 @@ function freeBytes(at: number): void {
   freeEnd.splice(i, 0, end);
 }
 
-/** n zeroed floats: a view into the heap where it is shared, an ordinary array elsewhere. */
-export function heapFloats(n: number): Float32Array {
+/**
+ * n zeroed floats: a view into the heap where it is shared, an ordinary array elsewhere. `zeroed: false`
+ * skips the clearing, for buffers written before they are read (decoder caches): a reused block holds
+ * what its last owner left.
+ */
+export function heapFloats(n: number, zeroed = true): Float32Array {
   if (!shared) return new Float32Array(n);
   const at = allocBytes(4 * n);
   const view = new Float32Array(memory.buffer, at, n);
   heapBuffers.add(view.buffer);
-  view.fill(0); // a reused block holds what its last owner left
+  if (zeroed) view.fill(0);
   return view;
 }
 

@@ -9,7 +9,7 @@
 // finite-difference gradient checks) it is the TypeScript loop below, float64 accumulation in a 4 x 4
 // register block. Either way an output's value does not depend on the block it falls in: a row gets bit
 // for bit the same value alone (incremental decoding) or in a batch.
-import { dotRowsF32 } from './dot_rows_wasm.ts';
+import { dotRowsF32 } from './wasm_kernels.ts';
 import type { Floats } from './floats.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 

@@ -1,10 +1,11 @@
-// The WebAssembly SIMD matmul kernel against a float32 emulation of its documented summation order, bit
-// for bit, on random shapes, strides and operand placements (in the heap or staged).
+// The WebAssembly SIMD kernels: the matmul against a float32 emulation of its documented summation order,
+// bit for bit, on random shapes, strides and operand placements (in the heap or staged); the softmax row
+// and GELU against float64 references, to float32 accuracy.
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { Rng } from '../../common/rng.ts';
-import { dotRowsF32 } from './dot_rows_wasm.ts';
+import { dotRowsF32, geluForwardF32, softmaxRowF32 } from './wasm_kernels.ts';
 import { freeHeapFloats, heapFloats, heapIsShared } from './heap.ts';
 
 const fr = Math.fround;
@@ -97,7 +98,7 @@ describe('dot_rows (WebAssembly SIMD)', () => {
     vi.stubGlobal('crossOriginIsolated', false);
     try {
       const plainHeap = await import('./heap.ts');
-      const plain = await import('./dot_rows_wasm.ts');
+      const plain = await import('./wasm_kernels.ts');
       expect(plainHeap.heapIsShared).toBe(false);
       const rng = new Rng(11);
       const N = 7, K = 30, M = 9;
@@ -123,7 +124,81 @@ describe('dot_rows (WebAssembly SIMD)', () => {
     }
   });
 
-  it('is assembled from the current wasm/dot_rows.wat', () => {
+  it('is assembled from the current wasm/*.wat', () => {
     expect(() => execFileSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('softmax_row and gelu_forward (WebAssembly SIMD, vector exp)', () => {
+  it('softmax_row gives softmax(scale * x) to float32 accuracy and zeros past the row, in place or staged', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 41 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.double({ min: 0.05, max: 4, noNaN: true }),
+        fc.double({ min: 0.1, max: 30, noNaN: true }),
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        (n, extra, scale, spread, seed) => {
+          const rng = new Rng(seed);
+          const width = n + extra;
+          const x = new Float32Array(width + 3);
+          for (let i = 0; i < x.length; i++) x[i] = spread * rng.normal();
+          const v = Array.from(x.subarray(2, 2 + n), (xi) => Math.fround(xi * Math.fround(scale)));
+          const max = Math.max(...v);
+          const e = v.map((vi) => Math.exp(vi - max));
+          const sum = e.reduce((a, b) => a + b, 0);
+          const inHeap = heapFloats(x.length);
+          inHeap.set(x);
+          softmaxRowF32(x, 2, n, width, Math.fround(scale));
+          softmaxRowF32(inHeap, 2, n, width, Math.fround(scale));
+          const ok = e.every((ei, i) => Math.abs(x[2 + i] - ei / sum) <= 1e-7 + 4e-6 * (ei / sum));
+          const zeros = Array.from(x.subarray(2 + n, 2 + width)).every((z) => z === 0);
+          const same = Array.from(x).every((xi, i) => Object.is(xi, inHeap[i]));
+          freeHeapFloats(inHeap);
+          return ok && zeros && same;
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('softmax_row underflows far scores to exactly 0 and splits equal scores evenly', () => {
+    const x = heapFloats(7);
+    x.set([-40, -500, 3, -1e4, 3, 3, 3]);
+    softmaxRowF32(x, 0, 7, 7, 1);
+    expect(x[0]).toBeGreaterThan(0);
+    expect(x[0]).toBeLessThan(1e-18);
+    expect(x[1]).toBe(0);
+    expect(x[3]).toBe(0);
+    expect(x[2]).toBeCloseTo(0.25, 6);
+    expect(x[2]).toBe(x[6]);
+    freeHeapFloats(x);
+  });
+
+  it('gelu_forward matches the float64 tanh form to float32 accuracy, in place or staged', () => {
+    const xs: number[] = [0, 1e-30, -1e-30, 1, -2, 60, -60, 88, -88, 100, -100];
+    for (let x = -12; x <= 12; x += 0.0137) xs.push(x);
+    const inp = Float32Array.from(xs);
+    const n = inp.length;
+    const out = new Float32Array(n);
+    geluForwardF32(out, inp, n);
+    const heapIn = heapFloats(n);
+    const heapOut = heapFloats(n);
+    heapIn.set(inp);
+    geluForwardF32(heapOut, heapIn, n);
+    for (let i = 0; i < n; i++) {
+      const x = inp[i];
+      const want = 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x * x * x)));
+      // x - x / (1 + exp(2u)) cancels for x < 0: a few float32 ulps of x, not of the result
+      expect(Math.abs(out[i] - want)).toBeLessThanOrEqual(4 * 2 ** -23 * Math.max(1, Math.abs(x)));
+      expect(Object.is(out[i], heapOut[i])).toBe(true);
+    }
+    geluForwardF32(heapIn, heapIn, n); // out may alias inp
+    expect(Array.from(heapIn)).toEqual(Array.from(heapOut));
+    const nan = Float32Array.from([NaN, 1]);
+    geluForwardF32(nan, nan, 2);
+    expect(Number.isNaN(nan[0])).toBe(true);
+    freeHeapFloats(heapIn);
+    freeHeapFloats(heapOut);
   });
 });
