@@ -306,7 +306,7 @@ export async function run(args: string[]): Promise<number> {
     {
       worker: { type: 'string' },
       seeds: { type: 'string', default: '3' },
-      updates: { type: 'string', default: '80' },
+      updates: { type: 'string', default: '192' },
       algos: { type: 'string', default: 'grpo,seed' },
       ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
       set: { type: 'string', multiple: true, default: [] },
@@ -314,7 +314,7 @@ export async function run(args: string[]): Promise<number> {
       'sweep-updates': { type: 'string', default: '16' },
       'eval-every': { type: 'string', default: '16' },
       'eval-episodes': { type: 'string', default: '0' },
-      'eval-samples': { type: 'string', default: '1' },
+      'eval-samples': { type: 'string', default: '4' },
       init: { type: 'string' },
       workers: { type: 'string' },
     },
