@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { allowToken } from '../../backend/cpu/log_softmax.ts';
+import { heapFloats } from '../../backend/cpu/heap.ts';
 import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';
 import { forwardFlopsPerToken, isPresetName, presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
@@ -174,11 +175,16 @@ export async function run(args: string[]): Promise<number> {
   const rolled = streams * (PROMPT_TOKENS + Math.floor((len - PROMPT_TOKENS) / (OBSERVATION_TOKENS + COMMAND_TOKENS)) * (OBSERVATION_TOKENS + COMMAND_TOKENS));
   process.stderr.write('  rollout done\n');
   const [kn, kk, km] = [len, config.dModel, config.dMlp];
-  const ka = new Float32Array(kn * kk).map(() => rng.float());
-  const kb = new Float32Array(km * kk).map(() => rng.float());
-  const kout = new Float32Array(kn * km);
+  // operands in the CPU heap, as the backend keeps them, so the kernel reads them in place
+  const ka = heapFloats(kn * kk).map(() => rng.float());
+  const kb = heapFloats(km * kk).map(() => rng.float());
+  const kout = heapFloats(kn * km);
   const kern = await measure(Math.max(reps, 5), async () => {
     for (let i = 0; i < 10; i++) dotRows(kout, 0, km, ka, 0, kk, kb, 0, kk, null, kn, kk, km, false);
+  });
+  const [ka64, kb64, kout64] = [Float64Array.from(ka), Float64Array.from(kb), new Float64Array(kn * km)];
+  const kern64 = await measure(Math.max(reps, 5), async () => {
+    for (let i = 0; i < 10; i++) dotRows(kout64, 0, km, ka64, 0, kk, kb64, 0, kk, null, kn, kk, km, false);
   });
   const plain = await measure(Math.max(reps, 5), async () => {
     for (let i = 0; i < 10; i++) plainMatmul(kout, ka, kb, kn, kk, km);
@@ -192,6 +198,7 @@ export async function run(args: string[]): Promise<number> {
   const rFb = rate(tokens, fb);
   const rRoll = rate(rolled, roll);
   const kernelGflop = (10 * 2 * kn * kk * km) / (kern.cpuMs / 1000) / 1e9;
+  const kernel64Gflop = (10 * 2 * kn * kk * km) / (kern64.cpuMs / 1000) / 1e9;
   const plainGflop = (10 * 2 * kn * kk * km) / (plain.cpuMs / 1000) / 1e9;
 
   const episodes = tasks * group;
@@ -215,7 +222,8 @@ export async function run(args: string[]): Promise<number> {
       ([name, n, t, r, flop]) =>
         `| ${name} | ${n} | ${fmt(t.wallMs)} | ${fmt(t.cpuMs)} | ${fmt(r.cpu)} | ${fmt(r.wall)} | ${fmt((r.cpu * flop) / 1e9, 2)} |`,
     ),
-    `| matmul kernel dotRows (4 x 4 blocks), ${kn}x${kk} . ${km}x${kk} | | | ${fmt(kern.cpuMs, 1)} (x10) | | | ${fmt(kernelGflop, 2)} |`,
+    `| matmul kernel dotRows on float32: WebAssembly SIMD, 2 x 4 blocks, ${kn}x${kk} . ${km}x${kk} | | | ${fmt(kern.cpuMs, 1)} (x10) | | | ${fmt(kernelGflop, 2)} |`,
+    `| the same on float64: TypeScript, 4 x 4 register blocks (gradient checks) | | | ${fmt(kern64.cpuMs, 1)} (x10) | | | ${fmt(kernel64Gflop, 2)} |`,
     `| same product as a plain triple loop | | | ${fmt(plain.cpuMs, 1)} (x10) | | | ${fmt(plainGflop, 2)} |`,
   ].join('\n');
   const estimate = [
@@ -241,6 +249,8 @@ vocabulary ${config.vocabSize}, context ${config.contextLength}. Workload: ${nSe
 ${fmt(scoredFraction * 100, 0)}% command tokens are scored, each with ${ALLOWED_PER_POSITION} allowed tokens). Medians of ${reps} runs
 after a warm-up. FLOP per token: 2 (12 d^2 L + V d * head fraction) + 4 L T d with T = ${fmt(attended, 1)}
 positions attended on average (${fmt(flopFwd / 1e3, 1)} kFLOP per scored-pass token); forward+backward counts 3x.
+On float32 the matmul (dotRows), the attention softmax rows and GELU's forward run as WebAssembly SIMD
+(src/backend/cpu/wasm/*.wat) on buffers that live in the CPU heap (heap.ts); the other layers are TypeScript.
 
 Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end. The backend runs on
 one core; CPU time is this process's, so other load on the machine inflates the wall column most, but it
