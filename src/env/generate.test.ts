@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVAL_COUNTS, evalScenes, generateScene, layoutKey, roomLayout, type LayoutPool } from './generate.ts';
+import { EVAL_COUNTS, evalScenes, generateScene, layoutKey, roomLayout, validationScenes, type LayoutPool } from './generate.ts';
 import { typeOf } from './knowledge.ts';
 import { ROOMS } from './rooms.ts';
 import { ALFWORLD, TINY, type RoomScale } from './scale.ts';
@@ -56,6 +56,21 @@ describe('generator', () => {
     const train = new Set(Array.from({ length: 20_000 }, (_, i) => sceneToJson(generateScene('train', i, TINY))));
     const repeats = evalScenes('seen').filter((s) => train.has(sceneToJson(s)));
     expect(repeats.length).toBe(0);
+  });
+
+  it('draws validation games in training rooms, none of them an eval-seen or a training game', () => {
+    const validation = validationScenes().map(sceneToJson);
+    expect(validation.length).toBe(140);
+    expect(validationScenes().map(sceneToJson)).toEqual(validation);
+    const train = poolKeys('train', TINY);
+    for (const scene of validationScenes()) expect(train.has(layoutKey(scene))).toBe(true);
+    const seen = new Set(evalScenes('seen').map(sceneToJson));
+    expect(validation.filter((s) => seen.has(s)).length).toBe(0);
+    // the train games of run seeds 0-3 and the benchmark's sweep seed, over more updates than a run plays
+    for (const seed of [0, 1, 2, 3, 1000]) {
+      const games = new Set(Array.from({ length: 4000 }, (_, i) => sceneToJson(generateScene('train', i, TINY, seed))));
+      expect(validation.filter((s) => games.has(s)).length, `seed ${seed}`).toBe(0);
+    }
   });
 
   it('keeps tiny rooms small and multi-stage, every task type present', () => {

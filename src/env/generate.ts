@@ -9,7 +9,9 @@
 //   seen:   the same layouts with their own stream of objects and tasks (ALFWorld's valid_seen).
 //   unseen: layouts of the unseen pool (ALFWorld's valid_unseen).
 // The fixed evaluation sets are evalScenes('seen') = 140 games and evalScenes('unseen') = 134 games, drawn
-// with EVAL_SEED, as ALFWorld's valid_seen and valid_unseen.
+// with EVAL_SEED, as ALFWorld's valid_seen and valid_unseen. Tuning (the learning benchmark's rate sweep)
+// scores on validationScenes(), the seen split drawn with VALIDATION_SEED: games of training rooms that no
+// training run plays (runs draw from the train split) and that the reported evaluation does not hold.
 import { Rng, hashString } from '../common/rng.ts';
 import { APPLIANCE, OBJECT_KINDS, RECEPTACLE_KINDS, compareListing, typeOf } from './knowledge.ts';
 import { ROOMS } from './rooms.ts';
@@ -22,6 +24,7 @@ export const SPLITS: readonly Split[] = ['train', 'seen', 'unseen'];
 export type LayoutPool = 'train' | 'unseen';
 
 export const EVAL_SEED = 2026;
+export const VALIDATION_SEED = 2027;
 export const EVAL_COUNTS: Readonly<Record<'seen' | 'unseen', number>> = { seen: 140, unseen: 134 };
 
 /** Chance that a cabinet or drawer of a layout opens (ALFWorld has some that do not). */
@@ -113,6 +116,11 @@ export function generateScene(split: Split, index: number, scale: RoomScale = TI
 /** The fixed evaluation set of a split: EVAL_COUNTS[split] games drawn with EVAL_SEED. */
 export function evalScenes(split: 'seen' | 'unseen', scale: RoomScale = TINY, count = EVAL_COUNTS[split]): Scene[] {
   return Array.from({ length: count }, (_, i) => generateScene(split, i, scale, EVAL_SEED));
+}
+
+/** Games for tuning: the seen split drawn with VALIDATION_SEED, disjoint from training and evaluation games. */
+export function validationScenes(scale: RoomScale = TINY, count = EVAL_COUNTS.seen): Scene[] {
+  return Array.from({ length: count }, (_, i) => generateScene('seen', i, scale, VALIDATION_SEED));
 }
 
 function instancesOf(receptacles: SceneReceptacle[], types: readonly string[]): string[] {

@@ -4,7 +4,7 @@ export { Game, DEFAULT_MAX_STEPS, WIN_REWARD, type GameOptions, type StepRecord,
 export { World, normalise } from './world.ts';
 export { planFrom } from './expert.ts';
 export {
-  EVAL_COUNTS, EVAL_SEED, SPLITS, evalScenes, generateScene, layoutKey, roomLayout, type LayoutPool, type Split,
+  EVAL_COUNTS, EVAL_SEED, SPLITS, VALIDATION_SEED, evalScenes, generateScene, validationScenes, layoutKey, roomLayout, type LayoutPool, type Split,
 } from './generate.ts';
 export { ALFWORLD, SCALES, TINY, scaleNamed, type RoomScale } from './scale.ts';
 export {

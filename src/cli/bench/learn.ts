@@ -1,8 +1,9 @@
 // `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--ablations a,b|none] [--set key=value ...]
 //   [--lrs x,y] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W]`
 // Our reproduction of the paper's table on the tiny preset: GRPO and SEED from the same warm start, K seeds
-// each, equal episodes, the learning rate of each chosen by the same small sweep (one short run per rate,
-// scored on eval-seen). Then the ablations (one seed each). Independent runs go to W child processes (one per
+// each, equal episodes, the learning rate of each chosen by the same small sweep (one run per rate, as long
+// as the main runs unless --sweep-updates says otherwise, on its own seed, scored on the validation games:
+// never on the eval sets it reports). Then the ablations (one seed each). Independent runs go to W child processes (one per
 // core). Writes bench/REPORT.md, bench/learn.json and bench/learn_curve.svg; prints the table on stdout.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -10,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { hashString, Rng } from '../../common/rng.ts';
-import { evalScenes } from '../../env/generate.ts';
+import { evalScenes, validationScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { presetConfig } from '../../model/config.ts';
 import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
@@ -25,12 +26,15 @@ export const summary = 'GRPO vs SEED from one warm start: success with 95% inter
 
 const usage =
   'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 7e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W]';
+  '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W]';
 
 const PRESET = 'tiny' as const;
+/** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
+const SWEEP_SEED = 1000;
 
 interface Job {
-  kind: 'run' | 'warmstart';
+  /** run: train, then the curve and the final evaluation; sweep: train, then score on the validation games. */
+  kind: 'run' | 'sweep' | 'warmstart';
   algo: Algo;
   seed: number;
   updates: number;
@@ -48,6 +52,8 @@ interface JobResult {
   lr: number;
   success_seen: number;
   success_unseen: number;
+  /** Sweep runs only: success on the validation games (evalSamples episodes per game); null otherwise. */
+  success_validation: number | null;
   per_type: { seen: Record<string, number>; unseen: Record<string, number> };
   curve: [number, number][];
   wall_s: number;
@@ -94,7 +100,7 @@ async function runJob(job: Job): Promise<JobResult> {
   let gateSum = 0;
   let opdCount = 0;
   let skipped = 0;
-  if (job.kind === 'run') {
+  if (job.kind !== 'warmstart') {
     const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, scale: TINY });
     // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
     // same sampling stream): the parent takes it from the warm start's own evaluation.
@@ -110,10 +116,20 @@ async function runJob(job: Job): Promise<JobResult> {
         gateSum += m.meanGate;
         opdCount++;
       }
-      if (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates) {
+      if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates)) {
         curve.push([trainer.episodes, trainer.updates === job.updates ? NaN : (await play(unseenScenes)).result.success]);
       }
     }
+  }
+  if (job.kind === 'sweep') {
+    const validation = await play(cut(validationScenes(TINY)), job.evalSamples);
+    const none = { success: NaN, per_type: {} };
+    return {
+      algo: job.algo, seed: job.seed, lr: job.config.lr, success_seen: NaN, success_unseen: NaN, success_validation: validation.result.success,
+      per_type: { seen: none.per_type, unseen: none.per_type }, curve, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
+      valid_skill_rate: validCount ? validSum / validCount : null, mean_delta: opdCount ? deltaSum / opdCount : null,
+      mean_gate: opdCount ? gateSum / opdCount : null, skipped_updates: skipped,
+    };
   }
   const seen = await play(seenScenes, job.evalSamples);
   const unseen = await play(unseenScenes, job.evalSamples);
@@ -124,6 +140,7 @@ async function runJob(job: Job): Promise<JobResult> {
     lr: job.config.lr,
     success_seen: seen.result.success,
     success_unseen: unseen.result.success,
+    success_validation: null,
     per_type: { seen: seen.result.per_type, unseen: unseen.result.per_type },
     curve,
     wall_s: (performance.now() - t0) / 1000,
@@ -155,7 +172,8 @@ async function runAll(jobs: Job[], workers: number, log: (s: string) => void): P
       results[i] = await runChild(jobs[i]);
       done++;
       const r = results[i];
-      log(`[${done}/${jobs.length}] ${jobs[i].kind === 'warmstart' ? 'warm start' : r.algo} seed ${r.seed} lr ${r.lr}: seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)} (${r.wall_s.toFixed(0)} s)`);
+      const scores = r.success_validation !== null ? `validation ${r.success_validation.toFixed(3)}` : `seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)}`;
+      log(`[${done}/${jobs.length}] ${jobs[i].kind === 'warmstart' ? 'warm start' : r.algo} seed ${r.seed} lr ${r.lr}: ${scores} (${r.wall_s.toFixed(0)} s)`);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, worker));
@@ -310,8 +328,8 @@ export async function run(args: string[]): Promise<number> {
       algos: { type: 'string', default: 'grpo,seed' },
       ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
       set: { type: 'string', multiple: true, default: [] },
-      lrs: { type: 'string', default: '7e-4,1e-3' },
-      'sweep-updates': { type: 'string', default: '16' },
+      lrs: { type: 'string', default: '3e-4,5e-4,1e-3' },
+      'sweep-updates': { type: 'string' },
       'eval-every': { type: 'string', default: '16' },
       'eval-episodes': { type: 'string', default: '0' },
       'eval-samples': { type: 'string', default: '4' },
@@ -328,7 +346,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const seeds = parseIntOption(values.seeds, 'seeds');
   const updates = parseIntOption(values.updates, 'updates');
-  const sweepUpdates = parseIntOption(values['sweep-updates'], 'sweep-updates');
+  const sweepUpdates = values['sweep-updates'] === undefined ? updates : parseIntOption(values['sweep-updates'], 'sweep-updates');
   const evalEvery = parseIntOption(values['eval-every'], 'eval-every');
   const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes');
   const evalSamples = parseIntOption(values['eval-samples'], 'eval-samples');
@@ -351,17 +369,18 @@ export async function run(args: string[]): Promise<number> {
   const t0 = performance.now();
   const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({ kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes, evalSamples });
 
-  // 1. The same small learning-rate sweep for every main algorithm (seed 1000, scored on eval-seen).
+  // 1. The same learning-rate sweep for every main algorithm: one run per rate on seed 1000, scored on the
+  // validation games (a rate picked on the eval sets would flatter the figures reported on them).
   const chosen = new Map<Algo, number>();
-  const sweep: { algo: Algo; lr: number; success_seen: number }[] = [];
+  const sweep: { algo: Algo; lr: number; success_validation: number }[] = [];
   if (lrs.length > 1) {
-    log(`lr sweep: ${lrs.join(', ')} x ${algos.join(', ')}, ${sweepUpdates} updates each`);
-    const sweepJobs = algos.flatMap((a) => lrs.map((lr) => job('run', a, 1000, sweepUpdates, { ...base, lr })));
+    log(`lr sweep: ${lrs.join(', ')} x ${algos.join(', ')}, ${sweepUpdates} updates each, scored on the validation games`);
+    const sweepJobs = algos.flatMap((a) => lrs.map((lr) => job('sweep', a, SWEEP_SEED, sweepUpdates, { ...base, lr })));
     const results = await runAll(sweepJobs, workers, log);
     for (const a of algos) {
       const mine = results.filter((r) => r.algo === a);
-      for (const r of mine) sweep.push({ algo: a, lr: r.lr, success_seen: r.success_seen });
-      chosen.set(a, mine.reduce((best, r) => (r.success_seen > best.success_seen ? r : best)).lr);
+      for (const r of mine) sweep.push({ algo: a, lr: r.lr, success_validation: r.success_validation! });
+      chosen.set(a, mine.reduce((best, r) => (r.success_validation! > best.success_validation! ? r : best)).lr);
     }
   } else for (const a of algos) chosen.set(a, lrs[0]);
   const seedLr = chosen.get('seed') ?? lrs[0];
@@ -453,7 +472,7 @@ export async function run(args: string[]): Promise<number> {
   } catch {
     // not a git checkout
   }
-  const configHash = hashString(JSON.stringify({ base, chosen: [...chosen], updates, seeds, evalEvery, evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init })).toString(16).padStart(8, '0');
+  const configHash = hashString(JSON.stringify({ base, chosen: [...chosen], updates, seeds, evalEvery, evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init, lrs, sweepUpdates })).toString(16).padStart(8, '0');
   const command = `npm run seed -- bench learn ${args.join(' ')}`.trim();
   const svg = curveSvg(
     [...algos, ...ablations].map((a) => ({ label: a, color: COLORS[a] ?? '#333', curve: meanCurve(byAlgo(a)), seeds: byAlgo(a).map((r) => r.curve) })),
@@ -490,7 +509,9 @@ export async function run(args: string[]): Promise<number> {
     '## Learning rate sweep',
     '',
     sweep.length
-      ? ['| algorithm | lr | eval-seen % |', '|---|---|---|', ...sweep.map((s) => `| ${s.algo} | ${s.lr} | ${pct(s.success_seen)} |`)].join('\n') +
+      ? `One run of ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} per rate and algorithm (seed ${SWEEP_SEED}), scored on the ${evalEpisodes > 0 ? Math.min(evalEpisodes, validationScenes(TINY).length) : validationScenes(TINY).length} validation games ` +
+        `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game.\n\n` +
+        ['| algorithm | lr | validation % |', '|---|---|---|', ...sweep.map((s) => `| ${s.algo} | ${s.lr} | ${pct(s.success_validation)} |`)].join('\n') +
         `\n\nChosen: ${[...chosen].map(([a, lr]) => `${a} ${lr}`).join(', ')} (ablations use SEED's).`
       : `No sweep (one rate given): lr ${lrs[0]}.`,
     '',
