@@ -26,6 +26,7 @@ import { writeSkills, type WrittenSkill } from './analyzer.ts';
 import { insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
 import type { Algo, TrainConfig } from './config.ts';
 import { episodeText, rollout, totalReward, type RolloutOptions, type Trajectory } from './rollout.ts';
+import { skillFidelity } from './skill_fidelity.ts';
 
 export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -53,6 +54,11 @@ export interface UpdateMetrics {
   meanGate: number;
   /** Fraction of trajectories whose skill was usable; null when the algorithm writes none. */
   validSkillRate: number | null;
+  /**
+   * Mean fidelity of the skill used for OPD to its trajectory (skill_fidelity.ts: mention F1 against the
+   * rule-based annotator's skill of that trajectory), over trajectories with a usable skill; null when none.
+   */
+  skillFidelity: number | null;
   gradNorm: number;
   tokens: number;
   tokensPerSecond: number;
@@ -416,6 +422,14 @@ export class Trainer {
     const writes = st.algo !== 'grpo';
     const skills = st.algo === 'seed-static' ? st.used : st.written;
     const valid = skills.filter((s) => s?.ok).length;
+    let fidelitySum = 0;
+    let fidelityCount = 0;
+    ts.forEach((t, i) => {
+      const used = st.used[i];
+      if (!used?.ok) return;
+      fidelitySum += skillFidelity(used.text, t.records, t.scene.task, t.won, this.tok, st.config.maxSkillTokens);
+      fidelityCount++;
+    });
     const skipped = st.skipped;
     const played = st.played ?? ts.length;
     const wins = st.playedWins ?? ts.filter((t) => t.won).length;
@@ -432,6 +446,7 @@ export class Trainer {
       meanDelta: n ? dSum / n : 0,
       meanGate: n ? gSum / n : 0,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
+      skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
       gradNorm: st.step?.gradNorm ?? 0,
       tokens: st.tokens,
       tokensPerSecond: wallMs > 0 ? (st.tokens / wallMs) * 1000 : 0,

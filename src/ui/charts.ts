@@ -37,10 +37,11 @@ export const CHARTS: readonly ChartDef[] = [
   },
   {
     id: 'gate',
-    title: 'Mean gate and valid-skill rate',
+    title: 'Mean gate and skills',
     metrics: [
       { key: 'meanGate', label: 'mean gate', colour: '#1a9850' },
       { key: 'validSkillRate', label: 'valid skills', colour: '#c2255c' },
+      { key: 'skillFidelity', label: 'skill fidelity', colour: '#f08c00' },
     ],
     yRange: [0, 1],
   },

@@ -143,6 +143,8 @@ export interface UpdateMetrics {
   meanGate: number;
   /** null when the algorithm writes no skills (GRPO). */
   validSkillRate: number | null;
+  /** Mention F1 of the skills used against the annotator's skills of the same trajectories; null without skills. */
+  skillFidelity: number | null;
   gradNorm: number;
   /** Success on the fixed eval sets, when this update ran an evaluation; null otherwise. */
   evalSeen: number | null;

@@ -137,6 +137,7 @@ export function metricsView(run: RunId, m: TrainerMetrics, evalSeen: number | nu
     meanDelta: m.meanDelta,
     meanGate: m.meanGate,
     validSkillRate: m.validSkillRate,
+    skillFidelity: m.skillFidelity,
     gradNorm: m.gradNorm,
     evalSeen,
     evalUnseen,

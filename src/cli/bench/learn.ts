@@ -61,6 +61,8 @@ interface JobResult {
   won_seen: number[];
   won_unseen: number[];
   valid_skill_rate: number | null;
+  /** Mean over updates of the skill fidelity (mention F1 against the annotator's skill); null without skills. */
+  skill_fidelity: number | null;
   /** Means over updates of the per-update mean Delta and gate over OPD-masked tokens (null without OPD). */
   mean_delta: number | null;
   mean_gate: number | null;
@@ -96,6 +98,8 @@ async function runJob(job: Job): Promise<JobResult> {
   const curve: [number, number][] = [];
   let validSum = 0;
   let validCount = 0;
+  let fidelitySum = 0;
+  let fidelityCount = 0;
   let deltaSum = 0;
   let gateSum = 0;
   let opdCount = 0;
@@ -109,6 +113,10 @@ async function runJob(job: Job): Promise<JobResult> {
       if (m.validSkillRate !== null) {
         validSum += m.validSkillRate;
         validCount++;
+      }
+      if (m.skillFidelity !== null) {
+        fidelitySum += m.skillFidelity;
+        fidelityCount++;
       }
       if (m.skipped) skipped++;
       if (m.meanGate > 0) {
@@ -127,7 +135,7 @@ async function runJob(job: Job): Promise<JobResult> {
     return {
       algo: job.algo, seed: job.seed, lr: job.config.lr, success_seen: NaN, success_unseen: NaN, success_validation: validation.result.success,
       per_type: { seen: none.per_type, unseen: none.per_type }, curve, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
-      valid_skill_rate: validCount ? validSum / validCount : null, mean_delta: opdCount ? deltaSum / opdCount : null,
+      valid_skill_rate: validCount ? validSum / validCount : null, skill_fidelity: fidelityCount ? fidelitySum / fidelityCount : null, mean_delta: opdCount ? deltaSum / opdCount : null,
       mean_gate: opdCount ? gateSum / opdCount : null, skipped_updates: skipped,
     };
   }
@@ -147,6 +155,7 @@ async function runJob(job: Job): Promise<JobResult> {
     won_seen: seen.won,
     won_unseen: unseen.won,
     valid_skill_rate: validCount ? validSum / validCount : null,
+    skill_fidelity: fidelityCount ? fidelitySum / fidelityCount : null,
     mean_delta: opdCount ? deltaSum / opdCount : null,
     mean_gate: opdCount ? gateSum / opdCount : null,
     skipped_updates: skipped,
@@ -417,6 +426,7 @@ export async function run(args: string[]): Promise<number> {
       unseenCi: bootstrap(rs.map((r) => r.won_unseen), rng),
       perType,
       validSkill: mean(rs.map((r) => r.valid_skill_rate ?? NaN)),
+      fidelity: mean(rs.map((r) => r.skill_fidelity ?? NaN)),
       gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
       delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
       wall: mean(rs.map((r) => r.wall_s)),
@@ -437,10 +447,10 @@ export async function run(args: string[]): Promise<number> {
       : `SEED's mean curve does not reach GRPO's final eval-unseen success (${pct(grpoFinal)}%) within ${episodesPerRun} episodes.`;
 
   const table = [
-    '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | mean Delta / gate | wall s/run |',
-    '|---|---|---|---|---|---|---|---|',
-    `| warm start | - | - | ${pct(warm.success_seen)} [${pct(bootstrap([warm.won_seen], rng)[0])}, ${pct(bootstrap([warm.won_seen], rng)[1])}] | ${pct(warm.success_unseen)} [${pct(bootstrap([warm.won_unseen], rng)[0])}, ${pct(bootstrap([warm.won_unseen], rng)[1])}] | - | - | - |`,
-    ...rows.map((r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${pct(r.seen)} [${pct(r.seenCi[0])}, ${pct(r.seenCi[1])}] | ${pct(r.unseen)} [${pct(r.unseenCi[0])}, ${pct(r.unseenCi[1])}] | ${pct(r.validSkill)} | ${Number.isFinite(r.gate) ? `${r.delta.toFixed(3)} / ${r.gate.toFixed(3)}` : 'n/a'} | ${r.wall.toFixed(0)} |`),
+    '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | skill fidelity | mean Delta / gate | wall s/run |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| warm start | - | - | ${pct(warm.success_seen)} [${pct(bootstrap([warm.won_seen], rng)[0])}, ${pct(bootstrap([warm.won_seen], rng)[1])}] | ${pct(warm.success_unseen)} [${pct(bootstrap([warm.won_unseen], rng)[0])}, ${pct(bootstrap([warm.won_unseen], rng)[1])}] | - | - | - | - |`,
+    ...rows.map((r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${pct(r.seen)} [${pct(r.seenCi[0])}, ${pct(r.seenCi[1])}] | ${pct(r.unseen)} [${pct(r.unseenCi[0])}, ${pct(r.unseenCi[1])}] | ${pct(r.validSkill)} | ${Number.isFinite(r.fidelity) ? r.fidelity.toFixed(2) : 'n/a'} | ${Number.isFinite(r.gate) ? `${r.delta.toFixed(3)} / ${r.gate.toFixed(3)}` : 'n/a'} | ${r.wall.toFixed(0)} |`),
   ].join('\n');
   const types = Object.keys(warm.per_type.seen).sort();
   const typeTable = [
@@ -521,7 +531,8 @@ export async function run(args: string[]): Promise<number> {
     JSON.stringify(base, null, 2),
     '```',
     '',
-    `The ablations (${ablations.join(', ') || 'none'}) ran one seed each. seed-shuffled gives every trajectory the skill of another trajectory of its task: if it does as well as seed, skill content did not matter.`,
+    `The ablations (${ablations.join(', ') || 'none'}) ran one seed each. seed-shuffled gives every trajectory the skill of another trajectory of its task: if it does as well as seed, skill content did not matter. ` +
+      "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts), mean over updates.",
     '',
     '![learning curves](learn_curve.svg)',
     '',
@@ -537,7 +548,7 @@ export async function run(args: string[]): Promise<number> {
     warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen, won_seen: wonDigits(warm.won_seen, evalSamples), won_unseen: wonDigits(warm.won_unseen, evalSamples) },
     runs: runs.map((r) => ({
       algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
-      curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
+      curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, skill_fidelity: r.skill_fidelity, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
       skipped_updates: r.skipped_updates, won_seen: wonDigits(r.won_seen, evalSamples), won_unseen: wonDigits(r.won_unseen, evalSamples),
     })),
     sweep,
