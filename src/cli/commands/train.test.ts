@@ -30,6 +30,8 @@ describe('seed warmstart / train / eval (micro preset)', () => {
       expect(card[key]).toBeGreaterThanOrEqual(0);
       expect(card[key]).toBeLessThan(key === 'loss' ? 100 : 1.000001);
     }
+    const fidelity = card.skill_fidelity_grammar;
+    expect(fidelity === null || (fidelity >= 0 && fidelity <= 1), `skill_fidelity_grammar ${fidelity}`).toBe(true);
     expect(readCheckpoint(new Uint8Array(readFileSync(warm))).metadata.stage).toBe('warmstart');
   }, 60_000);
 

@@ -1,7 +1,7 @@
 // `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed]`: builds the
 // warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the preset on it
 // from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt):
-// corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate. The card goes to stdout.
+// corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout.
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { evalScenes } from '../../env/generate.ts';
@@ -12,6 +12,7 @@ import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
+import { skillFidelity } from '../../rl/skill_fidelity.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { buildCorpus, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
@@ -91,12 +92,15 @@ export async function run(args: string[]): Promise<number> {
   const sample = finished.slice(0, 48);
   // The card's valid-skill rate is what the policy writes freely; under the grammar mask (the tiny default in
   // training) every finished skill parses, so that rate is reported beside it.
+  // Fidelity: how well the usable skills name the objects and places of their trajectories (skill_fidelity.ts).
   const rateOf = async (grammar: boolean) => {
     const skills = await writeSkills(backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'), { grammar });
-    return { skills, rate: skills.length ? skills.filter((s) => s.ok).length / skills.length : 0 };
+    const usable = skills.map((s, i) => [s, sample[i]] as const).filter(([s]) => s.ok);
+    const fidelity = usable.length ? usable.reduce((sum, [s, t]) => sum + skillFidelity(s.text, t.records, t.scene.task, t.won, tok, rl.maxSkillTokens), 0) / usable.length : null;
+    return { skills, rate: skills.length ? usable.length / skills.length : 0, fidelity };
   };
   const { skills, rate: validSkillRate } = await rateOf(false);
-  const { rate: validSkillRateGrammar } = await rateOf(true);
+  const { rate: validSkillRateGrammar, fidelity: skillFidelityGrammar } = await rateOf(true);
 
   const card = {
     command: `npm run seed -- warmstart ${args.join(' ')}`,
@@ -117,6 +121,7 @@ export async function run(args: string[]): Promise<number> {
     eval_episodes: { seen: seen.episodes, unseen: unseen.episodes },
     valid_skill_rate: validSkillRate,
     valid_skill_rate_grammar: validSkillRateGrammar,
+    skill_fidelity_grammar: skillFidelityGrammar,
     skill_examples: skills.slice(0, 4).map((s) => s.text),
     train_seconds: Number(trainSeconds.toFixed(1)),
     vocab_hash: tok.hash,
