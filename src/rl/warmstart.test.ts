@@ -137,6 +137,15 @@ describe('warm start', () => {
     expect(of(primed, 'follow').some((t) => t.includes('avoid:'))).toBe(true);
   });
 
+  it('keeps only the kinds asked for, each example as in the full corpus', () => {
+    const all = buildCorpus(tok, model.contextLength, options);
+    const skills = buildCorpus(tok, model.contextLength, { ...options, kinds: ['follow', 'analyze'] });
+    const of = (c: typeof all, kind: string) => c.sequences.filter((_, j) => c.kinds[j] === kind).map((s) => Array.from(s.ids).join(','));
+    expect(skills.counts).toEqual({ act: 0, follow: all.counts.follow, analyze: all.counts.analyze });
+    expect(of(skills, 'follow')).toEqual(of(all, 'follow'));
+    expect(of(skills, 'analyze')).toEqual(of(all, 'analyze'));
+  });
+
   it("scores the explorer's own commands, not its random ones, unless asked to", () => {
     const noisy = { ...options, noise: 0.5, episodes: 8 };
     const clean = buildCorpus(tok, model.contextLength, noisy);

@@ -25,7 +25,8 @@ import { packBatch, type ScoredSequence } from './batch.ts';
 import { runExplorer, type ExplorerEpisode } from './explorer.ts';
 import { episodeText, SKILL_RESERVE } from './rollout.ts';
 
-export type ExampleKind = 'act' | 'follow' | 'analyze';
+export const EXAMPLE_KINDS = ['act', 'follow', 'analyze'] as const;
+export type ExampleKind = (typeof EXAMPLE_KINDS)[number];
 export const FOLLOW_KINDS = ['own', 'primed'] as const;
 export type FollowKind = (typeof FOLLOW_KINDS)[number];
 
@@ -44,6 +45,11 @@ export interface WarmStartOptions {
   scoreRandom: boolean;
   /** Which follow examples: the successes with their own skill, or primed replays of every episode. */
   follow: FollowKind;
+  /**
+   * The kinds of example the corpus keeps (all by default). A second stage continued from an earlier warm start
+   * on follow and analyze examples only is the paper's Stage 1, skill fine-tuning of a model that already acts.
+   */
+  kinds: readonly ExampleKind[];
   maxSteps: number;
   maxSkillTokens: number;
   /** The annotator's skills are cut to this many tokens: short skills are learnt sooner by a tiny model. */
@@ -59,6 +65,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale
   noise: 0.25,
   scoreRandom: false,
   follow: 'own',
+  kinds: EXAMPLE_KINDS,
   maxSteps: 15,
   maxSkillTokens: 48,
   annotatedSkillTokens: 32,
@@ -99,7 +106,7 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
   const kinds: ExampleKind[] = [];
   let wins = 0;
   const add = (s: ScoredSequence, kind: ExampleKind) => {
-    if (s.positions.length === 0) return;
+    if (s.positions.length === 0 || !options.kinds.includes(kind)) return;
     sequences.push(s);
     kinds.push(kind);
   };

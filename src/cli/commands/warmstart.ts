@@ -1,4 +1,4 @@
-// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed]`: builds the
+// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]`: builds the
 // warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the preset on it
 // from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt):
 // corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout.
@@ -14,7 +14,7 @@ import { defaultConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
 import { skillFidelity } from '../../rl/skill_fidelity.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
-import { buildCorpus, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
+import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type ExampleKind, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -22,7 +22,7 @@ import { progressBar, readCheckpointFile, writeAtomic } from './train.ts';
 
 export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
 
-const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed]';
+const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]';
 
 export function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
@@ -31,7 +31,7 @@ export function cardPath(ckpt: string): string {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' } },
+    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' }, kinds: { type: 'string' } },
     usage,
   );
   if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
@@ -49,7 +49,10 @@ export async function run(args: string[]): Promise<number> {
     lr: values.lr === undefined ? WARMSTART_DEFAULTS.lr : Number(values.lr),
     scoreRandom: values['score-random'] === true,
     follow: (values.follow ?? WARMSTART_DEFAULTS.follow) as FollowKind,
+    kinds: values.kinds === undefined ? WARMSTART_DEFAULTS.kinds : (values.kinds.split(',').map((k) => k.trim()) as ExampleKind[]),
   };
+  const unknownKind = options.kinds.find((k) => !(EXAMPLE_KINDS as readonly string[]).includes(k));
+  if (unknownKind !== undefined || options.kinds.length === 0) throw new CliError(`--kinds must list some of ${EXAMPLE_KINDS.join(', ')}, got "${values.kinds}"`, 2);
   if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got "${values.follow}"`, 2);
   if (!(options.lr > 0 && options.lr < 1)) throw new CliError(`--lr must be a number in (0, 1), got "${values.lr}"`, 2);
   if (options.episodes < 1 || options.steps < 0) throw new CliError('--episodes must be at least 1 and --steps at least 0', 2);
@@ -106,7 +109,7 @@ export async function run(args: string[]): Promise<number> {
     command: `npm run seed -- warmstart ${args.join(' ')}`,
     preset,
     corpus_seed: seed,
-    corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
+    corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
     steps: priorSteps + options.steps,
     continued_from: values.init ?? null,
     batch: options.batch,
