@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
-import { bootstrap, pairedBootstrap } from './learn.ts';
+import { bootstrap, dataEfficiency, pairedBootstrap } from './learn.ts';
 
 describe('bench learn: bootstrap interval over seeds and games', () => {
   it('is a point when every game agrees', () => {
@@ -53,5 +53,30 @@ describe('bench learn: intervals over per-game fractions (several sampled episod
   it('a fraction counts as its share of a win', () => {
     expect(bootstrap([[0.5, 0.5, 0.5]], new Rng(1), 100)).toEqual([0.5, 0.5]);
     expect(pairedBootstrap([[0.75, 0.25]], [[0.5, 0]], new Rng(1), 100)).toEqual([0.25, 0.25]);
+  });
+});
+
+describe('bench learn: data efficiency', () => {
+  const grpo: [number, number][] = [[0, 0.2], [100, 0.22], [200, 0.25], [300, 0.3]];
+  it('counts the episodes from which SEED stays at or above GRPO\'s final success', () => {
+    const seed: [number, number][] = [[0, 0.2], [100, 0.31], [200, 0.28], [300, 0.3]];
+    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'])).toBe(
+      "SEED reaches GRPO's final eval-unseen success (30.0%) after 300 of 300 episodes (100.0%) and stays there (its mean curve first touched it after 100).",
+    );
+    const early: [number, number][] = [[0, 0.2], [100, 0.25], [200, 0.3], [300, 0.35]];
+    expect(dataEfficiency(grpo, early, 0.2, 300, ['grpo', 'seed'])).toBe(
+      "SEED reaches GRPO's final eval-unseen success (30.0%) after 200 of 300 episodes (66.7%) and stays there.",
+    );
+  });
+  it('does not count a touch that does not last', () => {
+    const seed: [number, number][] = [[0, 0.2], [100, 0.31], [200, 0.26], [300, 0.27]];
+    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'])).toBe(
+      "SEED does not reach GRPO's final eval-unseen success (30.0%) to stay: its mean curve touches it after 100 of 300 episodes (33.3%) but ends at 27.0%.",
+    );
+    expect(dataEfficiency(grpo, [[0, 0.2], [300, 0.1]], 0.2, 300, ['grpo', 'seed'])).toMatch(/does not reach .* within 300 episodes/);
+  });
+  it('gives no figure when GRPO did not beat the warm start, or one side is missing', () => {
+    expect(dataEfficiency(grpo, grpo, 0.3, 300, ['grpo', 'seed'])).toMatch(/no data-efficiency figure/);
+    expect(dataEfficiency([], grpo, 0.2, 300, ['seed'])).toMatch(/ran only seed/);
   });
 });
