@@ -37,6 +37,11 @@ export interface TrainConfig {
   analyzerTemperature: number;
   /** 1 = the analyzer decodes skills under the skill grammar's mask (text/skill_grammar.ts), 0 = freely (the paper). */
   skillGrammar: number;
+  /**
+   * 1 = the rule-based annotator of the warm start writes each trajectory's skill instead of the policy: a
+   * control with faithful hindsight (skill fidelity 1), to ask what SEED gains when the skill is right.
+   */
+  annotatorSkills: number;
   winReward: number;
   invalidPenalty: number;
   /** 0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent). */
@@ -77,6 +82,7 @@ export const PAPER_CONFIG: Readonly<TrainConfig> = {
   maxSkillTokens: 48,
   analyzerTemperature: 0,
   skillGrammar: 0,
+  annotatorSkills: 0,
   winReward: 10,
   invalidPenalty: 0.1,
   stepNormalised: 0,
@@ -128,7 +134,7 @@ export function defaultConfig(preset: PresetName): TrainConfig {
 const INTEGER_KEYS = new Set<keyof TrainConfig>([
   'groupSize', 'tasksPerUpdate', 'maxSteps', 'history', 'maxCommandTokens', 'maxSkillTokens', 'epochs', 'resampleRounds', 'staticTasks',
 ]);
-const BOOLEAN_KEYS = new Set<keyof TrainConfig>(['constrained', 'skillGrammar', 'stepNormalised']);
+const BOOLEAN_KEYS = new Set<keyof TrainConfig>(['constrained', 'skillGrammar', 'annotatorSkills', 'stepNormalised']);
 
 export function isConfigKey(key: string): key is keyof TrainConfig {
   return Object.prototype.hasOwnProperty.call(PAPER_CONFIG, key);
@@ -151,7 +157,7 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
 }
 
 /** Settings added after run checkpoints were first written, with the value the older runs ran with. */
-const ADDED_SETTINGS: Partial<TrainConfig> = { resampleRounds: 0, skillGrammar: 0 };
+const ADDED_SETTINGS: Partial<TrainConfig> = { resampleRounds: 0, skillGrammar: 0, annotatorSkills: 0 };
 
 /**
  * Returns the config when every value is in range; throws a RangeError naming the first bad one. A setting of

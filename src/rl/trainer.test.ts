@@ -7,6 +7,7 @@ import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { packBatch } from './batch.ts';
 import { restoreRun, runCheckpoints } from './run_state.ts';
 import { Trainer } from './trainer.ts';
+import { referenceSkill } from './skill_fidelity.ts';
 import { Rng } from '../common/rng.ts';
 import { rollout } from './rollout.ts';
 import { generateScene } from '../env/generate.ts';
@@ -157,6 +158,22 @@ describe('Trainer', () => {
         expect(advantage[k]).toBeCloseTo(expected, 5);
       }
     }
+  });
+});
+
+describe('annotatorSkills: the faithful-hindsight control', () => {
+  it("gives each trajectory the annotator's skill of that trajectory (fidelity 1) instead of the policy's", async () => {
+    const t = trainer('seed', small({ annotatorSkills: 1 }));
+    for (let s = 0; s < 3; s++) await t.nextStage();
+    const st = t.current!;
+    st.trajectories.forEach((tr, i) => {
+      expect(st.used[i]?.text).toBe(referenceSkill(tr.records, tr.scene.task, tr.won, tok, st.config.maxSkillTokens));
+      expect(st.used[i]?.ok).toBe(true);
+    });
+    expect((await t.update()).skillFidelity).toBe(1);
+    const policyWritten = trainer('seed');
+    for (let s = 0; s < 3; s++) await policyWritten.nextStage();
+    expect(policyWritten.current!.used.map((u) => u?.text)).not.toEqual(st.used.map((u) => u?.text));
   });
 });
 

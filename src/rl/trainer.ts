@@ -4,7 +4,8 @@
 //   2 rewards            R_i, group advantages A_i (advantages.ts)
 //   3 hindsight skills   the current policy writes one skill per trajectory (analyzer.ts); seed-static takes
 //                        them from a library written once by the warm-start policy, seed-shuffled gives each
-//                        trajectory the skill of another trajectory of its group
+//                        trajectory the skill of another trajectory of its group; annotatorSkills has the
+//                        rule-based annotator write them instead of the policy (a faithful-hindsight control)
 //   4 re-scoring         l_skill (pre-update weights, skill-injected context) and l_ref (reference weights)
 //   5 loss               Delta, gate, per-token coefficients and the gradient (Backend.lossBackward)
 //   6 optimizer          one AdamW step (or `epochs` of them, re-running stage 5 on the same rollouts)
@@ -22,11 +23,11 @@ import type { Scene } from '../env/scene.ts';
 import { skillTokens, policyContext } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { groupAdvantages } from './advantages.ts';
-import { writeSkills, type WrittenSkill } from './analyzer.ts';
+import { checkSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
 import { insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
 import type { Algo, TrainConfig } from './config.ts';
 import { episodeText, rollout, totalReward, type RolloutOptions, type Trajectory } from './rollout.ts';
-import { skillFidelity } from './skill_fidelity.ts';
+import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 
 export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -174,7 +175,7 @@ export class Trainer {
     for (let b = 0; b < config.staticTasks; b++) scenes.push(generateScene('train', 1_000_000 + b, this.scale, this.seed));
     const rng = updateRng(this.seed, -1, 'static');
     const trajectories = await rollout(this.backend, this.tok, scenes, scenes.map((_, i) => i), this.rolloutOptions(config), rng.fork('rollout'));
-    const skills = await writeSkills(this.backend, this.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
+    const skills = await this.hindsight(trajectories, config, rng.fork('analyzer'));
     const library: Record<string, string[]> = {};
     skills.forEach((s, i) => {
       if (!s.ok) return;
@@ -343,7 +344,7 @@ export class Trainer {
       });
       return;
     }
-    st.written = await writeSkills(this.backend, this.tok, st.trajectories, st.config.maxSkillTokens, st.config.analyzerTemperature, rng.fork('analyzer'), { grammar: st.config.skillGrammar === 1 });
+    st.written = await this.hindsight(st.trajectories, st.config, rng.fork('analyzer'));
     if (this.algo !== 'seed-shuffled') {
       st.used = st.written.slice();
       return;
@@ -354,6 +355,14 @@ export class Trainer {
       const others = st.trajectories.filter((u, j) => j !== i && u.task === t.task && st.written[j]?.ok).map((u) => u.index);
       st.used[i] = others.length ? st.written[shuffle.pick(others)] : null;
     });
+  }
+
+  /** One skill per trajectory: written by the policy (the analyzer), or by the annotator under annotatorSkills. */
+  private async hindsight(trajectories: readonly Trajectory[], config: TrainConfig, rng: Rng): Promise<WrittenSkill[]> {
+    if (config.annotatorSkills === 1) {
+      return trajectories.map((t) => checkSkill(referenceSkill(t.records, t.scene.task, t.won, this.tok, config.maxSkillTokens)));
+    }
+    return writeSkills(this.backend, this.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng, { grammar: config.skillGrammar === 1 });
   }
 
   private skillSequences(t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
