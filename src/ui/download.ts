@@ -9,8 +9,9 @@ export function downloadBlob(blob: Blob, filename: string): void {
   document.body.appendChild(a);
   a.click();
   a.remove();
-  // The click has started the download by the time the next task runs.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  // The browser resolves the blob URL asynchronously after the click, and revoking it before then cancels the
+  // download without an error; a minute is ample, and the blob is freed after it.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 export function downloadText(text: string, filename: string, type: string): void {
