@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<Command>> = {
   warmstart: () => import('./commands/warmstart.ts'),
   train: () => import('./commands/train.ts'),
   eval: () => import('./commands/eval.ts'),
+  teacher: () => import('./commands/teacher.ts'),
   bench: () => import('./commands/bench.ts'),
   'export-onnx': () => import('./commands/export_onnx.ts'),
 };

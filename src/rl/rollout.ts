@@ -9,13 +9,15 @@
 //   an episode that would outgrow the context ends there (a failure, marked truncated).
 // - window (history < maxSteps): each step is its own sequence, the policy context of prompts.ts (task, the
 //   last `history` steps, the current observation) followed by the command.
+// With `skills`, an episode plays with a skill block after its task line, as the re-scoring context of SEED
+// has it: the skill-conditioned policy acting (the teacher check), not a trajectory to train on.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import { Game, type StepRecord } from '../env/game.ts';
 import type { Scene } from '../env/scene.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
-import { observationTokens, openingRoomText, policyContext, taskTokens, type EpisodeText } from '../text/prompts.ts';
+import { observationTokens, openingRoomText, policyContext, skillTokens, taskTokens, type EpisodeText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ScoredSequence } from './batch.ts';
 
@@ -88,6 +90,8 @@ export async function rollout(
   options: RolloutOptions,
   rng: Rng,
   onFinish?: (t: Trajectory) => void,
+  /** Per episode, a skill to act with in context (null or absent: none). */
+  skills: readonly (string | null)[] = [],
 ): Promise<Trajectory[]> {
   const n = scenes.length;
   const windowed = options.history < options.maxSteps;
@@ -98,6 +102,8 @@ export async function rollout(
   const endOnly = new Uint32Array(words);
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
   const act = tok.id(ACT);
+  // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
+  const skillBlocks = scenes.map((_, i) => (skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : []));
   const decoder = backend.openDecoder(Math.max(1, n));
   const live: Live[] = scenes.map((scene) => ({
     game: new Game(scene, { maxSteps: options.maxSteps }), ids: [], commands: [], contexts: [], lOld: [], truncated: false, done: false,
@@ -119,15 +125,15 @@ export async function rollout(
         let feed: number[];
         if (windowed) {
           const context = policyContext(tok, episodeText({ scene: scenes[i], records: l.game.records }), {
-            history: options.history, maxLen, reserve: options.maxCommandTokens + 1,
+            history: options.history, maxLen, reserve: options.maxCommandTokens + 1, skill: skills[i] ?? undefined,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
           feed = context;
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
-          feed = [...(steps === 0 ? taskTokens(tok, scenes[i].task.goal) : []), ...observationTokens(tok, obs), act];
-          if (l.ids.length + feed.length + options.maxCommandTokens + 1 > episodeBudget) {
+          feed = [...(steps === 0 ? [...taskTokens(tok, scenes[i].task.goal), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
+          if (l.ids.length + feed.length + options.maxCommandTokens + 1 > episodeBudget + skillBlocks[i].length) {
             l.truncated = true;
             finish(i);
             continue;

@@ -1,0 +1,25 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCaptured } from '../testing.ts';
+import { run as ckptRun } from './ckpt.ts';
+import { run as teacherRun } from './teacher.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'seed-teacher-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('seed teacher', () => {
+  it('prints the check as JSON, and refuses bad options', async () => {
+    const file = join(dir, 'micro.ckpt');
+    await runCaptured(ckptRun, ['init', '--preset', 'micro', '--seed', '3', '--out', file]);
+    const { code, stdout } = await runCaptured(teacherRun, ['--ckpt', file, '--games', '3', '--temperature', '0']);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(Object.keys(json)).toEqual(['games', 'first', 'no_skill', 'own_skill', 'other_skill', 'after_won', 'after_failed']);
+    expect(json.games).toBe(3);
+    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be at least 2/);
+    await expect(teacherRun(['--games', '4'])).rejects.toThrow(/--ckpt/);
+    await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(/--temperature must be a number >= 0/);
+  });
+});

@@ -1,0 +1,44 @@
+// `seed teacher --ckpt FILE [--games N] [--temperature T] [--backend cpu|webgpu]`
+// The teacher check (rl/teacher_check.ts): whether the checkpoint's policy wins more with the hindsight skill
+// of its own earlier episode of a game in its context than with none or with another game's skill, the
+// premise of SEED's distillation. Prints JSON on stdout: {"games", "first", "no_skill", "own_skill",
+// "other_skill", "after_won": {...}, "after_failed": {...}} (success as fractions in [0, 1]).
+import { TINY } from '../../env/scale.ts';
+import { defaultConfig } from '../../rl/config.ts';
+import { teacherCheck, teacherScenes } from '../../rl/teacher_check.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { CliError } from '../cli_error.ts';
+import { openBackend } from '../backend.ts';
+import { progressBar, readCheckpointFile } from './train.ts';
+
+export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
+
+const usage = 'npm run seed -- teacher --ckpt FILE [--games N] [--temperature T] [--backend cpu|webgpu]';
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    { ckpt: { type: 'string' }, games: { type: 'string', default: '512' }, temperature: { type: 'string' }, backend: { type: 'string', default: 'cpu' } },
+    usage,
+  );
+  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  const path = requireOption(values.ckpt, 'ckpt', usage);
+  const games = parseIntOption(values.games, 'games');
+  if (games < 2) throw new CliError('--games must be at least 2 (one game\'s skill is another\'s control)', 2);
+  const tok = defaultTokenizer();
+  const ck = await readCheckpointFile(path, tok);
+  const preset = ck.metadata.preset === 'small' ? 'small' : 'tiny';
+  const config = { ...defaultConfig(preset), ...((ck.metadata.config as object | undefined) ?? {}) };
+  if (values.temperature !== undefined) {
+    const t = Number(values.temperature);
+    if (!(t >= 0 && Number.isFinite(t))) throw new CliError(`--temperature must be a number >= 0, got "${values.temperature}"`, 2);
+    config.evalTemperature = t;
+  }
+  const backend = await openBackend(values.backend!, ck.config, ck.params);
+  const bar = progressBar('teacher check', 4 * games);
+  const result = await teacherCheck(backend, tok, teacherScenes(games, TINY), config, () => bar.increment());
+  bar.stop();
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return 0;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { Rng } from '../common/rng.ts';
+import { generateScene } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { presetConfig } from '../model/config.ts';
+import { skillTokens, taskTokens } from '../text/prompts.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { defaultConfig } from './config.ts';
+import { rollout, SKILL_RESERVE } from './rollout.ts';
+import { teacherCheck, teacherScenes } from './teacher_check.ts';
+
+const tok = defaultTokenizer();
+const model = presetConfig('micro', tok.vocabSize);
+const SKILL = 'workflow: take the apple 1 from the countertop 1, put it in the fridge 1.';
+const options = { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
+
+describe('rollout with a skill in context', () => {
+  const scenes = [generateScene('train', 0), generateScene('train', 1)];
+
+  it('without skills is the plain rollout, bit for bit', async () => {
+    const be = CpuBackend.fromSeed(model, 3);
+    const plain = await rollout(be, tok, scenes, [0, 1], options, new Rng(4));
+    const none = await rollout(be, tok, scenes, [0, 1], options, new Rng(4), undefined, [null, null]);
+    expect(none.map((t) => Array.from(t.sequences[0].ids))).toEqual(plain.map((t) => Array.from(t.sequences[0].ids)));
+    expect(none.map((t) => Array.from(t.lOld))).toEqual(plain.map((t) => Array.from(t.lOld)));
+  });
+
+  it('puts the skill block right after the task line (episode layout) or in every step context (windowed)', async () => {
+    const be = CpuBackend.fromSeed(model, 3);
+    const block = skillTokens(tok, SKILL, SKILL_RESERVE + options.maxSkillTokens);
+    const [withSkill, without] = await rollout(be, tok, scenes, [0, 1], options, new Rng(4), undefined, [SKILL, null]);
+    const task = taskTokens(tok, scenes[0].task.goal);
+    const ids = Array.from(withSkill.sequences[0].ids);
+    expect(ids.slice(task.length, task.length + block.length)).toEqual(block);
+    expect(Array.from(without.sequences[0].ids).slice(taskTokens(tok, scenes[1].task.goal).length)).not.toEqual(expect.arrayContaining(block.slice(0, 1)));
+    const windowed = await rollout(be, tok, scenes.slice(0, 1), [0], { ...options, history: 1 }, new Rng(4), undefined, [SKILL]);
+    for (const seq of windowed[0].sequences) {
+      expect(Array.from(seq.ids).slice(task.length, task.length + block.length - 1)).toEqual(block.slice(0, -1));
+    }
+  });
+});
+
+describe('teacher check', () => {
+  const config = { ...defaultConfig('micro'), maxSteps: 3, history: 3 };
+
+  it('plays every game four times; its figures add up and repeat exactly', async () => {
+    const be = CpuBackend.fromSeed(model, 5);
+    const scenes = teacherScenes(6, TINY);
+    let episodes = 0;
+    const a = await teacherCheck(be, tok, scenes, config, () => episodes++);
+    expect(episodes).toBe(4 * 6);
+    expect(a.games).toBe(6);
+    expect(a.after_won.games + a.after_failed.games).toBe(6);
+    expect(a.first).toBeCloseTo(a.after_won.games / 6, 12);
+    for (const key of ['no_skill', 'own_skill', 'other_skill'] as const) {
+      expect(a[key]).toBeGreaterThanOrEqual(0);
+      expect(a[key]).toBeLessThanOrEqual(1);
+      const wins = a.after_won[key] * a.after_won.games + a.after_failed[key] * a.after_failed.games;
+      expect(a[key] * 6).toBeCloseTo(wins, 9);
+    }
+    expect(await teacherCheck(be, tok, scenes, config)).toEqual(a);
+  });
+
+  it('refuses fewer than two games', async () => {
+    await expect(teacherCheck(CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config)).rejects.toThrow(/at least 2 games/);
+  });
+});
