@@ -6,7 +6,7 @@ import { Rng } from '../common/rng.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
-import { rollout, type Trajectory } from './rollout.ts';
+import { rollout, type RolloutOptions, type Trajectory } from './rollout.ts';
 
 export const EVAL_SAMPLING_SEED = 7;
 /** Episodes decoded together: bounds the KV caches held at once. */
@@ -18,30 +18,53 @@ export interface EvalResult {
   episodes: number;
 }
 
+/** The settings an evaluation plays with. */
+export type EvalConfig = Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens'>;
+
+export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
+  return {
+    maxSteps: config.maxSteps,
+    history: config.history,
+    temperature: config.evalTemperature,
+    constrained: config.constrained === 1,
+    maxCommandTokens: config.maxCommandTokens,
+    maxSkillTokens: config.maxSkillTokens,
+  };
+}
+
+/**
+ * Plays every scene once, EVAL_CHUNK at a time; chunk `start` samples from `streamOf(start)` and its episodes
+ * act with `skills[start..]` in context (none where absent).
+ */
+export async function playInChunks(
+  backend: Backend,
+  tok: Tokenizer,
+  scenes: readonly Scene[],
+  options: RolloutOptions,
+  streamOf: (start: number) => Rng,
+  onEpisode?: (t: Trajectory) => void,
+  skills: readonly (string | null)[] = [],
+): Promise<Trajectory[]> {
+  const out: Trajectory[] = [];
+  for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
+    const chunk = scenes.slice(start, start + EVAL_CHUNK);
+    out.push(...(await rollout(backend, tok, chunk, chunk.map((_, i) => start + i), options, streamOf(start), onEpisode, skills.slice(start, start + EVAL_CHUNK))));
+  }
+  return out;
+}
+
 export async function evaluate(
   backend: Backend,
   tok: Tokenizer,
   scenes: readonly Scene[],
-  config: Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens'>,
+  config: EvalConfig,
   onEpisode?: (t: Trajectory) => void,
   /** Sampling stream: 0 is the evaluation's standard one; others give independent samples of the same games. */
   stream = 0,
 ): Promise<EvalResult> {
   const rng = stream === 0 ? new Rng(EVAL_SAMPLING_SEED) : new Rng(EVAL_SAMPLING_SEED).fork(`stream/${stream}`);
-  const won: boolean[] = [];
-  for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
-    const chunk = scenes.slice(start, start + EVAL_CHUNK);
-    const trajectories = await rollout(backend, tok, chunk, chunk.map((_, i) => start + i), {
-      maxSteps: config.maxSteps,
-      history: config.history,
-      temperature: config.evalTemperature,
-      constrained: config.constrained === 1,
-      maxCommandTokens: config.maxCommandTokens,
-      maxSkillTokens: config.maxSkillTokens,
-    }, rng.fork(`chunk/${start}`), onEpisode);
-    for (const t of trajectories) won.push(t.won);
-  }
-  return summarise(scenes.map((s) => s.task.type), won);
+  const trajectories = await playInChunks(backend, tok, scenes, evalRolloutOptions(config), (start) => rng.fork(`chunk/${start}`), onEpisode);
+  return summarise(scenes.map((s) => s.task.type), trajectories.map((t) => t.won));
 }
 
 export function summarise(types: readonly string[], won: readonly boolean[]): EvalResult {

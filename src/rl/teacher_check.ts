@@ -13,14 +13,12 @@ import { generateScene } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import type { TrainConfig } from './config.ts';
-import { rollout, type RolloutOptions, type Trajectory } from './rollout.ts';
+import { evalRolloutOptions, playInChunks, type EvalConfig } from './evaluate.ts';
+import type { Trajectory } from './rollout.ts';
 import { referenceSkill } from './skill_fidelity.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
 export const TEACHER_SEED = 2029;
-/** Episodes decoded together: bounds the KV caches held at once. */
-const CHUNK = 48;
 
 export interface TeacherSuccess {
   games: number;
@@ -41,48 +39,26 @@ export function teacherScenes(count: number, scale: RoomScale): Scene[] {
   return Array.from({ length: count }, (_, i) => generateScene('train', i, scale, TEACHER_SEED));
 }
 
-type Config = Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens'>;
-
 export async function teacherCheck(
   backend: Backend,
   tok: Tokenizer,
   scenes: readonly Scene[],
-  config: Config,
+  config: EvalConfig,
   onEpisode?: (t: Trajectory) => void,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
   if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
-  const options: RolloutOptions = {
-    maxSteps: config.maxSteps,
-    history: config.history,
-    temperature: config.evalTemperature,
-    constrained: config.constrained === 1,
-    maxCommandTokens: config.maxCommandTokens,
-    maxSkillTokens: config.maxSkillTokens,
-  };
+  const options = evalRolloutOptions(config);
   const rng = new Rng(TEACHER_SEED);
-  const play = async (label: string, skills: readonly (string | null)[]): Promise<boolean[]> => {
-    const won: boolean[] = [];
-    for (let start = 0; start < n; start += CHUNK) {
-      const chunk = scenes.slice(start, start + CHUNK);
-      const ts = await rollout(backend, tok, chunk, chunk.map((_, i) => start + i), options, rng.fork(`${label}/${start}`), onEpisode, skills.slice(start, start + CHUNK));
-      for (const t of ts) won.push(t.won);
-    }
-    return won;
-  };
-  const firstWon: boolean[] = [];
-  const skills: string[] = [];
-  for (let start = 0; start < n; start += CHUNK) {
-    const chunk = scenes.slice(start, start + CHUNK);
-    const ts = await rollout(backend, tok, chunk, chunk.map((_, i) => start + i), options, rng.fork(`first/${start}`), onEpisode);
-    for (const t of ts) {
-      firstWon.push(t.won);
-      skills.push(referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens));
-    }
-  }
-  const none = await play('again', []);
-  const own = await play('again', skills);
-  const other = await play('again', skills.map((_, i) => skills[(i + 1) % n]));
+  const first = await playInChunks(backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
+  const firstWon = first.map((t) => t.won);
+  const skills = first.map((t) => referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens));
+  // One stream for the three plays: they differ only by the skill in context.
+  const again = async (skillsInContext: readonly (string | null)[]) =>
+    (await playInChunks(backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
+  const none = await again([]);
+  const own = await again(skills);
+  const other = await again(skills.map((_, i) => skills[(i + 1) % n]));
   const success = (keep: (i: number) => boolean): TeacherSuccess => {
     const ids = scenes.map((_, i) => i).filter(keep);
     const rate = (won: boolean[]) => (ids.length ? ids.filter((i) => won[i]).length / ids.length : 0);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { SceneError, sceneFromJson, type Scene } from '../../env/scene.ts';
-import { defaultConfig } from '../../rl/config.ts';
+import type { Checkpoint } from '../../model/checkpoint.ts';
+import { defaultConfig, type TrainConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
@@ -40,6 +41,18 @@ async function loadScenes(dir: string): Promise<Scene[]> {
   return scenes;
 }
 
+/** The settings a checkpoint's policy is evaluated with: its run's config, and --temperature when given. */
+export function evalConfigOf(ck: Checkpoint, temperature: string | undefined): TrainConfig {
+  const preset = ck.metadata.preset === 'small' ? 'small' : 'tiny';
+  const config = { ...defaultConfig(preset), ...((ck.metadata.config as object | undefined) ?? {}) };
+  if (temperature !== undefined) {
+    const t = Number(temperature);
+    if (!(t >= 0 && Number.isFinite(t))) throw new CliError(`--temperature must be a number >= 0, got "${temperature}"`, 2);
+    config.evalTemperature = t;
+  }
+  return config;
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
@@ -61,13 +74,7 @@ export async function run(args: string[]): Promise<number> {
   scenes = scenes.slice(0, episodes);
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(path, tok);
-  const preset = typeof ck.metadata.preset === 'string' && ck.metadata.preset === 'small' ? 'small' : 'tiny';
-  const config = { ...defaultConfig(preset), ...((ck.metadata.config as object | undefined) ?? {}) };
-  if (values.temperature !== undefined) {
-    const t = Number(values.temperature);
-    if (!(t >= 0 && Number.isFinite(t))) throw new CliError(`--temperature must be a number >= 0, got "${values.temperature}"`, 2);
-    config.evalTemperature = t;
-  }
+  const config = evalConfigOf(ck, values.temperature);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
   const bar = progressBar('eval', scenes.length);
   const result = await evaluate(backend, tok, scenes, config, () => bar.increment());

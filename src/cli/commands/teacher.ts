@@ -4,12 +4,12 @@
 // premise of SEED's distillation. Prints JSON on stdout: {"games", "first", "no_skill", "own_skill",
 // "other_skill", "after_won": {...}, "after_failed": {...}} (success as fractions in [0, 1]).
 import { TINY } from '../../env/scale.ts';
-import { defaultConfig } from '../../rl/config.ts';
 import { teacherCheck, teacherScenes } from '../../rl/teacher_check.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
+import { evalConfigOf } from './eval.ts';
 import { progressBar, readCheckpointFile } from './train.ts';
 
 export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
@@ -28,13 +28,7 @@ export async function run(args: string[]): Promise<number> {
   if (games < 2) throw new CliError('--games must be at least 2 (one game\'s skill is another\'s control)', 2);
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(path, tok);
-  const preset = ck.metadata.preset === 'small' ? 'small' : 'tiny';
-  const config = { ...defaultConfig(preset), ...((ck.metadata.config as object | undefined) ?? {}) };
-  if (values.temperature !== undefined) {
-    const t = Number(values.temperature);
-    if (!(t >= 0 && Number.isFinite(t))) throw new CliError(`--temperature must be a number >= 0, got "${values.temperature}"`, 2);
-    config.evalTemperature = t;
-  }
+  const config = evalConfigOf(ck, values.temperature);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
   const bar = progressBar('teacher check', 4 * games);
   const result = await teacherCheck(backend, tok, teacherScenes(games, TINY), config, () => bar.increment());
