@@ -10,6 +10,7 @@ import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { runLogSoftmaxSelfTest, type SelfTestResult } from '../backend/webgpu/self_test.ts';
+import { messageOf } from '../common/errors.ts';
 
 export type GpuStatus =
   | { state: 'probing' }
@@ -84,11 +85,6 @@ let engine: Engine | null = null;
 let flushEvents: () => void = () => undefined;
 /** Forgets the events not yet rendered: those of a run that is being replaced. */
 let dropEvents: () => void = () => undefined;
-
-function messageOf(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/^Error: /, '');
-}
 
 /** Shortest time between two renders of engine events. */
 const FLUSH_MS = 200;

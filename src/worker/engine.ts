@@ -3,6 +3,7 @@
 // an update. It knows nothing of workers or browsers: the host gives it the warm start, the backends and the
 // store of saved runs, so the same code runs in the Web Worker and in Node tests.
 import type { Backend } from '../backend/backend.ts';
+import { messageOf } from '../common/errors.ts';
 import { evalScenes } from '../env/generate.ts';
 import { TINY } from '../env/scale.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
@@ -442,8 +443,4 @@ export class Engine implements EngineApi {
   async discardSavedRun(): Promise<void> {
     await this.host.store.clear();
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

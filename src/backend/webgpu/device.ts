@@ -1,6 +1,7 @@
 // Device acquisition from any GPU object: navigator.gpu in a page or worker, or the `webgpu` package in
 // Node (see node_gpu.ts, kept apart so the browser bundle never sees that import). Checks the adapter's
 // limits before asking for them, so a device either has what the kernels need or fails with a clear reason.
+import { messageOf } from '../../common/errors.ts';
 import { WebGpuUnavailableError, type GpuEnvironment } from './errors.ts';
 
 export type LimitName =
@@ -132,8 +133,4 @@ export function describeAdapter(adapter: GPUAdapter, environment: GpuEnvironment
 export function formatAdapter(report: AdapterReport): string {
   const description = report.description ? ` (${report.description})` : '';
   return `${report.vendor} ${report.architecture}${description}${report.isFallback ? ', fallback' : ''}`;
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

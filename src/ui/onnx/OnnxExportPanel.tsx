@@ -1,6 +1,7 @@
 // Export the run's policy as ONNX. The file is offered for download only after onnxruntime-web has run it
 // and matched the playground's own forward; until then there is nothing to download, and the panel says so.
 import { useEffect, useRef, useState } from 'react';
+import { messageOf } from '../../common/errors.ts';
 import type { VerifyReport } from '../../onnx/verify.ts';
 import { downloadBlob } from '../download.ts';
 import { withOnnxWorker } from './onnx_client.ts';
@@ -140,8 +141,4 @@ function CaseTable({ report }: { report: VerifyReport }) {
       </table>
     </details>
   );
-}
-
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/^Error: /, '');
 }

@@ -3,6 +3,7 @@
 // of ours, is refused with the reason.
 import { proxy } from 'comlink';
 import { useId, useState } from 'react';
+import { messageOf } from '../../common/errors.ts';
 import { EVAL_COUNTS } from '../../env/generate.ts';
 import type { GreedyEpisode, GreedyStep } from './greedy_episode.ts';
 import { withOnnxWorker } from './onnx_client.ts';
@@ -193,8 +194,4 @@ function Transcript({ play }: { play: PlayState }) {
 function contextText(history: number): string {
   if (history === Infinity) return 'the whole episode (the oldest steps leave only when the model\'s context is full)';
   return `the task and the last ${history} step${history === 1 ? '' : 's'}`;
-}
-
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/^Error: /, '');
 }

@@ -2,6 +2,7 @@
 // (the CPU forward and onnxruntime-web's WebAssembly each take hundreds of milliseconds at a time on the
 // larger presets). Calls run one at a time, in the order they came.
 import { expose, transfer } from 'comlink';
+import { messageOf } from '../../common/errors.ts';
 import { exportCheckpointOnnx, onnxFilename, OnnxVerificationError } from './onnx_export.ts';
 import { openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError, type OpenedPolicy } from './onnx_run.ts';
 import type { ExportOutcome, OnnxWorkerApi, OpenOutcome } from './protocol.ts';
@@ -11,10 +12,6 @@ function serial<T>(task: () => Promise<T>): Promise<T> {
   const run = queue.then(task, task);
   queue = run.catch(() => undefined);
   return run;
-}
-
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/^Error: /, '');
 }
 
 let opened: OpenedPolicy | null = null;
