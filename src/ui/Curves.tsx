@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { CHARTS, CHART_HEIGHT, CHART_WIDTH, allChartsSvg, chartSvg } from './charts.ts';
 import { downloadBlob, downloadText, svgToPng } from './download.ts';
-import { curvesCsv } from './run_state.ts';
+import { curvesCsv } from './run_record.ts';
 import { usePlayground } from './store.ts';
 
 export function Curves() {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { RunId, TrajectoryView } from '../worker/protocol.ts';
-import { colourOf, colourRange, filterTrajectories, keepSelection, tokenValue, type ColourBy, type OutcomeFilter } from './run_state.ts';
+import { colourOf, colourRange, filterTrajectories, keepSelection, tokenValue, type ColourBy, type OutcomeFilter } from './run_record.ts';
 import { usePlayground } from './store.ts';
 
 const COLOUR_LABELS: Record<ColourBy, string> = { delta: 'Δ (probability shift)', gate: 'gate g', coef: 'loss coefficient c' };

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { EngineEvent, EngineInfo, RunId, SavedRunInfo } from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
-import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_state.ts';
+import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
 import { formatHash, needsReset, parseHash, type Settings, type SettingNotice } from '../worker/settings.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';

@@ -5,8 +5,8 @@ import { messageOf } from '../../common/errors.ts';
 import type { VerifyReport } from '../../onnx/verify.ts';
 import { downloadBlob } from '../download.ts';
 import { withOnnxWorker } from './onnx_client.ts';
-import type { ExportOutcome } from './protocol.ts';
-import type { PageExport } from './onnx_export.ts';
+import type { ExportOutcome } from '../../worker/onnx_protocol.ts';
+import type { PageExport } from '../../worker/onnx_export.ts';
 import './onnx.css';
 
 export interface OnnxExportPanelProps {

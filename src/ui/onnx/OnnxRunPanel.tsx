@@ -5,9 +5,9 @@ import { proxy } from 'comlink';
 import { useId, useState } from 'react';
 import { messageOf } from '../../common/errors.ts';
 import { EVAL_COUNTS } from '../../env/generate.ts';
-import type { GreedyEpisode, GreedyStep } from './greedy_episode.ts';
+import type { GreedyEpisode, GreedyStep } from '../../onnx/greedy_episode.ts';
 import { withOnnxWorker } from './onnx_client.ts';
-import type { OpenOutcome, PolicySummary } from './protocol.ts';
+import type { OpenOutcome, PolicySummary } from '../../worker/onnx_protocol.ts';
 import './onnx.css';
 
 type FileState =

@@ -2,7 +2,7 @@
 // A worker that fails (its script did not load, or it crashed) fails every call with a message, instead of
 // leaving the call waiting for an answer that never comes.
 import { wrap, type Remote } from 'comlink';
-import type { OnnxWorkerApi } from './protocol.ts';
+import type { OnnxWorkerApi } from '../../worker/onnx_protocol.ts';
 
 interface Started {
   api: Remote<OnnxWorkerApi>;
@@ -12,7 +12,7 @@ interface Started {
 let started: Started | null = null;
 
 function start(): Started {
-  const worker = new Worker(new URL('./onnx.worker.ts', import.meta.url), { type: 'module', name: 'onnx' });
+  const worker = new Worker(new URL('../../worker/onnx.worker.ts', import.meta.url), { type: 'module', name: 'onnx' });
   const failure = new Promise<never>((_, fail) => {
     worker.addEventListener('error', (e) => fail(new Error(`the ONNX worker failed: ${e.message || 'its script could not be loaded'}`)));
   });

@@ -12,7 +12,7 @@ import {
   recordWithCurves,
   tokenValue,
   type RunRecord,
-} from './run_state.ts';
+} from './run_record.ts';
 
 function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: boolean, delta: number[] = []): TrajectoryView {
   const f = (a: number[]) => Float32Array.from(a);

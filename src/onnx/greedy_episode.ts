@@ -6,12 +6,12 @@
 // as the backends' samplers do at temperature 0. The forward has no KV cache, so each chosen token costs one
 // forward over the whole context; a token that the trie forces (the only one allowed) is taken without one,
 // since every masked distribution puts all its mass on it.
-import { maskedLogSoftmax } from '../../backend/cpu/log_softmax.ts';
-import { Game } from '../../env/game.ts';
-import type { Scene } from '../../env/scene.ts';
-import { CommandTrie } from '../../text/command_trie.ts';
-import { policyContext, type EpisodeText } from '../../text/prompts.ts';
-import type { Tokenizer } from '../../text/tokenizer.ts';
+import { maskedLogSoftmax } from '../backend/cpu/log_softmax.ts';
+import { Game } from '../env/game.ts';
+import type { Scene } from '../env/scene.ts';
+import { CommandTrie } from '../text/command_trie.ts';
+import { policyContext, type EpisodeText } from '../text/prompts.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
 
 /** Logits [batch, seqLen, vocab] of token ids [batch, seqLen] (verify.ts's LogitsFn; OnnxPolicySession.logits). */
 export type LogitsFn = (ids: Int32Array, batch: number, seqLen: number) => Float32Array | Promise<Float32Array>;

@@ -1,17 +1,14 @@
 // The page's ONNX export, loaded on demand (it brings onnxruntime-web and its 14 MB WebAssembly file): a
 // checkpoint of the run becomes an .onnx file only after onnxruntime-web has run that file and matched the
 // CPU forward within LOGITS_TOLERANCE on random and real token sequences (onnx/verified_export.ts).
-import { CheckpointError, readCheckpoint } from '../../model/checkpoint.ts';
-import type { ModelConfig } from '../../model/config.ts';
-import { trainingCardFromMetadata } from '../../onnx/card.ts';
-import type { TrainingCard } from '../../onnx/metadata.ts';
-import { exportVerifiedPolicy } from '../../onnx/verified_export.ts';
-import type { VerifyReport } from '../../onnx/verify.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { pageThreads } from './threads.ts';
-
-export { OnnxVerificationError } from '../../onnx/verified_export.ts';
-export { describeFailures, LOGITS_TOLERANCE } from '../../onnx/verify.ts';
+import { CheckpointError, readCheckpoint } from '../model/checkpoint.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { trainingCardFromMetadata } from '../onnx/card.ts';
+import type { TrainingCard } from '../onnx/metadata.ts';
+import { exportVerifiedPolicy } from '../onnx/verified_export.ts';
+import type { VerifyReport } from '../onnx/verify.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { pageThreads } from './onnx_threads.ts';
 
 export interface PageExport {
   bytes: Uint8Array;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
-import { Rng } from '../../common/rng.ts';
-import { EVAL_SEED, generateScene } from '../../env/generate.ts';
-import { TINY } from '../../env/scale.ts';
-import { cpuLogits } from '../../onnx/cpu_logits.ts';
-import { exportPolicyOnnx } from '../../onnx/export.ts';
-import { OnnxPolicySession } from '../../onnx/runtime.ts';
-import { testPolicy } from '../../onnx/testing/fixtures.ts';
-import { rollout } from '../../rl/rollout.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { Rng } from '../common/rng.ts';
+import { EVAL_SEED, generateScene } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { cpuLogits } from './cpu_logits.ts';
+import { exportPolicyOnnx } from './export.ts';
+import { OnnxPolicySession } from './runtime.ts';
+import { testPolicy } from './testing/fixtures.ts';
+import { rollout } from '../rl/rollout.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
 import { greedyToken, playGreedy } from './greedy_episode.ts';
 
 const tok = defaultTokenizer();

@@ -2,10 +2,11 @@
 // (the CPU forward and onnxruntime-web's WebAssembly each take hundreds of milliseconds at a time on the
 // larger presets). Calls run one at a time, in the order they came.
 import { expose, transfer } from 'comlink';
-import { messageOf } from '../../common/errors.ts';
-import { exportCheckpointOnnx, onnxFilename, OnnxVerificationError } from './onnx_export.ts';
+import { messageOf } from '../common/errors.ts';
+import { OnnxVerificationError } from '../onnx/verified_export.ts';
+import { exportCheckpointOnnx, onnxFilename } from './onnx_export.ts';
 import { openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError, type OpenedPolicy } from './onnx_run.ts';
-import type { ExportOutcome, OnnxWorkerApi, OpenOutcome } from './protocol.ts';
+import type { ExportOutcome, OnnxWorkerApi, OpenOutcome } from './onnx_protocol.ts';
 
 let queue: Promise<unknown> = Promise.resolve();
 function serial<T>(task: () => Promise<T>): Promise<T> {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { writeCheckpoint } from '../../model/checkpoint.ts';
-import { readPolicyOnnx } from '../../onnx/load.ts';
-import { exportPolicyOnnx } from '../../onnx/export.ts';
-import { decodeModel, encodeModel } from '../../onnx/proto.ts';
-import { testPolicy } from '../../onnx/testing/fixtures.ts';
-import { LOGITS_TOLERANCE } from '../../onnx/verify.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { writeCheckpoint } from '../model/checkpoint.ts';
+import { readPolicyOnnx } from '../onnx/load.ts';
+import { exportPolicyOnnx } from '../onnx/export.ts';
+import { decodeModel, encodeModel } from '../onnx/proto.ts';
+import { testPolicy } from '../onnx/testing/fixtures.ts';
+import { LOGITS_TOLERANCE } from '../onnx/verify.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
 import { exportCheckpointOnnx, onnxFilename } from './onnx_export.ts';
 import { DEFAULT_PLAY, openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError } from './onnx_run.ts';
-import { pageThreads } from './threads.ts';
+import { pageThreads } from './onnx_threads.ts';
 
 const tok = defaultTokenizer();
 

@@ -1,14 +1,14 @@
 // The page's "run the exported model" view, loaded on demand: an .onnx file is read as a SEED Playground
 // policy (onnx/load.ts refuses any other or damaged file, saying why), run by onnxruntime-web, and plays one
-// eval game greedily (greedy_episode.ts).
-import { EVAL_SEED, generateScene } from '../../env/generate.ts';
-import { TINY } from '../../env/scale.ts';
-import { readPolicyOnnx, type LoadedPolicy } from '../../onnx/load.ts';
-import { OnnxPolicyError, type TrainingCard } from '../../onnx/metadata.ts';
-import { OnnxPolicySession } from '../../onnx/runtime.ts';
-import { Tokenizer } from '../../text/tokenizer.ts';
-import { playGreedy, type GreedyEpisode, type GreedyStep } from './greedy_episode.ts';
-import { pageThreads } from './threads.ts';
+// eval game greedily (onnx/greedy_episode.ts).
+import { EVAL_SEED, generateScene } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { readPolicyOnnx, type LoadedPolicy } from '../onnx/load.ts';
+import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';
+import { OnnxPolicySession } from '../onnx/runtime.ts';
+import { Tokenizer } from '../text/tokenizer.ts';
+import { playGreedy, type GreedyEpisode, type GreedyStep } from '../onnx/greedy_episode.ts';
+import { pageThreads } from './onnx_threads.ts';
 
 /** A file the view cannot run; the message is meant for the person who chose the file. */
 export class PolicyFileError extends Error {
