@@ -3,6 +3,8 @@
 // so an evaluation of the same weights gives the same numbers.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
+import { EVAL_COUNTS, evalScenes } from '../env/generate.ts';
+import { TINY, type RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
@@ -65,6 +67,28 @@ export async function evaluate(
   const rng = stream === 0 ? new Rng(EVAL_SAMPLING_SEED) : new Rng(EVAL_SAMPLING_SEED).fork(`stream/${stream}`);
   const trajectories = await playInChunks(backend, tok, scenes, evalRolloutOptions(config), (start) => rng.fork(`chunk/${start}`), onEpisode);
   return summarise(scenes.map((s) => s.task.type), trajectories.map((t) => t.won));
+}
+
+export const EVAL_SPLITS = ['seen', 'unseen'] as const;
+export type EvalSplit = (typeof EVAL_SPLITS)[number];
+
+/** The fixed eval games of both splits: the first `episodes` of each when episodes > 0, else all of them. */
+export function evalSplitScenes(episodes = 0, scale: RoomScale = TINY): Record<EvalSplit, Scene[]> {
+  const count = (split: EvalSplit) => (episodes > 0 ? Math.min(episodes, EVAL_COUNTS[split]) : EVAL_COUNTS[split]);
+  return { seen: evalScenes('seen', scale, count('seen')), unseen: evalScenes('unseen', scale, count('unseen')) };
+}
+
+/** Evaluates the policy on eval-seen, then on eval-unseen (each split on the standard sampling stream). */
+export async function evaluateSplits(
+  backend: Backend,
+  tok: Tokenizer,
+  config: EvalConfig,
+  scenes: Record<EvalSplit, readonly Scene[]> = evalSplitScenes(),
+  onEpisode?: (t: Trajectory, split: EvalSplit) => void,
+): Promise<Record<EvalSplit, EvalResult>> {
+  const seen = await evaluate(backend, tok, scenes.seen, config, onEpisode && ((t) => onEpisode(t, 'seen')));
+  const unseen = await evaluate(backend, tok, scenes.unseen, config, onEpisode && ((t) => onEpisode(t, 'unseen')));
+  return { seen, unseen };
 }
 
 export function summarise(types: readonly string[], won: readonly boolean[]): EvalResult {

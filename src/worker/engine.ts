@@ -4,7 +4,6 @@
 // store of saved runs, so the same code runs in the Web Worker and in Node tests.
 import type { Backend } from '../backend/backend.ts';
 import { messageOf } from '../common/errors.ts';
-import { evalScenes } from '../env/generate.ts';
 import { TINY } from '../env/scale.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { presetConfig, type ModelConfig, type PresetName } from '../model/config.ts';
@@ -12,7 +11,7 @@ import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { packBatch } from '../rl/batch.ts';
 import { defaultConfig, type TrainConfig } from '../rl/config.ts';
-import { evaluate } from '../rl/evaluate.ts';
+import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../rl/run_state.ts';
 import { STAGES as TRAINER_STAGES, Trainer, type UpdateState } from '../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
@@ -356,8 +355,9 @@ export class Engine implements EngineApi {
     if (done === 1 || done % settings.evalEvery === 0) {
       this.emit({ type: 'status', text: `evaluating ${run.id} after update ${done}` });
       const config = run.trainer.config;
-      seen = (await evaluate(run.backend, this.tok, evalScenes('seen', TINY, settings.evalEpisodes), config)).success;
-      unseen = (await evaluate(run.backend, this.tok, evalScenes('unseen', TINY, settings.evalEpisodes), config)).success;
+      const result = await evaluateSplits(run.backend, this.tok, config, evalSplitScenes(settings.evalEpisodes, TINY));
+      seen = result.seen.success;
+      unseen = result.unseen.success;
     }
     const metrics = metricsView(run.id, m, seen, unseen);
     this.curves.push(metrics);

@@ -1,13 +1,14 @@
 // `seed ckpt init --preset P --seed S --out FILE`: writes a freshly initialised checkpoint.
 // `seed ckpt inspect FILE [--any-vocab]`: prints a checkpoint's config and metadata as JSON, or refuses the
 // file in one line (truncated, corrupted, wrong version, or written for another vocabulary).
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
 import { CheckpointError, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { writeAtomic } from '../io.ts';
 
 export const summary = 'create (init) or inspect a model checkpoint';
 
@@ -38,14 +39,7 @@ async function init(args: string[]): Promise<number> {
     metadata: { preset, seed, stage: 'init', updates: 0 },
   };
   const bytes = writeCheckpoint(ck);
-  // Write beside the target and rename, so a failed write never leaves a half-written checkpoint behind.
-  const tmp = `${out}.tmp`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, out);
-  } catch (err) {
-    throw new CliError(`cannot write ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  await writeAtomic(out, bytes);
   process.stderr.write(`wrote ${out} (${bytes.length} bytes, ${ck.params.length} parameters)\n`);
   process.stdout.write(JSON.stringify(describe(ck, bytes.length, true), null, 2) + '\n');
   return 0;

@@ -14,7 +14,7 @@ import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
-import { progressBar, readCheckpointFile } from './train.ts';
+import { progressBar, readCheckpointFile } from '../io.ts';
 
 export const summary = 'success of a checkpoint on eval-seen, eval-unseen or scene files, overall and per task type';
 

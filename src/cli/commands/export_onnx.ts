@@ -2,8 +2,6 @@
 // only after onnxruntime-web (WebAssembly backend) has run the file and matched the CPU forward's logits
 // within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes. Prints a JSON
 // summary on stdout; a failed check exits non-zero and writes nothing.
-import { readFile, writeFile } from 'node:fs/promises';
-import { CheckpointError, readCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { trainingCardFromMetadata } from '../../onnx/card.ts';
 import { OnnxPolicyError } from '../../onnx/metadata.ts';
 import { OPSET_VERSION } from '../../onnx/proto.ts';
@@ -12,25 +10,11 @@ import type { VerifyReport } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { readCheckpointFile, writeAtomic } from '../io.ts';
 
 export const summary = 'export a checkpoint as ONNX, checked by onnxruntime-web against the CPU forward';
 
 const usage = 'npm run seed -- export-onnx --ckpt FILE --out FILE [--seed N] [--episodes N]';
-
-async function readCheckpointFile(path: string, vocabHash: string): Promise<Checkpoint> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(path);
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  try {
-    return readCheckpoint(bytes, { vocabHash });
-  } catch (err) {
-    if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
-    throw err;
-  }
-}
 
 function logCases(report: VerifyReport): void {
   for (const c of report.cases) {
@@ -52,7 +36,7 @@ export async function run(args: string[]): Promise<number> {
   if (episodes < 0) throw new CliError(`--episodes must be 0 or more, got ${episodes}`, 2);
 
   const tokenizer = defaultTokenizer();
-  const ckpt = await readCheckpointFile(ckptPath, tokenizer.hash);
+  const ckpt = await readCheckpointFile(ckptPath, tokenizer);
   const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);
   process.stderr.write(`export-onnx: verifying with onnxruntime-web (wasm) against the CPU forward\n`);
   let bytes: Uint8Array;
@@ -68,11 +52,7 @@ export async function run(args: string[]): Promise<number> {
     throw err;
   }
   logCases(report);
-  try {
-    await writeFile(outPath, bytes);
-  } catch (err) {
-    throw new CliError(`cannot write ${outPath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  await writeAtomic(outPath, bytes);
   const result = {
     out: outPath,
     bytes: bytes.length,

@@ -1,11 +1,11 @@
 // `seed scenes --split train|seen|unseen --count N --seed S --out DIR [--scale tiny|alfworld]`: writes N
 // generated scenes as scene JSON files (DIR/<split>-<seed>-<index>.json) and prints their paths on stdout.
 // The fixed evaluation sets are --split seen --count 140 and --split unseen --count 134 with --seed 2026.
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SCALES, SPLITS, generateScene, sceneToJson, type Split } from '../../env/index.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { makeDir, writeAtomic } from '../io.ts';
 
 export const summary = 'write generated household scenes (train, eval-seen or eval-unseen) as scene JSON files';
 
@@ -32,19 +32,11 @@ export async function run(args: string[]): Promise<number> {
   const out = requireOption(values.out, 'out', usage);
   const scale = SCALES[values.scale ?? 'tiny'];
   if (!scale) throw new CliError(`--scale must be one of ${Object.keys(SCALES).join(', ')}, got "${values.scale}"`, 2);
-  try {
-    await mkdir(out, { recursive: true });
-  } catch (err) {
-    throw new CliError(`cannot create ${out}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  await makeDir(out);
   const width = String(count - 1).length;
   for (let i = 0; i < count; i++) {
     const path = join(out, `${split}-${seed}-${String(i).padStart(width, '0')}.json`);
-    try {
-      await writeFile(path, sceneToJson(generateScene(split as Split, i, scale, seed)));
-    } catch (err) {
-      throw new CliError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
+    await writeAtomic(path, sceneToJson(generateScene(split as Split, i, scale, seed)));
     process.stdout.write(path + '\n');
   }
   process.stderr.write(`wrote ${count} ${scale.name} ${split} scenes (seed ${seed}) to ${out}\n`);

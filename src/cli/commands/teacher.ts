@@ -10,7 +10,7 @@ import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
 import { evalConfigOf } from './eval.ts';
-import { progressBar, readCheckpointFile } from './train.ts';
+import { progressBar, readCheckpointFile } from '../io.ts';
 
 export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
 

@@ -5,24 +5,22 @@
 // per update, and the evaluations), last.ckpt (weights, AdamW state, run metadata) and reference.ckpt, every
 // --checkpoint-every updates and at the end; --resume continues from them exactly. Progress on stderr, the
 // final summary (JSON) on stdout.
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Backend } from '../../backend/backend.ts';
-import { evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
-import { CheckpointError, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
+import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
-import { evaluate, type EvalResult } from '../../rl/evaluate.ts';
+import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_state.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
-import { defaultTokenizer, type Tokenizer } from '../../text/tokenizer.ts';
+import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
+import { appendLine, makeDir, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
 
 export const summary = 'train a policy with grpo, seed or an ablation; JSONL metrics, checkpoints, exact resume';
 
@@ -30,81 +28,8 @@ const usage =
   `npm run seed -- train --algo ${ALGOS.join('|')} --preset P --updates N --seed S --backend cpu|webgpu ` +
   '[--set key=value ...] [--init FILE] [--out DIR] [--resume] [--checkpoint-every N] [--eval-every N] [--eval-episodes N]';
 
-interface Bar {
-  update(value: number, payload?: Record<string, string>): void;
-  increment(): void;
-  stop(): void;
-}
-
-/** A cli-progress bar on stderr; when stderr is not a terminal, a plain line every 10% instead. */
-export function progressBar(label: string, total: number): Bar {
-  if (!process.stderr.isTTY) {
-    let value = 0;
-    let shown = -1;
-    const show = (info = '') => {
-      const tenth = total > 0 ? Math.floor((10 * value) / total) : 10;
-      if (tenth > shown) {
-        shown = tenth;
-        process.stderr.write(`${label}: ${value}/${total} ${info}\n`);
-      }
-    };
-    return {
-      update(v, payload) {
-        value = v;
-        show(payload?.info);
-      },
-      increment() {
-        value++;
-        show();
-      },
-      stop() {},
-    };
-  }
-  const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as {
-    SingleBar: new (options: object, preset: object) => Bar & { start(total: number, value: number, payload?: object): void };
-    Presets: { shades_classic: object };
-  };
-  const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} {info}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
-  bar.start(total, 0, { info: '' });
-  return bar;
-}
-
-/** Writes beside the target and renames, so a failed write never leaves a half-written file. */
-export async function writeAtomic(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.tmp`;
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (err) {
-    throw new CliError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
-export async function readCheckpointFile(path: string, tok: Tokenizer): Promise<Checkpoint> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  try {
-    return readCheckpoint(bytes, { vocabHash: tok.hash });
-  } catch (err) {
-    if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
-    throw err;
-  }
-}
-
 export function defaultInit(preset: PresetName): string {
   return join('public', `warmstart-${preset}.ckpt`);
-}
-
-export async function evaluateBoth(backend: Backend, tok: Tokenizer, config: TrainConfig, episodes: number): Promise<{ seen: EvalResult; unseen: EvalResult }> {
-  const cut = <T>(list: T[]) => (episodes > 0 ? list.slice(0, episodes) : list);
-  return {
-    seen: await evaluate(backend, tok, cut(evalScenes('seen', TINY)), config),
-    unseen: await evaluate(backend, tok, cut(evalScenes('unseen', TINY)), config),
-  };
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -147,9 +72,7 @@ export async function run(args: string[]): Promise<number> {
   const tok = defaultTokenizer();
   const model = presetConfig(preset, tok.vocabSize);
   const out = values.out ?? join('bench', 'runs', `${algo}-${preset}-s${seed}`);
-  await mkdir(out, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
-    throw new CliError(`cannot create ${out}: ${err.code ?? err.message}`);
-  });
+  await makeDir(out);
   const lastPath = join(out, 'last.ckpt');
   const refPath = join(out, 'reference.ckpt');
   const metricsPath = join(out, 'metrics.jsonl');
@@ -183,10 +106,10 @@ export async function run(args: string[]): Promise<number> {
     const kept = (await readFile(metricsPath, 'utf8').catch(() => ''))
       .split('\n')
       .filter((line) => line.trim() !== '' && (JSON.parse(line) as { update: number }).update < trainer.updates);
-    await writeFile(metricsPath, kept.map((l) => l + '\n').join(''));
+    await writeAtomic(metricsPath, kept.map((l) => l + '\n').join(''));
     process.stderr.write(`resumed ${out} at update ${trainer.updates}\n`);
   } else {
-    await writeFile(metricsPath, '');
+    await writeAtomic(metricsPath, '');
   }
 
   const save = async () => {
@@ -203,10 +126,10 @@ export async function run(args: string[]): Promise<number> {
     const line: Record<string, unknown> = { ...last };
     if (last.skipped) process.stderr.write(`\nupdate ${last.update} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
     if (evalEvery > 0 && trainer.updates % evalEvery === 0) {
-      const ev = await evaluateBoth(backend, tok, trainer.config, evalEpisodes);
+      const ev = await evaluateSplits(backend, tok, trainer.config, evalSplitScenes(evalEpisodes));
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
     }
-    await appendFile(metricsPath, JSON.stringify(line) + '\n');
+    await appendLine(metricsPath, JSON.stringify(line) + '\n');
     if (checkpointEvery > 0 && trainer.updates % checkpointEvery === 0) await save();
     bar.update(trainer.updates, { info: `success ${last.success.toFixed(2)} loss ${Number(last.total).toFixed(3)}` });
   }

@@ -4,21 +4,21 @@
 // corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout.
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
-import { evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
 import { defaultConfig } from '../../rl/config.ts';
-import { evaluate } from '../../rl/evaluate.ts';
+import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { skillFidelity } from '../../rl/skill_fidelity.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type ExampleKind, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
-import { progressBar, readCheckpointFile, writeAtomic } from './train.ts';
+import { progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { commandLine, portablePath } from '../provenance.ts';
 
 export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
 
@@ -81,16 +81,13 @@ export async function run(args: string[]): Promise<number> {
   const trainSeconds = (performance.now() - t0) / 1000;
 
   const rl = defaultConfig(preset);
-  const seenScenes = evalScenes('seen', TINY);
-  const unseenScenes = evalScenes('unseen', TINY);
-  const cut = <T>(list: T[]) => (evalEpisodes > 0 ? list.slice(0, evalEpisodes) : list);
+  const scenes = evalSplitScenes(evalEpisodes, TINY);
   const finished: Trajectory[] = [];
-  const evalBar = progressBar('evaluate', cut(seenScenes).length + cut(unseenScenes).length);
-  const seen = await evaluate(backend, tok, cut(seenScenes), rl, (t) => {
-    finished.push(t);
+  const evalBar = progressBar('evaluate', scenes.seen.length + scenes.unseen.length);
+  const { seen, unseen } = await evaluateSplits(backend, tok, rl, scenes, (t, split) => {
+    if (split === 'seen') finished.push(t);
     evalBar.increment();
   });
-  const unseen = await evaluate(backend, tok, cut(unseenScenes), rl, () => evalBar.increment());
   evalBar.stop();
   const sample = finished.slice(0, 48);
   // The card's valid-skill rate is what the policy writes freely; under the grammar mask (the tiny default in
@@ -106,12 +103,12 @@ export async function run(args: string[]): Promise<number> {
   const { rate: validSkillRateGrammar, fidelity: skillFidelityGrammar } = await rateOf(true);
 
   const card = {
-    command: `npm run seed -- warmstart ${args.join(' ')}`,
+    command: commandLine('warmstart', args),
     preset,
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
     steps: priorSteps + options.steps,
-    continued_from: values.init ?? null,
+    continued_from: values.init === undefined ? null : portablePath(values.init),
     batch: options.batch,
     lr: options.lr,
     tokens,
@@ -137,7 +134,7 @@ export async function run(args: string[]): Promise<number> {
     metadata: { stage: 'warmstart', preset, seed, steps: priorSteps + options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
   });
   await writeAtomic(out, bytes);
-  await writeAtomic(cardPath(out), new TextEncoder().encode(JSON.stringify(card, null, 2) + '\n'));
+  await writeAtomic(cardPath(out), JSON.stringify(card, null, 2) + '\n');
   process.stderr.write(`wrote ${out} and ${cardPath(out)}\n`);
   process.stdout.write(JSON.stringify(card, null, 2) + '\n');
   return 0;
