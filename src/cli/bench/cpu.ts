@@ -3,10 +3,8 @@
 // matmul kernel alone; then what one GRPO/SEED update of the default batch would take. Times are medians
 // of --reps runs after a warm-up, measured both in wall-clock and in this process's CPU time: the backend
 // is single-threaded, so CPU time is the figure that does not depend on what else the machine runs.
-// Writes bench/cpu.md.
-import { mkdir, writeFile } from 'node:fs/promises';
+// Writes cpu.md under --out DIR (default bench/).
 import { cpus, loadavg } from 'node:os';
-import { dirname } from 'node:path';
 import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { allowToken } from '../../backend/cpu/log_softmax.ts';
@@ -17,11 +15,13 @@ import { forwardFlopsPerToken, isPresetName, presetConfig, type ModelConfig, typ
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { sourceCommit } from '../provenance.ts';
+import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, time of one update';
 
 const usage =
-  'npm run seed -- bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--seed 1] [--out bench/cpu.md]';
+  'npm run seed -- bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--seed 1] [--out DIR]';
 
 /** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
 const OBSERVATION_TOKENS = 15;
@@ -121,10 +121,11 @@ export async function run(args: string[]): Promise<number> {
       group: { type: 'string', default: '8' },
       reps: { type: 'string', default: '3' },
       seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'bench/cpu.md' },
+      out: { type: 'string' },
     },
     usage,
   );
+  const commit = sourceCommit();
   const preset = values.preset ?? 'tiny';
   if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
   const len = parseIntOption(values.len, 'len');
@@ -239,10 +240,7 @@ export async function run(args: string[]): Promise<number> {
   ].join('\n');
   process.stdout.write(`${table}\n\n${estimate}\n`);
 
-  const report = `# CPU backend benchmark
-
-\`npm run seed -- bench cpu ${args.join(' ')}\`
-
+  const report = `${reportHead('CPU backend benchmark', 'cpu', args, commit).join('\n')}
 Preset **${preset}**: d ${config.dModel}, ${config.nLayer} layers, ${config.nHead} heads, MLP ${config.dMlp},
 vocabulary ${config.vocabSize}, context ${config.contextLength}. Workload: ${nSeq} episodes of ${len} tokens
 (a ${PROMPT_TOKENS}-token prompt, then steps of ${OBSERVATION_TOKENS} observation + ${COMMAND_TOKENS} command tokens; the
@@ -260,9 +258,6 @@ ${table}
 
 ${estimate}
 `;
-  const out = values.out ?? 'bench/cpu.md';
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, report);
-  process.stderr.write(`wrote ${out}\n`);
+  await writeOutput(reportPath(values.out, 'cpu.md'), report);
   return 0;
 }

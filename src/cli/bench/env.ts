@@ -1,20 +1,21 @@
-// `seed bench env [--games N] [--steps N] [--out FILE]`: environment speed in Node (steps per second of
+// `seed bench env [--games N] [--steps N] [--out DIR]`: environment speed in Node (steps per second of
 // random admissible walks, with and without listing the admissible commands each step, and scene
 // generation), the expert over N generated games of every split at both scales (solved within max steps,
 // step distribution per task type), and the replay of the real ALFWorld transcripts when
-// ../shared/alfworld-transcripts is present. Prints tables on stdout and writes bench/env.md.
+// ../shared/alfworld-transcripts is present. Prints tables on stdout and writes env.md under --out DIR (default bench/).
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { ALFWORLD, Game, SPLITS, TASK_TYPES, TINY, generateScene, type RoomScale, type Scene } from '../../env/index.ts';
 import { loadTranscripts, replayTranscript } from '../../env/transcripts.ts';
 import { parseIntOption, parseOptions } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { portablePath, sourceCommit } from '../provenance.ts';
+import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'environment steps per second, expert step distribution, ALFWorld transcript match rate';
 
-const usage = 'npm run seed -- bench env [--games N] [--steps N] [--out FILE]';
+const usage = 'npm run seed -- bench env [--games N] [--steps N] [--out DIR]';
 const SCALE_LIST = [TINY, ALFWORLD];
 
 interface Speed {
@@ -109,9 +110,10 @@ function table(header: string[], rows: (string | number)[][]): string {
 export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(
     args,
-    { games: { type: 'string' }, steps: { type: 'string' }, out: { type: 'string', default: 'bench/env.md' } },
+    { games: { type: 'string' }, steps: { type: 'string' }, out: { type: 'string' } },
     usage,
   );
+  const commit = sourceCommit();
   const games = parseIntOption(values.games, 'games', 1000);
   const steps = parseIntOption(values.steps, 'steps', 300_000);
   if (games < 1 || steps < 1000) throw new CliError('--games must be at least 1 and --steps at least 1000', 2);
@@ -158,15 +160,12 @@ export async function run(args: string[]): Promise<number> {
       'receptacles that share one spot in ALFWorld scenes (`go to` the second one says "Nothing happens."), a quirk ' +
       'this environment does not copy.';
   } else {
-    transcriptText = `not measured: ${dir} is missing.`;
+    transcriptText = `not measured: ${portablePath(dir)} is missing.`;
     transcriptLine = transcriptText;
   }
 
   const report = [
-    '# Environment benchmark',
-    '',
-    `Command: \`npm run seed -- bench env --games ${games} --steps ${steps}\` (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
-    '',
+    ...reportHead('Environment benchmark', 'env', ['--games', String(games), '--steps', String(steps)], commit, ` (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`),
     '## Speed',
     '',
     `Random admissible walks over 200 training scenes, ${steps.toLocaleString('en')} steps per scale, episodes of the scale's max steps.`,
@@ -187,9 +186,6 @@ export async function run(args: string[]): Promise<number> {
     '',
   ].join('\n');
   process.stdout.write(`${speedTable}\n\n${solvedTable}\n\n${distTable}\n\nALFWorld transcripts: ${transcriptLine}\n`);
-  const out = values.out ?? 'bench/env.md';
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, report);
-  process.stderr.write(`wrote ${out}\n`);
+  await writeOutput(reportPath(values.out, 'env.md'), report);
   return 0;
 }

@@ -1,10 +1,8 @@
 // `seed bench onnx`: the playground's CPU forward against onnxruntime-web's WebAssembly backend on the
 // same exported model and the same token ids, in one Node process. Both compute the logits of every
 // position, on one thread each; times are the best of --reps alternating runs after a warm-up. Writes
-// bench/onnx.md.
-import { mkdir, writeFile } from 'node:fs/promises';
+// onnx.md under --out DIR (default bench/).
 import { cpus, loadavg } from 'node:os';
-import { dirname } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { isPresetName, presetConfig, forwardFlopsPerToken, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
@@ -15,11 +13,13 @@ import { maxAbsDiff } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { sourceCommit } from '../provenance.ts';
+import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'CPU forward vs onnxruntime-web (wasm) on the exported policy: time per forward and ratio';
 
 const usage =
-  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 15] [--seed 1] [--out bench/onnx.md]';
+  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 15] [--seed 1] [--out DIR]';
 
 interface Row {
   preset: PresetName;
@@ -67,10 +67,11 @@ export async function run(args: string[]): Promise<number> {
       seqs: { type: 'string', default: '64,256' },
       reps: { type: 'string', default: '15' },
       seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'bench/onnx.md' },
+      out: { type: 'string' },
     },
     usage,
   );
+  const commit = sourceCommit();
   const presets = (values.presets ?? '').split(',').map((p) => p.trim());
   for (const p of presets) if (!isPresetName(p)) throw new CliError(`unknown preset "${p}" in --presets`, 2);
   const batches = intList(values.batches ?? '', 'batches');
@@ -121,10 +122,7 @@ export async function run(args: string[]): Promise<number> {
   process.stdout.write(table.join('\n') + '\n');
 
   const report = [
-    '# ONNX benchmark: CPU forward vs onnxruntime-web (wasm) in Node',
-    '',
-    `Command: \`npm run seed -- bench onnx ${args.join(' ')}\``.replace(/ `$/, '`'),
-    '',
+    ...reportHead('ONNX benchmark: CPU forward vs onnxruntime-web (wasm) in Node', 'onnx', args, commit),
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${loadAtStart.toFixed(2)} at the start), Node ${process.version}; onnxruntime-web wasm with ${ortThreads} thread(s).`,
     `Vocabulary ${tokenizer.vocabSize} tokens (hash ${tokenizer.hash}); weights: seeded initialisation, seed ${seed}. Each forward computes the logits of every position of every row;`,
     `times are the best of ${reps} runs, the two alternating, after a warm-up of at least 0.5 s each. "CPU / ORT time" above 1 means onnxruntime-web is faster. The last column is the export check on these inputs.`,
@@ -132,8 +130,6 @@ export async function run(args: string[]): Promise<number> {
     ...table,
     '',
   ].join('\n');
-  await mkdir(dirname(values.out ?? 'bench/onnx.md'), { recursive: true });
-  await writeFile(values.out ?? 'bench/onnx.md', report);
-  process.stderr.write(`wrote ${values.out}\n`);
+  await writeOutput(reportPath(values.out, 'onnx.md'), report);
   return 0;
 }

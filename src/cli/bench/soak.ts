@@ -2,10 +2,9 @@
 // update decodes a few tokens for several streams in lockstep (a fresh GPU decoder, as a rollout does),
 // scores the episodes with the reference policy, runs loss-backward and the AdamW step. Every --every
 // updates it records the live GPU buffers (pool + staging ring), compiled pipelines and the JS heap.
-// Live buffers must stay constant; the heap must not trend upward. Writes bench/soak.md.
-import { mkdir, writeFile } from 'node:fs/promises';
+// Live buffers must stay constant; the heap must not trend upward. Writes soak.md under --out DIR
+// (default bench/).
 import { cpus } from 'node:os';
-import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Rng } from '../../common/rng.ts';
@@ -18,11 +17,13 @@ import { isPresetName, presetConfig, type PresetName } from '../../model/config.
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { sourceCommit } from '../provenance.ts';
+import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'WebGPU backend soak: live GPU buffers and JS heap across many micro-preset updates';
 
 const usage =
-  'npm run seed -- bench soak [--updates 1000] [--preset micro] [--streams 4] [--prompt 16] [--decode 8] [--every 50] [--seed 1] [--out bench/soak.md]';
+  'npm run seed -- bench soak [--updates 1000] [--preset micro] [--streams 4] [--prompt 16] [--decode 8] [--every 50] [--seed 1] [--out DIR]';
 
 interface Sample {
   update: number;
@@ -46,10 +47,11 @@ export async function run(args: string[]): Promise<number> {
       decode: { type: 'string', default: '8' },
       every: { type: 'string', default: '50' },
       seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'bench/soak.md' },
+      out: { type: 'string' },
     },
     usage,
   );
+  const commit = sourceCommit();
   const updates = parseIntOption(values.updates, 'updates');
   const streams = parseIntOption(values.streams, 'streams');
   const promptLen = parseIntOption(values.prompt, 'prompt');
@@ -149,10 +151,7 @@ export async function run(args: string[]): Promise<number> {
     `${(last.seconds / updates).toFixed(2)} s per update.`;
   process.stdout.write([verdict, '', ...table].join('\n') + '\n');
   const report = [
-    '# Soak benchmark: WebGPU backend resource hygiene',
-    '',
-    `Command: \`npm run seed -- bench soak${args.length ? ' ' + args.join(' ') : ''}\``,
-    '',
+    ...reportHead('Soak benchmark: WebGPU backend resource hygiene', 'soak', args, commit),
     `Adapter: ${adapter}. Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}.`,
     `Each update: a fresh GPU decoder for ${streams} streams (prompt ${promptLen} tokens, ${decode} tokens sampled in lockstep), a reference-policy score, loss-backward and AdamW on the ${preset} preset.`,
     'Live GPU buffers = the pool\'s live buffers (in use + free) + the staging ring. The heap is sampled after a full garbage collection.',
@@ -162,8 +161,6 @@ export async function run(args: string[]): Promise<number> {
     ...table,
     '',
   ].join('\n');
-  await mkdir(dirname(values.out ?? 'bench/soak.md'), { recursive: true });
-  await writeFile(values.out ?? 'bench/soak.md', report);
-  process.stderr.write(`wrote ${values.out}\n`);
+  await writeOutput(reportPath(values.out, 'soak.md'), report);
   return constant ? 0 : 1;
 }

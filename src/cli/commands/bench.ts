@@ -7,8 +7,8 @@ type Bench = { run(args: string[]): Promise<number>; summary: string };
 const benches: Record<string, () => Promise<Bench>> = {
   env: () => import('../bench/env.ts'),
   cpu: () => import('../bench/cpu.ts'),
-  kernels: () => import('../bench/kernels.ts'),
-  learn: () => import('../bench/learn.ts'),
+  kernels: () => import('../bench/kernels/main.ts'),
+  learn: () => import('../bench/learn/main.ts'),
   soak: () => import('../bench/soak.ts'),
   onnx: () => import('../bench/onnx.ts'),
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../common/rng.ts';
-import { bootstrap, dataEfficiency, pairedBootstrap } from './learn.ts';
+import { Rng } from '../../../common/rng.ts';
+import { bootstrap, dataEfficiency, pairedBootstrap } from './stats.ts';
 
 describe('bench learn: bootstrap interval over seeds and games', () => {
   it('is a point when every game agrees', () => {

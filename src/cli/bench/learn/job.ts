@@ -1,0 +1,160 @@
+// One job of `bench learn`, run in a child process: a training run (train, then the eval-unseen curve and
+// the final evaluation), a sweep run (train, then the validation games) or the warm start's own evaluation.
+import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
+import type { Backend } from '../../../backend/backend.ts';
+import { evalScenes, validationScenes } from '../../../env/generate.ts';
+import { TINY } from '../../../env/scale.ts';
+import type { Scene } from '../../../env/scene.ts';
+import { presetConfig } from '../../../model/config.ts';
+import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
+import { Trainer, type UpdateMetrics } from '../../../rl/trainer.ts';
+import { defaultTokenizer, type Tokenizer } from '../../../text/tokenizer.ts';
+import { readCheckpointFile } from '../../io.ts';
+
+export const PRESET = 'tiny' as const;
+/** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
+export const SWEEP_SEED = 1000;
+
+export interface Job {
+  /** run: train, then the curve and the final evaluation; sweep: train, then score on the validation games. */
+  kind: 'run' | 'sweep' | 'warmstart';
+  algo: Algo;
+  seed: number;
+  updates: number;
+  config: TrainConfig;
+  init: string;
+  evalEvery: number;
+  evalEpisodes: number;
+  /** Sampled episodes per eval game in the final evaluation (the curve's evaluations take one). */
+  evalSamples: number;
+}
+
+/** Means over a run's updates of the figures that only some updates have. */
+interface UpdateMeans {
+  valid_skill_rate: number | null;
+  /** Mean over updates of the skill fidelity (mention F1 against the annotator's skill); null without skills. */
+  skill_fidelity: number | null;
+  /** Means over updates of the per-update mean Delta and gate over OPD-masked tokens (null without OPD). */
+  mean_delta: number | null;
+  mean_gate: number | null;
+  skipped_updates: number;
+}
+
+export interface JobResult extends UpdateMeans {
+  algo: Algo;
+  seed: number;
+  lr: number;
+  success_seen: number;
+  success_unseen: number;
+  /** Sweep runs only: success on the validation games (evalSamples episodes per game); null otherwise. */
+  success_validation: number | null;
+  per_type: { seen: Record<string, number>; unseen: Record<string, number> };
+  curve: [number, number][];
+  wall_s: number;
+  /** Per eval game, the fraction of its evalSamples episodes won. */
+  won_seen: number[];
+  won_unseen: number[];
+}
+
+class MeansOfUpdates {
+  private valid = [0, 0];
+  private fidelity = [0, 0];
+  private delta = 0;
+  private gate = 0;
+  private opd = 0;
+  private skipped = 0;
+
+  add(m: UpdateMetrics): void {
+    if (m.validSkillRate !== null) {
+      this.valid[0] += m.validSkillRate;
+      this.valid[1]++;
+    }
+    if (m.skillFidelity !== null) {
+      this.fidelity[0] += m.skillFidelity;
+      this.fidelity[1]++;
+    }
+    if (m.skipped) this.skipped++;
+    if (m.meanGate > 0) {
+      this.delta += m.meanDelta;
+      this.gate += m.meanGate;
+      this.opd++;
+    }
+  }
+
+  result(): UpdateMeans {
+    return {
+      valid_skill_rate: this.valid[1] ? this.valid[0] / this.valid[1] : null,
+      skill_fidelity: this.fidelity[1] ? this.fidelity[0] / this.fidelity[1] : null,
+      mean_delta: this.opd ? this.delta / this.opd : null,
+      mean_gate: this.opd ? this.gate / this.opd : null,
+      skipped_updates: this.skipped,
+    };
+  }
+}
+
+/** Success over `samples` independent sampling streams, and per game the fraction of its episodes won. */
+async function play(backend: Backend, tok: Tokenizer, config: TrainConfig, scenes: readonly Scene[], samples = 1): Promise<{ result: EvalResult; won: number[] }> {
+  const wins = new Array<number>(scenes.length).fill(0);
+  const types: string[] = [];
+  const flags: boolean[] = [];
+  for (let k = 0; k < samples; k++) {
+    const byIndex = new Map<number, boolean>();
+    await evaluate(backend, tok, scenes, config, (t) => byIndex.set(t.task, t.won), k);
+    scenes.forEach((scene, i) => {
+      const won = byIndex.get(i) ?? false;
+      wins[i] += won ? 1 : 0;
+      types.push(scene.task.type);
+      flags.push(won);
+    });
+  }
+  return { result: summarise(types, flags), won: wins.map((w) => w / samples) };
+}
+
+/** One run (or the warm start's evaluation), in this process. */
+export async function runJob(job: Job): Promise<JobResult> {
+  const tok = defaultTokenizer();
+  const ck = await readCheckpointFile(job.init, tok);
+  const backend = new CpuBackend(presetConfig(PRESET, tok.vocabSize), ck.params);
+  const t0 = performance.now();
+  const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
+  const seenScenes = cut(evalScenes('seen', TINY));
+  const unseenScenes = cut(evalScenes('unseen', TINY));
+  const curve: [number, number][] = [];
+  const means = new MeansOfUpdates();
+  if (job.kind !== 'warmstart') {
+    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, scale: TINY });
+    // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
+    // same sampling stream): the parent takes it from the warm start's own evaluation.
+    while (trainer.updates < job.updates) {
+      means.add(await trainer.update());
+      if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates)) {
+        curve.push([trainer.episodes, trainer.updates === job.updates ? NaN : (await play(backend, tok, job.config, unseenScenes)).result.success]);
+      }
+    }
+  }
+  const common = { algo: job.algo, seed: job.seed, lr: job.config.lr };
+  if (job.kind === 'sweep') {
+    const validation = await play(backend, tok, job.config, cut(validationScenes(TINY)), job.evalSamples);
+    return {
+      ...common, success_seen: NaN, success_unseen: NaN, success_validation: validation.result.success,
+      per_type: { seen: {}, unseen: {} }, curve, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
+      ...means.result(),
+    };
+  }
+  const seen = await play(backend, tok, job.config, seenScenes, job.evalSamples);
+  const unseen = await play(backend, tok, job.config, unseenScenes, job.evalSamples);
+  if (curve.length && Number.isNaN(curve[curve.length - 1][1])) curve[curve.length - 1][1] = unseen.result.success;
+  return {
+    ...common,
+    success_seen: seen.result.success,
+    success_unseen: unseen.result.success,
+    success_validation: null,
+    per_type: { seen: seen.result.per_type, unseen: unseen.result.per_type },
+    curve,
+    wall_s: (performance.now() - t0) / 1000,
+    won_seen: seen.won,
+    won_unseen: unseen.won,
+    ...means.result(),
+  };
+}

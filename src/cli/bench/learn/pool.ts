@@ -1,0 +1,52 @@
+// The process pool of `bench learn`: each job runs in a child process (`bench learn --worker JOB`), which
+// prints its JobResult as the last line of its stdout; independent runs then use one core each.
+import { spawn } from 'node:child_process';
+import type { Algo } from '../../../rl/config.ts';
+import { CliError } from '../../cli_error.ts';
+import type { Job, JobResult } from './job.ts';
+
+/** Relative cost of one update (measured per-run wall times of the tiny preset): skills and re-scoring cost extra. */
+const UPDATE_COST: Record<Algo, number> = { grpo: 5.4, seed: 7.3, 'seed-static': 6.6, 'seed-shuffled': 7.3, opid: 7.4, 'seed-nogate': 8.8 };
+
+/**
+ * Runs jobs in child processes, at most `workers` at a time, longest first (so that no long run starts last
+ * and leaves the other workers idle); results come back in the order given.
+ */
+export async function runAll(jobs: Job[], workers: number, log: (s: string) => void): Promise<JobResult[]> {
+  const results: JobResult[] = new Array(jobs.length);
+  const cost = (j: Job) => (j.kind === 'warmstart' ? 0 : j.updates * UPDATE_COST[j.algo]);
+  const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < order.length) {
+      const i = order[next++];
+      results[i] = await runChild(jobs[i]);
+      done++;
+      const r = results[i];
+      const scores = r.success_validation !== null ? `validation ${r.success_validation.toFixed(3)}` : `seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)}`;
+      log(`[${done}/${jobs.length}] ${jobs[i].kind === 'warmstart' ? 'warm start' : r.algo} seed ${r.seed} lr ${r.lr}: ${scores} (${r.wall_s.toFixed(0)} s)`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, jobs.length)) }, worker));
+  return results;
+}
+
+function runChild(job: Job): Promise<JobResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'bench', 'learn', '--worker', JSON.stringify(job)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new CliError(`a benchmark run (${job.algo} seed ${job.seed}) exited with code ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as JobResult);
+      } catch {
+        reject(new CliError(`a benchmark run (${job.algo} seed ${job.seed}) printed no result`));
+      }
+    });
+  });
+}
