@@ -1,4 +1,4 @@
-// The SEED kernels (SEED.md, "Exact definitions"), GPU twins of src/backend/cpu/seed_loss.ts and of the
+// The SEED kernels (docs/seed-loss.md), GPU twins of src/backend/cpu/seed_loss.ts and of the
 // dlogits loop of src/backend/cpu/cpu_backend.ts; wrapper: src/backend/webgpu/seed_loss.ts.
 //
 // probability_shift      @binding(0) hyper: Hyper (uniform)   @binding(1) inputs: TokenIn[n]

@@ -25,7 +25,7 @@ export interface TokenBatch {
 /** Which parameter set a forward pass uses: the trained weights, or the frozen reference (start of RL). */
 export type ParameterSet = 'current' | 'reference';
 
-/** Per scored token, what the SEED loss needs besides the current log-prob (see SEED.md). */
+/** Per scored token, what the SEED loss needs besides the current log-prob (docs/seed-loss.md). */
 export interface LossInputs {
   advantage: Float32Array;
   mask: Float32Array;

@@ -5,8 +5,9 @@
 //                     "advantage": 0.5, "mask": 1, "opd_mask": 1}, ...]}
 //   out: {"L_GRPO": x, "L_OPD": x, "KL": x, "total": x, "tokens": [{"delta": x, "gate": x, "coef": x}, ...]}
 //
-// coef is d total / d l_student (SEED.md). The gate is always on in this format. Every number must be finite
-// as a float32 (the precision of the per-token arrays); masks are 0 or 1; clip is >= 0; at least one token.
+// coef is d total / d l_student (docs/seed-loss.md, "The per-token coefficient"). The gate is always on in this
+// format. Every number must be finite as a float32 (the precision of the per-token arrays); masks are 0 or 1;
+// clip is >= 0; at least one token.
 // Unknown fields are refused, so that a misspelt name does not silently fall back to nothing.
 import type { LossHyper, LossInputs, LossOutput } from './backend.ts';
 

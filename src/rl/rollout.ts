@@ -2,7 +2,7 @@
 // position. Each episode records what training needs: the token sequence(s) the policy read and wrote, the
 // mask under which every command token was chosen, and l_old (its masked log-prob at temperature 1).
 //
-// Two layouts (ARCHITECTURE.md, "Sequences"):
+// Two layouts (docs/architecture.md, "Sequences"):
 // - episode (history >= maxSteps): the whole episode is one sequence, extended step by step with the KV
 //   cache: task, opening observation, then "<obs> observation <act> command <end>" per step. Room for a
 //   skill block (SKILL_RESERVE + maxSkillTokens) is kept free, so the skill-injected sequence always fits;

@@ -1,5 +1,6 @@
-// The warm start (ARCHITECTURE.md): a tiny policy at random init can neither act nor write skills, so before
-// RL it is trained on a corpus built from the environment, deterministically from a seed:
+// The warm start (docs/seed-loss.md, "Departures from the paper"): a tiny policy at random init can neither act
+// nor write skills, so before RL it is trained on a corpus built from the environment, deterministically from a
+// seed:
 //   act     episodes of the noisy explorer (explorer.ts), one sequence each, every command scored under the
 //           constrained-decoding mask of its state (what the policy will sample from);
 //   follow  a skill injected after the task line, so that a skill in the context can move the policy. 'own':

@@ -21,8 +21,9 @@ export const STEP = '<step>';
 export const MARKERS = [PAD, UNK, END, NEWLINE, TASK, SKILL, OBS, ACT, ANALYZE, OUTCOME, STEP] as const;
 
 /**
- * The injection wording, after SEED.md's "Refer to this episode-level skill when deciding what action to take in
- * the current episode:", shortened to save context: it follows the SKILL marker and precedes the skill text.
+ * The injection wording, after the paper's "Refer to this episode-level skill when deciding what action to take in
+ * the current episode:", shortened to save context (docs/seed-loss.md, "Departures from the paper"): it follows
+ * the SKILL marker and precedes the skill text.
  */
 export const SKILL_INTRO = 'refer to this skill when deciding what action to take:';
 

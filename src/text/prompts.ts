@@ -7,7 +7,7 @@
 // An episode is one sequence extended step by step: the rollout feeds "<obs> observation <act>", samples the
 // command tokens and <end>, and goes on; the observation that follows the last command is never fed. The
 // command tokens and their <end> are what training scores. The skill block goes right after the task line
-// (SEED.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
+// (docs/seed-loss.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
 // The opening observation appears without ALFWorld's banner and task line (the task has its own line).
 import { BANNER } from '../env/text.ts';
 import { ACT, ANALYZE, FAILURE, INVALID, OBS, OUTCOME, SKILL, SKILL_INTRO, STEP, SUCCESS, TASK, VALID } from './markers.ts';

@@ -3,7 +3,7 @@
 // avoidance rules (the core mistake and its warning signs); both may add facts the trajectory showed (where an
 // object was, which receptacles were searched or closed, which commands did nothing), so two trajectories of
 // the same task get different skills. Only a skill that parses and has at least MIN_SKILL_WORDS words is used
-// for on-policy distillation (SEED.md).
+// for on-policy distillation (docs/seed-loss.md, "The three terms, masks and normalisation").
 //
 //   skill        := workflow | avoidance
 //   workflow     := "workflow" ":" action ("," action)* "." sentence*

@@ -9,7 +9,7 @@ import { joinPieces, splitPieces } from './pieces.ts';
 import { SKILL_WORDS } from './skill.ts';
 import { Tokenizer, defaultTokenizer, defaultVocabulary } from './tokenizer.ts';
 
-// Verbatim ALFWorld engine text (alfworld/alfworld scripts/README.md and the ReAct prompts).
+// Verbatim ALFWorld engine text (the README of ALFWorld's scripts folder, github.com/alfworld/alfworld, and the ReAct prompts).
 const REAL_TEXT = [
   '-= Welcome to TextWorld, ALFRED! =-\n\nYou are in the middle of a room. Looking quickly around you, you see a ' +
     'cabinet 10, a cabinet 9, a coffeemachine 1, a countertop 3, a diningtable 1, a drawer 6, a fridge 1, a ' +

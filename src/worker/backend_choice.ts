@@ -1,6 +1,6 @@
 // Which backend trains, decided from what the settings ask and what adapter WebGPU offers. A software
 // adapter (SwiftShader, llvmpipe, WARP, or one the browser marks as fallback) runs WGSL on the CPU, slower
-// than the plain TypeScript path (ARCHITECTURE.md, measured); a hardware adapter is far faster.
+// than the plain TypeScript path (bench/kernels.md measures both); a hardware adapter is far faster.
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import type { BackendChoice } from './settings.ts';
 

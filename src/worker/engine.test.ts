@@ -87,7 +87,7 @@ describe('engine', () => {
       expect(t.steps.reduce((n, s) => n + s.tokenCount, 0)).toBe(t.tokens.length);
       expect(t.lOld.every((x) => x <= 0 && Number.isFinite(x))).toBe(true);
     }
-    // Stage 2: group means and advantages as SEED.md defines them.
+    // Stage 2: group means and advantages as docs/seed-loss.md defines them.
     for (const g of rewards.groups!) {
       const mean = g.rewards.reduce((a, b) => a + b, 0) / g.rewards.length;
       expect(g.mean).toBeCloseTo(mean, 12);

@@ -116,7 +116,7 @@ describe('URL hash', () => {
 });
 
 describe('defaults', () => {
-  it('paper values are the ones SEED.md gives', () => {
+  it('paper values are the ones docs/seed-loss.md gives', () => {
     const p = withPaperValues(DEFAULT_SETTINGS);
     expect([p.lambda, p.beta, p.groupSize, p.tasksPerUpdate, p.clip, p.klCoef, p.history, p.maxSteps, p.evalTemperature]).toEqual([
       0.01, 5, 8, 16, 0.2, 0.01, 5, 30, 0.4,

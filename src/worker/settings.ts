@@ -1,5 +1,5 @@
 // Every setting of a playground run, with its range, the playground's default and the paper's value
-// (SEED.md), and the URL hash that holds them all so that a link reproduces the run.
+// (docs/seed-loss.md, "Settings"), and the URL hash that holds them all so that a link reproduces the run.
 //
 //   #preset=micro&algo=seed&lambda=0.5&beta=5&group=8&tasks=4&lr=0.001&clip=0.2&kl=0.01&temp=1&evaltemp=0.4
 //    &history=5&maxsteps=15&decoding=constrained&seed=1&speed=1&evalevery=5&evaleps=8&ckpt=5&backend=auto
@@ -164,7 +164,7 @@ export function defaultSettings(preset: PresetName = 'micro'): Settings {
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = defaultSettings();
 
-/** The settings with every hyper-parameter set to the paper's value (SEED.md); model, seed and speed kept. */
+/** The settings with every hyper-parameter set to the paper's value (docs/seed-loss.md); model, seed and speed kept. */
 export function withPaperValues(s: Settings): Settings {
   const p = PAPER_CONFIG;
   return {

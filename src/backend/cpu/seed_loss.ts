@@ -1,4 +1,4 @@
-// The SEED loss on the CPU (SEED.md, "Exact definitions"): per scored token, the GRPO clip term, the gated
+// The SEED loss on the CPU (docs/seed-loss.md): per scored token, the GRPO clip term, the gated
 // on-policy distillation term and the k3 KL term, and d total / d l_student split into those three parts.
 // This is the reference that the fused WebGPU kernel (shaders/seed_loss.wgsl) is tested against, so both are
 // one plain loop over tokens: first the counts N and N_opd, then each token on its own.
