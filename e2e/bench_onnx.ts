@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { launchChromium, CHROMIUM_ARGS } from './browser.ts';
 import { serveStatic } from './static_server.ts';
+import { commitLine, sourceCommit } from '../src/cli/provenance.ts';
 import { isPresetName } from '../src/model/config.ts';
 import type { BenchCase, BenchResult, BenchRow } from './bench_onnx/main.ts';
 
@@ -76,6 +77,7 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
     '# ONNX benchmark in the browser: our WebGPU forward vs onnxruntime-web (WebGPU EP and wasm)',
     '',
     'Command: `node scripts/with-webgpu-env.mjs npx tsx e2e/bench_onnx.ts' + (reps === 3 && caseText === DEFAULT_CASES ? '' : ` ${reps} ${caseText}`) + '`',
+    commitLine(sourceCommit()),
     '',
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${load.toFixed(2)} at the start); headless Chromium ${chromium} (${CHROMIUM_ARGS.join(' ')}).`,
     `WebGPU adapter: ${r.adapter}. onnxruntime-web ${r.ortVersion} (the WebGPU build, \`onnxruntime-web/webgpu\`), wasm on 1 thread (cross-origin isolated: ${r.crossOriginIsolated}).`,

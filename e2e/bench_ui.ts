@@ -4,12 +4,12 @@
 // bench/ui.md.
 //
 //   npx vite build && node scripts/with-webgpu-env.mjs npx tsx e2e/bench_ui.ts [seconds per configuration]
-import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './browser.ts';
 import { serveStatic } from './static_server.ts';
+import { commitText, sourceCommit } from '../src/cli/provenance.ts';
 import { DEFAULT_SETTINGS, defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
 
 interface Row {
@@ -100,7 +100,7 @@ try {
   await site.close();
 }
 
-const commit = execSync('git rev-parse --short HEAD').toString().trim();
+const commit = commitText(sourceCommit());
 const loadAfter = loadavg()[0];
 const f = (x: number) => x.toFixed(0);
 const table = [

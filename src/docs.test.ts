@@ -1,6 +1,6 @@
 // Every document that a comment of the code, the shaders, the scripts or the tests, or a document itself, cites
 // must exist in the repository. A citation is a name or path ending in ".md" (`docs/seed-loss.md`,
-// `../bench/TUNING.md`, `README.md`). Left alone: web addresses, the strings of the code (a file name that a
+// `../bench/notes/TUNING.md`, `README.md`). Left alone: web addresses, the strings of the code (a file name that a
 // command writes is no citation) and paths under a placeholder folder (`DIR/learn.md`). A path resolves against
 // the citing file's folder or the repository's root; a bare name may also be any document of that name in the
 // repository.
