@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
@@ -13,6 +13,18 @@ const dir = mkdtempSync(join(tmpdir(), 'seed-ckpt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('seed ckpt', () => {
+  it('init that cannot write its file fails in one line and leaves no file or temporary file behind', async () => {
+    const sub = join(dir, 'blocked');
+    mkdirSync(join(sub, 'taken.ckpt', 'inside'), { recursive: true });
+    // --out names a directory: the checkpoint is written in full beside it, then cannot replace it.
+    const err = await runCaptured(run, ['init', '--preset', 'micro', '--seed', '1', '--out', join(sub, 'taken.ckpt')]).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).message).toMatch(/^cannot write .*taken\.ckpt: [A-Z]+$/);
+    expect(readdirSync(sub)).toEqual(['taken.ckpt']);
+    const missing = join(dir, 'no-such-dir', 'a.ckpt');
+    await expect(runCaptured(run, ['init', '--preset', 'micro', '--seed', '1', '--out', missing])).rejects.toThrow(`cannot write ${missing}: ENOENT`);
+  });
+
   it('init writes the seeded micro model, and inspect prints its config and metadata', async () => {
     const file = join(dir, 'micro.ckpt');
     const init = await runCaptured(run, ['init', '--preset', 'micro', '--seed', '42', '--out', file]);
