@@ -8,7 +8,7 @@
 //   word v>>5 set when token v is allowed). Log-probabilities are those of the masked softmax, exactly what
 //   constrained decoding sampled from. Free decoding stores an all-ones mask.
 // - Per scored position the order of per-token arrays (log-probs, loss inputs, outputs) is row-major over
-//   (s, t) restricted to targets >= 0; `scoredPositions(batch)` gives that order.
+//   (s, t) restricted to targets >= 0.
 import type { ModelConfig } from '../model/config.ts';
 
 export interface TokenBatch {
@@ -144,14 +144,4 @@ export class NonFiniteError extends Error {
 
 export function maskWords(vocabSize: number): number {
   return Math.ceil(vocabSize / 32);
-}
-
-/** Flat indices (s * seqLen + t) of the scored positions, in scored order. */
-export function scoredPositions(batch: TokenBatch): Int32Array {
-  let n = 0;
-  for (let i = 0; i < batch.targets.length; i++) if (batch.targets[i] >= 0) n++;
-  const out = new Int32Array(n);
-  let k = 0;
-  for (let i = 0; i < batch.targets.length; i++) if (batch.targets[i] >= 0) out[k++] = i;
-  return out;
 }

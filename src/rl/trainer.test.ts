@@ -5,7 +5,7 @@ import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { packBatch } from './batch.ts';
-import { restoreRun, runCheckpoints } from './run_state.ts';
+import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
 import { referenceSkill } from './skill_fidelity.ts';
 import { Rng } from '../common/rng.ts';

@@ -12,7 +12,7 @@ import { parameterLayout } from '../model/layout.ts';
 import { packBatch } from '../rl/batch.ts';
 import { defaultConfig, type TrainConfig } from '../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
-import { restoreRun, runCheckpoints } from '../rl/run_state.ts';
+import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
 import { STAGES as TRAINER_STAGES, Trainer, type UpdateState } from '../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
 import type { Settings } from './settings.ts';

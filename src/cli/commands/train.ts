@@ -14,7 +14,7 @@ import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../mode
 import { initParameters } from '../../model/init.ts';
 import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
-import { restoreRun, runCheckpoints } from '../../rl/run_state.ts';
+import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
