@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupAdvantages, groupStats } from './advantages.ts';
-import { applySettings, checkConfig, defaultConfig, PAPER_CONFIG, type TrainConfig } from './config.ts';
 import { totalReward } from './rollout.ts';
 
 describe('rewards and group advantages', () => {
@@ -13,7 +12,7 @@ describe('rewards and group advantages', () => {
   it('matches hand-computed values (std with N - 1, eps 1e-6)', () => {
     // Group 0: rewards 10, 0, 0, 10 -> mean 5, std sqrt(100/3) = 5.7735.
     // Group 1: 9.8, -0.1 -> mean 4.85, std sqrt(2 * 4.95^2) = 7.0004.
-    const a = groupAdvantages([10, 0, 9.8, 0, 10, -0.1], [0, 0, 1, 0, 0, 1], [3, 5, 2, 5, 4, 5], false);
+    const a = groupAdvantages([10, 0, 9.8, 0, 10, -0.1], [0, 0, 1, 0, 0, 1], [3, 5, 2, 5, 4, 5], false).advantages;
     const s0 = Math.sqrt(100 / 3) + 1e-6;
     expect(a[0]).toBeCloseTo(5 / s0, 9);
     expect(a[1]).toBeCloseTo(-5 / s0, 9);
@@ -22,56 +21,38 @@ describe('rewards and group advantages', () => {
   });
 
   it('a group of one: mean 0, std 1; an all-equal group: advantage 0', () => {
-    expect(groupAdvantages([9.7], [0], [3], false)[0]).toBeCloseTo(9.7 / (1 + 1e-6), 12);
-    expect(Array.from(groupAdvantages([0, 0, 0], [1, 1, 1], [1, 1, 1], false))).toEqual([0, 0, 0]);
+    expect(groupAdvantages([9.7], [0], [3], false).advantages[0]).toBeCloseTo(9.7 / (1 + 1e-6), 12);
+    expect(Array.from(groupAdvantages([0, 0, 0], [1, 1, 1], [1, 1, 1], false).advantages)).toEqual([0, 0, 0]);
   });
 
   it('step-normalised statistics weigh each trajectory by its steps', () => {
     // Rewards 10 (2 steps) and 0 (6 steps): samples 10,10,0,0,0,0,0,0 -> mean 2.5, std sqrt((2*56.25+6*6.25)/7).
-    const a = groupAdvantages([10, 0], [0, 0], [2, 6], true);
-    const std = Math.sqrt((2 * 56.25 + 6 * 6.25) / 7) + 1e-6;
-    expect(a[0]).toBeCloseTo(7.5 / std, 9);
-    expect(a[1]).toBeCloseTo(-2.5 / std, 9);
+    const { advantages: a, groups } = groupAdvantages([10, 0], [0, 0], [2, 6], true);
+    const std = Math.sqrt((2 * 56.25 + 6 * 6.25) / 7);
+    expect(a[0]).toBeCloseTo(7.5 / (std + 1e-6), 9);
+    expect(a[1]).toBeCloseTo(-2.5 / (std + 1e-6), 9);
+    // The statistics the advantages used are returned with them: the step-weighted ones, not the plain mean 5.
+    expect(groups).toHaveLength(1);
+    expect(groups[0].mean).toBeCloseTo(2.5, 12);
+    expect(groups[0].std).toBeCloseTo(std, 12);
+  });
+
+  it('returns each group with its members, in order of their first trajectory', () => {
+    const { groups } = groupAdvantages([10, 0, 9.8, 0, 10, -0.1], [1, 1, 0, 1, 1, 0], [1, 1, 1, 1, 1, 1], false);
+    expect(groups.map((g) => [g.task, g.members])).toEqual([[1, [0, 1, 3, 4]], [0, [2, 5]]]);
+    expect(groups[0].mean).toBeCloseTo(5, 12);
+    expect(groups[1].mean).toBeCloseTo(4.85, 12);
   });
 
   it('advantages of a group sum to zero (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: -5, max: 10, noNaN: true }), { minLength: 2, maxLength: 9 }), (rewards) => {
-        const a = groupAdvantages(rewards, rewards.map(() => 0), rewards.map(() => 1), false);
+        const a = groupAdvantages(rewards, rewards.map(() => 0), rewards.map(() => 1), false).advantages;
         const sum = a.reduce((x, y) => x + y, 0);
         expect(Math.abs(sum)).toBeLessThan(1e-6 * rewards.length + 1e-9);
         const { std } = groupStats(rewards);
         if (std > 0.1) expect(Math.abs(a.reduce((x, y) => x + y * y, 0) - (rewards.length - 1))).toBeLessThan(1e-3);
       }),
     );
-  });
-});
-
-describe('settings', () => {
-  it('keeps the paper values and overrides them for the tiny presets', () => {
-    expect(PAPER_CONFIG.lambda).toBe(0.01);
-    expect(PAPER_CONFIG.groupSize).toBe(8);
-    expect(PAPER_CONFIG.tasksPerUpdate).toBe(16);
-    expect(PAPER_CONFIG.evalTemperature).toBe(0.4);
-    expect(defaultConfig('tiny').lambda).toBe(0.1);
-    expect(defaultConfig('small').lambda).toBe(0.01);
-  });
-
-  it('applies key=value and refuses unknown keys and bad values with the key named', () => {
-    const c = applySettings(defaultConfig('tiny'), ['lambda=0.5', 'beta = 2', 'constrained=false']);
-    expect([c.lambda, c.beta, c.constrained]).toEqual([0.5, 2, 0]);
-    expect(() => applySettings(c, ['lamda=1'])).toThrow(/unknown setting "lamda"/);
-    expect(() => applySettings(c, ['lr=abc'])).toThrow(/lr needs a finite number/);
-    expect(() => applySettings(c, ['groupSize=2.5'])).toThrow(/groupSize must be an integer/);
-    expect(() => applySettings(c, ['clip=1.5'])).toThrow(/clip must be below 1/);
-    expect(() => applySettings(c, ['lr'])).toThrow(/not key=value/);
-  });
-
-  it('fills resampleRounds = 0 into the config of a run checkpoint written before it existed', () => {
-    const old: Partial<TrainConfig> = { ...defaultConfig('tiny') };
-    delete old.resampleRounds;
-    expect(checkConfig(old as TrainConfig).resampleRounds).toBe(0);
-    expect(old.resampleRounds).toBe(0);
-    expect(() => checkConfig({ ...defaultConfig('tiny'), resampleRounds: 1.5 })).toThrow(/resampleRounds must be an integer/);
   });
 });

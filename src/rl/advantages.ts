@@ -1,9 +1,12 @@
-// Episode rewards and GRPO group advantages (SEED.md):
+// Episode rewards and GRPO group advantages (docs/seed-loss.md):
 //   R_i = winReward * won_i - invalidPenalty * invalid_i
 //   A_i = (R_i - mean_group(R)) / (std_group(R) + 1e-6), std with N - 1 (torch.std); a group of one has mean 0
 //   and std 1 (as veRL), so its advantage is its reward.
 // With stepNormalised the group statistics are taken over the group's step samples, each trajectory's reward
 // repeated once per step (verl-agent: longer episodes weigh more).
+import { totalReward } from './rollout.ts';
+import type { TaskGroup, UpdateState } from './update_state.ts';
+
 export const ADVANTAGE_EPS = 1e-6;
 
 export interface GroupStats {
@@ -25,23 +28,35 @@ export function groupStats(values: readonly number[], weights?: readonly number[
 }
 
 /**
- * Advantage per trajectory. groups[i] is the task (group) of trajectory i; steps[i] its step count, used only
- * when stepNormalised.
+ * Advantage per trajectory, and per group (task) the statistics it was computed with, groups in order of their
+ * first trajectory. groups[i] is the task (group) of trajectory i; steps[i] its step count, used only when
+ * stepNormalised.
  */
 export function groupAdvantages(
   rewards: readonly number[],
   groups: readonly number[],
   steps: readonly number[],
   stepNormalised: boolean,
-): Float64Array {
+): { advantages: Float64Array; groups: TaskGroup[] } {
   const out = new Float64Array(rewards.length);
   const members = new Map<number, number[]>();
   groups.forEach((g, i) => members.set(g, [...(members.get(g) ?? []), i]));
-  for (const idx of members.values()) {
+  const stats: TaskGroup[] = [];
+  for (const [task, idx] of members) {
     const values = idx.map((i) => rewards[i]);
     const weights = stepNormalised ? idx.map((i) => Math.max(1, steps[i])) : undefined;
     const { mean, std } = groupStats(values, weights);
     for (const i of idx) out[i] = (rewards[i] - mean) / (std + ADVANTAGE_EPS);
+    stats.push({ task, members: idx, mean, std });
   }
-  return out;
+  return { advantages: out, groups: stats };
+}
+
+/** Stage 2: every trajectory's reward, and the group advantages with the statistics behind them. */
+export function rewardsStage(st: UpdateState): void {
+  const { config, trajectories: ts } = st;
+  st.rewards = Float64Array.from(ts, (t) => totalReward(t, config.winReward, config.invalidPenalty));
+  const { advantages, groups } = groupAdvantages(Array.from(st.rewards), ts.map((t) => t.task), ts.map((t) => t.records.length - 1), config.stepNormalised === 1);
+  st.advantages = advantages;
+  st.groups = groups;
 }

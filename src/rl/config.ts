@@ -1,7 +1,8 @@
-// Every hyper-parameter of a SEED run, with the paper's value (SEED.md) and the tiny preset's default where
-// the two differ, and the one switch that selects the algorithm. `--set key=value` on the CLI and the page's
-// settings write into the same object, and the trainer reads it at the start of every update, so a change
-// takes effect at the next update.
+// Every hyper-parameter of a SEED run in one table: its range, whether it is a real number, a count or a
+// switch, the paper's value, the presets' values where they differ from the paper's, and what it does. The
+// trainer's config, `--set key=value` on the CLI, the page's settings and the check of a saved run all read
+// this table. The trainer reads its config at the start of every update, so a change takes effect at the
+// next update.
 import type { PresetName } from '../model/config.ts';
 
 export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-shuffled', 'opid', 'seed-nogate'] as const;
@@ -11,133 +12,114 @@ export function isAlgo(name: string): name is Algo {
   return (ALGOS as readonly string[]).includes(name);
 }
 
-export interface TrainConfig {
-  /** lambda_opd: weight of the gated distillation term (forced to 0 by grpo and opid). */
-  lambda: number;
-  /** beta: gate g = sigmoid(beta * Delta). */
-  beta: number;
-  clip: number;
-  klCoef: number;
-  /** G: episodes per task. */
-  groupSize: number;
-  /** B: tasks per update. */
-  tasksPerUpdate: number;
-  maxSteps: number;
-  /** Past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout). */
-  history: number;
-  temperature: number;
-  evalTemperature: number;
-  /** 1 = constrained decoding over the admissible commands, 0 = free decoding (the paper's setting). */
-  constrained: number;
-  /** Most tokens of one freely decoded command (end token excluded). */
-  maxCommandTokens: number;
-  /** Most tokens of one skill (end token excluded). */
-  maxSkillTokens: number;
-  /** Sampling temperature of the analyzer (0 = greedy). */
-  analyzerTemperature: number;
-  /** 1 = the analyzer decodes skills under the skill grammar's mask (text/skill_grammar.ts), 0 = freely (the paper). */
-  skillGrammar: number;
-  /**
-   * 1 = the rule-based annotator of the warm start writes each trajectory's skill instead of the policy: a
-   * control with faithful hindsight (skill fidelity 1), to ask what SEED gains when the skill is right.
-   */
-  annotatorSkills: number;
-  winReward: number;
-  invalidPenalty: number;
-  /** 0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent). */
-  stepNormalised: number;
-  /** OPID: w in A + w * Delta. */
-  opidWeight: number;
-  /** Optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy. */
-  epochs: number;
-  /**
-   * Rounds of fresh tasks drawn to replace groups whose episodes all got the same reward (zero advantage, no
-   * GRPO gradient), as DAPO's dynamic sampling; 0 = plain GRPO. The replaced episodes still count as played.
-   */
-  resampleRounds: number;
-  lr: number;
-  beta1: number;
-  beta2: number;
-  eps: number;
-  weightDecay: number;
-  gradClip: number;
-  /** Tasks whose skills form the library of seed-static (written once by the warm-start policy). */
-  staticTasks: number;
+/** The values a setting accepts: min..max, the maximum itself refused when belowMax. */
+export interface SettingRange {
+  kind: 'real' | 'integer' | 'boolean';
+  min: number;
+  max: number;
+  /** The maximum is excluded (clip, beta1, beta2 must stay below 1). */
+  belowMax?: boolean;
 }
 
-/** SEED.md's reference values (paper scale: 1.7B-7B models). */
-export const PAPER_CONFIG: Readonly<TrainConfig> = {
-  lambda: 0.01,
-  beta: 5,
-  clip: 0.2,
-  klCoef: 0.01,
-  groupSize: 8,
-  tasksPerUpdate: 16,
-  maxSteps: 30,
-  history: 5,
-  temperature: 1,
-  evalTemperature: 0.4,
-  constrained: 0,
-  maxCommandTokens: 12,
-  maxSkillTokens: 48,
-  analyzerTemperature: 0,
-  skillGrammar: 0,
-  annotatorSkills: 0,
-  winReward: 10,
-  invalidPenalty: 0.1,
-  stepNormalised: 0,
-  opidWeight: 1e-3,
-  epochs: 1,
-  resampleRounds: 0,
-  lr: 1e-6,
-  beta1: 0.9,
-  beta2: 0.999,
-  eps: 1e-8,
-  weightDecay: 0.01,
-  gradClip: 1,
-  staticTasks: 16,
-};
+export interface TrainSetting extends SettingRange {
+  /** The paper's value (at the paper's scale: 1.7B-7B models). */
+  paper: number;
+  /** The value of a preset where it differs from the paper's; the small preset runs the paper's values. */
+  presets?: Partial<Record<PresetName, number>>;
+  /** The value that a run checkpoint written before the setting existed ran with. */
+  before?: number;
+  doc: string;
+}
 
-/**
- * Where the tiny presets differ from the paper, and why:
- * - lambda 0.1: at 0.01 the OPD term is ~1% of the GRPO term per token and does not show within ~100 updates
- *   of a tiny model (SEED.md asks for 0.1-1 here); at 0.3 and 1 the gated self-imitation of the policy's own,
- *   mostly failed samples collapses it (bench/TUNING.md, "A lambda sweep"), at 0.1 it did not;
- * - tasksPerUpdate 4, maxSteps 15: what a 2-core CPU affords per update; 15 steps of tiny rooms fit the
- *   512-token context as one sequence;
- * - history 15 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
- *   forward, ~5x cheaper than one windowed sequence per step;
- * - constrained decoding: a tiny model from a warm start writes too few admissible commands freely;
- * - skillGrammar 1: decoded freely, a tiny model's skills parse only 19-35% of the time, and an unusable skill
- *   gives its trajectory no OPD signal; under the grammar's mask every skill that ends in time is usable;
- * - lr 5e-4: a model of ~60k parameters trained in fp32 needs a much larger step than a 3B model; over 192
- *   updates of 4 x 8 episodes GRPO gained most at 5e-4 (3e-4 learns slower, 1e-3 wanders: bench/TUNING.md,
- *   "The learning rate decides GRPO's gain");
- * - weightDecay 0: the warm-start weights are the prior; decay would pull them toward zero.
- */
-const TINY_OVERRIDES: Partial<TrainConfig> = {
-  lambda: 0.1,
-  tasksPerUpdate: 4,
-  maxSteps: 15,
-  history: 15,
-  constrained: 1,
-  skillGrammar: 1,
-  lr: 5e-4,
-  weightDecay: 0,
-  staticTasks: 8,
-};
+/** The micro and tiny presets share their training values (below: where they differ from the paper, and why). */
+const tinyPresets = (value: number): Partial<Record<PresetName, number>> => ({ micro: value, tiny: value });
+const real = (min: number, max: number) => ({ kind: 'real', min, max }) as const;
+const count = (min: number, max: number) => ({ kind: 'integer', min, max }) as const;
+const below = (min: number, max: number) => ({ kind: 'real', min, max, belowMax: true }) as const;
+const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
+
+// Where the tiny presets differ from the paper, and why:
+// - lambda 0.1: at 0.01 the OPD term is ~1% of the GRPO term per token and does not show within ~100 updates
+//   of a tiny model (the paper asks for 0.1-1 here); at 0.3 and 1 the gated self-imitation of the policy's
+//   own, mostly failed samples collapses it (bench/notes/TUNING.md, "A lambda sweep"), at 0.1 it did not;
+// - tasksPerUpdate 4, maxSteps 15: what a 2-core CPU affords per update; 15 steps of tiny rooms fit the
+//   512-token context as one sequence;
+// - history 15 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
+//   forward, ~5x cheaper than one windowed sequence per step;
+// - constrained decoding: a tiny model from a warm start writes too few admissible commands freely;
+// - skillGrammar 1: decoded freely, a tiny model's skills parse only 19-35% of the time, and an unusable skill
+//   gives its trajectory no OPD signal; under the grammar's mask every skill that ends in time is usable;
+// - lr 5e-4: a model of ~60k parameters trained in fp32 needs a much larger step than a 3B model; over 192
+//   updates of 4 x 8 episodes GRPO gained most at 5e-4 (3e-4 learns slower, 1e-3 wanders: bench/notes/TUNING.md,
+//   "The learning rate decides GRPO's gain");
+// - weightDecay 0: the warm-start weights are the prior; decay would pull them toward zero.
+// The maxima bound every count so that a mistyped value is refused with the key named, not discovered as an
+// allocation of millions of episodes; they are far above anything a run in this project uses.
+const TABLE = {
+  lambda: { ...real(0, 100), paper: 0.01, presets: tinyPresets(0.1), doc: 'lambda_opd: weight of the gated distillation term (0 under grpo and opid)' },
+  beta: { ...real(0, 100), paper: 5, doc: 'beta: sharpness of the gate g = sigmoid(beta * Delta)' },
+  clip: { ...below(0, 1), paper: 0.2, doc: 'eps_clip of the GRPO importance ratio' },
+  klCoef: { ...real(0, 10), paper: 0.01, doc: 'weight of the k3 KL to the reference policy' },
+  groupSize: { ...count(1, 64), paper: 8, doc: 'G: episodes per task (one GRPO group)' },
+  tasksPerUpdate: { ...count(1, 64), paper: 16, presets: tinyPresets(4), doc: 'B: tasks (groups) per update' },
+  maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(15), doc: 'steps before an episode is cut' },
+  history: { ...count(0, 100), paper: 5, presets: tinyPresets(15), doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)' },
+  temperature: { ...real(0, 5), paper: 1, doc: 'sampling temperature of training rollouts (0 = greedy)' },
+  evalTemperature: { ...real(0, 5), paper: 0.4, doc: 'sampling temperature of evaluations (0 = greedy)' },
+  constrained: { ...SWITCH, paper: 0, presets: tinyPresets(1), doc: '1 = constrained decoding over the admissible commands, 0 = free decoding (the paper)' },
+  maxCommandTokens: { ...count(1, 32), paper: 12, doc: 'most tokens of one freely decoded command (end token excluded)' },
+  maxSkillTokens: { ...count(1, 128), paper: 48, doc: 'most tokens of one skill (end token excluded)' },
+  analyzerTemperature: { ...real(0, 5), paper: 0, doc: 'sampling temperature of the analyzer that writes the skills (0 = greedy)' },
+  skillGrammar: { ...SWITCH, paper: 0, presets: tinyPresets(1), before: 0, doc: '1 = skills are decoded under the skill grammar\'s mask (text/skill_grammar.ts), 0 = freely (the paper)' },
+  annotatorSkills: { ...SWITCH, paper: 0, before: 0, doc: '1 = the rule-based annotator writes each trajectory\'s skill instead of the policy: faithful hindsight, a control' },
+  winReward: { ...real(0, 1000), paper: 10, doc: 'reward of a won episode' },
+  invalidPenalty: { ...real(0, 100), paper: 0.1, doc: 'reward subtracted per invalid command' },
+  stepNormalised: { ...SWITCH, paper: 0, doc: '0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent)' },
+  opidWeight: { ...real(0, 10), paper: 1e-3, doc: 'OPID: w in A + w * Delta' },
+  epochs: { ...count(1, 16), paper: 1, doc: 'optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy' },
+  resampleRounds: { ...count(0, 16), paper: 0, before: 0, doc: 'rounds of fresh tasks replacing groups whose rewards are all equal (DAPO\'s dynamic sampling); 0 = plain GRPO' },
+  lr: { ...real(0, 1), paper: 1e-6, presets: tinyPresets(5e-4), doc: 'AdamW step size' },
+  beta1: { ...below(0, 1), paper: 0.9, doc: 'AdamW first-moment decay' },
+  beta2: { ...below(0, 1), paper: 0.999, doc: 'AdamW second-moment decay' },
+  eps: { ...real(1e-12, 1), paper: 1e-8, doc: 'AdamW denominator epsilon' },
+  weightDecay: { ...real(0, 1), paper: 0.01, presets: tinyPresets(0), doc: 'AdamW decoupled weight decay' },
+  gradClip: { ...real(0, 1000), paper: 1, doc: 'global gradient-norm clip (0 = off)' },
+  staticTasks: { ...count(0, 256), paper: 16, presets: tinyPresets(8), doc: 'seed-static: tasks whose skills, written once by the warm-start policy, form the library' },
+} satisfies Record<string, TrainSetting>;
+
+export type TrainKey = keyof typeof TABLE;
+export type TrainConfig = Record<TrainKey, number>;
+
+export const TRAIN_SETTINGS: Readonly<Record<TrainKey, Readonly<TrainSetting>>> = TABLE;
+/** The settings in table order (the order of a config's keys, and of its JSON in a run checkpoint). */
+export const TRAIN_KEYS = Object.keys(TABLE) as TrainKey[];
+
+function configOf(value: (setting: TrainSetting) => number): TrainConfig {
+  return Object.fromEntries(TRAIN_KEYS.map((key) => [key, value(TRAIN_SETTINGS[key])])) as TrainConfig;
+}
+
+export const PAPER_CONFIG: Readonly<TrainConfig> = configOf((s) => s.paper);
 
 export function defaultConfig(preset: PresetName): TrainConfig {
-  return preset === 'small' ? { ...PAPER_CONFIG } : { ...PAPER_CONFIG, ...TINY_OVERRIDES };
+  return configOf((s) => s.presets?.[preset] ?? s.paper);
 }
 
-const INTEGER_KEYS = new Set<keyof TrainConfig>([
-  'groupSize', 'tasksPerUpdate', 'maxSteps', 'history', 'maxCommandTokens', 'maxSkillTokens', 'epochs', 'resampleRounds', 'staticTasks',
-]);
-const BOOLEAN_KEYS = new Set<keyof TrainConfig>(['constrained', 'skillGrammar', 'annotatorSkills', 'stepNormalised']);
+export function isConfigKey(key: string): key is TrainKey {
+  return Object.prototype.hasOwnProperty.call(TABLE, key);
+}
 
-export function isConfigKey(key: string): key is keyof TrainConfig {
-  return Object.prototype.hasOwnProperty.call(PAPER_CONFIG, key);
+/** The range as text: "[0, 100]", or "[0, 1)" when the maximum is excluded; "0 or 1" for a switch. */
+export function describeRange(r: SettingRange): string {
+  return r.kind === 'boolean' ? '0 or 1' : `[${r.min}, ${r.max}${r.belowMax ? ')' : ']'}`;
+}
+
+/** Why a value is refused for a setting of range r ("not a whole number", "outside [1, 64]"), or null. */
+export function rangeProblem(r: SettingRange, value: number): string | null {
+  if (!Number.isFinite(value)) return 'not a finite number';
+  if (r.kind === 'boolean') return value === 0 || value === 1 ? null : 'not 0 or 1';
+  if (r.kind === 'integer' && !Number.isInteger(value)) return 'not a whole number';
+  if (value < r.min || value > r.max || (r.belowMax && value === r.max)) return `outside ${describeRange(r)}`;
+  return null;
 }
 
 /** Applies "key=value" settings; throws a RangeError naming the key for an unknown key or a bad value. */
@@ -148,7 +130,7 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
     if (eq <= 0) throw new RangeError(`setting "${setting}" is not key=value`);
     const key = setting.slice(0, eq).trim();
     const text = setting.slice(eq + 1).trim();
-    if (!isConfigKey(key)) throw new RangeError(`unknown setting "${key}" (known: ${Object.keys(PAPER_CONFIG).join(', ')})`);
+    if (!isConfigKey(key)) throw new RangeError(`unknown setting "${key}" (known: ${TRAIN_KEYS.join(', ')})`);
     const value = text === 'true' ? 1 : text === 'false' ? 0 : Number(text);
     if (text === '' || !Number.isFinite(value)) throw new RangeError(`setting ${key} needs a finite number, got "${text}"`);
     out[key] = value;
@@ -156,28 +138,21 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
   return checkConfig(out);
 }
 
-/** Settings added after run checkpoints were first written, with the value the older runs ran with. */
-const ADDED_SETTINGS: Partial<TrainConfig> = { resampleRounds: 0, skillGrammar: 0, annotatorSkills: 0 };
-
 /**
- * Returns the config when every value is in range; throws a RangeError naming the first bad one. A setting of
- * ADDED_SETTINGS that the config lacks (a run checkpoint older than the setting) is filled in, in place.
+ * Returns the config when every value is in range; throws a RangeError naming the first bad one. A setting
+ * that the config lacks and the table gives a `before` value (a run checkpoint older than the setting) is
+ * filled in, in place.
  */
 export function checkConfig(config: TrainConfig): TrainConfig {
-  for (const [key, value] of Object.entries(ADDED_SETTINGS)) {
-    if (!(key in config)) (config as unknown as Record<string, number>)[key] = value;
+  for (const key of TRAIN_KEYS) {
+    const { before } = TRAIN_SETTINGS[key];
+    if (before !== undefined && !(key in config)) config[key] = before;
   }
-  for (const key of Object.keys(PAPER_CONFIG) as (keyof TrainConfig)[]) {
-    const v = config[key];
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new RangeError(`setting ${key} must be a finite number, got ${v}`);
-    if (v < 0) throw new RangeError(`setting ${key} must be >= 0, got ${v}`);
-    if (INTEGER_KEYS.has(key) && !Number.isInteger(v)) throw new RangeError(`setting ${key} must be an integer, got ${v}`);
-    if (BOOLEAN_KEYS.has(key) && v !== 0 && v !== 1) throw new RangeError(`setting ${key} must be 0 or 1, got ${v}`);
+  for (const key of TRAIN_KEYS) {
+    const v: unknown = config[key];
+    if (typeof v !== 'number') throw new RangeError(`setting ${key} must be a number, got ${String(v)}`);
+    const problem = rangeProblem(TRAIN_SETTINGS[key], v);
+    if (problem) throw new RangeError(`setting ${key} is ${problem}, got ${v}`);
   }
-  for (const key of ['groupSize', 'tasksPerUpdate', 'maxSteps', 'maxCommandTokens', 'maxSkillTokens', 'epochs'] as const) {
-    if (config[key] < 1) throw new RangeError(`setting ${key} must be at least 1, got ${config[key]}`);
-  }
-  if (config.clip >= 1) throw new RangeError(`setting clip must be below 1, got ${config.clip}`);
-  if (config.beta1 >= 1 || config.beta2 >= 1) throw new RangeError('settings beta1 and beta2 must be below 1');
   return config;
 }

@@ -11,15 +11,21 @@
 //   last `history` steps, the current observation) followed by the command.
 // With `skills`, an episode plays with a skill block after its task line, as the re-scoring context of SEED
 // has it: the skill-conditioned policy acting (the teacher check), not a trajectory to train on.
+//
+// Stage 1 of an update (`rolloutStage`) plays B train tasks x G episodes; with resampleRounds, a group whose
+// rewards are all equal (no advantage, no signal) is replaced by a group of a fresh task.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import { Game, type StepRecord } from '../env/game.ts';
+import { generateScene } from '../env/generate.ts';
 import type { Scene } from '../env/scene.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
 import { observationTokens, openingRoomText, policyContext, skillTokens, taskTokens, type EpisodeText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ScoredSequence } from './batch.ts';
+import type { TrainConfig } from './config.ts';
+import { updateRng, type UpdateContext, type UpdateState } from './update_state.ts';
 
 /** Tokens of a skill block besides the skill text: the SKILL marker, the intro sentence and the end token. */
 export const SKILL_RESERVE = 16;
@@ -191,6 +197,83 @@ export async function rollout(
     decoder.dispose();
   }
   return out.map((t) => t!);
+}
+
+/** Train-task indices of resampled groups start here, far above those of the updates' own tasks. */
+export const RESAMPLE_INDEX_BASE = 1 << 28;
+
+export function rolloutOptions(config: TrainConfig): RolloutOptions {
+  return {
+    maxSteps: config.maxSteps,
+    history: config.history,
+    temperature: config.temperature,
+    constrained: config.constrained === 1,
+    maxCommandTokens: config.maxCommandTokens,
+    maxSkillTokens: config.maxSkillTokens,
+  };
+}
+
+/** The scenes of update u: tasksPerUpdate train games, each repeated groupSize times. */
+export function updateScenes(run: Pick<UpdateContext, 'seed' | 'scale'>, update: number, config: TrainConfig): { scenes: Scene[]; tasks: number[] } {
+  const scenes: Scene[] = [];
+  const tasks: number[] = [];
+  for (let b = 0; b < config.tasksPerUpdate; b++) {
+    const scene = generateScene('train', update * config.tasksPerUpdate + b, run.scale, run.seed);
+    for (let g = 0; g < config.groupSize; g++) {
+      scenes.push(scene);
+      tasks.push(b);
+    }
+  }
+  return { scenes, tasks };
+}
+
+/** Stage 1: plays the update's episodes, fills trajectories, scenes, token offsets and the played counts. */
+export async function rolloutStage(run: UpdateContext, st: UpdateState, onTrajectory?: (t: Trajectory) => void): Promise<void> {
+  const { config } = st;
+  const { scenes, tasks } = updateScenes(run, st.update, config);
+  st.trajectories = await rollout(run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, 'rollout'), onTrajectory);
+  st.played = st.trajectories.length;
+  st.playedWins = st.trajectories.filter((t) => t.won).length;
+  for (let round = 1; round <= config.resampleRounds; round++) {
+    if (!(await resampleFlatGroups(run, st, round, onTrajectory))) break;
+  }
+  st.scenes = st.trajectories.map((t) => t.scene);
+  const offsets = new Int32Array(st.trajectories.length + 1);
+  st.trajectories.forEach((t, i) => (offsets[i + 1] = offsets[i] + t.lOld.length));
+  st.tokenOffsets = offsets;
+  st.tokens = st.trajectories.reduce((n, t) => n + t.sequences.reduce((m, s) => m + s.ids.length, 0), 0);
+}
+
+/**
+ * Replaces every group whose episodes all got the same reward by a group of a fresh train task (drawn from
+ * an index range no update uses); returns false when no group was flat.
+ */
+async function resampleFlatGroups(run: UpdateContext, st: UpdateState, round: number, onTrajectory?: (t: Trajectory) => void): Promise<boolean> {
+  const { config } = st;
+  const G = config.groupSize;
+  const flat: number[] = [];
+  for (let b = 0; b < config.tasksPerUpdate; b++) {
+    const rewards = st.trajectories.slice(b * G, (b + 1) * G).map((t) => totalReward(t, config.winReward, config.invalidPenalty));
+    if (rewards.every((r) => r === rewards[0])) flat.push(b);
+  }
+  if (flat.length === 0) return false;
+  const scenes: Scene[] = [];
+  const tasks: number[] = [];
+  const firstIndex = RESAMPLE_INDEX_BASE + (st.update * config.resampleRounds + round - 1) * config.tasksPerUpdate;
+  for (const b of flat) {
+    const scene = generateScene('train', firstIndex + b, run.scale, run.seed);
+    for (let g = 0; g < G; g++) {
+      scenes.push(scene);
+      tasks.push(b);
+    }
+  }
+  const fresh = await rollout(run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, `rollout/${round}`), onTrajectory);
+  st.played = (st.played ?? 0) + fresh.length;
+  st.playedWins = (st.playedWins ?? 0) + fresh.filter((t) => t.won).length;
+  flat.forEach((b, k) => {
+    for (let g = 0; g < G; g++) st.trajectories[b * G + g] = { ...fresh[k * G + g], index: b * G + g };
+  });
+  return true;
 }
 
 function buildTrajectory(l: Live, index: number, task: number, scene: Scene, windowed: boolean, tok: Tokenizer, words: number): Trajectory {

@@ -3,6 +3,7 @@
 // update counter is the run's whole Rng state (trainer.ts), so restoring both files resumes a run exactly.
 import type { Checkpoint } from '../model/checkpoint.ts';
 import { checkConfig, isAlgo, type TrainConfig } from './config.ts';
+import type { SkillLibrary } from './hindsight.ts';
 import type { Trainer } from './trainer.ts';
 
 export interface RunMetadata {
@@ -14,7 +15,7 @@ export interface RunMetadata {
   updates: number;
   episodes: number;
   config: TrainConfig;
-  staticLibrary: Record<string, string[]> | null;
+  staticLibrary: SkillLibrary | null;
 }
 
 export async function runCheckpoints(trainer: Trainer, preset: string, vocabHash: string): Promise<{ current: Checkpoint; reference: Checkpoint }> {

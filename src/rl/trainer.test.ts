@@ -9,7 +9,7 @@ import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
 import { referenceSkill } from './skill_fidelity.ts';
 import { Rng } from '../common/rng.ts';
-import { rollout } from './rollout.ts';
+import { rollout, updateScenes } from './rollout.ts';
 import { generateScene } from '../env/generate.ts';
 
 const tok = defaultTokenizer();
@@ -220,7 +220,7 @@ describe('resampling flat groups', () => {
     expect(m.episodes).toBe(12);
     expect(t.episodes).toBe(12);
     expect(st.played).toBe(12);
-    const own = t.scenesOf(0, st.config).scenes;
+    const own = updateScenes(t, 0, st.config).scenes;
     expect(st.trajectories.map((tr) => tr.index)).toEqual([0, 1, 2, 3]);
     expect(st.trajectories.map((tr) => tr.task)).toEqual([0, 0, 1, 1]);
     expect(st.trajectories.every((tr, i) => tr.scene.task.goal === st.scenes[i].task.goal)).toBe(true);

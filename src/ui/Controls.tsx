@@ -1,8 +1,9 @@
 import { useEffect, useId, useState } from 'react';
 import {
-  ALGORITHM_LABELS,
   CHOICE_SPECS,
   NUMBER_SPECS,
+  PAGE_NUMBER_KEYS,
+  PAGE_TRAIN_KEYS,
   RESET_KEYS,
   defaultSettings,
   numberProblem,
@@ -10,10 +11,8 @@ import {
   type NumericKey,
   type Settings,
 } from '../worker/settings.ts';
+import { ALGORITHM_LABELS, SETTING_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
-
-const HYPER_KEYS: NumericKey[] = ['lambda', 'beta', 'groupSize', 'tasksPerUpdate', 'lr', 'clip', 'klCoef', 'temperature', 'evalTemperature', 'history', 'maxSteps'];
-const RUN_KEYS: NumericKey[] = ['seed', 'speed', 'evalEvery', 'evalEpisodes', 'checkpointEvery'];
 
 export function Controls() {
   const engine = usePlayground((s) => s.engine);
@@ -76,13 +75,13 @@ function Settings() {
         <ChoiceField settingKey="preset" value={settings.preset} onChange={(v) => void setSettings({ ...defaultSettings(v as Settings['preset']), algo: settings.algo, seed: settings.seed, backend: settings.backend })} />
         <ChoiceField settingKey="backend" value={settings.backend} onChange={(v) => update({ backend: v as Settings['backend'] })} />
         <ChoiceField settingKey="decoding" value={settings.decoding} onChange={(v) => update({ decoding: v as Settings['decoding'] })} />
-        {RUN_KEYS.map((key) => (
+        {PAGE_NUMBER_KEYS.map((key) => (
           <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
         ))}
       </fieldset>
       <fieldset>
         <legend>Hyper-parameters</legend>
-        {HYPER_KEYS.map((key) => (
+        {PAGE_TRAIN_KEYS.map((key) => (
           <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
         ))}
         <div className="button-row">
@@ -118,11 +117,12 @@ function ChoiceField({
   onChange: (value: string) => void;
 }) {
   const spec = CHOICE_SPECS[settingKey];
+  const { label, help } = SETTING_LABELS[settingKey];
   const id = useId();
   return (
     <div className="field">
-      <label htmlFor={id}>{spec.label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-setting={spec.hash} title={spec.help}>
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-setting={spec.hash} title={help}>
         {spec.options.map((o) => (
           <option key={o} value={o}>
             {labels?.[o] ?? o}
@@ -136,6 +136,7 @@ function ChoiceField({
 /** A number input that commits on Enter or blur, and only a valid value; an invalid one is marked and kept for editing. */
 function NumberField({ settingKey, value, onCommit }: { settingKey: NumericKey; value: number; onCommit: (value: number) => void }) {
   const spec = NUMBER_SPECS[settingKey];
+  const { label, help } = SETTING_LABELS[settingKey];
   const id = useId();
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
@@ -146,18 +147,18 @@ function NumberField({ settingKey, value, onCommit }: { settingKey: NumericKey; 
   };
   return (
     <div className="field">
-      <label htmlFor={id}>{spec.label}</label>
+      <label htmlFor={id}>{label}</label>
       <input
         id={id}
         type="number"
         inputMode="decimal"
         min={spec.min}
         max={spec.max}
-        step={spec.integer ? 1 : 'any'}
+        step={spec.kind === 'real' ? 'any' : 1}
         value={text}
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? `${id}-problem` : undefined}
-        title={spec.help}
+        title={help}
         data-setting={spec.hash}
         onChange={(e) => setText(e.target.value)}
         onBlur={commit}

@@ -1,6 +1,8 @@
-import { STAGES, STAGE_TITLES, type StageSnapshot, type TrajectoryView } from '../worker/protocol.ts';
+import { STAGES } from '../rl/update_state.ts';
+import type { StageSnapshot, TrajectoryView } from '../worker/protocol.ts';
 import { downloadText } from './download.ts';
 import { fmt } from './EpisodeView.tsx';
+import { STAGE_TITLES } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
 export function StageView() {

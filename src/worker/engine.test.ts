@@ -14,7 +14,8 @@ import { parameterLayout } from '../model/layout.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { DEFAULT_SETTINGS, type Settings } from './settings.ts';
 import { Engine, largestChanges, type EngineHost, type SavedRun } from './engine.ts';
-import { STAGES, type EngineEvent, type StageSnapshot } from './protocol.ts';
+import { STAGES } from '../rl/update_state.ts';
+import type { EngineEvent, StageSnapshot } from './protocol.ts';
 
 function memoryHost(): EngineHost & { saved: SavedRun | null } {
   const host = {

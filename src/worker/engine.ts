@@ -10,12 +10,12 @@ import { presetConfig, type ModelConfig, type PresetName } from '../model/config
 import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { packBatch } from '../rl/batch.ts';
-import { defaultConfig, type TrainConfig } from '../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
-import { STAGES as TRAINER_STAGES, Trainer, type UpdateState } from '../rl/trainer.ts';
+import { Trainer } from '../rl/trainer.ts';
+import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
-import type { Settings } from './settings.ts';
+import { runIdsOf, trainConfigOf, type Settings } from './settings.ts';
 import type {
   BackendReport,
   EngineApi,
@@ -24,7 +24,6 @@ import type {
   ParameterChange,
   RunId,
   SavedRunInfo,
-  StageName,
   StageSnapshot,
   StepResultView,
   UpdateMetrics,
@@ -64,28 +63,6 @@ interface Run {
   lStudent: Float32Array | null;
   paramsBefore: Float32Array | null;
   step: StepResultView | null;
-}
-
-export function trainConfig(s: Settings): TrainConfig {
-  return {
-    ...defaultConfig(s.preset),
-    lambda: s.lambda,
-    beta: s.beta,
-    groupSize: s.groupSize,
-    tasksPerUpdate: s.tasksPerUpdate,
-    lr: s.lr,
-    clip: s.clip,
-    klCoef: s.klCoef,
-    temperature: s.temperature,
-    evalTemperature: s.evalTemperature,
-    history: s.history,
-    maxSteps: s.maxSteps,
-    constrained: s.decoding === 'constrained' ? 1 : 0,
-  };
-}
-
-export function runIdsOf(algo: Settings['algo']): RunId[] {
-  return algo === 'both' ? ['seed', 'grpo'] : [algo];
 }
 
 function sameShape(a: ModelConfig, b: ModelConfig): boolean {
@@ -186,7 +163,7 @@ export class Engine implements EngineApi {
         report ??= r;
         await backend.writeParameters(params);
         await backend.setReferenceFromCurrent();
-        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfig(settings), seed: settings.seed, scale: TINY });
+        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfigOf(settings), seed: settings.seed, scale: TINY });
         this.attachCallbacks(trainer, id, generation);
         this.runs.push({ id, trainer, backend, lStudent: null, paramsBefore: null, step: null });
       }
@@ -195,7 +172,7 @@ export class Engine implements EngineApi {
           const files = saved.runs.find((r) => r.id === run.id);
           if (!files) throw new Error(`the saved run has no ${run.id} run`);
           await restoreRun(run.trainer, readCheckpoint(files.current, { vocabHash: this.tok.hash }), readCheckpoint(files.reference, { vocabHash: this.tok.hash }));
-          run.trainer.config = trainConfig(settings);
+          run.trainer.config = trainConfigOf(settings);
         }
         this.curves = saved.curves.slice();
       }
@@ -235,7 +212,7 @@ export class Engine implements EngineApi {
   async configure(settings: Settings): Promise<void> {
     if (!this.settings) return;
     this.settings = { ...settings, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
-    for (const r of this.runs) r.trainer.config = trainConfig(this.settings);
+    for (const r of this.runs) r.trainer.config = trainConfigOf(this.settings);
   }
 
   async pause(): Promise<void> {
@@ -288,7 +265,7 @@ export class Engine implements EngineApi {
       if (generation !== this.generation || (this.stopRequested && !ignoreStop)) return false;
       await this.runStage(run, false);
       await this.host.yieldToEvents();
-    } while (run.trainer.current!.stage < TRAINER_STAGES.length);
+    } while (run.trainer.current!.stage < STAGES.length);
     await this.afterUpdate(run);
     return true;
   }
@@ -297,7 +274,7 @@ export class Engine implements EngineApi {
   private async runStage(run: Run, inspect: boolean): Promise<StageSnapshot> {
     const trainer = run.trainer;
     const open = trainer.current;
-    const next: StageName = open && open.stage < TRAINER_STAGES.length ? TRAINER_STAGES[open.stage] : 'rollout';
+    const next: Stage = open && open.stage < STAGES.length ? STAGES[open.stage] : 'rollout';
     if (next === 'rollout') {
       run.lStudent = null;
       run.step = null;
@@ -330,9 +307,8 @@ export class Engine implements EngineApi {
     return snapshot;
   }
 
-  private snapshot(run: Run, st: UpdateState, stage: StageName): StageSnapshot {
+  private snapshot(run: Run, st: UpdateState, stage: Stage): StageSnapshot {
     const config = st.config;
-    const distil = run.id !== 'grpo' && run.id !== 'opid';
     return {
       run: run.id,
       update: st.update + 1,
@@ -340,7 +316,7 @@ export class Engine implements EngineApi {
       trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent, run.backend.config.contextLength)),
       groups: groupViews(st),
       step: run.step,
-      hyper: { lambda: distil ? config.lambda : 0, beta: config.beta, clip: config.clip, klCoef: config.klCoef, gate: run.id !== 'seed-nogate' },
+      hyper: st.lossHyper,
     };
   }
 
@@ -359,7 +335,7 @@ export class Engine implements EngineApi {
       seen = result.seen.success;
       unseen = result.unseen.success;
     }
-    const metrics = metricsView(run.id, m, seen, unseen);
+    const metrics = metricsView(m, seen, unseen);
     this.curves.push(metrics);
     this.emit({ type: 'update', metrics });
     if (metrics.skipped) this.emit({ type: 'error', message: `${run.id} update ${done} was refused before it touched the weights: ${metrics.skipped}` });
@@ -394,7 +370,7 @@ export class Engine implements EngineApi {
       const run = this.runOf(id);
       const st = run.trainer.current;
       if (!st) throw new Error('no update has run yet');
-      return lossJsonOf(st, this.snapshot(run, st, 'loss').hyper, run.lStudent);
+      return lossJsonOf(st, st.lossHyper, run.lStudent);
     });
   }
 

@@ -1,29 +1,20 @@
 // What the training worker and the page say to each other (Comlink). Everything here is structured-clone
 // data: plain objects, strings, numbers and typed arrays. The page renders it and never computes a number
 // of the algorithm itself.
+import type { LossHyper } from '../backend/backend.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
-import type { Settings } from './settings.ts';
+import type { Algo } from '../rl/config.ts';
+import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
+import type { Stage } from '../rl/update_state.ts';
+import type { BackendChoice, Settings } from './settings.ts';
 
-/** Which run of the page a record belongs to: one run, or two side by side when the algorithm is "both". */
-export type RunId = 'seed' | 'grpo' | 'seed-static' | 'seed-shuffled' | 'opid' | 'seed-nogate';
-
-/** The trainer's stages (rl/trainer.ts), in order. */
-export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
-export type StageName = (typeof STAGES)[number];
-
-export const STAGE_TITLES: Readonly<Record<StageName, string>> = {
-  rollout: '1 Rollout',
-  rewards: '2 Rewards and group advantages',
-  skills: '3 Hindsight skills',
-  rescore: '4 Re-scoring',
-  loss: '5 Delta, gate and coefficients',
-  optimizer: '6 Gradient and optimizer step',
-};
+/** Which run of the page a record belongs to, named by its algorithm (two runs side by side when the page's algorithm is "both"). */
+export type RunId = Algo;
 
 /** How the backend was chosen and why; shown beside the adapter. */
 export interface BackendReport {
   kind: 'cpu' | 'webgpu';
-  requested: 'auto' | 'webgpu' | 'cpu';
+  requested: BackendChoice;
   reason: string;
   adapter: AdapterReport | null;
   /** Set when WebGPU was wanted or probed and could not be used. */
@@ -128,29 +119,19 @@ export interface StepResultView {
   rmsChange: number;
 }
 
-export interface UpdateMetrics {
+/**
+ * The trainer's metrics of one update (rl/trainer.ts) as the page charts and saves them: numbered from 1,
+ * with the evaluation of that update, if it ran one.
+ */
+export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped'> {
   run: RunId;
+  /** 1 for the first update. */
   update: number;
-  /** Episodes played so far in this run (training rollouts). */
-  episodes: number;
+  /** Success over the update's training rollouts (the trainer's `success`). */
   successTrain: number;
-  meanReward: number;
-  L_GRPO: number;
-  L_OPD: number;
-  KL: number;
-  total: number;
-  meanDelta: number;
-  meanGate: number;
-  /** null when the algorithm writes no skills (GRPO). */
-  validSkillRate: number | null;
-  /** Mention F1 of the skills used against the annotator's skills of the same trajectories; null without skills. */
-  skillFidelity: number | null;
-  gradNorm: number;
   /** Success on the fixed eval sets, when this update ran an evaluation; null otherwise. */
   evalSeen: number | null;
   evalUnseen: number | null;
-  tokensPerSecond: number;
-  wallMs: number;
   /** Set when a non-finite loss or gradient stopped the update before the weights changed. */
   skipped: string | null;
 }
@@ -159,11 +140,12 @@ export interface UpdateMetrics {
 export interface StageSnapshot {
   run: RunId;
   update: number;
-  stage: StageName;
+  stage: Stage;
   trajectories: TrajectoryView[];
   groups: GroupView[] | null;
   step: StepResultView | null;
-  hyper: { lambda: number; beta: number; clip: number; klCoef: number; gate: boolean };
+  /** The loss settings of the update (UpdateState.lossHyper). */
+  hyper: LossHyper;
 }
 
 export type EngineEvent =

@@ -23,9 +23,9 @@ function arbitrarySettings(): fc.Arbitrary<Settings> {
   const numbers = Object.fromEntries(
     numericKeys.map((k) => {
       const spec = NUMBER_SPECS[k];
-      const arb = spec.integer
-        ? fc.integer({ min: spec.min, max: spec.max })
-        : fc.double({ min: spec.min, max: spec.max, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x));
+      const arb = spec.kind === 'real'
+        ? fc.double({ min: spec.min, max: spec.max, maxExcluded: spec.belowMax, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x))
+        : fc.integer({ min: spec.min, max: spec.max });
       return [k, arb];
     }),
   ) as Record<NumericKey, fc.Arbitrary<number>>;
@@ -82,9 +82,9 @@ describe('URL hash', () => {
       ['kl', ''],
     ]);
     expect(notices[0].message).toBe(`is not a number; using ${DEFAULT_SETTINGS.lambda}`);
-    expect(notices[1].message).toBe('is outside 0..100; using 5');
+    expect(notices[1].message).toBe('is outside [0, 100]; using 5');
     expect(notices[2].message).toBe('is not a whole number; using 4');
-    expect(notices[3].message).toContain('must be one of seed, grpo');
+    expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; using seed`);
   });
 
   it('survives garbage: unknown keys, bad escapes, repeated keys', () => {
@@ -107,6 +107,7 @@ describe('URL hash', () => {
           const spec = NUMBER_SPECS[k];
           expect(settings[k]).toBeGreaterThanOrEqual(spec.min);
           expect(settings[k]).toBeLessThanOrEqual(spec.max);
+          if (spec.belowMax) expect(settings[k]).toBeLessThan(spec.max);
         }
         expect(ALGORITHMS).toContain(settings.algo);
       }),

@@ -7,10 +7,12 @@ import { generateScene } from '../env/generate.ts';
 import { TINY } from '../env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultConfig } from '../rl/config.ts';
+import { rewardsStage } from '../rl/advantages.ts';
+import { lossHyper } from '../rl/loss.ts';
 import { rollout, type Trajectory } from '../rl/rollout.ts';
-import type { UpdateState } from '../rl/trainer.ts';
+import type { UpdateState } from '../rl/update_state.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { trajectoryView } from './views.ts';
+import { groupViews, trajectoryView } from './views.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -26,8 +28,8 @@ async function twoTrajectories(): Promise<Trajectory[]> {
 /** The fields of an update's state that the views read, after stage 3. */
 function stateAfterSkills(ts: Trajectory[], written: UpdateState['written'], used: UpdateState['used']): UpdateState {
   return {
-    update: 0, config, algo: 'seed', stage: 3, scenes: ts.map((t) => t.scene), trajectories: ts,
-    rewards: new Float64Array([0, 0]), advantages: new Float64Array([0, 0]), written, used,
+    update: 0, config, algo: 'seed', lossHyper: lossHyper('seed', config), stage: 3, scenes: ts.map((t) => t.scene), trajectories: ts,
+    rewards: new Float64Array([0, 0]), advantages: new Float64Array([0, 0]), groups: [{ task: 0, members: [0, 1], mean: 0, std: 0 }], written, used,
     tokenOffsets: new Int32Array(0), inputs: null, loss: null, step: null, skipped: null, startedMs: 0, tokens: 0,
   };
 }
@@ -64,5 +66,22 @@ describe('trajectory view', () => {
 
     const grpo = trajectoryView(tok, 'grpo', 1, 2, ts[1], config, stateAfterSkills(ts, [null, null], [null, null]), null, model.contextLength);
     expect(grpo.skill).toBeNull();
+  });
+});
+
+describe('group view', () => {
+  it('shows the group statistics the advantages were computed with, step-normalised ones included', async () => {
+    const [a, b] = await twoTrajectories();
+    // A won episode of 3 steps and a lost one of 1: step-normalised, the mean is (3 * 10 + 0) / 4 = 7.5, not 5.
+    const ts = [{ ...a, won: true, invalid: 0, records: a.records.slice(0, 4) }, { ...b, won: false, invalid: 0, records: b.records.slice(0, 2) }];
+    const st: UpdateState = { ...stateAfterSkills(ts, [null, null], [null, null]), config: { ...config, stepNormalised: 1 }, groups: [] };
+    expect(groupViews(st)).toBeNull();
+    rewardsStage(st);
+    const [g] = groupViews(st)!;
+    expect(g.rewards).toEqual([10, 0]);
+    expect(g.mean).toBeCloseTo(7.5, 12);
+    expect(g.std).toBe(st.groups[0].std);
+    expect(g.advantages[0]).toBeCloseTo((10 - 7.5) / (g.std + 1e-6), 9);
+    expect(g.advantages).toEqual(Array.from(st.advantages));
   });
 });

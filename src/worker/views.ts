@@ -2,12 +2,13 @@
 // sliced per trajectory. Pure functions of the trainer's state, so the numbers on screen are the numbers the
 // update used.
 import { lossProblemToJson } from '../backend/loss_json.ts';
-import type { LossOutput } from '../backend/backend.ts';
+import type { LossHyper, LossOutput } from '../backend/backend.ts';
 import { analyzerContext, openingRoomText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
-import type { UpdateMetrics as TrainerMetrics, UpdateState } from '../rl/trainer.ts';
+import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
+import type { UpdateState } from '../rl/update_state.ts';
 import type { GroupView, RunId, SkillView, StepView, TokenScores, TrajectoryView, UpdateMetrics } from './protocol.ts';
 
 /** A trajectory as the page shows it, with whatever the update has computed for it so far. */
@@ -94,17 +95,17 @@ function tokenScores(state: UpdateState, i: number, lStudent: Float32Array | nul
   };
 }
 
+/** Each group's rewards and advantages, with the statistics the advantages were computed with (stage 2). */
 export function groupViews(state: UpdateState): GroupView[] | null {
-  if (state.rewards.length === 0) return null;
-  const groups = new Map<number, number[]>();
-  state.trajectories.forEach((t, i) => groups.set(t.task, [...(groups.get(t.task) ?? []), i]));
-  return [...groups.entries()].map(([task, idx]) => {
-    const rewards = idx.map((i) => state.rewards[i]);
-    const n = rewards.length;
-    const mean = n > 1 ? rewards.reduce((x, y) => x + y, 0) / n : 0;
-    const std = n > 1 ? Math.sqrt(rewards.reduce((x, r) => x + (r - mean) ** 2, 0) / (n - 1)) : 1;
-    return { task, goal: state.trajectories[idx[0]].scene.task.goal, rewards, mean, std, advantages: idx.map((i) => state.advantages[i]) };
-  });
+  if (state.groups.length === 0) return null;
+  return state.groups.map((g) => ({
+    task: g.task,
+    goal: state.trajectories[g.members[0]].scene.task.goal,
+    rewards: g.members.map((i) => state.rewards[i]),
+    mean: g.mean,
+    std: g.std,
+    advantages: g.members.map((i) => state.advantages[i]),
+  }));
 }
 
 /**
@@ -114,7 +115,7 @@ export function groupViews(state: UpdateState): GroupView[] | null {
  */
 export function lossJsonOf(
   state: UpdateState,
-  hyper: { lambda: number; beta: number; clip: number; klCoef: number; gate: boolean },
+  hyper: LossHyper,
   rescored: Float32Array | null,
 ): string {
   const lStudent = state.loss?.lStudent ?? rescored;
@@ -123,26 +124,16 @@ export function lossJsonOf(
   return JSON.stringify(lossProblemToJson({ hyper, lStudent, inputs: state.inputs }), null, 1);
 }
 
-export function metricsView(run: RunId, m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {
+/** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics). */
+export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {
+  const { update, algo, success, skipped, ...shared } = m;
   return {
-    run,
-    update: m.update + 1,
-    episodes: m.episodes,
-    successTrain: m.success,
-    meanReward: m.meanReward,
-    L_GRPO: m.L_GRPO,
-    L_OPD: m.L_OPD,
-    KL: m.KL,
-    total: m.total,
-    meanDelta: m.meanDelta,
-    meanGate: m.meanGate,
-    validSkillRate: m.validSkillRate,
-    skillFidelity: m.skillFidelity,
-    gradNorm: m.gradNorm,
+    ...shared,
+    run: algo,
+    update: update + 1,
+    successTrain: success,
     evalSeen,
     evalUnseen,
-    tokensPerSecond: m.tokensPerSecond,
-    wallMs: m.wallMs,
-    skipped: m.skipped ? `non-finite ${m.skipped.term} (${m.skipped.where})` : null,
+    skipped: skipped ? `non-finite ${skipped.term} (${skipped.where})` : null,
   };
 }

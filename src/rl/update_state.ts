@@ -1,0 +1,69 @@
+// One SEED update as data: the six stages in order, and the state that each stage fills in (src/rl/README.md
+// maps every stage to its file). The trainer runs the stages; the page's worker reads this state to show them,
+// so everything the page shows of an update (group statistics, loss settings) is stored here, never recomputed.
+import type { Backend, LossHyper, LossInputs, LossOutput, StepStats } from '../backend/backend.ts';
+import { Rng, hashString } from '../common/rng.ts';
+import type { RoomScale } from '../env/scale.ts';
+import type { Scene } from '../env/scene.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import type { WrittenSkill } from './analyzer.ts';
+import type { Algo, TrainConfig } from './config.ts';
+import type { Trajectory } from './rollout.ts';
+
+export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** What every stage of a run's updates works with: the backend, the tokenizer, and what the run was started with. */
+export interface UpdateContext {
+  readonly backend: Backend;
+  readonly tok: Tokenizer;
+  readonly algo: Algo;
+  readonly seed: number;
+  readonly scale: RoomScale;
+}
+
+/** A GRPO group: the trajectories of one task and the reward statistics their advantages were computed with. */
+export interface TaskGroup {
+  task: number;
+  /** Indices of the group's trajectories, in rollout order. */
+  members: number[];
+  mean: number;
+  std: number;
+}
+
+/** Everything an update computed so far; each stage fills its part. */
+export interface UpdateState {
+  update: number;
+  /** The run's config when the update began; every stage of the update reads this copy. */
+  config: TrainConfig;
+  algo: Algo;
+  /** The loss settings of this update: the config's, with lambda and the gate as the algorithm has them. */
+  lossHyper: LossHyper;
+  /** Stages completed. */
+  stage: number;
+  scenes: Scene[];
+  trajectories: Trajectory[];
+  rewards: Float64Array;
+  advantages: Float64Array;
+  /** One per task, from stage 2 (rewards); empty before. */
+  groups: TaskGroup[];
+  /** Per trajectory: the skill it wrote (null when the algorithm writes none) and the skill used for OPD. */
+  written: (WrittenSkill | null)[];
+  used: (WrittenSkill | null)[];
+  /** [n + 1] offsets of each trajectory's tokens in the per-token arrays. */
+  tokenOffsets: Int32Array;
+  inputs: LossInputs | null;
+  loss: LossOutput | null;
+  step: StepStats | null;
+  skipped: { term: string; where: string } | null;
+  startedMs: number;
+  tokens: number;
+  /** Episodes played and won in the rollout stage, those of replaced (resampled) groups included. */
+  played?: number;
+  playedWins?: number;
+}
+
+/** Per-update Rng streams, derived from the run seed and the update index only. */
+export function updateRng(seed: number, update: number, label: string): Rng {
+  return new Rng(hashString(`update/${update}/${label}`, seed >>> 0));
+}

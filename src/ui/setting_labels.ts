@@ -1,0 +1,55 @@
+// What the page calls each setting, algorithm and stage. A training setting's help text is its line in the
+// trainer's table (rl/config.ts); the page writes help only for the settings of its own.
+import { TRAIN_SETTINGS } from '../rl/config.ts';
+import type { Stage } from '../rl/update_state.ts';
+import { PAGE_TRAIN_KEYS, type Algorithm, type PageTrainKey, type Settings } from '../worker/settings.ts';
+
+const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
+  lambda: 'λ (OPD weight)',
+  beta: 'β (gate sharpness)',
+  groupSize: 'Group size G',
+  tasksPerUpdate: 'Tasks per update',
+  lr: 'Learning rate',
+  clip: 'Clip ε',
+  klCoef: 'KL coefficient',
+  temperature: 'Rollout temperature',
+  evalTemperature: 'Eval temperature',
+  history: 'History length H',
+  maxSteps: 'Max steps',
+};
+
+const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {
+  preset: { label: 'Model preset', help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU' },
+  algo: { label: 'Algorithm', help: 'what the run trains with' },
+  decoding: { label: 'Decoding', help: 'constrained: only admissible commands; free: the paper’s setting' },
+  backend: { label: 'Backend', help: 'auto picks what is faster on this machine' },
+  seed: { label: 'Seed', help: 'the one seed of the run (tasks, sampling)' },
+  speed: { label: 'Speed (updates/s, 0 = max)', help: 'how fast Play runs; 0 runs updates back to back' },
+  evalEvery: { label: 'Evaluate every N updates', help: 'success on eval-seen and eval-unseen after update 1 and every N updates' },
+  evalEpisodes: { label: 'Eval games per split', help: 'games of each fixed eval set played per evaluation' },
+  checkpointEvery: { label: 'Checkpoint every N updates', help: 'saves the run to this browser (IndexedDB)' },
+};
+
+export const SETTING_LABELS: Readonly<Record<keyof Settings, { label: string; help: string }>> = {
+  ...(Object.fromEntries(PAGE_TRAIN_KEYS.map((k) => [k, { label: TRAIN_LABELS[k], help: TRAIN_SETTINGS[k].doc }])) as Record<PageTrainKey, { label: string; help: string }>),
+  ...PAGE_LABELS,
+};
+
+export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
+  seed: 'SEED',
+  grpo: 'GRPO',
+  both: 'SEED and GRPO side by side',
+  'seed-static': 'SEED, static skill library (ablation)',
+  'seed-shuffled': 'SEED, shuffled skills (control)',
+  opid: 'OPID (Delta added to the advantage)',
+  'seed-nogate': 'SEED without the gate (g = 1)',
+};
+
+export const STAGE_TITLES: Readonly<Record<Stage, string>> = {
+  rollout: '1 Rollout',
+  rewards: '2 Rewards and group advantages',
+  skills: '3 Hindsight skills',
+  rescore: '4 Re-scoring',
+  loss: '5 Delta, gate and coefficients',
+  optimizer: '6 Gradient and optimizer step',
+};
