@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import type { EngineEvent, EngineInfo, RunId, SavedRunInfo } from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
 import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
-import { formatHash, needsReset, parseHash, type Settings, type SettingNotice } from '../worker/settings.ts';
+import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../worker/settings.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
@@ -107,7 +107,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
   engine: { state: 'starting' },
   info: null,
   record: EMPTY_RECORD,
-  view: { run: initialHash.settings.algo === 'both' ? 'seed' : (initialHash.settings.algo as RunId), filter: 'all', colourBy: 'delta', selected: null },
+  view: { run: runIdsOf(initialHash.settings.algo)[0], filter: 'all', colourBy: 'delta', selected: null },
   saved: null,
   checkpointMessage: null,
 
