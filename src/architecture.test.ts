@@ -1,4 +1,4 @@
-// The layer rule of docs/architecture.md ("Layers"), enforced: data flows downward and nothing imports upward.
+// The layer rule (docs/architecture.md, "Layers"), enforced: data flows downward and nothing imports upward.
 // Every folder under src/ has a place in the rule, and a module may reach only the folders its place allows,
 // whether by a static import, a dynamic import() or a `new URL(..., import.meta.url)` (how Vite finds a
 // worker's script). An import into a folder that has no place in the rule fails too.
