@@ -15,14 +15,6 @@ export function clipScale(norm: number, clip: number): number {
   return clip > 0 && norm > clip ? clip / norm : 1;
 }
 
-export function checkOptimizerHyper(h: OptimizerHyper): void {
-  for (const key of ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'gradClip'] as const) {
-    if (!Number.isFinite(h[key])) throw new RangeError(`optimizer: ${key} must be a finite number, got ${h[key]}`);
-  }
-  if (h.lr < 0 || h.eps <= 0 || h.weightDecay < 0) throw new RangeError('optimizer: lr and weightDecay must be >= 0, eps > 0');
-  if (!(h.beta1 >= 0 && h.beta1 < 1 && h.beta2 >= 0 && h.beta2 < 1)) throw new RangeError('optimizer: beta1 and beta2 must be in [0, 1)');
-}
-
 /**
  * One AdamW step number `step` (1-based) on every view of the layout, with the gradient multiplied by
  * gradScale (the clipping factor):

@@ -1,46 +1,22 @@
+// The CPU backend's numbers: its gradient against a float64 chain rule, recomputed activations against
+// kept ones, and AdamW with clipping against hand-computed steps. What every backend must refuse and keep
+// is in ../conformance.test.ts.
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../common/rng.ts';
 import { validateConfig } from '../../model/config.ts';
 import { parameterLayout } from '../../model/layout.ts';
 import { NonFiniteError, type LossHyper, type OptimizerHyper, type TokenBatch } from '../backend.ts';
+import { makeBatch, randomLossInputs, scoredCount } from '../batch_testing.ts';
+import { describeScored } from '../contract.ts';
 import { adamwUpdate, clipScale } from './adamw.ts';
 import { CpuBackend } from './cpu_backend.ts';
 import { allocActivations, allocBackwardScratch, gptBackward, gptForward, headBackward, headForward } from './gpt.ts';
-import { allowToken } from './log_softmax.ts';
 import { bindWeights } from './weights.ts';
-import { randomLossInputs } from '../loss_inputs_testing.ts';
 
 const config = validateConfig({ vocabSize: 40, contextLength: 32, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
 const V = config.vocabSize;
 const words = Math.ceil(V / 32);
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
 const adam: OptimizerHyper = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
-
-/** 3 sequences of 12; the middle one has nothing scored. Targets are the next tokens, each allowed by its mask. */
-function makeBatch(seed: number): TokenBatch {
-  const rng = new Rng(seed);
-  const nSeq = 3;
-  const seqLen = 12;
-  const tokens = Int32Array.from({ length: nSeq * seqLen }, () => rng.int(V));
-  const targets = new Int32Array(nSeq * seqLen).fill(-1);
-  const scoredAt = [
-    [2, 3, 4, 8],
-    [],
-    [0, 5, 6, 7, 10],
-  ];
-  const masks: number[] = [];
-  scoredAt.forEach((ts, s) => {
-    for (const t of ts) {
-      const target = tokens[s * seqLen + t + 1] ?? rng.int(V);
-      targets[s * seqLen + t] = target;
-      const row = new Uint32Array(words);
-      for (let i = 0; i < words; i++) row[i] = rng.nextU32();
-      allowToken(row, 0, words, target);
-      masks.push(...row);
-    }
-  });
-  return { nSeq, seqLen, tokens, targets, masks: Uint32Array.from(masks) };
-}
 
 /** The float64 gradient of sum_k coef_k l_student_k: the reference for the backend's float32 gradient. */
 function referenceGradient(params: Float32Array, batch: TokenBatch, coef: Float32Array): Float64Array {
@@ -87,9 +63,9 @@ function referenceGradient(params: Float32Array, batch: TokenBatch, coef: Float3
 describe('CpuBackend.lossBackward', () => {
   it('scores l_student like score(), and its gradient is the float64 chain rule through coef', async () => {
     const backend = CpuBackend.fromSeed(config, 11);
-    const batch = makeBatch(1);
+    const batch = makeBatch(config, 1);
     const scored = await backend.score(batch);
-    expect(scored.length).toBe(9);
+    expect(scored.length).toBe(scoredCount(batch));
     const inputs = randomLossInputs(scored, 2);
     const out = await backend.lossBackward(batch, inputs, hyper);
     expect(Array.from(out.lStudent)).toEqual(Array.from(scored));
@@ -104,15 +80,10 @@ describe('CpuBackend.lossBackward', () => {
     }
     expect(maxRef).toBeGreaterThan(1e-3);
     expect(maxErr).toBeLessThan(1e-4 * maxRef);
-
-    // Gradients accumulate until the optimizer step.
-    await backend.lossBackward(batch, inputs, hyper);
-    const twice = backend.readGradients();
-    for (let i = 0; i < grads.length; i += 97) expect(twice[i]).toBe(2 * grads[i]);
   });
 
   it('gives the same gradient, bit for bit, when activations are recomputed instead of kept', async () => {
-    const batch = makeBatch(3);
+    const batch = makeBatch(config, 3);
     const a = CpuBackend.fromSeed(config, 4);
     const b = CpuBackend.fromSeed(config, 4, { activationBudget: 0 });
     const inputs = randomLossInputs(await a.score(batch), 5);
@@ -121,50 +92,25 @@ describe('CpuBackend.lossBackward', () => {
     expect(Buffer.from(b.readGradients().buffer).equals(Buffer.from(a.readGradients().buffer))).toBe(true);
   });
 
-  it('refuses non-finite loss inputs and non-finite l_student before touching the gradient', async () => {
-    const backend = CpuBackend.fromSeed(config, 6);
-    const batch = makeBatch(7);
-    const inputs = randomLossInputs(await backend.score(batch), 8);
-    await backend.lossBackward(batch, inputs, hyper);
-    const before = backend.readGradients();
-    const poisoned = { ...inputs, lOld: inputs.lOld.slice() };
-    poisoned.lOld[4] = NaN;
-    const err = await backend.lossBackward(batch, poisoned, hyper).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(NonFiniteError);
-    expect((err as NonFiniteError).term).toBe('L_GRPO');
-    expect(Buffer.from(backend.readGradients().buffer).equals(Buffer.from(before.buffer))).toBe(true);
-
+  it('refuses log-probs that overflow (weights of 3e38), naming the first such token, before touching the gradient', async () => {
+    // The GPU may assume that no infinity occurs inside a kernel, so this is the CPU's own promise.
+    const backend = CpuBackend.fromSeed(config, 16);
+    const batch = makeBatch(config, 14);
+    const inputs = randomLossInputs(await backend.score(batch), 15);
     const huge = await backend.readParameters();
     const wte = parameterLayout(config).views['wte'];
-    for (let i = 0; i < wte.size; i++) huge[wte.offset + i] = (i % 2 ? 3e38 : -3e38);
+    for (let i = 0; i < wte.size; i++) huge[wte.offset + i] = i % 2 ? 3e38 : -3e38;
     await backend.writeParameters(huge);
-    const err2 = await backend.lossBackward(batch, inputs, hyper).catch((e: unknown) => e);
-    expect(err2).toBeInstanceOf(NonFiniteError);
-    expect((err2 as NonFiniteError).term).toBe('l_student');
-    expect((err2 as Error).message).toMatch(/sequence 0, position 2/);
-    expect(Buffer.from(backend.readGradients().buffer).equals(Buffer.from(before.buffer))).toBe(true);
-  });
-
-  it('refuses malformed batches and parameters with a message, keeping the weights', async () => {
-    const backend = CpuBackend.fromSeed(config, 6);
-    const batch = makeBatch(7);
-    const bad = { ...batch, tokens: batch.tokens.slice() };
-    bad.tokens[5] = V;
-    await expect(backend.score(bad)).rejects.toThrow(/token 40 at sequence 0, position 5 is outside/);
-    const masked = { ...batch, masks: new Uint32Array(batch.masks.length) };
-    await expect(backend.score(masked)).rejects.toThrow(/not allowed by its mask/);
-    await expect(backend.score({ ...batch, masks: batch.masks.subarray(1) })).rejects.toThrow(/masks hold/);
-    const before = await backend.readParameters();
-    const nan = before.slice();
-    nan[3] = NaN;
-    await expect(backend.writeParameters(nan)).rejects.toThrow(/not finite/);
-    await expect(backend.writeParameters(before.subarray(1))).rejects.toThrow(/the model needs/);
-    expect(await backend.readParameters()).toEqual(before);
+    const err = await backend.lossBackward(batch, inputs, hyper).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NonFiniteError);
+    expect((err as NonFiniteError).term).toBe('l_student');
+    expect((err as NonFiniteError).where).toBe(describeScored(batch, 0));
+    expect(backend.readGradients().every((x) => x === 0)).toBe(true);
   });
 
   it('raises the log-likelihood of tokens with positive advantage over a few updates', async () => {
     const backend = CpuBackend.fromSeed(config, 21);
-    const batch = makeBatch(9);
+    const batch = makeBatch(config, 9);
     const start = await backend.score(batch);
     for (let step = 0; step < 5; step++) {
       const ls = await backend.score(batch);
@@ -211,7 +157,7 @@ describe('AdamW and clipping', () => {
     expect(clipScale(0.5, 1)).toBe(1);
     expect(clipScale(5, 0)).toBe(1);
     const backend = CpuBackend.fromSeed(config, 2);
-    const batch = makeBatch(4);
+    const batch = makeBatch(config, 4);
     const inputs = randomLossInputs(await backend.score(batch), 3);
     await backend.lossBackward(batch, inputs, hyper);
     const grads = backend.readGradients();

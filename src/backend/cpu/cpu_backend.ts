@@ -22,12 +22,24 @@ import {
   type StepStats,
   type TokenBatch,
 } from '../backend.ts';
+import {
+  checkBatch,
+  checkLossInputs,
+  checkOptimizerHyper,
+  checkOptimizerState,
+  checkParameterBuffer,
+  describeParameter,
+  firstNonFiniteIndex,
+  isAllowed,
+  refuseNonFiniteInputs,
+  refuseNonFiniteLogProbs,
+  refuseNonFiniteLoss,
+} from '../contract.ts';
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { parameterLayout, type ParameterLayout } from '../../model/layout.ts';
-import { adamwUpdate, checkOptimizerHyper, clipScale, gradientNorm } from './adamw.ts';
+import { adamwUpdate, clipScale, gradientNorm } from './adamw.ts';
 import { CpuDecoder } from './decoder.ts';
-import { firstNonFiniteIndex } from './floats.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 import {
   activationFloats,
@@ -41,8 +53,8 @@ import {
   type Activations,
   type BackwardScratch,
 } from './gpt.ts';
-import { gatherLogProbs, isAllowed, maskedLogSoftmax } from './log_softmax.ts';
-import { firstNonFinite, seedLoss } from './seed_loss.ts';
+import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
+import { seedLoss } from './seed_loss.ts';
 import { bindWeights, type ModelWeights } from './weights.ts';
 
 export interface CpuBackendOptions {
@@ -55,7 +67,6 @@ export interface CpuBackendOptions {
 
 /** One sequence of a batch, cut at its last scored position. */
 interface SequenceSlice {
-  seq: number;
   tokens: Int32Array;
   /** Positions (within the sequence) of the scored targets, and their index in scored order. */
   rows: Int32Array;
@@ -134,12 +145,7 @@ export class CpuBackend implements Backend {
   }
 
   async writeOptimizerState(state: { m: Float32Array; v: Float32Array; step: number }): Promise<void> {
-    checkParameterBuffer(state.m, this.layout.totalFloats, 'optimizer m');
-    checkParameterBuffer(state.v, this.layout.totalFloats, 'optimizer v');
-    if (!Number.isInteger(state.step) || state.step < 0) throw new RangeError(`optimizer step must be an integer >= 0, got ${state.step}`);
-    for (let i = 0; i < state.v.length; i++) {
-      if (state.v[i] < 0) throw new RangeError(`optimizer v[${i}] = ${state.v[i]} is negative`);
-    }
+    checkOptimizerState(state, this.layout.totalFloats);
     this.m = state.m.slice();
     this.v = state.v.slice();
     this.step = state.step;
@@ -160,6 +166,8 @@ export class CpuBackend implements Backend {
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     const slices = this.slice(batch);
     const nScored = countScored(slices);
+    checkLossInputs(inputs, nScored);
+    refuseNonFiniteInputs(inputs);
     const V = this.config.vocabSize;
     const C = this.config.dModel;
     const lStudent = new Float32Array(nScored);
@@ -188,11 +196,9 @@ export class CpuBackend implements Backend {
       kept.push(keep ? acts : null);
       logps.push(logp);
     }
-    const bad = firstNonFiniteIndex(lStudent);
-    if (bad >= 0) throw new NonFiniteError('l_student', describeToken(slices, bad, batch.seqLen));
+    refuseNonFiniteLogProbs(batch, lStudent);
     const loss = seedLoss(lStudent, inputs, hyper);
-    const badTerm = firstNonFinite(loss);
-    if (badTerm) throw new NonFiniteError(badTerm[0], badTerm[1]);
+    refuseNonFiniteLoss(loss);
 
     // Pass 2: dlogits = c (onehot(target) - p) on allowed tokens, then backward into the scratch gradient.
     this.gradScratch.fill(0);
@@ -224,7 +230,7 @@ export class CpuBackend implements Backend {
       gptBackward(this.gScratch, this.w, acts, dlnf, this.config, sl.tokens, scratch);
     }
     const badGrad = firstNonFiniteIndex(this.gradScratch);
-    if (badGrad >= 0) throw new NonFiniteError('gradient', this.describeParameter(badGrad));
+    if (badGrad >= 0) throw new NonFiniteError('gradient', describeParameter(this.layout, badGrad));
     for (let i = 0; i < this.grads.length; i++) this.grads[i] += this.gradScratch[i];
     return loss;
   }
@@ -260,39 +266,21 @@ export class CpuBackend implements Backend {
     this.freeBackwardScratch();
   }
 
+  /** The batch (checked) cut into its sequences that have a scored position. */
   private slice(batch: TokenBatch): SequenceSlice[] {
-    const { nSeq, seqLen, tokens, targets, masks } = batch;
-    const V = this.config.vocabSize;
-    if (!Number.isInteger(nSeq) || !Number.isInteger(seqLen) || nSeq < 0 || seqLen < 0) throw new RangeError(`batch: bad shape ${nSeq} x ${seqLen}`);
-    if (seqLen > this.config.contextLength) throw new RangeError(`batch: sequences of ${seqLen} tokens exceed the context length ${this.config.contextLength}`);
-    if (tokens.length !== nSeq * seqLen || targets.length !== nSeq * seqLen) {
-      throw new RangeError(`batch: tokens (${tokens.length}) and targets (${targets.length}) must hold nSeq * seqLen = ${nSeq * seqLen}`);
-    }
-    const words = maskWords(V);
-    let nScored = 0;
-    for (let i = 0; i < targets.length; i++) if (targets[i] >= 0) nScored++;
-    if (masks.length !== nScored * words) throw new RangeError(`batch: masks hold ${masks.length} words, expected ${nScored} scored x ${words}`);
+    checkBatch(batch, this.config);
+    const { nSeq, seqLen, tokens, targets } = batch;
     const slices: SequenceSlice[] = [];
     let scored = 0;
     for (let s = 0; s < nSeq; s++) {
       const base = s * seqLen;
       const rows: number[] = [];
-      for (let t = 0; t < seqLen; t++) {
-        const tok = tokens[base + t];
-        if (!(tok >= 0 && tok < V)) throw new RangeError(`batch: token ${tok} at sequence ${s}, position ${t} is outside [0, ${V})`);
-        const target = targets[base + t];
-        if (target < 0) continue;
-        if (!(target < V)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is outside [0, ${V})`);
-        if (!isAllowed(masks, scored + rows.length, words, target)) {
-          throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is not allowed by its mask`);
-        }
-        rows.push(t);
-      }
+      for (let t = 0; t < seqLen; t++) if (targets[base + t] >= 0) rows.push(t);
       if (rows.length > 0) {
         const T = rows[rows.length - 1] + 1;
         const tgt = new Int32Array(rows.length);
         for (let r = 0; r < rows.length; r++) tgt[r] = targets[base + rows[r]];
-        slices.push({ seq: s, tokens: tokens.subarray(base, base + T), rows: Int32Array.from(rows), targets: tgt, firstScored: scored });
+        slices.push({ tokens: tokens.subarray(base, base + T), rows: Int32Array.from(rows), targets: tgt, firstScored: scored });
       }
       scored += rows.length;
     }
@@ -333,31 +321,8 @@ export class CpuBackend implements Backend {
     this.backward = null;
     this.backwardRows = 0;
   }
-
-  private describeParameter(index: number): string {
-    for (const view of this.layout.list) {
-      if (index >= view.offset && index < view.offset + view.size) return `parameter ${view.name}[${index - view.offset}]`;
-    }
-    return `parameter buffer index ${index}`;
-  }
 }
 
 function countScored(slices: SequenceSlice[]): number {
   return slices.reduce((n, sl) => n + sl.rows.length, 0);
-}
-
-function describeToken(slices: SequenceSlice[], k: number, seqLen: number): string {
-  for (const sl of slices) {
-    if (k >= sl.firstScored && k < sl.firstScored + sl.rows.length) {
-      return `scored token ${k}: sequence ${sl.seq}, position ${sl.rows[k - sl.firstScored]} of ${seqLen}`;
-    }
-  }
-  return `scored token ${k}`;
-}
-
-function checkParameterBuffer(buf: Float32Array, n: number, what: string): void {
-  if (!(buf instanceof Float32Array)) throw new TypeError(`${what} must be a Float32Array`);
-  if (buf.length !== n) throw new RangeError(`${what} hold ${buf.length} floats, the model needs ${n}`);
-  const bad = firstNonFiniteIndex(buf);
-  if (bad >= 0) throw new RangeError(`${what}[${bad}] = ${buf[bad]} is not finite`);
 }

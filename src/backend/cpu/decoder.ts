@@ -7,6 +7,7 @@
 // the matmul kernel reads them in place, and go back to it on dispose.
 import type { Decoder, Sampled } from '../backend.ts';
 import { maskWords } from '../backend.ts';
+import { checkFeed, checkSample, checkStream, checkStreamCount } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { attentionForward } from './attention.ts';
 import { encoderForward } from './encoder.ts';
@@ -71,7 +72,7 @@ export class CpuDecoder implements Decoder {
     private readonly config: ModelConfig,
     readonly nStreams: number,
   ) {
-    if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
+    checkStreamCount(nStreams);
     const { dModel: C, dMlp: M, nHead: NH, contextLength, vocabSize: V } = config;
     for (let s = 0; s < nStreams; s++) this.streams.push({ length: 0, qkv: [], vT: [], capacity: 0, last: new Float32Array(C) });
     const n = Math.max(FEED_CHUNK, nStreams);
@@ -97,7 +98,7 @@ export class CpuDecoder implements Decoder {
 
   async feed(stream: number, tokens: Int32Array): Promise<void> {
     const st = this.stream(stream);
-    this.checkTokens(stream, st, tokens);
+    checkFeed(this.config, stream, st.length, tokens);
     for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
       this.forwardSegments([{ st, tokens: tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK)) }]);
     }
@@ -107,17 +108,10 @@ export class CpuDecoder implements Decoder {
     const { vocabSize: V, dModel: C } = this.config;
     const words = maskWords(V);
     const S = streams.length;
-    if (masks.length < S * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${S * words}`);
-    if (uniforms.length < S) throw new RangeError(`sample: ${uniforms.length} uniforms for ${S} streams`);
-    if (new Set(streams).size !== S) throw new RangeError('sample: a stream is listed twice');
+    checkSample(this.config, streams, masks, temperature, uniforms, (s) => this.stream(s), (s) => this.streams[s].length);
     const tokens = new Int32Array(S);
     const logprobs = new Float32Array(S);
-    const sts = Array.from(streams, (index) => {
-      const st = this.stream(index);
-      if (st.length === 0) throw new RangeError(`sample: stream ${index} is empty; feed it a prompt first`);
-      if (st.length >= this.config.contextLength) throw new RangeError(`sample: stream ${index} is at the context length ${this.config.contextLength}`);
-      return st;
-    });
+    const sts = Array.from(streams, (index) => this.streams[index]);
     const { last, logits } = this.scratch;
     sts.forEach((st, i) => last.set(st.last, i * C));
     matmulForward(logits, last, this.weights.wte, null, S, C, V);
@@ -154,20 +148,8 @@ export class CpuDecoder implements Decoder {
   }
 
   private stream(index: number): Stream {
-    if (this.disposed) throw new Error('decoder was disposed');
-    const st = this.streams[index];
-    if (!Number.isInteger(index) || st === undefined) throw new RangeError(`stream ${index} is outside [0, ${this.nStreams})`);
-    return st;
-  }
-
-  private checkTokens(stream: number, st: Stream, tokens: Int32Array): void {
-    const { vocabSize: V, contextLength } = this.config;
-    if (st.length + tokens.length > contextLength) {
-      throw new RangeError(`stream ${stream}: ${st.length} + ${tokens.length} tokens exceed the context length ${contextLength}`);
-    }
-    for (let i = 0; i < tokens.length; i++) {
-      if (!(tokens[i] >= 0 && tokens[i] < V)) throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
-    }
+    checkStream(index, this.nStreams, this.disposed);
+    return this.streams[index];
   }
 
   private reserve(st: Stream, rows: number): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MASKED_LOG_PROB, allowToken, gatherLogProbs, isAllowed, maskedLogSoftmax } from './log_softmax.ts';
+import { MASKED_LOG_PROB, allowToken, isAllowed } from '../contract.ts';
+import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 
 function maskOf(rows: number, vocab: number, allowed: (row: number, token: number) => boolean): Uint32Array {
   const words = Math.ceil(vocab / 32);

@@ -5,22 +5,11 @@
 // - A row's allowed tokens come from its bitmask: maskWords = ceil(vocab / 32) u32 words, bit v & 31 of
 //   word v >> 5 set when token v is allowed. Bits at or past `vocab` are ignored.
 // - Allowed entries get logit - logsumexp(allowed logits), computed stably (max over allowed first).
-// - Disallowed entries get MASKED_LOG_PROB, a large negative FINITE number rather than -Infinity: WGSL lets
-//   an implementation assume that no infinity occurs, so -inf would not be portable, and a finite value
-//   keeps p = exp(logp) = 0 and p * logp = 0 free of NaN in later kernels.
+// - Disallowed entries get MASKED_LOG_PROB (contract.ts), a large negative FINITE number rather than
+//   -Infinity.
 // - A row with no allowed token is all MASKED_LOG_PROB (it carries no distribution).
 // - Logits must be finite; a NaN logit makes its row NaN.
-
-/** Log-probability written for a disallowed token (a float32 value, exact in Float32Array). */
-export const MASKED_LOG_PROB = -1e30;
-
-export function isAllowed(masks: Uint32Array, row: number, maskWords: number, token: number): boolean {
-  return ((masks[row * maskWords + (token >>> 5)] >>> (token & 31)) & 1) === 1;
-}
-
-export function allowToken(masks: Uint32Array, row: number, maskWords: number, token: number): void {
-  masks[row * maskWords + (token >>> 5)] |= 1 << (token & 31);
-}
+import { MASKED_LOG_PROB, isAllowed } from '../contract.ts';
 
 /**
  * out[r * vocab + v] = masked log-softmax of logits row r at token v.

@@ -4,7 +4,8 @@
 // - otherwise: q = masked softmax(logits / temperature) as float32 (maskedLogSoftmax, then exp), and the
 //   first allowed token in id order whose running sum of q exceeds u * (sum of q).
 // The returned log-prob is the masked log-softmax at temperature 1 (l_old of the SEED loss).
-import { isAllowed, maskedLogSoftmax } from './log_softmax.ts';
+import { isAllowed } from '../contract.ts';
+import { maskedLogSoftmax } from './log_softmax.ts';
 
 export interface SampleScratch {
   scaled: Float32Array;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Rng } from '../../common/rng.ts';
 import type { LossHyper, LossInputs } from '../backend.ts';
-import { firstNonFinite, grpoClipped, seedLoss, sigmoid } from './seed_loss.ts';
+import { firstNonFinite } from '../contract.ts';
+import { grpoClipped, seedLoss, sigmoid } from './seed_loss.ts';
 
 type Token = { ls: number; lSkill: number; lOld: number; lRef: number; a: number; mask: number; opd: number };
 

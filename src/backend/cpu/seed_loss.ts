@@ -5,7 +5,8 @@
 //
 // Masks are 0/1 weights; N = sum(mask), N_opd = sum(opd_mask), and a mean over an empty mask is 0. Sums are
 // accumulated in float64; per-token outputs are stored as float32 like everything else per token.
-import type { LossHyper, LossInputs, LossOutput, LossTerms } from '../backend.ts';
+import type { LossHyper, LossInputs, LossOutput } from '../backend.ts';
+import { allocateLossOutput, checkLossInputs, lossCounts, setLossTerms } from '../contract.ts';
 
 /** Numerically safe logistic function: never evaluates exp of a large positive number. */
 export function sigmoid(x: number): number {
@@ -14,47 +15,15 @@ export function sigmoid(x: number): number {
   return e / (1 + e);
 }
 
-/** 1 / count, or 0 when nothing is counted: what makes a mean over an empty mask 0. */
-function inverseCount(mask: Float32Array): number {
-  let n = 0;
-  for (let k = 0; k < mask.length; k++) n += mask[k];
-  return n > 0 ? 1 / n : 0;
-}
-
 /** True when min(r A, clip(r) A) takes the clipped term, whose gradient is 0. */
 export function grpoClipped(ratio: number, advantage: number, clip: number): boolean {
   return (advantage > 0 && ratio > 1 + clip) || (advantage < 0 && ratio < 1 - clip);
 }
 
-export function allocateLossOutput(nTokens: number): LossOutput {
-  return {
-    L_GRPO: 0,
-    L_OPD: 0,
-    KL: 0,
-    total: 0,
-    lStudent: new Float32Array(nTokens),
-    delta: new Float32Array(nTokens),
-    gate: new Float32Array(nTokens),
-    coef: new Float32Array(nTokens),
-    coefGrpo: new Float32Array(nTokens),
-    coefOpd: new Float32Array(nTokens),
-    coefKl: new Float32Array(nTokens),
-  };
-}
-
-function checkLengths(lStudent: Float32Array, inputs: LossInputs): void {
-  const n = lStudent.length;
-  for (const [name, arr] of Object.entries(inputs) as [string, Float32Array][]) {
-    if (arr.length !== n) throw new RangeError(`loss input ${name} has ${arr.length} tokens, l_student has ${n}`);
-  }
-}
-
 /** Loss terms, and per token the probability shift Delta and the gate g. Fills out.lStudent/delta/gate. */
 export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
-  checkLengths(lStudent, inputs);
+  checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lSkill, lOld, lRef } = inputs;
-  const invN = inverseCount(mask);
-  const invNOpd = inverseCount(opdMask);
   let grpo = 0;
   let opd = 0;
   let kl = 0;
@@ -74,10 +43,7 @@ export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs:
     kl += mask[k] * (Math.exp(refShift) - refShift - 1);
     opd += opdMask[k] * g * delta;
   }
-  out.L_GRPO = grpo * invN;
-  out.L_OPD = opd * invNOpd;
-  out.KL = kl * invN;
-  out.total = out.L_GRPO + hyper.lambda * out.L_OPD + hyper.klCoef * out.KL;
+  setLossTerms(out, { grpo, opd, kl }, lossCounts(inputs), hyper);
 }
 
 /**
@@ -88,10 +54,9 @@ export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs:
  * Needs out.gate from seedLossForward.
  */
 export function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
-  checkLengths(lStudent, inputs);
+  checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lOld, lRef } = inputs;
-  const invN = inverseCount(mask);
-  const invNOpd = inverseCount(opdMask);
+  const { invN, invNOpd } = lossCounts(inputs);
   for (let k = 0; k < lStudent.length; k++) {
     const ls = lStudent[k];
     const a = advantage[k];
@@ -112,18 +77,4 @@ export function seedLoss(lStudent: Float32Array, inputs: LossInputs, hyper: Loss
   seedLossForward(out, lStudent, inputs, hyper);
   seedLossBackward(out, lStudent, inputs, hyper);
   return out;
-}
-
-/**
- * The first loss term or per-token coefficient that is not finite, as [term, where], or null when all are.
- * A backend refuses the update (NonFiniteError) when this is not null.
- */
-export function firstNonFinite(out: LossOutput): [string, string] | null {
-  for (const term of ['L_GRPO', 'L_OPD', 'KL', 'total'] as (keyof LossTerms)[]) {
-    if (!Number.isFinite(out[term])) return [term, `value ${out[term]}`];
-  }
-  for (let k = 0; k < out.coef.length; k++) {
-    if (!Number.isFinite(out.coef[k])) return ['coef', `token ${k}`];
-  }
-  return null;
 }

@@ -1,9 +1,9 @@
 // A TokenBatch checked and laid out for the GPU: the sequences that have a scored position, each cut to
 // T = 1 + the last scored position of any of them, as one [B, T] block, plus the index arrays the
 // kernels take (positions, per-sequence rows, the scored rows and the row pairs of the head's gather and
-// scatter). Checks are those of the CPU backend, with the same messages.
+// scatter). A batch is checked by contract.ts's checkBatch, as on the CPU.
 import { maskWords, type TokenBatch } from '../backend.ts';
-import { isAllowed } from '../cpu/log_softmax.ts';
+import { checkBatch } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { packSeqRows } from './layers.ts';
 
@@ -24,34 +24,6 @@ export interface BatchPlan {
   /** (scored index, block row) pairs: scatters their gradient back. */
   scatterPairs: Uint32Array<ArrayBuffer>;
   masks: Uint32Array<ArrayBuffer>;
-}
-
-/** The CPU backend's checks of a batch, with the same messages; returns the number of scored positions. */
-export function checkBatch(batch: TokenBatch, config: ModelConfig): number {
-  const { nSeq, seqLen, tokens, targets, masks } = batch;
-  const V = config.vocabSize;
-  if (!Number.isInteger(nSeq) || !Number.isInteger(seqLen) || nSeq < 0 || seqLen < 0) throw new RangeError(`batch: bad shape ${nSeq} x ${seqLen}`);
-  if (seqLen > config.contextLength) throw new RangeError(`batch: sequences of ${seqLen} tokens exceed the context length ${config.contextLength}`);
-  if (tokens.length !== nSeq * seqLen || targets.length !== nSeq * seqLen) {
-    throw new RangeError(`batch: tokens (${tokens.length}) and targets (${targets.length}) must hold nSeq * seqLen = ${nSeq * seqLen}`);
-  }
-  const words = maskWords(V);
-  let nScored = 0;
-  for (let i = 0; i < targets.length; i++) if (targets[i] >= 0) nScored++;
-  if (masks.length !== nScored * words) throw new RangeError(`batch: masks hold ${masks.length} words, expected ${nScored} scored x ${words}`);
-  let scored = 0;
-  for (let s = 0; s < nSeq; s++) {
-    for (let t = 0; t < seqLen; t++) {
-      const tok = tokens[s * seqLen + t];
-      if (!(tok >= 0 && tok < V)) throw new RangeError(`batch: token ${tok} at sequence ${s}, position ${t} is outside [0, ${V})`);
-      const target = targets[s * seqLen + t];
-      if (target < 0) continue;
-      if (!(target < V)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is outside [0, ${V})`);
-      if (!isAllowed(masks, scored, words, target)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is not allowed by its mask`);
-      scored++;
-    }
-  }
-  return nScored;
 }
 
 /** The GPU layout of a batch (checked with checkBatch). */
@@ -104,13 +76,6 @@ export function planBatch(batch: TokenBatch, config: ModelConfig): BatchPlan {
     scatterPairs,
     masks: Uint32Array.from(masks),
   };
-}
-
-/** "scored token k: sequence s, position t of seqLen", as the CPU backend says it. */
-export function describeScored(plan: BatchPlan, k: number, seqLen: number): string {
-  if (k < 0 || k >= plan.rows.length) return `scored token ${k}`;
-  const row = plan.rows[k];
-  return `scored token ${k}: sequence ${plan.sequences[Math.floor(row / plan.T)]}, position ${row % plan.T} of ${seqLen}`;
 }
 
 /** One group of consecutive sequences of a batch, as a batch of its own, and where its scored tokens start. */

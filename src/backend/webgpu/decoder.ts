@@ -6,6 +6,7 @@
 // sampled tokens into the cache. What goes up is one packed write (masks, draws, row indices, fed tokens);
 // what comes back is one token and one log-prob per stream.
 import { maskWords, type Decoder, type Sampled } from '../backend.ts';
+import { checkFeed, checkSample, checkStream, checkStreamCount } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import type { ModelOffsets } from '../../model/layout.ts';
 import {
@@ -77,7 +78,7 @@ export class GpuDecoder implements Decoder {
     private readonly translate: (operation: string, err: unknown) => unknown,
     private readonly attentionBudget = DECODE_ATTENTION_BUDGET,
   ) {
-    if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
+    checkStreamCount(nStreams);
     const { dModel: C, contextLength, nLayer } = config;
     const cacheBytes = nStreams * contextLength * 3 * C * 4;
     const limit = gpu.device.limits.maxStorageBufferBindingSize;
@@ -93,14 +94,7 @@ export class GpuDecoder implements Decoder {
   }
 
   async feed(stream: number, tokens: Int32Array): Promise<void> {
-    this.checkStream(stream);
-    const V = this.config.vocabSize;
-    if (this.length(stream) + tokens.length > this.config.contextLength) {
-      throw new RangeError(`stream ${stream}: ${this.length(stream)} + ${tokens.length} tokens exceed the context length ${this.config.contextLength}`);
-    }
-    for (let i = 0; i < tokens.length; i++) {
-      if (!(tokens[i] >= 0 && tokens[i] < V)) throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
-    }
+    checkFeed(this.config, stream, this.length(stream), tokens);
     for (let i = 0; i < tokens.length; i++) this.pending[stream].push(tokens[i]);
   }
 
@@ -108,22 +102,7 @@ export class GpuDecoder implements Decoder {
     const { vocabSize: V, dModel: C } = this.config;
     const words = maskWords(V);
     const S = streams.length;
-    if (masks.length < S * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${S * words}`);
-    if (uniforms.length < S) throw new RangeError(`sample: ${uniforms.length} uniforms for ${S} streams`);
-    if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
-    const seen = new Set<number>();
-    for (let i = 0; i < S; i++) {
-      const s = streams[i];
-      this.checkStream(s);
-      if (seen.has(s)) throw new RangeError(`sample: stream ${s} is listed twice`);
-      seen.add(s);
-      if (this.length(s) === 0) throw new RangeError(`sample: stream ${s} is empty; feed it a prompt first`);
-      if (this.length(s) + 1 > this.config.contextLength) throw new RangeError(`stream ${s}: sampling would exceed the context length ${this.config.contextLength}`);
-      if (!(uniforms[i] >= 0 && uniforms[i] < 1)) throw new RangeError(`uniform draw must be in [0, 1), got ${uniforms[i]}`);
-      let any = false;
-      for (let w = 0; w < words && !any; w++) any = masks[i * words + w] !== 0;
-      if (!any) throw new RangeError('cannot sample: the mask allows no token');
-    }
+    checkSample(this.config, streams, masks, temperature, uniforms, (s) => this.checkStream(s), (s) => this.length(s));
     if (S === 0) return { tokens: new Int32Array(0), logprobs: new Float32Array(0) };
 
     const scratch = new Scratch(this.gpu);
@@ -292,7 +271,6 @@ export class GpuDecoder implements Decoder {
   }
 
   private checkStream(index: number): void {
-    if (this.disposed) throw new Error('decoder was disposed');
-    if (!Number.isInteger(index) || index < 0 || index >= this.nStreams) throw new RangeError(`stream ${index} is outside [0, ${this.nStreams})`);
+    checkStream(index, this.nStreams, this.disposed);
   }
 }

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
 import { maskWords } from '../backend.ts';
-import { MASKED_LOG_PROB, allowToken, gatherLogProbs as gatherCpu, maskedLogSoftmax as softmaxCpu } from '../cpu/log_softmax.ts';
+import { MASKED_LOG_PROB, allowToken } from '../contract.ts';
+import { gatherLogProbs as gatherCpu, maskedLogSoftmax as softmaxCpu } from '../cpu/log_softmax.ts';
 import { gatherLogProbs, maskedLogSoftmax, runLogSoftmax } from './log_softmax.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';

@@ -5,7 +5,7 @@
 // four storage buffers however many fields a token carries.
 import code from '../../../shaders/seed_loss.wgsl?raw';
 import { maskWords, type LossHyper, type LossInputs, type LossOutput } from '../backend.ts';
-import { allocateLossOutput } from '../cpu/seed_loss.ts';
+import { allocateLossOutput, checkLossInputs, lossCounts, setLossTerms, type LossCounts } from '../contract.ts';
 import { threadGrid, uniformWords } from './dispatch.ts';
 import type { BufferSlice, KernelSpec } from './kernel.ts';
 import type { GpuRuntime } from './runtime.ts';
@@ -25,9 +25,7 @@ const LOGIT_GRADIENT: KernelSpec = { entryPoint: 'seed_logit_gradient', code, bi
 
 /** The per-token inputs as TokenIn structs. */
 export function packLossInputs(inputs: LossInputs, n: number): Float32Array<ArrayBuffer> {
-  for (const [name, arr] of Object.entries(inputs) as [string, Float32Array][]) {
-    if (arr.length !== n) throw new RangeError(`loss input ${name} has ${arr.length} tokens, l_student has ${n}`);
-  }
+  checkLossInputs(inputs, n);
   const out = new Float32Array(Math.max(n, 1) * TOKEN_IN_FLOATS);
   for (let k = 0; k < n; k++) {
     const o = k * TOKEN_IN_FLOATS;
@@ -39,22 +37,6 @@ export function packLossInputs(inputs: LossInputs, n: number): Float32Array<Arra
     out[o + 5] = inputs.lRef[k];
   }
   return out;
-}
-
-function inverseCount(mask: Float32Array): number {
-  let n = 0;
-  for (let k = 0; k < mask.length; k++) n += mask[k];
-  return n > 0 ? 1 / n : 0;
-}
-
-/** 1 / N and 1 / N_opd of the whole batch (float64 sums of the masks, as on the CPU; 0 for an empty mask). */
-export interface LossCounts {
-  invN: number;
-  invNOpd: number;
-}
-
-export function lossCounts(inputs: LossInputs): LossCounts {
-  return { invN: inverseCount(inputs.mask), invNOpd: inverseCount(inputs.opdMask) };
 }
 
 /** The Hyper uniform of n tokens. */
@@ -112,11 +94,7 @@ export function unpackLossOutput(raw: Float32Array, n: number, inputs: LossInput
     opd += raw[o + 8];
     kl += raw[o + 9];
   }
-  const { invN, invNOpd } = lossCounts(inputs);
-  out.L_GRPO = grpo * invN;
-  out.L_OPD = opd * invNOpd;
-  out.KL = kl * invN;
-  out.total = out.L_GRPO + hyper.lambda * out.L_OPD + hyper.klCoef * out.KL;
+  setLossTerms(out, { grpo, opd, kl }, lossCounts(inputs), hyper);
   return out;
 }
 

@@ -3,7 +3,8 @@
 // a vocabulary that is not a multiple of the workgroup size).
 import { Rng } from '../../common/rng.ts';
 import { maskWords } from '../backend.ts';
-import { allowToken, gatherLogProbs, maskedLogSoftmax } from '../cpu/log_softmax.ts';
+import { allowToken } from '../contract.ts';
+import { gatherLogProbs, maskedLogSoftmax } from '../cpu/log_softmax.ts';
 import { runLogSoftmax } from './log_softmax.ts';
 import type { GpuRuntime } from './runtime.ts';
 

@@ -1,6 +1,7 @@
 // The WebGPU backend against the CPU backend on the micro preset's shape (small vocabulary and context so
 // that software WebGPU stays fast): scoring, one loss-backward (per-token numbers and the gradient), three
-// whole training steps, refusals, the decoder, the read budget of decoding, and buffer hygiene.
+// whole training steps, a float32 overflow of the loss, the decoder, the read budget of decoding,
+// and buffer hygiene. What every backend must refuse and keep is in ../conformance.test.ts.
 // Tolerances (float32 GPU sums against the CPU's float64 sums, written per check):
 // - log-probs and per-token numbers: 2e-5 + 1e-4 |cpu|;
 // - gradient: 1e-5 + 2e-3 |cpu| (sums over every scored token and vocabulary entry);
@@ -11,16 +12,15 @@ import { Rng } from '../../common/rng.ts';
 import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { initParameters } from '../../model/init.ts';
-import { NonFiniteError, maskWords, type LossHyper, type OptimizerHyper, type TokenBatch } from '../backend.ts';
+import { NonFiniteError, maskWords, type LossHyper, type OptimizerHyper } from '../backend.ts';
+import { makeBatch, randomLossInputs } from '../batch_testing.ts';
 import { CpuBackend } from '../cpu/cpu_backend.ts';
-import { allowToken } from '../cpu/log_softmax.ts';
 import { chunkFloats, splitBatch } from './batch.ts';
 import { worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
 import type { MatmulVariant } from './layers.ts';
 import { preferredMatmul, WebGpuBackend } from './webgpu_backend.ts';
-import { randomLossInputs } from '../loss_inputs_testing.ts';
 
 // The micro preset with the playground tokenizer's vocabulary.
 const config = presetConfig('micro', defaultTokenizer().vocabSize);
@@ -28,29 +28,6 @@ const V = config.vocabSize;
 const words = maskWords(V);
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
 const adam: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
-
-/** 4 sequences of 19 (one with nothing scored), random allowed-token masks that include each target. */
-function makeBatch(seed: number): TokenBatch {
-  const rng = new Rng(seed);
-  const nSeq = 4;
-  const seqLen = 19;
-  const tokens = Int32Array.from({ length: nSeq * seqLen }, () => rng.int(V));
-  const targets = new Int32Array(nSeq * seqLen).fill(-1);
-  const masks: number[] = [];
-  for (let s = 0; s < nSeq; s++) {
-    if (s === 1) continue;
-    for (let t = 0; t < seqLen; t++) {
-      if (rng.float() < 0.5) continue;
-      const target = rng.int(V);
-      targets[s * seqLen + t] = target;
-      const row = new Uint32Array(words);
-      for (let i = 0; i < words; i++) row[i] = rng.nextU32();
-      allowToken(row, 0, words, target);
-      masks.push(...row);
-    }
-  }
-  return { nSeq, seqLen, tokens, targets, masks: Uint32Array.from(masks) };
-}
 
 describe('WebGpuBackend against CpuBackend', () => {
   let gpu: GpuRuntime;
@@ -63,7 +40,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     const cpu = new CpuBackend(config, params);
     const web = new WebGpuBackend(gpu, config, params);
     try {
-      const batch = makeBatch(2);
+      const batch = makeBatch(config, 2);
       expect(worstError(await web.score(batch), await cpu.score(batch), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
       const other = initParameters(config, 9);
       await cpu.writeParameters(other);
@@ -83,7 +60,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     const web = new WebGpuBackend(gpu, config, params, { matmul });
     try {
       for (let step = 0; step < 3; step++) {
-        const batch = makeBatch(10 + step);
+        const batch = makeBatch(config, 10 + step);
         const inputs = randomLossInputs(await cpu.score(batch), 20 + step);
         const want = await cpu.lossBackward(batch, inputs, hyper);
         const got = await web.lossBackward(batch, inputs, hyper);
@@ -117,7 +94,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     const whole = new WebGpuBackend(gpu, config, params);
     const chunked = new WebGpuBackend(gpu, config, params, { activationBudget: chunkFloats(config, 1, 19) });
     try {
-      const batch = makeBatch(16);
+      const batch = makeBatch(config, 16);
       expect(splitBatch(batch, config, chunkFloats(config, 1, 19)).length).toBe(3);
       const scores = await whole.score(batch);
       expect(Array.from(await chunked.score(batch))).toEqual(Array.from(scores));
@@ -134,11 +111,11 @@ describe('WebGpuBackend against CpuBackend', () => {
     }
   });
 
-  it('refuses a non-finite loss before touching the gradient, and a non-finite norm before touching the weights', async () => {
+  it('refuses a loss term that overflows float32 (exp(200) in KL) before touching the gradient, and goes on', async () => {
     const params = initParameters(config, 4);
     const web = new WebGpuBackend(gpu, config, params);
     try {
-      const batch = makeBatch(5);
+      const batch = makeBatch(config, 5);
       const good = randomLossInputs(await web.score(batch), 6);
       await web.lossBackward(batch, good, hyper);
       const before = await web.readGradients();
@@ -146,9 +123,6 @@ describe('WebGpuBackend against CpuBackend', () => {
       await expect(web.lossBackward(batch, bad, hyper)).rejects.toThrow(NonFiniteError);
       expect(Array.from(await web.readGradients())).toEqual(Array.from(before));
       await expect(web.lossBackward(batch, good, hyper)).resolves.toBeDefined();
-      await expect(web.score({ ...batch, tokens: batch.tokens.map((t, i) => (i === 3 ? V : t)) })).rejects.toThrow(/outside/);
-      await expect(web.writeParameters(params.map((x, i) => (i === 7 ? NaN : x)))).rejects.toThrow(/not finite/);
-      expect(Array.from(await web.readParameters())).toEqual(Array.from(params));
     } finally {
       web.dispose();
     }
@@ -184,7 +158,6 @@ describe('WebGpuBackend against CpuBackend', () => {
         }
       }
       for (let s = 0; s < 3; s++) expect(dec.length(s)).toBe(cpu.length(s));
-      await expect(dec.sample(Int32Array.of(0), new Uint32Array(words), 1, Float32Array.of(0.5))).rejects.toThrow(/allows no token/);
       expect(() => web.openDecoder(1 << 20)).toThrow(/use at most \d+ streams/);
     } finally {
       dec.dispose();
@@ -233,7 +206,7 @@ describe('WebGpuBackend against CpuBackend', () => {
     try {
       const counts: number[] = [];
       for (let u = 0; u < 4; u++) {
-        const batch = makeBatch(30 + u);
+        const batch = makeBatch(config, 30 + u);
         const inputs = randomLossInputs(await web.score(batch), 40 + u);
         await web.lossBackward(batch, inputs, hyper);
         await web.optimizerStep(adam);

@@ -22,13 +22,22 @@ import {
   type StepStats,
   type TokenBatch,
 } from '../backend.ts';
-import { checkOptimizerHyper } from '../cpu/adamw.ts';
-import { firstNonFiniteIndex } from '../cpu/floats.ts';
-import { firstNonFinite } from '../cpu/seed_loss.ts';
+import {
+  checkOptimizerHyper,
+  checkOptimizerState,
+  checkParameterBuffer,
+  describeParameter,
+  firstNonFiniteIndex,
+  lossCounts,
+  refuseNonFiniteInputs,
+  refuseNonFiniteLogProbs,
+  refuseNonFiniteLoss,
+  type LossCounts,
+} from '../contract.ts';
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../model/layout.ts';
-import { describeScored, planBatch, splitBatch, type BatchChunk, type BatchPlan } from './batch.ts';
+import { planBatch, splitBatch, type BatchChunk, type BatchPlan } from './batch.ts';
 import { GpuDecoder } from './decoder.ts';
 import type { AdapterReport } from './device.ts';
 import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
@@ -38,7 +47,7 @@ import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 import { accumulateGradients, adamwUpdate, countNonFinite, decayBits, gradNorm, NORM_STATE_FLOATS, normPartials } from './optimizer.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { Scratch, UploadPacker } from './scratch.ts';
-import { lossCounts, packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput, type LossCounts } from './seed_loss.ts';
+import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
 export interface WebGpuBackendOptions {
@@ -183,12 +192,7 @@ export class WebGpuBackend implements Backend {
 
   async writeOptimizerState(state: { m: Float32Array; v: Float32Array; step: number }): Promise<void> {
     this.checkOpen();
-    checkParameterBuffer(state.m, this.n, 'optimizer m');
-    checkParameterBuffer(state.v, this.n, 'optimizer v');
-    if (!Number.isInteger(state.step) || state.step < 0) throw new RangeError(`optimizer step must be an integer >= 0, got ${state.step}`);
-    for (let i = 0; i < state.v.length; i++) {
-      if (state.v[i] < 0) throw new RangeError(`optimizer v[${i}] = ${state.v[i]} is negative`);
-    }
+    checkOptimizerState(state, this.n);
     this.gpu.device.queue.writeBuffer(this.m, 0, Float32Array.from(state.m));
     this.gpu.device.queue.writeBuffer(this.v, 0, Float32Array.from(state.v));
     this.step = state.step;
@@ -231,6 +235,7 @@ export class WebGpuBackend implements Backend {
     const chunks = splitBatch(batch, this.config, this.budget);
     const R = chunks.reduce((n, c) => n + c.nScored, 0);
     const tokenIn = packLossInputs(inputs, R);
+    refuseNonFiniteInputs(inputs);
     if (R === 0) return unpackLossOutput(new Float32Array(0), 0, inputs, hyper);
     const counts = lossCounts(inputs);
     const all = new Scratch(this.gpu);
@@ -359,20 +364,10 @@ export class WebGpuBackend implements Backend {
 
   /** Throws the NonFiniteError the CPU would throw for the same numbers. */
   private async refuse(out: LossOutput, batch: TokenBatch): Promise<never> {
-    const bad = firstNonFiniteIndex(out.lStudent);
-    if (bad >= 0) throw new NonFiniteError('l_student', describeScored(planBatch(batch, this.config), bad, batch.seqLen));
-    const badTerm = firstNonFinite(out);
-    if (badTerm) throw new NonFiniteError(badTerm[0], badTerm[1]);
+    refuseNonFiniteLogProbs(batch, out.lStudent);
+    refuseNonFiniteLoss(out);
     const grads = await this.readFloats('lossBackward', this.gradScratch, this.n);
-    const index = firstNonFiniteIndex(grads);
-    throw new NonFiniteError('gradient', this.describeParameter(index));
-  }
-
-  private describeParameter(index: number): string {
-    for (const view of this.layout.list) {
-      if (index >= view.offset && index < view.offset + view.size) return `parameter ${view.name}[${index - view.offset}]`;
-    }
-    return `parameter buffer index ${index}`;
+    throw new NonFiniteError('gradient', describeParameter(this.layout, firstNonFiniteIndex(grads)));
   }
 
   private async readFloats(operation: string, buffer: GPUBuffer, n: number): Promise<Float32Array> {
@@ -406,11 +401,4 @@ export class WebGpuBackend implements Backend {
     const lost = this.gpu.lostInfo();
     if (lost) throw new GpuBackendLostError(lost, operation, this.step);
   }
-}
-
-function checkParameterBuffer(buf: Float32Array, n: number, what: string): void {
-  if (!(buf instanceof Float32Array)) throw new TypeError(`${what} must be a Float32Array`);
-  if (buf.length !== n) throw new RangeError(`${what} hold ${buf.length} floats, the model needs ${n}`);
-  const bad = firstNonFiniteIndex(buf);
-  if (bad >= 0) throw new RangeError(`${what}[${bad}] = ${buf[bad]} is not finite`);
 }

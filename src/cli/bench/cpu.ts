@@ -7,7 +7,7 @@
 import { cpus, loadavg } from 'node:os';
 import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
-import { allowToken } from '../../backend/cpu/log_softmax.ts';
+import { allowToken } from '../../backend/contract.ts';
 import { heapFloats } from '../../backend/cpu/heap.ts';
 import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';

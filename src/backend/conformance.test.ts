@@ -1,0 +1,236 @@
+// The Backend contract (backend.ts, contract.ts) run against both backends: the same cases, and the same
+// words for every refusal, on the CPU reference and on WebGPU (Node's Dawn). Numbers are compared between
+// the backends in webgpu/webgpu_backend.test.ts; here each backend answers for itself.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../common/rng.ts';
+import { validateConfig } from '../model/config.ts';
+import { initParameters } from '../model/init.ts';
+import { parameterLayout } from '../model/layout.ts';
+import { NonFiniteError, maskWords, type Backend, type LossHyper, type OptimizerHyper, type TokenBatch } from './backend.ts';
+import { makeBatch, randomLossInputs, scoredCount } from './batch_testing.ts';
+import { describeScored } from './contract.ts';
+import { CpuBackend } from './cpu/cpu_backend.ts';
+import type { GpuRuntime } from './webgpu/runtime.ts';
+import { testRuntime } from './webgpu/test_device.ts';
+import { WebGpuBackend } from './webgpu/webgpu_backend.ts';
+
+const config = validateConfig({ vocabSize: 40, contextLength: 32, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+const V = config.vocabSize;
+const words = maskWords(V);
+const n = parameterLayout(config).totalFloats;
+const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
+const adam: OptimizerHyper = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
+
+type Subject = Backend & { readGradients(): Float32Array | Promise<Float32Array> };
+
+let gpu: GpuRuntime;
+const backends: { kind: Backend['kind']; open: (seed: number) => Subject }[] = [
+  { kind: 'cpu', open: (seed) => CpuBackend.fromSeed(config, seed) },
+  { kind: 'webgpu', open: (seed) => WebGpuBackend.fromSeed(gpu, config, seed) },
+];
+
+beforeAll(async () => {
+  gpu = await testRuntime();
+});
+
+function bytes(a: Float32Array): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Runs `body` on a fresh backend and disposes it. */
+async function withBackend(open: (seed: number) => Subject, seed: number, body: (b: Subject) => Promise<void>): Promise<void> {
+  const backend = open(seed);
+  try {
+    await body(backend);
+  } finally {
+    backend.dispose();
+  }
+}
+
+const BAD_BATCHES: [string, (b: TokenBatch) => TokenBatch, RegExp][] = [
+  ['a negative shape', (b) => ({ ...b, nSeq: -1 }), /^batch: bad shape -1 x 19$/],
+  ['sequences over the context', (b) => ({ ...b, seqLen: 33, tokens: new Int32Array(4 * 33), targets: new Int32Array(4 * 33).fill(-1), masks: new Uint32Array(0) }), /^batch: sequences of 33 tokens exceed the context length 32$/],
+  ['tokens of the wrong length', (b) => ({ ...b, tokens: b.tokens.subarray(1) }), /^batch: tokens \(75\) and targets \(76\) must hold nSeq \* seqLen = 76$/],
+  ['masks of the wrong length', (b) => ({ ...b, masks: b.masks.subarray(1) }), /^batch: masks hold \d+ words, expected \d+ scored x 2$/],
+  ['a token outside the vocabulary', (b) => ({ ...b, tokens: b.tokens.map((t, i) => (i === 5 ? V : t)) }), /^batch: token 40 at sequence 0, position 5 is outside \[0, 40\)$/],
+  ['a target outside the vocabulary', (b) => ({ ...b, targets: b.targets.map((t, i) => (i === 6 ? V : t)) }), /^batch: target 40 at sequence 0, position 6 is outside \[0, 40\)$/],
+  ['a target its mask disallows', (b) => ({ ...b, masks: new Uint32Array(b.masks.length) }), /^batch: target \d+ at sequence 0, position 6 is not allowed by its mask$/],
+];
+
+describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind, open }) => {
+  it('is the kind it says', async () => {
+    await withBackend(open, 1, async (b) => expect(b.kind).toBe(kind));
+  });
+
+  it.each(BAD_BATCHES)('refuses a batch with %s, in score and lossBackward, leaving the gradient alone', async (_, spoil, message) => {
+    await withBackend(open, 2, async (b) => {
+      const batch = makeBatch(config, 3);
+      // The batch's first scored position is position 6 of sequence 0 (what the messages above name).
+      expect(describeScored(batch, 0)).toBe('scored token 0: sequence 0, position 6 of 19');
+      const inputs = randomLossInputs(await b.score(batch), 4);
+      await b.lossBackward(batch, inputs, hyper);
+      const before = await b.readGradients();
+      const bad = spoil(batch);
+      await expect(b.score(bad)).rejects.toThrow(message);
+      await expect(b.lossBackward(bad, inputs, hyper)).rejects.toThrow(message);
+      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+    });
+  });
+
+  it('refuses bad parameters and optimizer state, keeping the weights and the step', async () => {
+    await withBackend(open, 5, async (b) => {
+      const before = await b.readParameters();
+      await expect(b.writeParameters(before.map((x, i) => (i === 3 ? NaN : x)))).rejects.toThrow(/^parameters\[3\] = NaN is not finite$/);
+      await expect(b.writeParameters(before.subarray(1))).rejects.toThrow(`parameters hold ${n - 1} floats, the model needs ${n}`);
+      await expect(b.writeParameters(Array.from(before) as unknown as Float32Array)).rejects.toThrow(/^parameters must be a Float32Array$/);
+      const zeros = new Float32Array(n);
+      const negative = zeros.map((_, i) => (i === 7 ? -1 : 0));
+      await expect(b.writeOptimizerState({ m: zeros, v: negative, step: 1 })).rejects.toThrow(/^optimizer v\[7\] = -1 is negative$/);
+      await expect(b.writeOptimizerState({ m: zeros, v: zeros, step: 1.5 })).rejects.toThrow(/^optimizer step must be an integer >= 0, got 1.5$/);
+      await expect(b.writeOptimizerState({ m: zeros.subarray(2), v: zeros, step: 1 })).rejects.toThrow(/^optimizer m hold/);
+      for (const [key, value, message] of [
+        ['lr', NaN, /^optimizer: lr must be a finite number, got NaN$/],
+        ['eps', 0, /^optimizer: lr and weightDecay must be >= 0, eps > 0$/],
+        ['beta2', 1, /^optimizer: beta1 and beta2 must be in \[0, 1\)$/],
+      ] as const) {
+        await expect(b.optimizerStep({ ...adam, [key]: value })).rejects.toThrow(message);
+      }
+      expect(bytes(await b.readParameters()).equals(bytes(before))).toBe(true);
+      expect((await b.readOptimizerState()).step).toBe(0);
+    });
+  });
+
+  it('keeps what it is given: parameters, the reference, the optimizer state', async () => {
+    await withBackend(open, 6, async (b) => {
+      const params = initParameters(config, 7);
+      await b.writeParameters(params);
+      expect(bytes(await b.readParameters()).equals(bytes(params))).toBe(true);
+      expect(bytes(await b.readParameters('reference')).equals(bytes(params))).toBe(false);
+      await b.setReferenceFromCurrent();
+      expect(bytes(await b.readParameters('reference')).equals(bytes(params))).toBe(true);
+      const m = params.map((x) => x / 2);
+      const v = params.map((x) => x * x);
+      await b.writeOptimizerState({ m, v, step: 4 });
+      const state = await b.readOptimizerState();
+      expect([bytes(state.m).equals(bytes(m)), bytes(state.v).equals(bytes(v)), state.step]).toEqual([true, true, 4]);
+    });
+  });
+
+  it('scores l_student as lossBackward sees it, accumulates gradients until the step, and zeroes them', async () => {
+    await withBackend(open, 8, async (b) => {
+      const batch = makeBatch(config, 9);
+      const scored = await b.score(batch);
+      expect(scored.length).toBe(scoredCount(batch));
+      const inputs = randomLossInputs(scored, 10);
+      const out = await b.lossBackward(batch, inputs, hyper);
+      expect(bytes(out.lStudent).equals(bytes(scored))).toBe(true);
+      for (const key of ['delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) expect(out[key].length).toBe(scored.length);
+      expect(out.total).toBeCloseTo(out.L_GRPO + hyper.lambda * out.L_OPD + hyper.klCoef * out.KL, 6);
+      await expect(b.lossBackward(batch, { ...inputs, lRef: inputs.lRef.subarray(1) }, hyper)).rejects.toThrow(`loss input lRef has ${scored.length - 1} tokens, l_student has ${scored.length}`);
+      const once = await b.readGradients();
+      expect(once.some((x) => x !== 0)).toBe(true);
+      await b.lossBackward(batch, inputs, hyper);
+      const twice = await b.readGradients();
+      expect(twice.every((x, i) => x === 2 * once[i])).toBe(true);
+      await b.zeroGradients();
+      expect((await b.readGradients()).every((x) => x === 0)).toBe(true);
+      await b.lossBackward(batch, inputs, hyper);
+      const stats = await b.optimizerStep(adam);
+      expect(stats.step).toBe(1);
+      expect(stats.gradNorm).toBeGreaterThan(0);
+      expect((await b.readGradients()).every((x) => x === 0)).toBe(true);
+      expect((await b.readOptimizerState()).step).toBe(1);
+    });
+  });
+
+  it('answers a batch with nothing scored with nothing, and leaves the gradient alone', async () => {
+    await withBackend(open, 11, async (b) => {
+      const batch: TokenBatch = { nSeq: 2, seqLen: 3, tokens: new Int32Array(6), targets: new Int32Array(6).fill(-1), masks: new Uint32Array(0) };
+      expect((await b.score(batch)).length).toBe(0);
+      const out = await b.lossBackward(batch, randomLossInputs(new Float32Array(0), 12), hyper);
+      expect([out.lStudent.length, out.total]).toEqual([0, 0]);
+      expect((await b.readGradients()).every((x) => x === 0)).toBe(true);
+    });
+  });
+
+  it.each([
+    ['advantage', NaN, 'L_GRPO'],
+    ['mask', NaN, 'L_GRPO'],
+    ['lOld', -Infinity, 'L_GRPO'],
+    ['opdMask', NaN, 'L_OPD'],
+    ['lSkill', NaN, 'L_OPD'],
+    ['lRef', Infinity, 'KL'],
+  ] as const)('refuses a loss input %s of %d as a non-finite %s before touching the gradient, then goes on', async (name, value, term) => {
+    await withBackend(open, 13, async (b) => {
+      const batch = makeBatch(config, 14);
+      const inputs = randomLossInputs(await b.score(batch), 15);
+      await b.lossBackward(batch, inputs, hyper);
+      const before = await b.readGradients();
+      const poisoned = { ...inputs, [name]: inputs[name].map((x, k) => (k === 4 ? value : x)) };
+      const err = await b.lossBackward(batch, poisoned, hyper).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(NonFiniteError);
+      expect((err as Error).message).toBe(`non-finite ${term} (value ${value}); the update was skipped and the weights are unchanged`);
+      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+      await b.lossBackward(batch, inputs, hyper);
+      expect((await b.readGradients()).every((x, i) => x === 2 * before[i])).toBe(true);
+    });
+  });
+
+  describe('its decoder', () => {
+    const all = new Uint32Array(3 * words).fill(0xffffffff);
+    const half = Float32Array.of(0.5, 0.5, 0.5);
+    const BAD_CALLS: [string, (d: ReturnType<Backend['openDecoder']>) => Promise<unknown>, RegExp][] = [
+      ['a stream outside', (d) => d.feed(3, Int32Array.of(1)), /^stream 3 is outside \[0, 3\)$/],
+      ['a feed past the context', (d) => d.feed(0, new Int32Array(30)), /^stream 0: 3 \+ 30 tokens exceed the context length 32$/],
+      ['a token outside the vocabulary', (d) => d.feed(0, Int32Array.of(2, V)), /^stream 0: token 40 is outside \[0, 40\)$/],
+      ['too few mask words', (d) => d.sample(Int32Array.of(0, 1), all.subarray(0, 3), 1, half), /^sample: masks hold 3 words, need 4$/],
+      ['too few uniforms', (d) => d.sample(Int32Array.of(0, 1), all, 1, half.subarray(0, 1)), /^sample: 1 uniforms for 2 streams$/],
+      ['a negative temperature', (d) => d.sample(Int32Array.of(0), all, -1, half), /^temperature must be >= 0, got -1$/],
+      ['a stream listed twice', (d) => d.sample(Int32Array.of(0, 0), all, 1, half), /^sample: stream 0 is listed twice$/],
+      ['an empty stream', (d) => d.sample(Int32Array.of(2), all, 1, half), /^sample: stream 2 is empty; feed it a prompt first$/],
+      ['a full stream', (d) => d.sample(Int32Array.of(1), all, 1, half), /^sample: stream 1 is at the context length 32$/],
+      ['a draw of 1', (d) => d.sample(Int32Array.of(0), all, 1, Float32Array.of(1)), /^uniform draw must be in \[0, 1\), got 1$/],
+      // Bits at or past the vocabulary do not count: 40 tokens fill word 1 up to bit 7.
+      ['a mask that allows nothing', (d) => d.sample(Int32Array.of(0), Uint32Array.of(0, 0xffffff00), 1, half), /^cannot sample: the mask allows no token$/],
+    ];
+
+    it.each(BAD_CALLS)('refuses %s and changes no stream', async (_, call, message) => {
+      await withBackend(open, 16, async (b) => {
+        const d = b.openDecoder(3);
+        try {
+          await d.feed(0, Int32Array.of(1, 2, 3));
+          await d.feed(1, new Int32Array(32).fill(4));
+          await expect(call(d)).rejects.toThrow(message);
+          expect([d.length(0), d.length(1), d.length(2)]).toEqual([3, 32, 0]);
+        } finally {
+          d.dispose();
+        }
+      });
+    });
+
+    it('counts fed and sampled tokens, resets a stream, and refuses every call once disposed', async () => {
+      await withBackend(open, 17, async (b) => {
+        expect(() => b.openDecoder(0)).toThrow(/^decoder needs at least one stream, got 0$/);
+        const d = b.openDecoder(2);
+        const rng = new Rng(18);
+        await d.feed(0, Int32Array.of(1, 2));
+        await d.feed(1, Int32Array.of(3));
+        await d.feed(0, Int32Array.of(4));
+        const masks = Uint32Array.of(0b1010, 0, 0xffffffff, 0xff);
+        const got = await d.sample(Int32Array.of(1, 0), masks, 1, Float32Array.of(rng.float(), rng.float()));
+        expect([1, 3]).toContain(got.tokens[0]);
+        expect(got.tokens[1]).toBeGreaterThanOrEqual(0);
+        expect(got.tokens[1]).toBeLessThan(V);
+        expect(got.logprobs.every((l) => l <= 0)).toBe(true);
+        expect([d.length(0), d.length(1)]).toEqual([4, 2]);
+        expect((await d.sample(new Int32Array(0), new Uint32Array(0), 1, new Float32Array(0))).tokens.length).toBe(0);
+        d.reset(0);
+        expect(d.length(0)).toBe(0);
+        d.dispose();
+        expect(() => d.length(1)).toThrow(/^decoder was disposed$/);
+        await expect(d.feed(1, Int32Array.of(1))).rejects.toThrow(/^decoder was disposed$/);
+        await expect(d.sample(Int32Array.of(1), masks, 1, Float32Array.of(0.5))).rejects.toThrow(/^decoder was disposed$/);
+      });
+    });
+  });
+});
