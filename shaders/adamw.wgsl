@@ -1,7 +1,7 @@
 // The optimizer step and the gradient bookkeeping around it: deterministic global gradient norm (two
 // passes of fixed-order tree sums, no atomics), clipping, AdamW with bias correction and decoupled weight
 // decay (llm.c's adamw_update), and the finite check that guards gradient accumulation. GPU twin of
-// src/backend/cpu/adamw.ts; wrapper: src/backend/webgpu/optimizer.ts.
+// src/backend/cpu/adamw.ts; wrapper: src/backend/webgpu/adamw.ts.
 //
 // grad_norm_partial     @binding(0) shape: Shape   @binding(1) grads: f32[n]   @binding(2) partials: f32[groups]
 //   dispatch: `groups` workgroups of 256 threads (x only, groups <= 65535); workgroup g sums the squares of
@@ -11,16 +11,17 @@
 // adamw_update          @binding(0) hyper: Hyper   @binding(1) state: f32[4]   @binding(2) decay: u32[ceil(n / 32)]
 //                       (bit i: parameter i takes weight decay)   @binding(3) params   @binding(4) grads
 //                       @binding(5) m   @binding(6) v (all f32[n], read_write)
-//   one thread per parameter; does nothing when the norm is not finite (the host then refuses the step),
-//   else updates and zeroes the gradient.
+//   one thread per parameter, WG per workgroup, grid (grid_x, ...); does nothing when the norm is not finite
+//   (the host then refuses the step), else updates and zeroes the gradient.
 // count_non_finite      @binding(0) shape (n = length of a, chunk = length of b)   @binding(1) a: f32[]
 //                       @binding(2) b: f32[]   @binding(3) flag: u32[1] = number of non-finite values
 //   one workgroup of 256 threads
 // accumulate_gradients  @binding(0) shape   @binding(1) scratch: f32[n]   @binding(2) flag: u32[1]
-//                       @binding(3) grads: f32[n]; grads += scratch unless flag != 0; one thread per element
+//                       @binding(3) grads: f32[n]; grads += scratch unless flag != 0; one thread per element,
+//                       WG per workgroup, grid (grid_x, ...)
 //
 // Finiteness is read from the bits (exponent all ones), which stays exact where an implementation assumes
-// that floats are finite.
+// that floats are finite. WG, flat_index and bit_set come from shaders/prelude.wgsl.
 
 struct Shape {
   n: u32,
@@ -119,14 +120,14 @@ fn grad_norm_final(@builtin(local_invocation_index) lid: u32) {
 @group(0) @binding(5) var<storage, read_write> moment1: array<f32>;
 @group(0) @binding(6) var<storage, read_write> moment2: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WG)
 fn adamw_update(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * hyper.grid_x + wid.x) * 64u + lid;
+  let i = flat_index(wid, lid, hyper.grid_x);
   if (i >= hyper.n || state[2] == 0.0) {
     return;
   }
   var wd = 0.0;
-  if (((decay[i >> 5u] >> (i & 31u)) & 1u) == 1u) {
+  if (bit_set(decay[i >> 5u], i)) {
     wd = hyper.weight_decay;
   }
   let g = grads[i] * state[1];
@@ -168,9 +169,9 @@ fn count_non_finite(@builtin(local_invocation_index) lid: u32) {
 @group(0) @binding(2) var<storage, read> flag: array<u32>;
 @group(0) @binding(3) var<storage, read_write> accumulated: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WG)
 fn accumulate_gradients(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * shape.grid_x + wid.x) * 64u + lid;
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n || flag[0] != 0u) {
     return;
   }

@@ -1,5 +1,5 @@
 // Causal multi-head self-attention over a fused qkv buffer (llm.c's attention_forward/backward). GPU twin of
-// src/backend/cpu/attention.ts; wrapper: src/backend/webgpu/layers.ts.
+// src/backend/cpu/attention.ts; wrapper: src/backend/webgpu/attention.ts.
 //
 // qkv: [slots, t_cap, 3C], row t of a slot = [q | k | v], head h at columns h*hs .. (h+1)*hs - 1 of each
 // part (hs = C / NH). Sequence b of a dispatch computes rows seqs[b].pos0 .. pos0 + count - 1 of slot
@@ -18,6 +18,8 @@
 //   dispatch: one thread per (b, h, t); training layout only (slot = b, pos0 = 0, t_cap = rows)
 // attention_backward_qkv     same bindings; one thread per element of dqkv, each summing its own terms in order
 //   (dq over keys, dk and dv over queries), so no two threads write one value and no atomics are needed.
+//
+// WG, flat_index and LOWEST_F32 come from shaders/prelude.wgsl.
 
 struct Shape {
   b: u32,
@@ -37,21 +39,15 @@ struct SeqRows {
   _pad: u32,
 }
 
-override WG: u32 = 64;
-
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read> seqs: array<SeqRows>;
 @group(0) @binding(2) var<storage, read> qkv_cache: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 @group(0) @binding(4) var<storage, read_write> att_out: array<f32>;
 
-fn flat_index(wid: vec3u, lid: u32) -> u32 {
-  return (wid.y * shape.grid_x + wid.x) * WG + lid;
-}
-
 @compute @workgroup_size(WG)
 fn attention_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   let rows = shape.rows;
   let nh = shape.nh;
   if (i >= shape.b * nh * rows) {
@@ -76,7 +72,7 @@ fn attention_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocatio
   let q = base + t * c3 + h * hs;
   let a = ((b * nh + h) * rows + r) * shape.att_cap;
   let scale = 1.0 / sqrt(f32(hs));
-  var mx = -3.4028234e38;
+  var mx = LOWEST_F32;
   for (var t2 = 0u; t2 <= t; t2++) {
     let kk = base + t2 * c3 + c + h * hs;
     var s = 0.0;
@@ -114,7 +110,7 @@ fn attention_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocatio
 
 @compute @workgroup_size(WG)
 fn attention_backward_scores(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   let rows = shape.rows;
   let nh = shape.nh;
   if (i >= shape.b * nh * rows) {
@@ -147,7 +143,7 @@ fn attention_backward_scores(@builtin(workgroup_id) wid: vec3u, @builtin(local_i
 
 @compute @workgroup_size(WG)
 fn attention_backward_qkv(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   let rows = shape.rows;
   let c = shape.c;
   let c3 = 3u * c;

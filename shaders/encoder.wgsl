@@ -1,11 +1,11 @@
 // Token + position embedding (llm.c's encoder) and its gradient. GPU twin of src/backend/cpu/encoder.ts;
-// wrapper: src/backend/webgpu/layers.ts.
+// wrapper: src/backend/webgpu/encoder.ts.
 //
 // encoder_forward       @binding(0) shape: Shape (uniform)
 //                       @binding(1) params: f32[], wte at wte_off [V, C], wpe at wpe_off [contextLength, C]
 //                       @binding(2) tokens: i32[n]     @binding(3) positions: i32[n]
 //                       @binding(4) out: f32[n * C]
-//   dispatch: one thread per output element, WG per workgroup, grid (grid_x, ...), i = (wid.y * grid_x + wid.x) * WG + lid
+//   dispatch: one thread per output element, WG per workgroup, grid (grid_x, ...), i = flat_index(wid, lid, grid_x)
 // encoder_backward_wte  @binding(0) shape   @binding(1) dout: f32[n * C]
 //                       @binding(2) row_starts: u32[V + 1], @binding(3) row_order: u32[n]: the rows of token v are
 //                       row_order[row_starts[v] .. row_starts[v + 1]) in ascending order (built on the host)
@@ -14,6 +14,8 @@
 //   gradient needs no float atomics and gives the same bits on every run.
 // encoder_backward_wpe  same bindings; one thread per (t, c) of the first `seq_len` rows of wpe, summing over
 //   the n / seq_len sequences of the batch (row = b * seq_len + t, position t).
+//
+// WG and flat_index come from shaders/prelude.wgsl.
 
 struct Shape {
   n: u32,
@@ -26,21 +28,15 @@ struct Shape {
   _pad: u32,
 }
 
-override WG: u32 = 64;
-
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read> params: array<f32>;
 @group(0) @binding(2) var<storage, read> tokens: array<i32>;
 @group(0) @binding(3) var<storage, read> positions: array<i32>;
 @group(0) @binding(4) var<storage, read_write> out: array<f32>;
 
-fn flat_index(wid: vec3u, lid: u32) -> u32 {
-  return (wid.y * shape.grid_x + wid.x) * WG + lid;
-}
-
 @compute @workgroup_size(WG)
 fn encoder_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n * shape.c) {
     return;
   }
@@ -58,7 +54,7 @@ fn encoder_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_
 
 @compute @workgroup_size(WG)
 fn encoder_backward_wte(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.vocab * shape.c) {
     return;
   }
@@ -77,7 +73,7 @@ fn encoder_backward_wte(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoca
 
 @compute @workgroup_size(WG)
 fn encoder_backward_wpe(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.seq_len * shape.c) {
     return;
   }

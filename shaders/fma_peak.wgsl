@@ -1,19 +1,22 @@
 // FMA-bound microbenchmark: the adapter's own arithmetic peak, the roofline that bench kernels divides
-// every kernel's GFLOP/s by. Wrapper: src/cli/bench/kernels.ts.
+// every kernel's GFLOP/s by. Wrapper: src/backend/webgpu/fma_peak.ts (run by src/cli/bench/kernels/).
 //
 // fma_peak  @binding(0) shape: Shape (uniform)   @binding(1) out: f32[threads] (keeps the result alive)
-//   dispatch: `threads` threads in workgroups of 64 (x only). Each thread runs `iters` iterations of four
-//   independent vec4 FMA chains: 4 chains x 4 lanes x 2 FLOP = 32 FLOP per iteration, no memory traffic.
+//   dispatch: `threads` threads in workgroups of WG (x only; WG from shaders/prelude.wgsl). Each thread
+//   runs `iters` iterations of four independent vec4 FMA chains: 4 chains x 4 lanes x 2 FLOP = 32 FLOP per
+//   iteration, no memory traffic.
 
 struct Shape {
   iters: u32,
   threads: u32,
+  _pad0: u32,
+  _pad1: u32,
 }
 
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WG)
 fn fma_peak(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= shape.threads) {
     return;

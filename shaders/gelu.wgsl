@@ -1,5 +1,5 @@
 // GELU in its tanh form (GPT-2, llm.c), and the residual connection out = a + b. GPU twins of
-// src/backend/cpu/gelu.ts and residual.ts; wrapper: src/backend/webgpu/layers.ts.
+// src/backend/cpu/gelu.ts and residual.ts; wrapper: src/backend/webgpu/gelu.ts.
 //
 // gelu_forward      @binding(0) shape: Shape   @binding(1) inp: f32[n]   @binding(2) out: f32[n]
 // gelu_backward     @binding(0) shape   @binding(1) inp: f32[n]   @binding(2) dout: f32[n]   @binding(3) dinp: f32[n] (written)
@@ -9,23 +9,20 @@
 // stream's gradient on in place and the LayerNorm backward accumulates into it, so it needs no kernel.
 //
 // tanh's argument is clamped to +-15, where tanh is 1 to the last float32 bit: some tanh implementations
-// overflow an internal exp for large arguments.
+// overflow an internal exp for large arguments. WG and flat_index come from shaders/prelude.wgsl.
 
 struct Shape {
   n: u32,
   grid_x: u32,
+  _pad0: u32,
+  _pad1: u32,
 }
 
-override WG: u32 = 64;
 const GELU_SCALE: f32 = 0.7978845608028654;
 
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read> inp: array<f32>;
 @group(0) @binding(2) var<storage, read_write> out: array<f32>;
-
-fn flat_index(wid: vec3u, lid: u32) -> u32 {
-  return (wid.y * shape.grid_x + wid.x) * WG + lid;
-}
 
 fn safe_tanh(u: f32) -> f32 {
   return tanh(clamp(u, -15.0, 15.0));
@@ -33,7 +30,7 @@ fn safe_tanh(u: f32) -> f32 {
 
 @compute @workgroup_size(WG)
 fn gelu_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n) {
     return;
   }
@@ -46,7 +43,7 @@ fn gelu_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
 
 @compute @workgroup_size(WG)
 fn gelu_backward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n) {
     return;
   }
@@ -63,7 +60,7 @@ fn gelu_backward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_in
 
 @compute @workgroup_size(WG)
 fn residual_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n) {
     return;
   }

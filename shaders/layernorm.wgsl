@@ -1,5 +1,5 @@
 // LayerNorm over the last dimension with the per-row mean and 1/std kept for the backward pass (llm.c).
-// GPU twin of src/backend/cpu/layernorm.ts; wrapper: src/backend/webgpu/layers.ts.
+// GPU twin of src/backend/cpu/layernorm.ts; wrapper: src/backend/webgpu/layernorm.ts.
 //
 // layernorm_forward          @binding(0) shape: Shape (uniform)
 //                            @binding(1) params: f32[], weight at w_off [C], bias at b_off [C]
@@ -12,6 +12,8 @@
 //   dispatch: one thread per row (dinp)
 // layernorm_backward_params  same bindings; one thread per column c, summing over rows in order (dweight,
 //   dbias): a deterministic reduction without atomics.
+//
+// WG and flat_index come from shaders/prelude.wgsl.
 
 struct Shape {
   n: u32,
@@ -24,21 +26,15 @@ struct Shape {
   _pad1: u32,
 }
 
-override WG: u32 = 64;
-
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read> params: array<f32>;
 @group(0) @binding(2) var<storage, read> inp: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 @group(0) @binding(4) var<storage, read_write> stats_out: array<f32>;
 
-fn flat_index(wid: vec3u, lid: u32) -> u32 {
-  return (wid.y * shape.grid_x + wid.x) * WG + lid;
-}
-
 @compute @workgroup_size(WG)
 fn layernorm_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let row = flat_index(wid, lid);
+  let row = flat_index(wid, lid, shape.grid_x);
   if (row >= shape.n) {
     return;
   }
@@ -70,7 +66,7 @@ fn layernorm_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocatio
 
 @compute @workgroup_size(WG)
 fn layernorm_backward_input(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let row = flat_index(wid, lid);
+  let row = flat_index(wid, lid, shape.grid_x);
   if (row >= shape.n) {
     return;
   }
@@ -97,7 +93,7 @@ fn layernorm_backward_input(@builtin(workgroup_id) wid: vec3u, @builtin(local_in
 
 @compute @workgroup_size(WG)
 fn layernorm_backward_params(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let k = flat_index(wid, lid);
+  let k = flat_index(wid, lid, shape.grid_x);
   if (k >= shape.c) {
     return;
   }

@@ -15,7 +15,8 @@
 //   dispatch: one thread per row, WG threads per workgroup, grid (gridX, ..., 1) over ceil(rows / WG) groups
 //
 // Disallowed tokens get MASKED_LOG_PROB (finite; WGSL may assume no infinities). Reductions are fixed-order
-// trees over a power-of-two WG, so a row gives the same bits on every run.
+// trees over a power-of-two WG, so a row gives the same bits on every run. WG (set per vocabulary by the
+// wrapper), flat_index, bit_set, MASKED_LOG_PROB and LOWEST_F32 come from shaders/prelude.wgsl.
 
 struct Shape {
   rows: u32,
@@ -23,11 +24,6 @@ struct Shape {
   mask_words: u32,
   grid_x: u32,
 }
-
-override WG: u32 = 256;
-
-const MASKED_LOG_PROB: f32 = -1e30;
-const LOWEST_F32: f32 = -3.4028234e38;
 
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
@@ -37,7 +33,7 @@ const LOWEST_F32: f32 = -3.4028234e38;
 var<workgroup> scratch: array<f32, WG>;
 
 fn is_allowed(mask_base: u32, token: u32) -> bool {
-  return ((masks[mask_base + (token >> 5u)] >> (token & 31u)) & 1u) == 1u;
+  return bit_set(masks[mask_base + (token >> 5u)], token);
 }
 
 // Leaves the tree reduction of `value` over the workgroup in scratch[0].
@@ -107,7 +103,7 @@ fn masked_log_softmax(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
 
 @compute @workgroup_size(WG)
 fn gather_log_probs(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let row = (wid.y * shape.grid_x + wid.x) * WG + lid;
+  let row = flat_index(wid, lid, shape.grid_x);
   if (row >= shape.rows) {
     return;
   }

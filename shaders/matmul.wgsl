@@ -1,6 +1,6 @@
 // Fully connected layer, weights row-major [OC, C] inside the flat parameter buffer (model/layout.ts):
 //   out[n, o] = bias[o] + sum_c inp[n, c] * weight[o, c]
-// GPU twin of src/backend/cpu/matmul.ts; wrapper: src/backend/webgpu/layers.ts.
+// GPU twin of src/backend/cpu/matmul.ts; wrapper: src/backend/webgpu/matmul.ts.
 //
 // matmul_forward         @binding(0) shape: Shape (uniform)
 //                        @binding(1) params: f32[], weight at w_off [OC, C], bias at b_off [OC] when has_bias
@@ -18,6 +18,8 @@
 //   inner dimension C read four floats at a time (C % 4 == 0; view offsets are multiples of 64 floats), one
 //   output (forward) or four (backward) per thread: a quarter of the loads, which is what software adapters
 //   are bound by. Same bindings; threads: n * OC, n * C / 4, OC * C / 4.
+//
+// WG and flat_index come from shaders/prelude.wgsl.
 
 struct Shape {
   n: u32,
@@ -30,7 +32,6 @@ struct Shape {
   _pad: u32,
 }
 
-override WG: u32 = 64;
 const TILE: u32 = 16u;
 
 @group(0) @binding(0) var<uniform> shape: Shape;
@@ -38,13 +39,9 @@ const TILE: u32 = 16u;
 @group(0) @binding(2) var<storage, read> inp: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 
-fn flat_index(wid: vec3u, lid: u32) -> u32 {
-  return (wid.y * shape.grid_x + wid.x) * WG + lid;
-}
-
 @compute @workgroup_size(WG)
 fn matmul_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n * shape.oc) {
     return;
   }
@@ -106,7 +103,7 @@ fn matmul_forward_tiled(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoca
 
 @compute @workgroup_size(WG)
 fn matmul_backward_input(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n * shape.c) {
     return;
   }
@@ -122,7 +119,7 @@ fn matmul_backward_input(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoc
 
 @compute @workgroup_size(WG)
 fn matmul_backward_bias(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let o = flat_index(wid, lid);
+  let o = flat_index(wid, lid, shape.grid_x);
   if (o >= shape.oc) {
     return;
   }
@@ -135,7 +132,7 @@ fn matmul_backward_bias(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoca
 
 @compute @workgroup_size(WG)
 fn matmul_backward_weight(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.oc * shape.c) {
     return;
   }
@@ -154,7 +151,7 @@ fn matmul_backward_weight(@builtin(workgroup_id) wid: vec3u, @builtin(local_invo
 
 @compute @workgroup_size(WG)
 fn matmul_forward_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n * shape.oc) {
     return;
   }
@@ -181,7 +178,7 @@ fn matmul_forward_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocat
 @compute @workgroup_size(WG)
 fn matmul_backward_input_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let c4 = shape.c / 4u;
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.n * c4) {
     return;
   }
@@ -199,7 +196,7 @@ fn matmul_backward_input_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_
 @compute @workgroup_size(WG)
 fn matmul_backward_weight_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let c4 = shape.c / 4u;
-  let i = flat_index(wid, lid);
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.oc * c4) {
     return;
   }

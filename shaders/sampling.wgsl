@@ -11,6 +11,7 @@
 // q = masked softmax(logits / temperature) and the token is the first allowed id whose running sum of q
 // exceeds u * (sum of q). One thread walks the row in id order, as the CPU does; rows are short
 // (a vocabulary of a few hundred), and the walk must be sequential to follow that rule.
+// WG, flat_index, bit_set, MASKED_LOG_PROB and LOWEST_F32 come from shaders/prelude.wgsl.
 
 struct Shape {
   rows: u32,
@@ -23,8 +24,6 @@ struct Shape {
   _pad2: u32,
 }
 
-override WG: u32 = 64;
-
 @group(0) @binding(0) var<uniform> shape: Shape;
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
 @group(0) @binding(2) var<storage, read> masks: array<u32>;
@@ -33,17 +32,17 @@ override WG: u32 = 64;
 @group(0) @binding(5) var<storage, read_write> logprobs: array<f32>;
 
 fn allowed(row: u32, v: u32) -> bool {
-  return ((masks[row * shape.mask_words + (v >> 5u)] >> (v & 31u)) & 1u) == 1u;
+  return bit_set(masks[row * shape.mask_words + (v >> 5u)], v);
 }
 
 @compute @workgroup_size(WG)
 fn sample_token(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let row = (wid.y * shape.grid_x + wid.x) * WG + lid;
+  let row = flat_index(wid, lid, shape.grid_x);
   if (row >= shape.rows) {
     return;
   }
   let base = row * shape.vocab;
-  var mx = -3.4028234e38;
+  var mx = LOWEST_F32;
   var best = -1;
   for (var v = 0u; v < shape.vocab; v++) {
     if (allowed(row, v) && (best < 0 || logits[base + v] > mx)) {
@@ -53,7 +52,7 @@ fn sample_token(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_ind
   }
   if (best < 0) {
     tokens[row] = -1;
-    logprobs[row] = -1e30;
+    logprobs[row] = MASKED_LOG_PROB;
     return;
   }
   var sum = 0.0;

@@ -17,6 +17,7 @@
 //
 // N and N_opd are sums over the whole batch, known on the host before the kernels run: they arrive as
 // inv_n = 1 / N and inv_n_opd = 1 / N_opd (0 for an empty mask, which makes that mean 0).
+// WG, flat_index and bit_set come from shaders/prelude.wgsl.
 
 struct Hyper {
   n: u32,
@@ -59,16 +60,10 @@ struct TokenOut {
   _pad1: f32,
 }
 
-override WG: u32 = 64;
-
 @group(0) @binding(0) var<uniform> hyper: Hyper;
 @group(0) @binding(1) var<storage, read> inputs: array<TokenIn>;
 @group(0) @binding(2) var<storage, read> l_student: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<TokenOut>;
-
-fn token_index(wid: vec3u, lid: u32) -> u32 {
-  return (wid.y * hyper.grid_x + wid.x) * WG + lid;
-}
 
 // Never evaluates exp of a large positive number.
 fn sigmoid(x: f32) -> f32 {
@@ -81,7 +76,7 @@ fn sigmoid(x: f32) -> f32 {
 
 @compute @workgroup_size(WG)
 fn probability_shift(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let k = token_index(wid, lid);
+  let k = flat_index(wid, lid, hyper.grid_x);
   if (k >= hyper.n) {
     return;
   }
@@ -98,7 +93,7 @@ fn probability_shift(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocatio
 
 @compute @workgroup_size(WG)
 fn seed_loss_coefficient(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let k = token_index(wid, lid);
+  let k = flat_index(wid, lid, hyper.grid_x);
   if (k >= hyper.n) {
     return;
   }
@@ -142,14 +137,14 @@ struct LogitShape {
 
 @compute @workgroup_size(WG)
 fn seed_logit_gradient(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * shape.grid_x + wid.x) * WG + lid;
+  let i = flat_index(wid, lid, shape.grid_x);
   if (i >= shape.rows * shape.vocab) {
     return;
   }
   let r = i / shape.vocab;
   let v = i % shape.vocab;
   let c = tokens[r].coef;
-  let allowed = ((masks[r * shape.mask_words + (v >> 5u)] >> (v & 31u)) & 1u) == 1u;
+  let allowed = bit_set(masks[r * shape.mask_words + (v >> 5u)], v);
   var d = 0.0;
   if (allowed) {
     d = -c * exp(log_probs[i]);

@@ -5,7 +5,7 @@
 import { maskWords, type TokenBatch } from '../backend.ts';
 import { checkBatch } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
-import { packSeqRows } from './layers.ts';
+import { packSeqRows } from './attention.ts';
 
 export interface BatchPlan {
   B: number;

@@ -9,19 +9,13 @@ import { maskWords, type Decoder, type Sampled } from '../backend.ts';
 import { checkFeed, checkSample, checkStream, checkStreamCount } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import type { ModelOffsets } from '../../model/layout.ts';
-import {
-  attentionForward,
-  copyRows,
-  encoderForward,
-  geluForward,
-  layernormForward,
-  matmulForward,
-  packSeqRows,
-  residualForward,
-  type MatmulVariant,
-  type SeqRows,
-} from './layers.ts';
+import { attentionForward, packSeqRows, type SeqRows } from './attention.ts';
+import { encoderForward } from './encoder.ts';
+import { geluForward, residualForward } from './gelu.ts';
 import type { BufferSlice } from './kernel.ts';
+import { layernormForward } from './layernorm.ts';
+import { matmulForward, type MatmulVariant } from './matmul.ts';
+import { copyRows } from './rows.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { sampleToken } from './sampling.ts';
 import { Scratch, UploadPacker } from './scratch.ts';

@@ -9,22 +9,13 @@
 // its input gradient into it.
 import type { ModelConfig } from '../../model/config.ts';
 import type { ModelOffsets } from '../../model/layout.ts';
-import {
-  attentionBackward,
-  attentionForward,
-  encoderBackward,
-  encoderForward,
-  fill,
-  geluBackward,
-  geluForward,
-  layernormBackward,
-  layernormForward,
-  matmulBackward,
-  matmulForward,
-  residualForward,
-  type MatmulVariant,
-} from './layers.ts';
+import { attentionBackward, attentionForward } from './attention.ts';
+import { encoderBackward, encoderForward } from './encoder.ts';
+import { geluBackward, geluForward, residualForward } from './gelu.ts';
 import type { BufferSlice } from './kernel.ts';
+import { layernormBackward, layernormForward } from './layernorm.ts';
+import { matmulBackward, matmulForward, type MatmulVariant } from './matmul.ts';
+import { fill } from './rows.ts';
 import type { Scratch } from './scratch.ts';
 import type { Stage } from './stage.ts';
 

@@ -1,7 +1,13 @@
-// Helpers for the kernel tests: upload host arrays, record a stage, read results back, and compare with
-// the CPU reference under a written tolerance. Test-only (imported by *.test.ts files).
+// Helpers for the kernel tests: random inputs, upload host arrays, record a stage, read results back, and
+// compare with the CPU reference under a written tolerance. Test-only (imported by *.test.ts files).
+import type { Rng } from '../../common/rng.ts';
 import type { GpuRuntime } from './runtime.ts';
 import type { Stage } from './stage.ts';
+
+/** n normal draws times scale. */
+export function randn(rng: Rng, n: number, scale = 1): Float32Array<ArrayBuffer> {
+  return Float32Array.from({ length: n }, () => rng.normal() * scale);
+}
 
 export type HostArray = Float32Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { roundUp, workgroupGrid } from './kernel.ts';
+import { roundUp, threadGrid, workgroupGrid } from './kernel.ts';
 import { logSoftmaxWorkgroupSize } from './log_softmax.ts';
 
 describe('workgroupGrid', () => {
@@ -30,6 +30,17 @@ describe('workgroupGrid', () => {
   it('rejects counts that are not positive integers', () => {
     expect(() => workgroupGrid(0)).toThrow(/positive count, got 0/);
     expect(() => workgroupGrid(2.5)).toThrow(/positive count/);
+  });
+});
+
+describe('threadGrid', () => {
+  it('covers the threads in workgroups of WG (64) and gives the x extent that flat_index folds by', () => {
+    expect(threadGrid(0)).toBeNull();
+    expect(threadGrid(1)).toEqual({ workgroups: [1, 1, 1], gridX: 1 });
+    expect(threadGrid(65)).toEqual({ workgroups: [2, 1, 1], gridX: 2 });
+    expect(threadGrid(64 * 70000)).toEqual({ workgroups: [35000, 2, 1], gridX: 35000 });
+    expect(threadGrid(10, 4)).toEqual({ workgroups: [3, 1, 1], gridX: 3 });
+    expect(() => threadGrid(-1)).toThrow(/bad thread count -1/);
   });
 });
 

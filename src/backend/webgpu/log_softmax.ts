@@ -3,9 +3,13 @@
 // the buffers and submits the stage.
 import code from '../../../shaders/log_softmax.wgsl?raw';
 import { maskWords } from '../backend.ts';
-import { workgroupGrid, type BufferSlice, type KernelSpec } from './kernel.ts';
+import { kernel, workgroupGrid, type Buf, type KernelSpec } from './kernel.ts';
+import { WG } from './prelude.ts';
 import type { GpuRuntime } from './runtime.ts';
 import type { Stage } from './stage.ts';
+import { wgslStruct } from './wgsl_struct.ts';
+
+export const SHAPE = wgslStruct('Shape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32' });
 
 const BINDINGS = ['uniform', 'read', 'read', 'write'] as const;
 
@@ -18,11 +22,12 @@ export function logSoftmaxWorkgroupSize(vocab: number): number {
   return Math.min(256, Math.max(32, 2 ** Math.ceil(Math.log2(Math.max(Math.ceil(vocab / 16), 1)))));
 }
 
-function kernel(entryPoint: string, workgroupSize: number): KernelSpec {
+/** The kernel with its own WG: the tree reductions need a power of two. */
+function sized(entryPoint: string, workgroupSize: number): KernelSpec {
   if (!Number.isInteger(Math.log2(workgroupSize)) || workgroupSize > 256) {
     throw new RangeError(`${entryPoint}: workgroup size must be a power of two <= 256, got ${workgroupSize}`);
   }
-  return { entryPoint, code, bindings: BINDINGS, constants: { WG: workgroupSize } };
+  return kernel(code, entryPoint, BINDINGS, { WG: workgroupSize });
 }
 
 function checkShape(name: string, rows: number, vocab: number): void {
@@ -34,17 +39,17 @@ function checkShape(name: string, rows: number, vocab: number): void {
 /** out[r * vocab + v] = masked log-softmax of logits row r (f32), masks: [rows * ceil(vocab / 32)] u32. */
 export function maskedLogSoftmax(
   stage: Stage,
-  out: GPUBuffer | BufferSlice,
-  logits: GPUBuffer | BufferSlice,
-  masks: GPUBuffer | BufferSlice,
+  out: Buf,
+  logits: Buf,
+  masks: Buf,
   rows: number,
   vocab: number,
   workgroupSize = logSoftmaxWorkgroupSize(vocab),
 ): void {
   checkShape('maskedLogSoftmax', rows, vocab);
   const grid = workgroupGrid(rows);
-  const shape = Uint32Array.of(rows, vocab, maskWords(vocab), grid[0]);
-  stage.dispatch(kernel('masked_log_softmax', workgroupSize), [shape, logits, masks, out], grid);
+  const shape = SHAPE.pack({ rows, vocab, mask_words: maskWords(vocab), grid_x: grid[0] });
+  stage.dispatch(sized('masked_log_softmax', workgroupSize), [shape, logits, masks, out], grid);
 }
 
 /**
@@ -53,17 +58,17 @@ export function maskedLogSoftmax(
  */
 export function gatherLogProbs(
   stage: Stage,
-  out: GPUBuffer | BufferSlice,
-  logProbs: GPUBuffer | BufferSlice,
-  targets: GPUBuffer | BufferSlice,
+  out: Buf,
+  logProbs: Buf,
+  targets: Buf,
   rows: number,
   vocab: number,
-  workgroupSize = 64,
+  workgroupSize = WG,
 ): void {
   checkShape('gatherLogProbs', rows, vocab);
   const grid = workgroupGrid(Math.ceil(rows / workgroupSize));
-  const shape = Uint32Array.of(rows, vocab, maskWords(vocab), grid[0]);
-  stage.dispatch(kernel('gather_log_probs', workgroupSize), [shape, logProbs, targets, out], grid);
+  const shape = SHAPE.pack({ rows, vocab, mask_words: maskWords(vocab), grid_x: grid[0] });
+  stage.dispatch(sized('gather_log_probs', workgroupSize), [shape, logProbs, targets, out], grid);
 }
 
 export interface LogSoftmaxResult {

@@ -1,6 +1,8 @@
 // Compute pipelines keyed by shader source, entry point, binding kinds and constants: every kernel wrapper
-// asks for its pipeline on each dispatch and only the first ask compiles.
+// asks for its pipeline on each dispatch and only the first ask compiles. Every module is built with the
+// WGSL prelude in front and every pipeline gets its WG (prelude.ts).
 import type { BindingKind, KernelSpec } from './kernel.ts';
+import { moduleSource, pipelineConstants } from './prelude.ts';
 
 export interface CachedPipeline {
   pipeline: GPUComputePipeline;
@@ -17,14 +19,15 @@ export class PipelineCache {
   get(kernel: KernelSpec): CachedPipeline {
     const module = this.module(kernel.code);
     const bindingsKey = kernel.bindings.join(',');
-    const key = `${module.id}|${kernel.entryPoint}|${bindingsKey}|${constantsKey(kernel.constants)}`;
+    const constants = pipelineConstants(kernel.constants);
+    const key = `${module.id}|${kernel.entryPoint}|${bindingsKey}|${constantsKey(constants)}`;
     let cached = this.pipelines.get(key);
     if (!cached) {
       const layout = this.layout(kernel.bindings, bindingsKey);
       const pipeline = this.device.createComputePipeline({
         label: kernel.entryPoint,
         layout: this.device.createPipelineLayout({ bindGroupLayouts: [layout] }),
-        compute: { module: module.module, entryPoint: kernel.entryPoint, constants: { ...kernel.constants } },
+        compute: { module: module.module, entryPoint: kernel.entryPoint, constants },
       });
       cached = { pipeline, layout };
       this.pipelines.set(key, cached);
@@ -40,7 +43,7 @@ export class PipelineCache {
   private module(code: string): { module: GPUShaderModule; id: number } {
     let entry = this.modules.get(code);
     if (!entry) {
-      entry = { module: this.device.createShaderModule({ code }), id: this.modules.size };
+      entry = { module: this.device.createShaderModule({ code: moduleSource(code) }), id: this.modules.size };
       this.modules.set(code, entry);
     }
     return entry;
@@ -69,8 +72,7 @@ const BUFFER_TYPE: Record<BindingKind, GPUBufferBindingType> = {
   write: 'storage',
 };
 
-function constantsKey(constants: Readonly<Record<string, number>> | undefined): string {
-  if (!constants) return '';
+function constantsKey(constants: Readonly<Record<string, number>>): string {
   return Object.keys(constants)
     .sort()
     .map((name) => `${name}=${constants[name]}`)

@@ -129,7 +129,8 @@ describe('typed errors', () => {
     const script =
       "import('./src/backend/webgpu/node_gpu.ts').then((m) => m.createNodeRuntime())" +
       ".then(() => console.log('GOT A DEVICE'), (e) => { console.log(e.name + ': ' + e.message); process.exitCode = 3; });";
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { env, encoding: 'utf8', timeout: 60_000 });
+    // The runtime builds shader modules with the WGSL prelude, a `?raw` import (what the CLI loads too).
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/register-raw.mjs', '-e', script], { env, encoding: 'utf8', timeout: 60_000 });
     expect(result.stdout).toMatch(/WebGpuUnavailableError: WebGPU unavailable \(no-adapter\)/);
     expect(result.stdout).toContain('VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json');
     expect(result.status).toBe(3);

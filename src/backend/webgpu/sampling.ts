@@ -3,13 +3,13 @@
 // row of logits.
 import code from '../../../shaders/sampling.wgsl?raw';
 import { maskWords } from '../backend.ts';
-import { threadGrid, uniformWords } from './dispatch.ts';
-import type { BufferSlice, KernelSpec } from './kernel.ts';
+import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
+import { wgslStruct } from './wgsl_struct.ts';
 
-type Buf = GPUBuffer | BufferSlice;
+export const SHAPE = wgslStruct('Shape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32', temperature: 'f32' });
 
-const SAMPLE: KernelSpec = { entryPoint: 'sample_token', code, bindings: ['uniform', 'read', 'read', 'read', 'write', 'write'] };
+const SAMPLE = kernel(code, 'sample_token', ['uniform', 'read', 'read', 'read', 'write', 'write']);
 
 /**
  * tokens (i32[rows]) and logprobs (f32[rows], masked log-softmax at temperature 1) from logits
@@ -20,6 +20,6 @@ export function sampleToken(stage: Stage, tokens: Buf, logprobs: Buf, logits: Bu
   if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
   const g = threadGrid(rows);
   if (!g) return;
-  const u = uniformWords('uuuuf', [rows, vocab, maskWords(vocab), g.gridX, temperature]);
+  const u = SHAPE.pack({ rows, vocab, mask_words: maskWords(vocab), grid_x: g.gridX, temperature });
   stage.dispatch(SAMPLE, [u, logits, masks, draws, tokens, logprobs], g.workgroups);
 }

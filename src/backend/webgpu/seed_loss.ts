@@ -6,53 +6,58 @@
 import code from '../../../shaders/seed_loss.wgsl?raw';
 import { maskWords, type LossHyper, type LossInputs, type LossOutput } from '../backend.ts';
 import { allocateLossOutput, checkLossInputs, lossCounts, setLossTerms, type LossCounts } from '../contract.ts';
-import { threadGrid, uniformWords } from './dispatch.ts';
-import type { BufferSlice, KernelSpec } from './kernel.ts';
+import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { GpuRuntime } from './runtime.ts';
 import type { Stage } from './stage.ts';
+import { wgslStruct } from './wgsl_struct.ts';
 
-type Buf = GPUBuffer | BufferSlice;
+export const HYPER = wgslStruct('Hyper', {
+  n: 'u32',
+  inv_n: 'f32',
+  inv_n_opd: 'f32',
+  lambda: 'f32',
+  beta: 'f32',
+  clip: 'f32',
+  kl_coef: 'f32',
+  gate_on: 'u32',
+  grid_x: 'u32',
+});
+export const TOKEN_IN = wgslStruct('TokenIn', { advantage: 'f32', mask: 'f32', opd_mask: 'f32', l_skill: 'f32', l_old: 'f32', l_ref: 'f32' });
+export const TOKEN_OUT = wgslStruct('TokenOut', {
+  l_student: 'f32',
+  delta: 'f32',
+  gate: 'f32',
+  coef: 'f32',
+  coef_grpo: 'f32',
+  coef_opd: 'f32',
+  coef_kl: 'f32',
+  term_grpo: 'f32',
+  term_opd: 'f32',
+  term_kl: 'f32',
+});
+export const LOGIT_SHAPE = wgslStruct('LogitShape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32' });
 
-/** Floats per TokenIn struct: advantage, mask, opd_mask, l_skill, l_old, l_ref, 2 pad. */
-export const TOKEN_IN_FLOATS = 8;
-/** Floats per TokenOut struct: l_student, delta, gate, coef, coef_grpo, coef_opd, coef_kl, term_grpo, term_opd, term_kl, 2 pad. */
-export const TOKEN_OUT_FLOATS = 12;
+/** Floats per TokenIn struct. */
+export const TOKEN_IN_FLOATS = TOKEN_IN.words;
+/** Floats per TokenOut struct. */
+export const TOKEN_OUT_FLOATS = TOKEN_OUT.words;
 
 const LOSS_BINDINGS = ['uniform', 'read', 'read', 'write'] as const;
-const PROBABILITY_SHIFT: KernelSpec = { entryPoint: 'probability_shift', code, bindings: LOSS_BINDINGS };
-const COEFFICIENT: KernelSpec = { entryPoint: 'seed_loss_coefficient', code, bindings: LOSS_BINDINGS };
-const LOGIT_GRADIENT: KernelSpec = { entryPoint: 'seed_logit_gradient', code, bindings: ['uniform', 'read', 'read', 'read', 'read', 'write'] };
+const PROBABILITY_SHIFT = kernel(code, 'probability_shift', LOSS_BINDINGS);
+const COEFFICIENT = kernel(code, 'seed_loss_coefficient', LOSS_BINDINGS);
+const LOGIT_GRADIENT = kernel(code, 'seed_logit_gradient', ['uniform', 'read', 'read', 'read', 'read', 'write']);
 
 /** The per-token inputs as TokenIn structs. */
 export function packLossInputs(inputs: LossInputs, n: number): Float32Array<ArrayBuffer> {
   checkLossInputs(inputs, n);
-  const out = new Float32Array(Math.max(n, 1) * TOKEN_IN_FLOATS);
-  for (let k = 0; k < n; k++) {
-    const o = k * TOKEN_IN_FLOATS;
-    out[o] = inputs.advantage[k];
-    out[o + 1] = inputs.mask[k];
-    out[o + 2] = inputs.opdMask[k];
-    out[o + 3] = inputs.lSkill[k];
-    out[o + 4] = inputs.lOld[k];
-    out[o + 5] = inputs.lRef[k];
-  }
-  return out;
+  const { advantage, mask, opdMask, lSkill, lOld, lRef } = inputs;
+  return TOKEN_IN.packColumns({ advantage, mask, opd_mask: opdMask, l_skill: lSkill, l_old: lOld, l_ref: lRef }, n);
 }
 
 /** The Hyper uniform of n tokens. */
-export function lossHyperWords(n: number, counts: LossCounts, hyper: LossHyper, gridX: number): Uint32Array<ArrayBuffer> {
-  return uniformWords('ufffffffuu', [
-    n,
-    counts.invN,
-    counts.invNOpd,
-    hyper.lambda,
-    hyper.beta,
-    hyper.clip,
-    hyper.klCoef,
-    hyper.gate ? 1 : 0,
-    gridX,
-    0,
-  ]);
+function lossHyper(n: number, counts: LossCounts, hyper: LossHyper, gridX: number): Uint32Array<ArrayBuffer> {
+  const { lambda, beta, clip, klCoef } = hyper;
+  return HYPER.pack({ n, inv_n: counts.invN, inv_n_opd: counts.invNOpd, lambda, beta, clip, kl_coef: klCoef, gate_on: hyper.gate ? 1 : 0, grid_x: gridX });
 }
 
 /**
@@ -62,7 +67,7 @@ export function lossHyperWords(n: number, counts: LossCounts, hyper: LossHyper, 
 export function seedLoss(stage: Stage, out: Buf, inputs: Buf, lStudent: Buf, n: number, counts: LossCounts, hyper: LossHyper): void {
   const g = threadGrid(n);
   if (!g) return;
-  const words = lossHyperWords(n, counts, hyper, g.gridX);
+  const words = lossHyper(n, counts, hyper, g.gridX);
   stage.dispatch(PROBABILITY_SHIFT, [words, inputs, lStudent, out], g.workgroups);
   stage.dispatch(COEFFICIENT, [words, inputs, lStudent, out], g.workgroups);
 }
@@ -71,28 +76,29 @@ export function seedLoss(stage: Stage, out: Buf, inputs: Buf, lStudent: Buf, n: 
 export function seedLogitGradient(stage: Stage, dlogits: Buf, logProbs: Buf, masks: Buf, targets: Buf, tokens: Buf, rows: number, vocab: number): void {
   const g = threadGrid(rows * vocab);
   if (!g) return;
-  const u = uniformWords('uuuu', [rows, vocab, maskWords(vocab), g.gridX]);
+  const u = LOGIT_SHAPE.pack({ rows, vocab, mask_words: maskWords(vocab), grid_x: g.gridX });
   stage.dispatch(LOGIT_GRADIENT, [u, logProbs, masks, targets, tokens, dlogits], g.workgroups);
 }
 
 /** LossOutput from the TokenOut structs read back; the loss terms are summed on the host in float64. */
 export function unpackLossOutput(raw: Float32Array, n: number, inputs: LossInputs, hyper: LossHyper): LossOutput {
   const out = allocateLossOutput(n);
+  const at = TOKEN_OUT.offsets;
   let grpo = 0;
   let opd = 0;
   let kl = 0;
   for (let k = 0; k < n; k++) {
     const o = k * TOKEN_OUT_FLOATS;
-    out.lStudent[k] = raw[o];
-    out.delta[k] = raw[o + 1];
-    out.gate[k] = raw[o + 2];
-    out.coef[k] = raw[o + 3];
-    out.coefGrpo[k] = raw[o + 4];
-    out.coefOpd[k] = raw[o + 5];
-    out.coefKl[k] = raw[o + 6];
-    grpo += raw[o + 7];
-    opd += raw[o + 8];
-    kl += raw[o + 9];
+    out.lStudent[k] = raw[o + at.l_student];
+    out.delta[k] = raw[o + at.delta];
+    out.gate[k] = raw[o + at.gate];
+    out.coef[k] = raw[o + at.coef];
+    out.coefGrpo[k] = raw[o + at.coef_grpo];
+    out.coefOpd[k] = raw[o + at.coef_opd];
+    out.coefKl[k] = raw[o + at.coef_kl];
+    grpo += raw[o + at.term_grpo];
+    opd += raw[o + at.term_opd];
+    kl += raw[o + at.term_kl];
   }
   setLossTerms(out, { grpo, opd, kl }, lossCounts(inputs), hyper);
   return out;

@@ -19,7 +19,7 @@ import { chunkFloats, splitBatch } from './batch.ts';
 import { worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
-import type { MatmulVariant } from './layers.ts';
+import type { MatmulVariant } from './matmul.ts';
 import { preferredMatmul, WebGpuBackend } from './webgpu_backend.ts';
 
 // The micro preset with the playground tokenizer's vocabulary.

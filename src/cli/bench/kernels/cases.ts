@@ -14,24 +14,13 @@ import { matmulBackward as matmulBackwardCpu, matmulForward as matmulForwardCpu 
 import { residualForward as residualForwardCpu } from '../../../backend/cpu/residual.ts';
 import { allocSampleScratch, sampleToken as sampleTokenCpu } from '../../../backend/cpu/sampling.ts';
 import { seedLoss as seedLossCpu } from '../../../backend/cpu/seed_loss.ts';
-import {
-  attentionBackward,
-  attentionForward,
-  encoderBackward,
-  encoderForward,
-  geluBackward,
-  geluForward,
-  layernormBackward,
-  layernormForward,
-  matmulBackward,
-  matmulForward,
-  packSeqRows,
-  residualForward,
-  tokenRowIndex,
-  type MatmulVariant,
-} from '../../../backend/webgpu/layers.ts';
+import { adamwUpdate, decayBits, gradNorm, normPartials } from '../../../backend/webgpu/adamw.ts';
+import { attentionBackward, attentionForward, packSeqRows } from '../../../backend/webgpu/attention.ts';
+import { encoderBackward, encoderForward, tokenRowIndex } from '../../../backend/webgpu/encoder.ts';
+import { geluBackward, geluForward, residualForward } from '../../../backend/webgpu/gelu.ts';
+import { layernormBackward, layernormForward } from '../../../backend/webgpu/layernorm.ts';
 import { maskedLogSoftmax } from '../../../backend/webgpu/log_softmax.ts';
-import { adamwUpdate, decayBits, gradNorm, normPartials } from '../../../backend/webgpu/optimizer.ts';
+import { matmulBackward, matmulForward, type MatmulVariant } from '../../../backend/webgpu/matmul.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { sampleToken } from '../../../backend/webgpu/sampling.ts';
 import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS } from '../../../backend/webgpu/seed_loss.ts';

@@ -8,7 +8,7 @@
 import { cpus, loadavg } from 'node:os';
 import { Rng } from '../../../common/rng.ts';
 import { formatAdapter } from '../../../backend/webgpu/device.ts';
-import type { MatmulVariant } from '../../../backend/webgpu/layers.ts';
+import type { MatmulVariant } from '../../../backend/webgpu/matmul.ts';
 import { createNodeRuntime } from '../../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { preferredMatmul } from '../../../backend/webgpu/webgpu_backend.ts';

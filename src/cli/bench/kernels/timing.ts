@@ -1,8 +1,7 @@
 // How `bench kernels` times: CPU medians, GPU wall-clock per dispatch, the adapter's FMA peak, and
 // tfjs-backend-webgpu's matmul on the same adapter for comparison.
-import fmaCode from '../../../../shaders/fma_peak.wgsl?raw';
 import type { Rng } from '../../../common/rng.ts';
-import { uniformWords } from '../../../backend/webgpu/dispatch.ts';
+import { fmaPeak as recordFmaPeak, FMA_PEAK_FLOPS } from '../../../backend/webgpu/fma_peak.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import type { Stage } from '../../../backend/webgpu/stage.ts';
 
@@ -42,17 +41,16 @@ export async function fmaPeak(gpu: GpuRuntime): Promise<number> {
   const threads = 16384;
   const iters = 2048;
   const out = gpu.buffer(threads * 4);
-  const kernel = { entryPoint: 'fma_peak', code: fmaCode, bindings: ['uniform', 'write'] as const };
   let best = 0;
   try {
     for (let i = 0; i < 4; i++) {
       const stage = gpu.stage('fma peak');
-      stage.dispatch({ ...kernel, bindings: [...kernel.bindings] }, [uniformWords('uu', [iters, threads]), out], [threads / 64, 1, 1]);
+      recordFmaPeak(stage, out, iters, threads);
       const t0 = performance.now();
       await stage.submit();
       await gpu.finish();
       const ms = performance.now() - t0;
-      if (i > 0) best = Math.max(best, (32 * iters * threads) / (ms * 1e6));
+      if (i > 0) best = Math.max(best, (FMA_PEAK_FLOPS * iters * threads) / (ms * 1e6));
     }
   } finally {
     gpu.release(out);

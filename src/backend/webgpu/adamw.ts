@@ -4,18 +4,29 @@
 import code from '../../../shaders/adamw.wgsl?raw';
 import type { OptimizerHyper } from '../backend.ts';
 import type { ParameterLayout } from '../../model/layout.ts';
-import { threadGrid, uniformWords } from './dispatch.ts';
-import type { BufferSlice, KernelSpec } from './kernel.ts';
+import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
+import { wgslStruct } from './wgsl_struct.ts';
 
-type Buf = GPUBuffer | BufferSlice;
+export const SHAPE = wgslStruct('Shape', { n: 'u32', chunk: 'u32', groups: 'u32', grid_x: 'u32', clip: 'f32' });
+export const HYPER = wgslStruct('Hyper', {
+  n: 'u32',
+  grid_x: 'u32',
+  lr: 'f32',
+  beta1: 'f32',
+  beta2: 'f32',
+  eps: 'f32',
+  weight_decay: 'f32',
+  c1: 'f32',
+  c2: 'f32',
+});
 
 const K = {
-  normPartial: { entryPoint: 'grad_norm_partial', code, bindings: ['uniform', 'read', 'write'] } as KernelSpec,
-  normFinal: { entryPoint: 'grad_norm_final', code, bindings: ['uniform', 'read', 'write'] } as KernelSpec,
-  adamw: { entryPoint: 'adamw_update', code, bindings: ['uniform', 'read', 'read', 'write', 'write', 'write', 'write'] } as KernelSpec,
-  countNonFinite: { entryPoint: 'count_non_finite', code, bindings: ['uniform', 'read', 'read', 'write'] } as KernelSpec,
-  accumulate: { entryPoint: 'accumulate_gradients', code, bindings: ['uniform', 'read', 'read', 'write'] } as KernelSpec,
+  normPartial: kernel(code, 'grad_norm_partial', ['uniform', 'read', 'write']),
+  normFinal: kernel(code, 'grad_norm_final', ['uniform', 'read', 'write']),
+  adamw: kernel(code, 'adamw_update', ['uniform', 'read', 'read', 'write', 'write', 'write', 'write']),
+  countNonFinite: kernel(code, 'count_non_finite', ['uniform', 'read', 'read', 'write']),
+  accumulate: kernel(code, 'accumulate_gradients', ['uniform', 'read', 'read', 'write']),
 };
 
 /** Elements summed by one workgroup of grad_norm_partial. */
@@ -43,7 +54,7 @@ export function decayBits(layout: ParameterLayout): Uint32Array<ArrayBuffer> {
 export function gradNorm(stage: Stage, state: Buf, partials: Buf, grads: Buf, n: number, clip: number): void {
   const groups = normPartials(n);
   if (groups > 65535) throw new RangeError(`gradNorm: ${n} parameters need more than 65535 workgroups`);
-  const u = uniformWords('uuuufuuu', [n, NORM_CHUNK, groups, groups, clip, 0, 0, 0]);
+  const u = SHAPE.pack({ n, chunk: NORM_CHUNK, groups, grid_x: groups, clip });
   stage.dispatch(K.normPartial, [u, grads, partials], [groups, 1, 1]);
   stage.dispatch(K.normFinal, [u, partials, state], [1, 1, 1]);
 }
@@ -54,17 +65,17 @@ export function adamwUpdate(stage: Stage, params: Buf, grads: Buf, m: Buf, v: Bu
   if (!g) return;
   const c1 = 1 - Math.pow(h.beta1, step);
   const c2 = 1 - Math.pow(h.beta2, step);
-  const u = uniformWords('uufffffff', [n, g.gridX, h.lr, h.beta1, h.beta2, h.eps, h.weightDecay, c1, c2]);
+  const u = HYPER.pack({ n, grid_x: g.gridX, lr: h.lr, beta1: h.beta1, beta2: h.beta2, eps: h.eps, weight_decay: h.weightDecay, c1, c2 });
   stage.dispatch(K.adamw, [u, state, decay, params, grads, m, v], g.workgroups);
 }
 
 /** flag[0] = number of non-finite floats among a[0 .. nA) and b[0 .. nB). */
 export function countNonFinite(stage: Stage, flag: Buf, a: Buf, nA: number, b: Buf, nB: number): void {
-  stage.dispatch(K.countNonFinite, [uniformWords('uuuuuuuu', [nA, nB, 0, 0, 0, 0, 0, 0]), a, b, flag], [1, 1, 1]);
+  stage.dispatch(K.countNonFinite, [SHAPE.pack({ n: nA, chunk: nB, groups: 0, grid_x: 0, clip: 0 }), a, b, flag], [1, 1, 1]);
 }
 
 /** grads += scratch (n floats) unless flag[0] != 0. */
 export function accumulateGradients(stage: Stage, grads: Buf, scratch: Buf, flag: Buf, n: number): void {
   const g = threadGrid(n);
-  if (g) stage.dispatch(K.accumulate, [uniformWords('uuuuuuuu', [n, 0, 0, g.gridX, 0, 0, 0, 0]), scratch, flag, grads], g.workgroups);
+  if (g) stage.dispatch(K.accumulate, [SHAPE.pack({ n, chunk: 0, groups: 0, grid_x: g.gridX, clip: 0 }), scratch, flag, grads], g.workgroups);
 }

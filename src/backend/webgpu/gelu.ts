@@ -1,0 +1,29 @@
+// GELU (tanh form) and the residual connection on the GPU (shaders/gelu.wgsl), twins of
+// src/backend/cpu/gelu.ts and residual.ts: one thread per element.
+import code from '../../../shaders/gelu.wgsl?raw';
+import { kernel, threadGrid, type Buf } from './kernel.ts';
+import type { Stage } from './stage.ts';
+import { wgslStruct } from './wgsl_struct.ts';
+
+export const SHAPE = wgslStruct('Shape', { n: 'u32', grid_x: 'u32' });
+
+const FORWARD = kernel(code, 'gelu_forward', ['uniform', 'read', 'write']);
+const BACKWARD = kernel(code, 'gelu_backward', ['uniform', 'read', 'read', 'write']);
+const RESIDUAL = kernel(code, 'residual_forward', ['uniform', 'read', 'read', 'write']);
+
+export function geluForward(stage: Stage, out: Buf, inp: Buf, n: number): void {
+  const g = threadGrid(n);
+  if (g) stage.dispatch(FORWARD, [SHAPE.pack({ n, grid_x: g.gridX }), inp, out], g.workgroups);
+}
+
+/** Writes dinp = gelu'(inp) * dout. */
+export function geluBackward(stage: Stage, dinp: Buf, inp: Buf, dout: Buf, n: number): void {
+  const g = threadGrid(n);
+  if (g) stage.dispatch(BACKWARD, [SHAPE.pack({ n, grid_x: g.gridX }), inp, dout, dinp], g.workgroups);
+}
+
+/** out = a + b (n floats). */
+export function residualForward(stage: Stage, out: Buf, a: Buf, b: Buf, n: number): void {
+  const g = threadGrid(n);
+  if (g) stage.dispatch(RESIDUAL, [SHAPE.pack({ n, grid_x: g.gridX }), a, b, out], g.workgroups);
+}
