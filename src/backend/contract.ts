@@ -225,6 +225,21 @@ export function checkFeed(config: ModelConfig, stream: number, length: number, t
   }
 }
 
+export function checkTemperature(temperature: number): void {
+  if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
+}
+
+export function checkDraw(u: number): void {
+  if (!(u >= 0 && u < 1)) throw new RangeError(`uniform draw must be in [0, 1), got ${u}`);
+}
+
+/** A mask row must allow a token below the vocabulary size (bits at or past it do not count). */
+export function checkAnyAllowed(masks: Uint32Array, row: number, vocab: number): void {
+  const words = maskWords(vocab);
+  for (let v = 0; v < vocab; v++) if (isAllowed(masks, row, words, v)) return;
+  throw new RangeError('cannot sample: the mask allows no token');
+}
+
 /** sample(streams, masks, temperature, uniforms); `length(s)` is stream s's length (after checkStream). */
 export function checkSample(
   config: ModelConfig,
@@ -239,7 +254,7 @@ export function checkSample(
   const S = streams.length;
   if (masks.length < S * words) throw new RangeError(`sample: masks hold ${masks.length} words, need ${S * words}`);
   if (uniforms.length < S) throw new RangeError(`sample: ${uniforms.length} uniforms for ${S} streams`);
-  if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
+  checkTemperature(temperature);
   const seen = new Set<number>();
   for (let i = 0; i < S; i++) {
     const s = streams[i];
@@ -248,9 +263,7 @@ export function checkSample(
     seen.add(s);
     if (length(s) === 0) throw new RangeError(`sample: stream ${s} is empty; feed it a prompt first`);
     if (length(s) >= config.contextLength) throw new RangeError(`sample: stream ${s} is at the context length ${config.contextLength}`);
-    if (!(uniforms[i] >= 0 && uniforms[i] < 1)) throw new RangeError(`uniform draw must be in [0, 1), got ${uniforms[i]}`);
-    let any = false;
-    for (let v = 0; v < config.vocabSize && !any; v++) any = isAllowed(masks, i, words, v);
-    if (!any) throw new RangeError('cannot sample: the mask allows no token');
+    checkDraw(uniforms[i]);
+    checkAnyAllowed(masks, i, config.vocabSize);
   }
 }

@@ -4,7 +4,7 @@
 // - otherwise: q = masked softmax(logits / temperature) as float32 (maskedLogSoftmax, then exp), and the
 //   first allowed token in id order whose running sum of q exceeds u * (sum of q).
 // The returned log-prob is the masked log-softmax at temperature 1 (l_old of the SEED loss).
-import { isAllowed } from '../contract.ts';
+import { checkAnyAllowed, checkDraw, checkTemperature, isAllowed } from '../contract.ts';
 import { maskedLogSoftmax } from './log_softmax.ts';
 
 export interface SampleScratch {
@@ -25,12 +25,10 @@ export function sampleToken(
   u: number,
   scratch: SampleScratch,
 ): [number, number] {
-  if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
-  if (!(u >= 0 && u < 1)) throw new RangeError(`uniform draw must be in [0, 1), got ${u}`);
+  checkTemperature(temperature);
+  checkDraw(u);
+  checkAnyAllowed(masks, 0, vocab);
   const words = Math.ceil(vocab / 32);
-  let allowed = 0;
-  for (let v = 0; v < vocab; v++) if (isAllowed(masks, 0, words, v)) allowed++;
-  if (allowed === 0) throw new RangeError('cannot sample: the mask allows no token');
   const { scaled, logp } = scratch;
   maskedLogSoftmax(logp, logits, masks, 1, vocab);
   let token = -1;

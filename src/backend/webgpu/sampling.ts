@@ -3,6 +3,7 @@
 // row of logits.
 import code from '../../../shaders/sampling.wgsl?raw';
 import { maskWords } from '../backend.ts';
+import { checkTemperature } from '../contract.ts';
 import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
@@ -17,7 +18,7 @@ const SAMPLE = kernel(code, 'sample_token', ['uniform', 'read', 'read', 'read', 
  * token gets token -1.
  */
 export function sampleToken(stage: Stage, tokens: Buf, logprobs: Buf, logits: Buf, masks: Buf, draws: Buf, rows: number, vocab: number, temperature: number): void {
-  if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
+  checkTemperature(temperature);
   const g = threadGrid(rows);
   if (!g) return;
   const u = SHAPE.pack({ rows, vocab, mask_words: maskWords(vocab), grid_x: g.gridX, temperature });
