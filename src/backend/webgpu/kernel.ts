@@ -3,11 +3,12 @@
 // a binding that an entry point does not touch is still part of its layout and wrappers bind every slot.
 //
 // Adding a kernel (encoder.ts is a small one to copy; log_softmax.ts sets its own workgroup size):
-// 1. shaders/<family>.wgsl: header comment (bindings, shapes, dispatch); binding 0 a uniform struct of
-//    shapes padded to 16 bytes with trailing _pad fields, storage bindings after it; entry points named
-//    after the CPU twins (layernorm_forward, ...); `@workgroup_size(WG)` and flat_index from the prelude
-//    (shaders/prelude.wgsl, put in front of every shader; declare none of its names); reductions as
-//    fixed-order trees.
+// 1. shaders/<family>.wgsl: a header comment (bindings, shapes, dispatch, the wrapper's path, and which
+//    prelude names it uses); binding 0 a uniform struct of shapes (with grid_x) padded to 16 bytes by
+//    trailing _pad fields, storage bindings after it; entry points named after the CPU twins
+//    (layernorm_forward, ...); `@workgroup_size(WG)` and `flat_index(wid, lid, shape.grid_x)` from the
+//    prelude (shaders/prelude.wgsl, put in front of every shader: declare none of its names); reductions
+//    as fixed-order trees.
 // 2. src/backend/webgpu/<family>.ts, the same name: import the WGSL with `?raw`; declare each struct once
 //    with wgslStruct (field names and types as in the WGSL, padding left out) and export it; describe each
 //    entry point with kernel(); export one function per entry point, named like the CPU twin, that takes
