@@ -40,7 +40,7 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 
 // Where the tiny presets differ from the paper, and why:
 // - lambda 0.1: at 0.01 the OPD term is ~1% of the GRPO term per token and does not show within ~100 updates
-//   of a tiny model (the paper asks for 0.1-1 here); at 0.3 and 1 the gated self-imitation of the policy's
+//   of a tiny model; at 0.3 and 1 the gated self-imitation of the policy's
 //   own, mostly failed samples collapses it (bench/notes/TUNING.md, "A lambda sweep"), at 0.1 it did not;
 // - tasksPerUpdate 4, maxSteps 15: what a 2-core CPU affords per update; 15 steps of tiny rooms fit the
 //   512-token context as one sequence;
