@@ -93,3 +93,42 @@ describe('generator', () => {
     }
   });
 });
+
+describe('placement priors', () => {
+  it('each fixed eval set holds more than 60 distinct room layouts', () => {
+    expect(new Set(evalScenes('seen').map(layoutKey)).size).toBeGreaterThan(60);
+    expect(new Set(evalScenes('unseen').map(layoutKey)).size).toBeGreaterThan(60);
+  });
+
+  it('places an object by its type weights among the receptacle types present (uniform placement fails this)', () => {
+    // Kitchens that have both a fridge and a countertop: an egg (fridge 7, countertop 2, four others 1 each
+    // when present) is in the fridge far more often than on the countertop, at about the weights' ratio.
+    let fridge = 0;
+    let counter = 0;
+    for (let i = 0; i < 6000; i++) {
+      const scene = generateScene('train', i, TINY, 3);
+      if (scene.room !== 'kitchen') continue;
+      for (const o of scene.objects) {
+        if (typeOf(o.name) !== 'egg') continue;
+        if (scene.task.type !== 'look_at_obj_in_light' && scene.task.object === 'egg') continue; // the target is excluded for task objects
+        const at = typeOf(o.in);
+        if (at === 'fridge') fridge++;
+        if (at === 'countertop') counter++;
+      }
+    }
+    expect(fridge + counter).toBeGreaterThan(150);
+    const ratio = fridge / Math.max(1, counter);
+    expect(ratio).toBeGreaterThan(2.5);
+    expect(ratio).toBeLessThan(5.5);
+  });
+
+  it('every weight is positive and every favoured type can hold the object', () => {
+    for (const room of ROOM_KINDS) {
+      for (const [object, placement] of Object.entries(ROOMS[room].objects)) {
+        for (const [type, weight] of Object.entries(placement)) {
+          expect(weight, `${room}/${object}/${type}`).toBeGreaterThan(0);
+        }
+      }
+    }
+  });
+});

@@ -14,7 +14,7 @@
 // training run plays (runs draw from the train split) and that the reported evaluation does not hold.
 import { Rng, hashString } from '../common/rng.ts';
 import { APPLIANCE, OBJECT_KINDS, RECEPTACLE_KINDS, compareListing, typeOf } from './knowledge.ts';
-import { ROOMS } from './rooms.ts';
+import { ROOMS, placesOf, type Placement } from './rooms.ts';
 import { TINY, type RoomScale } from './scale.ts';
 import { ROOM_KINDS, goalsFor, requiredState, type RoomKind, type Scene, type SceneObject, type SceneReceptacle, type Task } from './scene.ts';
 import { TASK_TYPES, type TaskType } from './text.ts';
@@ -127,6 +127,25 @@ function instancesOf(receptacles: SceneReceptacle[], types: readonly string[]): 
   return receptacles.filter((r) => types.includes(typeOf(r.name))).map((r) => r.name);
 }
 
+/**
+ * A receptacle for an object, by its placement prior (rooms.ts): a receptacle type drawn by weight among the
+ * types of `allowed` that the room has, then one of its instances uniformly; null when none is present.
+ */
+function drawPlace(rng: Rng, receptacles: SceneReceptacle[], placement: Placement, allowed: readonly string[] = placesOf(placement)): string | null {
+  const present = allowed.filter((t) => placement[t] !== undefined && receptacles.some((r) => typeOf(r.name) === t));
+  if (present.length === 0) return null;
+  let x = rng.float() * present.reduce((sum, t) => sum + placement[t], 0);
+  let type = present[present.length - 1];
+  for (const t of present) {
+    x -= placement[t];
+    if (x < 0) {
+      type = t;
+      break;
+    }
+  }
+  return rng.pick(instancesOf(receptacles, [type]));
+}
+
 /** Objects and task for a layout; null when the drawn task does not fit the layout (the caller redraws). */
 function populate(rng: Rng, room: RoomKind, receptacles: SceneReceptacle[], type: TaskType, scale: RoomScale): Scene | null {
   const spec = ROOMS[room];
@@ -137,7 +156,8 @@ function populate(rng: Rng, room: RoomKind, receptacles: SceneReceptacle[], type
     return k.pickupable && (state === 'heat' ? k.heatable : state === 'cool' ? k.coolable : state === 'clean' ? k.cleanable : true);
   };
   const objectType = rng.pick(Object.keys(spec.objects).filter(able));
-  const spawnTypes = spec.objects[objectType].filter((t) => present.has(t));
+  const placement = spec.objects[objectType];
+  const spawnTypes = placesOf(placement).filter((t) => present.has(t));
   let task: Task;
   let sources: string[];
   const placed: SceneObject[] = [];
@@ -155,18 +175,19 @@ function populate(rng: Rng, room: RoomKind, receptacles: SceneReceptacle[], type
   }
   if (sources.length === 0) return null;
   const copies = Math.max(type === 'pick_two_obj_and_place' ? 2 : 1, rangeInt(rng, scale.taskCopies));
-  for (let i = 0; i < copies; i++) placed.push({ name: objectType, in: rng.pick(sources) });
+  const sourceTypes = [...new Set(sources.map(typeOf))];
+  for (let i = 0; i < copies; i++) placed.push({ name: objectType, in: drawPlace(rng, receptacles, placement, sourceTypes)! });
   if (spec.lamps.length > 0) {
     const lamp = task.type === 'look_at_obj_in_light' ? task.lamp : rng.pick(spec.lamps);
     placed.push({ name: lamp, in: rng.pick(instancesOf(receptacles, spec.lampHolders)) });
   }
   const distractorTypes = Object.keys(spec.objects).filter(
-    (o) => o !== objectType && spec.objects[o].some((t) => present.has(t)),
+    (o) => o !== objectType && placesOf(spec.objects[o]).some((t) => present.has(t)),
   );
   const total = Math.max(placed.length, rangeInt(rng, scale.objects));
   while (placed.length < total && distractorTypes.length > 0) {
     const o = rng.pick(distractorTypes);
-    placed.push({ name: o, in: rng.pick(instancesOf(receptacles, spec.objects[o])) });
+    placed.push({ name: o, in: drawPlace(rng, receptacles, spec.objects[o])! });
   }
   return { room, receptacles, objects: number(rng, placed), task };
 }

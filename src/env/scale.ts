@@ -27,7 +27,9 @@ export const TINY: RoomScale = {
   storage: { train: [1, 2], unseen: [3, 3] },
   multiMax: 1,
   taskCopies: [1, 2],
-  layouts: { train: 12, unseen: 4 },
+  // Enough layouts that each fixed eval set holds more than 60 distinct rooms (83 seen, 74 unseen), so that
+  // intervals over layouts mean something.
+  layouts: { train: 40, unseen: 30 },
   maxSteps: 20,
 };
 
@@ -39,7 +41,7 @@ export const ALFWORLD: RoomScale = {
   storage: { train: [3, 8], unseen: [9, 12] },
   multiMax: 4,
   taskCopies: [1, 3],
-  layouts: { train: 30, unseen: 5 },
+  layouts: { train: 30, unseen: 20 },
   maxSteps: 30,
 };
 
