@@ -2,18 +2,26 @@
 // finished trajectory's step records and writes one skill in the grammar of text/skill.ts, using only what
 // the trajectory observed (commands it played, objects its observations listed), never a hidden fact of the
 // scene. The rules:
-//   success -> "workflow:" the key actions in the order they worked: the go-to before each key action, take,
-//              open, heat/cool/clean, put, use (noise such as look or examine is left out); then the fact of
-//              where the object was found and, when it searched first, the receptacles it searched.
+//   success -> "workflow:" the key actions in the order they worked: take, open, heat/cool/clean, put, use
+//              (noise such as look or examine is left out), each with the go-to before it unless the action
+//              names its place itself ("take the mug 1 from the cabinet 2" says where to go); then the
+//              type-level lesson of where the object was ("a mug was in a cabinet"), which carries to the next
+//              game, and, when it searched first, the receptacles it searched.
 //   failure -> "avoid:" the core mistake, first that applies:
 //              1. more than 2 invalid commands                      -> "invalid commands"
-//              2. the object was never seen, a receptacle visited twice -> "going to the same R twice"
-//              3. the object was never seen                         -> "running out of steps"
-//              4. seen, never taken                                 -> "forgetting to take the X from R"
-//              5. taken, its state never changed                    -> "forgetting to heat it with the microwave 1"
-//              6. otherwise                                         -> "forgetting to put it in/on the T" / "use the lamp"
-//              with warning signs: the receptacles searched and where the object was or was not seen.
+//              2. took only objects of another type                 -> "taking the pot 1 from R instead of the pan"
+//              3. the object was never seen, a receptacle visited twice -> "going to the same R twice"
+//              4. the object was never seen                         -> "running out of steps"
+//              5. seen, never taken                                 -> "forgetting to take the X from R"
+//              6. taken, its state never changed                    -> "forgetting to heat it with the microwave 1",
+//                                                                      and the procedure "heat it with the
+//                                                                      microwave 1 before putting it in the T"
+//              7. otherwise                                         -> "forgetting to put it in/on the T" / "use the lamp"
+//              with warning signs: the receptacles searched and where the object was or was not seen; then
+//              the type-level lesson of where it was seen, when it was.
 // Two trajectories of one task thus get different skills (other receptacles, instance numbers, mistakes).
+// When a skill must be cut to a token budget, what goes first is what the rest implies or what carries least:
+// the searched receptacles, then go-to actions, then the type-level lesson.
 import type { StepRecord } from '../env/game.ts';
 import { APPLIANCE, numberOf, RECEPTACLE_KINDS, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Task } from '../env/scene.ts';
@@ -25,6 +33,11 @@ function place(name: string, same = false): Place {
 
 function thing(name: string, det: 'the' | 'a' | 'another' = 'the'): Thing {
   return { det, type: typeOf(name), number: numberOf(name) };
+}
+
+/** "a mug was in a cabinet": where an object of the type was found, without this game's instance numbers. */
+function typeLesson(object: string, at: string): Fact {
+  return { kind: 'was', thing: { det: 'a', type: typeOf(object) }, not: false, prep: prepOf(at), places: [{ det: 'a', type: typeOf(at) }] };
 }
 
 function prepOf(receptacle: string): 'in' | 'on' {
@@ -104,7 +117,8 @@ function workflow(records: readonly StepRecord[], task: Task): Skill {
     if (!useful(r) && !opensForNext) return;
     const action = keyAction(r, taken);
     if (!action) return;
-    if (lastGo !== null) actions.push({ verb: 'go', place: place(lastGo) });
+    const namesItsPlace = action.verb === 'take' || action.verb === 'open' || action.verb === 'put' || action.place !== undefined;
+    if (lastGo !== null && !namesItsPlace) actions.push({ verb: 'go', place: place(lastGo) });
     lastGo = null;
     actions.push(action);
     if (r.action.startsWith('take ')) taken.add(parts(r.action, ' from ', 5)[0]);
@@ -113,7 +127,7 @@ function workflow(records: readonly StepRecord[], task: Task): Skill {
   const found = firstSeen(records, task.object);
   if (found) {
     const before = searched(records.filter((r) => r.step < found.step)).filter((p) => p !== found.at);
-    facts.push({ kind: 'was', thing: thing(found.object), not: false, prep: prepOf(found.at), places: [place(found.at)] });
+    facts.push(typeLesson(found.object, found.at));
     if (before.length) facts.push({ kind: 'searched', places: before.slice(-2).map((p) => place(p)) });
   }
   return { kind: 'workflow', actions: actions.length ? actions : [{ verb: 'find', thing: { det: 'the', type: task.object } }], facts };
@@ -131,11 +145,17 @@ function avoidance(records: readonly StepRecord[], task: Task): Skill {
   const signs: Fact[] = [];
   if (looked.length) signs.push({ kind: 'searched', places: looked.slice(-3).map((p) => place(p)) });
   let mistake: Mistake;
-  const heldObject = steps.find((r) => r.valid && r.action.startsWith('take ') && typeOf(parts(r.action, ' from ', 5)[0]) === task.object);
+  const takes = steps.filter((r) => r.valid && r.action.startsWith('take '));
+  const heldObject = takes.find((r) => typeOf(parts(r.action, ' from ', 5)[0]) === task.object);
+  const wrongTake = heldObject ? undefined : takes[0];
   const state = requiredState(task.type);
+  const facts: Fact[] = [];
   if (invalid > 2) {
     mistake = { kind: 'invalid' };
     signs.unshift({ kind: 'nothing' });
+  } else if (wrongTake) {
+    const [o, from] = parts(wrongTake.action, ' from ', 5);
+    mistake = { kind: 'instead', action: { verb: 'take', thing: thing(o), place: place(from) }, of: { det: 'the', type: task.object } };
   } else if (!found) {
     mistake = repeated ? { kind: 'doing', action: { verb: 'go', place: place(repeated, true) }, how: 'twice' } : { kind: 'steps' };
     const notIn = looked.slice(-3);
@@ -143,15 +163,22 @@ function avoidance(records: readonly StepRecord[], task: Task): Skill {
   } else if (!heldObject) {
     mistake = { kind: 'forgetting', action: { verb: 'take', thing: objectThing, place: place(found.at) } };
   } else if (state && !steps.some((r) => r.valid && r.action.startsWith(`${state} `))) {
-    mistake = { kind: 'forgetting', action: { verb: state, thing: 'it', place: { det: 'the', type: APPLIANCE[state], number: 1 } } };
+    const change: Action = { verb: state, thing: 'it', place: { det: 'the', type: APPLIANCE[state], number: 1 } };
+    mistake = { kind: 'forgetting', action: change };
+    if (task.type !== 'look_at_obj_in_light') {
+      facts.push({ kind: 'order', action: change, then: { verb: 'put', thing: 'it', prep: prepOf(`${task.target} 1`), place: { det: 'the', type: task.target } } });
+    }
   } else if (task.type === 'look_at_obj_in_light') {
     mistake = { kind: 'forgetting', action: { verb: 'use', thing: { det: 'the', type: task.lamp } } };
   } else {
     mistake = { kind: 'forgetting', action: { verb: 'put', thing: 'it', prep: 'in', place: { det: 'the', type: task.target } } };
   }
-  if (found) signs.push({ kind: 'was', thing: objectThing, not: false, prep: prepOf(found.at), places: [place(found.at)] });
+  if (found) {
+    signs.push({ kind: 'was', thing: objectThing, not: false, prep: prepOf(found.at), places: [place(found.at)] });
+    facts.push(typeLesson(found.object, found.at));
+  }
   if (signs.length === 0) signs.push({ kind: 'nothing' });
-  return { kind: 'avoid', mistake, signs, facts: [] };
+  return { kind: 'avoid', mistake, signs, facts };
 }
 
 /**
@@ -168,9 +195,13 @@ export function annotate(
   let text = formatSkill(skill);
   if (!fit) return text;
   while (fit.length(text) > fit.maxTokens) {
-    if (skill.facts.length) skill.facts.pop();
-    else if (skill.kind === 'avoid' && skill.signs.length > 1) skill.signs.pop();
+    const searchedAt = skill.facts.findIndex((f) => f.kind === 'searched');
+    const signSearched = skill.kind === 'avoid' && skill.signs.length > 1 ? skill.signs.findIndex((f) => f.kind === 'searched') : -1;
+    if (searchedAt >= 0) skill.facts.splice(searchedAt, 1);
     else if (skill.kind === 'workflow' && skill.actions.some((a) => a.verb === 'go')) skill.actions.splice(skill.actions.findIndex((a) => a.verb === 'go'), 1);
+    else if (signSearched >= 0 && skill.kind === 'avoid') skill.signs.splice(signSearched, 1);
+    else if (skill.facts.length) skill.facts.pop();
+    else if (skill.kind === 'avoid' && skill.signs.length > 1) skill.signs.pop();
     else if (skill.kind === 'workflow' && skill.actions.length > 1) skill.actions.pop();
     else break;
     text = formatSkill(skill);

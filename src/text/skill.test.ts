@@ -47,6 +47,30 @@ describe('parseSkill', () => {
     });
   });
 
+  it('reads type-level facts, a procedure and the wrong object', () => {
+    const r = parseSkill(
+      'avoid: taking the pot 1 instead of the pan; you searched the stoveburner 1. a pan was in a cabinet. ' +
+        'heat it with the microwave 1 before putting it on the diningtable 1.',
+    );
+    expect(r.ok).toBe(true);
+    expect(r.skill).toEqual({
+      kind: 'avoid',
+      mistake: { kind: 'instead', action: { verb: 'take', thing: { det: 'the', type: 'pot', number: 1 } }, of: { det: 'the', type: 'pan' } },
+      signs: [{ kind: 'searched', places: [{ det: 'the', type: 'stoveburner', number: 1 }] }],
+      facts: [
+        { kind: 'was', thing: { det: 'a', type: 'pan' }, not: false, prep: 'in', places: [{ det: 'a', type: 'cabinet' }] },
+        {
+          kind: 'order',
+          action: { verb: 'heat', thing: 'it', place: { det: 'the', type: 'microwave', number: 1 } },
+          then: { verb: 'put', thing: 'it', prep: 'on', place: { det: 'the', type: 'diningtable', number: 1 } },
+        },
+      ],
+    });
+    expect(formatSkill(r.skill!)).toBe(
+      'avoid: taking the pot 1 instead of the pan; you searched the stoveburner 1. a pan was in a cabinet. heat it with the microwave 1 before putting it on the diningtable 1.',
+    );
+  });
+
   it('reads the other mistakes', () => {
     const mistake = (text: string) => {
       const r = parseSkill(`avoid: ${text}; nothing happens.`);

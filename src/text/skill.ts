@@ -2,7 +2,10 @@
 // skill-injected context carries. A success gives a workflow (the action order that worked), a failure gives
 // avoidance rules (the core mistake and its warning signs); both may add facts the trajectory showed (where an
 // object was, which receptacles were searched or closed, which commands did nothing), so two trajectories of
-// the same task get different skills. Only a skill that parses and has at least MIN_SKILL_WORDS words is used
+// the same task get different skills. Facts come at two levels: this game's instances ("the mug 1 was in the
+// cabinet 2") and the type-level lesson that carries to the next game ("a mug was in a cabinet"), with
+// procedure ("heat it with the microwave 1 before putting it in the fridge 1") and the wrong object ("taking
+// the pot 1 instead of the pan"). Only a skill that parses and has at least MIN_SKILL_WORDS words is used
 // for on-policy distillation (docs/seed-loss.md, "The three terms, masks and normalisation").
 //
 //   skill        := workflow | avoidance
@@ -13,7 +16,7 @@
 //                 | "take" thing ["from" place] | "put" thing ("in" | "on") place
 //                 | ("heat" | "cool" | "clean") thing ["with" place] | "use" thing
 //                 | "examine" (thing | place) | "search" places
-//   mistake      := gerund-action ["twice" | "again" | "before" gerund-action]
+//   mistake      := gerund-action ["twice" | "again" | "before" gerund-action | "instead" "of" thing]
 //                 | "forgetting" "to" action | "invalid" "commands" | "running" "out" "of" "steps"
 //   gerund-action:= an action with its verb as a gerund (finding, going, opening, closing, taking, putting,
 //                   heating, cooling, cleaning, using, examining, searching)
@@ -22,8 +25,9 @@
 //                 | "you" "searched" places
 //                 | "nothing" "happens" ["after" gerund-action]      an invalid command
 //                 | action "first"                                  a decision rule
+//                 | action "before" gerund-action                   a procedure (the order that works)
 //   thing        := "it" | "them" | ("the" | "a" | "another") OBJECT-TYPE [NUMBER]
-//   place        := ["the" ["same"]] RECEPTACLE-TYPE [NUMBER]
+//   place        := ["the" ["same"] | "a"] RECEPTACLE-TYPE [NUMBER]   "a cabinet": any of that type
 //   places       := place ("and" place)*
 //
 // OBJECT-TYPE and RECEPTACLE-TYPE are the household's type names (env/knowledge.ts), NUMBER an instance number.
@@ -33,6 +37,7 @@
 //   "workflow: find the mug, take it, go to the microwave 1, heat it, put it in the cabinet 2. the mug was on
 //    the countertop 1."
 //   "avoid: searching the same drawer twice; the mug was on the countertop 1."
+//   "avoid: taking the pot 1 instead of the pan; you searched the stoveburner 1. a pan was in a cabinet."
 import { MAX_INSTANCE_NUMBER, OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { isWordPiece, joinPieces, splitPieces } from './pieces.ts';
 
@@ -42,7 +47,7 @@ export type Verb = 'find' | 'go' | 'open' | 'close' | 'take' | 'put' | 'heat' | 
 
 export type Thing = 'it' | 'them' | { det: 'the' | 'a' | 'another'; type: string; number?: number };
 export interface Place {
-  det: '' | 'the' | 'the same';
+  det: '' | 'the' | 'the same' | 'a';
   type: string;
   number?: number;
 }
@@ -60,6 +65,7 @@ export interface Action {
 export type Mistake =
   | { kind: 'doing'; action: Action; how?: 'twice' | 'again' }
   | { kind: 'before'; action: Action; then: Action }
+  | { kind: 'instead'; action: Action; of: Thing }
   | { kind: 'forgetting'; action: Action }
   | { kind: 'invalid' }
   | { kind: 'steps' };
@@ -69,7 +75,8 @@ export type Fact =
   | { kind: 'state'; place: Place; state: 'closed' | 'open' | 'empty' }
   | { kind: 'searched'; places: Place[] }
   | { kind: 'nothing'; after?: Action }
-  | { kind: 'first'; action: Action };
+  | { kind: 'first'; action: Action }
+  | { kind: 'order'; action: Action; then: Action };
 
 export type Skill =
   | { kind: 'workflow'; actions: Action[]; facts: Fact[] }
@@ -98,7 +105,7 @@ const VERB_OF_GERUND = new Map(VERBS.map((v) => [GERUND[v], v]));
 export const SKILL_WORDS: readonly string[] = [
   ...VERBS,
   ...Object.values(GERUND),
-  ...'workflow avoid to from in on with twice again before forgetting invalid commands running out of steps'.split(' '),
+  ...'workflow avoid to from in on with twice again before instead forgetting invalid commands running out of steps'.split(' '),
   ...'was not closed open empty you searched nothing happens after first it them the a another same and'.split(' '),
   ...': , ; .'.split(' '),
 ];
@@ -157,6 +164,8 @@ function mistakeWords(m: Mistake): string[] {
       return [...actionWords(m.action, true), ...(m.how ? [m.how] : [])];
     case 'before':
       return [...actionWords(m.action, true), 'before', ...actionWords(m.then, true)];
+    case 'instead':
+      return [...actionWords(m.action, true), 'instead', 'of', ...thingWords(m.of)];
     case 'forgetting':
       return ['forgetting', 'to', ...actionWords(m.action, false)];
     case 'invalid':
@@ -178,6 +187,8 @@ function factWords(f: Fact): string[] {
       return ['nothing', 'happens', ...(f.after ? ['after', ...actionWords(f.after, true)] : [])];
     case 'first':
       return [...actionWords(f.action, false), 'first'];
+    case 'order':
+      return [...actionWords(f.action, false), 'before', ...actionWords(f.then, true)];
   }
 }
 
@@ -268,14 +279,20 @@ function readThing(r: Reader): Thing {
 
 function startsPlace(r: Reader): boolean {
   let k = 0;
-  if (r.peek(k) === 'the') k++;
-  if (k === 1 && r.peek(k) === 'same') k++;
+  if (r.peek(k) === 'the') {
+    k++;
+    if (r.peek(k) === 'same') k++;
+  } else if (r.peek(k) === 'a') k++;
   return RECEPTACLE_TYPES.has(r.peek(k) ?? '');
 }
 
 function readPlace(r: Reader): Place {
   let det: Place['det'] = '';
   if (r.accept('the')) det = r.accept('same') ? 'the same' : 'the';
+  else if (r.peek() === 'a' && RECEPTACLE_TYPES.has(r.peek(1) ?? '')) {
+    r.i++;
+    det = 'a';
+  }
   const type = r.peek();
   if (type === undefined || !RECEPTACLE_TYPES.has(type)) r.fail('a receptacle type');
   r.i++;
@@ -350,6 +367,10 @@ function readMistake(r: Reader): Mistake {
   }
   const action = readAction(r, true);
   if (r.accept('before')) return { kind: 'before', action, then: readAction(r, true) };
+  if (r.accept('instead')) {
+    r.expect('of');
+    return { kind: 'instead', action, of: readThing(r) };
+  }
   if (r.accept('twice')) return { kind: 'doing', action, how: 'twice' };
   if (r.accept('again')) return { kind: 'doing', action, how: 'again' };
   return { kind: 'doing', action };
@@ -383,6 +404,7 @@ function readFact(r: Reader): Fact {
   }
   if (VERBS.includes(r.peek() as Verb)) {
     const action = readAction(r, false);
+    if (r.accept('before')) return { kind: 'order', action, then: readAction(r, true) };
     r.expect('first');
     return { kind: 'first', action };
   }

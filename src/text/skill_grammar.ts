@@ -38,7 +38,7 @@ const star = (star: Rx): Rx => ({ star });
 const plus = (rx: Rx): Rx => seq(rx, star(rx));
 
 const thing = alt('it', 'them', seq(alt('the', 'a', 'another'), OBJECT, opt(NUMBER)));
-const place = seq(opt(seq('the', opt('same'))), RECEPTACLE, opt(NUMBER));
+const place = seq(opt(alt(seq('the', opt('same')), 'a')), RECEPTACLE, opt(NUMBER));
 const places = seq(place, star(seq('and', place)));
 
 function action(gerund: boolean): Rx {
@@ -56,7 +56,7 @@ function action(gerund: boolean): Rx {
 }
 
 const mistake = alt(
-  seq(action(true), opt(alt('twice', 'again', seq('before', action(true))))),
+  seq(action(true), opt(alt('twice', 'again', seq('before', action(true)), seq('instead', 'of', thing)))),
   seq('forgetting', 'to', action(false)),
   seq('invalid', 'commands'),
   seq('running', 'out', 'of', 'steps'),
@@ -66,7 +66,7 @@ const fact = alt(
   seq(place, 'was', alt('closed', 'open', 'empty')),
   seq('you', 'searched', places),
   seq('nothing', 'happens', opt(seq('after', action(true)))),
-  seq(action(false), 'first'),
+  seq(action(false), alt('first', seq('before', action(true)))),
 );
 const SKILL_RX = seq(
   alt(seq('workflow', ':', action(false), star(seq(',', action(false)))), seq('avoid', ':', mistake, plus(seq(';', fact)))),

@@ -19,7 +19,7 @@ const thing: fc.Arbitrary<Thing> = fc.oneof(
     .map(([det, type, n]) => withNumber({ det, type }, n)),
 );
 const place: fc.Arbitrary<Place> = fc
-  .tuple(fc.constantFrom<Place['det']>('', 'the', 'the same'), receptacleType, maybeNumber)
+  .tuple(fc.constantFrom<Place['det']>('', 'the', 'the same', 'a'), receptacleType, maybeNumber)
   .map(([det, type, n]) => withNumber({ det, type }, n));
 const places = fc.array(place, { minLength: 1, maxLength: 3 });
 const optionalPlace = fc.option(place, { nil: undefined });
@@ -41,6 +41,7 @@ const mistake: fc.Arbitrary<Mistake> = fc.oneof(
     .tuple(action, fc.option(fc.constantFrom('twice' as const, 'again' as const), { nil: undefined }))
     .map(([a, how]): Mistake => (how === undefined ? { kind: 'doing', action: a } : { kind: 'doing', action: a, how })),
   fc.tuple(action, action).map(([a, b]): Mistake => ({ kind: 'before', action: a, then: b })),
+  fc.tuple(action, thing).map(([a, t]): Mistake => ({ kind: 'instead', action: a, of: t })),
   action.map((a): Mistake => ({ kind: 'forgetting', action: a })),
   fc.constant<Mistake>({ kind: 'invalid' }),
   fc.constant<Mistake>({ kind: 'steps' }),
@@ -54,6 +55,7 @@ const fact: fc.Arbitrary<Fact> = fc.oneof(
   places.map((ps): Fact => ({ kind: 'searched', places: ps })),
   fc.option(action, { nil: undefined }).map((a): Fact => (a === undefined ? { kind: 'nothing' } : { kind: 'nothing', after: a })),
   action.map((a): Fact => ({ kind: 'first', action: a })),
+  fc.tuple(action, action).map(([a, b]): Fact => ({ kind: 'order', action: a, then: b })),
 );
 
 const facts = fc.array(fact, { maxLength: 3 });
