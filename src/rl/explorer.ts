@@ -5,20 +5,23 @@
 // probability `noise` it plays a random admissible command instead, so it wanders, repeats itself and
 // sometimes runs out of steps, as a weak agent does.
 //
-// Primed with an earlier episode of the same scene (`prior`), it also knows what that episode observed: where
-// each object was first seen (objects move only when carried, so that is where a fresh game has them) and
-// which receptacles it searched. This is the actor that follows a hindsight skill in the warm start's
-// follow examples: the skill states those facts, and an actor that knows them goes straight to the object.
+// Primed (`prior`), it also starts with knowledge: either all that an earlier episode of the same scene
+// observed (`priorKnowledge`: where each object was first seen, which receptacles it searched), or exactly what
+// a hindsight skill states (`skillKnowledge`: the instances it places, the receptacles it searched or found
+// without the object, and its type-level lessons, "a mug was in a cabinet", which send the search to cabinets
+// first). The second is the actor of the warm start's follow examples: it acts on the skill's facts and on
+// nothing else, so the examples teach the policy to read the skill, not to guess.
 import type { Rng } from '../common/rng.ts';
 import { Game, type StepRecord } from '../env/game.ts';
 import { APPLIANCE, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Scene } from '../env/scene.ts';
+import { parseSkill, type Fact, type Place, type Thing } from '../text/skill.ts';
 
 export interface ExplorerOptions {
   maxSteps: number;
   noise: number;
-  /** The records of an earlier episode of the same scene, whose observations the explorer starts with. */
-  prior?: readonly StepRecord[];
+  /** What the explorer knows before it starts: an earlier episode's records, or knowledge (skillKnowledge). */
+  prior?: readonly StepRecord[] | PriorKnowledge;
 }
 
 export interface ExplorerEpisode {
@@ -43,9 +46,54 @@ function takeParts(command: string): [string, string] {
 export interface PriorKnowledge {
   firstSeen: Map<string, string>;
   searched: Set<string | null>;
+  /** Object type -> receptacle types to search first (type-level lessons), in the order stated. */
+  lessons: Map<string, string[]>;
 }
 
-const NO_PRIOR: PriorKnowledge = { firstSeen: new Map(), searched: new Set() };
+const NO_PRIOR: PriorKnowledge = { firstSeen: new Map(), searched: new Set(), lessons: new Map() };
+
+const nameOf = (type: string, number: number | undefined) => (number === undefined ? null : `${type} ${number}`);
+const thingName = (t: Thing) => (typeof t === 'string' ? null : nameOf(t.type, t.number));
+const placeName = (p: Place) => (p.det === 'a' ? null : nameOf(p.type, p.number));
+
+/**
+ * What a hindsight skill states, as the explorer's knowledge: "take the mug 1 from the cabinet 2" and "the mug 1
+ * was in the cabinet 2" place an instance; "you searched ..." and "the mug 1 was not in ..." mark receptacles
+ * as searched; "a mug was in a cabinet" is a lesson about the type. A skill that does not parse states nothing.
+ */
+export function skillKnowledge(text: string): PriorKnowledge {
+  const knowledge: PriorKnowledge = { firstSeen: new Map(), searched: new Set(), lessons: new Map() };
+  const skill = parseSkill(text).skill;
+  if (!skill) return knowledge;
+  const fact = (f: Fact) => {
+    if (f.kind === 'searched') for (const p of f.places) knowledge.searched.add(placeName(p));
+    if (f.kind !== 'was' || typeof f.thing === 'string') return;
+    if (f.not) {
+      for (const p of f.places) knowledge.searched.add(placeName(p));
+      return;
+    }
+    const object = thingName(f.thing);
+    const at = placeName(f.places[0]);
+    if (object !== null && at !== null && !knowledge.firstSeen.has(object)) knowledge.firstSeen.set(object, at);
+    if (f.thing.det === 'a' && f.places[0].det === 'a') {
+      const types = knowledge.lessons.get(f.thing.type) ?? [];
+      knowledge.lessons.set(f.thing.type, [...types, ...f.places.map((p) => p.type)]);
+    }
+  };
+  if (skill.kind === 'workflow') {
+    for (const a of skill.actions) {
+      if (a.verb !== 'take' || a.thing === undefined || a.place === undefined) continue;
+      const object = thingName(a.thing);
+      const from = placeName(a.place);
+      if (object !== null && from !== null && !knowledge.firstSeen.has(object)) knowledge.firstSeen.set(object, from);
+    }
+  } else {
+    skill.signs.forEach(fact);
+  }
+  skill.facts.forEach(fact);
+  knowledge.searched.delete(null);
+  return knowledge;
+}
 
 function priorKnowledge(records: readonly StepRecord[]): PriorKnowledge {
   const firstSeen = new Map<string, string>();
@@ -56,7 +104,7 @@ function priorKnowledge(records: readonly StepRecord[]): PriorKnowledge {
       if (!firstSeen.has(obj)) firstSeen.set(obj, from);
     }
   }
-  return { firstSeen, searched: searchedPlaces(records) };
+  return { firstSeen, searched: searchedPlaces(records), lessons: new Map() };
 }
 
 function searchedPlaces(records: readonly StepRecord[]): Set<string | null> {
@@ -119,18 +167,25 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
   return explore(game, admissible, rng, prior);
 }
 
-/** Opens the closed receptacle it stands at, else goes to a receptacle it has not looked into (here or before). */
+/**
+ * Opens the closed receptacle it stands at, else goes to a receptacle it has not looked into (here or before),
+ * one of the types a lesson names for the task's object first.
+ */
 function explore(game: Game, admissible: string[], rng: Rng, prior: PriorKnowledge): string {
   const at = game.location();
   if (at !== null && admissible.includes(`open ${at}`) && !game.records.some((r) => r.valid && r.action === `open ${at}`)) return `open ${at}`;
   const looked = new Set([...prior.searched, ...searchedPlaces(game.records)]);
   const fresh = admissible.filter((c) => c.startsWith('go to ') && !looked.has(c.slice(6)));
+  for (const type of prior.lessons.get(game.scene.task.object) ?? []) {
+    const go = pick(rng, fresh.filter((c) => typeOf(c.slice(6)) === type));
+    if (go) return go;
+  }
   return pick(rng, fresh) ?? pick(rng, admissible.filter((c) => c.startsWith('go to '))) ?? rng.pick(admissible);
 }
 
 export function runExplorer(scene: Scene, rng: Rng, options: ExplorerOptions): ExplorerEpisode {
   const game = new Game(scene, { maxSteps: options.maxSteps });
-  const prior = options.prior ? priorKnowledge(options.prior) : NO_PRIOR;
+  const prior = options.prior === undefined ? NO_PRIOR : Array.isArray(options.prior) ? priorKnowledge(options.prior) : (options.prior as PriorKnowledge);
   const admissible: string[][] = [];
   const random: boolean[] = [];
   while (!game.done) {

@@ -9,7 +9,7 @@ import { parseSkill } from '../text/skill.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch } from './batch.ts';
-import { runExplorer } from './explorer.ts';
+import { runExplorer, skillKnowledge } from './explorer.ts';
 import { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS } from './warmstart.ts';
 
 const tok = defaultTokenizer();
@@ -48,6 +48,31 @@ describe('explorer', () => {
     expect(primedFirst).toBeGreaterThan(0.9 * checked);
     expect(first).toBeLessThan(0.6 * checked);
     expect(shorter).toBe(checked);
+  });
+
+  it('primed with a skill, knows exactly what it states: instances, searched places, type-level lessons', () => {
+    const k = skillKnowledge('avoid: forgetting to take the mug 1 from the cabinet 2; you searched the fridge 1; the mug 1 was in the cabinet 2. a mug was in a cabinet.');
+    expect([...k.firstSeen]).toEqual([['mug 1', 'cabinet 2']]);
+    expect([...k.searched]).toEqual(['fridge 1']);
+    expect([...k.lessons]).toEqual([['mug', ['cabinet']]]);
+    const w = skillKnowledge('workflow: take the apple 2 from the fridge 1, heat it with the microwave 1, put it on the diningtable 1.');
+    expect([...w.firstSeen]).toEqual([['apple 2', 'fridge 1']]);
+    expect(skillKnowledge('not a skill').firstSeen.size).toBe(0);
+    // A lesson alone sends the search to that type first.
+    const rng = new Rng(4);
+    let lessonFirst = 0;
+    let checked = 0;
+    for (let i = 0; i < 80; i++) {
+      const scene = generateScene('train', i, TINY, 11);
+      const type = scene.receptacles.map((r) => r.name.split(' ')[0]).find((t) => t === 'sidetable' || t === 'countertop');
+      if (!type) continue;
+      checked++;
+      const e = runExplorer(scene, rng, { maxSteps: 4, noise: 0, prior: skillKnowledge(`workflow: find the ${scene.task.object}. a ${scene.task.object} was on a ${type}.`) });
+      const firstGo = e.game.records.find((r) => r.action.startsWith('go to '))?.action ?? '';
+      lessonFirst += firstGo.startsWith(`go to ${type} `) ? 1 : 0;
+    }
+    expect(checked).toBeGreaterThan(40);
+    expect(lessonFirst).toBe(checked);
   });
 
   it('plays only admissible commands, and noise makes it weaker', () => {

@@ -6,8 +6,9 @@
 //   follow  a skill injected after the task line, so that a skill in the context can move the policy. 'own':
 //           the successful episodes again, with their own hindsight skill (the acting does not change with it);
 //           'primed': every episode's skill (workflow or avoid-rules) with a second episode of the same scene
-//           by an explorer that starts knowing what the first one observed, the facts the skill states, so
-//           the skill changes the actions (straight to the object, no receptacle searched twice);
+//           by an explorer that starts knowing exactly what the skill states (explorer.ts skillKnowledge:
+//           where the object was, what was searched, where its type tends to be), so the skill changes the
+//           actions (straight to the object, no receptacle searched twice) and nothing else does;
 //   analyze analyzer prompt -> skill written by the rule-based annotator (annotator.ts), scored under the
 //           free-decoding mask.
 // Training is maximum likelihood on the scored tokens through the Backend's SEED loss with only the OPD term
@@ -23,7 +24,7 @@ import { analyzerSequence, episodeSequence, insertSkill, type EpisodeSequence } 
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch, type ScoredSequence } from './batch.ts';
-import { runExplorer, type ExplorerEpisode } from './explorer.ts';
+import { runExplorer, skillKnowledge, type ExplorerEpisode } from './explorer.ts';
 import { episodeText, SKILL_RESERVE } from './rollout.ts';
 
 export const EXAMPLE_KINDS = ['act', 'follow', 'analyze'] as const;
@@ -147,7 +148,7 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
     if (options.follow === 'own') {
       if (game.won && complete) add(scored(insertSkill(tok, acting, skill), masks), 'follow');
     } else {
-      const replay = acted(scene, runExplorer(scene, primedRng, { maxSteps: options.maxSteps, noise: options.noise, prior: game.records }));
+      const replay = acted(scene, runExplorer(scene, primedRng, { maxSteps: options.maxSteps, noise: options.noise, prior: skillKnowledge(skill) }));
       if (replay.complete) add(scored(insertSkill(tok, replay.acting, skill), replay.masks), 'follow');
     }
     const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
