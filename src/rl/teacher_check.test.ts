@@ -8,7 +8,7 @@ import { skillTokens, taskTokens } from '../text/prompts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
-import { teacherCheck, teacherScenes } from './teacher_check.ts';
+import { otherGameOf, teacherCheck, teacherScenes } from './teacher_check.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -60,6 +60,30 @@ describe('teacher check', () => {
       expect(a[key] * 6).toBeCloseTo(wins, 9);
     }
     expect(await teacherCheck(be, tok, scenes, config)).toEqual(a);
+  });
+
+  it("with the policy's own skills: every game's skill written by its analyzer, same figures on a rerun", async () => {
+    const be = CpuBackend.fromSeed(model, 5);
+    const scenes = teacherScenes(6, TINY);
+    const own = await teacherCheck(be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own');
+    expect(own.skills).toBe('own');
+    // Under the skill grammar (the tiny default) every skill that ends within the budget is usable.
+    expect(own.valid_skills).toBeGreaterThan(0);
+    const annotator = await teacherCheck(be, tok, scenes, config);
+    expect(annotator.skills).toBe('annotator');
+    expect(annotator.valid_skills).toBe(1);
+    expect(own.first).toBe(annotator.first);
+    expect(await teacherCheck(be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own')).toEqual(own);
+  });
+
+  it('gives each game the skill of another game of its task type when there is one', () => {
+    const scenes = teacherScenes(40, TINY);
+    const other = otherGameOf(scenes);
+    other.forEach((j, i) => {
+      expect(j).not.toBe(i);
+      const sameType = scenes.some((s, k) => k !== i && s.task.type === scenes[i].task.type);
+      if (sameType) expect(scenes[j].task.type).toBe(scenes[i].task.type);
+    });
   });
 
   it('refuses fewer than two games', async () => {

@@ -1,18 +1,24 @@
 // The teacher check: does the policy act better with a hindsight skill in its context? SEED distils the
 // skill-conditioned policy (the teacher) into the plain one (the student), which can only help where the
-// teacher is the better player. Each game is played once (the first episode), then three more times from the
-// same sampling stream, so that the three differ only by their context:
+// teacher is the better player. Each game is played once (the first episode), a skill is written about that
+// episode, and the game is played three more times from the same sampling stream, so that the three differ
+// only by their context:
 //   no skill     the student;
-//   own skill    the annotator's skill of that game's first episode: hindsight about this very game, faithful
-//                by construction (the annotator wrote the warm start's skills);
-//   other skill  the annotator's skill of another game's first episode: a skill block with the wrong content.
-// A teacher worth distilling wins more with its own skill than with none, and more than with another game's.
+//   own skill    the skill of that game's first episode: hindsight about this very game;
+//   other skill  the skill of the first episode of another game of the same task type (the next such game in
+//                the list; any other game when a type occurs once): the right kind of advice, the wrong facts.
+// The skill's writer is a choice: 'own' has the policy write it with its analyzer, as SEED's hindsight stage
+// does (the skill SEED distils from); 'annotator' has the rule-based annotator write it (faithful by
+// construction: what the policy could gain from a perfect skill). A teacher worth distilling wins more with
+// its own skill than with none, and more than with another game's.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import { writeSkills } from './analyzer.ts';
+import type { TrainConfig } from './config.ts';
 import { evalRolloutOptions, playInChunks, type EvalConfig } from './evaluate.ts';
 import type { Trajectory } from './rollout.ts';
 import { referenceSkill } from './skill_fidelity.ts';
@@ -27,7 +33,17 @@ export interface TeacherSuccess {
   other_skill: number;
 }
 
+export const SKILL_WRITERS = ['own', 'annotator'] as const;
+export type SkillWriter = (typeof SKILL_WRITERS)[number];
+
+/** How the policy writes its own skills: the analyzer settings of a run. */
+export type AnalyzerConfig = Pick<TrainConfig, 'maxSkillTokens' | 'analyzerTemperature' | 'skillGrammar'>;
+
 export interface TeacherCheck extends TeacherSuccess {
+  /** Who wrote the skills: the policy ('own') or the rule-based annotator. */
+  skills: SkillWriter;
+  /** Fraction of the written skills that are usable (parse, at least 5 words); unusable ones give no skill. */
+  valid_skills: number;
   /** Success of the first episodes, whose skills the other plays read. */
   first: number;
   /** The same figures over the games whose first episode was won (a workflow skill) or failed (avoid-rules). */
@@ -39,12 +55,22 @@ export function teacherScenes(count: number, scale: RoomScale): Scene[] {
   return Array.from({ length: count }, (_, i) => generateScene('train', i, scale, TEACHER_SEED));
 }
 
+/** For each game, another game of the same task type (the next one in the list, cyclically), else the next game. */
+export function otherGameOf(scenes: readonly Scene[]): number[] {
+  const n = scenes.length;
+  return scenes.map((s, i) => {
+    for (let k = 1; k < n; k++) if (scenes[(i + k) % n].task.type === s.task.type) return (i + k) % n;
+    return (i + 1) % n;
+  });
+}
+
 export async function teacherCheck(
   backend: Backend,
   tok: Tokenizer,
   scenes: readonly Scene[],
-  config: EvalConfig,
+  config: EvalConfig & AnalyzerConfig,
   onEpisode?: (t: Trajectory) => void,
+  writer: SkillWriter = 'annotator',
 ): Promise<TeacherCheck> {
   const n = scenes.length;
   if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
@@ -52,13 +78,18 @@ export async function teacherCheck(
   const rng = new Rng(TEACHER_SEED);
   const first = await playInChunks(backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
   const firstWon = first.map((t) => t.won);
-  const skills = first.map((t) => referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens));
+  const written =
+    writer === 'annotator'
+      ? first.map((t) => ({ text: referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens), ok: true }))
+      : await writeSkills(backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
+  const skills = written.map((w) => (w.ok ? w.text : null));
+  const otherOf = otherGameOf(scenes);
   // One stream for the three plays: they differ only by the skill in context.
   const again = async (skillsInContext: readonly (string | null)[]) =>
     (await playInChunks(backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
   const none = await again([]);
   const own = await again(skills);
-  const other = await again(skills.map((_, i) => skills[(i + 1) % n]));
+  const other = await again(skills.map((_, i) => skills[otherOf[i]]));
   const success = (keep: (i: number) => boolean): TeacherSuccess => {
     const ids = scenes.map((_, i) => i).filter(keep);
     const rate = (won: boolean[]) => (ids.length ? ids.filter((i) => won[i]).length / ids.length : 0);
@@ -66,6 +97,8 @@ export async function teacherCheck(
   };
   const all = success(() => true);
   return {
+    skills: writer,
+    valid_skills: skills.filter((s) => s !== null).length / n,
     games: n,
     first: firstWon.filter(Boolean).length / n,
     no_skill: all.no_skill,

@@ -20,7 +20,7 @@ export const summary = 'success of a checkpoint on eval-seen, eval-unseen or sce
 
 const usage = 'npm run seed -- eval --ckpt FILE --split seen|unseen [--episodes N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]';
 
-async function loadScenes(dir: string): Promise<Scene[]> {
+export async function loadScenes(dir: string): Promise<Scene[]> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();

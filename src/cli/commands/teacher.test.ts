@@ -16,8 +16,13 @@ describe('seed teacher', () => {
     const { code, stdout } = await runCaptured(teacherRun, ['--ckpt', file, '--games', '3', '--temperature', '0']);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(Object.keys(json)).toEqual(['games', 'first', 'no_skill', 'own_skill', 'other_skill', 'after_won', 'after_failed']);
+    expect(Object.keys(json)).toEqual(['skills', 'valid_skills', 'games', 'first', 'no_skill', 'own_skill', 'other_skill', 'after_won', 'after_failed']);
     expect(json.games).toBe(3);
+    expect(json.skills).toBe('own');
+    const annotated = JSON.parse((await runCaptured(teacherRun, ['--ckpt', file, '--games', '3', '--skills', 'annotator'])).stdout);
+    expect(annotated.skills).toBe('annotator');
+    expect(annotated.first).toBe(json.first);
+    await expect(teacherRun(['--ckpt', file, '--skills', 'mine'])).rejects.toThrow(/--skills must be one of own, annotator/);
     await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be at least 2/);
     await expect(teacherRun(['--games', '4'])).rejects.toThrow(/--ckpt/);
     await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(/--temperature must be a number >= 0/);

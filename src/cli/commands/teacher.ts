@@ -1,37 +1,51 @@
-// `seed teacher --ckpt FILE [--games N] [--temperature T] [--backend cpu|webgpu]`
+// `seed teacher --ckpt FILE [--skills own|annotator] [--games N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]`
 // The teacher check (rl/teacher_check.ts): whether the checkpoint's policy wins more with the hindsight skill
 // of its own earlier episode of a game in its context than with none or with another game's skill, the
-// premise of SEED's distillation. Prints JSON on stdout: {"games", "first", "no_skill", "own_skill",
-// "other_skill", "after_won": {...}, "after_failed": {...}} (success as fractions in [0, 1]).
+// premise of SEED's distillation. --skills own (default): the policy writes the skills, as in SEED's hindsight
+// stage; annotator: the rule-based annotator does. --scenes DIR plays the scene files of DIR instead of the
+// check's own training-room games. Prints JSON on stdout: {"skills", "valid_skills", "games", "first",
+// "no_skill", "own_skill", "other_skill", "after_won": {...}, "after_failed": {...}} (fractions in [0, 1]).
 import { TINY } from '../../env/scale.ts';
-import { teacherCheck, teacherScenes } from '../../rl/teacher_check.ts';
+import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter } from '../../rl/teacher_check.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { parseIntOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
-import { evalConfigOf } from './eval.ts';
+import { evalConfigOf, loadScenes } from './eval.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 
 export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
 
-const usage = 'npm run seed -- teacher --ckpt FILE [--games N] [--temperature T] [--backend cpu|webgpu]';
+const usage = 'npm run seed -- teacher --ckpt FILE [--skills own|annotator] [--games N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]';
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { ckpt: { type: 'string' }, games: { type: 'string', default: '512' }, temperature: { type: 'string' }, backend: { type: 'string', default: 'cpu' } },
+    {
+      ckpt: { type: 'string' },
+      skills: { type: 'string', default: 'own' },
+      games: { type: 'string', default: '512' },
+      scenes: { type: 'string' },
+      temperature: { type: 'string' },
+      backend: { type: 'string', default: 'cpu' },
+    },
     usage,
   );
   if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
   const path = requireOption(values.ckpt, 'ckpt', usage);
-  const games = parseIntOption(values.games, 'games');
+  const writer = values.skills!;
+  if (!(SKILL_WRITERS as readonly string[]).includes(writer)) throw new CliError(`--skills must be one of ${SKILL_WRITERS.join(', ')}, got ${JSON.stringify(writer)}`, 2);
+  const scenes = values.scenes !== undefined ? await loadScenes(values.scenes) : null;
+  const games = parseIntOption(values.games, 'games', scenes?.length);
   if (games < 2) throw new CliError('--games must be at least 2 (one game\'s skill is another\'s control)', 2);
+  if (scenes !== null && scenes.length < 2) throw new CliError(`${values.scenes} holds ${scenes.length} scene; the check needs at least 2`, 2);
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(path, tok);
   const config = evalConfigOf(ck, values.temperature);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
-  const bar = progressBar('teacher check', 4 * games);
-  const result = await teacherCheck(backend, tok, teacherScenes(games, TINY), config, () => bar.increment());
+  const bar = progressBar('teacher check', 4 * Math.min(games, scenes?.length ?? games));
+  const played = scenes !== null ? scenes.slice(0, games) : teacherScenes(games, TINY);
+  const result = await teacherCheck(backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;
