@@ -3,11 +3,14 @@
 // all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when it parses
 // under the skill grammar and has at least 5 words (text/skill.ts). By default each token is sampled under the
 // skill grammar's mask (text/skill_grammar.ts), so every skill that ends within maxSkillTokens is usable, and
-// names only object and receptacle types that its trajectory's text mentions (the annotator's skills, which the
-// warm start imitates, use only observed facts too); with `grammar: false` the skill is decoded freely over
+// names only object and receptacle types that the trajectory's goal and steps mention, plus the appliance its
+// task needs (the opening's list of every receptacle in the room is not an observation of the episode; the
+// annotator's skills, which the warm start imitates, use only observed facts too); with `grammar: false` the skill is decoded freely over
 // every text token, as the paper's policy writes it.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
+import { APPLIANCE } from '../env/knowledge.ts';
+import { requiredState } from '../env/scene.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { analyzerContext } from '../text/prompts.ts';
@@ -40,10 +43,11 @@ export function checkSkill(text: string): WrittenSkill {
   return { text, ok: check.ok, reason: check.reason };
 }
 
-/** Every word of a trajectory's text: task, opening room, commands and observations. */
+/** The words a skill of the trajectory may name: its goal, commands and observations, and its task's appliance. */
 function trajectoryWords(t: Pick<Trajectory, 'scene' | 'records'>): string[] {
   const e = episodeText(t);
-  return splitPieces([e.goal, e.opening, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n'));
+  const state = requiredState(t.scene.task.type);
+  return [...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')), ...(state ? [APPLIANCE[state]] : [])];
 }
 
 export async function writeSkills(
