@@ -62,7 +62,7 @@ const TABLE = {
   klCoef: { ...real(0, 10), paper: 0.01, doc: 'weight of the k3 KL to the reference policy' },
   groupSize: { ...count(1, 64), paper: 8, doc: 'G: episodes per task (one GRPO group)' },
   tasksPerUpdate: { ...count(1, 64), paper: 16, presets: tinyPresets(4), doc: 'B: tasks (groups) per update' },
-  maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(15), doc: 'steps before an episode is cut' },
+  maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(10), doc: 'steps before an episode is cut' },
   history: { ...count(0, 100), paper: 5, presets: tinyPresets(15), doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)' },
   temperature: { ...real(0, 5), paper: 1, doc: 'sampling temperature of training rollouts (0 = greedy)' },
   evalTemperature: { ...real(0, 5), paper: 0.4, doc: 'sampling temperature of evaluations (0 = greedy)' },
