@@ -67,6 +67,9 @@ export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
       return { ...rec, lastCheckpoint: { update: event.update, savedAt: event.savedAt } };
     case 'error':
       return { ...rec, errors: [...rec.errors.slice(-4), event.message] };
+    case 'lost':
+      // The call that met the loss fails with the same message, which is shown as its error.
+      return rec;
   }
 }
 
