@@ -1,3 +1,5 @@
+import { printable } from '../common/json.ts';
+
 /** An error meant for the user of the CLI: printed as one line on stderr, no stack trace. */
 export class CliError extends Error {
   constructor(
@@ -8,3 +10,6 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/** The message as printed: one line, control characters escaped (common/json.ts `printable`). */
+export const oneLine = printable;

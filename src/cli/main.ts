@@ -1,7 +1,8 @@
 // The `seed` command line: `npm run seed -- <command> [options]`.
 // Data goes to stdout, progress and logs to stderr. A command module exports `run(args)` and returns an exit
 // code; a CliError becomes one line on stderr and a non-zero exit, never a stack trace.
-import { CliError } from './cli_error.ts';
+import { quote } from '../common/json.ts';
+import { CliError, oneLine } from './cli_error.ts';
 
 type Command = { run(args: string[]): Promise<number>; summary: string };
 
@@ -30,12 +31,13 @@ async function listCommands(): Promise<string> {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stderr.write(`usage: npm run seed -- <command> [options]\n\ncommands:\n${await listCommands()}\n`);
-    return name ? 0 : 2;
+    return name === undefined ? 2 : 0;
   }
-  const load = commands[name];
-  if (!load) throw new CliError(`unknown command "${name}"; run "npm run seed -- help" for the list`);
+  // Own keys only: "constructor" or "__proto__" is an unknown command, not a property of every object.
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) throw new CliError(`unknown command ${quote(name)}; run "npm run seed -- help" for the list`);
   const command = await load();
   return command.run(rest);
 }
@@ -46,7 +48,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof CliError) {
-      process.stderr.write(`error: ${err.message}\n`);
+      process.stderr.write(`error: ${oneLine(err.message)}\n`);
       process.exitCode = err.exitCode;
     } else {
       process.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

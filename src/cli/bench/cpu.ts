@@ -13,15 +13,19 @@ import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';
 import { forwardFlopsPerToken, isPresetName, presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../args.ts';
+import { numberOption, parseOptions } from '../args.ts';
+import { LIMITS, withLimits } from '../limits.ts';
+import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, time of one update';
 
-const usage =
-  'npm run seed -- bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--seed 1] [--out DIR]';
+const usage = withLimits(
+  'npm run seed -- bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--seed 1] [--out DIR] (--len: at least a prompt, an observation and a command, at most the context length)',
+  LIMITS.benchCpu,
+);
 
 /** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
 const OBSERVATION_TOKENS = 15;
@@ -127,19 +131,17 @@ export async function run(args: string[]): Promise<number> {
   );
   const commit = sourceCommit();
   const preset = values.preset ?? 'tiny';
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
-  const len = parseIntOption(values.len, 'len');
-  const nSeq = parseIntOption(values.seqs, 'seqs');
-  const tasks = parseIntOption(values.tasks, 'tasks');
-  const group = parseIntOption(values.group, 'group');
-  const streams = parseIntOption(values.streams, 'streams', tasks * group);
-  const reps = parseIntOption(values.reps, 'reps');
-  const seed = parseIntOption(values.seed, 'seed');
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
   const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
-  if (len < PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS || len > config.contextLength) {
-    throw new CliError(`--len must be in [${PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS}, ${config.contextLength}]`, 2);
-  }
-  if (nSeq < 1 || streams < 1 || tasks < 1 || group < 1 || reps < 1) throw new CliError('--seqs, --streams, --tasks, --group and --reps must be at least 1', 2);
+  // --len: a sequence holds at least a prompt, an observation and a command, and fits the context.
+  const len = numberOption(values.len, 'len', { integer: true, min: PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS, max: config.contextLength });
+  const limits = LIMITS.benchCpu;
+  const nSeq = numberOption(values.seqs, 'seqs', limits.seqs);
+  const tasks = numberOption(values.tasks, 'tasks', limits.tasks);
+  const group = numberOption(values.group, 'group', limits.group);
+  const streams = numberOption(values.streams, 'streams', limits.streams, Math.min(tasks * group, limits.streams.max));
+  const reps = numberOption(values.reps, 'reps', limits.reps);
+  const seed = numberOption(values.seed, 'seed', limits.seed);
 
   const rng = new Rng(seed);
   const backend = CpuBackend.fromSeed(config, seed);

@@ -18,8 +18,8 @@ describe('seed teacher', () => {
     const json = JSON.parse(stdout);
     expect(Object.keys(json)).toEqual(['games', 'first', 'no_skill', 'own_skill', 'other_skill', 'after_won', 'after_failed']);
     expect(json.games).toBe(3);
-    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be at least 2/);
+    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be in 2\.\.100000, got 1/);
     await expect(teacherRun(['--games', '4'])).rejects.toThrow(/--ckpt/);
-    await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(/--temperature must be a number >= 0/);
+    await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(/--temperature must be in \[0, 5\], got -1/);
   });
 });

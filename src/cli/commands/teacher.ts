@@ -6,15 +6,15 @@
 import { TINY } from '../../env/scale.ts';
 import { teacherCheck, teacherScenes } from '../../rl/teacher_check.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
-import { CliError } from '../cli_error.ts';
+import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { evalConfigOf } from './eval.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
+import { LIMITS, withLimits } from '../limits.ts';
 
 export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
 
-const usage = 'npm run seed -- teacher --ckpt FILE [--games N] [--temperature T] [--backend cpu|webgpu]';
+const usage = withLimits('npm run seed -- teacher --ckpt FILE [--games N] [--temperature T] [--backend cpu|webgpu]', LIMITS.teacher);
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -22,13 +22,13 @@ export async function run(args: string[]): Promise<number> {
     { ckpt: { type: 'string' }, games: { type: 'string', default: '512' }, temperature: { type: 'string' }, backend: { type: 'string', default: 'cpu' } },
     usage,
   );
-  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   const path = requireOption(values.ckpt, 'ckpt', usage);
-  const games = parseIntOption(values.games, 'games');
-  if (games < 2) throw new CliError('--games must be at least 2 (one game\'s skill is another\'s control)', 2);
+  // At least 2 games: one game's skill is another's control.
+  const games = numberOption(values.games, 'games', LIMITS.teacher.games);
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(path, tok);
-  const config = evalConfigOf(ck, values.temperature);
+  const config = evalConfigOf(ck, path, values.temperature);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
   const bar = progressBar('teacher check', 4 * games);
   const result = await teacherCheck(backend, tok, teacherScenes(games, TINY), config, () => bar.increment());

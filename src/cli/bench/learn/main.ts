@@ -9,9 +9,11 @@
 // DIR/learn_curve.svg (report.ts; DIR defaults to bench/, a named run goes to bench/runs/<label>); prints the
 // table on stdout.
 import { cpus } from 'node:os';
-import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
+import { ALGOS, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../../args.ts';
+import { applySetOptions, noPositionals, numberList, numberOption, parseOptions } from '../../args.ts';
+import { LIMITS, withLimits } from '../../limits.ts';
+import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { defaultInit } from '../../commands/train.ts';
 import { makeDir, readCheckpointFile } from '../../io.ts';
@@ -24,14 +26,16 @@ import { pct } from './stats.ts';
 
 export const summary = 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves';
 
-const usage =
+const usage = withLimits(
   'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]';
+  '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]',
+  LIMITS.benchLearn,
+);
 
 function algoList(text: string, name: string): Algo[] {
   if (text === 'none' || text === '') return [];
   const list = text.split(',').map((s) => s.trim());
-  for (const a of list) if (!isAlgo(a)) throw new CliError(`--${name}: unknown algorithm "${a}" (known: ${ALGOS.join(', ')})`, 2);
+  for (const a of list) if (!isAlgo(a)) throw new CliError(`--${name}: unknown algorithm ${quote(a)} (known: ${ALGOS.join(', ')})`, 2);
   return list as Algo[];
 }
 
@@ -56,35 +60,34 @@ export async function run(args: string[]): Promise<number> {
     },
     usage,
   );
-  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   if (values.worker !== undefined) {
-    const result = await runJob(JSON.parse(values.worker) as Job);
+    let job: Job;
+    try {
+      job = JSON.parse(values.worker) as Job;
+    } catch (err) {
+      throw new CliError(`--worker takes the JSON of a job (${(err as Error).message})`, 2);
+    }
+    const result = await runJob(job);
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   }
-  const seeds = parseIntOption(values.seeds, 'seeds');
-  const updates = parseIntOption(values.updates, 'updates');
-  const sweepUpdates = values['sweep-updates'] === undefined ? updates : parseIntOption(values['sweep-updates'], 'sweep-updates');
-  const evalEvery = parseIntOption(values['eval-every'], 'eval-every');
-  const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes');
-  const evalSamples = parseIntOption(values['eval-samples'], 'eval-samples');
-  if (!(evalSamples >= 1 && evalSamples <= 9)) throw new CliError(`--eval-samples must be 1 to 9, got ${evalSamples}`, 2);
-  const workers = parseIntOption(values.workers, 'workers', Math.max(1, Math.min(2, cpus().length)));
-  if (seeds < 1 || updates < 1 || evalEvery < 1 || workers < 1) throw new CliError('--seeds, --updates, --eval-every and --workers must be at least 1', 2);
+  const limits = LIMITS.benchLearn;
+  const seeds = numberOption(values.seeds, 'seeds', limits.seeds);
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const sweepUpdates = numberOption(values['sweep-updates'], 'sweep-updates', limits['sweep-updates'], updates);
+  const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every']);
+  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
+  const evalSamples = numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']);
+  const workers = numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length)));
   const algos = algoList(values.algos!, 'algos');
   const ablations = algoList(values.ablations!, 'ablations').filter((a) => !algos.includes(a));
-  const lrs = values.lrs!.split(',').map((s) => Number(s.trim()));
-  if (lrs.some((v) => !(v > 0))) throw new CliError(`--lrs must be positive numbers, got "${values.lrs}"`, 2);
-  let base: TrainConfig;
-  try {
-    base = applySettings(defaultConfig(PRESET), values.set as string[]);
-  } catch (err) {
-    throw new CliError(`--set: ${(err as Error).message}`, 2);
-  }
+  const lrs = numberList(values.lrs!, 'lrs', limits.lrs);
+  const base: TrainConfig = applySetOptions(defaultConfig(PRESET), values.set as string[]);
   const init = values.init ?? defaultInit(PRESET);
   await readCheckpointFile(init, defaultTokenizer());
   // A directory that cannot be made fails now, not after the runs.
-  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got "${values.out}"`, 2);
+  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got ${quote(values.out)}`, 2);
   await makeDir(outPath(values.out, '.'));
   const log = (s: string) => process.stderr.write(s + '\n');
   const commit = sourceCommit();
