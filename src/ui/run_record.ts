@@ -139,7 +139,7 @@ function mix(a: readonly number[], b: readonly number[], x: number): string {
 export function curvesCsv(curves: Record<string, UpdateMetrics[]>): string {
   const cols: (keyof UpdateMetrics)[] = [
     'run', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
-    'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'gradNorm', 'tokensPerSecond', 'wallMs',
+    'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
   ];
   const rows = [cols.join(',')];
   for (const run of Object.keys(curves).sort()) {

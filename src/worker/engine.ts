@@ -382,6 +382,7 @@ export class Engine implements EngineApi {
         trainer.updates = old.updates;
         trainer.episodes = old.episodes;
         trainer.staticLibrary = old.staticLibrary;
+        trainer.crossgamePool = old.crossgamePool;
         this.attachCallbacks(trainer, run.id, generation);
         run.trainer = trainer;
         run.lStudent = null;

@@ -42,7 +42,7 @@ export interface SkillView {
   prompt: string;
   /** 'library': seed-static's skill, written once by the warm-start policy, not from this trajectory. */
   origin: 'written' | 'library';
-  /** seed-shuffled: the skill of another trajectory that the distillation used instead; null otherwise. */
+  /** seed-sibling, seed-crossgame: the skill of another trajectory that the distillation used instead; null otherwise. */
   usedInstead: { text: string; valid: boolean } | null;
 }
 
@@ -121,9 +121,9 @@ export interface StepResultView {
 
 /**
  * The trainer's metrics of one update (rl/trainer.ts) as the page charts and saves them: numbered from 1,
- * with the evaluation of that update, if it ran one.
+ * with the evaluation of that update, if it ran one (seed-crossgame's skill sources stay with the trainer's).
  */
-export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped'> {
+export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame'> {
   run: RunId;
   /** 1 for the first update. */
   update: number;

@@ -85,6 +85,7 @@ const METRIC_FIELDS = {
   meanGate: 'number',
   validSkillRate: 'number?',
   skillFidelity: 'number?',
+  corrDeltaAdvantage: 'added number?',
   gradNorm: 'number',
   tokens: 'number',
   tokensPerSecond: 'number',
@@ -97,7 +98,8 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
   if (!isRecord(v)) refuse(`${where} is ${show(v)}, not an update's metrics`);
   const out: Record<string, unknown> = {};
   for (const [field, kind] of Object.entries(METRIC_FIELDS)) {
-    const x = own(v, field);
+    // A field added after a record was saved reads as null in it ('added number?').
+    const x = kind === 'added number?' && own(v, field) === undefined ? null : own(v, field);
     const at = `${where}.${field}`;
     if (kind === 'run') {
       if (typeof x !== 'string' || !(runs as readonly string[]).includes(x)) refuse(`${at} is ${show(x)}, not one of this run's algorithms (${runs.join(', ')})`);

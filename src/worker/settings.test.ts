@@ -112,6 +112,12 @@ describe('URL hash', () => {
     expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; using seed`);
   });
 
+  it('runs an algorithm named by its former name, with a notice', () => {
+    const { settings, notices } = parseHash('#algo=seed-shuffled&lr=0.002');
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, algo: 'seed-sibling', lr: 0.002 });
+    expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([['algo', 'seed-shuffled', 'is the former name of seed-sibling; using seed-sibling']]);
+  });
+
   it('survives garbage: unknown keys, bad escapes, repeated keys', () => {
     const { settings, notices } = parseHash('#%E0%A4%A&&&=&zzz=1&beta=3&beta=4&<script>');
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });

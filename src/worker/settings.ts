@@ -10,7 +10,7 @@
 // Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
 // and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
 import { PRESETS, isPresetName, type PresetName } from '../model/config.ts';
-import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, defaultConfig, rangeProblem, type Algo, type SettingRange, type TrainConfig } from '../rl/config.ts';
+import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, rangeProblem, type Algo, type SettingRange, type TrainConfig } from '../rl/config.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -229,7 +229,12 @@ export function parseHash(hash: string): ParsedHash {
     seen.add(key);
     if (!isNumericKey(name)) {
       const { options } = CHOICE_SPECS[name];
-      if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
+      const renamed = name === 'algo' ? currentAlgoName(value) : value;
+      if (renamed !== value) {
+        // A link made before an algorithm was renamed still runs it, and says so.
+        settings.algo = renamed as Algorithm;
+        notices.push(notice(key, value, `is the former name of ${renamed}`, `using ${renamed}`));
+      } else if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
       else notices.push(notice(key, value, `must be one of ${options.join(', ')}`, `using ${String(settings[name])}`));
       continue;
     }

@@ -58,7 +58,7 @@ export function trajectoryView(
 /**
  * The skill the trajectory's policy wrote, with the analyzer's context exactly as the analyzer read it
  * (rl/analyzer.ts); seed-static's library skill when the algorithm writes none; and the skill distillation
- * used instead, when that is another one (seed-shuffled).
+ * used instead, when that is another one (seed-sibling, seed-crossgame).
  */
 function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLength: number): SkillView | null {
   const i = t.index;
@@ -128,7 +128,7 @@ export function lossJsonOf(
 
 /** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics). */
 export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {
-  const { update, algo, success, skipped, ...shared } = m;
+  const { update, algo, success, skipped, crossgame: _sources, ...shared } = m;
   return {
     ...shared,
     run: algo,

@@ -27,7 +27,7 @@ import { pct } from './stats.ts';
 export const summary = 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves';
 
 const usage = withLimits(
-  'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
+  'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-sibling,opid,seed-nogate|none] ' +
   '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]',
   LIMITS.benchLearn,
 );
@@ -47,7 +47,7 @@ export async function run(args: string[]): Promise<number> {
       seeds: { type: 'string', default: '3' },
       updates: { type: 'string', default: '192' },
       algos: { type: 'string', default: 'grpo,seed' },
-      ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
+      ablations: { type: 'string', default: 'seed-static,seed-sibling,opid,seed-nogate' },
       set: { type: 'string', multiple: true, default: [] },
       lrs: { type: 'string', default: '3e-4,5e-4,1e-3' },
       'sweep-updates': { type: 'string' },

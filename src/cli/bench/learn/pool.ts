@@ -5,8 +5,13 @@ import type { Algo } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import type { Job, JobResult } from './job.ts';
 
-/** Relative cost of one update (measured per-run wall times of the tiny preset): skills and re-scoring cost extra. */
-const UPDATE_COST: Record<Algo, number> = { grpo: 5.4, seed: 7.3, 'seed-static': 6.6, 'seed-shuffled': 7.3, opid: 7.4, 'seed-nogate': 8.8 };
+/**
+ * Relative cost of one update (measured per-run wall times of the tiny preset): skills and re-scoring cost
+ * extra; the annotator's skills, like the static library's, need no decoding.
+ */
+const UPDATE_COST: Record<Algo, number> = {
+  grpo: 5.4, seed: 7.3, 'seed-static': 6.6, 'seed-sibling': 7.3, 'seed-crossgame': 7.3, 'seed-annotator': 6.6, opid: 7.4, 'seed-nogate': 8.8,
+};
 
 /**
  * Runs jobs in child processes, at most `workers` at a time, longest first (so that no long run starts last

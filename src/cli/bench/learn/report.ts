@@ -170,7 +170,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     JSON.stringify(base, null, 2),
     '```',
     '',
-    `The ablations (${ablations.join(', ') || 'none'}) ran one seed each. seed-shuffled gives every trajectory the skill of another trajectory of its task: if it does as well as seed, skill content did not matter. ` +
+    `The ablations (${ablations.join(', ') || 'none'}) ran one seed each. seed-sibling gives every trajectory the skill of another trajectory of its task, i.e. of the same game: if it does as well as seed, the hindsight need not be about the trajectory itself. ` +
       "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts), mean over updates.",
     '',
     '![learning curves](learn_curve.svg)',
