@@ -133,6 +133,23 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen'])).rejects.toThrow(new CliError(`${last}: metadata.config must be a JSON object, got "fast"`));
   }, 60_000);
 
+  it('reads the former name of an algorithm, in --algo and in a checkpoint, and says so on stderr', async () => {
+    const run = join(dir, 'renamed');
+    const base = ['--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--out', run, ...small];
+    const first = await runCaptured(trainRun, ['--algo', 'seed-shuffled', '--updates', '1', ...base]);
+    expect(first.stderr).toContain('--algo seed-shuffled is the former name of seed-sibling: training seed-sibling');
+    expect(JSON.parse(first.stdout)).toMatchObject({ algo: 'seed-sibling', updates: 1 });
+    const line = JSON.parse(readFileSync(join(run, 'metrics.jsonl'), 'utf8').trim());
+    expect(line.algo).toBe('seed-sibling');
+    expect('corrDeltaAdvantage' in line).toBe(true);
+    const last = join(run, 'last.ckpt');
+    const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
+    writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, algo: 'seed-shuffled' } }));
+    const resumed = await runCaptured(trainRun, ['--algo', 'seed-sibling', '--updates', '2', '--resume', ...base]);
+    expect(resumed.stderr).toContain(`${last} names its algorithm seed-shuffled, the former name of seed-sibling`);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ algo: 'seed-sibling', updates: 2 });
+  }, 60_000);
+
   it('refuses bad input with one clear line', async () => {
     const base = ['--preset', 'micro', '--updates', '1', '--seed', '1', '--init', warm, '--out', join(dir, 'x')];
     await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(/--backend must be cpu or webgpu, got "tpu"/);

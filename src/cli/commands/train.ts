@@ -12,7 +12,7 @@ import { TINY } from '../../env/scale.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
-import { ALGOS, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
+import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
@@ -60,8 +60,10 @@ export async function run(args: string[]): Promise<number> {
     usage,
   );
   noPositionals(positionals, usage);
-  const algo = requireOption(values.algo, 'algo', usage);
-  if (!isAlgo(algo)) throw new CliError(`unknown --algo ${quote(algo)} (known: ${ALGOS.join(', ')})`, 2);
+  const algoName = requireOption(values.algo, 'algo', usage);
+  const algo = currentAlgoName(algoName);
+  if (!isAlgo(algo)) throw new CliError(`unknown --algo ${quote(algoName)} (known: ${ALGOS.join(', ')})`, 2);
+  if (algo !== algoName) process.stderr.write(`--algo ${algoName} is the former name of ${algo}: training ${algo}\n`);
   const preset = requireOption(values.preset, 'preset', usage);
   if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
   const limits = LIMITS.train;
@@ -132,6 +134,8 @@ async function train(o: TrainOptions): Promise<number> {
     // Lines of updates after the checkpoint are redone, so they are dropped from the metrics file.
     const kept = (await readMetrics(metricsPath)).filter((line) => line.update < trainer.updates);
     await writeAtomic(metricsPath, kept.map((l) => l.text + '\n').join(''));
+    const saved = (resumeFrom.current.metadata as { algo?: unknown }).algo;
+    if (saved !== trainer.algo) process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
     process.stderr.write(`resumed ${out} at update ${trainer.updates}\n`);
   } else {
     await writeAtomic(metricsPath, '');
