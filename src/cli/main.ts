@@ -2,7 +2,7 @@
 // Data goes to stdout, progress and logs to stderr. A command module exports `run(args)` and returns an exit
 // code; a CliError becomes one line on stderr and a non-zero exit, never a stack trace.
 import { quote } from '../common/json.ts';
-import { CliError, oneLine } from './cli_error.ts';
+import { CliError } from './cli_error.ts';
 
 type Command = { run(args: string[]): Promise<number>; summary: string };
 
@@ -48,7 +48,7 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof CliError) {
-      process.stderr.write(`error: ${oneLine(err.message)}\n`);
+      process.stderr.write(`error: ${err.message}\n`);
       process.exitCode = err.exitCode;
     } else {
       process.stderr.write(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -1,10 +1,17 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './cli_error.ts';
 import { LOCK_FILE, lockRunDir, openRunDir } from './run_dir.ts';
+
+// writeSync can be made to fail like a full disk.
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  return { ...real, writeSync: vi.fn(real.writeSync) };
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-rundir-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +40,16 @@ describe('the run directory lock', () => {
     expect(readFileSync(join(sub, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
     lock.release();
     lock.release();
+    expect(readdirSync(sub)).toEqual([]);
+  });
+
+  it('on a full disk: one line, and no lock file without its process id', () => {
+    const sub = join(dir, 'full');
+    mkdirSync(sub);
+    vi.mocked(fs.writeSync).mockImplementationOnce(() => {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    });
+    expect(messageOf(() => lockRunDir(sub))).toBe(`cannot lock ${join(sub, LOCK_FILE)}: ENOSPC`);
     expect(readdirSync(sub)).toEqual([]);
   });
 

@@ -50,9 +50,13 @@ function createLock(path: string): boolean {
   }
   try {
     writeSync(fd, `${process.pid}\n`);
-  } finally {
+  } catch (err) {
+    // A lock without its process id (a full disk) would read as stale to the next run: none is left.
     closeSync(fd);
+    unlinkSync(path);
+    throw new CliError(`cannot lock ${path}: ${code(err)}`);
   }
+  closeSync(fd);
   return true;
 }
 
