@@ -119,6 +119,18 @@ describe('a saved-run record', () => {
     expect(problemOf(VALID, 'run-2')).toBe('it is stored under "run-2" but names the run "run-1"');
   });
 
+  it('goes on with a run saved before its algorithm was renamed, under today\'s name', () => {
+    const sibling = record({ ...DEFAULT_SETTINGS, algo: 'seed-sibling' }, 1);
+    const former = structuredClone(sibling);
+    former.settings = { ...former.settings, algo: 'seed-shuffled' as never };
+    former.curves[0].run = 'seed-shuffled' as never;
+    former.runs = runFiles({ ...DEFAULT_SETTINGS, algo: 'seed-shuffled' as never }, 1).map((r) => ({ ...r, id: 'seed-shuffled' as never }));
+    const check = savedRunFrom(former, 'run-1', vocab);
+    if (!check.ok) throw new Error(check.problem);
+    expect([check.run.settings.algo, check.run.curves[0].run, check.run.runs[0].id]).toEqual(['seed-sibling', 'seed-sibling', 'seed-sibling']);
+    expect(check.run.runs[0].current).toBe(former.runs[0].current);
+  });
+
   it('refuses settings the trainer refuses, such as a clip of 2 saved by an older page, naming the setting', () => {
     expect(problemOf(withField(VALID, ['settings', 'clip'], 2))).toBe('settings: clip=2 is outside [0, 1)');
     expect(problemOf(withField(VALID, ['settings', 'groupSize'], undefined))).toBe('settings.groupSize is missing');

@@ -8,7 +8,7 @@
 import { messageOf } from '../common/errors.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { presetConfig, type ModelConfig } from '../model/config.ts';
-import { checkConfig } from '../rl/config.ts';
+import { checkConfig, currentAlgoName } from '../rl/config.ts';
 import { runMetadata, type RunMetadata } from '../rl/run_checkpoint.ts';
 import type { RunId, SavedRunInfo, UpdateMetrics } from './protocol.ts';
 import { SETTING_KEYS, runIdsOf, settingsFrom, trainConfigOf, type Settings } from './settings.ts';
@@ -102,7 +102,9 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
     const x = kind === 'added number?' && own(v, field) === undefined ? null : own(v, field);
     const at = `${where}.${field}`;
     if (kind === 'run') {
-      if (typeof x !== 'string' || !(runs as readonly string[]).includes(x)) refuse(`${at} is ${show(x)}, not one of this run's algorithms (${runs.join(', ')})`);
+      if (typeof x !== 'string' || !(runs as readonly string[]).includes(currentAlgoName(x))) refuse(`${at} is ${show(x)}, not one of this run's algorithms (${runs.join(', ')})`);
+      out[field] = currentAlgoName(x);
+      continue;
     } else if (kind === 'update') {
       integerIn(x, 1, updates, at);
     } else if (kind === 'string?') {
@@ -118,7 +120,9 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
 function settingsOf(v: unknown): Settings {
   if (!isRecord(v)) refuse(`settings is ${show(v)}, not an object`);
   for (const key of SETTING_KEYS) if (own(v, key) === undefined) refuse(`settings.${key} is missing`);
-  const { settings, notices } = settingsFrom(v);
+  // A run saved before its algorithm was renamed goes on under today's name (rl/config.ts, FORMER_ALGO_NAMES).
+  const { settings, notices: all } = settingsFrom(v);
+  const notices = all.filter((n) => !(n.key === 'algo' && currentAlgoName(n.value) === settings.algo && n.value !== settings.algo));
   if (notices.length > 0) refuse(`settings: ${notices[0].key}=${notices[0].value} ${notices[0].reason}`);
   try {
     checkConfig(trainConfigOf(settings));
@@ -149,7 +153,10 @@ function runFilesOf(v: unknown, settings: Settings, updates: number, vocab: Voca
   if (!Array.isArray(v)) refuse(`runs is ${show(v)}, not a list`);
   if (v.length !== ids.length) refuse(`runs holds ${v.length} runs; the ${settings.algo} algorithm has ${ids.length}`);
   return ids.map((id) => {
-    const files = v.find((r) => isRecord(r) && own(r, 'id') === id);
+    const files = v.find((r) => {
+      const named = isRecord(r) ? own(r, 'id') : undefined;
+      return typeof named === 'string' && currentAlgoName(named) === id;
+    });
     if (!isRecord(files)) refuse(`runs has no ${id} run`);
     const current = checkpointOf(own(files, 'current'), `the ${id} checkpoint`, settings, vocab);
     checkpointOf(own(files, 'reference'), `the ${id} reference checkpoint`, settings, vocab);
