@@ -35,7 +35,7 @@ export const LIMITS = {
   teacher: { games: count(2, 100_000), temperature: TEMPERATURE },
   exportOnnx: { seed: SEED, episodes: count(0, 100) },
   benchEnv: { games: count(1, 100_000), steps: count(1000, 100_000_000) },
-  benchCpu: { seqs: count(1, 256), streams: count(1, 1024), tasks: count(1, 256), group: count(1, 64), reps: count(1, 1000), seed: SEED },
+  benchCpu: { seqs: count(1, 256), streams: count(1, 1024), tasks: count(1, 256), group: count(1, 64), reps: count(1, 1000), updates: count(1, 1000), seed: SEED },
   benchKernels: { seqs: count(1, 256), 'seq-len': count(4, 1024), reps: count(1, 1000), seed: SEED },
   benchLearn: {
     seeds: count(1, 100),

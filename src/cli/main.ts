@@ -3,6 +3,7 @@
 // code; a CliError becomes one line on stderr and a non-zero exit, never a stack trace.
 import { quote } from '../common/json.ts';
 import { CliError } from './cli_error.ts';
+import { setUpThreads } from './threads.ts';
 
 type Command = { run(args: string[]): Promise<number>; summary: string };
 
@@ -30,9 +31,9 @@ async function listCommands(): Promise<string> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = setUpThreads(argv, process.env);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stderr.write(`usage: npm run seed -- <command> [options]\n\ncommands:\n${await listCommands()}\n`);
+    process.stderr.write(`usage: npm run seed -- [--threads N] <command> [options]\n\ncommands:\n${await listCommands()}\n`);
     return name === undefined ? 2 : 0;
   }
   // Own keys only: "constructor" or "__proto__" is an unknown command, not a property of every object.
