@@ -1,7 +1,8 @@
 // ONNX in the page, micro preset: export the run's policy, which onnxruntime-web (WebAssembly, served from
 // the site) verifies against the CPU forward before the download appears; the downloaded file holds exactly
 // the run's weights; loaded into the run view it plays the same greedy episode as the CPU forward in Node;
-// a file that is not ONNX, or a damaged one of ours, gets a clear message; nothing leaves the origin.
+// a file that is not ONNX, a damaged one of ours, or one whose graph was changed, gets a clear message;
+// nothing leaves the origin.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { EVAL_SEED, generateScene } from '../src/env/generate.ts';
@@ -9,6 +10,7 @@ import { TINY } from '../src/env/scale.ts';
 import { readCheckpoint } from '../src/model/checkpoint.ts';
 import { cpuLogits } from '../src/onnx/cpu_logits.ts';
 import { readPolicyOnnx } from '../src/onnx/load.ts';
+import { decodeModel, encodeModel } from '../src/onnx/proto.ts';
 import { LOGITS_TOLERANCE } from '../src/onnx/verify.ts';
 import { defaultTokenizer } from '../src/text/tokenizer.ts';
 import { playGreedy } from '../src/onnx/greedy_episode.ts';
@@ -91,6 +93,16 @@ describe('ONNX export and run in the page', () => {
     damaged[damaged.length >> 1] ^= 0x01;
     await loadFile(page, 'damaged.onnx', damaged);
     await expect.poll(() => error.textContent(), { timeout: 10_000 }).toMatch(/damaged\.onnx.*(damaged|checksum)/);
+    // Metadata and weights intact, the graph changed: negated logits (a Neg after the output head) are refused
+    // with the node that differs.
+    const negated = decodeModel(onnx.bytes);
+    const nodes = negated.graph!.node!;
+    const head = nodes.findIndex((n) => n.name === 'logits/MatMul');
+    nodes[head].output = ['logits_raw'];
+    nodes.push({ op_type: 'Neg', input: ['logits_raw'], output: ['logits'] });
+    await loadFile(page, 'negated.onnx', encodeModel(negated));
+    await expect.poll(() => error.textContent(), { timeout: 10_000 }).toMatch(/negated\.onnx.*graph node \d+ \(MatMul logits\/MatMul\): output 0 is "logits_raw", expected "logits"/);
+    expect(await page.getByTestId('onnx-play').count()).toBe(0);
 
     // The runtime and its WebAssembly came from the site itself.
     expect(opened.requests.some((url) => url.endsWith('.wasm'))).toBe(true);

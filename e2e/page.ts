@@ -3,12 +3,18 @@
 // downloads.
 import { readFile } from 'node:fs/promises';
 import { expect, inject } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEFAULT_SETTINGS, type Settings } from '../src/worker/settings.ts';
 
 export const SCREENSHOTS = 'test-results';
 
+/** Small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update. */
+export const FAST: Settings = { ...DEFAULT_SETTINGS, groupSize: 3, tasksPerUpdate: 2, maxSteps: 6, history: 6, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+
 export interface OpenedPage {
   page: Page;
+  /** The browser context: its pages are the tabs of one browser profile (they share IndexedDB). */
+  context: BrowserContext;
   problems: string[];
   /** Every URL the page requested. */
   requests: string[];
@@ -16,7 +22,11 @@ export interface OpenedPage {
 }
 
 export async function openPlayground(browser: Browser, hash = '', viewport = { width: 1400, height: 1000 }): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  return openTab(await browser.newContext({ viewport, acceptDownloads: true }), hash);
+}
+
+/** Opens the playground in one more tab of a browser context. */
+export async function openTab(context: BrowserContext, hash = ''): Promise<OpenedPage> {
   const page = await context.newPage();
   const problems: string[] = [];
   const requests: string[] = [];
@@ -33,7 +43,7 @@ export async function openPlayground(browser: Browser, hash = '', viewport = { w
   context.on('request', (req) => requests.push(req.url()));
   const response = await page.goto(site + hash);
   expect(response?.status()).toBe(200);
-  return { page, problems, requests, origin };
+  return { page, context, problems, requests, origin };
 }
 
 /** Requests that went anywhere but the page's own origin (blob: and data: URLs stay in the page). */
@@ -64,4 +74,51 @@ export async function downloadBytes(page: Page, testId: string): Promise<{ name:
 
 export async function curvePoints(page: Page): Promise<number> {
   return Number(await page.getByTestId('curves').getAttribute('data-points'));
+}
+
+/** The records of saved runs in the page's IndexedDB, by key, as stored. */
+export async function savedRecords(page: Page): Promise<Record<string, { updates: unknown; savedAt: unknown }>> {
+  return page.evaluate(
+    () =>
+      new Promise<Record<string, { updates: unknown; savedAt: unknown }>>((done, fail) => {
+        const open = indexedDB.open('seed-playground');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const out: Record<string, { updates: unknown; savedAt: unknown }> = {};
+          const cursor = db.transaction('runs').objectStore('runs').openCursor();
+          cursor.onerror = () => fail(cursor.error);
+          cursor.onsuccess = () => {
+            const at = cursor.result;
+            if (!at) {
+              db.close();
+              return done(out);
+            }
+            out[String(at.key)] = { updates: at.value?.updates, savedAt: at.value?.savedAt };
+            at.continue();
+          };
+        };
+      }),
+  );
+}
+
+/** Writes a record into the page's store of saved runs, as a damaged or older page might have left it. */
+export async function putSavedRecord(page: Page, key: string, value: unknown): Promise<void> {
+  await page.evaluate(
+    ([k, v]) =>
+      new Promise<void>((done, fail) => {
+        const open = indexedDB.open('seed-playground');
+        open.onerror = () => fail(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const put = db.transaction('runs', 'readwrite').objectStore('runs').put(v, k);
+          put.onerror = () => fail(put.error);
+          put.onsuccess = () => {
+            db.close();
+            done();
+          };
+        };
+      }),
+    [key, value] as const,
+  );
 }

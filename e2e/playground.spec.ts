@@ -10,10 +10,7 @@ import { Rng } from '../src/common/rng.ts';
 import { DEFAULT_SETTINGS, formatHash, parseHash } from '../src/worker/settings.ts';
 import { launchChromium } from './browser.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
-
-// Small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update.
-const FAST = { ...DEFAULT_SETTINGS, groupSize: 3, tasksPerUpdate: 2, maxSteps: 6, history: 6, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
 
 function close(a: number, b: number, abs: number, rel: number): boolean {
   return Math.abs(a - b) <= abs + rel * Math.abs(b);
@@ -203,6 +200,17 @@ describe('playground', () => {
     expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe(String(DEFAULT_SETTINGS.lambda));
     expect(await page.locator('select[data-setting="algo"]').inputValue()).toBe('seed');
     await shot(page, 'e2e-garbage-hash');
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the first of two presets in the link, with that preset\'s defaults', async () => {
+    const { page, problems } = await openPlayground(chromium.browser, '#preset=micro&preset=tiny');
+    await engineReady(page);
+    const notices = await page.getByTestId('hash-notice').evaluateAll((els) => els.map((el) => [el.getAttribute('data-key'), el.textContent]));
+    expect(notices).toEqual([['preset', 'preset=tiny appears twice; the first value is kept']]);
+    expect(await page.locator('select[data-setting="preset"]').inputValue()).toBe('micro');
+    expect(await page.locator('input[data-setting="group"]').inputValue()).toBe(String(DEFAULT_SETTINGS.groupSize));
+    expect(parseHash(await page.evaluate(() => location.hash))).toEqual({ settings: DEFAULT_SETTINGS, notices: [] });
     expect(problems).toEqual([]);
   });
 

@@ -3,7 +3,8 @@
 //   node scripts/build-wasm.mjs          (writes src/backend/cpu/wasm/<name>.bytes.ts)
 //   node scripts/build-wasm.mjs --check  (exits 1 if a generated file is out of date; a unit test runs it)
 // Each kernel is written twice: importing a shared memory (the heap when SharedArrayBuffer is available)
-// and a plain one (pages that are not cross-origin isolated).
+// and a plain one (pages that are not cross-origin isolated). A line `;; include <name>.wati` in a .wat is
+// replaced by that file of wasm/ (functions shared by several modules: lane helpers, exp, matmul blocks).
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,14 @@ import wabtInit from 'wabt';
 const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'backend', 'cpu', 'wasm');
 const SHARED_IMPORT = '(import "env" "memory" (memory 1 65536 shared))';
 const PLAIN_IMPORT = '(import "env" "memory" (memory 1))';
+const INCLUDE = /^[ \t]*;; include ([\w-]+\.wati)[ \t]*$/gm;
+
+function expand(text, seen = []) {
+  return text.replace(INCLUDE, (_, name) => {
+    if (seen.includes(name)) throw new Error(`wasm/${name} includes itself`);
+    return expand(readFileSync(join(dir, name), 'utf8'), [...seen, name]);
+  });
+}
 
 export async function generate() {
   const wabt = await wabtInit();
@@ -27,7 +36,7 @@ export async function generate() {
   };
   const files = new Map();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.wat')).sort()) {
-    const text = readFileSync(join(dir, file), 'utf8');
+    const text = expand(readFileSync(join(dir, file), 'utf8'));
     if (!text.includes(SHARED_IMPORT)) throw new Error(`${file}: expected the heap import ${SHARED_IMPORT}`);
     const name = file.replace(/\.wat$/, '');
     const body = [

@@ -1,12 +1,10 @@
-// GELU in its tanh form (GPT-2, llm.c), and the residual connection out = a + b. GPU twins of
-// src/backend/cpu/gelu.ts and residual.ts; wrapper: src/backend/webgpu/gelu.ts.
+// GELU in its tanh form (GPT-2, llm.c). GPU twin of src/backend/cpu/gelu.ts; wrapper:
+// src/backend/webgpu/gelu.ts. (The residual connection is added by the projection's matmul_forward,
+// shaders/matmul.wgsl.)
 //
 // gelu_forward      @binding(0) shape: Shape   @binding(1) inp: f32[n]   @binding(2) out: f32[n]
 // gelu_backward     @binding(0) shape   @binding(1) inp: f32[n]   @binding(2) dout: f32[n]   @binding(3) dinp: f32[n] (written)
-// residual_forward  @binding(0) shape   @binding(1) a: f32[n]   @binding(2) b: f32[n]   @binding(3) out: f32[n]
 //   dispatch: one thread per element, WG per workgroup, grid (grid_x, ...)
-// The residual's backward is the identity into both branches: the backward pass passes the residual
-// stream's gradient on in place and the LayerNorm backward accumulates into it, so it needs no kernel.
 //
 // tanh's argument is clamped to +-15, where tanh is 1 to the last float32 bit: some tanh implementations
 // overflow an internal exp for large arguments. WG and flat_index come from shaders/prelude.wgsl.
@@ -52,17 +50,4 @@ fn gelu_backward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_in
   let sech2 = 1.0 - th * th;
   let grad = 0.5 * (1.0 + th) + 0.5 * x * sech2 * GELU_SCALE * (1.0 + 3.0 * 0.044715 * x * x);
   dinp[i] = grad * dout[i];
-}
-
-@group(0) @binding(1) var<storage, read> a: array<f32>;
-@group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> sum_out: array<f32>;
-
-@compute @workgroup_size(WG)
-fn residual_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
-  let i = flat_index(wid, lid, shape.grid_x);
-  if (i >= shape.n) {
-    return;
-  }
-  sum_out[i] = a[i] + b[i];
 }

@@ -5,6 +5,9 @@
 // matmul_forward         @binding(0) shape: Shape (uniform)
 //                        @binding(1) params: f32[], weight at w_off [OC, C], bias at b_off [OC] when has_bias
 //                        @binding(2) inp: f32[n * C]   @binding(3) out: f32[n * OC]
+//                        @binding(4) resid: f32[n * OC], added to the output when has_residual (the
+//                        residual connection, CPU residual.ts, fused: the projection's own output is
+//                        never stored; the sum is the same float32 add as a separate pass)
 //   dispatch: one thread per output element, WG per workgroup, grid (grid_x, ...)
 // matmul_forward_tiled   same bindings; 16 x 16 output tiles through workgroup memory (what a real GPU
 //   wants); grid (ceil(OC / 16), ceil(n / 16), 1), workgroup (16, 16)
@@ -29,7 +32,7 @@ struct Shape {
   b_off: u32,
   has_bias: u32,
   grid_x: u32,
-  _pad: u32,
+  has_residual: u32,
 }
 
 const TILE: u32 = 16u;
@@ -38,6 +41,7 @@ const TILE: u32 = 16u;
 @group(0) @binding(1) var<storage, read> params: array<f32>;
 @group(0) @binding(2) var<storage, read> inp: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
+@group(0) @binding(4) var<storage, read> resid: array<f32>;
 
 @compute @workgroup_size(WG)
 fn matmul_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
@@ -55,6 +59,9 @@ fn matmul_forward(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_i
   }
   if (shape.has_bias != 0u) {
     acc += params[shape.b_off + o];
+  }
+  if (shape.has_residual != 0u) {
+    acc = resid[i] + acc;
   }
   out[i] = acc;
 }
@@ -92,6 +99,9 @@ fn matmul_forward_tiled(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoca
   if (row < shape.n && o < shape.oc) {
     if (shape.has_bias != 0u) {
       acc += params[shape.b_off + o];
+    }
+    if (shape.has_residual != 0u) {
+      acc = resid[row * shape.oc + o] + acc;
     }
     out[row * shape.oc + o] = acc;
   }
@@ -167,6 +177,9 @@ fn matmul_forward_vec4(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocat
   var sum = (acc.x + acc.y) + (acc.z + acc.w);
   if (shape.has_bias != 0u) {
     sum += params4[(shape.b_off + o) / 4u][o % 4u];
+  }
+  if (shape.has_residual != 0u) {
+    sum = resid[i] + sum;
   }
   out_v4[i] = sum;
 }

@@ -9,6 +9,7 @@
 // format. Every number must be finite as a float32 (the precision of the per-token arrays); masks are 0 or 1;
 // clip is >= 0; at least one token.
 // Unknown fields are refused, so that a misspelt name does not silently fall back to nothing.
+import { parseJson, quote } from '../common/json.ts';
 import type { LossHyper, LossInputs, LossOutput } from './backend.ts';
 
 export interface LossProblem {
@@ -37,7 +38,7 @@ function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 20 ? v.slice(0, 20) + '...' : v)}`;
+  if (typeof v === 'string') return `the string ${quote(v.length > 20 ? v.slice(0, 20) + '...' : v)}`;
   if (typeof v === 'number') return String(v);
   return `a ${typeof v}`;
 }
@@ -58,7 +59,8 @@ function rejectUnknown(obj: Record<string, unknown>, known: readonly string[], w
   for (const key of Object.keys(obj)) {
     if (!known.includes(key)) {
       const prefix = where ? `${where}.` : '';
-      throw new LossJsonError(`unknown field ${prefix}${key} (expected ${known.join(', ')})`);
+      const name = /^[A-Za-z_]\w*$/.test(key) ? key : quote(key);
+      throw new LossJsonError(`unknown field ${prefix}${name} (expected ${known.join(', ')})`);
     }
   }
 }
@@ -76,23 +78,23 @@ export function lossProblemFromJson(value: unknown): LossProblem {
   const tokens = value.tokens;
   if (!Array.isArray(tokens)) throw new LossJsonError(`tokens must be an array (got ${describe(tokens)})`);
   if (tokens.length === 0) throw new LossJsonError('tokens must hold at least one token (got an empty array)');
-  const n = tokens.length;
-  const cols: Record<TokenField, Float32Array> = Object.fromEntries(
-    TOKEN_FIELDS.map((f) => [f, new Float32Array(n)]),
-  ) as Record<TokenField, Float32Array>;
-  for (let k = 0; k < n; k++) {
-    const t: unknown = tokens[k];
+  // Every token is checked before the columns are allocated: an array of empty entries is refused at its
+  // first, not after allocating columns for all of them.
+  const checked = tokens.map((t: unknown, k) => {
     const where = `tokens[${k}]`;
     if (!isRecord(t)) throw new LossJsonError(`${where} must be an object (got ${describe(t)})`);
     rejectUnknown(t, TOKEN_FIELDS, where);
-    for (const f of TOKEN_FIELDS) {
+    return TOKEN_FIELDS.map((f) => {
       const v = finite(t, f, `${where}.${f}`);
       if ((f === 'mask' || f === 'opd_mask') && v !== 0 && v !== 1) {
         throw new LossJsonError(`${where}.${f} must be 0 or 1 (got ${v})`);
       }
-      cols[f][k] = v;
-    }
-  }
+      return v;
+    });
+  });
+  const cols = Object.fromEntries(
+    TOKEN_FIELDS.map((f, i) => [f, Float32Array.from(checked, (values) => values[i])]),
+  ) as Record<TokenField, Float32Array>;
   return {
     hyper: { lambda, beta, clip, klCoef, gate: true },
     lStudent: cols.l_student,
@@ -111,7 +113,7 @@ export function lossProblemFromJson(value: unknown): LossProblem {
 export function parseLossProblem(text: string): LossProblem {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch (err) {
     throw new LossJsonError(`not valid JSON: ${(err as Error).message}`);
   }

@@ -1,28 +1,84 @@
-// Option parsing shared by the CLI commands: node's util.parseArgs, with its errors turned into CliErrors.
+// Option parsing shared by the CLI commands: node's util.parseArgs, with its errors turned into CliErrors, and
+// strict numbers: decimal notation only (no hexadecimal, no blanks, no empty string), whole numbers for
+// counts, and every value inside its range from limits.ts.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { quote } from '../common/json.ts';
+import { applySettings, type TrainConfig } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
+import { describeLimit, type Limit } from './limits.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A user error that also shows the command's usage, on the same line. */
+export function usageError(message: string, usage: string): CliError {
+  return new CliError(`${message}; usage: ${usage}`, 2);
+}
 
 export function parseOptions<T extends Options>(args: string[], options: T, usage: string) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\nusage: ${usage}`, 2);
+    throw usageError((err as Error).message, usage);
   }
 }
 
+/** Refuses positional arguments, for a command that takes options only. */
+export function noPositionals(positionals: readonly string[], usage: string): void {
+  if (positionals.length > 0) throw usageError(`unexpected argument ${quote(positionals[0])}`, usage);
+}
+
 export function requireOption(value: string | undefined, name: string, usage: string): string {
-  if (value === undefined || value === '') throw new CliError(`missing --${name}\nusage: ${usage}`, 2);
+  if (value === undefined || value === '') throw usageError(`missing --${name}`, usage);
   return value;
 }
 
-export function parseIntOption(value: string | undefined, name: string, fallback?: number): number {
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A number written in decimal (an exponent is allowed: 1e3), or a CliError naming `what`. */
+export function parseDecimal(text: string, what: string): number {
+  const n = DECIMAL.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(n)) throw new CliError(`${what} must be a decimal number, got ${quote(text)}`, 2);
+  return n;
+}
+
+/** `text` as a number within `limit`, or a CliError naming `what` and the range. */
+export function limitedNumber(text: string, what: string, limit: Limit): number {
+  const n = parseDecimal(text, what);
+  if (limit.integer && !Number.isInteger(n)) throw new CliError(`${what} must be a whole number, got ${quote(text)}`, 2);
+  const below = limit.aboveMin ? n <= limit.min : n < limit.min;
+  const above = limit.belowMax ? n >= limit.max : n > limit.max;
+  if (below || above) throw new CliError(`${what} must be in ${describeLimit(limit)}, got ${text}`, 2);
+  return n;
+}
+
+/** The number of option --name within `limit`; `fallback` when the option is absent (required without one). */
+export function numberOption(value: string | undefined, name: string, limit: Limit, fallback?: number): number {
   if (value === undefined) {
     if (fallback === undefined) throw new CliError(`missing --${name}`, 2);
     return fallback;
   }
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new CliError(`--${name} must be an integer, got "${value}"`, 2);
-  return n;
+  return limitedNumber(value, `--${name}`, limit);
+}
+
+/** A comma-separated list of numbers within `limit` (--batches 1,4). */
+export function numberList(text: string, name: string, limit: Limit): number[] {
+  return text.split(',').map((s) => limitedNumber(s, `--${name}`, limit));
+}
+
+/**
+ * Applies `--set key=value` settings to `config`, each value written in decimal (or true/false), each in its
+ * range from the settings table (src/rl/config.ts); any refusal is one line naming the key.
+ */
+export function applySetOptions(config: TrainConfig, settings: readonly string[]): TrainConfig {
+  for (const setting of settings) {
+    const value = setting.slice(setting.indexOf('=') + 1).trim();
+    if (setting.includes('=') && value !== 'true' && value !== 'false' && !DECIMAL.test(value)) {
+      throw new CliError(`--set: ${quote(setting)} needs a decimal number or true/false after "="`, 2);
+    }
+  }
+  try {
+    return applySettings(config, settings);
+  } catch (err) {
+    throw new CliError(`--set: ${(err as Error).message}`, 2);
+  }
 }

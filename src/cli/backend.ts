@@ -6,6 +6,7 @@ import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { createNodeRuntime } from '../backend/webgpu/node_gpu.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
 import type { ModelConfig } from '../model/config.ts';
+import { quote } from '../common/json.ts';
 import { CliError } from './cli_error.ts';
 
 export const BACKENDS = ['cpu', 'webgpu'] as const;
@@ -13,7 +14,7 @@ export const BACKENDS = ['cpu', 'webgpu'] as const;
 /** A backend holding `params` as its current and reference weights. */
 export async function openBackend(kind: string, config: ModelConfig, params: Float32Array): Promise<Backend> {
   if (kind === 'cpu') return new CpuBackend(config, params);
-  if (kind !== 'webgpu') throw new CliError(`--backend must be ${BACKENDS.join(' or ')}, got "${kind}"`, 2);
+  if (kind !== 'webgpu') throw new CliError(`--backend must be ${BACKENDS.join(' or ')}, got ${quote(kind)}`, 2);
   try {
     return new WebGpuBackend(await createNodeRuntime(), config, params);
   } catch (err) {

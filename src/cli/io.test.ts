@@ -1,14 +1,23 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './cli_error.ts';
-import { appendLine, makeDir, writeAtomic } from './io.ts';
+import { appendLine, makeDir, readInput, writeAtomic } from './io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-io-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
+
+const probe = await open(import.meta.filename, 'r');
+/** FileHandle's prototype, whose methods a test replaces to fail part-way like a full disk. */
+const fileHandleProto = Object.getPrototypeOf(probe) as {
+  writeFile(this: FileHandle, data: string | Uint8Array): Promise<void>;
+  appendFile(this: FileHandle, data: string): Promise<void>;
+};
+await probe.close();
 
 async function failure(p: Promise<unknown>): Promise<CliError> {
   const err = await p.then(() => null, (e: unknown) => e);
@@ -45,14 +54,46 @@ describe('writeAtomic', () => {
     expect(readdirSync(dir)).not.toContain('missing');
   });
 
-  it('a failure after the temporary file was written removes it and keeps the old target', async () => {
+  it('a write that fails part-way (a full disk) removes the temporary file and keeps the old target', async () => {
+    const sub = join(dir, 'full');
+    mkdirSync(sub);
+    const path = join(sub, 'policy.onnx');
+    writeFileSync(path, 'old');
+    const real = fileHandleProto.writeFile;
+    vi.spyOn(fileHandleProto, 'writeFile').mockImplementation(async function (this: FileHandle, data: string | Uint8Array) {
+      await real.call(this, data.slice(0, 3));
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    });
+    expect((await failure(writeAtomic(path, 'new contents'))).message).toBe(`cannot write ${path}: ENOSPC`);
+    expect(readdirSync(sub)).toEqual(['policy.onnx']);
+    expect(readFileSync(path, 'utf8')).toBe('old');
+  });
+
+  it('never replaces a directory, a pipe or a device with a file', async () => {
     const sub = join(dir, 'blocked');
     mkdirSync(join(sub, 'target'), { recursive: true });
-    writeFileSync(join(sub, 'target', 'inside'), 'kept');
-    // Renaming a file over a non-empty directory fails once the temporary file is complete.
-    await failure(writeAtomic(join(sub, 'target'), 'x'));
-    expect(readdirSync(sub)).toEqual(['target']);
-    expect(readFileSync(join(sub, 'target', 'inside'), 'utf8')).toBe('kept');
+    expect((await failure(writeAtomic(join(sub, 'target'), 'x'))).message).toBe(`cannot write ${join(sub, 'target')}: not a regular file`);
+    // A pipe stands for a device here: a test that replaced /dev/null (run as root) would break the machine.
+    const pipe = join(sub, 'pipe');
+    expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
+    expect((await failure(writeAtomic(pipe, 'x'))).message).toBe(`cannot write ${pipe}: not a regular file`);
+    expect(statSync(pipe).isFIFO()).toBe(true);
+    expect(readdirSync(sub).sort()).toEqual(['pipe', 'target']);
+  });
+});
+
+describe('readInput', () => {
+  it('reads a file within its maximum', async () => {
+    const path = join(dir, 'small.txt');
+    writeFileSync(path, 'hello');
+    expect(new TextDecoder().decode(await readInput(path, 5))).toBe('hello');
+    expect((await failure(readInput(path, 4))).message).toBe(`cannot read ${path}: larger than 4 bytes, the most this command reads`);
+  });
+
+  it('refuses an endless device after reading its maximum, and a directory, in one line', async () => {
+    expect((await failure(readInput('/dev/zero', 1000))).message).toMatch(/larger than 1000 bytes/);
+    expect((await failure(readInput(dir, 1000))).message).toBe(`cannot read ${dir}: EISDIR`);
+    expect((await failure(readInput(join(dir, 'absent'), 1000))).message).toBe(`cannot read ${join(dir, 'absent')}: ENOENT`);
   });
 });
 
@@ -72,11 +113,8 @@ describe('appendLine', () => {
   it('an append that fails part-way is cut back to the previous end of the file', async () => {
     const path = join(dir, 'partial.jsonl');
     writeFileSync(path, '{"update":0}\n');
-    const probe = await open(path, 'r');
-    const proto = Object.getPrototypeOf(probe) as { appendFile(this: typeof probe, data: string): Promise<void> };
-    await probe.close();
-    const real = proto.appendFile;
-    vi.spyOn(proto, 'appendFile').mockImplementation(async function (this: typeof probe, data: string) {
+    const real = fileHandleProto.appendFile;
+    vi.spyOn(fileHandleProto, 'appendFile').mockImplementation(async function (this: FileHandle, data: string) {
       await real.call(this, data.slice(0, 5));
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     });

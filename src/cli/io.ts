@@ -1,13 +1,17 @@
 // The CLI's file I/O: every file a command writes (checkpoints, ONNX models, scenes, cards, reports, metrics)
 // goes through writeAtomic or appendLine, so that a failure is one line (CliError) and never leaves a
-// half-written file behind; checkpoints are read through readCheckpointFile; progress goes to stderr.
+// half-written file behind; every file a command reads goes through readInput, which reads no more than the
+// command's maximum for that kind of file (limits.ts), so that /dev/zero or a huge file is refused, not
+// loaded; progress goes to stderr.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { SceneError, sceneFromJson, type Scene } from '../env/scene.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
+import { MAX_INPUT_BYTES } from './limits.ts';
 
 function reason(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
@@ -19,6 +23,10 @@ function reason(err: unknown): string {
  * a reader sees the old file or the new one, never a part. On failure the temporary file is removed.
  */
 export async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  // A device or a directory is never replaced by a file (`--out /dev/full` run as root would otherwise
+  // rename a regular file over the device).
+  const existing = await stat(path).catch(() => null);
+  if (existing && !existing.isFile()) throw new CliError(`cannot write ${path}: not a regular file`);
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let created = false;
   try {
@@ -60,17 +68,74 @@ export async function appendLine(path: string, text: string): Promise<void> {
   }
 }
 
-export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'hash'>): Promise<Checkpoint> {
-  let bytes: Uint8Array;
+/**
+ * The bytes of the file at `path`, at most `maxBytes` of them: a larger file (or an endless device) is refused
+ * in one line once that many bytes have been read, or at once when the file's size says so.
+ */
+export async function readInput(path: string, maxBytes: number): Promise<Uint8Array> {
+  let file;
   try {
-    bytes = new Uint8Array(await readFile(path));
+    file = await open(path, 'r');
   } catch (err) {
     throw new CliError(`cannot read ${path}: ${reason(err)}`);
   }
+  const tooLarge = () => new CliError(`cannot read ${path}: larger than ${maxBytes} bytes, the most this command reads`);
   try {
-    return readCheckpoint(bytes, { vocabHash: tok.hash });
+    const info = await file.stat();
+    if (info.isDirectory()) throw new CliError(`cannot read ${path}: EISDIR`);
+    if (info.isFile() && info.size > maxBytes) throw tooLarge();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = new Uint8Array(Math.min(1 << 20, maxBytes + 1 - total));
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw tooLarge();
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(`cannot read ${path}: ${reason(err)}`);
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+}
+
+/** A text file (UTF-8) of at most `maxBytes` bytes. */
+export async function readTextInput(path: string, maxBytes: number): Promise<string> {
+  return new TextDecoder().decode(await readInput(path, maxBytes));
+}
+
+export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'hash'>): Promise<Checkpoint> {
+  return (await readCheckpointBytes(path, tok.hash)).checkpoint;
+}
+
+/** A checkpoint and its size in bytes; `vocabHash` null reads one written for any vocabulary. */
+export async function readCheckpointBytes(path: string, vocabHash: string | null): Promise<{ checkpoint: Checkpoint; bytes: number }> {
+  const bytes = await readInput(path, MAX_INPUT_BYTES.checkpoint);
+  try {
+    return { checkpoint: readCheckpoint(bytes, vocabHash === null ? {} : { vocabHash }), bytes: bytes.length };
   } catch (err) {
     if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** A scene JSON file, checked (env/scene.ts); every refusal names the file. */
+export async function readSceneInput(path: string): Promise<Scene> {
+  const text = await readTextInput(path, MAX_INPUT_BYTES.scene);
+  try {
+    return sceneFromJson(text);
+  } catch (err) {
+    if (err instanceof SceneError) throw new CliError(`${path}: ${err.message}`);
     throw err;
   }
 }

@@ -1,7 +1,9 @@
 // The `seed` command line: `npm run seed -- <command> [options]`.
 // Data goes to stdout, progress and logs to stderr. A command module exports `run(args)` and returns an exit
 // code; a CliError becomes one line on stderr and a non-zero exit, never a stack trace.
+import { quote } from '../common/json.ts';
 import { CliError } from './cli_error.ts';
+import { setUpThreads } from './threads.ts';
 
 type Command = { run(args: string[]): Promise<number>; summary: string };
 
@@ -29,13 +31,14 @@ async function listCommands(): Promise<string> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stderr.write(`usage: npm run seed -- <command> [options]\n\ncommands:\n${await listCommands()}\n`);
-    return name ? 0 : 2;
+  const [name, ...rest] = setUpThreads(argv, process.env);
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stderr.write(`usage: npm run seed -- [--threads N] <command> [options]\n\ncommands:\n${await listCommands()}\n`);
+    return name === undefined ? 2 : 0;
   }
-  const load = commands[name];
-  if (!load) throw new CliError(`unknown command "${name}"; run "npm run seed -- help" for the list`);
+  // Own keys only: "constructor" or "__proto__" is an unknown command, not a property of every object.
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) throw new CliError(`unknown command ${quote(name)}; run "npm run seed -- help" for the list`);
   const command = await load();
   return command.run(rest);
 }

@@ -202,3 +202,26 @@ function number(rng: Rng, placed: SceneObject[]): SceneObject[] {
   }
   return out.sort((a, b) => compareListing(a.name, b.name));
 }
+
+const layoutIndices = new WeakMap<RoomScale, Map<string, string>>();
+
+/**
+ * A stable id of a scene's room layout, `${room}/${pool}/${index}`: the pool and the index that roomLayout
+ * gives it (found by layoutKey). Games that share an id share their room; an evaluation that clusters its
+ * games by layout groups them by this id.
+ */
+export function layoutId(scene: Pick<Scene, 'room' | 'receptacles'>, scale: RoomScale = TINY): string {
+  let ids = layoutIndices.get(scale);
+  if (!ids) {
+    ids = new Map();
+    for (const pool of ['train', 'unseen'] as const) {
+      for (const room of ROOM_KINDS) {
+        for (let index = 0; index < scale.layouts[pool]; index++) ids.set(layoutKey({ room, receptacles: roomLayout(room, pool, index, scale) }), `${room}/${pool}/${index}`);
+      }
+    }
+    layoutIndices.set(scale, ids);
+  }
+  const id = ids.get(layoutKey(scene));
+  if (id === undefined) throw new RangeError(`the scene's ${scene.room} is no layout of scale ${scale.name}`);
+  return id;
+}

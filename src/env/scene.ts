@@ -23,6 +23,7 @@ import {
   typeOf,
   type LampType,
 } from './knowledge.ts';
+import { parseJson, quote } from '../common/json.ts';
 import { GOAL_TEMPLATES, TASK_TYPES, fillGoal, type TaskType } from './text.ts';
 
 export const ROOM_KINDS = ['kitchen', 'livingroom', 'bedroom', 'bathroom'] as const;
@@ -96,16 +97,16 @@ export function sceneFromJson(input: unknown): Scene {
   let doc = input;
   if (typeof input === 'string') {
     try {
-      doc = JSON.parse(input);
+      doc = parseJson(input);
     } catch (err) {
       throw new SceneError('(file)', `not valid JSON (${(err as Error).message})`);
     }
   }
   const top = record(doc, 'scene', ['version', 'room', 'receptacles', 'objects', 'task']);
-  if (top.version !== 1) throw new SceneError('version', `must be 1, got ${JSON.stringify(top.version)}`);
+  if (top.version !== 1) throw new SceneError('version', `must be 1, got ${quote(top.version)}`);
   const room = top.room;
   if (typeof room !== 'string' || !(ROOM_KINDS as readonly string[]).includes(room)) {
-    throw new SceneError('room', `must be one of ${ROOM_KINDS.join(', ')}, got ${JSON.stringify(room)}`);
+    throw new SceneError('room', `must be one of ${ROOM_KINDS.join(', ')}, got ${quote(room)}`);
   }
   const receptacles = list(top.receptacles, 'receptacles').map((value, i) => {
     const field = `receptacles[${i}]`;
@@ -141,7 +142,7 @@ export function checkScene(scene: Scene): void {
   scene.objects.forEach((o, i) => {
     if (objNames.has(o.name)) throw new SceneError(`objects[${i}].name`, `${o.name} appears twice`);
     objNames.add(o.name);
-    if (!recNames.has(o.in)) throw new SceneError(`objects[${i}].in`, `"${o.in}" is not a receptacle of this scene`);
+    if (!recNames.has(o.in)) throw new SceneError(`objects[${i}].in`, `${quote(o.in)} is not a receptacle of this scene`);
   });
   const task = scene.task;
   const kind = OBJECT_KINDS[task.object];
@@ -193,11 +194,11 @@ function parseTask(value: unknown): Task {
   const base = record(value, 'task', ['type', 'goal', 'object', 'target', 'lamp']);
   const type = base.type;
   if (typeof type !== 'string' || !(TASK_TYPES as readonly string[]).includes(type)) {
-    throw new SceneError('task.type', `must be one of ${TASK_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
+    throw new SceneError('task.type', `must be one of ${TASK_TYPES.join(', ')}, got ${quote(type)}`);
   }
   const object = base.object;
   if (typeof object !== 'string' || !isObjectType(object)) {
-    throw new SceneError('task.object', `unknown object type ${JSON.stringify(object)}`);
+    throw new SceneError('task.object', `unknown object type ${quote(object)}`);
   }
   if (typeof base.goal !== 'string') throw new SceneError('task.goal', 'missing goal sentence');
   const goal = base.goal.trim().replace(/\.$/, '');
@@ -207,7 +208,7 @@ function parseTask(value: unknown): Task {
     if (base.target !== undefined) throw new SceneError('task.target', 'a look_at_obj_in_light task names a "lamp", not a target');
     const lamp = base.lamp;
     if (typeof lamp !== 'string' || !(LAMP_TYPES as readonly string[]).includes(lamp)) {
-      throw new SceneError('task.lamp', `must be one of ${LAMP_TYPES.join(', ')}, got ${JSON.stringify(lamp)}`);
+      throw new SceneError('task.lamp', `must be one of ${LAMP_TYPES.join(', ')}, got ${quote(lamp)}`);
     }
     place = lamp;
     task = { type, goal, object, lamp: lamp as LampType };
@@ -215,14 +216,14 @@ function parseTask(value: unknown): Task {
     if (base.lamp !== undefined) throw new SceneError('task.lamp', `only look_at_obj_in_light tasks name a lamp`);
     const target = base.target;
     if (typeof target !== 'string' || !isReceptacleType(target)) {
-      throw new SceneError('task.target', `unknown receptacle type ${JSON.stringify(target)}`);
+      throw new SceneError('task.target', `unknown receptacle type ${quote(target)}`);
     }
     place = target;
     task = { type: type as PlaceTaskType, goal, object, target };
   }
   const goals = goalsFor(type as TaskType, object, place);
   if (!goals.includes(goal)) {
-    throw new SceneError('task.goal', `"${goal}" does not match ${type} with ${object} and ${place}; expected one of: ${goals.map((g) => `"${g}"`).join(', ')}`);
+    throw new SceneError('task.goal', `${quote(goal, 200)} does not match ${type} with ${object} and ${place}; expected one of: ${goals.map((g) => `"${g}"`).join(', ')}`);
   }
   return task;
 }
@@ -232,7 +233,10 @@ function record(value: unknown, field: string, allowed: readonly string[]): Reco
     throw new SceneError(field, `must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
   }
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) throw new SceneError(field === 'scene' ? key : `${field}.${key}`, 'unknown field');
+    if (!allowed.includes(key)) {
+      const name = /^[A-Za-z_]\w*$/.test(key) ? key : quote(key);
+      throw new SceneError(field === 'scene' ? name : `${field}.${name}`, 'unknown field');
+    }
   }
   return value as Record<string, unknown>;
 }
@@ -244,14 +248,14 @@ function list(value: unknown, field: string): unknown[] {
 
 function optionalBoolean(value: unknown, field: string): boolean | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'boolean') throw new SceneError(field, `must be true or false, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'boolean') throw new SceneError(field, `must be true or false, got ${quote(value)}`);
   return value;
 }
 
 function instanceName(value: unknown, field: string, known: (type: string) => boolean, what: string): string {
   if (typeof value !== 'string' || value === '') throw new SceneError(field, 'missing name');
   const parsed = parseName(value);
-  if (!parsed) throw new SceneError(field, `"${value}" is not "<type> <number>" in lower case`);
+  if (!parsed) throw new SceneError(field, `${quote(value)} is not "<type> <number>" in lower case`);
   if (!known(parsed.type)) throw new SceneError(field, `unknown ${what} type "${parsed.type}"`);
   if (parsed.number > MAX_INSTANCE_NUMBER) throw new SceneError(field, `instance numbers go up to ${MAX_INSTANCE_NUMBER}, got ${parsed.number}`);
   return value;

@@ -5,6 +5,7 @@ import { CHECKPOINT_VERSION, CheckpointError, readCheckpoint, writeCheckpoint, t
 import { crc32 } from './crc32.ts';
 import { initParameters } from './init.ts';
 import { parameterLayout } from './layout.ts';
+import { headerJson, sealedCheckpoint } from './checkpoint_testing.ts';
 
 const small = validateConfig({ vocabSize: 9, contextLength: 6, dModel: 4, nLayer: 1, nHead: 2, dMlp: 8, lnEps: 1e-5 });
 
@@ -135,6 +136,36 @@ describe('checkpoint refusals', () => {
     expect(enc.length).toBe(new TextEncoder().encode(text).length);
     b.set(enc, 20);
     new DataView(b.buffer).setUint32(b.length - 4, crc32(b.subarray(0, b.length - 4)), true);
-    expect(() => readCheckpoint(b)).toThrow(/corrupted checkpoint: (bad model config|\d+ parameters declared)/);
+    expect(() => readCheckpoint(b)).toThrow(/corrupted checkpoint: (bad model config|\d+ parameters declared|the model config \(\d+ parameters\) needs \d+ bytes)/);
+  });
+});
+
+describe('sizes declared in the header', () => {
+  it('refuses in milliseconds a 424-byte file whose valid-CRC header declares 2^20 layers', () => {
+    const config = { vocabSize: 300, contextLength: 512, dModel: 16, nLayer: 1 << 20, nHead: 2, dMlp: 64, lnEps: 1e-5 };
+    let header = headerJson(config, { note: '' }, 1 << 30);
+    header = headerJson(config, { note: 'x'.repeat(400 - header.length) }, 1 << 30);
+    const file = sealedCheckpoint(header);
+    expect(file.length).toBe(424);
+    const t0 = performance.now();
+    let err: unknown;
+    try {
+      readCheckpoint(file);
+    } catch (e) {
+      err = e;
+    }
+    expect(performance.now() - t0).toBeLessThan(100);
+    expect(err).toBeInstanceOf(CheckpointError);
+    expect((err as CheckpointError).kind).toBe('corrupted');
+    expect((err as Error).message).toMatch(/^corrupted checkpoint: the model config \(\d+ parameters\) needs \d+ bytes, the file holds 0$/);
+  });
+
+  it('refuses metadata nested 100,000 deep in one line (no stack overflow)', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    // A file that is right in every other way: its parameters are all there (zeros).
+    const n = parameterLayout(small).totalFloats;
+    const file = sealedCheckpoint(`{"config":${JSON.stringify(small)},"vocabHash":"0d60654c","parameterFloats":${n},"optimizer":null,"metadata":{"a":${deep}}}`, 4 * n);
+    expect(readCheckpoint(sealedCheckpoint(headerJson(small, { a: [[1]] }, n), 4 * n)).metadata).toEqual({ a: [[1]] });
+    expect(() => readCheckpoint(file)).toThrow(/^corrupted checkpoint: header is not JSON \(JSON nested deeper than 64 levels\)$/);
   });
 });

@@ -14,10 +14,13 @@
 //
 // Reading checks, in order: length, magic, version, declared length, checksum, header, sizes, finiteness,
 // then the vocabulary; the first failure throws a CheckpointError whose kind and message say which. Nothing
-// is returned unless the whole file passed, so weights are never half-loaded.
+// is returned unless the whole file passed, so weights are never half-loaded. Every size the header declares
+// is weighed against the bytes present before anything is allocated for it, so a small file that declares
+// a huge model is refused at once.
+import { parseJson, quote } from '../common/json.ts';
 import { validateConfig, type ModelConfig } from './config.ts';
 import { crc32 } from './crc32.ts';
-import { parameterLayout } from './layout.ts';
+import { checkParameterBytes, parameterLayout } from './layout.ts';
 
 export const CHECKPOINT_MAGIC = 'SEEDCKPT';
 export const CHECKPOINT_VERSION = 1;
@@ -123,7 +126,7 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
   if (PREFIX_BYTES + headerLength > total - 4) throw new CheckpointError('corrupted', 'corrupted checkpoint: header runs past the end');
   let header: { config: ModelConfig; vocabHash: string; parameterFloats: number; optimizer: { step: number } | null; metadata: Record<string, unknown> };
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)));
+    header = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength))) as typeof header;
   } catch (err) {
     throw new CheckpointError('corrupted', `corrupted checkpoint: header is not JSON (${(err as Error).message})`);
   }
@@ -145,15 +148,20 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
   } catch (err) {
     throw new CheckpointError('corrupted', `corrupted checkpoint: bad model config (${(err as Error).message})`);
   }
-  const n = parameterLayout(config).totalFloats;
-  if (header.parameterFloats !== n) {
-    throw new CheckpointError('corrupted', `corrupted checkpoint: ${header.parameterFloats} parameters declared, the config needs ${n}`);
-  }
   const opt = header.optimizer;
   if (opt !== null && (typeof opt !== 'object' || !Number.isInteger(opt.step) || opt.step < 0)) {
     throw new CheckpointError('corrupted', 'corrupted checkpoint: bad optimizer entry in the header');
   }
   const dataStart = align4(PREFIX_BYTES + headerLength);
+  let n: number;
+  try {
+    n = checkParameterBytes(config, Math.max(0, total - 4 - dataStart), opt ? 3 : 1);
+  } catch (err) {
+    throw new CheckpointError('corrupted', `corrupted checkpoint: ${(err as Error).message}`);
+  }
+  if (header.parameterFloats !== n) {
+    throw new CheckpointError('corrupted', `corrupted checkpoint: ${quote(header.parameterFloats)} parameters declared, the config needs ${n}`);
+  }
   const floats = n * (opt ? 3 : 1);
   if (dataStart + 4 * floats + 4 !== total) {
     throw new CheckpointError('corrupted', `corrupted checkpoint: ${total} bytes do not match the declared contents`);
@@ -169,7 +177,8 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
   const params = take('parameters');
   const optimizer = opt ? { m: take('optimizer m'), v: take('optimizer v'), step: opt.step } : null;
   if (options.vocabHash !== undefined && header.vocabHash !== options.vocabHash) {
-    throw new CheckpointError('vocabulary', `checkpoint was written for vocabulary ${header.vocabHash}, this build's vocabulary is ${options.vocabHash}`);
+    const written = /^[\w-]{1,64}$/.test(header.vocabHash) ? header.vocabHash : quote(header.vocabHash);
+    throw new CheckpointError('vocabulary', `checkpoint was written for vocabulary ${written}, this build's vocabulary is ${options.vocabHash}`);
   }
   return { config, vocabHash: header.vocabHash, params, optimizer, metadata: header.metadata };
 }

@@ -3,6 +3,7 @@
 //
 // Planning cost of a forward, per token: 2 (12 d^2 L + V d) + 4 L T d FLOP (T = tokens attended to); the
 // output head (2 V d) is paid only at positions whose logits are needed.
+import { quote } from '../common/json.ts';
 
 export interface ModelConfig {
   vocabSize: number;
@@ -51,12 +52,12 @@ export function validateConfig(config: ModelConfig): ModelConfig {
   const ints: (keyof ModelConfig)[] = ['vocabSize', 'contextLength', 'dModel', 'nLayer', 'nHead', 'dMlp'];
   for (const key of ints) {
     const v = config[key];
-    if (!Number.isInteger(v) || v < 1 || v > 1 << 20) throw new RangeError(`model config: ${key} must be a positive integer, got ${v}`);
+    if (!Number.isInteger(v) || v < 1 || v > 1 << 20) throw new RangeError(`model config: ${key} must be an integer in 1..${1 << 20}, got ${quote(v)}`);
   }
   if (config.dModel % config.nHead !== 0) {
     throw new RangeError(`model config: dModel ${config.dModel} is not a multiple of nHead ${config.nHead}`);
   }
-  if (!(config.lnEps > 0 && config.lnEps < 1)) throw new RangeError(`model config: lnEps must be in (0, 1), got ${config.lnEps}`);
+  if (!(config.lnEps > 0 && config.lnEps < 1)) throw new RangeError(`model config: lnEps must be in (0, 1), got ${quote(config.lnEps)}`);
   return config;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { presetConfig, validateConfig, type ModelConfig } from './config.ts';
 import { initParameters } from './init.ts';
-import { parameterLayout, modelOffsets } from './layout.ts';
+import { checkDeclaredSize, checkParameterBytes, DeclaredSizeError, layoutFloats, parameterLayout, modelOffsets } from './layout.ts';
 
 describe('parameterLayout', () => {
   it('places the micro preset views at 64-float boundaries, in buffer order, without overlap', () => {
@@ -69,5 +69,37 @@ describe('initParameters', () => {
     let r2 = 0;
     for (let i = 0; i < pr.size; i++) r2 += p[pr.offset + i] ** 2;
     expect(Math.sqrt(r2 / pr.size)).toBeCloseTo(0.01, 3); // 0.02 / sqrt(2 * 2 layers)
+  });
+});
+
+describe('layoutFloats and the declared-size check', () => {
+  it('gives the layout length without building it, for any shape', () => {
+    const shape = fc.record({
+      vocabSize: fc.integer({ min: 1, max: 400 }),
+      contextLength: fc.integer({ min: 1, max: 300 }),
+      heads: fc.integer({ min: 1, max: 4 }),
+      headDim: fc.integer({ min: 1, max: 24 }),
+      nLayer: fc.integer({ min: 1, max: 5 }),
+      dMlp: fc.integer({ min: 1, max: 200 }),
+    });
+    fc.assert(
+      fc.property(shape, (s) => {
+        const config: ModelConfig = { vocabSize: s.vocabSize, contextLength: s.contextLength, dModel: s.heads * s.headDim, nLayer: s.nLayer, nHead: s.heads, dMlp: s.dMlp, lnEps: 1e-5 };
+        expect(layoutFloats(config)).toBe(parameterLayout(config).totalFloats);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('weighs the largest config against a small file at once', () => {
+    const huge: ModelConfig = { vocabSize: 1 << 20, contextLength: 1 << 20, dModel: 1 << 20, nLayer: 1 << 20, nHead: 1, dMlp: 1 << 20, lnEps: 1e-5 };
+    const t0 = performance.now();
+    expect(() => checkParameterBytes(huge, 424)).toThrow(DeclaredSizeError);
+    expect(performance.now() - t0).toBeLessThan(50);
+    const micro = presetConfig('micro', 100);
+    const floats = parameterLayout(micro).totalFloats;
+    expect(checkParameterBytes(micro, 4 * floats)).toBe(floats);
+    expect(() => checkParameterBytes(micro, 12 * floats - 1, 3)).toThrow(`the model config (${floats} parameters x 3) needs ${12 * floats} bytes, the file holds ${12 * floats - 1}`);
+    expect(() => checkDeclaredSize('a tensor', NaN, 10)).toThrow(DeclaredSizeError);
   });
 });

@@ -98,6 +98,46 @@ export function parameterLayout(config: ModelConfig): ParameterLayout {
   return { totalFloats: offset, views, list };
 }
 
+/**
+ * The layout's length in floats, computed without building its views (parameterLayout makes 12 views per
+ * layer): a config read from a file is weighed against the file's size with it before anything is built.
+ */
+export function layoutFloats(config: ModelConfig): number {
+  const { vocabSize: V, contextLength: C, dModel: d, nLayer: L, dMlp: m } = config;
+  const a = (n: number) => alignUp(n);
+  const block = 6 * a(d) + a(3 * d * d) + a(3 * d) + a(d * d) + a(m * d) + a(m) + a(d * m);
+  return a(V * d) + a(C * d) + L * block + 2 * a(d);
+}
+
+/** A size declared in a file that the file's bytes cannot hold. */
+export class DeclaredSizeError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeclaredSizeError';
+  }
+}
+
+/**
+ * The check every reader of a file makes before it allocates for a size the file declares: `declaredBytes`
+ * (what `what` needs, by the file's own account) must not exceed `presentBytes` (what the file holds).
+ * Throws a DeclaredSizeError saying both; a NaN or infinite declaration is refused too.
+ */
+export function checkDeclaredSize(what: string, declaredBytes: number, presentBytes: number): void {
+  if (!(declaredBytes <= presentBytes)) {
+    throw new DeclaredSizeError(`${what} needs ${declaredBytes} bytes, the file holds ${presentBytes}`);
+  }
+}
+
+/**
+ * `config`'s parameter count, after checking that `copies` float32 copies of them (1 for the weights, 3 with
+ * AdamW's two moments) fit in `presentBytes`; throws a DeclaredSizeError otherwise.
+ */
+export function checkParameterBytes(config: ModelConfig, presentBytes: number, copies = 1): number {
+  const floats = layoutFloats(config);
+  checkDeclaredSize(`the model config (${floats} parameters${copies > 1 ? ` x ${copies}` : ''})`, 4 * floats * copies, presentBytes);
+  return floats;
+}
+
 export function modelOffsets(layout: ParameterLayout, nLayer: number): ModelOffsets {
   const at = (name: string) => {
     const v = layout.views[name];

@@ -1,5 +1,6 @@
 // A small builder for ONNX graphs: nodes in topological order (the order they are added), readable value
-// names, constants as Constant nodes (so that the initializers are exactly the model's weights).
+// names, constants as Constant nodes (so that the initializers are exactly the model's weights, which the
+// caller adds).
 import {
   AttributeType,
   DataType,
@@ -19,7 +20,6 @@ export const attr = {
 
 export class GraphBuilder {
   readonly nodes: NodeProto[] = [];
-  readonly initializers: TensorProto[] = [];
   private readonly used = new Set<string>();
 
   /** Reserves a value name: `hint`, or `hint_2`, `hint_3`, ... when it is taken. */
@@ -41,16 +41,6 @@ export class GraphBuilder {
     if (attributes.length > 0) node.attribute = attributes;
     this.nodes.push(node);
     return output;
-  }
-
-  /** A float32 weight tensor stored in the file (row-major, shape dims). */
-  initializer(name: string, dims: number[], values: ArrayLike<number>): string {
-    const size = dims.reduce((a, b) => a * b, 1);
-    if (size !== values.length) throw new RangeError(`initializer "${name}": shape [${dims}] needs ${size} values, got ${values.length}`);
-    if (this.used.has(name)) throw new RangeError(`initializer "${name}" is defined twice`);
-    this.used.add(name);
-    this.initializers.push({ name, dims, data_type: DataType.FLOAT, raw_data: floatRawData(values) });
-    return name;
   }
 
   /** A float32 constant; dims [] makes a scalar. */

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parameterLayout } from '../model/layout.ts';
 import { exportPolicyOnnx, policyModelProto } from './export.ts';
-import { readPolicyOnnx } from './load.ts';
+import { declaredWeights } from './initializers.ts';
+import { readPolicyOnnx, type LoadedPolicy } from './load.ts';
 import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_KEY, CRC_KEY } from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
 import { DataType, encodeModel, type ModelProto } from './proto.ts';
@@ -89,39 +91,110 @@ describe('readPolicyOnnx refuses what is not a SEED Playground policy', () => {
     expect(readPolicyOnnx(withMetadata((m) => m.set('converted_by', 'some tool'))).card).toEqual(policy.card);
   });
 
-  it('a config asking for more weights than the file holds is refused before allocating them', () => {
-    const huge = { ...policy.config, dModel: 1 << 20, nHead: 1 };
-    expect(refusal(withMetadata((m) => m.set(CONFIG_KEY, JSON.stringify(huge))))).toBe(`initializer "wte" has shape [${policy.config.vocabSize},16], the config needs [${policy.config.vocabSize},1048576]`);
+  it('a config asking for more weights than the file holds is refused at once, before any layout is built', () => {
+    // A valid config of 2^20 layers: its layout alone would take 12.6 million views.
+    const deep = withMetadata((m) => m.set(CONFIG_KEY, JSON.stringify({ ...policy.config, nLayer: 1 << 20 })));
+    const started = performance.now();
+    expect(refusal(deep)).toBe('the model config declares 1048576 layers, i.e. 12582916 weight tensors, but the file holds 28 initializers');
+    expect(performance.now() - started).toBeLessThan(100);
+    const wide = withMetadata((m) => m.set(CONFIG_KEY, JSON.stringify({ ...policy.config, dModel: 1 << 20, nHead: 1 })));
+    expect(refusal(wide)).toMatch(/^the model config declares 8797\d+ weights, but the file's initializers hold 18848$/);
+    const longer = withMetadata((m) => m.set(CONFIG_KEY, JSON.stringify({ ...policy.config, contextLength: policy.config.contextLength + 1 })));
+    expect(refusal(longer)).toBe("the model config declares 18864 weights, but the file's initializers hold 18848");
   });
 
-  it('weights missing or of the wrong shape', () => {
+  it('the declared weights are counted as the layout counts them', () => {
+    fc.assert(
+      fc.property(fc.record({ vocabSize: fc.integer({ min: 1, max: 300 }), contextLength: fc.integer({ min: 1, max: 80 }), nHead: fc.integer({ min: 1, max: 4 }), headDim: fc.integer({ min: 1, max: 12 }), nLayer: fc.integer({ min: 1, max: 5 }), dMlp: fc.integer({ min: 1, max: 70 }) }), ({ headDim, ...c }) => {
+        const config = { ...c, dModel: c.nHead * headDim, lnEps: 1e-5 };
+        const layout = parameterLayout(config);
+        expect(declaredWeights(config)).toEqual({ tensors: layout.list.length, values: layout.list.reduce((n, v) => n + v.size, 0) });
+      }),
+      { numRuns: 200, seed: 5 },
+    );
+  });
+
+  it('weights missing, renamed, doubled or of the wrong shape', () => {
     const graph = proto.graph!;
     const without = encodeModel({ ...proto, graph: { ...graph, initializer: graph.initializer!.filter((t) => t.name !== 'h1.mlp.fc.b') } });
-    expect(refusal(without)).toBe('the model has no initializer "h1.mlp.fc.b"');
+    expect(refusal(without)).toBe('the model config declares 2 layers, i.e. 28 weight tensors, but the file holds 27 initializers');
+    const renamed = graph.initializer!.map((t) => (t.name === 'h1.mlp.fc.b' ? { ...t, name: 'h1.mlp.fc.bias' } : t));
+    expect(refusal(encodeModel({ ...proto, graph: { ...graph, initializer: renamed } }))).toBe('the model has no initializer "h1.mlp.fc.b"');
+    const doubled = graph.initializer!.map((t) => (t.name === 'lnf.b' ? { ...t, name: 'lnf.w' } : t));
+    expect(refusal(encodeModel({ ...proto, graph: { ...graph, initializer: doubled } }))).toBe('initializer "lnf.w" is defined twice');
     const reshaped = graph.initializer!.map((t) => (t.name === 'lnf.w' ? { ...t, dims: [2, 8] } : t));
     expect(refusal(encodeModel({ ...proto, graph: { ...graph, initializer: reshaped } }))).toMatch(/"lnf.w" has shape \[2,8\], the config needs \[16\]/);
+    const external = graph.initializer!.map((t) => (t.name === 'wpe' ? { ...t, external_data: [{ key: 'location', value: 'weights.bin' }] } : t));
+    expect(refusal(encodeModel({ ...proto, graph: { ...graph, initializer: external } }))).toBe('initializer "wpe" sets external_data; a weight holds its values in raw_data or float_data alone');
+    const twice = graph.initializer!.map((t) => (t.name === 'lnf.b' ? { ...t, float_data: Array.from({ length: 16 }, () => 1) } : t));
+    expect(refusal(encodeModel({ ...proto, graph: { ...graph, initializer: twice } }))).toBe('initializer "lnf.b" holds values in both raw_data and float_data');
+  });
+});
+
+/** The loader's whole contract on one input: a policy or a one-line OnnxPolicyError, within a second. */
+function loadOrRefuse(bytes: Uint8Array): LoadedPolicy | null {
+  const started = performance.now();
+  try {
+    return readPolicyOnnx(bytes);
+  } catch (err) {
+    expect(err).toBeInstanceOf(OnnxPolicyError);
+    expect((err as Error).message).not.toMatch(/[\n\r]/);
+    return null;
+  } finally {
+    expect(performance.now() - started).toBeLessThan(1000);
+  }
+}
+
+describe("readPolicyOnnx's contract on any input (property-based)", () => {
+  const bytes = exportPolicyOnnx(policy);
+
+  it('arbitrary bytes are refused with its own error', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 4096 }), (data) => {
+        expect(loadOrRefuse(data)).toBeNull();
+      }),
+      { numRuns: 500, seed: 23 },
+    );
   });
 
-  it('truncated or corrupted files never load half a model (fuzz)', () => {
-    const bytes = exportPolicyOnnx(policy);
+  it('a real export with bytes flipped, cut off or spliced in never loads half a model', () => {
+    const flips = fc.array(fc.tuple(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 })), { minLength: 1, maxLength: 4 });
+    const damage = fc.oneof(
+      flips.map((list) => {
+        const out = bytes.slice();
+        for (const [at, xor] of list) out[at] ^= xor;
+        return out;
+      }),
+      fc.integer({ min: 0, max: bytes.length - 1 }).map((at) => bytes.slice(0, at)),
+      fc.tuple(fc.integer({ min: 0, max: bytes.length }), fc.uint8Array({ minLength: 1, maxLength: 64 })).map(([at, data]) =>
+        Uint8Array.from([...bytes.subarray(0, at), ...data, ...bytes.subarray(at)]),
+      ),
+    );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), fc.boolean(), (at, xor, truncate) => {
-        const damaged = truncate ? bytes.slice(0, at) : bytes.slice();
-        if (!truncate) damaged[at] ^= xor;
-        try {
-          const loaded = readPolicyOnnx(damaged);
-          // A changed byte can still decode where it touches none of our content (a node name, a doc
-          // string): the checksum then proves the weights and metadata intact.
-          expect(truncate).toBe(false);
-          expect(loaded.vocabulary).toEqual(policy.vocabulary);
-          expect(loaded.card).toEqual(policy.card);
-          expect(Buffer.from(loaded.params.buffer).equals(Buffer.from(policy.params.buffer))).toBe(true);
-        } catch (err) {
-          expect(err).toBeInstanceOf(OnnxPolicyError);
-        }
+      fc.property(damage, (out) => {
+        const loaded = loadOrRefuse(out);
+        if (loaded === null) return;
+        // A change can still decode where it touches none of our content (a node name, a doc string): the
+        // graph check and the checksum then prove the graph, the weights and the metadata intact.
+        expect(loaded.vocabulary).toEqual(policy.vocabulary);
+        expect(loaded.card).toEqual(policy.card);
+        expect(loaded.config).toEqual(policy.config);
+        expect(Buffer.from(loaded.params.buffer).equals(Buffer.from(policy.params.buffer))).toBe(true);
       }),
       { numRuns: 300, seed: 17 },
     );
+  });
+
+  it('metadata nested deep, or with control characters, is refused in one line', () => {
+    // Written as text: a value this deep overflows JSON.stringify's stack (JSON.parse reads it).
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const config = JSON.stringify(policy.config).slice(0, -1);
+    expect(refusal(withMetadata((m) => m.set(CARD_KEY, `{"algorithm":"seed","extra":{"x":${deep}},"seed":2,"success":{},"updates":12}`)))).toBe('training card: extra["x"] must be a string, number or boolean');
+    expect(refusal(withMetadata((m) => m.set(CARD_KEY, `{"algorithm":"seed","seed":2,"success":{"x":${deep}},"updates":12}`)))).toBe('training card: success["x"] must be a rate in [0, 1], got object');
+    expect(refusal(withMetadata((m) => m.set(CONFIG_KEY, `${config},"nLayer":${deep}}`)))).toBe('metadata "seed_playground.model_config": nLayer must be a number, got object');
+    expect(refusal(withMetadata((m) => m.set(FORMAT_KEY, '1\n\u001b[31mred')))).toBe('unsupported SEED Playground policy format version "1\\n\\u001b[31mred" (this build reads version 1)');
+    // Keys beside the config's fields are not kept (the file's checksum still covers them).
+    expect(refusal(withMetadata((m) => m.set(CONFIG_KEY, `${config},"note":${deep}}`)))).toBe('the metadata or weights do not match their checksum: the file is damaged');
   });
 });
 

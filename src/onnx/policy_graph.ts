@@ -10,7 +10,7 @@
 import { headDim, type ModelConfig } from '../model/config.ts';
 import { blockViewName, parameterLayout, viewOf, type ParameterLayout } from '../model/layout.ts';
 import { attr, GraphBuilder } from './graph_builder.ts';
-import { DataType, type GraphProto, type ValueInfoProto } from './proto.ts';
+import { DataType, floatRawData, type GraphProto, type ValueInfoProto } from './proto.ts';
 
 export const INPUT_NAME = 'input_ids';
 export const OUTPUT_NAME = 'logits';
@@ -35,9 +35,19 @@ export function buildPolicyGraph(
   if (params.length !== layout.totalFloats) {
     throw new RangeError(`parameter buffer has ${params.length} floats, the layout of this config needs ${layout.totalFloats}`);
   }
+  const initializer = layout.list.map((view) => ({ name: view.name, dims: view.shape, data_type: DataType.FLOAT, raw_data: floatRawData(viewOf(params, view)) }));
+  return { ...policyGraphStructure(config, layout), initializer };
+}
+
+/**
+ * The graph without its weights: nodes, input and output. It depends on the config alone, so a loader
+ * rebuilds it from a file's metadata and compares it with the file's graph node by node.
+ */
+export function policyGraphStructure(config: ModelConfig, layout: ParameterLayout = parameterLayout(config)): Omit<GraphProto, 'initializer'> {
   const g = new GraphBuilder();
   g.name(INPUT_NAME);
-  for (const view of layout.list) g.initializer(view.name, view.shape, viewOf(params, view));
+  // The weights' names are taken first, so no node output can be named like one.
+  for (const view of layout.list) g.name(view.name);
 
   const seq = sequenceValues(g);
   let x = encoderForward(g, INPUT_NAME, seq);
@@ -48,7 +58,6 @@ export function buildPolicyGraph(
   return {
     name: 'seed_policy',
     node: g.nodes,
-    initializer: g.initializers,
     input: [tensorInfo(INPUT_NAME, DataType.INT64, [BATCH_DIM, SEQUENCE_DIM])],
     output: [tensorInfo(logits, DataType.FLOAT, [BATCH_DIM, SEQUENCE_DIM, config.vocabSize])],
   };

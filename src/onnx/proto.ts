@@ -42,6 +42,7 @@ export interface NodeProto {
   input: string[];
   output: string[];
   attribute?: AttributeProto[];
+  doc_string?: string;
 }
 
 /** A dimension is either fixed (dim_value) or named and dynamic (dim_param). */

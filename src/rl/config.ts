@@ -5,11 +5,22 @@
 // next update.
 import type { PresetName } from '../model/config.ts';
 
-export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-shuffled', 'opid', 'seed-nogate'] as const;
+export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'opid', 'seed-nogate'] as const;
 export type Algo = (typeof ALGOS)[number];
 
 export function isAlgo(name: string): name is Algo {
   return (ALGOS as readonly string[]).includes(name);
+}
+
+/**
+ * Former names of algorithms, which saved runs, links and scripts may still hold: each is read as its
+ * algorithm of today, and whoever reads one says so (a notice on the page, a line on stderr).
+ */
+export const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = { 'seed-shuffled': 'seed-sibling' };
+
+/** The algorithm's name of today for a former name; any other name unchanged. */
+export function currentAlgoName(name: string): string {
+  return Object.prototype.hasOwnProperty.call(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
 }
 
 /** The values a setting accepts: min..max, the maximum itself refused when belowMax. */
@@ -71,7 +82,7 @@ const TABLE = {
   maxSkillTokens: { ...count(1, 128), paper: 48, doc: 'most tokens of one skill (end token excluded)' },
   analyzerTemperature: { ...real(0, 5), paper: 0, doc: 'sampling temperature of the analyzer that writes the skills (0 = greedy)' },
   skillGrammar: { ...SWITCH, paper: 0, presets: tinyPresets(1), before: 0, doc: '1 = skills are decoded under the skill grammar\'s mask (text/skill_grammar.ts), 0 = freely (the paper)' },
-  annotatorSkills: { ...SWITCH, paper: 0, before: 0, doc: '1 = the rule-based annotator writes each trajectory\'s skill instead of the policy: faithful hindsight, a control' },
+  annotatorSkills: { ...SWITCH, paper: 0, before: 0, doc: '1 = the rule-based annotator writes each trajectory\'s skill instead of the policy: faithful hindsight (what the seed-annotator algorithm does)' },
   winReward: { ...real(0, 1000), paper: 10, doc: 'reward of a won episode' },
   invalidPenalty: { ...real(0, 100), paper: 0.1, doc: 'reward subtracted per invalid command' },
   stepNormalised: { ...SWITCH, paper: 0, doc: '0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent)' },

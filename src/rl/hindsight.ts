@@ -3,10 +3,19 @@
 //   (analyzer.ts); each trajectory distils from its own.
 // - seed-static: the skills come from a library written once, before the first update, by the warm-start
 //   policy (`buildStaticLibrary`); each trajectory draws one of its task type.
-// - seed-shuffled (a control): the policy writes every skill, but each trajectory distils from the usable
-//   skill of another trajectory of its group.
-// - annotatorSkills = 1 (a control with faithful hindsight): the rule-based annotator of the warm start
-//   (annotator.ts, through skill_fidelity.ts's referenceSkill) writes the skills instead of the policy.
+// The controls change only the skill a trajectory distils from; rollouts, rewards and advantages are those
+// of seed:
+// - seed-sibling: the policy writes every skill, but each trajectory distils from the usable skill of another
+//   trajectory of its group. A group plays one game, so the sibling's skill states the same game's facts: it
+//   tests whether the hindsight must be about this very trajectory, not whether content matters.
+// - seed-crossgame: the policy writes every skill, but each trajectory distils from the usable skill of a
+//   trajectory of another group whose game has the same task type: the right kind of advice with the wrong
+//   facts. When no other group of the update has that type, the skill comes from the last CROSSGAME_POOL_SIZE
+//   usable skills of that type written in earlier updates (the pool, part of the run's state); with none
+//   there either, the trajectory distils from nothing (opd_mask 0), and the update counts it.
+// - seed-annotator (faithful hindsight): the rule-based annotator of the warm start (annotator.ts, through
+//   skill_fidelity.ts's referenceSkill) writes the skills instead of the policy; the setting
+//   annotatorSkills = 1 does the same under any skill-writing algorithm.
 // - grpo writes none.
 import type { Rng } from '../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
@@ -20,12 +29,34 @@ import { updateRng, type UpdateContext, type UpdateState } from './update_state.
 /** seed-static's library: skills by task type. */
 export type SkillLibrary = Record<string, string[]>;
 
+/** seed-crossgame's pool: per task type, the newest usable skills of earlier updates, oldest first. */
+export type CrossgamePool = Record<string, string[]>;
+
+/** Skills the crossgame pool keeps per task type. */
+export const CROSSGAME_POOL_SIZE = 16;
+
+/** The skills a run keeps from one update to the next (saved with the run: run_checkpoint.ts). */
+export interface RunSkills {
+  staticLibrary: SkillLibrary | null;
+  crossgamePool: CrossgamePool;
+}
+
+/** Where seed-crossgame's skills of one update came from. */
+export interface CrossgameSources {
+  /** Trajectories given the skill of another group of the update. */
+  update: number;
+  /** Trajectories given a skill of the pool. */
+  pool: number;
+  /** Trajectories given none (opd_mask 0). */
+  none: number;
+}
+
 /** Train-task indices of the library's tasks, apart from those of every update. */
 const LIBRARY_INDEX_BASE = 1_000_000;
 
-/** One skill per trajectory: written by the policy (the analyzer), or by the annotator under annotatorSkills. */
+/** One skill per trajectory: written by the policy (the analyzer), or by the annotator (seed-annotator, annotatorSkills). */
 export async function writeHindsight(run: UpdateContext, trajectories: readonly Trajectory[], config: TrainConfig, rng: Rng): Promise<WrittenSkill[]> {
-  if (config.annotatorSkills === 1) {
+  if (config.annotatorSkills === 1 || run.algo === 'seed-annotator') {
     return trajectories.map((t) => checkSkill(referenceSkill(t.records, t.scene.task, t.won, run.tok, config.maxSkillTokens)));
   }
   return writeSkills(run.backend, run.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng, { grammar: config.skillGrammar === 1 });
@@ -47,31 +78,65 @@ export async function buildStaticLibrary(run: UpdateContext, config: TrainConfig
   return library;
 }
 
-/** Stage 3: fills the written and the used skill of every trajectory. */
-export async function hindsightStage(run: UpdateContext, st: UpdateState, library: SkillLibrary | null): Promise<void> {
+/** A deep copy of a crossgame pool (what a checkpoint stores and restores). */
+export function copyPool(pool: CrossgamePool): CrossgamePool {
+  return Object.fromEntries(Object.entries(pool).map(([type, skills]) => [type, skills.slice()]));
+}
+
+/** seed-sibling: each trajectory gets the usable skill of another trajectory of its group (drawn at random), or none. */
+function siblingSkills(st: UpdateState, rng: Rng): void {
+  st.trajectories.forEach((t, i) => {
+    const others = st.trajectories.filter((u, j) => j !== i && u.task === t.task && st.written[j]?.ok).map((u) => u.index);
+    st.used[i] = others.length ? st.written[rng.pick(others)] : null;
+  });
+}
+
+/** seed-crossgame: the skills of other groups' games of the same task type, else of the pool; then the pool takes this update's. */
+function crossgameSkills(st: UpdateState, pool: CrossgamePool, rng: Rng): CrossgameSources {
+  const sources: CrossgameSources = { update: 0, pool: 0, none: 0 };
+  st.trajectories.forEach((t, i) => {
+    const type = t.scene.task.type;
+    const others = st.trajectories.filter((u, j) => u.task !== t.task && u.scene.task.type === type && st.written[j]?.ok).map((u) => u.index);
+    if (others.length) {
+      st.used[i] = st.written[rng.pick(others)];
+      sources.update++;
+    } else if (pool[type]?.length) {
+      st.used[i] = { text: rng.pick(pool[type]), ok: true, reason: '' };
+      sources.pool++;
+    } else {
+      st.used[i] = null;
+      sources.none++;
+    }
+  });
+  st.trajectories.forEach((t, j) => {
+    const skill = st.written[j];
+    if (!skill?.ok) return;
+    const kept = (pool[t.scene.task.type] ??= []);
+    kept.push(skill.text);
+    if (kept.length > CROSSGAME_POOL_SIZE) kept.shift();
+  });
+  return sources;
+}
+
+/** Stage 3: fills the written and the used skill of every trajectory (and seed-crossgame's pool). */
+export async function hindsightStage(run: UpdateContext, st: UpdateState, skills: RunSkills): Promise<void> {
   const n = st.trajectories.length;
   st.written = new Array(n).fill(null);
   st.used = new Array(n).fill(null);
+  st.crossgame = null;
   if (run.algo === 'grpo') return;
   const rng = updateRng(run.seed, st.update, 'skills');
   if (run.algo === 'seed-static') {
-    const skills = library ?? {};
-    const all = Object.values(skills).flat();
+    const library = skills.staticLibrary ?? {};
+    const all = Object.values(library).flat();
     st.trajectories.forEach((t, i) => {
-      const pool = skills[t.scene.task.type]?.length ? skills[t.scene.task.type] : all;
+      const pool = library[t.scene.task.type]?.length ? library[t.scene.task.type] : all;
       st.used[i] = pool.length ? { text: rng.pick(pool), ok: true, reason: '' } : null;
     });
     return;
   }
   st.written = await writeHindsight(run, st.trajectories, st.config, rng.fork('analyzer'));
-  if (run.algo !== 'seed-shuffled') {
-    st.used = st.written.slice();
-    return;
-  }
-  // Each trajectory gets the usable skill of another trajectory of its group (drawn at random), or none.
-  const shuffle = rng.fork('shuffle');
-  st.trajectories.forEach((t, i) => {
-    const others = st.trajectories.filter((u, j) => j !== i && u.task === t.task && st.written[j]?.ok).map((u) => u.index);
-    st.used[i] = others.length ? st.written[shuffle.pick(others)] : null;
-  });
+  if (run.algo === 'seed-sibling') siblingSkills(st, rng.fork('shuffle'));
+  else if (run.algo === 'seed-crossgame') st.crossgame = crossgameSkills(st, skills.crossgamePool, rng.fork('crossgame'));
+  else st.used = st.written.slice();
 }

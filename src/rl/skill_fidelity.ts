@@ -5,7 +5,7 @@
 // skill that parses shares most of them with the reference, whatever it says about the trajectory.
 //   1: the skill names exactly the objects and places the annotator names; 0: none of them.
 // A skill that names places the trajectory never searched, or repeats one place three times, scores low; a
-// skill of another trajectory of the same task (seed-shuffled) scores what two trajectories share by chance.
+// skill of another trajectory of the same task (seed-sibling) scores what two trajectories share by chance.
 import { isObjectType, isReceptacleType, MAX_INSTANCE_NUMBER } from '../env/knowledge.ts';
 import type { Task } from '../env/scene.ts';
 import type { StepRecord } from '../env/game.ts';

@@ -148,6 +148,9 @@ describe('Trainer', () => {
     const mg = await g.update();
     expect(mg.validSkillRate).toBeNull();
     expect(mg.L_OPD).toBe(0);
+    // No skill, no OPD-masked token: the correlation of Delta with the advantage is not defined.
+    expect(mg.corrDeltaAdvantage).toBeNull();
+    expect(mg.crossgame).toBeNull();
     const o = trainer('opid', small({ opidWeight: 0.5 }));
     for (let s = 0; s < 4; s++) await o.nextStage();
     const st = o.current!;

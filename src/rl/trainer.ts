@@ -11,14 +11,15 @@
 // reported in the metrics and the next update starts from the last good state.
 //
 // Randomness: update u draws from Rng(hash("update/u", seed)), so a run resumed from the checkpoint after
-// update u continues exactly as if it had never stopped; the update counter is the whole Rng state.
+// update u continues exactly as if it had never stopped; the update counter is the whole Rng state. The
+// skills a run keeps between updates (seed-static's library, seed-crossgame's pool) are saved with it.
 import { NonFiniteError, type Backend } from '../backend/backend.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { rewardsStage } from './advantages.ts';
 import type { Algo, TrainConfig } from './config.ts';
-import { buildStaticLibrary, hindsightStage, type SkillLibrary } from './hindsight.ts';
-import { lossHyper, lossStage } from './loss.ts';
+import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
+import { deltaAdvantageCorrelation, lossHyper, lossStage } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
 import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
@@ -53,6 +54,14 @@ export interface UpdateMetrics {
    * rule-based annotator's skill of that trajectory), over trajectories with a usable skill; null when none.
    */
   skillFidelity: number | null;
+  /**
+   * Pearson correlation of Delta with the group advantage over the decision tokens (loss.ts,
+   * deltaAdvantageCorrelation): whether the skill raises the tokens that the reward credits; null when not
+   * defined (no skills, fewer than 2 decision tokens, no variance, a refused update).
+   */
+  corrDeltaAdvantage: number | null;
+  /** seed-crossgame: where the update's skills came from (another group, the pool, none); null otherwise. */
+  crossgame: CrossgameSources | null;
   gradNorm: number;
   tokens: number;
   tokensPerSecond: number;
@@ -71,7 +80,7 @@ export interface TrainerOptions {
   callbacks?: TrainerCallbacks;
 }
 
-export class Trainer implements UpdateContext {
+export class Trainer implements UpdateContext, RunSkills {
   readonly backend: Backend;
   readonly tok: Tokenizer;
   readonly algo: Algo;
@@ -85,6 +94,8 @@ export class Trainer implements UpdateContext {
   episodes = 0;
   /** seed-static: skills of the warm-start policy, by task type. */
   staticLibrary: SkillLibrary | null = null;
+  /** seed-crossgame: the newest usable skills of earlier updates, by task type. */
+  crossgamePool: CrossgamePool = {};
   private state: UpdateState | null = null;
 
   constructor(options: TrainerOptions) {
@@ -167,7 +178,7 @@ export class Trainer implements UpdateContext {
       case 'rewards':
         return rewardsStage(st);
       case 'skills':
-        return hindsightStage(this, st, this.staticLibrary);
+        return hindsightStage(this, st, this);
       case 'rescore':
         return rescoreStage(this, st);
       case 'loss':
@@ -221,6 +232,8 @@ export class Trainer implements UpdateContext {
       meanGate: n ? gSum / n : 0,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
       skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
+      corrDeltaAdvantage: skipped ? null : deltaAdvantageCorrelation(st),
+      crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,
       tokens: st.tokens,
       tokensPerSecond: wallMs > 0 ? (st.tokens / wallMs) * 1000 : 0,

@@ -8,6 +8,7 @@ import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { WrittenSkill } from './analyzer.ts';
 import type { Algo, TrainConfig } from './config.ts';
+import type { CrossgameSources } from './hindsight.ts';
 import type { Trajectory } from './rollout.ts';
 
 export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
@@ -50,6 +51,8 @@ export interface UpdateState {
   /** Per trajectory: the skill it wrote (null when the algorithm writes none) and the skill used for OPD. */
   written: (WrittenSkill | null)[];
   used: (WrittenSkill | null)[];
+  /** seed-crossgame: where the used skills came from (stage 3); null or absent under other algorithms. */
+  crossgame?: CrossgameSources | null;
   /** [n + 1] offsets of each trajectory's tokens in the per-token arrays. */
   tokenOffsets: Int32Array;
   inputs: LossInputs | null;

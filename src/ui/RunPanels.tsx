@@ -2,6 +2,7 @@
 // why, and checkpoint import/export.
 import { useId, useRef } from 'react';
 import { formatAdapter } from '../backend/webgpu/device.ts';
+import { MAX_SAVED_RUNS } from '../worker/saved_run.ts';
 import { downloadBlob } from './download.ts';
 import { usePlayground } from './store.ts';
 
@@ -41,24 +42,56 @@ export function Notices() {
   );
 }
 
+/**
+ * The runs saved in this browser, newest first, each with Resume and Discard: the other tabs' runs, this tab's
+ * earlier runs, and this tab's run once its device was lost. A record that cannot be resumed is listed with
+ * the reason, to be discarded.
+ */
 export function ResumeOffer() {
-  const saved = usePlayground((s) => s.saved);
+  const { runs, refused } = usePlayground((s) => s.saved);
+  const message = usePlayground((s) => s.savedMessage);
+  const thisRun = usePlayground((s) => s.info?.runId);
   const resume = usePlayground((s) => s.resume);
   const discard = usePlayground((s) => s.discardSaved);
-  if (!saved) return null;
+  if (runs.length === 0 && refused.length === 0 && !message) return null;
   return (
-    <div className="banner banner-info" role="region" aria-label="Saved run" data-testid="resume-offer" data-updates={saved.updates}>
-      A run saved in this browser ({saved.settings.algo}, {saved.settings.preset}, seed {saved.settings.seed}) reached update{' '}
-      {saved.updates} on {new Date(saved.savedAt).toLocaleString()}.
-      <div className="button-row">
-        <button type="button" onClick={() => void resume()} data-testid="resume">
-          Resume it
-        </button>
-        <button type="button" className="secondary" onClick={() => void discard()} data-testid="discard-saved">
-          Discard
-        </button>
-      </div>
-    </div>
+    <section className="banner banner-info saved-runs" aria-label="Saved runs" data-testid="saved-runs">
+      <strong>Runs saved in this browser</strong> (the {MAX_SAVED_RUNS} saved last are kept):
+      <ul>
+        {runs.map((r) => (
+          <li key={r.id} data-testid="resume-offer" data-run-id={r.id} data-updates={r.updates}>
+            {r.id === thisRun ? 'This tab’s run, stopped by the loss of the GPU device: ' : ''}
+            {r.settings.algo}, {r.settings.preset}, seed {r.settings.seed}, reached update {r.updates} on{' '}
+            {new Date(r.savedAt).toLocaleString()}.
+            <span className="button-row">
+              <button type="button" onClick={() => void resume(r.id)} data-testid="resume">
+                Resume it
+              </button>
+              <button type="button" className="secondary" onClick={() => void discard(r.id)} data-testid="discard-saved">
+                Discard
+              </button>
+            </span>
+          </li>
+        ))}
+        {refused.map((r) => (
+          <li key={`refused-${r.id}`} className="bad" data-testid="saved-refused" data-run-id={r.id}>
+            A saved run cannot be resumed: {r.problem}.
+            {r.id ? (
+              <span className="button-row">
+                <button type="button" className="secondary" onClick={() => void discard(r.id)} data-testid="discard-saved">
+                  Discard
+                </button>
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {message ? (
+        <p className="bad" role="alert" data-testid="saved-message">
+          {message}
+        </p>
+      ) : null}
+    </section>
   );
 }
 

@@ -45,6 +45,12 @@ export const CHARTS: readonly ChartDef[] = [
     ],
     yRange: [0, 1],
   },
+  {
+    id: 'credit',
+    title: 'Skill credit: corr(Delta, advantage)',
+    metrics: [{ key: 'corrDeltaAdvantage', label: 'on decision tokens', colour: '#364fc7' }],
+    yRange: [-1, 1],
+  },
 ];
 
 const RUN_DASH: Record<string, string> = { seed: '', grpo: '6 4' };

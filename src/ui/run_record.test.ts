@@ -46,7 +46,7 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null): UpdateMetrics {
   return {
     run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05,
-    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, gradNorm: 1.2, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
+    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, corrDeltaAdvantage: 0.2, gradNorm: 1.2, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
   };
 }
 
@@ -148,6 +148,16 @@ describe('curve exports', () => {
     expect(lines[3][2].split(' ')[1]).toBe(`${(46 + 384 / 1.04).toFixed(1)},${(22 + 82).toFixed(1)}`);
     const all = allChartsSvg(curves);
     expect(all.match(/data-chart=/g)).toHaveLength(CHARTS.length);
+  });
+
+  it('charts corr(Delta, advantage) on an axis from -1 to 1, leaving out updates where it is not defined', () => {
+    const credit = CHARTS.find((c) => c.id === 'credit')!;
+    const curves = { seed: [{ ...metrics('seed', 1), corrDeltaAdvantage: null }, { ...metrics('seed', 2), corrDeltaAdvantage: 0 }] };
+    const lines = [...chartSvg(credit, curves).matchAll(/<polyline data-series="([^"]+)" points="([^"]+)"[^>]*>/g)];
+    expect(lines.map((m) => m[1])).toEqual(['seed on decision tokens']);
+    // One point, update 2, at y = 0: the middle of the [-1, 1] axis.
+    expect(lines[0][2]).toBe(`${(46 + 384 / 1.04).toFixed(1)},${(22 + 82).toFixed(1)}`);
+    expect(curvesCsv(curves).split('\n')[0].split(',')).toContain('corrDeltaAdvantage');
   });
 
   it('picks round ticks', () => {

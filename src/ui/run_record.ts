@@ -67,6 +67,9 @@ export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
       return { ...rec, lastCheckpoint: { update: event.update, savedAt: event.savedAt } };
     case 'error':
       return { ...rec, errors: [...rec.errors.slice(-4), event.message] };
+    case 'lost':
+      // The call that met the loss fails with the same message, which is shown as its error.
+      return rec;
   }
 }
 
@@ -136,7 +139,7 @@ function mix(a: readonly number[], b: readonly number[], x: number): string {
 export function curvesCsv(curves: Record<string, UpdateMetrics[]>): string {
   const cols: (keyof UpdateMetrics)[] = [
     'run', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
-    'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'gradNorm', 'tokensPerSecond', 'wallMs',
+    'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
   ];
   const rows = [cols.join(',')];
   for (const run of Object.keys(curves).sort()) {

@@ -40,7 +40,9 @@ export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   grpo: 'GRPO',
   both: 'SEED and GRPO side by side',
   'seed-static': 'SEED, static skill library (ablation)',
-  'seed-shuffled': 'SEED, shuffled skills (control)',
+  'seed-sibling': "SEED, a sibling's skill of the same game (control)",
+  'seed-crossgame': "SEED, another game's skill of the same task type (control)",
+  'seed-annotator': "SEED, the rule-based annotator's skills (control)",
   opid: 'OPID (Delta added to the advantage)',
   'seed-nogate': 'SEED without the gate (g = 1)',
 };

@@ -2,7 +2,7 @@
 // hash), and the record of the runs the training worker reports. The GPU runtime and the worker handle are
 // not state (neither serialisable nor rendered), so they live beside the store.
 import { create } from 'zustand';
-import type { EngineEvent, EngineInfo, RunId, SavedRunInfo } from '../worker/protocol.ts';
+import type { EngineEvent, EngineInfo, RunId, SavedRunInfo, SavedRuns } from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
 import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
 import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../worker/settings.ts';
@@ -49,8 +49,10 @@ export interface PlaygroundState {
   info: EngineInfo | null;
   record: RunRecord;
   view: ViewState;
-  /** A run saved in this browser, offered for resuming until started or dismissed. */
-  saved: SavedRunInfo | null;
+  /** The runs saved in this browser that can be resumed (this tab's training run left out), and those refused. */
+  saved: SavedRuns;
+  /** Why the last resume failed, shown with the saved runs. */
+  savedMessage: string | null;
   /** The outcome of the last checkpoint import or export, shown beside the buttons. */
   checkpointMessage: { ok: boolean; text: string } | null;
   connectGpu: () => Promise<void>;
@@ -65,8 +67,8 @@ export interface PlaygroundState {
   stepUpdate: () => Promise<void>;
   stepStage: () => Promise<void>;
   reset: () => Promise<void>;
-  resume: () => Promise<void>;
-  discardSaved: () => Promise<void>;
+  resume: (id: string) => Promise<void>;
+  discardSaved: (id: string) => Promise<void>;
   setView: (view: Partial<ViewState>) => void;
   exportCheckpoint: () => Promise<Uint8Array | null>;
   /** The shown run's checkpoint, without a message in the checkpoint panel (for the ONNX export). */
@@ -89,6 +91,8 @@ let dropEvents: () => void = () => undefined;
 /** Shortest time between two renders of engine events. */
 const FLUSH_MS = 200;
 
+const NO_SAVED_RUNS: SavedRuns = { runs: [], refused: [] };
+
 const initialHash = parseHash(typeof location === 'undefined' ? '' : location.hash);
 
 /** Writes the settings into the URL without adding a history entry per keystroke. */
@@ -108,7 +112,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
   info: null,
   record: EMPTY_RECORD,
   view: { run: runIdsOf(initialHash.settings.algo)[0], filter: 'all', colourBy: 'delta', selected: null },
-  saved: null,
+  saved: NO_SAVED_RUNS,
+  savedMessage: null,
   checkpointMessage: null,
 
   connectGpu: () => {
@@ -134,6 +139,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
       flushEvents = flush;
       dropEvents = () => void (pending = []);
       const started = startEngine((event) => {
+        // The lost run's last checkpoint is offered at once.
+        if (event.type === 'lost') void refreshSaved();
         if (pending.length === 0) {
           const wait = Math.max(0, lastFlush + FLUSH_MS - performance.now());
           setTimeout(() => (document.hidden ? flush() : requestAnimationFrame(flush)), wait);
@@ -142,13 +149,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
       });
       engine = started.engine;
       started.worker.addEventListener('error', (e) => set({ engine: { state: 'failed', message: `the training worker failed: ${e.message || 'no message'}` } }));
-      try {
-        const saved = await engine.savedRun();
-        set({ saved });
-      } catch {
-        // A browser without IndexedDB (private mode) simply has nothing to resume.
-      }
-      await startRun(get().settings, false);
+      await refreshSaved();
+      await startRun(get().settings, null);
     })();
     return booting;
   },
@@ -159,7 +161,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     writeHash(next);
     if (!engine || !before) return;
     if (needsReset(before, next)) {
-      await startRun(next, false);
+      await startRun(next, null);
     } else {
       await engine.configure(next);
       set({ runSettings: next });
@@ -192,21 +194,33 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
   reset: async () => {
     if (!engine) return;
     await engine.pause();
-    await startRun(get().settings, false);
+    await startRun(get().settings, null);
   },
 
-  resume: async () => {
-    const saved = get().saved;
+  resume: async (id) => {
+    const saved = get().saved.runs.find((r) => r.id === id);
     if (!engine || !saved) return;
     await engine.pause();
-    set({ settings: saved.settings, saved: null });
+    const before = get().settings;
+    set({ settings: saved.settings, savedMessage: null });
     writeHash(saved.settings);
-    await startRun(saved.settings, true, saved);
+    const failed = await startRun(saved.settings, id, saved);
+    if (failed !== null) {
+      // The page goes on with a fresh run of the settings it had; the reason stays beside the saved runs.
+      set({ settings: before, savedMessage: `The saved run was not resumed: ${failed}` });
+      writeHash(before);
+      await startRun(before, null);
+    }
   },
 
-  discardSaved: async () => {
-    set({ saved: null });
-    await engine?.discardSavedRun();
+  discardSaved: async (id) => {
+    if (!engine) return;
+    try {
+      await engine.discardSavedRun(id);
+    } catch (err) {
+      set({ savedMessage: `The saved run was not discarded: ${messageOf(err)}` });
+    }
+    await refreshSaved();
   },
 
   setView: (view) => set((s) => ({ view: { ...s.view, ...view } })),
@@ -287,19 +301,36 @@ async function connect(set: (partial: Partial<PlaygroundState>) => void): Promis
 const setState = usePlayground.setState;
 const getState = usePlayground.getState;
 
-/** Starts a run in the worker and resets the page's record to it (or to the saved curves when resuming). */
-async function startRun(settings: Settings, resume: boolean, saved?: SavedRunInfo): Promise<void> {
+/** Reads the saved runs again: after a start (the run that was training may now be offered) and a loss. */
+async function refreshSaved(): Promise<void> {
   if (!engine) return;
+  try {
+    setState({ saved: await engine.savedRuns() });
+  } catch {
+    // A browser without IndexedDB (private mode) simply has nothing to resume.
+  }
+}
+
+/**
+ * Starts a run in the worker (the saved run of that id when resuming) and resets the page's record to it, or
+ * to the saved curves. Returns why it failed, or null.
+ */
+async function startRun(settings: Settings, resume: string | null, saved?: SavedRunInfo): Promise<string | null> {
+  if (!engine) return 'the training worker has not started';
   dropEvents();
   setState({ engine: { state: 'starting' }, record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD, runSettings: null });
+  let failed: string | null = null;
   try {
     const info = await engine.start(settings, resume);
     const run = info.runs.includes(getState().view.run) ? getState().view.run : info.runs[0];
     flushEvents();
     setState((s) => ({ info, runSettings: settings, engine: { state: 'ready' }, view: { ...s.view, run, selected: null } }));
   } catch (err) {
-    setState({ engine: { state: 'failed', message: messageOf(err) } });
+    failed = messageOf(err);
+    setState({ engine: { state: 'failed', message: failed } });
   }
+  await refreshSaved();
+  return failed;
 }
 
 /** Runs one engine call with the controls locked; an error is reported, never thrown at the page. */

@@ -1,7 +1,7 @@
 // The engine on the CPU backend with the micro preset: the first rollout arrives by itself, the six stages
 // show the update's real numbers (recomputed here from the exported loss JSON), lambda changes without a
 // reset, and a saved run resumes where it stopped.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { NonFiniteError } from '../backend/backend.ts';
 import { parseLossProblem } from '../backend/loss_json.ts';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
@@ -12,40 +12,26 @@ import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { DEFAULT_SETTINGS, type Settings } from './settings.ts';
-import { Engine, largestChanges, type EngineHost, type SavedRun } from './engine.ts';
+import { Engine } from './engine.ts';
+import { TEST_SETTINGS as SETTINGS, clearStore, memoryHost } from './engine_testing.ts';
+import { indexedDbStore } from './persist.ts';
+import type { SavedRun } from './saved_run.ts';
+import { largestChanges } from './views.ts';
 import { STAGES } from '../rl/update_state.ts';
 import type { EngineEvent, StageSnapshot } from './protocol.ts';
 
-function memoryHost(): EngineHost & { saved: SavedRun | null } {
-  const host = {
-    saved: null as SavedRun | null,
-    warmStart: async () => null,
-    createBackend: async (_choice: Settings['backend'], config: Parameters<EngineHost['createBackend']>[1], params: Float32Array) => ({
-      backend: new CpuBackend(config, params),
-      report: { kind: 'cpu' as const, requested: 'cpu' as const, reason: 'requested', adapter: null, fallback: null },
-    }),
-    store: {
-      load: async () => host.saved,
-      save: async (run: SavedRun) => void (host.saved = run),
-      clear: async () => void (host.saved = null),
-    },
-    now: () => Date.now(),
-    yieldToEvents: () => new Promise<void>((r) => setTimeout(r, 0)),
-    sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-  };
-  return host;
-}
+beforeEach(clearStore);
 
-// Free decoding: a random policy writes invalid commands, so rewards differ within a group and the gradient is not 0.
-const SETTINGS: Settings = { ...DEFAULT_SETTINGS, decoding: 'free', groupSize: 2, tasksPerUpdate: 2, maxSteps: 4, history: 4, evalEpisodes: 2, checkpointEvery: 1 };
+async function savedRecord(id: string): Promise<SavedRun> {
+  return (await indexedDbStore.get(id)) as SavedRun;
+}
 
 async function startedEngine(settings = SETTINGS) {
   const host = memoryHost();
   const engine = new Engine(host);
   const events: EngineEvent[] = [];
   await engine.subscribe((e) => events.push(e));
-  const info = await engine.start(settings, false);
+  const info = await engine.start(settings, null);
   return { host, engine, events, info };
 }
 
@@ -140,9 +126,9 @@ describe('engine', () => {
   });
 
   it('applies a new lambda at the next update without a reset, and resumes a saved run', async () => {
-    const { host, engine, events } = await startedEngine();
+    const { host, engine, events, info: first } = await startedEngine();
     await engine.stepUpdate();
-    expect(host.saved?.updates).toBe(1);
+    expect((await savedRecord(first.runId)).updates).toBe(1);
     await engine.configure({ ...SETTINGS, lambda: 0.125, beta: 2 });
     await engine.stepStage('seed');
     await engine.stepStage('seed');
@@ -150,11 +136,14 @@ describe('engine', () => {
     expect(snap.update).toBe(2);
     expect(snap.hyper).toMatchObject({ lambda: 0.125, beta: 2 });
 
-    const resumed = new Engine(host);
-    const info = await resumed.start(SETTINGS, true);
-    expect(info.initial.source).toBe('the run saved at update 1');
-    const saved = await resumed.savedRun();
-    expect(saved?.curves.map((c) => c.update)).toEqual([1]);
+    // Another tab of the same browser (the first one still open) is offered the run, and goes on with a copy.
+    const resumed = new Engine(memoryHost(host.browser));
+    const [saved] = (await resumed.savedRuns()).runs;
+    expect(saved.id).toBe(first.runId);
+    expect(saved.curves.map((c) => c.update)).toEqual([1]);
+    const info = await resumed.start(SETTINGS, saved.id);
+    expect(info.initial.source).toBe('a copy of the run saved at update 1 (that run is open in another tab)');
+    expect(info.runId).not.toBe(first.runId);
     const next = await resumed.stepStage('seed');
     expect(next.update).toBe(2);
     expect(events.some((e) => e.type === 'checkpointed')).toBe(true);
@@ -167,13 +156,14 @@ describe('engine', () => {
     expect(metrics.map((m) => [m.run, m.update])).toEqual([['seed', 1], ['grpo', 1]]);
     expect(metrics[1].validSkillRate).toBeNull();
     expect(metrics[1].L_OPD).toBe(0);
-    expect(host.saved?.runs.map((r) => r.id)).toEqual(['seed', 'grpo']);
+    const saved = await savedRecord(info.runId);
+    expect(saved.runs.map((r) => r.id)).toEqual(['seed', 'grpo']);
     // Both started from the same warm start and the same reference.
-    const seedRef = readCheckpoint(host.saved!.runs[0].reference);
-    const grpoRef = readCheckpoint(host.saved!.runs[1].reference);
+    const seedRef = readCheckpoint(saved.runs[0].reference);
+    const grpoRef = readCheckpoint(saved.runs[1].reference);
     expect(grpoRef.params).toEqual(seedRef.params);
-    const resumed = new Engine(host);
-    expect((await resumed.start({ ...SETTINGS, algo: 'both' }, true)).runs).toEqual(['seed', 'grpo']);
+    const resumed = new Engine(memoryHost(host.browser));
+    expect((await resumed.start(SETTINGS, info.runId)).runs).toEqual(['seed', 'grpo']);
     expect((await resumed.stepUpdate()).map((m) => [m.run, m.update])).toEqual([['seed', 2], ['grpo', 2]]);
   });
 
@@ -190,7 +180,7 @@ describe('engine', () => {
     const engine = new Engine(host);
     const events: EngineEvent[] = [];
     await engine.subscribe((e) => events.push(e));
-    await engine.start(SETTINGS, false);
+    await engine.start(SETTINGS, null);
     const before = await engine.exportCheckpoint('seed');
     const [m] = await engine.stepUpdate();
     expect(m.skipped).toBe('non-finite L_GRPO (value NaN)');

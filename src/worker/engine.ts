@@ -15,37 +15,27 @@ import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
+import { GpuBackendLostError } from '../backend/webgpu/webgpu_backend.ts';
 import { runIdsOf, trainConfigOf, type Settings } from './settings.ts';
 import type {
   BackendReport,
   EngineApi,
   EngineEvent,
   EngineInfo,
-  ParameterChange,
   RunId,
-  SavedRunInfo,
+  SavedRuns,
   StageSnapshot,
   StepResultView,
   UpdateMetrics,
 } from './protocol.ts';
-import { groupViews, lossJsonOf, metricsView, trajectoryView } from './views.ts';
+import { RunSaves, type RunIds } from './run_saves.ts';
+import { groupViews, largestChanges, lossJsonOf, metricsView, trajectoryView } from './views.ts';
 
-export interface SavedRun extends SavedRunInfo {
-  runs: { id: RunId; current: Uint8Array; reference: Uint8Array }[];
-}
-
-export interface RunStore {
-  load(): Promise<SavedRun | null>;
-  save(run: SavedRun): Promise<void>;
-  clear(): Promise<void>;
-}
-
-export interface EngineHost {
+export interface EngineHost extends RunIds {
   /** The shipped warm-start checkpoint of a preset, or null when none ships. */
   warmStart(preset: PresetName): Promise<{ bytes: Uint8Array; source: string } | null>;
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
   createBackend(choice: Settings['backend'], config: ModelConfig, params: Float32Array): Promise<{ backend: Backend; report: BackendReport }>;
-  store: RunStore;
   now(): number;
   /** Lets queued messages (pause, configure) in between stages. */
   yieldToEvents(): Promise<void>;
@@ -73,48 +63,6 @@ function describeShape(c: ModelConfig): string {
   return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, context ${c.contextLength}`;
 }
 
-/** Row-major multi-index of a flat offset within a shape. */
-function unravel(offset: number, shape: readonly number[]): number[] {
-  const out = new Array<number>(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    out[d] = offset % shape[d];
-    offset = Math.floor(offset / shape[d]);
-  }
-  return out;
-}
-
-/**
- * The k largest |after - before| entries, named by the parameter layout; a row of the token embedding is
- * labelled with its token, a row of the position embedding with its position.
- */
-export function largestChanges(
-  config: ModelConfig,
-  before: Float32Array,
-  after: Float32Array,
-  k: number,
-  tokenName: (id: number) => string = String,
-): { largest: ParameterChange[]; rms: number } {
-  const top: { i: number; d: number }[] = [];
-  let sq = 0;
-  for (let i = 0; i < after.length; i++) {
-    const d = Math.abs(after[i] - before[i]);
-    sq += d * d;
-    if (d === 0 || (top.length === k && d <= top[k - 1].d)) continue;
-    top.push({ i, d });
-    top.sort((x, y) => y.d - x.d);
-    if (top.length > k) top.pop();
-  }
-  const views = parameterLayout(config).list;
-  const largest = top.map(({ i }) => {
-    const view = views.find((v) => i >= v.offset && i < v.offset + v.size);
-    if (!view) return { name: 'padding', index: [i], row: null, before: before[i], after: after[i] };
-    const index = unravel(i - view.offset, view.shape);
-    const row = view.name === 'wte' ? `token “${tokenName(index[0])}”` : view.name === 'wpe' ? `position ${index[0]}` : null;
-    return { name: view.name, index, row, before: before[i], after: after[i] };
-  });
-  return { largest, rms: Math.sqrt(sq / Math.max(1, after.length)) };
-}
-
 export class Engine implements EngineApi {
   private readonly tok: Tokenizer = defaultTokenizer();
   private settings: Settings | null = null;
@@ -126,8 +74,11 @@ export class Engine implements EngineApi {
   private chain: Promise<unknown> = Promise.resolve();
   /** Bumped by every start, so work queued for an old run stops. */
   private generation = 0;
+  private readonly saves: RunSaves;
 
-  constructor(private readonly host: EngineHost) {}
+  constructor(private readonly host: EngineHost) {
+    this.saves = new RunSaves(host, this.tok);
+  }
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<void> {
     this.listeners.push(listener);
@@ -137,24 +88,47 @@ export class Engine implements EngineApi {
     for (const l of this.listeners) l(event);
   }
 
-  /** Runs calls one at a time: the trainers are not re-entrant. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(fn, fn);
+  /**
+   * Runs calls one at a time: the trainers are not re-entrant. Once the device is lost, calls on the run are
+   * refused until a start.
+   */
+  private exclusive<T>(fn: () => Promise<T>, starting = false): Promise<T> {
+    const call = async () => {
+      if (this.saves.lost && !starting) throw new Error('this run stopped when the GPU device was lost: resume it from its last checkpoint, or Reset');
+      try {
+        return await fn();
+      } catch (err) {
+        throw this.lostRun(err);
+      }
+    };
+    const next = this.chain.then(call, call);
     this.chain = next.catch(() => undefined);
     return next;
   }
 
-  start(settings: Settings, resume: boolean): Promise<EngineInfo> {
+  /** A device loss stops the run and offers its last checkpoint (the error then says which); other errors pass. */
+  private lostRun(err: unknown): unknown {
+    if (!(err instanceof GpuBackendLostError) || this.saves.lost) return err;
+    this.saves.stopLost();
+    const saved = this.saves.lastSaved;
+    const next = saved === null ? 'This run saved no checkpoint yet: Reset starts it again.' : `Its last checkpoint (update ${saved}) is offered at the top of the page: Resume goes on from there.`;
+    const message = `${err.message}. ${next}`;
+    this.emit({ type: 'lost', message });
+    return new Error(message);
+  }
+
+  start(requested: Settings, resume: string | null): Promise<EngineInfo> {
     this.stopRequested = true;
     const generation = ++this.generation;
     return this.exclusive(async () => {
       this.stopRequested = false;
+      const saved = resume === null ? null : await this.saves.load(resume);
+      const settings = saved ? saved.settings : requested;
       for (const r of this.runs) r.backend.dispose();
       this.runs = [];
       this.curves = [];
       this.settings = settings;
-      const saved = resume ? await this.host.store.load() : null;
-      if (resume && !saved) throw new Error('there is no saved run in this browser to resume');
+      const copy = await this.saves.begin(saved);
       const config = presetConfig(settings.preset, this.tok.vocabSize);
       const { params, source } = await this.initialWeights(settings.preset, config);
       let report: BackendReport | null = null;
@@ -176,9 +150,15 @@ export class Engine implements EngineApi {
         }
         this.curves = saved.curves.slice();
       }
+      const resumed = saved && `the run saved at update ${saved.updates}`;
       this.info = {
+        runId: this.saves.id,
         backend: report!,
-        initial: { source: saved ? `the run saved at update ${saved.updates}` : source, preset: settings.preset, parameters: parameterLayout(config).totalFloats },
+        initial: {
+          source: !resumed ? source : copy ? `a copy of ${resumed} (that run is open in another tab)` : resumed,
+          preset: settings.preset,
+          parameters: parameterLayout(config).totalFloats,
+        },
         runs: this.runs.map((r) => r.id),
       };
       // The first rollout goes on screen at once; the rest of the update waits for Play or Step.
@@ -186,7 +166,7 @@ export class Engine implements EngineApi {
         if (generation === this.generation) await this.runStage(this.runs[0], true);
       }).catch((err) => this.emit({ type: 'error', message: messageOf(err) }));
       return this.info;
-    });
+    }, true);
   }
 
   private async initialWeights(preset: PresetName, config: ModelConfig): Promise<{ params: Float32Array; source: string }> {
@@ -352,7 +332,7 @@ export class Engine implements EngineApi {
     }
     const savedAt = this.host.now();
     try {
-      await this.host.store.save({ settings, updates, savedAt, curves: this.curves.slice(), runs });
+      await this.saves.save({ settings, updates, savedAt, curves: this.curves.slice(), runs });
       this.emit({ type: 'checkpointed', update: updates, savedAt });
     } catch (err) {
       this.emit({ type: 'error', message: `could not save the run in this browser: ${messageOf(err)}` });
@@ -402,6 +382,7 @@ export class Engine implements EngineApi {
         trainer.updates = old.updates;
         trainer.episodes = old.episodes;
         trainer.staticLibrary = old.staticLibrary;
+        trainer.crossgamePool = old.crossgamePool;
         this.attachCallbacks(trainer, run.id, generation);
         run.trainer = trainer;
         run.lStudent = null;
@@ -410,13 +391,11 @@ export class Engine implements EngineApi {
     });
   }
 
-  async savedRun(): Promise<SavedRunInfo | null> {
-    const saved = await this.host.store.load();
-    if (!saved) return null;
-    return { settings: saved.settings, updates: saved.updates, savedAt: saved.savedAt, curves: saved.curves };
+  savedRuns(): Promise<SavedRuns> {
+    return this.saves.list();
   }
 
-  async discardSavedRun(): Promise<void> {
-    await this.host.store.clear();
+  async discardSavedRun(id: string): Promise<void> {
+    await this.saves.discard(id);
   }
 }

@@ -55,6 +55,20 @@ async function createBackend(choice: BackendChoice, config: ModelConfig, params:
   return { backend: new CpuBackend(config, params), report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback } };
 }
 
+/**
+ * Holds a run's id with a Web Lock, shared by the site's tabs and let go when this worker ends. Without the
+ * Locks API no tab can tell, so the id is taken as free.
+ */
+function lockRun(id: string): Promise<(() => void) | null> {
+  if (!navigator.locks) return Promise.resolve(() => undefined);
+  return new Promise((taken) => {
+    void navigator.locks.request(`seed-playground-run-${id}`, { ifAvailable: true }, (lock) => {
+      if (!lock) return taken(null);
+      return new Promise<void>((release) => taken(() => release()));
+    });
+  });
+}
+
 const host: EngineHost = {
   async warmStart(preset) {
     const url = warmStartUrl(preset);
@@ -65,6 +79,8 @@ const host: EngineHost = {
   },
   createBackend,
   store: indexedDbStore,
+  newRunId: () => crypto.randomUUID(),
+  lockRun,
   now: () => Date.now(),
   yieldToEvents: () => new Promise((done) => setTimeout(done, 0)),
   sleep: (ms) => new Promise((done) => setTimeout(done, ms)),

@@ -1,13 +1,13 @@
-// The saved run in this browser's IndexedDB: one record (the latest checkpoint of the run, its settings and
-// curves), replaced at every periodic checkpoint. Checkpoint bytes are checked again (model/checkpoint.ts)
-// when the run is resumed, so a damaged record is refused with a clear message, never half-loaded.
+// The saved runs in this browser's IndexedDB, shared by its tabs: one record per run under the run's id (its
+// latest checkpoint, settings and curves), replaced at every periodic checkpoint of that run. Records are
+// returned as stored; the engine checks each one (saved_run.ts) before offering or resuming it. A key that is
+// not a string was not written by the page and is left alone.
 import { openDB, type IDBPDatabase } from 'idb';
-import type { RunStore, SavedRun } from './engine.ts';
-import { settingsFrom } from './settings.ts';
+import type { RunStore } from './run_saves.ts';
+import { MAX_SAVED_RUNS, runsToDrop } from './saved_run.ts';
 
 const DB_NAME = 'seed-playground';
 const STORE = 'runs';
-const KEY = 'latest';
 
 let db: Promise<IDBPDatabase> | null = null;
 
@@ -20,22 +20,30 @@ function database(): Promise<IDBPDatabase> {
   return db;
 }
 
-function isSavedRun(v: unknown): v is SavedRun {
-  if (typeof v !== 'object' || v === null) return false;
-  const r = v as Partial<SavedRun>;
-  return typeof r.updates === 'number' && typeof r.savedAt === 'number' && typeof r.settings === 'object' && Array.isArray(r.curves) && Array.isArray(r.runs);
+function savedAtOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? (value as { savedAt?: unknown }).savedAt : undefined;
 }
 
 export const indexedDbStore: RunStore = {
-  async load() {
-    const value: unknown = await (await database()).get(STORE, KEY);
-    if (!isSavedRun(value)) return null;
-    return { ...value, settings: settingsFrom(value.settings).settings };
+  async entries() {
+    const tx = (await database()).transaction(STORE);
+    const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+    await tx.done;
+    return keys.flatMap((key, i) => (typeof key === 'string' ? [{ key, value: values[i] as unknown }] : []));
+  },
+  async get(key) {
+    return (await database()).get(STORE, key);
   },
   async save(run) {
-    await (await database()).put(STORE, run, KEY);
+    // One transaction: the put and the drops of the oldest records happen together, whatever other tabs do.
+    const tx = (await database()).transaction(STORE, 'readwrite');
+    await tx.store.put(run, run.id);
+    const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
+    const others = keys.flatMap((key, i) => (typeof key === 'string' && key !== run.id ? [{ key, savedAt: savedAtOf(values[i]) }] : []));
+    for (const key of runsToDrop(others, MAX_SAVED_RUNS - 1)) await tx.store.delete(key);
+    await tx.done;
   },
-  async clear() {
-    await (await database()).delete(STORE, KEY);
+  async remove(key) {
+    await (await database()).delete(STORE, key);
   },
 };

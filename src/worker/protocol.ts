@@ -42,7 +42,7 @@ export interface SkillView {
   prompt: string;
   /** 'library': seed-static's skill, written once by the warm-start policy, not from this trajectory. */
   origin: 'written' | 'library';
-  /** seed-shuffled: the skill of another trajectory that the distillation used instead; null otherwise. */
+  /** seed-sibling, seed-crossgame: the skill of another trajectory that the distillation used instead; null otherwise. */
   usedInstead: { text: string; valid: boolean } | null;
 }
 
@@ -121,9 +121,9 @@ export interface StepResultView {
 
 /**
  * The trainer's metrics of one update (rl/trainer.ts) as the page charts and saves them: numbered from 1,
- * with the evaluation of that update, if it ran one.
+ * with the evaluation of that update, if it ran one (seed-crossgame's skill sources stay with the trainer's).
  */
-export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped'> {
+export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame'> {
   run: RunId;
   /** 1 for the first update. */
   update: number;
@@ -154,9 +154,13 @@ export type EngineEvent =
   | { type: 'stage'; snapshot: StageSnapshot }
   | { type: 'update'; metrics: UpdateMetrics }
   | { type: 'checkpointed'; update: number; savedAt: number }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The GPU device was lost: the run stopped, and its saved record (if any) is offered for resuming. */
+  | { type: 'lost'; message: string };
 
 export interface SavedRunInfo {
+  /** The run's id, given when the run started; its saves go to its own record under this id. */
+  id: string;
   settings: Settings;
   updates: number;
   savedAt: number;
@@ -164,7 +168,21 @@ export interface SavedRunInfo {
   curves: UpdateMetrics[];
 }
 
+/** A stored record that cannot be resumed, and why, on one line. */
+export interface RefusedRun {
+  id: string;
+  problem: string;
+}
+
+/** The runs saved in this browser that this tab can resume (newest first), and the records it refused. */
+export interface SavedRuns {
+  runs: SavedRunInfo[];
+  refused: RefusedRun[];
+}
+
 export interface EngineInfo {
+  /** The id the run saves under: a new one per start, the saved run's own when resuming it. */
+  runId: string;
   backend: BackendReport;
   /** The checkpoint the run started from. */
   initial: { source: string; preset: string; parameters: number };
@@ -173,8 +191,11 @@ export interface EngineInfo {
 
 /** The worker's API, as the page sees it through Comlink (every method is async across the boundary). */
 export interface EngineApi {
-  /** Starts (or restarts) a run from the shipped warm start, or from a saved run when resume is true. */
-  start(settings: Settings, resume: boolean): Promise<EngineInfo>;
+  /**
+   * Starts (or restarts) a run from the shipped warm start, or resumes the saved run of that id (with its own
+   * settings; a run open in another tab goes on here as a copy under a new id).
+   */
+  start(settings: Settings, resume: string | null): Promise<EngineInfo>;
   /** Settings that apply from the next update (lambda, beta, lr, ...). */
   configure(settings: Settings): Promise<void>;
   /** Runs whole updates until pause() or until `updates` have run. */
@@ -190,7 +211,8 @@ export interface EngineApi {
   exportCheckpoint(run: RunId): Promise<Uint8Array>;
   /** Replaces the current run's weights with a checkpoint file; throws a clear error when it is refused. */
   importCheckpoint(bytes: Uint8Array): Promise<void>;
-  savedRun(): Promise<SavedRunInfo | null>;
-  discardSavedRun(): Promise<void>;
+  /** The saved runs, every record checked; this tab's own run is left out while it trains. */
+  savedRuns(): Promise<SavedRuns>;
+  discardSavedRun(id: string): Promise<void>;
   subscribe(listener: (event: EngineEvent) => void): Promise<void>;
 }

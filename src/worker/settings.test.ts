@@ -7,6 +7,7 @@ import {
   DEFAULT_SETTINGS,
   NUMBER_SPECS,
   PRESET_NAMES,
+  SETTING_KEYS,
   defaultSettings,
   formatHash,
   needsReset,
@@ -69,6 +70,30 @@ describe('URL hash', () => {
     expect(DEFAULT_SETTINGS).toMatchObject({ preset: 'micro', groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, history: 8 });
   });
 
+  it('keeps the first of two presets, and takes the defaults of that preset', () => {
+    const { settings, notices } = parseHash('#preset=tiny&preset=micro');
+    expect(settings).toEqual(defaultSettings('tiny'));
+    expect(notices).toEqual([{ key: 'preset', value: 'micro', reason: 'appears twice', message: 'appears twice; the first value is kept' }]);
+    // A first value that is not a preset is the one kept too: the default preset, with a notice for each.
+    const bad = parseHash('#preset=huge&preset=tiny');
+    expect(bad.settings).toEqual(DEFAULT_SETTINGS);
+    expect(bad.notices.map((n) => [n.value, n.reason])).toEqual([['huge', `must be one of ${PRESET_NAMES.join(', ')}`], ['tiny', 'appears twice']]);
+  });
+
+  it('keeps the first value of every key, with the kept preset\'s defaults for the keys not given', () => {
+    const hashPairs = (s: Settings, keys: readonly (keyof Settings)[]) => formatHash(s).slice(1).split('&').filter((_, i) => keys.includes(SETTING_KEYS[i]));
+    fc.assert(
+      fc.property(arbitrarySettings(), arbitrarySettings(), fc.subarray([...SETTING_KEYS]), (first, second, given) => {
+        const keys: (keyof Settings)[] = ['preset', ...given.filter((k) => k !== 'preset')];
+        const parsed = parseHash(`#${[...hashPairs(first, keys), ...hashPairs(second, keys)].join('&')}`);
+        const kept = Object.fromEntries(keys.map((k) => [k, first[k]]));
+        expect(parsed.settings).toEqual({ ...defaultSettings(first.preset), ...kept });
+        expect(parsed.notices.map((n) => n.reason)).toEqual(keys.map(() => 'appears twice'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('falls back per key with a notice for malformed and out-of-range values', () => {
     const { settings, notices } = parseHash('#lambda=abc&beta=-1&group=2.5&algo=ppo&temp=Infinity&seed=0x10&kl=&lr=0.002');
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, lr: 0.002 });
@@ -87,6 +112,12 @@ describe('URL hash', () => {
     expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; using seed`);
   });
 
+  it('runs an algorithm named by its former name, with a notice', () => {
+    const { settings, notices } = parseHash('#algo=seed-shuffled&lr=0.002');
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, algo: 'seed-sibling', lr: 0.002 });
+    expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([['algo', 'seed-shuffled', 'is the former name of seed-sibling; using seed-sibling']]);
+  });
+
   it('survives garbage: unknown keys, bad escapes, repeated keys', () => {
     const { settings, notices } = parseHash('#%E0%A4%A&&&=&zzz=1&beta=3&beta=4&<script>');
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
@@ -99,10 +130,16 @@ describe('URL hash', () => {
     ]);
   });
 
-  it('never throws and always yields valid settings on arbitrary text', () => {
+  it('never throws and always yields valid settings on arbitrary text, within a second', () => {
+    const hashLike = fc
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...SETTING_KEYS.map((k) => formatHash(DEFAULT_SETTINGS).slice(1).split('&')[SETTING_KEYS.indexOf(k)].split('=')[0])), fc.string()), fc.string({ unit: 'binary' })), { maxLength: 30 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
-        const { settings } = parseHash(text);
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), hashLike), (text) => {
+        const started = performance.now();
+        const { settings, notices } = parseHash(text);
+        expect(performance.now() - started).toBeLessThan(1000);
+        for (const n of notices) expect([typeof n.key, typeof n.value, typeof n.message, typeof n.reason]).toEqual(['string', 'string', 'string', 'string']);
         for (const k of numericKeys) {
           const spec = NUMBER_SPECS[k];
           expect(settings[k]).toBeGreaterThanOrEqual(spec.min);
@@ -137,6 +174,29 @@ describe('defaults', () => {
 });
 
 describe('stored settings', () => {
+  it('refuses a value of the wrong type rather than converting it', () => {
+    const { settings, notices } = settingsFrom({ ...DEFAULT_SETTINGS, lambda: '0.5', preset: 3, algo: { toString: 1 }, beta: null });
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+    expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([
+      ['preset', 'number 3', 'is not a string; using micro'],
+      ['algo', 'an object', 'is not a string; using seed'],
+      ['lambda', 'string 0.5', `is not a number; using ${DEFAULT_SETTINGS.lambda}`],
+      ['beta', 'null', 'is not a number; using 5'],
+    ]);
+    // A lone surrogate, which URL encoding refuses, is a value like any other that is not an option.
+    expect(settingsFrom({ decoding: '\uD800' }).notices.map((n) => n.key)).toEqual(['decoding']);
+  });
+
+  it('reads any stored value without throwing', () => {
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true }), fc.dictionary(fc.constantFrom(...SETTING_KEYS), fc.anything({ withNullPrototype: true })), (value, record) => {
+        settingsFrom(value);
+        settingsFrom(record);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps valid stored settings and repairs damaged ones', () => {
     expect(settingsFrom({ ...DEFAULT_SETTINGS, lambda: 0.2 })).toEqual({ settings: { ...DEFAULT_SETTINGS, lambda: 0.2 }, notices: [] });
     const repaired = settingsFrom({ lambda: 'x', beta: 3, unknown: 1 });

@@ -10,7 +10,7 @@
 // Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
 // and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
 import { PRESETS, isPresetName, type PresetName } from '../model/config.ts';
-import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, defaultConfig, rangeProblem, type Algo, type SettingRange, type TrainConfig } from '../rl/config.ts';
+import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, rangeProblem, type Algo, type SettingRange, type TrainConfig } from '../rl/config.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -152,7 +152,14 @@ export function runIdsOf(algo: Algorithm): Algo[] {
 export interface SettingNotice {
   key: string;
   value: string;
+  /** Why the value was not used, and what was used instead. */
   message: string;
+  /** Why the value was not used, alone ("is outside [0, 1)"): what a check that refuses rather than repairs says. */
+  reason: string;
+}
+
+function notice(key: string, value: string, reason: string, instead: string): SettingNotice {
+  return { key, value, message: `${reason}; ${instead}`, reason };
 }
 
 export interface ParsedHash {
@@ -199,42 +206,49 @@ export function parseHash(hash: string): ParsedHash {
       key = decodeURIComponent(rawKey);
       value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
     } catch {
-      notices.push({ key: rawKey, value: rawValue, message: 'is not valid URL encoding; ignored' });
+      notices.push(notice(rawKey, rawValue, 'is not valid URL encoding', 'ignored'));
       continue;
     }
     entries.push([key, value]);
   }
 
-  let preset: PresetName = DEFAULT_SETTINGS.preset;
-  for (const [key, value] of entries) {
-    if (key !== 'preset') continue;
-    if (isPresetName(value)) preset = value;
-  }
-  const settings = defaultSettings(preset);
+  // The first value of a key is the one used, the preset's too: the defaults follow the preset that is kept.
+  const first = entries.find(([key]) => key === 'preset')?.[1];
+  const settings = defaultSettings(first !== undefined && isPresetName(first) ? first : DEFAULT_SETTINGS.preset);
   const seen = new Set<string>();
   for (const [key, value] of entries) {
     const name = BY_HASH.get(key);
     if (!name) {
-      notices.push({ key, value, message: 'is not a setting; ignored' });
+      notices.push(notice(key, value, 'is not a setting', 'ignored'));
       continue;
     }
     if (seen.has(key)) {
-      notices.push({ key, value, message: 'appears twice; the first value is kept' });
+      notices.push(notice(key, value, 'appears twice', 'the first value is kept'));
       continue;
     }
     seen.add(key);
     if (!isNumericKey(name)) {
       const { options } = CHOICE_SPECS[name];
-      if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
-      else notices.push({ key, value, message: `must be one of ${options.join(', ')}; using ${String(settings[name])}` });
+      const renamed = name === 'algo' ? currentAlgoName(value) : value;
+      if (renamed !== value) {
+        // A link made before an algorithm was renamed still runs it, and says so.
+        settings.algo = renamed as Algorithm;
+        notices.push(notice(key, value, `is the former name of ${renamed}`, `using ${renamed}`));
+      } else if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
+      else notices.push(notice(key, value, `must be one of ${options.join(', ')}`, `using ${String(settings[name])}`));
       continue;
     }
     const n = parseDecimal(value);
     const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n);
-    if (problem) notices.push({ key, value, message: `is ${problem}; using ${settings[name]}` });
+    if (problem) notices.push(notice(key, value, `is ${problem}`, `using ${settings[name]}`));
     else settings[name] = n;
   }
   return { settings, notices };
+}
+
+/** The text with each lone surrogate (which URL encoding refuses) replaced by U+FFFD. */
+function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 /** The hash that reproduces these settings (every key, in SETTING_KEYS order). */
@@ -251,9 +265,24 @@ export function needsReset(before: Settings, after: Settings): boolean {
   return false;
 }
 
-/** Settings read back from storage or a file: every known key validated as a hash value would be. */
+/**
+ * Settings read back from storage or a file: every known key validated as a hash value would be, and a value
+ * of the wrong type (a string where a number belongs) refused with a notice rather than converted.
+ */
 export function settingsFrom(value: unknown): ParsedHash {
   const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-  const parts = SETTING_KEYS.filter((k) => record[k] !== undefined).map((k) => `${hashOf(k)}=${encodeURIComponent(String(record[k]))}`);
-  return parseHash(parts.join('&'));
+  const parts: string[] = [];
+  const wrongType: [keyof Settings, unknown][] = [];
+  for (const key of SETTING_KEYS) {
+    const v = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+    if (v === undefined) continue;
+    if (typeof v === (isNumericKey(key) ? 'number' : 'string')) parts.push(`${hashOf(key)}=${encodeURIComponent(wellFormed(String(v)))}`);
+    else wrongType.push([key, v]);
+  }
+  const { settings, notices } = parseHash(parts.join('&'));
+  for (const [key, v] of wrongType) {
+    const label = typeof v === 'object' ? (v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object') : `${typeof v} ${String(v)}`;
+    notices.push(notice(hashOf(key), label, `is not a ${isNumericKey(key) ? 'number' : 'string'}`, `using ${String(settings[key])}`));
+  }
+  return { settings, notices };
 }

@@ -1,5 +1,5 @@
 // What the page is told about a trajectory: its steps and tokens line up with the rollout, and its skill
-// says where it came from (written from this trajectory, seed-static's library, or swapped by seed-shuffled).
+// says where it came from (written from this trajectory, seed-static's library, or swapped by seed-sibling).
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
@@ -58,7 +58,7 @@ describe('trajectory view', () => {
     expect(own.skill!.prompt.startsWith('<analyze> <task>')).toBe(true);
     for (const s of ts[0].records.slice(1)) expect(own.skill!.prompt).toContain(s.action);
 
-    const swapped = trajectoryView(tok, 'seed-shuffled', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [B, A]), null, model.contextLength);
+    const swapped = trajectoryView(tok, 'seed-sibling', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [B, A]), null, model.contextLength);
     expect(swapped.skill).toMatchObject({ text: A.text, origin: 'written', usedInstead: { text: B.text, valid: true } });
 
     const library = trajectoryView(tok, 'seed-static', 1, 2, ts[1], config, stateAfterSkills(ts, [null, null], [B, B]), null, model.contextLength);

@@ -5,11 +5,13 @@ import { lossProblemToJson } from '../backend/loss_json.ts';
 import type { LossHyper, LossOutput } from '../backend/backend.ts';
 import { analyzerContext, openingRoomText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import type { ModelConfig } from '../model/config.ts';
+import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
-import type { GroupView, RunId, SkillView, StepView, TokenScores, TrajectoryView, UpdateMetrics } from './protocol.ts';
+import type { GroupView, ParameterChange, RunId, SkillView, StepView, TokenScores, TrajectoryView, UpdateMetrics } from './protocol.ts';
 
 /** A trajectory as the page shows it, with whatever the update has computed for it so far. */
 export function trajectoryView(
@@ -56,7 +58,7 @@ export function trajectoryView(
 /**
  * The skill the trajectory's policy wrote, with the analyzer's context exactly as the analyzer read it
  * (rl/analyzer.ts); seed-static's library skill when the algorithm writes none; and the skill distillation
- * used instead, when that is another one (seed-shuffled).
+ * used instead, when that is another one (seed-sibling, seed-crossgame).
  */
 function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLength: number): SkillView | null {
   const i = t.index;
@@ -126,7 +128,7 @@ export function lossJsonOf(
 
 /** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics). */
 export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {
-  const { update, algo, success, skipped, ...shared } = m;
+  const { update, algo, success, skipped, crossgame: _sources, ...shared } = m;
   return {
     ...shared,
     run: algo,
@@ -136,4 +138,46 @@ export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnse
     evalUnseen,
     skipped: skipped ? `non-finite ${skipped.term} (${skipped.where})` : null,
   };
+}
+
+/** Row-major multi-index of a flat offset within a shape. */
+function unravel(offset: number, shape: readonly number[]): number[] {
+  const out = new Array<number>(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) {
+    out[d] = offset % shape[d];
+    offset = Math.floor(offset / shape[d]);
+  }
+  return out;
+}
+
+/**
+ * The k largest |after - before| entries, named by the parameter layout; a row of the token embedding is
+ * labelled with its token, a row of the position embedding with its position.
+ */
+export function largestChanges(
+  config: ModelConfig,
+  before: Float32Array,
+  after: Float32Array,
+  k: number,
+  tokenName: (id: number) => string = String,
+): { largest: ParameterChange[]; rms: number } {
+  const top: { i: number; d: number }[] = [];
+  let sq = 0;
+  for (let i = 0; i < after.length; i++) {
+    const d = Math.abs(after[i] - before[i]);
+    sq += d * d;
+    if (d === 0 || (top.length === k && d <= top[k - 1].d)) continue;
+    top.push({ i, d });
+    top.sort((x, y) => y.d - x.d);
+    if (top.length > k) top.pop();
+  }
+  const views = parameterLayout(config).list;
+  const largest = top.map(({ i }) => {
+    const view = views.find((v) => i >= v.offset && i < v.offset + v.size);
+    if (!view) return { name: 'padding', index: [i], row: null, before: before[i], after: after[i] };
+    const index = unravel(i - view.offset, view.shape);
+    const row = view.name === 'wte' ? `token “${tokenName(index[0])}”` : view.name === 'wpe' ? `position ${index[0]}` : null;
+    return { name: view.name, index, row, before: before[i], after: after[i] };
+  });
+  return { largest, rms: Math.sqrt(sq / Math.max(1, after.length)) };
 }

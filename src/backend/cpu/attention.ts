@@ -3,37 +3,45 @@
 // Rows t0 .. t1-1 are computed, each attending to keys 0 .. t; the full forward runs rows 0 .. T-1 and the
 // incremental decoder runs only the new rows against its cache, with the same arithmetic per row.
 // att: [NH, t1 - t0, t1], the softmax weights (row r of head h at (h * rows + r) * t1), kept for backward.
-// On float32 buffers each softmax row is wasm/exp.wat's softmax_row (vector exp, four-lane sum); on float64
-// (the gradient checks) the loop below with Math.exp.
+// On float32 buffers both directions are one call of wasm/attention.wat per layer (its header states the
+// summation orders), which reads the keys transposed; on float64 (the gradient checks) the loops below,
+// through dotRows, with Math.exp.
 import type { Floats } from './floats.ts';
 import { dotRows, scratchLike, transpose } from './matmul.ts';
-import { softmaxRowF32 } from './wasm_kernels.ts';
+import { attentionBackwardF32, attentionForwardF32, attentionKeysF32 } from './wasm_kernels.ts';
+
+/** Keys of rows 0 .. T-1 (or more) transposed, [C, stride]: what the float32 forward reads. */
+export interface TransposedKeys {
+  kT: Float32Array;
+  stride: number;
+}
+
+/** kT[c stride + t] = k_t[c] for t0 <= t < t1: appends the keys of rows t0 .. t1-1 of qkv to kT. */
+export function transposeKeys(keys: TransposedKeys, qkv: Float32Array, t0: number, t1: number, C: number): void {
+  attentionKeysF32(keys.kT, keys.stride, qkv, t0, t1, C);
+}
 
 /**
- * out: [t1 - t0, C] (row r = position t0 + r). vT holds the value vectors transposed, [C, vtStride]
- * (value c of position t at c * vtStride + t); without it they are transposed here from qkv.
- * Queries go in blocks of 4 through dotRows, the matmul kernel, for the scores q.k and for att @ v.
+ * out: [t1 - t0, C] (row r = position t0 + r). On float32, `keys` holds the keys of rows 0 .. t1-1
+ * transposed (the decoder keeps them with its cache, transposeKeys); without it they are transposed here.
+ * The float64 loops take queries in blocks of 4 through dotRows, for the scores q.k and for att @ v (on
+ * the value vectors transposed).
  */
-export function attentionForward(
-  out: Floats,
-  att: Floats,
-  qkv: Floats,
-  t0: number,
-  t1: number,
-  C: number,
-  NH: number,
-  vT?: Floats,
-  vtStride = t1,
-): void {
+export function attentionForward(out: Floats, att: Floats, qkv: Floats, t0: number, t1: number, C: number, NH: number, keys?: TransposedKeys): void {
+  if (out instanceof Float32Array) {
+    if (keys === undefined) {
+      keys = { kT: scratchLike(out, 0, C * t1) as Float32Array, stride: t1 };
+      attentionKeysF32(keys.kT, t1, qkv as Float32Array, 0, t1, C);
+    }
+    attentionForwardF32(out, att as Float32Array, qkv as Float32Array, keys.kT, keys.stride, t0, t1, C, NH);
+    return;
+  }
   const hs = C / NH;
   const C3 = 3 * C;
   const scale = 1 / Math.sqrt(hs);
   const rows = t1 - t0;
-  if (vT === undefined) {
-    vT = scratchLike(qkv, 0, C * t1);
-    vtStride = t1;
-    for (let t = 0; t < t1; t++) for (let c = 0; c < C; c++) vT[c * t1 + t] = qkv[t * C3 + 2 * C + c];
-  }
+  const vT = scratchLike(qkv, 0, C * t1);
+  for (let t = 0; t < t1; t++) for (let c = 0; c < C; c++) vT[c * t1 + t] = qkv[t * C3 + 2 * C + c];
   for (let h = 0; h < NH; h++) {
     for (let tb = t0; tb < t1; tb += 4) {
       const nb = Math.min(4, t1 - tb);
@@ -44,10 +52,6 @@ export function attentionForward(
       for (let r = 0; r < nb; r++) {
         const t = tb + r;
         const a = a0 + r * t1;
-        if (att instanceof Float32Array) {
-          softmaxRowF32(att, a, t + 1, keys, scale);
-          continue;
-        }
         let max = -Infinity;
         for (let t2 = 0; t2 <= t; t2++) {
           const v = att[a + t2] * scale;
@@ -64,17 +68,21 @@ export function attentionForward(
         for (let t2 = 0; t2 <= t; t2++) att[a + t2] *= inv;
         for (let t2 = t + 1; t2 < keys; t2++) att[a + t2] = 0;
       }
-      dotRows(out, (tb - t0) * C + h * hs, C, att, a0, t1, vT, h * hs * vtStride, vtStride, null, nb, keys, hs, false);
+      dotRows(out, (tb - t0) * C + h * hs, C, att, a0, t1, vT, h * hs * t1, t1, null, nb, keys, hs, false);
     }
   }
 }
 
 /**
- * Backward of the full forward (t0 = 0, t1 = T). Accumulates into dqkv: [T, 3C]. Per head, the four
- * products (datt = dout v^T, dq = dpre k, dk = dpre^T q, dv = att^T dout) go through dotRows on
- * transposed copies, restricted to the causal triangle in blocks of 4 rows.
+ * Backward of the full forward (t0 = 0, t1 = T). Accumulates into dqkv: [T, 3C]. The float64 loops
+ * compute per head the four products (datt = dout v^T, dq = dpre k, dk = dpre^T q, dv = att^T dout)
+ * through dotRows on transposed copies, restricted to the causal triangle in blocks of 4 rows.
  */
 export function attentionBackward(dqkv: Floats, dout: Floats, qkv: Floats, att: Floats, T: number, C: number, NH: number): void {
+  if (dqkv instanceof Float32Array) {
+    attentionBackwardF32(dqkv, dout as Float32Array, qkv as Float32Array, att as Float32Array, scratchLike(dqkv, 0, T * T + (T * C) / NH) as Float32Array, T, C, NH);
+    return;
+  }
   const hs = C / NH;
   const C3 = 3 * C;
   const scale = 1 / Math.sqrt(hs);

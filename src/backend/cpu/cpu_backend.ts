@@ -1,5 +1,5 @@
-// The CPU reference backend: plain TypeScript loops over flat Float32 buffers (parameters, reference
-// parameters, gradients and AdamW moments share one layout, model/layout.ts).
+// The CPU reference backend: WebAssembly SIMD kernels and TypeScript loops over flat Float32 buffers
+// (parameters, reference parameters, gradients and AdamW moments share one layout, model/layout.ts).
 //
 // lossBackward: forward each sequence -> logits at its scored positions -> masked log-softmax ->
 // l_student -> SEED loss and per-token coefficient c (seed_loss.ts) -> dlogits = c (onehot(target) - p)
@@ -7,11 +7,13 @@
 // then added to the accumulated gradient. The loss needs every l_student before any coefficient exists, so
 // activations are kept between the two passes up to a memory budget and recomputed beyond it.
 //
-// The buffers the matmul kernel reads (parameters, activations, backward scratch) live in the CPU heap
+// Sequences are spread over threads (threads.ts, sequence_jobs.ts); the decoder spreads its streams. The
+// results are the same bits on any number of threads.
+//
+// The buffers the kernels read (parameters, activations, log-probs, gradient groups) live in the CPU heap
 // (heap.ts). Activations go back to it on dispose; the parameter buffers when the backend is collected.
 import {
   NonFiniteError,
-  maskWords,
   type Backend,
   type Decoder,
   type LossHyper,
@@ -30,7 +32,6 @@ import {
   checkParameterBuffer,
   describeParameter,
   firstNonFiniteIndex,
-  isAllowed,
   refuseNonFiniteInputs,
   refuseNonFiniteLogProbs,
   refuseNonFiniteLoss,
@@ -40,22 +41,11 @@ import { initParameters } from '../../model/init.ts';
 import { parameterLayout, type ParameterLayout } from '../../model/layout.ts';
 import { adamwUpdate, clipScale, gradientNorm } from './adamw.ts';
 import { CpuDecoder } from './decoder.ts';
+import { activationFloats } from './gpt.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
-import {
-  activationFloats,
-  allocBackwardScratch,
-  carveActivations,
-  gatherRows,
-  gptBackward,
-  gptForward,
-  headBackward,
-  headForward,
-  type Activations,
-  type BackwardScratch,
-} from './gpt.ts';
-import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 import { seedLoss } from './seed_loss.ts';
-import { bindWeights, type ModelWeights } from './weights.ts';
+import { backwardJob, forwardJob, gradientGroups, reduceJob, type ForwardDesc, type SliceRef } from './sequence_jobs.ts';
+import { cpuThreads, parallelFor } from './threads.ts';
 
 export interface CpuBackendOptions {
   /**
@@ -63,16 +53,12 @@ export interface CpuBackendOptions {
    * 300 tokens of the tiny preset); sequences beyond it are recomputed (one more forward each).
    */
   activationBudget?: number;
+  /** Threads (this one included); by default cpuThreads() when the backend is made. */
+  threads?: number;
 }
 
-/** One sequence of a batch, cut at its last scored position. */
-interface SequenceSlice {
-  tokens: Int32Array;
-  /** Positions (within the sequence) of the scored targets, and their index in scored order. */
-  rows: Int32Array;
-  targets: Int32Array;
-  firstScored: number;
-}
+/** Floats of the gradient summed per thread item in reduceJob. */
+const REDUCE_CHUNK = 1 << 16;
 
 /** Frees a collected backend's parameter buffers (its decoders hold it, so none is still reading them). */
 const parameterBuffers = new FinalizationRegistry<Float32Array[]>((buffers) => {
@@ -89,14 +75,15 @@ export class CpuBackend implements Backend {
   private m: Float32Array;
   private v: Float32Array;
   private step = 0;
-  private readonly w: ModelWeights<Float32Array>;
-  private readonly wRef: ModelWeights<Float32Array>;
-  private readonly gScratch: ModelWeights<Float32Array>;
   private readonly budget: number;
-  private block = heapFloats(0);
+  /** Threads this backend's calls use (this one included). */
+  readonly threads: number;
   private readonly keptBlocks: Float32Array[] = [];
-  private backward: BackwardScratch<Float32Array> | null = null;
-  private backwardRows = 0;
+  /** Gradient groups 1 .. (group 0 is gradScratch). */
+  private readonly groupGrads: Float32Array[] = [];
+  /** l_student [nScored], and the log-probs [nScored, V] between the two passes of lossBackward. */
+  private scored = heapFloats(0);
+  private logp = heapFloats(0);
 
   constructor(
     readonly config: ModelConfig,
@@ -116,10 +103,8 @@ export class CpuBackend implements Backend {
     this.grads = new Float32Array(n);
     this.m = new Float32Array(n);
     this.v = new Float32Array(n);
-    this.w = bindWeights(this.params, config, this.layout);
-    this.wRef = bindWeights(this.reference, config, this.layout);
-    this.gScratch = bindWeights(this.gradScratch, config, this.layout);
     this.budget = options.activationBudget ?? 96 * 1024 * 1024;
+    this.threads = options.threads ?? cpuThreads();
   }
 
   /** A backend with freshly initialised parameters (model/init.ts). */
@@ -153,14 +138,11 @@ export class CpuBackend implements Backend {
 
   async score(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
     const slices = this.slice(batch);
-    const w = set === 'reference' ? this.wRef : this.w;
-    const out = new Float32Array(countScored(slices));
-    for (const sl of slices) {
-      const acts = this.scratchActivations(sl.tokens.length);
-      const logp = this.scoreSlice(sl, acts, w, batch.masks);
-      gatherLogProbs(out.subarray(sl.firstScored), logp.logp, sl.targets, sl.rows.length, this.config.vocabSize);
-    }
-    return out;
+    const nScored = countScored(slices);
+    this.scored = regrown(this.scored, nScored);
+    const params = set === 'reference' ? this.reference : this.params;
+    await parallelFor(forwardJob, this.forwardDesc(batch, slices, params, slices.map(() => null), null), slices.length, this.threads);
+    return this.scored.slice(0, nScored);
   }
 
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
@@ -168,67 +150,39 @@ export class CpuBackend implements Backend {
     const nScored = countScored(slices);
     checkLossInputs(inputs, nScored);
     refuseNonFiniteInputs(inputs);
-    const V = this.config.vocabSize;
-    const C = this.config.dModel;
-    const lStudent = new Float32Array(nScored);
-    // Pass 1: forward and log-probs; keep what fits in the budget (in blocks reused across calls).
-    const kept: (Activations<Float32Array> | null)[] = [];
-    const logps: Float32Array[] = [];
+    // Pass 1: forward and log-probs; keep the activations that fit in the budget (in blocks reused across calls).
+    const kept: (Float32Array | null)[] = [];
     let used = 0;
-    for (const sl of slices) {
-      const T = sl.tokens.length;
-      const need = activationFloats(this.config, T);
-      const keep = used + need <= this.budget;
-      let acts: Activations<Float32Array>;
-      if (keep) {
-        const i = kept.length;
-        if (!this.keptBlocks[i] || this.keptBlocks[i].length < need) {
-          if (this.keptBlocks[i]) freeHeapFloats(this.keptBlocks[i]);
-          this.keptBlocks[i] = heapFloats(need);
-        }
-        acts = carveActivations(this.keptBlocks[i], this.config, T);
-        used += need;
-      } else {
-        acts = this.scratchActivations(T);
+    for (const [i, sl] of slices.entries()) {
+      const need = activationFloats(this.config, sl.T);
+      if (used + need > this.budget) {
+        kept.push(null);
+        continue;
       }
-      const { logp } = this.scoreSlice(sl, acts, this.w, batch.masks);
-      gatherLogProbs(lStudent.subarray(sl.firstScored), logp, sl.targets, sl.rows.length, V);
-      kept.push(keep ? acts : null);
-      logps.push(logp);
+      if (!this.keptBlocks[i] || this.keptBlocks[i].length < need) {
+        if (this.keptBlocks[i]) freeHeapFloats(this.keptBlocks[i]);
+        this.keptBlocks[i] = heapFloats(need);
+      }
+      kept.push(this.keptBlocks[i].subarray(0, need));
+      used += need;
     }
+    this.scored = regrown(this.scored, nScored);
+    this.logp = regrown(this.logp, nScored * this.config.vocabSize);
+    const desc = this.forwardDesc(batch, slices, this.params, kept, this.logp);
+    await parallelFor(forwardJob, desc, slices.length, this.threads);
+    const lStudent = this.scored.slice(0, nScored);
     refuseNonFiniteLogProbs(batch, lStudent);
     const loss = seedLoss(lStudent, inputs, hyper);
     refuseNonFiniteLoss(loss);
 
-    // Pass 2: dlogits = c (onehot(target) - p) on allowed tokens, then backward into the scratch gradient.
-    this.gradScratch.fill(0);
-    const words = maskWords(V);
-    for (let i = 0; i < slices.length; i++) {
-      const sl = slices[i];
-      const T = sl.tokens.length;
-      const R = sl.rows.length;
-      let acts = kept[i];
-      if (acts === null) {
-        acts = this.scratchActivations(T);
-        gptForward(acts, this.w, this.config, sl.tokens);
-      }
-      const dlogits = logps[i];
-      for (let r = 0; r < R; r++) {
-        const c = loss.coef[sl.firstScored + r];
-        const maskRow = sl.firstScored + r;
-        const base = r * V;
-        for (let v = 0; v < V; v++) {
-          dlogits[base + v] = isAllowed(batch.masks, maskRow, words, v) ? -c * Math.exp(dlogits[base + v]) : 0;
-        }
-        dlogits[base + sl.targets[r]] += c;
-      }
-      const scratch = this.backwardScratch(T);
-      const gathered = new Float32Array(R * C);
-      const dlnf = new Float32Array(T * C);
-      gatherRows(gathered, acts.lnf, sl.rows, C);
-      headBackward(dlnf, this.gScratch.wte, dlogits, gathered, sl.rows, this.w.wte, V, C, new Float32Array(R * C));
-      gptBackward(this.gScratch, this.w, acts, dlnf, this.config, sl.tokens, scratch);
-    }
+    // Pass 2: the gradient by groups of sequences into the scratch gradient (group 0) and the group buffers.
+    const groups = gradientGroups(slices.length);
+    const nGroups = groups.length - 1;
+    while (this.groupGrads.length < nGroups - 1) this.groupGrads.push(heapFloats(this.layout.totalFloats));
+    const grads = [this.gradScratch, ...this.groupGrads.slice(0, nGroups - 1)];
+    await parallelFor(backwardJob, { ...desc, coef: loss.coef, groups, grads }, nGroups, this.threads);
+    const floats = this.layout.totalFloats;
+    if (nGroups > 1) await parallelFor(reduceJob, { grads, floats, chunk: REDUCE_CHUNK }, Math.ceil(floats / REDUCE_CHUNK), this.threads);
     const badGrad = firstNonFiniteIndex(this.gradScratch);
     if (badGrad >= 0) throw new NonFiniteError('gradient', describeParameter(this.layout, badGrad));
     for (let i = 0; i < this.grads.length; i++) this.grads[i] += this.gradScratch[i];
@@ -255,74 +209,59 @@ export class CpuBackend implements Backend {
   }
 
   openDecoder(nStreams: number): Decoder {
-    return new CpuDecoder(this, this.w, this.config, nStreams);
+    return new CpuDecoder(this, this.params, this.config, nStreams, this.threads);
   }
 
   dispose(): void {
-    freeHeapFloats(this.block);
-    this.block = heapFloats(0);
-    for (const buf of this.keptBlocks) freeHeapFloats(buf);
+    for (const buf of [...this.keptBlocks, ...this.groupGrads, this.scored, this.logp]) freeHeapFloats(buf);
     this.keptBlocks.length = 0;
-    this.freeBackwardScratch();
+    this.groupGrads.length = 0;
+    this.scored = heapFloats(0);
+    this.logp = heapFloats(0);
   }
 
   /** The batch (checked) cut into its sequences that have a scored position. */
-  private slice(batch: TokenBatch): SequenceSlice[] {
+  private slice(batch: TokenBatch): SliceRef[] {
     checkBatch(batch, this.config);
-    const { nSeq, seqLen, tokens, targets } = batch;
-    const slices: SequenceSlice[] = [];
+    const { nSeq, seqLen, targets } = batch;
+    const slices: SliceRef[] = [];
     let scored = 0;
     for (let s = 0; s < nSeq; s++) {
       const base = s * seqLen;
       const rows: number[] = [];
       for (let t = 0; t < seqLen; t++) if (targets[base + t] >= 0) rows.push(t);
       if (rows.length > 0) {
-        const T = rows[rows.length - 1] + 1;
         const tgt = new Int32Array(rows.length);
         for (let r = 0; r < rows.length; r++) tgt[r] = targets[base + rows[r]];
-        slices.push({ tokens: tokens.subarray(base, base + T), rows: Int32Array.from(rows), targets: tgt, firstScored: scored });
+        slices.push({ seq: s, T: rows[rows.length - 1] + 1, rows: Int32Array.from(rows), targets: tgt, firstScored: scored });
       }
       scored += rows.length;
     }
     return slices;
   }
 
-  private scoreSlice(sl: SequenceSlice, acts: Activations<Float32Array>, w: ModelWeights<Float32Array>, masks: Uint32Array): { logp: Float32Array } {
-    const { vocabSize: V, dModel: C } = this.config;
-    const R = sl.rows.length;
-    gptForward(acts, w, this.config, sl.tokens);
-    const logits = new Float32Array(R * V);
-    headForward(logits, new Float32Array(R * C), acts.lnf, sl.rows, w.wte, V, C);
-    const words = maskWords(V);
-    maskedLogSoftmax(logits, logits, masks.subarray(sl.firstScored * words, (sl.firstScored + R) * words), R, V);
-    return { logp: logits };
-  }
-
-  private scratchActivations(T: number): Activations<Float32Array> {
-    const need = activationFloats(this.config, T);
-    if (this.block.length < need) {
-      freeHeapFloats(this.block);
-      this.block = heapFloats(need);
-    }
-    return carveActivations(this.block, this.config, T);
-  }
-
-  private backwardScratch(T: number): BackwardScratch<Float32Array> {
-    if (this.backward === null || this.backwardRows < T) {
-      this.freeBackwardScratch();
-      this.backward = allocBackwardScratch(heapFloats, this.config, T);
-      this.backwardRows = T;
-    }
-    return this.backward;
-  }
-
-  private freeBackwardScratch(): void {
-    if (this.backward !== null) for (const buf of Object.values(this.backward)) freeHeapFloats(buf);
-    this.backward = null;
-    this.backwardRows = 0;
+  private forwardDesc(batch: TokenBatch, slices: SliceRef[], params: Float32Array, kept: (Float32Array | null)[], logp: Float32Array | null): ForwardDesc {
+    return {
+      config: this.config,
+      params,
+      tokens: batch.tokens,
+      seqLen: batch.seqLen,
+      masks: batch.masks,
+      slices,
+      kept,
+      logp,
+      lStudent: this.scored,
+    };
   }
 }
 
-function countScored(slices: SequenceSlice[]): number {
+/** `block` when it holds n floats, else a larger heap block in its place. */
+function regrown(block: Float32Array, n: number): Float32Array {
+  if (block.length >= n) return block;
+  freeHeapFloats(block);
+  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)));
+}
+
+function countScored(slices: SliceRef[]): number {
   return slices.reduce((n, sl) => n + sl.rows.length, 0);
 }

@@ -2,10 +2,10 @@
 //   gelu(x) = 0.5 x (1 + tanh(u)),  u = sqrt(2 / pi) (x + 0.044715 x^3)
 // evaluated through tanh(u) = 1 - 2 / (1 + exp(2u)), i.e. gelu(x) = x - x / (1 + exp(2u)): the same
 // function, and Math.exp costs about half of Math.tanh here. Both ends stay finite: exp overflowing to
-// Infinity gives x - 0, underflowing to 0 gives x - x. On float32 buffers the forward is wasm/exp.wat's
-// gelu_forward (the same formula with a vector exp).
+// Infinity gives x - 0, underflowing to 0 gives x - x. On float32 buffers both directions are
+// wasm/exp.wat's gelu_forward and gelu_backward (the same formulas with a vector exp).
 import type { Floats } from './floats.ts';
-import { geluForwardF32 } from './wasm_kernels.ts';
+import { geluBackwardF32, geluForwardF32 } from './wasm_kernels.ts';
 
 const GELU_SCALE = Math.sqrt(2 / Math.PI);
 
@@ -23,6 +23,10 @@ export function geluForward(out: Floats, inp: Floats, N: number): void {
 
 /** Accumulates into dinp. */
 export function geluBackward(dinp: Floats, inp: Floats, dout: Floats, N: number): void {
+  if (dinp instanceof Float32Array) {
+    geluBackwardF32(dinp, inp as Float32Array, dout as Float32Array, N);
+    return;
+  }
   for (let i = 0; i < N; i++) {
     const x = inp[i];
     const u = GELU_SCALE * (x + 0.044715 * x * x * x);

@@ -10,6 +10,11 @@
 //
 // Allocation: first fit over a sorted free list, 16-byte aligned blocks, coalesced on free. Owners free
 // what they allocate (CpuBackend and CpuDecoder on dispose and when a buffer is regrown).
+//
+// Threads (threads.ts) share the memory: each thread keeps its own free list, of the blocks it allocated,
+// and takes new space from the top of the memory, whose address lives in the memory itself (bytes 4..7)
+// and moves by compare-and-swap. A block is freed by the thread that allocated it.
+import { providedHeap } from './heap_source.ts';
 
 const PAGE = 65536;
 const ALIGN = 16;
@@ -17,6 +22,8 @@ const ALIGN = 16;
 const MAX_PAGES = 65536;
 
 function createMemory(): { memory: WebAssembly.Memory; shared: boolean } {
+  const given = providedHeap();
+  if (given !== null) return { memory: given, shared: true };
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated;
   if (typeof SharedArrayBuffer === 'function' && isolated !== false) {
     for (const maximum of [MAX_PAGES, MAX_PAGES / 4]) {
@@ -60,11 +67,31 @@ export function isHeapView(a: ArrayBufferView): boolean {
   return true;
 }
 
-// Free blocks [start, end) in bytes, sorted and disjoint; the top of the memory is free past `top`.
+// Free blocks [start, end) in bytes, sorted and disjoint, of this thread; the memory is free past the top.
 const freeStart: number[] = [];
 const freeEnd: number[] = [];
-let top = ALIGN; // byte 0 stays unused: pointer 0 means "none" to the kernels
 const sizeOf = new Map<number, number>();
+
+// The top: Int32 1 of the memory when shared (bytes 0..15 are never allocated: pointer 0 means "none" to
+// the kernels), a variable otherwise (one thread only).
+const TOP = 1;
+const control = shared ? new Int32Array(memory.buffer, 0, 4) : null;
+let plainTop = ALIGN;
+if (control !== null && providedHeap() === null) Atomics.store(control, TOP, ALIGN);
+
+function loadTop(): number {
+  return control === null ? plainTop : Atomics.load(control, TOP);
+}
+
+/** Moves the top from `from` to `to` unless another thread moved it first. */
+function moveTop(from: number, to: number): boolean {
+  if (control === null) {
+    if (plainTop !== from) return false;
+    plainTop = to;
+    return true;
+  }
+  return Atomics.compareExchange(control, TOP, from, to) === from;
+}
 
 function allocBytes(bytes: number): number {
   const size = Math.max(ALIGN, Math.ceil(bytes / ALIGN) * ALIGN);
@@ -79,24 +106,30 @@ function allocBytes(bytes: number): number {
     sizeOf.set(at, size);
     return at;
   }
-  const at = top;
-  const need = at + size;
-  if (need > memory.buffer.byteLength) {
-    const pages = Math.ceil((need - memory.buffer.byteLength) / PAGE);
-    const grow = Math.max(pages, Math.ceil(memory.buffer.byteLength / PAGE / 4));
+  for (;;) {
+    const at = loadTop();
+    const need = at + size;
+    if (need > memory.buffer.byteLength) growTo(need);
+    if (!moveTop(at, need)) continue;
+    sizeOf.set(at, size);
+    return at;
+  }
+}
+
+function growTo(need: number): void {
+  const have = memory.buffer.byteLength;
+  const pages = Math.ceil((need - have) / PAGE);
+  const grow = Math.max(pages, Math.ceil(have / PAGE / 4));
+  try {
+    memory.grow(grow);
+  } catch {
     try {
-      memory.grow(grow);
+      // another thread may have grown it meanwhile
+      if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
     } catch {
-      try {
-        memory.grow(pages);
-      } catch {
-        throw new RangeError(`CPU heap: cannot grow to ${((need / 2 ** 20) | 0)} MiB (${(memory.buffer.byteLength / 2 ** 20) | 0} MiB in use)`);
-      }
+      throw new RangeError(`CPU heap: cannot grow to ${((need / 2 ** 20) | 0)} MiB (${(memory.buffer.byteLength / 2 ** 20) | 0} MiB in use)`);
     }
   }
-  top = need;
-  sizeOf.set(at, size);
-  return at;
 }
 
 function freeBytes(at: number): void {
@@ -118,10 +151,7 @@ function freeBytes(at: number): void {
     freeStart.splice(i, 1);
     freeEnd.splice(i, 1);
   }
-  if (end === top) {
-    top = start;
-    return;
-  }
+  if (moveTop(end, start)) return;
   freeStart.splice(i, 0, start);
   freeEnd.splice(i, 0, end);
 }
@@ -137,6 +167,13 @@ export function heapFloats(n: number, zeroed = true): Float32Array {
   const view = new Float32Array(memory.buffer, at, n);
   heapBuffers.add(view.buffer);
   if (zeroed) view.fill(0);
+  return view;
+}
+
+/** n floats at byte `at` of the shared heap (a block another thread allocated), as a heap view. */
+export function heapFloatsAt(at: number, n: number): Float32Array {
+  const view = new Float32Array(memory.buffer, at, n);
+  heapBuffers.add(view.buffer);
   return view;
 }
 

@@ -1,5 +1,9 @@
 // LayerNorm over the last dimension, with the per-row mean and 1/std kept for the backward pass (llm.c).
+// On float32 buffers both directions are wasm/layernorm.wat (statistics in
+// float64, the rest in float32); on float64 (the
+// gradient checks) the loops below, accumulating in float64.
 import type { Floats } from './floats.ts';
+import { layernormBackwardF32, layernormForwardF32 } from './wasm_kernels.ts';
 
 /** out: [N, C]; mean, rstd: [N]; inp: [N, C]; weight, bias: [C]. */
 export function layernormForward(
@@ -13,6 +17,10 @@ export function layernormForward(
   C: number,
   eps: number,
 ): void {
+  if (out instanceof Float32Array) {
+    layernormForwardF32(out, mean as Float32Array, rstd as Float32Array, inp as Float32Array, weight as Float32Array, bias as Float32Array, N, C, eps);
+    return;
+  }
   for (let n = 0; n < N; n++) {
     const x = n * C;
     let m = 0;
@@ -44,6 +52,10 @@ export function layernormBackward(
   N: number,
   C: number,
 ): void {
+  if (dinp instanceof Float32Array) {
+    layernormBackwardF32(dinp, dweight as Float32Array, dbias as Float32Array, dout as Float32Array, inp as Float32Array, weight as Float32Array, mean as Float32Array, rstd as Float32Array, N, C);
+    return;
+  }
   for (let n = 0; n < N; n++) {
     const x = n * C;
     const m = mean[n];

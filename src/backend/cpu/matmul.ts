@@ -1,15 +1,15 @@
 // Fully connected layer, weights row-major [OC, C] as llm.c and model/layout.ts:
 //   out[n, o] = bias[o] + sum_c inp[n, c] * weight[o, c]
-// Forward and both halves of the backward are the same kernel, dotRows (out[n, m] = a[n] . b[m]), on
-// transposed copies where needed. The transposes cost O(N C + OC C), a small fraction of the O(N C OC)
-// product.
+// The forward is dotRows (out[n, m] = a[n] . b[m]). On float32 buffers the backward is wasm/mat_acc.wat,
+// which reads its right operand by rows, so neither half transposes anything; on float64 buffers it is
+// dotRows on transposed copies.
 //
 // dotRows has two implementations of one contract. On float32 buffers (training, decoding) it is the
 // WebAssembly SIMD kernel of wasm/dot_rows.wat, f32 accumulation in four lanes. On float64 buffers (the
 // finite-difference gradient checks) it is the TypeScript loop below, float64 accumulation in a 4 x 4
 // register block. Either way an output's value does not depend on the block it falls in: a row gets bit
 // for bit the same value alone (incremental decoding) or in a batch.
-import { dotRowsF32 } from './wasm_kernels.ts';
+import { colSumsF32, dotRowsF32, matAccF32 } from './wasm_kernels.ts';
 import type { Floats } from './floats.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 
@@ -177,6 +177,13 @@ export function matmulBackward(
   C: number,
   OC: number,
 ): void {
+  if (dout instanceof Float32Array) {
+    // dinp[n, c] += sum_o dout[n, o] weight[o, c];  dweight[o, c] += sum_n dout[n, o] inp[n, c]
+    matAccF32(dinp as Float32Array, 0, C, dout, 0, OC, 1, weight as Float32Array, 0, C, N, OC, C, true);
+    matAccF32(dweight as Float32Array, 0, C, dout, 0, 1, OC, inp as Float32Array, 0, C, OC, N, C, true);
+    if (dbias !== null) colSumsF32(dbias as Float32Array, dout, N, OC);
+    return;
+  }
   const weightT = scratchLike(dout, 0, C * OC);
   transpose(weightT, weight, OC, C);
   dotRows(dinp, 0, C, dout, 0, OC, weightT, 0, OC, null, N, OC, C, true);

@@ -1,11 +1,11 @@
-// The WebAssembly SIMD kernels: the matmul against a float32 emulation of its documented summation order,
-// bit for bit, on random shapes, strides and operand placements (in the heap or staged); the softmax row
-// and GELU against float64 references, to float32 accuracy.
+// The WebAssembly SIMD matmul kernels (dot_rows, mat_acc, col_sums) against float32 emulations of their
+// documented summation orders, bit for bit, on random shapes, strides and operand placements (in the heap
+// or staged). The layer kernels (attention, LayerNorm, GELU) are checked in wasm_layers.test.ts.
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { Rng } from '../../common/rng.ts';
-import { dotRowsF32, geluForwardF32, softmaxRowF32 } from './wasm_kernels.ts';
+import { colSumsF32, dotRowsF32, matAccF32 } from './wasm_kernels.ts';
 import { freeHeapFloats, heapFloats, heapIsShared } from './heap.ts';
 
 const fr = Math.fround;
@@ -129,76 +129,78 @@ describe('dot_rows (WebAssembly SIMD)', () => {
   });
 });
 
-describe('softmax_row and gelu_forward (WebAssembly SIMD, vector exp)', () => {
-  it('softmax_row gives softmax(scale * x) to float32 accuracy and zeros past the row, in place or staged', () => {
+/** wasm/mat_acc.wat's order: k in increasing order from +0, each product rounded, then old + sum. */
+function matAccReference(
+  out: Float32Array, oOff: number, oStride: number, a: Float32Array, aOff: number, aRow: number, aCol: number,
+  b: Float32Array, bOff: number, bStride: number, N: number, K: number, M: number, acc: boolean,
+): void {
+  for (let n = 0; n < N; n++) {
+    for (let m = 0; m < M; m++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) s = fr(s + fr(a[aOff + n * aRow + k * aCol] * b[bOff + k * bStride + m]));
+      const at = oOff + n * oStride + m;
+      out[at] = acc ? fr(out[at] + s) : s;
+    }
+  }
+}
+
+describe('mat_acc and col_sums (WebAssembly SIMD)', () => {
+  it('mat_acc matches the float32 emulation bit for bit, a read by rows or by columns, any placement', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 41 }),
-        fc.integer({ min: 0, max: 6 }),
-        fc.double({ min: 0.05, max: 4, noNaN: true }),
-        fc.double({ min: 0.1, max: 30, noNaN: true }),
-        fc.integer({ min: 1, max: 2 ** 30 }),
-        (n, extra, scale, spread, seed) => {
-          const rng = new Rng(seed);
-          const width = n + extra;
-          const x = new Float32Array(width + 3);
-          for (let i = 0; i < x.length; i++) x[i] = spread * rng.normal();
-          const v = Array.from(x.subarray(2, 2 + n), (xi) => Math.fround(xi * Math.fround(scale)));
-          const max = Math.max(...v);
-          const e = v.map((vi) => Math.exp(vi - max));
-          const sum = e.reduce((a, b) => a + b, 0);
-          const inHeap = heapFloats(x.length);
-          inHeap.set(x);
-          softmaxRowF32(x, 2, n, width, Math.fround(scale));
-          softmaxRowF32(inHeap, 2, n, width, Math.fround(scale));
-          const ok = e.every((ei, i) => Math.abs(x[2 + i] - ei / sum) <= 1e-7 + 4e-6 * (ei / sum));
-          const zeros = Array.from(x.subarray(2 + n, 2 + width)).every((z) => z === 0);
-          const same = Array.from(x).every((xi, i) => Object.is(xi, inHeap[i]));
-          freeHeapFloats(inHeap);
-          return ok && zeros && same;
-        },
-      ),
+      fc.property(shape, fc.boolean(), (s, byColumns) => {
+        const rng = new Rng(s.seed);
+        const heap = (bit: number): boolean => (s.placement & bit) !== 0;
+        // a is [N, K] read by rows (aRow = K + pad, aCol = 1) or [K, N] read by columns (aRow = 1, aCol = N + pad)
+        const [aRow, aCol] = byColumns ? [1, s.N + s.padA] : [s.K + s.padA, 1];
+        const bs = s.M + s.padB, os = s.M + s.padO;
+        const a = filled(rng, s.offset + s.N * s.K * 2 + s.K * s.padA + s.N * s.padA + 4, heap(1));
+        const b = filled(rng, s.offset + s.K * bs + 1, heap(2));
+        const out = filled(rng, s.offset + s.N * os, heap(8));
+        const want = Float32Array.from(out);
+        matAccReference(want, s.offset, os, a, s.offset, aRow, aCol, b, s.offset, bs, s.N, s.K, s.M, s.acc);
+        matAccF32(out, s.offset, os, a, s.offset, aRow, aCol, b, s.offset, bs, s.N, s.K, s.M, s.acc);
+        const same = Array.from(out).every((v, i) => Object.is(v, want[i]));
+        for (const v of [a, b, out]) freeHeapFloats(v);
+        return same;
+      }),
       { numRuns: 300 },
     );
   });
 
-  it('softmax_row underflows far scores to exactly 0 and splits equal scores evenly', () => {
-    const x = heapFloats(7);
-    x.set([-40, -500, 3, -1e4, 3, 3, 3]);
-    softmaxRowF32(x, 0, 7, 7, 1);
-    expect(x[0]).toBeGreaterThan(0);
-    expect(x[0]).toBeLessThan(1e-18);
-    expect(x[1]).toBe(0);
-    expect(x[3]).toBe(0);
-    expect(x[2]).toBeCloseTo(0.25, 6);
-    expect(x[2]).toBe(x[6]);
-    freeHeapFloats(x);
+  it('mat_acc gives a row alone the same bits as in a batch', () => {
+    const rng = new Rng(3);
+    const N = 11, K = 9, M = 21;
+    const a = filled(rng, N * K, true);
+    const b = filled(rng, K * M, true);
+    const batch = heapFloats(N * M);
+    matAccF32(batch, 0, M, a, 0, K, 1, b, 0, M, N, K, M, false);
+    for (let n = 0; n < N; n++) {
+      const alone = heapFloats(M);
+      matAccF32(alone, 0, M, a, n * K, K, 1, b, 0, M, 1, K, M, false);
+      expect(Array.from(alone)).toEqual(Array.from(batch.subarray(n * M, n * M + M)));
+      freeHeapFloats(alone);
+    }
+    for (const v of [a, b, batch]) freeHeapFloats(v);
   });
 
-  it('gelu_forward matches the float64 tanh form to float32 accuracy, in place or staged', () => {
-    const xs: number[] = [0, 1e-30, -1e-30, 1, -2, 60, -60, 88, -88, 100, -100];
-    for (let x = -12; x <= 12; x += 0.0137) xs.push(x);
-    const inp = Float32Array.from(xs);
-    const n = inp.length;
-    const out = new Float32Array(n);
-    geluForwardF32(out, inp, n);
-    const heapIn = heapFloats(n);
-    const heapOut = heapFloats(n);
-    heapIn.set(inp);
-    geluForwardF32(heapOut, heapIn, n);
-    for (let i = 0; i < n; i++) {
-      const x = inp[i];
-      const want = 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x * x * x)));
-      // x - x / (1 + exp(2u)) cancels for x < 0: a few float32 ulps of x, not of the result
-      expect(Math.abs(out[i] - want)).toBeLessThanOrEqual(4 * 2 ** -23 * Math.max(1, Math.abs(x)));
-      expect(Object.is(out[i], heapOut[i])).toBe(true);
-    }
-    geluForwardF32(heapIn, heapIn, n); // out may alias inp
-    expect(Array.from(heapIn)).toEqual(Array.from(heapOut));
-    const nan = Float32Array.from([NaN, 1]);
-    geluForwardF32(nan, nan, 2);
-    expect(Number.isNaN(nan[0])).toBe(true);
-    freeHeapFloats(heapIn);
-    freeHeapFloats(heapOut);
+  it('col_sums adds each column summed from +0 in row order, bit for bit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 19 }), fc.boolean(), fc.integer({ min: 1, max: 2 ** 30 }), (N, M, inHeap, seed) => {
+        const rng = new Rng(seed);
+        const a = filled(rng, N * M, inHeap);
+        const out = filled(rng, M, !inHeap);
+        const want = Float32Array.from(out, (o, m) => {
+          let s = 0;
+          for (let n = 0; n < N; n++) s = fr(s + a[n * M + m]);
+          return fr(o + s);
+        });
+        colSumsF32(out, a, N, M);
+        const same = Array.from(out).every((v, i) => Object.is(v, want[i]));
+        freeHeapFloats(a);
+        freeHeapFloats(out);
+        return same;
+      }),
+      { numRuns: 200 },
+    );
   });
 });

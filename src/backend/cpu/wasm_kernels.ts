@@ -1,51 +1,70 @@
-// Bindings of the WebAssembly SIMD kernels (wasm/*.wat) on float32 buffers: dotRows (matmul.ts), the
-// attention softmax row (attention.ts) and GELU's forward (gelu.ts). Operands that live in the heap are
-// passed in place; any other is copied into a staging block first (and the output copied back), so every
-// float32 caller gets the same bits wherever its buffers live.
+// Bindings of the WebAssembly SIMD kernels (wasm/*.wat) on float32 buffers: the matmuls dotRows and
+// matAcc (matmul.ts), attention (attention.ts), LayerNorm (layernorm.ts) and GELU (gelu.ts). Operands
+// that live in the heap are passed in place; any other is copied into a staging block first (and an
+// output copied back), so every float32 caller gets the same bits wherever its buffers live.
 import { heapIsShared, heapMemory, heapView, isHeapView, stage } from './heap.ts';
+import * as attentionModule from './wasm/attention.bytes.ts';
 import * as dotRowsModule from './wasm/dot_rows.bytes.ts';
-import * as expModule from './wasm/exp.bytes.ts';
+import * as geluModule from './wasm/gelu.bytes.ts';
+import * as layernormModule from './wasm/layernorm.bytes.ts';
+import * as matAccModule from './wasm/mat_acc.bytes.ts';
 
 function instantiate(module: { SHARED_MEMORY_MODULE: string; PLAIN_MEMORY_MODULE: string }): WebAssembly.Exports {
   const bytes = Uint8Array.from(atob(heapIsShared ? module.SHARED_MEMORY_MODULE : module.PLAIN_MEMORY_MODULE), (c) => c.charCodeAt(0));
   return new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: heapMemory } }).exports;
 }
 
+type Fn = (...args: number[]) => void;
 const dotRowsExports = instantiate(dotRowsModule);
-const expExports = instantiate(expModule);
-const dotRowsKernel = dotRowsExports.dot_rows as (
-  out: number, oStride: number, a: number, aStride: number, b: number, bStride: number,
-  bias: number, N: number, K: number, M: number, accumulate: number,
-) => void;
-const softmaxRowKernel = expExports.softmax_row as (p: number, n: number, scale: number, width: number) => void;
-const geluForwardKernel = expExports.gelu_forward as (out: number, inp: number, n: number) => void;
+const attentionExports = instantiate(attentionModule);
+const geluExports = instantiate(geluModule);
+const layernormExports = instantiate(layernormModule);
+const matAccExports = instantiate(matAccModule);
+const dotRowsKernel = dotRowsExports.dot_rows as Fn;
+const matAccKernel = matAccExports.mat_acc as Fn;
+const colSumsKernel = matAccExports.col_sums as Fn;
+const attentionKeysKernel = attentionExports.attention_keys as Fn;
+const attentionForwardKernel = attentionExports.attention_forward as Fn;
+const attentionBackwardKernel = attentionExports.attention_backward as Fn;
+const geluForwardKernel = geluExports.gelu_forward as Fn;
+const geluBackwardKernel = geluExports.gelu_backward as Fn;
+const layernormForwardKernel = layernormExports.layernorm_forward as Fn;
+const layernormBackwardKernel = layernormExports.layernorm_backward as Fn;
 
-/** Staging slots (heap.ts stage()). */
-const OUT = 0, A = 1, B = 2, BIAS = 3;
+/**
+ * One kernel call's operands: each is passed in place when it lives in the heap, else the floats
+ * [off, off + span) are copied into staging slot i (heap.ts stage()) and, for outputs, copied back after
+ * the call. A staged operand keeps its strides: the whole span between its first and last float is copied.
+ */
+class Operands {
+  private readonly staged: { x: Float32Array; off: number; span: number; at: number; out: boolean }[] = [];
 
-/** Copies rows [off + r * stride, + width) of src, r < rows, packed into the heap at byte pointer `to`. */
-function packRows(to: number, src: Float32Array, off: number, stride: number, rows: number, width: number): void {
-  const heap = heapView();
-  let at = to >> 2;
-  if (stride === width) {
-    heap.set(src.subarray(off, off + rows * width), at);
-    return;
+  begin(): this {
+    this.staged.length = 0;
+    return this;
   }
-  for (let r = 0; r < rows; r++, at += width) {
-    const s = off + r * stride;
-    if (width > 16) heap.set(src.subarray(s, s + width), at);
-    else for (let k = 0; k < width; k++) heap[at + k] = src[s + k];
+
+  ptr(x: Float32Array, off: number, span: number, out: boolean): number {
+    if (isHeapView(x)) return x.byteOffset + 4 * off;
+    const at = stage(this.staged.length, span);
+    // a reservation may grow the heap (and, unshared, replace its buffer): take the view afterwards
+    heapView().set(x.subarray(off, off + span), at >> 2);
+    this.staged.push({ x, off, span, at, out });
+    return at;
+  }
+
+  finish(): void {
+    for (const s of this.staged) if (s.out) s.x.set(heapView().subarray(s.at >> 2, (s.at >> 2) + s.span), s.off);
+    this.staged.length = 0;
   }
 }
 
-function unpackRows(dst: Float32Array, off: number, stride: number, from: number, rows: number, width: number): void {
-  const heap = heapView();
-  let at = from >> 2;
-  for (let r = 0; r < rows; r++, at += width) {
-    const d = off + r * stride;
-    if (width > 16) dst.set(heap.subarray(at, at + width), d);
-    else for (let m = 0; m < width; m++) dst[d + m] = heap[at + m];
-  }
+/** Kernel calls do not nest, so one set of operands serves them all. */
+const operands = new Operands();
+
+/** Floats spanned by `rows` rows of `width` floats, `stride` apart. */
+function span(rows: number, stride: number, width: number): number {
+  return rows <= 0 || width <= 0 ? 0 : (rows - 1) * stride + width;
 }
 
 /** dotRows (matmul.ts) on float32 buffers. */
@@ -58,52 +77,137 @@ export function dotRowsF32(
   accumulate: boolean,
 ): void {
   if (N <= 0 || M <= 0) return;
-  // Reserve every staging block before taking pointers: a reservation may grow (and, unshared, move) the heap.
-  const outIn = isHeapView(out);
-  const aIn = isHeapView(a);
-  const bIn = isHeapView(b);
-  const biasIn = bias === null || isHeapView(bias);
-  const po = outIn ? 0 : stage(OUT, N * M);
-  const pa = aIn ? 0 : stage(A, N * K);
-  const pb = bIn ? 0 : stage(B, M * K);
-  const pbias = biasIn ? 0 : stage(BIAS, M);
-  if (!aIn) packRows(pa, a, aOff, aStride, N, K);
-  if (!bIn) packRows(pb, b, bOff, bStride, M, K);
-  if (!biasIn) packRows(pbias, bias!, 0, M, 1, M);
-  if (!outIn && accumulate) packRows(po, out, oOff, oStride, N, M);
-  dotRowsKernel(
-    outIn ? out.byteOffset + 4 * oOff : po, outIn ? oStride : M,
-    aIn ? a.byteOffset + 4 * aOff : pa, aIn ? aStride : K,
-    bIn ? b.byteOffset + 4 * bOff : pb, bIn ? bStride : K,
-    bias === null ? 0 : biasIn ? bias.byteOffset : pbias,
-    N, K, M, accumulate ? 1 : 0,
-  );
-  if (!outIn) unpackRows(out, oOff, oStride, po, N, M);
+  const ops = operands.begin();
+  const po = ops.ptr(out, oOff, span(N, oStride, M), true);
+  const pa = ops.ptr(a, aOff, span(N, aStride, K), false);
+  const pb = ops.ptr(b, bOff, span(M, bStride, K), false);
+  const pbias = bias === null ? 0 : ops.ptr(bias, 0, M, false);
+  dotRowsKernel(po, oStride, pa, aStride, pb, bStride, pbias, N, K, M, accumulate ? 1 : 0);
+  ops.finish();
 }
 
 /**
- * Attention row in place: x[off + i] = softmax(scale * x[off .. off + n))_i for i < n, zeros for
- * n <= i < width (wasm/exp.wat softmax_row).
+ * out[oOff + n oStride + m] = (or +=, with accumulate) sum_k a[aOff + n aRow + k aCol] b[bOff + k bStride + m]
+ * for n < N, m < M (wasm/mat_acc.wat).
  */
-export function softmaxRowF32(x: Float32Array, off: number, n: number, width: number, scale: number): void {
-  if (isHeapView(x)) {
-    softmaxRowKernel(x.byteOffset + 4 * off, n, scale, width);
-    return;
-  }
-  const p = stage(OUT, Math.max(n, width));
-  packRows(p, x, off, n, 1, n);
-  softmaxRowKernel(p, n, scale, width);
-  unpackRows(x, off, width, p, 1, Math.max(n, width));
+export function matAccF32(
+  out: Float32Array, oOff: number, oStride: number,
+  a: Float32Array, aOff: number, aRow: number, aCol: number,
+  b: Float32Array, bOff: number, bStride: number,
+  N: number, K: number, M: number,
+  accumulate: boolean,
+): void {
+  if (N <= 0 || M <= 0) return;
+  const ops = operands.begin();
+  const po = ops.ptr(out, oOff, span(N, oStride, M), true);
+  const pa = ops.ptr(a, aOff, K <= 0 ? 0 : (N - 1) * aRow + (K - 1) * aCol + 1, false);
+  const pb = ops.ptr(b, bOff, span(K, bStride, M), false);
+  matAccKernel(po, oStride, pa, aRow, aCol, pb, bStride, N, K, M, accumulate ? 1 : 0);
+  ops.finish();
 }
 
-/** out[i] = gelu(inp[i]) for i < n (wasm/exp.wat gelu_forward). */
+/** out[m] += sum_n a[n M + m] for m < M (wasm/mat_acc.wat col_sums). */
+export function colSumsF32(out: Float32Array, a: Float32Array, N: number, M: number): void {
+  if (M <= 0) return;
+  const ops = operands.begin();
+  const po = ops.ptr(out, 0, M, true);
+  const pa = ops.ptr(a, 0, N * M, false);
+  colSumsKernel(po, pa, M, N, M);
+  ops.finish();
+}
+
+/** kT[c kts + t] = qkv[t 3C + C + c] for t0 <= t < t1: keys transposed, as attentionForwardF32 reads them. */
+export function attentionKeysF32(kT: Float32Array, kts: number, qkv: Float32Array, t0: number, t1: number, C: number): void {
+  if (t1 <= t0) return;
+  const ops = operands.begin();
+  const pk = ops.ptr(kT, 0, span(C, kts, t1), true);
+  const pq = ops.ptr(qkv, 0, t1 * 3 * C, false);
+  attentionKeysKernel(pk, kts, pq, t0, t1, C);
+  ops.finish();
+}
+
+/** attentionForward (attention.ts) on float32 buffers: queries t0 .. t1-1, out rows C apart, kT of rows 0 .. t1-1. */
+export function attentionForwardF32(
+  out: Float32Array, att: Float32Array, qkv: Float32Array, kT: Float32Array, kts: number, t0: number, t1: number, C: number, NH: number,
+): void {
+  const rows = t1 - t0;
+  if (rows <= 0) return;
+  const ops = operands.begin();
+  const po = ops.ptr(out, 0, rows * C, true);
+  const patt = ops.ptr(att, 0, NH * rows * t1, true);
+  const pq = ops.ptr(qkv, 0, t1 * 3 * C, false);
+  const pk = ops.ptr(kT, 0, span(C, kts, t1), false);
+  attentionForwardKernel(po, C, patt, pq, pk, kts, t0, t1, C, NH, Math.fround(1 / Math.sqrt(C / NH)));
+  ops.finish();
+}
+
+/** attentionBackward (attention.ts) on float32 buffers; scratch: at least T T + T C / NH floats. */
+export function attentionBackwardF32(
+  dqkv: Float32Array, dout: Float32Array, qkv: Float32Array, att: Float32Array, scratch: Float32Array, T: number, C: number, NH: number,
+): void {
+  if (T <= 0) return;
+  const ops = operands.begin();
+  const pd = ops.ptr(dqkv, 0, T * 3 * C, true);
+  const pdo = ops.ptr(dout, 0, T * C, false);
+  const pq = ops.ptr(qkv, 0, T * 3 * C, false);
+  const pa = ops.ptr(att, 0, NH * T * T, false);
+  const ps = ops.ptr(scratch, 0, T * T + (T * C) / NH, true);
+  attentionBackwardKernel(pd, pdo, pq, pa, ps, T, C, NH, Math.fround(1 / Math.sqrt(C / NH)));
+  ops.finish();
+}
+
+/** out[i] = gelu(inp[i]) for i < n (wasm/gelu.wat gelu_forward). */
 export function geluForwardF32(out: Float32Array, inp: Float32Array, n: number): void {
   if (n <= 0) return;
-  const outIn = isHeapView(out);
-  const inpIn = isHeapView(inp);
-  const po = outIn ? out.byteOffset : stage(OUT, n);
-  const pi = inpIn ? inp.byteOffset : stage(A, n);
-  if (!inpIn) packRows(pi, inp, 0, n, 1, n);
+  const ops = operands.begin();
+  const po = ops.ptr(out, 0, n, true);
+  const pi = ops.ptr(inp, 0, n, false);
   geluForwardKernel(po, pi, n);
-  if (!outIn) unpackRows(out, 0, n, po, 1, n);
+  ops.finish();
+}
+
+/** dinp[i] += gelu'(inp[i]) dout[i] for i < n (wasm/gelu.wat gelu_backward). */
+export function geluBackwardF32(dinp: Float32Array, inp: Float32Array, dout: Float32Array, n: number): void {
+  if (n <= 0) return;
+  const ops = operands.begin();
+  const pd = ops.ptr(dinp, 0, n, true);
+  const pi = ops.ptr(inp, 0, n, false);
+  const po = ops.ptr(dout, 0, n, false);
+  geluBackwardKernel(pd, pi, po, n);
+  ops.finish();
+}
+
+/** layernormForward (layernorm.ts) on float32 buffers. */
+export function layernormForwardF32(
+  out: Float32Array, mean: Float32Array, rstd: Float32Array, inp: Float32Array, weight: Float32Array, bias: Float32Array, N: number, C: number, eps: number,
+): void {
+  if (N <= 0) return;
+  const ops = operands.begin();
+  const po = ops.ptr(out, 0, N * C, true);
+  const pm = ops.ptr(mean, 0, N, true);
+  const pr = ops.ptr(rstd, 0, N, true);
+  const pi = ops.ptr(inp, 0, N * C, false);
+  const pw = ops.ptr(weight, 0, C, false);
+  const pb = ops.ptr(bias, 0, C, false);
+  layernormForwardKernel(po, pm, pr, pi, pw, pb, N, C, Math.fround(eps));
+  ops.finish();
+}
+
+/** layernormBackward (layernorm.ts) on float32 buffers. */
+export function layernormBackwardF32(
+  dinp: Float32Array, dweight: Float32Array, dbias: Float32Array, dout: Float32Array, inp: Float32Array, weight: Float32Array,
+  mean: Float32Array, rstd: Float32Array, N: number, C: number,
+): void {
+  if (N <= 0) return;
+  const ops = operands.begin();
+  const pdi = ops.ptr(dinp, 0, N * C, true);
+  const pdw = ops.ptr(dweight, 0, C, true);
+  const pdb = ops.ptr(dbias, 0, C, true);
+  const pdo = ops.ptr(dout, 0, N * C, false);
+  const pi = ops.ptr(inp, 0, N * C, false);
+  const pw = ops.ptr(weight, 0, C, false);
+  const pm = ops.ptr(mean, 0, N, false);
+  const pr = ops.ptr(rstd, 0, N, false);
+  layernormBackwardKernel(pdi, pdw, pdb, pdo, pi, pw, pm, pr, N, C);
+  ops.finish();
 }

@@ -11,14 +11,14 @@ import type { ModelConfig } from '../../model/config.ts';
 import type { ModelOffsets } from '../../model/layout.ts';
 import { attentionForward, packSeqRows, type SeqRows } from './attention.ts';
 import { encoderForward } from './encoder.ts';
-import { geluForward, residualForward } from './gelu.ts';
+import { geluForward } from './gelu.ts';
 import type { BufferSlice } from './kernel.ts';
 import { layernormForward } from './layernorm.ts';
 import { matmulForward, type MatmulVariant } from './matmul.ts';
 import { copyRows } from './rows.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { sampleToken } from './sampling.ts';
-import { Scratch, UploadPacker } from './scratch.ts';
+import { Scratch } from './scratch.ts';
 import type { Stage } from './stage.ts';
 
 /** A batch of rows to run through the model: per entry, its stream and the positions it fills. */
@@ -43,11 +43,9 @@ interface Workspace {
   qkv: GPUBuffer;
   atty: GPUBuffer;
   att: GPUBuffer;
-  attproj: GPUBuffer;
   res2: GPUBuffer;
   fch: GPUBuffer;
   fchGelu: GPUBuffer;
-  fcproj: GPUBuffer;
   lastRows: GPUBuffer;
   lastLn: GPUBuffer;
   lastStats: GPUBuffer;
@@ -100,19 +98,18 @@ export class GpuDecoder implements Decoder {
     if (S === 0) return { tokens: new Int32Array(0), logprobs: new Float32Array(0) };
 
     const scratch = new Scratch(this.gpu);
-    const packer = new UploadPacker();
     try {
       const stage = this.gpu.stage('decode');
-      this.flush(stage, scratch, packer);
+      this.flush(stage, scratch);
       const gathered = scratch.floats(S * C);
       const pairs = new Uint32Array(2 * S);
       for (let i = 0; i < S; i++) pairs.set([streams[i], i], 2 * i);
-      copyRows(stage, gathered, this.last, packer.add(pairs), S, C);
+      copyRows(stage, gathered, this.last, stage.upload(pairs), S, C);
       const logits = scratch.floats(S * V);
       matmulForward(stage, logits, gathered, this.params, this.offsets.wte, null, S, C, V, this.variant);
       const sampled = scratch.floats(S);
       const logprobs = scratch.floats(S);
-      sampleToken(stage, sampled, logprobs, logits, packer.add(Uint32Array.from(masks.subarray(0, S * words))), packer.add(Float32Array.from(uniforms.subarray(0, S))), S, V, temperature);
+      sampleToken(stage, sampled, logprobs, logits, stage.upload(Uint32Array.from(masks.subarray(0, S * words))), stage.upload(Float32Array.from(uniforms.subarray(0, S))), S, V, temperature);
       const entries: SeqRows[] = [];
       const positions = new Int32Array(S);
       for (let i = 0; i < S; i++) {
@@ -120,10 +117,10 @@ export class GpuDecoder implements Decoder {
         entries.push({ slot: streams[i], pos0: positions[i], count: 1 });
       }
       const step = { entries, rows: 1 };
-      this.forwardRows(stage, packer, this.workspace(scratch, [step]), step, sampled, packer.add(positions));
+      this.forwardRows(stage, this.workspace(scratch, [step]), step, sampled, stage.upload(positions));
       const tokensRead = stage.read(sampled, S * 4);
       const logprobsRead = stage.read(logprobs, S * 4);
-      this.countWritten(packer.flush(this.gpu, scratch));
+      this.countWritten(stage.uploadedBytes);
       try {
         await stage.submit();
       } catch (err) {
@@ -158,7 +155,7 @@ export class GpuDecoder implements Decoder {
    * Records the queued feeds of every stream as ragged batches (one unless their attention scratch would
    * exceed the attention budget in floats); the host lengths move on with them.
    */
-  private flush(stage: Stage, scratch: Scratch, packer: UploadPacker): void {
+  private flush(stage: Stage, scratch: Scratch): void {
     const NH = this.config.nHead;
     const groups: SeqRows[][] = [];
     let group: SeqRows[] = [];
@@ -183,7 +180,7 @@ export class GpuDecoder implements Decoder {
         tokens.set(this.pending[e.slot], b * rows);
         for (let r = 0; r < rows; r++) positions[b * rows + r] = Math.min(e.pos0 + r, this.config.contextLength - 1);
       });
-      this.forwardRows(stage, packer, work, { entries, rows }, packer.add(tokens), packer.add(positions));
+      this.forwardRows(stage, work, { entries, rows }, stage.upload(tokens), stage.upload(positions));
     }
     for (const entries of groups) {
       for (const e of entries) {
@@ -212,11 +209,9 @@ export class GpuDecoder implements Decoder {
       qkv: f(3 * N * C),
       atty: f(N * C),
       att: f(att),
-      attproj: f(N * C),
       res2: f(N * C),
       fch: f(N * M),
       fchGelu: f(N * M),
-      fcproj: f(N * C),
       lastRows: f(B * C),
       lastLn: f(B * C),
       lastStats: f(2 * B),
@@ -227,21 +222,21 @@ export class GpuDecoder implements Decoder {
    * The full forward's layer sequence on new rows of several streams: each entry's rows go into its
    * stream's cache, attend to everything before them, and its last row's final LayerNorm lands in `last`.
    */
-  private forwardRows(stage: Stage, packer: UploadPacker, w: Workspace, batch: RowBatch, tokens: GPUBuffer | BufferSlice, positions: BufferSlice): void {
+  private forwardRows(stage: Stage, w: Workspace, batch: RowBatch, tokens: GPUBuffer | BufferSlice, positions: BufferSlice): void {
     const { dModel: C, dMlp: M, nHead: NH, lnEps: eps, contextLength: tCap } = this.config;
     const o = this.offsets;
     const p = this.params;
     const B = batch.entries.length;
     const T = batch.rows;
     const N = B * T;
-    const seqs = packer.add(packSeqRows(batch.entries));
+    const seqs = stage.upload(packSeqRows(batch.entries));
     const cachePairs: number[] = [];
     const lastPairs: number[] = [];
     batch.entries.forEach((e, b) => {
       for (let r = 0; r < e.count; r++) cachePairs.push(b * T + r, e.slot * tCap + e.pos0 + r);
       lastPairs.push(b * T + e.count - 1, b);
     });
-    const cachePairsBuffer = packer.add(Uint32Array.from(cachePairs));
+    const cachePairsBuffer = stage.upload(Uint32Array.from(cachePairs));
     encoderForward(stage, w.x, p, tokens, positions, N, C, o.wte, o.wpe);
     for (let l = 0; l < this.config.nLayer; l++) {
       const b = o.blocks[l];
@@ -249,19 +244,17 @@ export class GpuDecoder implements Decoder {
       matmulForward(stage, w.qkv, w.ln, p, b.qkvw, b.qkvb, N, C, 3 * C, this.variant);
       copyRows(stage, this.caches[l], w.qkv, cachePairsBuffer, cachePairs.length / 2, 3 * C);
       attentionForward(stage, w.atty, w.att, this.caches[l], seqs, B, T, tCap, C, NH, attentionCap(batch));
-      matmulForward(stage, w.attproj, w.atty, p, b.attprojw, b.attprojb, N, C, C, this.variant);
-      residualForward(stage, w.res2, w.x, w.attproj, N * C);
+      matmulForward(stage, w.res2, w.atty, p, b.attprojw, b.attprojb, N, C, C, this.variant, w.x);
       layernormForward(stage, w.ln, w.stats, w.res2, p, b.ln2w, b.ln2b, N, C, eps);
       matmulForward(stage, w.fch, w.ln, p, b.fcw, b.fcb, N, C, M, this.variant);
       geluForward(stage, w.fchGelu, w.fch, N * M);
-      matmulForward(stage, w.fcproj, w.fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant);
-      residualForward(stage, w.x, w.res2, w.fcproj, N * C);
+      matmulForward(stage, w.x, w.fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant, w.res2);
     }
-    copyRows(stage, w.lastRows, w.x, packer.add(Uint32Array.from(lastPairs)), B, C);
+    copyRows(stage, w.lastRows, w.x, stage.upload(Uint32Array.from(lastPairs)), B, C);
     layernormForward(stage, w.lastLn, w.lastStats, w.lastRows, p, o.lnfw, o.lnfb, B, C, eps);
     const toStreams = new Uint32Array(2 * B);
     batch.entries.forEach((e, b) => toStreams.set([b, e.slot], 2 * b));
-    copyRows(stage, this.last, w.lastLn, packer.add(toStreams), B, C);
+    copyRows(stage, this.last, w.lastLn, stage.upload(toStreams), B, C);
   }
 
   private checkStream(index: number): void {

@@ -1,5 +1,5 @@
-// GELU (tanh form) and the residual connection on the GPU (shaders/gelu.wgsl), twins of
-// src/backend/cpu/gelu.ts and residual.ts: one thread per element.
+// GELU (tanh form) on the GPU (shaders/gelu.wgsl), twin of src/backend/cpu/gelu.ts: one thread per element.
+// The residual connection is added by matmul.ts's matmulForward, in the projection's own pass.
 import code from '../../../shaders/gelu.wgsl?raw';
 import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
@@ -9,7 +9,6 @@ export const SHAPE = wgslStruct('Shape', { n: 'u32', grid_x: 'u32' });
 
 const FORWARD = kernel(code, 'gelu_forward', ['uniform', 'read', 'write']);
 const BACKWARD = kernel(code, 'gelu_backward', ['uniform', 'read', 'read', 'write']);
-const RESIDUAL = kernel(code, 'residual_forward', ['uniform', 'read', 'read', 'write']);
 
 export function geluForward(stage: Stage, out: Buf, inp: Buf, n: number): void {
   const g = threadGrid(n);
@@ -20,10 +19,4 @@ export function geluForward(stage: Stage, out: Buf, inp: Buf, n: number): void {
 export function geluBackward(stage: Stage, dinp: Buf, inp: Buf, dout: Buf, n: number): void {
   const g = threadGrid(n);
   if (g) stage.dispatch(BACKWARD, [SHAPE.pack({ n, grid_x: g.gridX }), inp, dout, dinp], g.workgroups);
-}
-
-/** out = a + b (n floats). */
-export function residualForward(stage: Stage, out: Buf, a: Buf, b: Buf, n: number): void {
-  const g = threadGrid(n);
-  if (g) stage.dispatch(RESIDUAL, [SHAPE.pack({ n, grid_x: g.gridX }), a, b, out], g.workgroups);
 }

@@ -11,7 +11,7 @@ import type { ModelConfig } from '../../model/config.ts';
 import type { ModelOffsets } from '../../model/layout.ts';
 import { attentionBackward, attentionForward } from './attention.ts';
 import { encoderBackward, encoderForward } from './encoder.ts';
-import { geluBackward, geluForward, residualForward } from './gelu.ts';
+import { geluBackward, geluForward } from './gelu.ts';
 import type { BufferSlice } from './kernel.ts';
 import { layernormBackward, layernormForward } from './layernorm.ts';
 import { matmulBackward, matmulForward, type MatmulVariant } from './matmul.ts';
@@ -25,13 +25,11 @@ export interface GpuLayerActivations {
   qkv: GPUBuffer;
   atty: GPUBuffer;
   att: GPUBuffer;
-  attproj: GPUBuffer;
   residual2: GPUBuffer;
   ln2: GPUBuffer;
   ln2Stats: GPUBuffer;
   fch: GPUBuffer;
   fchGelu: GPUBuffer;
-  fcproj: GPUBuffer;
   residual3: GPUBuffer;
 }
 
@@ -63,13 +61,11 @@ export function allocGpuActivations(scratch: Scratch, config: ModelConfig, B: nu
       qkv: f(3 * N * C),
       atty: f(N * C),
       att: f(B * NH * T * T),
-      attproj: f(N * C),
       residual2: f(N * C),
       ln2: f(N * C),
       ln2Stats: f(2 * N),
       fch: f(N * M),
       fchGelu: f(N * M),
-      fcproj: f(N * C),
       residual3: f(N * C),
     });
   }
@@ -89,13 +85,11 @@ export function gptForward(stage: Stage, acts: GpuActivations, params: GPUBuffer
     layernormForward(stage, a.ln1, a.ln1Stats, residual, params, b.ln1w, b.ln1b, N, C, eps);
     matmulForward(stage, a.qkv, a.ln1, params, b.qkvw, b.qkvb, N, C, 3 * C, variant);
     attentionForward(stage, a.atty, a.att, a.qkv, inputs.seqs, B, T, T, C, NH);
-    matmulForward(stage, a.attproj, a.atty, params, b.attprojw, b.attprojb, N, C, C, variant);
-    residualForward(stage, a.residual2, residual, a.attproj, N * C);
+    matmulForward(stage, a.residual2, a.atty, params, b.attprojw, b.attprojb, N, C, C, variant, residual);
     layernormForward(stage, a.ln2, a.ln2Stats, a.residual2, params, b.ln2w, b.ln2b, N, C, eps);
     matmulForward(stage, a.fch, a.ln2, params, b.fcw, b.fcb, N, C, M, variant);
     geluForward(stage, a.fchGelu, a.fch, N * M);
-    matmulForward(stage, a.fcproj, a.fchGelu, params, b.fcprojw, b.fcprojb, N, M, C, variant);
-    residualForward(stage, a.residual3, a.residual2, a.fcproj, N * C);
+    matmulForward(stage, a.residual3, a.fchGelu, params, b.fcprojw, b.fcprojb, N, M, C, variant, a.residual2);
     residual = a.residual3;
   }
   layernormForward(stage, acts.lnf, acts.lnfStats, residual, params, o.lnfw, o.lnfb, N, C, eps);

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
 import { matmulBackward as matmulBackwardCpu, matmulForward as matmulForwardCpu } from '../cpu/matmul.ts';
-import { matmulBackward, matmulForward } from './matmul.ts';
+import { residualForward as residualForwardCpu } from '../cpu/residual.ts';
+import { matmulBackward, matmulForward, type MatmulVariant } from './matmul.ts';
 import { randn, runKernels, worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
@@ -57,6 +58,32 @@ describe('matmul kernels on WebGPU against the CPU reference', () => {
       expect(worstError(got.grads4, grads, 1e-4, REL), `grads vec4 ${what}`).toBeLessThanOrEqual(1);
       expect(worstError(got.dinp, dinp, ABS, REL), `dinp ${what}`).toBeLessThanOrEqual(1);
       expect(worstError(got.grads, grads, 1e-4, REL), `grads ${what}`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('adds the residual in the same pass: exactly the float32 sum of the plain output and the residual', async () => {
+    const rng = new Rng(4);
+    const variants: MatmulVariant[] = ['naive', 'vec4', 'tiled'];
+    for (const [N, C, OC] of [
+      [19, 13, 23],
+      [33, 48, 17],
+    ]) {
+      const bOff = Math.ceil((OC * C) / 64) * 64;
+      const params = randn(rng, bOff + OC);
+      const inp = randn(rng, N * C);
+      const residual = randn(rng, N * OC, 3);
+      const outputs = Object.fromEntries(variants.flatMap((v) => [[`plain ${v}`, N * OC], [`fused ${v}`, N * OC]]));
+      const got = await runKernels(gpu, { params, inp, residual }, outputs, (s, b) => {
+        for (const v of variants) {
+          matmulForward(s, b[`plain ${v}`], b.inp, b.params, 0, bOff, N, C, OC, v);
+          matmulForward(s, b[`fused ${v}`], b.inp, b.params, 0, bOff, N, C, OC, v, b.residual);
+        }
+      });
+      for (const v of variants) {
+        const expected = new Float32Array(N * OC);
+        residualForwardCpu(expected, residual, got[`plain ${v}`], N * OC);
+        expect(Array.from(got[`fused ${v}`]), `${v} ${N}x${C}x${OC}`).toEqual(Array.from(expected));
+      }
     }
   });
 });

@@ -1,14 +1,15 @@
 // The fully connected layer on the GPU (shaders/matmul.wgsl), twin of src/backend/cpu/matmul.ts: weights
-// row-major [OC, C] in the flat parameter buffer, out = inp @ weight^T + bias. The backward writes dinp and
-// accumulates the weight and bias gradients, as on the CPU.
+// row-major [OC, C] in the flat parameter buffer, out = inp @ weight^T + bias, with the residual connection
+// (cpu/residual.ts) optionally added in the same pass. The backward writes dinp and accumulates the weight
+// and bias gradients, as on the CPU.
 import code from '../../../shaders/matmul.wgsl?raw';
 import { kernel, threadGrid, type BindingKind, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
-export const SHAPE = wgslStruct('Shape', { n: 'u32', c: 'u32', oc: 'u32', w_off: 'u32', b_off: 'u32', has_bias: 'u32', grid_x: 'u32' });
+export const SHAPE = wgslStruct('Shape', { n: 'u32', c: 'u32', oc: 'u32', w_off: 'u32', b_off: 'u32', has_bias: 'u32', grid_x: 'u32', has_residual: 'u32' });
 
-const FORWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'write'];
+const FORWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'write', 'read'];
 const BACKWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'read', 'write', 'write'];
 const K = {
   forward: kernel(code, 'matmul_forward', FORWARD_BINDINGS),
@@ -35,24 +36,29 @@ function checkAligned(name: string, ...offsets: number[]): void {
   for (const off of offsets) if (off % 4 !== 0) throw new RangeError(`${name}: vec4 kernels need offsets that are multiples of 4 floats, got ${off}`);
 }
 
-function shape(N: number, C: number, OC: number, wOff: number, bOff: number | null, gridX: number): Uint32Array<ArrayBuffer> {
-  return SHAPE.pack({ n: N, c: C, oc: OC, w_off: wOff, b_off: bOff ?? 0, has_bias: bOff === null ? 0 : 1, grid_x: gridX });
+function shape(N: number, C: number, OC: number, wOff: number, bOff: number | null, gridX: number, residual = false): Uint32Array<ArrayBuffer> {
+  return SHAPE.pack({ n: N, c: C, oc: OC, w_off: wOff, b_off: bOff ?? 0, has_bias: bOff === null ? 0 : 1, grid_x: gridX, has_residual: residual ? 1 : 0 });
 }
 
-/** out [N, OC] = inp [N, C] @ weight^T + bias; bOff null = no bias. */
-export function matmulForward(stage: Stage, out: Buf, inp: Buf, params: Buf, wOff: number, bOff: number | null, N: number, C: number, OC: number, variant: MatmulVariant = 'naive'): void {
+/**
+ * out [N, OC] = inp [N, C] @ weight^T + bias; bOff null = no bias. With `residual` [N, OC], out = residual
+ * + that: the residual connection in the same pass (out must be another buffer than residual).
+ */
+export function matmulForward(stage: Stage, out: Buf, inp: Buf, params: Buf, wOff: number, bOff: number | null, N: number, C: number, OC: number, variant: MatmulVariant = 'naive', residual: Buf | null = null): void {
   if (N === 0 || OC === 0) return;
+  // Without a residual, binding 4 holds any read-only buffer: the kernel does not read it.
+  const resources = (gridX: number) => [shape(N, C, OC, wOff, bOff, gridX, residual !== null), params, inp, out, residual ?? inp];
   if (variant === 'tiled') {
     const wx = Math.ceil(OC / TILE);
     const wy = Math.ceil(N / TILE);
     if (wx > 65535 || wy > 65535) throw new RangeError(`matmulForward: ${N} x ${OC} is too large for the tiled kernel`);
-    stage.dispatch(K.forwardTiled, [shape(N, C, OC, wOff, bOff, wx), params, inp, out], [wx, wy, 1]);
+    stage.dispatch(K.forwardTiled, resources(wx), [wx, wy, 1]);
     return;
   }
   const g = threadGrid(N * OC)!;
   const vec4 = variant === 'vec4' && C % 4 === 0;
   if (vec4) checkAligned('matmulForward', wOff, bOff ?? 0);
-  stage.dispatch(vec4 ? K.forwardVec4 : K.forward, [shape(N, C, OC, wOff, bOff, g.gridX), params, inp, out], g.workgroups);
+  stage.dispatch(vec4 ? K.forwardVec4 : K.forward, resources(g.gridX), g.workgroups);
 }
 
 /** Writes dinp [N, C] = dout @ weight and accumulates dweight, dbias into grads. */

@@ -11,6 +11,7 @@
 import { BufferPool, type PoolStats } from './buffer_pool.ts';
 import { acquireDevice, browserGpu, type AcquireOptions, type AdapterReport, type LimitName } from './device.ts';
 import type { DeviceLostInfo } from './errors.ts';
+import { zeroCounters, type GpuCounters } from './gpu_counters.ts';
 import { PipelineCache } from './pipeline_cache.ts';
 import { Stage, type StageContext, type StageOptions } from './stage.ts';
 import { StagingRing } from './staging_ring.ts';
@@ -38,6 +39,8 @@ export class GpuRuntime implements StageContext {
   private submits = 0;
   private bytesRead = 0;
   private bytesWritten = 0;
+  /** Live counters while counting (startCounting), else null: stages then skip every count and clock read. */
+  counters: GpuCounters | null = null;
 
   constructor(
     readonly device: GPUDevice,
@@ -89,6 +92,16 @@ export class GpuRuntime implements StageContext {
     this.bytesRead += bytesRead;
   }
 
+  /** Starts counting from zero (replacing any counters already running); returns the live counters. */
+  startCounting(): GpuCounters {
+    this.counters = zeroCounters();
+    return this.counters;
+  }
+
+  stopCounting(): void {
+    this.counters = null;
+  }
+
   stage(label: string, options?: StageOptions): Stage {
     return new Stage(this, label, options);
   }
@@ -111,6 +124,10 @@ export class GpuRuntime implements StageContext {
       this.device.queue.writeBuffer(target, byteOffset, padded);
     }
     this.bytesWritten += bytes.byteLength;
+    if (this.counters) {
+      this.counters.writes++;
+      this.counters.bytesWritten += bytes.byteLength;
+    }
   }
 
   /** A pooled storage buffer of at least byteSize bytes, contents undefined. */
@@ -123,8 +140,12 @@ export class GpuRuntime implements StageContext {
   }
 
   /** Resolves when all submitted work has finished on the GPU. */
-  finish(): Promise<void> {
-    return this.device.queue.onSubmittedWorkDone();
+  async finish(): Promise<void> {
+    const counters = this.counters;
+    if (!counters) return this.device.queue.onSubmittedWorkDone();
+    const t0 = performance.now();
+    await this.device.queue.onSubmittedWorkDone();
+    counters.finishWaitMs += performance.now() - t0;
   }
 
   stats(): RuntimeStats {

@@ -1,10 +1,12 @@
 // One stage of GPU work (e.g. "forward", "loss", "optimizer"): dispatches and reads are recorded in order,
-// then `submit` encodes them into ONE command encoder and ONE queue submit. The uniform values of all
-// dispatches share one buffer, each at its own aligned offset, and everything the stage reads goes through
-// one staging buffer mapped once. A validation or out-of-memory error inside the stage rejects the stage
+// then `submit` encodes them into ONE command encoder and ONE queue submit. What the host sends (the
+// uniform values of all dispatches and the stage's uploads) travels in one buffer and one writeBuffer, each
+// part at its own aligned offset, and everything the stage reads goes through one staging buffer mapped
+// once. A validation or out-of-memory error inside the stage rejects the stage
 // (GpuStageError) instead of leaving zeros in the results.
 import { DeviceLostError, GpuStageError, type DeviceLostInfo } from './errors.ts';
 import type { BufferPool } from './buffer_pool.ts';
+import type { GpuCounters } from './gpu_counters.ts';
 import {
   asSlice,
   isUniformData,
@@ -15,6 +17,7 @@ import {
   type WorkgroupCount,
 } from './kernel.ts';
 import type { PipelineCache } from './pipeline_cache.ts';
+import { StageData } from './stage_data.ts';
 import type { StagingRing } from './staging_ring.ts';
 
 /** What a stage needs from the runtime that created it. */
@@ -28,6 +31,8 @@ export interface StageContext {
   readonly lost: Promise<DeviceLostInfo>;
   /** Called once per queue submit with the bytes the stage copies back to the host. */
   countSubmit(bytesRead: number): void;
+  /** Counters to add this stage's work and waits to, or null when nobody counts. */
+  readonly counters: GpuCounters | null;
 }
 
 interface Dispatch {
@@ -86,6 +91,7 @@ const MAX_QUERIES = 4096;
 
 export class Stage {
   private readonly commands: Command[] = [];
+  private readonly data = new StageData();
   private stagingBytes = 0;
   private submitted = false;
   private readonly timingResult: Promise<KernelTiming[]> | null = null;
@@ -130,6 +136,10 @@ export class Stage {
       if ((kind === 'uniform') !== isUniformData(resources[i])) {
         throw new TypeError(`${kernel.entryPoint}: binding ${i} is ${kind} and needs ${kind === 'uniform' ? 'typed-array values' : 'a buffer'}`);
       }
+      // Uploads share their buffer with the uniforms, which no dispatch may also write.
+      if (kind === 'write' && this.data.isUpload(resources[i])) {
+        throw new TypeError(`${kernel.entryPoint}: binding ${i} is written, and an upload is read-only`);
+      }
     });
     if (workgroups.some((n) => !Number.isInteger(n) || n < 0)) {
       throw new RangeError(`${kernel.entryPoint}: bad workgroup count ${workgroups.join('x')}`);
@@ -138,6 +148,20 @@ export class Stage {
     const recorded = resources.map((r) => (isUniformData(r) ? r.slice() : r));
     this.commands.push({ kind: 'dispatch', kernel, resources: recorded, workgroups });
     return this;
+  }
+
+  /**
+   * A slice that holds a copy of data (taken now) when the stage runs, for read-only bindings of this
+   * stage's dispatches; it is sent with the uniforms, in the stage's one write (stage_data.ts).
+   */
+  upload(data: Float32Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>): BufferSlice {
+    this.checkOpen();
+    return this.data.upload(data);
+  }
+
+  /** Bytes the stage's uploads take in its write, alignment included. */
+  get uploadedBytes(): number {
+    return this.data.uploadedBytes;
   }
 
   /** Records a buffer-to-buffer copy (sizes and offsets multiples of 4). */
@@ -232,29 +256,48 @@ export class Stage {
   }
 
   private async encodeAndSubmit(reads: Read[]): Promise<void> {
-    const { device, pool, staging } = this.context;
+    const { device, pool, staging, counters } = this.context;
     const lost = this.context.lostInfo();
     if (lost) throw new DeviceLostError(lost);
 
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
-    let uniformBuffer: GPUBuffer | null = null;
+    let dataBuffer: GPUBuffer | null = null;
     let stagingBuffer: GPUBuffer | null = null;
+    let mapped: Promise<void> | null = null;
     let thrown: unknown = null;
     try {
-      const uniforms = this.packUniforms();
-      uniformBuffer = uniforms.buffer;
+      const sent = this.data.pack(this.uniformValues(), device.limits.minUniformBufferOffsetAlignment, pool);
+      dataBuffer = sent.buffer;
       stagingBuffer = reads.length > 0 ? staging.acquire(this.stagingBytes) : null;
-      const encoder = this.encode(uniforms.buffer, uniforms.slots, stagingBuffer);
-      if (uniforms.buffer) device.queue.writeBuffer(uniforms.buffer, 0, uniforms.data);
+      const encoder = this.encode(sent.buffer, sent.slots, stagingBuffer);
+      if (sent.buffer) device.queue.writeBuffer(sent.buffer, 0, sent.data);
       device.queue.submit([encoder.finish()]);
-      this.context.countSubmit(reads.reduce((total, read) => total + read.byteLength, 0));
+      // The map is asked for at once, so that waiting for it overlaps the error scopes' round trip; a
+      // stage that turns out to have failed cancels it unread.
+      if (stagingBuffer) {
+        mapped = stagingBuffer.mapAsync(GPUMapMode.READ, 0, this.stagingBytes);
+        mapped.catch(() => undefined);
+      }
+      const bytesRead = reads.reduce((total, read) => total + read.byteLength, 0);
+      this.context.countSubmit(bytesRead);
+      if (counters) {
+        counters.submits++;
+        counters.bytesRead += bytesRead;
+        if (sent.buffer) {
+          counters.writes++;
+          counters.bytesWritten += sent.data.byteLength;
+        }
+      }
     } catch (err) {
       thrown = err;
     }
-    // Queue order makes the uniform buffer reusable by the next stage's writeBuffer right away.
-    if (uniformBuffer) pool.release(uniformBuffer);
+    // Queue order makes the data buffer reusable by the next stage's writeBuffer right away.
+    if (dataBuffer) pool.release(dataBuffer);
+    const waitStart = counters ? performance.now() : 0;
     const [validation, outOfMemory] = await Promise.all([device.popErrorScope(), device.popErrorScope()]);
+    const scopesDone = counters ? performance.now() : 0;
+    if (counters) counters.scopeWaitMs += scopesDone - waitStart;
     const gpuError = validation ?? outOfMemory;
     const failure = thrown ?? (gpuError ? new GpuStageError(this.label, gpuError.message) : null);
     if (!stagingBuffer) {
@@ -264,26 +307,30 @@ export class Stage {
     try {
       if (failure) throw failure;
       try {
-        await stagingBuffer.mapAsync(GPUMapMode.READ, 0, this.stagingBytes);
+        await mapped;
       } catch (err) {
         // A map fails when the device goes away; the loss itself may be reported a moment later.
         const info = this.context.lostInfo() ?? (await settlesWithin(this.context.lost, 100));
         throw info ? new DeviceLostError(info) : err;
       }
+      if (counters) {
+        counters.readbacks++;
+        counters.mapWaitMs += performance.now() - scopesDone;
+      }
       const range = stagingBuffer.getMappedRange(0, this.stagingBytes);
       for (const read of reads) read.resolve(range.slice(read.stagingOffset, read.stagingOffset + read.byteLength));
     } finally {
-      if (stagingBuffer.mapState === 'mapped') stagingBuffer.unmap();
+      if (stagingBuffer.mapState !== 'unmapped') stagingBuffer.unmap();
       staging.release(stagingBuffer);
     }
   }
 
   private encode(
-    uniformBuffer: GPUBuffer | null,
+    dataBuffer: GPUBuffer | null,
     uniformSlots: { offset: number; size: number }[],
     stagingBuffer: GPUBuffer | null,
   ): GPUCommandEncoder {
-    const { device, pipelines } = this.context;
+    const { device, pipelines, counters } = this.context;
     const encoder = device.createCommandEncoder({ label: this.label });
     const timestamps = this.commands.find((c): c is ResolveTimestamps => c.kind === 'resolve-timestamps');
     let pass: GPUComputePassEncoder | null = null;
@@ -291,24 +338,32 @@ export class Stage {
     let dispatchIndex = 0;
     for (const command of this.commands) {
       if (command.kind === 'dispatch') {
+        // Timed dispatches each get a pass of their own, whose begin and end write the timestamps.
         if (timestamps) {
           pass?.end();
-          pass = encoder.beginComputePass({
-            label: command.kernel.entryPoint,
-            timestampWrites: {
-              querySet: timestamps.querySet,
-              beginningOfPassWriteIndex: 2 * dispatchIndex,
-              endOfPassWriteIndex: 2 * dispatchIndex + 1,
-            },
-          });
+          pass = null;
+        }
+        if (!pass) {
+          pass = encoder.beginComputePass(
+            timestamps
+              ? {
+                  label: command.kernel.entryPoint,
+                  timestampWrites: {
+                    querySet: timestamps.querySet,
+                    beginningOfPassWriteIndex: 2 * dispatchIndex,
+                    endOfPassWriteIndex: 2 * dispatchIndex + 1,
+                  },
+                }
+              : { label: this.label },
+          );
+          if (counters) counters.passes++;
         }
         dispatchIndex++;
-        pass ??= encoder.beginComputePass({ label: this.label });
         const { pipeline, layout } = pipelines.get(command.kernel);
         const entries = command.resources.map((resource, binding): GPUBindGroupEntry => {
           if (isUniformData(resource)) {
             const { offset, size } = uniformSlots[uniformIndex++];
-            return { binding, resource: { buffer: uniformBuffer!, offset, size } };
+            return { binding, resource: { buffer: dataBuffer!, offset, size } };
           }
           const slice = asSlice(resource);
           return { binding, resource: { buffer: slice.buffer, offset: slice.offset ?? 0, size: slice.size } };
@@ -316,7 +371,10 @@ export class Stage {
         pass.setPipeline(pipeline);
         pass.setBindGroup(0, device.createBindGroup({ label: command.kernel.entryPoint, layout, entries }));
         const [x, y, z] = command.workgroups;
-        if (x > 0 && y > 0 && z > 0) pass.dispatchWorkgroups(x, y, z);
+        if (x > 0 && y > 0 && z > 0) {
+          pass.dispatchWorkgroups(x, y, z);
+          if (counters) counters.dispatches++;
+        }
         continue;
       }
       pass?.end();
@@ -337,9 +395,8 @@ export class Stage {
     return encoder;
   }
 
-  /** All uniform values of the stage in one buffer, each struct at the device's uniform-offset alignment. */
-  private packUniforms(): { buffer: GPUBuffer | null; data: Uint8Array<ArrayBuffer>; slots: { offset: number; size: number }[] } {
-    const align = this.context.device.limits.minUniformBufferOffsetAlignment;
+  /** The uniform values of every dispatch, in recording order. */
+  private uniformValues(): Uint8Array[] {
     const values: Uint8Array[] = [];
     for (const command of this.commands) {
       if (command.kind !== 'dispatch') continue;
@@ -347,18 +404,7 @@ export class Stage {
         if (isUniformData(resource)) values.push(new Uint8Array(resource.buffer, resource.byteOffset, resource.byteLength));
       }
     }
-    if (values.length === 0) return { buffer: null, data: new Uint8Array(0), slots: [] };
-    const slots: { offset: number; size: number }[] = [];
-    let total = 0;
-    for (const bytes of values) {
-      const size = roundUp(Math.max(bytes.byteLength, 16), 16);
-      slots.push({ offset: total, size });
-      total = roundUp(total + size, align);
-    }
-    const data = new Uint8Array(total);
-    values.forEach((bytes, i) => data.set(bytes, slots[i].offset));
-    const buffer = this.context.pool.acquire(total, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST, 'uniforms');
-    return { buffer, data, slots };
+    return values;
   }
 
   private checkOpen(): void {

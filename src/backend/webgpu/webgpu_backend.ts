@@ -7,9 +7,11 @@
 // activation budget): forward -> tied head on the scored rows -> masked log-softmax -> l_student ->
 // probability shift and fused SEED coefficient -> logit gradient -> backward into the scratch gradient.
 // The coefficient of a token needs only its own l_student and the batch's N and N_opd, which the host
-// knows from the masks, so chunks need no second pass. A last stage counts the non-finite numbers and adds
-// the scratch to the gradient only when that count is 0; the host reads back the per-token numbers and
-// the count, and refuses (NonFiniteError) with the gradient untouched, as the CPU does.
+// knows from the masks, so chunks need no second pass. The first chunk's stage zeroes the scratch
+// gradient; the last one counts the non-finite numbers, adds the scratch to the gradient only when that
+// count is 0, and holds the call's one readback: the per-token numbers and the count, from which the host
+// refuses (NonFiniteError) with the gradient untouched, as the CPU does. `score` reads back once too, in
+// its last chunk's stage.
 import {
   NonFiniteError,
   type Backend,
@@ -48,7 +50,7 @@ import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 import { matmulBackward, matmulForward, type MatmulVariant } from './matmul.ts';
 import { copyRows, fill } from './rows.ts';
 import type { GpuRuntime } from './runtime.ts';
-import { Scratch, UploadPacker } from './scratch.ts';
+import { Scratch } from './scratch.ts';
 import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
@@ -151,10 +153,9 @@ export class WebGpuBackend implements Backend {
       initial.set(params);
     }
     const zeros = new Float32Array(this.n);
-    const queue = gpu.device.queue;
-    queue.writeBuffer(this.params, 0, initial);
-    queue.writeBuffer(this.reference, 0, initial);
-    for (const b of [this.grads, this.gradScratch, this.m, this.v]) queue.writeBuffer(b, 0, zeros);
+    gpu.write(this.params, initial);
+    gpu.write(this.reference, initial);
+    for (const b of [this.grads, this.gradScratch, this.m, this.v]) gpu.write(b, zeros);
   }
 
   /** A backend with freshly initialised parameters (model/init.ts), the same as CpuBackend.fromSeed. */
@@ -174,7 +175,7 @@ export class WebGpuBackend implements Backend {
   async writeParameters(params: Float32Array): Promise<void> {
     this.checkOpen();
     checkParameterBuffer(params, this.n, 'parameters');
-    this.gpu.device.queue.writeBuffer(this.params, 0, Float32Array.from(params));
+    this.gpu.write(this.params, Float32Array.from(params));
   }
 
   async setReferenceFromCurrent(): Promise<void> {
@@ -195,8 +196,8 @@ export class WebGpuBackend implements Backend {
   async writeOptimizerState(state: { m: Float32Array; v: Float32Array; step: number }): Promise<void> {
     this.checkOpen();
     checkOptimizerState(state, this.n);
-    this.gpu.device.queue.writeBuffer(this.m, 0, Float32Array.from(state.m));
-    this.gpu.device.queue.writeBuffer(this.v, 0, Float32Array.from(state.v));
+    this.gpu.write(this.m, Float32Array.from(state.m));
+    this.gpu.write(this.v, Float32Array.from(state.v));
     this.step = state.step;
   }
 
@@ -208,25 +209,22 @@ export class WebGpuBackend implements Backend {
     const all = new Scratch(this.gpu);
     try {
       const lStudentAll = all.floats(R);
-      for (const chunk of chunks) {
+      let out: Promise<ArrayBuffer> | null = null;
+      for (const [i, chunk] of chunks.entries()) {
         const scratch = new Scratch(this.gpu);
         try {
           const stage = this.stage('score');
-          const packer = new UploadPacker();
           const plan = planBatch(chunk.batch, this.config);
-          const { lStudent } = this.forwardLogProbs(stage, scratch, packer, plan, set === 'reference' ? this.reference : this.params);
+          const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
           stage.copy(lStudent, { buffer: lStudentAll, offset: chunk.firstScored * 4 }, chunk.nScored * 4);
-          packer.flush(this.gpu, scratch);
+          if (i === chunks.length - 1) out = stage.read(lStudentAll, R * 4);
           await this.submit('score', stage);
         } finally {
           scratch.release();
         }
       }
-      const stage = this.stage('score');
-      const out = stage.read(lStudentAll, R * 4);
-      await this.submit('score', stage);
       this.bytesRead += R * 4;
-      return new Float32Array(await out);
+      return new Float32Array(await out!);
     } finally {
       all.release();
     }
@@ -243,31 +241,29 @@ export class WebGpuBackend implements Backend {
     const all = new Scratch(this.gpu);
     try {
       const tokensAll = all.floats(R * TOKEN_OUT_FLOATS);
-      const first = this.stage('lossBackward');
-      fill(first, this.gradScratch, this.n, 0);
-      await this.submit('lossBackward', first);
-      for (const chunk of chunks) {
+      let raw: Promise<ArrayBuffer> | null = null;
+      let flag: Promise<ArrayBuffer> | null = null;
+      for (const [i, chunk] of chunks.entries()) {
         const scratch = new Scratch(this.gpu);
         try {
           const stage = this.stage('lossBackward');
-          const packer = new UploadPacker();
-          const tokens = this.chunkLossBackward(stage, scratch, packer, chunk, tokenIn, counts, hyper);
+          if (i === 0) fill(stage, this.gradScratch, this.n, 0);
+          const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper);
           stage.copy(tokens, { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 }, chunk.nScored * TOKEN_OUT_FLOATS * 4);
-          packer.flush(this.gpu, scratch);
+          if (i === chunks.length - 1) {
+            countNonFinite(stage, this.flag, tokensAll, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
+            accumulateGradients(stage, this.grads, this.gradScratch, this.flag, this.n);
+            raw = stage.read(tokensAll, R * TOKEN_OUT_FLOATS * 4);
+            flag = stage.read(this.flag, 4);
+          }
           await this.submit('lossBackward', stage);
         } finally {
           scratch.release();
         }
       }
-      const stage = this.stage('lossBackward');
-      countNonFinite(stage, this.flag, tokensAll, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
-      accumulateGradients(stage, this.grads, this.gradScratch, this.flag, this.n);
-      const raw = stage.read(tokensAll, R * TOKEN_OUT_FLOATS * 4);
-      const flag = stage.read(this.flag, 4);
-      await this.submit('lossBackward', stage);
       this.bytesRead += R * TOKEN_OUT_FLOATS * 4 + 4;
-      const out = unpackLossOutput(new Float32Array(await raw), R, inputs, hyper);
-      if (new Uint32Array(await flag)[0] !== 0) await this.refuse(out, batch);
+      const out = unpackLossOutput(new Float32Array(await raw!), R, inputs, hyper);
+      if (new Uint32Array(await flag!)[0] !== 0) await this.refuse(out, batch);
       return out;
     } finally {
       all.release();
@@ -278,12 +274,12 @@ export class WebGpuBackend implements Backend {
    * One chunk of lossBackward, recorded into stage: forward, SEED loss and logit gradient, backward into
    * the scratch gradient. Returns the chunk's TokenOut buffer.
    */
-  private chunkLossBackward(stage: Stage, scratch: Scratch, packer: UploadPacker, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper): GPUBuffer {
+  private chunkLossBackward(stage: Stage, scratch: Scratch, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper): GPUBuffer {
     const { vocabSize: V, dModel: C } = this.config;
     const plan = planBatch(chunk.batch, this.config);
     const R = chunk.nScored;
-    const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, packer, plan, this.params);
-    const inputsBuffer = packer.add(tokenIn.subarray(chunk.firstScored * TOKEN_IN_FLOATS, (chunk.firstScored + R) * TOKEN_IN_FLOATS));
+    const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
+    const inputsBuffer = stage.upload(tokenIn.subarray(chunk.firstScored * TOKEN_IN_FLOATS, (chunk.firstScored + R) * TOKEN_IN_FLOATS));
     const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
     fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
     seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper);
@@ -294,11 +290,11 @@ export class WebGpuBackend implements Backend {
     const N = plan.B * plan.T;
     const dlnf = scratch.floats(N * C);
     fill(stage, dlnf, N * C, 0);
-    copyRows(stage, dlnf, dgathered, packer.add(plan.scatterPairs), R, C);
+    copyRows(stage, dlnf, dgathered, stage.upload(plan.scatterPairs), R, C);
     const index = tokenRowIndex(plan.tokens, V);
     gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
-      starts: packer.add(index.starts),
-      order: packer.add(index.order),
+      starts: stage.upload(index.starts),
+      order: stage.upload(index.order),
     }, this.variant);
     return tokens;
   }
@@ -342,21 +338,21 @@ export class WebGpuBackend implements Backend {
   }
 
   /** The forward of a planned batch up to the log-prob of each scored target, recorded into stage. */
-  private forwardLogProbs(stage: Stage, scratch: Scratch, packer: UploadPacker, plan: BatchPlan, params: GPUBuffer) {
+  private forwardLogProbs(stage: Stage, scratch: Scratch, plan: BatchPlan, params: GPUBuffer) {
     const { vocabSize: V, dModel: C } = this.config;
     const R = plan.rows.length;
     const acts: GpuActivations = allocGpuActivations(scratch, this.config, plan.B, plan.T);
     gptForward(stage, acts, params, this.offsets, this.config, {
-      tokens: packer.add(plan.tokens),
-      positions: packer.add(plan.positions),
-      seqs: packer.add(plan.seqs),
+      tokens: stage.upload(plan.tokens),
+      positions: stage.upload(plan.positions),
+      seqs: stage.upload(plan.seqs),
     }, this.variant);
     const gathered = scratch.floats(R * C);
-    copyRows(stage, gathered, acts.lnf, packer.add(plan.gatherPairs), R, C);
+    copyRows(stage, gathered, acts.lnf, stage.upload(plan.gatherPairs), R, C);
     const logits = scratch.floats(R * V);
     matmulForward(stage, logits, gathered, params, this.offsets.wte, null, R, C, V, this.variant);
-    const masks = packer.add(plan.masks);
-    const targets = packer.add(plan.targets);
+    const masks = stage.upload(plan.masks);
+    const targets = stage.upload(plan.targets);
     const logp = scratch.floats(R * V);
     maskedLogSoftmax(stage, logp, logits, masks, R, V);
     const lStudent = scratch.floats(R);

@@ -1,27 +1,34 @@
 // `seed bench cpu`: throughput of the CPU reference backend on a preset (tiny by default): forward (the
 // scoring pass), forward+backward (the SEED loss backward), rollout through the KV-cache decoder, and the
-// matmul kernel alone; then what one GRPO/SEED update of the default batch would take. Times are medians
-// of --reps runs after a warm-up, measured both in wall-clock and in this process's CPU time: the backend
-// is single-threaded, so CPU time is the figure that does not depend on what else the machine runs.
-// Writes cpu.md under --out DIR (default bench/).
+// matmul kernel alone, on one thread; then what one GRPO/SEED update of the default batch would take; then
+// whole SEED updates per second on 1, 2 and all cores (--threads before the command sets "all") and the
+// scaling efficiency (cpu_threads.ts). Per-pass times are medians of --reps runs after a warm-up, measured
+// both in wall-clock and in this process's CPU time: on one thread, CPU time is the figure that depends
+// least on what else the machine runs. Writes cpu.md under --out DIR (default bench/).
 import { cpus, loadavg } from 'node:os';
 import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
+import { cpuThreads } from '../../backend/cpu/threads.ts';
 import { allowToken } from '../../backend/contract.ts';
 import { heapFloats } from '../../backend/cpu/heap.ts';
 import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';
 import { forwardFlopsPerToken, isPresetName, presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../args.ts';
+import { numberOption, parseOptions } from '../args.ts';
+import { LIMITS, withLimits } from '../limits.ts';
+import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
+import { measureThreadScaling } from './cpu_threads.ts';
 import { reportHead, reportPath, writeOutput } from './output.ts';
 
-export const summary = 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, time of one update';
+export const summary = 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, updates/s on 1, 2 and all cores';
 
-const usage =
-  'npm run seed -- bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--seed 1] [--out DIR]';
+const usage = withLimits(
+  'npm run seed -- [--threads N] bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--updates 5] [--seed 1] [--out DIR] (--len: at least a prompt, an observation and a command, at most the context length)',
+  LIMITS.benchCpu,
+);
 
 /** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
 const OBSERVATION_TOKENS = 15;
@@ -120,6 +127,7 @@ export async function run(args: string[]): Promise<number> {
       tasks: { type: 'string', default: '8' },
       group: { type: 'string', default: '8' },
       reps: { type: 'string', default: '3' },
+      updates: { type: 'string', default: '5' },
       seed: { type: 'string', default: '1' },
       out: { type: 'string' },
     },
@@ -127,22 +135,21 @@ export async function run(args: string[]): Promise<number> {
   );
   const commit = sourceCommit();
   const preset = values.preset ?? 'tiny';
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
-  const len = parseIntOption(values.len, 'len');
-  const nSeq = parseIntOption(values.seqs, 'seqs');
-  const tasks = parseIntOption(values.tasks, 'tasks');
-  const group = parseIntOption(values.group, 'group');
-  const streams = parseIntOption(values.streams, 'streams', tasks * group);
-  const reps = parseIntOption(values.reps, 'reps');
-  const seed = parseIntOption(values.seed, 'seed');
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
   const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
-  if (len < PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS || len > config.contextLength) {
-    throw new CliError(`--len must be in [${PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS}, ${config.contextLength}]`, 2);
-  }
-  if (nSeq < 1 || streams < 1 || tasks < 1 || group < 1 || reps < 1) throw new CliError('--seqs, --streams, --tasks, --group and --reps must be at least 1', 2);
+  // --len: a sequence holds at least a prompt, an observation and a command, and fits the context.
+  const len = numberOption(values.len, 'len', { integer: true, min: PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS, max: config.contextLength });
+  const limits = LIMITS.benchCpu;
+  const nSeq = numberOption(values.seqs, 'seqs', limits.seqs);
+  const tasks = numberOption(values.tasks, 'tasks', limits.tasks);
+  const group = numberOption(values.group, 'group', limits.group);
+  const streams = numberOption(values.streams, 'streams', limits.streams, Math.min(tasks * group, limits.streams.max));
+  const reps = numberOption(values.reps, 'reps', limits.reps);
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const seed = numberOption(values.seed, 'seed', limits.seed);
 
   const rng = new Rng(seed);
-  const backend = CpuBackend.fromSeed(config, seed);
+  const backend = CpuBackend.fromSeed(config, seed, { threads: 1 });
   const batch = episodeBatch(config, nSeq, len, rng.fork('batch'));
   const nScored = batch.masks.length / maskWords(config.vocabSize);
   const scoredFraction = nScored / (nSeq * len);
@@ -191,6 +198,13 @@ export async function run(args: string[]): Promise<number> {
     for (let i = 0; i < 10; i++) plainMatmul(kout, ka, kb, kn, kk, km);
   });
 
+  const loadBefore = loadavg()[0];
+  const all = cpuThreads();
+  const counts = [...new Set([1, 2, Math.max(2, all)])];
+  process.stderr.write(`  SEED updates on ${counts.join(', ')} threads\n`);
+  const scaling = await measureThreadScaling(config, preset as PresetName, defaultTokenizer(), counts, updates, seed, (line) => process.stderr.write(`    ${line}\n`));
+  const loadAfter = loadavg()[0];
+
   const attended = (len + 1) / 2;
   const flopFwd = forwardFlopsPerToken(config, attended, scoredFraction);
   const flopRoll = forwardFlopsPerToken(config, attended, sampled / rolled);
@@ -238,7 +252,15 @@ export async function run(args: string[]): Promise<number> {
     `| learning benchmark: 100 updates x 3 seeds x (SEED + GRPO), one process | ${fmt(benchHours, 2)} h |`,
     `| the same as two processes on two free cores (the runs are independent) | ${fmt(benchHours / 2, 2)} h |`,
   ].join('\n');
-  process.stdout.write(`${table}\n\n${estimate}\n`);
+  const threadTable = [
+    `| threads | ms per update | SEED updates per second | speedup over 1 thread | scaling efficiency |`,
+    '|---:|---:|---:|---:|---:|',
+    ...scaling.rows.map(
+      (r) =>
+        `| ${r.threads}${r.threads === all ? ' (all cores)' : ''} | ${fmt(r.msPerUpdate)} | ${fmt(r.updatesPerSecond, 2)} | ${fmt(r.speedup, 2)} | ${fmt(r.efficiency * 100)}% |`,
+    ),
+  ].join('\n');
+  process.stdout.write(`${table}\n\n${estimate}\n\n${threadTable}\n`);
 
   const report = `${reportHead('CPU backend benchmark', 'cpu', args, commit).join('\n')}
 Preset **${preset}**: d ${config.dModel}, ${config.nLayer} layers, ${config.nHead} heads, MLP ${config.dMlp},
@@ -247,16 +269,29 @@ vocabulary ${config.vocabSize}, context ${config.contextLength}. Workload: ${nSe
 ${fmt(scoredFraction * 100, 0)}% command tokens are scored, each with ${ALLOWED_PER_POSITION} allowed tokens). Medians of ${reps} runs
 after a warm-up. FLOP per token: 2 (12 d^2 L + V d * head fraction) + 4 L T d with T = ${fmt(attended, 1)}
 positions attended on average (${fmt(flopFwd / 1e3, 1)} kFLOP per scored-pass token); forward+backward counts 3x.
-On float32 the matmul (dotRows), the attention softmax rows and GELU's forward run as WebAssembly SIMD
-(src/backend/cpu/wasm/*.wat) on buffers that live in the CPU heap (heap.ts); the other layers are TypeScript.
+On float32 the matmuls (dotRows forward, matAcc backward), attention, LayerNorm and GELU run as WebAssembly
+SIMD (src/backend/cpu/wasm/*.wat) on buffers that live in the CPU heap (heap.ts); the embedding, the
+residual adds, the log-softmax and sampling are TypeScript.
 
-Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end. The backend runs on
-one core; CPU time is this process's, so other load on the machine inflates the wall column most, but it
+Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end. The passes below run on
+one thread; CPU time is this process's, so other load on the machine inflates the wall column most, but it
 slows the CPU column too (shared cores and caches): compare runs made at a similar load.
 
 ${table}
 
 ${estimate}
+
+## Threads
+
+Whole SEED updates (rollout, rescoring, loss and gradient, AdamW step) of the ${preset} preset's default
+training configuration (${scaling.tokensPerUpdate} tokens in the last update), from ${scaling.init}: one trainer per thread count,
+the same weights and seed, so update u of each does the same work; ${updates} updates each after a warm-up update,
+taking turns update by update. Medians; the speedup is the median of the per-update ratios. Same weights
+after every update on every thread count, bit for bit: ${scaling.sameWeights ? 'yes' : 'NO'}. 1-minute load average
+${loadBefore.toFixed(2)} before and ${loadAfter.toFixed(2)} after, on ${cpus().length} logical cores (a load above the core count means other
+processes shared them).
+
+${threadTable}
 `;
   await writeOutput(reportPath(values.out, 'cpu.md'), report);
   return 0;

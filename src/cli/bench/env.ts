@@ -8,14 +8,14 @@ import { resolve } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { ALFWORLD, Game, SPLITS, TASK_TYPES, TINY, generateScene, type RoomScale, type Scene } from '../../env/index.ts';
 import { loadTranscripts, replayTranscript } from '../../env/transcripts.ts';
-import { parseIntOption, parseOptions } from '../args.ts';
-import { CliError } from '../cli_error.ts';
+import { numberOption, parseOptions } from '../args.ts';
+import { LIMITS, withLimits } from '../limits.ts';
 import { portablePath, sourceCommit } from '../provenance.ts';
 import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'environment steps per second, expert step distribution, ALFWorld transcript match rate';
 
-const usage = 'npm run seed -- bench env [--games N] [--steps N] [--out DIR]';
+const usage = withLimits('npm run seed -- bench env [--games N] [--steps N] [--out DIR]', LIMITS.benchEnv);
 const SCALE_LIST = [TINY, ALFWORLD];
 
 interface Speed {
@@ -114,9 +114,8 @@ export async function run(args: string[]): Promise<number> {
     usage,
   );
   const commit = sourceCommit();
-  const games = parseIntOption(values.games, 'games', 1000);
-  const steps = parseIntOption(values.steps, 'steps', 300_000);
-  if (games < 1 || steps < 1000) throw new CliError('--games must be at least 1 and --steps at least 1000', 2);
+  const games = numberOption(values.games, 'games', LIMITS.benchEnv.games, 1000);
+  const steps = numberOption(values.steps, 'steps', LIMITS.benchEnv.steps, 300_000);
 
   process.stderr.write('measuring steps per second...\n');
   const speeds = SCALE_LIST.map((s) => measureSpeed(s, steps));

@@ -11,15 +11,19 @@ import { exportPolicyOnnx } from '../../onnx/export.ts';
 import { OnnxPolicySession } from '../../onnx/runtime.ts';
 import { maxAbsDiff } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../args.ts';
+import { numberList, numberOption, parseOptions } from '../args.ts';
+import { LIMITS, withLimits } from '../limits.ts';
+import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'CPU forward vs onnxruntime-web (wasm) on the exported policy: time per forward and ratio';
 
-const usage =
-  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 15] [--seed 1] [--out DIR]';
+const usage = withLimits(
+  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 15] [--seed 1] [--out DIR]',
+  LIMITS.benchOnnx,
+);
 
 interface Row {
   preset: PresetName;
@@ -29,12 +33,6 @@ interface Row {
   ortMs: number;
   maxDiff: number;
   gflopCpu: number;
-}
-
-function intList(text: string, name: string): number[] {
-  const list = text.split(',').map((s) => parseIntOption(s.trim(), name));
-  if (list.some((n) => n < 1)) throw new CliError(`--${name} values must be positive, got "${text}"`, 2);
-  return list;
 }
 
 /**
@@ -73,12 +71,12 @@ export async function run(args: string[]): Promise<number> {
   );
   const commit = sourceCommit();
   const presets = (values.presets ?? '').split(',').map((p) => p.trim());
-  for (const p of presets) if (!isPresetName(p)) throw new CliError(`unknown preset "${p}" in --presets`, 2);
-  const batches = intList(values.batches ?? '', 'batches');
-  const seqs = intList(values.seqs ?? '', 'seqs');
-  const reps = parseIntOption(values.reps, 'reps');
-  const seed = parseIntOption(values.seed, 'seed');
-  if (reps < 1) throw new CliError('--reps must be at least 1', 2);
+  for (const p of presets) if (!isPresetName(p)) throw new CliError(`unknown preset ${quote(p)} in --presets`, 2);
+  const limits = LIMITS.benchOnnx;
+  const batches = numberList(values.batches ?? '', 'batches', limits.batches);
+  const seqs = numberList(values.seqs ?? '', 'seqs', limits.seqs);
+  const reps = numberOption(values.reps, 'reps', limits.reps);
+  const seed = numberOption(values.seed, 'seed', limits.seed);
 
   const tokenizer = defaultTokenizer();
   const loadAtStart = loadavg()[0];

@@ -15,15 +15,19 @@ import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../backend/webgpu/webgpu_backend.ts';
 import { isPresetName, presetConfig, type PresetName } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../args.ts';
+import { numberOption, parseOptions } from '../args.ts';
+import { LIMITS, withLimits } from '../limits.ts';
+import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { reportHead, reportPath, writeOutput } from './output.ts';
 
 export const summary = 'WebGPU backend soak: live GPU buffers and JS heap across many micro-preset updates';
 
-const usage =
-  'npm run seed -- bench soak [--updates 1000] [--preset micro] [--streams 4] [--prompt 16] [--decode 8] [--every 50] [--seed 1] [--out DIR]';
+const usage = withLimits(
+  'npm run seed -- bench soak [--updates 1000] [--preset micro] [--streams 4] [--prompt 16] [--decode 8] [--every 50] [--seed 1] [--out DIR]',
+  LIMITS.benchSoak,
+);
 
 interface Sample {
   update: number;
@@ -52,15 +56,15 @@ export async function run(args: string[]): Promise<number> {
     usage,
   );
   const commit = sourceCommit();
-  const updates = parseIntOption(values.updates, 'updates');
-  const streams = parseIntOption(values.streams, 'streams');
-  const promptLen = parseIntOption(values.prompt, 'prompt');
-  const decode = parseIntOption(values.decode, 'decode');
-  const every = parseIntOption(values.every, 'every');
-  const seed = parseIntOption(values.seed, 'seed');
+  const limits = LIMITS.benchSoak;
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const streams = numberOption(values.streams, 'streams', limits.streams);
+  const promptLen = numberOption(values.prompt, 'prompt', limits.prompt);
+  const decode = numberOption(values.decode, 'decode', limits.decode);
+  const every = numberOption(values.every, 'every', limits.every);
+  const seed = numberOption(values.seed, 'seed', limits.seed);
   const preset = values.preset ?? 'micro';
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
-  if (updates < 1 || streams < 1 || promptLen < 1 || decode < 1 || every < 1) throw new CliError('--updates, --streams, --prompt, --decode and --every must be >= 1', 2);
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
   const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
   const seqLen = promptLen + decode;
   if (seqLen > config.contextLength) throw new CliError(`--prompt + --decode = ${seqLen} exceeds the context length ${config.contextLength}`, 2);

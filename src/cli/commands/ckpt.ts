@@ -1,33 +1,33 @@
 // `seed ckpt init --preset P --seed S --out FILE`: writes a freshly initialised checkpoint.
 // `seed ckpt inspect FILE [--any-vocab]`: prints a checkpoint's config and metadata as JSON, or refuses the
 // file in one line (truncated, corrupted, wrong version, or written for another vocabulary).
-import { readFile } from 'node:fs/promises';
 import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
-import { CheckpointError, readCheckpoint, writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
+import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { quote } from '../../common/json.ts';
+import { noPositionals, numberOption, parseOptions, requireOption, usageError } from '../args.ts';
 import { CliError } from '../cli_error.ts';
-import { writeAtomic } from '../io.ts';
+import { readCheckpointBytes, writeAtomic } from '../io.ts';
+import { LIMITS, withLimits } from '../limits.ts';
 
 export const summary = 'create (init) or inspect a model checkpoint';
 
-const usage = 'npm run seed -- ckpt init --preset micro|tiny|small --seed S --out FILE | ckpt inspect FILE [--any-vocab]';
+const usage = withLimits('npm run seed -- ckpt init --preset micro|tiny|small --seed S --out FILE | ckpt inspect FILE [--any-vocab]', LIMITS.ckptInit);
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'init') return init(rest);
   if (sub === 'inspect') return inspect(rest);
-  throw new CliError(`usage: ${usage}`, 2);
+  throw usageError(sub === undefined ? 'missing init or inspect' : `unknown ckpt command ${quote(sub)}`, usage);
 }
 
 async function init(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } }, usage);
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   const preset = requireOption(values.preset, 'preset', usage);
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`, 2);
-  const seed = parseIntOption(values.seed, 'seed');
-  if (seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be in [0, 2^32), got ${seed}`, 2);
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const seed = numberOption(values.seed, 'seed', LIMITS.ckptInit.seed);
   const out = requireOption(values.out, 'out', usage);
   const tokenizer = defaultTokenizer();
   const config = presetConfig(preset, tokenizer.vocabSize);
@@ -47,23 +47,11 @@ async function init(args: string[]): Promise<number> {
 
 async function inspect(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { 'any-vocab': { type: 'boolean', default: false } }, usage);
-  if (positionals.length !== 1) throw new CliError(`ckpt inspect takes one FILE\nusage: ${usage}`, 2);
+  if (positionals.length !== 1) throw usageError('ckpt inspect takes one FILE', usage);
   const path = positionals[0];
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
   const hash = defaultTokenizer().hash;
-  let ck: Checkpoint;
-  try {
-    ck = readCheckpoint(bytes, values['any-vocab'] ? {} : { vocabHash: hash });
-  } catch (err) {
-    if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
-    throw err;
-  }
-  process.stdout.write(JSON.stringify(describe(ck, bytes.length, ck.vocabHash === hash), null, 2) + '\n');
+  const { checkpoint: ck, bytes } = await readCheckpointBytes(path, values['any-vocab'] ? null : hash);
+  process.stdout.write(JSON.stringify(describe(ck, bytes, ck.vocabHash === hash), null, 2) + '\n');
   return 0;
 }
 

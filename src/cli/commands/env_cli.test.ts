@@ -72,7 +72,7 @@ describe('seed scenes / expert / play', () => {
     writeFileSync(good, sceneToJson(sceneFromJson(sceneToJson(generateScene('train', 0)))));
     await expect(runCaptured(play.run, ['--scene', good, '--actions', join(dir, 'none.txt')])).rejects.toThrow(/cannot read .*none\.txt: ENOENT/);
     await expect(runCaptured(scenes.run, ['--split', 'valid', '--count', '1', '--seed', '0', '--out', dir])).rejects.toThrow(/--split must be one of/);
-    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir])).rejects.toThrow(/--count must be an integer/);
+    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir])).rejects.toThrow(/--count must be a decimal number, got "x"/);
     await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--out', dir])).rejects.toThrow(/missing --seed/);
     await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge'])).rejects.toThrow(/--scale must be one of/);
   });

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -61,7 +62,23 @@ describe('export-onnx', () => {
     await expect(runCaptured(run, ['--ckpt', notCkpt, '--out', join(dir, 'n.onnx')])).rejects.toThrow(/not\.ckpt: not a SEED checkpoint/);
     const missing = await runCaptured(run, ['--ckpt', notCkpt]).catch((e: unknown) => e);
     expect((missing as CliError).exitCode).toBe(2);
-    expect((missing as CliError).message).toMatch(/^missing --out\nusage: npm run seed -- export-onnx/);
+    expect((missing as CliError).message).toMatch(/^missing --out; usage: npm run seed -- export-onnx/);
+  });
+
+  it('on a full disk writes nothing: neither the model nor a temporary file', async () => {
+    const sub = mkdtempSync(join(dir, 'full-'));
+    const probe = await open(join(sub, '.probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as { writeFile(this: FileHandle, data: Uint8Array): Promise<void> };
+    await probe.close();
+    rmSync(join(sub, '.probe'));
+    const real = proto.writeFile;
+    vi.spyOn(proto, 'writeFile').mockImplementation(async function (this: FileHandle, data: Uint8Array) {
+      await real.call(this, data.subarray(0, 1000));
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    });
+    const out = join(sub, 'policy.onnx');
+    await expect(runCaptured(run, ['--ckpt', checkpointFile('full.ckpt'), '--out', out, '--episodes', '0'])).rejects.toThrow(new CliError(`cannot write ${out}: ENOSPC`));
+    expect(readdirSync(sub)).toEqual([]);
   });
 
   it('from the command line: one line on stderr and a non-zero exit, no stack trace', () => {

@@ -8,13 +8,14 @@ import { OPSET_VERSION } from '../../onnx/proto.ts';
 import { exportVerifiedPolicy, OnnxVerificationError } from '../../onnx/verified_export.ts';
 import type { VerifyReport } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { readCheckpointFile, writeAtomic } from '../io.ts';
+import { LIMITS, withLimits } from '../limits.ts';
 
 export const summary = 'export a checkpoint as ONNX, checked by onnxruntime-web against the CPU forward';
 
-const usage = 'npm run seed -- export-onnx --ckpt FILE --out FILE [--seed N] [--episodes N]';
+const usage = withLimits('npm run seed -- export-onnx --ckpt FILE --out FILE [--seed N] [--episodes N]', LIMITS.exportOnnx);
 
 function logCases(report: VerifyReport): void {
   for (const c of report.cases) {
@@ -28,12 +29,11 @@ export async function run(args: string[]): Promise<number> {
     { ckpt: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, episodes: { type: 'string' } },
     usage,
   );
-  if (positionals.length > 0) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   const ckptPath = requireOption(values.ckpt, 'ckpt', usage);
   const outPath = requireOption(values.out, 'out', usage);
-  const seed = parseIntOption(values.seed, 'seed', 1);
-  const episodes = parseIntOption(values.episodes, 'episodes', 3);
-  if (episodes < 0) throw new CliError(`--episodes must be 0 or more, got ${episodes}`, 2);
+  const seed = numberOption(values.seed, 'seed', LIMITS.exportOnnx.seed, 1);
+  const episodes = numberOption(values.episodes, 'episodes', LIMITS.exportOnnx.episodes, 3);
 
   const tokenizer = defaultTokenizer();
   const ckpt = await readCheckpointFile(ckptPath, tokenizer);

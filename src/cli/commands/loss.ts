@@ -1,12 +1,14 @@
 // `seed loss --in FILE [--backend cpu|webgpu]`: evaluates the SEED loss of hand-made per-token inputs and
 // prints the loss terms and, per token, Delta, the gate and coef = d total / d l_student as JSON on stdout.
 // The file format is documented in src/backend/loss_json.ts.
-import { readFile } from 'node:fs/promises';
 import type { LossOutput } from '../../backend/backend.ts';
 import { seedLoss } from '../../backend/cpu/seed_loss.ts';
 import { LossJsonError, lossOutputToJson, parseLossProblem, type LossProblem } from '../../backend/loss_json.ts';
-import { parseOptions, requireOption } from '../args.ts';
+import { quote } from '../../common/json.ts';
+import { noPositionals, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { readTextInput } from '../io.ts';
+import { MAX_INPUT_BYTES } from '../limits.ts';
 
 export const summary = 'evaluate the SEED loss and its per-token gradient on a JSON file of token inputs';
 
@@ -15,7 +17,7 @@ const usage = 'npm run seed -- loss --in FILE [--backend cpu|webgpu]';
 async function evaluate(backend: string, p: LossProblem): Promise<LossOutput> {
   if (backend === 'cpu') return seedLoss(p.lStudent, p.inputs, p.hyper);
   if (backend === 'webgpu') return evaluateOnWebGpu(p);
-  throw new CliError(`--backend must be cpu or webgpu, got "${backend}"`, 2);
+  throw new CliError(`--backend must be cpu or webgpu, got ${quote(backend)}`, 2);
 }
 
 /** The same numbers from the WebGPU SEED kernels (probability shift and fused coefficient), on Node's WebGPU. */
@@ -38,18 +40,14 @@ async function evaluateOnWebGpu(p: LossProblem): Promise<LossOutput> {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(
+  const { values, positionals } = parseOptions(
     args,
     { in: { type: 'string' }, backend: { type: 'string', default: 'cpu' } },
     usage,
   );
+  noPositionals(positionals, usage);
   const path = requireOption(values.in, 'in', usage);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const text = await readTextInput(path, MAX_INPUT_BYTES.loss);
   let problem: LossProblem;
   try {
     problem = parseLossProblem(text);

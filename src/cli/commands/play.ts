@@ -2,29 +2,26 @@
 // or from stdin as they arrive; an empty line is the empty command) and prints one JSON line per step:
 // {"step", "action", "observation", "admissible", "reward", "done", "won"}; step 0 is the opening
 // observation, with action null. Commands after the end of the episode are ignored (and counted on stderr).
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { DEFAULT_MAX_STEPS, Game } from '../../env/index.ts';
-import { SceneFileError, readSceneFile } from '../../env/scene_file.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
-import { CliError } from '../cli_error.ts';
+import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
+import { readSceneInput, readTextInput } from '../io.ts';
+import { LIMITS, MAX_INPUT_BYTES, withLimits } from '../limits.ts';
 
 export const summary = 'play commands on a scene JSON file and print each step as a JSON line';
 
-const usage = 'npm run seed -- play --scene FILE [--actions FILE] [--max-steps N]';
+const usage = withLimits('npm run seed -- play --scene FILE [--actions FILE] [--max-steps N]', LIMITS.play);
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(
+  const { values, positionals } = parseOptions(
     args,
     { scene: { type: 'string' }, actions: { type: 'string' }, 'max-steps': { type: 'string' } },
     usage,
   );
+  noPositionals(positionals, usage);
   const path = requireOption(values.scene, 'scene', usage);
-  const maxSteps = parseIntOption(values['max-steps'], 'max-steps', DEFAULT_MAX_STEPS);
-  if (maxSteps < 1) throw new CliError(`--max-steps must be at least 1, got ${maxSteps}`, 2);
-  const scene = await readSceneFile(path).catch((err: unknown) => {
-    throw err instanceof SceneFileError ? new CliError(err.message) : err;
-  });
+  const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps'], DEFAULT_MAX_STEPS);
+  const scene = await readSceneInput(path);
   const actions = values.actions === undefined ? createInterface({ input: process.stdin, crlfDelay: Infinity }) : await readLines(values.actions);
   const game = new Game(scene, { maxSteps });
   const emit = (step: number, action: string | null, r: { observation: string; reward: number; done: boolean; won: boolean }) => {
@@ -48,12 +45,7 @@ export async function run(args: string[]): Promise<number> {
 
 /** The lines of a file; a final newline does not make an extra empty command. */
 async function readLines(path: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new CliError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const text = await readTextInput(path, MAX_INPUT_BYTES.actions);
   const lines = text.split(/\r?\n/);
   if (lines.at(-1) === '') lines.pop();
   return lines;

@@ -23,8 +23,8 @@ describe('seed teacher', () => {
     expect(annotated.skills).toBe('annotator');
     expect(annotated.first).toBe(json.first);
     await expect(teacherRun(['--ckpt', file, '--skills', 'mine'])).rejects.toThrow(/--skills must be one of own, annotator/);
-    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be at least 2/);
+    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be in 2\.\.100000, got 1/);
     await expect(teacherRun(['--games', '4'])).rejects.toThrow(/--ckpt/);
-    await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(/--temperature must be a number >= 0/);
+    await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(/--temperature must be in \[0, 5\], got -1/);
   });
 });

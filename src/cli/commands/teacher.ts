@@ -8,15 +8,20 @@
 import { TINY } from '../../env/scale.ts';
 import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter } from '../../rl/teacher_check.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { quote } from '../../common/json.ts';
+import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
 import { evalConfigOf, loadScenes } from './eval.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
+import { LIMITS, withLimits } from '../limits.ts';
 
 export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
 
-const usage = 'npm run seed -- teacher --ckpt FILE [--skills own|annotator] [--games N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]';
+const usage = withLimits(
+  'npm run seed -- teacher --ckpt FILE [--skills own|annotator] [--games N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]',
+  LIMITS.teacher,
+);
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
@@ -31,17 +36,17 @@ export async function run(args: string[]): Promise<number> {
     },
     usage,
   );
-  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   const path = requireOption(values.ckpt, 'ckpt', usage);
   const writer = values.skills!;
-  if (!(SKILL_WRITERS as readonly string[]).includes(writer)) throw new CliError(`--skills must be one of ${SKILL_WRITERS.join(', ')}, got ${JSON.stringify(writer)}`, 2);
+  if (!(SKILL_WRITERS as readonly string[]).includes(writer)) throw new CliError(`--skills must be one of ${SKILL_WRITERS.join(', ')}, got ${quote(writer)}`, 2);
+  // At least 2 games: one game's skill is another's control.
+  const games = numberOption(values.games, 'games', LIMITS.teacher.games);
   const scenes = values.scenes !== undefined ? await loadScenes(values.scenes) : null;
-  const games = parseIntOption(values.games, 'games', scenes?.length);
-  if (games < 2) throw new CliError('--games must be at least 2 (one game\'s skill is another\'s control)', 2);
-  if (scenes !== null && scenes.length < 2) throw new CliError(`${values.scenes} holds ${scenes.length} scene; the check needs at least 2`, 2);
+  if (scenes !== null && scenes.length < 2) throw new CliError(`${quote(values.scenes)} holds ${scenes.length} scene; the check needs at least 2`, 2);
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(path, tok);
-  const config = evalConfigOf(ck, values.temperature);
+  const config = evalConfigOf(ck, path, values.temperature);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
   const bar = progressBar('teacher check', 4 * Math.min(games, scenes?.length ?? games));
   const played = scenes !== null ? scenes.slice(0, games) : teacherScenes(games, TINY);

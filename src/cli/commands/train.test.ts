@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evalScenes } from '../../env/generate.ts';
 import { sceneToJson } from '../../env/scene.ts';
-import { readCheckpoint } from '../../model/checkpoint.ts';
+import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { CliError } from '../cli_error.ts';
 import { run as evalRun } from './eval.ts';
+import { run as teacherRun } from './teacher.ts';
 import { run as trainRun } from './train.ts';
 import { run as warmRun } from './warmstart.ts';
 import { runCaptured } from '../testing.ts';
@@ -41,8 +42,12 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--checkpoint-every', '1', ...small];
     expect((await runCaptured(trainRun, [...base, '--updates', '3', '--out', straight])).code).toBe(0);
     expect((await runCaptured(trainRun, [...base, '--updates', '2', '--out', split])).code).toBe(0);
-    const { code, stdout } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
+    expect(readdirSync(straight).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'reference.ckpt']);
+    // What a full disk or a kill leaves in the middle of an append: a last line without its newline.
+    appendFileSync(join(split, 'metrics.jsonl'), '{"update":2,"succ');
+    const { code, stdout, stderr } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
     expect(code).toBe(0);
+    expect(stderr).toContain('metrics.jsonl: dropped a partial last line (17 characters, no newline)');
     expect(JSON.parse(stdout)).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
     const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -86,12 +91,63 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const scenes = join(dir, 'scenes');
     mkdirSync(scenes);
     evalScenes('seen').slice(0, 3).forEach((scene, i) => writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene)));
+    // A directory named like a scene file is not one.
+    mkdirSync(join(scenes, 'x.json'));
     const ckpt = join(dir, 'straight', 'last.ckpt');
     const fromFiles = JSON.parse((await runCaptured(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).stdout);
     const fromSplit = JSON.parse((await runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'seen', '--episodes', '3'])).stdout);
     expect(fromFiles).toEqual(fromSplit);
     writeFileSync(join(scenes, 'g9.json'), '{"room": "kitchen"');
     await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).rejects.toThrow(/g9\.json/);
+  }, 60_000);
+
+  it('never overwrites a run directory unasked, and one run at a time holds it', async () => {
+    const straight = join(dir, 'straight');
+    const before = readFileSync(join(straight, 'metrics.jsonl'), 'utf8');
+    const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--updates', '1', ...small];
+    await expect(runCaptured(trainRun, [...base, '--out', straight])).rejects.toThrow(/straight already holds files \(.*\): --resume continues its run, --force starts over$/);
+    expect(readFileSync(join(straight, 'metrics.jsonl'), 'utf8')).toBe(before);
+    const held = join(dir, 'held');
+    mkdirSync(held);
+    writeFileSync(join(held, 'run.lock'), `${process.ppid}\n`);
+    await expect(runCaptured(trainRun, [...base, '--out', held])).rejects.toThrow(`in use by process ${process.ppid}`);
+    const forced = join(dir, 'forced');
+    mkdirSync(forced);
+    writeFileSync(join(forced, 'metrics.jsonl'), '{"update":0}\n{"update":1}\n');
+    expect((await runCaptured(trainRun, [...base, '--out', forced, '--force'])).code).toBe(0);
+    expect(readFileSync(join(forced, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).update)).toEqual([0]);
+    expect(readdirSync(forced).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'reference.ckpt']);
+  }, 60_000);
+
+  it("checks a checkpoint's run config before evaluating or resuming with it", async () => {
+    const run = join(dir, 'bad-config');
+    cpSync(join(dir, 'straight'), run, { recursive: true });
+    const last = join(run, 'last.ckpt');
+    const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
+    writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: { ...(ck.metadata.config as object), maxSteps: -3 } } }));
+    await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen', '--episodes', '1'])).rejects.toThrow(new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
+    await expect(runCaptured(teacherRun, ['--ckpt', last, '--games', '2'])).rejects.toThrow(new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
+    const resume = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--updates', '3', '--out', run, '--resume'];
+    await expect(runCaptured(trainRun, resume)).rejects.toThrow(new CliError(`--resume: ${last}: setting maxSteps is outside [1, 100], got -3`));
+    writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: 'fast' } }));
+    await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen'])).rejects.toThrow(new CliError(`${last}: metadata.config must be a JSON object, got "fast"`));
+  }, 60_000);
+
+  it('reads the former name of an algorithm, in --algo and in a checkpoint, and says so on stderr', async () => {
+    const run = join(dir, 'renamed');
+    const base = ['--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--out', run, ...small];
+    const first = await runCaptured(trainRun, ['--algo', 'seed-shuffled', '--updates', '1', ...base]);
+    expect(first.stderr).toContain('--algo seed-shuffled is the former name of seed-sibling: training seed-sibling');
+    expect(JSON.parse(first.stdout)).toMatchObject({ algo: 'seed-sibling', updates: 1 });
+    const line = JSON.parse(readFileSync(join(run, 'metrics.jsonl'), 'utf8').trim());
+    expect(line.algo).toBe('seed-sibling');
+    expect('corrDeltaAdvantage' in line).toBe(true);
+    const last = join(run, 'last.ckpt');
+    const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
+    writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, algo: 'seed-shuffled' } }));
+    const resumed = await runCaptured(trainRun, ['--algo', 'seed-sibling', '--updates', '2', '--resume', ...base]);
+    expect(resumed.stderr).toContain(`${last} names its algorithm seed-shuffled, the former name of seed-sibling`);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ algo: 'seed-sibling', updates: 2 });
   }, 60_000);
 
   it('refuses bad input with one clear line', async () => {

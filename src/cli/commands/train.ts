@@ -3,30 +3,37 @@
 // Trains from a warm-start checkpoint (--init; default public/warmstart-<preset>.ckpt when present) with the
 // chosen algorithm. DIR (default bench/runs/<algo>-<preset>-s<seed>) receives metrics.jsonl (one JSON line
 // per update, and the evaluations), last.ckpt (weights, AdamW state, run metadata) and reference.ckpt, every
-// --checkpoint-every updates and at the end; --resume continues from them exactly. Progress on stderr, the
-// final summary (JSON) on stdout.
-import { readFile } from 'node:fs/promises';
+// --checkpoint-every updates and at the end; --resume continues from them exactly. A run holds DIR through a
+// lock file while it runs; a DIR that already holds files is refused unless --resume continues its run or
+// --force starts over. Progress on stderr, the final summary (JSON) on stdout.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TINY } from '../../env/scale.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
-import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
+import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { quote } from '../../common/json.ts';
+import { applySetOptions, noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
-import { appendLine, makeDir, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { appendLine, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { LIMITS, withLimits } from '../limits.ts';
+import { readMetrics } from '../metrics.ts';
+import { openRunDir } from '../run_dir.ts';
 
 export const summary = 'train a policy with grpo, seed or an ablation; JSONL metrics, checkpoints, exact resume';
 
-const usage =
+const usage = withLimits(
   `npm run seed -- train --algo ${ALGOS.join('|')} --preset P --updates N --seed S --backend cpu|webgpu ` +
-  '[--set key=value ...] [--init FILE] [--out DIR] [--resume] [--checkpoint-every N] [--eval-every N] [--eval-episodes N]';
+    '[--set key=value ...] [--init FILE] [--out DIR] [--resume | --force (start over: removes the run files of DIR)] ' +
+    '[--checkpoint-every N] [--eval-every N] [--eval-episodes N]',
+  LIMITS.train,
+);
 
 export function defaultInit(preset: PresetName): string {
   return join('public', `warmstart-${preset}.ckpt`);
@@ -45,47 +52,69 @@ export async function run(args: string[]): Promise<number> {
       init: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
       'checkpoint-every': { type: 'string' },
       'eval-every': { type: 'string' },
       'eval-episodes': { type: 'string' },
     },
     usage,
   );
-  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
-  const algo = requireOption(values.algo, 'algo', usage);
-  if (!isAlgo(algo)) throw new CliError(`unknown --algo "${algo}" (known: ${ALGOS.join(', ')})`, 2);
+  noPositionals(positionals, usage);
+  const algoName = requireOption(values.algo, 'algo', usage);
+  const algo = currentAlgoName(algoName);
+  if (!isAlgo(algo)) throw new CliError(`unknown --algo ${quote(algoName)} (known: ${ALGOS.join(', ')})`, 2);
+  if (algo !== algoName) process.stderr.write(`--algo ${algoName} is the former name of ${algo}: training ${algo}\n`);
   const preset = requireOption(values.preset, 'preset', usage);
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`, 2);
-  const updates = parseIntOption(values.updates, 'updates');
-  if (updates < 0) throw new CliError('--updates must be >= 0', 2);
-  const seed = parseIntOption(values.seed, 'seed');
-  if (seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be in [0, 2^32), got ${seed}`, 2);
-  const checkpointEvery = parseIntOption(values['checkpoint-every'], 'checkpoint-every', 10);
-  const evalEvery = parseIntOption(values['eval-every'], 'eval-every', 0);
-  const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes', 0);
-  let config: TrainConfig;
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const limits = LIMITS.train;
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const seed = numberOption(values.seed, 'seed', limits.seed);
+  const checkpointEvery = numberOption(values['checkpoint-every'], 'checkpoint-every', limits['checkpoint-every'], 10);
+  const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every'], 0);
+  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes'], 0);
+  const config: TrainConfig = applySetOptions(defaultConfig(preset), values.set as string[]);
+  const out = values.out ?? join('bench', 'runs', `${algo}-${preset}-s${seed}`);
+  const lock = await openRunDir(out, { resume: values.resume === true, force: values.force === true });
   try {
-    config = applySettings(defaultConfig(preset), values.set as string[]);
-  } catch (err) {
-    throw new CliError(`--set: ${(err as Error).message}`, 2);
+    return await train({ algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out, backend: values.backend!, init: values.init, resume: values.resume === true, set: values.set as string[] });
+  } finally {
+    lock.release();
   }
+}
+
+interface TrainOptions {
+  algo: Algo;
+  preset: PresetName;
+  updates: number;
+  seed: number;
+  checkpointEvery: number;
+  evalEvery: number;
+  evalEpisodes: number;
+  config: TrainConfig;
+  out: string;
+  backend: string;
+  init: string | undefined;
+  resume: boolean;
+  set: string[];
+}
+
+async function train(o: TrainOptions): Promise<number> {
+  const { algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out } = o;
   const tok = defaultTokenizer();
   const model = presetConfig(preset, tok.vocabSize);
-  const out = values.out ?? join('bench', 'runs', `${algo}-${preset}-s${seed}`);
-  await makeDir(out);
   const lastPath = join(out, 'last.ckpt');
   const refPath = join(out, 'reference.ckpt');
   const metricsPath = join(out, 'metrics.jsonl');
 
   let params: Float32Array;
   let resumeFrom: { current: Checkpoint; reference: Checkpoint } | null = null;
-  if (values.resume) {
+  if (o.resume) {
     if (!existsSync(lastPath) || !existsSync(refPath)) throw new CliError(`--resume: ${out} holds no last.ckpt and reference.ckpt`);
     resumeFrom = { current: await readCheckpointFile(lastPath, tok), reference: await readCheckpointFile(refPath, tok) };
     params = resumeFrom.current.params;
   } else {
-    const init = values.init ?? defaultInit(preset);
-    if (values.init === undefined && !existsSync(init)) {
+    const init = o.init ?? defaultInit(preset);
+    if (o.init === undefined && !existsSync(init)) {
       process.stderr.write(`no ${init}: starting from a seeded random init (run warmstart first for a meaningful run)\n`);
       params = initParameters(model, seed);
     } else {
@@ -93,20 +122,20 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   if (params.length !== initParameters(model, 0).length) throw new CliError(`the checkpoint's parameters do not fit preset ${preset}`);
-  const backend = await openBackend(values.backend!, model, params);
+  const backend = await openBackend(o.backend, model, params);
   const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, scale: TINY });
   if (resumeFrom) {
     try {
       await restoreRun(trainer, resumeFrom.current, resumeFrom.reference);
     } catch (err) {
-      throw new CliError(`--resume: ${(err as Error).message}`);
+      throw new CliError(`--resume: ${lastPath}: ${(err as Error).message}`);
     }
-    if ((values.set as string[]).length) trainer.config = applySettings(trainer.config, values.set as string[]);
+    if (o.set.length) trainer.config = applySetOptions(trainer.config, o.set);
     // Lines of updates after the checkpoint are redone, so they are dropped from the metrics file.
-    const kept = (await readFile(metricsPath, 'utf8').catch(() => ''))
-      .split('\n')
-      .filter((line) => line.trim() !== '' && (JSON.parse(line) as { update: number }).update < trainer.updates);
-    await writeAtomic(metricsPath, kept.map((l) => l + '\n').join(''));
+    const kept = (await readMetrics(metricsPath)).filter((line) => line.update < trainer.updates);
+    await writeAtomic(metricsPath, kept.map((l) => l.text + '\n').join(''));
+    const saved = (resumeFrom.current.metadata as { algo?: unknown }).algo;
+    if (saved !== trainer.algo) process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
     process.stderr.write(`resumed ${out} at update ${trainer.updates}\n`);
   } else {
     await writeAtomic(metricsPath, '');

@@ -15,14 +15,19 @@ import { skillFidelity } from '../../rl/skill_fidelity.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type ExampleKind, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { parseIntOption, parseOptions, requireOption } from '../args.ts';
+import { quote } from '../../common/json.ts';
+import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { LIMITS, withLimits } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
 
 export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
 
-const usage = 'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]';
+const usage = withLimits(
+  'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]',
+  LIMITS.warmstart,
+);
 
 export function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
@@ -34,29 +39,28 @@ export async function run(args: string[]): Promise<number> {
     { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' }, kinds: { type: 'string' } },
     usage,
   );
-  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   const preset = requireOption(values.preset, 'preset', usage);
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}" (known: ${Object.keys(PRESETS).join(', ')})`, 2);
-  const seed = parseIntOption(values.seed, 'seed');
-  if (seed < 0 || seed > 0xffffffff) throw new CliError(`--seed must be in [0, 2^32), got ${seed}`, 2);
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const limits = LIMITS.warmstart;
+  const seed = numberOption(values.seed, 'seed', limits.seed);
   const out = requireOption(values.out, 'out', usage);
   const options: WarmStartOptions = {
     ...WARMSTART_DEFAULTS,
     seed,
     scale: TINY,
-    episodes: parseIntOption(values.episodes, 'episodes', WARMSTART_DEFAULTS.episodes),
-    steps: parseIntOption(values.steps, 'steps', WARMSTART_DEFAULTS.steps),
-    lr: values.lr === undefined ? WARMSTART_DEFAULTS.lr : Number(values.lr),
+    episodes: numberOption(values.episodes, 'episodes', limits.episodes, WARMSTART_DEFAULTS.episodes),
+    steps: numberOption(values.steps, 'steps', limits.steps, WARMSTART_DEFAULTS.steps),
+    lr: numberOption(values.lr, 'lr', limits.lr, WARMSTART_DEFAULTS.lr),
     scoreRandom: values['score-random'] === true,
     follow: (values.follow ?? WARMSTART_DEFAULTS.follow) as FollowKind,
     kinds: values.kinds === undefined ? WARMSTART_DEFAULTS.kinds : (values.kinds.split(',').map((k) => k.trim()) as ExampleKind[]),
   };
   const unknownKind = options.kinds.find((k) => !(EXAMPLE_KINDS as readonly string[]).includes(k));
-  if (unknownKind !== undefined || options.kinds.length === 0) throw new CliError(`--kinds must list some of ${EXAMPLE_KINDS.join(', ')}, got "${values.kinds}"`, 2);
-  if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got "${values.follow}"`, 2);
-  if (!(options.lr > 0 && options.lr < 1)) throw new CliError(`--lr must be a number in (0, 1), got "${values.lr}"`, 2);
-  if (options.episodes < 1 || options.steps < 0) throw new CliError('--episodes must be at least 1 and --steps at least 0', 2);
-  const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes', 0);
+  if (unknownKind !== undefined || options.kinds.length === 0) throw new CliError(`--kinds must list some of ${EXAMPLE_KINDS.join(', ')}, got ${quote(values.kinds)}`, 2);
+  if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got ${quote(values.follow)}`, 2);
+  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes'], 0);
+  if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
   const tok = defaultTokenizer();
   const config = presetConfig(preset, tok.vocabSize);
   const t0 = performance.now();
@@ -66,12 +70,11 @@ export async function run(args: string[]): Promise<number> {
   // --init continues the training of an earlier warm start (its steps add to this run's in the card).
   const init = values.init === undefined ? null : await readCheckpointFile(values.init, tok);
   if (init && init.params.length !== initParameters(config, 0).length) throw new CliError(`--init ${values.init} does not fit preset ${preset}`);
-  const priorSteps = init && typeof init.metadata.steps === 'number' ? init.metadata.steps : 0;
+  const priorSteps = init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0 ? (init.metadata.steps as number) : 0;
   const backend = new CpuBackend(config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
   let tokens = 0;
   // --steps 0 with --init only evaluates an earlier warm start and writes its card (its loss is carried over).
-  if (options.steps === 0 && !init) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
   const priorLoss = init && typeof init.metadata.loss === 'number' ? init.metadata.loss : NaN;
   const loss = options.steps === 0 ? priorLoss : await trainWarmStart(backend, tok, corpus, options, (s) => {
     tokens += s.tokens;

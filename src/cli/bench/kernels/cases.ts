@@ -11,13 +11,12 @@ import { layernormBackward as layernormBackwardCpu, layernormForward as layernor
 import { allowToken, isAllowed, lossCounts } from '../../../backend/contract.ts';
 import { maskedLogSoftmax as maskedLogSoftmaxCpu } from '../../../backend/cpu/log_softmax.ts';
 import { matmulBackward as matmulBackwardCpu, matmulForward as matmulForwardCpu } from '../../../backend/cpu/matmul.ts';
-import { residualForward as residualForwardCpu } from '../../../backend/cpu/residual.ts';
 import { allocSampleScratch, sampleToken as sampleTokenCpu } from '../../../backend/cpu/sampling.ts';
 import { seedLoss as seedLossCpu } from '../../../backend/cpu/seed_loss.ts';
 import { adamwUpdate, decayBits, gradNorm, normPartials } from '../../../backend/webgpu/adamw.ts';
 import { attentionBackward, attentionForward, packSeqRows } from '../../../backend/webgpu/attention.ts';
 import { encoderBackward, encoderForward, tokenRowIndex } from '../../../backend/webgpu/encoder.ts';
-import { geluBackward, geluForward, residualForward } from '../../../backend/webgpu/gelu.ts';
+import { geluBackward, geluForward } from '../../../backend/webgpu/gelu.ts';
 import { layernormBackward, layernormForward } from '../../../backend/webgpu/layernorm.ts';
 import { maskedLogSoftmax } from '../../../backend/webgpu/log_softmax.ts';
 import { matmulBackward, matmulForward, type MatmulVariant } from '../../../backend/webgpu/matmul.ts';
@@ -224,7 +223,6 @@ async function forwardCases({ s, h, g, c, add, rows }: Ctx): Promise<Record<Matm
     for (let b = 0; b < B; b++) attentionForwardCpu(c.out.subarray(b * T * C), c.att, h.qkv.subarray(b * T * 3 * C), 0, T, C, NH);
   });
   await add('gelu_forward', 15 * N * M, (st) => geluForward(st, g.outM, g.xm, N * M), () => geluForwardCpu(c.outM, h.xm, N * M));
-  await add('residual_forward', N * C, (st) => residualForward(st, g.outC, g.x, g.doutC, N * C), () => residualForwardCpu(c.out, h.x, h.doutC, N * C));
   return variantTotals;
 }
 

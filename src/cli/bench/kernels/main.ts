@@ -14,7 +14,9 @@ import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { preferredMatmul } from '../../../backend/webgpu/webgpu_backend.ts';
 import { isPresetName, presetConfig, type ModelConfig, type PresetName } from '../../../model/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../../args.ts';
+import { numberOption, parseOptions } from '../../args.ts';
+import { LIMITS, withLimits } from '../../limits.ts';
+import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { sourceCommit } from '../../provenance.ts';
 import { reportHead, reportPath, writeOutput } from '../output.ts';
@@ -23,7 +25,7 @@ import { fmaPeak, tfjsMatmuls, type TfjsResult } from './timing.ts';
 
 export const summary = 'WebGPU kernels vs the CPU reference on the model shapes, whole update, matmul vs tfjs-webgpu, fraction of the adapter peak';
 
-const usage = 'npm run seed -- bench kernels [--preset tiny] [--seqs 4] [--seq-len 128] [--reps 5] [--seed 1] [--out DIR]';
+const usage = withLimits('npm run seed -- bench kernels [--preset tiny] [--seqs 4] [--seq-len 128] [--reps 5] [--seed 1] [--out DIR]', LIMITS.benchKernels);
 
 interface Options {
   preset: PresetName;
@@ -48,12 +50,12 @@ function parseKernelOptions(args: string[]): Options {
     usage,
   );
   const preset = values.preset ?? 'tiny';
-  if (!isPresetName(preset)) throw new CliError(`unknown preset "${preset}"`, 2);
-  const B = parseIntOption(values.seqs, 'seqs');
-  const T = parseIntOption(values['seq-len'], 'seq-len');
-  const reps = parseIntOption(values.reps, 'reps');
-  const seed = parseIntOption(values.seed, 'seed');
-  if (B < 1 || T < 4 || reps < 1) throw new CliError('--seqs and --reps must be >= 1, --seq-len >= 4', 2);
+  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
+  const limits = LIMITS.benchKernels;
+  const B = numberOption(values.seqs, 'seqs', limits.seqs);
+  const T = numberOption(values['seq-len'], 'seq-len', limits['seq-len']);
+  const reps = numberOption(values.reps, 'reps', limits.reps);
+  const seed = numberOption(values.seed, 'seed', limits.seed);
   return { preset, B, T, reps, seed, out: values.out };
 }
 

@@ -2,15 +2,17 @@
 // the final evaluation), a sweep run (train, then the validation games) or the warm start's own evaluation.
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
-import { evalScenes, validationScenes } from '../../../env/generate.ts';
+import { validationScenes } from '../../../env/generate.ts';
 import { TINY } from '../../../env/scale.ts';
 import type { Scene } from '../../../env/scene.ts';
-import { presetConfig } from '../../../model/config.ts';
+import { presetConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
+import type { CrossgameSources } from '../../../rl/hindsight.ts';
 import { Trainer, type UpdateMetrics } from '../../../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
+import { evalSets } from './games.ts';
 
 export const PRESET = 'tiny' as const;
 /** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
@@ -28,6 +30,8 @@ export interface Job {
   evalEpisodes: number;
   /** Sampled episodes per eval game in the final evaluation (the curve's evaluations take one). */
   evalSamples: number;
+  /** The model preset of the init checkpoint: the benchmark's PRESET, or the micro preset in tests. */
+  preset?: PresetName;
 }
 
 /** Means over a run's updates of the figures that only some updates have. */
@@ -38,6 +42,10 @@ interface UpdateMeans {
   /** Means over updates of the per-update mean Delta and gate over OPD-masked tokens (null without OPD). */
   mean_delta: number | null;
   mean_gate: number | null;
+  /** Mean over the updates where it is defined of corr(Delta, advantage) on decision tokens; null when none. */
+  corr_delta_advantage: number | null;
+  /** seed-crossgame: where the skills of all its updates came from (summed); null under other algorithms. */
+  crossgame: CrossgameSources | null;
   skipped_updates: number;
 }
 
@@ -63,6 +71,8 @@ class MeansOfUpdates {
   private delta = 0;
   private gate = 0;
   private opd = 0;
+  private corr = [0, 0];
+  private crossgame: CrossgameSources | null = null;
   private skipped = 0;
 
   add(m: UpdateMetrics): void {
@@ -73,6 +83,16 @@ class MeansOfUpdates {
     if (m.skillFidelity !== null) {
       this.fidelity[0] += m.skillFidelity;
       this.fidelity[1]++;
+    }
+    if (m.corrDeltaAdvantage !== null) {
+      this.corr[0] += m.corrDeltaAdvantage;
+      this.corr[1]++;
+    }
+    if (m.crossgame) {
+      const sum = (this.crossgame ??= { update: 0, pool: 0, none: 0 });
+      sum.update += m.crossgame.update;
+      sum.pool += m.crossgame.pool;
+      sum.none += m.crossgame.none;
     }
     if (m.skipped) this.skipped++;
     if (m.meanGate > 0) {
@@ -88,6 +108,8 @@ class MeansOfUpdates {
       skill_fidelity: this.fidelity[1] ? this.fidelity[0] / this.fidelity[1] : null,
       mean_delta: this.opd ? this.delta / this.opd : null,
       mean_gate: this.opd ? this.gate / this.opd : null,
+      corr_delta_advantage: this.corr[1] ? this.corr[0] / this.corr[1] : null,
+      crossgame: this.crossgame,
       skipped_updates: this.skipped,
     };
   }
@@ -115,11 +137,10 @@ async function play(backend: Backend, tok: Tokenizer, config: TrainConfig, scene
 export async function runJob(job: Job): Promise<JobResult> {
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(job.init, tok);
-  const backend = new CpuBackend(presetConfig(PRESET, tok.vocabSize), ck.params);
+  const backend = new CpuBackend(presetConfig(job.preset ?? PRESET, tok.vocabSize), ck.params);
   const t0 = performance.now();
   const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
-  const seenScenes = cut(evalScenes('seen', TINY));
-  const unseenScenes = cut(evalScenes('unseen', TINY));
+  const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes);
   const curve: [number, number][] = [];
   const means = new MeansOfUpdates();
   if (job.kind !== 'warmstart') {

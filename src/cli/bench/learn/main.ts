@@ -1,38 +1,50 @@
-// `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--ablations a,b|none] [--set key=value ...]
-//   [--lrs x,y] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE]
-//   [--workers W] [--out DIR]`
-// Our reproduction of the paper's table on the tiny preset: GRPO and SEED from the same warm start, K seeds
-// each, equal episodes, the learning rate of each chosen by the same small sweep (one run per rate, as long
-// as the main runs unless --sweep-updates says otherwise, on its own seed, scored on the validation games:
-// never on the eval sets it reports). Then the ablations (one seed each). Independent runs go to W child
-// processes (one per core: pool.ts), each a job (job.ts). Writes DIR/learn.md, DIR/learn.json and
-// DIR/learn_curve.svg (report.ts; DIR defaults to bench/, a named run goes to bench/runs/<label>); prints the
-// table on stdout.
+// `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--controls a,b|none] [--control-seeds K]
+//   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--sweep-updates N] [--eval-every N]
+//   [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]`
+// Our reproduction of the paper's table on the tiny preset: the arms are algorithms, all from the same warm
+// start with equal episodes. The main arms (GRPO and SEED) run seeds 1..K, the controls (seed-crossgame,
+// seed-annotator, seed-sibling) seeds 1..K' at SEED's learning rate, the ablations seed 1; seed k draws the
+// same training tasks in every arm, so differences pair by seed. The learning rate of each main arm is chosen
+// by the same small sweep (one run per rate, as long as the main runs unless --sweep-updates says otherwise,
+// on its own seed, scored on the validation games: never on the eval sets it reports). Independent runs go
+// to W child processes (one per core: pool.ts), each a job (job.ts); a run that fails is reported, not fatal.
+// Writes DIR/learn.md, DIR/learn.json and DIR/learn_curve.svg (report.ts; DIR defaults to bench/, a named
+// run goes to bench/runs/<label>); prints the table on stdout.
 import { cpus } from 'node:os';
-import { ALGOS, applySettings, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
+import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
-import { parseIntOption, parseOptions } from '../../args.ts';
+import { applySetOptions, noPositionals, numberList, numberOption, parseOptions } from '../../args.ts';
+import { LIMITS, withLimits } from '../../limits.ts';
+import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { defaultInit } from '../../commands/train.ts';
 import { makeDir, readCheckpointFile } from '../../io.ts';
 import { commandLine, portablePath, sourceCommit } from '../../provenance.ts';
 import { outPath, writeOutput } from '../output.ts';
-import { PRESET, runJob, SWEEP_SEED, type Job } from './job.ts';
+import { evalGames } from './games.ts';
+import { PRESET, runJob, SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import { runAll } from './pool.ts';
-import { renderLearn, type SweepPoint } from './report.ts';
+import { renderLearn, type FailedRun, type SweepPoint } from './report.ts';
 import { pct } from './stats.ts';
 
 export const summary = 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves';
 
-const usage =
-  'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--ablations seed-static,seed-shuffled,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]';
+const usage = withLimits(
+  'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--controls seed-crossgame,seed-annotator,seed-sibling|none] [--control-seeds K] ' +
+  '[--ablations seed-static,opid,seed-nogate|none] ' +
+  '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]',
+  LIMITS.benchLearn,
+);
 
 function algoList(text: string, name: string): Algo[] {
   if (text === 'none' || text === '') return [];
-  const list = text.split(',').map((s) => s.trim());
-  for (const a of list) if (!isAlgo(a)) throw new CliError(`--${name}: unknown algorithm "${a}" (known: ${ALGOS.join(', ')})`, 2);
-  return list as Algo[];
+  return text.split(',').map((s) => {
+    const given = s.trim();
+    const algo = currentAlgoName(given);
+    if (!isAlgo(algo)) throw new CliError(`--${name}: unknown algorithm ${quote(given)} (known: ${ALGOS.join(', ')})`, 2);
+    if (algo !== given) process.stderr.write(`--${name}: ${given} is the former name of ${algo}: running ${algo}\n`);
+    return algo;
+  });
 }
 
 export async function run(args: string[]): Promise<number> {
@@ -40,10 +52,12 @@ export async function run(args: string[]): Promise<number> {
     args,
     {
       worker: { type: 'string' },
-      seeds: { type: 'string', default: '3' },
+      seeds: { type: 'string', default: '6' },
       updates: { type: 'string', default: '192' },
       algos: { type: 'string', default: 'grpo,seed' },
-      ablations: { type: 'string', default: 'seed-static,seed-shuffled,opid,seed-nogate' },
+      controls: { type: 'string', default: 'seed-crossgame,seed-annotator,seed-sibling' },
+      'control-seeds': { type: 'string', default: '3' },
+      ablations: { type: 'string', default: 'none' },
       set: { type: 'string', multiple: true, default: [] },
       lrs: { type: 'string', default: '3e-4,5e-4,1e-3' },
       'sweep-updates': { type: 'string' },
@@ -56,40 +70,44 @@ export async function run(args: string[]): Promise<number> {
     },
     usage,
   );
-  if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}"\nusage: ${usage}`, 2);
+  noPositionals(positionals, usage);
   if (values.worker !== undefined) {
-    const result = await runJob(JSON.parse(values.worker) as Job);
+    let job: Job;
+    try {
+      job = JSON.parse(values.worker) as Job;
+    } catch (err) {
+      throw new CliError(`--worker takes the JSON of a job (${(err as Error).message})`, 2);
+    }
+    const result = await runJob(job);
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   }
-  const seeds = parseIntOption(values.seeds, 'seeds');
-  const updates = parseIntOption(values.updates, 'updates');
-  const sweepUpdates = values['sweep-updates'] === undefined ? updates : parseIntOption(values['sweep-updates'], 'sweep-updates');
-  const evalEvery = parseIntOption(values['eval-every'], 'eval-every');
-  const evalEpisodes = parseIntOption(values['eval-episodes'], 'eval-episodes');
-  const evalSamples = parseIntOption(values['eval-samples'], 'eval-samples');
-  if (!(evalSamples >= 1 && evalSamples <= 9)) throw new CliError(`--eval-samples must be 1 to 9, got ${evalSamples}`, 2);
-  const workers = parseIntOption(values.workers, 'workers', Math.max(1, Math.min(2, cpus().length)));
-  if (seeds < 1 || updates < 1 || evalEvery < 1 || workers < 1) throw new CliError('--seeds, --updates, --eval-every and --workers must be at least 1', 2);
+  const limits = LIMITS.benchLearn;
+  const seeds = numberOption(values.seeds, 'seeds', limits.seeds);
+  const controlSeeds = numberOption(values['control-seeds'], 'control-seeds', limits['control-seeds']);
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const sweepUpdates = numberOption(values['sweep-updates'], 'sweep-updates', limits['sweep-updates'], updates);
+  const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every']);
+  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
+  const evalSamples = numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']);
+  const workers = numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length)));
   const algos = algoList(values.algos!, 'algos');
-  const ablations = algoList(values.ablations!, 'ablations').filter((a) => !algos.includes(a));
-  const lrs = values.lrs!.split(',').map((s) => Number(s.trim()));
-  if (lrs.some((v) => !(v > 0))) throw new CliError(`--lrs must be positive numbers, got "${values.lrs}"`, 2);
-  let base: TrainConfig;
-  try {
-    base = applySettings(defaultConfig(PRESET), values.set as string[]);
-  } catch (err) {
-    throw new CliError(`--set: ${(err as Error).message}`, 2);
-  }
+  const controls = algoList(values.controls!, 'controls').filter((a) => !algos.includes(a));
+  const ablations = algoList(values.ablations!, 'ablations').filter((a) => !algos.includes(a) && !controls.includes(a));
+  const lrs = numberList(values.lrs!, 'lrs', limits.lrs);
+  const base: TrainConfig = applySetOptions(defaultConfig(PRESET), values.set as string[]);
   const init = values.init ?? defaultInit(PRESET);
   await readCheckpointFile(init, defaultTokenizer());
   // A directory that cannot be made fails now, not after the runs.
-  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got "${values.out}"`, 2);
+  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got ${quote(values.out)}`, 2);
   await makeDir(outPath(values.out, '.'));
   const log = (s: string) => process.stderr.write(s + '\n');
   const commit = sourceCommit();
   const t0 = performance.now();
   const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({ kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes, evalSamples });
+
+  const failed: FailedRun[] = [];
+  const failure = (j: Job, error: string): FailedRun => ({ kind: j.kind === 'sweep' ? 'sweep' : 'run', algo: j.algo, seed: j.seed, lr: j.config.lr, error });
 
   // 1. The same learning-rate sweep for every main algorithm: one run per rate on seed 1000, scored on the
   // validation games (a rate picked on the eval sets would flatter the figures reported on them).
@@ -97,24 +115,31 @@ export async function run(args: string[]): Promise<number> {
   const sweep: SweepPoint[] = [];
   if (lrs.length > 1) {
     log(`lr sweep: ${lrs.join(', ')} x ${algos.join(', ')}, ${sweepUpdates} updates each, scored on the validation games`);
-    const sweepJobs = algos.flatMap((a) => lrs.map((lr) => job('sweep', a, SWEEP_SEED, sweepUpdates, { ...base, lr })));
-    const results = await runAll(sweepJobs, workers, log);
+    const outcomes = await runAll(algos.flatMap((a) => lrs.map((lr) => job('sweep', a, SWEEP_SEED, sweepUpdates, { ...base, lr }))), workers, log);
+    for (const o of outcomes) if (o.error !== undefined) failed.push(failure(o.job, o.error));
     for (const a of algos) {
-      const mine = results.filter((r) => r.algo === a);
+      const mine = outcomes.flatMap((o) => (o.result && o.job.algo === a ? [o.result] : []));
+      if (!mine.length) throw new CliError(`every sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no learning rate to choose`);
       for (const r of mine) sweep.push({ algo: a, lr: r.lr, success_validation: r.success_validation! });
       chosen.set(a, mine.reduce((best, r) => (r.success_validation! > best.success_validation! ? r : best)).lr);
     }
   } else for (const a of algos) chosen.set(a, lrs[0]);
   const seedLr = chosen.get('seed') ?? lrs[0];
 
-  // 2. The warm start's own evaluation, the main runs and the ablations (at SEED's learning rate).
+  // 2. The warm start's own evaluation, the main runs, the controls and the ablations (at SEED's learning rate).
   const jobs: Job[] = [job('warmstart', 'grpo', 0, 0, base)];
   for (let s = 1; s <= seeds; s++) for (const a of algos) jobs.push(job('run', a, s, updates, { ...base, lr: chosen.get(a)! }));
+  for (let s = 1; s <= controlSeeds; s++) for (const a of controls) jobs.push(job('run', a, s, updates, { ...base, lr: seedLr }));
   for (const a of ablations) jobs.push(job('run', a, 1, updates, { ...base, lr: seedLr }));
   log(`${jobs.length - 1} runs of ${updates} updates (${base.tasksPerUpdate} x ${base.groupSize} episodes each), ${workers} workers`);
-  const results = await runAll(jobs, workers, log);
-  const warm = results[0];
-  const runs = results.slice(1);
+  const outcomes = await runAll(jobs, workers, log);
+  const warm = outcomes[0].result;
+  if (!warm) throw new CliError(`the warm start's evaluation failed: ${outcomes[0].error}`);
+  const runs: JobResult[] = [];
+  for (const o of outcomes.slice(1)) {
+    if (o.result) runs.push(o.result);
+    else failed.push(failure(o.job, o.error));
+  }
   for (const r of runs) r.curve.unshift([0, warm.success_unseen]);
   const wall = (performance.now() - t0) / 1000;
 
@@ -122,7 +147,8 @@ export async function run(args: string[]): Promise<number> {
     command: commandLine('bench learn', args),
     commit,
     init: portablePath(init),
-    base, algos, ablations, seeds, updates, sweepUpdates, evalEvery, evalEpisodes, evalSamples, lrs, chosen, sweep, warm, runs,
+    base, algos, controls, ablations, seeds, controlSeeds, updates, sweepUpdates, evalEvery, evalEpisodes, evalSamples, lrs, chosen, sweep, warm, runs, failed,
+    evalGames: evalGames(evalEpisodes),
     wallSeconds: wall,
     workers,
   });
@@ -131,5 +157,6 @@ export async function run(args: string[]): Promise<number> {
   await writeOutput(outPath(values.out, 'learn_curve.svg'), report.svg);
   process.stdout.write(report.table + '\n\n' + report.efficiency + '\n');
   process.stderr.write(`warm start seen ${pct(warm.success_seen)}%\n`);
+  if (failed.length) process.stderr.write(`${failed.length} run${failed.length === 1 ? '' : 's'} failed: listed in the report\n`);
   return 0;
 }

@@ -1,58 +1,64 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import { bootstrap, dataEfficiency, pairedBootstrap } from './stats.ts';
+import { clusterBootstrap, dataEfficiency, type GameScores } from './stats.ts';
 
-describe('bench learn: bootstrap interval over seeds and games', () => {
-  it('is a point when every game agrees', () => {
-    expect(bootstrap([[true, true], [true, true, true]], new Rng(1), 200)).toEqual([1, 1]);
-    expect(bootstrap([[false, false]], new Rng(1), 200)).toEqual([0, 0]);
+/** Games 0..n-1 in layouts of `size` consecutive games. */
+const layouts = (n: number, size: number) => Array.from({ length: Math.ceil(n / size) }, (_, c) => Array.from({ length: Math.min(size, n - c * size) }, (_, k) => c * size + k));
+const seeded = (...runs: GameScores[]) => new Map(runs.map((w, i) => [i + 1, w]));
+
+describe('bench learn: cluster bootstrap over seeds and layouts', () => {
+  it("is a point for an arm whose every game agrees, and brackets an arm's mean", () => {
+    const all = (v: number, n: number) => new Array<number>(n).fill(v);
+    expect(clusterBootstrap(seeded(all(1, 6), all(1, 6)), null, layouts(6, 2), new Rng(1), 200)).toEqual({ value: 1, ci: [1, 1], seeds: [1, 2] });
+    const half = Array.from({ length: 80 }, (_, g) => (Math.floor(g / 4) % 2 === 0 ? 1 : 0));
+    const { value, ci } = clusterBootstrap(seeded(half, half, half), null, layouts(80, 4), new Rng(2), 1000);
+    expect(value).toBe(0.5);
+    expect(ci[0]).toBeLessThan(0.5);
+    expect(ci[1]).toBeGreaterThan(0.5);
   });
 
-  it('brackets the mean, and narrows with more games', () => {
-    const games = (n: number) => Array.from({ length: n }, (_, i) => i % 2 === 0);
-    const [lo, hi] = bootstrap([games(40), games(40), games(40)], new Rng(2), 1000);
-    expect(lo).toBeLessThan(0.5);
-    expect(hi).toBeGreaterThan(0.5);
-    // Binomial: the std of a mean of 120 fair games is 0.046, so the 95% interval is about +-0.09.
-    expect(hi - lo).toBeGreaterThan(0.1);
-    expect(hi - lo).toBeLessThan(0.26);
-    const [lo2, hi2] = bootstrap([games(400), games(400), games(400)], new Rng(2), 1000);
-    expect(hi2 - lo2).toBeLessThan((hi - lo) / 2);
-  });
-});
-
-describe('bench learn: paired bootstrap of a difference over the same games', () => {
-  // Games of graded difficulty: game g is won by a run of skill p when (g * 0.37) % 1 < p (deterministic).
-  const runOf = (p: number, n = 120) => Array.from({ length: n }, (_, g) => (g * 0.37) % 1 < p);
-
-  it('is the point 0 for identical runs, and brackets the true difference', () => {
-    expect(pairedBootstrap([runOf(0.3)], [runOf(0.3)], new Rng(1), 300)).toEqual([0, 0]);
-    const [lo, hi] = pairedBootstrap([runOf(0.4), runOf(0.4)], [runOf(0.2)], new Rng(2), 1000);
-    expect(lo).toBeGreaterThan(0);
-    expect(lo).toBeLessThan(0.2);
-    expect(hi).toBeGreaterThan(0.2);
+  it('gives the point 0 for identical arms, and an interval around 0 for two draws of one arm', () => {
+    const games = Array.from({ length: 60 }, (_, g) => ((g * 7) % 5) / 4);
+    expect(clusterBootstrap(seeded(games, games), seeded(games, games), layouts(60, 3), new Rng(1), 500)).toEqual({ value: 0, ci: [0, 0], seeds: [1, 2] });
+    const rng = new Rng(9);
+    const draw = () => Array.from({ length: 120 }, () => (rng.float() < 0.4 ? 1 : 0));
+    const { ci } = clusterBootstrap(seeded(draw(), draw(), draw()), seeded(draw(), draw(), draw()), layouts(120, 4), new Rng(3), 2000);
+    expect(ci[0]).toBeLessThan(0);
+    expect(ci[1]).toBeGreaterThan(0);
   });
 
-  it('is narrower than the two unpaired intervals when the same games are hard for both', () => {
-    const a = [runOf(0.35)];
-    const b = [runOf(0.25)];
-    const [lo, hi] = pairedBootstrap(a, b, new Rng(3), 1000);
-    const [aLo, aHi] = bootstrap(a, new Rng(4), 1000);
-    const [bLo, bHi] = bootstrap(b, new Rng(5), 1000);
-    // Unpaired, the difference's interval would be about sqrt(wa^2 + wb^2) wide (~0.23 here); paired, the
-    // games both win or both lose drop out and only the 10% that differ are left (~0.11).
-    expect(hi - lo).toBeLessThan(0.6 * Math.hypot(aHi - aLo, bHi - bLo));
+  it('gives exactly the shift when one arm beats the other by a constant on every game of every seed', () => {
+    // Seeds differ a lot in level (seed 2 is much worse), layouts in difficulty: both cancel in a paired difference.
+    const b1 = Array.from({ length: 24 }, (_, g) => (g % 4) / 4);
+    const b2 = b1.map((x) => x / 2);
+    const shift = (w: number[]) => w.map((x) => x + 0.25);
+    expect(clusterBootstrap(seeded(shift(b1), shift(b2)), seeded(b1, b2), layouts(24, 4), new Rng(4), 2000)).toEqual({ value: 0.25, ci: [0.25, 0.25], seeds: [1, 2] });
+    // Against one fixed list (the warm start) the shift is exact too.
+    expect(clusterBootstrap(seeded(shift(b1)), b1, layouts(24, 4), new Rng(4), 500).ci).toEqual([0.25, 0.25]);
   });
 
-  it('refuses runs of different games', () => {
-    expect(() => pairedBootstrap([runOf(0.3, 10)], [runOf(0.3, 12)], new Rng(1), 10)).toThrow(/same games/);
+  it('pairs by seed: only the seeds both arms ran count', () => {
+    const w = [1, 0, 1, 0];
+    const a = new Map([[1, w], [2, w], [3, w]]);
+    const b = new Map([[2, w], [3, w], [4, w], [5, w]]);
+    expect(clusterBootstrap(a, b, layouts(4, 1), new Rng(1), 10).seeds).toEqual([2, 3]);
   });
-});
 
-describe('bench learn: intervals over per-game fractions (several sampled episodes per game)', () => {
-  it('a fraction counts as its share of a win', () => {
-    expect(bootstrap([[0.5, 0.5, 0.5]], new Rng(1), 100)).toEqual([0.5, 0.5]);
-    expect(pairedBootstrap([[0.75, 0.25]], [[0.5, 0]], new Rng(1), 100)).toEqual([0.25, 0.25]);
+  it('resamples layouts, not games: games of one room that agree widen the interval', () => {
+    // Each layout is all won or all lost: 30 layouts of 4 games carry the information of 30 games, not 120.
+    const games = Array.from({ length: 120 }, (_, g) => (Math.floor(g / 4) % 2 === 0 ? 1 : 0));
+    const width = (clusters: number[][]) => {
+      const { ci } = clusterBootstrap(seeded(games), null, clusters, new Rng(5), 2000);
+      return ci[1] - ci[0];
+    };
+    expect(width(layouts(120, 4))).toBeGreaterThan(1.6 * width(layouts(120, 1)));
+  });
+
+  it('refuses clusters that do not hold every game once, and runs of different games', () => {
+    expect(() => clusterBootstrap(seeded([1, 0, 1]), null, [[0, 1]], new Rng(1), 10)).toThrow(/every game once/);
+    expect(() => clusterBootstrap(seeded([1, 0, 1]), null, [[0, 1], [1, 2]], new Rng(1), 10)).toThrow(/every game once/);
+    expect(() => clusterBootstrap(seeded([1, 0, 1]), seeded([1, 0]), layouts(3, 1), new Rng(1), 10)).toThrow(/same games/);
+    expect(() => clusterBootstrap(seeded([1, 0, 1]), [1, 0], layouts(3, 1), new Rng(1), 10)).toThrow(/same games/);
   });
 });
 

@@ -1,5 +1,6 @@
-// The statistics of `bench learn`: bootstrap intervals over seeds and games (plain and paired), mean curves,
-// the per-algorithm summary rows and the data-efficiency figure.
+// The statistics of `bench learn`: bootstrap intervals over seeds and room layouts (an arm's success, and
+// differences paired by seed), mean curves, the per-algorithm summary rows and the data-efficiency figure.
+import { quantileSorted } from 'simple-statistics';
 import type { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/config.ts';
 import type { JobResult } from './job.ts';
@@ -10,51 +11,75 @@ import type { JobResult } from './job.ts';
  */
 export type GameScores = readonly (number | boolean)[];
 
-/** 95% bootstrap interval of the mean success: resample seeds, then games within each seed. */
-export function bootstrap(wonPerSeed: readonly GameScores[], rng: Rng, resamples = 2000): [number, number] {
-  if (wonPerSeed.length === 0) return [NaN, NaN];
-  const means: number[] = [];
-  for (let b = 0; b < resamples; b++) {
-    let sum = 0;
-    for (let s = 0; s < wonPerSeed.length; s++) {
-      const games = wonPerSeed[rng.int(wonPerSeed.length)];
-      let wins = 0;
-      for (let g = 0; g < games.length; g++) wins += +games[rng.int(games.length)];
-      sum += games.length ? wins / games.length : 0;
-    }
-    means.push(sum / wonPerSeed.length);
-  }
-  means.sort((a, b) => a - b);
-  return [means[Math.floor(0.025 * resamples)], means[Math.ceil(0.975 * resamples) - 1]];
+/** Replicates of every bootstrap interval of the benchmark. */
+export const BOOTSTRAP_REPLICATES = 2000;
+
+/** One arm's per-game scores on one split, by run seed. */
+export type SeedScores = ReadonlyMap<number, GameScores>;
+
+export interface Estimate {
+  /** The mean over the seeds used (both sides' seeds, for a difference) of the mean over all games. */
+  value: number;
+  /** 95% percentile interval. */
+  ci: [number, number];
+  /** The seeds it was computed over. */
+  seeds: number[];
+}
+
+function isSeeded(b: SeedScores | GameScores): b is SeedScores {
+  return b instanceof Map;
 }
 
 /**
- * 95% bootstrap interval of mean success of `a` minus that of `b`, paired over games: every run plays the same
- * fixed eval games, so one resample of game indices serves both sides (how hard a game is cancels out), and
- * the seeds of each side are resampled on their own.
+ * The mean success of arm `a`, or its difference from `b`, with a 95% percentile interval from a cluster
+ * bootstrap over seeds and room layouts. `b` is another arm (paired by seed: only seeds both arms ran count,
+ * and a replicate draws the same seeds on both sides), one fixed list of scores (the warm start), or null.
+ * `clusters` lists the game indices of each layout and covers every game once: a replicate draws as many
+ * seeds and as many layouts as there are, with replacement, the same layouts for both sides, and averages
+ * over the games of the drawn layouts. Games of one room share what makes them easy or hard, so resampling
+ * single games would understate the spread.
  */
-export function pairedBootstrap(a: readonly GameScores[], b: readonly GameScores[], rng: Rng, resamples = 2000): [number, number] {
-  if (a.length === 0 || b.length === 0) return [NaN, NaN];
-  const games = a[0].length;
-  if ([...a, ...b].some((w) => w.length !== games)) throw new RangeError('pairedBootstrap: every run must play the same games');
-  const diffs: number[] = [];
-  const picks = new Int32Array(games);
-  const side = (runs: readonly GameScores[]) => {
-    let sum = 0;
-    for (let s = 0; s < runs.length; s++) {
-      const won = runs[rng.int(runs.length)];
-      let wins = 0;
-      for (let g = 0; g < games; g++) wins += +won[picks[g]];
-      sum += games ? wins / games : 0;
-    }
-    return sum / runs.length;
-  };
-  for (let r = 0; r < resamples; r++) {
-    for (let g = 0; g < games; g++) picks[g] = rng.int(games);
-    diffs.push(side(a) - side(b));
+export function clusterBootstrap(
+  a: SeedScores,
+  b: SeedScores | GameScores | null,
+  clusters: readonly (readonly number[])[],
+  rng: Rng,
+  replicates = BOOTSTRAP_REPLICATES,
+): Estimate {
+  const seeds = [...a.keys()].filter((s) => b === null || !isSeeded(b) || b.has(s)).sort((x, y) => x - y);
+  const flat = clusters.flat();
+  const lists = [...seeds.map((s) => a.get(s)!), ...(b === null ? [] : isSeeded(b) ? seeds.map((s) => b.get(s)!) : [b])];
+  const games = lists.length ? lists[0].length : flat.length;
+  if (lists.some((w) => w.length !== games)) throw new RangeError('clusterBootstrap: every run must play the same games');
+  if (flat.length !== games || new Set(flat).size !== games || flat.some((g) => !(Number.isInteger(g) && g >= 0 && g < games))) {
+    throw new RangeError('clusterBootstrap: the clusters must hold every game once');
   }
-  diffs.sort((x, y) => x - y);
-  return [diffs[Math.floor(0.025 * resamples)], diffs[Math.ceil(0.975 * resamples) - 1]];
+  if (seeds.length === 0 || games === 0) return { value: NaN, ci: [NaN, NaN], seeds };
+  // Per seed and cluster, the summed score (minus b's): a replicate only adds these up.
+  const sums = seeds.map((s) => {
+    const sa = a.get(s)!;
+    const sb = b === null ? null : isSeeded(b) ? b.get(s)! : b;
+    return clusters.map((c) => c.reduce((t, g) => t + (+sa[g] - (sb ? +sb[g] : 0)), 0));
+  });
+  const sizes = clusters.map((c) => c.length);
+  const value = sums.reduce((t, row) => t + row.reduce((u, x) => u + x, 0), 0) / (seeds.length * games);
+  const stats: number[] = [];
+  const picks = new Int32Array(clusters.length);
+  for (let r = 0; r < replicates; r++) {
+    let n = 0;
+    for (let k = 0; k < picks.length; k++) {
+      picks[k] = rng.int(picks.length);
+      n += sizes[picks[k]];
+    }
+    let total = 0;
+    for (let s = 0; s < seeds.length; s++) {
+      const row = sums[rng.int(seeds.length)];
+      for (let k = 0; k < picks.length; k++) total += row[picks[k]];
+    }
+    stats.push(total / (seeds.length * n));
+  }
+  stats.sort((x, y) => x - y);
+  return { value, ci: [quantileSorted(stats, 0.025), quantileSorted(stats, 0.975)], seeds };
 }
 
 export function mean(xs: number[]): number {
@@ -104,6 +129,17 @@ export function pct(x: number): string {
   return Number.isFinite(x) ? (100 * x).toFixed(1) : 'n/a';
 }
 
+/** Per split, the eval games' indices grouped by room layout (games.ts, layoutClusters). */
+export interface SplitClusters {
+  seen: number[][];
+  unseen: number[][];
+}
+
+/** The runs' per-game scores on a split, by seed. */
+export function scoresBySeed(rs: readonly JobResult[], split: 'seen' | 'unseen'): SeedScores {
+  return new Map(rs.map((r) => [r.seed, split === 'seen' ? r.won_seen : r.won_unseen]));
+}
+
 /** One algorithm's line of the report: means over its seeds, with bootstrap intervals. */
 export interface AlgoRow {
   algo: Algo;
@@ -118,29 +154,33 @@ export interface AlgoRow {
   fidelity: number;
   gate: number;
   delta: number;
+  /** Mean over runs of the per-run mean of corr(Delta, advantage) over updates; NaN when no run has one. */
+  corr: number;
   wall: number;
 }
 
 /** The row of algorithm `algo` over its runs `rs` (draws its two intervals from `rng`, seen then unseen). */
-export function algoRow(algo: Algo, rs: JobResult[], rng: Rng): AlgoRow {
+export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rng: Rng): AlgoRow {
   const types = Object.keys(rs[0]?.per_type.unseen ?? {});
   const perType: Record<string, { seen: number; unseen: number }> = {};
   for (const type of new Set([...types, ...Object.keys(rs[0]?.per_type.seen ?? {})])) {
     perType[type] = { seen: mean(rs.map((r) => r.per_type.seen[type] ?? NaN)), unseen: mean(rs.map((r) => r.per_type.unseen[type] ?? NaN)) };
   }
+  const defined = (xs: (number | null)[]) => mean(xs.filter((x): x is number => x !== null));
   return {
     algo,
     seeds: rs.length,
     lr: rs[0]?.lr ?? NaN,
     seen: mean(rs.map((r) => r.success_seen)),
     unseen: mean(rs.map((r) => r.success_unseen)),
-    seenCi: bootstrap(rs.map((r) => r.won_seen), rng),
-    unseenCi: bootstrap(rs.map((r) => r.won_unseen), rng),
+    seenCi: clusterBootstrap(scoresBySeed(rs, 'seen'), null, clusters.seen, rng).ci,
+    unseenCi: clusterBootstrap(scoresBySeed(rs, 'unseen'), null, clusters.unseen, rng).ci,
     perType,
     validSkill: mean(rs.map((r) => r.valid_skill_rate ?? NaN)),
     fidelity: mean(rs.map((r) => r.skill_fidelity ?? NaN)),
     gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
     delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
+    corr: defined(rs.map((r) => r.corr_delta_advantage)),
     wall: mean(rs.map((r) => r.wall_s)),
   };
 }

@@ -1,0 +1,204 @@
+// The incremental decoder's work, as jobs any thread runs (threads.ts): feeding the pending tokens of a
+// stream, and one sampling step of a chunk of streams (phase 0: logits and the draw; phase 1: the new
+// token through the layers). A stream's caches are CPU heap blocks named in the job's description, with
+// the tokens, masks and draws; each thread keeps its own scratch.
+//
+// Every layer computes a row the same way alone or among others (decoder.ts), so which thread runs which
+// streams, and with which others, does not change a bit.
+import { maskWords } from '../backend.ts';
+import type { ModelConfig } from '../../model/config.ts';
+import { attentionForward, transposeKeys } from './attention.ts';
+import { encoderForward } from './encoder.ts';
+import { geluForward } from './gelu.ts';
+import { freeHeapFloats, heapFloats } from './heap.ts';
+import { layernormForward } from './layernorm.ts';
+import { matmulForward } from './matmul.ts';
+import { residualForward } from './residual.ts';
+import { allocSampleScratch, sampleToken, type SampleScratch } from './sampling.ts';
+import { weightsOf } from './sequence_jobs.ts';
+import type { Job } from './threads.ts';
+
+/** Tokens run through the layers together when a long prompt is fed (bounds the scratch memory). */
+export const FEED_CHUNK = 64;
+
+/** A stream's cache as a job sees it. */
+export interface StreamRef {
+  /** Rows already in the cache. */
+  length: number;
+  capacity: number;
+  /** Per layer, the qkv rows [capacity, 3C] and their keys transposed [C, capacity]. */
+  qkv: Float32Array[];
+  kT: Float32Array[];
+  /** The final-LayerNorm output of the last position [C]: the next token's logits come from it. */
+  last: Float32Array;
+}
+
+export interface FeedDesc {
+  config: ModelConfig;
+  params: Float32Array;
+  streams: StreamRef[];
+  /** The tokens to append to each stream. */
+  tokens: Int32Array[];
+}
+
+export interface SampleDesc {
+  config: ModelConfig;
+  params: Float32Array;
+  streams: StreamRef[];
+  /** A row of mask words per stream, a draw per stream. */
+  masks: Uint32Array;
+  temperature: number;
+  uniforms: Float32Array;
+  /** Chunk c holds streams chunks[c] .. chunks[c + 1] - 1. */
+  chunks: number[];
+  /** [2 S] floats: the sampled token ids (exact in float32), then their log-probs. */
+  out: Float32Array;
+}
+
+interface StepScratch {
+  rows: number;
+  key: string;
+  x: Float32Array;
+  ln: Float32Array;
+  mean: Float32Array;
+  rstd: Float32Array;
+  qkv: Float32Array;
+  atty: Float32Array;
+  att: Float32Array;
+  attproj: Float32Array;
+  res2: Float32Array;
+  fch: Float32Array;
+  fchGelu: Float32Array;
+  fcproj: Float32Array;
+  last: Float32Array;
+  logits: Float32Array;
+  sample: SampleScratch;
+}
+
+let scratch: StepScratch | null = null;
+
+/** This thread's scratch for `rows` rows at a time, grown on demand and kept. */
+function stepScratch(config: ModelConfig, rows: number): StepScratch {
+  const { dModel: C, dMlp: M, nHead: NH, contextLength, vocabSize: V } = config;
+  const key = `${V}/${contextLength}/${C}/${config.nLayer}/${NH}/${M}`;
+  if (scratch !== null && scratch.rows >= rows && scratch.key === key) return scratch;
+  if (scratch !== null) for (const buf of Object.values(scratch)) if (buf instanceof Float32Array) freeHeapFloats(buf);
+  const n = Math.max(FEED_CHUNK, rows);
+  scratch = {
+    rows: n,
+    key,
+    x: heapFloats(n * C),
+    ln: heapFloats(n * C),
+    mean: heapFloats(n),
+    rstd: heapFloats(n),
+    qkv: heapFloats(n * 3 * C),
+    atty: heapFloats(n * C),
+    att: heapFloats(NH * FEED_CHUNK * contextLength),
+    attproj: heapFloats(n * C),
+    res2: heapFloats(n * C),
+    fch: heapFloats(n * M),
+    fchGelu: heapFloats(n * M),
+    fcproj: heapFloats(n * C),
+    last: heapFloats(n * C),
+    logits: heapFloats(n * V),
+    sample: allocSampleScratch(V),
+  };
+  return scratch;
+}
+
+/** New tokens for one stream, at positions st.length .. st.length + tokens.length - 1 (at most FEED_CHUNK). */
+interface Segment {
+  st: StreamRef;
+  tokens: Int32Array;
+}
+
+/**
+ * The full forward's layer sequence on the new rows of several streams at once: the position-wise layers
+ * run on all rows stacked (so the matmuls get their row blocks), attention runs per stream against its own
+ * cache. Advances each segment's stream (its length and its last row).
+ */
+function forwardSegments(config: ModelConfig, params: Float32Array, segs: Segment[]): void {
+  const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = config;
+  const w = weightsOf(params, config);
+  const n = segs.reduce((k, seg) => k + seg.tokens.length, 0);
+  if (n === 0) return;
+  const s = stepScratch(config, n);
+  let r0 = 0;
+  for (const seg of segs) {
+    encoderForward(s.x.subarray(r0 * C), seg.tokens, w.wte, w.wpe, seg.tokens.length, C, seg.st.length);
+    r0 += seg.tokens.length;
+  }
+  for (let l = 0; l < config.nLayer; l++) {
+    const b = w.blocks[l];
+    layernormForward(s.ln, s.mean, s.rstd, s.x, b.ln1w, b.ln1b, n, C, eps);
+    matmulForward(s.qkv, s.ln, b.qkvw, b.qkvb, n, C, 3 * C);
+    r0 = 0;
+    for (const seg of segs) {
+      const { st } = seg;
+      const k = seg.tokens.length;
+      const pos0 = st.length;
+      const qkv = st.qkv[l];
+      const keys = { kT: st.kT[l], stride: st.capacity };
+      qkv.set(s.qkv.subarray(r0 * 3 * C, (r0 + k) * 3 * C), pos0 * 3 * C);
+      transposeKeys(keys, qkv, pos0, pos0 + k, C);
+      attentionForward(s.atty.subarray(r0 * C), s.att, qkv, pos0, pos0 + k, C, NH, keys);
+      r0 += k;
+    }
+    matmulForward(s.attproj, s.atty, b.attprojw, b.attprojb, n, C, C);
+    residualForward(s.res2, s.x, s.attproj, n * C);
+    layernormForward(s.ln, s.mean, s.rstd, s.res2, b.ln2w, b.ln2b, n, C, eps);
+    matmulForward(s.fch, s.ln, b.fcw, b.fcb, n, C, M);
+    geluForward(s.fchGelu, s.fch, n * M);
+    matmulForward(s.fcproj, s.fchGelu, b.fcprojw, b.fcprojb, n, M, C);
+    residualForward(s.x, s.res2, s.fcproj, n * C);
+  }
+  r0 = 0;
+  for (const seg of segs) {
+    r0 += seg.tokens.length;
+    layernormForward(seg.st.last, s.mean, s.rstd, s.x.subarray((r0 - 1) * C, r0 * C), w.lnfw, w.lnfb, 1, C, eps);
+    seg.st.length += seg.tokens.length;
+  }
+}
+
+/** Item i: stream i's tokens appended to its cache, FEED_CHUNK at a time. */
+export const feedJob: Job<FeedDesc> = {
+  name: 'feed',
+  phases: 1,
+  run(desc, i) {
+    const st = { ...desc.streams[i] };
+    const tokens = desc.tokens[i];
+    for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
+      forwardSegments(desc.config, desc.params, [{ st, tokens: tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK)) }]);
+    }
+  },
+};
+
+/** Item c, phase 0: the logits and draws of chunk c's streams; phase 1: their sampled tokens through the layers. */
+export const sampleJob: Job<SampleDesc> = {
+  name: 'sample',
+  phases: 2,
+  run(desc, c, phase) {
+    const { config } = desc;
+    const { vocabSize: V, dModel: C } = config;
+    const lo = desc.chunks[c];
+    const hi = desc.chunks[c + 1];
+    const S = desc.streams.length;
+    const { out } = desc;
+    if (phase === 1) {
+      const segs = desc.streams.slice(lo, hi).map((ref, k) => ({ st: { ...ref }, tokens: Int32Array.of(out[lo + k]) }));
+      forwardSegments(config, desc.params, segs);
+      return;
+    }
+    const n = hi - lo;
+    const s = stepScratch(config, n);
+    const words = maskWords(V);
+    for (let k = 0; k < n; k++) s.last.set(desc.streams[lo + k].last, k * C);
+    matmulForward(s.logits, s.last, weightsOf(desc.params, config).wte, null, n, C, V);
+    for (let k = 0; k < n; k++) {
+      const i = lo + k;
+      const [token, logp] = sampleToken(s.logits.subarray(k * V, (k + 1) * V), desc.masks.subarray(i * words, (i + 1) * words), V, desc.temperature, desc.uniforms[i], s.sample);
+      out[i] = token;
+      out[S + i] = logp;
+    }
+  },
+};

@@ -1,0 +1,252 @@
+// The CPU backend's threads: a pool of workers that share the CPU heap (heap.ts) with this thread, and a
+// fork-join `parallelFor` over the items of a job (sequences of a batch, gradient groups, decoder streams).
+//
+// A job's items are independent and each is computed the same way whichever thread runs it, and the jobs
+// fix every sum that spans items (gradient groups are summed in group order), so results do not depend on
+// the number of threads, bit for bit. Items are claimed one at a time from a shared counter, so a slow
+// thread takes fewer.
+//
+// How workers start is the host's business (thread_node.ts: worker_threads; thread_browser.ts: Web Workers);
+// without a host, or where the heap is not shared (a page that is not cross-origin isolated), or where a
+// thread may not block (a page's main thread), everything runs on the calling thread. The calling thread
+// works too, then blocks (Atomics.wait) until the workers are done: a backend call is synchronous inside.
+import { heapFloatsAt, heapIsShared, heapMemory, isHeapView } from './heap.ts';
+
+/** A job the workers know by name (thread.ts registers every job). */
+export interface Job<D> {
+  readonly name: string;
+  /**
+   * 1, or 2: every thread finishes phase 0 before any starts phase 1, and an error in phase 0 skips phase 1
+   * (a decoder step samples every stream before any cache moves).
+   */
+  readonly phases: 1 | 2;
+  run(desc: D, item: number, phase: number): void;
+}
+
+export interface ThreadInit {
+  memory: WebAssembly.Memory;
+  control: SharedArrayBuffer;
+}
+
+export interface ThreadPort {
+  post(message: unknown): void;
+  /** Calls `ready` once the thread serves jobs, `failed` if it could not start. */
+  started(ready: () => void, failed: (err: Error) => void): void;
+  terminate(): void;
+}
+
+export interface ThreadHost {
+  /** Logical cores of the machine. */
+  readonly cores: number;
+  spawn(init: ThreadInit): ThreadPort;
+}
+
+/** The most threads a backend uses. */
+export const MAX_THREADS = 16;
+/** How long a new worker may take to start before the backend runs without it. */
+const START_TIMEOUT_MS = 60_000;
+
+// Control words (Int32) of the shared control block, then per participant an error record.
+const NEXT = 0; // NEXT + phase: the next unclaimed item of each phase
+const ARRIVED = 2;
+const DONE = 3;
+const FAILED = 4;
+const ERRORS = 8; // participant p: [item, kind, length] at ERRORS + 4p, its text at TEXT + ERROR_CHARS p (UTF-16)
+const ERROR_CHARS = 512;
+const CONTROL_BYTES = 4 * (ERRORS + 4 * (MAX_THREADS + 1)) + 2 * ERROR_CHARS * (MAX_THREADS + 1);
+const TEXT_BYTE = 4 * (ERRORS + 4 * (MAX_THREADS + 1));
+const ERROR_KINDS = [Error, RangeError, TypeError] as const;
+
+let host: ThreadHost | null = null;
+let chosen: number | null = null;
+
+/** Installs how workers start (once per process or page); null removes it. */
+export function installThreadHost(next: ThreadHost | null): void {
+  host = next;
+}
+
+/** The thread count of backends made from now on (1 .. MAX_THREADS); by default, the machine's cores. */
+export function setCpuThreads(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`threads must be a positive integer, got ${n}`);
+  chosen = Math.min(n, MAX_THREADS);
+}
+
+/** Why the CPU backend runs on one thread here, or null when it may use more. */
+export function singleThreadReason(): string | null {
+  if (!heapIsShared) return 'the page is not cross-origin isolated (no SharedArrayBuffer)';
+  if (!mayBlock()) return 'this thread may not block (a page\'s main thread)';
+  if (host === null) return 'no way to start worker threads here';
+  return null;
+}
+
+/** Threads a backend made now uses: the set count, or the machine's cores, capped; 1 where threads are unavailable. */
+export function cpuThreads(): number {
+  if (singleThreadReason() !== null) return 1;
+  return chosen ?? Math.min(host!.cores, MAX_THREADS);
+}
+
+function mayBlock(): boolean {
+  const g = globalThis as { window?: unknown; process?: { versions?: { node?: string } } };
+  return g.window === undefined || g.process?.versions?.node !== undefined;
+}
+
+/** The control block's views: its words and its error texts. */
+export function controlViews(control: SharedArrayBuffer): { words: Int32Array; text: Uint16Array } {
+  return { words: new Int32Array(control, 0, TEXT_BYTE / 4), text: new Uint16Array(control, TEXT_BYTE) };
+}
+
+class Pool {
+  readonly control = new SharedArrayBuffer(CONTROL_BYTES);
+  readonly words: Int32Array;
+  readonly text: Uint16Array;
+  private readonly ports: ThreadPort[] = [];
+  private readonly ready: Promise<boolean>[] = [];
+  /** Workers known to serve jobs. */
+  usable = 0;
+
+  constructor(private readonly host: ThreadHost) {
+    ({ words: this.words, text: this.text } = controlViews(this.control));
+  }
+
+  /** Starts workers up to k; resolves to how many of the first k serve jobs. */
+  async start(k: number): Promise<number> {
+    while (this.ports.length < k) {
+      const port = this.host.spawn({ memory: heapMemory, control: this.control });
+      this.ports.push(port);
+      this.ready.push(
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), START_TIMEOUT_MS);
+          port.started(
+            () => {
+              clearTimeout(timer);
+              resolve(true);
+            },
+            () => {
+              clearTimeout(timer);
+              resolve(false);
+            },
+          );
+        }),
+      );
+    }
+    const ok = await Promise.all(this.ready.slice(0, k));
+    const usable = ok.indexOf(false);
+    this.usable = usable < 0 ? k : usable;
+    return this.usable;
+  }
+
+  post(worker: number, message: unknown): void {
+    this.ports[worker].post(message);
+  }
+}
+
+let pool: Pool | null = null;
+
+/**
+ * Runs job.run(desc, i, phase) for every item i < items (and every phase) on up to `threads` threads, this
+ * one included, and returns when all are done. An error in an item is thrown here (the one of the lowest
+ * item when several fail), after every thread has stopped.
+ */
+export async function parallelFor<D>(job: Job<D>, desc: D, items: number, threads: number): Promise<void> {
+  const want = Math.min(threads, items, MAX_THREADS) - 1;
+  let workers = 0;
+  if (want > 0 && host !== null && singleThreadReason() === null) {
+    pool ??= new Pool(host);
+    workers = Math.min(want, pool.usable >= want ? want : await pool.start(want));
+  }
+  if (workers === 0) {
+    for (let phase = 0; phase < job.phases; phase++) for (let i = 0; i < items; i++) job.run(desc, i, phase);
+    return;
+  }
+  const p = pool!;
+  p.words.fill(0, 0, ERRORS + 4 * (workers + 1));
+  const wire = toWire(desc);
+  for (let w = 0; w < workers; w++) p.post(w, { job: job.name, desc: wire, items, participants: workers + 1, slot: w + 1 });
+  work(p.words, p.text, job, desc, items, workers + 1, 0);
+  for (let done = Atomics.load(p.words, DONE); done < workers + 1; done = Atomics.load(p.words, DONE)) Atomics.wait(p.words, DONE, done);
+  if (Atomics.load(p.words, FAILED)) throw firstError(p.words, p.text, workers + 1);
+}
+
+/** One participant's share of a job: claim items until none is left (phase by phase), then report done. */
+export function work<D>(words: Int32Array, text: Uint16Array, job: Job<D>, desc: D, items: number, participants: number, slot: number): void {
+  try {
+    for (let phase = 0; phase < job.phases; phase++) {
+      if (phase > 0) barrier(words, participants);
+      for (;;) {
+        if (Atomics.load(words, FAILED)) break;
+        const i = Atomics.add(words, NEXT + phase, 1);
+        if (i >= items) break;
+        try {
+          job.run(desc, i, phase);
+        } catch (err) {
+          record(words, text, slot, i, err);
+          Atomics.store(words, FAILED, 1);
+        }
+      }
+    }
+  } finally {
+    Atomics.add(words, DONE, 1);
+    Atomics.notify(words, DONE);
+  }
+}
+
+function barrier(words: Int32Array, participants: number): void {
+  if (Atomics.add(words, ARRIVED, 1) + 1 === participants) {
+    Atomics.notify(words, ARRIVED);
+    return;
+  }
+  for (let n = Atomics.load(words, ARRIVED); n < participants; n = Atomics.load(words, ARRIVED)) Atomics.wait(words, ARRIVED, n);
+}
+
+function record(words: Int32Array, text: Uint16Array, slot: number, item: number, err: unknown): void {
+  const at = ERRORS + 4 * slot;
+  if (words[at + 2] > 0 && words[at] <= item) return;
+  const message = err instanceof Error ? err.message : String(err);
+  const kind = ERROR_KINDS.findIndex((k) => err instanceof Error && err.constructor === k);
+  const n = Math.min(message.length, ERROR_CHARS);
+  for (let c = 0; c < n; c++) text[ERROR_CHARS * slot + c] = message.charCodeAt(c);
+  words[at] = item;
+  words[at + 1] = Math.max(0, kind);
+  words[at + 2] = n + 1;
+}
+
+function firstError(words: Int32Array, text: Uint16Array, participants: number): Error {
+  let best = -1;
+  for (let s = 0; s < participants; s++) {
+    const at = ERRORS + 4 * s;
+    if (words[at + 2] > 0 && (best < 0 || words[at] < words[ERRORS + 4 * best])) best = s;
+  }
+  if (best < 0) return new Error('a CPU worker thread failed');
+  const at = ERRORS + 4 * best;
+  const message = String.fromCharCode(...text.subarray(ERROR_CHARS * best, ERROR_CHARS * best + words[at + 2] - 1));
+  return new ERROR_KINDS[words[at + 1]](message);
+}
+
+/**
+ * A job description as posted to a worker: every CPU heap view becomes its place in the heap (a message
+ * would copy it), which the worker turns back into a view of the same floats (fromWire).
+ */
+function toWire(x: unknown): unknown {
+  if (x instanceof Float32Array && isHeapView(x)) return { heapAt: x.byteOffset, floats: x.length };
+  if (Array.isArray(x)) return x.map(toWire);
+  if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
+    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, toWire(v)]));
+  }
+  return x;
+}
+
+export function fromWire(x: unknown): unknown {
+  if (Array.isArray(x)) return x.map(fromWire);
+  if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
+    const o = x as Record<string, unknown>;
+    if (typeof o.heapAt === 'number' && typeof o.floats === 'number') return heapFloatsAt(o.heapAt, o.floats);
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fromWire(v)]));
+  }
+  return x;
+}
+
+/** Splits n items into at most `parts` contiguous ranges of near-equal size: range i is [starts[i], starts[i + 1]). */
+export function ranges(n: number, parts: number): number[] {
+  const k = Math.max(1, Math.min(n, parts));
+  return Array.from({ length: k + 1 }, (_, i) => Math.round((i * n) / k));
+}

@@ -1,0 +1,107 @@
+// Property tests of the command line's argument parsing: any arguments give parsed values or a one-line
+// CliError (control characters escaped) within a second, never another exception; a number is accepted
+// exactly when it is decimal, whole where a count is asked, and inside its range.
+import fc from 'fast-check';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { parsesOrRefuses, parsesOrRefusesAsync } from '../common/parser_testing.ts';
+import { defaultConfig, checkConfig } from '../rl/config.ts';
+import { applySetOptions, limitedNumber, parseOptions } from './args.ts';
+import { CliError } from './cli_error.ts';
+import { LIMITS, type Limit } from './limits.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'seed-args-property-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+const ALL_LIMITS: Limit[] = Object.values(LIMITS).flatMap((byOption) => Object.values(byOption) as Limit[]);
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+const numberText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.tuple(fc.constantFrom('', ' ', '0x', '+', '-', '\n'), fc.nat({ max: 1e6 }), fc.constantFrom('', ' ', 'e3', '.5', 'e400', '\u001b')).map(([a, n, b]) => `${a}${n}${b}`),
+);
+
+/** Arguments as a person or a script might mistype them: option names, values, stray words, escapes. */
+const words = fc.oneof(
+  fc.constantFrom('--count', '--seed', '--out', '--split', '--set', '--updates', '--resume', '--force', '-h', '--', '-', '--count=', '--x'),
+  fc.string({ unit: 'binary', maxLength: 10 }),
+  numberText,
+  fc.constantFrom('constructor', '__proto__', 'toString', 'train', 'seen', 'groupSize=4', 'lr=0x1', 'maxSkillTokens=1e9', `${join(dir, 'missing')}`, '\u001b[2J', 'a\nb'),
+);
+const argv = fc.array(words, { maxLength: 10 });
+
+describe('command-line numbers (property)', () => {
+  it('are accepted exactly when decimal, whole for counts and in range', () => {
+    fc.assert(
+      fc.property(numberText, fc.constantFrom(...ALL_LIMITS), (text, limit) => {
+        if (parsesOrRefuses(() => limitedNumber(text, '--n', limit), CliError) === 'refused') return;
+        const n = limitedNumber(text, '--n', limit);
+        expect(DECIMAL.test(text)).toBe(true);
+        expect(n).toBeGreaterThanOrEqual(limit.min);
+        expect(n).toBeLessThanOrEqual(limit.max);
+        if (limit.integer) expect(Number.isInteger(n)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('every whole number in a count range is accepted as written', () => {
+    const counts = ALL_LIMITS.filter((l) => l.integer);
+    fc.assert(
+      fc.property(fc.constantFrom(...counts), fc.double({ min: 0, max: 1, noNaN: true }), (limit, at) => {
+        const n = Math.round(limit.min + at * (limit.max - limit.min));
+        expect(limitedNumber(String(n), '--n', limit)).toBe(n);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('command-line arguments (property)', () => {
+  it('option parsing gives values or a one-line CliError', () => {
+    const spec = { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, set: { type: 'string', multiple: true }, resume: { type: 'boolean' } } as const;
+    fc.assert(
+      fc.property(argv, (args) => {
+        parsesOrRefuses(() => parseOptions(args, spec, 'usage'), CliError);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('--set gives a config that passes the settings check, or a one-line CliError', () => {
+    const setting = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.tuple(fc.constantFrom(...Object.keys(defaultConfig('tiny'))), numberText).map(([k, v]) => `${k}=${v}`));
+    fc.assert(
+      fc.property(fc.array(setting, { maxLength: 4 }), (settings) => {
+        if (parsesOrRefuses(() => applySetOptions(defaultConfig('tiny'), settings), CliError) === 'value') {
+          expect(() => checkConfig(applySetOptions(defaultConfig('tiny'), settings))).not.toThrow();
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("the commands' own parsing: any arguments are refused in one line before any work (no file to read, no --out)", async () => {
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const commands = await Promise.all(
+      ['scenes', 'play', 'expert', 'loss', 'eval', 'teacher', 'ckpt', 'export-onnx', 'bench'].map(async (name) => {
+        const file = name === 'export-onnx' ? 'export_onnx' : name;
+        return [name, (await import(`./commands/${file}.ts`)) as { run(args: string[]): Promise<number> }] as const;
+      }),
+    );
+    // --out is left out (a valid invocation of scenes or ckpt init would write), every file named is missing,
+    // and bench never gets the name of a benchmark.
+    const safe = argv.filter((args) => !args.some((a) => a.startsWith('--out') || ['env', 'cpu', 'kernels', 'learn', 'soak', 'onnx'].includes(a)));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...commands), safe, async ([, command], args) => {
+        expect(await parsesOrRefusesAsync(() => command.run(args), CliError)).toBe('refused');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

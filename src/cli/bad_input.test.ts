@@ -1,0 +1,174 @@
+// The bad-input corpus, run against the real command line (a child process per invocation): malformed and
+// hostile files, huge counts, lenient numbers, names that are object keys or hold line breaks and terminal
+// escapes, busy or non-empty run directories. Each must exit non-zero within 10 s with exactly one line on
+// stderr ("error: ..."), no stack trace and no raw control character, and leave no file behind in its
+// output directory.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateScene } from '../env/generate.ts';
+import { sceneToJson } from '../env/scene.ts';
+import { readCheckpoint, writeCheckpoint } from '../model/checkpoint.ts';
+import { headerJson, sealedCheckpoint } from '../model/checkpoint_testing.ts';
+import { presetConfig } from '../model/config.ts';
+import { parameterLayout } from '../model/layout.ts';
+import { defaultTokenizer } from '../text/tokenizer.ts';
+import { run as ckpt } from './commands/ckpt.ts';
+import { run as train } from './commands/train.ts';
+import { runCaptured } from './testing.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'seed-bad-input-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const at = (...parts: string[]) => join(root, ...parts);
+
+interface Outcome {
+  code: number | null;
+  stderr: string;
+  ms: number;
+}
+
+/** One invocation of `npm run seed -- ...args` (without npm), killed after 10 s. */
+function cli(args: string[]): Promise<Outcome> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 10_000,
+      killSignal: 'SIGKILL',
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('close', (code) => resolve({ code, stderr, ms: performance.now() - t0 }));
+  });
+}
+
+/** Every file under `dir`, with its size. */
+function files(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    // A file may vanish between the listing and its size (a temporary file being renamed).
+    const size = entry.isFile() ? statSync(path, { throwIfNoEntry: false })?.size : undefined;
+    if (size !== undefined) out.set(path, size);
+  }
+  return out;
+}
+
+const ESC = '\u001b';
+const ckptFile = at('micro.ckpt');
+const run = at('run');
+const scenesDir = at('scenes');
+
+beforeAll(async () => {
+  await runCaptured(ckpt, ['init', '--preset', 'micro', '--seed', '1', '--out', ckptFile]);
+  const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=1', '--set', 'maxSteps=2', '--set', 'history=2'];
+  await runCaptured(train, ['--algo', 'grpo', '--preset', 'micro', '--updates', '1', '--seed', '1', '--init', ckptFile, '--out', run, ...small]);
+  const config = presetConfig('micro', defaultTokenizer().vocabSize);
+  // 424 bytes, a valid checksum, and a header declaring 2^20 layers.
+  const huge = headerJson({ ...config, nLayer: 1 << 20 }, { n: '' }, 1 << 30);
+  writeFileSync(at('huge.ckpt'), sealedCheckpoint(headerJson({ ...config, nLayer: 1 << 20 }, { n: 'x'.repeat(400 - huge.length) }, 1 << 30)));
+  const n = parameterLayout(config).totalFloats;
+  const deep = `{"config":${JSON.stringify(config)},"vocabHash":"${defaultTokenizer().hash}","parameterFloats":${n},"optimizer":null,"metadata":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+  writeFileSync(at('deep.ckpt'), sealedCheckpoint(deep, 4 * n));
+  const ck = readCheckpoint(new Uint8Array(readFileSync(ckptFile)));
+  writeFileSync(at('bad-config.ckpt'), writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: { maxSteps: -3 } } }));
+  const scene = sceneToJson(generateScene('train', 1));
+  writeFileSync(at('scene.json'), scene);
+  writeFileSync(at('deep-scene.json'), scene.replace('"version": 1', `"version": ${'['.repeat(100_000)}${']'.repeat(100_000)}`));
+  writeFileSync(at('not-json.json'), '{"room": "kitchen"');
+  mkdirSync(join(scenesDir, 'x.json'), { recursive: true });
+  spawnSync('mkfifo', [at('pipe')]);
+  mkdirSync(at('deep-scenes'));
+  cpSync(at('deep-scene.json'), at('deep-scenes', 'a.json'));
+  writeFileSync(at('deep-loss.json'), `{"lambda": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+  cpSync(run, at('busy'), { recursive: true });
+  writeFileSync(at('busy', 'run.lock'), `${process.pid}\n`);
+  cpSync(run, at('damaged'), { recursive: true });
+  appendFileSync(at('damaged', 'metrics.jsonl'), '{"upd\n{"update":3}\n');
+}, 60_000);
+
+const micro = ['--preset', 'micro', '--seed', '1'];
+const trainArgs = ['--algo', 'seed', ...micro, '--updates', '1'];
+
+/** [label, args (OUT is the case's own empty output directory)]. */
+const corpus: [string, string[]][] = [
+  // Command and benchmark names: object keys, empty, control characters.
+  ...['constructor', '__proto__', 'toString', 'hasOwnProperty', '', `x\n${ESC}[31mred`].map((name): [string, string[]] => [`command ${JSON.stringify(name)}`, [name]]),
+  ...['constructor', '__proto__', 'toString'].map((name): [string, string[]] => [`bench ${name}`, ['bench', name]]),
+  ['unknown option with an escape', ['scenes', `--${ESC}[2J`]],
+  ['missing file named with a newline and an escape', ['ckpt', 'inspect', `a\nb${ESC}[31m.ckpt`]],
+  // Lenient numbers.
+  ['--count 0x10', ['scenes', '--split', 'train', '--count', '0x10', '--seed', '1', '--out', 'OUT']],
+  ['--count " 5"', ['scenes', '--split', 'train', '--count', ' 5', '--seed', '1', '--out', 'OUT']],
+  ["--updates ''", ['train', ...trainArgs.slice(0, -1), '', '--out', 'OUT']],
+  ['--checkpoint-every=-1', ['train', ...trainArgs, '--checkpoint-every=-1', '--out', 'OUT']],
+  ['--eval-episodes=-5', ['train', ...trainArgs, '--eval-episodes=-5', '--out', 'OUT']],
+  ['--temperature 1e400', ['eval', '--ckpt', ckptFile, '--split', 'seen', '--temperature', '1e400']],
+  // Huge counts.
+  ['scenes --count 1e12', ['scenes', '--split', 'train', '--count', '1e12', '--seed', '1', '--out', 'OUT']],
+  ['warmstart --episodes 1e12', ['warmstart', ...micro, '--episodes', '1e12', '--out', 'OUT/w.ckpt']],
+  ['warmstart --steps 1e12', ['warmstart', ...micro, '--steps', '1e12', '--out', 'OUT/w.ckpt']],
+  ['export-onnx --episodes 1e12', ['export-onnx', '--ckpt', ckptFile, '--episodes', '1e12', '--out', 'OUT/p.onnx']],
+  ['teacher --games 1e12', ['teacher', '--ckpt', ckptFile, '--games', '1e12']],
+  ['eval --episodes 1e12', ['eval', '--ckpt', ckptFile, '--split', 'seen', '--episodes', '1e12']],
+  ['train --updates 1e12', ['train', '--algo', 'seed', ...micro, '--updates', '1e12', '--out', 'OUT']],
+  ['--set groupSize=100000000', ['train', ...trainArgs, '--set', 'groupSize=100000000', '--out', 'OUT']],
+  ['--set maxSkillTokens=1e9', ['train', ...trainArgs, '--set', 'maxSkillTokens=1e9', '--out', 'OUT']],
+  ['bench env --games 1e12', ['bench', 'env', '--games', '1e12', '--out', 'OUT']],
+  ['bench soak --streams 1e9', ['bench', 'soak', '--streams', '1e9', '--out', 'OUT']],
+  // Checkpoints: a header declaring 2^20 layers, metadata nested 100,000 deep, an out-of-range run config.
+  ...[['ckpt', 'inspect', at('huge.ckpt')], ['eval', '--ckpt', at('huge.ckpt'), '--split', 'seen'], ['export-onnx', '--ckpt', at('huge.ckpt'), '--out', 'OUT/p.onnx'], ['train', ...trainArgs, '--init', at('huge.ckpt'), '--out', 'OUT']].map(
+    (args): [string, string[]] => [`2^20 layers: ${args[0]}`, args],
+  ),
+  ['deep metadata: ckpt inspect', ['ckpt', 'inspect', at('deep.ckpt'), '--any-vocab']],
+  ['metadata.config maxSteps -3: eval', ['eval', '--ckpt', at('bad-config.ckpt'), '--split', 'seen']],
+  ['metadata.config maxSteps -3: teacher', ['teacher', '--ckpt', at('bad-config.ckpt'), '--games', '2']],
+  ['ckpt inspect /dev/zero', ['ckpt', 'inspect', '/dev/zero']],
+  ['ckpt inspect a directory', ['ckpt', 'inspect', root]],
+  // Scenes and loss files.
+  ['deep scene: expert', ['expert', '--scene', at('deep-scene.json')]],
+  ['deep scene: play', ['play', '--scene', at('deep-scene.json'), '--actions', '/dev/null']],
+  ['deep scene: eval --scenes', ['eval', '--ckpt', ckptFile, '--scenes', at('deep-scenes')]],
+  ['eval --scenes with only a directory x.json', ['eval', '--ckpt', ckptFile, '--scenes', scenesDir]],
+  ['scene not JSON', ['expert', '--scene', at('not-json.json')]],
+  ['scene /dev/zero', ['expert', '--scene', '/dev/zero']],
+  ['play --actions /dev/zero', ['play', '--scene', at('scene.json'), '--actions', '/dev/zero']],
+  ['deep loss input', ['loss', '--in', at('deep-loss.json')]],
+  ['loss --in a directory', ['loss', '--in', root]],
+  // Writes that cannot happen: nothing partial, no temporary file.
+  ['ckpt init --out a directory', ['ckpt', 'init', ...micro, '--out', 'OUT']],
+  ['ckpt init --out a pipe (as a device would be)', ['ckpt', 'init', ...micro, '--out', at('pipe')]],
+  ['scenes --out under a file', ['scenes', '--split', 'train', '--count', '2', '--seed', '1', '--out', `${ckptFile}/x`]],
+  // Run directories: one that holds a run, one in use, one with a damaged metrics line.
+  ['train into a run directory without --resume', ['train', ...trainArgs, '--init', ckptFile, '--out', run]],
+  ['train into a directory in use', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('busy'), '--resume']],
+  ['train --resume with a damaged metrics line', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('damaged'), '--resume']],
+  ['train --resume --force', ['train', ...trainArgs, '--out', 'OUT', '--resume', '--force']],
+];
+
+describe('the bad-input corpus against the command line', () => {
+  it(`${corpus.length} invocations: each one line on stderr, a non-zero exit, no hang and no file left`, async () => {
+    const failures: string[] = [];
+    const check = async ([label, template]: [string, string[]], i: number) => {
+      const out = at('out', String(i));
+      mkdirSync(out, { recursive: true });
+      const before = files(root);
+      const args = template.map((a) => a.replace(/^OUT/, out));
+      const { code, stderr, ms } = await cli(args);
+      const problems: string[] = [];
+      if (code === null || ms >= 10_000) problems.push(`no exit within 10 s`);
+      else if (code === 0 || code === 70) problems.push(`exit code ${code}`);
+      if (!/^error: [^\n]*\n$/.test(stderr)) problems.push(`stderr is not one "error:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
+      if (stderr.includes('    at ')) problems.push('a stack trace');
+      if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(stderr)) problems.push('a raw control character');
+      const after = files(root);
+      for (const [path, size] of after) if (before.get(path) !== size) problems.push(`left ${path} (${size} bytes)`);
+      if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
+    };
+    // Two at a time: the machine running the tests may have two cores.
+    for (let i = 0; i < corpus.length; i += 2) await Promise.all(corpus.slice(i, i + 2).map((c, k) => check(c, i + k)));
+    expect(failures).toEqual([]);
+  }, 240_000);
+});

@@ -1,0 +1,69 @@
+// JSON read from files (scenes, checkpoint headers, loss inputs) and values quoted in messages. Every reader
+// bounds the nesting depth before parsing: the files' formats nest a few levels, and a value nested
+// thousands deep overflows the stack of any recursive walk over it later (JSON.stringify among them).
+
+/** The deepest nesting of arrays and objects a JSON file read by this project may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The nesting depth of JSON text (0 for a scalar), counting only brackets outside strings; stops past `limit`. */
+export function jsonDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+/**
+ * JSON.parse that refuses text nested deeper than `maxDepth` levels; throws a SyntaxError either way, whose
+ * message is one printable line (the engine's message quotes the text, line breaks and all).
+ */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (jsonDepth(text, maxDepth) > maxDepth) throw new SyntaxError(`JSON nested deeper than ${maxDepth} levels`);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new SyntaxError(printable((err as Error).message));
+  }
+}
+
+/**
+ * `text` as one line that is safe to print on a terminal: line breaks, terminal escapes and every other
+ * control character appear escaped as in JSON (\n, \u001b).
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    if (c === '\t') return '\\t';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A value as JSON for a message: one line (control characters escaped, so a newline or a terminal escape in a
+ * name cannot reach the terminal raw), cut to `max` characters; never throws.
+ */
+export function quote(value: unknown, max = 80): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = Array.isArray(value) ? 'an array' : typeof value;
+  }
+  // JSON.stringify leaves U+2028, U+2029 and the C1 controls (which include a terminal's CSI) unescaped.
+  text = printable(text);
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
