@@ -53,9 +53,12 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 // - lambda 0.1: at 0.01 the OPD term is ~1% of the GRPO term per token and does not show within ~100 updates
 //   of a tiny model; at 0.3 and 1 the gated self-imitation of the policy's
 //   own, mostly failed samples collapses it (bench/notes/TUNING.md, "A lambda sweep"), at 0.1 it did not;
-// - tasksPerUpdate 4, maxSteps 15: what a 2-core CPU affords per update; 15 steps of tiny rooms fit the
-//   512-token context as one sequence;
-// - history 15 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
+// - tasksPerUpdate 4: what a 2-core CPU affords per update;
+// - maxSteps 10: a budget at which knowing where things are decides the game (in tiny rooms an explorer that
+//   knows where the object is wins 94% of games within 10 steps, one that searches blindly 53%), so that
+//   hindsight and learnt placement priors pay (bench/notes/TUNING.md, "A step budget where hindsight decides");
+//   10 steps of tiny rooms fit the 512-token context as one sequence;
+// - history 10 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
 //   forward, ~5x cheaper than one windowed sequence per step;
 // - constrained decoding: a tiny model from a warm start writes too few admissible commands freely;
 // - skillGrammar 1: decoded freely, a tiny model's skills parse only 19-35% of the time, and an unusable skill
@@ -74,7 +77,7 @@ const TABLE = {
   groupSize: { ...count(1, 64), paper: 8, doc: 'G: episodes per task (one GRPO group)' },
   tasksPerUpdate: { ...count(1, 64), paper: 16, presets: tinyPresets(4), doc: 'B: tasks (groups) per update' },
   maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(10), doc: 'steps before an episode is cut' },
-  history: { ...count(0, 100), paper: 5, presets: tinyPresets(15), doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)' },
+  history: { ...count(0, 100), paper: 5, presets: tinyPresets(10), doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)' },
   temperature: { ...real(0, 5), paper: 1, doc: 'sampling temperature of training rollouts (0 = greedy)' },
   evalTemperature: { ...real(0, 5), paper: 0.4, doc: 'sampling temperature of evaluations (0 = greedy)' },
   constrained: { ...SWITCH, paper: 0, presets: tinyPresets(1), doc: '1 = constrained decoding over the admissible commands, 0 = free decoding (the paper)' },

@@ -22,7 +22,7 @@ const params = (path: string) => Array.from(readCheckpoint(new Uint8Array(readFi
 
 describe('seed warmstart / train / eval (micro preset)', () => {
   it('warmstart writes a checkpoint and a card with the success and skill figures', async () => {
-    const { code, stdout } = await runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '6', '--steps', '3', '--eval-episodes', '3']);
+    const { code, stdout } = await runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '6', '--steps', '3', '--eval-episodes', '3', '--teacher-games', '3']);
     expect(code).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'warm.json'), 'utf8'));
     expect(JSON.parse(stdout)).toEqual(card);
@@ -34,6 +34,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const fidelity = card.skill_fidelity_grammar;
     expect(fidelity === null || (fidelity >= 0 && fidelity <= 1), `skill_fidelity_grammar ${fidelity}`).toBe(true);
     expect(readCheckpoint(new Uint8Array(readFileSync(warm))).metadata.stage).toBe('warmstart');
+    expect(Object.keys(card.teacher)).toEqual(['own', 'annotator']);
+    expect(card.teacher.own).toMatchObject({ skills: 'own', games: 3 });
+    expect(card.teacher.annotator).toMatchObject({ skills: 'annotator', games: 3 });
   }, 60_000);
 
   it('train writes JSONL metrics and checkpoints; a resumed run ends with the same weights as a straight one', async () => {

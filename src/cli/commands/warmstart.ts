@@ -1,7 +1,9 @@
-// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]`: builds the
-// warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the preset on it
-// from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt):
-// corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout.
+// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--teacher-games N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]`:
+// builds the warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the
+// preset on it from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json
+// for .ckpt): corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate, skill
+// fidelity, and the teacher check with the policy's own skills and with the annotator's (`teacher`, on
+// --teacher-games games, 512 by default, 0 to skip). The card goes to stdout.
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { TINY } from '../../env/scale.ts';
@@ -12,6 +14,7 @@ import { writeSkills } from '../../rl/analyzer.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { skillFidelity } from '../../rl/skill_fidelity.ts';
+import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type ExampleKind, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
@@ -25,7 +28,7 @@ import { commandLine, portablePath } from '../provenance.ts';
 export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
 
 const usage = withLimits(
-  'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]',
+  'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--teacher-games N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]',
   LIMITS.warmstart,
 );
 
@@ -36,7 +39,7 @@ export function cardPath(ckpt: string): string {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' }, kinds: { type: 'string' } },
+    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'teacher-games': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' }, kinds: { type: 'string' } },
     usage,
   );
   noPositionals(positionals, usage);
@@ -104,6 +107,17 @@ export async function run(args: string[]): Promise<number> {
   };
   const { skills, rate: validSkillRate } = await rateOf(false);
   const { rate: validSkillRateGrammar, fidelity: skillFidelityGrammar } = await rateOf(true);
+  // The teacher check (rl/teacher_check.ts) with both skill writers: does the policy play better with its own
+  // hindsight skill of a game in context (what SEED distils), and with the annotator's faithful one?
+  const teacherGames = numberOption(values['teacher-games'], 'teacher-games', limits['teacher-games'], 512);
+  const teacher: Partial<Record<SkillWriter, TeacherCheck>> = {};
+  if (teacherGames >= 2) {
+    for (const writer of SKILL_WRITERS) {
+      const teacherBar = progressBar(`teacher check (${writer})`, 4 * teacherGames);
+      teacher[writer] = await teacherCheck(backend, tok, teacherScenes(teacherGames, TINY), rl, () => teacherBar.increment(), writer);
+      teacherBar.stop();
+    }
+  }
 
   const card = {
     command: commandLine('warmstart', args),
@@ -126,6 +140,7 @@ export async function run(args: string[]): Promise<number> {
     valid_skill_rate_grammar: validSkillRateGrammar,
     skill_fidelity_grammar: skillFidelityGrammar,
     skill_examples: skills.slice(0, 4).map((s) => s.text),
+    teacher,
     train_seconds: Number(trainSeconds.toFixed(1)),
     vocab_hash: tok.hash,
   };
