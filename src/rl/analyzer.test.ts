@@ -10,7 +10,7 @@ import { splitPieces } from '../text/pieces.ts';
 import { parseSkill } from '../text/skill.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { writeSkills } from './analyzer.ts';
+import { trajectoryWords, writeSkills } from './analyzer.ts';
 import { episodeText, rollout, type Trajectory } from './rollout.ts';
 
 const tok = defaultTokenizer();
@@ -49,7 +49,7 @@ describe('writeSkills', () => {
         // A class the trajectory names none of is left whole (so the grammar can complete).
         const names = (kinds: object) => [...seen].some((w) => w in kinds);
         for (const w of types) expect(seen.has(w) || !names(w in OBJECT_KINDS ? OBJECT_KINDS : RECEPTACLE_KINDS)).toBe(true);
-        const filter = grammar.entityFilter(seen);
+        const filter = grammar.entityFilter(trajectoryWords(trajectories[i]));
         expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens, filter)));
       });
       expect(named).toBeGreaterThan(0);

@@ -43,11 +43,13 @@ export function checkSkill(text: string): WrittenSkill {
   return { text, ok: check.ok, reason: check.reason };
 }
 
-/** The words a skill of the trajectory may name: its goal, commands and observations, and its task's appliance. */
-function trajectoryWords(t: Pick<Trajectory, 'scene' | 'records'>): string[] {
+/** The words a skill of the trajectory may name, in order: its goal, commands and observations, and its task's appliance. */
+export function trajectoryWords(t: Pick<Trajectory, 'scene' | 'records'>): string[] {
   const e = episodeText(t);
   const state = requiredState(t.scene.task.type);
-  return [...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')), ...(state ? [APPLIANCE[state]] : [])];
+  // The appliance as the annotator names it when the episode never went there ("forgetting to heat it with the
+  // microwave 1").
+  return [...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')), ...(state ? [APPLIANCE[state], '1'] : [])];
 }
 
 export async function writeSkills(

@@ -133,6 +133,18 @@ describe('skill grammar automaton', () => {
     const objectsOnly = grammar.entityFilter(['mug']);
     expect(allowedTokens(grammar.allowed(grammar.walk(tok.encode('workflow: go to the'))!, 48, objectsOnly)).length).toBe(30);
     expect(allowedTokens(grammar.allowed(grammar.walk(tok.encode('workflow: find a'))!, 48, objectsOnly)).map((id) => tok.token(id))).toEqual(['mug']);
+    // Instance numbers: after a type, only the numbers the words gave it; none after a type seen without one.
+    const instances = grammar.entityFilter(splitPieces('you arrive at cabinet 2. on the cabinet 2, you see a mug 1. put a mug in countertop'));
+    const numbersAfter = (text: string) =>
+      allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 48, instances))
+        .map((id) => tok.token(id))
+        .filter((t) => /^[0-9]+$/.test(t));
+    expect(numbersAfter('workflow: go to the cabinet')).toEqual(['2']);
+    expect(numbersAfter('workflow: find the mug')).toEqual(['1']);
+    expect(numbersAfter('workflow: go to the countertop')).toEqual([]);
+    expect(numbersAfter('workflow: go to the cabinet 2, take the mug')).toEqual(['1']);
+    expect(grammar.skillMasks(tok.encode('workflow: take the mug 1 from the cabinet 2.'), 48, instances).length).toBeGreaterThan(0);
+    expect(() => grammar.next(grammar.walk(tok.encode('workflow: go to the cabinet'))!, tok.id('3'))).not.toThrow();
     // Walks under a filter still end in valid skills that name only the filtered types.
     for (let seed = 0; seed < 50; seed++) {
       const rng = new Rng(seed);

@@ -15,8 +15,10 @@
 // ignored: the caller's own cut at maxTokens then ends the skill, unusable, as free decoding would.
 //
 // An entity filter (entityFilter) further limits the type names to those a trajectory's text mentions, so that a
-// skill can only name objects and receptacles the episode showed. Every object type decodes as the same symbol
-// (and every receptacle type), so the filter never empties a mask while it keeps at least one name of each.
+// skill can only name objects and receptacles the episode showed, and the instance number after a type name to
+// the numbers the text gave that type ("cabinet 2" seen: "the cabinet 2", never "the cabinet 3"; a type seen
+// without a number takes none). Every object type decodes as the same symbol (and every receptacle type), and the
+// number after a type is optional, so the filter never empties a mask while it keeps at least one name of each.
 import { MAX_INSTANCE_NUMBER, OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { MARKERS } from './markers.ts';
 import { isWordPiece } from './pieces.ts';
@@ -151,13 +153,22 @@ export interface SkillPrefix {
   readonly state: number;
   readonly words: number;
   readonly tokens: number;
+  /** The last token (-1 at the start): an instance number is filtered by the type name before it. */
+  readonly previous: number;
+}
+
+/** Which type names a skill may use, and which instance numbers after each (entityFilter). */
+export interface EntityFilter {
+  readonly types: Uint32Array;
+  /** Type token id -> mask of the number tokens allowed right after it (absent: every number). */
+  readonly numbers: ReadonlyMap<number, Uint32Array>;
 }
 
 const isWordSymbol = (sym: string) => sym.startsWith('#') || isWordPiece(sym);
 
 export class SkillGrammar {
   readonly maskWords: number;
-  readonly initial: SkillPrefix = { state: 0, words: 0, tokens: 0 };
+  readonly initial: SkillPrefix = { state: 0, words: 0, tokens: 0, previous: -1 };
   /** Tokens (end token excluded) of the shortest valid skill. */
   readonly shortest: number;
   private readonly dfa: Dfa;
@@ -220,7 +231,7 @@ export class SkillGrammar {
     const sym = this.tokenSymbol[token];
     const state = sym === undefined ? undefined : this.dfa.next[prefix.state].get(sym);
     if (state === undefined) return null;
-    return { state, words: prefix.words + (isWordSymbol(sym!) ? 1 : 0), tokens: prefix.tokens + 1 };
+    return { state, words: prefix.words + (isWordSymbol(sym!) ? 1 : 0), tokens: prefix.tokens + 1, previous: token };
   }
 
   /** The prefix reached by a token sequence, or null when it leaves the grammar. */
@@ -236,28 +247,51 @@ export class SkillGrammar {
   }
 
   /**
-   * A mask of every token except the object and receptacle type names that `words` lacks (compared in lower
-   * case); a class of which `words` names no member is left whole, so the grammar can still complete.
+   * The filter of a text's words (compared in lower case): every token except the object and receptacle type
+   * names the words lack (a class of which they name no member is left whole, so the grammar can still
+   * complete); after a named type, only the numbers that followed it in the words.
    */
-  entityFilter(words: Iterable<string>): Uint32Array {
-    const named = new Set<string>();
-    for (const w of words) named.add(w.toLowerCase());
-    const filter = new Uint32Array(this.maskWords).fill(0xffffffff);
+  entityFilter(words: Iterable<string>): EntityFilter {
+    const list = Array.from(words, (w) => w.toLowerCase());
+    const named = new Set(list);
+    const types = new Uint32Array(this.maskWords).fill(0xffffffff);
     for (const sym of [OBJECT, RECEPTACLE]) {
       const ids = this.symbolTokens.get(sym)!;
       if (!ids.some((id) => named.has(this.tok.token(id).toLowerCase()))) continue;
-      for (const id of ids) if (!named.has(this.tok.token(id).toLowerCase())) filter[id >>> 5] &= ~(1 << (id & 31));
+      for (const id of ids) if (!named.has(this.tok.token(id).toLowerCase())) types[id >>> 5] &= ~(1 << (id & 31));
     }
-    return filter;
+    const numberIds = new Map(this.symbolTokens.get(NUMBER)!.map((id) => [this.tok.token(id), id]));
+    const numbers = new Map<number, Uint32Array>();
+    for (const sym of [OBJECT, RECEPTACLE]) {
+      for (const id of this.symbolTokens.get(sym)!) {
+        const name = this.tok.token(id).toLowerCase();
+        if (!named.has(name)) continue;
+        const mask = new Uint32Array(this.maskWords);
+        list.forEach((w, k) => {
+          const n = w === name ? numberIds.get(list[k + 1] ?? '') : undefined;
+          if (n !== undefined) mask[n >>> 5] |= 1 << (n & 31);
+        });
+        numbers.set(id, mask);
+      }
+    }
+    return { types, numbers };
   }
 
   /**
    * The allowed-token bitmask after a prefix, for a skill of at most maxTokens tokens, limited by an entity
    * filter when one is given (without a filter the mask is shared: do not modify).
    */
-  allowed(prefix: SkillPrefix, maxTokens: number, filter?: Uint32Array): Uint32Array {
+  allowed(prefix: SkillPrefix, maxTokens: number, filter?: EntityFilter): Uint32Array {
     const mask = this.grammarMask(prefix, maxTokens);
-    return filter ? mask.map((w, k) => w & filter[k]) : mask;
+    if (!filter) return mask;
+    const out = mask.map((w, k) => w & filter.types[k]);
+    const after = filter.numbers.get(prefix.previous);
+    if (after) {
+      for (const id of this.symbolTokens.get(NUMBER)!) {
+        if (!(after[id >>> 5] & (1 << (id & 31)))) out[id >>> 5] &= ~(1 << (id & 31));
+      }
+    }
+    return out;
   }
 
   private grammarMask(prefix: SkillPrefix, maxTokens: number): Uint32Array {
@@ -282,7 +316,7 @@ export class SkillGrammar {
    * The masks under which a skill's tokens and then the end token were chosen ([ids.length + 1] * maskWords):
    * what re-scoring the skill tokens needs to see the distribution they were sampled from.
    */
-  skillMasks(ids: readonly number[], maxTokens: number, filter?: Uint32Array): Uint32Array {
+  skillMasks(ids: readonly number[], maxTokens: number, filter?: EntityFilter): Uint32Array {
     const out = new Uint32Array((ids.length + 1) * this.maskWords);
     let prefix = this.initial;
     for (let k = 0; k <= ids.length; k++) {
