@@ -63,7 +63,7 @@ export interface WarmStartOptions {
 }
 
 export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale'>> = {
-  episodes: 2000,
+  episodes: 4000,
   noise: 0.25,
   scoreRandom: false,
   follow: 'primed',
@@ -71,7 +71,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale
   maxSteps: 15,
   maxSkillTokens: 48,
   annotatedSkillTokens: 32,
-  steps: 3600,
+  steps: 5400,
   batch: 8,
   lr: 5e-3,
 };
