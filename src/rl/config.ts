@@ -54,9 +54,10 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 //   of a tiny model; at 0.3 and 1 the gated self-imitation of the policy's
 //   own, mostly failed samples collapses it (bench/notes/TUNING.md, "A lambda sweep"), at 0.1 it did not;
 // - tasksPerUpdate 4: what a 2-core CPU affords per update;
-// - maxSteps 10: a budget at which knowing where things are decides the game (in tiny rooms an explorer that
-//   knows where the object is wins 94% of games within 10 steps, one that searches blindly 53%), so that
-//   hindsight and learnt placement priors pay (bench/notes/TUNING.md, "A step budget where hindsight decides");
+// - maxSteps 10: a budget at which knowing where things are decides the game (in tiny rooms the noiseless
+//   explorer that knows what the skill of its earlier episode states wins 93% of games within 10 steps, one
+//   that searches blindly 64%; within 15 steps 99% and 97%), so that hindsight and learnt placement priors pay
+//   (bench/notes/TUNING.md, "A step budget where hindsight decides");
 //   10 steps of tiny rooms fit the 512-token context as one sequence;
 // - history 10 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
 //   forward, ~5x cheaper than one windowed sequence per step;
