@@ -143,17 +143,25 @@ class Pool {
 let pool: Pool | null = null;
 
 /**
+ * Starts the workers `threads` threads need, ahead of the first job (a page's worker must return to its
+ * event loop for the workers it starts to run), and resolves to how many threads will work: fewer where
+ * threads are unavailable or a worker does not start.
+ */
+export async function startThreads(threads: number): Promise<number> {
+  const want = Math.min(threads, MAX_THREADS) - 1;
+  if (want <= 0 || host === null || singleThreadReason() !== null) return 1;
+  pool ??= new Pool(host);
+  return 1 + (pool.usable >= want ? want : await pool.start(want));
+}
+
+/**
  * Runs job.run(desc, i, phase) for every item i < items (and every phase) on up to `threads` threads, this
  * one included, and returns when all are done. An error in an item is thrown here (the one of the lowest
  * item when several fail), after every thread has stopped.
  */
 export async function parallelFor<D>(job: Job<D>, desc: D, items: number, threads: number): Promise<void> {
   const want = Math.min(threads, items, MAX_THREADS) - 1;
-  let workers = 0;
-  if (want > 0 && host !== null && singleThreadReason() === null) {
-    pool ??= new Pool(host);
-    workers = Math.min(want, pool.usable >= want ? want : await pool.start(want));
-  }
+  const workers = want > 0 ? (await startThreads(want + 1)) - 1 : 0;
   if (workers === 0) {
     for (let phase = 0; phase < job.phases; phase++) for (let i = 0; i < items; i++) job.run(desc, i, phase);
     return;
