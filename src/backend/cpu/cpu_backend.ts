@@ -31,7 +31,6 @@ import {
   checkOptimizerState,
   checkParameterBuffer,
   describeParameter,
-  firstNonFiniteIndex,
   refuseNonFiniteInputs,
   refuseNonFiniteLogProbs,
   refuseNonFiniteLoss,
@@ -46,6 +45,7 @@ import { freeHeapFloats, heapFloats } from './heap.ts';
 import { seedLoss } from './seed_loss.ts';
 import { backwardJob, forwardJob, gradientGroups, reduceJob, type ForwardDesc, type SliceRef } from './sequence_jobs.ts';
 import { cpuThreads, parallelFor } from './threads.ts';
+import { addIntoF32, firstNonFiniteF32 } from './wasm_kernels.ts';
 
 export interface CpuBackendOptions {
   /**
@@ -99,8 +99,8 @@ export class CpuBackend implements Backend {
     this.reference = heapFloats(n);
     this.reference.set(this.params);
     this.gradScratch = heapFloats(n);
-    parameterBuffers.register(this, [this.params, this.reference, this.gradScratch]);
-    this.grads = new Float32Array(n);
+    this.grads = heapFloats(n);
+    parameterBuffers.register(this, [this.params, this.reference, this.gradScratch, this.grads]);
     this.m = new Float32Array(n);
     this.v = new Float32Array(n);
     this.budget = options.activationBudget ?? 96 * 1024 * 1024;
@@ -183,9 +183,9 @@ export class CpuBackend implements Backend {
     await parallelFor(backwardJob, { ...desc, coef: loss.coef, groups, grads }, nGroups, this.threads);
     const floats = this.layout.totalFloats;
     if (nGroups > 1) await parallelFor(reduceJob, { grads, floats, chunk: REDUCE_CHUNK }, Math.ceil(floats / REDUCE_CHUNK), this.threads);
-    const badGrad = firstNonFiniteIndex(this.gradScratch);
+    const badGrad = firstNonFiniteF32(this.gradScratch);
     if (badGrad >= 0) throw new NonFiniteError('gradient', describeParameter(this.layout, badGrad));
-    for (let i = 0; i < this.grads.length; i++) this.grads[i] += this.gradScratch[i];
+    addIntoF32(this.grads, this.gradScratch);
     return loss;
   }
 
