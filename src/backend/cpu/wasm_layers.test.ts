@@ -1,4 +1,4 @@
-// The WebAssembly SIMD layer kernels (wasm/exp.wat: attention and GELU; wasm/layernorm.wat) against the
+// The WebAssembly SIMD layer kernels (wasm/attention.wat, wasm/gelu.wat, wasm/layernorm.wat) against the
 // float64 loops of attention.ts, layernorm.ts and gelu.ts on the same inputs, to float32 accuracy; and the
 // properties the decoder and the threads rely on: a query row computed alone (t0 > 0) is the same bits
 // as in the full forward, and a kernel gives the same bits in the heap or staged.
