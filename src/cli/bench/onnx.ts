@@ -16,18 +16,30 @@ import { OnnxPolicySession } from '../../onnx/runtime.ts';
 import { maxAbsDiff } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { numberList, numberOption, parseOptions } from '../args.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { defineCommand } from '../help.ts';
+import { LIMITS } from '../limits.ts';
 import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
-import { reportHead, reportPath, writeOutput } from './output.ts';
+import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
 
-export const summary = 'CPU forward vs onnxruntime-web (wasm) on the exported policy: time per forward and ratio';
-
-const usage = withLimits(
-  'npm run seed -- bench onnx [--presets micro,tiny,small] [--batches 1,4] [--seqs 64,256] [--reps 15] [--seed 1] [--out DIR] [--quick (tiny,small, 3 runs, JSON on stdout)]',
-  LIMITS.benchOnnx,
-);
+export const command = defineCommand({
+  name: 'bench onnx',
+  summary: 'CPU forward vs onnxruntime-web (wasm) on the exported policy: time per forward and ratio',
+  description:
+    "The playground's CPU forward against onnxruntime-web's WebAssembly backend on the same exported model and token ids, both computing the logits of every position " +
+    "on one thread; the CPU backend's training pass (forward, a loss on every position, backward) is timed beside them. Times are the best of --reps alternating runs " +
+    'after a warm-up. Writes onnx.md and prints its table, or with --quick prints one JSON object instead.',
+  options: {
+    presets: { type: 'string', value: 'micro,tiny,small', defaultText: 'micro,tiny,small; tiny,small with --quick', description: 'the models measured' },
+    batches: { type: 'string', value: 'N,...', limit: LIMITS.benchOnnx.batches, list: true, default: '1,4', description: 'sequences per forward' },
+    seqs: { type: 'string', value: 'N,...', limit: LIMITS.benchOnnx.seqs, list: true, default: '64,256', description: 'tokens per sequence' },
+    reps: { type: 'string', value: 'N', limit: LIMITS.benchOnnx.reps, defaultText: '15; 3 with --quick', description: 'timed rounds (the best is reported)' },
+    seed: { type: 'string', value: 'S', limit: LIMITS.benchOnnx.seed, default: '1', description: 'the seed of the weights and the token ids' },
+    out: outOption('onnx.md'),
+    quick: { type: 'boolean', default: false, description: 'fewer presets and runs, no report: one JSON object on stdout (rows of preset, batch, seq, cpu_ms, ort_wasm_ms, and threads)' },
+  },
+});
 
 interface Row {
   preset: PresetName;
@@ -85,19 +97,7 @@ function trainingPass(backend: CpuBackend, config: ModelConfig, ids: Int32Array,
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(
-    args,
-    {
-      presets: { type: 'string' },
-      batches: { type: 'string', default: '1,4' },
-      seqs: { type: 'string', default: '64,256' },
-      reps: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string' },
-      quick: { type: 'boolean', default: false },
-    },
-    usage,
-  );
+  const { values } = parseOptions(args, command);
   const commit = sourceCommit();
   const quick = values.quick === true;
   const presets = (values.presets ?? (quick ? 'tiny,small' : 'micro,tiny,small')).split(',').map((p) => p.trim());

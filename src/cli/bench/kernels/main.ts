@@ -17,19 +17,38 @@ import { preferredMatmul } from '../../../backend/webgpu/webgpu_backend.ts';
 import { isPresetName, presetConfig, type PresetName } from '../../../model/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { numberOption, parseOptions } from '../../args.ts';
-import { LIMITS, withLimits } from '../../limits.ts';
+import { defineCommand } from '../../help.ts';
+import { LIMITS } from '../../limits.ts';
 import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { sourceCommit } from '../../provenance.ts';
-import { reportPath, writeOutput } from '../output.ts';
+import { outOption, reportPath, writeOutput } from '../output.ts';
 import { hostData, shapesOf, timeKernels, timeWholeUpdates } from './cases.ts';
 import { reportName, reportText, resultLines } from './report.ts';
 import { fmaPeak, tfjsMatmuls } from './timing.ts';
 import { measureUpdates, type UpdateCost } from './update.ts';
 
-export const summary = 'WebGPU: round trips of a SEED update per stage, kernels vs the CPU reference, whole update per matmul variant, matmul vs tfjs-webgpu, fraction of the adapter peak';
+const limits = LIMITS.benchKernels;
 
-const usage = withLimits('npm run seed -- bench kernels [--preset tiny] [--seqs 4] [--seq-len 128] [--reps 5] [--seed 1] [--update-presets micro,tiny] [--adapter NAME] [--hardware] [--out DIR]', LIMITS.benchKernels);
+export const command = defineCommand({
+  name: 'bench kernels',
+  summary: 'WebGPU: round trips of a SEED update per stage, kernels vs the CPU reference, whole update per matmul variant, matmul vs tfjs-webgpu, fraction of the adapter peak',
+  description:
+    "The host round trips of whole SEED updates on the WebGPU backend per stage, every WebGPU kernel on the model's real shapes against its CPU twin, one whole update " +
+    "with each matmul variant, matmul_forward against tfjs-backend-webgpu's matmul on the same adapter, and each kernel's fraction of the adapter's own FMA peak. " +
+    'Writes kernels.md on a software adapter, kernels-<vendor>-<architecture>.md on a GPU.',
+  options: {
+    preset: { type: 'string', value: 'micro|tiny|small', default: 'tiny', description: "the model whose shapes the kernels run on" },
+    seqs: { type: 'string', value: 'N', limit: limits.seqs, default: '4', description: 'sequences per batch' },
+    'seq-len': { type: 'string', value: 'N', limit: limits['seq-len'], default: '128', description: "tokens per sequence (at most the preset's context length)" },
+    reps: { type: 'string', value: 'N', limit: limits.reps, default: '5', description: 'timed repetitions of each kernel' },
+    seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the inputs' },
+    'update-presets': { type: 'string', value: 'a,b|none', default: 'micro,tiny', description: 'presets whose whole SEED update is counted per stage' },
+    hardware: { type: 'boolean', default: false, description: 'refuses a software adapter: an unattended run on a GPU machine must measure the GPU' },
+    adapter: { type: 'string', value: 'NAME', defaultText: "Dawn's high-performance choice", description: "the adapter by name as Dawn lists them (Dawn's adapter= option)" },
+    out: outOption('the report'),
+  },
+});
 
 interface Options {
   preset: PresetName;
@@ -50,24 +69,9 @@ interface Options {
 const COUNTED_UPDATES = 2;
 
 function parseKernelOptions(args: string[]): Options {
-  const { values } = parseOptions(
-    args,
-    {
-      preset: { type: 'string', default: 'tiny' },
-      seqs: { type: 'string', default: '4' },
-      'seq-len': { type: 'string', default: '128' },
-      reps: { type: 'string', default: '5' },
-      seed: { type: 'string', default: '1' },
-      'update-presets': { type: 'string', default: 'micro,tiny' },
-      hardware: { type: 'boolean', default: false },
-      adapter: { type: 'string' },
-      out: { type: 'string' },
-    },
-    usage,
-  );
+  const { values } = parseOptions(args, command);
   const preset = values.preset ?? 'tiny';
   if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
-  const limits = LIMITS.benchKernels;
   const B = numberOption(values.seqs, 'seqs', limits.seqs);
   const T = numberOption(values['seq-len'], 'seq-len', limits['seq-len']);
   const reps = numberOption(values.reps, 'reps', limits.reps);
