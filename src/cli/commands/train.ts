@@ -30,7 +30,9 @@ export const command = defineCommand({
     'Trains from a warm-start checkpoint with the chosen algorithm. DIR receives metrics.jsonl (one JSON line per update, its "update" the 0-based index, ' +
     'with the evaluations), last.ckpt (weights, AdamW state, run metadata) and reference.ckpt, every --checkpoint-every updates and at the end; ' +
     '--resume continues from them exactly. A run holds DIR through a lock file while it runs; a DIR that already holds files is refused unless --resume ' +
-    'continues its run or --force starts over. Progress on stderr, the final summary (JSON) on stdout.',
+    'continues its run or --force starts over.\n\n' +
+    'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
+    '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).',
   options: {
     algo: { type: 'string', value: ALGOS.join('|'), required: true, description: 'the algorithm: GRPO, SEED, or an ablation or control of SEED' },
     preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size; it must be the warm start's" },
@@ -134,7 +136,7 @@ async function train(o: TrainOptions): Promise<number> {
     await writeAtomic(metricsPath, kept.map((l) => l.text + '\n').join(''));
     const saved = (resumeFrom.current.metadata as { algo?: unknown }).algo;
     if (saved !== trainer.algo) process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
-    process.stderr.write(`resumed ${out} at update ${trainer.updates}\n`);
+    process.stderr.write(`resumed ${out} after update ${trainer.updates}\n`);
   } else {
     await writeAtomic(metricsPath, '');
   }
@@ -144,14 +146,14 @@ async function train(o: TrainOptions): Promise<number> {
     await writeAtomic(refPath, writeCheckpoint(reference));
     await writeAtomic(lastPath, writeCheckpoint(current));
   };
-  const bar = progressBar(`${algo} ${preset} seed ${seed}`, updates);
-  bar.update(Math.min(trainer.updates, updates));
+  // The bar counts completed updates, as the page numbers them: "update 3/12" once the third is done.
+  const bar = progressBar(`${algo} ${preset} seed ${seed}`, updates, { start: Math.min(trainer.updates, updates), unit: 'update' });
   let last: UpdateMetrics | null = null;
   const t0 = performance.now();
   while (trainer.updates < updates) {
     last = await trainer.update();
     const line: Record<string, unknown> = { ...last };
-    if (last.skipped) process.stderr.write(`\nupdate ${last.update} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
+    if (last.skipped) process.stderr.write(`\nupdate ${last.update + 1} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
     if (evalEvery > 0 && trainer.updates % evalEvery === 0) {
       const ev = await evaluateSplits(backend, tok, trainer.config, evalSplitScenes(evalEpisodes));
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
@@ -162,8 +164,11 @@ async function train(o: TrainOptions): Promise<number> {
   }
   bar.stop();
   await save();
-  process.stdout.write(
-    JSON.stringify({ algo, preset, seed, updates: trainer.updates, episodes: trainer.episodes, out, wall_s: (performance.now() - t0) / 1000, last }, null, 2) + '\n',
-  );
+  // Updates are counted as the page counts them: `updates` is the number done, last_update the number the page
+  // shows for the last one (1-based: "update 12" is the twelfth; null before the first); `last` is this
+  // process's last metrics line, its `update` the 0-based index of metrics.jsonl.
+  const done = trainer.updates;
+  const summary = { algo, preset, seed, updates: done, last_update: done > 0 ? done : null, episodes: trainer.episodes, out, wall_s: (performance.now() - t0) / 1000, last };
+  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   return 0;
 }
