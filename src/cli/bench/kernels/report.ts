@@ -52,8 +52,9 @@ function updateLines(updates: UpdateCost[]): string[] {
     'onSubmittedWorkDone. What each readback is for: rollout and skills read the sampled token and its log-prob per stream at each',
     'decoding step (the environment and the skill grammar choose the next step\'s mask on the host); re-scoring reads l_skill, then',
     'l_ref, once per call; loss-backward reads the per-token loss terms and the non-finite count once, at its end; the optimizer',
-    'clips on the device and reads (norm, clip scale, finite flag). A batch over the activation budget runs as one submit per chunk',
-    'of sequences. On a software adapter the GPU\'s work runs on the same CPU, so the waiting is mostly the kernels\' own compute.',
+    'clips on the device and reads (norm, clip scale, finite flag). A batch over the activation budget runs its chunks of sequences',
+    'one after the other in the same submit. On a software adapter the GPU\'s work runs on the same CPU, so the waiting is mostly',
+    'the kernels\' own compute.',
     '',
     ...updates.flatMap((u) => {
       const c: ModelConfig = presetConfig(u.preset, vocab);
