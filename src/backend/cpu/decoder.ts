@@ -11,7 +11,7 @@
 import type { Decoder, Sampled } from '../backend.ts';
 import { checkFeed, checkSample, checkStream, checkStreamCount } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
-import { feedJob, sampleJob, type StreamRef } from './decoder_jobs.ts';
+import { feedJob, sampleJob, type StreamTable } from './decoder_jobs.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 import { parallelFor, ranges } from './threads.ts';
 
@@ -65,11 +65,12 @@ export class CpuDecoder implements Decoder {
     const desc = {
       config: this.config,
       params: this.params,
-      streams: sts.map((st) => this.ref(st)),
+      streams: this.table(sts),
       masks,
       temperature,
       uniforms,
-      chunks: ranges(S, 4 * this.threads),
+      // small chunks, so that the threads end each phase close together
+      chunks: ranges(S, Math.max(4 * this.threads, Math.ceil(S / 4))),
       out: this.out.subarray(0, 2 * S),
     };
     await parallelFor(sampleJob, desc, desc.chunks.length - 1, this.threads);
@@ -109,29 +110,30 @@ export class CpuDecoder implements Decoder {
     const fed = this.streams.filter((st) => st.pending.length > 0);
     if (fed.length === 0) return;
     for (const st of fed) this.reserve(st, st.length);
-    const tokens = fed.map((st) => {
-      const all = new Int32Array(st.length - st.computed);
-      let at = 0;
+    const starts = new Int32Array(fed.length + 1);
+    fed.forEach((st, i) => (starts[i + 1] = starts[i] + st.length - st.computed));
+    const tokens = new Int32Array(starts[fed.length]);
+    fed.forEach((st, i) => {
+      let at = starts[i];
       for (const part of st.pending) {
-        all.set(part, at);
+        tokens.set(part, at);
         at += part.length;
       }
-      return all;
     });
-    await parallelFor(feedJob, { config: this.config, params: this.params, streams: fed.map((st) => this.ref(st)), tokens }, fed.length, this.threads);
+    await parallelFor(feedJob, { config: this.config, params: this.params, streams: this.table(fed), tokens, starts }, fed.length, this.threads);
     for (const st of fed) {
       st.computed = st.length;
       st.pending = [];
     }
   }
 
-  private ref(st: Stream): StreamRef {
+  private table(sts: Stream[]): StreamTable {
     return {
-      length: st.computed,
-      capacity: st.capacity,
-      qkv: st.qkv,
-      kT: st.kT,
-      last: st.last,
+      lengths: Int32Array.from(sts, (st) => st.computed),
+      capacities: Int32Array.from(sts, (st) => st.capacity),
+      qkv: sts.flatMap((st) => st.qkv),
+      kT: sts.flatMap((st) => st.kT),
+      last: sts.map((st) => st.last),
     };
   }
 

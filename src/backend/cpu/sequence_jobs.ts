@@ -92,10 +92,11 @@ const scratch = {
   backwardConfig: '',
 };
 
+/** Scratch of at least n floats, not cleared: every use writes before it reads. */
 function grown(block: Float32Array, n: number): Float32Array {
   if (block.length >= n) return block;
   freeHeapFloats(block);
-  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)));
+  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)), false);
 }
 
 function configKey(c: ModelConfig): string {

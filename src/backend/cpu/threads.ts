@@ -236,7 +236,13 @@ function firstError(words: Int32Array, text: Uint16Array, participants: number):
  */
 function toWire(x: unknown): unknown {
   if (x instanceof Float32Array && isHeapView(x)) return { heapAt: x.byteOffset, floats: x.length };
-  if (Array.isArray(x)) return x.map(toWire);
+  if (Array.isArray(x)) {
+    // an array of heap views (caches, gradient groups): one typed array of (address, floats) pairs
+    if (x.length > 0 && x.every((v) => v instanceof Float32Array && isHeapView(v))) {
+      return { heapViews: Float64Array.from(x.flatMap((v: Float32Array) => [v.byteOffset, v.length])) };
+    }
+    return x.map(toWire);
+  }
   if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
     return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, toWire(v)]));
   }
@@ -248,6 +254,10 @@ export function fromWire(x: unknown): unknown {
   if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
     const o = x as Record<string, unknown>;
     if (typeof o.heapAt === 'number' && typeof o.floats === 'number') return heapFloatsAt(o.heapAt, o.floats);
+    if (o.heapViews instanceof Float64Array) {
+      const pairs = o.heapViews;
+      return Array.from({ length: pairs.length / 2 }, (_, i) => heapFloatsAt(pairs[2 * i], pairs[2 * i + 1]));
+    }
     return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fromWire(v)]));
   }
   return x;
