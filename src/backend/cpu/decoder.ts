@@ -5,7 +5,7 @@
 //
 // The work runs as jobs on the backend's threads (decoder_jobs.ts): fed tokens wait until a stream's cache
 // is next needed (a sample), so that the streams fed one by one are then run side by side; a sampling step
-// splits its streams into chunks. The decoder reads the backend's live parameters: caches filled before a
+// splits its streams into chunks. A job changes no stream until it has succeeded as a whole. The decoder reads the backend's live parameters: caches filled before a
 // weight update are stale, so a rollout resets its streams after each optimizer step. Its buffers live in
 // the CPU heap (heap.ts) and go back to it on dispose.
 import type { Decoder, Sampled } from '../backend.ts';
@@ -26,6 +26,8 @@ interface Stream {
   capacity: number;
   /** Final-LayerNorm output of the last position: what the next token's logits are computed from. */
   last: Float32Array;
+  /** Where a job writes the next one (swapped with `last` once the job has succeeded). */
+  next: Float32Array;
 }
 
 export class CpuDecoder implements Decoder {
@@ -44,7 +46,7 @@ export class CpuDecoder implements Decoder {
   ) {
     checkStreamCount(nStreams);
     for (let s = 0; s < nStreams; s++) {
-      this.streams.push({ length: 0, computed: 0, pending: [], qkv: [], kT: [], capacity: 0, last: heapFloats(config.dModel) });
+      this.streams.push({ length: 0, computed: 0, pending: [], qkv: [], kT: [], capacity: 0, last: heapFloats(config.dModel), next: heapFloats(config.dModel) });
     }
     this.out = heapFloats(2 * nStreams);
   }
@@ -69,7 +71,7 @@ export class CpuDecoder implements Decoder {
       masks,
       temperature,
       uniforms,
-      // small chunks, so that the threads end each phase close together
+      // small chunks, so that the threads end a step close together
       chunks: ranges(S, Math.max(4 * this.threads, Math.ceil(S / 4))),
       out: this.out.subarray(0, 2 * S),
     };
@@ -77,6 +79,7 @@ export class CpuDecoder implements Decoder {
     for (const st of sts) {
       st.length += 1;
       st.computed += 1;
+      [st.last, st.next] = [st.next, st.last];
     }
     return { tokens: Int32Array.from(this.out.subarray(0, S)), logprobs: this.out.slice(S, 2 * S) };
   }
@@ -95,7 +98,7 @@ export class CpuDecoder implements Decoder {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const st of this.streams) for (const buf of [...st.qkv, ...st.kT, st.last]) freeHeapFloats(buf);
+    for (const st of this.streams) for (const buf of [...st.qkv, ...st.kT, st.last, st.next]) freeHeapFloats(buf);
     this.streams.length = 0;
     freeHeapFloats(this.out);
   }
@@ -124,6 +127,7 @@ export class CpuDecoder implements Decoder {
     for (const st of fed) {
       st.computed = st.length;
       st.pending = [];
+      [st.last, st.next] = [st.next, st.last];
     }
   }
 
@@ -134,6 +138,7 @@ export class CpuDecoder implements Decoder {
       qkv: sts.flatMap((st) => st.qkv),
       kT: sts.flatMap((st) => st.kT),
       last: sts.map((st) => st.last),
+      next: sts.map((st) => st.next),
     };
   }
 

@@ -1,7 +1,11 @@
 // The incremental decoder's work, as jobs any thread runs (threads.ts): feeding the pending tokens of a
-// stream, and one sampling step of a chunk of streams (phase 0: logits and the draw; phase 1: the new
-// token through the layers). A stream's caches are CPU heap blocks named in the job's description, with
-// the tokens, masks and draws; each thread keeps its own scratch.
+// stream, and one sampling step of a chunk of streams (the logits and the draw, then the new token through
+// the layers). A stream's caches are CPU heap blocks named in the job's description, with the tokens, masks
+// and draws; each thread keeps its own scratch.
+//
+// A job only appends rows past a stream's cached length and writes its new last row into a second buffer:
+// the decoder moves the lengths and swaps the buffers once the whole job has succeeded, so a step that
+// fails on one stream (logits that are not finite) leaves every stream as it was.
 //
 // Every layer computes a row the same way alone or among others (decoder.ts), so which thread runs which
 // streams, and with which others, does not change a bit.
@@ -25,7 +29,8 @@ export const FEED_CHUNK = 64;
  * The caches of a job's streams, field by field (a decoder step posts it to every worker, so it is kept to
  * a few arrays): stream i has lengths[i] rows cached, room for capacities[i], and per layer l the qkv rows
  * [capacity, 3C] at qkv[i L + l] and their keys transposed [C, capacity] at kT[i L + l]; last[i] is the
- * final-LayerNorm output of its last position [C], which the next token's logits come from.
+ * final-LayerNorm output of its last position [C], which the next token's logits come from, and next[i]
+ * receives the new one.
  */
 export interface StreamTable {
   lengths: Int32Array;
@@ -33,6 +38,7 @@ export interface StreamTable {
   qkv: Float32Array[];
   kT: Float32Array[];
   last: Float32Array[];
+  next: Float32Array[];
 }
 
 export interface FeedDesc {
@@ -119,7 +125,7 @@ interface Segment {
 /**
  * The full forward's layer sequence on the new rows of several streams at once: the position-wise layers
  * run on all rows stacked (so the matmuls get their row blocks), attention runs per stream against its own
- * cache. Advances each segment's stream (its length and its last row).
+ * cache. Writes each segment's stream's new last row into its `next` buffer.
  */
 function forwardSegments(config: ModelConfig, params: Float32Array, table: StreamTable, segs: Segment[]): void {
   const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = config;
@@ -157,14 +163,13 @@ function forwardSegments(config: ModelConfig, params: Float32Array, table: Strea
   r0 = 0;
   for (const seg of segs) {
     r0 += seg.tokens.length;
-    layernormForward(table.last[seg.i], s.mean, s.rstd, s.x.subarray((r0 - 1) * C, r0 * C), w.lnfw, w.lnfb, 1, C, eps);
+    layernormForward(table.next[seg.i], s.mean, s.rstd, s.x.subarray((r0 - 1) * C, r0 * C), w.lnfw, w.lnfb, 1, C, eps);
   }
 }
 
 /** Item i: stream i's tokens appended to its cache, FEED_CHUNK at a time. */
 export const feedJob: Job<FeedDesc> = {
   name: 'feed',
-  phases: 1,
   run(desc, i) {
     const tokens = desc.tokens.subarray(desc.starts[i], desc.starts[i + 1]);
     for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
@@ -174,23 +179,16 @@ export const feedJob: Job<FeedDesc> = {
   },
 };
 
-/** Item c, phase 0: the logits and draws of chunk c's streams; phase 1: their sampled tokens through the layers. */
+/** Item c: the logits and draws of chunk c's streams, then their sampled tokens through the layers. */
 export const sampleJob: Job<SampleDesc> = {
   name: 'sample',
-  phases: 2,
-  run(desc, c, phase) {
+  run(desc, c) {
     const { config } = desc;
     const { vocabSize: V, dModel: C } = config;
     const lo = desc.chunks[c];
     const hi = desc.chunks[c + 1];
     const S = desc.streams.lengths.length;
     const { out } = desc;
-    if (phase === 1) {
-      const segs: Segment[] = [];
-      for (let i = lo; i < hi; i++) segs.push({ i, pos0: desc.streams.lengths[i], tokens: Int32Array.of(out[i]) });
-      forwardSegments(config, desc.params, desc.streams, segs);
-      return;
-    }
     const n = hi - lo;
     const s = stepScratch(config, n);
     const words = maskWords(V);
@@ -202,5 +200,8 @@ export const sampleJob: Job<SampleDesc> = {
       out[i] = token;
       out[S + i] = logp;
     }
+    const segs: Segment[] = [];
+    for (let i = lo; i < hi; i++) segs.push({ i, pos0: desc.streams.lengths[i], tokens: Int32Array.of(out[i]) });
+    forwardSegments(config, desc.params, desc.streams, segs);
   },
 };

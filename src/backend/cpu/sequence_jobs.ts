@@ -158,7 +158,6 @@ function forwardSlice(desc: ForwardDesc, s: number): Float32Array {
 /** Item s: slice s's forward, writing l_student (and its log-probs and activations where kept). */
 export const forwardJob: Job<ForwardDesc> = {
   name: 'forward',
-  phases: 1,
   run(desc, s) {
     forwardSlice(desc, s);
   },
@@ -170,7 +169,6 @@ export const forwardJob: Job<ForwardDesc> = {
  */
 export const backwardJob: Job<BackwardDesc> = {
   name: 'backward',
-  phases: 1,
   run(desc, g) {
     const { config } = desc;
     const { vocabSize: V, dModel: C } = config;
@@ -220,7 +218,6 @@ function backwardScratch(config: ModelConfig, T: number): BackwardScratch<Float3
 /** Item i: floats [i chunk, (i + 1) chunk) of grads[0] += grads[1], then += grads[2], ... (in float32). */
 export const reduceJob: Job<ReduceDesc> = {
   name: 'reduce',
-  phases: 1,
   run(desc, i) {
     const lo = i * desc.chunk;
     const hi = Math.min(desc.floats, lo + desc.chunk);
