@@ -1,6 +1,6 @@
-// Property tests of the command line's argument parsing: any arguments give parsed values or a one-line
-// CliError (control characters escaped) within a second, never another exception; a number is accepted
-// exactly when it is decimal, whole where a count is asked, and inside its range.
+// Property tests of the command line's argument parsing: any arguments give parsed values, a one-line
+// CliError (control characters escaped) or, when they ask for it, the help, within a second, never another
+// exception; a number is accepted exactly when it is decimal, whole where a count is asked, and inside its range.
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { parsesOrRefuses, parsesOrRefusesAsync } from '../common/parser_testing.
 import { defaultConfig, checkConfig } from '../rl/config.ts';
 import { applySetOptions, limitedNumber, parseOptions } from './args.ts';
 import { CliError } from './cli_error.ts';
+import { defineCommand, HelpRequest, wantsHelp } from './help.ts';
 import { LIMITS, type Limit } from './limits.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-args-property-'));
@@ -64,10 +65,26 @@ describe('command-line numbers (property)', () => {
 
 describe('command-line arguments (property)', () => {
   it('option parsing gives values or a one-line CliError', () => {
-    const spec = { count: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, set: { type: 'string', multiple: true }, resume: { type: 'boolean' } } as const;
+    const spec = defineCommand({
+      name: 'test',
+      summary: 'a command for the test',
+      description: 'Takes options.',
+      options: {
+        count: { type: 'string', description: 'a count' },
+        seed: { type: 'string', description: 'a seed' },
+        out: { type: 'string', description: 'a directory' },
+        set: { type: 'string', multiple: true, description: 'settings' },
+        resume: { type: 'boolean', description: 'a flag' },
+      },
+    });
     fc.assert(
       fc.property(argv, (args) => {
-        parsesOrRefuses(() => parseOptions(args, spec, 'usage'), CliError);
+        try {
+          parsesOrRefuses(() => parseOptions(args, spec), CliError);
+        } catch (err) {
+          if (!(err instanceof HelpRequest)) throw err;
+          expect(wantsHelp(args)).toBe(true);
+        }
       }),
       { numRuns: 500 },
     );
@@ -85,7 +102,7 @@ describe('command-line arguments (property)', () => {
     );
   });
 
-  it("the commands' own parsing: any arguments are refused in one line before any work (no file to read, no --out)", async () => {
+  it("the commands' own parsing: any arguments are refused in one line (or show the help they ask for) before any work (no file to read, no --out)", async () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const commands = await Promise.all(
@@ -99,7 +116,15 @@ describe('command-line arguments (property)', () => {
     const safe = argv.filter((args) => !args.some((a) => a.startsWith('--out') || ['env', 'cpu', 'kernels', 'learn', 'soak', 'onnx'].includes(a)));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...commands), safe, async ([, command], args) => {
-        expect(await parsesOrRefusesAsync(() => command.run(args), CliError)).toBe('refused');
+        let help = false;
+        const run = () =>
+          command.run(args).catch((err: unknown) => {
+            if (!(err instanceof HelpRequest)) throw err;
+            help = true;
+          });
+        const outcome = await parsesOrRefusesAsync(run, CliError);
+        if (help) expect(wantsHelp(args) || args.includes('help')).toBe(true);
+        else expect(outcome).toBe('refused');
       }),
       { numRuns: 300 },
     );

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { defaultConfig } from '../rl/config.ts';
 import { applySetOptions, limitedNumber, numberList, parseOptions } from './args.ts';
 import { CliError } from './cli_error.ts';
+import { defineCommand } from './help.ts';
 import { run as bench } from './commands/bench.ts';
 import { run as exportOnnx } from './commands/export_onnx.ts';
 import { run as scenes } from './commands/scenes.ts';
@@ -57,7 +58,7 @@ describe('numbers on the command line', () => {
   });
 
   it('option errors are one line with the usage, and names are escaped', async () => {
-    expect(() => parseOptions(['--bogus\u001b[2J'], {}, 'u')).toThrow(CliError);
+    expect(() => parseOptions(['--bogus\u001b[2J'], defineCommand({ name: 'x', summary: 'x', description: 'x', options: {} }))).toThrow(CliError);
     const message = await refusal(runCaptured(scenes, ['--split', 'train', '--count', '1', '--seed', '1', '--out', dir, 'extra\n\u001b[31m']));
     expect(message).toMatch(/^unexpected argument "extra\\n\\u001b\[31m"; usage: npm run seed -- scenes .*\(ranges: --count 1\.\.100000, --seed 0\.\.4294967295\)$/);
   });

@@ -1,24 +1,27 @@
 // Option parsing shared by the CLI commands: node's util.parseArgs, with its errors turned into CliErrors, and
 // strict numbers: decimal notation only (no hexadecimal, no blanks, no empty string), whole numbers for
-// counts, and every value inside its range from limits.ts.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+// counts, and every value inside its range from limits.ts. The options are those a command declares
+// (help.ts CommandSpec); --help or -h among them asks for its help instead (a HelpRequest).
+import { parseArgs } from 'node:util';
 import { quote } from '../common/json.ts';
-import { applySettings, type TrainConfig } from '../rl/config.ts';
+import { PRESETS, type PresetName } from '../model/config.ts';
+import { applySettings, defaultConfig, describeRange, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
+import { HelpRequest, helpText, usageLine, wantsHelp, type CommandSpec, type HelpSection, type OptionSpec } from './help.ts';
 import { describeLimit, type Limit } from './limits.ts';
-
-type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** A user error that also shows the command's usage, on the same line. */
 export function usageError(message: string, usage: string): CliError {
   return new CliError(`${message}; usage: ${usage}`, 2);
 }
 
-export function parseOptions<T extends Options>(args: string[], options: T, usage: string) {
+/** The values and positionals of `args` by the command's declared options; its help when they ask for it. */
+export function parseOptions<T extends Record<string, OptionSpec>>(args: string[], command: CommandSpec<T>) {
+  if (wantsHelp(args)) throw new HelpRequest(helpText(command));
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw usageError((err as Error).message, usage);
+    throw usageError((err as Error).message, usageLine(command));
   }
 }
 
@@ -81,4 +84,20 @@ export function applySetOptions(config: TrainConfig, settings: readonly string[]
   } catch (err) {
     throw new CliError(`--set: ${(err as Error).message}`, 2);
   }
+}
+
+/** The help's table of the settings `--set key=value` takes: each with its meaning, range and preset defaults. */
+export function settingsSection(): HelpSection {
+  const presets = Object.keys(PRESETS) as PresetName[];
+  const configs = presets.map((p) => defaultConfig(p));
+  return {
+    heading: 'settings (--set key=value; true and false stand for 1 and 0)',
+    entries: TRAIN_KEYS.map((key) => {
+      const byValue = new Map<number, PresetName[]>();
+      configs.forEach((c, i) => byValue.set(c[key], [...(byValue.get(c[key]) ?? []), presets[i]]));
+      const defaults = byValue.size === 1 ? String(configs[0][key]) : [...byValue].map(([v, names]) => `${v} (${names.join(', ')})`).join(', ');
+      const s = TRAIN_SETTINGS[key];
+      return [key, `${s.doc} (${describeRange(s)}; default: ${defaults}; paper: ${s.paper})`] as const;
+    }),
+  };
 }

@@ -2,16 +2,17 @@
 // goes through writeAtomic or appendLine, so that a failure is one line (CliError) and never leaves a
 // half-written file behind; every file a command reads goes through readInput, which reads no more than the
 // command's maximum for that kind of file (limits.ts), so that /dev/zero or a huge file is refused, not
-// loaded; progress goes to stderr.
+// loaded; progress goes to stderr (progress.ts).
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { SceneError, sceneFromJson, type Scene } from '../env/scene.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
+
+export { progressBar, type Bar } from './progress.ts';
 
 function reason(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
@@ -138,45 +139,6 @@ export async function readSceneInput(path: string): Promise<Scene> {
     if (err instanceof SceneError) throw new CliError(`${path}: ${err.message}`);
     throw err;
   }
-}
-
-export interface Bar {
-  update(value: number, payload?: Record<string, string>): void;
-  increment(): void;
-  stop(): void;
-}
-
-/** A cli-progress bar on stderr; when stderr is not a terminal, a plain line every 10% instead. */
-export function progressBar(label: string, total: number): Bar {
-  if (!process.stderr.isTTY) {
-    let value = 0;
-    let shown = -1;
-    const show = (info = '') => {
-      const tenth = total > 0 ? Math.floor((10 * value) / total) : 10;
-      if (tenth > shown) {
-        shown = tenth;
-        process.stderr.write(`${label}: ${value}/${total} ${info}\n`);
-      }
-    };
-    return {
-      update(v, payload) {
-        value = v;
-        show(payload?.info);
-      },
-      increment() {
-        value++;
-        show();
-      },
-      stop() {},
-    };
-  }
-  const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as {
-    SingleBar: new (options: object, preset: object) => Bar & { start(total: number, value: number, payload?: object): void };
-    Presets: { shades_classic: object };
-  };
-  const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} {info}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
-  bar.start(total, 0, { info: '' });
-  return bar;
 }
 
 /** Creates `dir` and its parents (nothing when it exists). */

@@ -1,7 +1,8 @@
 // The range of every number a CLI option takes, in one table: a value outside it is refused in one line
 // naming the option, before anything is allocated or written. The maxima are far above anything a run of
 // this project uses; they exist so that a mistyped count (1e12 scenes, games or steps) is refused at once
-// instead of filling a disk or the memory. Each command's usage text lists its ranges (withLimits).
+// instead of filling a disk or the memory. A command's declaration of its options (help.ts) names the range
+// of each, and its usage line and --help show them.
 // The training settings of `--set key=value` have their ranges in src/rl/config.ts.
 
 export interface Limit {
@@ -70,10 +71,4 @@ export const MAX_SCENE_FILES = 100_000;
 export function describeLimit(limit: Limit): string {
   if (limit.integer && !limit.aboveMin && !limit.belowMax) return `${limit.min}..${limit.max}`;
   return `${limit.aboveMin ? '(' : '['}${limit.min}, ${limit.max}${limit.belowMax ? ')' : ']'}`;
-}
-
-/** A usage line followed by the ranges of its numeric options. */
-export function withLimits(usage: string, limits: Readonly<Record<string, Limit>>): string {
-  const ranges = Object.entries(limits).map(([name, limit]) => `--${name} ${describeLimit(limit)}`);
-  return `${usage} (ranges: ${ranges.join(', ')})`;
 }

@@ -108,6 +108,13 @@ export function BackendPanel() {
         <span data-testid="backend-reason">{b.reason}</span>
         {b.adapter ? <span className="muted"> Adapter: {formatAdapter(b.adapter)}.</span> : null}
       </p>
+      {b.kind === 'cpu' && b.cpuThreads ? (
+        <p data-testid="backend-threads" data-threads={b.cpuThreads.threads}>
+          {b.cpuThreads.threads > 1
+            ? `Runs on ${b.cpuThreads.threads} threads (WebAssembly workers sharing one memory; the same results as on one).`
+            : `Runs on one thread: ${b.cpuThreads.single ?? 'one was asked for'}.`}
+        </p>
+      ) : null}
       {b.fallback ? (
         <div className="banner banner-warn" role="alert" data-testid="backend-fallback">
           Training on the CPU because WebGPU could not be used: {b.fallback.detail}. To enable WebGPU: {b.fallback.fix}.

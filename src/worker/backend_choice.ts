@@ -1,14 +1,10 @@
 // Which backend trains, decided from what the settings ask and what adapter WebGPU offers. A software
 // adapter (SwiftShader, llvmpipe, WARP, or one the browser marks as fallback) runs WGSL on the CPU, slower
 // than the plain TypeScript path (bench/kernels.md measures both); a hardware adapter is far faster.
-import type { AdapterReport } from '../backend/webgpu/device.ts';
+import { isSoftwareAdapter, type AdapterReport } from '../backend/webgpu/device.ts';
 import type { BackendChoice } from './settings.ts';
 
-const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|warp|microsoft basic render|software/i;
-
-export function isSoftwareAdapter(a: AdapterReport): boolean {
-  return a.isFallback || SOFTWARE.test(`${a.vendor} ${a.architecture} ${a.device} ${a.description}`);
-}
+export { isSoftwareAdapter };
 
 export type Decision =
   | { kind: 'cpu'; reason: string; fallback: { detail: string; fix: string } | null }

@@ -3,6 +3,8 @@
 import { expose } from 'comlink';
 import type { Backend } from '../backend/backend.ts';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
+import { browserThreadHost } from '../backend/cpu/thread_browser.ts';
+import { cpuThreads, installThreadHost, singleThreadReason, startThreads } from '../backend/cpu/threads.ts';
 import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
@@ -52,7 +54,13 @@ async function createBackend(choice: BackendChoice, config: ModelConfig, params:
     const backend = new WebGpuBackend(await gpuRuntime(), config, params);
     return { backend, report: { kind: 'webgpu', requested: choice, reason: decision.reason, adapter, fallback: null } };
   }
-  return { backend: new CpuBackend(config, params), report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback } };
+  // The CPU backend's workers start now, so that the first update does not wait for them.
+  const threads = await startThreads(cpuThreads());
+  const single = threads > 1 ? null : (singleThreadReason() ?? (cpuThreads() > 1 ? 'its worker threads did not start' : 'this machine reports one core'));
+  return {
+    backend: new CpuBackend(config, params, { threads }),
+    report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback, cpuThreads: { threads, single } },
+  };
 }
 
 /**
@@ -68,6 +76,9 @@ function lockRun(id: string): Promise<(() => void) | null> {
     });
   });
 }
+
+// Workers of the CPU backend: Web Workers nested in this one, where the page is cross-origin isolated.
+installThreadHost(browserThreadHost);
 
 const host: EngineHost = {
   async warmStart(preset) {

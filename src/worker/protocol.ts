@@ -19,6 +19,8 @@ export interface BackendReport {
   adapter: AdapterReport | null;
   /** Set when WebGPU was wanted or probed and could not be used. */
   fallback: { detail: string; fix: string } | null;
+  /** The CPU backend's threads (the engine's own included), and why only one where that is so. */
+  cpuThreads?: { threads: number; single: string | null };
 }
 
 export interface StepView {

@@ -31,7 +31,6 @@ import {
   checkOptimizerState,
   checkParameterBuffer,
   describeParameter,
-  firstNonFiniteIndex,
   refuseNonFiniteInputs,
   refuseNonFiniteLogProbs,
   refuseNonFiniteLoss,
@@ -46,6 +45,7 @@ import { freeHeapFloats, heapFloats } from './heap.ts';
 import { seedLoss } from './seed_loss.ts';
 import { backwardJob, forwardJob, gradientGroups, reduceJob, type ForwardDesc, type SliceRef } from './sequence_jobs.ts';
 import { cpuThreads, parallelFor } from './threads.ts';
+import { addIntoF32, firstNonFiniteF32 } from './wasm_kernels.ts';
 
 export interface CpuBackendOptions {
   /**
@@ -99,8 +99,8 @@ export class CpuBackend implements Backend {
     this.reference = heapFloats(n);
     this.reference.set(this.params);
     this.gradScratch = heapFloats(n);
-    parameterBuffers.register(this, [this.params, this.reference, this.gradScratch]);
-    this.grads = new Float32Array(n);
+    this.grads = heapFloats(n);
+    parameterBuffers.register(this, [this.params, this.reference, this.gradScratch, this.grads]);
     this.m = new Float32Array(n);
     this.v = new Float32Array(n);
     this.budget = options.activationBudget ?? 96 * 1024 * 1024;
@@ -159,10 +159,7 @@ export class CpuBackend implements Backend {
         kept.push(null);
         continue;
       }
-      if (!this.keptBlocks[i] || this.keptBlocks[i].length < need) {
-        if (this.keptBlocks[i]) freeHeapFloats(this.keptBlocks[i]);
-        this.keptBlocks[i] = heapFloats(need);
-      }
+      this.keptBlocks[i] = regrown(this.keptBlocks[i] ?? heapFloats(0), need);
       kept.push(this.keptBlocks[i].subarray(0, need));
       used += need;
     }
@@ -178,14 +175,15 @@ export class CpuBackend implements Backend {
     // Pass 2: the gradient by groups of sequences into the scratch gradient (group 0) and the group buffers.
     const groups = gradientGroups(slices.length);
     const nGroups = groups.length - 1;
-    while (this.groupGrads.length < nGroups - 1) this.groupGrads.push(heapFloats(this.layout.totalFloats));
+    // zeroed by their job
+    while (this.groupGrads.length < nGroups - 1) this.groupGrads.push(heapFloats(this.layout.totalFloats, false));
     const grads = [this.gradScratch, ...this.groupGrads.slice(0, nGroups - 1)];
     await parallelFor(backwardJob, { ...desc, coef: loss.coef, groups, grads }, nGroups, this.threads);
     const floats = this.layout.totalFloats;
     if (nGroups > 1) await parallelFor(reduceJob, { grads, floats, chunk: REDUCE_CHUNK }, Math.ceil(floats / REDUCE_CHUNK), this.threads);
-    const badGrad = firstNonFiniteIndex(this.gradScratch);
+    const badGrad = firstNonFiniteF32(this.gradScratch);
     if (badGrad >= 0) throw new NonFiniteError('gradient', describeParameter(this.layout, badGrad));
-    for (let i = 0; i < this.grads.length; i++) this.grads[i] += this.gradScratch[i];
+    addIntoF32(this.grads, this.gradScratch);
     return loss;
   }
 
@@ -255,11 +253,14 @@ export class CpuBackend implements Backend {
   }
 }
 
-/** `block` when it holds n floats, else a larger heap block in its place. */
+/**
+ * `block` when it holds n floats, else a larger heap block in its place, not cleared: what lives in these
+ * blocks (activations, log-probs) is written before it is read.
+ */
 function regrown(block: Float32Array, n: number): Float32Array {
   if (block.length >= n) return block;
   freeHeapFloats(block);
-  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)));
+  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)), false);
 }
 
 function countScored(slices: SliceRef[]): number {

@@ -5,13 +5,13 @@
 //
 // The work runs as jobs on the backend's threads (decoder_jobs.ts): fed tokens wait until a stream's cache
 // is next needed (a sample), so that the streams fed one by one are then run side by side; a sampling step
-// splits its streams into chunks. The decoder reads the backend's live parameters: caches filled before a
+// splits its streams into chunks. A job changes no stream until it has succeeded as a whole. The decoder reads the backend's live parameters: caches filled before a
 // weight update are stale, so a rollout resets its streams after each optimizer step. Its buffers live in
 // the CPU heap (heap.ts) and go back to it on dispose.
 import type { Decoder, Sampled } from '../backend.ts';
 import { checkFeed, checkSample, checkStream, checkStreamCount } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
-import { feedJob, sampleJob, type StreamRef } from './decoder_jobs.ts';
+import { feedJob, sampleJob, type StreamTable } from './decoder_jobs.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 import { parallelFor, ranges } from './threads.ts';
 
@@ -26,6 +26,8 @@ interface Stream {
   capacity: number;
   /** Final-LayerNorm output of the last position: what the next token's logits are computed from. */
   last: Float32Array;
+  /** Where a job writes the next one (swapped with `last` once the job has succeeded). */
+  next: Float32Array;
 }
 
 export class CpuDecoder implements Decoder {
@@ -44,7 +46,7 @@ export class CpuDecoder implements Decoder {
   ) {
     checkStreamCount(nStreams);
     for (let s = 0; s < nStreams; s++) {
-      this.streams.push({ length: 0, computed: 0, pending: [], qkv: [], kT: [], capacity: 0, last: heapFloats(config.dModel) });
+      this.streams.push({ length: 0, computed: 0, pending: [], qkv: [], kT: [], capacity: 0, last: heapFloats(config.dModel), next: heapFloats(config.dModel) });
     }
     this.out = heapFloats(2 * nStreams);
   }
@@ -65,17 +67,19 @@ export class CpuDecoder implements Decoder {
     const desc = {
       config: this.config,
       params: this.params,
-      streams: sts.map((st) => this.ref(st)),
+      streams: this.table(sts),
       masks,
       temperature,
       uniforms,
-      chunks: ranges(S, 4 * this.threads),
+      // small chunks, so that the threads end a step close together
+      chunks: ranges(S, Math.max(4 * this.threads, Math.ceil(S / 4))),
       out: this.out.subarray(0, 2 * S),
     };
     await parallelFor(sampleJob, desc, desc.chunks.length - 1, this.threads);
     for (const st of sts) {
       st.length += 1;
       st.computed += 1;
+      [st.last, st.next] = [st.next, st.last];
     }
     return { tokens: Int32Array.from(this.out.subarray(0, S)), logprobs: this.out.slice(S, 2 * S) };
   }
@@ -94,7 +98,7 @@ export class CpuDecoder implements Decoder {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const st of this.streams) for (const buf of [...st.qkv, ...st.kT, st.last]) freeHeapFloats(buf);
+    for (const st of this.streams) for (const buf of [...st.qkv, ...st.kT, st.last, st.next]) freeHeapFloats(buf);
     this.streams.length = 0;
     freeHeapFloats(this.out);
   }
@@ -109,29 +113,32 @@ export class CpuDecoder implements Decoder {
     const fed = this.streams.filter((st) => st.pending.length > 0);
     if (fed.length === 0) return;
     for (const st of fed) this.reserve(st, st.length);
-    const tokens = fed.map((st) => {
-      const all = new Int32Array(st.length - st.computed);
-      let at = 0;
+    const starts = new Int32Array(fed.length + 1);
+    fed.forEach((st, i) => (starts[i + 1] = starts[i] + st.length - st.computed));
+    const tokens = new Int32Array(starts[fed.length]);
+    fed.forEach((st, i) => {
+      let at = starts[i];
       for (const part of st.pending) {
-        all.set(part, at);
+        tokens.set(part, at);
         at += part.length;
       }
-      return all;
     });
-    await parallelFor(feedJob, { config: this.config, params: this.params, streams: fed.map((st) => this.ref(st)), tokens }, fed.length, this.threads);
+    await parallelFor(feedJob, { config: this.config, params: this.params, streams: this.table(fed), tokens, starts }, fed.length, this.threads);
     for (const st of fed) {
       st.computed = st.length;
       st.pending = [];
+      [st.last, st.next] = [st.next, st.last];
     }
   }
 
-  private ref(st: Stream): StreamRef {
+  private table(sts: Stream[]): StreamTable {
     return {
-      length: st.computed,
-      capacity: st.capacity,
-      qkv: st.qkv,
-      kT: st.kT,
-      last: st.last,
+      lengths: Int32Array.from(sts, (st) => st.computed),
+      capacities: Int32Array.from(sts, (st) => st.capacity),
+      qkv: sts.flatMap((st) => st.qkv),
+      kT: sts.flatMap((st) => st.kT),
+      last: sts.map((st) => st.last),
+      next: sts.map((st) => st.next),
     };
   }
 

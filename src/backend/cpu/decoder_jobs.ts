@@ -1,7 +1,11 @@
 // The incremental decoder's work, as jobs any thread runs (threads.ts): feeding the pending tokens of a
-// stream, and one sampling step of a chunk of streams (phase 0: logits and the draw; phase 1: the new
-// token through the layers). A stream's caches are CPU heap blocks named in the job's description, with
-// the tokens, masks and draws; each thread keeps its own scratch.
+// stream, and one sampling step of a chunk of streams (the logits and the draw, then the new token through
+// the layers). A stream's caches are CPU heap blocks named in the job's description, with the tokens, masks
+// and draws; each thread keeps its own scratch.
+//
+// A job only appends rows past a stream's cached length and writes its new last row into a second buffer:
+// the decoder moves the lengths and swaps the buffers once the whole job has succeeded, so a step that
+// fails on one stream (logits that are not finite) leaves every stream as it was.
 //
 // Every layer computes a row the same way alone or among others (decoder.ts), so which thread runs which
 // streams, and with which others, does not change a bit.
@@ -21,30 +25,35 @@ import type { Job } from './threads.ts';
 /** Tokens run through the layers together when a long prompt is fed (bounds the scratch memory). */
 export const FEED_CHUNK = 64;
 
-/** A stream's cache as a job sees it. */
-export interface StreamRef {
-  /** Rows already in the cache. */
-  length: number;
-  capacity: number;
-  /** Per layer, the qkv rows [capacity, 3C] and their keys transposed [C, capacity]. */
+/**
+ * The caches of a job's streams, field by field (a decoder step posts it to every worker, so it is kept to
+ * a few arrays): stream i has lengths[i] rows cached, room for capacities[i], and per layer l the qkv rows
+ * [capacity, 3C] at qkv[i L + l] and their keys transposed [C, capacity] at kT[i L + l]; last[i] is the
+ * final-LayerNorm output of its last position [C], which the next token's logits come from, and next[i]
+ * receives the new one.
+ */
+export interface StreamTable {
+  lengths: Int32Array;
+  capacities: Int32Array;
   qkv: Float32Array[];
   kT: Float32Array[];
-  /** The final-LayerNorm output of the last position [C]: the next token's logits come from it. */
-  last: Float32Array;
+  last: Float32Array[];
+  next: Float32Array[];
 }
 
 export interface FeedDesc {
   config: ModelConfig;
   params: Float32Array;
-  streams: StreamRef[];
-  /** The tokens to append to each stream. */
-  tokens: Int32Array[];
+  streams: StreamTable;
+  /** The tokens to append to stream i: tokens[starts[i] .. starts[i + 1]). */
+  tokens: Int32Array;
+  starts: Int32Array;
 }
 
 export interface SampleDesc {
   config: ModelConfig;
   params: Float32Array;
-  streams: StreamRef[];
+  streams: StreamTable;
   /** A row of mask words per stream, a draw per stream. */
   masks: Uint32Array;
   temperature: number;
@@ -106,18 +115,19 @@ function stepScratch(config: ModelConfig, rows: number): StepScratch {
   return scratch;
 }
 
-/** New tokens for one stream, at positions st.length .. st.length + tokens.length - 1 (at most FEED_CHUNK). */
+/** New tokens for stream i of a table, at positions pos0 .. pos0 + tokens.length - 1 (at most FEED_CHUNK). */
 interface Segment {
-  st: StreamRef;
+  i: number;
+  pos0: number;
   tokens: Int32Array;
 }
 
 /**
  * The full forward's layer sequence on the new rows of several streams at once: the position-wise layers
  * run on all rows stacked (so the matmuls get their row blocks), attention runs per stream against its own
- * cache. Advances each segment's stream (its length and its last row).
+ * cache. Writes each segment's stream's new last row into its `next` buffer.
  */
-function forwardSegments(config: ModelConfig, params: Float32Array, segs: Segment[]): void {
+function forwardSegments(config: ModelConfig, params: Float32Array, table: StreamTable, segs: Segment[]): void {
   const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = config;
   const w = weightsOf(params, config);
   const n = segs.reduce((k, seg) => k + seg.tokens.length, 0);
@@ -125,7 +135,7 @@ function forwardSegments(config: ModelConfig, params: Float32Array, segs: Segmen
   const s = stepScratch(config, n);
   let r0 = 0;
   for (const seg of segs) {
-    encoderForward(s.x.subarray(r0 * C), seg.tokens, w.wte, w.wpe, seg.tokens.length, C, seg.st.length);
+    encoderForward(s.x.subarray(r0 * C), seg.tokens, w.wte, w.wpe, seg.tokens.length, C, seg.pos0);
     r0 += seg.tokens.length;
   }
   for (let l = 0; l < config.nLayer; l++) {
@@ -133,12 +143,10 @@ function forwardSegments(config: ModelConfig, params: Float32Array, segs: Segmen
     layernormForward(s.ln, s.mean, s.rstd, s.x, b.ln1w, b.ln1b, n, C, eps);
     matmulForward(s.qkv, s.ln, b.qkvw, b.qkvb, n, C, 3 * C);
     r0 = 0;
-    for (const seg of segs) {
-      const { st } = seg;
-      const k = seg.tokens.length;
-      const pos0 = st.length;
-      const qkv = st.qkv[l];
-      const keys = { kT: st.kT[l], stride: st.capacity };
+    for (const { i, pos0, tokens } of segs) {
+      const k = tokens.length;
+      const qkv = table.qkv[i * config.nLayer + l];
+      const keys = { kT: table.kT[i * config.nLayer + l], stride: table.capacities[i] };
       qkv.set(s.qkv.subarray(r0 * 3 * C, (r0 + k) * 3 * C), pos0 * 3 * C);
       transposeKeys(keys, qkv, pos0, pos0 + k, C);
       attentionForward(s.atty.subarray(r0 * C), s.att, qkv, pos0, pos0 + k, C, NH, keys);
@@ -155,44 +163,36 @@ function forwardSegments(config: ModelConfig, params: Float32Array, segs: Segmen
   r0 = 0;
   for (const seg of segs) {
     r0 += seg.tokens.length;
-    layernormForward(seg.st.last, s.mean, s.rstd, s.x.subarray((r0 - 1) * C, r0 * C), w.lnfw, w.lnfb, 1, C, eps);
-    seg.st.length += seg.tokens.length;
+    layernormForward(table.next[seg.i], s.mean, s.rstd, s.x.subarray((r0 - 1) * C, r0 * C), w.lnfw, w.lnfb, 1, C, eps);
   }
 }
 
 /** Item i: stream i's tokens appended to its cache, FEED_CHUNK at a time. */
 export const feedJob: Job<FeedDesc> = {
   name: 'feed',
-  phases: 1,
   run(desc, i) {
-    const st = { ...desc.streams[i] };
-    const tokens = desc.tokens[i];
+    const tokens = desc.tokens.subarray(desc.starts[i], desc.starts[i + 1]);
     for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
-      forwardSegments(desc.config, desc.params, [{ st, tokens: tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK)) }]);
+      const chunk = tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK));
+      forwardSegments(desc.config, desc.params, desc.streams, [{ i, pos0: desc.streams.lengths[i] + start, tokens: chunk }]);
     }
   },
 };
 
-/** Item c, phase 0: the logits and draws of chunk c's streams; phase 1: their sampled tokens through the layers. */
+/** Item c: the logits and draws of chunk c's streams, then their sampled tokens through the layers. */
 export const sampleJob: Job<SampleDesc> = {
   name: 'sample',
-  phases: 2,
-  run(desc, c, phase) {
+  run(desc, c) {
     const { config } = desc;
     const { vocabSize: V, dModel: C } = config;
     const lo = desc.chunks[c];
     const hi = desc.chunks[c + 1];
-    const S = desc.streams.length;
+    const S = desc.streams.lengths.length;
     const { out } = desc;
-    if (phase === 1) {
-      const segs = desc.streams.slice(lo, hi).map((ref, k) => ({ st: { ...ref }, tokens: Int32Array.of(out[lo + k]) }));
-      forwardSegments(config, desc.params, segs);
-      return;
-    }
     const n = hi - lo;
     const s = stepScratch(config, n);
     const words = maskWords(V);
-    for (let k = 0; k < n; k++) s.last.set(desc.streams[lo + k].last, k * C);
+    for (let k = 0; k < n; k++) s.last.set(desc.streams.last[lo + k], k * C);
     matmulForward(s.logits, s.last, weightsOf(desc.params, config).wte, null, n, C, V);
     for (let k = 0; k < n; k++) {
       const i = lo + k;
@@ -200,5 +200,8 @@ export const sampleJob: Job<SampleDesc> = {
       out[i] = token;
       out[S + i] = logp;
     }
+    const segs: Segment[] = [];
+    for (let i = lo; i < hi; i++) segs.push({ i, pos0: desc.streams.lengths[i], tokens: Int32Array.of(out[i]) });
+    forwardSegments(config, desc.params, desc.streams, segs);
   },
 };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MASKED_LOG_PROB, allowToken, isAllowed } from '../contract.ts';
-import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
+import { freeHeapFloats, heapFloats } from './heap.ts';
+import { gatherLogProbs, logitGradient, maskedLogSoftmax } from './log_softmax.ts';
 
 function maskOf(rows: number, vocab: number, allowed: (row: number, token: number) => boolean): Uint32Array {
   const words = Math.ceil(vocab / 32);
@@ -17,7 +18,51 @@ function run(logits: number[], vocab: number, allowed: (row: number, token: numb
   return out;
 }
 
+/** The float64 loop: max over the allowed logits, log of the sum of exp(logit - max), in double precision. */
+function reference(logits: Float32Array, masks: Uint32Array, rows: number, vocab: number): Float64Array {
+  const words = Math.ceil(vocab / 32);
+  const out = new Float64Array(rows * vocab).fill(MASKED_LOG_PROB);
+  for (let r = 0; r < rows; r++) {
+    let max = -Infinity;
+    for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) max = Math.max(max, logits[r * vocab + v]);
+    if (max === -Infinity) continue;
+    let sum = 0;
+    for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) sum += Math.exp(logits[r * vocab + v] - max);
+    for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) out[r * vocab + v] = logits[r * vocab + v] - (max + Math.log(sum));
+  }
+  return out;
+}
+
 describe('maskedLogSoftmax', () => {
+  it('matches the float64 loop to float32 accuracy on random rows and masks, in the heap or staged (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 77 }),
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        fc.boolean(),
+        (rows, vocab, seed, inHeap) => {
+          let x = seed;
+          const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+          const words = Math.ceil(vocab / 32);
+          const logits = inHeap ? heapFloats(rows * vocab) : new Float32Array(rows * vocab);
+          for (let i = 0; i < logits.length; i++) logits[i] = 30 * (next() - 0.5);
+          const masks = Uint32Array.from({ length: rows * words }, () => Math.floor(next() * 2 ** 32));
+          const want = reference(logits, masks, rows, vocab);
+          const out = inHeap ? heapFloats(rows * vocab) : new Float32Array(rows * vocab);
+          maskedLogSoftmax(out, logits, masks, rows, vocab);
+          const ok = Array.from(want).every((w, i) => (w === MASKED_LOG_PROB ? out[i] === Math.fround(w) : Math.abs(out[i] - w) <= 2e-6 * (1 + Math.abs(w))));
+          if (inHeap) {
+            freeHeapFloats(logits);
+            freeHeapFloats(out);
+          }
+          return ok;
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('matches hand-computed values with every token allowed', () => {
     // p = (1/4, 3/4) for logits (0, ln 3): log p = (ln 1/4, ln 3/4) = (-1.3862944, -0.2876821).
     const out = run([0, Math.log(3)], 2, () => true);
@@ -122,6 +167,29 @@ describe('maskedLogSoftmax', () => {
       ),
       { numRuns: 200, seed: 7 },
     );
+  });
+});
+
+describe('logitGradient', () => {
+  it('gives c (onehot(target) - p) over the allowed tokens and 0 elsewhere, to float32 accuracy', () => {
+    const rows = 3;
+    const vocab = 37;
+    const logits = Float32Array.from({ length: rows * vocab }, (_, i) => Math.sin(i) * 4);
+    const masks = maskOf(rows, vocab, (r, v) => (v * (r + 2)) % 3 !== 0 || v === r);
+    const logp = new Float32Array(rows * vocab);
+    maskedLogSoftmax(logp, logits, masks, rows, vocab);
+    const coef = Float32Array.from([0.5, -2, 0]);
+    const targets = Int32Array.from([0, 1, 2]);
+    const want = reference(logits, masks, rows, vocab);
+    logitGradient(logp, masks, coef, targets, rows, vocab);
+    for (let r = 0; r < rows; r++) {
+      for (let v = 0; v < vocab; v++) {
+        const allowed = isAllowed(masks, r, Math.ceil(vocab / 32), v);
+        const expected = allowed ? coef[r] * ((v === targets[r] ? 1 : 0) - Math.exp(want[r * vocab + v])) : 0;
+        expect(Math.abs(logp[r * vocab + v] - expected)).toBeLessThanOrEqual(1e-6 * (1 + Math.abs(expected)));
+      }
+    }
+    expect(() => logitGradient(logp, masks, coef, Int32Array.from([0, vocab, 0]), rows, vocab)).toThrow(/targets\[1\] = 37 is outside/);
   });
 });
 

@@ -1,5 +1,7 @@
 // Masked log-softmax over rows of logits, and the gather of one token's log-probability per row: the
-// CPU twin of shaders/log_softmax.wgsl (same names, same conventions, same arithmetic order).
+// CPU twin of shaders/log_softmax.wgsl (same names, same conventions); and the gradient of the SEED loss
+// with respect to the logits. The rows run as wasm/logits.wat (f32, a vector exp; its header states the
+// order, which subtracts the max before the log of the sum, as the WGSL kernel does after).
 //
 // Conventions (shared with the WGSL kernel):
 // - A row's allowed tokens come from its bitmask: maskWords = ceil(vocab / 32) u32 words, bit v & 31 of
@@ -8,8 +10,8 @@
 // - Disallowed entries get MASKED_LOG_PROB (contract.ts), a large negative FINITE number rather than
 //   -Infinity.
 // - A row with no allowed token is all MASKED_LOG_PROB (it carries no distribution).
-// - Logits must be finite; a NaN logit makes its row NaN.
-import { MASKED_LOG_PROB, isAllowed } from '../contract.ts';
+// - Logits must be finite; an allowed NaN logit makes its row's allowed entries NaN.
+import { logitGradF32, maskedLogSoftmaxF32 } from './wasm_kernels.ts';
 
 /**
  * out[r * vocab + v] = masked log-softmax of logits row r at token v.
@@ -22,28 +24,23 @@ export function maskedLogSoftmax(
   rows: number,
   vocab: number,
 ): void {
-  const words = Math.ceil(vocab / 32);
   checkShapes('maskedLogSoftmax', logits.length, masks.length, rows, vocab);
   if (out.length < rows * vocab) throw new RangeError(`maskedLogSoftmax: out holds ${out.length} < ${rows * vocab}`);
+  maskedLogSoftmaxF32(out, logits, masks, rows, vocab);
+}
+
+/**
+ * In place on masked log-probs logp [rows, vocab] (as maskedLogSoftmax leaves them): the gradient of
+ * sum_r coef[r] log p_r(targets[r]) with respect to the logits, coef[r] (onehot(targets[r]) - p_r) over the
+ * allowed tokens of row r and 0 elsewhere.
+ */
+export function logitGradient(logp: Float32Array, masks: Uint32Array, coef: Float32Array, targets: Int32Array, rows: number, vocab: number): void {
+  checkShapes('logitGradient', logp.length, masks.length, rows, vocab);
+  if (coef.length < rows || targets.length < rows) throw new RangeError(`logitGradient: coef and targets need ${rows} entries`);
   for (let r = 0; r < rows; r++) {
-    const base = r * vocab;
-    let max = -Infinity;
-    for (let v = 0; v < vocab; v++) {
-      if (isAllowed(masks, r, words, v) && logits[base + v] > max) max = logits[base + v];
-    }
-    if (max === -Infinity) {
-      out.fill(MASKED_LOG_PROB, base, base + vocab);
-      continue;
-    }
-    let sum = 0;
-    for (let v = 0; v < vocab; v++) {
-      if (isAllowed(masks, r, words, v)) sum += Math.exp(logits[base + v] - max);
-    }
-    const logSum = max + Math.log(sum);
-    for (let v = 0; v < vocab; v++) {
-      out[base + v] = isAllowed(masks, r, words, v) ? logits[base + v] - logSum : MASKED_LOG_PROB;
-    }
+    if (!(targets[r] >= 0 && targets[r] < vocab)) throw new RangeError(`logitGradient: targets[${r}] = ${targets[r]} is outside [0, ${vocab})`);
   }
+  logitGradF32(logp, masks, coef, targets, rows, vocab);
 }
 
 /**

@@ -7,7 +7,6 @@
 // GRADIENT_GROUPS groups of consecutive sequences, each group accumulated in sequence order into a buffer
 // of its own, the groups then summed in group order. The partition depends on the batch alone.
 import { maskWords } from '../backend.ts';
-import { isAllowed } from '../contract.ts';
 import type { ModelConfig } from '../../model/config.ts';
 import { parameterLayout, type ParameterLayout } from '../../model/layout.ts';
 import {
@@ -23,8 +22,9 @@ import {
   type BackwardScratch,
 } from './gpt.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
-import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
+import { gatherLogProbs, logitGradient, maskedLogSoftmax } from './log_softmax.ts';
 import type { Job } from './threads.ts';
+import { addIntoF32 } from './wasm_kernels.ts';
 import { bindWeights, type ModelWeights } from './weights.ts';
 
 /** Groups of sequences whose gradients are accumulated apart (the most threads a backward uses). */
@@ -92,10 +92,11 @@ const scratch = {
   backwardConfig: '',
 };
 
+/** Scratch of at least n floats, not cleared: every use writes before it reads. */
 function grown(block: Float32Array, n: number): Float32Array {
   if (block.length >= n) return block;
   freeHeapFloats(block);
-  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)));
+  return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)), false);
 }
 
 function configKey(c: ModelConfig): string {
@@ -157,7 +158,6 @@ function forwardSlice(desc: ForwardDesc, s: number): Float32Array {
 /** Item s: slice s's forward, writing l_student (and its log-probs and activations where kept). */
 export const forwardJob: Job<ForwardDesc> = {
   name: 'forward',
-  phases: 1,
   run(desc, s) {
     forwardSlice(desc, s);
   },
@@ -169,7 +169,6 @@ export const forwardJob: Job<ForwardDesc> = {
  */
 export const backwardJob: Job<BackwardDesc> = {
   name: 'backward',
-  phases: 1,
   run(desc, g) {
     const { config } = desc;
     const { vocabSize: V, dModel: C } = config;
@@ -189,15 +188,8 @@ export const backwardJob: Job<BackwardDesc> = {
         gptForward(acts, w, config, tokensOf(desc, sl));
       }
       const dlogits = desc.logp!.subarray(sl.firstScored * V, (sl.firstScored + R) * V);
-      for (let r = 0; r < R; r++) {
-        const c = desc.coef[sl.firstScored + r];
-        const maskRow = sl.firstScored + r;
-        const base = r * V;
-        for (let v = 0; v < V; v++) {
-          dlogits[base + v] = isAllowed(desc.masks, maskRow, words, v) ? -c * Math.exp(dlogits[base + v]) : 0;
-        }
-        dlogits[base + sl.targets[r]] += c;
-      }
+      const masks = desc.masks.subarray(sl.firstScored * words, (sl.firstScored + R) * words);
+      logitGradient(dlogits, masks, desc.coef.subarray(sl.firstScored, sl.firstScored + R), sl.targets, R, V);
       scratch.gathered = grown(scratch.gathered, R * C);
       scratch.head = grown(scratch.head, R * C);
       scratch.dlnf = grown(scratch.dlnf, T * C);
@@ -223,21 +215,14 @@ function backwardScratch(config: ModelConfig, T: number): BackwardScratch<Float3
   return scratch.backward;
 }
 
-/** Item i: floats [i chunk, (i + 1) chunk) of grads[0] = the sum of every buffer, in order, in float64. */
+/** Item i: floats [i chunk, (i + 1) chunk) of grads[0] += grads[1], then += grads[2], ... (in float32). */
 export const reduceJob: Job<ReduceDesc> = {
   name: 'reduce',
-  phases: 1,
   run(desc, i) {
     const lo = i * desc.chunk;
     const hi = Math.min(desc.floats, lo + desc.chunk);
-    const n = hi - lo;
     const out = desc.grads[0].subarray(lo, hi);
-    const parts = desc.grads.slice(1).map((g) => g.subarray(lo, hi));
-    for (let e = 0; e < n; e++) {
-      let sum = out[e];
-      for (const part of parts) sum += part[e];
-      out[e] = sum;
-    }
+    for (const part of desc.grads.slice(1)) addIntoF32(out, part.subarray(lo, hi));
   },
 };
 

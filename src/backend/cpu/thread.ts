@@ -13,12 +13,11 @@ interface JobMessage {
   job: string;
   desc: unknown;
   items: number;
-  participants: number;
   slot: number;
 }
 
 /** Serves jobs: `listen` delivers each message posted to this thread. */
 export function serveThread(control: SharedArrayBuffer, listen: (handler: (message: JobMessage) => void) => void): void {
   const { words, text } = controlViews(control);
-  listen((m) => work(words, text, JOBS[m.job], fromWire(m.desc) as never, m.items, m.participants, m.slot));
+  listen((m) => work(words, text, JOBS[m.job], fromWire(m.desc) as never, m.items, m.slot));
 }

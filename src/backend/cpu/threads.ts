@@ -15,12 +15,7 @@ import { heapFloatsAt, heapIsShared, heapMemory, isHeapView } from './heap.ts';
 /** A job the workers know by name (thread.ts registers every job). */
 export interface Job<D> {
   readonly name: string;
-  /**
-   * 1, or 2: every thread finishes phase 0 before any starts phase 1, and an error in phase 0 skips phase 1
-   * (a decoder step samples every stream before any cache moves).
-   */
-  readonly phases: 1 | 2;
-  run(desc: D, item: number, phase: number): void;
+  run(desc: D, item: number): void;
 }
 
 export interface ThreadInit {
@@ -47,10 +42,9 @@ export const MAX_THREADS = 16;
 const START_TIMEOUT_MS = 60_000;
 
 // Control words (Int32) of the shared control block, then per participant an error record.
-const NEXT = 0; // NEXT + phase: the next unclaimed item of each phase
-const ARRIVED = 2;
-const DONE = 3;
-const FAILED = 4;
+const NEXT = 0; // the next unclaimed item
+const DONE = 1;
+const FAILED = 2;
 const ERRORS = 8; // participant p: [item, kind, length] at ERRORS + 4p, its text at TEXT + ERROR_CHARS p (UTF-16)
 const ERROR_CHARS = 512;
 const CONTROL_BYTES = 4 * (ERRORS + 4 * (MAX_THREADS + 1)) + 2 * ERROR_CHARS * (MAX_THREADS + 1);
@@ -143,59 +137,56 @@ class Pool {
 let pool: Pool | null = null;
 
 /**
- * Runs job.run(desc, i, phase) for every item i < items (and every phase) on up to `threads` threads, this
- * one included, and returns when all are done. An error in an item is thrown here (the one of the lowest
- * item when several fail), after every thread has stopped.
+ * Starts the workers `threads` threads need, ahead of the first job (a page's worker must return to its
+ * event loop for the workers it starts to run), and resolves to how many threads will work: fewer where
+ * threads are unavailable or a worker does not start.
+ */
+export async function startThreads(threads: number): Promise<number> {
+  const want = Math.min(threads, MAX_THREADS) - 1;
+  if (want <= 0 || host === null || singleThreadReason() !== null) return 1;
+  pool ??= new Pool(host);
+  return 1 + (pool.usable >= want ? want : await pool.start(want));
+}
+
+/**
+ * Runs job.run(desc, i) for every item i < items on up to `threads` threads, this one included, and returns
+ * when all are done. An error in an item is thrown here (the one of the lowest item when several fail),
+ * after every thread has stopped; the items not yet started are skipped.
  */
 export async function parallelFor<D>(job: Job<D>, desc: D, items: number, threads: number): Promise<void> {
   const want = Math.min(threads, items, MAX_THREADS) - 1;
-  let workers = 0;
-  if (want > 0 && host !== null && singleThreadReason() === null) {
-    pool ??= new Pool(host);
-    workers = Math.min(want, pool.usable >= want ? want : await pool.start(want));
-  }
+  const workers = want > 0 ? (await startThreads(want + 1)) - 1 : 0;
   if (workers === 0) {
-    for (let phase = 0; phase < job.phases; phase++) for (let i = 0; i < items; i++) job.run(desc, i, phase);
+    for (let i = 0; i < items; i++) job.run(desc, i);
     return;
   }
   const p = pool!;
   p.words.fill(0, 0, ERRORS + 4 * (workers + 1));
   const wire = toWire(desc);
-  for (let w = 0; w < workers; w++) p.post(w, { job: job.name, desc: wire, items, participants: workers + 1, slot: w + 1 });
-  work(p.words, p.text, job, desc, items, workers + 1, 0);
+  for (let w = 0; w < workers; w++) p.post(w, { job: job.name, desc: wire, items, slot: w + 1 });
+  work(p.words, p.text, job, desc, items, 0);
   for (let done = Atomics.load(p.words, DONE); done < workers + 1; done = Atomics.load(p.words, DONE)) Atomics.wait(p.words, DONE, done);
   if (Atomics.load(p.words, FAILED)) throw firstError(p.words, p.text, workers + 1);
 }
 
-/** One participant's share of a job: claim items until none is left (phase by phase), then report done. */
-export function work<D>(words: Int32Array, text: Uint16Array, job: Job<D>, desc: D, items: number, participants: number, slot: number): void {
+/** One participant's share of a job: claim items until none is left, then report done. */
+export function work<D>(words: Int32Array, text: Uint16Array, job: Job<D>, desc: D, items: number, slot: number): void {
   try {
-    for (let phase = 0; phase < job.phases; phase++) {
-      if (phase > 0) barrier(words, participants);
-      for (;;) {
-        if (Atomics.load(words, FAILED)) break;
-        const i = Atomics.add(words, NEXT + phase, 1);
-        if (i >= items) break;
-        try {
-          job.run(desc, i, phase);
-        } catch (err) {
-          record(words, text, slot, i, err);
-          Atomics.store(words, FAILED, 1);
-        }
+    for (;;) {
+      if (Atomics.load(words, FAILED)) break;
+      const i = Atomics.add(words, NEXT, 1);
+      if (i >= items) break;
+      try {
+        job.run(desc, i);
+      } catch (err) {
+        record(words, text, slot, i, err);
+        Atomics.store(words, FAILED, 1);
       }
     }
   } finally {
     Atomics.add(words, DONE, 1);
     Atomics.notify(words, DONE);
   }
-}
-
-function barrier(words: Int32Array, participants: number): void {
-  if (Atomics.add(words, ARRIVED, 1) + 1 === participants) {
-    Atomics.notify(words, ARRIVED);
-    return;
-  }
-  for (let n = Atomics.load(words, ARRIVED); n < participants; n = Atomics.load(words, ARRIVED)) Atomics.wait(words, ARRIVED, n);
 }
 
 function record(words: Int32Array, text: Uint16Array, slot: number, item: number, err: unknown): void {
@@ -228,7 +219,13 @@ function firstError(words: Int32Array, text: Uint16Array, participants: number):
  */
 function toWire(x: unknown): unknown {
   if (x instanceof Float32Array && isHeapView(x)) return { heapAt: x.byteOffset, floats: x.length };
-  if (Array.isArray(x)) return x.map(toWire);
+  if (Array.isArray(x)) {
+    // an array of heap views (caches, gradient groups): one typed array of (address, floats) pairs
+    if (x.length > 0 && x.every((v) => v instanceof Float32Array && isHeapView(v))) {
+      return { heapViews: Float64Array.from(x.flatMap((v: Float32Array) => [v.byteOffset, v.length])) };
+    }
+    return x.map(toWire);
+  }
   if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
     return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, toWire(v)]));
   }
@@ -240,6 +237,10 @@ export function fromWire(x: unknown): unknown {
   if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
     const o = x as Record<string, unknown>;
     if (typeof o.heapAt === 'number' && typeof o.floats === 'number') return heapFloatsAt(o.heapAt, o.floats);
+    if (o.heapViews instanceof Float64Array) {
+      const pairs = o.heapViews;
+      return Array.from({ length: pairs.length / 2 }, (_, i) => heapFloatsAt(pairs[2 * i], pairs[2 * i + 1]));
+    }
     return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fromWire(v)]));
   }
   return x;

@@ -1,66 +1,135 @@
 // Bindings of the WebAssembly SIMD kernels (wasm/*.wat) on float32 buffers: the matmuls dotRows and
-// matAcc (matmul.ts), attention (attention.ts), LayerNorm (layernorm.ts) and GELU (gelu.ts). Operands
+// matAcc (matmul.ts), attention (attention.ts), LayerNorm (layernorm.ts), GELU (gelu.ts), the output
+// head's log-softmax and logit gradient (log_softmax.ts) and the passes over whole gradient buffers
+// (cpu_backend.ts, sequence_jobs.ts). Operands
 // that live in the heap are passed in place; any other is copied into a staging block first (and an
 // output copied back), so every float32 caller gets the same bits wherever its buffers live.
-import { heapIsShared, heapMemory, heapView, isHeapView, stage } from './heap.ts';
+import { heapIsShared, heapMemory, isHeapView, stage } from './heap.ts';
 import * as attentionModule from './wasm/attention.bytes.ts';
+import * as buffersModule from './wasm/buffers.bytes.ts';
 import * as dotRowsModule from './wasm/dot_rows.bytes.ts';
 import * as geluModule from './wasm/gelu.bytes.ts';
 import * as layernormModule from './wasm/layernorm.bytes.ts';
+import * as logitsModule from './wasm/logits.bytes.ts';
 import * as matAccModule from './wasm/mat_acc.bytes.ts';
 
 function instantiate(module: { SHARED_MEMORY_MODULE: string; PLAIN_MEMORY_MODULE: string }): WebAssembly.Exports {
   const bytes = Uint8Array.from(atob(heapIsShared ? module.SHARED_MEMORY_MODULE : module.PLAIN_MEMORY_MODULE), (c) => c.charCodeAt(0));
-  return new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: heapMemory } }).exports;
+  // Math.log: once per row of a log-softmax (wasm/logits.wat); WebAssembly has no log instruction
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: heapMemory, log: Math.log } }).exports;
 }
 
 type Fn = (...args: number[]) => void;
 const dotRowsExports = instantiate(dotRowsModule);
 const attentionExports = instantiate(attentionModule);
+const buffersExports = instantiate(buffersModule);
 const geluExports = instantiate(geluModule);
 const layernormExports = instantiate(layernormModule);
+const logitsExports = instantiate(logitsModule);
 const matAccExports = instantiate(matAccModule);
 const dotRowsKernel = dotRowsExports.dot_rows as Fn;
 const matAccKernel = matAccExports.mat_acc as Fn;
 const colSumsKernel = matAccExports.col_sums as Fn;
+const addIntoKernel = buffersExports.add_into as Fn;
+const firstNonFiniteKernel = buffersExports.first_non_finite as (a: number, n: number) => number;
 const attentionKeysKernel = attentionExports.attention_keys as Fn;
 const attentionForwardKernel = attentionExports.attention_forward as Fn;
 const attentionBackwardKernel = attentionExports.attention_backward as Fn;
 const geluForwardKernel = geluExports.gelu_forward as Fn;
 const geluBackwardKernel = geluExports.gelu_backward as Fn;
+const maskedLogSoftmaxKernel = logitsExports.masked_log_softmax as Fn;
+const logitGradKernel = logitsExports.logit_grad as Fn;
 const layernormForwardKernel = layernormExports.layernorm_forward as Fn;
 const layernormBackwardKernel = layernormExports.layernorm_backward as Fn;
 
+/** An operand: 4-byte elements (floats, or the int32 and uint32 words of targets and masks). */
+type Words = Float32Array | Int32Array | Uint32Array;
+
+/** The bytes of x[off .. off + span). */
+function bytesOf(x: Words, off: number, span: number): Uint8Array {
+  return new Uint8Array(x.buffer, x.byteOffset + 4 * off, 4 * span);
+}
+
 /**
- * One kernel call's operands: each is passed in place when it lives in the heap, else the floats
- * [off, off + span) are copied into staging slot i (heap.ts stage()) and, for outputs, copied back after
- * the call. A staged operand keeps its strides: the whole span between its first and last float is copied.
+ * One kernel call's operands: each is passed in place when it lives in the heap, else the elements
+ * [off, off + span) are copied (as bytes) into staging slot i (heap.ts stage()) and, for outputs, copied
+ * back after the call. A staged operand keeps its strides: the whole span between its first and last
+ * element is copied.
  */
 class Operands {
-  private readonly staged: { x: Float32Array; off: number; span: number; at: number; out: boolean }[] = [];
+  private readonly staged: { x: Words; off: number; span: number; at: number; out: boolean }[] = [];
 
   begin(): this {
     this.staged.length = 0;
     return this;
   }
 
-  ptr(x: Float32Array, off: number, span: number, out: boolean): number {
+  ptr(x: Words, off: number, span: number, out: boolean): number {
     if (isHeapView(x)) return x.byteOffset + 4 * off;
     const at = stage(this.staged.length, span);
     // a reservation may grow the heap (and, unshared, replace its buffer): take the view afterwards
-    heapView().set(x.subarray(off, off + span), at >> 2);
+    new Uint8Array(heapMemory.buffer).set(bytesOf(x, off, span), at);
     this.staged.push({ x, off, span, at, out });
     return at;
   }
 
   finish(): void {
-    for (const s of this.staged) if (s.out) s.x.set(heapView().subarray(s.at >> 2, (s.at >> 2) + s.span), s.off);
+    for (const s of this.staged) if (s.out) bytesOf(s.x, s.off, s.span).set(new Uint8Array(heapMemory.buffer, s.at, 4 * s.span));
     this.staged.length = 0;
   }
 }
 
 /** Kernel calls do not nest, so one set of operands serves them all. */
 const operands = new Operands();
+
+/** out[i] += a[i] for i < out.length (wasm/buffers.wat add_into). */
+export function addIntoF32(out: Float32Array, a: Float32Array): void {
+  const n = out.length;
+  if (n === 0) return;
+  const ops = operands.begin();
+  const po = ops.ptr(out, 0, n, true);
+  const pa = ops.ptr(a, 0, n, false);
+  addIntoKernel(po, pa, n);
+  ops.finish();
+}
+
+/** The index of the first float of a that is NaN or infinite, or -1 (wasm/buffers.wat first_non_finite). */
+export function firstNonFiniteF32(a: Float32Array): number {
+  if (a.length === 0) return -1;
+  const ops = operands.begin();
+  const pa = ops.ptr(a, 0, a.length, false);
+  const at = firstNonFiniteKernel(pa, a.length);
+  ops.finish();
+  return at;
+}
+
+/**
+ * out[r V + v] = masked log-softmax of logits row r at token v (wasm/logits.wat); masks: ceil(V / 32) words
+ * a row. out may be logits.
+ */
+export function maskedLogSoftmaxF32(out: Float32Array, logits: Float32Array, masks: Uint32Array, rows: number, V: number): void {
+  if (rows <= 0) return;
+  const words = Math.ceil(V / 32);
+  const ops = operands.begin();
+  const po = ops.ptr(out, 0, rows * V, true);
+  const pl = out === logits ? po : ops.ptr(logits, 0, rows * V, false);
+  const pm = ops.ptr(masks, 0, rows * words, false);
+  maskedLogSoftmaxKernel(po, pl, pm, words, rows, V);
+  ops.finish();
+}
+
+/** In place on log-probs lp [rows, V]: -c exp(lp) where allowed, 0 elsewhere, + c at the target (wasm/logits.wat). */
+export function logitGradF32(lp: Float32Array, masks: Uint32Array, coef: Float32Array, targets: Int32Array, rows: number, V: number): void {
+  if (rows <= 0) return;
+  const words = Math.ceil(V / 32);
+  const ops = operands.begin();
+  const pl = ops.ptr(lp, 0, rows * V, true);
+  const pm = ops.ptr(masks, 0, rows * words, false);
+  const pc = ops.ptr(coef, 0, rows, false);
+  const pt = ops.ptr(targets, 0, rows, false);
+  logitGradKernel(pl, pm, words, pc, pt, rows, V);
+  ops.finish();
+}
 
 /** Floats spanned by `rows` rows of `width` floats, `stride` apart. */
 function span(rows: number, stride: number, width: number): number {

@@ -1,4 +1,4 @@
-// The WebAssembly SIMD layer kernels (wasm/exp.wat: attention and GELU; wasm/layernorm.wat) against the
+// The WebAssembly SIMD layer kernels (wasm/attention.wat, wasm/gelu.wat, wasm/layernorm.wat) against the
 // float64 loops of attention.ts, layernorm.ts and gelu.ts on the same inputs, to float32 accuracy; and the
 // properties the decoder and the threads rely on: a query row computed alone (t0 > 0) is the same bits
 // as in the full forward, and a kernel gives the same bits in the heap or staged.
@@ -132,12 +132,15 @@ describe('LayerNorm (WebAssembly SIMD)', () => {
         const [dinp64, dw64, db64] = [new Float64Array(N * C).fill(0.5), new Float64Array(C).fill(-1), new Float64Array(C)];
         layernormForward(out64, mean64, rstd64, f64(inp), f64(w), f64(b), N, C, 1e-5);
         layernormBackward(dinp64, dw64, db64, f64(dout), f64(inp), f64(w), mean64, rstd64, N, C);
+        // x - mean in float32 (and the mean kept as float32) loses digits on a row of nearly equal inputs, in
+        // proportion to |x| / std: the tolerances grow with that condition number
+        const k = 1 + 1e-2 * Math.max(...Array.from(inp, Math.abs)) * Math.max(...rstd64);
         const ok =
-          worst(out, out64, 1e-5, 1e-5) <= 1 &&
+          worst(out, out64, 1e-5 * k, 1e-5 * k) <= 1 &&
           worst(mean, mean64, 1e-6, 1e-6) <= 1 &&
           worst(rstd, rstd64, 0, 1e-5) <= 1 &&
-          worst(dinp, dinp64, 1e-4, 1e-4) <= 1 &&
-          worst(dw, dw64, 1e-5 * N, 1e-5) <= 1 &&
+          worst(dinp, dinp64, 1e-4 * k * Math.max(1, ...rstd64), 1e-4 * k) <= 1 &&
+          worst(dw, dw64, 1e-5 * N * k, 1e-5 * k) <= 1 &&
           worst(db, db64, 1e-6 * N, 1e-6) <= 1;
         if (inHeap) for (const v of [inp, w, b, dout, out, mean, rstd, dinp, dw, db]) freeHeapFloats(v);
         return ok;

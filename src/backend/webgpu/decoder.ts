@@ -46,9 +46,6 @@ interface Workspace {
   res2: GPUBuffer;
   fch: GPUBuffer;
   fchGelu: GPUBuffer;
-  lastRows: GPUBuffer;
-  lastLn: GPUBuffer;
-  lastStats: GPUBuffer;
 }
 
 export class GpuDecoder implements Decoder {
@@ -195,10 +192,8 @@ export class GpuDecoder implements Decoder {
     const { dModel: C, dMlp: M, nHead: NH } = this.config;
     let N = 1;
     let att = 1;
-    let B = 1;
     for (const batch of batches) {
       N = Math.max(N, batch.entries.length * batch.rows);
-      B = Math.max(B, batch.entries.length);
       att = Math.max(att, batch.entries.length * NH * batch.rows * attentionCap(batch));
     }
     const f = (n: number) => scratch.floats(n);
@@ -212,9 +207,6 @@ export class GpuDecoder implements Decoder {
       res2: f(N * C),
       fch: f(N * M),
       fchGelu: f(N * M),
-      lastRows: f(B * C),
-      lastLn: f(B * C),
-      lastStats: f(2 * B),
     };
   }
 
@@ -234,7 +226,7 @@ export class GpuDecoder implements Decoder {
     const lastPairs: number[] = [];
     batch.entries.forEach((e, b) => {
       for (let r = 0; r < e.count; r++) cachePairs.push(b * T + r, e.slot * tCap + e.pos0 + r);
-      lastPairs.push(b * T + e.count - 1, b);
+      lastPairs.push(b * T + e.count - 1, e.slot);
     });
     const cachePairsBuffer = stage.upload(Uint32Array.from(cachePairs));
     encoderForward(stage, w.x, p, tokens, positions, N, C, o.wte, o.wpe);
@@ -250,11 +242,11 @@ export class GpuDecoder implements Decoder {
       geluForward(stage, w.fchGelu, w.fch, N * M);
       matmulForward(stage, w.x, w.fchGelu, p, b.fcprojw, b.fcprojb, N, M, C, this.variant, w.res2);
     }
-    copyRows(stage, w.lastRows, w.x, stage.upload(Uint32Array.from(lastPairs)), B, C);
-    layernormForward(stage, w.lastLn, w.lastStats, w.lastRows, p, o.lnfw, o.lnfb, B, C, eps);
-    const toStreams = new Uint32Array(2 * B);
-    batch.entries.forEach((e, b) => toStreams.set([b, e.slot], 2 * b));
-    copyRows(stage, this.last, w.lastLn, stage.upload(toStreams), B, C);
+    // The final LayerNorm of every row (one thread per row, so a row's result does not depend on the
+    // others), then each entry's last row moved to its stream's slot: one dispatch fewer than normalising
+    // only the gathered last rows.
+    layernormForward(stage, w.ln, w.stats, w.x, p, o.lnfw, o.lnfb, N, C, eps);
+    copyRows(stage, this.last, w.ln, stage.upload(Uint32Array.from(lastPairs)), B, C);
   }
 
   private checkStream(index: number): void {

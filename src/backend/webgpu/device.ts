@@ -129,6 +129,14 @@ export function describeAdapter(adapter: GPUAdapter, environment: GpuEnvironment
   };
 }
 
+/** Software rasterisers (SwiftShader, llvmpipe, lavapipe, softpipe, WARP): WGSL runs on the CPU's cores. */
+const SOFTWARE = /swiftshader|llvmpipe|lavapipe|softpipe|warp|microsoft basic render|software/i;
+
+/** A software adapter, or one the implementation marks as a fallback. */
+export function isSoftwareAdapter(a: AdapterReport): boolean {
+  return a.isFallback || SOFTWARE.test(`${a.vendor} ${a.architecture} ${a.device} ${a.description}`);
+}
+
 /** One line for logs and the CLI: "google swiftshader (SwiftShader driver 5.0.0), fallback". */
 export function formatAdapter(report: AdapterReport): string {
   const description = report.description ? ` (${report.description})` : '';

@@ -18,9 +18,10 @@ const BROWSER_FIX =
   'localhost); in Chromium on Linux start it with --enable-unsafe-webgpu (and check chrome://gpu)';
 
 const NODE_FIX =
-  "Node's WebGPU (the `webgpu` package, Dawn) needs a Vulkan driver: install Debian's chromium package and run " +
-  'with VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json LD_LIBRARY_PATH=/usr/lib/chromium ' +
-  '(node scripts/with-webgpu-env.mjs <command> sets both)';
+  "Node's WebGPU (the `webgpu` package, Dawn) needs a Vulkan driver: a GPU's own (its vendor's Vulkan ICD), or " +
+  "the software one of Debian's chromium package, run with " +
+  'VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json LD_LIBRARY_PATH=/usr/lib/chromium ' +
+  '(node scripts/with-webgpu-env.mjs <command> sets both on a machine without a GPU driver)';
 
 export function fixFor(environment: GpuEnvironment, reason: UnavailableReason): string {
   if (reason === 'insufficient-limits') return 'use a device with a more capable GPU, or a smaller model preset';

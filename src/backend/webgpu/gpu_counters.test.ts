@@ -1,5 +1,5 @@
 // The runtime's counters (gpu_counters.ts) and what they hold the backend to: per call of an update, one
-// queue submit, one host-to-GPU write and at most one readback (a batch within the activation budget). A
+// queue submit, one host-to-GPU write and at most one readback, a batch over the activation budget too. A
 // decoding step reads back only the sampled tokens and their log-probs; loss-backward keeps its terms on
 // the GPU until its one readback; the optimizer step clips on the device and reads back its 16-byte state.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { maskWords, type LossHyper, type OptimizerHyper } from '../backend.ts';
 import { makeBatch, randomLossInputs } from '../batch_testing.ts';
 import { NORM_STATE_FLOATS } from './adamw.ts';
+import { chunkFloats, splitBatch } from './batch.ts';
 import { zeroCounters } from './gpu_counters.ts';
 import { copyRows, fill } from './rows.ts';
 import type { GpuRuntime } from './runtime.ts';
@@ -105,8 +106,8 @@ describe('GPU counters', () => {
       expect(step).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 8 * streams });
       // The head (row gather, matmul, sampler), then the sampled tokens' forward: the embedding, 9
       // dispatches per layer (the residuals are added by the projections' matmuls), the final LayerNorm
-      // and its two row moves.
-      expect(step.dispatches).toBe(3 + 1 + 9 * config.nLayer + 3);
+      // and the move of each stream's row to its slot.
+      expect(step.dispatches).toBe(3 + 1 + 9 * config.nLayer + 2);
 
       const batch = makeBatch(config, 7);
       let R = 0;
@@ -119,6 +120,23 @@ describe('GPU counters', () => {
       expect(step6).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * NORM_STATE_FLOATS });
     } finally {
       dec.dispose();
+      web.dispose();
+    }
+  });
+
+  it('keep a batch over the activation budget to one submit and one readback, its chunks run one after the other', async () => {
+    const budget = chunkFloats(config, 1, 19);
+    const web = new WebGpuBackend(gpu, config, initParameters(config, 9), { activationBudget: budget });
+    try {
+      const batch = makeBatch(config, 16);
+      expect(splitBatch(batch, config, budget).length).toBe(3);
+      const counters = gpu.startCounting();
+      const scores = await web.score(batch);
+      await web.lossBackward(batch, randomLossInputs(scores, 17), hyper);
+      gpu.stopCounting();
+      expect(counters).toMatchObject({ submits: 2, writes: 2, readbacks: 2 });
+    } finally {
+      gpu.stopCounting();
       web.dispose();
     }
   });

@@ -13,10 +13,14 @@ export class PipelineCache {
   private readonly modules = new Map<string, { module: GPUShaderModule; id: number }>();
   private readonly layouts = new Map<string, GPUBindGroupLayout>();
   private readonly pipelines = new Map<string, CachedPipeline>();
+  /** The same pipelines by kernel object: wrappers hold their specs as constants, so a dispatch builds no key. */
+  private readonly byKernel = new WeakMap<KernelSpec, CachedPipeline>();
 
   constructor(private readonly device: GPUDevice) {}
 
   get(kernel: KernelSpec): CachedPipeline {
+    const known = this.byKernel.get(kernel);
+    if (known) return known;
     const module = this.module(kernel.code);
     const bindingsKey = kernel.bindings.join(',');
     const constants = pipelineConstants(kernel.constants);
@@ -32,6 +36,7 @@ export class PipelineCache {
       cached = { pipeline, layout };
       this.pipelines.set(key, cached);
     }
+    this.byKernel.set(kernel, cached);
     return cached;
   }
 

@@ -19,7 +19,11 @@ export class Scratch {
     return buffer;
   }
 
-  /** Gives every borrowed buffer back to the pool (after the stage that uses them was submitted). */
+  /**
+   * Gives every borrowed buffer back to the pool: after the stage that uses them was submitted, or as soon
+   * as their dispatches are recorded when the host writes none of them before that stage's submit (the GPU
+   * runs a stage's commands in order, so a later user of the same buffers in the stage comes after).
+   */
   release(): void {
     this.gpu.release(...this.held);
     this.held.length = 0;

@@ -2,8 +2,9 @@
 // then `submit` encodes them into ONE command encoder and ONE queue submit. What the host sends (the
 // uniform values of all dispatches and the stage's uploads) travels in one buffer and one writeBuffer, each
 // part at its own aligned offset, and everything the stage reads goes through one staging buffer mapped
-// once. A validation or out-of-memory error inside the stage rejects the stage
-// (GpuStageError) instead of leaving zeros in the results.
+// once. A validation or out-of-memory error inside the stage rejects the stage (GpuStageError) instead of
+// leaving zeros in the results. While the runtime counts (gpu_counters.ts), a stage adds its work and its
+// waits to the counters.
 import { DeviceLostError, GpuStageError, type DeviceLostInfo } from './errors.ts';
 import type { BufferPool } from './buffer_pool.ts';
 import type { GpuCounters } from './gpu_counters.ts';

@@ -3,15 +3,15 @@
 // AdamW moments live in GPU buffers for the whole run (one flat buffer each, model/layout.ts); only tokens,
 // per-token loss numbers and metrics come back.
 //
-// lossBackward runs one stage (one submit) per chunk of sequences (one chunk unless the batch exceeds the
-// activation budget): forward -> tied head on the scored rows -> masked log-softmax -> l_student ->
-// probability shift and fused SEED coefficient -> logit gradient -> backward into the scratch gradient.
-// The coefficient of a token needs only its own l_student and the batch's N and N_opd, which the host
-// knows from the masks, so chunks need no second pass. The first chunk's stage zeroes the scratch
-// gradient; the last one counts the non-finite numbers, adds the scratch to the gradient only when that
-// count is 0, and holds the call's one readback: the per-token numbers and the count, from which the host
-// refuses (NonFiniteError) with the gradient untouched, as the CPU does. `score` reads back once too, in
-// its last chunk's stage.
+// lossBackward is one stage (one submit): it zeroes the scratch gradient, then per chunk of sequences (one
+// chunk unless the batch exceeds the activation budget) forward -> tied head on the scored rows -> masked
+// log-softmax -> l_student -> probability shift and fused SEED coefficient -> logit gradient -> backward
+// into the scratch gradient. The chunks run one after the other in the same buffers, so memory stays one
+// chunk's. The coefficient of a token needs only its own l_student and the batch's N and N_opd, which the
+// host knows from the masks, so chunks need no second pass. At the end the stage counts the non-finite
+// numbers, adds the scratch to the gradient only when that count is 0, and reads back, once, the per-token
+// numbers and the count, from which the host refuses (NonFiniteError) with the gradient untouched, as the
+// CPU does. `score` is one stage and one readback too.
 import {
   NonFiniteError,
   type Backend,
@@ -209,22 +209,22 @@ export class WebGpuBackend implements Backend {
     const all = new Scratch(this.gpu);
     try {
       const lStudentAll = all.floats(R);
-      let out: Promise<ArrayBuffer> | null = null;
-      for (const [i, chunk] of chunks.entries()) {
+      const stage = this.stage('score');
+      for (const chunk of chunks) {
         const scratch = new Scratch(this.gpu);
         try {
-          const stage = this.stage('score');
           const plan = planBatch(chunk.batch, this.config);
           const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
           stage.copy(lStudent, { buffer: lStudentAll, offset: chunk.firstScored * 4 }, chunk.nScored * 4);
-          if (i === chunks.length - 1) out = stage.read(lStudentAll, R * 4);
-          await this.submit('score', stage);
         } finally {
+          // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
           scratch.release();
         }
       }
+      const out = stage.read(lStudentAll, R * 4);
+      await this.submit('score', stage);
       this.bytesRead += R * 4;
-      return new Float32Array(await out!);
+      return new Float32Array(await out);
     } finally {
       all.release();
     }
@@ -241,29 +241,26 @@ export class WebGpuBackend implements Backend {
     const all = new Scratch(this.gpu);
     try {
       const tokensAll = all.floats(R * TOKEN_OUT_FLOATS);
-      let raw: Promise<ArrayBuffer> | null = null;
-      let flag: Promise<ArrayBuffer> | null = null;
-      for (const [i, chunk] of chunks.entries()) {
+      const stage = this.stage('lossBackward');
+      fill(stage, this.gradScratch, this.n, 0);
+      for (const chunk of chunks) {
         const scratch = new Scratch(this.gpu);
         try {
-          const stage = this.stage('lossBackward');
-          if (i === 0) fill(stage, this.gradScratch, this.n, 0);
           const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper);
           stage.copy(tokens, { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 }, chunk.nScored * TOKEN_OUT_FLOATS * 4);
-          if (i === chunks.length - 1) {
-            countNonFinite(stage, this.flag, tokensAll, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
-            accumulateGradients(stage, this.grads, this.gradScratch, this.flag, this.n);
-            raw = stage.read(tokensAll, R * TOKEN_OUT_FLOATS * 4);
-            flag = stage.read(this.flag, 4);
-          }
-          await this.submit('lossBackward', stage);
         } finally {
+          // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
           scratch.release();
         }
       }
+      countNonFinite(stage, this.flag, tokensAll, R * TOKEN_OUT_FLOATS, this.gradScratch, this.n);
+      accumulateGradients(stage, this.grads, this.gradScratch, this.flag, this.n);
+      const raw = stage.read(tokensAll, R * TOKEN_OUT_FLOATS * 4);
+      const flag = stage.read(this.flag, 4);
+      await this.submit('lossBackward', stage);
       this.bytesRead += R * TOKEN_OUT_FLOATS * 4 + 4;
-      const out = unpackLossOutput(new Float32Array(await raw!), R, inputs, hyper);
-      if (new Uint32Array(await flag!)[0] !== 0) await this.refuse(out, batch);
+      const out = unpackLossOutput(new Float32Array(await raw), R, inputs, hyper);
+      if (new Uint32Array(await flag)[0] !== 0) await this.refuse(out, batch);
       return out;
     } finally {
       all.release();

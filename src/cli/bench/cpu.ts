@@ -1,10 +1,5 @@
-// `seed bench cpu`: throughput of the CPU reference backend on a preset (tiny by default): forward (the
-// scoring pass), forward+backward (the SEED loss backward), rollout through the KV-cache decoder, and the
-// matmul kernel alone, on one thread; then what one GRPO/SEED update of the default batch would take; then
-// whole SEED updates per second on 1, 2 and all cores (--threads before the command sets "all") and the
-// scaling efficiency (cpu_threads.ts). Per-pass times are medians of --reps runs after a warm-up, measured
-// both in wall-clock and in this process's CPU time: on one thread, CPU time is the figure that depends
-// least on what else the machine runs. Writes cpu.md under --out DIR (default bench/).
+// `seed bench cpu`: throughput of the CPU reference backend on a preset, on one thread, then whole SEED updates
+// on 1, 2 and all cores; `command` below declares its options and says what it measures (the --help text).
 import { cpus, loadavg } from 'node:os';
 import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
@@ -13,22 +8,16 @@ import { allowToken } from '../../backend/contract.ts';
 import { heapFloats } from '../../backend/cpu/heap.ts';
 import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';
-import { forwardFlopsPerToken, isPresetName, presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
+import { forwardFlopsPerToken, isPresetName, presetConfig, PRESETS, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { numberOption, parseOptions } from '../args.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { defineCommand } from '../help.ts';
+import { LIMITS } from '../limits.ts';
 import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { measureThreadScaling } from './cpu_threads.ts';
-import { reportHead, reportPath, writeOutput } from './output.ts';
-
-export const summary = 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, updates/s on 1, 2 and all cores';
-
-const usage = withLimits(
-  'npm run seed -- [--threads N] bench cpu [--preset tiny] [--len 300] [--seqs 8] [--streams tasks*group] [--tasks 8] [--group 8] [--reps 3] [--updates 5] [--seed 1] [--out DIR] (--len: at least a prompt, an observation and a command, at most the context length)',
-  LIMITS.benchCpu,
-);
+import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
 
 /** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
 const OBSERVATION_TOKENS = 15;
@@ -36,6 +25,35 @@ const COMMAND_TOKENS = 5;
 const PROMPT_TOKENS = 40;
 /** Allowed tokens per scored position, as a command trie typically leaves. */
 const ALLOWED_PER_POSITION = 12;
+
+const limits = LIMITS.benchCpu;
+
+export const command = defineCommand({
+  name: 'bench cpu',
+  summary: 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, updates/s on 1, 2 and all cores',
+  description:
+    'Throughput of the CPU reference backend on a preset: forward (the scoring pass), forward+backward (the SEED loss backward), rollout through the KV-cache decoder, ' +
+    'and the matmul kernel alone, on one thread; then what one GRPO/SEED update of the default batch would take; then whole SEED updates per second on 1, 2 and all cores ' +
+    '(--threads N before the command sets "all") and the scaling efficiency. Per-pass times are medians of --reps runs after a warm-up, in wall-clock and in this ' +
+    "process's CPU time: on one thread, CPU time is the figure that depends least on what else the machine runs. Writes cpu.md.",
+  options: {
+    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), default: 'tiny', description: 'the model measured' },
+    len: {
+      type: 'string',
+      value: 'N',
+      default: '300',
+      description: `tokens per sequence: at least a prompt, an observation and a command (${PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS}), at most the preset's context length`,
+    },
+    seqs: { type: 'string', value: 'N', limit: limits.seqs, default: '8', description: 'sequences per forward and backward' },
+    streams: { type: 'string', value: 'N', limit: limits.streams, defaultText: `tasks x group, at most ${limits.streams.max}`, description: 'episodes decoded side by side in the rollout' },
+    tasks: { type: 'string', value: 'N', limit: limits.tasks, default: '8', description: 'tasks per update of the update estimate' },
+    group: { type: 'string', value: 'N', limit: limits.group, default: '8', description: 'episodes per task (the GRPO group) of the update estimate' },
+    reps: { type: 'string', value: 'N', limit: limits.reps, default: '3', description: 'timed runs of each pass (the median is reported)' },
+    updates: { type: 'string', value: 'N', limit: limits.updates, default: '5', description: 'whole SEED updates timed per thread count' },
+    seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the inputs' },
+    out: outOption('cpu.md'),
+  },
+});
 
 interface Timing {
   wallMs: number;
@@ -117,29 +135,13 @@ function fmt(n: number, digits = 0): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(
-    args,
-    {
-      preset: { type: 'string', default: 'tiny' },
-      len: { type: 'string', default: '300' },
-      seqs: { type: 'string', default: '8' },
-      streams: { type: 'string' },
-      tasks: { type: 'string', default: '8' },
-      group: { type: 'string', default: '8' },
-      reps: { type: 'string', default: '3' },
-      updates: { type: 'string', default: '5' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string' },
-    },
-    usage,
-  );
+  const { values } = parseOptions(args, command);
   const commit = sourceCommit();
-  const preset = values.preset ?? 'tiny';
+  const preset = values.preset;
   if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
-  const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
+  const config = presetConfig(preset, defaultTokenizer().vocabSize);
   // --len: a sequence holds at least a prompt, an observation and a command, and fits the context.
   const len = numberOption(values.len, 'len', { integer: true, min: PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS, max: config.contextLength });
-  const limits = LIMITS.benchCpu;
   const nSeq = numberOption(values.seqs, 'seqs', limits.seqs);
   const tasks = numberOption(values.tasks, 'tasks', limits.tasks);
   const group = numberOption(values.group, 'group', limits.group);

@@ -1,21 +1,29 @@
-// `seed bench env [--games N] [--steps N] [--out DIR]`: environment speed in Node (steps per second of
-// random admissible walks, with and without listing the admissible commands each step, and scene
-// generation), the expert over N generated games of every split at both scales (solved within max steps,
-// step distribution per task type), and the replay of the real ALFWorld transcripts when
-// ../shared/alfworld-transcripts is present. Prints tables on stdout and writes env.md under --out DIR (default bench/).
+// `seed bench env`: the environment's speed, the expert's solutions and the replay of the ALFWorld transcripts;
+// its options and report are declared in `command` below (the --help text).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { ALFWORLD, Game, SPLITS, TASK_TYPES, TINY, generateScene, type RoomScale, type Scene } from '../../env/index.ts';
 import { loadTranscripts, replayTranscript } from '../../env/transcripts.ts';
 import { numberOption, parseOptions } from '../args.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { defineCommand } from '../help.ts';
+import { LIMITS } from '../limits.ts';
 import { portablePath, sourceCommit } from '../provenance.ts';
-import { reportHead, reportPath, writeOutput } from './output.ts';
+import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
 
-export const summary = 'environment steps per second, expert step distribution, ALFWorld transcript match rate';
-
-const usage = withLimits('npm run seed -- bench env [--games N] [--steps N] [--out DIR]', LIMITS.benchEnv);
+export const command = defineCommand({
+  name: 'bench env',
+  summary: 'environment steps per second, expert step distribution, ALFWorld transcript match rate',
+  description:
+    "The environment's speed in Node (steps per second of random admissible walks, with and without listing the admissible commands each step, and scene generation), " +
+    'the expert over N generated games of every split at both scales (solved within max steps, step distribution per task type), and the replay of the real ALFWorld ' +
+    'transcripts when ../shared/alfworld-transcripts is present. Prints tables on stdout and writes env.md.',
+  options: {
+    games: { type: 'string', value: 'N', limit: LIMITS.benchEnv.games, default: '1000', description: 'games the expert plays per split and scale' },
+    steps: { type: 'string', value: 'N', limit: LIMITS.benchEnv.steps, default: '300000', description: 'environment steps timed per scale' },
+    out: outOption('env.md'),
+  },
+});
 const SCALE_LIST = [TINY, ALFWORLD];
 
 interface Speed {
@@ -108,14 +116,10 @@ function table(header: string[], rows: (string | number)[][]): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(
-    args,
-    { games: { type: 'string' }, steps: { type: 'string' }, out: { type: 'string' } },
-    usage,
-  );
+  const { values } = parseOptions(args, command);
   const commit = sourceCommit();
-  const games = numberOption(values.games, 'games', LIMITS.benchEnv.games, 1000);
-  const steps = numberOption(values.steps, 'steps', LIMITS.benchEnv.steps, 300_000);
+  const games = numberOption(values.games, 'games', LIMITS.benchEnv.games);
+  const steps = numberOption(values.steps, 'steps', LIMITS.benchEnv.steps);
 
   process.stderr.write('measuring steps per second...\n');
   const speeds = SCALE_LIST.map((s) => measureSpeed(s, steps));

@@ -7,6 +7,16 @@ import { commandLine, commitLine, type SourceCommit } from '../provenance.ts';
 
 export const DEFAULT_OUT = 'bench';
 
+/** The declaration of a bench's --out option (help.ts), for the report `name` ("env.md"). */
+export function outOption(name: string) {
+  return {
+    type: 'string',
+    value: 'DIR',
+    defaultText: `${DEFAULT_OUT}/`,
+    description: `the directory that receives ${name} (a path ending in .md names the report file itself); a named run goes to bench/runs/<label>`,
+  } as const;
+}
+
 /** The file `name` (e.g. "learn.json") in the --out directory. */
 export function outPath(out: string | undefined, name: string): string {
   return join(out === undefined || out === '' ? DEFAULT_OUT : out, name);

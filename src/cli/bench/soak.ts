@@ -1,9 +1,5 @@
-// `seed bench soak`: resource hygiene of the WebGPU backend over many updates of the micro preset. Each
-// update decodes a few tokens for several streams in lockstep (a fresh GPU decoder, as a rollout does),
-// scores the episodes with the reference policy, runs loss-backward and the AdamW step. Every --every
-// updates it records the live GPU buffers (pool + staging ring), compiled pipelines and the JS heap.
-// Live buffers must stay constant; the heap must not trend upward. Writes soak.md under --out DIR
-// (default bench/).
+// `seed bench soak`: resource hygiene of the WebGPU backend over many updates of the micro preset; `command`
+// below declares its options and says what it records (the --help text).
 import { cpus } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -13,21 +9,36 @@ import { formatAdapter } from '../../backend/webgpu/device.ts';
 import { createNodeRuntime } from '../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../backend/webgpu/webgpu_backend.ts';
-import { isPresetName, presetConfig, type PresetName } from '../../model/config.ts';
+import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { numberOption, parseOptions } from '../args.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { defineCommand } from '../help.ts';
+import { LIMITS } from '../limits.ts';
 import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
-import { reportHead, reportPath, writeOutput } from './output.ts';
+import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
 
-export const summary = 'WebGPU backend soak: live GPU buffers and JS heap across many micro-preset updates';
+const limits = LIMITS.benchSoak;
 
-const usage = withLimits(
-  'npm run seed -- bench soak [--updates 1000] [--preset micro] [--streams 4] [--prompt 16] [--decode 8] [--every 50] [--seed 1] [--out DIR]',
-  LIMITS.benchSoak,
-);
+export const command = defineCommand({
+  name: 'bench soak',
+  summary: 'WebGPU backend soak: live GPU buffers and JS heap across many micro-preset updates',
+  description:
+    'Resource hygiene of the WebGPU backend over many updates. Each update decodes a few tokens for several streams in lockstep (a fresh GPU decoder, as a rollout does), ' +
+    'scores the episodes with the reference policy, runs loss-backward and the AdamW step. Every --every updates it records the live GPU buffers (pool and staging ring), ' +
+    'the compiled pipelines and the JS heap. Live buffers must stay constant; the heap must not trend upward. Writes soak.md.',
+  options: {
+    updates: { type: 'string', value: 'N', limit: limits.updates, default: '1000', description: 'updates run' },
+    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), default: 'micro', description: 'the model trained' },
+    streams: { type: 'string', value: 'N', limit: limits.streams, default: '4', description: 'streams decoded in lockstep per update' },
+    prompt: { type: 'string', value: 'N', limit: limits.prompt, default: '16', description: "tokens of each stream's prompt" },
+    decode: { type: 'string', value: 'N', limit: limits.decode, default: '8', description: 'tokens sampled per stream (prompt + decode must fit the context)' },
+    every: { type: 'string', value: 'N', limit: limits.every, default: '50', description: 'records the resources after every Nth update (and after the first and the last)' },
+    seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the tokens' },
+    out: outOption('soak.md'),
+  },
+});
 
 interface Sample {
   update: number;
@@ -41,29 +52,15 @@ interface Sample {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseOptions(
-    args,
-    {
-      updates: { type: 'string', default: '1000' },
-      preset: { type: 'string', default: 'micro' },
-      streams: { type: 'string', default: '4' },
-      prompt: { type: 'string', default: '16' },
-      decode: { type: 'string', default: '8' },
-      every: { type: 'string', default: '50' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string' },
-    },
-    usage,
-  );
+  const { values } = parseOptions(args, command);
   const commit = sourceCommit();
-  const limits = LIMITS.benchSoak;
   const updates = numberOption(values.updates, 'updates', limits.updates);
   const streams = numberOption(values.streams, 'streams', limits.streams);
   const promptLen = numberOption(values.prompt, 'prompt', limits.prompt);
   const decode = numberOption(values.decode, 'decode', limits.decode);
   const every = numberOption(values.every, 'every', limits.every);
   const seed = numberOption(values.seed, 'seed', limits.seed);
-  const preset = values.preset ?? 'micro';
+  const preset = values.preset;
   if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
   const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
   const seqLen = promptLen + decode;

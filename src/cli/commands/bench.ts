@@ -1,11 +1,10 @@
 // `seed bench <name>`: benchmarks print a table on stdout and write a report under bench/.
-// Each benchmark lives in src/cli/bench/<name>.ts and exports `summary` and `run(args)`.
-import { quote } from '../../common/json.ts';
-import { CliError } from '../cli_error.ts';
+// Each benchmark lives in src/cli/bench/<name>.ts and exports the declaration of its options (`command`) and
+// `run(args)`.
+import { runGroup } from '../group.ts';
+import type { CommandModule, GroupSpec } from '../help.ts';
 
-type Bench = { run(args: string[]): Promise<number>; summary: string };
-
-const benches: Record<string, () => Promise<Bench>> = {
+const members: Record<string, () => Promise<CommandModule>> = {
   env: () => import('../bench/env.ts'),
   cpu: () => import('../bench/cpu.ts'),
   kernels: () => import('../bench/kernels/main.ts'),
@@ -14,17 +13,14 @@ const benches: Record<string, () => Promise<Bench>> = {
   onnx: () => import('../bench/onnx.ts'),
 };
 
-export const summary = 'benchmarks: ' + Object.keys(benches).join(', ');
+export const group: GroupSpec = {
+  name: 'bench',
+  summary: 'benchmarks: ' + Object.keys(members).join(', '),
+  description: 'Each benchmark prints a table on stdout and writes its report under bench/ (or --out DIR), headed by the command that produced it and the commit it ran on.',
+  noun: 'benchmark',
+  members,
+};
 
-export async function run(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
-  const load = name && Object.hasOwn(benches, name) ? benches[name] : undefined;
-  if (!load) {
-    const usage = `usage: npm run seed -- bench <${Object.keys(benches).join('|')}> [options]`;
-    throw new CliError(name ? `unknown benchmark ${quote(name)}; ${usage}` : usage, 2);
-  }
-  const bench = await load().catch(() => {
-    throw new CliError(`benchmark ${quote(name)} is not available in this build`);
-  });
-  return bench.run(rest);
+export function run(args: string[]): Promise<number> {
+  return runGroup(group, args);
 }

@@ -1,6 +1,6 @@
-// `seed ckpt init --preset P --seed S --out FILE`: writes a freshly initialised checkpoint.
-// `seed ckpt inspect FILE [--any-vocab]`: prints a checkpoint's config and metadata as JSON, or refuses the
-// file in one line (truncated, corrupted, wrong version, or written for another vocabulary).
+// `seed ckpt init` writes a freshly initialised checkpoint; `seed ckpt inspect` prints a checkpoint's config and
+// metadata as JSON, or refuses the file in one line (truncated, corrupted, wrong version, or written for
+// another vocabulary). Their options are declared in `initCommand` and `inspectCommand` (the --help texts).
 import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
@@ -8,22 +8,52 @@ import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption, usageError } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { runGroup } from '../group.ts';
+import { defineCommand, usageLine, type GroupSpec } from '../help.ts';
 import { readCheckpointBytes, writeAtomic } from '../io.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { LIMITS } from '../limits.ts';
 
-export const summary = 'create (init) or inspect a model checkpoint';
+export const initCommand = defineCommand({
+  name: 'ckpt init',
+  summary: 'write a freshly initialised checkpoint of a preset',
+  description: "Writes the preset's seeded initial weights (no optimizer state) as a checkpoint file and prints its description as JSON on stdout, as `ckpt inspect` does.",
+  options: {
+    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size" },
+    seed: { type: 'string', value: 'S', limit: LIMITS.ckptInit.seed, required: true, description: 'the seed of the initial weights' },
+    out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint file to write' },
+  },
+});
 
-const usage = withLimits('npm run seed -- ckpt init --preset micro|tiny|small --seed S --out FILE | ckpt inspect FILE [--any-vocab]', LIMITS.ckptInit);
+export const inspectCommand = defineCommand({
+  name: 'ckpt inspect',
+  summary: "print a checkpoint's size, config, parameter norm and metadata as JSON",
+  description:
+    "Prints the checkpoint's size in bytes, model config, vocabulary hash, parameter count and norm, optimizer step and metadata as JSON on stdout; " +
+    'a truncated, corrupted or foreign file is refused in one line.',
+  positionals: 'FILE',
+  options: {
+    'any-vocab': { type: 'boolean', default: false, description: "read a checkpoint written for another vocabulary than this build's (refused otherwise)" },
+  },
+});
 
-export async function run(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === 'init') return init(rest);
-  if (sub === 'inspect') return inspect(rest);
-  throw usageError(sub === undefined ? 'missing init or inspect' : `unknown ckpt command ${quote(sub)}`, usage);
+export const group: GroupSpec = {
+  name: 'ckpt',
+  summary: 'create (init) or inspect a model checkpoint',
+  description: 'A checkpoint holds the model config, the flat parameter buffer, the AdamW state of a run and its metadata.',
+  noun: 'ckpt command',
+  members: {
+    init: async () => ({ command: initCommand, run: init }),
+    inspect: async () => ({ command: inspectCommand, run: inspect }),
+  },
+};
+
+export function run(args: string[]): Promise<number> {
+  return runGroup(group, args);
 }
 
 async function init(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } }, usage);
+  const usage = usageLine(initCommand);
+  const { values, positionals } = parseOptions(args, initCommand);
   noPositionals(positionals, usage);
   const preset = requireOption(values.preset, 'preset', usage);
   if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
@@ -46,8 +76,8 @@ async function init(args: string[]): Promise<number> {
 }
 
 async function inspect(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { 'any-vocab': { type: 'boolean', default: false } }, usage);
-  if (positionals.length !== 1) throw usageError('ckpt inspect takes one FILE', usage);
+  const { values, positionals } = parseOptions(args, inspectCommand);
+  if (positionals.length !== 1) throw usageError('ckpt inspect takes one FILE', usageLine(inspectCommand));
   const path = positionals[0];
   const hash = defaultTokenizer().hash;
   const { checkpoint: ck, bytes } = await readCheckpointBytes(path, values['any-vocab'] ? null : hash);

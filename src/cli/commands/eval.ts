@@ -1,10 +1,8 @@
-// `seed eval --ckpt FILE --split seen|unseen [--episodes N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]`
-// Plays the fixed eval-seen or eval-unseen games (or every scene JSON file of DIR) once each with the
-// checkpoint's policy at temperature 0.4 (the paper's; 0 = greedy) and prints
-// {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout.
+// `seed eval`: plays the fixed eval-seen or eval-unseen games (or scene files) with a checkpoint's policy and
+// prints its success; the options and the output are declared in `command` below (the --help text).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { evalScenes } from '../../env/generate.ts';
+import { EVAL_COUNTS, evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import type { Scene } from '../../env/scene.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
@@ -16,11 +14,27 @@ import { noPositionals, numberOption, parseOptions, requireOption } from '../arg
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
 import { progressBar, readCheckpointFile, readSceneInput } from '../io.ts';
-import { LIMITS, MAX_SCENE_FILES, withLimits } from '../limits.ts';
+import { defineCommand, usageLine } from '../help.ts';
+import { LIMITS, MAX_SCENE_FILES } from '../limits.ts';
 
-export const summary = 'success of a checkpoint on eval-seen, eval-unseen or scene files, overall and per task type';
+export const command = defineCommand({
+  name: 'eval',
+  summary: 'success of a checkpoint on eval-seen, eval-unseen or scene files, overall and per task type',
+  description:
+    "Plays the fixed eval-seen or eval-unseen games (or every scene JSON file of a directory) once each with the checkpoint's policy, " +
+    'with the settings of its run (sampling at its evalTemperature, 0.4 by default, the paper\'s; 0 = greedy), ' +
+    'and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout.',
+  options: {
+    ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
+    split: { type: 'string', value: 'seen|unseen', defaultText: 'none (required unless --scenes)', description: `the fixed evaluation set: eval-seen (${EVAL_COUNTS.seen} games in training rooms) or eval-unseen (${EVAL_COUNTS.unseen} in unseen rooms)` },
+    episodes: { type: 'string', value: 'N', limit: LIMITS.eval.episodes, defaultText: 'every game of the split or every file of DIR', description: 'plays only the first N games' },
+    scenes: { type: 'string', value: 'DIR', defaultText: 'the games of --split', description: 'plays every .json scene file of DIR (in name order) instead of a split' },
+    temperature: { type: 'string', value: 'T', limit: LIMITS.eval.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
+    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that runs the policy' },
+  },
+});
 
-const usage = withLimits('npm run seed -- eval --ckpt FILE --split seen|unseen [--episodes N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]', LIMITS.eval);
+const usage = usageLine(command);
 
 function code(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
@@ -67,11 +81,7 @@ export function evalConfigOf(ck: Checkpoint, path: string, temperature: string |
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    { ckpt: { type: 'string' }, split: { type: 'string' }, episodes: { type: 'string' }, scenes: { type: 'string' }, temperature: { type: 'string' }, backend: { type: 'string', default: 'cpu' } },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const path = requireOption(values.ckpt, 'ckpt', usage);
   let scenes: Scene[];
@@ -87,7 +97,7 @@ export async function run(args: string[]): Promise<number> {
   const tok = defaultTokenizer();
   const ck = await readCheckpointFile(path, tok);
   const config = evalConfigOf(ck, path, values.temperature);
-  const backend = await openBackend(values.backend!, ck.config, ck.params);
+  const backend = await openBackend(values.backend, ck.config, ck.params);
   const bar = progressBar('eval', scenes.length);
   const result = await evaluate(backend, tok, scenes, config, () => bar.increment());
   bar.stop();

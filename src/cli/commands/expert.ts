@@ -1,14 +1,22 @@
-// `seed expert --scene FILE`: prints the expert's shortest solution of a scene, one command per line.
+// `seed expert`: prints the expert's shortest solution of a scene, one command per line (`command` below).
 import { Game } from '../../env/index.ts';
 import { noPositionals, parseOptions, requireOption } from '../args.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { readSceneInput } from '../io.ts';
 
-export const summary = "print the expert's commands that solve a scene JSON file, one per line";
+export const command = defineCommand({
+  name: 'expert',
+  summary: "print the expert's commands that solve a scene JSON file, one per line",
+  description: "Prints the expert's shortest solution of the scene on stdout, one command per line (the input of `seed play --actions`), and its number of steps on stderr.",
+  options: {
+    scene: { type: 'string', value: 'FILE', required: true, description: 'the scene JSON file to solve (from `seed scenes`)' },
+  },
+});
 
-const usage = 'npm run seed -- expert --scene FILE';
+const usage = usageLine(command);
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { scene: { type: 'string' } }, usage);
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const scene = await readSceneInput(requireOption(values.scene, 'scene', usage));
   const plan = new Game(scene).expertPlan();

@@ -1,7 +1,5 @@
-// `seed export-onnx --ckpt FILE --out FILE`: exports a checkpoint's policy as ONNX (opset 17) and writes it
-// only after onnxruntime-web (WebAssembly backend) has run the file and matched the CPU forward's logits
-// within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes. Prints a JSON
-// summary on stdout; a failed check exits non-zero and writes nothing.
+// `seed export-onnx`: exports a checkpoint's policy as ONNX and writes it only after onnxruntime-web has matched
+// the CPU forward (`command` below holds the options and the full account, the --help text).
 import { trainingCardFromMetadata } from '../../onnx/card.ts';
 import { OnnxPolicyError } from '../../onnx/metadata.ts';
 import { OPSET_VERSION } from '../../onnx/proto.ts';
@@ -10,12 +8,26 @@ import type { VerifyReport } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { readCheckpointFile, writeAtomic } from '../io.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { LIMITS } from '../limits.ts';
 
-export const summary = 'export a checkpoint as ONNX, checked by onnxruntime-web against the CPU forward';
+export const command = defineCommand({
+  name: 'export-onnx',
+  summary: 'export a checkpoint as ONNX, checked by onnxruntime-web against the CPU forward',
+  description:
+    `Exports the checkpoint's policy as ONNX (opset ${OPSET_VERSION}) with its training card, and writes the file only after onnxruntime-web (WebAssembly) has run it ` +
+    "and matched the CPU forward's logits within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes. " +
+    'Prints a JSON summary on stdout; a failed check exits non-zero and writes nothing.',
+  options: {
+    ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to export' },
+    out: { type: 'string', value: 'FILE', required: true, description: 'the .onnx file to write' },
+    seed: { type: 'string', value: 'N', limit: LIMITS.exportOnnx.seed, default: '1', description: 'the seed of the random token sequences of the check' },
+    episodes: { type: 'string', value: 'N', limit: LIMITS.exportOnnx.episodes, default: '3', description: 'expert episodes encoded for the check' },
+  },
+});
 
-const usage = withLimits('npm run seed -- export-onnx --ckpt FILE --out FILE [--seed N] [--episodes N]', LIMITS.exportOnnx);
+const usage = usageLine(command);
 
 function logCases(report: VerifyReport): void {
   for (const c of report.cases) {
@@ -24,16 +36,12 @@ function logCases(report: VerifyReport): void {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    { ckpt: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, episodes: { type: 'string' } },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const ckptPath = requireOption(values.ckpt, 'ckpt', usage);
   const outPath = requireOption(values.out, 'out', usage);
-  const seed = numberOption(values.seed, 'seed', LIMITS.exportOnnx.seed, 1);
-  const episodes = numberOption(values.episodes, 'episodes', LIMITS.exportOnnx.episodes, 3);
+  const seed = numberOption(values.seed, 'seed', LIMITS.exportOnnx.seed);
+  const episodes = numberOption(values.episodes, 'episodes', LIMITS.exportOnnx.episodes);
 
   const tokenizer = defaultTokenizer();
   const ckpt = await readCheckpointFile(ckptPath, tokenizer);

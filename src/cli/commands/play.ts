@@ -1,26 +1,33 @@
-// `seed play --scene FILE [--actions FILE] [--max-steps N]`: plays commands (one per line, from the file
-// or from stdin as they arrive; an empty line is the empty command) and prints one JSON line per step:
-// {"step", "action", "observation", "admissible", "reward", "done", "won"}; step 0 is the opening
-// observation, with action null. Commands after the end of the episode are ignored (and counted on stderr).
+// `seed play`: plays commands on a scene and prints one JSON line per step; its options and output are
+// declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
 import { DEFAULT_MAX_STEPS, Game } from '../../env/index.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { readSceneInput, readTextInput } from '../io.ts';
-import { LIMITS, MAX_INPUT_BYTES, withLimits } from '../limits.ts';
+import { defineCommand, usageLine } from '../help.ts';
+import { LIMITS, MAX_INPUT_BYTES } from '../limits.ts';
 
-export const summary = 'play commands on a scene JSON file and print each step as a JSON line';
+export const command = defineCommand({
+  name: 'play',
+  summary: 'play commands on a scene JSON file and print each step as a JSON line',
+  description:
+    'Plays commands, one per line (an empty line is the empty command), from a file or from stdin as they arrive, and prints one JSON line per step: ' +
+    '{"step", "action", "observation", "admissible", "reward", "done", "won"}. Step 0 is the opening observation, with action null. ' +
+    'Commands after the end of the episode are ignored and counted on stderr.',
+  options: {
+    scene: { type: 'string', value: 'FILE', required: true, description: 'the scene JSON file to play (from `seed scenes`)' },
+    actions: { type: 'string', value: 'FILE', defaultText: 'stdin', description: 'the commands to play, one per line' },
+    'max-steps': { type: 'string', value: 'N', limit: LIMITS.play['max-steps'], default: String(DEFAULT_MAX_STEPS), description: 'the episode ends after N steps' },
+  },
+});
 
-const usage = withLimits('npm run seed -- play --scene FILE [--actions FILE] [--max-steps N]', LIMITS.play);
+const usage = usageLine(command);
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    { scene: { type: 'string' }, actions: { type: 'string' }, 'max-steps': { type: 'string' } },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const path = requireOption(values.scene, 'scene', usage);
-  const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps'], DEFAULT_MAX_STEPS);
+  const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps']);
   const scene = await readSceneInput(path);
   const actions = values.actions === undefined ? createInterface({ input: process.stdin, crlfDelay: Infinity }) : await readLines(values.actions);
   const game = new Game(scene, { maxSteps });

@@ -1,37 +1,40 @@
-// `seed scenes --split train|seen|unseen --count N --seed S --out DIR [--scale tiny|alfworld]`: writes N
-// generated scenes as scene JSON files (DIR/<split>-<seed>-<index>.json) and prints their paths on stdout.
-// The fixed evaluation sets are --split seen --count 140 and --split unseen --count 134 with --seed 2026.
+// `seed scenes`: writes generated scenes as scene JSON files and prints their paths; its options and
+// what it writes are declared in `command` below (the --help text).
 import { join } from 'node:path';
-import { SCALES, SPLITS, generateScene, sceneToJson, type Split } from '../../env/index.ts';
+import { EVAL_COUNTS, EVAL_SEED, SCALES, SPLITS, generateScene, sceneToJson, type Split } from '../../env/index.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { makeDir, writeAtomic } from '../io.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { LIMITS } from '../limits.ts';
 
-export const summary = 'write generated household scenes (train, eval-seen or eval-unseen) as scene JSON files';
+export const command = defineCommand({
+  name: 'scenes',
+  summary: 'write generated household scenes (train, eval-seen or eval-unseen) as scene JSON files',
+  description:
+    'Writes N generated scenes of a split as scene JSON files, DIR/<split>-<seed>-<index>.json, and prints their paths on stdout, one per line. ' +
+    `The fixed evaluation sets are --split seen --count ${EVAL_COUNTS.seen} and --split unseen --count ${EVAL_COUNTS.unseen} with --seed ${EVAL_SEED}.`,
+  options: {
+    split: { type: 'string', value: SPLITS.join('|'), required: true, description: 'the split the scenes are drawn from: training rooms, or the eval-seen or eval-unseen games' },
+    count: { type: 'string', value: 'N', limit: LIMITS.scenes.count, required: true, description: 'how many scenes to write' },
+    seed: { type: 'string', value: 'S', limit: LIMITS.scenes.seed, required: true, description: 'the seed of the generator' },
+    out: { type: 'string', value: 'DIR', required: true, description: 'the directory the files go to (created when missing)' },
+    scale: { type: 'string', value: Object.keys(SCALES).join('|'), default: 'tiny', description: "the rooms' scale: the playground's small rooms, or rooms of ALFWorld's size" },
+  },
+});
 
-const usage = withLimits('npm run seed -- scenes --split train|seen|unseen --count N --seed S --out DIR [--scale tiny|alfworld]', LIMITS.scenes);
+const usage = usageLine(command);
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    {
-      split: { type: 'string' },
-      count: { type: 'string' },
-      seed: { type: 'string' },
-      out: { type: 'string' },
-      scale: { type: 'string', default: 'tiny' },
-    },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const split = requireOption(values.split, 'split', usage);
   if (!(SPLITS as readonly string[]).includes(split)) throw new CliError(`--split must be one of ${SPLITS.join(', ')}, got ${quote(split)}`, 2);
   const count = numberOption(values.count, 'count', LIMITS.scenes.count);
   const seed = numberOption(values.seed, 'seed', LIMITS.scenes.seed);
   const out = requireOption(values.out, 'out', usage);
-  const scaleName = values.scale ?? 'tiny';
+  const scaleName = values.scale;
   const scale = Object.hasOwn(SCALES, scaleName) ? SCALES[scaleName] : undefined;
   if (!scale) throw new CliError(`--scale must be one of ${Object.keys(SCALES).join(', ')}, got ${quote(scaleName)}`, 2);
   await makeDir(out);

@@ -1,41 +1,43 @@
-// `seed teacher --ckpt FILE [--skills own|annotator] [--games N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]`
-// The teacher check (rl/teacher_check.ts): whether the checkpoint's policy wins more with the hindsight skill
-// of its own earlier episode of a game in its context than with none or with another game's skill, the
-// premise of SEED's distillation. --skills own (default): the policy writes the skills, as in SEED's hindsight
-// stage; annotator: the rule-based annotator does. --scenes DIR plays the scene files of DIR instead of the
-// check's own training-room games. Prints JSON on stdout: {"skills", "valid_skills", "games", "first",
-// "no_skill", "own_skill", "other_skill", "after_won": {...}, "after_failed": {...}} (fractions in [0, 1]).
+// `seed teacher`: the teacher check (rl/teacher_check.ts) of a checkpoint's policy; its options and output are
+// declared in `command` below (the --help text).
+import { quote } from '../../common/json.ts';
 import { TINY } from '../../env/scale.ts';
 import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter } from '../../rl/teacher_check.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
-import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
-import { evalConfigOf, loadScenes } from './eval.ts';
+import { CliError } from '../cli_error.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { LIMITS } from '../limits.ts';
+import { evalConfigOf, loadScenes } from './eval.ts';
 
-export const summary = "whether a checkpoint's policy acts better with a hindsight skill of the game in its context";
+export const command = defineCommand({
+  name: 'teacher',
+  summary: "whether a checkpoint's policy acts better with a hindsight skill of the game in its context",
+  description:
+    "The teacher check: whether the checkpoint's policy wins more with the hindsight skill of its own earlier episode of a game in its context than with none " +
+    "or with the skill of another game of the same task type, the premise of SEED's distillation. Prints JSON on stdout: " +
+    '{"skills", "valid_skills", "games", "first", "no_skill", "own_skill", "other_skill", "after_won": {...}, "after_failed": {...}} (fractions in [0, 1]).',
+  options: {
+    ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
+    skills: {
+      type: 'string',
+      value: 'own|annotator',
+      default: 'own',
+      description: "who writes each game's skill: the policy's analyzer, as SEED's hindsight stage does (own), or the rule-based annotator (annotator: faithful by construction)",
+    },
+    games: { type: 'string', value: 'N', limit: LIMITS.teacher.games, default: '512', description: "games played, each 4 times: once to write its skill, then without a skill, with its own and with another game's (at least 2 games: one game's skill is another's control)" },
+    scenes: { type: 'string', value: 'DIR', defaultText: "the check's own games of training rooms", description: 'play the scene files (.json) of DIR instead (their first N)' },
+    temperature: { type: 'string', value: 'T', limit: LIMITS.teacher.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
+    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that runs the policy' },
+  },
+});
 
-const usage = withLimits(
-  'npm run seed -- teacher --ckpt FILE [--skills own|annotator] [--games N] [--scenes DIR] [--temperature T] [--backend cpu|webgpu]',
-  LIMITS.teacher,
-);
+const usage = usageLine(command);
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    {
-      ckpt: { type: 'string' },
-      skills: { type: 'string', default: 'own' },
-      games: { type: 'string', default: '512' },
-      scenes: { type: 'string' },
-      temperature: { type: 'string' },
-      backend: { type: 'string', default: 'cpu' },
-    },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const path = requireOption(values.ckpt, 'ckpt', usage);
   const writer = values.skills!;
@@ -48,8 +50,8 @@ export async function run(args: string[]): Promise<number> {
   const ck = await readCheckpointFile(path, tok);
   const config = evalConfigOf(ck, path, values.temperature);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
-  const bar = progressBar('teacher check', 4 * Math.min(games, scenes?.length ?? games));
   const played = scenes !== null ? scenes.slice(0, games) : teacherScenes(games, TINY);
+  const bar = progressBar('teacher check', 4 * played.length);
   const result = await teacherCheck(backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
   process.stdout.write(JSON.stringify(result) + '\n');

@@ -51,10 +51,17 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const { code, stdout, stderr } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
     expect(code).toBe(0);
     expect(stderr).toContain('metrics.jsonl: dropped a partial last line (17 characters, no newline)');
-    expect(JSON.parse(stdout)).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
+    const summary = JSON.parse(stdout);
+    expect(summary).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
     const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1, 2]);
+    // Counted as the page counts: after the third update it shows "update 3" (the line's 0-based index + 1),
+    // the number of updates done; the progress says the same, with the time elapsed.
+    expect(summary.last.update).toBe(lines[2].update);
+    expect([summary.updates, summary.last_update]).toEqual([lines[2].update + 1, lines[2].update + 1]);
+    expect(stderr).toContain(`resumed ${split} after update 2`);
+    expect(stderr).toMatch(/update 3\/3, \d+s elapsed/);
     for (const l of lines) {
       expect(l.success).toBeGreaterThanOrEqual(0);
       expect(l.success).toBeLessThanOrEqual(1);

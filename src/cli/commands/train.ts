@@ -1,13 +1,9 @@
-// `seed train --algo A --preset P --updates N --seed S --backend cpu|webgpu [--set key=value ...] [--init FILE]
-//  [--out DIR] [--resume] [--checkpoint-every N] [--eval-every N] [--eval-episodes N]`
-// Trains from a warm-start checkpoint (--init; default public/warmstart-<preset>.ckpt when present) with the
-// chosen algorithm. DIR (default bench/runs/<algo>-<preset>-s<seed>) receives metrics.jsonl (one JSON line
-// per update, and the evaluations), last.ckpt (weights, AdamW state, run metadata) and reference.ckpt, every
-// --checkpoint-every updates and at the end; --resume continues from them exactly. A run holds DIR through a
-// lock file while it runs; a DIR that already holds files is refused unless --resume continues its run or
-// --force starts over. Progress on stderr, the final summary (JSON) on stdout.
+// `seed train`: trains from a warm-start checkpoint with the chosen algorithm, writing JSONL metrics and
+// checkpoints that a resumed run continues exactly; its options, files and output are declared in `command`
+// below (the --help text).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { EVAL_COUNTS } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
@@ -18,47 +14,51 @@ import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
-import { applySetOptions, noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
+import { applySetOptions, noPositionals, numberOption, parseOptions, requireOption, settingsSection } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
 import { appendLine, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { defineCommand, usageLine } from '../help.ts';
+import { LIMITS } from '../limits.ts';
 import { readMetrics } from '../metrics.ts';
 import { openRunDir } from '../run_dir.ts';
 
-export const summary = 'train a policy with grpo, seed or an ablation; JSONL metrics, checkpoints, exact resume';
+export const command = defineCommand({
+  name: 'train',
+  summary: 'train a policy with grpo, seed or an ablation; JSONL metrics, checkpoints, exact resume',
+  description:
+    'Trains from a warm-start checkpoint with the chosen algorithm. DIR receives metrics.jsonl (one JSON line per update, its "update" the 0-based index, ' +
+    'with the evaluations), last.ckpt (weights, AdamW state, run metadata) and reference.ckpt, every --checkpoint-every updates and at the end; ' +
+    '--resume continues from them exactly. A run holds DIR through a lock file while it runs; a DIR that already holds files is refused unless --resume ' +
+    'continues its run or --force starts over.\n\n' +
+    'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
+    '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).',
+  options: {
+    algo: { type: 'string', value: ALGOS.join('|'), required: true, description: 'the algorithm: GRPO, SEED, or an ablation or control of SEED' },
+    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size; it must be the warm start's" },
+    updates: { type: 'string', value: 'N', limit: LIMITS.train.updates, required: true, description: 'the run ends when N updates are done (counting those of a resumed run)' },
+    seed: { type: 'string', value: 'S', limit: LIMITS.train.seed, required: true, description: "the run's seed: its training games and sampling" },
+    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that computes the forward and backward passes' },
+    set: { type: 'string', value: 'key=value', multiple: true, default: [], description: "changes a training setting from the preset's default (settings below)" },
+    init: { type: 'string', value: 'FILE', defaultText: 'public/warmstart-<preset>.ckpt when present, else a seeded random init', description: 'the checkpoint the run starts from' },
+    out: { type: 'string', value: 'DIR', defaultText: 'bench/runs/<algo>-<preset>-s<seed>', description: "the run's directory" },
+    resume: { type: 'boolean', default: false, description: "continues the run in DIR from its last.ckpt (the metrics of updates after it are redone)" },
+    force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files' },
+    'checkpoint-every': { type: 'string', value: 'N', limit: LIMITS.train['checkpoint-every'], default: '10', description: 'writes the checkpoints after every Nth update (0: only at the end)' },
+    'eval-every': { type: 'string', value: 'N', limit: LIMITS.train['eval-every'], default: '0', description: 'evaluates on eval-seen and eval-unseen after every Nth update (0: never)' },
+    'eval-episodes': { type: 'string', value: 'N', limit: LIMITS.train['eval-episodes'], default: '0', description: `games per split of each evaluation (0: every game, ${EVAL_COUNTS.seen} seen and ${EVAL_COUNTS.unseen} unseen)` },
+  },
+  sections: [settingsSection()],
+});
 
-const usage = withLimits(
-  `npm run seed -- train --algo ${ALGOS.join('|')} --preset P --updates N --seed S --backend cpu|webgpu ` +
-    '[--set key=value ...] [--init FILE] [--out DIR] [--resume | --force (start over: removes the run files of DIR)] ' +
-    '[--checkpoint-every N] [--eval-every N] [--eval-episodes N]',
-  LIMITS.train,
-);
+const usage = usageLine(command);
 
 export function defaultInit(preset: PresetName): string {
   return join('public', `warmstart-${preset}.ckpt`);
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    {
-      algo: { type: 'string' },
-      preset: { type: 'string' },
-      updates: { type: 'string' },
-      seed: { type: 'string' },
-      backend: { type: 'string', default: 'cpu' },
-      set: { type: 'string', multiple: true, default: [] },
-      init: { type: 'string' },
-      out: { type: 'string' },
-      resume: { type: 'boolean', default: false },
-      force: { type: 'boolean', default: false },
-      'checkpoint-every': { type: 'string' },
-      'eval-every': { type: 'string' },
-      'eval-episodes': { type: 'string' },
-    },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const algoName = requireOption(values.algo, 'algo', usage);
   const algo = currentAlgoName(algoName);
@@ -69,9 +69,9 @@ export async function run(args: string[]): Promise<number> {
   const limits = LIMITS.train;
   const updates = numberOption(values.updates, 'updates', limits.updates);
   const seed = numberOption(values.seed, 'seed', limits.seed);
-  const checkpointEvery = numberOption(values['checkpoint-every'], 'checkpoint-every', limits['checkpoint-every'], 10);
-  const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every'], 0);
-  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes'], 0);
+  const checkpointEvery = numberOption(values['checkpoint-every'], 'checkpoint-every', limits['checkpoint-every']);
+  const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every']);
+  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   const config: TrainConfig = applySetOptions(defaultConfig(preset), values.set as string[]);
   const out = values.out ?? join('bench', 'runs', `${algo}-${preset}-s${seed}`);
   const lock = await openRunDir(out, { resume: values.resume === true, force: values.force === true });
@@ -136,7 +136,7 @@ async function train(o: TrainOptions): Promise<number> {
     await writeAtomic(metricsPath, kept.map((l) => l.text + '\n').join(''));
     const saved = (resumeFrom.current.metadata as { algo?: unknown }).algo;
     if (saved !== trainer.algo) process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
-    process.stderr.write(`resumed ${out} at update ${trainer.updates}\n`);
+    process.stderr.write(`resumed ${out} after update ${trainer.updates}\n`);
   } else {
     await writeAtomic(metricsPath, '');
   }
@@ -146,14 +146,14 @@ async function train(o: TrainOptions): Promise<number> {
     await writeAtomic(refPath, writeCheckpoint(reference));
     await writeAtomic(lastPath, writeCheckpoint(current));
   };
-  const bar = progressBar(`${algo} ${preset} seed ${seed}`, updates);
-  bar.update(Math.min(trainer.updates, updates));
+  // The bar counts completed updates, as the page numbers them: "update 3/12" once the third is done.
+  const bar = progressBar(`${algo} ${preset} seed ${seed}`, updates, { start: Math.min(trainer.updates, updates), unit: 'update' });
   let last: UpdateMetrics | null = null;
   const t0 = performance.now();
   while (trainer.updates < updates) {
     last = await trainer.update();
     const line: Record<string, unknown> = { ...last };
-    if (last.skipped) process.stderr.write(`\nupdate ${last.update} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
+    if (last.skipped) process.stderr.write(`\nupdate ${last.update + 1} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
     if (evalEvery > 0 && trainer.updates % evalEvery === 0) {
       const ev = await evaluateSplits(backend, tok, trainer.config, evalSplitScenes(evalEpisodes));
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
@@ -164,8 +164,11 @@ async function train(o: TrainOptions): Promise<number> {
   }
   bar.stop();
   await save();
-  process.stdout.write(
-    JSON.stringify({ algo, preset, seed, updates: trainer.updates, episodes: trainer.episodes, out, wall_s: (performance.now() - t0) / 1000, last }, null, 2) + '\n',
-  );
+  // Updates are counted as the page counts them: `updates` is the number done, last_update the number the page
+  // shows for the last one (1-based: "update 12" is the twelfth; null before the first); `last` is this
+  // process's last metrics line, its `update` the 0-based index of metrics.jsonl.
+  const done = trainer.updates;
+  const summary = { algo, preset, seed, updates: done, last_update: done > 0 ? done : null, episodes: trainer.episodes, out, wall_s: (performance.now() - t0) / 1000, last };
+  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   return 0;
 }

@@ -1,9 +1,5 @@
-// `seed warmstart --preset P --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--teacher-games N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]`:
-// builds the warm-start corpus (explorer acting, skill following, analyzer -> annotated skill), trains the
-// preset on it from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json
-// for .ckpt): corpus seed, steps, loss, success on eval-seen and eval-unseen, valid-skill rate, skill
-// fidelity, and the teacher check with the policy's own skills and with the annotator's (`teacher`, on
-// --teacher-games games, 512 by default, 0 to skip). The card goes to stdout.
+// `seed warmstart`: builds the warm-start corpus, trains a preset on it, evaluates it and writes the checkpoint
+// and its card; its options and files are declared in `command` below (the --help text).
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { TINY } from '../../env/scale.ts';
@@ -21,48 +17,64 @@ import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
-import { LIMITS, withLimits } from '../limits.ts';
+import { LIMITS } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
 
-export const summary = 'build the warm-start corpus, train a preset on it, write the checkpoint and its card';
+const limits = LIMITS.warmstart;
 
-const usage = withLimits(
-  'npm run seed -- warmstart --preset micro|tiny|small --seed S --out FILE [--episodes N] [--steps N] [--lr X] [--init FILE] [--eval-episodes N] [--teacher-games N] [--score-random] [--follow own|primed] [--kinds act,follow,analyze]',
-  LIMITS.warmstart,
-);
+export const command = defineCommand({
+  name: 'warmstart',
+  summary: 'build the warm-start corpus, train a preset on it, write the checkpoint and its card',
+  description:
+    'Builds the warm-start corpus from a seed (the explorer acting, episodes replayed with a skill to follow, the analyzer writing the annotator\'s skill), ' +
+    'trains the preset on it from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt): corpus seed, steps, loss, ' +
+    'success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout too.',
+  options: {
+    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size" },
+    seed: { type: 'string', value: 'S', limit: limits.seed, required: true, description: 'the seed of the corpus and of the initial weights' },
+    out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to write; its card goes beside it' },
+    episodes: { type: 'string', value: 'N', limit: limits.episodes, default: String(WARMSTART_DEFAULTS.episodes), description: "the explorer's episodes in the corpus" },
+    steps: { type: 'string', value: 'N', limit: limits.steps, default: String(WARMSTART_DEFAULTS.steps), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
+    lr: { type: 'string', value: 'X', limit: limits.lr, default: String(WARMSTART_DEFAULTS.lr), description: 'the learning rate' },
+    init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
+    'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
+    'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
+    'score-random': { type: 'boolean', default: false, description: "scores the explorer's random commands too (by default they only lead it to the states a weak agent reaches)" },
+    follow: { type: 'string', value: FOLLOW_KINDS.join('|'), default: WARMSTART_DEFAULTS.follow, description: "the follow examples: the won episodes again with their own skill, or primed replays of every episode, whose skill changes the actions" },
+    kinds: { type: 'string', value: EXAMPLE_KINDS.join(','), default: WARMSTART_DEFAULTS.kinds.join(','), description: 'the kinds of example the corpus keeps (follow and analyze alone, continued from an --init that acts, are the paper\'s stage 1)' },
+  },
+});
+
+const usage = usageLine(command);
 
 export function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    { preset: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' }, lr: { type: 'string' }, init: { type: 'string' }, 'eval-episodes': { type: 'string' }, 'teacher-games': { type: 'string' }, 'score-random': { type: 'boolean' }, follow: { type: 'string' }, kinds: { type: 'string' } },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const preset = requireOption(values.preset, 'preset', usage);
   if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
-  const limits = LIMITS.warmstart;
   const seed = numberOption(values.seed, 'seed', limits.seed);
   const out = requireOption(values.out, 'out', usage);
   const options: WarmStartOptions = {
     ...WARMSTART_DEFAULTS,
     seed,
     scale: TINY,
-    episodes: numberOption(values.episodes, 'episodes', limits.episodes, WARMSTART_DEFAULTS.episodes),
-    steps: numberOption(values.steps, 'steps', limits.steps, WARMSTART_DEFAULTS.steps),
-    lr: numberOption(values.lr, 'lr', limits.lr, WARMSTART_DEFAULTS.lr),
-    scoreRandom: values['score-random'] === true,
-    follow: (values.follow ?? WARMSTART_DEFAULTS.follow) as FollowKind,
-    kinds: values.kinds === undefined ? WARMSTART_DEFAULTS.kinds : (values.kinds.split(',').map((k) => k.trim()) as ExampleKind[]),
+    episodes: numberOption(values.episodes, 'episodes', limits.episodes),
+    steps: numberOption(values.steps, 'steps', limits.steps),
+    lr: numberOption(values.lr, 'lr', limits.lr),
+    scoreRandom: values['score-random'],
+    follow: values.follow as FollowKind,
+    kinds: values.kinds.split(',').map((k) => k.trim()) as ExampleKind[],
   };
   const unknownKind = options.kinds.find((k) => !(EXAMPLE_KINDS as readonly string[]).includes(k));
   if (unknownKind !== undefined || options.kinds.length === 0) throw new CliError(`--kinds must list some of ${EXAMPLE_KINDS.join(', ')}, got ${quote(values.kinds)}`, 2);
   if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got ${quote(values.follow)}`, 2);
-  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes'], 0);
+  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
   const tok = defaultTokenizer();
   const config = presetConfig(preset, tok.vocabSize);

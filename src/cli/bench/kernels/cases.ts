@@ -24,7 +24,7 @@ import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { sampleToken } from '../../../backend/webgpu/sampling.ts';
 import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS } from '../../../backend/webgpu/seed_loss.ts';
 import type { Stage } from '../../../backend/webgpu/stage.ts';
-import { preferredMatmul, WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
+import { WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
 import { forwardFlopsPerToken, type ModelConfig } from '../../../model/config.ts';
 import { initParameters } from '../../../model/init.ts';
 import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../../model/layout.ts';
@@ -36,6 +36,8 @@ export interface Row {
   name: string;
   flop: number;
   gpuMs: number;
+  /** The GPU's own time (timestamps), null where the adapter has none. */
+  gpuDeviceMs: number | null;
   cpuMs: number;
 }
 
@@ -282,7 +284,8 @@ export async function timeKernels(gpu: GpuRuntime, s: Shapes, h: HostData, reps:
   const rows: Row[] = [];
   const add: Add = async (name, flop, record, cpu) => {
     process.stderr.write(`  ${name}\n`);
-    rows.push({ name, flop, gpuMs: await gpuTime(gpu, reps, record), cpuMs: await cpuMedian(reps, cpu) });
+    const { wallMs, deviceMs } = await gpuTime(gpu, reps, record);
+    rows.push({ name, flop, gpuMs: wallMs, gpuDeviceMs: deviceMs, cpuMs: await cpuMedian(reps, cpu) });
   };
   const g = uploadAll(gpu, s, h);
   const ctx: Ctx = { s, h, g, c: cpuBuffers(s), add, rows };
@@ -295,27 +298,33 @@ export async function timeKernels(gpu: GpuRuntime, s: Shapes, h: HostData, reps:
   }
 }
 
-/** One whole update, loss-backward on the batch then the optimizer step, on both backends. */
-export async function timeWholeUpdate(gpu: GpuRuntime, config: ModelConfig, s: Shapes, h: HostData, reps: number): Promise<Row> {
+/**
+ * One whole update, loss-backward on the batch then the optimizer step, on the CPU and on WebGPU with each
+ * matmul variant: which variant trains fastest is measured on the adapter at hand.
+ */
+export async function timeWholeUpdates(gpu: GpuRuntime, config: ModelConfig, s: Shapes, h: HostData, reps: number): Promise<Row[]> {
   const { B, T, N, R, words } = s;
   const batch: TokenBatch = { nSeq: B, seqLen: T, tokens: h.tokens, targets: new Int32Array(N).fill(-1), masks: new Uint32Array(R * words) };
   const scoredAt = Array.from({ length: N }, (_, i) => i).filter((i) => i % 4 === 3).slice(0, R);
   scoredAt.forEach((i, r) => (batch.targets[i] = h.targets[r]));
   batch.masks.set(h.masks);
-  const variant = preferredMatmul(gpu.adapter);
-  const web = new WebGpuBackend(gpu, config, h.params, { matmul: variant });
-  const cpuBackend = new CpuBackend(config, h.params);
   const update = async (backend: WebGpuBackend | CpuBackend) => {
     await backend.lossBackward(batch, h.lossInputs, HYPER);
     await backend.optimizerStep(ADAM);
   };
+  const flop = 3 * N * forwardFlopsPerToken(config, (T + 1) / 2, R / N);
+  const runs = Math.min(reps, 3);
   process.stderr.write('  whole update\n');
-  try {
-    const flop = 3 * N * forwardFlopsPerToken(config, (T + 1) / 2, R / N);
-    const gpuMs = await cpuMedian(Math.min(reps, 3), () => update(web));
-    const cpuMs = await cpuMedian(Math.min(reps, 3), () => update(cpuBackend));
-    return { name: `whole update (loss-backward + AdamW, matmul ${variant})`, flop, gpuMs, cpuMs };
-  } finally {
-    web.dispose();
+  const cpuBackend = new CpuBackend(config, h.params);
+  const cpuMs = await cpuMedian(runs, () => update(cpuBackend));
+  const rows: Row[] = [];
+  for (const variant of MATMUL_VARIANTS) {
+    const web = new WebGpuBackend(gpu, config, h.params, { matmul: variant });
+    try {
+      rows.push({ name: `whole update (loss-backward + AdamW, matmul ${variant})`, flop, gpuMs: await cpuMedian(runs, () => update(web)), gpuDeviceMs: null, cpuMs });
+    } finally {
+      web.dispose();
+    }
   }
+  return rows;
 }

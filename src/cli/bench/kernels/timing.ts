@@ -1,7 +1,9 @@
-// How `bench kernels` times: CPU medians, GPU wall-clock per dispatch, the adapter's FMA peak, and
+// How `bench kernels` times: CPU medians, GPU wall-clock per dispatch and, where the adapter has
+// timestamp queries, the GPU's own time of each dispatch; the adapter's FMA peak, and
 // tfjs-backend-webgpu's matmul on the same adapter for comparison.
 import type { Rng } from '../../../common/rng.ts';
 import { fmaPeak as recordFmaPeak, FMA_PEAK_FLOPS } from '../../../backend/webgpu/fma_peak.ts';
+import { WG } from '../../../backend/webgpu/prelude.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import type { Stage } from '../../../backend/webgpu/stage.ts';
 
@@ -18,8 +20,18 @@ export async function cpuMedian(reps: number, fn: () => unknown): Promise<number
   return times[Math.floor(times.length / 2)];
 }
 
-/** Milliseconds per dispatch group: `reps` copies recorded in one stage, submit to completion. */
-export async function gpuTime(gpu: GpuRuntime, reps: number, record: (stage: Stage) => void): Promise<number> {
+export interface GpuTime {
+  /** Wall-clock milliseconds per dispatch group: `reps` copies in one stage, submit to completion. */
+  wallMs: number;
+  /**
+   * The GPU's own milliseconds per dispatch group, from timestamps around each dispatch (its own pass);
+   * null without the timestamp-query feature. Implementations may coarsen timestamps.
+   */
+  deviceMs: number | null;
+}
+
+/** Times a dispatch group (what `record` records) after a warm-up stage that compiles its pipelines. */
+export async function gpuTime(gpu: GpuRuntime, reps: number, record: (stage: Stage) => void): Promise<GpuTime> {
   const warm = gpu.stage('bench warm-up');
   record(warm);
   await warm.submit();
@@ -29,33 +41,52 @@ export async function gpuTime(gpu: GpuRuntime, reps: number, record: (stage: Sta
   const t0 = performance.now();
   await stage.submit();
   await gpu.finish();
-  return (performance.now() - t0) / reps;
+  const wallMs = (performance.now() - t0) / reps;
+  if (!gpu.device.features.has('timestamp-query')) return { wallMs, deviceMs: null };
+  const timed = gpu.stage('bench timed', { timing: true });
+  for (let r = 0; r < reps; r++) record(timed);
+  await timed.submit();
+  const ns = (await timed.timings()).reduce((total, t) => total + t.ns, 0);
+  return { wallMs, deviceMs: ns / 1e6 / reps };
 }
 
 export function randn(rng: Rng, n: number, scale = 1): Float32Array<ArrayBuffer> {
   return Float32Array.from({ length: n }, () => rng.normal() * scale);
 }
 
-/** GFLOP/s of the FMA microbenchmark: best of three dispatches. */
+/** A dispatch of the FMA microbenchmark should run at least this long, so that launch costs vanish in it. */
+const PEAK_MIN_MS = 50;
+
+/**
+ * GFLOP/s of the FMA microbenchmark: best of three dispatches, each sized for the adapter: the thread
+ * count doubles (up to the most one dispatch of WG-thread workgroups can hold), then the iterations,
+ * until a dispatch takes PEAK_MIN_MS, so a GPU with many cores gets enough threads to fill them.
+ */
 export async function fmaPeak(gpu: GpuRuntime): Promise<number> {
-  const threads = 16384;
-  const iters = 2048;
-  const out = gpu.buffer(threads * 4);
-  let best = 0;
+  const maxThreads = 65535 * WG;
+  let threads = 16384;
+  let iters = 2048;
+  const out = gpu.buffer(maxThreads * 4);
+  const run = async () => {
+    const stage = gpu.stage('fma peak');
+    recordFmaPeak(stage, out, iters, threads);
+    const t0 = performance.now();
+    await stage.submit();
+    await gpu.finish();
+    return performance.now() - t0;
+  };
   try {
-    for (let i = 0; i < 4; i++) {
-      const stage = gpu.stage('fma peak');
-      recordFmaPeak(stage, out, iters, threads);
-      const t0 = performance.now();
-      await stage.submit();
-      await gpu.finish();
-      const ms = performance.now() - t0;
-      if (i > 0) best = Math.max(best, (FMA_PEAK_FLOPS * iters * threads) / (ms * 1e6));
+    await run();
+    for (let ms = await run(); ms < PEAK_MIN_MS && iters < 1 << 20; ms = await run()) {
+      if (threads < maxThreads) threads = Math.min(maxThreads, threads * 2);
+      else iters *= 2;
     }
+    let best = 0;
+    for (let i = 0; i < 3; i++) best = Math.max(best, (FMA_PEAK_FLOPS * iters * threads) / ((await run()) * 1e6));
+    return best;
   } finally {
     gpu.release(out);
   }
-  return best;
 }
 
 export interface TfjsResult {

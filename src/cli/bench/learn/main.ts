@@ -13,8 +13,9 @@
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
-import { applySetOptions, noPositionals, numberList, numberOption, parseOptions } from '../../args.ts';
-import { LIMITS, withLimits } from '../../limits.ts';
+import { applySetOptions, noPositionals, numberList, numberOption, parseOptions, settingsSection } from '../../args.ts';
+import { defineCommand, usageLine } from '../../help.ts';
+import { LIMITS } from '../../limits.ts';
 import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { defaultInit } from '../../commands/train.ts';
@@ -27,14 +28,37 @@ import { runAll } from './pool.ts';
 import { renderLearn, type FailedRun, type SweepPoint } from './report.ts';
 import { pct } from './stats.ts';
 
-export const summary = 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves';
+const limits = LIMITS.benchLearn;
 
-const usage = withLimits(
-  'npm run seed -- bench learn [--seeds K] [--updates N] [--algos grpo,seed] [--controls seed-crossgame,seed-annotator,seed-sibling|none] [--control-seeds K] ' +
-  '[--ablations seed-static,opid,seed-nogate|none] ' +
-  '[--set key=value ...] [--lrs 3e-4,5e-4,1e-3] [--sweep-updates N] [--eval-every N] [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]',
-  LIMITS.benchLearn,
-);
+export const command = defineCommand({
+  name: 'bench learn',
+  summary: 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves',
+  description:
+    "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds 1..K, the controls seeds 1..K' at SEED's " +
+    "learning rate, the ablations seed 1; seed k draws the same training tasks in every arm. Each main arm's learning rate is chosen by the same sweep, scored on the " +
+    'validation games. Runs go to W child processes; a run that fails is reported, not fatal. Writes learn.md, learn.json and learn_curve.svg and prints the table.',
+  options: {
+    worker: { type: 'string', value: 'JSON', defaultText: 'none', description: "runs one job given as JSON and prints its result (how the benchmark's child processes are started)" },
+    seeds: { type: 'string', value: 'K', limit: limits.seeds, default: '6', description: 'seeds of each main arm' },
+    updates: { type: 'string', value: 'N', limit: limits.updates, default: '192', description: 'updates per run' },
+    algos: { type: 'string', value: 'a,b', default: 'grpo,seed', description: 'the main arms (algorithms, comma-separated)' },
+    controls: { type: 'string', value: 'a,b|none', default: 'seed-crossgame,seed-annotator,seed-sibling', description: "the controls, run at SEED's learning rate" },
+    'control-seeds': { type: 'string', value: 'K', limit: limits['control-seeds'], default: '3', description: 'seeds of each control' },
+    ablations: { type: 'string', value: 'a,b|none', default: 'none', description: "ablations, one seed each at SEED's learning rate (seed-static, opid, seed-nogate)" },
+    set: { type: 'string', value: 'key=value', multiple: true, default: [], description: "changes a training setting of every run (settings below)" },
+    lrs: { type: 'string', value: 'x,y', limit: limits.lrs, list: true, default: '3e-4,5e-4,1e-3', description: 'the learning rates of the sweep (one rate: no sweep)' },
+    'sweep-updates': { type: 'string', value: 'N', limit: limits['sweep-updates'], defaultText: '--updates', description: 'updates per sweep run' },
+    'eval-every': { type: 'string', value: 'N', limit: limits['eval-every'], default: '16', description: 'a point of the curve every N updates' },
+    'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of each evaluation (0: every game)' },
+    'eval-samples': { type: 'string', value: 'K', limit: limits['eval-samples'], default: '4', description: 'sampled episodes per game in the final evaluation (the curve takes one)' },
+    init: { type: 'string', value: 'FILE', defaultText: defaultInit(PRESET), description: 'the warm start every run begins from' },
+    workers: { type: 'string', value: 'W', limit: limits.workers, defaultText: 'the cores, at most 2', description: 'child processes running jobs at once' },
+    out: { type: 'string', value: 'DIR', defaultText: 'bench/', description: 'the directory of the report (a named run goes to bench/runs/<label>)' },
+  },
+  sections: [settingsSection()],
+});
+
+const usage = usageLine(command);
 
 function algoList(text: string, name: string): Algo[] {
   if (text === 'none' || text === '') return [];
@@ -48,28 +72,7 @@ function algoList(text: string, name: string): Algo[] {
 }
 
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(
-    args,
-    {
-      worker: { type: 'string' },
-      seeds: { type: 'string', default: '6' },
-      updates: { type: 'string', default: '192' },
-      algos: { type: 'string', default: 'grpo,seed' },
-      controls: { type: 'string', default: 'seed-crossgame,seed-annotator,seed-sibling' },
-      'control-seeds': { type: 'string', default: '3' },
-      ablations: { type: 'string', default: 'none' },
-      set: { type: 'string', multiple: true, default: [] },
-      lrs: { type: 'string', default: '3e-4,5e-4,1e-3' },
-      'sweep-updates': { type: 'string' },
-      'eval-every': { type: 'string', default: '16' },
-      'eval-episodes': { type: 'string', default: '0' },
-      'eval-samples': { type: 'string', default: '4' },
-      init: { type: 'string' },
-      workers: { type: 'string' },
-      out: { type: 'string' },
-    },
-    usage,
-  );
+  const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   if (values.worker !== undefined) {
     let job: Job;
@@ -82,7 +85,6 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   }
-  const limits = LIMITS.benchLearn;
   const seeds = numberOption(values.seeds, 'seeds', limits.seeds);
   const controlSeeds = numberOption(values['control-seeds'], 'control-seeds', limits['control-seeds']);
   const updates = numberOption(values.updates, 'updates', limits.updates);
