@@ -25,7 +25,7 @@ describe('greedy episode of an exported policy', () => {
   });
 
   it('plays the same commands, with the same log-probs, as the rollout at temperature 0 (KV-cached decoder)', async () => {
-    const policy = testPolicy('micro', 1);
+    const policy = testPolicy('micro', 3);
     const backend = new CpuBackend(policy.config, policy.params);
     const trajectories = await rollout(
       backend, tok, scenes, scenes.map((_, i) => i),

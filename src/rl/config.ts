@@ -57,7 +57,7 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 // - maxSteps 10: a budget at which knowing where things are decides the game (in tiny rooms the noiseless
 //   explorer that knows what the skill of its earlier episode states wins 93% of games within 10 steps, one
 //   that searches blindly 64%; within 15 steps 99% and 97%), so that hindsight and learnt placement priors pay
-//   (bench/notes/TUNING.md, "A step budget where hindsight decides");
+//   (bench/notes/TUNING.md, "A new environment: placement priors and a step budget where hindsight decides");
 //   10 steps of tiny rooms fit the 512-token context as one sequence;
 // - history 10 (= maxSteps): the whole episode is one sequence, decoded with a KV cache and trained with one
 //   forward, ~5x cheaper than one windowed sequence per step;
