@@ -1,5 +1,7 @@
 // One job of `bench learn`, run in a child process: a training run (train, then the eval-unseen curve and
 // the final evaluation), a sweep run (train, then the validation games) or the warm start's own evaluation.
+// A run of a benchmark that is recorded for the page (record.ts) also evaluates eval-seen at each point of
+// its curve, and keeps a few episodes with their per-token numbers at the updates it is told.
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
 import { validationScenes } from '../../../env/generate.ts';
@@ -9,6 +11,7 @@ import { presetConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
 import type { CrossgameSources } from '../../../rl/hindsight.ts';
+import { pickEpisodes, recordedEpisode, type CurvePoint, type RecordedEpisode } from '../../../rl/recorded_run.ts';
 import { Trainer, type UpdateMetrics } from '../../../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
@@ -32,6 +35,15 @@ export interface Job {
   evalSamples: number;
   /** The model preset of the init checkpoint: the benchmark's PRESET, or the micro preset in tests. */
   preset?: PresetName;
+  /** Set when the benchmark is recorded: the updates (from 1) whose episodes this run keeps (none: only the curve). */
+  record?: { episodeUpdates: number[] };
+}
+
+/** What a recorded run keeps beyond the report's figures. */
+export interface JobRecord {
+  /** Both splits at every point of the curve, by update; update 0 (the warm start) is the parent's. */
+  curve: CurvePoint[];
+  episodes: RecordedEpisode[];
 }
 
 /** Means over a run's updates of the figures that only some updates have. */
@@ -63,6 +75,8 @@ export interface JobResult extends UpdateMeans {
   /** Per eval game, the fraction of its evalSamples episodes won. */
   won_seen: number[];
   won_unseen: number[];
+  /** Only when the job was given `record`. */
+  recorded?: JobRecord;
 }
 
 class MeansOfUpdates {
@@ -142,6 +156,7 @@ export async function runJob(job: Job): Promise<JobResult> {
   const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes);
   const curve: [number, number][] = [];
+  const record = job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
   if (job.kind !== 'warmstart') {
     const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, scale: TINY });
@@ -149,8 +164,15 @@ export async function runJob(job: Job): Promise<JobResult> {
     // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {
       means.add(await trainer.update());
+      if (record && job.record!.episodeUpdates.includes(trainer.updates)) {
+        const state = trainer.current!;
+        for (const i of pickEpisodes(state)) record.episodes.push(recordedEpisode(tok, state, i, job.seed));
+      }
       if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates)) {
-        curve.push([trainer.episodes, trainer.updates === job.updates ? NaN : (await play(backend, tok, job.config, unseenScenes)).result.success]);
+        const last = trainer.updates === job.updates;
+        const unseen = last ? NaN : (await play(backend, tok, job.config, unseenScenes)).result.success;
+        curve.push([trainer.episodes, unseen]);
+        if (record && !last) record.curve.push([trainer.updates, trainer.episodes, (await play(backend, tok, job.config, seenScenes)).result.success, unseen]);
       }
     }
   }
@@ -166,6 +188,7 @@ export async function runJob(job: Job): Promise<JobResult> {
   const seen = await play(backend, tok, job.config, seenScenes, job.evalSamples);
   const unseen = await play(backend, tok, job.config, unseenScenes, job.evalSamples);
   if (curve.length && Number.isNaN(curve[curve.length - 1][1])) curve[curve.length - 1][1] = unseen.result.success;
+  if (record && curve.length) record.curve.push([job.updates, curve[curve.length - 1][0], seen.result.success, unseen.result.success]);
   return {
     ...common,
     success_seen: seen.result.success,
@@ -177,5 +200,6 @@ export async function runJob(job: Job): Promise<JobResult> {
     won_seen: seen.won,
     won_unseen: unseen.won,
     ...means.result(),
+    ...(record ? { recorded: record } : {}),
   };
 }

@@ -1,6 +1,6 @@
 // `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--controls a,b|none] [--control-seeds K]
 //   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--sweep-updates N] [--eval-every N]
-//   [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR]`
+//   [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR] [--record FILE]`
 // Our reproduction of the paper's table on the tiny preset: the arms are algorithms, all from the same warm
 // start with equal episodes. The main arms (GRPO and SEED) run seeds 1..K, the controls (seed-crossgame,
 // seed-annotator, seed-sibling) seeds 1..K' at SEED's learning rate, the ablations seed 1; seed k draws the
@@ -9,7 +9,8 @@
 // on its own seed, scored on the validation games: never on the eval sets it reports). Independent runs go
 // to W child processes (one per core: pool.ts), each a job (job.ts); a run that fails is reported, not fatal.
 // Writes DIR/learn.md, DIR/learn.json and DIR/learn_curve.svg (report.ts; DIR defaults to bench/, a named
-// run goes to bench/runs/<label>); prints the table on stdout.
+// run goes to bench/runs/<label>); prints the table on stdout. With --record FILE, also a compact record of the
+// runs for the page, listed in index.json beside FILE (record.ts).
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
@@ -25,7 +26,9 @@ import { outPath, writeOutput } from '../output.ts';
 import { evalGames } from './games.ts';
 import { PRESET, runJob, SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import { runAll } from './pool.ts';
-import { renderLearn, type FailedRun, type SweepPoint } from './report.ts';
+import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
+import { renderLearn, type FailedRun, type LearnOutcome, type SweepPoint } from './report.ts';
+import { episodeUpdates } from '../../../rl/recorded_run.ts';
 import { pct } from './stats.ts';
 
 const limits = LIMITS.benchLearn;
@@ -54,6 +57,13 @@ export const command = defineCommand({
     init: { type: 'string', value: 'FILE', defaultText: defaultInit(PRESET), description: 'the warm start every run begins from' },
     workers: { type: 'string', value: 'W', limit: limits.workers, defaultText: 'the cores, at most 2', description: 'child processes running jobs at once' },
     out: { type: 'string', value: 'DIR', defaultText: 'bench/', description: 'the directory of the report (a named run goes to bench/runs/<label>)' },
+    record: {
+      type: 'string', value: 'FILE', defaultText: 'none',
+      description:
+        'also writes a record of the runs for the page to FILE (under 2 MB: every arm and seed\'s eval-seen and eval-unseen curves, the final figures with their intervals, ' +
+        'and 2 episodes per arm at up to 4 evaluated updates with per-token Delta, gate and coefficient) and lists it in index.json beside FILE; the page shows the newest ' +
+        'record of public/runs/. Each point of the curves then evaluates eval-seen too',
+    },
   },
   sections: [settingsSection()],
 });
@@ -103,10 +113,16 @@ export async function run(args: string[]): Promise<number> {
   // A directory that cannot be made fails now, not after the runs.
   if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got ${quote(values.out)}`, 2);
   await makeDir(outPath(values.out, '.'));
+  const recordFile = values.record;
+  if (recordFile !== undefined) await readRecordIndex(recordFile);
   const log = (s: string) => process.stderr.write(s + '\n');
   const commit = sourceCommit();
   const t0 = performance.now();
-  const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({ kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes, evalSamples });
+  const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({
+    kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes, evalSamples,
+    // A recorded benchmark keeps the episodes of each arm's first seed.
+    ...(recordFile !== undefined && kind === 'run' ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(n, evalEvery) : [] } } : {}),
+  });
 
   const failed: FailedRun[] = [];
   const failure = (j: Job, error: string): FailedRun => ({ kind: j.kind === 'sweep' ? 'sweep' : 'run', algo: j.algo, seed: j.seed, lr: j.config.lr, error });
@@ -145,7 +161,7 @@ export async function run(args: string[]): Promise<number> {
   for (const r of runs) r.curve.unshift([0, warm.success_unseen]);
   const wall = (performance.now() - t0) / 1000;
 
-  const report = renderLearn({
+  const outcome: LearnOutcome = {
     command: commandLine('bench learn', args),
     commit,
     init: portablePath(init),
@@ -153,10 +169,15 @@ export async function run(args: string[]): Promise<number> {
     evalGames: evalGames(evalEpisodes),
     wallSeconds: wall,
     workers,
-  });
+  };
+  const report = renderLearn(outcome);
   await writeOutput(outPath(values.out, 'learn.md'), report.markdown);
   await writeOutput(outPath(values.out, 'learn.json'), JSON.stringify(report.json, null, 2) + '\n');
   await writeOutput(outPath(values.out, 'learn_curve.svg'), report.svg);
+  if (recordFile !== undefined) {
+    const bytes = await writeRecord(recordFile, buildRecord(outcome, report, new Date()));
+    log(`record: ${bytes} bytes`);
+  }
   process.stdout.write(report.table + '\n\n' + report.efficiency + '\n');
   process.stderr.write(`warm start seen ${pct(warm.success_seen)}%\n`);
   if (failed.length) process.stderr.write(`${failed.length} run${failed.length === 1 ? '' : 's'} failed: listed in the report\n`);

@@ -6,7 +6,7 @@ import { validationScenes } from '../../../env/generate.ts';
 import { TINY } from '../../../env/scale.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
-import { differenceJson, differences, differenceTable } from './differences.ts';
+import { differenceJson, differences, differenceTable, type Difference } from './differences.ts';
 import { layoutClusters, type EvalGame } from './games.ts';
 import { PRESET, SWEEP_SEED, type JobResult } from './job.ts';
 import { COLORS, curveSvg } from './plot.ts';
@@ -63,6 +63,9 @@ export interface LearnReport {
   /** The main table and the data-efficiency sentence: what the command prints on stdout. */
   table: string;
   efficiency: string;
+  /** Per arm, its figures with their intervals, and the differences: what a record of the runs keeps (record.ts). */
+  rows: AlgoRow[];
+  differences: Difference[];
 }
 
 /**
@@ -237,5 +240,5 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     command: o.command,
     wall_s: Number(o.wallSeconds.toFixed(1)),
   };
-  return { markdown, json, svg, table, efficiency };
+  return { markdown, json, svg, table, efficiency, rows, differences: diffs };
 }

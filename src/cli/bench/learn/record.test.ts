@@ -1,0 +1,96 @@
+// `bench learn --record`: a recorded job keeps both splits at every point of its curve and its episodes at the
+// updates it was given; the record built from a benchmark reads back through the page's check and lists itself
+// in the index beside it, which a second record joins and a damaged index refuses.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultConfig, type Algo } from '../../../rl/config.ts';
+import { RECORD_INDEX_FORMAT } from '../../../rl/recorded_run.ts';
+import { checkRecordIndex, parseRecordedRun } from '../../../rl/recorded_run_check.ts';
+import { CliError } from '../../cli_error.ts';
+import { runJob, type JobResult } from './job.ts';
+import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
+import { renderLearn, type LearnOutcome } from './report.ts';
+
+const GAMES = [
+  { layout: 'kitchen/train/0', type: 'pick_and_place_simple' },
+  { layout: 'bathroom/train/3', type: 'pick_and_place_simple' },
+];
+
+function result(algo: Algo, seed: number, won: number[]): JobResult {
+  const success = won.reduce((a, b) => a + b, 0) / won.length;
+  return {
+    algo, seed, lr: 5e-4, success_seen: success, success_unseen: success, success_validation: null,
+    per_type: { seen: {}, unseen: {} }, curve: [[64, success]], wall_s: 1, won_seen: won, won_unseen: won,
+    valid_skill_rate: null, skill_fidelity: null, mean_delta: null, mean_gate: null, corr_delta_advantage: null, crossgame: null, skipped_updates: 0,
+    recorded: { curve: [[2, 64, success, success]], episodes: [] },
+  };
+}
+
+function outcome(): LearnOutcome {
+  return {
+    command: 'npm run seed -- bench learn --updates 2 --record public/runs/r.json', commit: { hash: 'abc1234', dirty: false }, init: 'public/warmstart-tiny.ckpt',
+    base: defaultConfig('tiny'), algos: ['grpo', 'seed'], controls: ['seed-sibling'], ablations: [], seeds: 2, controlSeeds: 1, updates: 2, sweepUpdates: 2,
+    evalEvery: 2, evalEpisodes: 2, evalSamples: 1, lrs: [5e-4], chosen: new Map<Algo, number>([['grpo', 5e-4], ['seed', 5e-4]]), sweep: [],
+    warm: result('grpo', 0, [0, 1]),
+    runs: [result('seed', 2, [1, 1]), result('grpo', 1, [0, 1]), result('seed', 1, [1, 0]), result('grpo', 2, [0, 0]), result('seed-sibling', 1, [1, 1])],
+    failed: [], evalGames: { seen: GAMES, unseen: GAMES }, wallSeconds: 10, workers: 2,
+  };
+}
+
+let dir = '';
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = '';
+});
+
+describe('bench learn --record', () => {
+  it('builds a record the page accepts: every arm and seed from the warm start, the report\'s intervals', () => {
+    const o = outcome();
+    const report = renderLearn(o);
+    const record = parseRecordedRun(JSON.stringify(buildRecord(o, report, new Date('2025-05-01T12:00:00Z'))));
+    expect(record).toMatchObject({ command: o.command, commit: 'abc1234', created: '2025-05-01T12:00:00.000Z', updates: 2, episodesPerUpdate: 32, warmstart: { seen: 0.5, unseen: 0.5 } });
+    expect(record.arms.map((a) => [a.algo, a.role, a.seeds.map((s) => s.seed)])).toEqual([['grpo', 'main', [1, 2]], ['seed', 'main', [1, 2]], ['seed-sibling', 'control', [1]]]);
+    expect(record.arms[1].seeds[0].curve).toEqual([[0, 0, 0.5, 0.5], [2, 64, 0.5, 0.5]]);
+    const seedRow = report.rows.find((r) => r.algo === 'seed')!;
+    expect(record.arms[1].final.unseen.value).toBe(0.75);
+    expect(record.arms[1].final.unseen.ci).toEqual(seedRow.unseenCi.map((x) => Math.round(x * 1e4) / 1e4));
+    const diff = report.differences.find((d) => d.label === 'seed - grpo')!;
+    expect(record.differences.find((d) => d.a === 'seed' && d.b === 'grpo')?.seen.value).toBeCloseTo(diff.seen.value, 4);
+  });
+
+  it('writes the record and lists it in index.json beside it; a second record joins, the same name replaces', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'seed-record-'));
+    const o = outcome();
+    const record = buildRecord(o, renderLearn(o), new Date('2025-05-01T12:00:00Z'));
+    await writeRecord(join(dir, 'first.json'), record);
+    await writeRecord(join(dir, 'second.json'), { ...record, created: '2025-06-01T12:00:00.000Z' });
+    await writeRecord(join(dir, 'first.json'), { ...record, created: '2025-07-01T12:00:00.000Z' });
+    const index = checkRecordIndex(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')));
+    expect(index.runs.map((r) => [r.file, r.created])).toEqual([['second.json', '2025-06-01T12:00:00.000Z'], ['first.json', '2025-07-01T12:00:00.000Z']]);
+    expect(parseRecordedRun(await readFile(join(dir, 'first.json'), 'utf8')).created).toBe('2025-07-01T12:00:00.000Z');
+  });
+
+  it('refuses, before any run, an index that is not one and a record name the index cannot list', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'seed-record-'));
+    expect(await readRecordIndex(join(dir, 'r.json'))).toEqual({ format: RECORD_INDEX_FORMAT, runs: [] });
+    await writeFile(join(dir, 'index.json'), '{"runs": 3}');
+    await expect(readRecordIndex(join(dir, 'r.json'))).rejects.toThrow(/index\.json" is not an index of recorded runs \(the index's format is undefined/);
+    await expect(readRecordIndex(join(dir, 'my record.json'))).rejects.toBeInstanceOf(CliError);
+    await expect(readRecordIndex(join(dir, 'r.txt'))).rejects.toThrow("--record names a .json file");
+  });
+
+  it('a recorded job evaluates both splits at each point of its curve and keeps its episodes at the updates given', async () => {
+    const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
+    const job = { kind: 'run' as const, algo: 'seed' as const, seed: 1, updates: 2, config, init: 'public/warmstart-micro.ckpt', evalEvery: 1, evalEpisodes: 2, evalSamples: 1, preset: 'micro' as const };
+    const recorded = await runJob({ ...job, record: { episodeUpdates: [2] } });
+    const plain = await runJob(job);
+    expect(plain.recorded).toBeUndefined();
+    // Recording changes nothing of the run's own figures.
+    expect({ ...recorded, recorded: undefined, wall_s: 0 }).toEqual({ ...plain, wall_s: 0 });
+    expect(recorded.recorded!.curve.map(([u, e, , unseen]) => [u, e, unseen])).toEqual(recorded.curve.map(([e, unseen], i) => [i + 1, e, unseen]));
+    expect(recorded.recorded!.curve[1][2]).toBe(recorded.success_seen);
+    expect(recorded.recorded!.episodes.map((e) => [e.algo, e.seed, e.update])).toEqual([['seed', 1, 2], ['seed', 1, 2]]);
+  });
+});

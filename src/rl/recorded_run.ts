@@ -1,0 +1,193 @@
+// A recorded run: what a finished `bench learn` keeps for the page to show at once, before any training in the
+// browser. Every arm and seed's eval curves, the final figures with their intervals, and a few episodes with
+// their per-token Delta, gate and coefficient at several updates, with the command and commit that made it.
+// The command line writes it (src/cli/bench/learn/record.ts) and the page reads it (recorded_run_check.ts
+// checks it first), so the format lives here, below both.
+import type { Algo } from './config.ts';
+import type { Trajectory } from './rollout.ts';
+import type { UpdateState } from './update_state.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+
+export const RECORD_FORMAT = 'seed-recorded-run';
+export const RECORD_VERSION = 1;
+/** The list of records beside them, which the page reads first. */
+export const RECORD_INDEX_FORMAT = 'seed-recorded-runs';
+/** The most bytes one record may take: the page fetches it on load. */
+export const MAX_RECORD_BYTES = 2 * 1024 * 1024;
+/** Episodes kept per arm at each recorded update. */
+export const EPISODES_PER_UPDATE = 2;
+/** Updates of a run whose episodes are kept. */
+export const EPISODE_UPDATES = 4;
+
+/** A success rate and its 95% interval (fractions). */
+export interface Interval {
+  value: number;
+  ci: [number, number];
+}
+
+/** One evaluation of a run: after `update` updates and `episodes` training episodes; null where not measured. */
+export type CurvePoint = [update: number, episodes: number, seen: number | null, unseen: number | null];
+
+export interface RecordedSeed {
+  seed: number;
+  /** From update 0 (the warm start) to the last, in order. */
+  curve: CurvePoint[];
+  /** The final evaluation (every sample of it). */
+  final: { seen: number; unseen: number };
+}
+
+export type ArmRole = 'main' | 'control' | 'ablation';
+
+export interface RecordedArm {
+  algo: Algo;
+  role: ArmRole;
+  lr: number;
+  /** Mean over seeds of the final success, with the report's interval over seeds and room layouts. */
+  final: { seen: Interval; unseen: Interval };
+  seeds: RecordedSeed[];
+}
+
+export interface RecordedDifference {
+  a: Algo;
+  b: Algo | 'warm start';
+  seeds: number[];
+  seen: Interval;
+  unseen: Interval;
+}
+
+export interface RecordedStep {
+  action: string;
+  valid: boolean;
+  /** The step's command tokens (end token included) are the next `tokens` of the episode's token list. */
+  tokens: number;
+}
+
+/** A skill as distillation read it. */
+export interface RecordedSkill {
+  text: string;
+  valid: boolean;
+}
+
+export interface RecordedEpisode {
+  algo: Algo;
+  seed: number;
+  /** The update it was played in, counted from 1. */
+  update: number;
+  goal: string;
+  taskType: string;
+  won: boolean;
+  reward: number;
+  advantage: number;
+  /** The skill distillation used for it; null when there is none (GRPO). */
+  skill: RecordedSkill | null;
+  /** The skill the trajectory itself wrote, when distillation used another one (seed-sibling, seed-crossgame). */
+  ownSkill: RecordedSkill | null;
+  steps: RecordedStep[];
+  /** Per command token: its text, and Delta, gate and coefficient rounded to 3 decimals (null: not scored). */
+  tokens: string[];
+  delta: (number | null)[];
+  gate: (number | null)[];
+  coef: (number | null)[];
+}
+
+export interface RecordedRun {
+  format: typeof RECORD_FORMAT;
+  version: typeof RECORD_VERSION;
+  command: string;
+  commit: string;
+  /** When the benchmark finished (ISO 8601). */
+  created: string;
+  preset: string;
+  updates: number;
+  /** Training episodes per update (B x G). */
+  episodesPerUpdate: number;
+  evalEvery: number;
+  evalGames: { seen: number; unseen: number };
+  warmstart: { seen: number; unseen: number };
+  arms: RecordedArm[];
+  differences: RecordedDifference[];
+  episodes: RecordedEpisode[];
+}
+
+/** One line of runs/index.json. */
+export interface RecordIndexEntry {
+  /** The record's file name, beside the index. */
+  file: string;
+  created: string;
+  command: string;
+  commit: string;
+}
+
+export interface RecordIndex {
+  format: typeof RECORD_INDEX_FORMAT;
+  runs: RecordIndexEntry[];
+}
+
+/** A per-token number as the record keeps it: 3 decimals; null where it is not a finite number. */
+export function round3(x: number): number | null {
+  return Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null;
+}
+
+/**
+ * The updates (counted from 1) whose episodes a run of `updates` updates keeps: up to `count` of the updates
+ * with an evaluation (every `evalEvery`-th and the last), spread evenly from the first to the last, so each
+ * recorded update has a point on the curves too.
+ */
+export function episodeUpdates(updates: number, evalEvery: number, count = EPISODE_UPDATES): number[] {
+  const evaluated: number[] = [];
+  for (let u = evalEvery; u < updates; u += evalEvery) evaluated.push(u);
+  evaluated.push(updates);
+  if (evaluated.length <= count) return evaluated;
+  const picks = Array.from({ length: count }, (_, k) => evaluated[Math.round((k * (evaluated.length - 1)) / (count - 1))]);
+  return [...new Set(picks)];
+}
+
+/**
+ * The trajectories of a finished update worth showing: a won one and a lost one from a group whose episodes
+ * differ (an advantage that is not zero), where there are such, else the first ones; at most `count`.
+ */
+export function pickEpisodes(state: UpdateState, count = EPISODES_PER_UPDATE): number[] {
+  const ts = state.trajectories;
+  const mixed = (i: number) => state.advantages.length > i && state.advantages[i] !== 0;
+  const firstOf = (won: boolean) => ts.findIndex((t, i) => t.won === won && mixed(i));
+  const picks = [firstOf(true), firstOf(false)].filter((i) => i >= 0);
+  for (let i = 0; i < ts.length && picks.length < count; i++) if (!picks.includes(i)) picks.push(i);
+  return picks.slice(0, count);
+}
+
+function skillOf(s: { text: string; ok: boolean } | null | undefined): RecordedSkill | null {
+  return s ? { text: s.text, valid: s.ok } : null;
+}
+
+/** Trajectory `i` of a finished update (all six stages run), as the record keeps it. */
+export function recordedEpisode(tok: Tokenizer, state: UpdateState, i: number, seed: number): RecordedEpisode {
+  const t: Trajectory = state.trajectories[i];
+  const tokens: string[] = [];
+  const steps: RecordedStep[] = t.commands.map((c, s) => {
+    for (const id of c.ids) tokens.push(tok.token(id));
+    const record = t.records[s + 1];
+    return { action: record?.action ?? '', valid: record?.valid ?? false, tokens: c.ids.length };
+  });
+  const from = state.tokenOffsets.length > i + 1 ? state.tokenOffsets[i] : 0;
+  const per = (a: Float32Array | undefined) => tokens.map((_, k) => (a ? round3(a[from + k]) : null));
+  const loss = state.skipped ? null : state.loss;
+  const used = state.used[i] ?? null;
+  const written = state.written[i] ?? null;
+  return {
+    algo: state.algo,
+    seed,
+    update: state.update + 1,
+    goal: t.scene.task.goal,
+    taskType: t.scene.task.type,
+    won: t.won,
+    reward: state.rewards[i] ?? 0,
+    advantage: round3(state.advantages[i] ?? 0) ?? 0,
+    skill: skillOf(used),
+    ownSkill: written && used && written.text !== used.text ? skillOf(written) : null,
+    steps,
+    tokens,
+    delta: per(loss?.delta),
+    gate: per(loss?.gate),
+    coef: per(loss?.coef),
+  };
+}
