@@ -8,6 +8,10 @@
 // coef is d total / d l_student (docs/seed-loss.md, "The per-token coefficient"). The gate is always on in this
 // format. Every number must be finite as a float32 (the precision of the per-token arrays); masks are 0 or 1;
 // clip is >= 0; at least one token.
+// A token may also say where it came from and what a run computed for it (the page's per-token export):
+// "trajectory" and "step" (integers >= 0), "token" (its text), and "delta", "gate", "coef", "coef_grpo",
+// "coef_opd", "coef_kl" (finite numbers). These are checked for their type and otherwise not read: the loss is
+// computed from the inputs alone.
 // Unknown fields are refused, so that a misspelt name does not silently fall back to nothing.
 import { parseJson, quote } from '../common/json.ts';
 import type { LossHyper, LossInputs, LossOutput } from './backend.ts';
@@ -29,6 +33,11 @@ export class LossJsonError extends Error {
 const HYPER_FIELDS = ['lambda', 'beta', 'clip', 'kl_coef'] as const;
 const TOKEN_FIELDS = ['l_student', 'l_skill', 'l_old', 'l_ref', 'advantage', 'mask', 'opd_mask'] as const;
 type TokenField = (typeof TOKEN_FIELDS)[number];
+const NOTE_NUMBERS = ['delta', 'gate', 'coef', 'coef_grpo', 'coef_opd', 'coef_kl'] as const;
+const NOTE_COUNTS = ['trajectory', 'step'] as const;
+
+/** What a run showed beside a token's inputs; `seed loss` checks the types and does not read them. */
+export type TokenNote = { token?: string } & Partial<Record<(typeof NOTE_NUMBERS)[number] | (typeof NOTE_COUNTS)[number], number>>;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -83,7 +92,8 @@ export function lossProblemFromJson(value: unknown): LossProblem {
   const checked = tokens.map((t: unknown, k) => {
     const where = `tokens[${k}]`;
     if (!isRecord(t)) throw new LossJsonError(`${where} must be an object (got ${describe(t)})`);
-    rejectUnknown(t, TOKEN_FIELDS, where);
+    rejectUnknown(t, [...TOKEN_FIELDS, 'token', ...NOTE_COUNTS, ...NOTE_NUMBERS], where);
+    checkNote(t, where);
     return TOKEN_FIELDS.map((f) => {
       const v = finite(t, f, `${where}.${f}`);
       if ((f === 'mask' || f === 'opd_mask') && v !== 0 && v !== 1) {
@@ -109,6 +119,16 @@ export function lossProblemFromJson(value: unknown): LossProblem {
   };
 }
 
+function checkNote(t: Record<string, unknown>, where: string): void {
+  if (t.token !== undefined && typeof t.token !== 'string') throw new LossJsonError(`${where}.token must be a string (got ${describe(t.token)})`);
+  for (const f of NOTE_NUMBERS) if (t[f] !== undefined) finite(t, f, `${where}.${f}`);
+  for (const f of NOTE_COUNTS) {
+    if (t[f] === undefined) continue;
+    const v = finite(t, f, `${where}.${f}`);
+    if (!Number.isInteger(v) || v < 0) throw new LossJsonError(`${where}.${f} must be an integer >= 0 (got ${v})`);
+  }
+}
+
 /** Parses and validates the text of a loss input file. */
 export function parseLossProblem(text: string): LossProblem {
   let value: unknown;
@@ -120,8 +140,8 @@ export function parseLossProblem(text: string): LossProblem {
   return lossProblemFromJson(value);
 }
 
-/** The input format of a loss evaluation (the gate is always on in this format). */
-export function lossProblemToJson(p: LossProblem): object {
+/** The input format of a loss evaluation (the gate is always on in this format), each token with its note if given. */
+export function lossProblemToJson(p: LossProblem, notes?: readonly TokenNote[]): object {
   const { inputs } = p;
   return {
     lambda: p.hyper.lambda,
@@ -136,8 +156,19 @@ export function lossProblemToJson(p: LossProblem): object {
       advantage: shortestFloat32(inputs.advantage[k]),
       mask: inputs.mask[k],
       opd_mask: inputs.opdMask[k],
+      ...noteJson(notes?.[k]),
     })),
   };
+}
+
+function noteJson(note: TokenNote | undefined): Record<string, number | string> {
+  if (!note) return {};
+  const out: Record<string, number | string> = {};
+  if (note.trajectory !== undefined) out.trajectory = note.trajectory;
+  if (note.step !== undefined) out.step = note.step;
+  if (note.token !== undefined) out.token = note.token;
+  for (const f of NOTE_NUMBERS) if (note[f] !== undefined) out[f] = shortestFloat32(note[f]);
+  return out;
 }
 
 /** The shortest decimal that reads back as the same float32: per-token values print as 0.4, not 0.4000000059604645. */
