@@ -17,7 +17,7 @@ import {
   episodeUpdates,
   pickEpisodes,
   recordedEpisode,
-  round3,
+  sig3,
   type RecordedEpisode,
   type RecordedRun,
 } from './recorded_run.ts';
@@ -35,7 +35,7 @@ describe('episodes of a recorded run', () => {
     expect(episodeUpdates(10, 3, 2)).toEqual([3, 10]);
   });
 
-  it('keeps a trajectory with its tokens, skill and per-token Delta, gate and coefficient to 3 decimals', async () => {
+  it('keeps a trajectory with its tokens, skill and per-token Delta, gate and coefficient to 3 significant digits', async () => {
     const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
     const trainer = new Trainer({ backend: CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 11), tokenizer: tok, algo: 'seed', config, seed: 5, scale: TINY });
     await trainer.update();
@@ -51,13 +51,16 @@ describe('episodes of a recorded run', () => {
       expect(e.steps.reduce((n, s) => n + s.tokens, 0)).toBe(e.tokens.length);
       expect(e.tokens[e.steps[0].tokens - 1]).toBe('<end>');
       const a = st.tokenOffsets[i];
-      expect(e.delta).toEqual(e.tokens.map((_, k) => round3(st.loss!.delta[a + k])));
-      expect(e.gate).toEqual(e.tokens.map((_, k) => round3(st.loss!.gate[a + k])));
-      expect(e.coef).toEqual(e.tokens.map((_, k) => round3(st.loss!.coef[a + k])));
+      const distilled = (k: number) => st.inputs!.opdMask[a + k] === 1;
+      expect(e.delta).toEqual(e.tokens.map((_, k) => (distilled(k) ? sig3(st.loss!.delta[a + k]) : null)));
+      expect(e.gate).toEqual(e.tokens.map((_, k) => (distilled(k) ? sig3(st.loss!.gate[a + k]) : null)));
+      expect(e.coef).toEqual(e.tokens.map((_, k) => sig3(st.loss!.coef[a + k])));
       expect(e.skill).toEqual(st.used[i] ? { text: st.used[i]!.text, valid: st.used[i]!.ok } : null);
     }
-    expect(round3(0.12345)).toBe(0.123);
-    expect(round3(Number.NaN)).toBeNull();
+    expect(picks.some((i) => st.inputs!.opdMask.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]).includes(1))).toBe(true);
+    expect(sig3(0.12345)).toBe(0.123);
+    expect(sig3(-0.000012345)).toBe(-0.0000123);
+    expect(sig3(Number.NaN)).toBeNull();
   });
 
   it('prefers a won and a lost episode of a group whose rewards differ', () => {
@@ -70,8 +73,8 @@ describe('episodes of a recorded run', () => {
   });
 });
 
-/** The longest a number of the record is written: "-12.345". */
-const WIDE = -12.345;
+/** The longest a number of the record is written: "-0.00000123" (smaller ones are written "-1.23e-7"). */
+const WIDE = -0.00000123;
 
 function episode(algo: Algo, update: number, tokens: number): RecordedEpisode {
   const steps = Array.from({ length: 10 }, () => ({ action: 'take the butterknife 12 from the countertop 3', valid: true, tokens: tokens / 10 }));

@@ -83,7 +83,11 @@ export interface RecordedEpisode {
   /** The skill the trajectory itself wrote, when distillation used another one (seed-sibling, seed-crossgame). */
   ownSkill: RecordedSkill | null;
   steps: RecordedStep[];
-  /** Per command token: its text, and Delta, gate and coefficient rounded to 3 decimals (null: not scored). */
+  /**
+   * Per command token: its text, and Delta, gate and coefficient to 3 significant digits (a coefficient is
+   * scaled by the batch's token count, so decimals would round it away). Delta and gate are null where the
+   * token had no usable skill (no distillation there), and all three where the update was refused.
+   */
   tokens: string[];
   delta: (number | null)[];
   gate: (number | null)[];
@@ -123,9 +127,9 @@ export interface RecordIndex {
   runs: RecordIndexEntry[];
 }
 
-/** A per-token number as the record keeps it: 3 decimals; null where it is not a finite number. */
-export function round3(x: number): number | null {
-  return Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null;
+/** A per-token number as the record keeps it: 3 significant digits; null where it is not a finite number. */
+export function sig3(x: number): number | null {
+  return Number.isFinite(x) ? Number(x.toPrecision(3)) : null;
 }
 
 /**
@@ -169,8 +173,9 @@ export function recordedEpisode(tok: Tokenizer, state: UpdateState, i: number, s
     return { action: record?.action ?? '', valid: record?.valid ?? false, tokens: c.ids.length };
   });
   const from = state.tokenOffsets.length > i + 1 ? state.tokenOffsets[i] : 0;
-  const per = (a: Float32Array | undefined) => tokens.map((_, k) => (a ? round3(a[from + k]) : null));
   const loss = state.skipped ? null : state.loss;
+  const distilled = (k: number) => state.inputs?.opdMask[from + k] === 1;
+  const per = (a: Float32Array | undefined, where = (_k: number) => true) => tokens.map((_, k) => (a && where(k) ? sig3(a[from + k]) : null));
   const used = state.used[i] ?? null;
   const written = state.written[i] ?? null;
   return {
@@ -181,13 +186,13 @@ export function recordedEpisode(tok: Tokenizer, state: UpdateState, i: number, s
     taskType: t.scene.task.type,
     won: t.won,
     reward: state.rewards[i] ?? 0,
-    advantage: round3(state.advantages[i] ?? 0) ?? 0,
+    advantage: sig3(state.advantages[i] ?? 0) ?? 0,
     skill: skillOf(used),
     ownSkill: written && used && written.text !== used.text ? skillOf(written) : null,
     steps,
     tokens,
-    delta: per(loss?.delta),
-    gate: per(loss?.gate),
+    delta: per(loss?.delta, distilled),
+    gate: per(loss?.gate, distilled),
     coef: per(loss?.coef),
   };
 }
