@@ -170,13 +170,6 @@ export function heapFloats(n: number, zeroed = true): Float32Array {
   return view;
 }
 
-/** n floats at byte `at` of the shared heap (a block another thread allocated), as a heap view. */
-export function heapFloatsAt(at: number, n: number): Float32Array {
-  const view = new Float32Array(memory.buffer, at, n);
-  heapBuffers.add(view.buffer);
-  return view;
-}
-
 /** Returns a buffer from heapFloats() to the heap; ordinary arrays are ignored. */
 export function freeHeapFloats(a: Float32Array): void {
   if (isHeapView(a)) freeBytes(a.byteOffset);

@@ -1,5 +1,6 @@
-// Entry of a CPU backend worker in the browser (started by thread_browser.ts): its first message carries
-// the heap's memory and the control block; it then serves jobs, and says so first.
+// Entry of a CPU backend worker in the browser (started by thread_browser.ts): its one message carries the
+// heap's memory and the control block; it says it is ready, then serves jobs for good (waking on the shared
+// control block, not on messages).
 import { provideHeap } from './heap_source.ts';
 import type { ThreadInit } from './threads.ts';
 
@@ -10,8 +11,8 @@ scope.addEventListener(
   async (event: MessageEvent<ThreadInit>) => {
     provideHeap(event.data.memory);
     const { serveThread } = await import('./thread.ts');
-    serveThread(event.data.control, (handler) => scope.addEventListener('message', (e) => handler(e.data)));
     scope.postMessage('ready');
+    serveThread(event.data);
   },
   { once: true },
 );

@@ -8,7 +8,6 @@ export const browserThreadHost: ThreadHost = {
     const worker = new Worker(new URL('./thread.worker.ts', import.meta.url), { type: 'module', name: 'seed-cpu-thread' });
     worker.postMessage(init);
     return {
-      post: (message) => worker.postMessage(message),
       started(ready, failed) {
         worker.addEventListener('message', () => ready(), { once: true });
         worker.addEventListener('error', (e) => failed(new Error(e.message || 'a CPU worker thread could not start')), { once: true });

@@ -19,7 +19,6 @@ export const nodeThreadHost: ThreadHost = {
     // an idle pool must not keep the process alive
     worker.unref();
     return {
-      post: (message) => worker.postMessage(message),
       started(ready, failed) {
         worker.once('message', ready);
         worker.once('error', failed);

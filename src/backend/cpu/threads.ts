@@ -10,7 +10,8 @@
 // without a host, or where the heap is not shared (a page that is not cross-origin isolated), or where a
 // thread may not block (a page's main thread), everything runs on the calling thread. The calling thread
 // works too, then blocks (Atomics.wait) until the workers are done: a backend call is synchronous inside.
-import { heapFloatsAt, heapIsShared, heapMemory, isHeapView } from './heap.ts';
+import { heapIsShared, heapMemory } from './heap.ts';
+import { post, read } from './mailbox.ts';
 
 /** A job the workers know by name (thread.ts registers every job). */
 export interface Job<D> {
@@ -21,10 +22,11 @@ export interface Job<D> {
 export interface ThreadInit {
   memory: WebAssembly.Memory;
   control: SharedArrayBuffer;
+  /** The worker's index in the pool (its wake-up word). */
+  worker: number;
 }
 
 export interface ThreadPort {
-  post(message: unknown): void;
   /** Calls `ready` once the thread serves jobs, `failed` if it could not start. */
   started(ready: () => void, failed: (err: Error) => void): void;
   terminate(): void;
@@ -41,15 +43,25 @@ export const MAX_THREADS = 16;
 /** How long a new worker may take to start before the backend runs without it. */
 const START_TIMEOUT_MS = 60_000;
 
-// Control words (Int32) of the shared control block, then per participant an error record.
+// Control words (Int32) of the shared control block: the job's counters and where its description lies,
+// a wake-up word per worker, then per participant (0 is the calling thread) an error record.
 const NEXT = 0; // the next unclaimed item
 const DONE = 1;
 const FAILED = 2;
-const ERRORS = 8; // participant p: [item, kind, length] at ERRORS + 4p, its text at TEXT + ERROR_CHARS p (UTF-16)
+const ITEMS = 3;
+const MAIL_AT = 4;
+const MAIL_JSON = 5;
+const WAKE = 8; // WAKE + w: bumped to start worker w on the job
+const ERRORS = WAKE + MAX_THREADS; // participant p: [item, kind, length] at ERRORS + 4p, its text at TEXT + ERROR_CHARS p (UTF-16)
 const ERROR_CHARS = 512;
-const CONTROL_BYTES = 4 * (ERRORS + 4 * (MAX_THREADS + 1)) + 2 * ERROR_CHARS * (MAX_THREADS + 1);
 const TEXT_BYTE = 4 * (ERRORS + 4 * (MAX_THREADS + 1));
+const CONTROL_BYTES = TEXT_BYTE + 2 * ERROR_CHARS * (MAX_THREADS + 1);
 const ERROR_KINDS = [Error, RangeError, TypeError] as const;
+/**
+ * How long a worker keeps checking its wake-up word after a job before it sleeps: a decoder's steps come a
+ * fraction of a millisecond apart, and a sleeping thread takes far longer than that to wake.
+ */
+const SPIN_MS = 0.5;
 
 let host: ThreadHost | null = null;
 let chosen: number | null = null;
@@ -85,7 +97,7 @@ function mayBlock(): boolean {
 }
 
 /** The control block's views: its words and its error texts. */
-export function controlViews(control: SharedArrayBuffer): { words: Int32Array; text: Uint16Array } {
+function controlViews(control: SharedArrayBuffer): { words: Int32Array; text: Uint16Array } {
   return { words: new Int32Array(control, 0, TEXT_BYTE / 4), text: new Uint16Array(control, TEXT_BYTE) };
 }
 
@@ -105,7 +117,7 @@ class Pool {
   /** Starts workers up to k; resolves to how many of the first k serve jobs. */
   async start(k: number): Promise<number> {
     while (this.ports.length < k) {
-      const port = this.host.spawn({ memory: heapMemory, control: this.control });
+      const port = this.host.spawn({ memory: heapMemory, control: this.control, worker: this.ports.length });
       this.ports.push(port);
       this.ready.push(
         new Promise<boolean>((resolve) => {
@@ -129,9 +141,6 @@ class Pool {
     return this.usable;
   }
 
-  post(worker: number, message: unknown): void {
-    this.ports[worker].post(message);
-  }
 }
 
 let pool: Pool | null = null;
@@ -161,16 +170,23 @@ export async function parallelFor<D>(job: Job<D>, desc: D, items: number, thread
     return;
   }
   const p = pool!;
-  p.words.fill(0, 0, ERRORS + 4 * (workers + 1));
-  const wire = toWire(desc);
-  for (let w = 0; w < workers; w++) p.post(w, { job: job.name, desc: wire, items, slot: w + 1 });
+  const mail = post({ job: job.name, desc });
+  p.words.fill(0, NEXT, FAILED + 1);
+  p.words.fill(0, ERRORS, ERRORS + 4 * (workers + 1));
+  p.words[ITEMS] = items;
+  p.words[MAIL_AT] = mail.at;
+  p.words[MAIL_JSON] = mail.json;
+  for (let w = 0; w < workers; w++) {
+    Atomics.add(p.words, WAKE + w, 1);
+    Atomics.notify(p.words, WAKE + w);
+  }
   work(p.words, p.text, job, desc, items, 0);
   for (let done = Atomics.load(p.words, DONE); done < workers + 1; done = Atomics.load(p.words, DONE)) Atomics.wait(p.words, DONE, done);
   if (Atomics.load(p.words, FAILED)) throw firstError(p.words, p.text, workers + 1);
 }
 
 /** One participant's share of a job: claim items until none is left, then report done. */
-export function work<D>(words: Int32Array, text: Uint16Array, job: Job<D>, desc: D, items: number, slot: number): void {
+function work<D>(words: Int32Array, text: Uint16Array, job: Job<D>, desc: D, items: number, slot: number): void {
   try {
     for (;;) {
       if (Atomics.load(words, FAILED)) break;
@@ -214,36 +230,33 @@ function firstError(words: Int32Array, text: Uint16Array, participants: number):
 }
 
 /**
- * A job description as posted to a worker: every CPU heap view becomes its place in the heap (a message
- * would copy it), which the worker turns back into a view of the same floats (fromWire).
+ * Serves jobs on a worker thread (thread.ts): sleeps on its wake-up word, runs its share of each job it is
+ * woken for, and never returns. `jobs` are the jobs it knows by name.
  */
-function toWire(x: unknown): unknown {
-  if (x instanceof Float32Array && isHeapView(x)) return { heapAt: x.byteOffset, floats: x.length };
-  if (Array.isArray(x)) {
-    // an array of heap views (caches, gradient groups): one typed array of (address, floats) pairs
-    if (x.length > 0 && x.every((v) => v instanceof Float32Array && isHeapView(v))) {
-      return { heapViews: Float64Array.from(x.flatMap((v: Float32Array) => [v.byteOffset, v.length])) };
+export function serve(control: SharedArrayBuffer, worker: number, jobs: Record<string, Job<never>>): never {
+  const { words, text } = controlViews(control);
+  const wake = WAKE + worker;
+  // 0, not the word's value now: the first job may be posted as soon as the worker has said it is ready
+  let seen = 0;
+  for (;;) {
+    const spinStart = performance.now();
+    for (let spin = 1; Atomics.load(words, wake) === seen; spin++) if ((spin & 255) === 0 && performance.now() - spinStart > SPIN_MS) break;
+    while (Atomics.load(words, wake) === seen) Atomics.wait(words, wake, seen);
+    seen = Atomics.load(words, wake);
+    let m: { job: string; desc: never };
+    try {
+      m = read(words[MAIL_AT], words[MAIL_JSON]) as typeof m;
+      if (!jobs[m.job]) throw new Error(`a CPU worker thread knows no job "${m.job}"`);
+    } catch (err) {
+      // the caller must not wait for this worker forever: fail the job and report it done
+      record(words, text, worker + 1, 0, err);
+      Atomics.store(words, FAILED, 1);
+      Atomics.add(words, DONE, 1);
+      Atomics.notify(words, DONE);
+      continue;
     }
-    return x.map(toWire);
+    work(words, text, jobs[m.job], m.desc, words[ITEMS], worker + 1);
   }
-  if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
-    return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, toWire(v)]));
-  }
-  return x;
-}
-
-export function fromWire(x: unknown): unknown {
-  if (Array.isArray(x)) return x.map(fromWire);
-  if (x !== null && typeof x === 'object' && Object.getPrototypeOf(x) === Object.prototype) {
-    const o = x as Record<string, unknown>;
-    if (typeof o.heapAt === 'number' && typeof o.floats === 'number') return heapFloatsAt(o.heapAt, o.floats);
-    if (o.heapViews instanceof Float64Array) {
-      const pairs = o.heapViews;
-      return Array.from({ length: pairs.length / 2 }, (_, i) => heapFloatsAt(pairs[2 * i], pairs[2 * i + 1]));
-    }
-    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fromWire(v)]));
-  }
-  return x;
 }
 
 /** Splits n items into at most `parts` contiguous ranges of near-equal size: range i is [starts[i], starts[i + 1]). */
