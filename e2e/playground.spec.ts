@@ -106,7 +106,7 @@ describe('playground', () => {
     await engineReady(page);
     const points = await curvePoints(page);
     expect(points).toBeGreaterThanOrEqual(3);
-    expect(await page.locator('[data-testid="chart-success"] polyline').count()).toBeGreaterThanOrEqual(2);
+    expect(Number(await page.getByTestId('chart-success-unseen').getAttribute('data-live-series'))).toBeGreaterThanOrEqual(2);
     await shot(page, 'e2e-playground-curves', 'curves');
 
     await expectHeatmapEqualsRecomputation(page, FAST);
@@ -121,9 +121,7 @@ describe('playground', () => {
     expect(failures.every((w) => w === 'false')).toBe(true);
 
     const csv = await downloadText(page, 'export-csv');
-    expect(csv.text.trimEnd().split('\n')).toHaveLength(1 + points);
-    const svg = await downloadText(page, 'export-svg');
-    expect(svg.text.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(csv.text.trimEnd().split('\n').filter((row) => row.startsWith('live,'))).toHaveLength(points);
     const png = await downloadBytes(page, 'export-png');
     expect(Array.from(png.bytes.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
 
@@ -278,9 +276,9 @@ describe('playground', () => {
     await page.getByTestId('step-update').click();
     await engineReady(page);
     await expect.poll(() => curvePoints(page)).toBe(2);
-    const series = await page.locator('[data-testid="chart-success"] polyline').evaluateAll((els) => els.map((el) => el.getAttribute('data-series')));
-    expect(series).toContain('seed eval-seen');
-    expect(series).toContain('grpo eval-seen');
+    const series = (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.split('|');
+    expect(series).toContain('live seed eval-seen (smoothed)');
+    expect(series).toContain('live grpo eval-seen (smoothed)');
     expect(await page.getByTestId('view-run').inputValue()).toBe('seed');
     await page.getByTestId('view-run').selectOption('grpo');
     await page.locator('[data-testid="trajectory-pick"]').first().waitFor();

@@ -3,6 +3,7 @@ import { formatAdapter } from '../backend/webgpu/device.ts';
 import { SELF_TEST_TOLERANCE } from '../backend/webgpu/self_test.ts';
 import { Controls } from './Controls.tsx';
 import { Curves } from './Curves.tsx';
+import { RecordedRun } from './RecordedRun.tsx';
 import { EpisodeView } from './EpisodeView.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
 import { StageView } from './StageView.tsx';
@@ -39,6 +40,7 @@ export function App() {
         </div>
         <div className="column-side">
           <Curves />
+          <RecordedRun />
           <BackendPanel />
           <CheckpointPanel />
           <OnnxExportPanel checkpoint={() => usePlayground.getState().checkpointBytes()} />

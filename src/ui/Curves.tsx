@@ -1,20 +1,44 @@
-import { useMemo } from 'react';
-import { CHARTS, CHART_HEIGHT, CHART_WIDTH, allChartsSvg, chartSvg } from './charts.ts';
-import { downloadBlob, downloadText, svgToPng } from './download.ts';
-import { curvesCsv } from './run_record.ts';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import type uPlot from 'uplot';
+import { CHARTS, chartData } from './charts.ts';
+import { chartsPng } from './chart_png.ts';
+import { curvesCsv } from './curves_csv.ts';
+import { downloadBlob, downloadText } from './download.ts';
+import { useRecorded } from './recorded_store.ts';
+import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
+import { UPlotChart } from './UPlotChart.tsx';
+import './curves.css';
 
 export function Curves() {
   const curves = usePlayground((s) => s.record.curves);
-  const charts = useMemo(() => CHARTS.map((def) => ({ def, svg: chartSvg(def, curves) })), [curves]);
+  const liveSeed = usePlayground((s) => s.runSettings?.seed ?? null);
+  const recordedLoad = useRecorded((s) => s.recorded);
+  const marker = useRecorded((s) => s.update);
+  const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
+  const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
+  const [showRaw, setShowRaw] = useState(true);
+  const smoothingId = useId();
+  const rawId = useId();
+  const charts = useMemo(
+    () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw }) })),
+    [curves, recorded, weight, showRaw],
+  );
+  const plots = useRef(new Map<string, uPlot>());
+  const register = useCallback((id: string, plot: uPlot | null) => {
+    if (plot) plots.current.set(id, plot);
+    else plots.current.delete(id);
+  }, []);
   const points = Object.values(curves).reduce((n, list) => n + list.length, 0);
+  const hasData = points > 0 || recorded !== null;
 
-  const exportSvg = () => downloadText(allChartsSvg(curves), 'seed-curves.svg', 'image/svg+xml');
-  const exportCsv = () => downloadText(curvesCsv(curves), 'seed-curves.csv', 'text/csv');
+  const exportCsv = () => downloadText(curvesCsv(curves, recorded, liveSeed), 'seed-curves.csv', 'text/csv');
   const exportPng = async () => {
-    const svg = allChartsSvg(curves);
-    const rows = Math.ceil(CHARTS.length / 2);
-    downloadBlob(await svgToPng(svg, 2 * CHART_WIDTH, rows * CHART_HEIGHT), 'seed-curves.png');
+    const images = charts.flatMap(({ def, data }) => {
+      const plot = plots.current.get(def.id);
+      return plot ? [{ title: def.title, canvas: plot.ctx.canvas, series: data.series }] : [];
+    });
+    downloadBlob(await chartsPng(images), 'seed-curves.png');
   };
 
   return (
@@ -22,23 +46,43 @@ export function Curves() {
       <div className="panel-head">
         <h2 id="curves-title">Curves</h2>
         <div className="button-row">
-          <button type="button" className="secondary" onClick={() => void exportPng()} disabled={points === 0} data-testid="export-png">
+          <button type="button" className="secondary" onClick={() => void exportPng()} disabled={!hasData} data-testid="export-png">
             PNG
           </button>
-          <button type="button" className="secondary" onClick={exportSvg} disabled={points === 0} data-testid="export-svg">
-            SVG
-          </button>
-          <button type="button" className="secondary" onClick={exportCsv} disabled={points === 0} data-testid="export-csv">
+          <button type="button" className="secondary" onClick={exportCsv} disabled={!hasData} data-testid="export-csv">
             CSV
           </button>
         </div>
       </div>
-      {points === 0 ? (
-        <p className="hint">Each update adds a point per run: success on eval-seen and eval-unseen, reward, loss terms, gate.</p>
-      ) : null}
+      <div className="curve-controls">
+        <label htmlFor={smoothingId}>Smoothing</label>
+        <input
+          id={smoothingId}
+          type="range"
+          min={0}
+          max={MAX_SMOOTHING}
+          step={0.01}
+          value={weight}
+          onChange={(e) => setWeight(Number(e.target.value))}
+          aria-valuetext={weight === 0 ? 'off' : `exponential moving average, weight ${weight.toFixed(2)}`}
+          data-testid="smoothing"
+        />
+        <output htmlFor={smoothingId}>{weight === 0 ? 'off' : weight.toFixed(2)}</output>
+        <span>
+          <input id={rawId} type="checkbox" checked={showRaw} disabled={weight === 0} onChange={(e) => setShowRaw(e.target.checked)} data-testid="show-raw" />{' '}
+          <label htmlFor={rawId}>show raw values too</label>
+        </span>
+      </div>
+      <p className="hint">
+        Colour is the algorithm ({' '}
+        <span className="swatch" style={{ background: '#0072B2' }} /> SEED, <span className="swatch" style={{ background: '#E69F00' }} /> GRPO, other colours the
+        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. Hover a chart to read every
+        series at an update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
+      </p>
+      {points === 0 ? <p className="hint">Each update adds a point per run: success on eval-seen and eval-unseen, reward, loss terms, gate.</p> : null}
       <div className="charts">
-        {charts.map(({ def, svg }) => (
-          <figure key={def.id} className="chart" data-testid={`chart-${def.id}`} dangerouslySetInnerHTML={{ __html: svg }} />
+        {charts.map(({ def, data }) => (
+          <UPlotChart key={def.id} def={def} data={data} marker={recorded ? marker : null} register={register} />
         ))}
       </div>
     </section>

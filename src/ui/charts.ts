@@ -1,190 +1,207 @@
-// The learning curves as SVG text: the page shows exactly what the SVG and PNG exports hold. One chart per
-// quantity, x = update; each run has one colour per metric and a dash pattern per run (SEED solid, GRPO
-// dashed), so two runs share the axes.
+// What each learning-curve chart draws, as data: the charts (Curves.tsx draws them with uPlot, chart_view.ts)
+// get from here their series, one x axis of updates shared by every series, and each series' look. A run is
+// told apart by colour, one fixed colour per algorithm from the Okabe-Ito palette (readable with every common
+// colour-vision deficiency); the metrics of one chart by dash; the recorded run (a finished benchmark, dashed,
+// with a 95% band over its seeds) from the live one (solid). Eval lines are drawn after, so on top of, the
+// thin line of the training rollouts.
+import type { Algo } from '../rl/config.ts';
+import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
+import { armBand } from './recorded_curves.ts';
+import { ema } from './smoothing.ts';
 
-type MetricKey = Exclude<keyof UpdateMetrics, 'run'>;
+type MetricKey = Exclude<keyof UpdateMetrics, 'run' | 'skipped'>;
+
+export interface ChartMetric {
+  key: MetricKey;
+  label: string;
+  /** 'train': a thin line under the others; 'eval': sparse points, joined across updates without one. */
+  kind: 'train' | 'eval' | 'line';
+}
 
 export interface ChartDef {
   id: string;
   title: string;
-  metrics: { key: MetricKey; label: string; colour: string }[];
-  /** Fixed y range (fractions), or null to fit the data. */
+  metrics: ChartMetric[];
+  /** The recorded run's split drawn here (mean over seeds with its band), if any. */
+  recorded: 'seen' | 'unseen' | null;
+  /** Fixed y range, or null to fit the data. */
   yRange: [number, number] | null;
+  /** Values are fractions, read out as percentages. */
+  percent: boolean;
 }
 
 export const CHARTS: readonly ChartDef[] = [
   {
-    id: 'success',
-    title: 'Success',
+    id: 'success-unseen',
+    title: 'Success on eval-unseen (rooms never trained on)',
     metrics: [
-      { key: 'evalSeen', label: 'eval-seen', colour: '#2f6fdb' },
-      { key: 'evalUnseen', label: 'eval-unseen', colour: '#d9480f' },
-      { key: 'successTrain', label: 'train rollouts', colour: '#868e96' },
+      { key: 'successTrain', label: 'train rollouts', kind: 'train' },
+      { key: 'evalUnseen', label: 'eval-unseen', kind: 'eval' },
     ],
+    recorded: 'unseen',
     yRange: [0, 1],
+    percent: true,
   },
-  { id: 'reward', title: 'Mean reward', metrics: [{ key: 'meanReward', label: 'mean reward', colour: '#2b8a3e' }], yRange: null },
+  {
+    id: 'success-seen',
+    title: 'Success on eval-seen (training rooms, new games)',
+    metrics: [
+      { key: 'successTrain', label: 'train rollouts', kind: 'train' },
+      { key: 'evalSeen', label: 'eval-seen', kind: 'eval' },
+    ],
+    recorded: 'seen',
+    yRange: [0, 1],
+    percent: true,
+  },
+  { id: 'reward', title: 'Mean reward', metrics: [{ key: 'meanReward', label: 'mean reward', kind: 'line' }], recorded: null, yRange: null, percent: false },
   {
     id: 'loss',
     title: 'Loss terms',
     metrics: [
-      { key: 'L_GRPO', label: 'L_GRPO', colour: '#5f3dc4' },
-      { key: 'L_OPD', label: 'L_OPD', colour: '#e8590c' },
-      { key: 'KL', label: 'KL', colour: '#0c8599' },
+      { key: 'L_GRPO', label: 'L_GRPO', kind: 'line' },
+      { key: 'L_OPD', label: 'L_OPD', kind: 'line' },
+      { key: 'KL', label: 'KL', kind: 'line' },
     ],
+    recorded: null,
     yRange: null,
+    percent: false,
   },
   {
     id: 'gate',
     title: 'Mean gate and skills',
     metrics: [
-      { key: 'meanGate', label: 'mean gate', colour: '#1a9850' },
-      { key: 'validSkillRate', label: 'valid skills', colour: '#c2255c' },
-      { key: 'skillFidelity', label: 'skill fidelity', colour: '#f08c00' },
+      { key: 'meanGate', label: 'mean gate', kind: 'line' },
+      { key: 'validSkillRate', label: 'valid skills', kind: 'line' },
+      { key: 'skillFidelity', label: 'skill fidelity', kind: 'line' },
     ],
+    recorded: null,
     yRange: [0, 1],
+    percent: false,
   },
   {
     id: 'credit',
     title: 'Skill credit: corr(Delta, advantage)',
-    metrics: [{ key: 'corrDeltaAdvantage', label: 'on decision tokens', colour: '#364fc7' }],
+    metrics: [{ key: 'corrDeltaAdvantage', label: 'on decision tokens', kind: 'line' }],
+    recorded: null,
     yRange: [-1, 1],
+    percent: false,
   },
 ];
 
-const RUN_DASH: Record<string, string> = { seed: '', grpo: '6 4' };
+/** One colour per algorithm (Okabe-Ito), the same in every chart, recorded or live. */
+export const ALGO_COLOURS: Record<Algo, string> = {
+  seed: '#0072B2',
+  grpo: '#E69F00',
+  'seed-crossgame': '#009E73',
+  'seed-annotator': '#CC79A7',
+  'seed-sibling': '#D55E00',
+  'seed-static': '#56B4E9',
+  opid: '#000000',
+  'seed-nogate': '#7F7F7F',
+};
 
-function dashOf(run: string): string {
-  return RUN_DASH[run] ?? '2 3';
+export function colourOfRun(run: string): string {
+  return ALGO_COLOURS[run as Algo] ?? '#444444';
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+/** Dash per metric of a chart (first solid), and the recorded run's dash. */
+const METRIC_DASH: number[][] = [[], [7, 4], [2, 3]];
+export const RECORDED_DASH = [9, 5];
+
+export interface Smoothing {
+  /** EMA weight in [0, 1); 0 draws the raw values only. */
+  weight: number;
+  /** Draw the raw values faintly under the smoothed ones. */
+  showRaw: boolean;
 }
 
-/** Up to five round tick values covering [lo, hi]. */
-export function ticks(lo: number, hi: number): number[] {
-  if (!(hi > lo)) return [lo];
-  const raw = (hi - lo) / 4;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const out: number[] = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
-  return out;
-}
-
-function formatTick(v: number): string {
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  return a >= 1e4 || a < 1e-3 ? v.toExponential(0) : String(Number(v.toPrecision(3)));
-}
-
-export interface ChartLayout {
-  x: number;
-  y: number;
+export interface SeriesSpec {
+  label: string;
+  run: string;
+  source: 'recorded' | 'live';
+  colour: string;
+  dash: number[];
   width: number;
-  height: number;
+  /** 0..1: raw values under a smoothed line, and the training line, are faint. */
+  alpha: number;
+  points: boolean;
+  /** Recorded means: the band and the number of seeds at each x (null where the series has no value). */
+  band: { lo: (number | null)[]; hi: (number | null)[]; seeds: (number | null)[] } | null;
 }
 
-/** One chart as an SVG group at the given place. */
-export function chartGroup(def: ChartDef, curves: Record<string, UpdateMetrics[]>, at: ChartLayout): string {
-  const pad = { left: 46, right: 10, top: 22, bottom: 34 };
-  const w = at.width - pad.left - pad.right;
-  const h = at.height - pad.top - pad.bottom;
+export interface ChartData {
+  /** Updates, ascending: the x of every series. */
+  xs: number[];
+  series: SeriesSpec[];
+  /** One row per series, aligned with xs; null where a series has no value. */
+  ys: (number | null)[][];
+}
+
+function aligned(xs: readonly number[], points: ReadonlyMap<number, number | null>): (number | null)[] {
+  return xs.map((x) => points.get(x) ?? null);
+}
+
+/** The chart's series: the recorded arms (if the chart has a split of them), then each live run's metrics. */
+export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, smoothing: Smoothing): ChartData {
   const runs = Object.keys(curves).sort();
-  let xMax = 1;
-  let yLo = Infinity;
-  let yHi = -Infinity;
+  const arms = def.recorded && recorded ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
+  const xSet = new Set<number>();
+  for (const run of runs) for (const m of curves[run]) xSet.add(m.update);
+  for (const { band } of arms) for (const p of band) xSet.add(p.update);
+  const xs = [...xSet].sort((a, b) => a - b);
+  const series: SeriesSpec[] = [];
+  const ys: (number | null)[][] = [];
+  for (const { arm, band } of arms) {
+    const at = (f: (p: (typeof band)[number]) => number) => aligned(xs, new Map(band.map((p) => [p.update, f(p)])));
+    const n = arm.seeds.length;
+    series.push({
+      label: `recorded ${arm.algo} eval-${def.recorded} (mean of ${n} seed${n === 1 ? '' : 's'})`,
+      run: arm.algo,
+      source: 'recorded',
+      colour: colourOfRun(arm.algo),
+      dash: RECORDED_DASH,
+      width: 2,
+      alpha: 1,
+      points: true,
+      band: n > 1 ? { lo: at((p) => p.lo), hi: at((p) => p.hi), seeds: at((p) => p.seeds) } : null,
+    });
+    ys.push(at((p) => p.mean));
+  }
+  // Training lines first: uPlot draws series in order, so the eval lines lie on top of them.
+  const ordered = [...def.metrics].sort((a, b) => Number(b.kind === 'train') - Number(a.kind === 'train'));
   for (const run of runs) {
-    for (const m of curves[run]) {
-      xMax = Math.max(xMax, m.update);
-      for (const { key } of def.metrics) {
-        const v = m[key];
-        if (typeof v === 'number' && Number.isFinite(v)) {
-          yLo = Math.min(yLo, v);
-          yHi = Math.max(yHi, v);
+    for (const metric of ordered) {
+      const raw = aligned(xs, new Map(curves[run].map((m) => [m.update, m[metric.key] as number | null])));
+      if (raw.every((v) => v === null)) continue;
+      const base = {
+        run,
+        source: 'live' as const,
+        colour: colourOfRun(run),
+        dash: METRIC_DASH[def.metrics.indexOf(metric)] ?? [],
+        width: metric.kind === 'train' ? 1 : 2,
+        alpha: metric.kind === 'train' ? 0.55 : 1,
+        points: metric.kind === 'eval',
+        band: null,
+      };
+      const label = `live ${run} ${metric.label}`;
+      if (smoothing.weight > 0) {
+        if (smoothing.showRaw) {
+          series.push({ ...base, label: `${label} (raw)`, width: 1, alpha: base.alpha * 0.35, points: false });
+          ys.push(raw);
         }
+        series.push({ ...base, label: `${label} (smoothed)` });
+        ys.push(ema(raw, smoothing.weight));
+      } else {
+        series.push({ ...base, label });
+        ys.push(raw);
       }
     }
   }
-  let [lo, hi] = def.yRange ?? [yLo, yHi];
-  if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [0, 1];
-  if (hi - lo < 1e-12) [lo, hi] = [lo - 0.5, hi + 0.5];
-  // A little room right of the newest update, so its points are not drawn on the frame.
-  const sx = (u: number) => pad.left + (u / (xMax * 1.04)) * w;
-  const sy = (v: number) => pad.top + h - ((v - lo) / (hi - lo)) * h;
-
-  const parts: string[] = [`<g transform="translate(${at.x} ${at.y})" data-chart="${def.id}">`];
-  parts.push(`<text x="${pad.left}" y="14" font-size="13" font-weight="600" fill="currentColor">${escapeXml(def.title)}</text>`);
-  parts.push(`<rect x="${pad.left}" y="${pad.top}" width="${w}" height="${h}" fill="none" stroke="#adb5bd" stroke-width="1"/>`);
-  for (const t of ticks(lo, hi)) {
-    const y = sy(t).toFixed(1);
-    parts.push(`<line x1="${pad.left}" x2="${pad.left + w}" y1="${y}" y2="${y}" stroke="#dee2e6" stroke-width="1"/>`);
-    parts.push(`<text x="${pad.left - 4}" y="${y}" font-size="10" text-anchor="end" dominant-baseline="middle" fill="currentColor">${formatTick(t)}</text>`);
-  }
-  for (const t of ticks(0, xMax).filter((v) => Number.isInteger(v))) {
-    const x = sx(t).toFixed(1);
-    parts.push(`<text x="${x}" y="${pad.top + h + 13}" font-size="10" text-anchor="middle" fill="currentColor">${t}</text>`);
-  }
-  parts.push(`<text x="${pad.left + w / 2}" y="${pad.top + h + 28}" font-size="10" text-anchor="middle" fill="currentColor">update</text>`);
-  for (const run of runs) {
-    for (const metric of def.metrics) {
-      const pts = curves[run]
-        .filter((m) => typeof m[metric.key] === 'number' && Number.isFinite(m[metric.key] as number))
-        .map((m) => `${sx(m.update).toFixed(1)},${sy(m[metric.key] as number).toFixed(1)}`);
-      if (pts.length === 0) continue;
-      const dash = dashOf(run);
-      const label = escapeXml(`${run} ${metric.label}`);
-      parts.push(
-        `<polyline data-series="${label}" points="${pts.join(' ')}" fill="none" stroke="${metric.colour}" stroke-width="1.8"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
-      );
-      for (const p of pts) {
-        const [x, y] = p.split(',');
-        parts.push(`<circle cx="${x}" cy="${y}" r="2.2" fill="${metric.colour}"/>`);
-      }
-    }
-  }
-  // Legend: metric colours, then run dash patterns.
-  let lx = pad.left + 4;
-  const ly = pad.top + 10;
-  for (const metric of def.metrics) {
-    parts.push(`<rect x="${lx}" y="${ly - 6}" width="10" height="3" fill="${metric.colour}"/>`);
-    parts.push(`<text x="${lx + 13}" y="${ly}" font-size="10" fill="currentColor">${escapeXml(metric.label)}</text>`);
-    lx += 18 + metric.label.length * 5.6;
-  }
-  if (runs.length > 1) {
-    for (const run of runs) {
-      const dash = dashOf(run);
-      parts.push(`<line x1="${lx}" x2="${lx + 16}" y1="${ly - 4}" y2="${ly - 4}" stroke="currentColor" stroke-width="1.5"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
-      parts.push(`<text x="${lx + 19}" y="${ly}" font-size="10" fill="currentColor">${escapeXml(run)}</text>`);
-      lx += 24 + run.length * 5.6;
-    }
-  }
-  parts.push('</g>');
-  return parts.join('');
+  return { xs, series, ys };
 }
 
-export const CHART_WIDTH = 440;
-export const CHART_HEIGHT = 220;
-
-/** A standalone SVG document of one chart. */
-export function chartSvg(def: ChartDef, curves: Record<string, UpdateMetrics[]>, width = CHART_WIDTH, height = CHART_HEIGHT): string {
-  const body = chartGroup(def, curves, { x: 0, y: 0, width, height });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" role="img" aria-label="${escapeXml(def.title)}">${body}</svg>`;
-}
-
-/** Every chart in a two-column grid, on a white background: the SVG export and the source of the PNG. */
-export function allChartsSvg(curves: Record<string, UpdateMetrics[]>): string {
-  const cols = 2;
-  const rows = Math.ceil(CHARTS.length / cols);
-  const width = cols * CHART_WIDTH;
-  const height = rows * CHART_HEIGHT;
-  const groups = CHARTS.map((def, i) =>
-    chartGroup(def, curves, { x: (i % cols) * CHART_WIDTH, y: Math.floor(i / cols) * CHART_HEIGHT, width: CHART_WIDTH, height: CHART_HEIGHT }),
-  );
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
-    `font-family="system-ui, sans-serif" color="#1d2330"><rect width="100%" height="100%" fill="#ffffff"/>${groups.join('')}</svg>`
-  );
+/** What decides the uPlot instance: a chart is rebuilt when its series change, and only given new data else. */
+export function seriesKey(data: ChartData): string {
+  return data.series.map((s) => s.label).join('|');
 }

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
-import { CHARTS, allChartsSvg, chartSvg, ticks } from './charts.ts';
 import {
   EMPTY_RECORD,
   applyEvent,
   colourOf,
   colourRange,
-  curvesCsv,
   filterTrajectories,
   keepSelection,
   recordWithCurves,
@@ -118,51 +116,5 @@ describe('colour scales', () => {
     expect(colourOf(-1, [-2, 2], 'coef')).toBe('rgb(152, 180, 228)');
     expect(colourOf(1, [0, 1], 'gate')).toBe('rgb(26, 152, 80)');
     expect(colourOf(0, [0, 1], 'gate')).toBe('rgb(255, 255, 255)');
-  });
-});
-
-describe('curve exports', () => {
-  it('writes CSV with one row per run and update, empty cells for updates without evaluation', () => {
-    const csv = curvesCsv({ seed: [metrics('seed', 1), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1)] });
-    const lines = csv.trimEnd().split('\n');
-    expect(lines[0].split(',').slice(0, 6)).toEqual(['run', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen']);
-    expect(lines.slice(1).map((l) => l.split(',').slice(0, 6))).toEqual([
-      ['grpo', '1', '8', '0.25', '', ''],
-      ['seed', '1', '8', '0.25', '', ''],
-      ['seed', '2', '16', '0.25', '0.5', '0.5'],
-    ]);
-  });
-
-  it('draws one polyline per run and metric with points, dashed for GRPO', () => {
-    const curves = { seed: [metrics('seed', 1, 0.25), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1, 0.25)] };
-    const svg = chartSvg(CHARTS[0], curves);
-    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
-    const lines = [...svg.matchAll(/<polyline data-series="([^"]+)" points="([^"]+)"[^>]*>/g)];
-    expect(lines.map((m) => m[1])).toEqual([
-      'grpo eval-seen', 'grpo eval-unseen', 'grpo train rollouts', 'seed eval-seen', 'seed eval-unseen', 'seed train rollouts',
-    ]);
-    expect(lines[0][0]).toContain('stroke-dasharray="6 4"');
-    expect(lines[3][0]).not.toContain('stroke-dasharray');
-    // Update 2 of 2 lies at 1/1.04 of the 384-px-wide plot area (left 46); y = 0.5 on a [0, 1] axis in the
-    // middle of the 164-px-high one (top 22).
-    expect(lines[3][2].split(' ')[1]).toBe(`${(46 + 384 / 1.04).toFixed(1)},${(22 + 82).toFixed(1)}`);
-    const all = allChartsSvg(curves);
-    expect(all.match(/data-chart=/g)).toHaveLength(CHARTS.length);
-  });
-
-  it('charts corr(Delta, advantage) on an axis from -1 to 1, leaving out updates where it is not defined', () => {
-    const credit = CHARTS.find((c) => c.id === 'credit')!;
-    const curves = { seed: [{ ...metrics('seed', 1), corrDeltaAdvantage: null }, { ...metrics('seed', 2), corrDeltaAdvantage: 0 }] };
-    const lines = [...chartSvg(credit, curves).matchAll(/<polyline data-series="([^"]+)" points="([^"]+)"[^>]*>/g)];
-    expect(lines.map((m) => m[1])).toEqual(['seed on decision tokens']);
-    // One point, update 2, at y = 0: the middle of the [-1, 1] axis.
-    expect(lines[0][2]).toBe(`${(46 + 384 / 1.04).toFixed(1)},${(22 + 82).toFixed(1)}`);
-    expect(curvesCsv(curves).split('\n')[0].split(',')).toContain('corrDeltaAdvantage');
-  });
-
-  it('picks round ticks', () => {
-    expect(ticks(0, 1)).toEqual([0, 0.25, 0.5, 0.75, 1]);
-    expect(ticks(0, 10)).toEqual([0, 2.5, 5, 7.5, 10]);
-    expect(ticks(-0.3, 0.3)).toEqual([-0.2, 0, 0.2]);
   });
 });

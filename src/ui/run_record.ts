@@ -134,16 +134,3 @@ function mix(a: readonly number[], b: readonly number[], x: number): string {
   const c = a.map((v, i) => Math.round(v + (b[i] - v) * x));
   return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 }
-
-/** Curves as CSV: one row per run and update; empty cells where an update ran no evaluation. */
-export function curvesCsv(curves: Record<string, UpdateMetrics[]>): string {
-  const cols: (keyof UpdateMetrics)[] = [
-    'run', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
-    'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
-  ];
-  const rows = [cols.join(',')];
-  for (const run of Object.keys(curves).sort()) {
-    for (const m of curves[run]) rows.push(cols.map((c) => (m[c] === null ? '' : String(m[c]))).join(','));
-  }
-  return rows.join('\n') + '\n';
-}

@@ -1,0 +1,113 @@
+// The recorded run on load: the newest record of public/runs/ is drawn within 2 s of navigation, marked as
+// recorded with its command and commit; scrubbing its updates moves the shown update and its episodes; a live
+// run then grows on the same axes, and the curves' CSV holds rows of both sources. A record that is missing or
+// damaged gives one line, and the page trains as before.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
+import { formatHash } from '../src/worker/settings.ts';
+import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, foreignRequests, openPlayground, openTab } from './page.ts';
+import { chromiumForSuite } from './suite_browser.ts';
+
+/** The record the built site shows: the newest that public/runs/index.json lists (vite copies public/ into dist/). */
+function shippedRecord() {
+  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))));
+  if (!entry) throw new Error('public/runs/index.json lists no record');
+  return { file: entry.file, run: parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8')) };
+}
+
+const SUCCESS = '[data-testid="chart-success-unseen"]';
+
+async function seriesCount(page: Awaited<ReturnType<typeof openPlayground>>['page'], source: 'recorded' | 'live'): Promise<number> {
+  return Number(await page.locator(SUCCESS).getAttribute(`data-${source}-series`));
+}
+
+/** A page whose requests for `path` under runs/ are answered by `answer` (service workers blocked, so the route sees them). */
+async function openWithRuns(browser: Browser, path: string, answer: { status: number; body: string }) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
+  await context.route(`**/runs/${path}`, (route) => route.fulfill({ status: answer.status, contentType: 'application/json', body: answer.body }));
+  return openTab(context, formatHash(FAST));
+}
+
+describe('recorded run', () => {
+  const chromium = chromiumForSuite();
+
+  it('is drawn within 2 s of load, marked recorded with its command and commit; scrubbing moves its update; a live run grows on the same axes', async () => {
+    const { file, run } = shippedRecord();
+    const started = Date.now();
+    const opened = await openPlayground(chromium.browser, formatHash(FAST));
+    const { page, problems } = opened;
+    await page.locator(`${SUCCESS}[data-recorded-series="${run.arms.length}"]`).waitFor({ timeout: 10_000 });
+    const drawnMs = Date.now() - started;
+
+    const panel = page.getByTestId('recorded-run');
+    expect(await panel.getAttribute('data-state')).toBe('ready');
+    expect(await page.getByTestId('recorded-badge').textContent()).toBe('recorded');
+    expect(await page.getByTestId('recorded-command').textContent()).toBe(run.command);
+    expect(await page.getByTestId('recorded-commit').textContent()).toBe(run.commit);
+    expect(await panel.textContent()).toContain(`runs/${file}`);
+    const series = (await page.locator(SUCCESS).getAttribute('data-series'))!.split('|');
+    expect(series.filter((s) => s.startsWith('recorded '))).toEqual(run.arms.map((a) => `recorded ${a.algo} eval-unseen (mean of ${a.seeds.length} seed${a.seeds.length === 1 ? '' : 's'})`));
+    await page.getByTestId('curves').screenshot({ path: `${SCREENSHOTS}/e2e-recorded-curves.png` });
+
+    // Scrubbing with the keyboard: the last recorded update first, the first after Home.
+    const updates = [...new Set(run.episodes.map((e) => e.update))].sort((a, b) => a - b);
+    expect(updates.length).toBeGreaterThan(1);
+    expect(await panel.getAttribute('data-update')).toBe(String(updates[updates.length - 1]));
+    await page.getByTestId('recorded-scrub').focus();
+    await page.keyboard.press('Home');
+    await expect.poll(() => panel.getAttribute('data-update')).toBe(String(updates[0]));
+    expect(await page.getByTestId('recorded-update').textContent()).toBe(`update ${updates[0]} of ${run.updates}`);
+    const shown = await page.getByTestId('recorded-episode').evaluateAll((els) => els.map((el) => el.getAttribute('data-update')));
+    expect(shown).toEqual(run.episodes.filter((e) => e.update === updates[0]).map(() => String(updates[0])));
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => panel.getAttribute('data-update')).toBe(String(updates[1]));
+    await panel.screenshot({ path: `${SCREENSHOTS}/e2e-recorded-run.png` });
+
+    // A live run: its points join the recorded ones in the same chart.
+    await engineReady(page);
+    expect(await seriesCount(page, 'live')).toBe(0);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await expect.poll(() => curvePoints(page)).toBe(1);
+    await expect.poll(() => seriesCount(page, 'live')).toBeGreaterThan(0);
+    expect(await seriesCount(page, 'recorded')).toBe(run.arms.length);
+
+    const csv = await downloadText(page, 'export-csv');
+    const rows = csv.text.trimEnd().split('\n').map((l) => l.split(','));
+    expect(rows[0].slice(0, 4)).toEqual(['source', 'run', 'seed', 'update']);
+    const sources = new Set(rows.slice(1).map((r) => r[0]));
+    expect([...sources].sort()).toEqual(['live', 'recorded']);
+    expect(rows.filter((r) => r[0] === 'recorded')).toHaveLength(run.arms.reduce((n, a) => n + a.seeds.reduce((m, s) => m + s.curve.length, 0), 0));
+    expect(rows.filter((r) => r[0] === 'live')).toHaveLength(1);
+    const png = await downloadBytes(page, 'export-png');
+    expect(Array.from(png.bytes.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
+
+    expect(drawnMs).toBeLessThan(2000);
+    expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('says in one line why a missing or damaged record is not shown, and the page trains as before', async () => {
+    const { file, run } = shippedRecord();
+    const missing = await openWithRuns(chromium.browser, 'index.json', { status: 404, body: 'not found' });
+    await expect.poll(() => missing.page.getByTestId('recorded-message').textContent()).toBe('No recorded run: runs/index.json was not read (HTTP 404).');
+    expect(await missing.page.getByTestId('recorded-run').getAttribute('data-state')).toBe('failed');
+    // The 404 itself is the case under test: its response and the console line the browser writes for it.
+    expect(missing.problems.filter((p) => !p.includes('runs/index.json') && !p.includes('status of 404'))).toEqual([]);
+    await missing.page.close();
+
+    const damaged = await openWithRuns(chromium.browser, file, { status: 200, body: JSON.stringify({ ...run, command: 3 }) });
+    const { page, problems } = damaged;
+    await expect.poll(() => page.getByTestId('recorded-message').textContent()).toBe(`The recorded run runs/${file} was not shown: command is 3, not text.`);
+    expect(await page.locator(SUCCESS).getAttribute('data-recorded-series')).toBe('0');
+    await engineReady(page);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await expect.poll(() => curvePoints(page)).toBe(1);
+    await expect.poll(() => seriesCount(page, 'live')).toBeGreaterThan(0);
+    await page.getByTestId('recorded-run').screenshot({ path: `${SCREENSHOTS}/e2e-recorded-refused.png` });
+    expect(problems).toEqual([]);
+  });
+});

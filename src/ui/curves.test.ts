@@ -1,0 +1,170 @@
+// The curves' data: the smoothing, the recorded run's mean and band over seeds, the series each chart draws
+// (recorded and live on one x axis, eval lines after the training line), the CSV with its `source` column,
+// and the loading of the recorded run, which ends in a one-line message whenever it cannot be shown.
+import { describe, expect, it } from 'vitest';
+import type { RecordedArm, RecordedRun } from '../rl/recorded_run.ts';
+import { RECORD_FORMAT, RECORD_INDEX_FORMAT, RECORD_VERSION } from '../rl/recorded_run.ts';
+import type { UpdateMetrics } from '../worker/protocol.ts';
+import { CHARTS, RECORDED_DASH, chartData, colourOfRun, seriesKey } from './charts.ts';
+import { CSV_COLUMNS, curvesCsv } from './curves_csv.ts';
+import { armBand, recordedUpdates, tQuantile975 } from './recorded_curves.ts';
+import { loadNewestRecord } from './recorded_load.ts';
+import { ema } from './smoothing.ts';
+
+function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null, successTrain = 0.25): UpdateMetrics {
+  return {
+    run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3,
+    meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 1, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
+  };
+}
+
+function arm(algo: 'seed' | 'grpo', curves: [number, number, number | null, number | null][][]): RecordedArm {
+  const interval = { value: 0.5, ci: [0.4, 0.6] as [number, number] };
+  return { algo, role: 'main', lr: 5e-4, final: { seen: interval, unseen: interval }, seeds: curves.map((curve, i) => ({ seed: i + 1, curve, final: { seen: 0.5, unseen: 0.5 } })) };
+}
+
+function record(): RecordedRun {
+  return {
+    format: RECORD_FORMAT, version: RECORD_VERSION, command: 'npm run seed -- bench learn --updates 8', commit: 'abc1234', created: '2025-05-01T00:00:00.000Z',
+    preset: 'tiny', updates: 8, episodesPerUpdate: 32, evalEvery: 4, evalGames: { seen: 20, unseen: 20 }, warmstart: { seen: 0.2, unseen: 0.3 },
+    arms: [
+      arm('grpo', [[[0, 0, 0.2, 0.3], [4, 128, 0.3, 0.2], [8, 256, 0.4, 0.5]], [[0, 0, 0.2, 0.3], [4, 128, 0.5, 0.4], [8, 256, 0.4, 0.3]]]),
+      arm('seed', [[[0, 0, 0.2, 0.3], [4, 128, 0.6, null], [8, 256, 0.6, 0.6]]]),
+    ],
+    differences: [],
+    episodes: [],
+  };
+}
+
+describe('smoothing', () => {
+  it('is a debiased exponential moving average that skips empty points', () => {
+    expect(ema([1, 1, 1], 0.9)).toEqual([1, 1, 1].map((x) => expect.closeTo(x, 12)));
+    const out = ema([0, null, 1], 0.5);
+    // (0.5 * 0 + 0.5 * 1) / (1 - 0.25) after the first value 0 / 0.5.
+    expect(out[0]).toBe(0);
+    expect(out[1]).toBeNull();
+    expect(out[2]).toBeCloseTo(0.5 / 0.75, 12);
+    expect(ema([3, Number.NaN, 5], 0)).toEqual([3, null, 5]);
+    expect(() => ema([1], 1)).toThrow(RangeError);
+  });
+});
+
+describe('a recorded arm over its seeds', () => {
+  it('draws the mean with a 95% t interval, clipped to [0, 1], and no band for one seed', () => {
+    const band = armBand(record().arms[0], 'seen');
+    expect(band.map((p) => [p.update, p.mean, p.seeds])).toEqual([[0, 0.2, 2], [4, 0.4, 2], [8, 0.4, 2]]);
+    // Two seeds 0.3 and 0.5: sd 0.1414, half-width 12.706 * 0.1414 / sqrt 2 = 1.27, clipped.
+    expect(band[1]).toMatchObject({ lo: 0, hi: 1 });
+    expect(band[0]).toMatchObject({ lo: 0.2, hi: 0.2 });
+    const seed = armBand(record().arms[1], 'unseen');
+    expect(seed.map((p) => p.update)).toEqual([0, 8]);
+    expect(seed[1]).toEqual({ update: 8, mean: 0.6, lo: 0.6, hi: 0.6, seeds: 1 });
+    expect(tQuantile975(1)).toBe(12.706);
+    expect(tQuantile975(100)).toBe(2.042);
+  });
+
+  it('scrubs through the updates with episodes, or those of the curves when it has none', () => {
+    expect(recordedUpdates(record())).toEqual([0, 4, 8]);
+    const withEpisodes = { ...record(), episodes: [8, 4, 8].map((update) => ({ update }) as RecordedRun['episodes'][number]) };
+    expect(recordedUpdates(withEpisodes)).toEqual([4, 8]);
+  });
+});
+
+describe('chart series', () => {
+  const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
+  const live = { seed: [metrics('seed', 1), metrics('seed', 2, 0.5), metrics('seed', 3)] };
+
+  it('puts the recorded arms and the live run on one axis of updates, training line before the eval line', () => {
+    const d = chartData(unseen, live, record(), { weight: 0, showRaw: false });
+    expect(d.xs).toEqual([0, 1, 2, 3, 4, 8]);
+    expect(d.series.map((s) => s.label)).toEqual([
+      'recorded grpo eval-unseen (mean of 2 seeds)', 'recorded seed eval-unseen (mean of 1 seed)', 'live seed train rollouts', 'live seed eval-unseen',
+    ]);
+    expect(d.ys[0]).toEqual([0.3, null, null, null, 0.30000000000000004, 0.4]);
+    expect(d.ys[3]).toEqual([null, null, 0.5, null, null, null]);
+    expect(d.series[0]).toMatchObject({ source: 'recorded', dash: RECORDED_DASH, colour: colourOfRun('grpo') });
+    expect(d.series[0].band?.seeds).toEqual([2, null, null, null, 2, 2]);
+    expect(d.series[1].band).toBeNull();
+    expect(d.series[2]).toMatchObject({ source: 'live', width: 1, points: false, colour: colourOfRun('seed') });
+    expect(d.series[3]).toMatchObject({ width: 2, points: true, dash: [7, 4] });
+    expect(colourOfRun('seed')).not.toBe(colourOfRun('grpo'));
+  });
+
+  it('smooths the live run only: raw values faint under the smoothed line, or the smoothed line alone', () => {
+    const both = chartData(unseen, live, record(), { weight: 0.5, showRaw: true });
+    expect(both.series.slice(2).map((s) => s.label)).toEqual([
+      'live seed train rollouts (raw)', 'live seed train rollouts (smoothed)', 'live seed eval-unseen (raw)', 'live seed eval-unseen (smoothed)',
+    ]);
+    expect(both.series[2].alpha).toBeLessThan(both.series[3].alpha);
+    expect(both.ys[0]).toEqual(chartData(unseen, live, record(), { weight: 0, showRaw: false }).ys[0]);
+    const only = chartData(unseen, { seed: [metrics('seed', 1, null, 0), metrics('seed', 2, null, 1)] }, null, { weight: 0.5, showRaw: false });
+    expect(only.series.map((s) => s.label)).toEqual(['live seed train rollouts (smoothed)']);
+    expect(only.ys[0]).toEqual([0, expect.closeTo(0.5 / 0.75, 12)]);
+    expect(seriesKey(both)).not.toBe(seriesKey(only));
+  });
+
+  it('leaves the recorded run out of the charts it has no figures for', () => {
+    const loss = CHARTS.find((c) => c.id === 'loss')!;
+    const d = chartData(loss, live, record(), { weight: 0, showRaw: false });
+    expect(d.series.every((s) => s.source === 'live')).toBe(true);
+    expect(d.xs).toEqual([1, 2, 3]);
+  });
+});
+
+describe('the curves as CSV', () => {
+  it('has a source column: a row per recorded arm, seed and evaluation, then a row per live run and update', () => {
+    const csv = curvesCsv({ seed: [metrics('seed', 1), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1)] }, record(), 7);
+    const rows = csv.trimEnd().split('\n').map((l) => l.split(','));
+    expect(rows[0]).toEqual([...CSV_COLUMNS]);
+    expect(rows[0].slice(0, 8)).toEqual(['source', 'run', 'seed', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen']);
+    const recorded = rows.filter((r) => r[0] === 'recorded');
+    expect(recorded).toHaveLength(9);
+    expect(recorded[1].slice(0, 8)).toEqual(['recorded', 'grpo', '1', '4', '128', '', '0.3', '0.2']);
+    expect(recorded[7].slice(0, 8)).toEqual(['recorded', 'seed', '1', '4', '128', '', '0.6', '']);
+    expect(recorded[1].slice(8).every((c) => c === '')).toBe(true);
+    expect(rows.filter((r) => r[0] === 'live').map((r) => r.slice(0, 8))).toEqual([
+      ['live', 'grpo', '7', '1', '8', '0.25', '', ''],
+      ['live', 'seed', '7', '1', '8', '0.25', '', ''],
+      ['live', 'seed', '7', '2', '16', '0.25', '0.5', '0.5'],
+    ]);
+    expect(curvesCsv({ seed: [metrics('seed', 1)] }).trimEnd().split('\n').map((l) => l.split(',')[0])).toEqual(['source', 'live']);
+  });
+});
+
+describe('loading the recorded run', () => {
+  const index = (runs: { file: string; created: string }[]) => JSON.stringify({ format: RECORD_INDEX_FORMAT, runs: runs.map((r) => ({ ...r, command: 'c', commit: 'x' })) });
+  const server = (files: Record<string, string>) => async (url: string) => {
+    const body = files[url];
+    return { ok: body !== undefined, status: body === undefined ? 404 : 200, text: async () => body ?? 'not found' };
+  };
+
+  it('loads the newest record the index lists', async () => {
+    const files = {
+      'runs/index.json': index([{ file: 'old.json', created: '2025-01-01T00:00:00Z' }, { file: 'new.json', created: '2025-02-01T00:00:00Z' }]),
+      'runs/new.json': JSON.stringify(record()),
+    };
+    const loaded = await loadNewestRecord(server(files));
+    expect(loaded).toEqual({ state: 'ready', run: record(), url: 'runs/new.json' });
+  });
+
+  it('ends in one line when there is no index, an HTML page instead, no record, or a corrupt one', async () => {
+    const message = async (files: Record<string, string>) => {
+      const loaded = await loadNewestRecord(server(files));
+      expect(loaded.state).not.toBe('ready');
+      const text = (loaded as { message: string }).message;
+      expect(text).not.toContain('\n');
+      return [loaded.state, text];
+    };
+    expect(await message({})).toEqual(['failed', 'No recorded run: runs/index.json was not read (HTTP 404).']);
+    expect(await message({ 'runs/index.json': '<!doctype html><html></html>' })).toEqual(['failed', 'No recorded run: runs/index.json was not read (it is not JSON).']);
+    expect(await message({ 'runs/index.json': index([]) })).toEqual(['none', 'No recorded run: runs/index.json lists none.']);
+    const listed = index([{ file: 'r.json', created: '2025-01-01T00:00:00Z' }]);
+    expect(await message({ 'runs/index.json': listed })).toEqual(['failed', 'The recorded run runs/r.json was not shown: HTTP 404.']);
+    const corrupt = JSON.stringify({ ...record(), arms: [{ ...record().arms[0], algo: 'ppo' }] });
+    expect(await message({ 'runs/index.json': listed, 'runs/r.json': corrupt })).toEqual(['failed', 'The recorded run runs/r.json was not shown: arms[0].algo is "ppo", not an algorithm.']);
+    const failing = async () => {
+      throw new TypeError('Failed to fetch');
+    };
+    expect((await loadNewestRecord(failing)).state).toBe('failed');
+  });
+});

@@ -1,0 +1,31 @@
+// The curves as CSV: one row per run and update, the recorded run's (one row per arm, seed and evaluated
+// update: only episodes and the two eval splits) and the live run's (every metric), told apart by `source`.
+// Empty cells where an update has no value (no evaluation at that update, a figure a recording keeps not).
+import type { RecordedRun } from '../rl/recorded_run.ts';
+import type { UpdateMetrics } from '../worker/protocol.ts';
+
+const METRICS: readonly (keyof UpdateMetrics)[] = [
+  'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
+  'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
+];
+
+export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];
+
+const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+/** `liveSeed`: the seed the live run was started with (empty when unknown). */
+export function curvesCsv(curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null = null, liveSeed: number | null = null): string {
+  const rows = [CSV_COLUMNS.join(',')];
+  for (const arm of recorded?.arms ?? []) {
+    for (const s of arm.seeds) {
+      for (const [update, episodes, seen, unseen] of s.curve) {
+        const values: Partial<Record<keyof UpdateMetrics, number | null>> = { episodes, evalSeen: seen, evalUnseen: unseen };
+        rows.push(['recorded', arm.algo, s.seed, update, ...METRICS.map((c) => values[c])].map(cell).join(','));
+      }
+    }
+  }
+  for (const run of Object.keys(curves).sort()) {
+    for (const m of curves[run]) rows.push(['live', run, liveSeed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
+  }
+  return rows.join('\n') + '\n';
+}
