@@ -71,7 +71,7 @@ function drawMarker(u: uPlot, update: number): void {
   ctx.restore();
 }
 
-function options(def: ChartDef, data: () => ChartData, marker: () => number | null, width: number): uPlot.Options {
+function options(def: ChartDef, data: () => ChartData, marker: () => number | null, width: number, onZoom: () => void): uPlot.Options {
   const d = data();
   return {
     width,
@@ -101,6 +101,8 @@ function options(def: ChartDef, data: () => ChartData, marker: () => number | nu
       ),
     ],
     hooks: {
+      // A drag selects a range of updates, and uPlot zooms to it when the drag ends.
+      setSelect: [(u) => (u.select.width > 0 ? onZoom() : undefined)],
       drawAxes: [(u) => drawBands(u, data())],
       draw: [
         (u) => {
@@ -133,15 +135,20 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
   const markerRef = useRef(marker);
   markerRef.current = marker;
   const key = seriesKey(data);
+  // A chart zoomed by dragging keeps its zoom as live points arrive; a double-click (uPlot's zoom out) lets the
+  // axes follow the data again.
+  const zoomed = useRef(false);
 
   const empty = data.xs.length === 0;
   useEffect(() => {
     // uPlot has no axes to draw without a point: the chart is made once there is one.
     const el = host.current;
     if (!el || empty) return;
-    const u = new uPlot(options(def, () => dataRef.current, () => markerRef.current, el.clientWidth || 400), plotData(dataRef.current), el);
+    const u = new uPlot(options(def, () => dataRef.current, () => markerRef.current, el.clientWidth || 400, () => void (zoomed.current = true)), plotData(dataRef.current), el);
     plot.current = u;
     register(def.id, u);
+    zoomed.current = false;
+    u.over.addEventListener('dblclick', () => void (zoomed.current = false));
     const resize = new ResizeObserver(() => {
       if (el.clientWidth > 0 && el.clientWidth !== u.width) u.setSize({ width: el.clientWidth, height: CHART_HEIGHT });
     });
@@ -155,7 +162,7 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
   }, [def, key, register, empty]);
 
   useEffect(() => {
-    plot.current?.setData(plotData(data));
+    plot.current?.setData(plotData(data), !zoomed.current);
   }, [data]);
 
   useEffect(() => {
