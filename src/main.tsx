@@ -2,12 +2,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { crossOriginIsolation } from './isolation.ts';
 import { App } from './ui/App.tsx';
+import { useRecorded } from './ui/recorded_store.ts';
 import './ui/styles.css';
 import './ui/episode.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 await crossOriginIsolation();
+// The recorded run is fetched while React renders the page, so that it is drawn within moments of load.
+void useRecorded.getState().load();
 createRoot(root).render(
   <StrictMode>
     <App />

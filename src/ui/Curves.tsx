@@ -1,6 +1,6 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
-import { CHARTS, chartData } from './charts.ts';
+import { ALGO_COLOURS, CHARTS, chartData } from './charts.ts';
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
 import { downloadBlob, downloadText } from './download.ts';
@@ -74,8 +74,7 @@ export function Curves() {
         </span>
       </div>
       <p className="hint">
-        Colour is the algorithm ({' '}
-        <span className="swatch" style={{ background: '#0072B2' }} /> SEED, <span className="swatch" style={{ background: '#E69F00' }} /> GRPO, other colours the
+        Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED, <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the
         controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. Hover a chart to read every
         series at an update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
       </p>

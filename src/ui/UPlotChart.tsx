@@ -7,7 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { seriesKey, type ChartData, type ChartDef, type SeriesSpec } from './charts.ts';
 
-export const CHART_HEIGHT = 200;
+const CHART_HEIGHT = 200;
 const SYNC_KEY = 'seed-curves';
 
 function withAlpha(hex: string, alpha: number): string {
@@ -129,6 +129,7 @@ export interface UPlotChartProps {
 
 export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
   const host = useRef<HTMLDivElement>(null);
+  const figure = useRef<HTMLElement>(null);
   const plot = useRef<uPlot | null>(null);
   const dataRef = useRef(data);
   dataRef.current = data;
@@ -147,6 +148,8 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
     const u = new uPlot(options(def, () => dataRef.current, () => markerRef.current, el.clientWidth || 400, () => void (zoomed.current = true)), plotData(dataRef.current), el);
     plot.current = u;
     register(def.id, u);
+    // The recorded series uPlot has drawn (data-recorded-series says what it is given, before it draws).
+    figure.current?.setAttribute('data-drawn-recorded', String(dataRef.current.series.filter((x) => x.source === 'recorded').length));
     zoomed.current = false;
     u.over.addEventListener('dblclick', () => void (zoomed.current = false));
     const resize = new ResizeObserver(() => {
@@ -154,6 +157,7 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
     });
     resize.observe(el);
     return () => {
+      figure.current?.removeAttribute('data-drawn-recorded');
       resize.disconnect();
       u.destroy();
       plot.current = null;
@@ -176,7 +180,7 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
   const recorded = data.series.filter((s) => s.source === 'recorded').length;
   const live = data.series.filter((s) => s.source === 'live').length;
   return (
-    <figure className="chart" data-testid={`chart-${def.id}`} data-recorded-series={recorded} data-live-series={live} data-series={data.series.map((s) => s.label).join('|')}>
+    <figure ref={figure} className="chart" data-testid={`chart-${def.id}`} data-recorded-series={recorded} data-live-series={live} data-series={data.series.map((s) => s.label).join('|')}>
       <figcaption className="chart-title">{def.title}</figcaption>
       {empty ? <p className="hint">No points yet.</p> : null}
       <div ref={host} className="chart-plot" role="img" aria-label={`${def.title}: ${data.series.map((s) => s.label).join(', ') || 'no points yet'}`} />

@@ -11,7 +11,8 @@ export type RecordedLoad =
   | { state: 'failed'; message: string }
   | { state: 'ready'; run: RecordedRun; url: string };
 
-export const RUNS_DIR = 'runs/';
+/** Beside index.html in the built site: public/runs/ of the repository. */
+const RUNS_DIR = 'runs/';
 
 type Get = (url: string) => Promise<Pick<Response, 'ok' | 'status' | 'text'>>;
 
