@@ -58,10 +58,11 @@ const TEXT_BYTE = 4 * (ERRORS + 4 * (MAX_THREADS + 1));
 const CONTROL_BYTES = TEXT_BYTE + 2 * ERROR_CHARS * (MAX_THREADS + 1);
 const ERROR_KINDS = [Error, RangeError, TypeError] as const;
 /**
- * How long a worker keeps checking its wake-up word after a job before it sleeps: a decoder's steps come a
- * fraction of a millisecond apart, and a sleeping thread takes far longer than that to wake.
+ * How long a worker keeps checking its wake-up word after a job before it sleeps: a decoder's steps often
+ * come less than that apart, and a sleeping thread takes longer to wake; longer would take cores from other
+ * processes on a busy machine.
  */
-const SPIN_MS = 0.5;
+const SPIN_MS = 0.2;
 
 let host: ThreadHost | null = null;
 let chosen: number | null = null;
