@@ -12,7 +12,6 @@ export const browserThreadHost: ThreadHost = {
         worker.addEventListener('message', () => ready(), { once: true });
         worker.addEventListener('error', (e) => failed(new Error(e.message || 'a CPU worker thread could not start')), { once: true });
       },
-      terminate: () => worker.terminate(),
     };
   },
 };

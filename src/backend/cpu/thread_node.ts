@@ -23,7 +23,6 @@ export const nodeThreadHost: ThreadHost = {
         worker.once('message', ready);
         worker.once('error', failed);
       },
-      terminate: () => void worker.terminate(),
     };
   },
 };

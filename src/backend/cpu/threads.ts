@@ -29,7 +29,6 @@ export interface ThreadInit {
 export interface ThreadPort {
   /** Calls `ready` once the thread serves jobs, `failed` if it could not start. */
   started(ready: () => void, failed: (err: Error) => void): void;
-  terminate(): void;
 }
 
 export interface ThreadHost {
@@ -141,7 +140,6 @@ class Pool {
     this.usable = usable < 0 ? k : usable;
     return this.usable;
   }
-
 }
 
 let pool: Pool | null = null;
