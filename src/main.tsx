@@ -5,6 +5,7 @@ import { App } from './ui/App.tsx';
 import { useRecorded } from './ui/recorded_store.ts';
 import './ui/styles.css';
 import './ui/episode.css';
+import './ui/guide.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

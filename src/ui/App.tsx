@@ -5,6 +5,8 @@ import { Controls } from './Controls.tsx';
 import { Curves } from './Curves.tsx';
 import { RecordedRun } from './RecordedRun.tsx';
 import { EpisodeView } from './EpisodeView.tsx';
+import { Guide, SkipLinks, useShortcuts } from './Guide.tsx';
+import { LiveNumbers } from './LiveNumbers.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
 import { StageView } from './StageView.tsx';
 import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
@@ -20,9 +22,11 @@ export function App() {
     void boot();
   }, [connectGpu, boot]);
   useHashNavigation();
+  useShortcuts();
 
   return (
     <main className="page">
+      <SkipLinks />
       <header className="page-header">
         <h1>SEED Playground</h1>
         <p className="tagline">
@@ -30,8 +34,10 @@ export function App() {
           small transformer agent on household tasks, live in your browser with WebGPU.
         </p>
       </header>
+      <Guide />
       <Notices />
       <ResumeOffer />
+      <LiveNumbers />
       <div className="layout">
         <div className="column-main">
           <Controls />

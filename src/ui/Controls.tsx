@@ -11,6 +11,8 @@ import {
   type NumericKey,
   type Settings,
 } from '../worker/settings.ts';
+import { PRESET_LABELS, PRESET_NOTES } from './explain.ts';
+import { ShortcutList } from './Guide.tsx';
 import { ALGORITHM_LABELS, SETTING_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
@@ -57,6 +59,13 @@ export function Controls() {
           Reset
         </button>
       </div>
+      <ShortcutList />
+      {engine.state === 'failed' ? (
+        <div className="banner banner-error" role="alert" data-testid="start-failed">
+          <strong>The run stopped:</strong> {engine.message}.
+          <p>Reset tries again; choosing another preset or any other setting starts a new run.</p>
+        </div>
+      ) : null}
       <Settings />
     </section>
   );
@@ -69,10 +78,18 @@ function Settings() {
 
   return (
     <div className="settings">
+      <p className="hint preset-note" data-testid="preset-note" data-preset={settings.preset}>
+        <strong>What to look for:</strong> {PRESET_NOTES[settings.preset]}
+      </p>
       <fieldset>
         <legend>Run</legend>
         <ChoiceField settingKey="algo" value={settings.algo} labels={ALGORITHM_LABELS} onChange={(v) => update({ algo: v as Settings['algo'] })} />
-        <ChoiceField settingKey="preset" value={settings.preset} onChange={(v) => void setSettings({ ...defaultSettings(v as Settings['preset']), algo: settings.algo, seed: settings.seed, backend: settings.backend })} />
+        <ChoiceField
+          settingKey="preset"
+          value={settings.preset}
+          labels={PRESET_LABELS}
+          onChange={(v) => void setSettings({ ...defaultSettings(v as Settings['preset']), algo: settings.algo, seed: settings.seed, backend: settings.backend })}
+        />
         <ChoiceField settingKey="backend" value={settings.backend} onChange={(v) => update({ backend: v as Settings['backend'] })} />
         <ChoiceField settingKey="decoding" value={settings.decoding} onChange={(v) => update({ decoding: v as Settings['decoding'] })} />
         {PAGE_NUMBER_KEYS.map((key) => (

@@ -1,6 +1,8 @@
-import { useMemo, useState } from 'react';
-import type { RunId, TrajectoryView } from '../worker/protocol.ts';
-import { colourOf, colourRange, filterTrajectories, keepSelection, tokenValue, type ColourBy, type OutcomeFilter } from './run_record.ts';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import type { RunId, SkillView, TrajectoryView } from '../worker/protocol.ts';
+import type { SymbolName } from './explain.ts';
+import { Sym } from './Guide.tsx';
+import { colourOf, colourRange, filterTrajectories, keepSelection, shownBatch, tokenValue, type ColourBy, type OutcomeFilter } from './run_record.ts';
 import { usePlayground } from './store.ts';
 
 const COLOUR_LABELS: Record<ColourBy, string> = { delta: 'Δ (probability shift)', gate: 'gate g', coef: 'loss coefficient c' };
@@ -11,13 +13,19 @@ export function fmt(x: number): string {
   return Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? x.toFixed(4) : x.toExponential(3);
 }
 
+/** What a skill's text says it is, by its first word, whatever the outcome of its game. */
+export function skillKindLabel(kind: SkillView['kind']): string {
+  return kind === 'workflow' ? 'workflow' : kind === 'avoid' ? 'avoid-rule' : 'neither kind';
+}
+
 export function EpisodeView() {
   const record = usePlayground((s) => s.record);
   const view = usePlayground((s) => s.view);
   const info = usePlayground((s) => s.info);
+  const playing = usePlayground((s) => s.engine.state === 'playing');
   const runs = info?.runs ?? [];
   const setView = usePlayground((s) => s.setView);
-  const batch = record.batch[view.run] ?? [];
+  const { trajectories: batch, update } = shownBatch(record, view.run, playing);
   const shown = filterTrajectories(batch, view.filter);
   const selected = keepSelection(shown, view.selected);
   const trajectory = shown.find((t) => t.index === selected) ?? null;
@@ -27,7 +35,7 @@ export function EpisodeView() {
     <section className="panel" aria-labelledby="episodes-title" data-testid="episodes">
       <div className="panel-head">
         <h2 id="episodes-title">
-          Episodes {record.batchUpdate[view.run] !== undefined ? <small>update {record.batchUpdate[view.run]}</small> : null}
+          Episodes {update !== undefined ? <small data-testid="episodes-update">update {update}{playing && record.completed[view.run] ? ', the last completed' : ''}</small> : null}
         </h2>
         <div className="button-row">
           {runs.length > 1 ? (
@@ -131,11 +139,44 @@ function tokenNumbers(t: TrajectoryView, k: number): [string, number][] {
   return rows;
 }
 
+/** The token an arrow key moves to: Left and Right by token, Up and Down by command, Home and End to the ends. */
+function tokenAfterKey(t: TrajectoryView, k: number, key: string): number | null {
+  const last = t.tokens.length - 1;
+  const step = t.steps.findIndex((s) => k >= s.tokenStart && k < s.tokenStart + s.tokenCount);
+  switch (key) {
+    case 'ArrowRight':
+      return Math.min(last, k + 1);
+    case 'ArrowLeft':
+      return Math.max(0, k - 1);
+    case 'ArrowDown':
+      return step + 1 < t.steps.length ? t.steps[step + 1].tokenStart : last;
+    case 'ArrowUp':
+      return step > 0 ? t.steps[step - 1].tokenStart : 0;
+    case 'Home':
+      return 0;
+    case 'End':
+      return last;
+    default:
+      return null;
+  }
+}
+
 function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: ColourBy; range: [number, number] }) {
   const [focus, setFocus] = useState<number | null>(null);
+  const box = useRef<HTMLDivElement>(null);
   const k = focus !== null && focus < t.tokens.length ? focus : null;
+  // One tab stop for all the tokens (roving tabindex): the one last shown, else the first; arrows move within.
+  const tabStop = k ?? 0;
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const at = (e.target as HTMLElement).dataset.k;
+    if (at === undefined) return;
+    const next = tokenAfterKey(t, Number(at), e.key);
+    if (next === null) return;
+    e.preventDefault();
+    box.current?.querySelector<HTMLElement>(`.tok[data-k="${next}"]`)?.focus();
+  };
   return (
-    <div className="transcript" data-testid="transcript" data-index={t.index} data-won={t.won}>
+    <div className="transcript" data-testid="transcript" data-index={t.index} data-won={t.won} ref={box} onKeyDown={onKeyDown}>
       <p className="task-line">
         <strong>Task:</strong> <span data-testid="transcript-goal">{t.goal}</span> <span className="muted">({t.taskType})</span>{' '}
         <span className={t.won ? 'ok' : 'bad'} data-testid="transcript-outcome">
@@ -160,7 +201,7 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
                 <span
                   key={idx}
                   className={`tok ${v === null ? 'unscored' : ''}`}
-                  tabIndex={0}
+                  tabIndex={idx === tabStop ? 0 : -1}
                   style={v === null ? undefined : { background: colourOf(v, range, colourBy) }}
                   aria-label={`${t.tokens[idx]}: ${label}`}
                   title={label}
@@ -182,14 +223,16 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
       ))}
       <div className="token-detail" aria-live="polite" data-testid="token-detail">
         {k === null ? (
-          <span className="muted">Hover or focus a command token to see its numbers.</span>
+          <span className="muted">Hover or focus a command token to see its numbers (Tab to the tokens, then the arrow keys).</span>
         ) : (
           <>
             <strong>“{t.tokens[k]}”</strong>
             <dl className="facts compact">
               {tokenNumbers(t, k).map(([name, x]) => (
                 <div key={name} className="fact">
-                  <dt>{name}</dt>
+                  <dt>
+                    <Sym name={name.trim() as SymbolName}>{name}</Sym>
+                  </dt>
                   <dd data-name={name.trim()}>{fmt(x)}</dd>
                 </div>
               ))}
@@ -209,9 +252,14 @@ function SkillCard({ t }: { t: TrajectoryView }) {
       {skill ? (
         <>
           <p>
-            <span className={skill.outcome === 'success' ? 'ok' : 'bad'} data-testid="skill-outcome">
-              {skill.outcome === 'success' ? 'workflow (success)' : 'avoidance (failure)'}
-            </span>{' '}
+            <span className="skill-kind" data-testid="skill-kind" data-kind={skill.kind ?? ''} title="the kind its text states by its first word">
+              {skillKindLabel(skill.kind)}
+            </span>
+            {' · '}
+            <span className={skill.outcome === 'success' ? 'ok' : 'bad'} data-testid="skill-outcome" title="the outcome of the game the analyzer was told">
+              written after a {skill.outcome}
+            </span>
+            {' · '}
             <span className={skill.valid ? 'ok' : 'bad'} data-testid="skill-valid" data-valid={skill.valid}>
               {skill.valid ? 'valid' : `not used: ${skill.reason ?? 'invalid'}`}
             </span>

@@ -10,9 +10,16 @@ export function Notices() {
   const notices = usePlayground((s) => s.notices);
   const dismiss = usePlayground((s) => s.dismissNotices);
   const errors = usePlayground((s) => s.record.errors);
-  if (notices.length === 0 && errors.length === 0) return null;
+  const initial = usePlayground((s) => s.info?.initial);
+  if (notices.length === 0 && errors.length === 0 && !initial?.random) return null;
   return (
     <div className="notices">
+      {initial?.random ? (
+        <div className="banner banner-warn" role="status" data-testid="random-start">
+          <strong>No warm start ships for the {initial.preset} preset:</strong> this run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it
+          plays at random and will win almost nothing for a long time. The micro and tiny presets start from a trained policy.
+        </div>
+      ) : null}
       {notices.length > 0 ? (
         <div className="banner banner-warn" role="alert" data-testid="hash-notices">
           <strong>Some settings in the link were not used:</strong>

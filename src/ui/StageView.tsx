@@ -1,7 +1,10 @@
+import type { ReactNode } from 'react';
 import { STAGES } from '../rl/update_state.ts';
 import type { StageSnapshot, TrajectoryView } from '../worker/protocol.ts';
 import { downloadText } from './download.ts';
-import { fmt } from './EpisodeView.tsx';
+import { fmt, skillKindLabel } from './EpisodeView.tsx';
+import { STAGE_CAPTIONS, type SymbolName } from './explain.ts';
+import { Sym, Symbols } from './Guide.tsx';
 import { STAGE_TITLES } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
@@ -10,14 +13,18 @@ export function StageView() {
   const snapshot = usePlayground((s) => s.record.stage[s.view.run] ?? null);
   const stepStage = usePlayground((s) => s.stepStage);
   const ready = usePlayground((s) => s.engine.state === 'ready');
-  const lossJson = usePlayground((s) => s.lossJson);
+  const tokenTable = usePlayground((s) => s.tokenTable);
   const done = snapshot ? STAGES.indexOf(snapshot.stage) : -1;
   const selected = snapshot?.trajectories.find((t) => t.index === view.selected) ?? snapshot?.trajectories[0] ?? null;
 
-  const exportLoss = async () => {
-    const text = await lossJson();
-    if (text) downloadText(text, `seed-loss-update-${snapshot?.update ?? 0}.json`, 'application/json');
+  const exportTable = async (format: 'json' | 'csv') => {
+    const table = await tokenTable();
+    if (!table) return;
+    const name = `seed-tokens-update-${table.update}-stage-${table.stage}`;
+    if (format === 'json') downloadText(table.json, `${name}.json`, 'application/json');
+    else downloadText(table.csv, `${name}.csv`, 'text/csv');
   };
+  const canExport = snapshot !== null && done >= STAGES.indexOf('rescore');
 
   return (
     <section className="panel" aria-labelledby="stages-title" data-testid="stages" data-stage={snapshot?.stage ?? ''}>
@@ -29,22 +36,44 @@ export function StageView() {
           <button type="button" onClick={() => void stepStage()} disabled={!ready} data-testid="stage-next">
             {done < 0 || done === STAGES.length - 1 ? 'Start: 1 rollout' : `Next: ${STAGE_TITLES[STAGES[done + 1]]}`}
           </button>
-          <button type="button" className="secondary" onClick={() => void exportLoss()} disabled={!snapshot || done < STAGES.indexOf('rescore')} data-testid="export-loss-json">
-            Export per-token table (loss JSON)
+          <button type="button" className="secondary" onClick={() => void exportTable('json')} disabled={!canExport} data-testid="export-loss-json" title="every token of the update with its numbers, in the format of `seed loss --in`">
+            Per-token table: JSON
+          </button>
+          <button type="button" className="secondary" onClick={() => void exportTable('csv')} disabled={!canExport} data-testid="export-tokens-csv">
+            CSV
           </button>
         </div>
       </div>
       <ol className="stage-track" aria-label="Stages">
         {STAGES.map((s, i) => (
-          <li key={s} className={i <= done ? 'done' : ''} aria-current={i === done ? 'step' : undefined}>
+          <li key={s} className={i <= done ? 'done' : ''} aria-current={i === done ? 'step' : undefined} title={STAGE_CAPTIONS[s]}>
             {STAGE_TITLES[s]}
           </li>
         ))}
       </ol>
-      {snapshot ? <StageBody snapshot={snapshot} selected={selected} /> : <p className="hint">Press “Start” to run the next update one stage at a time.</p>}
+      {snapshot ? (
+        <>
+          <p className="stage-caption" data-testid="stage-caption">
+            {STAGE_CAPTIONS[snapshot.stage]}
+          </p>
+          <StageBody snapshot={snapshot} selected={selected} />
+          <Symbols names={STAGE_SYMBOLS[snapshot.stage]} />
+        </>
+      ) : (
+        <p className="hint">Press “Start” to run the next update one stage at a time: {STAGE_CAPTIONS.rollout}</p>
+      )}
     </section>
   );
 }
+
+const STAGE_SYMBOLS: Readonly<Record<StageSnapshot['stage'], readonly SymbolName[]>> = {
+  rollout: ['l_old'],
+  rewards: ['R', 'mean', 'std', 'A'],
+  skills: [],
+  rescore: ['l_old', 'l_student', 'l_skill', 'l_ref'],
+  loss: ['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'λ', 'β', 'clip', 'KL coefficient'],
+  optimizer: ['L_GRPO', 'L_OPD', 'KL', 'total', 'gradient norm', 'rms parameter change'],
+};
 
 function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: TrajectoryView | null }) {
   switch (snapshot.stage) {
@@ -57,10 +86,18 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
           <thead>
             <tr>
               <th scope="col">Task</th>
-              <th scope="col">Rewards R</th>
-              <th scope="col">mean</th>
-              <th scope="col">std</th>
-              <th scope="col">Advantages A</th>
+              <th scope="col">
+                <Sym name="R">Rewards R</Sym>
+              </th>
+              <th scope="col">
+                <Sym name="mean" />
+              </th>
+              <th scope="col">
+                <Sym name="std" />
+              </th>
+              <th scope="col">
+                <Sym name="A">Advantages A</Sym>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -82,7 +119,8 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
           <thead>
             <tr>
               <th scope="col">#</th>
-              <th scope="col">Outcome</th>
+              <th scope="col">Outcome of the game</th>
+              <th scope="col">Kind the skill states</th>
               <th scope="col">Skill</th>
               <th scope="col">Usable</th>
             </tr>
@@ -92,6 +130,7 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
               <tr key={t.index}>
                 <td>{t.index}</td>
                 <td>{t.won ? 'success' : 'failure'}</td>
+                <td>{skillKindLabel(t.skill?.kind ?? null)}</td>
                 <td>
                   <details>
                     <summary>{t.skill?.text || '(empty)'}</summary>
@@ -112,7 +151,13 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
       return selected ? (
         <TokenTable
           t={selected}
-          note={`λ ${snapshot.hyper.lambda}, β ${snapshot.hyper.beta}, clip ${snapshot.hyper.clip}, KL coefficient ${snapshot.hyper.klCoef}${snapshot.hyper.gate ? '' : ', gate off (g = 1)'}; coef = grpo + opd + kl = d L_SEED / d l_student`}
+          note={
+            <>
+              <Sym name="λ" /> {snapshot.hyper.lambda}, <Sym name="β" /> {snapshot.hyper.beta}, <Sym name="clip" /> {snapshot.hyper.clip}, <Sym name="KL coefficient" />{' '}
+              {snapshot.hyper.klCoef}
+              {snapshot.hyper.gate ? '' : ', gate off (g = 1)'}; coef = grpo + opd + kl = d L_SEED / d l_student
+            </>
+          }
           columns={[
             ['Δ', (t, k) => t.scores?.delta[k]],
             ['gate', (t, k) => t.scores?.gate[k]],
@@ -129,17 +174,29 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
       return (
         <div data-testid="stage-table">
           <dl className="facts">
-            <dt>L_GRPO</dt>
+            <dt>
+              <Sym name="L_GRPO" />
+            </dt>
             <dd data-testid="step-lgrpo">{fmt(step.L_GRPO)}</dd>
-            <dt>L_OPD</dt>
+            <dt>
+              <Sym name="L_OPD" />
+            </dt>
             <dd>{fmt(step.L_OPD)}</dd>
-            <dt>KL</dt>
+            <dt>
+              <Sym name="KL" />
+            </dt>
             <dd>{fmt(step.KL)}</dd>
-            <dt>total</dt>
+            <dt>
+              <Sym name="total" />
+            </dt>
             <dd>{fmt(step.total)}</dd>
-            <dt>gradient norm</dt>
+            <dt>
+              <Sym name="gradient norm" />
+            </dt>
             <dd data-testid="step-gradnorm">{fmt(step.gradNorm)}</dd>
-            <dt>rms parameter change</dt>
+            <dt>
+              <Sym name="rms parameter change" />
+            </dt>
             <dd data-testid="step-rms-change">{fmt(step.rmsChange)}</dd>
           </dl>
           <table className="numbers">
@@ -180,7 +237,9 @@ function RolloutTable({ trajectories }: { trajectories: TrajectoryView[] }) {
           <th scope="col">Task</th>
           <th scope="col">Steps</th>
           <th scope="col">Won</th>
-          <th scope="col">Commands (mean l_old)</th>
+          <th scope="col">
+            Commands (mean <Sym name="l_old" />)
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -210,13 +269,14 @@ function RolloutTable({ trajectories }: { trajectories: TrajectoryView[] }) {
   );
 }
 
-type Column = [string, (t: TrajectoryView, k: number) => number | undefined];
+type Column = [SymbolName, (t: TrajectoryView, k: number) => number | undefined];
 
-function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]; note?: string }) {
+function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]; note?: ReactNode }) {
   return (
     <table className="numbers" data-testid="stage-table">
       <caption>
-        Per command token of trajectory {t.task + 1}.{t.episode + 1} (pick another in Episodes){note ? `; ${note}` : ''}
+        Per command token of trajectory {t.task + 1}.{t.episode + 1} (pick another in Episodes; the exports hold every trajectory)
+        {note ? <>; {note}</> : null}
       </caption>
       <thead>
         <tr>
@@ -224,7 +284,7 @@ function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]
           <th scope="col">token</th>
           {columns.map(([name]) => (
             <th key={name} scope="col">
-              {name}
+              <Sym name={name} />
             </th>
           ))}
         </tr>

@@ -12,6 +12,9 @@ export interface RunRecord {
   batch: Record<string, TrajectoryView[]>;
   /** The update number each run's batch belongs to. */
   batchUpdate: Record<string, number>;
+  /** The trajectories of each run's last completed update, scored and applied (its optimizer stage ran). */
+  completed: Record<string, TrajectoryView[]>;
+  completedUpdate: Record<string, number>;
   /** The newest stage snapshot per run. */
   stage: Record<string, StageSnapshot>;
   status: string;
@@ -23,6 +26,8 @@ export const EMPTY_RECORD: RunRecord = {
   curves: {},
   batch: {},
   batchUpdate: {},
+  completed: {},
+  completedUpdate: {},
   stage: {},
   status: '',
   lastCheckpoint: null,
@@ -59,6 +64,10 @@ export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
     case 'stage': {
       let next: RunRecord = { ...rec, stage: { ...rec.stage, [event.snapshot.run]: event.snapshot } };
       for (const t of event.snapshot.trajectories) next = putTrajectory(next, t);
+      if (event.snapshot.stage === 'optimizer') {
+        const { run, update, trajectories } = event.snapshot;
+        next = { ...next, completed: { ...next.completed, [run]: trajectories }, completedUpdate: { ...next.completedUpdate, [run]: update } };
+      }
       return next;
     }
     case 'update':
@@ -78,6 +87,16 @@ export function recordWithCurves(curves: UpdateMetrics[]): RunRecord {
   let rec = EMPTY_RECORD;
   for (const m of curves) rec = putMetrics(rec, m);
   return rec;
+}
+
+/**
+ * The trajectories the episode view shows for a run: while training plays, those of the last completed update
+ * (scored, with skills), never the half-built one; otherwise, and before any update completed, the newest,
+ * which the step-through builds stage by stage.
+ */
+export function shownBatch(rec: RunRecord, run: string, playing: boolean): { trajectories: TrajectoryView[]; update: number | undefined } {
+  if (playing && rec.completed[run]) return { trajectories: rec.completed[run], update: rec.completedUpdate[run] };
+  return { trajectories: rec.batch[run] ?? [], update: rec.batchUpdate[run] };
 }
 
 export function filterTrajectories(list: readonly TrajectoryView[], filter: OutcomeFilter): TrajectoryView[] {

@@ -19,7 +19,7 @@ const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
 };
 
 const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {
-  preset: { label: 'Model preset', help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU' },
+  preset: { label: 'Model preset', help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU, from random weights (no warm start ships)' },
   algo: { label: 'Algorithm', help: 'what the run trains with' },
   decoding: { label: 'Decoding', help: 'constrained: only admissible commands; free: the paper’s setting' },
   backend: { label: 'Backend', help: 'auto picks what is faster on this machine' },

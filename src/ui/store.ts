@@ -2,7 +2,7 @@
 // hash), and the record of the runs the training worker reports. The GPU runtime and the worker handle are
 // not state (neither serialisable nor rendered), so they live beside the store.
 import { create } from 'zustand';
-import type { EngineEvent, EngineInfo, RunId, SavedRunInfo, SavedRuns } from '../worker/protocol.ts';
+import type { EngineEvent, EngineInfo, RunId, SavedRunInfo, SavedRuns, TeacherCheckView, TokenTableExport } from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
 import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
 import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../worker/settings.ts';
@@ -31,6 +31,12 @@ export type EngineStatus =
   | { state: 'busy'; what: string }
   | { state: 'failed'; message: string };
 
+export type TeacherStatus =
+  | { state: 'idle' }
+  | { state: 'running'; games: number }
+  | { state: 'done'; result: TeacherCheckView }
+  | { state: 'failed'; message: string };
+
 export interface ViewState {
   run: RunId;
   filter: OutcomeFilter;
@@ -55,6 +61,8 @@ export interface PlaygroundState {
   savedMessage: string | null;
   /** The outcome of the last checkpoint import or export, shown beside the buttons. */
   checkpointMessage: { ok: boolean; text: string } | null;
+  /** The last teacher check of the shown run's policy (cleared when a run starts). */
+  teacher: TeacherStatus;
   connectGpu: () => Promise<void>;
   runSelfTest: () => Promise<void>;
   /** Starts the worker and the first run from the URL hash's settings. */
@@ -74,7 +82,9 @@ export interface PlaygroundState {
   /** The shown run's checkpoint, without a message in the checkpoint panel (for the ONNX export). */
   checkpointBytes: () => Promise<Uint8Array | null>;
   importCheckpoint: (bytes: Uint8Array) => Promise<void>;
-  lossJson: () => Promise<string | null>;
+  /** The shown run's per-token table of its open update, as JSON and CSV. */
+  tokenTable: () => Promise<TokenTableExport | null>;
+  runTeacherCheck: (games: number) => Promise<void>;
 }
 
 let runtime: GpuRuntime | null = null;
@@ -115,6 +125,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
   saved: NO_SAVED_RUNS,
   savedMessage: null,
   checkpointMessage: null,
+  teacher: { state: 'idle' },
 
   connectGpu: () => {
     connecting ??= connect(set);
@@ -159,6 +170,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     const before = get().runSettings;
     set({ settings: next });
     writeHash(next);
+    // After a failed start (a warm start that cannot be used) any edit starts a run.
+    if (engine && !before && get().engine.state === 'failed') await startRun(next, null);
     if (!engine || !before) return;
     if (needsReset(before, next)) {
       await startRun(next, null);
@@ -243,23 +256,40 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     if (!engine) return;
     await engine.pause();
     try {
-      await engine.importCheckpoint(bytes);
-      // The open update was computed with the old weights; the engine dropped it.
-      set((s) => ({ record: { ...s.record, stage: {} } }));
-      set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from its weights` } });
+      const imported = await engine.importCheckpoint(bytes);
+      flushEvents();
+      // The open update was computed with the old weights; the engine dropped it. A run checkpoint brings its
+      // update count, and the curves of the replaced run go.
+      set((s) => ({ record: { ...s.record, stage: {}, curves: imported.fromCheckpoint ? {} : s.record.curves }, teacher: { state: 'idle' } }));
+      const from = imported.fromCheckpoint ? `its update ${imported.updates}` : `update ${imported.updates} with its weights`;
+      set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from ${from}` } });
     } catch (err) {
       set({ checkpointMessage: { ok: false, text: `import refused: ${messageOf(err)}` } });
     }
   },
 
-  lossJson: async () => {
+  tokenTable: async () => {
     if (!engine) return null;
     try {
-      return await engine.lossJson(get().view.run);
+      return await engine.tokenTable(get().view.run);
     } catch (err) {
       set((s) => ({ record: applyEvent(s.record, { type: 'error', message: messageOf(err) }) }));
       return null;
     }
+  },
+
+  runTeacherCheck: async (games) => {
+    const run = get().view.run;
+    set({ teacher: { state: 'running', games } });
+    let teacher: TeacherStatus = { state: 'failed', message: 'the training worker is busy' };
+    await busy('running the teacher check', async (e) => {
+      try {
+        teacher = { state: 'done', result: await e.teacherCheck(run, games) };
+      } catch (err) {
+        teacher = { state: 'failed', message: messageOf(err) };
+      }
+    });
+    set({ teacher });
   },
 
   runSelfTest: async () => {
@@ -318,7 +348,7 @@ async function refreshSaved(): Promise<void> {
 async function startRun(settings: Settings, resume: string | null, saved?: SavedRunInfo): Promise<string | null> {
   if (!engine) return 'the training worker has not started';
   dropEvents();
-  setState({ engine: { state: 'starting' }, record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD, runSettings: null });
+  setState({ engine: { state: 'starting' }, record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD, runSettings: null, teacher: { state: 'idle' } });
   let failed: string | null = null;
   try {
     const info = await engine.start(settings, resume);

@@ -3,7 +3,7 @@
 // reset, and a saved run resumes where it stopped.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NonFiniteError } from '../backend/backend.ts';
-import { parseLossProblem } from '../backend/loss_json.ts';
+import { parseLossProblem, shortestFloat32 } from '../backend/loss_json.ts';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { seedLoss } from '../backend/cpu/seed_loss.ts';
 import { Rng } from '../common/rng.ts';
@@ -18,7 +18,7 @@ import { indexedDbStore } from './persist.ts';
 import type { SavedRun } from './saved_run.ts';
 import { largestChanges } from './views.ts';
 import { STAGES } from '../rl/update_state.ts';
-import type { EngineEvent, StageSnapshot } from './protocol.ts';
+import type { EngineEvent, StageSnapshot, TokenTableExport } from './protocol.ts';
 
 beforeEach(clearStore);
 
@@ -59,12 +59,12 @@ describe('engine', () => {
     const moved = ck.params.map((x) => x + 0.05 * rng.normal());
     await engine.importCheckpoint(writeCheckpoint({ ...ck, params: moved }));
     const snapshots: StageSnapshot[] = [];
-    let atRescore = '';
+    let atRescore: TokenTableExport | null = null;
     for (let i = 0; i < STAGES.length; i++) {
       snapshots.push(await engine.stepStage('seed'));
-      if (snapshots[i].stage === 'rescore') atRescore = await engine.lossJson('seed');
+      if (snapshots[i].stage === 'rescore') atRescore = await engine.tokenTable('seed');
     }
-    await expect(new Engine(memoryHost()).lossJson('seed')).rejects.toThrow('no run has started');
+    await expect(new Engine(memoryHost()).tokenTable('seed')).rejects.toThrow('no run has started');
     expect(snapshots.map((s) => s.stage)).toEqual(STAGES);
     expect(snapshots.every((s) => s.update === 1)).toBe(true);
 
@@ -93,16 +93,29 @@ describe('engine', () => {
     }
     // The table exported at stage 4 holds the l_student shown there, the same inputs, and recomputes to the
     // stage-5 numbers (l_student of the scoring and of the loss pass agree to float32 noise).
-    const early = parseLossProblem(atRescore);
+    const early = parseLossProblem(atRescore!.json);
     expect(Array.from(early.lStudent)).toEqual(rescore.trajectories.flatMap((t) => Array.from(t.scores!.lStudent)));
-    // Stage 5: the exported loss JSON, recomputed by the CPU reference, gives the numbers shown per token.
-    const problem = parseLossProblem(await engine.lossJson('seed'));
+    expect(atRescore!.stage).toBe(4);
+    expect(atRescore!.csv.split('\n')[0]).toBe('trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask');
+    expect(JSON.parse(atRescore!.json).tokens[0]).not.toHaveProperty('delta');
+    // Stage 5: the exported loss JSON, recomputed by the CPU reference, gives the numbers shown per token; the
+    // file and its CSV hold each token's text and the Delta, gate and coefficients shown.
+    const table = await engine.tokenTable('seed');
+    expect(table).toMatchObject({ run: 'seed', update: 1, stage: 5 });
+    const problem = parseLossProblem(table.json);
+    const noted = JSON.parse(table.json).tokens as Record<string, number | string>[];
+    const csv = table.csv.trimEnd().split('\n');
+    expect(csv[0]).toBe('trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask,delta,gate,coef,coef_grpo,coef_opd,coef_kl');
+    expect(csv).toHaveLength(1 + noted.length);
     expect(problem.hyper).toEqual({ lambda: SETTINGS.lambda, beta: SETTINGS.beta, clip: SETTINGS.clip, klCoef: SETTINGS.klCoef, gate: true });
     const re = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
     let k = 0;
     for (const t of loss.trajectories) {
       const s = t.scores!;
       for (let j = 0; j < t.tokens.length; j++, k++) {
+        expect(noted[k]).toMatchObject({ trajectory: t.index, token: t.tokens[j], delta: shortestFloat32(s.delta[j]), gate: shortestFloat32(s.gate[j]), coef: shortestFloat32(s.coef[j]) });
+        const row = csv[k + 1].split(',');
+        expect([row[0], row[2], Number(row[10]), Number(row[12])]).toEqual([String(t.index), t.tokens[j], shortestFloat32(s.delta[j]), shortestFloat32(s.coef[j])]);
         expect(close(s.delta[j], re.delta[k], 1e-6)).toBe(true);
         expect(close(s.gate[j], re.gate[k], 1e-6)).toBe(true);
         expect(close(s.coef[j], re.coef[k], 1e-5)).toBe(true);
@@ -202,6 +215,32 @@ describe('engine', () => {
     const other = writeCheckpoint({ config: tiny, vocabHash: tok.hash, params: initParameters(tiny, 1), optimizer: null, metadata: {} });
     await expect(engine.importCheckpoint(other)).rejects.toThrow(/this run's micro preset is d 16/);
     expect(await engine.exportCheckpoint('seed')).toEqual(before);
+  });
+
+  it('goes on from the update count of an imported run checkpoint, and keeps its own for other checkpoints', async () => {
+    const { engine } = await startedEngine();
+    await engine.stepUpdate();
+    await engine.stepUpdate();
+    const atTwo = await engine.exportCheckpoint('seed');
+    const other = await startedEngine();
+    expect(await other.engine.importCheckpoint(atTwo)).toEqual({ updates: 2, fromCheckpoint: true });
+    expect((await other.engine.stepUpdate()).map((m) => [m.update, m.episodes])).toEqual([[3, 3 * SETTINGS.groupSize * SETTINGS.tasksPerUpdate]]);
+    // A warm start carries no run: the count goes on.
+    const ck = readCheckpoint(atTwo);
+    const warm = writeCheckpoint({ ...ck, optimizer: null, metadata: { stage: 'warmstart' } });
+    expect(await other.engine.importCheckpoint(warm)).toEqual({ updates: 3, fromCheckpoint: false });
+    const broken = writeCheckpoint({ ...ck, metadata: { ...ck.metadata, updates: 'two' } });
+    await expect(other.engine.importCheckpoint(broken)).rejects.toThrow(/bad update, episode or seed count/);
+  });
+
+  it('runs the teacher check of the current policy with skills it writes', async () => {
+    const { engine } = await startedEngine();
+    await engine.stepUpdate();
+    const check = await engine.teacherCheck('seed', 4);
+    expect(check).toMatchObject({ run: 'seed', update: 1, games: 4 });
+    for (const x of [check.noSkill, check.ownSkill, check.otherSkill, check.validSkills]) expect(x * 4).toBe(Math.round(x * 4));
+    await expect(engine.teacherCheck('seed', 1)).rejects.toThrow('the teacher check plays 2 to 256 games, not 1');
+    expect((await engine.stepUpdate()).map((m) => m.update)).toEqual([2]);
   });
 
   it('names the largest parameter changes by their view', () => {

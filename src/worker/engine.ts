@@ -6,34 +6,37 @@ import type { Backend } from '../backend/backend.ts';
 import { messageOf } from '../common/errors.ts';
 import { TINY } from '../env/scale.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import { presetConfig, type ModelConfig, type PresetName } from '../model/config.ts';
-import { initParameters } from '../model/init.ts';
+import { presetConfig, type ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { packBatch } from '../rl/batch.ts';
 import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
-import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
+import { restoreRun, runCheckpoints, runMetadata } from '../rl/run_checkpoint.ts';
+import { teacherCheck, teacherScenes } from '../rl/teacher_check.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
 import { GpuBackendLostError } from '../backend/webgpu/webgpu_backend.ts';
 import { runIdsOf, trainConfigOf, type Settings } from './settings.ts';
-import type {
-  BackendReport,
-  EngineApi,
-  EngineEvent,
-  EngineInfo,
-  RunId,
-  SavedRuns,
-  StageSnapshot,
-  StepResultView,
-  UpdateMetrics,
+import {
+  MAX_TEACHER_GAMES,
+  type BackendReport,
+  type EngineApi,
+  type EngineEvent,
+  type EngineInfo,
+  type ImportedCheckpoint,
+  type RunId,
+  type SavedRuns,
+  type StageSnapshot,
+  type StepResultView,
+  type TeacherCheckView,
+  type TokenTableExport,
+  type UpdateMetrics,
 } from './protocol.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
-import { groupViews, largestChanges, lossJsonOf, metricsView, trajectoryView } from './views.ts';
+import { describeShape, initialWeights, sameShape, type WarmStarts } from './warm_start.ts';
+import { groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView } from './views.ts';
 
-export interface EngineHost extends RunIds {
-  /** The shipped warm-start checkpoint of a preset, or null when none ships. */
-  warmStart(preset: PresetName): Promise<{ bytes: Uint8Array; source: string } | null>;
+export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
   createBackend(choice: Settings['backend'], config: ModelConfig, params: Float32Array): Promise<{ backend: Backend; report: BackendReport }>;
   now(): number;
@@ -45,6 +48,7 @@ export interface EngineHost extends RunIds {
 /** Parameters listed in the optimizer stage's "largest changes". */
 const LARGEST_CHANGES = 8;
 
+
 interface Run {
   id: RunId;
   trainer: Trainer;
@@ -53,14 +57,6 @@ interface Run {
   lStudent: Float32Array | null;
   paramsBefore: Float32Array | null;
   step: StepResultView | null;
-}
-
-function sameShape(a: ModelConfig, b: ModelConfig): boolean {
-  return (Object.keys(a) as (keyof ModelConfig)[]).every((k) => a[k] === b[k]);
-}
-
-function describeShape(c: ModelConfig): string {
-  return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, context ${c.contextLength}`;
 }
 
 export class Engine implements EngineApi {
@@ -130,7 +126,7 @@ export class Engine implements EngineApi {
       this.settings = settings;
       const copy = await this.saves.begin(saved);
       const config = presetConfig(settings.preset, this.tok.vocabSize);
-      const { params, source } = await this.initialWeights(settings.preset, config);
+      const { params, source, random } = await initialWeights(this.host, settings.preset, config, settings.seed, this.tok.hash);
       let report: BackendReport | null = null;
       for (const id of runIdsOf(settings.algo)) {
         const { backend, report: r } = await this.host.createBackend(settings.backend, config, params);
@@ -158,6 +154,7 @@ export class Engine implements EngineApi {
           source: !resumed ? source : copy ? `a copy of ${resumed} (that run is open in another tab)` : resumed,
           preset: settings.preset,
           parameters: parameterLayout(config).totalFloats,
+          random: !saved && random,
         },
         runs: this.runs.map((r) => r.id),
       };
@@ -167,16 +164,6 @@ export class Engine implements EngineApi {
       }).catch((err) => this.emit({ type: 'error', message: messageOf(err) }));
       return this.info;
     }, true);
-  }
-
-  private async initialWeights(preset: PresetName, config: ModelConfig): Promise<{ params: Float32Array; source: string }> {
-    const shipped = await this.host.warmStart(preset);
-    if (!shipped) {
-      return { params: initParameters(config, this.settings!.seed), source: `a seeded random initialisation (no warm start ships for the ${preset} preset)` };
-    }
-    const ck = readCheckpoint(shipped.bytes, { vocabHash: this.tok.hash });
-    if (!sameShape(ck.config, config)) throw new Error(`the shipped warm start ${shipped.source} is ${describeShape(ck.config)}, the ${preset} preset is ${describeShape(config)}`);
-    return { params: ck.params, source: shipped.source };
   }
 
   private attachCallbacks(trainer: Trainer, id: RunId, generation: number): void {
@@ -345,12 +332,22 @@ export class Engine implements EngineApi {
     return run;
   }
 
-  lossJson(id: RunId): Promise<string> {
+  tokenTable(id: RunId): Promise<TokenTableExport> {
     return this.exclusive(async () => {
       const run = this.runOf(id);
       const st = run.trainer.current;
       if (!st) throw new Error('no update has run yet');
-      return lossJsonOf(st, st.lossHyper, run.lStudent);
+      return tokenTableOf(this.tok, run.id, st, st.lossHyper, run.lStudent);
+    });
+  }
+
+  teacherCheck(id: RunId, games: number): Promise<TeacherCheckView> {
+    return this.exclusive(async () => {
+      if (!Number.isInteger(games) || games < 2 || games > MAX_TEACHER_GAMES) throw new RangeError(`the teacher check plays 2 to ${MAX_TEACHER_GAMES} games, not ${games}`);
+      const run = this.runOf(id);
+      const trainer = run.trainer;
+      const check = await teacherCheck(run.backend, this.tok, teacherScenes(games, TINY), trainer.config, undefined, 'own');
+      return { run: run.id, update: trainer.updates, games, noSkill: check.no_skill, ownSkill: check.own_skill, otherSkill: check.other_skill, validSkills: check.valid_skills };
     });
   }
 
@@ -362,7 +359,7 @@ export class Engine implements EngineApi {
     });
   }
 
-  importCheckpoint(bytes: Uint8Array): Promise<void> {
+  importCheckpoint(bytes: Uint8Array): Promise<ImportedCheckpoint> {
     this.stopRequested = true;
     return this.exclusive(async () => {
       const ck: Checkpoint = readCheckpoint(bytes, { vocabHash: this.tok.hash });
@@ -371,6 +368,10 @@ export class Engine implements EngineApi {
       if (!sameShape(ck.config, config)) {
         throw new Error(`the checkpoint's model is ${describeShape(ck.config)}; this run's ${this.settings!.preset} preset is ${describeShape(config)}`);
       }
+      // A run checkpoint (the page's export, `seed train`'s) carries its counts: the run goes on from its
+      // update, and the curves of the run it replaces are dropped. Other checkpoints (a warm start) have none.
+      const counts = ck.metadata.stage === 'rl' ? runMetadata(ck) : null;
+      if (counts) this.curves = [];
       const generation = this.generation;
       for (const run of this.runs) {
         await run.backend.writeParameters(ck.params);
@@ -379,8 +380,8 @@ export class Engine implements EngineApi {
         // A fresh trainer: the open update was computed with the old weights. The counters go on.
         const old = run.trainer;
         const trainer = new Trainer({ backend: run.backend, tokenizer: this.tok, algo: old.algo, config: old.config, seed: old.seed, scale: old.scale });
-        trainer.updates = old.updates;
-        trainer.episodes = old.episodes;
+        trainer.updates = counts ? counts.updates : old.updates;
+        trainer.episodes = counts ? counts.episodes : old.episodes;
         trainer.staticLibrary = old.staticLibrary;
         trainer.crossgamePool = old.crossgamePool;
         this.attachCallbacks(trainer, run.id, generation);
@@ -388,6 +389,7 @@ export class Engine implements EngineApi {
         run.lStudent = null;
         run.step = null;
       }
+      return { updates: this.runs[0].trainer.updates, fromCheckpoint: counts !== null };
     });
   }
 

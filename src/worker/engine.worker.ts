@@ -6,12 +6,14 @@ import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { browserThreadHost } from '../backend/cpu/thread_browser.ts';
 import { cpuThreads, installThreadHost, singleThreadReason, startThreads } from '../backend/cpu/threads.ts';
 import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
+import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
 import type { ModelConfig, PresetName } from '../model/config.ts';
 import { decideBackend } from './backend_choice.ts';
 import { Engine, type EngineHost } from './engine.ts';
 import { indexedDbStore } from './persist.ts';
+import { WARM_START_PRESETS } from './warm_start.ts';
 import type { BackendReport } from './protocol.ts';
 import type { BackendChoice } from './settings.ts';
 
@@ -82,11 +84,14 @@ installThreadHost(browserThreadHost);
 
 const host: EngineHost = {
   async warmStart(preset) {
+    if (!WARM_START_PRESETS.includes(preset)) return null;
     const url = warmStartUrl(preset);
-    const response = await fetch(url);
-    if (response.status === 404) return null;
-    if (!response.ok) throw new Error(`could not load the warm start ${url.pathname}: HTTP ${response.status}`);
-    return { bytes: new Uint8Array(await response.arrayBuffer()), source: `the shipped warm start (${url.pathname.split('/').pop()})` };
+    const name = url.pathname.split('/').pop();
+    const response = await fetch(url).catch((err: unknown) => {
+      throw new Error(`could not load the warm start ${name}: ${messageOf(err)}`);
+    });
+    if (!response.ok) throw new Error(`could not load the warm start ${name}: the server answered HTTP ${response.status}`);
+    return { bytes: new Uint8Array(await response.arrayBuffer()), source: `the shipped warm start (${name})` };
   },
   createBackend,
   store: indexedDbStore,

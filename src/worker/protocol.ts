@@ -40,6 +40,8 @@ export interface SkillView {
   reason: string | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
+  /** The kind the text names by its first word (text/skill.ts parseSkill), whatever the outcome; null for neither. */
+  kind: 'workflow' | 'avoid' | null;
   /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */
   prompt: string;
   /** 'library': seed-static's skill, written once by the warm-start policy, not from this trajectory. */
@@ -150,6 +152,43 @@ export interface StageSnapshot {
   hyper: LossHyper;
 }
 
+/**
+ * A per-token table: after re-scoring (stage 4) the log-probs of every scored token; after the loss (stage 5)
+ * also Delta, the gate and the coefficients. `json` is the `seed loss --in` format (backend/loss_json.ts) with
+ * each token's trajectory, step, text and computed numbers; `csv` the same rows.
+ */
+export interface TokenTableExport {
+  run: RunId;
+  update: number;
+  /** The stage whose table this is: 4 (re-scoring) or 5 (loss). */
+  stage: 4 | 5;
+  json: string;
+  csv: string;
+}
+
+/** The most games one teacher check plays (four times each). */
+export const MAX_TEACHER_GAMES = 256;
+
+/** The teacher check (rl/teacher_check.ts) of a run's policy after `update` updates, skills written by the policy. */
+export interface TeacherCheckView {
+  run: RunId;
+  update: number;
+  games: number;
+  /** Success without a skill, with the game's own hindsight skill, with another game's. */
+  noSkill: number;
+  ownSkill: number;
+  otherSkill: number;
+  /** Share of the skills the policy wrote that were usable. */
+  validSkills: number;
+}
+
+export interface ImportedCheckpoint {
+  /** The update count the run goes on from. */
+  updates: number;
+  /** True when the count came from the checkpoint (a run checkpoint), false when the run's own went on. */
+  fromCheckpoint: boolean;
+}
+
 export type EngineEvent =
   | { type: 'status'; text: string }
   | { type: 'trajectory'; trajectory: TrajectoryView }
@@ -186,8 +225,8 @@ export interface EngineInfo {
   /** The id the run saves under: a new one per start, the saved run's own when resuming it. */
   runId: string;
   backend: BackendReport;
-  /** The checkpoint the run started from. */
-  initial: { source: string; preset: string; parameters: number };
+  /** The checkpoint the run started from; random: no warm start ships for the preset (seeded random weights). */
+  initial: { source: string; preset: string; parameters: number; random: boolean };
   runs: RunId[];
 }
 
@@ -207,12 +246,17 @@ export interface EngineApi {
   stepUpdate(): Promise<UpdateMetrics[]>;
   /** Runs the next stage of a run's open update (starting one if none is open). */
   stepStage(run: RunId): Promise<StageSnapshot>;
-  /** The last update's per-token table of one trajectory's run, as loss JSON (backend/loss_json.ts). */
-  lossJson(run: RunId): Promise<string>;
+  /** The open update's per-token table of a run (every trajectory), as the stage view shows it. */
+  tokenTable(run: RunId): Promise<TokenTableExport>;
+  /** The teacher check of a run's current policy on `games` training games, with skills the policy writes. */
+  teacherCheck(run: RunId, games: number): Promise<TeacherCheckView>;
   /** The current run's checkpoint file (parameters, optimizer state, metadata). */
   exportCheckpoint(run: RunId): Promise<Uint8Array>;
-  /** Replaces the current run's weights with a checkpoint file; throws a clear error when it is refused. */
-  importCheckpoint(bytes: Uint8Array): Promise<void>;
+  /**
+   * Replaces the current run's weights with a checkpoint file; throws a clear error when it is refused. A run
+   * checkpoint's update and episode counts carry on (the curves then restart from its update).
+   */
+  importCheckpoint(bytes: Uint8Array): Promise<ImportedCheckpoint>;
   /** The saved runs, every record checked; this tab's own run is left out while it trains. */
   savedRuns(): Promise<SavedRuns>;
   discardSavedRun(id: string): Promise<void>;

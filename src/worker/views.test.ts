@@ -69,6 +69,19 @@ describe('trajectory view', () => {
   });
 });
 
+describe('skill view', () => {
+  it('names the kind the text states, apart from the outcome the analyzer was told', async () => {
+    const ts = await twoTrajectories();
+    const lost = { ...ts[0], won: false };
+    const won = { ...ts[1], won: true };
+    const odd = { text: 'go to the fridge 1 and open it', ok: false, reason: 'expected "workflow" or "avoid"' };
+    const views = (written: UpdateState['written']) =>
+      [lost, won].map((t) => trajectoryView(tok, 'seed', 1, 2, t, config, stateAfterSkills([lost, won], written, written), null, model.contextLength).skill!);
+    expect(views([A, B]).map((v) => [v.outcome, v.kind])).toEqual([['failure', 'workflow'], ['success', 'avoid']]);
+    expect(views([odd, odd]).map((v) => v.kind)).toEqual([null, null]);
+  });
+});
+
 describe('group view', () => {
   it('shows the group statistics the advantages were computed with, step-normalised ones included', async () => {
     const [a, b] = await twoTrajectories();

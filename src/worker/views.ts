@@ -1,9 +1,10 @@
 // The trainer's records turned into what the page renders (protocol.ts): plain text and per-token arrays
 // sliced per trajectory. Pure functions of the trainer's state, so the numbers on screen are the numbers the
 // update used.
-import { lossProblemToJson } from '../backend/loss_json.ts';
+import { lossProblemToJson, shortestFloat32, type TokenNote } from '../backend/loss_json.ts';
 import type { LossHyper, LossOutput } from '../backend/backend.ts';
 import { analyzerContext, openingRoomText } from '../text/prompts.ts';
+import { parseSkill } from '../text/skill.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
@@ -11,7 +12,7 @@ import type { WrittenSkill } from '../rl/analyzer.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
-import type { GroupView, ParameterChange, RunId, SkillView, StepView, TokenScores, TrajectoryView, UpdateMetrics } from './protocol.ts';
+import type { GroupView, ParameterChange, RunId, SkillView, StepView, TokenScores, TokenTableExport, TrajectoryView, UpdateMetrics } from './protocol.ts';
 
 /** A trajectory as the page shows it, with whatever the update has computed for it so far. */
 export function trajectoryView(
@@ -68,10 +69,11 @@ function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLen
   if (!skill) return null;
   const outcome = t.won ? 'success' : 'failure';
   const reason = skill.ok ? null : skill.reason || 'unusable';
-  if (!written) return { text: skill.text, valid: skill.ok, reason, outcome, prompt: '', origin: 'library', usedInstead: null };
+  const kind = parseSkill(skill.text).kind;
+  if (!written) return { text: skill.text, valid: skill.ok, reason, outcome, kind, prompt: '', origin: 'library', usedInstead: null };
   const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1 }));
   const usedInstead = used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
-  return { text: skill.text, valid: skill.ok, reason, outcome, prompt, origin: 'written', usedInstead };
+  return { text: skill.text, valid: skill.ok, reason, outcome, kind, prompt, origin: 'written', usedInstead };
 }
 
 /** The trajectory's slice of the update's per-token arrays; null before re-scoring (stage 4). */
@@ -111,19 +113,58 @@ export function groupViews(state: UpdateState): GroupView[] | null {
 }
 
 /**
- * The update's per-token table in the `seed loss --in` format (backend/loss_json.ts): every scored token of
- * the batch in the order the loss saw them, with the hyper-parameters the update used. l_student is the loss
- * pass's (stage 5), or before it the scoring pass of stage 4 when the step-through ran one.
+ * The open update's per-token table, every scored token of the batch in the order the loss saw them: the
+ * `seed loss --in` format (backend/loss_json.ts) with the update's hyper-parameters, each token noted with its
+ * trajectory, step and text and, once the loss ran (stage 5), Delta, the gate and the coefficients; and the
+ * same rows as CSV. l_student is the loss pass's, or before it the scoring pass of stage 4 when the
+ * step-through ran one.
  */
-export function lossJsonOf(
+export function tokenTableOf(
+  tok: Tokenizer,
+  run: RunId,
   state: UpdateState,
   hyper: LossHyper,
   rescored: Float32Array | null,
-): string {
-  const lStudent = state.loss?.lStudent ?? rescored;
+): TokenTableExport {
+  const loss = state.loss;
+  const lStudent = loss?.lStudent ?? rescored;
   if (!state.inputs || !lStudent) throw new Error('the per-token table exists once stage 4 (re-scoring) has run in the step-through, or stage 5 (loss)');
   if (!hyper.gate) throw new Error('the loss JSON format has the gate always on; this run (seed-nogate) cannot be exported in it');
-  return JSON.stringify(lossProblemToJson({ hyper, lStudent, inputs: state.inputs }), null, 1);
+  const inputs = state.inputs;
+  const notes: TokenNote[] = [];
+  for (const t of state.trajectories) {
+    t.commands.forEach((c, step) => {
+      for (const id of c.ids) {
+        const k = notes.length;
+        const note: TokenNote = { trajectory: t.index, step: step + 1, token: tok.token(id) };
+        if (loss) Object.assign(note, { delta: loss.delta[k], gate: loss.gate[k], coef: loss.coef[k], coef_grpo: loss.coefGrpo[k], coef_opd: loss.coefOpd[k], coef_kl: loss.coefKl[k] });
+        notes.push(note);
+      }
+    });
+  }
+  if (notes.length !== lStudent.length) throw new Error(`the batch has ${lStudent.length} scored tokens, its commands ${notes.length}`);
+  const json = JSON.stringify(lossProblemToJson({ hyper, lStudent, inputs }, notes), null, 1);
+  const columns: [string, (k: number) => number][] = [
+    ['l_old', (k) => inputs.lOld[k]],
+    ['l_student', (k) => lStudent[k]],
+    ['l_skill', (k) => inputs.lSkill[k]],
+    ['l_ref', (k) => inputs.lRef[k]],
+    ['advantage', (k) => inputs.advantage[k]],
+    ['mask', (k) => inputs.mask[k]],
+    ['opd_mask', (k) => inputs.opdMask[k]],
+  ];
+  if (loss) {
+    columns.push(['delta', (k) => loss.delta[k]], ['gate', (k) => loss.gate[k]], ['coef', (k) => loss.coef[k]]);
+    columns.push(['coef_grpo', (k) => loss.coefGrpo[k]], ['coef_opd', (k) => loss.coefOpd[k]], ['coef_kl', (k) => loss.coefKl[k]]);
+  }
+  const rows = [['trajectory', 'step', 'token', ...columns.map(([name]) => name)].join(',')];
+  notes.forEach((n, k) => rows.push([n.trajectory, n.step, csvText(n.token ?? ''), ...columns.map(([, get]) => shortestFloat32(get(k)))].join(',')));
+  return { run, update: state.update + 1, stage: loss ? 5 : 4, json, csv: rows.join('\n') + '\n' };
+}
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break. */
+function csvText(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics). */

@@ -1,0 +1,56 @@
+// The weights a new run starts from: the warm start shipped beside the page (public/warmstart-<preset>.ckpt)
+// for the presets that have one, seeded random weights for the others. A warm start that should ship and
+// cannot be used stops the start with a message that says why; the page then stays as it was, and another
+// preset or Reset starts a run.
+import { messageOf } from '../common/errors.ts';
+import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
+import type { ModelConfig, PresetName } from '../model/config.ts';
+import { initParameters } from '../model/init.ts';
+
+/** The presets whose warm start ships in public/ (a unit test holds this list to the files there). */
+export const WARM_START_PRESETS: readonly PresetName[] = ['micro', 'tiny'];
+
+export interface WarmStarts {
+  /**
+   * The shipped warm-start checkpoint of a preset, or null when none ships for it; throws when one should ship
+   * and cannot be fetched.
+   */
+  warmStart(preset: PresetName): Promise<{ bytes: Uint8Array; source: string } | null>;
+}
+
+export function sameShape(a: ModelConfig, b: ModelConfig): boolean {
+  return (Object.keys(a) as (keyof ModelConfig)[]).every((k) => a[k] === b[k]);
+}
+
+export function describeShape(c: ModelConfig): string {
+  return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, context ${c.contextLength}`;
+}
+
+/** Why a warm-start file is no checkpoint, in words: a static host answers a missing file with its web page. */
+function badWarmStart(bytes: Uint8Array, err: unknown): string {
+  const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+  if (head.startsWith('<')) return 'the server sent a web page (HTML) instead of a checkpoint, so the file is probably missing from the site';
+  return messageOf(err);
+}
+
+/** The preset's warm start, or seeded random weights (`random`) when none ships for it. */
+export async function initialWeights(
+  host: WarmStarts,
+  preset: PresetName,
+  config: ModelConfig,
+  seed: number,
+  vocabHash: string,
+): Promise<{ params: Float32Array; source: string; random: boolean }> {
+  const shipped = await host.warmStart(preset);
+  if (!shipped) {
+    return { params: initParameters(config, seed), source: `a seeded random initialisation, seed ${seed} (no warm start ships for the ${preset} preset)`, random: true };
+  }
+  let ck: Checkpoint;
+  try {
+    ck = readCheckpoint(shipped.bytes, { vocabHash });
+  } catch (err) {
+    throw new Error(`${shipped.source} cannot be used: ${badWarmStart(shipped.bytes, err)}`);
+  }
+  if (!sameShape(ck.config, config)) throw new Error(`${shipped.source} is ${describeShape(ck.config)}, the ${preset} preset is ${describeShape(config)}`);
+  return { params: ck.params, source: shipped.source, random: false };
+}
