@@ -56,7 +56,7 @@ async function readEpisodes(page: Page) {
  */
 async function expectHeatmapEqualsRecomputation(page: Page, settings: typeof FAST): Promise<void> {
     const { name, text } = await downloadText(page, 'export-loss-json');
-    expect(name).toMatch(/^seed-loss-update-\d+\.json$/);
+    expect(name).toMatch(/^seed-tokens-update-\d+-stage-5\.json$/);
     const problem = parseLossProblem(text);
     expect(problem.hyper).toEqual({ lambda: settings.lambda, beta: settings.beta, clip: settings.clip, klCoef: settings.klCoef, gate: true });
     const recomputed = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
