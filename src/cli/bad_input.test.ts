@@ -167,8 +167,12 @@ describe('the bad-input corpus against the command line', () => {
       for (const [path, size] of after) if (before.get(path) !== size) problems.push(`left ${path} (${size} bytes)`);
       if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
     };
-    // Two at a time: the machine running the tests may have two cores.
-    for (let i = 0; i < corpus.length; i += 2) await Promise.all(corpus.slice(i, i + 2).map((c, k) => check(c, i + k)));
+    // Two at a time: the machine running the tests may have two cores. A run directory's case runs alone: while a
+    // train holds its directory's run.lock, a case running beside it would see that lock as a file left behind.
+    const alone = (label: string) => label.startsWith('train into') || label.startsWith('train --resume');
+    const pairs = corpus.map((c, i) => ({ c, i })).filter(({ c }) => !alone(c[0]));
+    for (let k = 0; k < pairs.length; k += 2) await Promise.all(pairs.slice(k, k + 2).map(({ c, i }) => check(c, i)));
+    for (const [i, c] of corpus.entries()) if (alone(c[0])) await check(c, i);
     expect(failures).toEqual([]);
   }, 240_000);
 });
