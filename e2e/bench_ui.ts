@@ -7,10 +7,10 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './browser.ts';
-import { serveStatic } from './static_server.ts';
+import { launchChromium } from '../src/cli/browser/chromium.ts';
+import { serveStatic } from '../src/cli/browser/static_server.ts';
 import { commitText, sourceCommit } from '../src/cli/provenance.ts';
-import { DEFAULT_SETTINGS, defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
 
 interface Row {
   name: string;
@@ -29,8 +29,8 @@ interface Row {
 
 const seconds = Number(process.argv[2] ?? 20);
 const configurations: { name: string; settings: Settings }[] = [
-  { name: 'micro, CPU backend (auto)', settings: { ...DEFAULT_SETTINGS, evalEvery: 5 } },
-  { name: 'micro, WebGPU backend (SwiftShader)', settings: { ...DEFAULT_SETTINGS, backend: 'webgpu', evalEvery: 5 } },
+  { name: 'micro, CPU backend (auto)', settings: { ...defaultSettings('micro'), evalEvery: 5 } },
+  { name: 'micro, WebGPU backend (SwiftShader)', settings: { ...defaultSettings('micro'), backend: 'webgpu', evalEvery: 5 } },
   { name: 'tiny, CPU backend (auto)', settings: { ...defaultSettings('tiny'), evalEvery: 5, evalEpisodes: 8 } },
 ];
 

@@ -1,7 +1,7 @@
 // Serves the built site (dist/) under /seed/ for the whole e2e run and hands its URL to the specs.
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { serveStatic } from './static_server.ts';
+import { serveStatic } from '../src/cli/browser/static_server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

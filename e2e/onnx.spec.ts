@@ -15,7 +15,9 @@ import { LOGITS_TOLERANCE } from '../src/onnx/verify.ts';
 import { defaultTokenizer } from '../src/text/tokenizer.ts';
 import { playGreedy } from '../src/onnx/greedy_episode.ts';
 import { playSettingsOf } from '../src/worker/onnx_run.ts';
-import { DEFAULT_SETTINGS, formatHash } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash } from '../src/worker/settings.ts';
+
+const MICRO = defaultSettings('micro');
 import { chromiumForSuite } from './suite_browser.ts';
 import { SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
 
@@ -27,7 +29,7 @@ describe('ONNX export and run in the page', () => {
   const chromium = chromiumForSuite();
 
   it('verifies before offering the file, which holds the run weights and plays the CPU forward greedy episode', async () => {
-    const opened = await openPlayground(chromium.browser, formatHash(DEFAULT_SETTINGS));
+    const opened = await openPlayground(chromium.browser, formatHash(MICRO));
     const { page, problems } = opened;
     await engineReady(page);
     // Trained weights, not the initial ones: one update first.
@@ -55,7 +57,7 @@ describe('ONNX export and run in the page', () => {
     expect(policy.vocabularyHash).toBe(tok.hash);
     expect(policy.config.dModel).toBe(16);
     expect(policy.card.updates).toBe(1);
-    expect(policy.card.algorithm).toBe(DEFAULT_SETTINGS.algo === 'grpo' ? 'grpo' : 'seed');
+    expect(policy.card.algorithm).toBe(MICRO.algo === 'grpo' ? 'grpo' : 'seed');
     // The run has not trained since: the file's weights are the checkpoint's, bit for bit.
     const ckpt = readCheckpoint((await downloadBytes(page, 'export-checkpoint')).bytes, { vocabHash: tok.hash });
     expect(policy.params.length).toBe(ckpt.params.length);
@@ -65,8 +67,8 @@ describe('ONNX export and run in the page', () => {
     await page.locator('[data-testid="onnx-policy"]').waitFor({ timeout: 30_000 });
     // The run view starts from how the run played: max steps and history from the training card.
     const played = playSettingsOf(policy.card);
-    expect(played).toEqual({ maxSteps: DEFAULT_SETTINGS.maxSteps, history: DEFAULT_SETTINGS.history >= DEFAULT_SETTINGS.maxSteps ? Infinity : DEFAULT_SETTINGS.history, maxCommandTokens: 12, fromCard: true });
-    expect(await page.getByTestId('onnx-max-steps').inputValue()).toBe(String(DEFAULT_SETTINGS.maxSteps));
+    expect(played).toEqual({ maxSteps: MICRO.maxSteps, history: MICRO.history >= MICRO.maxSteps ? Infinity : MICRO.history, maxCommandTokens: 12, fromCard: true });
+    expect(await page.getByTestId('onnx-max-steps').inputValue()).toBe(String(MICRO.maxSteps));
     expect(await page.getByTestId('onnx-context').textContent()).toContain('as the training run played');
     const maxSteps = 6;
     const game = 3;

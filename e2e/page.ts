@@ -4,12 +4,12 @@
 import { readFile } from 'node:fs/promises';
 import { expect, inject } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEFAULT_SETTINGS, type Settings } from '../src/worker/settings.ts';
+import { defaultSettings, type Settings } from '../src/worker/settings.ts';
 
 export const SCREENSHOTS = 'test-results';
 
-/** Small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update. */
-export const FAST: Settings = { ...DEFAULT_SETTINGS, groupSize: 3, tasksPerUpdate: 2, maxSteps: 6, history: 6, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+/** The micro preset, small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update. */
+export const FAST: Settings = { ...defaultSettings('micro'), groupSize: 3, tasksPerUpdate: 2, maxSteps: 6, history: 6, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
 
 export interface OpenedPage {
   page: Page;

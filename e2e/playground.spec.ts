@@ -7,8 +7,8 @@ import { parseLossProblem } from '../src/backend/loss_json.ts';
 import { seedLoss } from '../src/backend/cpu/seed_loss.ts';
 import { readCheckpoint, writeCheckpoint } from '../src/model/checkpoint.ts';
 import { Rng } from '../src/common/rng.ts';
-import { DEFAULT_SETTINGS, formatHash, parseHash } from '../src/worker/settings.ts';
-import { launchChromium } from './browser.ts';
+import { DEFAULT_SETTINGS, defaultSettings, formatHash, parseHash } from '../src/worker/settings.ts';
+import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
 
@@ -207,8 +207,8 @@ describe('playground', () => {
     const notices = await page.getByTestId('hash-notice').evaluateAll((els) => els.map((el) => [el.getAttribute('data-key'), el.textContent]));
     expect(notices).toEqual([['preset', 'preset=tiny appears twice; the first value is kept']]);
     expect(await page.locator('select[data-setting="preset"]').inputValue()).toBe('micro');
-    expect(await page.locator('input[data-setting="group"]').inputValue()).toBe(String(DEFAULT_SETTINGS.groupSize));
-    expect(parseHash(await page.evaluate(() => location.hash))).toEqual({ settings: DEFAULT_SETTINGS, notices: [] });
+    expect(await page.locator('input[data-setting="group"]').inputValue()).toBe(String(defaultSettings('micro').groupSize));
+    expect(parseHash(await page.evaluate(() => location.hash))).toEqual({ settings: defaultSettings('micro'), notices: [] });
     expect(problems).toEqual([]);
   });
 

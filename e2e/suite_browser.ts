@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './browser.ts';
+import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { SCREENSHOTS } from './page.ts';
 
 /** Call inside a describe block; read `.browser` inside its tests. */

@@ -50,6 +50,7 @@ export const LIMITS = {
     lrs: real(0, 1, { aboveMin: true, belowMax: true }),
   },
   benchOnnx: { batches: count(1, 64), seqs: count(1, 1024), reps: count(1, 1000), seed: SEED },
+  benchPage: { minutes: real(0, 600, { aboveMin: true }), seeds: count(1, 20), 'first-seed': SEED },
   benchSoak: { updates: count(1, 1_000_000), streams: count(1, 256), prompt: count(1, 1024), decode: count(1, 1024), every: count(1, 1_000_000), seed: SEED },
 } as const satisfies Record<string, Record<string, Limit>>;
 

@@ -16,10 +16,11 @@ function lastEval(list: readonly UpdateMetrics[]): UpdateMetrics | null {
   return null;
 }
 
-function Big({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
+/** `raw`: the number shown, unrounded, for tools that read the page (bench page). */
+function Big({ label, value, raw, detail, testId }: { label: string; value: string; raw?: number | null; detail?: string; testId: string }) {
   return (
     <div className="big-number">
-      <div className="big-value" data-testid={testId}>
+      <div className="big-value" data-testid={testId} data-value={raw ?? ''}>
         {value}
       </div>
       <div className="big-label">{label}</div>
@@ -41,11 +42,11 @@ export function LiveNumbers() {
       <h2 id="live-title">
         Now {runCount > 1 ? <small>the {run} run</small> : null}
       </h2>
-      <div className="big-numbers" aria-live="off">
-        <Big label="updates done" value={String(last?.update ?? 0)} testId="live-update" />
-        <Big label="training episodes played" value={(last?.episodes ?? 0).toLocaleString('en')} testId="live-episodes" />
-        <Big label="eval-seen success" value={evaluated?.evalSeen != null ? percent(evaluated.evalSeen) : '—'} detail={evalDetail} testId="live-eval-seen" />
-        <Big label="eval-unseen success" value={evaluated?.evalUnseen != null ? percent(evaluated.evalUnseen) : '—'} detail={evalDetail} testId="live-eval-unseen" />
+      <div className="big-numbers" aria-live="off" data-eval-update={evaluated?.update ?? ''}>
+        <Big label="updates done" value={String(last?.update ?? 0)} raw={last?.update ?? 0} testId="live-update" />
+        <Big label="training episodes played" value={(last?.episodes ?? 0).toLocaleString('en')} raw={last?.episodes ?? 0} testId="live-episodes" />
+        <Big label="eval-seen success" value={evaluated?.evalSeen != null ? percent(evaluated.evalSeen) : '—'} raw={evaluated?.evalSeen ?? null} detail={evalDetail} testId="live-eval-seen" />
+        <Big label="eval-unseen success" value={evaluated?.evalUnseen != null ? percent(evaluated.evalUnseen) : '—'} raw={evaluated?.evalUnseen ?? null} detail={evalDetail} testId="live-eval-unseen" />
       </div>
       <TeacherCheck />
     </section>

@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import type { EngineHost } from './engine.ts';
 import { indexedDbStore } from './persist.ts';
-import { DEFAULT_SETTINGS, type Settings } from './settings.ts';
+import { defaultSettings, type Settings } from './settings.ts';
 
 /** What the tabs of one browser share besides the store: the run ids held. */
 export interface Browser {
@@ -44,4 +44,4 @@ export function memoryHost(browser: Browser = memoryBrowser()): EngineHost & { b
 }
 
 // Free decoding: a random policy writes invalid commands, so rewards differ within a group and the gradient is not 0.
-export const TEST_SETTINGS: Settings = { ...DEFAULT_SETTINGS, decoding: 'free', groupSize: 2, tasksPerUpdate: 2, maxSteps: 4, history: 4, evalEpisodes: 2, checkpointEvery: 1 };
+export const TEST_SETTINGS: Settings = { ...defaultSettings('micro'), decoding: 'free', groupSize: 2, tasksPerUpdate: 2, maxSteps: 4, history: 4, evalEpisodes: 2, checkpointEvery: 1 };

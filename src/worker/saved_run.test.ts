@@ -10,7 +10,9 @@ import type { RunMetadata } from '../rl/run_checkpoint.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';
-import { ALGORITHMS, DEFAULT_SETTINGS, runIdsOf, trainConfigOf, type Settings } from './settings.ts';
+import { ALGORITHMS, defaultSettings, runIdsOf, trainConfigOf, type Settings } from './settings.ts';
+
+const MICRO_SETTINGS = defaultSettings('micro');
 
 const tok = defaultTokenizer();
 const vocab = { hash: tok.hash, vocabSize: tok.vocabSize };
@@ -37,14 +39,14 @@ function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
   };
 }
 
-function record(settings: Settings = DEFAULT_SETTINGS, updates = 2): SavedRun {
+function record(settings: Settings = MICRO_SETTINGS, updates = 2): SavedRun {
   const ids = runIdsOf(settings.algo);
   const curves = ids.flatMap((id) => Array.from({ length: updates }, (_, u) => point(id, u + 1)));
   return { id: 'run-1', settings, updates, savedAt: 1_700_000_000_000, curves, runs: runFiles(settings, updates) };
 }
 
 const VALID = record();
-const BOTH = record({ ...DEFAULT_SETTINGS, algo: 'both' }, 1);
+const BOTH = record({ ...MICRO_SETTINGS, algo: 'both' }, 1);
 
 /** The record accepted, with the very bytes it holds (a deep comparison of typed arrays is slow). */
 function expectAccepted(value: unknown, key: string, want: SavedRun): void {
@@ -120,11 +122,11 @@ describe('a saved-run record', () => {
   });
 
   it('goes on with a run saved before its algorithm was renamed, under today\'s name', () => {
-    const sibling = record({ ...DEFAULT_SETTINGS, algo: 'seed-sibling' }, 1);
+    const sibling = record({ ...MICRO_SETTINGS, algo: 'seed-sibling' }, 1);
     const former = structuredClone(sibling);
     former.settings = { ...former.settings, algo: 'seed-shuffled' as never };
     former.curves[0].run = 'seed-shuffled' as never;
-    former.runs = runFiles({ ...DEFAULT_SETTINGS, algo: 'seed-shuffled' as never }, 1).map((r) => ({ ...r, id: 'seed-shuffled' as never }));
+    former.runs = runFiles({ ...MICRO_SETTINGS, algo: 'seed-shuffled' as never }, 1).map((r) => ({ ...r, id: 'seed-shuffled' as never }));
     const check = savedRunFrom(former, 'run-1', vocab);
     if (!check.ok) throw new Error(check.problem);
     expect([check.run.settings.algo, check.run.curves[0].run, check.run.runs[0].id]).toEqual(['seed-sibling', 'seed-sibling', 'seed-sibling']);
@@ -166,7 +168,7 @@ describe('a saved-run record', () => {
   it('gives a value or a one-line reason for a valid record with any one field damaged', () => {
     const paths: (string | number)[][] = [
       ['id'], ['settings'], ['updates'], ['savedAt'], ['curves'], ['runs'],
-      ...Object.keys(DEFAULT_SETTINGS).map((k) => ['settings', k]),
+      ...Object.keys(MICRO_SETTINGS).map((k) => ['settings', k]),
       ['curves', 0], ['curves', 1, 'update'], ['curves', 0, 'evalSeen'], ['curves', 0, 'skipped'], ['curves', 0, 'run'],
       ['runs', 0], ['runs', 0, 'id'], ['runs', 0, 'current'], ['runs', 0, 'reference'],
     ];

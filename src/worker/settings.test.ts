@@ -63,21 +63,21 @@ describe('URL hash', () => {
   });
 
   it('takes the preset first, so the other keys default to that preset', () => {
-    const { settings } = parseHash('#seed=3&preset=tiny');
-    expect(settings).toEqual({ ...defaultSettings('tiny'), seed: 3 });
-    expect(settings.groupSize).toBe(8);
-    expect(settings.lambda).toBeGreaterThanOrEqual(0.1);
-    expect(DEFAULT_SETTINGS).toMatchObject({ preset: 'micro', groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, history: 8 });
+    const { settings } = parseHash('#seed=3&preset=micro');
+    expect(settings).toEqual({ ...defaultSettings('micro'), seed: 3 });
+    expect(settings).toMatchObject({ groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, history: 8 });
+    expect(DEFAULT_SETTINGS).toMatchObject({ preset: 'tiny', groupSize: 8, tasksPerUpdate: 4, evalEvery: 10, evalEpisodes: 134 });
+    expect(DEFAULT_SETTINGS.lambda).toBeGreaterThanOrEqual(0.1);
   });
 
   it('keeps the first of two presets, and takes the defaults of that preset', () => {
-    const { settings, notices } = parseHash('#preset=tiny&preset=micro');
-    expect(settings).toEqual(defaultSettings('tiny'));
-    expect(notices).toEqual([{ key: 'preset', value: 'micro', reason: 'appears twice', message: 'appears twice; the first value is kept' }]);
+    const { settings, notices } = parseHash('#preset=micro&preset=tiny');
+    expect(settings).toEqual(defaultSettings('micro'));
+    expect(notices).toEqual([{ key: 'preset', value: 'tiny', reason: 'appears twice', message: 'appears twice; the first value is kept' }]);
     // A first value that is not a preset is the one kept too: the default preset, with a notice for each.
-    const bad = parseHash('#preset=huge&preset=tiny');
+    const bad = parseHash('#preset=huge&preset=micro');
     expect(bad.settings).toEqual(DEFAULT_SETTINGS);
-    expect(bad.notices.map((n) => [n.value, n.reason])).toEqual([['huge', `must be one of ${PRESET_NAMES.join(', ')}`], ['tiny', 'appears twice']]);
+    expect(bad.notices.map((n) => [n.value, n.reason])).toEqual([['huge', `must be one of ${PRESET_NAMES.join(', ')}`], ['micro', 'appears twice']]);
   });
 
   it('keeps the first value of every key, with the kept preset\'s defaults for the keys not given', () => {
@@ -108,7 +108,7 @@ describe('URL hash', () => {
     ]);
     expect(notices[0].message).toBe(`is not a number; using ${DEFAULT_SETTINGS.lambda}`);
     expect(notices[1].message).toBe('is outside [0, 100]; using 5');
-    expect(notices[2].message).toBe('is not a whole number; using 4');
+    expect(notices[2].message).toBe('is not a whole number; using 8');
     expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; using seed`);
   });
 
@@ -168,7 +168,7 @@ describe('defaults', () => {
   it('lambda and beta apply without a reset; the model shape and seed do not', () => {
     const s = DEFAULT_SETTINGS;
     expect(needsReset(s, { ...s, lambda: 0.1, beta: 1, lr: 0.01 })).toBe(false);
-    expect(needsReset(s, { ...s, preset: 'tiny' })).toBe(true);
+    expect(needsReset(s, { ...s, preset: 'micro' })).toBe(true);
     expect(needsReset(s, { ...s, seed: 9 })).toBe(true);
   });
 });
@@ -178,7 +178,7 @@ describe('stored settings', () => {
     const { settings, notices } = settingsFrom({ ...DEFAULT_SETTINGS, lambda: '0.5', preset: 3, algo: { toString: 1 }, beta: null });
     expect(settings).toEqual(DEFAULT_SETTINGS);
     expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([
-      ['preset', 'number 3', 'is not a string; using micro'],
+      ['preset', 'number 3', 'is not a string; using tiny'],
       ['algo', 'an object', 'is not a string; using seed'],
       ['lambda', 'string 0.5', `is not a number; using ${DEFAULT_SETTINGS.lambda}`],
       ['beta', 'null', 'is not a number; using 5'],

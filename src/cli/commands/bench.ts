@@ -11,6 +11,7 @@ const members: Record<string, () => Promise<CommandModule>> = {
   learn: () => import('../bench/learn/main.ts'),
   soak: () => import('../bench/soak.ts'),
   onnx: () => import('../bench/onnx.ts'),
+  page: () => import('../bench/page.ts'),
 };
 
 export const group: GroupSpec = {

@@ -1,5 +1,5 @@
-// A tiny static file server for the built site, mounted under a sub-path (e.g. /seed/) so that the e2e
-// run proves the relative base works the way a static host serves it.
+// A tiny static file server for the built site, mounted under a sub-path (e.g. /seed/), as a static host
+// serves it: the e2e specs and `bench page` open the site through it.
 import { createServer, type Server } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';

@@ -1,5 +1,5 @@
-// The one way e2e specs start a browser: Debian's Chromium (never a downloaded one), headless, with WebGPU
-// on SwiftShader.
+// The one way the e2e specs and the page benchmarks start a browser: Debian's Chromium (never a downloaded
+// one), headless, with WebGPU on SwiftShader.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
