@@ -113,8 +113,8 @@ export const PRESET_NOTES: Readonly<Record<PresetName, string>> = {
 
 /** How the preset choice names each preset. */
 export const PRESET_LABELS: Readonly<Record<PresetName, string>> = {
-  micro: 'micro (fastest, warm start)',
-  tiny: 'tiny (CPU, warm start)',
+  micro: 'micro (fastest, to watch the mechanics)',
+  tiny: 'tiny (default: learns on a CPU)',
   small: 'small (GPU, random start)',
 };
 
