@@ -225,7 +225,6 @@ export async function run(args: string[]): Promise<number> {
   const tTrain = epTokens / rFb.cpu;
   const seedUpdate = tRoll + 3 * tScore + tTrain;
   const grpoUpdate = tRoll + tScore + tTrain;
-  const benchHours = (100 * 3 * (seedUpdate + grpoUpdate)) / 3600;
 
   const rows = [
     ['forward (score)', tokens, fwd, rFwd, flopFwd],
@@ -251,8 +250,6 @@ export async function run(args: string[]): Promise<number> {
     `| forward+backward | ${fmt(tTrain, 1)} |`,
     `| SEED update: rollout + 3 scoring forwards + forward+backward | ${fmt(seedUpdate, 1)} |`,
     `| GRPO update: rollout + 1 scoring forward (ref) + forward+backward | ${fmt(grpoUpdate, 1)} |`,
-    `| learning benchmark: 100 updates x 3 seeds x (SEED + GRPO), one process | ${fmt(benchHours, 2)} h |`,
-    `| the same as two processes on two free cores (the runs are independent) | ${fmt(benchHours / 2, 2)} h |`,
   ].join('\n');
   const threadTable = [
     `| threads | ms per update | SEED updates per second | speedup over 1 thread | scaling efficiency |`,
