@@ -1,8 +1,8 @@
 // `seed bench page`: the page's default run as a person sees it. Builds the site (or takes --site), serves it
 // from a sub-path as a static host would, and for each seed opens a fresh browser profile in Debian's headless
 // Chromium, waits for the engine, presses Play and reads the page's own live numbers once a second for
-// --minutes: updates done and the last evaluation of each split (with the update it followed). The curves'
-// CSV export then says how many updates carried a GRPO signal. Writes page.md and page.json.
+// --minutes: the updates done. The curves' CSV export then gives every evaluation up to the last update shown
+// within the time, and how many updates carried a GRPO signal. Writes page.md and page.json.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -97,6 +97,33 @@ export function grpoSignalShare(csv: string): number | null {
   return values.length ? values.filter((v) => v !== 0).length / values.length : null;
 }
 
+/** A reading of the live update count, `seconds` after Play. */
+export interface UpdateSample {
+  seconds: number;
+  update: number;
+}
+
+/**
+ * The live run's evaluations in the curves CSV up to update `through` (the last one shown within the time),
+ * each timed by the first reading that showed its update done: the CSV holds every evaluation, where a
+ * reading once a second can miss some.
+ */
+export function evalsFromCsv(csv: string, samples: readonly UpdateSample[], through: number): EvalPoint[] {
+  const [head, ...rows] = csv.trim().split('\n');
+  const columns = head.split(',');
+  const at = (name: string) => columns.indexOf(name);
+  const [source, update, seen, unseen] = [at('source'), at('update'), at('evalSeen'), at('evalUnseen')];
+  const evals: EvalPoint[] = [];
+  for (const cells of rows.map((r) => r.split(','))) {
+    if (cells[source] !== 'live' || cells[seen] === '' || cells[unseen] === '') continue;
+    const u = Number(cells[update]);
+    if (u > through) continue;
+    const shown = samples.find((s) => s.update >= u);
+    evals.push({ seconds: shown?.seconds ?? samples[samples.length - 1]?.seconds ?? 0, update: u, seen: Number(cells[seen]), unseen: Number(cells[unseen]) });
+  }
+  return evals.sort((a, b) => a.update - b.update);
+}
+
 /** Eval success in points: the mean of the two splits. */
 const meanPoints = (e: EvalPoint) => (100 * (e.seen + e.unseen)) / 2;
 
@@ -120,7 +147,7 @@ async function runSeed(browser: Browser, site: string, seed: number, link: strin
     log(`  seed ${seed}: ${backend}, ${threads} thread(s), cross-origin isolated ${crossOriginIsolated}; Play for ${seconds} s`);
     await page.getByTestId('play').click();
     const t0 = performance.now();
-    const evals: EvalPoint[] = [];
+    const samples: UpdateSample[] = [];
     let last: LiveReading = { update: 0, evalUpdate: null, seen: null, unseen: null };
     let nextLog = 30;
     for (;;) {
@@ -128,12 +155,10 @@ async function runSeed(browser: Browser, site: string, seed: number, link: strin
       if (elapsed >= seconds) break;
       if (problems.length) throw new Error(`the page failed: ${problems[0]}`);
       last = await readLive(page);
-      if (last.evalUpdate !== null && last.seen !== null && last.unseen !== null && last.evalUpdate !== evals[evals.length - 1]?.update) {
-        evals.push({ seconds: Math.round(elapsed * 10) / 10, update: last.evalUpdate, seen: last.seen, unseen: last.unseen });
-      }
+      samples.push({ seconds: Math.round(elapsed * 10) / 10, update: last.update });
       if (elapsed >= nextLog) {
-        const e = evals[evals.length - 1];
-        log(`  seed ${seed}: ${Math.round(elapsed)} s, update ${last.update}${e ? `, eval ${(100 * e.seen).toFixed(1)}% / ${(100 * e.unseen).toFixed(1)}% after update ${e.update}` : ''}`);
+        const shown = last.evalUpdate !== null && last.seen !== null && last.unseen !== null;
+        log(`  seed ${seed}: ${Math.round(elapsed)} s, update ${last.update}${shown ? `, eval ${(100 * last.seen!).toFixed(1)}% / ${(100 * last.unseen!).toFixed(1)}% after update ${last.evalUpdate}` : ''}`);
         nextLog += 30;
       }
       await page.waitForTimeout(Math.min(1000, Math.max(0, (seconds - elapsed) * 1000)));
@@ -143,6 +168,7 @@ async function runSeed(browser: Browser, site: string, seed: number, link: strin
     await page.getByTestId('play').waitFor({ timeout: 120_000 });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('export-csv').click()]);
     const csv = await readFile(await download.path(), 'utf8');
+    const evals = evalsFromCsv(csv, samples, last.update);
     const rise = riseOf(evals);
     return {
       seed,
