@@ -87,13 +87,19 @@ async function readLive(page: Page): Promise<LiveReading> {
   return (await page.evaluate(READ_LIVE)) as LiveReading;
 }
 
-/** The share of the live run's updates in the curves CSV whose L_GRPO is not zero. */
-export function grpoSignalShare(csv: string): number | null {
+/** The live run's rows of the curves CSV, each a lookup by column name. */
+function liveRows(csv: string): ((column: string) => string)[] {
   const [head, ...rows] = csv.trim().split('\n');
   const columns = head.split(',');
-  const source = columns.indexOf('source');
-  const grpo = columns.indexOf('L_GRPO');
-  const values = rows.map((r) => r.split(',')).filter((c) => c[source] === 'live' && c[grpo] !== '').map((c) => Number(c[grpo]));
+  return rows
+    .map((r) => r.split(','))
+    .map((cells) => (column: string) => cells[columns.indexOf(column)] ?? '')
+    .filter((cell) => cell('source') === 'live');
+}
+
+/** The share of the live run's updates in the curves CSV whose L_GRPO is not zero. */
+export function grpoSignalShare(csv: string): number | null {
+  const values = liveRows(csv).filter((cell) => cell('L_GRPO') !== '').map((cell) => Number(cell('L_GRPO')));
   return values.length ? values.filter((v) => v !== 0).length / values.length : null;
 }
 
@@ -109,17 +115,13 @@ export interface UpdateSample {
  * reading once a second can miss some.
  */
 export function evalsFromCsv(csv: string, samples: readonly UpdateSample[], through: number): EvalPoint[] {
-  const [head, ...rows] = csv.trim().split('\n');
-  const columns = head.split(',');
-  const at = (name: string) => columns.indexOf(name);
-  const [source, update, seen, unseen] = [at('source'), at('update'), at('evalSeen'), at('evalUnseen')];
   const evals: EvalPoint[] = [];
-  for (const cells of rows.map((r) => r.split(','))) {
-    if (cells[source] !== 'live' || cells[seen] === '' || cells[unseen] === '') continue;
-    const u = Number(cells[update]);
-    if (u > through) continue;
-    const shown = samples.find((s) => s.update >= u);
-    evals.push({ seconds: shown?.seconds ?? samples[samples.length - 1]?.seconds ?? 0, update: u, seen: Number(cells[seen]), unseen: Number(cells[unseen]) });
+  for (const cell of liveRows(csv)) {
+    if (cell('evalSeen') === '' || cell('evalUnseen') === '') continue;
+    const update = Number(cell('update'));
+    if (update > through) continue;
+    const shown = samples.find((s) => s.update >= update);
+    evals.push({ seconds: shown?.seconds ?? samples[samples.length - 1]?.seconds ?? 0, update, seen: Number(cell('evalSeen')), unseen: Number(cell('evalUnseen')) });
   }
   return evals.sort((a, b) => a.update - b.update);
 }
@@ -238,7 +240,7 @@ export async function run(args: string[]): Promise<number> {
   const built = values.site === undefined ? buildSite() : null;
   const siteDir = values.site ?? built!.dir;
   const load = loadavg()[0];
-  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${load.toFixed(2)} at the start), headless Chromium (/usr/bin/chromium)`;
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${load.toFixed(2)} at the start), Debian's headless Chromium`;
   const server = await serveStatic(siteDir, 'seed').catch((err: Error) => {
     built?.cleanup();
     throw new CliError(err.message);
