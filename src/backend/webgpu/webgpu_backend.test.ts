@@ -70,7 +70,7 @@ describe('WebGpuBackend against CpuBackend', () => {
         for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
           expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
         }
-        if (step === 0) expect(worstError(await web.readGradients(), cpu.readGradients(), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
+        if (step === 0) expect(worstError(await web.readGradients(), (await cpu.readGradients()), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
         const a = await cpu.optimizerStep(adam);
         const b = await web.optimizerStep(adam);
         expect(b.step).toBe(a.step);

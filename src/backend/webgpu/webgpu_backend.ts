@@ -230,10 +230,41 @@ export class WebGpuBackend implements Backend {
     }
   }
 
+  async scoreRows(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
+    this.checkOpen();
+    const V = this.config.vocabSize;
+    const chunks = splitBatch(batch, this.config, this.budget);
+    const R = chunks.reduce((n, c) => n + c.nScored, 0);
+    if (R === 0) return new Float32Array(0);
+    const all = new Scratch(this.gpu);
+    try {
+      const rowsAll = all.floats(R * V);
+      const stage = this.stage('scoreRows');
+      for (const chunk of chunks) {
+        const scratch = new Scratch(this.gpu);
+        try {
+          const plan = planBatch(chunk.batch, this.config);
+          const { logp } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+          stage.copy(logp, { buffer: rowsAll, offset: chunk.firstScored * V * 4 }, chunk.nScored * V * 4);
+        } finally {
+          // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
+          scratch.release();
+        }
+      }
+      const out = stage.read(rowsAll, R * V * 4);
+      await this.submit('scoreRows', stage);
+      this.bytesRead += R * V * 4;
+      return new Float32Array(await out);
+    } finally {
+      all.release();
+    }
+  }
+
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     this.checkOpen();
     const chunks = splitBatch(batch, this.config, this.budget);
     const R = chunks.reduce((n, c) => n + c.nScored, 0);
+    if (hyper.distil) throw new RangeError('the WebGPU backend has no exact distillation yet: train this run on the CPU backend');
     const tokenIn = packLossInputs(inputs, R);
     refuseNonFiniteInputs(inputs);
     if (R === 0) return unpackLossOutput(new Float32Array(0), 0, inputs, hyper);
