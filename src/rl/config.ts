@@ -107,6 +107,7 @@ const TABLE = {
   eps: { ...real(1e-12, 1), paper: 1e-8, doc: 'AdamW denominator epsilon' },
   weightDecay: { ...real(0, 1), paper: 0.01, presets: tinyPresets(0), doc: 'AdamW decoupled weight decay' },
   gradClip: { ...real(0, 1000), paper: 1, doc: 'global gradient-norm clip (0 = off)' },
+  trainGames: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'training games the run draws its tasks from, cycling (0 = a fresh game for every task): a run with less data' },
   staticTasks: { ...count(0, 256), paper: 16, presets: tinyPresets(8), doc: 'seed-static: tasks whose skills, written once by the warm-start policy, form the library' },
 } satisfies Record<string, TrainSetting>;
 
