@@ -36,7 +36,7 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
         ? null
         : {
             lStudent: f(delta), lSkill: f(delta), lRef: f(delta), delta: f(delta), gate: f(delta), coef: f(delta.map((d) => -d)),
-            coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), mask: f(delta), opdMask: f(delta),
+            coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), divergence: f(delta.map((d) => d * d)), mask: f(delta), opdMask: f(delta),
           },
   };
 }
@@ -98,6 +98,8 @@ describe('colour scales', () => {
     expect(colourRange(list, 'delta')).toEqual([-2, 2]);
     expect(colourRange(list, 'coef')).toEqual([-2, 2]);
     expect(colourRange(list, 'gate')).toEqual([0, 1]);
+    // The divergence is never negative: a one-sided scale from 0.
+    expect(colourRange(list, 'kl')).toEqual([0, 4]);
     expect(colourRange([], 'delta')[1]).toBeGreaterThan(0);
   });
 
@@ -114,6 +116,8 @@ describe('colour scales', () => {
     expect(colourOf(2, [-2, 2], 'delta')).toBe('rgb(215, 48, 39)');
     expect(colourOf(-5, [-2, 2], 'delta')).toBe('rgb(49, 104, 200)');
     expect(colourOf(-1, [-2, 2], 'coef')).toBe('rgb(152, 180, 228)');
+    expect(colourOf(0, [0, 4], 'kl')).toBe('rgb(255, 255, 255)');
+    expect(colourOf(4, [0, 4], 'kl')).toBe('rgb(118, 42, 131)');
     expect(colourOf(1, [0, 1], 'gate')).toBe('rgb(26, 152, 80)');
     expect(colourOf(0, [0, 1], 'gate')).toBe('rgb(255, 255, 255)');
   });
