@@ -13,9 +13,8 @@ import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { initParameters } from '../../model/init.ts';
 import { NonFiniteError, maskWords, type LossHyper, type OptimizerHyper } from '../backend.ts';
-import { makeBatch, randomLossInputs } from '../batch_testing.ts';
+import { makeBatch, randomLossInputs, randomTeacherRows } from '../batch_testing.ts';
 import { CpuBackend } from '../cpu/cpu_backend.ts';
-import { maskedLogSoftmax } from '../cpu/log_softmax.ts';
 import { chunkFloats, splitBatch } from './batch.ts';
 import { worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
@@ -100,10 +99,7 @@ describe('WebGpuBackend against CpuBackend', () => {
       const rows = await web.scoreRows(batch);
       expect(worstError(rows, await cpu.scoreRows(batch), 2e-5, 1e-4), 'scoreRows').toBeLessThanOrEqual(1);
       expect(Array.from(await chunked.scoreRows(batch))).toEqual(Array.from(rows));
-      // The teacher: rows far from the freshly initialised student's, under the same masks.
-      const rng = new Rng(23);
-      const teacher = new Float32Array(rows.length);
-      maskedLogSoftmax(teacher, Float32Array.from(rows, () => 2 * rng.normal()), batch.masks, rows.length / V, V);
+      const teacher = randomTeacherRows(batch, V, 23);
       const base = randomLossInputs(await cpu.score(batch), 24);
       const inputs = { ...base, teacher, distilWeight: Float32Array.from(base.mask, (_, k) => 0.5 + (k % 3) / 2) };
       const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha } };
