@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from './game.ts';
+import { shortestPlans } from './expert.ts';
 import { generateScene, SPLITS } from './generate.ts';
 import { ALFWORLD, TINY } from './scale.ts';
 import { TASK_TYPES } from './text.ts';
@@ -69,5 +70,27 @@ describe('expert', () => {
       for (const c of plan) expect(game.step(c).valid).toBe(true);
       expect(game.won).toBe(true);
     }
+  });
+
+  it('keeps every plan that ties for the shortest: the first is the plan, each one wins in as many steps', () => {
+    // Two cellphones on sofa 1, both to go to the coffeetable: either can go first.
+    const scene = generateScene('train', 0, TINY);
+    expect(scene.task.goal).toBe('find two cellphone and put them in coffeetable');
+    const plans = shortestPlans(new World(scene));
+    expect(plans.map((p) => p[1])).toEqual(['take cellphone 2 from sofa 1', 'take cellphone 1 from sofa 1']);
+    expect(plans[0]).toEqual(new Game(scene).expertPlan());
+    for (const plan of plans) {
+      expect(plan.length).toBe(plans[0].length);
+      const game = new Game(scene);
+      for (const c of plan) game.step(c);
+      expect(game.won).toBe(true);
+    }
+    let tied = 0;
+    for (let i = 0; i < 60; i++) {
+      const all = shortestPlans(new World(generateScene('train', i, TINY, 99)));
+      expect(new Set(all.map((p) => p.join('|'))).size).toBe(all.length);
+      if (all.length > 1) tied++;
+    }
+    expect(tied).toBeGreaterThan(0);
   });
 });

@@ -2,7 +2,8 @@
 // (free the hands first if they hold something else), change its state if the task asks (microwave, fridge,
 // sinkbasin), then bring it to the target" (twice for two-object tasks; the lamp instead of a target for
 // look_at tasks). Every choice of object instance(s), order and target instance is played out on a copy of
-// the world and the shortest plan wins; ties go to the first in listing order, so the plan is deterministic.
+// the world and the shortest plan wins; ties go to the first in listing order, so the plan is deterministic
+// (`shortestPlans` keeps every tie).
 // Each plan is built from the commands that any solution needs (go to, open when closed, take, the state
 // change, put or use), so the shortest of them is the optimum; a breadth-first search confirms it in the tests.
 import { APPLIANCE } from './knowledge.ts';
@@ -85,7 +86,16 @@ function arrangements(items: number[], k: number): number[][] {
 
 /** The expert's shortest command list from the world's current state; [] when the goal already holds. */
 export function planFrom(world: World): string[] {
-  if (world.goalReached()) return [];
+  return shortestPlans(world)[0];
+}
+
+/**
+ * Every plan of the expert's that ties for the shortest from the world's current state (another object
+ * instance, order or target as good as the first), in listing order, without repeats; [[]] when the goal
+ * already holds.
+ */
+export function shortestPlans(world: World): string[][] {
+  if (world.goalReached()) return [[]];
   const task = world.task;
   const objects = indices(world.objTypes, task.object);
   const candidates: Array<(p: Planner) => void> = [];
@@ -120,12 +130,14 @@ export function planFrom(world: World): string[] {
       }
     }
   }
-  let best: string[] | null = null;
+  let best: string[][] = [];
   for (const build of candidates) {
     const p = new Planner(world.clone());
     build(p);
-    if (p.done && (best === null || p.commands.length < best.length)) best = p.commands;
+    if (!p.done) continue;
+    if (best.length === 0 || p.commands.length < best[0].length) best = [p.commands];
+    else if (p.commands.length === best[0].length && !best.some((plan) => plan.join('\n') === p.commands.join('\n'))) best.push(p.commands);
   }
-  if (best === null) throw new Error(`expert: no plan reaches "${task.goal}" (internal error)`);
+  if (best.length === 0) throw new Error(`expert: no plan reaches "${task.goal}" (internal error)`);
   return best;
 }

@@ -109,6 +109,8 @@ const TABLE = {
   gradClip: { ...real(0, 1000), paper: 1, doc: 'global gradient-norm clip (0 = off)' },
   trainGames: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'training games the run draws its tasks from, cycling (0 = a fresh game for every task): a run with less data' },
   staticTasks: { ...count(0, 256), paper: 16, presets: tinyPresets(8), doc: 'seed-static: tasks whose skills, written once by the warm-start policy, form the library' },
+  teacherEvery: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'run the teacher check (does the skill still help the current policy?) on validation games after every N-th update; 0 = never' },
+  teacherGames: { ...count(2, 256), paper: 64, before: 64, doc: 'validation games of each teacher check (each played four times: first, no skill, own skill, another game\'s skill)' },
 } satisfies Record<string, TrainSetting>;
 
 export type TrainKey = keyof typeof TABLE;

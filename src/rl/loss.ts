@@ -1,15 +1,11 @@
 // Stage 5 of an update: the loss call. Every trajectory's plain sequences are scored once more by the current
 // weights (l_student), and the backend computes Delta, the gate, the per-token coefficients and the gradient
 // in the same pass (Backend.lossBackward; the loss itself: docs/seed-loss.md). The algorithm decides two of
-// the loss settings: grpo and opid distil nothing (lambda 0), seed-nogate has no gate (g = 1).
-//
-// After the loss, `deltaAdvantageCorrelation` measures whether the skill moves credit where the reward puts
-// it: the Pearson correlation, over the decision tokens, of Delta with the trajectory's group advantage. A
-// skill that carries hindsight raises the tokens of won trajectories (Delta > 0 where A > 0); one that acts
-// as uniform self-imitation leaves the correlation near 0.
-import { sampleCorrelation } from 'simple-statistics';
+// the loss settings: grpo and opid distil nothing (lambda 0), seed-nogate has no gate (g = 1). What Delta and
+// the gate say about the update is measured in diagnostics.ts.
 import type { LossHyper } from '../backend/backend.ts';
 import { packBatch } from './batch.ts';
+import { decisionMask } from './diagnostics.ts';
 import { isExactAlgo, type Algo, type TrainConfig } from './config.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
@@ -53,67 +49,18 @@ export async function lossStage(run: UpdateContext, st: UpdateState, measure = t
 
 /**
  * Mean divergence D(student || teacher) of exact distillation over the decision tokens under the OPD mask
- * (see deltaAdvantageCorrelation); null without exact distillation or decision tokens.
+ * (diagnostics.ts); null without exact distillation or decision tokens.
  */
 export function meanDivergence(st: UpdateState): number | null {
-  const { loss, inputs } = st;
-  if (!loss || !inputs || !st.lossHyper.distil) return null;
+  const { loss } = st;
+  const decision = decisionMask(st);
+  if (!loss || !decision || !st.lossHyper.distil) return null;
   let sum = 0;
   let n = 0;
-  st.trajectories.forEach((t, i) => {
-    let k = st.tokenOffsets[i];
-    for (const seq of t.sequences) {
-      const words = seq.positions.length ? seq.masks.length / seq.positions.length : 0;
-      for (let j = 0; j < seq.positions.length; j++, k++) {
-        if (inputs.opdMask[k] && hadChoice(seq.masks, j, words)) {
-          sum += loss.divergence[k];
-          n++;
-        }
-      }
-    }
-  });
-  return n ? sum / n : null;
-}
-
-/** Whether scored token j of a sequence had a choice: its mask (`words` 32-bit words) allows more than one token. */
-function hadChoice(masks: Uint32Array, j: number, words: number): boolean {
-  let allowed = 0;
-  for (let w = j * words; w < (j + 1) * words; w++) {
-    // Clearing the lowest set bit twice tells "at least two" without a full count.
-    let bits = masks[w];
-    while (bits !== 0) {
-      if (++allowed > 1) return true;
-      bits &= bits - 1;
-    }
+  for (let k = 0; k < decision.length; k++) {
+    if (!decision[k]) continue;
+    sum += loss.divergence[k];
+    n++;
   }
-  return false;
-}
-
-/**
- * Pearson correlation of Delta (l_skill - l_student, as the loss computed it) with the group advantage A_i of
- * each token's trajectory, over the decision tokens: command tokens with a usable skill (opd_mask 1) at which
- * the decoding mask allowed more than one token (where it allowed one, the token has probability 1 with or
- * without the skill, and Delta says nothing). Null before the loss, or with fewer than 2 decision tokens, or
- * when Delta or the advantage is the same on all of them.
- */
-export function deltaAdvantageCorrelation(st: UpdateState): number | null {
-  const { loss, inputs } = st;
-  if (!loss || !inputs) return null;
-  const deltas: number[] = [];
-  const advantages: number[] = [];
-  st.trajectories.forEach((t, i) => {
-    let k = st.tokenOffsets[i];
-    for (const seq of t.sequences) {
-      const words = seq.positions.length ? seq.masks.length / seq.positions.length : 0;
-      for (let j = 0; j < seq.positions.length; j++, k++) {
-        if (inputs.opdMask[k] && hadChoice(seq.masks, j, words)) {
-          deltas.push(loss.delta[k]);
-          advantages.push(st.advantages[i]);
-        }
-      }
-    }
-  });
-  const constant = (xs: number[]) => xs.every((x) => x === xs[0]);
-  if (deltas.length < 2 || constant(deltas) || constant(advantages)) return null;
-  return sampleCorrelation(deltas, advantages);
+  return n ? sum / n : null;
 }

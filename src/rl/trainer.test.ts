@@ -10,7 +10,9 @@ import { Trainer } from './trainer.ts';
 import { referenceSkill } from './skill_fidelity.ts';
 import { Rng } from '../common/rng.ts';
 import { rollout, updateScenes } from './rollout.ts';
-import { generateScene } from '../env/generate.ts';
+import { generateScene, validationScenes } from '../env/generate.ts';
+import { creditDiagnostics, decisionMask, expertTokens } from './diagnostics.ts';
+import { teacherCheck } from './teacher_check.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -105,9 +107,15 @@ describe('Trainer', () => {
       expect(loss.delta[k]).toBeCloseTo(inputs.lSkill[k] - traj.lOld[k - a], 5);
       expect(loss.gate[k]).toBeCloseTo(1 / (1 + Math.exp(-st.config.beta * loss.delta[k])), 5);
     }
+    // Delta and gate figures leave out the tokens the command trie forced (Delta 0, gate 0.5).
+    const decision = decisionMask(st)!;
+    const kept = Array.from(loss.delta).filter((_, k) => decision[k]);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(loss.delta.length);
     const m = t.metrics(st);
-    const mean = Array.from(loss.delta).reduce((x, y) => x + y, 0) / loss.delta.length;
-    expect(m.meanDelta).toBeCloseTo(mean, 5);
+    expect(m.meanDelta).toBeCloseTo(kept.reduce((x, y) => x + y, 0) / kept.length, 5);
+    expect(m.meanAbsDelta).toBeCloseTo(kept.reduce((x, y) => x + Math.abs(y), 0) / kept.length, 5);
+    expect(m.forcedShare).toBeCloseTo(1 - kept.length / loss.delta.length, 9);
   });
 
   it('refuses an update with a NaN before touching the weights, names the term, and continues from the last good state', async () => {
@@ -231,6 +239,35 @@ describe('resampling flat groups', () => {
     expect(st.trajectories.some((tr, i) => JSON.stringify(tr.scene) !== JSON.stringify(own[i]))).toBe(true);
     expect(st.trajectories[0].scene).toBe(st.trajectories[1].scene);
     expect(Array.from(st.advantages)).toEqual([0, 0, 0, 0]);
+    expect(m.zeroVarianceGroups).toBe(1);
   });
 
+});
+
+describe('diagnostics in the metrics', () => {
+  it("flags each rollout token on the expert's shortest plans, in the update's token order", async () => {
+    const t = trainer('seed-static');
+    await t.nextStage();
+    const st = t.current!;
+    const flags = st.expertTokens!;
+    expect(flags.length).toBe(st.tokenOffsets[st.trajectories.length]);
+    st.trajectories.forEach((tr, i) => expect(Array.from(flags.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]))).toEqual(Array.from(expertTokens(tr, tok))));
+    const m = await t.update();
+    expect(m.corrDeltaExpert).toBe(creditDiagnostics(st).corrDeltaExpert);
+    expect(m.teacherOwnSkill).toBeNull();
+  });
+
+  it('runs the teacher check on validation games every teacherEvery updates, leaving the run as it was', async () => {
+    const config = small({ teacherEvery: 2, teacherGames: 2 });
+    const checked = trainer('grpo', config);
+    const plain = trainer('grpo', small());
+    const first = await checked.update();
+    expect([first.teacherNoSkill, first.teacherOwnSkill, first.teacherOtherSkill]).toEqual([null, null, null]);
+    const second = await checked.update();
+    await plain.update();
+    await plain.update();
+    expect(Array.from(await checked.backend.readParameters())).toEqual(Array.from(await plain.backend.readParameters()));
+    const direct = await teacherCheck(plain.backend, tok, validationScenes(TINY, 2), config, undefined, 'own');
+    expect([second.teacherNoSkill, second.teacherOwnSkill, second.teacherOtherSkill]).toEqual([direct.no_skill, direct.own_skill, direct.other_skill]);
+  });
 });

@@ -7,6 +7,8 @@
 //   5 loss               Delta, gate, per-token coefficients and the gradient         loss.ts
 //   6 optimizer          one AdamW step (or `epochs` of them)                         optimizer_step.ts
 // The config is read when an update begins, so a change of lambda or beta takes effect at the next one.
+// The metrics carry the diagnostics of diagnostics.ts and, every teacherEvery updates, the teacher check on
+// validation games with the weights the update left (teacher_check.ts).
 // A NaN or Inf in a loss term or gradient (NonFiniteError) ends the update before the weights change; it is
 // reported in the metrics and the next update starts from the last good state.
 //
@@ -14,16 +16,19 @@
 // update u continues exactly as if it had never stopped; the update counter is the whole Rng state. The
 // skills a run keeps between updates (seed-static's library, seed-crossgame's pool) are saved with it.
 import { NonFiniteError, type Backend } from '../backend/backend.ts';
+import { validationScenes } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { rewardsStage } from './advantages.ts';
 import type { Algo, TrainConfig } from './config.ts';
 import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
-import { deltaAdvantageCorrelation, lossHyper, lossStage, meanDivergence } from './loss.ts';
+import { creditDiagnostics, updateExpertTokens, zeroVarianceGroups } from './diagnostics.ts';
+import { lossHyper, lossStage, meanDivergence } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
 import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
 import { skillFidelity } from './skill_fidelity.ts';
+import { teacherCheck } from './teacher_check.ts';
 import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
 
 export interface TrainerCallbacks {
@@ -44,9 +49,16 @@ export interface UpdateMetrics {
   L_OPD: number;
   KL: number;
   total: number;
-  /** Means over the response tokens of trajectories with a usable skill (opd_mask = 1); 0 when none. */
+  /**
+   * Means over the decision tokens (diagnostics.ts: opd_mask 1 and more than one allowed token; the tokens the
+   * command trie forces have Delta 0 and gate 0.5 whatever the skill); 0 when none.
+   */
   meanDelta: number;
   meanGate: number;
+  /** Mean |Delta| over the decision tokens; null when none. */
+  meanAbsDelta: number | null;
+  /** Share of the OPD-masked tokens that the decoding mask forced (no decision); null when none is masked. */
+  forcedShare: number | null;
   /** Fraction of trajectories whose skill was usable; null when the algorithm writes none. */
   validSkillRate: number | null;
   /**
@@ -55,11 +67,29 @@ export interface UpdateMetrics {
    */
   skillFidelity: number | null;
   /**
-   * Pearson correlation of Delta with the group advantage over the decision tokens (loss.ts,
-   * deltaAdvantageCorrelation): whether the skill raises the tokens that the reward credits; null when not
-   * defined (no skills, fewer than 2 decision tokens, no variance, a refused update).
+   * Pearson correlation of Delta with the group advantage over the decision tokens (diagnostics.ts): whether
+   * the skill raises the tokens of the trajectories that the reward credits; null when not defined (no skills,
+   * fewer than 2 decision tokens, no variance, a refused update). The same within won and within lost
+   * trajectories apart.
    */
   corrDeltaAdvantage: number | null;
+  corrDeltaAdvantageWon: number | null;
+  corrDeltaAdvantageLost: number | null;
+  /**
+   * Pearson correlation of Delta with "the token is on the expert's shortest plan" over the decision tokens:
+   * whether the skill raises the steps that solve the game; null when not defined, as above.
+   */
+  corrDeltaExpert: number | null;
+  /** Share of the update's groups whose rewards are all equal (no GRPO signal). */
+  zeroVarianceGroups: number | null;
+  /**
+   * The teacher check after this update (config teacherEvery), on teacherGames validation games with skills
+   * written as the run writes them: success with no skill, the game's own skill, another game's; null when
+   * none ran.
+   */
+  teacherNoSkill: number | null;
+  teacherOwnSkill: number | null;
+  teacherOtherSkill: number | null;
   /** seed-crossgame: where the update's skills came from (another group, the pool, none); null otherwise. */
   crossgame: CrossgameSources | null;
   gradNorm: number;
@@ -140,6 +170,7 @@ export class Trainer implements UpdateContext, RunSkills {
     if (st.stage === STAGES.length) {
       this.updates = st.update + 1;
       this.episodes += st.played ?? st.trajectories.length;
+      if (st.config.teacherEvery > 0 && this.updates % st.config.teacherEvery === 0) st.teacher = await this.teacherCheck(st);
     }
     this.callbacks.onStage?.(stage, st);
     return st;
@@ -185,7 +216,9 @@ export class Trainer implements UpdateContext, RunSkills {
   private async runStage(stage: Stage, st: UpdateState): Promise<void> {
     switch (stage) {
       case 'rollout':
-        return rolloutStage(this, st, (t) => this.callbacks.onTrajectory?.(t, st.update));
+        await rolloutStage(this, st, (t) => this.callbacks.onTrajectory?.(t, st.update));
+        st.expertTokens = updateExpertTokens(st.trajectories, this.tok);
+        return;
       case 'rewards':
         return rewardsStage(st);
       case 'skills':
@@ -199,21 +232,17 @@ export class Trainer implements UpdateContext, RunSkills {
     }
   }
 
+  /** The teacher check of the current weights on validation games, skills written as this run writes them. */
+  private async teacherCheck(st: UpdateState): Promise<UpdateState['teacher']> {
+    const writer = st.algo === 'seed-annotator' || st.config.annotatorSkills === 1 ? 'annotator' : 'own';
+    const check = await teacherCheck(this.backend, this.tok, validationScenes(this.scale, st.config.teacherGames), st.config, undefined, writer);
+    return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill };
+  }
+
   metrics(st: UpdateState): UpdateMetrics {
     const ts = st.trajectories;
     const loss = st.loss;
-    // Delta and the gate mean something only where a skill was injected: averaged over opd_mask.
-    let dSum = 0;
-    let gSum = 0;
-    let n = 0;
-    if (loss && st.inputs) {
-      for (let k = 0; k < loss.delta.length; k++) {
-        if (!st.inputs.opdMask[k]) continue;
-        dSum += loss.delta[k];
-        gSum += loss.gate[k];
-        n++;
-      }
-    }
+    const credit = creditDiagnostics(st);
     const wallMs = performance.now() - st.startedMs;
     const writes = st.algo !== 'grpo';
     const skills = st.algo === 'seed-static' ? st.used : st.written;
@@ -239,11 +268,20 @@ export class Trainer implements UpdateContext, RunSkills {
       L_OPD: skipped ? NaN : (loss?.L_OPD ?? 0),
       KL: skipped ? NaN : (loss?.KL ?? 0),
       total: skipped ? NaN : (loss?.total ?? 0),
-      meanDelta: n ? dSum / n : 0,
-      meanGate: n ? gSum / n : 0,
+      meanDelta: credit.meanDelta ?? 0,
+      meanGate: credit.meanGate ?? 0,
+      meanAbsDelta: credit.meanAbsDelta,
+      forcedShare: credit.forcedShare,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
       skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
-      corrDeltaAdvantage: skipped ? null : deltaAdvantageCorrelation(st),
+      corrDeltaAdvantage: skipped ? null : credit.corrDeltaAdvantage,
+      corrDeltaAdvantageWon: skipped ? null : credit.corrDeltaAdvantageWon,
+      corrDeltaAdvantageLost: skipped ? null : credit.corrDeltaAdvantageLost,
+      corrDeltaExpert: skipped ? null : credit.corrDeltaExpert,
+      zeroVarianceGroups: zeroVarianceGroups(st),
+      teacherNoSkill: st.teacher?.no_skill ?? null,
+      teacherOwnSkill: st.teacher?.own_skill ?? null,
+      teacherOtherSkill: st.teacher?.other_skill ?? null,
       crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,
       ...gradientParts(st),

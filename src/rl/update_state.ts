@@ -10,6 +10,7 @@ import type { WrittenSkill } from './analyzer.ts';
 import type { Algo, TrainConfig } from './config.ts';
 import type { CrossgameSources } from './hindsight.ts';
 import type { Trajectory } from './rollout.ts';
+import type { TeacherSuccess } from './teacher_check.ts';
 
 export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -57,6 +58,8 @@ export interface UpdateState {
   crossgame?: CrossgameSources | null;
   /** [n + 1] offsets of each trajectory's tokens in the per-token arrays. */
   tokenOffsets: Int32Array;
+  /** Per scored token, from stage 1: 1 where it is on the expert's shortest plan (diagnostics.ts); absent before. */
+  expertTokens?: Uint8Array | null;
   inputs: LossInputs | null;
   loss: LossOutput | null;
   step: StepStats | null;
@@ -68,6 +71,8 @@ export interface UpdateState {
   /** Episodes played and won in the rollout stage, those of replaced (resampled) groups included. */
   played?: number;
   playedWins?: number;
+  /** The teacher check on validation games after the update, when the config's teacherEvery asked for one. */
+  teacher?: TeacherSuccess | null;
 }
 
 /** Per-update Rng streams, derived from the run seed and the update index only. */

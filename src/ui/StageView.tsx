@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { STAGES } from '../rl/update_state.ts';
-import type { StageSnapshot, TrajectoryView } from '../worker/protocol.ts';
+import type { CreditView, StageSnapshot, TrajectoryView } from '../worker/protocol.ts';
 import { downloadText } from './download.ts';
 import { fmt, skillKindLabel } from './EpisodeView.tsx';
 import { STAGE_CAPTIONS, type SymbolName } from './explain.ts';
@@ -71,7 +71,7 @@ const STAGE_SYMBOLS: Readonly<Record<StageSnapshot['stage'], readonly SymbolName
   rewards: ['R', 'mean', 'std', 'A'],
   skills: [],
   rescore: ['l_old', 'l_student', 'l_skill', 'l_ref'],
-  loss: ['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'λ', 'β', 'clip', 'KL coefficient'],
+  loss: ['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'expert', 'corr(Δ, expert)', 'λ', 'β', 'clip', 'KL coefficient'],
   optimizer: ['L_GRPO', 'L_OPD', 'KL', 'total', 'gradient norm', 'rms parameter change'],
 };
 
@@ -156,6 +156,7 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
               <Sym name="λ" /> {snapshot.hyper.lambda}, <Sym name="β" /> {snapshot.hyper.beta}, <Sym name="clip" /> {snapshot.hyper.clip}, <Sym name="KL coefficient" />{' '}
               {snapshot.hyper.klCoef}
               {snapshot.hyper.gate ? '' : ', gate off (g = 1)'}; coef = grpo + opd + kl = d L_SEED / d l_student
+              {snapshot.credit ? <CreditNote credit={snapshot.credit} /> : null}
             </>
           }
           columns={[
@@ -165,6 +166,7 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
             ['grpo', (t, k) => t.scores?.coefGrpo[k]],
             ['opd', (t, k) => t.scores?.coefOpd[k]],
             ['kl', (t, k) => t.scores?.coefKl[k]],
+            ['expert', (t, k) => (t.scores?.decision[k] ? (t.scores.expert[k] ? 'yes' : 'no') : undefined)],
           ]}
         />
       ) : null;
@@ -269,7 +271,19 @@ function RolloutTable({ trajectories }: { trajectories: TrajectoryView[] }) {
   );
 }
 
-type Column = [SymbolName, (t: TrajectoryView, k: number) => number | undefined];
+/** Over the whole update: whether Delta is larger on the tokens of the expert's shortest plans. */
+function CreditNote({ credit }: { credit: CreditView }) {
+  const { corrDeltaExpert, decisionTokens, meanDelta, meanGate } = credit;
+  return (
+    <span data-testid="stage-credit">
+      . Over the update’s {decisionTokens} decision tokens: <Sym name="corr(Δ, expert)" /> {corrDeltaExpert === null ? 'not defined' : corrDeltaExpert.toFixed(3)}
+      {meanDelta !== null && meanGate !== null ? `, mean Δ ${fmt(meanDelta)}, mean gate ${fmt(meanGate)}` : ''}
+    </span>
+  );
+}
+
+/** A column's value at token k: a number, a word, or undefined for none (shown as a dash). */
+type Column = [SymbolName, (t: TrajectoryView, k: number) => number | string | undefined];
 
 function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]; note?: ReactNode }) {
   return (
@@ -301,7 +315,7 @@ function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]
                   const v = get(t, k);
                   return (
                     <td key={name} className="num">
-                      {v === undefined ? '—' : fmt(v)}
+                      {v === undefined ? '—' : typeof v === 'string' ? v : fmt(v)}
                     </td>
                   );
                 })}

@@ -71,7 +71,7 @@ export const CHARTS: readonly ChartDef[] = [
     id: 'gate',
     title: 'Mean gate and skills',
     metrics: [
-      { key: 'meanGate', label: 'mean gate', kind: 'line' },
+      { key: 'meanGate', label: 'mean gate (decision tokens)', kind: 'line' },
       { key: 'validSkillRate', label: 'valid skills', kind: 'line' },
       { key: 'skillFidelity', label: 'skill fidelity', kind: 'line' },
     ],
@@ -80,9 +80,10 @@ export const CHARTS: readonly ChartDef[] = [
     percent: false,
   },
   {
+    // corr(Delta, A) is weaker: the advantage is the same on every token of a game (it stays in the CSV).
     id: 'credit',
-    title: 'Skill credit: corr(Delta, advantage)',
-    metrics: [{ key: 'corrDeltaAdvantage', label: 'on decision tokens', kind: 'line' }],
+    title: "Skill credit: corr(Delta, token on the expert's shortest plan)",
+    metrics: [{ key: 'corrDeltaExpert', label: 'on decision tokens', kind: 'line' }],
     recorded: null,
     yRange: [-1, 1],
     percent: false,

@@ -15,6 +15,8 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
   return {
     run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3,
     meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 1, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
+    meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: null,
+    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null,
   };
 }
 
@@ -109,6 +111,14 @@ describe('chart series', () => {
     expect(d.series.every((s) => s.source === 'live')).toBe(true);
     expect(d.xs).toEqual([1, 2, 3]);
   });
+
+  it("draws the skill credit as corr(Delta, expert token), skipping updates where it is not defined", () => {
+    const credit = CHARTS.find((c) => c.id === 'credit')!;
+    const runs = { seed: [{ ...metrics('seed', 1), corrDeltaExpert: 0.22, corrDeltaAdvantage: -0.04 }, metrics('seed', 2), { ...metrics('seed', 3), corrDeltaExpert: 0.3 }] };
+    const d = chartData(credit, runs, null, { weight: 0, showRaw: false });
+    expect(d.series.map((s) => s.label)).toEqual(['live seed on decision tokens']);
+    expect(d.ys).toEqual([[0.22, null, 0.3]]);
+  });
 });
 
 describe('the curves as CSV', () => {
@@ -128,6 +138,18 @@ describe('the curves as CSV', () => {
       ['live', 'seed', '7', '2', '16', '0.25', '0.5', '0.5'],
     ]);
     expect(curvesCsv({ seed: [metrics('seed', 1)] }).trimEnd().split('\n').map((l) => l.split(',')[0])).toEqual(['source', 'live']);
+  });
+
+  it('carries the diagnostics of every update: empty cells where an update has none', () => {
+    const diagnosed: UpdateMetrics = {
+      ...metrics('seed', 3), meanAbsDelta: 0.61, forcedShare: 0.66, corrDeltaExpert: 0.22, corrDeltaAdvantageWon: 0.54, corrDeltaAdvantageLost: -0.125,
+      zeroVarianceGroups: 0.25, teacherNoSkill: 0.25, teacherOwnSkill: 0.4375, teacherOtherSkill: 0.375,
+    };
+    const [head, plain, row] = curvesCsv({ seed: [metrics('seed', 2), diagnosed] }).trimEnd().split('\n').map((l) => l.split(','));
+    const at = (cells: string[], column: string) => cells[head.indexOf(column)];
+    const columns = ['meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups', 'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill'];
+    expect(columns.map((c) => at(row, c))).toEqual(['0.61', '0.66', '0.22', '0.54', '-0.125', '0.25', '0.25', '0.4375', '0.375']);
+    expect(columns.map((c) => at(plain, c))).toEqual(columns.map(() => ''));
   });
 });
 

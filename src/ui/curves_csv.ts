@@ -8,6 +8,8 @@ const METRICS: readonly (keyof UpdateMetrics)[] = [
   'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
   'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
   'gradNormGrpo', 'gradNormOpd', 'gradNormRatio', 'meanDivergence',
+  'meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups',
+  'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill',
 ];
 
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];

@@ -64,7 +64,7 @@ export const STAGE_CAPTIONS: Readonly<Record<Stage, string>> = {
   rescore:
     'Every typed token is scored again: with the skill in the context by the weights that played (l_skill, the teacher), without it by the current weights (l_student, the student), and by the frozen weights the run started from (l_ref).',
   loss:
-    'Delta = l_skill − l_student is how much the skill raised a token; the gate g keeps the tokens the skill endorses; coef is the push each token gets from the whole loss (negative raises its probability).',
+    'Delta = l_skill − l_student is how much the skill raised a token; the gate g keeps the tokens the skill endorses; coef is the push each token gets from the whole loss (negative raises its probability). Where the command trie allows one token only, Delta is 0 whatever the skill: the figures over the update count decision tokens only.',
   optimizer:
     'The gradient of L_SEED = L_GRPO + λ·L_OPD + KL coefficient·KL moves the weights one AdamW step; the table lists the parameters that moved most.',
 };
@@ -87,6 +87,10 @@ export const SYMBOLS = {
   kl: 'the KL part of coef: KL coefficient·(1 − exp(l_ref − l_student)) / N, a pull back toward the reference',
   mask: '1 for the tokens GRPO and KL train on (every typed token)',
   opd_mask: '1 for the tokens of games whose skill is usable (the distillation trains on these)',
+  expert:
+    'whether the token is on one of the shortest plans of an all-knowing expert from where the player stood (the command so far agreeing); — where the token was no decision: the command trie allowed only it, or the game has no usable skill',
+  'corr(Δ, expert)':
+    'correlation of Δ with “the token is on the expert’s shortest plan” over the decision tokens: above 0 when the skill raises the steps that solve the game',
   λ: 'lambda: the weight of the distillation term L_OPD',
   β: 'beta: how sharp the gate is',
   clip: 'clip ε: how far the ratio r may leave 1 before GRPO stops pushing',

@@ -13,7 +13,7 @@ function trajectory(update: number, index: number): TrajectoryView {
 }
 
 function snapshot(update: number, stage: StageSnapshot['stage'], indices: number[]): StageSnapshot {
-  return { run: 'seed', update, stage, trajectories: indices.map((i) => trajectory(update, i)), groups: null, step: null, hyper: lossHyper('seed', defaultConfig('micro')) };
+  return { run: 'seed', update, stage, trajectories: indices.map((i) => trajectory(update, i)), groups: null, step: null, hyper: lossHyper('seed', defaultConfig('micro')), credit: null };
 }
 
 describe('shown batch', () => {

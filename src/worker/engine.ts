@@ -34,7 +34,7 @@ import {
 } from './protocol.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { describeShape, initialWeights, sameShape, type WarmStarts } from './warm_start.ts';
-import { groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView } from './views.ts';
+import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView } from './views.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
@@ -284,6 +284,7 @@ export class Engine implements EngineApi {
       groups: groupViews(st),
       step: run.step,
       hyper: st.lossHyper,
+      credit: creditView(st),
     };
   }
 

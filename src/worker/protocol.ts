@@ -67,6 +67,10 @@ export interface TokenScores {
   divergence: Float32Array;
   mask: Float32Array;
   opdMask: Float32Array;
+  /** 1 where the token is on one of the expert's shortest plans from the state the agent was in (rl/diagnostics.ts). */
+  expert: Uint8Array;
+  /** 1 at a decision token (a usable skill and more than one allowed token): the tokens the Delta and gate figures count. */
+  decision: Uint8Array;
 }
 
 export interface TrajectoryView {
@@ -152,6 +156,17 @@ export interface StageSnapshot {
   step: StepResultView | null;
   /** The loss settings of the update (UpdateState.lossHyper). */
   hyper: LossHyper;
+  /** What Delta says over the update's decision tokens, once the loss ran (stage 5); null before. */
+  credit: CreditView | null;
+}
+
+/** The credit figures of an update over its decision tokens (rl/diagnostics.ts); null where not defined. */
+export interface CreditView {
+  decisionTokens: number;
+  corrDeltaExpert: number | null;
+  corrDeltaAdvantage: number | null;
+  meanDelta: number | null;
+  meanGate: number | null;
 }
 
 /**

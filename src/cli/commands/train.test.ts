@@ -46,6 +46,12 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     expect((await runCaptured(trainRun, [...base, '--updates', '3', '--out', straight])).code).toBe(0);
     expect((await runCaptured(trainRun, [...base, '--updates', '2', '--out', split])).code).toBe(0);
     expect(readdirSync(straight).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'reference.ckpt']);
+    // Lines written before the diagnostics existed go on being read and kept.
+    const older = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => {
+      const { corrDeltaExpert: _e, zeroVarianceGroups: _z, teacherOwnSkill: _t, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify(rest) + '\n';
+    });
+    writeFileSync(join(split, 'metrics.jsonl'), older.join(''));
     // What a full disk or a kill leaves in the middle of an append: a last line without its newline.
     appendFileSync(join(split, 'metrics.jsonl'), '{"update":2,"succ');
     const { code, stdout, stderr } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
@@ -56,6 +62,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
     const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1, 2]);
+    expect(lines.map((l) => 'zeroVarianceGroups' in l)).toEqual([false, false, true]);
     // Counted as the page counts: after the third update it shows "update 3" (the line's 0-based index + 1),
     // the number of updates done; the progress says the same, with the time elapsed.
     expect(summary.last.update).toBe(lines[2].update);
@@ -152,6 +159,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const line = JSON.parse(readFileSync(join(run, 'metrics.jsonl'), 'utf8').trim());
     expect(line.algo).toBe('seed-sibling');
     expect('corrDeltaAdvantage' in line).toBe(true);
+    for (const key of ['corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'meanAbsDelta', 'forcedShare']) expect(key in line, key).toBe(true);
+    expect(line.zeroVarianceGroups).toBeGreaterThanOrEqual(0);
+    expect(line.teacherOwnSkill).toBeNull();
     const last = join(run, 'last.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
     writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, algo: 'seed-shuffled' } }));
