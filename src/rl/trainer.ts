@@ -44,6 +44,12 @@ export interface UpdateMetrics {
   L_OPD: number;
   KL: number;
   total: number;
+  /**
+   * The OPD weight and the gate's sharpness the update's loss ran with (UpdateState.lossHyper: lambda is 0
+   * under grpo and opid); both can change between updates.
+   */
+  lambda: number;
+  beta: number;
   /** Means over the response tokens of trajectories with a usable skill (opd_mask = 1); 0 when none. */
   meanDelta: number;
   meanGate: number;
@@ -228,6 +234,8 @@ export class Trainer implements UpdateContext, RunSkills {
       L_OPD: skipped ? NaN : (loss?.L_OPD ?? 0),
       KL: skipped ? NaN : (loss?.KL ?? 0),
       total: skipped ? NaN : (loss?.total ?? 0),
+      lambda: st.lossHyper.lambda,
+      beta: st.lossHyper.beta,
       meanDelta: n ? dSum / n : 0,
       meanGate: n ? gSum / n : 0,
       validSkillRate: writes && ts.length ? valid / ts.length : null,

@@ -127,8 +127,11 @@ export interface StepResultView {
  * The trainer's metrics of one update (rl/trainer.ts) as the page charts and saves them: numbered from 1,
  * with the evaluation of that update, if it ran one (seed-crossgame's skill sources stay with the trainer's).
  */
-export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame'> {
+export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta'> {
   run: RunId;
+  /** The loss's lambda and beta of the update; null in a run saved before they were kept. */
+  lambda: number | null;
+  beta: number | null;
   /** 1 for the first update. */
   update: number;
   /** Success over the update's training rollouts (the trainer's `success`). */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { evalScenes } from '../../env/generate.ts';
 import { sceneToJson } from '../../env/scene.ts';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
+import { defaultConfig } from '../../rl/config.ts';
 import { CliError } from '../cli_error.ts';
 import { run as evalRun } from './eval.ts';
 import { run as teacherRun } from './teacher.ts';
@@ -56,6 +57,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
     const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1, 2]);
+    // Each line names the loss's lambda and beta of its update (the preset's, as no --set changes them).
+    const { lambda, beta } = defaultConfig('micro');
+    expect(lines.map((l) => [l.lambda, l.beta])).toEqual([[lambda, beta], [lambda, beta], [lambda, beta]]);
     // Counted as the page counts: after the third update it shows "update 3" (the line's 0-based index + 1),
     // the number of updates done; the progress says the same, with the time elapsed.
     expect(summary.last.update).toBe(lines[2].update);
