@@ -4,8 +4,9 @@
 // (help.ts CommandSpec); --help or -h among them asks for its help instead (a HelpRequest).
 import { parseArgs } from 'node:util';
 import { quote } from '../common/json.ts';
+import { describeRange } from '../common/setting_range.ts';
 import { PRESETS, type PresetName } from '../model/config.ts';
-import { applySettings, defaultConfig, describeRange, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
+import { applySettings, defaultConfig, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
 import { HelpRequest, helpText, usageLine, wantsHelp, type CommandSpec, type HelpSection, type OptionSpec } from './help.ts';
 import { describeLimit, type Limit } from './limits.ts';

@@ -135,6 +135,15 @@ describe('Trainer', () => {
     expect([first.lambda, first.beta, second.lambda, second.beta]).toEqual([0.25, 3, 0.5, 7]);
   });
 
+  it('checks its config whenever it is set, keeping the last good one, and refuses changes in place', () => {
+    expect(() => trainer('seed', small({ clip: 7 }))).toThrow(new RangeError('setting clip is outside [0, 1), got 7'));
+    const t = trainer('seed');
+    expect(() => (t.config = { ...t.config, klCoef: -1 })).toThrow(new RangeError('setting klCoef is outside [0, 10], got -1'));
+    expect(t.config.klCoef).toBe(small().klCoef);
+    expect(() => ((t.config as TrainConfig).lambda = -50)).toThrow(TypeError);
+    expect(t.config.lambda).toBe(small().lambda);
+  });
+
   it('resumes from a checkpoint and continues bit for bit', async () => {
     const straight = trainer('seed');
     await straight.update();

@@ -10,7 +10,8 @@
 // Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
 // and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
 import { PRESETS, isPresetName, type PresetName } from '../model/config.ts';
-import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, rangeProblem, type Algo, type SettingRange, type TrainConfig } from '../rl/config.ts';
+import { rangeProblem, type SettingRange } from '../common/setting_range.ts';
+import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;

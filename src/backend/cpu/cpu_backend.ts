@@ -27,6 +27,7 @@ import {
 import {
   checkBatch,
   checkLossInputs,
+  checkLossHyper,
   checkOptimizerHyper,
   checkOptimizerState,
   checkParameterBuffer,
@@ -148,6 +149,7 @@ export class CpuBackend implements Backend {
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     const slices = this.slice(batch);
     const nScored = countScored(slices);
+    checkLossHyper(hyper);
     checkLossInputs(inputs, nScored);
     refuseNonFiniteInputs(inputs);
     // Pass 1: forward and log-probs; keep the activations that fit in the budget (in blocks reused across calls).

@@ -25,6 +25,7 @@ import {
   type TokenBatch,
 } from '../backend.ts';
 import {
+  checkLossHyper,
   checkOptimizerHyper,
   checkOptimizerState,
   checkParameterBuffer,
@@ -233,6 +234,7 @@ export class WebGpuBackend implements Backend {
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     this.checkOpen();
     const chunks = splitBatch(batch, this.config, this.budget);
+    checkLossHyper(hyper);
     const R = chunks.reduce((n, c) => n + c.nScored, 0);
     const tokenIn = packLossInputs(inputs, R);
     refuseNonFiniteInputs(inputs);
