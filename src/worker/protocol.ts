@@ -40,7 +40,7 @@ export interface SkillView {
   reason: string | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
-  /** The kind the text names by its first word (text/skill.ts parseSkill), whatever the outcome; null for neither. */
+  /** The kind the text names by its first word (text/skill_parser.ts parseSkill), whatever the outcome; null for neither. */
   kind: 'workflow' | 'avoid' | null;
   /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */
   prompt: string;
