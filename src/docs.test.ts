@@ -5,10 +5,12 @@
 // Left alone: web addresses, the strings of the code (a file name that a command writes is no citation) and
 // paths under a placeholder folder (`DIR/learn.md`). A path resolves against the citing file's folder or the
 // repository's root; a bare name may also be any document of that name in the repository.
+// The settings tables of docs/seed-loss.md and docs/environment.md give the values of src/rl/config.ts's table.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { defaultConfig, isConfigKey, PAPER_CONFIG, TRAIN_KEYS, type TrainKey } from './rl/config.ts';
 
 const rootDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const SCANNED_DIRS = ['src', 'shaders', 'e2e', 'scripts', 'docs', 'bench'];
@@ -120,5 +122,71 @@ describe('cited documents', () => {
     expect(problems(here, '// docs/seed-loss.md, "Exact definitions"; docs/architecture.md#nowhere', documents)).toHaveLength(2);
     const fine = '// docs/seed-loss.md, "Departures from the paper"; ../docs/architecture.md#sequences; DEVELOPERS.md; README.md; DIR/learn.md';
     expect(problems(here, fine, documents)).toEqual([]);
+  });
+});
+
+/** A settings table's row or a "`key` value" pair of the prose: the setting and the values the document gives it. */
+interface DocumentedSetting {
+  key: string;
+  paper: number;
+  /** The micro and tiny presets' value (they share their training values). */
+  tiny: number;
+}
+
+/** Every row of the document's tables headed `| setting | paper | micro / tiny |`. */
+function settingRows(text: string): DocumentedSetting[] {
+  const rows: DocumentedSetting[] = [];
+  let inTable = false;
+  for (const line of text.split('\n')) {
+    if (/^\|\s*setting\s*\|\s*paper\s*\|\s*micro \/ tiny\s*\|/.test(line)) inTable = true;
+    else if (!line.startsWith('|')) inTable = false;
+    else if (inTable && !/^\|\s*-/.test(line)) {
+      const [key, paper, tiny] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+      // "10 (= `maxSteps`)": the number the cell starts with.
+      rows.push({ key: key.replace(/`/g, ''), paper: Number(paper), tiny: Number(tiny.split(' ')[0]) });
+    }
+  }
+  return rows;
+}
+
+/** What a document says that the settings table (src/rl/config.ts) does not: a value, or a setting it lacks. */
+function settingProblems(rows: readonly DocumentedSetting[]): string[] {
+  const micro = defaultConfig('micro');
+  const tiny = defaultConfig('tiny');
+  return rows.flatMap(({ key, paper, tiny: value }) => {
+    if (!isConfigKey(key)) return [`${key} is no setting`];
+    const out: string[] = [];
+    if (paper !== PAPER_CONFIG[key]) out.push(`${key}: paper ${paper}, the table says ${PAPER_CONFIG[key]}`);
+    if (value !== micro[key] || value !== tiny[key]) out.push(`${key}: micro / tiny ${value}, the table says ${micro[key]} / ${tiny[key]}`);
+    return out;
+  });
+}
+
+describe("the documents' settings", () => {
+  const read = (name: string) => readFileSync(join(rootDir, 'docs', name), 'utf8');
+  const lossDoc = read('seed-loss.md');
+  const changedKeys = TRAIN_KEYS.filter((k) => defaultConfig('micro')[k] !== PAPER_CONFIG[k] || defaultConfig('tiny')[k] !== PAPER_CONFIG[k]);
+
+  it("seed-loss.md lists exactly the settings the tiny presets change, with src/rl/config.ts's values", () => {
+    const rows = settingRows(lossDoc);
+    expect(rows.map((r) => r.key).sort()).toEqual([...changedKeys].sort());
+    expect(settingProblems(rows)).toEqual([]);
+  });
+
+  it("seed-loss.md's unchanged settings and environment.md's table hold src/rl/config.ts's values", () => {
+    const unchanged = lossDoc.slice(lossDoc.indexOf('\nUnchanged:'), lossDoc.indexOf('\n\n', lossDoc.indexOf('\nUnchanged:')));
+    const pairs = [...unchanged.matchAll(/`(\w+)` (-?[\d.]+(?:e-?\d+)?)\b/g)].map(([, key, value]) => ({ key, paper: Number(value), tiny: Number(value) }));
+    expect(pairs.length).toBeGreaterThan(10);
+    expect(settingProblems(pairs)).toEqual([]);
+    expect(pairs.filter((p) => changedKeys.includes(p.key as TrainKey))).toEqual([]);
+    const environment = settingRows(read('environment.md'));
+    expect(environment.map((r) => r.key)).toEqual(['winReward', 'invalidPenalty', 'maxSteps']);
+    expect(settingProblems(environment)).toEqual([]);
+  });
+
+  it('the check finds a value that differs from the table and a setting that does not exist', () => {
+    const stale = lossDoc.replace('| `history` | 5 | 10 (= `maxSteps`) |', '| `history` | 5 | 15 (= `maxSteps`) |');
+    expect(settingProblems(settingRows(stale))).toEqual(['history: micro / tiny 15, the table says 10 / 10']);
+    expect(settingProblems([{ key: 'lambada', paper: 0, tiny: 0 }])).toEqual(['lambada is no setting']);
   });
 });

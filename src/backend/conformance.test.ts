@@ -254,6 +254,23 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
     });
   });
 
+  it.each([
+    ['lambda', -50, 'setting lambda is outside [0, 100], got -50'],
+    ['beta', -3, 'setting beta is outside [0, 100], got -3'],
+    ['clip', 7, 'setting clip is outside [0, 1), got 7'],
+    ['klCoef', -1, 'setting klCoef is outside [0, 10], got -1'],
+    ['beta', NaN, 'setting beta is not a finite number, got NaN'],
+  ] as const)('refuses a loss setting %s of %d with the words of --set, before touching the gradient', async (key, value, message) => {
+    await withBackend(open, 16, async (b) => {
+      const batch = makeBatch(config, 17);
+      const inputs = randomLossInputs(await b.score(batch), 18);
+      await b.lossBackward(batch, inputs, hyper);
+      const before = await b.readGradients();
+      await expect(b.lossBackward(batch, inputs, { ...hyper, [key]: value })).rejects.toThrow(new RangeError(message));
+      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+    });
+  });
+
   describe('its decoder', () => {
     const all = new Uint32Array(3 * words).fill(0xffffffff);
     const half = Float32Array.of(0.5, 0.5, 0.5);

@@ -15,6 +15,7 @@ import {
   type OptimizerHyper,
   type TokenBatch,
 } from './backend.ts';
+import { LOSS_SETTING_KEYS, lossSettingProblem } from './loss_settings.ts';
 
 /**
  * Log-probability of a disallowed token on both backends: a large negative FINITE number rather than
@@ -109,7 +110,16 @@ export function checkOptimizerHyper(h: OptimizerHyper): void {
   if (!(h.beta1 >= 0 && h.beta1 < 1 && h.beta2 >= 0 && h.beta2 < 1)) throw new RangeError('optimizer: beta1 and beta2 must be in [0, 1)');
 }
 
+/** The loss settings are in their ranges (loss_settings.ts): refused with the words of `--set`. */
+export function checkLossHyper(hyper: LossHyper): void {
+  for (const key of LOSS_SETTING_KEYS) {
+    const problem = lossSettingProblem(key, hyper[key]);
+    if (problem) throw new RangeError(problem);
+  }
+}
+
 /** Every per-token loss input holds one value per scored token (the teacher's rows: checkDistilInputs). */
+
 export function checkLossInputs(inputs: LossInputs, n: number): void {
   for (const [name, arr] of Object.entries(inputs) as [string, Float32Array | undefined][]) {
     if (name === 'teacher' || arr === undefined) continue;

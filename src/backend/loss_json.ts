@@ -7,7 +7,8 @@
 //
 // coef is d total / d l_student (docs/seed-loss.md, "The per-token coefficient"). The gate is always on in this
 // format. Every number must be finite as a float32 (the precision of the per-token arrays); masks are 0 or 1;
-// clip is >= 0; at least one token.
+// lambda, beta, clip and kl_coef (the setting klCoef) in the loss settings' ranges (loss_settings.ts), refused
+// with the words of `--set`; at least one token.
 // A token may also say where it came from and what a run computed for it (the page's per-token export):
 // "trajectory" and "step" (integers >= 0), "token" (its text), and "delta", "gate", "coef", "coef_grpo",
 // "coef_opd", "coef_kl" (finite numbers). These are checked for their type and otherwise not read: the loss is
@@ -15,6 +16,7 @@
 // Unknown fields are refused, so that a misspelt name does not silently fall back to nothing.
 import { parseJson, quote } from '../common/json.ts';
 import type { LossHyper, LossInputs, LossOutput } from './backend.ts';
+import { lossSettingProblem, type LossSettingKey } from './loss_settings.ts';
 
 export interface LossProblem {
   hyper: LossHyper;
@@ -64,6 +66,14 @@ function finite(obj: Record<string, unknown>, key: string, where: string): numbe
   return v;
 }
 
+/** A loss setting: a finite number, then in its range from the settings table. */
+function lossSetting(obj: Record<string, unknown>, field: string, key: LossSettingKey): number {
+  const v = finite(obj, field, field);
+  const problem = lossSettingProblem(key, v);
+  if (problem) throw new LossJsonError(problem);
+  return v;
+}
+
 function rejectUnknown(obj: Record<string, unknown>, known: readonly string[], where: string): void {
   for (const key of Object.keys(obj)) {
     if (!known.includes(key)) {
@@ -78,11 +88,10 @@ function rejectUnknown(obj: Record<string, unknown>, known: readonly string[], w
 export function lossProblemFromJson(value: unknown): LossProblem {
   if (!isRecord(value)) throw new LossJsonError(`the loss input must be a JSON object (got ${describe(value)})`);
   rejectUnknown(value, [...HYPER_FIELDS, 'tokens'], '');
-  const lambda = finite(value, 'lambda', 'lambda');
-  const beta = finite(value, 'beta', 'beta');
-  const clip = finite(value, 'clip', 'clip');
-  if (clip < 0) throw new LossJsonError(`clip must be >= 0 (got ${clip})`);
-  const klCoef = finite(value, 'kl_coef', 'kl_coef');
+  const lambda = lossSetting(value, 'lambda', 'lambda');
+  const beta = lossSetting(value, 'beta', 'beta');
+  const clip = lossSetting(value, 'clip', 'clip');
+  const klCoef = lossSetting(value, 'kl_coef', 'klCoef');
 
   const tokens = value.tokens;
   if (!Array.isArray(tokens)) throw new LossJsonError(`tokens must be an array (got ${describe(tokens)})`);

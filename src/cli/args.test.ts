@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../rl/config.ts';
-import { applySetOptions, limitedNumber, numberList, parseOptions } from './args.ts';
+import { applySetOptions, choiceList, choiceOption, limitedNumber, numberList, parseOptions } from './args.ts';
 import { CliError } from './cli_error.ts';
 import { defineCommand } from './help.ts';
 import { run as bench } from './commands/bench.ts';
@@ -61,6 +61,33 @@ describe('numbers on the command line', () => {
     expect(() => parseOptions(['--bogus\u001b[2J'], defineCommand({ name: 'x', summary: 'x', description: 'x', options: {} }))).toThrow(CliError);
     const message = await refusal(runCaptured(scenes, ['--split', 'train', '--count', '1', '--seed', '1', '--out', dir, 'extra\n\u001b[31m']));
     expect(message).toMatch(/^unexpected argument "extra\\n\\u001b\[31m"; usage: npm run seed -- scenes .*\(ranges: --count 1\.\.100000, --seed 0\.\.4294967295\)$/);
+  });
+});
+
+describe('options with choices', () => {
+  const command = defineCommand({
+    name: 'x',
+    summary: 'x',
+    description: 'x',
+    options: {
+      size: { type: 'string', choices: ['s', 'm'], default: 's', description: 'x' },
+      sizes: { type: 'string', choices: ['s', 'm'], list: true, empty: 'none', default: 's,m', description: 'x' },
+    },
+  });
+
+  it('take one of their choices, or a comma-separated list of them where empty stands for none', () => {
+    expect(parseOptions(['--size', 'm', '--sizes', 'm,s'], command).values).toMatchObject({ size: 'm', sizes: 'm,s' });
+    expect(choiceOption('m', 'size', ['s', 'm'] as const)).toBe('m');
+    expect(choiceList('m, s', 'sizes', ['s', 'm'] as const)).toEqual(['m', 's']);
+    expect(choiceList('none', 'sizes', ['s', 'm'] as const, 'none')).toEqual([]);
+  });
+
+  it('refuse anything else at parsing, in one line naming the choices', () => {
+    expect(() => parseOptions(['--size', 'l'], command)).toThrow(new CliError('--size must be one of s, m, got "l"', 2));
+    expect(() => parseOptions(['--size', ''], command)).toThrow(new CliError('--size must be one of s, m, got ""', 2));
+    expect(() => parseOptions(['--sizes', 's,,m'], command)).toThrow(new CliError('--sizes must be a comma-separated list of s, m, or none, got "s,,m"', 2));
+    expect(() => parseOptions(['--sizes', 'none,s'], command)).toThrow(new CliError('--sizes must be a comma-separated list of s, m, or none, got "none,s"', 2));
+    expect(() => choiceList('', 'sizes', ['s', 'm'])).toThrow(new CliError('--sizes must be a comma-separated list of s, m, got ""', 2));
   });
 });
 

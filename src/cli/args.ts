@@ -4,8 +4,9 @@
 // (help.ts CommandSpec); --help or -h among them asks for its help instead (a HelpRequest).
 import { parseArgs } from 'node:util';
 import { quote } from '../common/json.ts';
-import { PRESETS, type PresetName } from '../model/config.ts';
-import { applySettings, defaultConfig, describeRange, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
+import { describeRange } from '../common/setting_range.ts';
+import { PRESET_NAMES, type PresetName } from '../model/config.ts';
+import { applySettings, defaultConfig, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
 import { HelpRequest, helpText, usageLine, wantsHelp, type CommandSpec, type HelpSection, type OptionSpec } from './help.ts';
 import { describeLimit, type Limit } from './limits.ts';
@@ -15,14 +16,52 @@ export function usageError(message: string, usage: string): CliError {
   return new CliError(`${message}; usage: ${usage}`, 2);
 }
 
-/** The values and positionals of `args` by the command's declared options; its help when they ask for it. */
+/**
+ * The values and positionals of `args` by the command's declared options; its help when they ask for it. The
+ * value of an option with `choices` is checked here, so every command refuses another with the same words.
+ */
 export function parseOptions<T extends Record<string, OptionSpec>>(args: string[], command: CommandSpec<T>) {
   if (wantsHelp(args)) throw new HelpRequest(helpText(command));
+  let parsed;
   try {
-    return parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
   } catch (err) {
     throw usageError((err as Error).message, usageLine(command));
   }
+  for (const [name, o] of Object.entries(command.options)) {
+    const value: unknown = (parsed.values as Record<string, unknown>)[name];
+    if (!o.choices || value === undefined) continue;
+    for (const text of Array.isArray(value) ? value : [value]) {
+      if (o.list) choiceList(String(text), name, o.choices, o.empty);
+      else choiceOption(String(text), name, o.choices);
+    }
+  }
+  return parsed;
+}
+
+/** The value of option --name when it is one of `choices` (typed by them), or a CliError naming the choices. */
+export function choiceOption<T extends string>(text: string, name: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(text)) return text as T;
+  throw new CliError(`--${name} must be one of ${choices.join(', ')}, got ${quote(text)}`, 2);
+}
+
+/** The items of list option --name (micro,tiny), each one of `choices`; `empty` (none) is the empty list. */
+export function choiceList<T extends string>(text: string, name: string, choices: readonly T[], empty?: string): T[] {
+  if (empty !== undefined && text === empty) return [];
+  const items = text.split(',').map((item) => item.trim());
+  if (items.every((item) => (choices as readonly string[]).includes(item))) return items as T[];
+  const or = empty === undefined ? '' : `, or ${empty}`;
+  throw new CliError(`--${name} must be a comma-separated list of ${choices.join(', ')}${or}, got ${quote(text)}`, 2);
+}
+
+/** The --preset option, declared once for every command that takes one; its value is read with `presetOf`. */
+export function presetOption(spec: { description: string; required?: true; default?: PresetName }) {
+  return { type: 'string', choices: PRESET_NAMES, ...spec } as const;
+}
+
+/** The value of a --preset option (checked by parseOptions), typed; a required one that is absent is a usage error. */
+export function presetOf(value: string | undefined, usage: string): PresetName {
+  return choiceOption(requireOption(value, 'preset', usage), 'preset', PRESET_NAMES);
 }
 
 /** Refuses positional arguments, for a command that takes options only. */
@@ -88,13 +127,12 @@ export function applySetOptions(config: TrainConfig, settings: readonly string[]
 
 /** The help's table of the settings `--set key=value` takes: each with its meaning, range and preset defaults. */
 export function settingsSection(): HelpSection {
-  const presets = Object.keys(PRESETS) as PresetName[];
-  const configs = presets.map((p) => defaultConfig(p));
+  const configs = PRESET_NAMES.map((p) => defaultConfig(p));
   return {
     heading: 'settings (--set key=value; true and false stand for 1 and 0)',
     entries: TRAIN_KEYS.map((key) => {
       const byValue = new Map<number, PresetName[]>();
-      configs.forEach((c, i) => byValue.set(c[key], [...(byValue.get(c[key]) ?? []), presets[i]]));
+      configs.forEach((c, i) => byValue.set(c[key], [...(byValue.get(c[key]) ?? []), PRESET_NAMES[i]]));
       const defaults = byValue.size === 1 ? String(configs[0][key]) : [...byValue].map(([v, names]) => `${v} (${names.join(', ')})`).join(', ');
       const s = TRAIN_SETTINGS[key];
       return [key, `${s.doc} (${describeRange(s)}; default: ${defaults}; paper: ${s.paper})`] as const;

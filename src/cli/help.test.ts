@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { installThreadHost } from '../backend/cpu/threads.ts';
 import { commands, runCli } from './cli.ts';
+import { PRESET_NAMES } from '../model/config.ts';
 import { describeLimit } from './limits.ts';
 import { optionDefault, optionType, summaryOf, type CommandModule, type CommandSpec } from './help.ts';
 import { runCaptured } from './testing.ts';
@@ -67,6 +68,29 @@ describe('--help', () => {
           }
         }
       }
+    }
+  });
+
+  it('a choice default is one of its choices', () => {
+    for (const { spec } of all) {
+      for (const [name, o] of Object.entries(spec.options)) {
+        if (!o.choices || typeof o.default !== 'string') continue;
+        const items = o.list ? (o.default === o.empty ? [] : o.default.split(',')) : [o.default];
+        expect(items.every((item) => o.choices!.includes(item)), `${spec.name} --${name} default ${o.default}`).toBe(true);
+      }
+    }
+  });
+
+  it('every option that names presets takes exactly the presets and refuses another in the same words', async () => {
+    const withPresets = all.flatMap(({ path, spec }) => Object.entries(spec.options).filter(([name]) => /preset/.test(name)).map(([name, o]) => ({ path, name, o })));
+    expect(withPresets.map(({ path, name }) => `${path.join(' ')} --${name}`).sort()).toEqual(
+      ['bench cpu --preset', 'bench kernels --preset', 'bench kernels --update-presets', 'bench onnx --presets', 'bench soak --preset', 'ckpt init --preset', 'train --preset', 'warmstart --preset'],
+    );
+    for (const { path, name, o } of withPresets) {
+      expect(o.choices, `${path.join(' ')} --${name}`).toEqual(PRESET_NAMES);
+      const { code, stderr } = await cli([...path, `--${name}`, o.list ? 'micro,huge' : 'huge']);
+      expect(code).toBe(2);
+      expect(stderr.trim()).toBe(o.list ? `error: --${name} must be a comma-separated list of micro, tiny, small${o.empty ? `, or ${o.empty}` : ''}, got "micro,huge"` : `error: --${name} must be one of micro, tiny, small, got "huge"`);
     }
   });
 

@@ -12,8 +12,12 @@ export interface OptionSpec extends ParseArgsOptionDescriptor {
   value?: string;
   /** The range of the number the option takes (limits.ts); with `list`, of each number of its list. */
   limit?: Limit;
-  /** The value is a comma-separated list of numbers, each within `limit`. */
+  /** The values the option takes (parseOptions refuses any other); with `list`, those of each item of its list. */
+  choices?: readonly string[];
+  /** The value is a comma-separated list of numbers, each within `limit`, or of `choices`. */
   list?: boolean;
+  /** With `list` and `choices`: the word that stands for an empty list (none). */
+  empty?: string;
   /** The default in words, when it is not one fixed value (it depends on other options or on the machine). */
   defaultText?: string;
   /** The command refuses to run without it. */
@@ -76,8 +80,14 @@ export function summaryOf(m: CommandModule): string {
   return 'command' in m ? m.command.summary : m.group.summary;
 }
 
+/** How a choice option's value is written: micro|tiny|small, or micro,tiny,small|none for a list. */
+function choicesPlaceholder(o: OptionSpec): string | undefined {
+  if (!o.choices) return undefined;
+  return o.list ? `${o.choices.join(',')}${o.empty ? `|${o.empty}` : ''}` : o.choices.join('|');
+}
+
 function placeholder(o: OptionSpec): string {
-  return o.type === 'boolean' ? '' : ` ${o.value ?? 'VALUE'}`;
+  return o.type === 'boolean' ? '' : ` ${o.value ?? choicesPlaceholder(o) ?? 'VALUE'}`;
 }
 
 /** `npm run seed -- <name> ...` with every option; `ranges` adds the ranges of the numeric ones. */
@@ -96,6 +106,7 @@ export function usageLine(spec: CommandSpec, ranges = true): string {
 /** The option's kind of value and range: "a whole number in 0..1000000", "a flag". */
 export function optionType(o: OptionSpec): string {
   if (o.type === 'boolean') return 'a flag';
+  if (o.choices) return o.list ? `a comma-separated list of ${o.choices.join(', ')}${o.empty ? `, or ${o.empty}` : ''}` : `one of ${o.choices.join(', ')}`;
   if (!o.limit) return o.multiple ? 'repeatable' : '';
   const kind = o.limit.integer ? 'whole number' : 'number';
   return o.list ? `comma-separated ${kind}s, each in ${describeLimit(o.limit)}` : `a ${kind} in ${describeLimit(o.limit)}`;

@@ -1,5 +1,5 @@
-// Model configuration and the named presets. The vocabulary size comes from the tokenizer
-// (text/tokenizer.ts, `defaultTokenizer().vocabSize`) and is passed in as a number.
+// Model configuration and the named presets, with the warm start each ships (or not). The vocabulary size
+// comes from the tokenizer (text/tokenizer.ts, `defaultTokenizer().vocabSize`) and is passed in as a number.
 //
 // Planning cost of a forward, per token: 2 (12 d^2 L + V d) + 4 L T d FLOP (T = tokens attended to); the
 // output head (2 V d) is paid only at positions whose logits are needed.
@@ -33,14 +33,36 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Shape>>> = {
   small: { contextLength: 1024, dModel: 128, nLayer: 4, nHead: 4, dMlp: 512, lnEps: 1e-5 },
 };
 
+/** The presets' names, smallest first. */
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+/** The presets whose warm start ships with the site, in public/ (a unit test holds this list to the files there). */
+export const SHIPPED_WARM_STARTS: readonly PresetName[] = ['micro', 'tiny'];
+
+/** The file name of a preset's warm start, served beside the page. */
+export function warmStartFile(preset: PresetName): string {
+  return `warmstart-${preset}.ckpt`;
+}
+
+/** Where a preset's warm start lives in the repository (relative to its root), where the CLI reads it. */
+export function warmStartPath(preset: PresetName): string {
+  return `public/${warmStartFile(preset)}`;
+}
+
 export function isPresetName(name: string): name is PresetName {
   return Object.prototype.hasOwnProperty.call(PRESETS, name);
 }
 
 export function presetConfig(name: PresetName, vocabSize: number): ModelConfig {
   const shape = PRESETS[name];
-  if (!shape) throw new RangeError(`unknown preset "${name}" (known: ${Object.keys(PRESETS).join(', ')})`);
+  if (!shape) throw new RangeError(`unknown preset "${name}" (known: ${PRESET_NAMES.join(', ')})`);
   return validateConfig({ vocabSize, ...shape });
+}
+
+/** The preset whose shape a model has (any vocabulary), or null when it has none of theirs. */
+export function presetOfShape(config: ModelConfig): PresetName | null {
+  const same = (shape: Shape) => (Object.keys(shape) as (keyof Shape)[]).every((k) => shape[k] === config[k]);
+  return PRESET_NAMES.find((name) => same(PRESETS[name])) ?? null;
 }
 
 export function headDim(config: ModelConfig): number {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateScene } from '../env/generate.ts';
 import { ACT, SKILL, TASK } from '../text/markers.ts';
-import { parseSkill } from '../text/skill.ts';
+import { parseSkill } from '../text/skill_parser.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { expertEpisodeSequences, taskWorkflowSkill } from './episodes.ts';
 

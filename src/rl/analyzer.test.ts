@@ -7,7 +7,7 @@ import { requiredState } from '../env/scene.ts';
 import { presetConfig } from '../model/config.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { splitPieces } from '../text/pieces.ts';
-import { parseSkill } from '../text/skill.ts';
+import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { trajectoryWords, writeSkills } from './analyzer.ts';

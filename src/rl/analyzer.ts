@@ -14,7 +14,7 @@ import { requiredState } from '../env/scene.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { analyzerContext } from '../text/prompts.ts';
-import { parseSkill } from '../text/skill.ts';
+import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar, type SkillPrefix } from '../text/skill_grammar.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { episodeText, type Trajectory } from './rollout.ts';

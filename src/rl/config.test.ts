@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { rangeProblem } from '../common/setting_range.ts';
 import {
   applySettings,
   checkConfig,
   defaultConfig,
   PAPER_CONFIG,
-  rangeProblem,
   TRAIN_KEYS,
   TRAIN_SETTINGS,
   type TrainConfig,

@@ -2,7 +2,10 @@
 // switch, the paper's value, the presets' values where they differ from the paper's, and what it does. The
 // trainer's config, `--set key=value` on the CLI, the page's settings and the check of a saved run all read
 // this table. The trainer reads its config at the start of every update, so a change takes effect at the
-// next update.
+// next update. The ranges of the loss's four settings live a layer down, where the backends check them
+// (backend/loss_settings.ts).
+import { LOSS_RANGES } from '../backend/loss_settings.ts';
+import { settingProblem, type SettingRange } from '../common/setting_range.ts';
 import type { PresetName } from '../model/config.ts';
 
 export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'opid', 'seed-nogate', 'seed-exact', 'seed-exact-crossgame'] as const;
@@ -26,15 +29,6 @@ export const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = { 'seed-shuffle
 /** The algorithm's name of today for a former name; any other name unchanged. */
 export function currentAlgoName(name: string): string {
   return Object.prototype.hasOwnProperty.call(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
-}
-
-/** The values a setting accepts: min..max, the maximum itself refused when belowMax. */
-export interface SettingRange {
-  kind: 'real' | 'integer' | 'boolean';
-  min: number;
-  max: number;
-  /** The maximum is excluded (clip, beta1, beta2 must stay below 1). */
-  belowMax?: boolean;
 }
 
 export interface TrainSetting extends SettingRange {
@@ -76,10 +70,10 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 // The maxima bound every count so that a mistyped value is refused with the key named, not discovered as an
 // allocation of millions of episodes; they are far above anything a run in this project uses.
 const TABLE = {
-  lambda: { ...real(0, 100), paper: 0.01, presets: tinyPresets(0.1), doc: 'lambda_opd: weight of the gated distillation term (0 under grpo and opid)' },
-  beta: { ...real(0, 100), paper: 5, doc: 'beta: sharpness of the gate g = sigmoid(beta * Delta)' },
-  clip: { ...below(0, 1), paper: 0.2, doc: 'eps_clip of the GRPO importance ratio' },
-  klCoef: { ...real(0, 10), paper: 0.01, doc: 'weight of the k3 KL to the reference policy' },
+  lambda: { ...LOSS_RANGES.lambda, paper: 0.01, presets: tinyPresets(0.1), doc: 'lambda_opd: weight of the gated distillation term (0 under grpo and opid)' },
+  beta: { ...LOSS_RANGES.beta, paper: 5, doc: 'beta: sharpness of the gate g = sigmoid(beta * Delta)' },
+  clip: { ...LOSS_RANGES.clip, paper: 0.2, doc: 'eps_clip of the GRPO importance ratio' },
+  klCoef: { ...LOSS_RANGES.klCoef, paper: 0.01, doc: 'weight of the k3 KL to the reference policy' },
   groupSize: { ...count(1, 64), paper: 8, doc: 'G: episodes per task (one GRPO group)' },
   tasksPerUpdate: { ...count(1, 64), paper: 16, presets: tinyPresets(4), doc: 'B: tasks (groups) per update' },
   maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(10), doc: 'steps before an episode is cut' },
@@ -134,20 +128,6 @@ export function isConfigKey(key: string): key is TrainKey {
   return Object.prototype.hasOwnProperty.call(TABLE, key);
 }
 
-/** The range as text: "[0, 100]", or "[0, 1)" when the maximum is excluded; "0 or 1" for a switch. */
-export function describeRange(r: SettingRange): string {
-  return r.kind === 'boolean' ? '0 or 1' : `[${r.min}, ${r.max}${r.belowMax ? ')' : ']'}`;
-}
-
-/** Why a value is refused for a setting of range r ("not a whole number", "outside [1, 64]"), or null. */
-export function rangeProblem(r: SettingRange, value: number): string | null {
-  if (!Number.isFinite(value)) return 'not a finite number';
-  if (r.kind === 'boolean') return value === 0 || value === 1 ? null : 'not 0 or 1';
-  if (r.kind === 'integer' && !Number.isInteger(value)) return 'not a whole number';
-  if (value < r.min || value > r.max || (r.belowMax && value === r.max)) return `outside ${describeRange(r)}`;
-  return null;
-}
-
 /** Applies "key=value" settings; throws a RangeError naming the key for an unknown key or a bad value. */
 export function applySettings(config: TrainConfig, settings: readonly string[]): TrainConfig {
   const out = { ...config };
@@ -175,10 +155,8 @@ export function checkConfig(config: TrainConfig): TrainConfig {
     if (before !== undefined && !(key in config)) config[key] = before;
   }
   for (const key of TRAIN_KEYS) {
-    const v: unknown = config[key];
-    if (typeof v !== 'number') throw new RangeError(`setting ${key} must be a number, got ${String(v)}`);
-    const problem = rangeProblem(TRAIN_SETTINGS[key], v);
-    if (problem) throw new RangeError(`setting ${key} is ${problem}, got ${v}`);
+    const problem = settingProblem(key, TRAIN_SETTINGS[key], config[key]);
+    if (problem) throw new RangeError(problem);
   }
   return config;
 }

@@ -15,7 +15,8 @@ import type { Rng } from '../common/rng.ts';
 import { Game, type StepRecord } from '../env/game.ts';
 import { APPLIANCE, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Scene } from '../env/scene.ts';
-import { parseSkill, type Fact, type Place, type Thing } from '../text/skill.ts';
+import type { Fact, Place, Thing } from '../text/skill.ts';
+import { parseSkill } from '../text/skill_parser.ts';
 
 export interface ExplorerOptions {
   maxSteps: number;

@@ -135,6 +135,23 @@ describe('Trainer', () => {
     expect(Array.from(await t.backend.readParameters())).not.toEqual(Array.from(before));
   });
 
+  it("reports the lambda and beta each update's loss ran with, a change taking effect at the next update", async () => {
+    const t = trainer('seed', small({ lambda: 0.25, beta: 3 }));
+    const first = await t.update();
+    t.config = { ...t.config, lambda: 0.5, beta: 7 };
+    const second = await t.update();
+    expect([first.lambda, first.beta, second.lambda, second.beta]).toEqual([0.25, 3, 0.5, 7]);
+  });
+
+  it('checks its config whenever it is set, keeping the last good one, and refuses changes in place', () => {
+    expect(() => trainer('seed', small({ clip: 7 }))).toThrow(new RangeError('setting clip is outside [0, 1), got 7'));
+    const t = trainer('seed');
+    expect(() => (t.config = { ...t.config, klCoef: -1 })).toThrow(new RangeError('setting klCoef is outside [0, 10], got -1'));
+    expect(t.config.klCoef).toBe(small().klCoef);
+    expect(() => ((t.config as TrainConfig).lambda = -50)).toThrow(TypeError);
+    expect(t.config.lambda).toBe(small().lambda);
+  });
+
   it('resumes from a checkpoint and continues bit for bit', async () => {
     const straight = trainer('seed');
     await straight.update();
@@ -154,6 +171,8 @@ describe('Trainer', () => {
   it('grpo writes no skills; opid adds w * Delta to the advantage of tokens with a skill', async () => {
     const g = trainer('grpo');
     const mg = await g.update();
+    // The loss of grpo gives the OPD term no weight, whatever lambda is set to.
+    expect([mg.lambda, mg.beta]).toEqual([0, small().beta]);
     expect(mg.validSkillRate).toBeNull();
     expect(mg.L_OPD).toBe(0);
     // No skill, no OPD-masked token: the correlation of Delta with the advantage is not defined.

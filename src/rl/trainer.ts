@@ -20,7 +20,7 @@ import { validationScenes } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { rewardsStage } from './advantages.ts';
-import type { Algo, TrainConfig } from './config.ts';
+import { checkConfig, type Algo, type TrainConfig } from './config.ts';
 import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
 import { creditDiagnostics, updateExpertTokens, zeroVarianceGroups } from './diagnostics.ts';
 import { lossHyper, lossStage, meanDivergence } from './loss.ts';
@@ -49,6 +49,12 @@ export interface UpdateMetrics {
   L_OPD: number;
   KL: number;
   total: number;
+  /**
+   * The OPD weight and the gate's sharpness the update's loss ran with (UpdateState.lossHyper: lambda is 0
+   * under grpo and opid); both can change between updates.
+   */
+  lambda: number;
+  beta: number;
   /**
    * Means over the decision tokens (diagnostics.ts: opd_mask 1 and more than one allowed token; the tokens the
    * command trie forces have Delta 0 and gate 0.5 whatever the skill); 0 when none.
@@ -120,14 +126,17 @@ export interface TrainerOptions {
   callbacks?: TrainerCallbacks;
 }
 
+/** A frozen copy of the config once it passed the settings table's check (which throws a RangeError naming the setting). */
+function checkedCopy(config: TrainConfig): Readonly<TrainConfig> {
+  return Object.freeze(checkConfig({ ...config }));
+}
+
 export class Trainer implements UpdateContext, RunSkills {
   readonly backend: Backend;
   readonly tok: Tokenizer;
   readonly algo: Algo;
   readonly seed: number;
   readonly scale: RoomScale;
-  /** Read at the start of every update. */
-  config: TrainConfig;
   callbacks: TrainerCallbacks;
   /** Updates completed (or refused): the index of the next update. */
   updates = 0;
@@ -137,15 +146,28 @@ export class Trainer implements UpdateContext, RunSkills {
   /** seed-crossgame: the newest usable skills of earlier updates, by task type. */
   crossgamePool: CrossgamePool = {};
   private state: UpdateState | null = null;
+  private checked: Readonly<TrainConfig>;
 
   constructor(options: TrainerOptions) {
     this.backend = options.backend;
     this.tok = options.tokenizer;
     this.algo = options.algo;
-    this.config = { ...options.config };
+    this.checked = checkedCopy(options.config);
     this.seed = options.seed;
     this.scale = options.scale;
     this.callbacks = options.callbacks ?? {};
+  }
+
+  /**
+   * Read at the start of every update. A config is checked against the settings table when it is set, and
+   * kept frozen: a value out of range is refused where it is set, not at the next update.
+   */
+  get config(): Readonly<TrainConfig> {
+    return this.checked;
+  }
+
+  set config(next: TrainConfig) {
+    this.checked = checkedCopy(next);
   }
 
   get current(): UpdateState | null {
@@ -272,6 +294,8 @@ export class Trainer implements UpdateContext, RunSkills {
       meanGate: credit.meanGate ?? 0,
       meanAbsDelta: credit.meanAbsDelta,
       forcedShare: credit.forcedShare,
+      lambda: st.lossHyper.lambda,
+      beta: st.lossHyper.beta,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
       skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
       corrDeltaAdvantage: skipped ? null : credit.corrDeltaAdvantage,

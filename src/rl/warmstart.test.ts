@@ -5,7 +5,7 @@ import { generateScene } from '../env/generate.ts';
 import { typeOf as typeOfName } from '../env/knowledge.ts';
 import { TINY } from '../env/scale.ts';
 import { presetConfig } from '../model/config.ts';
-import { parseSkill } from '../text/skill.ts';
+import { parseSkill } from '../text/skill_parser.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch } from './batch.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Game, generateScene } from '../env/index.ts';
+import { Game } from '../env/game.ts';
+import { generateScene } from '../env/generate.ts';
 import {
   analyzerContext,
   analyzerSequence,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isWordPiece, splitPieces } from './pieces.ts';
-import { MIN_SKILL_WORDS, formatSkill, parseSkill, type Place, type Skill } from './skill.ts';
+import { MIN_SKILL_WORDS, formatSkill, type Place, type Skill } from './skill.ts';
+import { parseSkill } from './skill_parser.ts';
 import { arbitrarySkill } from './skill_testing.ts';
 import { defaultTokenizer } from './tokenizer.ts';
 

@@ -13,7 +13,7 @@ import { ema } from './smoothing.ts';
 
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null, successTrain = 0.25): UpdateMetrics {
   return {
-    run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3,
+    run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3, lambda: 0.1, beta: 5,
     meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 1, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
     meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: null,
     teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null,
@@ -137,6 +137,12 @@ describe('the curves as CSV', () => {
       ['live', 'seed', '7', '1', '8', '0.25', '', ''],
       ['live', 'seed', '7', '2', '16', '0.25', '0.5', '0.5'],
     ]);
+    const column = (name: string) => rows[0].indexOf(name);
+    expect(rows.filter((r) => r[0] === 'live').map((r) => [r[column('lambda')], r[column('beta')]])).toEqual([['0.1', '5'], ['0.1', '5'], ['0.1', '5']]);
+    expect([recorded[1][column('lambda')], recorded[1][column('beta')]]).toEqual(['', '']);
+    // A point of a run saved before lambda and beta were kept leaves their cells empty.
+    const old = curvesCsv({ seed: [{ ...metrics('seed', 1), lambda: null, beta: null }] }).trimEnd().split('\n')[1].split(',');
+    expect([old[column('lambda')], old[column('beta')]]).toEqual(['', '']);
     expect(curvesCsv({ seed: [metrics('seed', 1)] }).trimEnd().split('\n').map((l) => l.split(',')[0])).toEqual(['source', 'live']);
   });
 

@@ -5,7 +5,7 @@ import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 
 const METRICS: readonly (keyof UpdateMetrics)[] = [
-  'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
+  'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total', 'lambda', 'beta',
   'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
   'gradNormGrpo', 'gradNormOpd', 'gradNormRatio', 'meanDivergence',
   'meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups',

@@ -142,6 +142,8 @@ describe('engine', () => {
     const { host, engine, events, info: first } = await startedEngine();
     await engine.stepUpdate();
     expect((await savedRecord(first.runId)).updates).toBe(1);
+    // Settings out of range are refused whole: the run keeps the settings it had.
+    await expect(engine.configure({ ...SETTINGS, lambda: 0.25, beta: -3 })).rejects.toThrow(new RangeError('setting beta is outside [0, 100], got -3'));
     await engine.configure({ ...SETTINGS, lambda: 0.125, beta: 2 });
     await engine.stepStage('seed');
     await engine.stepStage('seed');

@@ -9,6 +9,7 @@ import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/check
 import { presetConfig, type ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { packBatch } from '../rl/batch.ts';
+import { checkConfig } from '../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
 import { restoreRun, runCheckpoints, runMetadata } from '../rl/run_checkpoint.ts';
 import { teacherCheck, teacherScenes } from '../rl/teacher_check.ts';
@@ -120,6 +121,8 @@ export class Engine implements EngineApi {
       this.stopRequested = false;
       const saved = resume === null ? null : await this.saves.load(resume);
       const settings = saved ? saved.settings : requested;
+      // Refused before the running runs are closed: settings out of range leave them as they are.
+      checkConfig(trainConfigOf(settings));
       for (const r of this.runs) r.backend.dispose();
       this.runs = [];
       this.curves = [];
@@ -176,10 +179,13 @@ export class Engine implements EngineApi {
     };
   }
 
+  /** Refuses settings out of the settings table's ranges (a RangeError naming the first), changing nothing. */
   async configure(settings: Settings): Promise<void> {
     if (!this.settings) return;
-    this.settings = { ...settings, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
-    for (const r of this.runs) r.trainer.config = trainConfigOf(this.settings);
+    const next = { ...settings, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
+    const config = checkConfig(trainConfigOf(next));
+    this.settings = next;
+    for (const r of this.runs) r.trainer.config = config;
   }
 
   async pause(): Promise<void> {

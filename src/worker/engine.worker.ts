@@ -9,21 +9,20 @@ import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
-import type { ModelConfig, PresetName } from '../model/config.ts';
+import { SHIPPED_WARM_STARTS, warmStartFile, type ModelConfig, type PresetName } from '../model/config.ts';
 import { decideBackend } from './backend_choice.ts';
 import { Engine, type EngineHost } from './engine.ts';
 import { indexedDbStore } from './persist.ts';
-import { WARM_START_PRESETS } from './warm_start.ts';
 import type { BackendReport } from './protocol.ts';
 import type { BackendChoice } from './settings.ts';
 
 /**
- * The shipped warm start of a preset (public/warmstart-<preset>.ckpt). The page names the worker after the
+ * The shipped warm start of a preset, beside the page (public/ in the repository). The page names the worker after the
  * site's root URL (engine_client.ts): the worker's own script lives elsewhere (assets/), and the site may be
  * served from any sub-path.
  */
 function warmStartUrl(preset: PresetName): URL {
-  return new URL(`warmstart-${preset}.ckpt`, self.name || self.location.href);
+  return new URL(warmStartFile(preset), self.name || self.location.href);
 }
 
 let runtime: Promise<GpuRuntime> | null = null;
@@ -84,7 +83,7 @@ installThreadHost(browserThreadHost);
 
 const host: EngineHost = {
   async warmStart(preset) {
-    if (!WARM_START_PRESETS.includes(preset)) return null;
+    if (!SHIPPED_WARM_STARTS.includes(preset)) return null;
     const url = warmStartUrl(preset);
     const name = url.pathname.split('/').pop();
     const response = await fetch(url).catch((err: unknown) => {

@@ -40,7 +40,7 @@ export interface SkillView {
   reason: string | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
-  /** The kind the text names by its first word (text/skill.ts parseSkill), whatever the outcome; null for neither. */
+  /** The kind the text names by its first word (text/skill_parser.ts parseSkill), whatever the outcome; null for neither. */
   kind: 'workflow' | 'avoid' | null;
   /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */
   prompt: string;
@@ -133,8 +133,11 @@ export interface StepResultView {
  * The trainer's metrics of one update (rl/trainer.ts) as the page charts and saves them: numbered from 1,
  * with the evaluation of that update, if it ran one (seed-crossgame's skill sources stay with the trainer's).
  */
-export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame'> {
+export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta'> {
   run: RunId;
+  /** The loss's lambda and beta of the update; null in a run saved before they were kept. */
+  lambda: number | null;
+  beta: number | null;
   /** 1 for the first update. */
   update: number;
   /** Success over the update's training rollouts (the trainer's `success`). */

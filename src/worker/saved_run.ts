@@ -81,6 +81,8 @@ const METRIC_FIELDS = {
   L_OPD: 'number',
   KL: 'number',
   total: 'number',
+  lambda: 'added number?',
+  beta: 'added number?',
   meanDelta: 'number',
   meanGate: 'number',
   validSkillRate: 'number?',

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PRESET_NAMES } from '../model/config.ts';
 import {
   ALGORITHMS,
   BACKENDS,
   DECODINGS,
   DEFAULT_SETTINGS,
   NUMBER_SPECS,
-  PRESET_NAMES,
   SETTING_KEYS,
   defaultSettings,
   formatHash,

@@ -9,8 +9,9 @@
 //
 // Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
 // and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
-import { PRESETS, isPresetName, type PresetName } from '../model/config.ts';
-import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, rangeProblem, type Algo, type SettingRange, type TrainConfig } from '../rl/config.ts';
+import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
+import { rangeProblem, type SettingRange } from '../common/setting_range.ts';
+import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -22,8 +23,6 @@ export type BackendChoice = (typeof BACKENDS)[number];
 /** The trainer's `constrained` switch, as the page names its two values. */
 export const DECODINGS = ['constrained', 'free'] as const;
 export type Decoding = (typeof DECODINGS)[number];
-
-export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 /** The trainer's settings that the page shows, in the order of the controls, with their names in the hash. */
 const TRAIN_HASH_NAMES = {

@@ -4,7 +4,7 @@
 import { lossProblemToJson, shortestFloat32, type TokenNote } from '../backend/loss_json.ts';
 import type { LossHyper, LossOutput } from '../backend/backend.ts';
 import { analyzerContext, openingRoomText } from '../text/prompts.ts';
-import { parseSkill } from '../text/skill.ts';
+import { parseSkill } from '../text/skill_parser.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';

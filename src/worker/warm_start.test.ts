@@ -4,12 +4,11 @@
 import { existsSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeCheckpoint } from '../model/checkpoint.ts';
-import { PRESETS, presetConfig, type PresetName } from '../model/config.ts';
+import { PRESET_NAMES, presetConfig, SHIPPED_WARM_STARTS, warmStartFile, warmStartPath, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { Engine } from './engine.ts';
 import { TEST_SETTINGS, clearStore, memoryHost } from './engine_testing.ts';
-import { WARM_START_PRESETS } from './warm_start.ts';
 
 beforeEach(clearStore);
 
@@ -23,14 +22,15 @@ function microCheckpoint(vocabHash = tok.hash): Uint8Array {
 /** An engine whose host ships `bytes` as every preset's warm start. */
 function engineShipping(bytes: Uint8Array): Engine {
   const host = memoryHost();
-  host.warmStart = async (preset: PresetName) => ({ bytes, source: `the shipped warm start (warmstart-${preset}.ckpt)` });
+  host.warmStart = async (preset: PresetName) => ({ bytes, source: `the shipped warm start (${warmStartFile(preset)})` });
   return new Engine(host);
 }
 
 describe('warm starts', () => {
   it('ship for exactly the presets listed', () => {
-    for (const preset of Object.keys(PRESETS) as PresetName[]) {
-      expect(`${preset}: ${existsSync(`public/warmstart-${preset}.ckpt`)}`).toBe(`${preset}: ${WARM_START_PRESETS.includes(preset)}`);
+    for (const preset of PRESET_NAMES) {
+      expect(`${preset}: ${existsSync(warmStartPath(preset))}`).toBe(`${preset}: ${SHIPPED_WARM_STARTS.includes(preset)}`);
+      expect(warmStartPath(preset)).toBe(`public/${warmStartFile(preset)}`);
     }
   });
 

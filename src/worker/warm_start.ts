@@ -1,14 +1,11 @@
-// The weights a new run starts from: the warm start shipped beside the page (public/warmstart-<preset>.ckpt)
-// for the presets that have one, seeded random weights for the others. A warm start that should ship and
+// The weights a new run starts from: the warm start shipped beside the page (model/config.ts, warmStartFile)
+// for the presets that have one (SHIPPED_WARM_STARTS), seeded random weights for the others. A warm start that should ship and
 // cannot be used stops the start with a message that says why; the page then stays as it was, and another
 // preset or Reset starts a run.
 import { messageOf } from '../common/errors.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import type { ModelConfig, PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
-
-/** The presets whose warm start ships in public/ (a unit test holds this list to the files there). */
-export const WARM_START_PRESETS: readonly PresetName[] = ['micro', 'tiny'];
 
 export interface WarmStarts {
   /**

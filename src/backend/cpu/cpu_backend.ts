@@ -30,6 +30,7 @@ import {
   checkDistilInputs,
   checkLossInputs,
   lossCounts,
+  checkLossHyper,
   checkOptimizerHyper,
   checkOptimizerState,
   checkParameterBuffer,
@@ -166,6 +167,7 @@ export class CpuBackend implements Backend {
     const slices = this.slice(batch);
     const nScored = countScored(slices);
     const V = this.config.vocabSize;
+    checkLossHyper(hyper);
     checkLossInputs(inputs, nScored);
     checkDistilInputs(inputs, hyper, nScored, V);
     refuseNonFiniteInputs(inputs);

@@ -40,13 +40,6 @@ export function zeroCounters(): GpuCounters {
   return { dispatches: 0, passes: 0, submits: 0, writes: 0, bytesWritten: 0, readbacks: 0, bytesRead: 0, mapWaitMs: 0, scopeWaitMs: 0, finishWaitMs: 0 };
 }
 
-/** after - before, field by field. */
-export function counterDelta(after: GpuCounters, before: GpuCounters): GpuCounters {
-  const out = zeroCounters();
-  for (const name of COUNTER_NAMES) out[name] = after[name] - before[name];
-  return out;
-}
-
 /** a + b, field by field. */
 export function addCounters(a: GpuCounters, b: GpuCounters): GpuCounters {
   const out = zeroCounters();

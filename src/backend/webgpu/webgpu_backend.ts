@@ -29,6 +29,7 @@ import {
 } from '../backend.ts';
 import {
   checkDistilInputs,
+  checkLossHyper,
   checkOptimizerHyper,
   checkOptimizerState,
   checkParameterBuffer,
@@ -267,6 +268,7 @@ export class WebGpuBackend implements Backend {
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     this.checkOpen();
     const chunks = splitBatch(batch, this.config, this.budget);
+    checkLossHyper(hyper);
     const R = chunks.reduce((n, c) => n + c.nScored, 0);
     const tokenIn = packLossInputs(inputs, R);
     checkDistilInputs(inputs, hyper, R, this.config.vocabSize);

@@ -8,13 +8,11 @@ import { allowToken } from '../../backend/contract.ts';
 import { heapFloats } from '../../backend/cpu/heap.ts';
 import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';
-import { forwardFlopsPerToken, isPresetName, presetConfig, PRESETS, type ModelConfig, type PresetName } from '../../model/config.ts';
+import { forwardFlopsPerToken, presetConfig, type ModelConfig } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { numberOption, parseOptions } from '../args.ts';
-import { defineCommand } from '../help.ts';
+import { numberOption, parseOptions, presetOf, presetOption } from '../args.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
-import { quote } from '../../common/json.ts';
-import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { measureThreadScaling } from './cpu_threads.ts';
 import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
@@ -37,7 +35,7 @@ export const command = defineCommand({
     '(--threads N before the command sets "all") and the scaling efficiency. Per-pass times are medians of --reps runs after a warm-up, in wall-clock and in this ' +
     "process's CPU time: on one thread, CPU time is the figure that depends least on what else the machine runs. Writes cpu.md.",
   options: {
-    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), default: 'tiny', description: 'the model measured' },
+    preset: presetOption({ default: 'tiny', description: 'the model measured' }),
     len: {
       type: 'string',
       value: 'N',
@@ -137,8 +135,7 @@ function fmt(n: number, digits = 0): string {
 export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(args, command);
   const commit = sourceCommit();
-  const preset = values.preset;
-  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
+  const preset = presetOf(values.preset, usageLine(command));
   const config = presetConfig(preset, defaultTokenizer().vocabSize);
   // --len: a sequence holds at least a prompt, an observation and a command, and fits the context.
   const len = numberOption(values.len, 'len', { integer: true, min: PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS, max: config.contextLength });
@@ -204,7 +201,7 @@ export async function run(args: string[]): Promise<number> {
   const all = cpuThreads();
   const counts = [...new Set([1, 2, Math.max(2, all)])];
   process.stderr.write(`  SEED updates on ${counts.join(', ')} threads\n`);
-  const scaling = await measureThreadScaling(config, preset as PresetName, defaultTokenizer(), counts, updates, seed, (line) => process.stderr.write(`    ${line}\n`));
+  const scaling = await measureThreadScaling(config, preset, defaultTokenizer(), counts, updates, seed, (line) => process.stderr.write(`    ${line}\n`));
   const loadAfter = loadavg()[0];
 
   const attended = (len + 1) / 2;

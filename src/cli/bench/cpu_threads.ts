@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { TINY } from '../../env/scale.ts';
-import type { ModelConfig } from '../../model/config.ts';
+import { warmStartPath, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { Trainer } from '../../rl/trainer.ts';
@@ -40,14 +40,14 @@ const median = (a: number[]) => {
 /** Times `updates` SEED updates per thread count (after one warm-up update each); counts[0] must be 1. */
 export async function measureThreadScaling(
   config: ModelConfig,
-  preset: 'micro' | 'tiny' | 'small',
+  preset: PresetName,
   tok: Tokenizer,
   counts: number[],
   updates: number,
   seed: number,
   log: (line: string) => void,
 ): Promise<ThreadScaling> {
-  const warm = `public/warmstart-${preset}.ckpt`;
+  const warm = warmStartPath(preset);
   const init = existsSync(warm) ? warm : `seeded initialisation (seed ${seed})`;
   const params = existsSync(warm) ? (await readCheckpointFile(warm, tok)).params : initParameters(config, seed);
   const trainers = counts.map(

@@ -3,7 +3,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Rng } from '../../common/rng.ts';
-import { ALFWORLD, Game, SPLITS, TASK_TYPES, TINY, generateScene, type RoomScale, type Scene } from '../../env/index.ts';
+import { Game } from '../../env/game.ts';
+import { SPLITS, generateScene } from '../../env/generate.ts';
+import { ALFWORLD, TINY, type RoomScale } from '../../env/scale.ts';
+import type { Scene } from '../../env/scene.ts';
+import { TASK_TYPES } from '../../env/text.ts';
 import { loadTranscripts, replayTranscript } from '../../env/transcripts.ts';
 import { numberOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../help.ts';

@@ -8,18 +8,16 @@ import { cpus, loadavg } from 'node:os';
 import { maskWords, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
-import { isPresetName, presetConfig, forwardFlopsPerToken, type ModelConfig, type PresetName } from '../../model/config.ts';
+import { PRESET_NAMES, presetConfig, forwardFlopsPerToken, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { cpuLogits } from '../../onnx/cpu_logits.ts';
 import { exportPolicyOnnx } from '../../onnx/export.ts';
 import { OnnxPolicySession } from '../../onnx/runtime.ts';
 import { maxAbsDiff } from '../../onnx/verify.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { numberList, numberOption, parseOptions } from '../args.ts';
+import { choiceList, numberList, numberOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../help.ts';
 import { LIMITS } from '../limits.ts';
-import { quote } from '../../common/json.ts';
-import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
 
@@ -31,7 +29,7 @@ export const command = defineCommand({
     "on one thread; the CPU backend's training pass (forward, a loss on every position, backward) is timed beside them. Times are the best of --reps alternating runs " +
     'after a warm-up. Writes onnx.md and prints its table, or with --quick prints one JSON object instead.',
   options: {
-    presets: { type: 'string', value: 'micro,tiny,small', defaultText: 'micro,tiny,small; tiny,small with --quick', description: 'the models measured' },
+    presets: { type: 'string', choices: PRESET_NAMES, list: true, defaultText: 'micro,tiny,small; tiny,small with --quick', description: 'the models measured' },
     batches: { type: 'string', value: 'N,...', limit: LIMITS.benchOnnx.batches, list: true, default: '1,4', description: 'sequences per forward' },
     seqs: { type: 'string', value: 'N,...', limit: LIMITS.benchOnnx.seqs, list: true, default: '64,256', description: 'tokens per sequence' },
     reps: { type: 'string', value: 'N', limit: LIMITS.benchOnnx.reps, defaultText: '15; 3 with --quick', description: 'timed rounds (the best is reported)' },
@@ -100,8 +98,7 @@ export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(args, command);
   const commit = sourceCommit();
   const quick = values.quick === true;
-  const presets = (values.presets ?? (quick ? 'tiny,small' : 'micro,tiny,small')).split(',').map((p) => p.trim());
-  for (const p of presets) if (!isPresetName(p)) throw new CliError(`unknown preset ${quote(p)} in --presets`, 2);
+  const presets = choiceList(values.presets ?? (quick ? 'tiny,small' : PRESET_NAMES.join(',')), 'presets', PRESET_NAMES);
   const limits = LIMITS.benchOnnx;
   const batches = numberList(values.batches ?? '', 'batches', limits.batches);
   const seqs = numberList(values.seqs ?? '', 'seqs', limits.seqs);
@@ -112,7 +109,7 @@ export async function run(args: string[]): Promise<number> {
   const loadAtStart = loadavg()[0];
   const rows: Row[] = [];
   let ortThreads = 1;
-  for (const preset of presets as PresetName[]) {
+  for (const preset of presets) {
     const config = presetConfig(preset, tokenizer.vocabSize);
     const params = initParameters(config, seed);
     const bytes = exportPolicyOnnx({

@@ -9,12 +9,11 @@ import { formatAdapter } from '../../backend/webgpu/device.ts';
 import { createNodeRuntime } from '../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../backend/webgpu/webgpu_backend.ts';
-import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
+import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { numberOption, parseOptions } from '../args.ts';
-import { defineCommand } from '../help.ts';
+import { numberOption, parseOptions, presetOf, presetOption } from '../args.ts';
+import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
-import { quote } from '../../common/json.ts';
 import { CliError } from '../cli_error.ts';
 import { sourceCommit } from '../provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
@@ -30,7 +29,7 @@ export const command = defineCommand({
     'the compiled pipelines and the JS heap. Live buffers must stay constant; the heap must not trend upward. Writes soak.md.',
   options: {
     updates: { type: 'string', value: 'N', limit: limits.updates, default: '1000', description: 'updates run' },
-    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), default: 'micro', description: 'the model trained' },
+    preset: presetOption({ default: 'micro', description: 'the model trained' }),
     streams: { type: 'string', value: 'N', limit: limits.streams, default: '4', description: 'streams decoded in lockstep per update' },
     prompt: { type: 'string', value: 'N', limit: limits.prompt, default: '16', description: "tokens of each stream's prompt" },
     decode: { type: 'string', value: 'N', limit: limits.decode, default: '8', description: 'tokens sampled per stream (prompt + decode must fit the context)' },
@@ -60,9 +59,8 @@ export async function run(args: string[]): Promise<number> {
   const decode = numberOption(values.decode, 'decode', limits.decode);
   const every = numberOption(values.every, 'every', limits.every);
   const seed = numberOption(values.seed, 'seed', limits.seed);
-  const preset = values.preset;
-  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
-  const config = presetConfig(preset as PresetName, defaultTokenizer().vocabSize);
+  const preset = presetOf(values.preset, usageLine(command));
+  const config = presetConfig(preset, defaultTokenizer().vocabSize);
   const seqLen = promptLen + decode;
   if (seqLen > config.contextLength) throw new CliError(`--prompt + --decode = ${seqLen} exceeds the context length ${config.contextLength}`, 2);
 

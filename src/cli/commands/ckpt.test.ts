@@ -54,7 +54,7 @@ describe('seed ckpt', () => {
     writeFileSync(text, 'hello');
     await expect(run(['inspect', text])).rejects.toThrow(/not a SEED checkpoint/);
     await expect(run(['inspect', join(dir, 'missing')])).rejects.toThrow(/cannot read .*ENOENT/);
-    await expect(run(['init', '--preset', 'big', '--seed', '1', '--out', file])).rejects.toThrow(/unknown preset "big"/);
+    await expect(run(['init', '--preset', 'big', '--seed', '1', '--out', file])).rejects.toThrow(/^--preset must be one of micro, tiny, small, got "big"$/);
     await expect(run(['init', '--preset', 'tiny', '--seed', 'x', '--out', file])).rejects.toThrow(/--seed must be a decimal number, got "x"/);
     await expect(run(['frobnicate'])).rejects.toBeInstanceOf(CliError);
   });

@@ -1,13 +1,11 @@
 // `seed ckpt init` writes a freshly initialised checkpoint; `seed ckpt inspect` prints a checkpoint's config and
 // metadata as JSON, or refuses the file in one line (truncated, corrupted, wrong version, or written for
 // another vocabulary). Their options are declared in `initCommand` and `inspectCommand` (the --help texts).
-import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
+import { presetConfig } from '../../model/config.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { quote } from '../../common/json.ts';
-import { noPositionals, numberOption, parseOptions, requireOption, usageError } from '../args.ts';
-import { CliError } from '../cli_error.ts';
+import { noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, usageError } from '../args.ts';
 import { runGroup } from '../group.ts';
 import { defineCommand, usageLine, type GroupSpec } from '../help.ts';
 import { readCheckpointBytes, writeAtomic } from '../io.ts';
@@ -18,7 +16,7 @@ export const initCommand = defineCommand({
   summary: 'write a freshly initialised checkpoint of a preset',
   description: "Writes the preset's seeded initial weights (no optimizer state) as a checkpoint file and prints its description as JSON on stdout, as `ckpt inspect` does.",
   options: {
-    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size" },
+    preset: presetOption({ required: true, description: "the model's size" }),
     seed: { type: 'string', value: 'S', limit: LIMITS.ckptInit.seed, required: true, description: 'the seed of the initial weights' },
     out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint file to write' },
   },
@@ -55,8 +53,7 @@ async function init(args: string[]): Promise<number> {
   const usage = usageLine(initCommand);
   const { values, positionals } = parseOptions(args, initCommand);
   noPositionals(positionals, usage);
-  const preset = requireOption(values.preset, 'preset', usage);
-  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const preset = presetOf(values.preset, usage);
   const seed = numberOption(values.seed, 'seed', LIMITS.ckptInit.seed);
   const out = requireOption(values.out, 'out', usage);
   const tokenizer = defaultTokenizer();

@@ -6,6 +6,7 @@ import { EVAL_COUNTS, evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import type { Scene } from '../../env/scene.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
+import { isPresetName, PRESET_NAMES, presetOfShape, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { quote } from '../../common/json.ts';
 import { checkConfig, defaultConfig, type TrainConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
@@ -61,11 +62,31 @@ export async function loadScenes(dir: string): Promise<Scene[]> {
 }
 
 /**
+ * The preset of the checkpoint at `path`: the one its metadata names, which its weights' shape must be, or for
+ * a checkpoint that names none, the preset of that shape.
+ */
+export function checkpointPreset(ck: Checkpoint, path: string): PresetName {
+  const named: unknown = ck.metadata.preset;
+  const shaped = presetOfShape(ck.config);
+  if (named === undefined) {
+    if (shaped === null) throw new CliError(`${path}: names no preset, and its model (${describeModel(ck.config)}) has none of the presets' shapes`);
+    return shaped;
+  }
+  if (typeof named !== 'string' || !isPresetName(named)) throw new CliError(`${path}: metadata.preset is ${quote(named)}, not one of ${PRESET_NAMES.join(', ')}`);
+  if (shaped !== named) throw new CliError(`${path}: metadata.preset is ${named}, but its model (${describeModel(ck.config)}) is not the ${named} preset's`);
+  return named;
+}
+
+function describeModel(c: ModelConfig): string {
+  return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, MLP ${c.dMlp}, context ${c.contextLength}, lnEps ${c.lnEps}`;
+}
+
+/**
  * The settings a checkpoint's policy is evaluated with: its run's config (metadata.config of the checkpoint at
- * `path`, checked like any other config), and --temperature when given.
+ * `path`, checked like any other config) over its preset's defaults, and --temperature when given.
  */
 export function evalConfigOf(ck: Checkpoint, path: string, temperature: string | undefined): TrainConfig {
-  const preset = ck.metadata.preset === 'small' ? 'small' : 'tiny';
+  const preset = checkpointPreset(ck, path);
   const saved: unknown = ck.metadata.config;
   if (saved !== undefined && (typeof saved !== 'object' || saved === null || Array.isArray(saved))) {
     throw new CliError(`${path}: metadata.config must be a JSON object, got ${quote(saved)}`);

@@ -1,5 +1,5 @@
 // `seed expert`: prints the expert's shortest solution of a scene, one command per line (`command` below).
-import { Game } from '../../env/index.ts';
+import { Game } from '../../env/game.ts';
 import { noPositionals, parseOptions, requireOption } from '../args.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { readSceneInput } from '../io.ts';

@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { defaultConfig } from '../../rl/config.ts';
+import { applySetOptions } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './loss.ts';
 import { runCaptured } from '../testing.ts';
@@ -59,6 +61,24 @@ describe('seed loss', () => {
     expect(out.tokens[1].delta).toBe(0);
     expect(out.tokens[1].gate).toBe(0.5);
     expect(out.tokens[1].coef).toBeCloseTo(0.325, 6);
+  });
+
+  it('refuses the loss settings that --set refuses, with the same words', async () => {
+    for (const [field, key, value] of [['lambda', 'lambda', -50], ['beta', 'beta', -3], ['clip', 'clip', 7], ['kl_coef', 'klCoef', -1], ['clip', 'clip', 1]] as const) {
+      const path = file(`${field}-${value}.json`, JSON.stringify({ ...input, [field]: value }));
+      const setMessage = (() => {
+        try {
+          applySetOptions(defaultConfig('tiny'), [`${key}=${value}`]);
+        } catch (err) {
+          return (err as Error).message;
+        }
+        throw new Error(`--set ${key}=${value} was accepted`);
+      })();
+      expect(setMessage.startsWith('--set: setting ')).toBe(true);
+      expect(await cliErrorOf(['--in', path])).toBe(`${path}: ${setMessage.slice('--set: '.length)}`);
+    }
+    const edge = file('edge.json', JSON.stringify({ ...input, lambda: 100, beta: 0, clip: 0.999, kl_coef: 10 }));
+    expect((await runCaptured(run, ['--in', edge])).code).toBe(0);
   });
 
   it('accepts --backend cpu and refuses unknown backends clearly', async () => {

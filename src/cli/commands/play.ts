@@ -1,7 +1,7 @@
 // `seed play`: plays commands on a scene and prints one JSON line per step; its options and output are
 // declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
-import { DEFAULT_MAX_STEPS, Game } from '../../env/index.ts';
+import { DEFAULT_MAX_STEPS, Game } from '../../env/game.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { readSceneInput, readTextInput } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';

@@ -1,7 +1,9 @@
 // `seed scenes`: writes generated scenes as scene JSON files and prints their paths; its options and
 // what it writes are declared in `command` below (the --help text).
 import { join } from 'node:path';
-import { EVAL_COUNTS, EVAL_SEED, SCALES, SPLITS, generateScene, sceneToJson, type Split } from '../../env/index.ts';
+import { EVAL_COUNTS, EVAL_SEED, SPLITS, generateScene, type Split } from '../../env/generate.ts';
+import { SCALES } from '../../env/scale.ts';
+import { sceneToJson } from '../../env/scene.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';

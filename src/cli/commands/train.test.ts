@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { evalScenes } from '../../env/generate.ts';
 import { sceneToJson } from '../../env/scene.ts';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
+import { defaultConfig } from '../../rl/config.ts';
 import { CliError } from '../cli_error.ts';
 import { run as evalRun } from './eval.ts';
 import { run as teacherRun } from './teacher.ts';
@@ -63,6 +64,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1, 2]);
     expect(lines.map((l) => 'zeroVarianceGroups' in l)).toEqual([false, false, true]);
+    // Each line names the loss's lambda and beta of its update (the preset's, as no --set changes them).
+    const { lambda, beta } = defaultConfig('micro');
+    expect(lines.map((l) => [l.lambda, l.beta])).toEqual([[lambda, beta], [lambda, beta], [lambda, beta]]);
     // Counted as the page counts: after the third update it shows "update 3" (the line's 0-based index + 1),
     // the number of updates done; the progress says the same, with the time elapsed.
     expect(summary.last.update).toBe(lines[2].update);
@@ -178,6 +182,6 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no last.ckpt/);
     await expect(runCaptured(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(/cannot read/);
     await expect(runCaptured(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(/--split must be seen or unseen/);
-    await expect(runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', join(dir, 'k.ckpt'), '--kinds', 'act,teach'])).rejects.toThrow(/--kinds must list some of act, follow, analyze, got "act,teach"/);
+    await expect(runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', join(dir, 'k.ckpt'), '--kinds', 'act,teach'])).rejects.toThrow(/^--kinds must be a comma-separated list of act, follow, analyze, got "act,teach"$/);
   }, 60_000);
 });

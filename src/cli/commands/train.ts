@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EVAL_COUNTS } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
-import { isPresetName, presetConfig, PRESETS, type PresetName } from '../../model/config.ts';
+import { presetConfig, warmStartPath, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
@@ -14,7 +14,7 @@ import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
-import { applySetOptions, noPositionals, numberOption, parseOptions, requireOption, settingsSection } from '../args.ts';
+import { applySetOptions, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, settingsSection } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
 import { appendLine, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
@@ -35,7 +35,7 @@ export const command = defineCommand({
     '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).',
   options: {
     algo: { type: 'string', value: ALGOS.join('|'), required: true, description: 'the algorithm: GRPO, SEED, or an ablation or control of SEED' },
-    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size; it must be the warm start's" },
+    preset: presetOption({ required: true, description: "the model's size; it must be the warm start's" }),
     updates: { type: 'string', value: 'N', limit: LIMITS.train.updates, required: true, description: 'the run ends when N updates are done (counting those of a resumed run)' },
     seed: { type: 'string', value: 'S', limit: LIMITS.train.seed, required: true, description: "the run's seed: its training games and sampling" },
     backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that computes the forward and backward passes' },
@@ -53,10 +53,6 @@ export const command = defineCommand({
 
 const usage = usageLine(command);
 
-export function defaultInit(preset: PresetName): string {
-  return join('public', `warmstart-${preset}.ckpt`);
-}
-
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
@@ -64,8 +60,7 @@ export async function run(args: string[]): Promise<number> {
   const algo = currentAlgoName(algoName);
   if (!isAlgo(algo)) throw new CliError(`unknown --algo ${quote(algoName)} (known: ${ALGOS.join(', ')})`, 2);
   if (algo !== algoName) process.stderr.write(`--algo ${algoName} is the former name of ${algo}: training ${algo}\n`);
-  const preset = requireOption(values.preset, 'preset', usage);
-  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const preset = presetOf(values.preset, usage);
   const limits = LIMITS.train;
   const updates = numberOption(values.updates, 'updates', limits.updates);
   const seed = numberOption(values.seed, 'seed', limits.seed);
@@ -113,7 +108,7 @@ async function train(o: TrainOptions): Promise<number> {
     resumeFrom = { current: await readCheckpointFile(lastPath, tok), reference: await readCheckpointFile(refPath, tok) };
     params = resumeFrom.current.params;
   } else {
-    const init = o.init ?? defaultInit(preset);
+    const init = o.init ?? warmStartPath(preset);
     if (o.init === undefined && !existsSync(init)) {
       process.stderr.write(`no ${init}: starting from a seeded random init (run warmstart first for a meaningful run)\n`);
       params = initParameters(model, seed);

@@ -3,7 +3,7 @@
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { TINY } from '../../env/scale.ts';
-import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
+import { presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
@@ -12,10 +12,9 @@ import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { skillFidelity } from '../../rl/skill_fidelity.ts';
 import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
-import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type ExampleKind, type FollowKind, type WarmStartOptions } from '../../rl/warmstart.ts';
+import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { quote } from '../../common/json.ts';
-import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
+import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
@@ -32,7 +31,7 @@ export const command = defineCommand({
     'trains the preset on it from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt): corpus seed, steps, loss, ' +
     'success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout too.',
   options: {
-    preset: { type: 'string', value: Object.keys(PRESETS).join('|'), required: true, description: "the model's size" },
+    preset: presetOption({ required: true, description: "the model's size" }),
     seed: { type: 'string', value: 'S', limit: limits.seed, required: true, description: 'the seed of the corpus and of the initial weights' },
     out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to write; its card goes beside it' },
     episodes: { type: 'string', value: 'N', limit: limits.episodes, default: String(WARMSTART_DEFAULTS.episodes), description: "the explorer's episodes in the corpus" },
@@ -42,8 +41,8 @@ export const command = defineCommand({
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
     'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
     'score-random': { type: 'boolean', default: false, description: "scores the explorer's random commands too (by default they only lead it to the states a weak agent reaches)" },
-    follow: { type: 'string', value: FOLLOW_KINDS.join('|'), default: WARMSTART_DEFAULTS.follow, description: "the follow examples: the won episodes again with their own skill, or primed replays of every episode, whose skill changes the actions" },
-    kinds: { type: 'string', value: EXAMPLE_KINDS.join(','), default: WARMSTART_DEFAULTS.kinds.join(','), description: 'the kinds of example the corpus keeps (follow and analyze alone, continued from an --init that acts, are the paper\'s stage 1)' },
+    follow: { type: 'string', choices: FOLLOW_KINDS, default: WARMSTART_DEFAULTS.follow, description: "the follow examples: the won episodes again with their own skill, or primed replays of every episode, whose skill changes the actions" },
+    kinds: { type: 'string', choices: EXAMPLE_KINDS, list: true, default: WARMSTART_DEFAULTS.kinds.join(','), description: 'the kinds of example the corpus keeps (follow and analyze alone, continued from an --init that acts, are the paper\'s stage 1)' },
   },
 });
 
@@ -56,8 +55,7 @@ export function cardPath(ckpt: string): string {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
-  const preset = requireOption(values.preset, 'preset', usage);
-  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)} (known: ${Object.keys(PRESETS).join(', ')})`, 2);
+  const preset = presetOf(values.preset, usage);
   const seed = numberOption(values.seed, 'seed', limits.seed);
   const out = requireOption(values.out, 'out', usage);
   const options: WarmStartOptions = {
@@ -68,12 +66,9 @@ export async function run(args: string[]): Promise<number> {
     steps: numberOption(values.steps, 'steps', limits.steps),
     lr: numberOption(values.lr, 'lr', limits.lr),
     scoreRandom: values['score-random'],
-    follow: values.follow as FollowKind,
-    kinds: values.kinds.split(',').map((k) => k.trim()) as ExampleKind[],
+    follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
+    kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
   };
-  const unknownKind = options.kinds.find((k) => !(EXAMPLE_KINDS as readonly string[]).includes(k));
-  if (unknownKind !== undefined || options.kinds.length === 0) throw new CliError(`--kinds must list some of ${EXAMPLE_KINDS.join(', ')}, got ${quote(values.kinds)}`, 2);
-  if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got ${quote(values.follow)}`, 2);
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
   const tok = defaultTokenizer();

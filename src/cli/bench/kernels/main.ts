@@ -14,12 +14,11 @@ import { formatAdapter, isSoftwareAdapter } from '../../../backend/webgpu/device
 import { createNodeRuntime } from '../../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { preferredMatmul } from '../../../backend/webgpu/webgpu_backend.ts';
-import { isPresetName, presetConfig, type PresetName } from '../../../model/config.ts';
+import { PRESET_NAMES, presetConfig, SHIPPED_WARM_STARTS, type PresetName } from '../../../model/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
-import { numberOption, parseOptions } from '../../args.ts';
-import { defineCommand } from '../../help.ts';
+import { choiceList, numberOption, parseOptions, presetOf, presetOption } from '../../args.ts';
+import { defineCommand, usageLine } from '../../help.ts';
 import { LIMITS } from '../../limits.ts';
-import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { sourceCommit } from '../../provenance.ts';
 import { outOption, reportPath, writeOutput } from '../output.ts';
@@ -38,12 +37,12 @@ export const command = defineCommand({
     "with each matmul variant, matmul_forward against tfjs-backend-webgpu's matmul on the same adapter, and each kernel's fraction of the adapter's own FMA peak. " +
     'Writes kernels.md on a software adapter, kernels-<vendor>-<architecture>.md on a GPU.',
   options: {
-    preset: { type: 'string', value: 'micro|tiny|small', default: 'tiny', description: "the model whose shapes the kernels run on" },
+    preset: presetOption({ default: 'tiny', description: 'the model whose shapes the kernels run on' }),
     seqs: { type: 'string', value: 'N', limit: limits.seqs, default: '4', description: 'sequences per batch' },
     'seq-len': { type: 'string', value: 'N', limit: limits['seq-len'], default: '128', description: "tokens per sequence (at most the preset's context length)" },
     reps: { type: 'string', value: 'N', limit: limits.reps, default: '5', description: 'timed repetitions of each kernel' },
     seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the inputs' },
-    'update-presets': { type: 'string', value: 'a,b|none', default: 'micro,tiny', description: 'presets whose whole SEED update is counted per stage' },
+    'update-presets': { type: 'string', choices: PRESET_NAMES, list: true, empty: 'none', default: SHIPPED_WARM_STARTS.join(','), description: 'presets whose whole SEED update is counted per stage' },
     hardware: { type: 'boolean', default: false, description: 'refuses a software adapter: an unattended run on a GPU machine must measure the GPU' },
     adapter: { type: 'string', value: 'NAME', defaultText: "Dawn's high-performance choice", description: "the adapter by name as Dawn lists them (Dawn's adapter= option)" },
     out: outOption('the report'),
@@ -70,18 +69,13 @@ const COUNTED_UPDATES = 2;
 
 function parseKernelOptions(args: string[]): Options {
   const { values } = parseOptions(args, command);
-  const preset = values.preset ?? 'tiny';
-  if (!isPresetName(preset)) throw new CliError(`unknown preset ${quote(preset)}`, 2);
+  const preset = presetOf(values.preset, usageLine(command));
   const B = numberOption(values.seqs, 'seqs', limits.seqs);
   const T = numberOption(values['seq-len'], 'seq-len', limits['seq-len']);
   const reps = numberOption(values.reps, 'reps', limits.reps);
   const seed = numberOption(values.seed, 'seed', limits.seed);
-  const list = values['update-presets'] ?? 'micro,tiny';
-  const updatePresets = list === 'none' ? [] : list.split(',').map((name) => name.trim());
-  for (const name of updatePresets) {
-    if (!isPresetName(name)) throw new CliError(`--update-presets: unknown preset ${quote(name)} (a comma-separated list, or none)`, 2);
-  }
-  return { preset, B, T, reps, seed, updatePresets: updatePresets as PresetName[], hardware: values.hardware === true, adapter: values.adapter, out: values.out };
+  const updatePresets = choiceList(values['update-presets'], 'update-presets', PRESET_NAMES, 'none');
+  return { preset, B, T, reps, seed, updatePresets, hardware: values.hardware === true, adapter: values.adapter, out: values.out };
 }
 
 async function openGpu(adapter: string | undefined): Promise<GpuRuntime> {

@@ -10,7 +10,7 @@ import { addCounters, waitMs, zeroCounters, type GpuCounters } from '../../../ba
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
 import { TINY } from '../../../env/scale.ts';
-import { presetConfig, type PresetName } from '../../../model/config.ts';
+import { presetConfig, warmStartPath, type PresetName } from '../../../model/config.ts';
 import { initParameters } from '../../../model/init.ts';
 import { defaultConfig } from '../../../rl/config.ts';
 import { Trainer } from '../../../rl/trainer.ts';
@@ -40,7 +40,7 @@ export interface UpdateCost {
 export async function measureUpdates(gpu: GpuRuntime, preset: PresetName, seed: number, updates: number): Promise<UpdateCost> {
   const tok = defaultTokenizer();
   const model = presetConfig(preset, tok.vocabSize);
-  const warmStart = `public/warmstart-${preset}.ckpt`;
+  const warmStart = warmStartPath(preset);
   const fromCheckpoint = existsSync(warmStart);
   const params = fromCheckpoint ? (await readCheckpointFile(warmStart, tok)).params : initParameters(model, seed);
   const backend = new WebGpuBackend(gpu, model, params);

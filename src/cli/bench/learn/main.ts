@@ -12,6 +12,7 @@
 // run goes to bench/runs/<label>); prints the table on stdout. With --record FILE, also a compact record of the
 // runs for the page, listed in index.json beside FILE (record.ts).
 import { cpus } from 'node:os';
+import { warmStartPath } from '../../../model/config.ts';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { applySetOptions, noPositionals, numberList, numberOption, parseOptions, settingsSection } from '../../args.ts';
@@ -19,7 +20,6 @@ import { defineCommand, usageLine } from '../../help.ts';
 import { LIMITS } from '../../limits.ts';
 import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
-import { defaultInit } from '../../commands/train.ts';
 import { makeDir, readCheckpointFile } from '../../io.ts';
 import { commandLine, portablePath, sourceCommit } from '../../provenance.ts';
 import { outPath, writeOutput } from '../output.ts';
@@ -54,7 +54,7 @@ export const command = defineCommand({
     'eval-every': { type: 'string', value: 'N', limit: limits['eval-every'], default: '16', description: 'a point of the curve every N updates' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of each evaluation (0: every game)' },
     'eval-samples': { type: 'string', value: 'K', limit: limits['eval-samples'], default: '4', description: 'sampled episodes per game in the final evaluation (the curve takes one)' },
-    init: { type: 'string', value: 'FILE', defaultText: defaultInit(PRESET), description: 'the warm start every run begins from' },
+    init: { type: 'string', value: 'FILE', defaultText: warmStartPath(PRESET), description: 'the warm start every run begins from' },
     workers: { type: 'string', value: 'W', limit: limits.workers, defaultText: 'the cores, at most 2', description: 'child processes running jobs at once' },
     out: { type: 'string', value: 'DIR', defaultText: 'bench/', description: 'the directory of the report (a named run goes to bench/runs/<label>)' },
     record: {
@@ -108,7 +108,7 @@ export async function run(args: string[]): Promise<number> {
   const ablations = algoList(values.ablations!, 'ablations').filter((a) => !algos.includes(a) && !controls.includes(a));
   const lrs = numberList(values.lrs!, 'lrs', limits.lrs);
   const base: TrainConfig = applySetOptions(defaultConfig(PRESET), values.set as string[]);
-  const init = values.init ?? defaultInit(PRESET);
+  const init = values.init ?? warmStartPath(PRESET);
   await readCheckpointFile(init, defaultTokenizer());
   // A directory that cannot be made fails now, not after the runs.
   if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got ${quote(values.out)}`, 2);
