@@ -3,12 +3,16 @@
 //
 // probability_shift      @binding(0) hyper: Hyper (uniform)   @binding(1) inputs: TokenIn[n]
 //                        @binding(2) l_student: f32[n]        @binding(3) out: TokenOut[n] (read_write)
+//                        @binding(4) divergence: f32[n] (read by the coefficient with distil_on only)
 //   Per token: Delta = l_skill - l_student and the gate g = sigmoid(beta Delta) (1 with the gate off): the
 //   numbers of the UI's heatmap.
 // seed_loss_coefficient  same bindings; reads out.gate. Per token, c = d L_SEED / d l_student and its parts
 //   grpo = -mask A r / N (0 where the min takes the clipped term), opd = -opd_mask lambda g / N_opd,
 //   kl = mask kl_coef (1 - exp(l_ref - l_student)) / N, and the unnormalised loss terms of the token
 //   (mask * -min(rA, clip(r)A), opd_mask g Delta, mask k3), which the host sums in float64.
+//   With distil_on (exact distillation), the OPD term is opd_mask distil_weight D with D the token's
+//   divergence (shaders/distil.wgsl, copied to out.divergence), and opd = 0: its gradient is on the whole
+//   row of logits (distil_logit_gradient), not on l_student.
 //   dispatch (both): one thread per token, WG per workgroup, grid (grid_x, ...)
 // seed_logit_gradient    @binding(0) shape: LogitShape   @binding(1) log_probs: f32[rows * vocab] (masked
 //                        log-softmax)   @binding(2) masks: u32[rows * mask_words]   @binding(3) targets: i32[rows]
@@ -29,9 +33,9 @@ struct Hyper {
   kl_coef: f32,
   gate_on: u32,
   grid_x: u32,
+  distil_on: u32,
   _pad0: u32,
   _pad1: u32,
-  _pad2: u32,
 }
 
 struct TokenIn {
@@ -41,8 +45,8 @@ struct TokenIn {
   l_skill: f32,
   l_old: f32,
   l_ref: f32,
+  distil_weight: f32,
   _pad0: f32,
-  _pad1: f32,
 }
 
 struct TokenOut {
@@ -56,14 +60,15 @@ struct TokenOut {
   term_grpo: f32,
   term_opd: f32,
   term_kl: f32,
+  divergence: f32,
   _pad0: f32,
-  _pad1: f32,
 }
 
 @group(0) @binding(0) var<uniform> hyper: Hyper;
 @group(0) @binding(1) var<storage, read> inputs: array<TokenIn>;
 @group(0) @binding(2) var<storage, read> l_student: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<TokenOut>;
+@group(0) @binding(4) var<storage, read> divergence: array<f32>;
 
 // Never evaluates exp of a large positive number.
 fn sigmoid(x: f32) -> f32 {
@@ -108,7 +113,16 @@ fn seed_loss_coefficient(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoc
   if (!clipped) {
     c_grpo = t.mask * -a * r * hyper.inv_n;
   }
-  let c_opd = t.opd_mask * hyper.lambda * -g * hyper.inv_n_opd;
+  var c_opd = 0.0;
+  var term_opd = 0.0;
+  var d = 0.0;
+  if (hyper.distil_on != 0u) {
+    d = divergence[k];
+    term_opd = t.opd_mask * t.distil_weight * d;
+  } else {
+    c_opd = t.opd_mask * hyper.lambda * -g * hyper.inv_n_opd;
+    term_opd = t.opd_mask * g * (t.l_skill - ls);
+  }
   let ref_shift = t.l_ref - ls;
   let e_ref = exp(ref_shift);
   let c_kl = t.mask * hyper.kl_coef * (1.0 - e_ref) * hyper.inv_n;
@@ -117,8 +131,9 @@ fn seed_loss_coefficient(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoc
   out[k].coef_kl = c_kl;
   out[k].coef = c_grpo + c_opd + c_kl;
   out[k].term_grpo = t.mask * -min(r * a, r_clipped * a);
-  out[k].term_opd = t.opd_mask * g * (t.l_skill - ls);
+  out[k].term_opd = term_opd;
   out[k].term_kl = t.mask * (e_ref - ref_shift - 1.0);
+  out[k].divergence = d;
 }
 
 struct LogitShape {

@@ -33,6 +33,24 @@ export interface LossInputs {
   lSkill: Float32Array;
   lOld: Float32Array;
   lRef: Float32Array;
+  /**
+   * Exact distillation only (LossHyper.distil): the teacher's masked log-probs over the whole vocabulary,
+   * [nScored * V] in scored order, computed under the same masks as the student's (MASKED_LOG_PROB where a
+   * token is not allowed). Rows of tokens with opd_mask 0 are not read.
+   */
+  teacher?: Float32Array;
+  /** Exact distillation only: a weight per scored token on its divergence (1 when absent). */
+  distilWeight?: Float32Array;
+}
+
+/**
+ * Exact distillation: in place of the paper's one-sample gated term, the OPD term is the full-vocabulary
+ * divergence D(p_student || p_teacher) at every scored token under the OPD mask (docs/seed-loss.md):
+ * jsdAlpha 0 = the reverse KL, jsdAlpha in (0, 1) = the generalised Jensen-Shannon divergence
+ * alpha KL(p || m) + (1 - alpha) KL(q || m), m = alpha p + (1 - alpha) q.
+ */
+export interface DistilHyper {
+  jsdAlpha: number;
 }
 
 export interface LossHyper {
@@ -42,6 +60,8 @@ export interface LossHyper {
   klCoef: number;
   /** false = the seed-nogate ablation: g = 1 for every token. */
   gate: boolean;
+  /** Present: exact distillation (inputs.teacher required); absent: the paper's sampled-token term. */
+  distil?: DistilHyper;
 }
 
 export interface LossTerms {
@@ -61,6 +81,8 @@ export interface LossOutput extends LossTerms {
   coefGrpo: Float32Array;
   coefOpd: Float32Array;
   coefKl: Float32Array;
+  /** Per token, the divergence D(p_student || p_teacher) of exact distillation; 0 elsewhere. */
+  divergence: Float32Array;
 }
 
 export interface OptimizerHyper {
@@ -116,6 +138,8 @@ export interface Backend {
 
   /** Masked log-prob of every scored target, in scored order; no gradient. */
   score(batch: TokenBatch, set?: ParameterSet): Promise<Float32Array>;
+  /** The masked log-probs of every scored position over the whole vocabulary, [nScored * V]; no gradient. */
+  scoreRows(batch: TokenBatch, set?: ParameterSet): Promise<Float32Array>;
 
   /**
    * Forward on the current parameters, the SEED loss and its logit gradient where the logits live, then
@@ -123,6 +147,9 @@ export interface Backend {
    * gradients when a loss term or gradient is not finite.
    */
   lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput>;
+
+  /** A copy of the gradient accumulated since the last optimizer step (the gradient-norm diagnostics read it). */
+  readGradients(): Promise<Float32Array>;
 
   /** Clips the accumulated gradient, applies AdamW, zeroes the gradient. */
   optimizerStep(hyper: OptimizerHyper): Promise<StepStats>;

@@ -3,6 +3,7 @@ import { Rng } from '../common/rng.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { maskWords, type LossInputs, type TokenBatch } from './backend.ts';
 import { allowToken } from './contract.ts';
+import { maskedLogSoftmax } from './cpu/log_softmax.ts';
 
 /**
  * nSeq sequences of seqLen random tokens. Sequence 1 has nothing scored; elsewhere each position is scored
@@ -51,4 +52,16 @@ export function randomLossInputs(lStudent: Float32Array, seed: number): LossInpu
     lOld: near(),
     lRef: near(),
   };
+}
+
+/**
+ * Teacher rows for exact distillation: the masked log-softmax of random logits (normal, times spread) under
+ * the batch's masks, [nScored * V] in scored order; far from a freshly initialised student's rows.
+ */
+export function randomTeacherRows(batch: TokenBatch, vocab: number, seed: number, spread = 2): Float32Array {
+  const rng = new Rng(seed);
+  const rows = scoredCount(batch);
+  const teacher = new Float32Array(rows * vocab);
+  maskedLogSoftmax(teacher, Float32Array.from(teacher, () => spread * rng.normal()), batch.masks, rows, vocab);
+  return teacher;
 }

@@ -7,9 +7,10 @@ import { validateConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { NonFiniteError, maskWords, type Backend, type LossHyper, type OptimizerHyper, type TokenBatch } from './backend.ts';
-import { makeBatch, randomLossInputs, scoredCount } from './batch_testing.ts';
-import { describeScored } from './contract.ts';
+import { makeBatch, randomLossInputs, randomTeacherRows, scoredCount } from './batch_testing.ts';
+import { describeScored, isAllowed, MASKED_LOG_PROB } from './contract.ts';
 import { CpuBackend } from './cpu/cpu_backend.ts';
+import { distilDivergence } from './cpu/distil.ts';
 import type { GpuRuntime } from './webgpu/runtime.ts';
 import { testRuntime } from './webgpu/test_device.ts';
 import { WebGpuBackend } from './webgpu/webgpu_backend.ts';
@@ -19,6 +20,7 @@ const V = config.vocabSize;
 const words = maskWords(V);
 const n = parameterLayout(config).totalFloats;
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
+const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha: 0.3 } };
 const adam: OptimizerHyper = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 
 type Subject = Backend & { readGradients(): Float32Array | Promise<Float32Array> };
@@ -140,6 +142,82 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
       expect(stats.gradNorm).toBeGreaterThan(0);
       expect((await b.readGradients()).every((x) => x === 0)).toBe(true);
       expect((await b.readOptimizerState()).step).toBe(1);
+    });
+  });
+
+  it('scores whole rows: the masked log-softmax of each scored position, its target entry the score', async () => {
+    await withBackend(open, 30, async (b) => {
+      const batch = makeBatch(config, 31);
+      const scored = await b.score(batch);
+      const rows = await b.scoreRows(batch);
+      expect(rows.length).toBe(scored.length * V);
+      let k = 0;
+      for (const target of batch.targets) {
+        if (target < 0) continue;
+        expect(rows[k * V + target]).toBe(scored[k]);
+        let mass = 0;
+        for (let v = 0; v < V; v++) {
+          if (isAllowed(batch.masks, k, words, v)) mass += Math.exp(rows[k * V + v]);
+          else expect(rows[k * V + v]).toBe(Math.fround(MASKED_LOG_PROB));
+        }
+        expect(mass).toBeCloseTo(1, 5);
+        k++;
+      }
+      const empty: TokenBatch = { nSeq: 1, seqLen: 2, tokens: new Int32Array(2), targets: Int32Array.of(-1, -1), masks: new Uint32Array(0) };
+      expect((await b.scoreRows(empty)).length).toBe(0);
+    });
+  });
+
+  it('trains under exact distillation: each OPD token\'s divergence, L_OPD their weighted mean, no OPD coefficient', async () => {
+    await withBackend(open, 32, async (b) => {
+      const batch = makeBatch(config, 33);
+      const student = await b.scoreRows(batch);
+      const base = randomLossInputs(await b.score(batch), 34);
+      const inputs = { ...base, teacher: randomTeacherRows(batch, V, 35), distilWeight: Float32Array.from(base.mask, (_, k) => 1 + (k % 2)) };
+      const out = await b.lossBackward(batch, inputs, distilHyper);
+      const divergence = new Float32Array(out.lStudent.length);
+      distilDivergence(divergence, student, inputs.teacher, batch.masks, divergence.length, V, 0.3);
+      let sum = 0;
+      let count = 0;
+      for (let k = 0; k < divergence.length; k++) {
+        expect(out.divergence[k]).toBeCloseTo(inputs.opdMask[k] ? divergence[k] : 0, 5);
+        if (inputs.opdMask[k]) (sum += inputs.distilWeight[k] * divergence[k]), count++;
+      }
+      expect(out.L_OPD).toBeCloseTo(sum / count, 5);
+      expect(out.L_OPD).toBeGreaterThan(0.1);
+      expect(out.total).toBeCloseTo(out.L_GRPO + hyper.lambda * out.L_OPD + hyper.klCoef * out.KL, 6);
+      expect(out.coefOpd.every((c) => c === 0)).toBe(true);
+      expect((await b.readGradients()).some((x) => x !== 0)).toBe(true);
+    });
+  });
+
+  it('refuses exact distillation without teacher rows, with rows of the wrong size or a bad alpha, leaving the gradient alone', async () => {
+    await withBackend(open, 36, async (b) => {
+      const batch = makeBatch(config, 37);
+      const inputs = randomLossInputs(await b.score(batch), 38);
+      const nScored = inputs.mask.length;
+      await expect(b.lossBackward(batch, inputs, distilHyper)).rejects.toThrow(/^loss: exact distillation needs the teacher's log-probs \(inputs.teacher\)$/);
+      await expect(b.lossBackward(batch, { ...inputs, teacher: new Float32Array(3) }, distilHyper)).rejects.toThrow(`loss input teacher has 3 floats, expected ${nScored} tokens x ${V}`);
+      const teacher = randomTeacherRows(batch, V, 39);
+      await expect(b.lossBackward(batch, { ...inputs, teacher }, { ...hyper, distil: { jsdAlpha: 1 } })).rejects.toThrow(/^loss: jsdAlpha must be in \[0, 1\), got 1$/);
+      await expect(b.lossBackward(batch, { ...inputs, teacher, distilWeight: inputs.mask.subarray(1) }, distilHyper)).rejects.toThrow(`loss input distilWeight has ${nScored - 1} tokens, l_student has ${nScored}`);
+      expect((await b.readGradients()).every((x) => x === 0)).toBe(true);
+    });
+  });
+
+  it.each([
+    ['teacher', NaN],
+    ['distilWeight', Infinity],
+  ] as const)('refuses a distillation input %s of %d as a non-finite L_OPD before touching the gradient', async (name, value) => {
+    await withBackend(open, 40, async (b) => {
+      const batch = makeBatch(config, 41);
+      const base = randomLossInputs(await b.score(batch), 42);
+      const inputs = { ...base, teacher: randomTeacherRows(batch, V, 43), distilWeight: new Float32Array(base.mask.length).fill(1) };
+      await b.lossBackward(batch, inputs, distilHyper);
+      const before = await b.readGradients();
+      const poisoned = { ...inputs, [name]: inputs[name].map((x, k) => (k === 4 ? value : x)) };
+      await expect(b.lossBackward(batch, poisoned, distilHyper)).rejects.toThrow(`non-finite L_OPD (value ${value}); the update was skipped and the weights are unchanged`);
+      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
     });
   });
 

@@ -109,11 +109,21 @@ export function checkOptimizerHyper(h: OptimizerHyper): void {
   if (!(h.beta1 >= 0 && h.beta1 < 1 && h.beta2 >= 0 && h.beta2 < 1)) throw new RangeError('optimizer: beta1 and beta2 must be in [0, 1)');
 }
 
-/** Every per-token loss input holds one value per scored token. */
+/** Every per-token loss input holds one value per scored token (the teacher's rows: checkDistilInputs). */
 export function checkLossInputs(inputs: LossInputs, n: number): void {
-  for (const [name, arr] of Object.entries(inputs) as [string, Float32Array][]) {
+  for (const [name, arr] of Object.entries(inputs) as [string, Float32Array | undefined][]) {
+    if (name === 'teacher' || arr === undefined) continue;
     if (arr.length !== n) throw new RangeError(`loss input ${name} has ${arr.length} tokens, l_student has ${n}`);
   }
+}
+
+/** Exact distillation needs the teacher's rows, [n * vocab]; the paper's term takes none. */
+export function checkDistilInputs(inputs: LossInputs, hyper: LossHyper, n: number, vocab: number): void {
+  if (!hyper.distil) return;
+  const { jsdAlpha } = hyper.distil;
+  if (!(jsdAlpha >= 0 && jsdAlpha < 1)) throw new RangeError(`loss: jsdAlpha must be in [0, 1), got ${jsdAlpha}`);
+  if (!inputs.teacher) throw new RangeError('loss: exact distillation needs the teacher\'s log-probs (inputs.teacher)');
+  if (inputs.teacher.length !== n * vocab) throw new RangeError(`loss input teacher has ${inputs.teacher.length} floats, expected ${n} tokens x ${vocab}`);
 }
 
 export function allocateLossOutput(nTokens: number): LossOutput {
@@ -129,6 +139,7 @@ export function allocateLossOutput(nTokens: number): LossOutput {
     coefGrpo: new Float32Array(nTokens),
     coefOpd: new Float32Array(nTokens),
     coefKl: new Float32Array(nTokens),
+    divergence: new Float32Array(nTokens),
   };
 }
 
@@ -173,7 +184,7 @@ export function firstNonFinite(out: LossOutput): [string, string] | null {
 /** The loss term that each per-token input enters first, in the order the terms are checked. */
 const TERM_OF_INPUT: [keyof LossTerms, (keyof LossInputs)[]][] = [
   ['L_GRPO', ['advantage', 'mask', 'lOld']],
-  ['L_OPD', ['opdMask', 'lSkill']],
+  ['L_OPD', ['opdMask', 'lSkill', 'distilWeight', 'teacher']],
   ['KL', ['lRef']],
 ];
 
@@ -185,8 +196,10 @@ const TERM_OF_INPUT: [keyof LossTerms, (keyof LossInputs)[]][] = [
 export function refuseNonFiniteInputs(inputs: LossInputs): void {
   for (const [term, names] of TERM_OF_INPUT) {
     for (const name of names) {
-      const bad = firstNonFiniteIndex(inputs[name]);
-      if (bad >= 0) throw new NonFiniteError(term, `value ${inputs[name][bad]}`);
+      const values = inputs[name];
+      if (values === undefined) continue;
+      const bad = firstNonFiniteIndex(values);
+      if (bad >= 0) throw new NonFiniteError(term, `value ${values[bad]}`);
     }
   }
 }

@@ -5,8 +5,13 @@
 // next update.
 import type { PresetName } from '../model/config.ts';
 
-export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'opid', 'seed-nogate'] as const;
+export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'opid', 'seed-nogate', 'seed-exact', 'seed-exact-crossgame'] as const;
 export type Algo = (typeof ALGOS)[number];
+
+/** The algorithms that distil the skill-conditioned teacher exactly, over the whole vocabulary (docs/seed-loss.md). */
+export function isExactAlgo(algo: Algo): boolean {
+  return algo === 'seed-exact' || algo === 'seed-exact-crossgame';
+}
 
 export function isAlgo(name: string): name is Algo {
   return (ALGOS as readonly string[]).includes(name);
@@ -90,6 +95,9 @@ const TABLE = {
   winReward: { ...real(0, 1000), paper: 10, doc: 'reward of a won episode' },
   invalidPenalty: { ...real(0, 100), paper: 0.1, doc: 'reward subtracted per invalid command' },
   stepNormalised: { ...SWITCH, paper: 0, doc: '0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent)' },
+  jsdAlpha: { ...below(0, 1), paper: 0, before: 0, doc: 'seed-exact*: the divergence distilled, 0 = reverse KL(student || teacher), alpha in (0, 1) = generalised JSD with mixture alpha p + (1 - alpha) q' },
+  advisorAlpha: { ...real(0, 100), paper: 0, before: 0, doc: 'seed-exact: weight each position by exp(-alpha KL(own-skill teacher || other-game-skill teacher)), so what only this game\'s facts explain counts less (0 = off)' },
+  rewardDirected: { ...SWITCH, paper: 0, before: 0, doc: '1 = distil only the tokens where the skill moves the sampled token the way the reward does: sign(l_skill - l_old) = sign(A)' },
   opidWeight: { ...real(0, 10), paper: 1e-3, doc: 'OPID: w in A + w * Delta' },
   epochs: { ...count(1, 16), paper: 1, doc: 'optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy' },
   resampleRounds: { ...count(0, 16), paper: 0, before: 0, doc: 'rounds of fresh tasks replacing groups whose rewards are all equal (DAPO\'s dynamic sampling); 0 = plain GRPO' },
@@ -99,6 +107,7 @@ const TABLE = {
   eps: { ...real(1e-12, 1), paper: 1e-8, doc: 'AdamW denominator epsilon' },
   weightDecay: { ...real(0, 1), paper: 0.01, presets: tinyPresets(0), doc: 'AdamW decoupled weight decay' },
   gradClip: { ...real(0, 1000), paper: 1, doc: 'global gradient-norm clip (0 = off)' },
+  trainGames: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'training games the run draws its tasks from, cycling (0 = a fresh game for every task): a run with less data' },
   staticTasks: { ...count(0, 256), paper: 16, presets: tinyPresets(8), doc: 'seed-static: tasks whose skills, written once by the warm-start policy, form the library' },
   teacherEvery: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'run the teacher check (does the skill still help the current policy?) on validation games after every N-th update; 0 = never' },
   teacherGames: { ...count(2, 256), paper: 64, before: 64, doc: 'validation games of each teacher check (each played four times: first, no skill, own skill, another game\'s skill)' },

@@ -1,6 +1,7 @@
 // Stage 3 of an update: one hindsight skill per trajectory, and the skill each trajectory distils from.
-// - seed, opid, seed-nogate: the current policy reads its finished trajectory and writes the skill
-//   (analyzer.ts); each trajectory distils from its own.
+// - seed, opid, seed-nogate, seed-exact: the current policy reads its finished trajectory and writes the skill
+//   (analyzer.ts); each trajectory distils from its own. seed-exact with advisorAlpha > 0 also draws, as
+//   seed-crossgame does, another game's skill for each trajectory: the second teacher its positions are weighed by.
 // - seed-static: the skills come from a library written once, before the first update, by the warm-start
 //   policy (`buildStaticLibrary`); each trajectory draws one of its task type.
 // The controls change only the skill a trajectory distils from; rollouts, rewards and advantages are those
@@ -8,7 +9,7 @@
 // - seed-sibling: the policy writes every skill, but each trajectory distils from the usable skill of another
 //   trajectory of its group. A group plays one game, so the sibling's skill states the same game's facts: it
 //   tests whether the hindsight must be about this very trajectory, not whether content matters.
-// - seed-crossgame: the policy writes every skill, but each trajectory distils from the usable skill of a
+// - seed-crossgame, seed-exact-crossgame: the policy writes every skill, but each trajectory distils from the usable skill of a
 //   trajectory of another group whose game has the same task type: the right kind of advice with the wrong
 //   facts. When no other group of the update has that type, the skill comes from the last CROSSGAME_POOL_SIZE
 //   usable skills of that type written in earlier updates (the pool, part of the run's state); with none
@@ -92,21 +93,21 @@ function siblingSkills(st: UpdateState, rng: Rng): void {
 }
 
 /** seed-crossgame: the skills of other groups' games of the same task type, else of the pool; then the pool takes this update's. */
-function crossgameSkills(st: UpdateState, pool: CrossgamePool, rng: Rng): CrossgameSources {
+function crossgameSkills(st: UpdateState, pool: CrossgamePool, rng: Rng): { skills: (WrittenSkill | null)[]; sources: CrossgameSources } {
   const sources: CrossgameSources = { update: 0, pool: 0, none: 0 };
-  st.trajectories.forEach((t, i) => {
+  const skills = st.trajectories.map((t): WrittenSkill | null => {
     const type = t.scene.task.type;
     const others = st.trajectories.filter((u, j) => u.task !== t.task && u.scene.task.type === type && st.written[j]?.ok).map((u) => u.index);
     if (others.length) {
-      st.used[i] = st.written[rng.pick(others)];
       sources.update++;
-    } else if (pool[type]?.length) {
-      st.used[i] = { text: rng.pick(pool[type]), ok: true, reason: '' };
-      sources.pool++;
-    } else {
-      st.used[i] = null;
-      sources.none++;
+      return st.written[rng.pick(others)];
     }
+    if (pool[type]?.length) {
+      sources.pool++;
+      return { text: rng.pick(pool[type]), ok: true, reason: '' };
+    }
+    sources.none++;
+    return null;
   });
   st.trajectories.forEach((t, j) => {
     const skill = st.written[j];
@@ -115,7 +116,7 @@ function crossgameSkills(st: UpdateState, pool: CrossgamePool, rng: Rng): Crossg
     kept.push(skill.text);
     if (kept.length > CROSSGAME_POOL_SIZE) kept.shift();
   });
-  return sources;
+  return { skills, sources };
 }
 
 /** Stage 3: fills the written and the used skill of every trajectory (and seed-crossgame's pool). */
@@ -124,6 +125,7 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
   st.written = new Array(n).fill(null);
   st.used = new Array(n).fill(null);
   st.crossgame = null;
+  st.advisor = null;
   if (run.algo === 'grpo') return;
   const rng = updateRng(run.seed, st.update, 'skills');
   if (run.algo === 'seed-static') {
@@ -137,6 +139,12 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
   }
   st.written = await writeHindsight(run, st.trajectories, st.config, rng.fork('analyzer'));
   if (run.algo === 'seed-sibling') siblingSkills(st, rng.fork('shuffle'));
-  else if (run.algo === 'seed-crossgame') st.crossgame = crossgameSkills(st, skills.crossgamePool, rng.fork('crossgame'));
-  else st.used = st.written.slice();
+  else if (run.algo === 'seed-crossgame' || run.algo === 'seed-exact-crossgame') {
+    const drawn = crossgameSkills(st, skills.crossgamePool, rng.fork('crossgame'));
+    st.used = drawn.skills;
+    st.crossgame = drawn.sources;
+  } else {
+    st.used = st.written.slice();
+    if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0) st.advisor = crossgameSkills(st, skills.crossgamePool, rng.fork('crossgame')).skills;
+  }
 }

@@ -5,17 +5,62 @@
 // the gate say about the update is measured in diagnostics.ts.
 import type { LossHyper } from '../backend/backend.ts';
 import { packBatch } from './batch.ts';
-import type { Algo, TrainConfig } from './config.ts';
+import { isExactAlgo, type Algo, type TrainConfig } from './config.ts';
+import { decisionMask } from './diagnostics.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The loss settings of an update of `algo` under `config`. */
 export function lossHyper(algo: Algo, config: TrainConfig): LossHyper {
   const distil = algo !== 'grpo' && algo !== 'opid';
-  return { lambda: distil ? config.lambda : 0, beta: config.beta, clip: config.clip, klCoef: config.klCoef, gate: algo !== 'seed-nogate' };
+  const hyper: LossHyper = { lambda: distil ? config.lambda : 0, beta: config.beta, clip: config.clip, klCoef: config.klCoef, gate: algo !== 'seed-nogate' };
+  if (isExactAlgo(algo)) hyper.distil = { jsdAlpha: config.jsdAlpha };
+  return hyper;
 }
 
-/** Stage 5: the loss and its gradient (accumulated in the backend), from st.inputs under st.lossHyper. */
-export async function lossStage(run: UpdateContext, st: UpdateState): Promise<void> {
+/** Euclidean norm, accumulated in float64. */
+function norm(xs: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i] * xs[i];
+  return Math.sqrt(s);
+}
+
+/**
+ * Stage 5: the loss and its gradient (accumulated in the backend, which holds none before it), from st.inputs
+ * under st.lossHyper. With `measure` and an OPD term, the OPD part of the gradient is computed first on its own
+ * (the same inputs with an empty GRPO/KL mask) and read, then the whole: st.gradParts holds the norms of the
+ * two parts, so the scale of lambda is measured, not guessed. It costs one more loss pass.
+ */
+export async function lossStage(run: UpdateContext, st: UpdateState, measure = true): Promise<void> {
   const batch = packBatch(st.trajectories.flatMap((t) => t.sequences), run.tok.padId);
-  st.loss = await run.backend.lossBackward(batch, st.inputs!, st.lossHyper);
+  const inputs = st.inputs!;
+  const { backend } = run;
+  if (!measure || st.lossHyper.lambda === 0 || inputs.opdMask.every((m) => m === 0)) {
+    st.loss = await backend.lossBackward(batch, inputs, st.lossHyper);
+    return;
+  }
+  await backend.lossBackward(batch, { ...inputs, mask: new Float32Array(inputs.mask.length) }, st.lossHyper);
+  const opd = await backend.readGradients();
+  await backend.zeroGradients();
+  st.loss = await backend.lossBackward(batch, inputs, st.lossHyper);
+  const whole = await backend.readGradients();
+  for (let i = 0; i < whole.length; i++) whole[i] -= opd[i];
+  st.gradParts = { grpo: norm(whole), opd: norm(opd) };
+}
+
+/**
+ * Mean divergence D(student || teacher) of exact distillation over the decision tokens under the OPD mask
+ * (diagnostics.ts, decisionMask); null without exact distillation or decision tokens.
+ */
+export function meanDivergence(st: UpdateState): number | null {
+  const { loss } = st;
+  const decision = decisionMask(st);
+  if (!loss || !decision || !st.lossHyper.distil) return null;
+  let sum = 0;
+  let n = 0;
+  for (let k = 0; k < decision.length; k++) {
+    if (!decision[k]) continue;
+    sum += loss.divergence[k];
+    n++;
+  }
+  return n ? sum / n : null;
 }

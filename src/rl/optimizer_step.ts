@@ -15,7 +15,7 @@ export async function optimizerStage(run: UpdateContext, st: UpdateState): Promi
   const hyper = optimizerHyper(st.config);
   st.step = await run.backend.optimizerStep(hyper);
   for (let e = 1; e < st.config.epochs; e++) {
-    await lossStage(run, st);
+    await lossStage(run, st, false);
     st.step = await run.backend.optimizerStep(hyper);
   }
 }

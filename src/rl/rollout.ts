@@ -218,7 +218,9 @@ export function updateScenes(run: Pick<UpdateContext, 'seed' | 'scale'>, update:
   const scenes: Scene[] = [];
   const tasks: number[] = [];
   for (let b = 0; b < config.tasksPerUpdate; b++) {
-    const scene = generateScene('train', update * config.tasksPerUpdate + b, run.scale, run.seed);
+    // trainGames > 0: the run's tasks cycle through that many training games (a data-fraction run).
+    const game = update * config.tasksPerUpdate + b;
+    const scene = generateScene('train', config.trainGames > 0 ? game % config.trainGames : game, run.scale, run.seed);
     for (let g = 0; g < config.groupSize; g++) {
       scenes.push(scene);
       tasks.push(b);

@@ -23,7 +23,7 @@ import { rewardsStage } from './advantages.ts';
 import type { Algo, TrainConfig } from './config.ts';
 import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
 import { creditDiagnostics, updateExpertTokens, zeroVarianceGroups } from './diagnostics.ts';
-import { lossHyper, lossStage } from './loss.ts';
+import { lossHyper, lossStage, meanDivergence } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
 import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
@@ -93,6 +93,16 @@ export interface UpdateMetrics {
   /** seed-crossgame: where the update's skills came from (another group, the pool, none); null otherwise. */
   crossgame: CrossgameSources | null;
   gradNorm: number;
+  /**
+   * Norms of the GRPO part (with its KL term) and the OPD part of the update's gradient, before clipping, and
+   * opd / grpo: how much of the step the distillation term drives. Without an OPD term the GRPO part is the
+   * whole gradient and the OPD part 0; null when refused.
+   */
+  gradNormGrpo: number | null;
+  gradNormOpd: number | null;
+  gradNormRatio: number | null;
+  /** Exact distillation: mean D(student || teacher) over the decision tokens under the OPD mask; null otherwise. */
+  meanDivergence: number | null;
   tokens: number;
   tokensPerSecond: number;
   wallMs: number;
@@ -198,6 +208,7 @@ export class Trainer implements UpdateContext, RunSkills {
       inputs: null,
       loss: null,
       step: null,
+      gradParts: null,
       skipped: null,
       startedMs: performance.now(),
       tokens: 0,
@@ -277,10 +288,19 @@ export class Trainer implements UpdateContext, RunSkills {
       teacherOtherSkill: st.teacher?.other_skill ?? null,
       crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,
+      ...gradientParts(st),
+      meanDivergence: skipped ? null : meanDivergence(st),
       tokens: st.tokens,
       tokensPerSecond: wallMs > 0 ? (st.tokens / wallMs) * 1000 : 0,
       wallMs,
       skipped,
     };
   }
+}
+
+/** The gradient-norm figures of an update's metrics (see UpdateMetrics.gradNormGrpo). */
+function gradientParts(st: UpdateState): Pick<UpdateMetrics, 'gradNormGrpo' | 'gradNormOpd' | 'gradNormRatio'> {
+  if (st.skipped || !st.step) return { gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null };
+  const parts = st.gradParts ?? { grpo: st.step.gradNorm, opd: 0 };
+  return { gradNormGrpo: parts.grpo, gradNormOpd: parts.opd, gradNormRatio: parts.grpo > 0 ? parts.opd / parts.grpo : null };
 }

@@ -52,6 +52,8 @@ export interface UpdateState {
   /** Per trajectory: the skill it wrote (null when the algorithm writes none) and the skill used for OPD. */
   written: (WrittenSkill | null)[];
   used: (WrittenSkill | null)[];
+  /** seed-exact with advisorAlpha > 0: per trajectory, another game's skill of its task type, the second teacher. */
+  advisor?: (WrittenSkill | null)[] | null;
   /** seed-crossgame: where the used skills came from (stage 3); null or absent under other algorithms. */
   crossgame?: CrossgameSources | null;
   /** [n + 1] offsets of each trajectory's tokens in the per-token arrays. */
@@ -61,6 +63,8 @@ export interface UpdateState {
   inputs: LossInputs | null;
   loss: LossOutput | null;
   step: StepStats | null;
+  /** Norms of the update's gradient parts (loss.ts lossStage): GRPO with its KL term, and OPD; null when not measured. */
+  gradParts?: { grpo: number; opd: number } | null;
   skipped: { term: string; where: string } | null;
   startedMs: number;
   tokens: number;

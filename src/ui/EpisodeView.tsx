@@ -5,7 +5,12 @@ import { Sym } from './Guide.tsx';
 import { colourOf, colourRange, filterTrajectories, keepSelection, shownBatch, tokenValue, type ColourBy, type OutcomeFilter } from './run_record.ts';
 import { usePlayground } from './store.ts';
 
-const COLOUR_LABELS: Record<ColourBy, string> = { delta: 'Δ (probability shift)', gate: 'gate g', coef: 'loss coefficient c' };
+const COLOUR_LABELS: Record<ColourBy, string> = {
+  delta: 'Δ (probability shift)',
+  gate: 'gate g',
+  coef: 'loss coefficient c',
+  kl: 'KL(student ‖ teacher) (seed-exact)',
+};
 
 export function fmt(x: number): string {
   if (!Number.isFinite(x)) return String(x);
@@ -132,6 +137,7 @@ function tokenNumbers(t: TrajectoryView, k: number): [string, number][] {
       ['  grpo', s.coefGrpo[k]],
       ['  opd', s.coefOpd[k]],
       ['  kl', s.coefKl[k]],
+      ['KL(student ‖ teacher)', s.divergence[k]],
       ['mask', s.mask[k]],
       ['opd_mask', s.opdMask[k]],
     );

@@ -156,18 +156,21 @@ function AtUpdate({ run, update }: { run: Recorded; update: number }) {
   );
 }
 
-const COLOUR_BY: { value: ColourBy; label: string }[] = [
+/** A record keeps Delta, the gate and the coefficient of its episodes. */
+type RecordedColour = Exclude<ColourBy, 'kl'>;
+
+const COLOUR_BY: { value: RecordedColour; label: string }[] = [
   { value: 'delta', label: 'Delta (skill minus plain log-prob)' },
   { value: 'gate', label: 'gate' },
   { value: 'coef', label: 'coefficient (gradient weight)' },
 ];
 
-function valuesOf(e: RecordedEpisode, by: ColourBy): (number | null)[] {
+function valuesOf(e: RecordedEpisode, by: RecordedColour): (number | null)[] {
   return by === 'delta' ? e.delta : by === 'gate' ? e.gate : e.coef;
 }
 
 function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
-  const [by, setBy] = useState<ColourBy>('delta');
+  const [by, setBy] = useState<RecordedColour>('delta');
   const selectId = useId();
   const range = useMemo((): [number, number] => {
     if (by === 'gate') return [0, 1];
@@ -178,7 +181,7 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
   return (
     <div className="recorded-episodes">
       <label htmlFor={selectId}>Colour tokens by </label>
-      <select id={selectId} value={by} onChange={(e) => setBy(e.target.value as ColourBy)} data-testid="recorded-colour-by">
+      <select id={selectId} value={by} onChange={(e) => setBy(e.target.value as RecordedColour)} data-testid="recorded-colour-by">
         {COLOUR_BY.map((c) => (
           <option key={c.value} value={c.value}>
             {c.label}
@@ -194,7 +197,7 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
 
 const num = (v: number | null) => (v === null ? 'none' : String(v));
 
-function EpisodeCard({ episode: e, by, range }: { episode: RecordedEpisode; by: ColourBy; range: [number, number] }) {
+function EpisodeCard({ episode: e, by, range }: { episode: RecordedEpisode; by: RecordedColour; range: [number, number] }) {
   const values = valuesOf(e, by);
   let k = 0;
   return (

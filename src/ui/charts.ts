@@ -100,6 +100,8 @@ export const ALGO_COLOURS: Record<Algo, string> = {
   'seed-static': '#56B4E9',
   opid: '#000000',
   'seed-nogate': '#7F7F7F',
+  'seed-exact': '#332288',
+  'seed-exact-crossgame': '#882255',
 };
 
 export function colourOfRun(run: string): string {

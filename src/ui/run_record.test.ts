@@ -36,7 +36,7 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
         ? null
         : {
             lStudent: f(delta), lSkill: f(delta), lRef: f(delta), delta: f(delta), gate: f(delta), coef: f(delta.map((d) => -d)),
-            coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), mask: f(delta), opdMask: f(delta),
+            coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), divergence: f(delta.map((d) => d * d)), mask: f(delta), opdMask: f(delta),
           },
   };
 }
@@ -44,7 +44,7 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null): UpdateMetrics {
   return {
     run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05,
-    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, corrDeltaAdvantage: 0.2, gradNorm: 1.2, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
+    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, corrDeltaAdvantage: 0.2, gradNorm: 1.2, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
     meanAbsDelta: 0.4, forcedShare: 0.6, corrDeltaAdvantageWon: 0.1, corrDeltaAdvantageLost: -0.1, corrDeltaExpert: 0.3, zeroVarianceGroups: 0.25,
     teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null,
   };
@@ -100,6 +100,8 @@ describe('colour scales', () => {
     expect(colourRange(list, 'delta')).toEqual([-2, 2]);
     expect(colourRange(list, 'coef')).toEqual([-2, 2]);
     expect(colourRange(list, 'gate')).toEqual([0, 1]);
+    // The divergence is never negative: a one-sided scale from 0.
+    expect(colourRange(list, 'kl')).toEqual([0, 4]);
     expect(colourRange([], 'delta')[1]).toBeGreaterThan(0);
   });
 
@@ -116,6 +118,8 @@ describe('colour scales', () => {
     expect(colourOf(2, [-2, 2], 'delta')).toBe('rgb(215, 48, 39)');
     expect(colourOf(-5, [-2, 2], 'delta')).toBe('rgb(49, 104, 200)');
     expect(colourOf(-1, [-2, 2], 'coef')).toBe('rgb(152, 180, 228)');
+    expect(colourOf(0, [0, 4], 'kl')).toBe('rgb(255, 255, 255)');
+    expect(colourOf(4, [0, 4], 'kl')).toBe('rgb(118, 42, 131)');
     expect(colourOf(1, [0, 1], 'gate')).toBe('rgb(26, 152, 80)');
     expect(colourOf(0, [0, 1], 'gate')).toBe('rgb(255, 255, 255)');
   });

@@ -4,7 +4,7 @@
 import type { EngineEvent, StageSnapshot, TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
 
 export type OutcomeFilter = 'all' | 'success' | 'failure';
-export type ColourBy = 'delta' | 'gate' | 'coef';
+export type ColourBy = 'delta' | 'gate' | 'coef' | 'kl';
 
 export interface RunRecord {
   curves: Record<string, UpdateMetrics[]>;
@@ -114,36 +114,36 @@ export function keepSelection(list: readonly TrajectoryView[], selected: number 
 /** The value a token is coloured by, or null when the token has not been through the loss yet. */
 export function tokenValue(t: TrajectoryView, k: number, by: ColourBy): number | null {
   if (!t.scores) return null;
-  const v = by === 'delta' ? t.scores.delta[k] : by === 'gate' ? t.scores.gate[k] : t.scores.coef[k];
+  const v = by === 'delta' ? t.scores.delta[k] : by === 'gate' ? t.scores.gate[k] : by === 'kl' ? t.scores.divergence[k] : t.scores.coef[k];
   // Before the loss stage the per-token outputs are NaN: not scored yet.
   return Number.isNaN(v) ? null : v;
 }
 
 /**
- * The symmetric range a colour scale spans for a batch: gate is always [0, 1]; Delta and coef span
- * [-m, m] with m the largest |value| over the batch (at least a tiny epsilon, so a zero batch is white).
+ * The range a colour scale spans for a batch: gate is always [0, 1]; the divergence (kl) [0, m]; Delta and
+ * coef span [-m, m]; m is the largest |value| over the batch (at least a tiny epsilon, so a zero batch is white).
  */
 export function colourRange(list: readonly TrajectoryView[], by: ColourBy): [number, number] {
   if (by === 'gate') return [0, 1];
   let m = 0;
   for (const t of list) {
     if (!t.scores) continue;
-    const a = by === 'delta' ? t.scores.delta : t.scores.coef;
+    const a = by === 'delta' ? t.scores.delta : by === 'kl' ? t.scores.divergence : t.scores.coef;
     for (let k = 0; k < a.length; k++) if (Number.isFinite(a[k])) m = Math.max(m, Math.abs(a[k]));
   }
   const bound = m > 0 ? m : 1e-12;
-  return [-bound, bound];
+  return by === 'kl' ? [0, bound] : [-bound, bound];
 }
 
 /**
- * Colour of a value on a scale: gate goes white -> green; Delta and coef go blue (negative) -> white -> red
- * (positive). Returns an rgb() string.
+ * Colour of a value on a scale: gate goes white -> green, the divergence white -> purple; Delta and coef go
+ * blue (negative) -> white -> red (positive). Returns an rgb() string.
  */
 export function colourOf(value: number, range: [number, number], by: ColourBy): string {
   const [lo, hi] = range;
-  if (by === 'gate') {
+  if (by === 'gate' || by === 'kl') {
     const x = Math.min(1, Math.max(0, (value - lo) / (hi - lo)));
-    return mix([255, 255, 255], [26, 152, 80], x);
+    return by === 'gate' ? mix([255, 255, 255], [26, 152, 80], x) : mix([255, 255, 255], [118, 42, 131], x);
   }
   const x = Math.min(1, Math.max(-1, value / hi));
   return x >= 0 ? mix([255, 255, 255], [215, 48, 39], x) : mix([255, 255, 255], [49, 104, 200], -x);

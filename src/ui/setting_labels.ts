@@ -45,6 +45,8 @@ export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   'seed-annotator': "SEED, the rule-based annotator's skills (control)",
   opid: 'OPID (Delta added to the advantage)',
   'seed-nogate': 'SEED without the gate (g = 1)',
+  'seed-exact': "SEED, exact distillation: the full-vocabulary KL to the own-skill teacher at every visited position",
+  'seed-exact-crossgame': "SEED exact, distilling the teacher given another game's skill of the same type (what transfers)",
 };
 
 export const STAGE_TITLES: Readonly<Record<Stage, string>> = {

@@ -63,6 +63,8 @@ export interface TokenScores {
   coefGrpo: Float32Array;
   coefOpd: Float32Array;
   coefKl: Float32Array;
+  /** Exact distillation: D(student || teacher) at each token (0 under the paper's term). */
+  divergence: Float32Array;
   mask: Float32Array;
   opdMask: Float32Array;
 }

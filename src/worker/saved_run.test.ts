@@ -34,7 +34,7 @@ function runFiles(settings: Settings, updates: number): SavedRun['runs'] {
 function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
   return {
     run, update, episodes: 4 * update, successTrain: 0.25, evalSeen: update === 1 ? 0.5 : null, evalUnseen: update === 1 ? 0 : null, meanReward: -0.1,
-    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 0.3,
+    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 0.3, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
     tokens: 120, tokensPerSecond: 900, wallMs: 130, skipped: null,
     meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: 0.5,
     teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null,

@@ -95,6 +95,7 @@ function tokenScores(state: UpdateState, i: number, lStudent: Float32Array | nul
     coefGrpo: slice(loss?.coefGrpo),
     coefOpd: slice(loss?.coefOpd),
     coefKl: slice(loss?.coefKl),
+    divergence: slice(loss?.divergence),
     mask: inputs.mask.slice(a, b),
     opdMask: inputs.opdMask.slice(a, b),
   };

@@ -70,7 +70,7 @@ describe('CpuBackend.lossBackward', () => {
     const out = await backend.lossBackward(batch, inputs, hyper);
     expect(Array.from(out.lStudent)).toEqual(Array.from(scored));
     expect(Number.isFinite(out.total)).toBe(true);
-    const grads = backend.readGradients();
+    const grads = (await backend.readGradients());
     const ref = referenceGradient(await backend.readParameters(), batch, out.coef);
     let maxRef = 0;
     let maxErr = 0;
@@ -89,7 +89,7 @@ describe('CpuBackend.lossBackward', () => {
     const inputs = randomLossInputs(await a.score(batch), 5);
     await a.lossBackward(batch, inputs, hyper);
     await b.lossBackward(batch, inputs, hyper);
-    expect(Buffer.from(b.readGradients().buffer).equals(Buffer.from(a.readGradients().buffer))).toBe(true);
+    expect(Buffer.from((await b.readGradients()).buffer).equals(Buffer.from((await a.readGradients()).buffer))).toBe(true);
   });
 
   it('refuses log-probs that overflow (weights of 3e38), naming the first such token, before touching the gradient', async () => {
@@ -105,7 +105,7 @@ describe('CpuBackend.lossBackward', () => {
     expect(err).toBeInstanceOf(NonFiniteError);
     expect((err as NonFiniteError).term).toBe('l_student');
     expect((err as NonFiniteError).where).toBe(describeScored(batch, 0));
-    expect(backend.readGradients().every((x) => x === 0)).toBe(true);
+    expect((await backend.readGradients()).every((x) => x === 0)).toBe(true);
   });
 
   it('raises the log-likelihood of tokens with positive advantage over a few updates', async () => {
@@ -160,7 +160,7 @@ describe('AdamW and clipping', () => {
     const batch = makeBatch(config, 4);
     const inputs = randomLossInputs(await backend.score(batch), 3);
     await backend.lossBackward(batch, inputs, hyper);
-    const grads = backend.readGradients();
+    const grads = (await backend.readGradients());
     let s = 0;
     for (const x of grads) s += x * x;
     const norm = Math.sqrt(s);
@@ -173,6 +173,6 @@ describe('AdamW and clipping', () => {
     let worst = 0;
     for (let i = 0; i < m.length; i++) worst = Math.max(worst, Math.abs(m[i] - 0.025 * grads[i]));
     expect(worst).toBeLessThan(1e-7 * norm);
-    expect(backend.readGradients().every((x) => x === 0)).toBe(true);
+    expect((await backend.readGradients()).every((x) => x === 0)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@
 // The buffers the kernels read (parameters, activations, log-probs, gradient groups) live in the CPU heap
 // (heap.ts). Activations go back to it on dispose; the parameter buffers when the backend is collected.
 import {
+  maskWords,
   NonFiniteError,
   type Backend,
   type Decoder,
@@ -26,7 +27,9 @@ import {
 } from '../backend.ts';
 import {
   checkBatch,
+  checkDistilInputs,
   checkLossInputs,
+  lossCounts,
   checkOptimizerHyper,
   checkOptimizerState,
   checkParameterBuffer,
@@ -42,6 +45,7 @@ import { adamwUpdate, clipScale, gradientNorm } from './adamw.ts';
 import { CpuDecoder } from './decoder.ts';
 import { activationFloats } from './gpt.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
+import { distilDivergence, distilLogitGradient } from './distil.ts';
 import { seedLoss } from './seed_loss.ts';
 import { backwardJob, forwardJob, gradientGroups, reduceJob, type ForwardDesc, type SliceRef } from './sequence_jobs.ts';
 import { cpuThreads, parallelFor } from './threads.ts';
@@ -84,6 +88,8 @@ export class CpuBackend implements Backend {
   /** l_student [nScored], and the log-probs [nScored, V] between the two passes of lossBackward. */
   private scored = heapFloats(0);
   private logp = heapFloats(0);
+  /** Exact distillation's logit gradient [nScored, V], added to each row's dlogits in the backward. */
+  private distilGrad = heapFloats(0);
 
   constructor(
     readonly config: ModelConfig,
@@ -145,10 +151,23 @@ export class CpuBackend implements Backend {
     return this.scored.slice(0, nScored);
   }
 
+  async scoreRows(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
+    const slices = this.slice(batch);
+    const nScored = countScored(slices);
+    const V = this.config.vocabSize;
+    this.scored = regrown(this.scored, nScored);
+    this.logp = regrown(this.logp, nScored * V);
+    const params = set === 'reference' ? this.reference : this.params;
+    await parallelFor(forwardJob, this.forwardDesc(batch, slices, params, slices.map(() => null), this.logp), slices.length, this.threads);
+    return this.logp.slice(0, nScored * V);
+  }
+
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     const slices = this.slice(batch);
     const nScored = countScored(slices);
+    const V = this.config.vocabSize;
     checkLossInputs(inputs, nScored);
+    checkDistilInputs(inputs, hyper, nScored, V);
     refuseNonFiniteInputs(inputs);
     // Pass 1: forward and log-probs; keep the activations that fit in the budget (in blocks reused across calls).
     const kept: (Float32Array | null)[] = [];
@@ -169,7 +188,7 @@ export class CpuBackend implements Backend {
     await parallelFor(forwardJob, desc, slices.length, this.threads);
     const lStudent = this.scored.slice(0, nScored);
     refuseNonFiniteLogProbs(batch, lStudent);
-    const loss = seedLoss(lStudent, inputs, hyper);
+    const loss = seedLoss(lStudent, inputs, hyper, hyper.distil ? this.distil(batch, inputs, hyper, nScored) : undefined);
     refuseNonFiniteLoss(loss);
 
     // Pass 2: the gradient by groups of sequences into the scratch gradient (group 0) and the group buffers.
@@ -178,13 +197,40 @@ export class CpuBackend implements Backend {
     // zeroed by their job
     while (this.groupGrads.length < nGroups - 1) this.groupGrads.push(heapFloats(this.layout.totalFloats, false));
     const grads = [this.gradScratch, ...this.groupGrads.slice(0, nGroups - 1)];
-    await parallelFor(backwardJob, { ...desc, coef: loss.coef, groups, grads }, nGroups, this.threads);
+    const distilGrad = hyper.distil ? this.distilGrad : null;
+    await parallelFor(backwardJob, { ...desc, coef: loss.coef, distilGrad, groups, grads }, nGroups, this.threads);
     const floats = this.layout.totalFloats;
     if (nGroups > 1) await parallelFor(reduceJob, { grads, floats, chunk: REDUCE_CHUNK }, Math.ceil(floats / REDUCE_CHUNK), this.threads);
     const badGrad = firstNonFiniteF32(this.gradScratch);
     if (badGrad >= 0) throw new NonFiniteError('gradient', describeParameter(this.layout, badGrad));
     addIntoF32(this.grads, this.gradScratch);
     return loss;
+  }
+
+  /**
+   * Exact distillation after pass 1 (this.logp holds the student's rows): the divergence of every token under
+   * the OPD mask, and into this.distilGrad its logit gradient, lambda w / N_opd dD/dz, before the backward
+   * turns the rows into dlogits in place.
+   */
+  private distil(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper, nScored: number): Float32Array {
+    const V = this.config.vocabSize;
+    const words = maskWords(V);
+    const alpha = hyper.distil!.jsdAlpha;
+    const teacher = inputs.teacher!;
+    const { invNOpd } = lossCounts(inputs);
+    const divergence = new Float32Array(nScored);
+    const scale = new Float32Array(nScored);
+    for (let k = 0; k < nScored; k++) {
+      if (inputs.opdMask[k] === 0) continue;
+      const rows = [k * V, (k + 1) * V] as const;
+      distilDivergence(divergence.subarray(k, k + 1), this.logp.subarray(...rows), teacher.subarray(...rows), batch.masks.subarray(k * words, (k + 1) * words), 1, V, alpha);
+      scale[k] = hyper.lambda * inputs.opdMask[k] * (inputs.distilWeight?.[k] ?? 1) * invNOpd;
+    }
+    this.distilGrad = regrown(this.distilGrad, nScored * V);
+    const grad = this.distilGrad.subarray(0, nScored * V);
+    grad.fill(0);
+    distilLogitGradient(grad, this.logp, teacher, batch.masks, scale, nScored, V, alpha);
+    return divergence;
   }
 
   async optimizerStep(hyper: OptimizerHyper): Promise<StepStats> {
@@ -202,7 +248,7 @@ export class CpuBackend implements Backend {
   }
 
   /** A copy of the accumulated gradient (for tests and the step-by-step view). */
-  readGradients(): Float32Array {
+  async readGradients(): Promise<Float32Array> {
     return this.grads.slice();
   }
 
@@ -211,11 +257,12 @@ export class CpuBackend implements Backend {
   }
 
   dispose(): void {
-    for (const buf of [...this.keptBlocks, ...this.groupGrads, this.scored, this.logp]) freeHeapFloats(buf);
+    for (const buf of [...this.keptBlocks, ...this.groupGrads, this.scored, this.logp, this.distilGrad]) freeHeapFloats(buf);
     this.keptBlocks.length = 0;
     this.groupGrads.length = 0;
     this.scored = heapFloats(0);
     this.logp = heapFloats(0);
+    this.distilGrad = heapFloats(0);
   }
 
   /** The batch (checked) cut into its sequences that have a scored position. */

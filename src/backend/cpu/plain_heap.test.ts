@@ -17,7 +17,7 @@ async function run(): Promise<{ shared: boolean; out: Float32Array[] }> {
   const batch = makeBatch(config, 8, 5, 21);
   const l = await backend.score(batch);
   await backend.lossBackward(batch, randomLossInputs(l, 9), hyper);
-  const out = [l, backend.readGradients()];
+  const out = [l, (await backend.readGradients())];
   await backend.optimizerStep(adam);
   out.push(await backend.readParameters());
   const decoder = backend.openDecoder(3);

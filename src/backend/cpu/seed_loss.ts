@@ -20,7 +20,11 @@ export function grpoClipped(ratio: number, advantage: number, clip: number): boo
   return (advantage > 0 && ratio > 1 + clip) || (advantage < 0 && ratio < 1 - clip);
 }
 
-/** Loss terms, and per token the probability shift Delta and the gate g. Fills out.lStudent/delta/gate. */
+/**
+ * Loss terms, and per token the probability shift Delta and the gate g. Fills out.lStudent/delta/gate.
+ * Under exact distillation (hyper.distil) the OPD term is the weighted divergence that out.divergence holds
+ * (distil.ts fills it first); Delta and the gate are still computed, for the page and the metrics.
+ */
 export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
   checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lSkill, lOld, lRef } = inputs;
@@ -41,7 +45,7 @@ export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs:
     grpo += mask[k] * -Math.min(r * a, rClipped * a);
     const refShift = lRef[k] - ls;
     kl += mask[k] * (Math.exp(refShift) - refShift - 1);
-    opd += opdMask[k] * g * delta;
+    opd += hyper.distil ? opdMask[k] * (inputs.distilWeight?.[k] ?? 1) * out.divergence[k] : opdMask[k] * g * delta;
   }
   setLossTerms(out, { grpo, opd, kl }, lossCounts(inputs), hyper);
 }
@@ -49,7 +53,7 @@ export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs:
 /**
  * Per token c = d total / d l_student and its parts (coef = grpo + opd + kl):
  *   grpo = -mask A r / N   (0 where the min takes the clipped term)
- *   opd  = -opd_mask lambda g / N_opd
+ *   opd  = -opd_mask lambda g / N_opd    (0 under exact distillation: its gradient is on the whole row, distil.ts)
  *   kl   =  mask klCoef (1 - exp(l_ref - l_student)) / N
  * Needs out.gate from seedLossForward.
  */
@@ -62,7 +66,7 @@ export function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs
     const a = advantage[k];
     const r = Math.exp(ls - lOld[k]);
     const cGrpo = grpoClipped(r, a, hyper.clip) ? 0 : mask[k] * -a * r * invN;
-    const cOpd = opdMask[k] * hyper.lambda * -out.gate[k] * invNOpd;
+    const cOpd = hyper.distil ? 0 : opdMask[k] * hyper.lambda * -out.gate[k] * invNOpd;
     const cKl = mask[k] * hyper.klCoef * (1 - Math.exp(lRef[k] - ls)) * invN;
     out.coefGrpo[k] = cGrpo;
     out.coefOpd[k] = cOpd;
@@ -71,9 +75,10 @@ export function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs
   }
 }
 
-/** Forward and backward in one call, into a fresh LossOutput. */
-export function seedLoss(lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): LossOutput {
+/** Forward and backward in one call, into a fresh LossOutput (with the exact divergences when given). */
+export function seedLoss(lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper, divergence?: Float32Array): LossOutput {
   const out = allocateLossOutput(lStudent.length);
+  if (divergence) out.divergence.set(divergence);
   seedLossForward(out, lStudent, inputs, hyper);
   seedLossBackward(out, lStudent, inputs, hyper);
   return out;

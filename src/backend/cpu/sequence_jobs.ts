@@ -61,6 +61,8 @@ export interface ForwardDesc {
 export interface BackwardDesc extends ForwardDesc {
   /** The loss's per-token coefficient c: dlogits = c (onehot(target) - p) over the allowed tokens. */
   coef: Float32Array;
+  /** Exact distillation's logit gradient [nScored, V], added to each row's dlogits; null without it. */
+  distilGrad: Float32Array | null;
   /** Group g holds slices groups[g] .. groups[g + 1] - 1. */
   groups: number[];
   /** Group g's gradient buffer (the layout's floats). */
@@ -190,6 +192,7 @@ export const backwardJob: Job<BackwardDesc> = {
       const dlogits = desc.logp!.subarray(sl.firstScored * V, (sl.firstScored + R) * V);
       const masks = desc.masks.subarray(sl.firstScored * words, (sl.firstScored + R) * words);
       logitGradient(dlogits, masks, desc.coef.subarray(sl.firstScored, sl.firstScored + R), sl.targets, R, V);
+      if (desc.distilGrad !== null) addIntoF32(dlogits, desc.distilGrad.subarray(sl.firstScored * V, (sl.firstScored + R) * V));
       scratch.gathered = grown(scratch.gathered, R * C);
       scratch.head = grown(scratch.head, R * C);
       scratch.dlnf = grown(scratch.dlnf, T * C);

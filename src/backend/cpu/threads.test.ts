@@ -29,7 +29,7 @@ async function run(threads: number, budget?: number): Promise<Float32Array[]> {
     const l = await backend.score(batch);
     out.push(l, await backend.score(batch, 'reference'));
     await backend.lossBackward(batch, randomLossInputs(l, 40 + u), hyper);
-    out.push(backend.readGradients());
+    out.push((await backend.readGradients()));
     await backend.optimizerStep(adam);
   }
   out.push(await backend.readParameters());

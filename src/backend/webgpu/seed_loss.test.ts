@@ -1,5 +1,6 @@
-// The SEED kernels (probability shift, fused loss coefficient, logit gradient) against the CPU reference
-// (src/backend/cpu/seed_loss.ts and the dlogits loop of cpu_backend.ts), on Node's WebGPU.
+// The SEED kernels (probability shift, fused loss coefficient, also under exact distillation, logit
+// gradient) against the CPU reference (src/backend/cpu/seed_loss.ts and the dlogits loop of
+// cpu_backend.ts), on Node's WebGPU.
 // Tolerances: per-token values |gpu - cpu| <= 1e-6 + 1e-5 |cpu| (float32 exp and sigmoid against float64);
 // loss terms 1e-6 + 1e-5 |cpu| (host sums of float32 terms).
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { seedLoss as seedLossCpu } from '../cpu/seed_loss.ts';
 import { runKernels, worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { testRuntime } from './test_device.ts';
-import { packLossInputs, runSeedLoss, seedLogitGradient, TOKEN_OUT, TOKEN_OUT_FLOATS } from './seed_loss.ts';
+import { packLossInputs, runSeedLoss, seedLogitGradient, TOKEN_IN, TOKEN_OUT, TOKEN_OUT_FLOATS } from './seed_loss.ts';
 
 function randomInputs(rng: Rng, n: number, spread: number): { lStudent: Float32Array; inputs: LossInputs } {
   const f = (g: () => number) => Float32Array.from({ length: n }, g);
@@ -49,13 +50,37 @@ describe('SEED kernels on WebGPU against the CPU reference', () => {
       const { lStudent, inputs } = randomInputs(rng, n, spread);
       const want = seedLossCpu(lStudent, inputs, hyper);
       const got = await runSeedLoss(gpu, lStudent, inputs, hyper);
-      for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) {
+      for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl', 'divergence'] as const) {
         expect(worstError(got[key], want[key], 1e-6, 1e-5), `${key} n ${n}`).toBeLessThanOrEqual(1);
       }
       for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
         expect(worstError([got[key]], [want[key]], 1e-6, 1e-5), `${key} n ${n}`).toBeLessThanOrEqual(1);
       }
     }
+  });
+
+  it('takes the divergences as the OPD term under exact distillation, with a zero OPD coefficient', async () => {
+    const rng = new Rng(13);
+    const n = 70;
+    const { lStudent, inputs } = randomInputs(rng, n, 3);
+    const divergence = Float32Array.from(inputs.opdMask, (opd) => (opd === 0 ? 0 : 2 * rng.float()));
+    const weighted = { ...inputs, distilWeight: Float32Array.from({ length: n }, () => 0.5 + rng.float()) };
+    for (const [given, hyper] of [
+      [inputs, { ...HYPER, distil: { jsdAlpha: 0 } }],
+      [weighted, { ...HYPER, lambda: 2, distil: { jsdAlpha: 0.3 } }],
+    ] as [LossInputs, LossHyper][]) {
+      const want = seedLossCpu(lStudent, given, hyper, divergence);
+      const got = await runSeedLoss(gpu, lStudent, given, hyper, divergence);
+      for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl', 'divergence'] as const) {
+        expect(worstError(got[key], want[key], 1e-6, 1e-5), key).toBeLessThanOrEqual(1);
+      }
+      for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
+        expect(worstError([got[key]], [want[key]], 1e-6, 1e-5), key).toBeLessThanOrEqual(1);
+      }
+      expect(got.coefOpd.every((c) => c === 0)).toBe(true);
+      expect(got.L_OPD).toBeGreaterThan(0.1);
+    }
+    await expect(runSeedLoss(gpu, lStudent, inputs, HYPER, divergence.subarray(1))).rejects.toThrow(/69 divergences for 70 tokens/);
   });
 
   it('gives mean 0 over an empty OPD mask and the gate 1/2 at zero shift', async () => {
@@ -117,6 +142,8 @@ describe('SEED kernels on WebGPU against the CPU reference', () => {
   it('packs loss inputs in struct order', () => {
     const one = Float32Array.of(1);
     const packed = packLossInputs({ advantage: one, mask: Float32Array.of(2), opdMask: Float32Array.of(3), lSkill: Float32Array.of(4), lOld: Float32Array.of(5), lRef: Float32Array.of(6) }, 1);
-    expect(Array.from(packed)).toEqual([1, 2, 3, 4, 5, 6, 0, 0]);
+    expect(Array.from(packed)).toEqual([1, 2, 3, 4, 5, 6, 1, 0]);
+    const weighted = packLossInputs({ advantage: one, mask: one, opdMask: one, lSkill: one, lOld: one, lRef: one, distilWeight: Float32Array.of(0.25) }, 1);
+    expect(weighted[TOKEN_IN.offsets.distil_weight]).toBe(0.25);
   });
 });

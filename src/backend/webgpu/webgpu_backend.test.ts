@@ -1,7 +1,7 @@
 // The WebGPU backend against the CPU backend on the micro preset's shape (small vocabulary and context so
-// that software WebGPU stays fast): scoring, one loss-backward (per-token numbers and the gradient), three
-// whole training steps, a float32 overflow of the loss, the decoder, the read budget of decoding,
-// and buffer hygiene. What every backend must refuse and keep is in ../conformance.test.ts.
+// that software WebGPU stays fast): scoring (the target's log-prob and whole rows), one loss-backward
+// (per-token numbers and the gradient), three whole training steps, exact distillation, float32 overflows
+// of the loss, the decoder, the read budget of decoding, and buffer hygiene. What every backend must refuse and keep is in ../conformance.test.ts.
 // Tolerances (float32 GPU sums against the CPU's float64 sums, written per check):
 // - log-probs and per-token numbers: 2e-5 + 1e-4 |cpu|;
 // - gradient: 1e-5 + 2e-3 |cpu| (sums over every scored token and vocabulary entry);
@@ -13,7 +13,7 @@ import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { initParameters } from '../../model/init.ts';
 import { NonFiniteError, maskWords, type LossHyper, type OptimizerHyper } from '../backend.ts';
-import { makeBatch, randomLossInputs } from '../batch_testing.ts';
+import { makeBatch, randomLossInputs, randomTeacherRows } from '../batch_testing.ts';
 import { CpuBackend } from '../cpu/cpu_backend.ts';
 import { chunkFloats, splitBatch } from './batch.ts';
 import { worstError } from './gpu_testing.ts';
@@ -70,7 +70,7 @@ describe('WebGpuBackend against CpuBackend', () => {
         for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
           expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
         }
-        if (step === 0) expect(worstError(await web.readGradients(), cpu.readGradients(), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
+        if (step === 0) expect(worstError(await web.readGradients(), (await cpu.readGradients()), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
         const a = await cpu.optimizerStep(adam);
         const b = await web.optimizerStep(adam);
         expect(b.step).toBe(a.step);
@@ -84,6 +84,64 @@ describe('WebGpuBackend against CpuBackend', () => {
       expect(ws.step).toBe(3);
       expect(worstError(ws.m, cs.m, 1e-7, 2e-3)).toBeLessThanOrEqual(1);
       expect(Array.from(await web.readGradients()).every((x) => x === 0)).toBe(true);
+    } finally {
+      web.dispose();
+    }
+  });
+
+  it.each([0, 0.3])('gives the CPU rows, divergences, loss and gradient under exact distillation (alpha %d), whole and in chunks', async (jsdAlpha) => {
+    const params = initParameters(config, 21);
+    const cpu = new CpuBackend(config, params);
+    const web = new WebGpuBackend(gpu, config, params);
+    const chunked = new WebGpuBackend(gpu, config, params, { activationBudget: chunkFloats(config, 1, 19) });
+    try {
+      const batch = makeBatch(config, 22);
+      const rows = await web.scoreRows(batch);
+      expect(worstError(rows, await cpu.scoreRows(batch), 2e-5, 1e-4), 'scoreRows').toBeLessThanOrEqual(1);
+      expect(Array.from(await chunked.scoreRows(batch))).toEqual(Array.from(rows));
+      const teacher = randomTeacherRows(batch, V, 23);
+      const base = randomLossInputs(await cpu.score(batch), 24);
+      const inputs = { ...base, teacher, distilWeight: Float32Array.from(base.mask, (_, k) => 0.5 + (k % 3) / 2) };
+      const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha } };
+      const want = await cpu.lossBackward(batch, inputs, distilHyper);
+      const got = await web.lossBackward(batch, inputs, distilHyper);
+      for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl', 'divergence'] as const) {
+        expect(worstError(got[key], want[key], 2e-5, 1e-4), key).toBeLessThanOrEqual(1);
+      }
+      for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
+        expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), key).toBeLessThanOrEqual(1);
+      }
+      expect(got.divergence.some((d, k) => inputs.opdMask[k] === 0 && d !== 0)).toBe(false);
+      expect(got.L_OPD).toBeGreaterThan(0.1);
+      const gradient = await web.readGradients();
+      expect(worstError(gradient, await cpu.readGradients(), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
+      // The distillation's part of the gradient is there: the paper's term gives another one.
+      await web.zeroGradients();
+      await web.lossBackward(batch, inputs, hyper);
+      expect(worstError(await web.readGradients(), gradient, 1e-4, 1e-2)).toBeGreaterThan(1);
+      const split = await chunked.lossBackward(batch, inputs, distilHyper);
+      expect(Array.from(split.divergence)).toEqual(Array.from(got.divergence));
+      expect(split.total).toBe(got.total);
+      expect(worstError(await chunked.readGradients(), gradient, 1e-6, 1e-4), 'chunked gradient').toBeLessThanOrEqual(1);
+    } finally {
+      web.dispose();
+      chunked.dispose();
+    }
+  });
+
+  it('refuses a divergence term that overflows float32 (distil weight 1e38) before touching the gradient, and goes on', async () => {
+    const web = new WebGpuBackend(gpu, config, initParameters(config, 25));
+    try {
+      const batch = makeBatch(config, 26);
+      const good = { ...randomLossInputs(await web.score(batch), 27), teacher: await web.scoreRows(batch, 'reference') };
+      const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha: 0 } };
+      await web.lossBackward(batch, good, distilHyper);
+      const before = await web.readGradients();
+      const k = good.opdMask.indexOf(1);
+      const bad = { ...good, teacher: good.teacher.map((x, i) => (x > -1e29 && Math.floor(i / V) === k ? -1e3 : x)), distilWeight: good.mask.map((_, j) => (j === k ? 1e38 : 1)) };
+      await expect(web.lossBackward(batch, bad, distilHyper)).rejects.toThrow(/^non-finite L_OPD \(value Infinity\)/);
+      expect(Array.from(await web.readGradients())).toEqual(Array.from(before));
+      await expect(web.lossBackward(batch, good, distilHyper)).resolves.toBeDefined();
     } finally {
       web.dispose();
     }

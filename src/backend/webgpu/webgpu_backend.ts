@@ -6,12 +6,15 @@
 // lossBackward is one stage (one submit): it zeroes the scratch gradient, then per chunk of sequences (one
 // chunk unless the batch exceeds the activation budget) forward -> tied head on the scored rows -> masked
 // log-softmax -> l_student -> probability shift and fused SEED coefficient -> logit gradient -> backward
-// into the scratch gradient. The chunks run one after the other in the same buffers, so memory stays one
-// chunk's. The coefficient of a token needs only its own l_student and the batch's N and N_opd, which the
-// host knows from the masks, so chunks need no second pass. At the end the stage counts the non-finite
-// numbers, adds the scratch to the gradient only when that count is 0, and reads back, once, the per-token
-// numbers and the count, from which the host refuses (NonFiniteError) with the gradient untouched, as the
-// CPU does. `score` is one stage and one readback too.
+// into the scratch gradient. Under exact distillation the chunk's teacher rows are uploaded too, each
+// token's divergence is computed before the coefficient (which takes it as the OPD term), and its logit
+// gradient is added to the SEED one before the backward. The chunks run one after the other in the same
+// buffers, so memory stays one chunk's. The coefficient of a token needs only its own l_student (and
+// divergence) and the batch's N and N_opd, which the host knows from the masks, so chunks need no second
+// pass. At the end the stage counts the non-finite numbers (the per-token ones, divergences included, and
+// the gradient), adds the scratch to the gradient only when that count is 0, and reads back, once, the
+// per-token numbers and the count, from which the host refuses (NonFiniteError) with the gradient
+// untouched, as the CPU does. `score` and `scoreRows` are one stage and one readback too.
 import {
   NonFiniteError,
   type Backend,
@@ -25,6 +28,7 @@ import {
   type TokenBatch,
 } from '../backend.ts';
 import {
+  checkDistilInputs,
   checkOptimizerHyper,
   checkOptimizerState,
   checkParameterBuffer,
@@ -44,6 +48,7 @@ import { GpuDecoder } from './decoder.ts';
 import type { AdapterReport } from './device.ts';
 import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
 import { allocGpuActivations, gptBackward, gptForward, type GpuActivations } from './gpt.ts';
+import { distilDivergence, distilLogitGradient, distilRows, type DistilRows } from './distil.ts';
 import { accumulateGradients, adamwUpdate, countNonFinite, decayBits, gradNorm, NORM_STATE_FLOATS, normPartials } from './adamw.ts';
 import { tokenRowIndex } from './encoder.ts';
 import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
@@ -96,7 +101,6 @@ export class GpuBackendLostError extends Error {
     this.name = 'GpuBackendLostError';
   }
 }
-
 
 export class WebGpuBackend implements Backend {
   readonly kind = 'webgpu' as const;
@@ -230,14 +234,46 @@ export class WebGpuBackend implements Backend {
     }
   }
 
+  async scoreRows(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
+    this.checkOpen();
+    const V = this.config.vocabSize;
+    const chunks = splitBatch(batch, this.config, this.budget);
+    const R = chunks.reduce((n, c) => n + c.nScored, 0);
+    if (R === 0) return new Float32Array(0);
+    const all = new Scratch(this.gpu);
+    try {
+      const rowsAll = all.floats(R * V);
+      const stage = this.stage('scoreRows');
+      for (const chunk of chunks) {
+        const scratch = new Scratch(this.gpu);
+        try {
+          const plan = planBatch(chunk.batch, this.config);
+          const { logp } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+          stage.copy(logp, { buffer: rowsAll, offset: chunk.firstScored * V * 4 }, chunk.nScored * V * 4);
+        } finally {
+          // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
+          scratch.release();
+        }
+      }
+      const out = stage.read(rowsAll, R * V * 4);
+      await this.submit('scoreRows', stage);
+      this.bytesRead += R * V * 4;
+      return new Float32Array(await out);
+    } finally {
+      all.release();
+    }
+  }
+
   async lossBackward(batch: TokenBatch, inputs: LossInputs, hyper: LossHyper): Promise<LossOutput> {
     this.checkOpen();
     const chunks = splitBatch(batch, this.config, this.budget);
     const R = chunks.reduce((n, c) => n + c.nScored, 0);
     const tokenIn = packLossInputs(inputs, R);
+    checkDistilInputs(inputs, hyper, R, this.config.vocabSize);
     refuseNonFiniteInputs(inputs);
     if (R === 0) return unpackLossOutput(new Float32Array(0), 0, inputs, hyper);
     const counts = lossCounts(inputs);
+    const distil = distilRows(inputs, hyper, counts);
     const all = new Scratch(this.gpu);
     try {
       const tokensAll = all.floats(R * TOKEN_OUT_FLOATS);
@@ -246,7 +282,7 @@ export class WebGpuBackend implements Backend {
       for (const chunk of chunks) {
         const scratch = new Scratch(this.gpu);
         try {
-          const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper);
+          const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper, distil);
           stage.copy(tokens, { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 }, chunk.nScored * TOKEN_OUT_FLOATS * 4);
         } finally {
           // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
@@ -268,20 +304,25 @@ export class WebGpuBackend implements Backend {
   }
 
   /**
-   * One chunk of lossBackward, recorded into stage: forward, SEED loss and logit gradient, backward into
-   * the scratch gradient. Returns the chunk's TokenOut buffer.
+   * One chunk of lossBackward, recorded into stage: forward, (divergences,) SEED loss and logit gradient
+   * (plus the divergences'), backward into the scratch gradient. Returns the chunk's TokenOut buffer.
    */
-  private chunkLossBackward(stage: Stage, scratch: Scratch, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper): GPUBuffer {
+  private chunkLossBackward(stage: Stage, scratch: Scratch, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper, distil: DistilRows | null): GPUBuffer {
     const { vocabSize: V, dModel: C } = this.config;
     const plan = planBatch(chunk.batch, this.config);
     const R = chunk.nScored;
+    const first = chunk.firstScored;
     const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
-    const inputsBuffer = stage.upload(tokenIn.subarray(chunk.firstScored * TOKEN_IN_FLOATS, (chunk.firstScored + R) * TOKEN_IN_FLOATS));
+    const inputsBuffer = stage.upload(tokenIn.subarray(first * TOKEN_IN_FLOATS, (first + R) * TOKEN_IN_FLOATS));
     const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
     fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
-    seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper);
+    const teacher = distil && stage.upload(distil.teacher.slice(first * V, (first + R) * V));
+    const divergence = distil && scratch.floats(R);
+    if (distil) distilDivergence(stage, divergence!, logp, teacher!, masks, stage.upload(distil.opdMask.slice(first, first + R)), R, V, distil.alpha);
+    seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper, divergence);
     const dlogits = scratch.floats(R * V);
     seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
+    if (distil) distilLogitGradient(stage, dlogits, logp, teacher!, masks, stage.upload(distil.scale.slice(first, first + R)), R, V, distil.alpha);
     const dgathered = scratch.floats(R * C);
     matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V, this.variant);
     const N = plan.B * plan.T;

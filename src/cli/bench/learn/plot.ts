@@ -42,5 +42,5 @@ export function curveSvg(series: Series[]): string {
 
 export const COLORS: Record<string, string> = {
   grpo: '#1f77b4', seed: '#d62728', 'seed-static': '#2ca02c', 'seed-sibling': '#9467bd', 'seed-crossgame': '#e377c2', 'seed-annotator': '#17becf',
-  opid: '#ff7f0e', 'seed-nogate': '#8c564b',
+  opid: '#ff7f0e', 'seed-nogate': '#8c564b', 'seed-exact': '#332288', 'seed-exact-crossgame': '#882255',
 };

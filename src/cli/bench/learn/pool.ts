@@ -12,6 +12,7 @@ import type { Job, JobResult } from './job.ts';
  */
 const UPDATE_COST: Record<Algo, number> = {
   grpo: 5.4, seed: 7.3, 'seed-static': 6.6, 'seed-sibling': 7.3, 'seed-crossgame': 7.3, 'seed-annotator': 6.6, opid: 7.4, 'seed-nogate': 8.8,
+  'seed-exact': 8.5, 'seed-exact-crossgame': 8.5,
 };
 
 /** What became of a job: its result, or why it has none. */
