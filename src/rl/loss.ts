@@ -49,7 +49,7 @@ export async function lossStage(run: UpdateContext, st: UpdateState, measure = t
 
 /**
  * Mean divergence D(student || teacher) of exact distillation over the decision tokens under the OPD mask
- * (diagnostics.ts, decisionMask); null without exact distillation or decision tokens.
+ * (diagnostics.ts); null without exact distillation or decision tokens.
  */
 export function meanDivergence(st: UpdateState): number | null {
   const { loss } = st;

@@ -8,7 +8,7 @@ import { presetConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { maskWords, type LossHyper, type OptimizerHyper } from '../backend.ts';
-import { makeBatch, randomLossInputs } from '../batch_testing.ts';
+import { makeBatch, randomLossInputs, randomTeacherRows } from '../batch_testing.ts';
 import { NORM_STATE_FLOATS } from './adamw.ts';
 import { chunkFloats, splitBatch } from './batch.ts';
 import { zeroCounters } from './gpu_counters.ts';
@@ -116,6 +116,12 @@ describe('GPU counters', () => {
       const inputs = randomLossInputs(await web.score(batch), 8);
       const loss = await counted(() => web.lossBackward(batch, inputs, hyper));
       expect(loss).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * (R * TOKEN_OUT_FLOATS + 1) });
+      // Exact distillation sends the teacher's rows with the stage's one write and reads back no more.
+      const distil = await counted(() => web.lossBackward(batch, { ...inputs, teacher: randomTeacherRows(batch, config.vocabSize, 9) }, { ...hyper, distil: { jsdAlpha: 0 } }));
+      expect(distil).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * (R * TOKEN_OUT_FLOATS + 1), dispatches: loss.dispatches + 2 });
+      expect(distil.bytesWritten).toBeGreaterThanOrEqual(loss.bytesWritten + 4 * R * config.vocabSize);
+      const rows = await counted(() => web.scoreRows(batch));
+      expect(rows).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * R * config.vocabSize });
       const step6 = await counted(() => web.optimizerStep(adam));
       expect(step6).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * NORM_STATE_FLOATS });
     } finally {
