@@ -84,7 +84,9 @@ describe('guide', () => {
         expect(defined).toContain(name);
       }
       if (stage === 'rescore') expect(abbrs.map(([n]) => n)).toEqual(['l_old', 'l_student', 'l_skill', 'l_ref']);
-      if (stage === 'loss') expect(defined).toEqual(expect.arrayContaining(['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'λ', 'β']));
+      if (stage === 'loss') expect(defined).toEqual(expect.arrayContaining(['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'corr(Δ, expert)', 'λ', 'β']));
+      // The update's step-level credit, over its decision tokens.
+      if (stage === 'loss') expect(await text(page, 'stage-credit')).toMatch(/Over the update’s \d+ decision tokens: corr\(Δ, expert\) (-?\d\.\d{3}|not defined)/);
     }
     await page.getByTestId('stages').screenshot({ path: `${SCREENSHOTS}/e2e-guide-stage-6.png` });
 

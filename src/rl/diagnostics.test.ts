@@ -4,6 +4,7 @@ import { generateScene } from '../env/generate.ts';
 import { TINY } from '../env/scale.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { choiceTokens, correlation, creditDiagnostics, expertTokens, hadChoice, zeroVarianceGroups } from './diagnostics.ts';
+import { meanDivergence } from './loss.ts';
 import type { UpdateState } from './update_state.ts';
 
 // Masks of two 32-bit words per token: a choice between two tokens that lie in different words, and a
@@ -85,6 +86,15 @@ describe('Delta and gate figures on decision tokens', () => {
     expect(d.forcedShare).toBeCloseTo(0.2, 12);
     const none = creditDiagnostics(state([0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]));
     expect([none.decisionTokens, none.meanDelta, none.meanAbsDelta, none.meanGate, none.forcedShare]).toEqual([0, null, null, null, null]);
+  });
+});
+
+describe('the mean divergence of exact distillation', () => {
+  it('is over the decision tokens, and null without exact distillation', () => {
+    const st = state([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0]);
+    (st.loss as { divergence?: Float32Array }).divergence = Float32Array.from([0.5, 0.25, 9, 0.75, 0.5, 7]);
+    expect(meanDivergence({ ...st, lossHyper: { distil: { jsdAlpha: 0 } } } as UpdateState)).toBeCloseTo((0.5 + 0.25 + 0.75 + 0.5) / 4, 6);
+    expect(meanDivergence({ ...st, lossHyper: {} } as UpdateState)).toBeNull();
   });
 });
 

@@ -5,8 +5,8 @@
 // the gate say about the update is measured in diagnostics.ts.
 import type { LossHyper } from '../backend/backend.ts';
 import { packBatch } from './batch.ts';
-import { decisionMask } from './diagnostics.ts';
 import { isExactAlgo, type Algo, type TrainConfig } from './config.ts';
+import { decisionMask } from './diagnostics.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The loss settings of an update of `algo` under `config`. */

@@ -192,7 +192,11 @@ export class Trainer implements UpdateContext, RunSkills {
     if (st.stage === STAGES.length) {
       this.updates = st.update + 1;
       this.episodes += st.played ?? st.trajectories.length;
-      if (st.config.teacherEvery > 0 && this.updates % st.config.teacherEvery === 0) st.teacher = await this.teacherCheck(st);
+      if (st.config.teacherEvery > 0 && this.updates % st.config.teacherEvery === 0) {
+        const started = performance.now();
+        st.teacher = await this.teacherCheck(st);
+        st.teacherMs = performance.now() - started;
+      }
     }
     this.callbacks.onStage?.(stage, st);
     return st;
@@ -265,7 +269,7 @@ export class Trainer implements UpdateContext, RunSkills {
     const ts = st.trajectories;
     const loss = st.loss;
     const credit = creditDiagnostics(st);
-    const wallMs = performance.now() - st.startedMs;
+    const wallMs = performance.now() - st.startedMs - (st.teacherMs ?? 0);
     const writes = st.algo !== 'grpo';
     const skills = st.algo === 'seed-static' ? st.used : st.written;
     const valid = skills.filter((s) => s?.ok).length;

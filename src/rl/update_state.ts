@@ -73,6 +73,8 @@ export interface UpdateState {
   playedWins?: number;
   /** The teacher check on validation games after the update, when the config's teacherEvery asked for one. */
   teacher?: TeacherSuccess | null;
+  /** Milliseconds the teacher check took: not part of the update's wall time. */
+  teacherMs?: number;
 }
 
 /** Per-update Rng streams, derived from the run seed and the update index only. */

@@ -71,7 +71,7 @@ const STAGE_SYMBOLS: Readonly<Record<StageSnapshot['stage'], readonly SymbolName
   rewards: ['R', 'mean', 'std', 'A'],
   skills: [],
   rescore: ['l_old', 'l_student', 'l_skill', 'l_ref'],
-  loss: ['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'expert', 'corr(Δ, expert)', 'λ', 'β', 'clip', 'KL coefficient'],
+  loss: ['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'corr(Δ, expert)', 'λ', 'β', 'clip', 'KL coefficient'],
   optimizer: ['L_GRPO', 'L_OPD', 'KL', 'total', 'gradient norm', 'rms parameter change'],
 };
 
@@ -166,7 +166,6 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
             ['grpo', (t, k) => t.scores?.coefGrpo[k]],
             ['opd', (t, k) => t.scores?.coefOpd[k]],
             ['kl', (t, k) => t.scores?.coefKl[k]],
-            ['expert', (t, k) => (t.scores?.decision[k] ? (t.scores.expert[k] ? 'yes' : 'no') : undefined)],
           ]}
         />
       ) : null;
@@ -282,8 +281,7 @@ function CreditNote({ credit }: { credit: CreditView }) {
   );
 }
 
-/** A column's value at token k: a number, a word, or undefined for none (shown as a dash). */
-type Column = [SymbolName, (t: TrajectoryView, k: number) => number | string | undefined];
+type Column = [SymbolName, (t: TrajectoryView, k: number) => number | undefined];
 
 function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]; note?: ReactNode }) {
   return (
@@ -315,7 +313,7 @@ function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]
                   const v = get(t, k);
                   return (
                     <td key={name} className="num">
-                      {v === undefined ? '—' : typeof v === 'string' ? v : fmt(v)}
+                      {v === undefined ? '—' : fmt(v)}
                     </td>
                   );
                 })}

@@ -87,10 +87,8 @@ export const SYMBOLS = {
   kl: 'the KL part of coef: KL coefficient·(1 − exp(l_ref − l_student)) / N, a pull back toward the reference',
   mask: '1 for the tokens GRPO and KL train on (every typed token)',
   opd_mask: '1 for the tokens of games whose skill is usable (the distillation trains on these)',
-  expert:
-    'whether the token is on one of the shortest plans of an all-knowing expert from where the player stood (the command so far agreeing); — where the token was no decision: the command trie allowed only it, or the game has no usable skill',
   'corr(Δ, expert)':
-    'correlation of Δ with “the token is on the expert’s shortest plan” over the decision tokens: above 0 when the skill raises the steps that solve the game',
+    'correlation of Δ with “the token is on one of the shortest plans of an all-knowing expert from where the player stood”, over the update’s decision tokens (a usable skill and more than one allowed token): above 0 when the skill raises the steps that solve the game',
   λ: 'lambda: the weight of the distillation term L_OPD',
   β: 'beta: how sharp the gate is',
   clip: 'clip ε: how far the ratio r may leave 1 before GRPO stops pushing',

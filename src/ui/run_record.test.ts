@@ -37,7 +37,6 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
         : {
             lStudent: f(delta), lSkill: f(delta), lRef: f(delta), delta: f(delta), gate: f(delta), coef: f(delta.map((d) => -d)),
             coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), divergence: f(delta.map((d) => d * d)), mask: f(delta), opdMask: f(delta),
-            expert: new Uint8Array(delta.length), decision: new Uint8Array(delta.length).fill(1),
           },
   };
 }

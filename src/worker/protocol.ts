@@ -67,10 +67,6 @@ export interface TokenScores {
   divergence: Float32Array;
   mask: Float32Array;
   opdMask: Float32Array;
-  /** 1 where the token is on one of the expert's shortest plans from the state the agent was in (rl/diagnostics.ts). */
-  expert: Uint8Array;
-  /** 1 at a decision token (a usable skill and more than one allowed token): the tokens the Delta and gate figures count. */
-  decision: Uint8Array;
 }
 
 export interface TrajectoryView {
@@ -167,7 +163,6 @@ export interface StageSnapshot {
 export interface CreditView {
   decisionTokens: number;
   corrDeltaExpert: number | null;
-  corrDeltaAdvantage: number | null;
   meanDelta: number | null;
   meanGate: number | null;
 }

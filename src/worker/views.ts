@@ -9,7 +9,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
-import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
+import { creditDiagnostics } from '../rl/diagnostics.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
@@ -85,7 +85,6 @@ function tokenScores(state: UpdateState, i: number, lStudent: Float32Array | nul
   const b = state.tokenOffsets[i + 1];
   const loss: LossOutput | null = state.loss;
   const slice = (x: Float32Array | undefined) => (x ? x.slice(a, b) : new Float32Array(b - a).fill(Number.NaN));
-  const choice = choiceTokens(state.trajectories[i]);
   return {
     lStudent: loss ? loss.lStudent.slice(a, b) : slice(lStudent ?? undefined),
     lSkill: inputs.lSkill.slice(a, b),
@@ -99,16 +98,14 @@ function tokenScores(state: UpdateState, i: number, lStudent: Float32Array | nul
     divergence: slice(loss?.divergence),
     mask: inputs.mask.slice(a, b),
     opdMask: inputs.opdMask.slice(a, b),
-    expert: state.expertTokens ? state.expertTokens.slice(a, b) : new Uint8Array(b - a),
-    decision: choice.map((c, j) => (c && inputs.opdMask[a + j] ? 1 : 0)),
   };
 }
 
 /** The update's credit figures over its decision tokens, once the loss ran; null before. */
 export function creditView(state: UpdateState): CreditView | null {
   if (!state.loss) return null;
-  const { decisionTokens, corrDeltaExpert, corrDeltaAdvantage, meanDelta, meanGate } = creditDiagnostics(state);
-  return { decisionTokens, corrDeltaExpert, corrDeltaAdvantage, meanDelta, meanGate };
+  const { decisionTokens, corrDeltaExpert, meanDelta, meanGate } = creditDiagnostics(state);
+  return { decisionTokens, corrDeltaExpert, meanDelta, meanGate };
 }
 
 /** Each group's rewards and advantages, with the statistics the advantages were computed with (stage 2). */

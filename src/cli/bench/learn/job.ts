@@ -56,6 +56,15 @@ interface UpdateMeans {
   mean_gate: number | null;
   /** Mean over the updates where it is defined of corr(Delta, advantage) on decision tokens; null when none. */
   corr_delta_advantage: number | null;
+  /** The same means of the update's diagnostics (rl/diagnostics.ts), each over the updates where it is defined. */
+  corr_delta_expert: number | null;
+  corr_delta_advantage_won: number | null;
+  corr_delta_advantage_lost: number | null;
+  mean_abs_delta: number | null;
+  forced_share: number | null;
+  zero_variance_groups: number | null;
+  /** Each teacher check of the run (config teacherEvery): [update, no skill, own skill, other skill] success. */
+  teacher: [number, number, number, number][];
   /** seed-crossgame: where the skills of all its updates came from (summed); null under other algorithms. */
   crossgame: CrossgameSources | null;
   skipped_updates: number;
@@ -79,6 +88,9 @@ export interface JobResult extends UpdateMeans {
   recorded?: JobRecord;
 }
 
+/** The per-update diagnostics that a run reports as means over its updates. */
+const DIAGNOSTICS = ['corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'meanAbsDelta', 'forcedShare', 'zeroVarianceGroups'] as const;
+
 class MeansOfUpdates {
   private valid = [0, 0];
   private fidelity = [0, 0];
@@ -86,6 +98,8 @@ class MeansOfUpdates {
   private gate = 0;
   private opd = 0;
   private corr = [0, 0];
+  private diagnostics = new Map<keyof UpdateMetrics, [number, number]>();
+  private teacher: [number, number, number, number][] = [];
   private crossgame: CrossgameSources | null = null;
   private skipped = 0;
 
@@ -102,6 +116,15 @@ class MeansOfUpdates {
       this.corr[0] += m.corrDeltaAdvantage;
       this.corr[1]++;
     }
+    for (const key of DIAGNOSTICS) {
+      const v = m[key];
+      if (typeof v !== 'number') continue;
+      const sum = this.diagnostics.get(key) ?? [0, 0];
+      this.diagnostics.set(key, [sum[0] + v, sum[1] + 1]);
+    }
+    if (m.teacherNoSkill !== null && m.teacherOwnSkill !== null && m.teacherOtherSkill !== null) {
+      this.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill]);
+    }
     if (m.crossgame) {
       const sum = (this.crossgame ??= { update: 0, pool: 0, none: 0 });
       sum.update += m.crossgame.update;
@@ -116,6 +139,11 @@ class MeansOfUpdates {
     }
   }
 
+  private meanOf(key: (typeof DIAGNOSTICS)[number]): number | null {
+    const sum = this.diagnostics.get(key);
+    return sum ? sum[0] / sum[1] : null;
+  }
+
   result(): UpdateMeans {
     return {
       valid_skill_rate: this.valid[1] ? this.valid[0] / this.valid[1] : null,
@@ -123,6 +151,13 @@ class MeansOfUpdates {
       mean_delta: this.opd ? this.delta / this.opd : null,
       mean_gate: this.opd ? this.gate / this.opd : null,
       corr_delta_advantage: this.corr[1] ? this.corr[0] / this.corr[1] : null,
+      corr_delta_expert: this.meanOf('corrDeltaExpert'),
+      corr_delta_advantage_won: this.meanOf('corrDeltaAdvantageWon'),
+      corr_delta_advantage_lost: this.meanOf('corrDeltaAdvantageLost'),
+      mean_abs_delta: this.meanOf('meanAbsDelta'),
+      forced_share: this.meanOf('forcedShare'),
+      zero_variance_groups: this.meanOf('zeroVarianceGroups'),
+      teacher: this.teacher,
       crossgame: this.crossgame,
       skipped_updates: this.skipped,
     };

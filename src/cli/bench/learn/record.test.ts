@@ -24,6 +24,7 @@ function result(algo: Algo, seed: number, won: number[]): JobResult {
     algo, seed, lr: 5e-4, success_seen: success, success_unseen: success, success_validation: null,
     per_type: { seen: {}, unseen: {} }, curve: [[64, success]], wall_s: 1, won_seen: won, won_unseen: won,
     valid_skill_rate: null, skill_fidelity: null, mean_delta: null, mean_gate: null, corr_delta_advantage: null, crossgame: null, skipped_updates: 0,
+    corr_delta_expert: null, corr_delta_advantage_won: null, corr_delta_advantage_lost: null, mean_abs_delta: null, forced_share: null, zero_variance_groups: null, teacher: [],
     recorded: { curve: [[2, 64, success, success]], episodes: [] },
   };
 }

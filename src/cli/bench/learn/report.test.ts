@@ -11,6 +11,8 @@ function result(algo: Algo, seed: number, won: number[]): JobResult {
     curve: [[0, 0.25], [64, success]], wall_s: 12.3, won_seen: won, won_unseen: won,
     valid_skill_rate: null, skill_fidelity: null, mean_delta: null, mean_gate: null, corr_delta_advantage: algo === 'grpo' ? null : 0.125,
     crossgame: algo === 'seed-crossgame' ? { update: 3, pool: 1, none: 0 } : null, skipped_updates: 0,
+    corr_delta_expert: algo === 'grpo' ? null : 0.25, corr_delta_advantage_won: null, corr_delta_advantage_lost: null, mean_abs_delta: null, forced_share: null,
+    zero_variance_groups: 0.5, teacher: algo === 'grpo' ? [] : [[1, 0.25, 0.5, 0.375], [2, 0.25, 0.375, 0.25]],
   };
 }
 
@@ -85,12 +87,16 @@ describe('bench learn report', () => {
     expect(renderLearn(o).markdown).toContain('None: every run finished, and no update was refused.');
   });
 
-  it('lists the eval games in the order of the won digits, and corr(Delta, advantage) per arm', () => {
+  it('lists the eval games in the order of the won digits, corr(Delta, advantage) and corr(Delta, expert) per arm, and the teacher gap', () => {
     const r = renderLearn(outcome(null));
     const json = r.json as { eval_games: { seen: unknown[]; unseen: unknown[] }; warmstart: { won_seen: string }; corr_delta_advantage: object };
     expect(json.eval_games).toEqual({ seen: GAMES, unseen: GAMES });
     expect(json.eval_games.seen).toHaveLength(json.warmstart.won_seen.length);
     expect(json.corr_delta_advantage).toEqual({ grpo: null, seed: 0.125 });
+    expect(r.markdown).toContain("corr(Delta, expert), the same with \"the token is on one of the expert's shortest plans from where the agent stood\"");
+    expect(r.markdown).toContain('seed 0.250.');
+    // Own minus no skill: 0.25 then 0.125 in every seed.
+    expect(r.markdown).toContain('mean over seeds): seed +25.0 points after update 1, +12.5 points after update 2.');
     expect(r.markdown).toContain('4 games) sets, 3 and 3 room layouts');
   });
 

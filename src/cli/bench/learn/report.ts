@@ -10,7 +10,7 @@ import { differenceJson, differences, differenceTable, type Difference } from '.
 import { layoutClusters, type EvalGame } from './games.ts';
 import { PRESET, SWEEP_SEED, type JobResult } from './job.ts';
 import { COLORS, curveSvg } from './plot.ts';
-import { algoRow, BOOTSTRAP_REPLICATES, clusterBootstrap, dataEfficiency, meanCurve, pct, type AlgoRow, type SplitClusters } from './stats.ts';
+import { algoRow, BOOTSTRAP_REPLICATES, clusterBootstrap, dataEfficiency, mean, meanCurve, pct, type AlgoRow, type SplitClusters } from './stats.ts';
 
 export interface SweepPoint {
   algo: Algo;
@@ -115,6 +115,23 @@ function failureSection(o: LearnOutcome): string {
   return [...(o.failed.length ? [note, ''] : []), ...lines].join('\n');
 }
 
+/** The teacher gap (own skill minus no skill on validation games) at the first and last check, mean over each arm's seeds. */
+function teacherText(runs: readonly JobResult[]): string {
+  const checked = runs.filter((r) => r.teacher.length > 0);
+  if (checked.length === 0) return '';
+  const arms = [...new Set(checked.map((r) => r.algo))];
+  const gap = (rs: JobResult[], pick: (checks: JobResult['teacher']) => JobResult['teacher'][number]) => {
+    const points = rs.map((r) => pick(r.teacher));
+    const value = mean(points.map(([, no, own]) => own - no));
+    return `${value >= 0 ? '+' : ''}${pct(value)} points after update ${points[0][0]}`;
+  };
+  const parts = arms.map((a) => {
+    const rs = checked.filter((r) => r.algo === a);
+    return `${a} ${gap(rs, (c) => c[0])}, ${gap(rs, (c) => c[c.length - 1])}`;
+  });
+  return `Teacher gap (own skill minus no skill on the validation games, the teacher check every teacherEvery updates; mean over seeds): ${parts.join('; ')}.`;
+}
+
 function controlsText(o: LearnOutcome, rows: AlgoRow[]): string {
   const crossgame = o.runs.filter((r) => r.crossgame);
   const sources = crossgame.reduce((s, r) => ({ update: s.update + r.crossgame!.update, pool: s.pool + r.crossgame!.pool, none: s.none + r.crossgame!.none }), { update: 0, pool: 0, none: 0 });
@@ -128,8 +145,11 @@ function controlsText(o: LearnOutcome, rows: AlgoRow[]): string {
       ? `seed-crossgame's skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
       : '',
     "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts), mean over updates. " +
-      'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts), mean over the updates where it is defined, then over seeds: ' +
-      rows.filter((r) => Number.isFinite(r.corr)).map((r) => `${r.algo} ${r.corr.toFixed(3)}`).join(', ') + '.',
+      'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/diagnostics.ts), mean over the updates where it is defined, then over seeds: ' +
+      rows.filter((r) => Number.isFinite(r.corr)).map((r) => `${r.algo} ${r.corr.toFixed(3)}`).join(', ') + '. ' +
+      "corr(Delta, expert), the same with \"the token is on one of the expert's shortest plans from where the agent stood\" (step-level credit; the advantage is the same on every token of a game): " +
+      (rows.filter((r) => Number.isFinite(r.corrExpert)).map((r) => `${r.algo} ${r.corrExpert.toFixed(3)}`).join(', ') || 'none') + '.',
+    teacherText(o.runs),
   ]
     .filter((line) => line !== '')
     .join(' ');
@@ -229,6 +249,8 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
       curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, skill_fidelity: r.skill_fidelity, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
       corr_delta_advantage: r.corr_delta_advantage, crossgame: r.crossgame,
+      corr_delta_expert: r.corr_delta_expert, corr_delta_advantage_won: r.corr_delta_advantage_won, corr_delta_advantage_lost: r.corr_delta_advantage_lost,
+      mean_abs_delta: r.mean_abs_delta, forced_share: r.forced_share, zero_variance_groups: r.zero_variance_groups, teacher: r.teacher,
       skipped_updates: r.skipped_updates, won_seen: wonDigits(r.won_seen, evalSamples), won_unseen: wonDigits(r.won_unseen, evalSamples),
     })),
     corr_delta_advantage: corr,

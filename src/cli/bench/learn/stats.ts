@@ -156,6 +156,8 @@ export interface AlgoRow {
   delta: number;
   /** Mean over runs of the per-run mean of corr(Delta, advantage) over updates; NaN when no run has one. */
   corr: number;
+  /** The same of corr(Delta, token on the expert's shortest plans). */
+  corrExpert: number;
   wall: number;
 }
 
@@ -181,6 +183,7 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
     gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
     delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
     corr: defined(rs.map((r) => r.corr_delta_advantage)),
+    corrExpert: defined(rs.map((r) => r.corr_delta_expert)),
     wall: mean(rs.map((r) => r.wall_s)),
   };
 }
