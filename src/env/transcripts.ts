@@ -1,9 +1,10 @@
-// Replaying real ALFWorld episodes (shared/alfworld-transcripts, see its README): a scene is rebuilt from
+// Replaying real ALFWorld episodes (testdata/alfworld-transcripts, see its README): a scene is rebuilt from
 // what each transcript reveals, its commands are played, and every observation is compared with the
 // engine's text, up to the arrival prefix ("You arrive at loc N. " was stripped by ReAct and Reflexion, and
 // ALFWorld 0.3 named a location number where this environment names the receptacle).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Game } from './game.ts';
 import { LAMP_TYPES, isReceptacleType, typeOf } from './knowledge.ts';
 import { goalsFor, sceneFromJson, type Scene } from './scene.ts';
@@ -46,8 +47,11 @@ export interface Comparison {
   admissible: boolean;
 }
 
-export function loadTranscripts(dir: string): Transcript[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'index.json').sort();
+/** The transcripts kept in the repository, with their sources and licence (README.md there). */
+export const TRANSCRIPT_DIR = fileURLToPath(new URL('./testdata/alfworld-transcripts/', import.meta.url));
+
+export function loadTranscripts(dir = TRANSCRIPT_DIR): Transcript[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   return files.map((file) => ({ ...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Transcript, 'file'>), file }));
 }
 

@@ -1,7 +1,5 @@
 // `seed bench env`: the environment's speed, the expert's solutions and the replay of the ALFWorld transcripts;
 // its options and report are declared in `command` below (the --help text).
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Rng } from '../../common/rng.ts';
 import { Game } from '../../env/game.ts';
 import { SPLITS, generateScene } from '../../env/generate.ts';
@@ -12,7 +10,7 @@ import { loadTranscripts, replayTranscript } from '../../env/transcripts.ts';
 import { numberOption, parseOptions } from '../args.ts';
 import { defineCommand } from '../help.ts';
 import { LIMITS } from '../limits.ts';
-import { portablePath, sourceCommit } from '../provenance.ts';
+import { sourceCommit } from '../provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
 
 export const command = defineCommand({
@@ -21,7 +19,7 @@ export const command = defineCommand({
   description:
     "The environment's speed in Node (steps per second of random admissible walks, with and without listing the admissible commands each step, and scene generation), " +
     'the expert over N generated games of every split at both scales (solved within max steps, step distribution per task type), and the replay of the real ALFWorld ' +
-    'transcripts when ../shared/alfworld-transcripts is present. Prints tables on stdout and writes env.md.',
+    'transcripts kept in src/env/testdata/alfworld-transcripts. Prints tables on stdout and writes env.md.',
   options: {
     games: { type: 'string', value: 'N', limit: LIMITS.benchEnv.games, default: '1000', description: 'games the expert plays per split and scale' },
     steps: { type: 'string', value: 'N', limit: LIMITS.benchEnv.steps, default: '300000', description: 'environment steps timed per scale' },
@@ -151,25 +149,17 @@ export async function run(args: string[]): Promise<number> {
   }
   const distTable = table(['scale', 'task type', 'games', 'min', 'mean', 'median', 'p90', 'max'], distRows);
 
-  const dir = resolve('../shared/alfworld-transcripts');
-  let transcriptText: string;
-  let transcriptLine: string;
-  if (existsSync(dir)) {
-    const comparisons = loadTranscripts(dir).flatMap((t) => replayTranscript(t).comparisons);
-    const matched = comparisons.filter((c) => c.match).length;
-    const flagged = comparisons.filter((c) => c.flagged).length;
-    transcriptLine = `${matched}/${comparisons.length} observations match`;
-    const misses = comparisons.filter((c) => !c.match).map((c) => `- ${c.file} step ${c.step} \`${c.action}\`${c.flagged ? ' (flagged in the data)' : ''}`);
-    transcriptText =
-      `${matched} of ${comparisons.length} observations match (${((100 * matched) / comparisons.length).toFixed(1)}%; ` +
-      `${flagged} of the mismatches are steps the data itself flags as not engine text). Mismatches:\n\n${misses.join('\n')}\n\n` +
-      'The README demo (2021) lists items unsorted (an older TextWorld); the other unflagged mismatches are ' +
-      'receptacles that share one spot in ALFWorld scenes (`go to` the second one says "Nothing happens."), a quirk ' +
-      'this environment does not copy.';
-  } else {
-    transcriptText = `not measured: ${portablePath(dir)} is missing.`;
-    transcriptLine = transcriptText;
-  }
+  const comparisons = loadTranscripts().flatMap((t) => replayTranscript(t).comparisons);
+  const matched = comparisons.filter((c) => c.match).length;
+  const flagged = comparisons.filter((c) => c.flagged).length;
+  const transcriptLine = `${matched}/${comparisons.length} observations match`;
+  const misses = comparisons.filter((c) => !c.match).map((c) => `- ${c.file} step ${c.step} \`${c.action}\`${c.flagged ? ' (flagged in the data)' : ''}`);
+  const transcriptText =
+    `${matched} of ${comparisons.length} observations match (${((100 * matched) / comparisons.length).toFixed(1)}%; ` +
+    `${flagged} of the mismatches are steps the data itself flags as not engine text). Mismatches:\n\n${misses.join('\n')}\n\n` +
+    'The README demo (2021) lists items unsorted (an older TextWorld); the other unflagged mismatches are ' +
+    'receptacles that share one spot in ALFWorld scenes (`go to` the second one says "Nothing happens."), a quirk ' +
+    'this environment does not copy.';
 
   const report = [
     ...reportHead('Environment benchmark', 'env', ['--games', String(games), '--steps', String(steps)], commit, ` (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`),
