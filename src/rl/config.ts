@@ -128,13 +128,33 @@ export function describeRange(r: SettingRange): string {
   return r.kind === 'boolean' ? '0 or 1' : `[${r.min}, ${r.max}${r.belowMax ? ')' : ']'}`;
 }
 
-/** Why a value is refused for a setting of range r ("not a whole number", "outside [1, 64]"), or null. */
+const ROUNDS_TO_ZERO = 'too small: it rounds to 0 in float32';
+
+/**
+ * Why a value is refused for a setting of range r ("not a whole number", "outside [1, 64]"), or null. A value
+ * that is not 0 but rounds to 0 in float32, as the backends compute (1e-320), is refused like one out of
+ * range: the run would silently use 0.
+ */
 export function rangeProblem(r: SettingRange, value: number): string | null {
   if (!Number.isFinite(value)) return 'not a finite number';
+  if (value !== 0 && Math.fround(value) === 0) return ROUNDS_TO_ZERO;
   if (r.kind === 'boolean') return value === 0 || value === 1 ? null : 'not 0 or 1';
   if (r.kind === 'integer' && !Number.isInteger(value)) return 'not a whole number';
   if (value < r.min || value > r.max || (r.belowMax && value === r.max)) return `outside ${describeRange(r)}`;
   return null;
+}
+
+/** Whether a number written as not 0 read as 0: 1e-400 underflows before it is a number. */
+function underflows(text: string, value: number): boolean {
+  return value === 0 && /[1-9]/.test(text.split(/[eE]/)[0]);
+}
+
+/**
+ * Why a setting's value written as `text` (decimal) and read as `value` is refused, or null: rangeProblem's
+ * rule, and a text that is not 0 but read as 0 rounds to 0 too.
+ */
+export function writtenValueProblem(r: SettingRange, text: string, value: number): string | null {
+  return underflows(text, value) ? ROUNDS_TO_ZERO : rangeProblem(r, value);
 }
 
 /** Applies "key=value" settings; throws a RangeError naming the key for an unknown key or a bad value. */
@@ -148,6 +168,8 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
     if (!isConfigKey(key)) throw new RangeError(`unknown setting "${key}" (known: ${TRAIN_KEYS.join(', ')})`);
     const value = text === 'true' ? 1 : text === 'false' ? 0 : Number(text);
     if (text === '' || !Number.isFinite(value)) throw new RangeError(`setting ${key} needs a finite number, got "${text}"`);
+    // The range is checkConfig's, below; a text that is not 0 but reads as 0 has only its text to show.
+    if (underflows(text, value)) throw new RangeError(`setting ${key} is ${ROUNDS_TO_ZERO}, got ${text}`);
     out[key] = value;
   }
   return checkConfig(out);

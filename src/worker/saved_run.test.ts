@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { writeCheckpoint } from '../model/checkpoint.ts';
 import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
-import type { RunMetadata } from '../rl/run_checkpoint.ts';
+import type { RunMetadata } from '../rl/run_metadata.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';

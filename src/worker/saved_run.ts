@@ -9,7 +9,7 @@ import { messageOf } from '../common/errors.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { presetConfig, type ModelConfig } from '../model/config.ts';
 import { checkConfig, currentAlgoName } from '../rl/config.ts';
-import { runMetadata, type RunMetadata } from '../rl/run_checkpoint.ts';
+import { runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { RunId, SavedRunInfo, UpdateMetrics } from './protocol.ts';
 import { SETTING_KEYS, runIdsOf, settingsFrom, trainConfigOf, type Settings } from './settings.ts';
 

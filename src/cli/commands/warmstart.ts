@@ -18,7 +18,7 @@ import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
-import { progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { checkOutputsApart, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
 
@@ -76,6 +76,7 @@ export async function run(args: string[]): Promise<number> {
   if (!(FOLLOW_KINDS as readonly string[]).includes(options.follow)) throw new CliError(`--follow must be one of ${FOLLOW_KINDS.join(', ')}, got ${quote(values.follow)}`, 2);
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
+  if (values.init !== undefined) checkOutputsApart([{ option: '--out', path: out }, { option: 'the card of --out', path: cardPath(out) }], [{ option: '--init', path: values.init }]);
   const tok = defaultTokenizer();
   const config = presetConfig(preset, tok.vocabSize);
   const t0 = performance.now();

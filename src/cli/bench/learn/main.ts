@@ -19,7 +19,7 @@ import { defineCommand, usageLine } from '../../help.ts';
 import { LIMITS } from '../../limits.ts';
 import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
-import { defaultInit } from '../../commands/train.ts';
+import { defaultInit } from '../../train_inputs.ts';
 import { makeDir, readCheckpointFile } from '../../io.ts';
 import { commandLine, portablePath, sourceCommit } from '../../provenance.ts';
 import { outPath, writeOutput } from '../output.ts';
