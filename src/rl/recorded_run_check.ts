@@ -1,6 +1,7 @@
 // The check a recorded run (recorded_run.ts) and its index pass before the page draws them: a record is input
 // like a link or a file, so a damaged, truncated or older one is refused with a one-line reason that names
 // the first field in the way, and the page goes on without it.
+import { isPresetName, PRESETS } from '../model/config.ts';
 import { isAlgo } from './config.ts';
 import {
   MAX_RECORD_BYTES,
@@ -82,6 +83,11 @@ function bool(v: unknown, at: string): boolean {
 
 function algo(v: unknown, at: string) {
   if (typeof v !== 'string' || !isAlgo(v)) refuse(`${at} is ${show(v)}, not an algorithm`);
+  return v;
+}
+
+function preset(v: unknown): string {
+  if (typeof v !== 'string' || !isPresetName(v)) refuse(`preset is ${show(v)}, not one of ${Object.keys(PRESETS).join(', ')}`);
   return v;
 }
 
@@ -203,7 +209,7 @@ export function checkRecordedRun(v: unknown): RecordedRun {
     command: text(o.command, 'command'),
     commit: text(o.commit, 'commit', 100),
     created: text(o.created, 'created', 100),
-    preset: text(o.preset, 'preset', 100),
+    preset: preset(o.preset),
     updates,
     episodesPerUpdate: whole(o.episodesPerUpdate, 'episodesPerUpdate', 1, 1e6),
     evalEvery: whole(o.evalEvery, 'evalEvery', 1, 1e9),

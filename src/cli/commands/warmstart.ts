@@ -3,7 +3,7 @@
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { TINY } from '../../env/scale.ts';
-import { isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
+import { configDifference, isPresetName, presetConfig, PRESETS } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
@@ -85,7 +85,8 @@ export async function run(args: string[]): Promise<number> {
   process.stderr.write(`corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`);
   // --init continues the training of an earlier warm start (its steps add to this run's in the card).
   const init = values.init === undefined ? null : await readCheckpointFile(values.init, tok);
-  if (init && init.params.length !== initParameters(config, 0).length) throw new CliError(`--init ${values.init} does not fit preset ${preset}`);
+  const difference = init && configDifference(init.config, config);
+  if (difference) throw new CliError(`--init ${values.init} is not a checkpoint of the ${preset} preset: ${difference}`);
   const priorSteps = init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0 ? (init.metadata.steps as number) : 0;
   const backend = new CpuBackend(config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
