@@ -41,7 +41,7 @@ export const command = defineCommand({
     init: { type: 'string', value: 'FILE', defaultText: 'public/warmstart-<preset>.ckpt when present, else a seeded random init', description: 'the checkpoint the run starts from' },
     out: { type: 'string', value: 'DIR', defaultText: 'bench/runs/<algo>-<preset>-s<seed>', description: "the run's directory" },
     resume: { type: 'boolean', default: false, description: "continues the run in DIR from its last.ckpt (the metrics of updates after it are redone)" },
-    force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files' },
+    force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files once the new run\'s inputs are read and checked' },
     'checkpoint-every': { type: 'string', value: 'N', limit: LIMITS.train['checkpoint-every'], default: '10', description: 'writes the checkpoints after every Nth update (0: only at the end)' },
     'eval-every': { type: 'string', value: 'N', limit: LIMITS.train['eval-every'], default: '0', description: 'evaluates on eval-seen and eval-unseen after every Nth update (0: never)' },
     'eval-episodes': { type: 'string', value: 'N', limit: LIMITS.train['eval-episodes'], default: '0', description: `games per split of each evaluation (0: every game, ${EVAL_COUNTS.seen} seen and ${EVAL_COUNTS.unseen} unseen)` },
