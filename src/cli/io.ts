@@ -171,19 +171,22 @@ export async function readSceneInput(path: string): Promise<Scene> {
  * returns where a parent exists and creating the child in it still says ENOENT (/proc/x).
  */
 export async function makeDir(dir: string): Promise<void> {
-  const parent = dirname(dir);
   try {
-    const info = await stat(dir).catch(() => null);
-    if (info) {
-      if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-      return;
-    }
-    if (parent !== dir) await makeDir(parent);
-    await mkdir(dir).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw err;
-    });
+    await makeLevels(dir);
   } catch (err) {
-    if (err instanceof CliError) throw err;
     throw new CliError(`cannot create ${dir}: ${reason(err)}`);
   }
+}
+
+async function makeLevels(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => null);
+  if (info) {
+    if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    return;
+  }
+  const parent = dirname(dir);
+  if (parent !== dir) await makeLevels(parent);
+  await mkdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
 }
