@@ -87,6 +87,14 @@ beforeAll(async () => {
   writeFileSync(at('busy', 'run.lock'), `${process.pid}\n`);
   cpSync(run, at('damaged'), { recursive: true });
   appendFileSync(at('damaged', 'metrics.jsonl'), '{"upd\n{"update":3}\n');
+  writeFileSync(at('huge-weights.ckpt'), writeCheckpoint({ ...ck, params: new Float32Array(ck.params.length).fill(3e38) }));
+  cpSync(run, at('minus5'), { recursive: true });
+  const last = readCheckpoint(new Uint8Array(readFileSync(at('minus5', 'last.ckpt'))));
+  writeFileSync(at('minus5', 'last.ckpt'), writeCheckpoint({ ...last, metadata: { ...last.metadata, updates: -5 } }));
+  cpSync(run, at('lock-dir'), { recursive: true });
+  mkdirSync(at('lock-dir', 'run.lock'));
+  mkdirSync(at('cut-short'));
+  writeFileSync(at('cut-short', 'metrics.jsonl'), '');
 }, 60_000);
 
 const micro = ['--preset', 'micro', '--seed', '1'];
@@ -146,6 +154,15 @@ const corpus: [string, string[]][] = [
   ['train into a directory in use', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('busy'), '--resume']],
   ['train --resume with a damaged metrics line', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('damaged'), '--resume']],
   ['train --resume --force', ['train', ...trainArgs, '--out', 'OUT', '--resume', '--force']],
+  // Inputs checked before a run directory changes, and outputs that are inputs.
+  ['train into a run directory with --force and a missing --init', ['train', ...trainArgs, '--force', '--init', at('typo.ckpt'), '--out', run]],
+  ['train into a run directory with --force and weights that overflow', ['train', ...trainArgs, '--force', '--init', at('huge-weights.ckpt'), '--out', run]],
+  ['train into a directory whose run.lock is a directory', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('lock-dir'), '--resume']],
+  ['train --resume of a checkpoint at update -5', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('minus5'), '--resume']],
+  ['train --resume of a run stopped before its first checkpoint', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('cut-short'), '--resume']],
+  ['export-onnx --out its own --ckpt', ['export-onnx', '--ckpt', ckptFile, '--out', ckptFile]],
+  ['--set lr=1e-400', ['train', ...trainArgs, '--set', 'lr=1e-400', '--out', 'OUT']],
+  ['scenes --out /proc/x', ['scenes', '--split', 'train', '--count', '2', '--seed', '1', '--out', '/proc/x']],
 ];
 
 describe('the bad-input corpus against the command line', () => {

@@ -4,8 +4,9 @@
 // command's maximum for that kind of file (limits.ts), so that /dev/zero or a huge file is refused, not
 // loaded; progress goes to stderr (progress.ts).
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SceneError, sceneFromJson, type Scene } from '../env/scene.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
@@ -66,6 +67,30 @@ export async function appendLine(path: string, text: string): Promise<void> {
     throw new CliError(`cannot append to ${path}: ${reason(err)}`);
   } finally {
     await file.close().catch(() => undefined);
+  }
+}
+
+/** A file a command names in an option: `--ckpt` and its path. */
+export interface NamedPath {
+  option: string;
+  path: string;
+}
+
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const x = statSync(a, { throwIfNoEntry: false });
+  const y = statSync(b, { throwIfNoEntry: false });
+  return x !== undefined && y !== undefined && x.dev === y.dev && x.ino === y.ino;
+}
+
+/**
+ * Refuses an output that is one of the command's inputs (the same path, or the same file by another name: a
+ * link, ./x): a command never writes over what it reads. Called before anything is written.
+ */
+export function checkOutputsApart(outputs: readonly NamedPath[], inputs: readonly NamedPath[]): void {
+  for (const output of outputs) {
+    const input = inputs.find((i) => sameFile(output.path, i.path));
+    if (input) throw new CliError(`cannot write ${output.path} (${output.option}): it is the file ${input.option} reads, and a command never writes over its input`, 2);
   }
 }
 
@@ -141,11 +166,27 @@ export async function readSceneInput(path: string): Promise<Scene> {
   }
 }
 
-/** Creates `dir` and its parents (nothing when it exists). */
+/**
+ * Creates `dir` and its parents (nothing when it exists), one level at a time: Node's recursive mkdir never
+ * returns where a parent exists and creating the child in it still says ENOENT (/proc/x).
+ */
 export async function makeDir(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeLevels(dir);
   } catch (err) {
     throw new CliError(`cannot create ${dir}: ${reason(err)}`);
   }
+}
+
+async function makeLevels(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => null);
+  if (info) {
+    if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    return;
+  }
+  const parent = dirname(dir);
+  if (parent !== dir) await makeLevels(parent);
+  await mkdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err;
+  });
 }

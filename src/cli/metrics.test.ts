@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './cli_error.ts';
-import { readMetrics } from './metrics.ts';
+import { readMetrics, resumedMetrics } from './metrics.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-metrics-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,16 +13,16 @@ describe('readMetrics', () => {
   it('reads complete lines; a missing file has none', async () => {
     const path = join(dir, 'ok.jsonl');
     writeFileSync(path, '{"update":0,"success":0.5}\n\n{"update":1}\n');
-    expect((await readMetrics(path)).map((l) => [l.update, l.text])).toEqual([[0, '{"update":0,"success":0.5}'], [1, '{"update":1}']]);
-    expect(await readMetrics(join(dir, 'absent.jsonl'))).toEqual([]);
+    expect((await readMetrics(path)).lines.map((l) => [l.update, l.text])).toEqual([[0, '{"update":0,"success":0.5}'], [1, '{"update":1}']]);
+    expect(await readMetrics(join(dir, 'absent.jsonl'))).toEqual({ lines: [], partial: 0 });
   });
 
-  it('drops a partial last line (an interrupted append) and says so on stderr', async () => {
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  it('leaves out a partial last line (an interrupted append), counting its characters', async () => {
     const path = join(dir, 'cut.jsonl');
     writeFileSync(path, '{"update":0}\n{"update":1,"succ');
-    expect((await readMetrics(path)).map((l) => l.update)).toEqual([0]);
-    expect(stderr).toHaveBeenCalledWith(`${path}: dropped a partial last line (17 characters, no newline), left by an interrupted write\n`);
+    const file = await readMetrics(path);
+    expect(file.lines.map((l) => l.update)).toEqual([0]);
+    expect(file.partial).toBe(17);
   });
 
   it('refuses a damaged line before the last in one line naming it', async () => {
@@ -31,5 +31,28 @@ describe('readMetrics', () => {
     await expect(readMetrics(path)).rejects.toThrow(new CliError(`${path}: line 2 is not a JSON object with an "update" count`));
     writeFileSync(path, `[${'['.repeat(100_000)}\n`);
     await expect(readMetrics(path)).rejects.toThrow(/line 1 is not a JSON object/);
+  });
+});
+
+describe('resumedMetrics', () => {
+  const line = (update: number, extra: Record<string, unknown> = {}) => JSON.stringify({ update, algo: 'seed', episodes: 8 * (update + 1), success: 0.25, ...extra });
+
+  it('keeps the run\'s own lines of the updates its checkpoint holds, and names every other line it drops in one line', async () => {
+    const path = join(dir, 'resumed.jsonl');
+    const lines = [line(0), line(1), line(1), '{"update":2}', line(2, { algo: 'grpo' }), line(2, { success: 7 }), line(2), line(3), line(4)];
+    writeFileSync(path, lines.join('\n') + '\n{"update":5,"su');
+    const { kept, note } = resumedMetrics(path, await readMetrics(path), { algo: 'seed', updates: 3 });
+    expect(kept.map((l) => l.text)).toEqual([line(0), line(1), line(2)]);
+    expect(note).toBe(
+      `${path}: dropped 7 lines: a partial last line (15 characters, no newline) left by an interrupted write; 3 not of this run's metrics (its algorithm, episodes and success); ` +
+        "1 repeating an update of an earlier line; 2 of updates after the checkpoint's update 3, which the run does again",
+    );
+  });
+
+  it('says nothing when every line is kept, lines naming the algorithm by a former name included', async () => {
+    const path = join(dir, 'whole.jsonl');
+    writeFileSync(path, `${line(0, { algo: 'seed-shuffled' })}\n${line(1, { algo: 'seed-sibling' })}\n`);
+    const { kept, note } = resumedMetrics(path, await readMetrics(path), { algo: 'seed-sibling', updates: 2 });
+    expect([kept.length, note]).toEqual([2, null]);
   });
 });

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CliError } from './cli_error.ts';
-import { LOCK_FILE, lockRunDir, openRunDir } from './run_dir.ts';
+import { clearRunFiles, LOCK_FILE, lockRunDir, openRunDir } from './run_dir.ts';
 
 // writeSync can be made to fail like a full disk.
 vi.mock('node:fs', async (importOriginal) => {
@@ -79,6 +79,38 @@ describe('the run directory lock', () => {
   });
 });
 
+describe('a lock that is no lock file, or held by a process that was killed', () => {
+  it('refuses a run.lock that is a directory in one line, and removes nothing', () => {
+    const sub = join(dir, 'lock-dir');
+    mkdirSync(join(sub, LOCK_FILE, 'inside'), { recursive: true });
+    expect(messageOf(() => lockRunDir(sub))).toBe(`cannot lock ${sub}: ${join(sub, LOCK_FILE)} is a directory, not a lock file; remove it if no run uses ${sub}`);
+    expect(readdirSync(sub)).toEqual([LOCK_FILE]);
+    expect(readdirSync(join(sub, LOCK_FILE))).toEqual(['inside']);
+  });
+
+  it('takes over a lock whose process was killed but not yet reaped (a zombie, which kill(pid, 0) still finds)', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const sub = join(dir, 'zombie');
+    mkdirSync(sub);
+    // A child killed while this process, its parent, is not listening for its end stays a zombie until then.
+    const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const pid = child.pid!;
+    const ended = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      child.kill('SIGKILL');
+      for (let i = 0; i < 1000 && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); i++) spawnSync('sleep', ['0.01']);
+      expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toContain(') Z ');
+      writeFileSync(join(sub, LOCK_FILE), `${pid}\n`);
+      const lock = lockRunDir(sub);
+      expect(readFileSync(join(sub, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+      lock.release();
+      expect(String(stderr.mock.calls[0][0])).toBe(`taking over ${join(sub, LOCK_FILE)}: its process ${pid} is no longer running\n`);
+    } finally {
+      await ended;
+    }
+  });
+});
+
 describe('openRunDir', () => {
   it('creates a new directory, refuses one that holds files without --resume or --force', async () => {
     const sub = join(dir, 'run');
@@ -94,11 +126,13 @@ describe('openRunDir', () => {
     await expect(openRunDir(sub, { resume: true, force: true })).rejects.toThrow(/give one of them/);
   });
 
-  it('--force removes the run files and nothing else', async () => {
+  it('--force removes nothing when the directory is opened; clearRunFiles then removes the run files and nothing else', async () => {
     const sub = join(dir, 'forced');
     mkdirSync(sub);
     for (const name of ['metrics.jsonl', 'last.ckpt', 'reference.ckpt', 'notes.txt']) writeFileSync(join(sub, name), 'x');
     const lock = await openRunDir(sub, { resume: false, force: true });
+    expect(readdirSync(sub).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'notes.txt', 'reference.ckpt', LOCK_FILE].sort());
+    await clearRunFiles(sub);
     expect(readdirSync(sub).sort()).toEqual(['notes.txt', LOCK_FILE].sort());
     lock.release();
   });

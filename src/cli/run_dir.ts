@@ -1,7 +1,8 @@
 // A training run's directory (`train --out DIR`): one run at a time holds it through a lock file, and a
 // directory that already holds files is only continued (--resume) or started over (--force), never
-// overwritten unasked.
-import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+// overwritten unasked. --force removes the old run's files only once the new run's inputs have all been read
+// and checked (train.ts calls clearRunFiles then), so a refused start leaves the old run as it was.
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CliError } from './cli_error.ts';
@@ -21,13 +22,36 @@ function code(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 }
 
+/**
+ * Whether process `pid` still runs. A process killed but not yet reaped by its parent (a zombie) still
+ * answers kill(pid, 0), so where /proc says what state a process is in, a zombie ('Z') or a dead one ('X')
+ * counts as ended.
+ */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return code(err) === 'EPERM';
   }
+  return !['Z', 'X'].includes(processState(pid) ?? '');
+}
+
+/** The state letter of /proc/PID/stat (R, S, D, Z, ...), or null where there is no /proc. */
+function processState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "PID (command) STATE ...": the command may hold spaces and parentheses, so the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ')[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the lock's path holds when it is not a regular file ("a directory"), or null when it is one (or gone). */
+function notAFile(path: string): string | null {
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (!info || info.isFile()) return null;
+  return info.isDirectory() ? 'a directory' : info.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
 }
 
 /** The process id written in a lock file; null when the file is unreadable or holds something else. */
@@ -73,6 +97,16 @@ function removeStaleLock(path: string, holder: number | null): void {
     if (code(err) === 'ENOENT') return;
     throw new CliError(`cannot take over ${path}: ${code(err)}`);
   }
+  const kind = notAFile(aside);
+  if (kind) {
+    // Replaced by something else since it was read: put back as it was.
+    try {
+      renameSync(aside, path);
+    } catch {
+      // The path was taken again meanwhile: what was moved aside stays beside it, under its .stale name.
+    }
+    throw new CliError(`cannot take over ${path}: it became ${kind}`);
+  }
   if (holderOf(aside) !== holder) {
     try {
       linkSync(aside, path);
@@ -91,6 +125,9 @@ export function lockRunDir(dir: string): RunDirLock {
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createLock(path)) return holdLock(path);
+    // A lock this code did not write is left alone: nothing tells whether a run holds it.
+    const kind = notAFile(path);
+    if (kind) throw new CliError(`cannot lock ${dir}: ${path} is ${kind}, not a lock file; remove it if no run uses ${dir}`);
     const holder = holderOf(path);
     if (holder !== null && isRunning(holder)) {
       throw new CliError(`${dir} is in use by process ${holder} (${path}); one run at a time writes a run directory`);
@@ -128,8 +165,9 @@ function holdLock(path: string): RunDirLock {
 }
 
 /**
- * Creates and locks a run directory for a new run (refused when it already holds files, unless `force`,
- * which removes the run files first) or for `resume`. The caller releases the lock when the run ends.
+ * Creates and locks a run directory for a new run (refused when it already holds files, unless `force`: the
+ * caller then calls clearRunFiles once its inputs are checked) or for `resume`. The caller releases the lock
+ * when the run ends.
  */
 export async function openRunDir(dir: string, mode: { resume: boolean; force: boolean }): Promise<RunDirLock> {
   if (mode.resume && mode.force) throw new CliError('--resume continues the run in --out and --force starts it over: give one of them', 2);
@@ -142,9 +180,6 @@ export async function openRunDir(dir: string, mode: { resume: boolean; force: bo
         const shown = files.slice(0, 3).join(', ') + (files.length > 3 ? ', ...' : '');
         throw new CliError(`${dir} already holds files (${shown}): --resume continues its run, --force starts over`, 2);
       }
-      if (mode.force) {
-        for (const name of RUN_FILES) await rm(join(dir, name), { force: true });
-      }
     }
   } catch (err) {
     lock.release();
@@ -152,4 +187,13 @@ export async function openRunDir(dir: string, mode: { resume: boolean; force: bo
     throw new CliError(`cannot prepare ${dir}: ${code(err)}`);
   }
   return lock;
+}
+
+/** Removes the run files of a directory this process has locked (--force), leaving any other file. */
+export async function clearRunFiles(dir: string): Promise<void> {
+  try {
+    for (const name of RUN_FILES) await rm(join(dir, name), { force: true });
+  } catch (err) {
+    throw new CliError(`cannot clear ${dir}: ${code(err)}`);
+  }
 }

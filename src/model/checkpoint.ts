@@ -25,6 +25,11 @@ import { checkParameterBytes, parameterLayout } from './layout.ts';
 export const CHECKPOINT_MAGIC = 'SEEDCKPT';
 export const CHECKPOINT_VERSION = 1;
 const PREFIX_BYTES = 20;
+/**
+ * The largest header a checkpoint may have. A run's metadata (its config, seed-static's library of at most
+ * 256 skills, seed-crossgame's pool) takes a few kB to a few hundred kB; a larger block is no checkpoint's.
+ */
+export const MAX_HEADER_BYTES = 1 << 20;
 
 export interface OptimizerState {
   m: Float32Array;
@@ -71,6 +76,7 @@ export function writeCheckpoint(ck: Checkpoint): Uint8Array {
     metadata: ck.metadata,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  if (headerBytes.length > MAX_HEADER_BYTES) throw new RangeError(`checkpoint header of ${headerBytes.length} bytes, more than ${MAX_HEADER_BYTES}`);
   const dataStart = align4(PREFIX_BYTES + headerBytes.length);
   const floats = n * (ck.optimizer ? 3 : 1);
   const total = dataStart + 4 * floats + 4;
@@ -124,6 +130,9 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
   // The checksum passed, so what follows guards against files written by something other than this code.
   const headerLength = view.getUint32(16, true);
   if (PREFIX_BYTES + headerLength > total - 4) throw new CheckpointError('corrupted', 'corrupted checkpoint: header runs past the end');
+  if (headerLength > MAX_HEADER_BYTES) {
+    throw new CheckpointError('corrupted', `corrupted checkpoint: a header of ${headerLength} bytes, more than the ${MAX_HEADER_BYTES} a checkpoint's metadata may take`);
+  }
   let header: { config: ModelConfig; vocabHash: string; parameterFloats: number; optimizer: { step: number } | null; metadata: Record<string, unknown> };
   try {
     header = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength))) as typeof header;

@@ -83,6 +83,19 @@ export function validateConfig(config: ModelConfig): ModelConfig {
   return config;
 }
 
+/** The fields in which a checkpoint's model config differs from the one expected, as "lnEps 0.001 (expected 0.00001)"; null when none does. */
+export function configDifference(found: ModelConfig, expected: ModelConfig): string | null {
+  const keys = Object.keys(expected) as (keyof ModelConfig)[];
+  const differing = keys.filter((k) => found[k] !== expected[k]).map((k) => `${k} ${quote(found[k])} (expected ${expected[k]})`);
+  return differing.length ? differing.join(', ') : null;
+}
+
+/** The preset whose model this is, or null when it is no preset's. */
+export function presetOfConfig(config: ModelConfig): PresetName | null {
+  const names = Object.keys(PRESETS) as PresetName[];
+  return names.find((name) => configDifference(config, presetConfig(name, config.vocabSize)) === null) ?? null;
+}
+
 /** FLOP of one forward per token attending to `attended` tokens, with the output head on `headFraction` of tokens. */
 export function forwardFlopsPerToken(config: ModelConfig, attended: number, headFraction = 1): number {
   const { dModel: d, nLayer: L, dMlp: m, vocabSize: V } = config;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rangeProblem } from '../common/setting_range.ts';
+import { rangeProblem, writtenValueProblem } from '../common/setting_range.ts';
 import {
   applySettings,
   checkConfig,
@@ -48,6 +48,17 @@ describe('the settings table', () => {
     expect(rangeProblem(TRAIN_SETTINGS.clip, 1)).toBe('outside [0, 1)');
     expect(rangeProblem(TRAIN_SETTINGS.clip, 0.999)).toBeNull();
     expect(rangeProblem(TRAIN_SETTINGS.beta, 100)).toBeNull();
+  });
+
+  it('refuses a value that is not 0 but rounds to 0 in float32, by its number or by its text, and keeps 0 itself', () => {
+    expect(rangeProblem(TRAIN_SETTINGS.lr, 1e-320)).toBe('too small: it rounds to 0 in float32');
+    expect(rangeProblem(TRAIN_SETTINGS.lr, 1e-40)).toBeNull();
+    expect(writtenValueProblem(TRAIN_SETTINGS.lambda, '1e-400', Number('1e-400'))).toBe('too small: it rounds to 0 in float32');
+    expect(writtenValueProblem(TRAIN_SETTINGS.lambda, '0.0e-400', 0)).toBeNull();
+    expect(writtenValueProblem(TRAIN_SETTINGS.groupSize, '0', 0)).toBe('outside [1, 64]');
+    expect(() => applySettings(defaultConfig('tiny'), ['lambda=1e-400'])).toThrow('setting lambda is too small: it rounds to 0 in float32, got 1e-400');
+    expect(() => applySettings(defaultConfig('tiny'), ['lr=1e-320'])).toThrow('setting lr is too small: it rounds to 0 in float32, got 1e-320');
+    expect(applySettings(defaultConfig('tiny'), ['lr=0']).lr).toBe(0);
   });
 });
 

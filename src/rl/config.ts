@@ -5,7 +5,7 @@
 // next update. The ranges of the loss's four settings live a layer down, where the backends check them
 // (backend/loss_settings.ts).
 import { LOSS_RANGES } from '../backend/loss_settings.ts';
-import { settingProblem, type SettingRange } from '../common/setting_range.ts';
+import { ROUNDS_TO_ZERO, settingProblem, underflows, type SettingRange } from '../common/setting_range.ts';
 import type { PresetName } from '../model/config.ts';
 
 export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'opid', 'seed-nogate', 'seed-exact', 'seed-exact-crossgame'] as const;
@@ -139,6 +139,8 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
     if (!isConfigKey(key)) throw new RangeError(`unknown setting "${key}" (known: ${TRAIN_KEYS.join(', ')})`);
     const value = text === 'true' ? 1 : text === 'false' ? 0 : Number(text);
     if (text === '' || !Number.isFinite(value)) throw new RangeError(`setting ${key} needs a finite number, got "${text}"`);
+    // The range is checkConfig's, below; a text that is not 0 but reads as 0 has only its text to show.
+    if (underflows(text, value)) throw new RangeError(`setting ${key} is ${ROUNDS_TO_ZERO}, got ${text}`);
     out[key] = value;
   }
   return checkConfig(out);

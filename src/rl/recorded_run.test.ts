@@ -148,6 +148,7 @@ describe('checking a recorded run', () => {
     expect(refusal((r) => (episodes(r)[3].gate as unknown[]).pop())).toBe(`episodes[3].gate has ${defaultConfig('tiny').maxSteps * 13 - 1} numbers for ${defaultConfig('tiny').maxSteps * 13} tokens`);
     expect(refusal((r) => (episodes(r)[0].update = 500))).toBe('episodes[0].update is 500, not a number in [1, 192]');
     expect(refusal((r) => delete r.arms)).toBe('arms is undefined, not a list');
+    expect(refusal((r) => (r.preset = 'huge'))).toBe('preset is "huge", not one of micro, tiny, small');
     expect(() => parseRecordedRun('{"format": ')).toThrow(/^the record is not JSON/);
     expect(() => parseRecordedRun(' '.repeat(MAX_RECORD_BYTES + 1))).toThrow(/over the 2097152-byte budget/);
   });

@@ -1,6 +1,7 @@
 // The check a recorded run (recorded_run.ts) and its index pass before the page draws them: a record is input
 // like a link or a file, so a damaged, truncated or older one is refused with a one-line reason that names
 // the first field in the way, and the page goes on without it.
+import { isPresetName, PRESETS } from '../model/config.ts';
 import { isAlgo } from './config.ts';
 import {
   MAX_RECORD_BYTES,
@@ -85,6 +86,11 @@ function algo(v: unknown, at: string) {
   return v;
 }
 
+function preset(v: unknown): string {
+  if (typeof v !== 'string' || !isPresetName(v)) refuse(`preset is ${show(v)}, not one of ${Object.keys(PRESETS).join(', ')}`);
+  return v;
+}
+
 /** A difference may be negative: its value and interval lie in [-1, 1]. */
 function interval(v: unknown, at: string, lo = 0): Interval {
   const o = object(v, at);
@@ -100,7 +106,19 @@ function split<T>(v: unknown, at: string, each: (x: unknown, where: string) => T
   return { seen: each(o.seen, `${at}.seen`), unseen: each(o.unseen, `${at}.unseen`) };
 }
 
-function curvePoint(v: unknown, at: string, updates: number): CurvePoint {
+const isRateOrNull = (x: unknown) => x === null || (typeof x === 'number' && x >= 0 && x <= 1);
+
+/**
+ * Point `i` of a curve (`curve` names it). A record holds up to tens of thousands of points: a good one is
+ * taken without building the names a refusal would use.
+ */
+function curvePoint(v: unknown, curve: string, i: number, updates: number): CurvePoint {
+  if (Array.isArray(v) && v.length === 4) {
+    const [update, episodes, seen, unseen] = v as unknown[];
+    const whole = (x: unknown, hi: number) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= hi;
+    if (whole(update, updates) && whole(episodes, 1e12) && isRateOrNull(seen) && isRateOrNull(unseen)) return v as CurvePoint;
+  }
+  const at = `${curve}[${i}]`;
   const p = array(v, at);
   if (p.length !== 4) refuse(`${at} has ${p.length} entries, not [update, episodes, seen, unseen]`);
   return [whole(p[0], `${at}[0]`, 0, updates), whole(p[1], `${at}[1]`, 0, 1e12), rateOrNull(p[2], `${at}[2]`), rateOrNull(p[3], `${at}[3]`)];
@@ -108,10 +126,10 @@ function curvePoint(v: unknown, at: string, updates: number): CurvePoint {
 
 function seedRun(v: unknown, at: string, updates: number): RecordedSeed {
   const o = object(v, at);
-  const curve = array(o.curve, `${at}.curve`, updates + 1).map((p, i) => curvePoint(p, `${at}.curve[${i}]`, updates));
-  curve.forEach((p, i) => {
-    if (i > 0 && p[0] <= curve[i - 1][0]) refuse(`${at}.curve[${i}] is at update ${p[0]}, not after update ${curve[i - 1][0]}`);
-  });
+  const curve = array(o.curve, `${at}.curve`, updates + 1).map((p, i) => curvePoint(p, `${at}.curve`, i, updates));
+  for (let i = 1; i < curve.length; i++) {
+    if (curve[i][0] <= curve[i - 1][0]) refuse(`${at}.curve[${i}] is at update ${curve[i][0]}, not after update ${curve[i - 1][0]}`);
+  }
   return { seed: whole(o.seed, `${at}.seed`, 0, 1e9), curve, final: split(o.final, `${at}.final`, rate) };
 }
 
@@ -203,7 +221,7 @@ export function checkRecordedRun(v: unknown): RecordedRun {
     command: text(o.command, 'command'),
     commit: text(o.commit, 'commit', 100),
     created: text(o.created, 'created', 100),
-    preset: text(o.preset, 'preset', 100),
+    preset: preset(o.preset),
     updates,
     episodesPerUpdate: whole(o.episodesPerUpdate, 'episodesPerUpdate', 1, 1e6),
     evalEvery: whole(o.evalEvery, 'evalEvery', 1, 1e9),

@@ -4,25 +4,12 @@
 // pool are the skills it keeps between updates, so restoring both files resumes a run exactly. A checkpoint
 // that names its algorithm by a former name (config.ts, FORMER_ALGO_NAMES) is read as today's algorithm.
 import type { Checkpoint } from '../model/checkpoint.ts';
-import { checkConfig, currentAlgoName, isAlgo, type TrainConfig } from './config.ts';
-import { CROSSGAME_POOL_SIZE, copyPool, type CrossgamePool, type SkillLibrary } from './hindsight.ts';
+import { configDifference, type PresetName } from '../model/config.ts';
+import { copyPool } from './hindsight.ts';
+import { checkRunReference, runMetadata, type RunMetadata } from './run_metadata.ts';
 import type { Trainer } from './trainer.ts';
 
-export interface RunMetadata {
-  stage: 'rl';
-  algo: string;
-  seed: number;
-  preset: string;
-  scale: string;
-  updates: number;
-  episodes: number;
-  config: TrainConfig;
-  staticLibrary: SkillLibrary | null;
-  /** seed-crossgame's pool; absent in checkpoints written before it existed (an empty pool). */
-  crossgamePool?: CrossgamePool;
-}
-
-export async function runCheckpoints(trainer: Trainer, preset: string, vocabHash: string): Promise<{ current: Checkpoint; reference: Checkpoint }> {
+export async function runCheckpoints(trainer: Trainer, preset: PresetName, vocabHash: string): Promise<{ current: Checkpoint; reference: Checkpoint }> {
   const be = trainer.backend;
   const metadata: RunMetadata = {
     stage: 'rl',
@@ -42,34 +29,20 @@ export async function runCheckpoints(trainer: Trainer, preset: string, vocabHash
   };
 }
 
-/** Reads a run's metadata from its checkpoint; throws a RangeError naming what is wrong. */
-export function runMetadata(ck: Checkpoint): RunMetadata {
-  const m = ck.metadata as Partial<RunMetadata>;
-  if (m.stage !== 'rl') throw new RangeError('not a training-run checkpoint (metadata.stage is not "rl")');
-  if (typeof m.algo !== 'string' || !isAlgo(currentAlgoName(m.algo))) throw new RangeError(`run checkpoint: unknown algorithm ${m.algo}`);
-  if (!Number.isInteger(m.updates) || !Number.isInteger(m.seed) || !Number.isInteger(m.episodes)) throw new RangeError('run checkpoint: bad update, episode or seed count');
-  if (!m.config || typeof m.config !== 'object') throw new RangeError('run checkpoint: no config');
-  checkConfig(m.config);
-  if (!ck.optimizer) throw new RangeError('run checkpoint: no optimizer state');
-  if (m.crossgamePool !== undefined) checkPool(m.crossgamePool);
-  return { ...(m as RunMetadata), algo: currentAlgoName(m.algo) };
-}
-
-function checkPool(pool: unknown): void {
-  const bad = (why: string) => new RangeError(`run checkpoint: the crossgame pool ${why}`);
-  if (typeof pool !== 'object' || pool === null || Array.isArray(pool)) throw bad('is not an object');
-  for (const [type, skills] of Object.entries(pool)) {
-    if (!Array.isArray(skills) || skills.some((s) => typeof s !== 'string')) throw bad(`of ${type} is not a list of skills`);
-    if (skills.length > CROSSGAME_POOL_SIZE) throw bad(`of ${type} holds ${skills.length} skills, more than ${CROSSGAME_POOL_SIZE}`);
-  }
-}
-
-/** Loads the weights, optimizer state, reference and counters of a run into a trainer built with the same algorithm and seed. */
+/**
+ * Loads the weights, optimizer state, reference and counters of a run into a trainer built with the same
+ * algorithm, seed, model and scale, once both checkpoints passed the check (run_metadata.ts); throws a
+ * RangeError naming what does not fit before the trainer is touched.
+ */
 export async function restoreRun(trainer: Trainer, current: Checkpoint, reference: Checkpoint): Promise<void> {
   const meta = runMetadata(current);
+  checkRunReference(reference, current, meta);
   if (meta.algo !== trainer.algo || meta.seed !== trainer.seed) {
     throw new RangeError(`the checkpoint is of ${meta.algo} seed ${meta.seed}, the run is ${trainer.algo} seed ${trainer.seed}`);
   }
+  const difference = configDifference(current.config, trainer.backend.config);
+  if (difference) throw new RangeError(`the checkpoint's model differs from the run's: ${difference}`);
+  if (meta.scale !== trainer.scale.name) throw new RangeError(`the checkpoint's run played ${meta.scale} rooms, this run plays ${trainer.scale.name} rooms`);
   const be = trainer.backend;
   await be.writeParameters(reference.params);
   await be.setReferenceFromCurrent();

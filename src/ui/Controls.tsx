@@ -158,7 +158,7 @@ function NumberField({ settingKey, value, onCommit }: { settingKey: NumericKey; 
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   const parsed = text.trim() === '' ? Number.NaN : Number(text);
-  const problem = Number.isNaN(parsed) ? 'not a number' : numberProblem(settingKey, parsed);
+  const problem = Number.isNaN(parsed) ? 'not a number' : numberProblem(settingKey, parsed, text.trim());
   const commit = () => {
     if (!problem && parsed !== value) onCommit(parsed);
   };

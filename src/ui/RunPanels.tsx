@@ -26,9 +26,13 @@ export function Notices() {
           <ul>
             {notices.map((n, i) => (
               <li key={i} data-testid="hash-notice" data-key={n.key}>
-                <code>
-                  {n.key}={n.value}
-                </code>{' '}
+                {n.more ? null : (
+                  <>
+                    <code>
+                      {n.key}={n.value}
+                    </code>{' '}
+                  </>
+                )}
                 {n.message}
               </li>
             ))}

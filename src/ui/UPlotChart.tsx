@@ -95,7 +95,9 @@ function options(def: ChartDef, data: () => ChartData, marker: () => number | nu
           dash: s.dash,
           alpha: s.alpha,
           spanGaps: true,
-          points: { show: s.points, size: 5, fill: s.colour, stroke: s.colour },
+          // uPlot leaves out the points of a series where they would crowd (a long recorded curve): drawing
+          // tens of thousands of them held the page for seconds.
+          points: s.points ? { size: 5, fill: s.colour, stroke: s.colour } : { show: false },
           value: (_u, v, _si, idx) => readout(def, data().series[i] ?? s, v, idx),
         }),
       ),

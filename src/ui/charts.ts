@@ -155,8 +155,13 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
   const xs = [...xSet].sort((a, b) => a - b);
   const series: SeriesSpec[] = [];
   const ys: (number | null)[][] = [];
+  const column = new Map(xs.map((x, i) => [x, i]));
   for (const { arm, band } of arms) {
-    const at = (f: (p: (typeof band)[number]) => number) => aligned(xs, new Map(band.map((p) => [p.update, f(p)])));
+    const at = (f: (p: (typeof band)[number]) => number) => {
+      const out: (number | null)[] = new Array(xs.length).fill(null);
+      for (const p of band) out[column.get(p.update)!] = f(p);
+      return out;
+    };
     const n = arm.seeds.length;
     series.push({
       label: `recorded ${arm.algo} eval-${def.recorded} (mean of ${n} seed${n === 1 ? '' : 's'})`,

@@ -70,6 +70,13 @@ describe('a recorded arm over its seeds', () => {
     const withEpisodes = { ...record(), episodes: [8, 4, 8].map((update) => ({ update }) as RecordedRun['episodes'][number]) };
     expect(recordedUpdates(withEpisodes)).toEqual([4, 8]);
   });
+
+  it('works out a loaded record\'s bands and updates once, however often the charts and the scrubber ask', () => {
+    const run = record();
+    expect(armBand(run.arms[0], 'seen')).toBe(armBand(run.arms[0], 'seen'));
+    expect(armBand(run.arms[0], 'unseen')).not.toBe(armBand(run.arms[0], 'seen'));
+    expect(recordedUpdates(run)).toBe(recordedUpdates(run));
+  });
 });
 
 describe('chart series', () => {

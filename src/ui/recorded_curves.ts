@@ -21,7 +21,18 @@ export function tQuantile975(df: number): number {
   return T975[Math.min(df, T975.length) - 1];
 }
 
-export function armBand(arm: RecordedArm, split: 'seen' | 'unseen'): BandPoint[] {
+/** Bands already computed: a loaded record never changes, and the charts and the scrubber read the same ones. */
+const bands = new WeakMap<RecordedArm, Partial<Record<'seen' | 'unseen', readonly BandPoint[]>>>();
+
+/** The arm's band on a split (computed once per arm and split). */
+export function armBand(arm: RecordedArm, split: 'seen' | 'unseen'): readonly BandPoint[] {
+  const known = bands.get(arm) ?? {};
+  const band = (known[split] ??= computeBand(arm, split));
+  bands.set(arm, known);
+  return band;
+}
+
+function computeBand(arm: RecordedArm, split: 'seen' | 'unseen'): BandPoint[] {
   const byUpdate = new Map<number, number[]>();
   for (const s of arm.seeds) {
     for (const [update, , seen, unseen] of s.curve) {
@@ -44,8 +55,16 @@ export function armBand(arm: RecordedArm, split: 'seen' | 'unseen'): BandPoint[]
     });
 }
 
-/** The updates a person can scrub through: those with recorded episodes, or else those of the curves. */
-export function recordedUpdates(run: RecordedRun): number[] {
+const scrubbed = new WeakMap<RecordedRun, readonly number[]>();
+
+/** The updates a person can scrub through: those with recorded episodes, or else those of the curves (computed once per record). */
+export function recordedUpdates(run: RecordedRun): readonly number[] {
+  let updates = scrubbed.get(run);
+  if (!updates) scrubbed.set(run, (updates = computeUpdates(run)));
+  return updates;
+}
+
+function computeUpdates(run: RecordedRun): number[] {
   const withEpisodes = [...new Set(run.episodes.map((e) => e.update))];
   const updates = withEpisodes.length ? withEpisodes : run.arms.flatMap((a) => a.seeds.flatMap((s) => s.curve.map((p) => p[0])));
   return [...new Set(updates)].sort((a, b) => a - b);

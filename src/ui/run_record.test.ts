@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrajectoryView, UpdateMetrics } from '../worker/protocol.ts';
 import {
   EMPTY_RECORD,
+  afterImport,
   applyEvent,
   colourOf,
   colourRange,
@@ -81,6 +82,13 @@ describe('run record', () => {
     let rec = EMPTY_RECORD;
     for (let i = 0; i < 7; i++) rec = applyEvent(rec, { type: 'error', message: `e${i}` });
     expect(rec.errors).toEqual(['e2', 'e3', 'e4', 'e5', 'e6']);
+  });
+
+  it('drops the errors of the replaced weights once a checkpoint is imported, and the curves too for a run checkpoint', () => {
+    let rec = applyEvent(EMPTY_RECORD, { type: 'update', metrics: metrics('seed', 1) });
+    rec = applyEvent(rec, { type: 'error', message: 'cannot sample: the logits are not finite' });
+    expect(afterImport(rec, false)).toMatchObject({ errors: [], stage: {}, curves: rec.curves });
+    expect(afterImport(rec, true)).toMatchObject({ errors: [], curves: {} });
   });
 
   it('filters by outcome and keeps a selection that is still shown', () => {

@@ -82,6 +82,15 @@ export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
   }
 }
 
+/**
+ * The record once a checkpoint was imported: the open update's stages go (they were computed with the old
+ * weights), and so do the errors the replaced weights met; a run checkpoint brings its own update count, so
+ * the curves of the run it replaces go too.
+ */
+export function afterImport(rec: RunRecord, fromCheckpoint: boolean): RunRecord {
+  return { ...rec, stage: {}, errors: [], curves: fromCheckpoint ? {} : rec.curves };
+}
+
 /** A record holding saved curves (a resumed run). */
 export function recordWithCurves(curves: UpdateMetrics[]): RunRecord {
   let rec = EMPTY_RECORD;

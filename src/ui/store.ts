@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { EngineEvent, EngineInfo, RunId, SavedRunInfo, SavedRuns, TeacherCheckView, TokenTableExport } from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
-import { EMPTY_RECORD, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
+import { EMPTY_RECORD, afterImport, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
 import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../worker/settings.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
@@ -258,9 +258,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
     try {
       const imported = await engine.importCheckpoint(bytes);
       flushEvents();
-      // The open update was computed with the old weights; the engine dropped it. A run checkpoint brings its
-      // update count, and the curves of the replaced run go.
-      set((s) => ({ record: { ...s.record, stage: {}, curves: imported.fromCheckpoint ? {} : s.record.curves }, teacher: { state: 'idle' } }));
+      set((s) => ({ record: afterImport(s.record, imported.fromCheckpoint), teacher: { state: 'idle' } }));
       const from = imported.fromCheckpoint ? `its update ${imported.updates}` : `update ${imported.updates} with its weights`;
       set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from ${from}` } });
     } catch (err) {

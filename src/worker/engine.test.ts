@@ -215,7 +215,7 @@ describe('engine', () => {
     const tok = defaultTokenizer();
     const tiny = presetConfig('tiny', tok.vocabSize);
     const other = writeCheckpoint({ config: tiny, vocabHash: tok.hash, params: initParameters(tiny, 1), optimizer: null, metadata: {} });
-    await expect(engine.importCheckpoint(other)).rejects.toThrow(/this run's micro preset is d 16/);
+    await expect(engine.importCheckpoint(other)).rejects.toThrow("the checkpoint's model differs from this run's micro preset: dModel 48 (expected 16), nHead 4 (expected 2), dMlp 192 (expected 64)");
     expect(await engine.exportCheckpoint('seed')).toEqual(before);
   });
 
@@ -232,7 +232,7 @@ describe('engine', () => {
     const warm = writeCheckpoint({ ...ck, optimizer: null, metadata: { stage: 'warmstart' } });
     expect(await other.engine.importCheckpoint(warm)).toEqual({ updates: 3, fromCheckpoint: false });
     const broken = writeCheckpoint({ ...ck, metadata: { ...ck.metadata, updates: 'two' } });
-    await expect(other.engine.importCheckpoint(broken)).rejects.toThrow(/bad update, episode or seed count/);
+    await expect(other.engine.importCheckpoint(broken)).rejects.toThrow('metadata.updates is "two", not a whole number in [0, 1000000000]');
   });
 
   it('runs the teacher check of the current policy with skills it writes', async () => {

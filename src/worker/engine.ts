@@ -6,12 +6,14 @@ import type { Backend } from '../backend/backend.ts';
 import { messageOf } from '../common/errors.ts';
 import { TINY } from '../env/scale.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import { presetConfig, type ModelConfig } from '../model/config.ts';
+import { configDifference, presetConfig, type ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import { packBatch } from '../rl/batch.ts';
 import { checkConfig } from '../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
-import { restoreRun, runCheckpoints, runMetadata } from '../rl/run_checkpoint.ts';
+import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
+import { runMetadata } from '../rl/run_metadata.ts';
+import { unusableWeights } from '../rl/policy_probe.ts';
 import { teacherCheck, teacherScenes } from '../rl/teacher_check.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
@@ -34,7 +36,7 @@ import {
   type UpdateMetrics,
 } from './protocol.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
-import { describeShape, initialWeights, sameShape, type WarmStarts } from './warm_start.ts';
+import { initialWeights, type WarmStarts } from './warm_start.ts';
 import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView } from './views.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
@@ -372,12 +374,15 @@ export class Engine implements EngineApi {
       const ck: Checkpoint = readCheckpoint(bytes, { vocabHash: this.tok.hash });
       const config = this.runs[0]?.backend.config;
       if (!config) throw new Error('no run has started');
-      if (!sameShape(ck.config, config)) {
-        throw new Error(`the checkpoint's model is ${describeShape(ck.config)}; this run's ${this.settings!.preset} preset is ${describeShape(config)}`);
-      }
+      const preset = this.settings!.preset;
+      const difference = configDifference(ck.config, config);
+      if (difference) throw new Error(`the checkpoint's model differs from this run's ${preset} preset: ${difference}`);
       // A run checkpoint (the page's export, `seed train`'s) carries its counts: the run goes on from its
       // update, and the curves of the run it replaces are dropped. Other checkpoints (a warm start) have none.
-      const counts = ck.metadata.stage === 'rl' ? runMetadata(ck) : null;
+      // Its metadata passes the check `seed train --resume` makes.
+      const counts = ck.metadata.stage === 'rl' ? runMetadata(ck, preset) : null;
+      const unusable = unusableWeights(ck.config, ck.params, 'the checkpoint');
+      if (unusable) throw new Error(unusable);
       if (counts) this.curves = [];
       const generation = this.generation;
       for (const run of this.runs) {

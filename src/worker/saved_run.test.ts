@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { writeCheckpoint } from '../model/checkpoint.ts';
 import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
-import type { RunMetadata } from '../rl/run_checkpoint.ts';
+import type { RunMetadata } from '../rl/run_metadata.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';
@@ -153,7 +153,7 @@ describe('a saved-run record', () => {
     expect(problemOf(withField(VALID, ['runs', 0, 'reference'], new Uint8Array(3)))).toMatch(/^the seed reference checkpoint: not a SEED checkpoint/);
     expect(problemOf(withField(VALID, ['updates'], 5))).toBe('the seed checkpoint is at update 2, the record says 5');
     expect(problemOf(withField(VALID, ['settings', 'seed'], 7))).toBe('the seed checkpoint is of seed seed 1, the settings say seed seed 7');
-    expect(problemOf(withField(VALID, ['settings', 'preset'], 'tiny'))).toBe('the seed checkpoint is not of the tiny preset\'s model shape');
+    expect(problemOf(withField(VALID, ['settings', 'preset'], 'tiny'))).toBe("the seed checkpoint is not of the tiny preset's model: dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192)");
     expect(problemOf(withField(BOTH, ['runs', 1], undefined))).toBe('runs holds 1 runs; the both algorithm has 2');
   });
 

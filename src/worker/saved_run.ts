@@ -7,15 +7,13 @@
 // longest ago (records too damaged to say when they were saved go first).
 import { messageOf } from '../common/errors.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import { presetConfig, type ModelConfig } from '../model/config.ts';
+import { configDifference, presetConfig } from '../model/config.ts';
 import { checkConfig, currentAlgoName } from '../rl/config.ts';
-import { runMetadata, type RunMetadata } from '../rl/run_checkpoint.ts';
+import { MAX_RUN_UPDATES, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { RunId, SavedRunInfo, UpdateMetrics } from './protocol.ts';
 import { SETTING_KEYS, runIdsOf, settingsFrom, trainConfigOf, type Settings } from './settings.ts';
 
 export const MAX_SAVED_RUNS = 5;
-/** The most updates a saved run may claim: a page run does about one per second on the micro preset. */
-export const MAX_SAVED_UPDATES = 1e9;
 /** The latest time a record may say it was saved at (the largest a Date holds, in ms). */
 const MAX_TIME = 8.64e15;
 /** A run id: the UUID a run gets when it starts (or the key of the single record older pages kept). */
@@ -147,10 +145,6 @@ function settingsOf(v: unknown): Settings {
   return settings;
 }
 
-function sameShape(a: ModelConfig, b: ModelConfig): boolean {
-  return (Object.keys(b) as (keyof ModelConfig)[]).every((k) => a[k] === b[k]);
-}
-
 function checkpointOf(bytes: unknown, what: string, settings: Settings, vocab: Vocabulary): Checkpoint {
   if (!(bytes instanceof Uint8Array)) refuse(`${what} is ${show(bytes)}, not checkpoint bytes`);
   let ck: Checkpoint;
@@ -159,7 +153,8 @@ function checkpointOf(bytes: unknown, what: string, settings: Settings, vocab: V
   } catch (err) {
     refuse(`${what}: ${messageOf(err)}`);
   }
-  if (!sameShape(ck.config, presetConfig(settings.preset, vocab.vocabSize))) refuse(`${what} is not of the ${settings.preset} preset's model shape`);
+  const difference = configDifference(ck.config, presetConfig(settings.preset, vocab.vocabSize));
+  if (difference) refuse(`${what} is not of the ${settings.preset} preset's model: ${difference}`);
   return ck;
 }
 
@@ -177,7 +172,7 @@ function runFilesOf(v: unknown, settings: Settings, updates: number, vocab: Voca
     checkpointOf(own(files, 'reference'), `the ${id} reference checkpoint`, settings, vocab);
     let meta: RunMetadata;
     try {
-      meta = runMetadata(current);
+      meta = runMetadata(current, settings.preset);
     } catch (err) {
       refuse(`the ${id} checkpoint: ${messageOf(err)}`);
     }
@@ -193,7 +188,7 @@ function savedRunOf(value: unknown, key: string, vocab: Vocabulary): SavedRun {
   const id = own(value, 'id') ?? key;
   if (id !== key) refuse(`it is stored under ${show(key)} but names the run ${show(id)}`);
   const settings = settingsOf(own(value, 'settings'));
-  const updates = integerIn(own(value, 'updates'), 1, MAX_SAVED_UPDATES, 'updates');
+  const updates = integerIn(own(value, 'updates'), 1, MAX_RUN_UPDATES, 'updates');
   const savedAt = own(value, 'savedAt');
   if (typeof savedAt !== 'number' || !(savedAt >= 0 && savedAt <= MAX_TIME)) refuse(`savedAt is ${show(savedAt)}, not a time`);
   const ids = runIdsOf(settings.algo);

@@ -6,11 +6,13 @@ import {
   BACKENDS,
   DECODINGS,
   DEFAULT_SETTINGS,
+  MAX_UNKNOWN_KEY_NOTICES,
   NUMBER_SPECS,
   SETTING_KEYS,
   defaultSettings,
   formatHash,
   needsReset,
+  numberProblem,
   parseHash,
   settingsFrom,
   withPaperValues,
@@ -25,7 +27,10 @@ function arbitrarySettings(): fc.Arbitrary<Settings> {
     numericKeys.map((k) => {
       const spec = NUMBER_SPECS[k];
       const arb = spec.kind === 'real'
-        ? fc.double({ min: spec.min, max: spec.max, maxExcluded: spec.belowMax, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x))
+        ? fc
+            .double({ min: spec.min, max: spec.max, maxExcluded: spec.belowMax, noNaN: true, noDefaultInfinity: true })
+            // A value that rounds to 0 in float32 is no valid setting: it reads as 0.
+            .map((x) => (Object.is(x, -0) || Math.fround(x) === 0 ? 0 : x))
         : fc.integer({ min: spec.min, max: spec.max });
       return [k, arb];
     }),
@@ -106,10 +111,10 @@ describe('URL hash', () => {
       ['seed', '0x10'],
       ['kl', ''],
     ]);
-    expect(notices[0].message).toBe(`is not a number; using ${DEFAULT_SETTINGS.lambda}`);
-    expect(notices[1].message).toBe('is outside [0, 100]; using 5');
-    expect(notices[2].message).toBe('is not a whole number; using 8');
-    expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; using seed`);
+    expect(notices[0].message).toBe(`is not a number; keeping the default ${DEFAULT_SETTINGS.lambda}`);
+    expect(notices[1].message).toBe('is outside [0, 100]; keeping the default 5');
+    expect(notices[2].message).toBe('is not a whole number; keeping the default 8');
+    expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; keeping the default seed`);
   });
 
   it('runs an algorithm named by its former name, with a notice', () => {
@@ -130,15 +135,34 @@ describe('URL hash', () => {
     ]);
   });
 
-  it('never throws and always yields valid settings on arbitrary text, within a second', () => {
+  it('keeps the default, with a notice, for a value out of range or one that rounds to 0: one rule for every setting, the rule of --set', () => {
+    const { settings, notices } = parseHash('#evaleps=1e308&group=1e308&lr=1e-320&lambda=1e-400&speed=1e-46&kl=0');
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, klCoef: 0 });
+    expect(notices.map((n) => `${n.key}=${n.value} ${n.message}`)).toEqual([
+      `evaleps=1e308 is outside [1, 134]; keeping the default ${DEFAULT_SETTINGS.evalEpisodes}`,
+      `group=1e308 is outside [1, 64]; keeping the default ${DEFAULT_SETTINGS.groupSize}`,
+      `lr=1e-320 is too small: it rounds to 0 in float32; keeping the default ${DEFAULT_SETTINGS.lr}`,
+      `lambda=1e-400 is too small: it rounds to 0 in float32; keeping the default ${DEFAULT_SETTINGS.lambda}`,
+      `speed=1e-46 is too small: it rounds to 0 in float32; keeping the default ${DEFAULT_SETTINGS.speed}`,
+    ]);
+    expect(numberProblem('lr', 0, '1e-400')).toBe('too small: it rounds to 0 in float32');
+  });
+
+  it(`names at most ${MAX_UNKNOWN_KEY_NOTICES} keys that are not settings, and counts the rest in one notice`, () => {
+    const { settings, notices } = parseHash(`#${Array.from({ length: 25_000 }, (_, i) => `k${i}=1`).join('&')}&beta=3`);
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
+    expect(notices.map((n) => n.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', '']);
+    expect(notices[MAX_UNKNOWN_KEY_NOTICES]).toEqual({ key: '', value: '', reason: 'and 24995 more keys that are not a setting', message: 'and 24995 more keys that are not a setting; ignored', more: 24995 });
+    expect(parseHash('#a=1&b=2&c=3&d=4&e=5&f=6').notices[5].message).toBe('and 1 more key that is not a setting; ignored');
+  });
+
+  it('never throws and always yields valid settings on arbitrary text', () => {
     const hashLike = fc
       .array(fc.tuple(fc.oneof(fc.constantFrom(...SETTING_KEYS.map((k) => formatHash(DEFAULT_SETTINGS).slice(1).split('&')[SETTING_KEYS.indexOf(k)].split('=')[0])), fc.string()), fc.string({ unit: 'binary' })), { maxLength: 30 })
       .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), hashLike), (text) => {
-        const started = performance.now();
         const { settings, notices } = parseHash(text);
-        expect(performance.now() - started).toBeLessThan(1000);
         for (const n of notices) expect([typeof n.key, typeof n.value, typeof n.message, typeof n.reason]).toEqual(['string', 'string', 'string', 'string']);
         for (const k of numericKeys) {
           const spec = NUMBER_SPECS[k];
@@ -178,10 +202,10 @@ describe('stored settings', () => {
     const { settings, notices } = settingsFrom({ ...DEFAULT_SETTINGS, lambda: '0.5', preset: 3, algo: { toString: 1 }, beta: null });
     expect(settings).toEqual(DEFAULT_SETTINGS);
     expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([
-      ['preset', 'number 3', 'is not a string; using tiny'],
-      ['algo', 'an object', 'is not a string; using seed'],
-      ['lambda', 'string 0.5', `is not a number; using ${DEFAULT_SETTINGS.lambda}`],
-      ['beta', 'null', 'is not a number; using 5'],
+      ['preset', 'number 3', 'is not a string; keeping the default tiny'],
+      ['algo', 'an object', 'is not a string; keeping the default seed'],
+      ['lambda', 'string 0.5', `is not a number; keeping the default ${DEFAULT_SETTINGS.lambda}`],
+      ['beta', 'null', 'is not a number; keeping the default 5'],
     ]);
     // A lone surrogate, which URL encoding refuses, is a value like any other that is not an option.
     expect(settingsFrom({ decoding: '\uD800' }).notices.map((n) => n.key)).toEqual(['decoding']);

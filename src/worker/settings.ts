@@ -7,10 +7,12 @@
 //   #preset=micro&algo=seed&lambda=0.5&beta=5&group=8&tasks=4&lr=0.001&clip=0.2&kl=0.01&temp=1&evaltemp=0.4
 //    &history=5&maxsteps=15&decoding=constrained&seed=1&speed=1&evalevery=5&evaleps=8&ckpt=5&backend=auto
 //
-// Parsing never fails: a missing key takes its default, a malformed or out-of-range value takes its default
-// and adds a notice naming the key, the value and why, and an unknown key is reported and ignored.
+// Parsing never fails: a missing key takes its default, and a malformed or out-of-range value, or one that
+// rounds to 0, keeps the default with a notice naming the key, the value and why (the rule of `--set` on the
+// command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
+// notice counts the rest.
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
-import { rangeProblem, type SettingRange } from '../common/setting_range.ts';
+import { writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
 import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
@@ -158,7 +160,12 @@ export interface SettingNotice {
   message: string;
   /** Why the value was not used, alone ("is outside [0, 1)"): what a check that refuses rather than repairs says. */
   reason: string;
+  /** Set on the one notice that stands for this many further keys that are not settings (no key or value of its own). */
+  more?: number;
 }
+
+/** Keys that are not settings get a notice each up to this many; one more notice counts the rest. */
+export const MAX_UNKNOWN_KEY_NOTICES = 5;
 
 function notice(key: string, value: string, reason: string, instead: string): SettingNotice {
   return { key, value, message: `${reason}; ${instead}`, reason };
@@ -169,9 +176,9 @@ export interface ParsedHash {
   notices: SettingNotice[];
 }
 
-/** Why a value is refused for a numeric setting, or null when it is fine. */
-export function numberProblem(key: NumericKey, value: number): string | null {
-  return rangeProblem(NUMBER_SPECS[key], value);
+/** Why a value (written as `text`) is refused for a numeric setting, or null when it is fine: the rule of `--set`. */
+export function numberProblem(key: NumericKey, value: number, text = String(value)): string | null {
+  return writtenValueProblem(NUMBER_SPECS[key], text, value);
 }
 
 /** Strict decimal: "1e-3", "0.5", "12"; not "", "0x10", " 5", "Infinity". */
@@ -218,10 +225,11 @@ export function parseHash(hash: string): ParsedHash {
   const first = entries.find(([key]) => key === 'preset')?.[1];
   const settings = defaultSettings(first !== undefined && isPresetName(first) ? first : DEFAULT_SETTINGS.preset);
   const seen = new Set<string>();
+  let unknown = 0;
   for (const [key, value] of entries) {
     const name = BY_HASH.get(key);
     if (!name) {
-      notices.push(notice(key, value, 'is not a setting', 'ignored'));
+      if (++unknown <= MAX_UNKNOWN_KEY_NOTICES) notices.push(notice(key, value, 'is not a setting', 'ignored'));
       continue;
     }
     if (seen.has(key)) {
@@ -237,13 +245,18 @@ export function parseHash(hash: string): ParsedHash {
         settings.algo = renamed as Algorithm;
         notices.push(notice(key, value, `is the former name of ${renamed}`, `using ${renamed}`));
       } else if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
-      else notices.push(notice(key, value, `must be one of ${options.join(', ')}`, `using ${String(settings[name])}`));
+      else notices.push(notice(key, value, `must be one of ${options.join(', ')}`, `keeping the default ${String(settings[name])}`));
       continue;
     }
     const n = parseDecimal(value);
-    const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n);
-    if (problem) notices.push(notice(key, value, `is ${problem}`, `using ${settings[name]}`));
+    const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n, value);
+    if (problem) notices.push(notice(key, value, `is ${problem}`, `keeping the default ${settings[name]}`));
     else settings[name] = n;
+  }
+  const more = unknown - MAX_UNKNOWN_KEY_NOTICES;
+  if (more > 0) {
+    const reason = `and ${more} more key${more === 1 ? '' : 's'} that ${more === 1 ? 'is' : 'are'} not a setting`;
+    notices.push({ key: '', value: '', reason, message: `${reason}; ignored`, more });
   }
   return { settings, notices };
 }
@@ -284,7 +297,7 @@ export function settingsFrom(value: unknown): ParsedHash {
   const { settings, notices } = parseHash(parts.join('&'));
   for (const [key, v] of wrongType) {
     const label = typeof v === 'object' ? (v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object') : `${typeof v} ${String(v)}`;
-    notices.push(notice(hashOf(key), label, `is not a ${isNumericKey(key) ? 'number' : 'string'}`, `using ${String(settings[key])}`));
+    notices.push(notice(hashOf(key), label, `is not a ${isNumericKey(key) ? 'number' : 'string'}`, `keeping the default ${String(settings[key])}`));
   }
   return { settings, notices };
 }

@@ -4,7 +4,7 @@
 // preset or Reset starts a run.
 import { messageOf } from '../common/errors.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import type { ModelConfig, PresetName } from '../model/config.ts';
+import { configDifference, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 
 export interface WarmStarts {
@@ -13,14 +13,6 @@ export interface WarmStarts {
    * and cannot be fetched.
    */
   warmStart(preset: PresetName): Promise<{ bytes: Uint8Array; source: string } | null>;
-}
-
-export function sameShape(a: ModelConfig, b: ModelConfig): boolean {
-  return (Object.keys(a) as (keyof ModelConfig)[]).every((k) => a[k] === b[k]);
-}
-
-export function describeShape(c: ModelConfig): string {
-  return `d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads, context ${c.contextLength}`;
 }
 
 /** Why a warm-start file is no checkpoint, in words: a static host answers a missing file with its web page. */
@@ -48,6 +40,7 @@ export async function initialWeights(
   } catch (err) {
     throw new Error(`${shipped.source} cannot be used: ${badWarmStart(shipped.bytes, err)}`);
   }
-  if (!sameShape(ck.config, config)) throw new Error(`${shipped.source} is ${describeShape(ck.config)}, the ${preset} preset is ${describeShape(config)}`);
+  const difference = configDifference(ck.config, config);
+  if (difference) throw new Error(`${shipped.source} is not of the ${preset} preset's model: ${difference}`);
   return { params: ck.params, source: shipped.source, random: false };
 }

@@ -9,7 +9,7 @@ import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
-import { readCheckpointFile, writeAtomic } from '../io.ts';
+import { checkOutputsApart, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 
 export const command = defineCommand({
@@ -43,6 +43,7 @@ export async function run(args: string[]): Promise<number> {
   const seed = numberOption(values.seed, 'seed', LIMITS.exportOnnx.seed);
   const episodes = numberOption(values.episodes, 'episodes', LIMITS.exportOnnx.episodes);
 
+  checkOutputsApart([{ option: '--out', path: outPath }], [{ option: '--ckpt', path: ckptPath }]);
   const tokenizer = defaultTokenizer();
   const ckpt = await readCheckpointFile(ckptPath, tokenizer);
   const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);

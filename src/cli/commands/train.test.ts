@@ -57,7 +57,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     appendFileSync(join(split, 'metrics.jsonl'), '{"update":2,"succ');
     const { code, stdout, stderr } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
     expect(code).toBe(0);
-    expect(stderr).toContain('metrics.jsonl: dropped a partial last line (17 characters, no newline)');
+    expect(stderr).toContain('metrics.jsonl: dropped 1 line: a partial last line (17 characters, no newline) left by an interrupted write\n');
     const summary = JSON.parse(stdout);
     expect(summary).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
@@ -149,7 +149,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen', '--episodes', '1'])).rejects.toThrow(new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
     await expect(runCaptured(teacherRun, ['--ckpt', last, '--games', '2'])).rejects.toThrow(new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
     const resume = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--updates', '3', '--out', run, '--resume'];
-    await expect(runCaptured(trainRun, resume)).rejects.toThrow(new CliError(`--resume: ${last}: setting maxSteps is outside [1, 100], got -3`));
+    await expect(runCaptured(trainRun, resume)).rejects.toThrow(new CliError(`--resume: ${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
     writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: 'fast' } }));
     await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen'])).rejects.toThrow(new CliError(`${last}: metadata.config must be a JSON object, got "fast"`));
   }, 60_000);
@@ -179,7 +179,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(/--backend must be cpu or webgpu, got "tpu"/);
     await expect(runCaptured(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(/unknown --algo "ppo"/);
     await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x'])).rejects.toThrow(CliError);
-    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no last.ckpt/);
+    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no checkpoint \(its run stopped before its first one\): --force starts the run over$/);
     await expect(runCaptured(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(/cannot read/);
     await expect(runCaptured(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(/--split must be seen or unseen/);
     await expect(runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', join(dir, 'k.ckpt'), '--kinds', 'act,teach'])).rejects.toThrow(/^--kinds must be a comma-separated list of act, follow, analyze, got "act,teach"$/);

@@ -1,27 +1,25 @@
 // `seed train`: trains from a warm-start checkpoint with the chosen algorithm, writing JSONL metrics and
 // checkpoints that a resumed run continues exactly; its options, files and output are declared in `command`
 // below (the --help text).
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVAL_COUNTS } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
-import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
-import { presetConfig, warmStartPath, type PresetName } from '../../model/config.ts';
-import { initParameters } from '../../model/init.ts';
+import { writeCheckpoint } from '../../model/checkpoint.ts';
+import { presetConfig, type PresetName } from '../../model/config.ts';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { defaultTokenizer, type Tokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
 import { applySetOptions, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, settingsSection } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
-import { appendLine, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { appendLine, checkOutputsApart, progressBar, writeAtomic } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
-import { readMetrics } from '../metrics.ts';
-import { openRunDir } from '../run_dir.ts';
+import { clearRunFiles, openRunDir, RUN_FILES } from '../run_dir.ts';
+import { readResumeInputs, readStartWeights, type ResumeInputs } from '../train_inputs.ts';
 
 export const command = defineCommand({
   name: 'train',
@@ -43,7 +41,7 @@ export const command = defineCommand({
     init: { type: 'string', value: 'FILE', defaultText: 'public/warmstart-<preset>.ckpt when present, else a seeded random init', description: 'the checkpoint the run starts from' },
     out: { type: 'string', value: 'DIR', defaultText: 'bench/runs/<algo>-<preset>-s<seed>', description: "the run's directory" },
     resume: { type: 'boolean', default: false, description: "continues the run in DIR from its last.ckpt (the metrics of updates after it are redone)" },
-    force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files' },
+    force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files once the new run\'s inputs are read and checked' },
     'checkpoint-every': { type: 'string', value: 'N', limit: LIMITS.train['checkpoint-every'], default: '10', description: 'writes the checkpoints after every Nth update (0: only at the end)' },
     'eval-every': { type: 'string', value: 'N', limit: LIMITS.train['eval-every'], default: '0', description: 'evaluates on eval-seen and eval-unseen after every Nth update (0: never)' },
     'eval-episodes': { type: 'string', value: 'N', limit: LIMITS.train['eval-episodes'], default: '0', description: `games per split of each evaluation (0: every game, ${EVAL_COUNTS.seen} seen and ${EVAL_COUNTS.unseen} unseen)` },
@@ -69,9 +67,16 @@ export async function run(args: string[]): Promise<number> {
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   const config: TrainConfig = applySetOptions(defaultConfig(preset), values.set as string[]);
   const out = values.out ?? join('bench', 'runs', `${algo}-${preset}-s${seed}`);
-  const lock = await openRunDir(out, { resume: values.resume === true, force: values.force === true });
+  const resume = values.resume === true;
+  if (values.init !== undefined && !resume) checkOutputsApart(RUN_FILES.map((name) => ({ option: '--out', path: join(out, name) })), [{ option: '--init', path: values.init }]);
+  const tok = defaultTokenizer();
+  const model = presetConfig(preset, tok.vocabSize);
+  // A new run's start is read before the directory is even created; a resumed run's files once it is locked.
+  const start = resume ? null : await readStartWeights(values.init, preset, model, seed, tok);
+  const lock = await openRunDir(out, { resume, force: values.force === true });
   try {
-    return await train({ algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out, backend: values.backend!, init: values.init, resume: values.resume === true, set: values.set as string[] });
+    const from = start ? { params: start } : await readResumeInputs(out, preset, model, tok);
+    return await train({ algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out, backend: values.backend!, from, force: values.force === true, set: values.set as string[] }, tok);
   } finally {
     lock.release();
   }
@@ -88,51 +93,37 @@ interface TrainOptions {
   config: TrainConfig;
   out: string;
   backend: string;
-  init: string | undefined;
-  resume: boolean;
+  /** The weights of a new run, or the run that --resume continues. */
+  from: { params: Float32Array } | ResumeInputs;
+  force: boolean;
   set: string[];
 }
 
-async function train(o: TrainOptions): Promise<number> {
+async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
   const { algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out } = o;
-  const tok = defaultTokenizer();
   const model = presetConfig(preset, tok.vocabSize);
   const lastPath = join(out, 'last.ckpt');
   const refPath = join(out, 'reference.ckpt');
   const metricsPath = join(out, 'metrics.jsonl');
 
-  let params: Float32Array;
-  let resumeFrom: { current: Checkpoint; reference: Checkpoint } | null = null;
-  if (o.resume) {
-    if (!existsSync(lastPath) || !existsSync(refPath)) throw new CliError(`--resume: ${out} holds no last.ckpt and reference.ckpt`);
-    resumeFrom = { current: await readCheckpointFile(lastPath, tok), reference: await readCheckpointFile(refPath, tok) };
-    params = resumeFrom.current.params;
-  } else {
-    const init = o.init ?? warmStartPath(preset);
-    if (o.init === undefined && !existsSync(init)) {
-      process.stderr.write(`no ${init}: starting from a seeded random init (run warmstart first for a meaningful run)\n`);
-      params = initParameters(model, seed);
-    } else {
-      params = (await readCheckpointFile(init, tok)).params;
-    }
-  }
-  if (params.length !== initParameters(model, 0).length) throw new CliError(`the checkpoint's parameters do not fit preset ${preset}`);
-  const backend = await openBackend(o.backend, model, params);
+  const resumed = 'current' in o.from ? o.from : null;
+  const backend = await openBackend(o.backend, model, 'current' in o.from ? o.from.current.params : o.from.params);
   const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, scale: TINY });
-  if (resumeFrom) {
+  if (resumed) {
     try {
-      await restoreRun(trainer, resumeFrom.current, resumeFrom.reference);
+      await restoreRun(trainer, resumed.current, resumed.reference);
     } catch (err) {
       throw new CliError(`--resume: ${lastPath}: ${(err as Error).message}`);
     }
     if (o.set.length) trainer.config = applySetOptions(trainer.config, o.set);
-    // Lines of updates after the checkpoint are redone, so they are dropped from the metrics file.
-    const kept = (await readMetrics(metricsPath)).filter((line) => line.update < trainer.updates);
-    await writeAtomic(metricsPath, kept.map((l) => l.text + '\n').join(''));
-    const saved = (resumeFrom.current.metadata as { algo?: unknown }).algo;
+    // Every input has passed its checks: only now does the run directory change.
+    await writeAtomic(metricsPath, resumed.metrics.kept.map((l) => l.text + '\n').join(''));
+    if (resumed.metrics.note) process.stderr.write(resumed.metrics.note + '\n');
+    const saved = (resumed.current.metadata as { algo?: unknown }).algo;
     if (saved !== trainer.algo) process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
     process.stderr.write(`resumed ${out} after update ${trainer.updates}\n`);
   } else {
+    if (o.force) await clearRunFiles(out);
     await writeAtomic(metricsPath, '');
   }
 

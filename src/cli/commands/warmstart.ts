@@ -3,7 +3,7 @@
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { TINY } from '../../env/scale.ts';
-import { presetConfig } from '../../model/config.ts';
+import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
@@ -17,7 +17,7 @@ import { defaultTokenizer } from '../../text/tokenizer.ts';
 import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
-import { progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { checkOutputsApart, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
 
@@ -71,6 +71,7 @@ export async function run(args: string[]): Promise<number> {
   };
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
+  if (values.init !== undefined) checkOutputsApart([{ option: '--out', path: out }, { option: 'the card of --out', path: cardPath(out) }], [{ option: '--init', path: values.init }]);
   const tok = defaultTokenizer();
   const config = presetConfig(preset, tok.vocabSize);
   const t0 = performance.now();
@@ -79,7 +80,8 @@ export async function run(args: string[]): Promise<number> {
   process.stderr.write(`corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`);
   // --init continues the training of an earlier warm start (its steps add to this run's in the card).
   const init = values.init === undefined ? null : await readCheckpointFile(values.init, tok);
-  if (init && init.params.length !== initParameters(config, 0).length) throw new CliError(`--init ${values.init} does not fit preset ${preset}`);
+  const difference = init && configDifference(init.config, config);
+  if (difference) throw new CliError(`--init ${values.init} is not a checkpoint of the ${preset} preset: ${difference}`);
   const priorSteps = init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0 ? (init.metadata.steps as number) : 0;
   const backend = new CpuBackend(config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
