@@ -97,8 +97,8 @@ export function estimatePlan(plan: LearnPlan): number {
 export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => void): Promise<RunsOutcome> {
   const chosen = await chooseSettings(plan, jobMaker(plan), run, log);
   const jobs = runJobs(plan, chosen.settings);
-  const what = plan.fractions.length ? `at data fractions ${plan.fractions.join(', ')}` : '';
-  log(`${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each) ${what}, ${plan.workers} workers`);
+  const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
+  log(`${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`);
   const outcomes = await run(jobs.map((j) => j.job));
   const warm = outcomes[0].result;
   if (!warm) throw new CliError(`the warm start's evaluation failed: ${outcomes[0].error}`);

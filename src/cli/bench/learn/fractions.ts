@@ -13,8 +13,8 @@ import { differenceCell } from './differences.ts';
 import { layoutClusters, type EvalGame } from './games.ts';
 import { bestDistillingArm, verdict } from './headline.ts';
 import type { JobResult } from './job.ts';
-import { failureSection } from './report.ts';
-import { AREA_NOTE, BOOTSTRAP_REPLICATES, clusterBootstrap, mean, pct, scoresBySeed, type Estimate } from './stats.ts';
+import { curveDigits, failureSection, wonDigits } from './report.ts';
+import { AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, mean, pct, scoresBySeed, type Estimate } from './stats.ts';
 import { sweepSection, type ArmSettings, type FailedRun, type SweepPlan, type SweepPoint, type SweepRun } from './sweep.ts';
 
 export interface FractionsOutcome extends SweepPlan {
@@ -158,10 +158,15 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
     headline: head,
     fractions: o.fractions.map((f) => ({
       fraction: f.fraction, train_games: f.trainGames,
-      runs: f.runs.map((r) => ({ algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_unseen: r.success_unseen, curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), metric_means: r.metric_means })),
+      runs: f.runs.map((r) => ({
+        algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_unseen: r.success_unseen, auc_unseen: mean(areaByGame(r.curve, r.curve_won)), curve: r.curve,
+        wall_s: Number(r.wall_s.toFixed(1)), metric_means: r.metric_means, won_unseen: wonDigits(r.won_unseen, o.evalSamples), curve_won_unseen: curveDigits(r, o.evalSamples),
+      })),
     })),
     differences: diffs.map((d) => ({ a: d.a, a_fraction: d.aFraction, b: d.b, b_fraction: d.bFraction, seeds: d.unseen.seeds, unseen: side(d.unseen), auc: side(d.auc) })),
-    warmstart: { success_unseen: o.warm.success_unseen },
+    eval_games: o.evalGames.unseen,
+    eval_samples: o.evalSamples,
+    warmstart: { success_unseen: o.warm.success_unseen, won_unseen: wonDigits(o.warm.won_unseen, o.evalSamples) },
     settings,
     sweep: { seeds: o.sweepSeeds, updates: o.sweepUpdates, runs: o.sweep, points: o.points },
     failed: o.failed,

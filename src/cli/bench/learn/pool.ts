@@ -7,6 +7,7 @@ import { validationScenes } from '../../../env/generate.ts';
 import { TINY } from '../../../env/scale.ts';
 import type { Algo } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
+import { distils } from './arms.ts';
 import { evalSets } from './games.ts';
 import type { Job, JobResult } from './job.ts';
 
@@ -21,6 +22,8 @@ const UPDATE_SECONDS: Record<Algo, number> = {
   grpo: 0.49, seed: 0.8, 'seed-static': 0.72, 'seed-sibling': 0.79, 'seed-crossgame': 0.79, 'seed-annotator': 0.69, opid: 0.81, 'seed-nogate': 0.96,
   'seed-exact': 1.4, 'seed-exact-crossgame': 1.4,
 };
+/** Seconds to start a job's child process and load its checkpoint. */
+const JOB_START_SECONDS = 5;
 /** Seconds per evaluation episode (about 2,600 of them add some 26 s to a run of the default benchmark). */
 const EVAL_EPISODE_SECONDS = 0.01;
 /** The wall-time budget of `bench learn` at its defaults, on 2 cores. */
@@ -45,7 +48,7 @@ export function jobSeconds(job: Job): number {
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));
   const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);
-  return training + (curve + final) * EVAL_EPISODE_SECONDS;
+  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS;
 }
 
 /** The estimated wall seconds of running `jobs` on `workers` as runAll does (longest first, each to the first free worker). */
@@ -75,7 +78,7 @@ export async function runAll(jobs: Job[], workers: number, log: (s: string) => v
     while (next < order.length) {
       const i = order[next++];
       const job = jobs[i];
-      const name = `${job.kind === 'warmstart' ? 'warm start' : job.algo} seed ${job.seed} lr ${job.config.lr}`;
+      const name = job.kind === 'warmstart' ? 'warm start' : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
         const r = await runChild(job);
         outcomes[i] = { job, result: r };

@@ -70,7 +70,7 @@ export interface LearnReport {
  * Per eval game, in the fixed order of its split, the number of its sampled episodes won (one digit each, at
  * most 9 samples): what the intervals are recomputed from.
  */
-function wonDigits(won: number[], samples: number): string {
+export function wonDigits(won: number[], samples: number): string {
   return won.map((w) => String(Math.round(w * samples))).join('');
 }
 
@@ -140,7 +140,7 @@ const DIAGNOSTICS_NOTE =
   'Every figure is a mean over the updates where it is defined, then over seeds.';
 
 /** Per point of a run's curve, its games' outcomes as digits (the first and last points at evalSamples episodes per game, the others at one). */
-function curveDigits(r: JobResult, samples: number): string[] {
+export function curveDigits(r: JobResult, samples: number): string[] {
   return r.curve_won.map((won, i) => wonDigits(won, i === 0 || i === r.curve_won.length - 1 ? samples : 1));
 }
 

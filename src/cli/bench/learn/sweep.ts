@@ -118,7 +118,7 @@ export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner,
   const failed: FailedRun[] = [];
   const seeds = Array.from({ length: sweepSeeds }, (_, i) => SWEEP_SEED + i);
   const sweepOver = async (param: SweepParam, arms: Algo[], values: number[], config: (a: Algo, value: number) => TrainConfig) => {
-    log(`${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} updates each, scored on the validation games`);
+    log(`${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`);
     const outcomes = await run(arms.flatMap((a) => values.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v))))));
     for (const o of outcomes) {
       if (o.result) sweep.push(sweepRun(param, o.result));
@@ -176,7 +176,7 @@ export function sweepSection(c: Pick<Chosen, 'settings' | 'points'>, plan: Sweep
   const parts: string[] = [];
   if (c.points.length) {
     parts.push(
-      `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} updates per arm, scored on the ${games} validation games ` +
+      `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} validation games ` +
         `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
         (plan.lrs.length > 1 && plan.lambdas.length > 1 ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. ` : '') +
         'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds.',
