@@ -1,10 +1,12 @@
-// The differences `bench learn` reports: every arm against grpo and against the warm start, and seed against
-// every other arm (the controls and ablations), each on eval-seen and eval-unseen, with its cluster-bootstrap
-// interval (stats.ts): paired by seed, over room layouts.
+// The differences `bench learn` reports: every arm against grpo and against the warm start, and each control
+// or ablation against the arm it varies (a distilling arm against its cross-game control among them), each on
+// eval-seen, eval-unseen and the area under the eval-unseen curve, with its cluster-bootstrap interval
+// (stats.ts): paired by seed, over room layouts.
 import type { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/config.ts';
+import { controlledArm, CROSSGAME_CONTROL, distils } from './arms.ts';
 import type { JobResult } from './job.ts';
-import { clusterBootstrap, scoresBySeed, type Estimate, type SplitClusters } from './stats.ts';
+import { clusterBootstrap, scoresBySeed, type Estimate, type Measure, type SplitClusters } from './stats.ts';
 
 export interface Difference {
   /** "seed - grpo", "seed-crossgame - warm start". */
@@ -13,27 +15,45 @@ export interface Difference {
   b: Algo | 'warm start';
   seen: Estimate;
   unseen: Estimate;
+  /** Area under the eval-unseen curve; against the warm start, its flat curve (its own eval-unseen success). */
+  auc: Estimate;
 }
 
-/** The pairs of arms compared, in the report's order. */
+/**
+ * The pairs of arms compared, in the report's order: every arm against grpo, every arm against the warm start,
+ * each distilling arm against its cross-game control, each other control or ablation against the arm it varies.
+ */
 export function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): [Algo, Algo | 'warm start'][] {
   const ran = arms.filter(hasRuns);
   const pairs: [Algo, Algo | 'warm start'][] = [];
   if (ran.includes('grpo')) for (const a of ran) if (a !== 'grpo') pairs.push([a, 'grpo']);
   for (const a of ran) pairs.push([a, 'warm start']);
-  if (ran.includes('seed')) for (const a of ran) if (a !== 'seed' && a !== 'grpo') pairs.push(['seed', a]);
+  const has = (a: Algo, b: Algo) => pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
+  for (const a of ran) {
+    const control = CROSSGAME_CONTROL[a];
+    if (control && ran.includes(control) && !has(a, control)) pairs.push([a, control]);
+  }
+  // An arm against the one it varies when that comes earlier in the list (main arms, then controls, then
+  // ablations): the paper's seed as a control is compared with seed-exact, not seed-exact with it.
+  ran.forEach((x, i) => {
+    const varied = controlledArm(x);
+    if (x !== 'grpo' && distils(varied) && ran.indexOf(varied) >= 0 && ran.indexOf(varied) < i && !has(varied, x)) pairs.push([varied, x]);
+  });
   return pairs;
 }
 
-/** Every difference of the report, its intervals drawn from `rng` in the order of the pairs (seen, then unseen). */
+const MEASURES = ['seen', 'unseen', 'auc'] as const satisfies readonly Measure[];
+
+/** Every difference of the report, its intervals drawn from `rng` in the order of the pairs (seen, unseen, area). */
 export function differences(arms: readonly Algo[], runs: readonly JobResult[], warm: JobResult, clusters: SplitClusters, rng: Rng): Difference[] {
   const of = (a: Algo) => runs.filter((r) => r.algo === a);
   return differencePairs(arms, (a) => of(a).length > 0).map(([a, b]) => {
-    const side = (split: 'seen' | 'unseen') => {
-      const other = b === 'warm start' ? (split === 'seen' ? warm.won_seen : warm.won_unseen) : scoresBySeed(of(b), split);
-      return clusterBootstrap(scoresBySeed(of(a), split), other, clusters[split], rng);
+    const side = (measure: Measure) => {
+      const other = b === 'warm start' ? (measure === 'seen' ? warm.won_seen : warm.won_unseen) : scoresBySeed(of(b), measure);
+      return clusterBootstrap(scoresBySeed(of(a), measure), other, clusters[measure === 'seen' ? 'seen' : 'unseen'], rng);
     };
-    return { label: `${a} - ${b}`, a, b, seen: side('seen'), unseen: side('unseen') };
+    const [seen, unseen, auc] = MEASURES.map(side);
+    return { label: `${a} - ${b}`, a, b, seen, unseen, auc };
   });
 }
 
@@ -46,14 +66,14 @@ export function differenceCell(e: Estimate): string {
 
 export function differenceTable(diffs: readonly Difference[]): string {
   return [
-    '| difference | seeds | eval-seen points [95% CI] | eval-unseen points [95% CI] |',
-    '|---|---|---|---|',
-    ...diffs.map((d) => `| ${d.label} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.seen)} | ${differenceCell(d.unseen)} |`),
+    '| difference | seeds | eval-seen points [95% CI] | eval-unseen points [95% CI] | eval-unseen area under the curve, points [95% CI] |',
+    '|---|---|---|---|---|',
+    ...diffs.map((d) => `| ${d.label} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.seen)} | ${differenceCell(d.unseen)} | ${differenceCell(d.auc)} |`),
   ].join('\n');
 }
 
 /** A difference as learn.json holds it (fractions, not points). */
 export function differenceJson(d: Difference): object {
   const side = (e: Estimate) => ({ value: e.value, ci: e.ci });
-  return { a: d.a, b: d.b, seeds: d.unseen.seeds, seen: side(d.seen), unseen: side(d.unseen) };
+  return { a: d.a, b: d.b, seeds: d.unseen.seeds, seen: side(d.seen), unseen: side(d.unseen), auc: side(d.auc) };
 }

@@ -39,8 +39,8 @@ describe('bench learn: the eval games', () => {
     expect(byType('unseen')).toEqual([...new Set(games.unseen.map((x) => x.type))].sort());
     expect(r.crossgame!.update + r.crossgame!.pool + r.crossgame!.none).toBe(2 * 6);
     expect(r.corr_delta_advantage === null || Math.abs(r.corr_delta_advantage) <= 1).toBe(true);
-    expect(r.corr_delta_expert === null || Math.abs(r.corr_delta_expert) <= 1).toBe(true);
-    expect(r.zero_variance_groups).toBeGreaterThanOrEqual(0);
+    expect(r.metric_means.corrDeltaExpert === null || Math.abs(r.metric_means.corrDeltaExpert) <= 1).toBe(true);
+    expect(r.metric_means.zeroVarianceGroups).toBeGreaterThanOrEqual(0);
     expect(r.teacher).toEqual([]);
     expect(r.curve).toHaveLength(2);
   }, 60_000);

@@ -10,12 +10,12 @@ import type { Scene } from '../../../env/scene.ts';
 import { presetConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
-import type { CrossgameSources } from '../../../rl/hindsight.ts';
 import { pickEpisodes, recordedEpisode, type CurvePoint, type RecordedEpisode } from '../../../rl/recorded_run.ts';
-import { Trainer, type UpdateMetrics } from '../../../rl/trainer.ts';
+import { Trainer } from '../../../rl/trainer.ts';
 import { defaultTokenizer, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';
+import { MeansOfUpdates, type UpdateMeans } from './update_means.ts';
 
 export const PRESET = 'tiny' as const;
 /** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
@@ -46,122 +46,30 @@ export interface JobRecord {
   episodes: RecordedEpisode[];
 }
 
-/** Means over a run's updates of the figures that only some updates have. */
-interface UpdateMeans {
-  valid_skill_rate: number | null;
-  /** Mean over updates of the skill fidelity (mention F1 against the annotator's skill); null without skills. */
-  skill_fidelity: number | null;
-  /** Means over updates of the per-update mean Delta and gate over OPD-masked tokens (null without OPD). */
-  mean_delta: number | null;
-  mean_gate: number | null;
-  /** Mean over the updates where it is defined of corr(Delta, advantage) on decision tokens; null when none. */
-  corr_delta_advantage: number | null;
-  /** The same means of the update's diagnostics (rl/diagnostics.ts), each over the updates where it is defined. */
-  corr_delta_expert: number | null;
-  corr_delta_advantage_won: number | null;
-  corr_delta_advantage_lost: number | null;
-  mean_abs_delta: number | null;
-  forced_share: number | null;
-  zero_variance_groups: number | null;
-  /** Each teacher check of the run (config teacherEvery): [update, no skill, own skill, other skill] success. */
-  teacher: [number, number, number, number][];
-  /** seed-crossgame: where the skills of all its updates came from (summed); null under other algorithms. */
-  crossgame: CrossgameSources | null;
-  skipped_updates: number;
-}
-
 export interface JobResult extends UpdateMeans {
   algo: Algo;
   seed: number;
   lr: number;
+  /** The weight of the distillation term the run trained with (unused by grpo and opid). */
+  lambda: number;
   success_seen: number;
   success_unseen: number;
   /** Sweep runs only: success on the validation games (evalSamples episodes per game); null otherwise. */
   success_validation: number | null;
   per_type: { seen: Record<string, number>; unseen: Record<string, number> };
+  /** Eval-unseen success by training episodes; the parent puts the warm start's point (0 episodes) first. */
   curve: [number, number][];
+  /**
+   * Per point of `curve`, per eval-unseen game, the fraction of its episodes won (one episode per game, the
+   * last point the final evaluation's evalSamples): what each game's area under the curve is computed from.
+   */
+  curve_won: number[][];
   wall_s: number;
   /** Per eval game, the fraction of its evalSamples episodes won. */
   won_seen: number[];
   won_unseen: number[];
   /** Only when the job was given `record`. */
   recorded?: JobRecord;
-}
-
-/** The per-update diagnostics that a run reports as means over its updates. */
-const DIAGNOSTICS = ['corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'meanAbsDelta', 'forcedShare', 'zeroVarianceGroups'] as const;
-
-class MeansOfUpdates {
-  private valid = [0, 0];
-  private fidelity = [0, 0];
-  private delta = 0;
-  private gate = 0;
-  private opd = 0;
-  private corr = [0, 0];
-  private diagnostics = new Map<keyof UpdateMetrics, [number, number]>();
-  private teacher: [number, number, number, number][] = [];
-  private crossgame: CrossgameSources | null = null;
-  private skipped = 0;
-
-  add(m: UpdateMetrics): void {
-    if (m.validSkillRate !== null) {
-      this.valid[0] += m.validSkillRate;
-      this.valid[1]++;
-    }
-    if (m.skillFidelity !== null) {
-      this.fidelity[0] += m.skillFidelity;
-      this.fidelity[1]++;
-    }
-    if (m.corrDeltaAdvantage !== null) {
-      this.corr[0] += m.corrDeltaAdvantage;
-      this.corr[1]++;
-    }
-    for (const key of DIAGNOSTICS) {
-      const v = m[key];
-      if (typeof v !== 'number') continue;
-      const sum = this.diagnostics.get(key) ?? [0, 0];
-      this.diagnostics.set(key, [sum[0] + v, sum[1] + 1]);
-    }
-    if (m.teacherNoSkill !== null && m.teacherOwnSkill !== null && m.teacherOtherSkill !== null) {
-      this.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill]);
-    }
-    if (m.crossgame) {
-      const sum = (this.crossgame ??= { update: 0, pool: 0, none: 0 });
-      sum.update += m.crossgame.update;
-      sum.pool += m.crossgame.pool;
-      sum.none += m.crossgame.none;
-    }
-    if (m.skipped) this.skipped++;
-    if (m.meanGate > 0) {
-      this.delta += m.meanDelta;
-      this.gate += m.meanGate;
-      this.opd++;
-    }
-  }
-
-  private meanOf(key: (typeof DIAGNOSTICS)[number]): number | null {
-    const sum = this.diagnostics.get(key);
-    return sum ? sum[0] / sum[1] : null;
-  }
-
-  result(): UpdateMeans {
-    return {
-      valid_skill_rate: this.valid[1] ? this.valid[0] / this.valid[1] : null,
-      skill_fidelity: this.fidelity[1] ? this.fidelity[0] / this.fidelity[1] : null,
-      mean_delta: this.opd ? this.delta / this.opd : null,
-      mean_gate: this.opd ? this.gate / this.opd : null,
-      corr_delta_advantage: this.corr[1] ? this.corr[0] / this.corr[1] : null,
-      corr_delta_expert: this.meanOf('corrDeltaExpert'),
-      corr_delta_advantage_won: this.meanOf('corrDeltaAdvantageWon'),
-      corr_delta_advantage_lost: this.meanOf('corrDeltaAdvantageLost'),
-      mean_abs_delta: this.meanOf('meanAbsDelta'),
-      forced_share: this.meanOf('forcedShare'),
-      zero_variance_groups: this.meanOf('zeroVarianceGroups'),
-      teacher: this.teacher,
-      crossgame: this.crossgame,
-      skipped_updates: this.skipped,
-    };
-  }
 }
 
 /** Success over `samples` independent sampling streams, and per game the fraction of its episodes won. */
@@ -191,6 +99,7 @@ export async function runJob(job: Job): Promise<JobResult> {
   const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes);
   const curve: [number, number][] = [];
+  const curveWon: number[][] = [];
   const record = job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
   if (job.kind !== 'warmstart') {
@@ -205,24 +114,29 @@ export async function runJob(job: Job): Promise<JobResult> {
       }
       if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates)) {
         const last = trainer.updates === job.updates;
-        const unseen = last ? NaN : (await play(backend, tok, job.config, unseenScenes)).result.success;
+        const point = last ? null : await play(backend, tok, job.config, unseenScenes);
+        const unseen = point ? point.result.success : NaN;
         curve.push([trainer.episodes, unseen]);
+        curveWon.push(point ? point.won : []);
         if (record && !last) record.curve.push([trainer.updates, trainer.episodes, (await play(backend, tok, job.config, seenScenes)).result.success, unseen]);
       }
     }
   }
-  const common = { algo: job.algo, seed: job.seed, lr: job.config.lr };
+  const common = { algo: job.algo, seed: job.seed, lr: job.config.lr, lambda: job.config.lambda };
   if (job.kind === 'sweep') {
     const validation = await play(backend, tok, job.config, cut(validationScenes(TINY)), job.evalSamples);
     return {
       ...common, success_seen: NaN, success_unseen: NaN, success_validation: validation.result.success,
-      per_type: { seen: {}, unseen: {} }, curve, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
+      per_type: { seen: {}, unseen: {} }, curve, curve_won: curveWon, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
       ...means.result(),
     };
   }
   const seen = await play(backend, tok, job.config, seenScenes, job.evalSamples);
   const unseen = await play(backend, tok, job.config, unseenScenes, job.evalSamples);
-  if (curve.length && Number.isNaN(curve[curve.length - 1][1])) curve[curve.length - 1][1] = unseen.result.success;
+  if (curve.length && Number.isNaN(curve[curve.length - 1][1])) {
+    curve[curve.length - 1][1] = unseen.result.success;
+    curveWon[curveWon.length - 1] = unseen.won;
+  }
   if (record && curve.length) record.curve.push([job.updates, curve[curve.length - 1][0], seen.result.success, unseen.result.success]);
   return {
     ...common,
@@ -231,6 +145,7 @@ export async function runJob(job: Job): Promise<JobResult> {
     success_validation: null,
     per_type: { seen: seen.result.per_type, unseen: unseen.result.per_type },
     curve,
+    curve_won: curveWon,
     wall_s: (performance.now() - t0) / 1000,
     won_seen: seen.won,
     won_unseen: unseen.won,

@@ -1,56 +1,79 @@
 // `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--controls a,b|none] [--control-seeds K]
-//   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--sweep-updates N] [--eval-every N]
-//   [--eval-episodes N] [--eval-samples K] [--init FILE] [--workers W] [--out DIR] [--record FILE]`
+//   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--lambdas x,y] [--sweep-seeds K]
+//   [--sweep-updates N] [--full] [--fractions f,g] [--eval-every N] [--eval-episodes N] [--eval-samples K]
+//   [--init FILE] [--workers W] [--out DIR] [--record FILE]`
 // Our reproduction of the paper's table on the tiny preset: the arms are algorithms, all from the same warm
-// start with equal episodes. The main arms (GRPO and SEED) run seeds 1..K, the controls (seed-crossgame,
-// seed-annotator, seed-sibling) seeds 1..K' at SEED's learning rate, the ablations seed 1; seed k draws the
-// same training tasks in every arm, so differences pair by seed. The learning rate of each main arm is chosen
-// by the same small sweep (one run per rate, as long as the main runs unless --sweep-updates says otherwise,
-// on its own seed, scored on the validation games: never on the eval sets it reports). Independent runs go
-// to W child processes (one per core: pool.ts), each a job (job.ts); a run that fails is reported, not fatal.
-// Writes DIR/learn.md, DIR/learn.json and DIR/learn_curve.svg (report.ts; DIR defaults to bench/, a named
-// run goes to bench/runs/<label>); prints the table on stdout. With --record FILE, also a compact record of the
-// runs for the page, listed in index.json beside FILE (record.ts).
+// start with equal episodes. The main arms (GRPO and the exact hindsight distillation by default) run seeds
+// 1..K, the controls seeds 1..K', the ablations seed 1; seed k draws the same training tasks in every arm, so
+// differences pair by seed. Each setting that is swept (lambda of every distilling main arm; the learning rate
+// when several are given) is chosen on the validation games from a few seeds per value, never on the eval
+// sets it reports (sweep.ts); controls and ablations take the settings of the arm they vary. With
+// --fractions, the data-fraction runs instead of the main benchmark (benchmark.ts). Independent runs go to W
+// child processes (one per core: pool.ts), each a job (job.ts); a run that fails is reported, not fatal.
+// Writes DIR/learn.md, DIR/learn.json and DIR/learn_curve.svg (report.ts), or DIR/learn_fractions.md and
+// .json (fractions.ts); DIR defaults to bench/, a named run goes to bench/runs/<label>; prints the table on
+// stdout. With --record FILE, also a compact record of the runs for the page, listed in index.json beside
+// FILE (record.ts).
 import { cpus } from 'node:os';
-import { warmStartPath } from '../../../model/config.ts';
-import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../../rl/config.ts';
+import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { applySetOptions, noPositionals, numberList, numberOption, parseOptions, settingsSection } from '../../args.ts';
 import { defineCommand, usageLine } from '../../help.ts';
 import { LIMITS } from '../../limits.ts';
 import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
+import { warmStartPath } from '../../../model/config.ts';
 import { makeDir, readCheckpointFile } from '../../io.ts';
 import { commandLine, portablePath, sourceCommit } from '../../provenance.ts';
 import { outPath, writeOutput } from '../output.ts';
+import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
+import { renderFractions } from './fractions.ts';
 import { evalGames } from './games.ts';
-import { PRESET, runJob, SWEEP_SEED, type Job, type JobResult } from './job.ts';
-import { runAll } from './pool.ts';
+import { PRESET, runJob, type Job } from './job.ts';
+import { DEFAULT_BUDGET_MINUTES, runAll } from './pool.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
-import { renderLearn, type FailedRun, type LearnOutcome, type SweepPoint } from './report.ts';
-import { episodeUpdates } from '../../../rl/recorded_run.ts';
+import { renderLearn } from './report.ts';
 import { pct } from './stats.ts';
 
 const limits = LIMITS.benchLearn;
 
+/** Seeds of each main arm: what fits the default budget, and what --full runs. */
+export const DEFAULT_SEEDS = 8;
+export const FULL_SEEDS = 10;
+export const DEFAULT_LAMBDAS = '0.03,0.1,0.3';
+const DEFAULT_CONTROLS = 'seed,seed-exact-crossgame,seed-crossgame';
+const DEFAULT_CONTROL_SEEDS = 3;
+
 export const command = defineCommand({
   name: 'bench learn',
-  summary: 'GRPO vs SEED from one warm start: success with 95% intervals, data efficiency, ablations, curves',
+  summary: 'GRPO vs hindsight distillation from one warm start: success and area under the curve with 95% intervals, diagnostics, data fractions',
   description:
-    "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds 1..K, the controls seeds 1..K' at SEED's " +
-    "learning rate, the ablations seed 1; seed k draws the same training tasks in every arm. Each main arm's learning rate is chosen by the same sweep, scored on the " +
-    'validation games. Runs go to W child processes; a run that fails is reported, not fatal. Writes learn.md, learn.json and learn_curve.svg and prints the table.',
+    "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds 1..K, the controls seeds 1..K', the ablations " +
+    "seed 1; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
+    'validation games from --sweep-seeds seeds per value; controls and ablations take the settings of the arm they vary. Runs go to W child processes; a run that fails is ' +
+    `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
+    'learn_fractions.md and learn_fractions.json instead.',
   options: {
     worker: { type: 'string', value: 'JSON', defaultText: 'none', description: "runs one job given as JSON and prints its result (how the benchmark's child processes are started)" },
-    seeds: { type: 'string', value: 'K', limit: limits.seeds, default: '6', description: 'seeds of each main arm' },
+    seeds: { type: 'string', value: 'K', limit: limits.seeds, defaultText: `${DEFAULT_SEEDS} (${FULL_SEEDS} with --full)`, description: 'seeds of each main arm (and of each arm at each fraction)' },
     updates: { type: 'string', value: 'N', limit: limits.updates, default: '192', description: 'updates per run' },
-    algos: { type: 'string', value: 'a,b', default: 'grpo,seed', description: 'the main arms (algorithms, comma-separated)' },
-    controls: { type: 'string', value: 'a,b|none', default: 'seed-crossgame,seed-annotator,seed-sibling', description: "the controls, run at SEED's learning rate" },
-    'control-seeds': { type: 'string', value: 'K', limit: limits['control-seeds'], default: '3', description: 'seeds of each control' },
-    ablations: { type: 'string', value: 'a,b|none', default: 'none', description: "ablations, one seed each at SEED's learning rate (seed-static, opid, seed-nogate)" },
-    set: { type: 'string', value: 'key=value', multiple: true, default: [], description: "changes a training setting of every run (settings below)" },
-    lrs: { type: 'string', value: 'x,y', limit: limits.lrs, list: true, default: '3e-4,5e-4,1e-3', description: 'the learning rates of the sweep (one rate: no sweep)' },
+    algos: { type: 'string', value: 'a,b', default: 'grpo,seed-exact', description: 'the main arms (algorithms, comma-separated)' },
+    controls: {
+      type: 'string', value: 'a,b|none', defaultText: DEFAULT_CONTROLS,
+      description: 'the controls, each at the settings of the arm it varies (none with --fractions)',
+    },
+    'control-seeds': { type: 'string', value: 'K', limit: limits['control-seeds'], defaultText: String(DEFAULT_CONTROL_SEEDS), description: 'seeds of each control' },
+    ablations: { type: 'string', value: 'a,b|none', defaultText: 'none', description: 'ablations, one seed each at the settings of the arm they vary (seed-static, opid, seed-nogate)' },
+    set: { type: 'string', value: 'key=value', multiple: true, default: [], description: 'changes a training setting of every run (settings below); lr and lambda given here are not swept' },
+    lrs: { type: 'string', value: 'x,y', limit: limits.lrs, list: true, defaultText: '5e-4, or --set lr', description: 'learning rates: one for every arm, or a sweep of each main arm over several' },
+    lambdas: { type: 'string', value: 'x,y', limit: limits.lambdas, list: true, defaultText: `${DEFAULT_LAMBDAS}, or --set lambda`, description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)' },
+    'sweep-seeds': { type: 'string', value: 'K', limit: limits['sweep-seeds'], default: '2', description: 'seeds per value of a sweep (at least 2 when sweeping)' },
     'sweep-updates': { type: 'string', value: 'N', limit: limits['sweep-updates'], defaultText: '--updates', description: 'updates per sweep run' },
+    full: { type: 'boolean', description: `${FULL_SEEDS} seeds per main arm and 3 per control: longer than the default's ${DEFAULT_BUDGET_MINUTES}-minute budget, and the report says so` },
+    fractions: {
+      type: 'string', value: 'f,g', limit: limits.fractions, list: true, defaultText: 'none',
+      description: 'instead of the main benchmark, grpo and each main distilling arm trained on these fractions of the training games (learn_fractions.md)',
+    },
     'eval-every': { type: 'string', value: 'N', limit: limits['eval-every'], default: '16', description: 'a point of the curve every N updates' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of each evaluation (0: every game)' },
     'eval-samples': { type: 'string', value: 'K', limit: limits['eval-samples'], default: '4', description: 'sampled episodes per game in the final evaluation (the curve takes one)' },
@@ -81,6 +104,56 @@ function algoList(text: string, name: string): Algo[] {
   });
 }
 
+/** The values of --set for `key`, if any. */
+function setsKey(settings: readonly string[], key: string): boolean {
+  return settings.some((s) => s.slice(0, Math.max(0, s.indexOf('='))).trim() === key);
+}
+
+/** What the options ask for, checked; no file is read. */
+export function readPlan(values: ReturnType<typeof parseOptions<typeof command.options>>['values']): LearnPlan {
+  const full = values.full === true;
+  const fractions = values.fractions === undefined ? [] : [...new Set(numberList(values.fractions, 'fractions', limits.fractions))].sort((a, b) => a - b);
+  if (fractions.length) {
+    for (const name of ['controls', 'control-seeds', 'ablations', 'record', 'full'] as const) {
+      if (values[name] !== undefined) {
+        throw new CliError(`--${name} is for the main benchmark, not for --fractions (grpo and each main distilling arm)`, 2);
+      }
+    }
+  }
+  const seeds = numberOption(values.seeds, 'seeds', limits.seeds, full ? FULL_SEEDS : DEFAULT_SEEDS);
+  const controlSeeds = numberOption(values['control-seeds'], 'control-seeds', limits['control-seeds'], DEFAULT_CONTROL_SEEDS);
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const sweepUpdates = numberOption(values['sweep-updates'], 'sweep-updates', limits['sweep-updates'], updates);
+  const sweepSeeds = numberOption(values['sweep-seeds'], 'sweep-seeds', limits['sweep-seeds']);
+  const algos = algoList(values.algos!, 'algos');
+  const controls = fractions.length ? [] : algoList(values.controls ?? DEFAULT_CONTROLS, 'controls').filter((a) => !algos.includes(a));
+  const ablations = algoList(values.ablations ?? 'none', 'ablations').filter((a) => !algos.includes(a) && !controls.includes(a));
+  const settings = values.set as string[];
+  const base = applySetOptions(defaultConfig(PRESET), settings);
+  // A value given with --set is the one every arm runs at: it is not swept.
+  const swept = (key: 'lr' | 'lambda', option: 'lrs' | 'lambdas', fallback: string): number[] => {
+    if (setsKey(settings, key)) {
+      if (values[option] !== undefined) throw new CliError(`--set ${key}=... and --${option} both give ${key}: give one`, 2);
+      return [base[key]];
+    }
+    return [...new Set(numberList(values[option] ?? fallback, option, limits[option]))];
+  };
+  const lrs = swept('lr', 'lrs', '5e-4');
+  const lambdas = swept('lambda', 'lambdas', DEFAULT_LAMBDAS);
+  if (lambdas.length === 1) base.lambda = lambdas[0];
+  if (lrs.length === 1) base.lr = lrs[0];
+  if ((lrs.length > 1 || lambdas.length > 1) && sweepSeeds < 2) throw new CliError(`--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`, 2);
+  return {
+    algos, controls, ablations, base, lrs, lambdas, sweepSeeds, sweepUpdates, seeds, controlSeeds, updates, fractions,
+    evalEvery: numberOption(values['eval-every'], 'eval-every', limits['eval-every']),
+    evalEpisodes: numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']),
+    evalSamples: numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']),
+    init: values.init ?? warmStartPath(PRESET),
+    workers: numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length))),
+    record: values.record !== undefined,
+  };
+}
+
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
@@ -95,91 +168,41 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   }
-  const seeds = numberOption(values.seeds, 'seeds', limits.seeds);
-  const controlSeeds = numberOption(values['control-seeds'], 'control-seeds', limits['control-seeds']);
-  const updates = numberOption(values.updates, 'updates', limits.updates);
-  const sweepUpdates = numberOption(values['sweep-updates'], 'sweep-updates', limits['sweep-updates'], updates);
-  const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every']);
-  const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
-  const evalSamples = numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']);
-  const workers = numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length)));
-  const algos = algoList(values.algos!, 'algos');
-  const controls = algoList(values.controls!, 'controls').filter((a) => !algos.includes(a));
-  const ablations = algoList(values.ablations!, 'ablations').filter((a) => !algos.includes(a) && !controls.includes(a));
-  const lrs = numberList(values.lrs!, 'lrs', limits.lrs);
-  const base: TrainConfig = applySetOptions(defaultConfig(PRESET), values.set as string[]);
-  const init = values.init ?? warmStartPath(PRESET);
-  await readCheckpointFile(init, defaultTokenizer());
+  const plan = readPlan(values);
+  await readCheckpointFile(plan.init, defaultTokenizer());
   // A directory that cannot be made fails now, not after the runs.
-  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of learn.md, learn.json and learn_curve.svg, got ${quote(values.out)}`, 2);
+  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of the report files, got ${quote(values.out)}`, 2);
   await makeDir(outPath(values.out, '.'));
   const recordFile = values.record;
   if (recordFile !== undefined) await readRecordIndex(recordFile);
   const log = (s: string) => process.stderr.write(s + '\n');
   const commit = sourceCommit();
+  const estimatedSeconds = estimatePlan(plan);
+  log(`estimated wall time: ${(estimatedSeconds / 60).toFixed(0)} min on ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`);
   const t0 = performance.now();
-  const job = (kind: Job['kind'], algo: Algo, seed: number, n: number, config: TrainConfig): Job => ({
-    kind, algo, seed, updates: n, config, init, evalEvery, evalEpisodes, evalSamples,
-    // A recorded benchmark keeps the episodes of each arm's first seed.
-    ...(recordFile !== undefined && kind === 'run' ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(n, evalEvery) : [] } } : {}),
-  });
-
-  const failed: FailedRun[] = [];
-  const failure = (j: Job, error: string): FailedRun => ({ kind: j.kind === 'sweep' ? 'sweep' : 'run', algo: j.algo, seed: j.seed, lr: j.config.lr, error });
-
-  // 1. The same learning-rate sweep for every main algorithm: one run per rate on seed 1000, scored on the
-  // validation games (a rate picked on the eval sets would flatter the figures reported on them).
-  const chosen = new Map<Algo, number>();
-  const sweep: SweepPoint[] = [];
-  if (lrs.length > 1) {
-    log(`lr sweep: ${lrs.join(', ')} x ${algos.join(', ')}, ${sweepUpdates} updates each, scored on the validation games`);
-    const outcomes = await runAll(algos.flatMap((a) => lrs.map((lr) => job('sweep', a, SWEEP_SEED, sweepUpdates, { ...base, lr }))), workers, log);
-    for (const o of outcomes) if (o.error !== undefined) failed.push(failure(o.job, o.error));
-    for (const a of algos) {
-      const mine = outcomes.flatMap((o) => (o.result && o.job.algo === a ? [o.result] : []));
-      if (!mine.length) throw new CliError(`every sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no learning rate to choose`);
-      for (const r of mine) sweep.push({ algo: a, lr: r.lr, success_validation: r.success_validation! });
-      chosen.set(a, mine.reduce((best, r) => (r.success_validation! > best.success_validation! ? r : best)).lr);
-    }
-  } else for (const a of algos) chosen.set(a, lrs[0]);
-  const seedLr = chosen.get('seed') ?? lrs[0];
-
-  // 2. The warm start's own evaluation, the main runs, the controls and the ablations (at SEED's learning rate).
-  const jobs: Job[] = [job('warmstart', 'grpo', 0, 0, base)];
-  for (let s = 1; s <= seeds; s++) for (const a of algos) jobs.push(job('run', a, s, updates, { ...base, lr: chosen.get(a)! }));
-  for (let s = 1; s <= controlSeeds; s++) for (const a of controls) jobs.push(job('run', a, s, updates, { ...base, lr: seedLr }));
-  for (const a of ablations) jobs.push(job('run', a, 1, updates, { ...base, lr: seedLr }));
-  log(`${jobs.length - 1} runs of ${updates} updates (${base.tasksPerUpdate} x ${base.groupSize} episodes each), ${workers} workers`);
-  const outcomes = await runAll(jobs, workers, log);
-  const warm = outcomes[0].result;
-  if (!warm) throw new CliError(`the warm start's evaluation failed: ${outcomes[0].error}`);
-  const runs: JobResult[] = [];
-  for (const o of outcomes.slice(1)) {
-    if (o.result) runs.push(o.result);
-    else failed.push(failure(o.job, o.error));
-  }
-  for (const r of runs) r.curve.unshift([0, warm.success_unseen]);
-  const wall = (performance.now() - t0) / 1000;
-
-  const outcome: LearnOutcome = {
-    command: commandLine('bench learn', args),
-    commit,
-    init: portablePath(init),
-    base, algos, controls, ablations, seeds, controlSeeds, updates, sweepUpdates, evalEvery, evalEpisodes, evalSamples, lrs, chosen, sweep, warm, runs, failed,
-    evalGames: evalGames(evalEpisodes),
-    wallSeconds: wall,
-    workers,
+  const outcome = await runPlan(plan, (jobs) => runAll(jobs, plan.workers, log), log);
+  const common = {
+    ...plan, command: commandLine('bench learn', args), commit, init: portablePath(plan.init), settings: outcome.settings, sweep: outcome.sweep, points: outcome.points,
+    failed: outcome.failed, warm: outcome.warm, evalGames: evalGames(plan.evalEpisodes), wallSeconds: (performance.now() - t0) / 1000, estimatedSeconds,
   };
-  const report = renderLearn(outcome);
-  await writeOutput(outPath(values.out, 'learn.md'), report.markdown);
-  await writeOutput(outPath(values.out, 'learn.json'), JSON.stringify(report.json, null, 2) + '\n');
-  await writeOutput(outPath(values.out, 'learn_curve.svg'), report.svg);
-  if (recordFile !== undefined) {
-    const bytes = await writeRecord(recordFile, buildRecord(outcome, report, new Date()));
-    log(`record: ${bytes} bytes`);
+  if (plan.fractions.length) {
+    const report = renderFractions({ ...common, fractions: outcome.fractions });
+    await writeOutput(outPath(values.out, 'learn_fractions.md'), report.markdown);
+    await writeOutput(outPath(values.out, 'learn_fractions.json'), JSON.stringify(report.json, null, 2) + '\n');
+    process.stdout.write(report.headline + '\n\n' + report.table + '\n');
+  } else {
+    const learn = { ...common, runs: outcome.runs, full: values.full === true };
+    const report = renderLearn(learn);
+    await writeOutput(outPath(values.out, 'learn.md'), report.markdown);
+    await writeOutput(outPath(values.out, 'learn.json'), JSON.stringify(report.json, null, 2) + '\n');
+    await writeOutput(outPath(values.out, 'learn_curve.svg'), report.svg);
+    if (recordFile !== undefined) {
+      const bytes = await writeRecord(recordFile, buildRecord(learn, report, new Date()));
+      log(`record: ${bytes} bytes`);
+    }
+    process.stdout.write(report.headline + '\n\n' + report.table + '\n\n' + report.efficiency + '\n');
   }
-  process.stdout.write(report.table + '\n\n' + report.efficiency + '\n');
-  process.stderr.write(`warm start seen ${pct(warm.success_seen)}%\n`);
-  if (failed.length) process.stderr.write(`${failed.length} run${failed.length === 1 ? '' : 's'} failed: listed in the report\n`);
+  process.stderr.write(`warm start seen ${pct(outcome.warm.success_seen)}%\n`);
+  if (outcome.failed.length) process.stderr.write(`${outcome.failed.length} run${outcome.failed.length === 1 ? '' : 's'} failed: listed in the report\n`);
   return 0;
 }

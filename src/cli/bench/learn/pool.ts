@@ -1,19 +1,65 @@
 // The process pool of `bench learn`: each job runs in a child process (`bench learn --worker JOB`), which
 // prints its JobResult as the last line of its stdout; independent runs then use one core each. A job that
 // fails (a non-zero exit, no result) is reported with its reason, and the others go on: the report lists it.
+// Also the estimate of a plan's wall time, from the measured cost of an update of each arm.
 import { spawn } from 'node:child_process';
+import { validationScenes } from '../../../env/generate.ts';
+import { TINY } from '../../../env/scale.ts';
 import type { Algo } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
+import { distils } from './arms.ts';
+import { evalSets } from './games.ts';
 import type { Job, JobResult } from './job.ts';
 
 /**
- * Relative cost of one update (measured per-run wall times of the tiny preset): skills and re-scoring cost
- * extra; the annotator's skills, like the static library's, need no decoding.
+ * Seconds per update of the tiny preset on one core of a 2-core machine running two jobs at once, from the
+ * measured per-run wall times of the benchmark (grpo 120 s, seed 179 s, seed-annotator 158 s per 192-update
+ * run with its evaluations; seed-exact about 1.4 s per update): skills and re-scoring cost extra, the
+ * annotator's skills, like the static library's, need no decoding, and exact distillation scores the teacher's
+ * whole rows.
  */
-const UPDATE_COST: Record<Algo, number> = {
-  grpo: 5.4, seed: 7.3, 'seed-static': 6.6, 'seed-sibling': 7.3, 'seed-crossgame': 7.3, 'seed-annotator': 6.6, opid: 7.4, 'seed-nogate': 8.8,
-  'seed-exact': 8.5, 'seed-exact-crossgame': 8.5,
+const UPDATE_SECONDS: Record<Algo, number> = {
+  grpo: 0.49, seed: 0.8, 'seed-static': 0.72, 'seed-sibling': 0.79, 'seed-crossgame': 0.79, 'seed-annotator': 0.69, opid: 0.81, 'seed-nogate': 0.96,
+  'seed-exact': 1.4, 'seed-exact-crossgame': 1.4,
 };
+/** Seconds to start a job's child process and load its checkpoint. */
+const JOB_START_SECONDS = 5;
+/** Seconds per evaluation episode (about 2,600 of them add some 26 s to a run of the default benchmark). */
+const EVAL_EPISODE_SECONDS = 0.01;
+/** The wall-time budget of `bench learn` at its defaults, on 2 cores. */
+export const DEFAULT_BUDGET_MINUTES = 75;
+
+const gameCounts = new Map<number, { seen: number; unseen: number; validation: number }>();
+function games(evalEpisodes: number): { seen: number; unseen: number; validation: number } {
+  let counts = gameCounts.get(evalEpisodes);
+  if (!counts) {
+    const { seen, unseen } = evalSets(evalEpisodes);
+    const validation = validationScenes(TINY).length;
+    counts = { seen: seen.length, unseen: unseen.length, validation: evalEpisodes > 0 ? Math.min(evalEpisodes, validation) : validation };
+    gameCounts.set(evalEpisodes, counts);
+  }
+  return counts;
+}
+
+/** The estimated seconds of one job: its updates, the curve's evaluations and the final one. */
+export function jobSeconds(job: Job): number {
+  const g = games(job.evalEpisodes);
+  const training = job.kind === 'warmstart' ? 0 : job.updates * UPDATE_SECONDS[job.algo];
+  const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
+  const curve = points * (g.unseen + (job.record ? g.seen : 0));
+  const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);
+  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS;
+}
+
+/** The estimated wall seconds of running `jobs` on `workers` as runAll does (longest first, each to the first free worker). */
+export function estimateSeconds(jobs: readonly Job[], workers: number): number {
+  const free = new Array<number>(Math.max(1, workers)).fill(0);
+  for (const cost of jobs.map(jobSeconds).sort((a, b) => b - a)) {
+    const w = free.indexOf(Math.min(...free));
+    free[w] += cost;
+  }
+  return Math.max(...free);
+}
 
 /** What became of a job: its result, or why it has none. */
 export type JobOutcome = { job: Job; result: JobResult; error?: undefined } | { job: Job; result?: undefined; error: string };
@@ -24,7 +70,7 @@ export type JobOutcome = { job: Job; result: JobResult; error?: undefined } | { 
  */
 export async function runAll(jobs: Job[], workers: number, log: (s: string) => void): Promise<JobOutcome[]> {
   const outcomes: JobOutcome[] = new Array(jobs.length);
-  const cost = (j: Job) => (j.kind === 'warmstart' ? 0 : j.updates * UPDATE_COST[j.algo]);
+  const cost = jobSeconds;
   const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
   let next = 0;
   let done = 0;
@@ -32,7 +78,7 @@ export async function runAll(jobs: Job[], workers: number, log: (s: string) => v
     while (next < order.length) {
       const i = order[next++];
       const job = jobs[i];
-      const name = `${job.kind === 'warmstart' ? 'warm start' : job.algo} seed ${job.seed} lr ${job.config.lr}`;
+      const name = job.kind === 'warmstart' ? 'warm start' : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
         const r = await runChild(job);
         outcomes[i] = { job, result: r };

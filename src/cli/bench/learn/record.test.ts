@@ -10,6 +10,7 @@ import { RECORD_INDEX_FORMAT } from '../../../rl/recorded_run.ts';
 import { checkRecordIndex, parseRecordedRun } from '../../../rl/recorded_run_check.ts';
 import { CliError } from '../../cli_error.ts';
 import { runJob, type JobResult } from './job.ts';
+import { fakeOutcome, fakeResult } from './learn_testing.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';
 
@@ -20,24 +21,18 @@ const GAMES = [
 
 function result(algo: Algo, seed: number, won: number[]): JobResult {
   const success = won.reduce((a, b) => a + b, 0) / won.length;
-  return {
-    algo, seed, lr: 5e-4, success_seen: success, success_unseen: success, success_validation: null,
-    per_type: { seen: {}, unseen: {} }, curve: [[64, success]], wall_s: 1, won_seen: won, won_unseen: won,
-    valid_skill_rate: null, skill_fidelity: null, mean_delta: null, mean_gate: null, corr_delta_advantage: null, crossgame: null, skipped_updates: 0,
-    corr_delta_expert: null, corr_delta_advantage_won: null, corr_delta_advantage_lost: null, mean_abs_delta: null, forced_share: null, zero_variance_groups: null, teacher: [],
-    recorded: { curve: [[2, 64, success, success]], episodes: [] },
-  };
+  return fakeResult(algo, seed, won, { per_type: { seen: {}, unseen: {} }, curve: [[64, success]], curve_won: [won], wall_s: 1, recorded: { curve: [[2, 64, success, success]], episodes: [] } });
 }
 
 function outcome(): LearnOutcome {
-  return {
-    command: 'npm run seed -- bench learn --updates 2 --record public/runs/r.json', commit: { hash: 'abc1234', dirty: false }, init: 'public/warmstart-tiny.ckpt',
-    base: defaultConfig('tiny'), algos: ['grpo', 'seed'], controls: ['seed-sibling'], ablations: [], seeds: 2, controlSeeds: 1, updates: 2, sweepUpdates: 2,
-    evalEvery: 2, evalEpisodes: 2, evalSamples: 1, lrs: [5e-4], chosen: new Map<Algo, number>([['grpo', 5e-4], ['seed', 5e-4]]), sweep: [],
-    warm: result('grpo', 0, [0, 1]),
-    runs: [result('seed', 2, [1, 1]), result('grpo', 1, [0, 1]), result('seed', 1, [1, 0]), result('grpo', 2, [0, 0]), result('seed-sibling', 1, [1, 1])],
-    failed: [], evalGames: { seen: GAMES, unseen: GAMES }, wallSeconds: 10, workers: 2,
-  };
+  return fakeOutcome(
+    [result('seed', 2, [1, 1]), result('grpo', 1, [0, 1]), result('seed', 1, [1, 0]), result('grpo', 2, [0, 0]), result('seed-sibling', 1, [1, 1])],
+    GAMES,
+    {
+      command: 'npm run seed -- bench learn --updates 2 --record public/runs/r.json', commit: { hash: 'abc1234', dirty: false }, init: 'public/warmstart-tiny.ckpt',
+      controls: ['seed-sibling'], seeds: 2, evalEvery: 2, evalSamples: 1, warm: result('grpo', 0, [0, 1]), wallSeconds: 10,
+    },
+  );
 }
 
 let dir = '';

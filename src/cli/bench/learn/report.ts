@@ -1,31 +1,20 @@
-// The report of `bench learn`: the markdown page (tables, paired differences, failed and refused runs, data
-// efficiency, sweep, settings, curves), the JSON the intervals can be recomputed from, and the curve plot.
+// The report of `bench learn`: the markdown page (headline, tables, diagnostics, paired differences, failed
+// and refused runs, data efficiency, sweeps, settings, curves), the JSON the intervals can be recomputed from,
+// and the curve plot.
 import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
-import { validationScenes } from '../../../env/generate.ts';
-import { TINY } from '../../../env/scale.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
+import { diagnosticsJson, diagnosticsTable, teacherText } from './diagnostics.ts';
 import { differenceJson, differences, differenceTable, type Difference } from './differences.ts';
 import { layoutClusters, type EvalGame } from './games.ts';
-import { PRESET, SWEEP_SEED, type JobResult } from './job.ts';
+import { bestDistillingArm, headline } from './headline.ts';
+import { PRESET, type JobResult } from './job.ts';
 import { COLORS, curveSvg } from './plot.ts';
-import { algoRow, BOOTSTRAP_REPLICATES, clusterBootstrap, dataEfficiency, mean, meanCurve, pct, type AlgoRow, type SplitClusters } from './stats.ts';
-
-export interface SweepPoint {
-  algo: Algo;
-  lr: number;
-  success_validation: number;
-}
-
-/** A job that gave no result, and why. */
-export interface FailedRun {
-  kind: 'run' | 'sweep';
-  algo: Algo;
-  seed: number;
-  lr: number;
-  error: string;
-}
+import { algoRow, AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, dataEfficiency, mean, meanCurve, pct, type AlgoRow, type SplitClusters } from './stats.ts';
+import { ARM_NOTES, distils } from './arms.ts';
+import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
+import { sweepSection, type ArmSettings, type FailedRun, type SweepPoint, type SweepRun } from './sweep.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {
@@ -41,12 +30,20 @@ export interface LearnOutcome {
   controlSeeds: number;
   updates: number;
   sweepUpdates: number;
+  sweepSeeds: number;
   evalEvery: number;
   evalEpisodes: number;
   evalSamples: number;
   lrs: number[];
-  chosen: Map<Algo, number>;
-  sweep: SweepPoint[];
+  lambdas: number[];
+  /** Every arm's learning rate and lambda, and how each was chosen (sweep.ts). */
+  settings: Map<Algo, ArmSettings>;
+  sweep: SweepRun[];
+  points: SweepPoint[];
+  /** Set by --full: more seeds than the default's budget allows, and the report says so. */
+  full: boolean;
+  /** The plan's estimated wall time before it ran (pool.ts, estimateSeconds). */
+  estimatedSeconds: number;
   warm: JobResult;
   runs: JobResult[];
   failed: FailedRun[];
@@ -60,7 +57,8 @@ export interface LearnReport {
   markdown: string;
   json: object;
   svg: string;
-  /** The main table and the data-efficiency sentence: what the command prints on stdout. */
+  /** The headline, the main table and the data-efficiency sentence: what the command prints on stdout. */
+  headline: string;
   table: string;
   efficiency: string;
   /** Per arm, its figures with their intervals, and the differences: what a record of the runs keeps (record.ts). */
@@ -72,23 +70,23 @@ export interface LearnReport {
  * Per eval game, in the fixed order of its split, the number of its sampled episodes won (one digit each, at
  * most 9 samples): what the intervals are recomputed from.
  */
-function wonDigits(won: number[], samples: number): string {
+export function wonDigits(won: number[], samples: number): string {
   return won.map((w) => String(Math.round(w * samples))).join('');
 }
 
 const interval = (ci: [number, number]) => `[${pct(ci[0])}, ${pct(ci[1])}]`;
 const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 
-function mainTable(warm: JobResult, rows: AlgoRow[], clusters: SplitClusters, rng: Rng): string {
+function mainTable(warm: JobResult, rows: AlgoRow[], settings: ReadonlyMap<Algo, ArmSettings>, clusters: SplitClusters, rng: Rng): string {
   const warmCi = (won: number[], c: number[][]) => interval(clusterBootstrap(new Map([[0, won]]), null, c, rng).ci);
+  const unseen = `${pct(warm.success_unseen)} ${warmCi(warm.won_unseen, clusters.unseen)}`;
+  const lambda = (a: Algo) => (distils(a) ? String(settings.get(a)?.lambda ?? 'n/a') : '-');
   return [
-    '| algorithm | seeds | lr | eval-seen % [95% CI] | eval-unseen % [95% CI] | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | wall s/run |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    `| warm start | - | - | ${pct(warm.success_seen)} ${warmCi(warm.won_seen, clusters.seen)} | ${pct(warm.success_unseen)} ${warmCi(warm.won_unseen, clusters.unseen)} | - | - | - | - | - |`,
+    '| algorithm | seeds | lr | lambda | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
+    '|---|---|---|---|---|---|---|---|',
+    `| warm start | - | - | - | ${pct(warm.success_seen)} ${warmCi(warm.won_seen, clusters.seen)} | ${unseen} | ${unseen} | - |`,
     ...rows.map(
-      (r) =>
-        `| ${r.algo} | ${r.seeds} | ${r.lr} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.validSkill)} | ` +
-        `${fixed(r.fidelity, 2)} | ${Number.isFinite(r.gate) ? `${r.delta.toFixed(3)} / ${r.gate.toFixed(3)}` : 'n/a'} | ${fixed(r.corr, 3)} | ${fixed(r.wall, 0)} |`,
+      (r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${lambda(r.algo)} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.auc)} ${interval(r.aucCi)} | ${fixed(r.wall, 0)} |`,
     ),
   ].join('\n');
 }
@@ -103,68 +101,47 @@ function typeTable(warm: JobResult, rows: AlgoRow[]): string {
 }
 
 /** The runs that gave no result, and those some of whose updates were refused (non-finite values). */
-function failureSection(o: LearnOutcome): string {
+export function failureSection(failed: readonly FailedRun[], runs: readonly JobResult[], updates: number): string {
   const lines = [
-    ...o.failed.map((f) => `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? `sweep run, lr ${f.lr}` : `lr ${f.lr}`}): failed, no result: ${f.error}`),
-    ...o.runs
+    ...failed.map(
+      (f) =>
+        `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? 'sweep run, ' : ''}lr ${f.lr}${distils(f.algo) ? `, lambda ${f.lambda}` : ''}${f.trainGames > 0 ? `, ${f.trainGames} training games` : ''}): failed, no result: ${f.error}`,
+    ),
+    ...runs
       .filter((r) => r.skipped_updates > 0)
-      .map((r) => `- ${r.algo} seed ${r.seed}: ${r.skipped_updates} of ${o.updates} updates refused for a non-finite loss or gradient (the weights kept their last good values)`),
+      .map((r) => `- ${r.algo} seed ${r.seed}: ${r.skipped_updates} of ${updates} updates refused for a non-finite loss or gradient (the weights kept their last good values)`),
   ];
   if (lines.length === 0) return 'None: every run finished, and no update was refused.';
   const note = 'A failed run is left out of the tables and of every difference, which pairs only the seeds both of its arms finished.';
-  return [...(o.failed.length ? [note, ''] : []), ...lines].join('\n');
+  return [...(failed.length ? [note, ''] : []), ...lines].join('\n');
 }
 
-/** The teacher gap (own skill minus no skill on validation games) at the first and last check, mean over each arm's seeds. */
-function teacherText(runs: readonly JobResult[]): string {
-  const checked = runs.filter((r) => r.teacher.length > 0);
-  if (checked.length === 0) return '';
-  const arms = [...new Set(checked.map((r) => r.algo))];
-  const gap = (rs: JobResult[], pick: (checks: JobResult['teacher']) => JobResult['teacher'][number]) => {
-    const points = rs.map((r) => pick(r.teacher));
-    const value = mean(points.map(([, no, own]) => own - no));
-    return `${value >= 0 ? '+' : ''}${pct(value)} points after update ${points[0][0]}`;
-  };
-  const parts = arms.map((a) => {
-    const rs = checked.filter((r) => r.algo === a);
-    return `${a} ${gap(rs, (c) => c[0])}, ${gap(rs, (c) => c[c.length - 1])}`;
-  });
-  return `Teacher gap (own skill minus no skill on the validation games, the teacher check every teacherEvery updates; mean over seeds): ${parts.join('; ')}.`;
-}
-
-function controlsText(o: LearnOutcome, rows: AlgoRow[]): string {
+function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
   const crossgame = o.runs.filter((r) => r.crossgame);
   const sources = crossgame.reduce((s, r) => ({ update: s.update + r.crossgame!.update, pool: s.pool + r.crossgame!.pool, none: s.none + r.crossgame!.none }), { update: 0, pool: 0, none: 0 });
   const total = sources.update + sources.pool + sources.none;
+  const seeds = (k: number) => `${k} seed${k === 1 ? '' : 's'}`;
   return [
-    `The controls (${o.controls.join(', ') || 'none'}) ran ${o.controlSeeds} seed${o.controlSeeds === 1 ? '' : 's'} each, the ablations (${o.ablations.join(', ') || 'none'}) one seed each, at SEED's learning rate. ` +
-      "Each control changes only the skill a trajectory distils from; rollouts, rewards and advantages are SEED's. " +
-      "seed-crossgame gives a trajectory the policy's skill of another game of the same task type (the right kind of advice, the wrong facts): if SEED does no better, the facts of the trajectory's own game carry no credit. " +
-      "seed-annotator distils from the rule-based annotator's faithful skills; seed-sibling from a sibling's skill of the same game (the same facts, another trajectory).",
-    total
-      ? `seed-crossgame's skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
-      : '',
-    "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts), mean over updates. " +
-      'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/diagnostics.ts), mean over the updates where it is defined, then over seeds: ' +
-      rows.filter((r) => Number.isFinite(r.corr)).map((r) => `${r.algo} ${r.corr.toFixed(3)}`).join(', ') + '. ' +
-      "corr(Delta, expert), the same with \"the token is on one of the expert's shortest plans from where the agent stood\" (step-level credit; the advantage is the same on every token of a game): " +
-      (rows.filter((r) => Number.isFinite(r.corrExpert)).map((r) => `${r.algo} ${r.corrExpert.toFixed(3)}`).join(', ') || 'none') + '.',
-    teacherText(o.runs),
-  ]
-    .filter((line) => line !== '')
-    .join(' ');
+    ...arms.map((a) => `- ${a}: ${ARM_NOTES[a]}`),
+    '',
+    `The main arms (${o.algos.join(', ') || 'none'}) ran ${seeds(o.seeds)} each, the controls (${o.controls.join(', ') || 'none'}) ${seeds(o.controlSeeds)} each, the ablations (${o.ablations.join(', ') || 'none'}) one seed each, ` +
+      "each control and ablation at the learning rate and lambda of the arm it varies (the settings section says which). Each control changes only the skill a trajectory distils from; rollouts, rewards and advantages are its arm's. " +
+      "If a distilling arm does no better than its cross-game control, the facts of the trajectory's own game carry no credit." +
+      (total
+      ? ` The cross-game controls' skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
+      : ''),
+  ].join('\n');
 }
 
-function sweepSection(o: LearnOutcome): string {
-  const { sweep, sweepUpdates, evalEpisodes, evalSamples, chosen, lrs } = o;
-  if (!sweep.length) return `No sweep (one rate given): lr ${lrs[0]}.`;
-  const games = evalEpisodes > 0 ? Math.min(evalEpisodes, validationScenes(TINY).length) : validationScenes(TINY).length;
-  return (
-    `One run of ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} per rate and algorithm (seed ${SWEEP_SEED}), scored on the ${games} validation games ` +
-    `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game.\n\n` +
-    ['| algorithm | lr | validation % |', '|---|---|---|', ...sweep.map((s) => `| ${s.algo} | ${s.lr} | ${pct(s.success_validation)} |`)].join('\n') +
-    `\n\nChosen: ${[...chosen].map(([a, lr]) => `${a} ${lr}`).join(', ')} (controls and ablations use SEED's).`
-  );
+const DIAGNOSTICS_NOTE =
+  "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts). " +
+  'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts). ' +
+  'GRPO and OPD gradient norms: the norms of the two parts of an update\'s gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). ' +
+  'Every figure is a mean over the updates where it is defined, then over seeds.';
+
+/** Per point of a run's curve, its games' outcomes as digits (the first and last points at evalSamples episodes per game, the others at one). */
+export function curveDigits(r: JobResult, samples: number): string[] {
+  return r.curve_won.map((won, i) => wonDigits(won, i === 0 || i === r.curve_won.length - 1 ? samples : 1));
 }
 
 export function renderLearn(o: LearnOutcome): LearnReport {
@@ -175,34 +152,56 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const byAlgo = (a: Algo) => runs.filter((r) => r.algo === a);
   const episodesPerRun = updates * base.tasksPerUpdate * base.groupSize;
   const rows = arms.map((a) => algoRow(a, byAlgo(a), clusters, rng));
-  const efficiency = dataEfficiency(meanCurve(byAlgo('grpo')), meanCurve(byAlgo('seed')), warm.success_unseen, episodesPerRun, o.algos);
-  const table = mainTable(warm, rows, clusters, rng);
+  const table = mainTable(warm, rows, o.settings, clusters, rng);
   const diffs = differences(arms, runs, warm, clusters, rng);
+  const best = bestDistillingArm(o.algos, o.settings, o.points);
+  const head = headline(best, o.settings, diffs);
+  const efficiency = best
+    ? dataEfficiency(meanCurve(byAlgo('grpo')), meanCurve(byAlgo(best.algo)), warm.success_unseen, episodesPerRun, o.algos, best.algo)
+    : 'No main arm distils: no data-efficiency figure.';
+  const settings = Object.fromEntries([...o.settings].map(([a, s]) => [a, { lr: s.lr, lambda: s.lambda, how: s.how }]));
   const configHash = hashString(
     JSON.stringify({
-      base, chosen: [...o.chosen], updates, seeds: o.seeds, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init: o.init, lrs: o.lrs, sweepUpdates: o.sweepUpdates,
-      ...(o.controls.length ? { controls: o.controls, controlSeeds: o.controlSeeds } : {}),
+      base, settings, updates, seeds: o.seeds, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init: o.init, lrs: o.lrs, lambdas: o.lambdas,
+      sweepUpdates: o.sweepUpdates, sweepSeeds: o.sweepSeeds, ...(o.controls.length ? { controls: o.controls, controlSeeds: o.controlSeeds } : {}),
     }),
   ).toString(16).padStart(8, '0');
   const svg = curveSvg(arms.map((a) => ({ label: a, color: COLORS[a] ?? '#333', curve: meanCurve(byAlgo(a)), seeds: byAlgo(a).map((r) => r.curve) })));
   const layouts = `${clusters.seen.length} and ${clusters.unseen.length} room layouts`;
   const corr: Record<string, number | null> = Object.fromEntries(rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]));
+  const minutes = (seconds: number) => (seconds / 60).toFixed(1);
   const markdown = [
-    '# Learning benchmark: GRPO vs SEED on the tiny preset',
+    '# Learning benchmark: GRPO and hindsight distillation on the tiny preset',
     '',
     `Command: \`${o.command}\`  `,
-    `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${(o.wallSeconds / 60).toFixed(1)} min on ${cpus().length} cores (${o.workers} workers).`,
+    `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).`,
+    ...(o.full ? ['', `A --full run: ${o.seeds} seeds per main arm and ${o.controlSeeds} per control, longer than the default's budget of ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores.`] : []),
     '',
     `Every run starts from the same warm start (${o.init}) and plays ${base.resampleRounds > 0 ? 'at least ' : ''}${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
       `Seed k draws the same training tasks in every arm (the tasks of update u depend only on the run seed and u), so differences are paired by seed${base.resampleRounds > 0 ? ` up to the replaced groups: a group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update, which depends on the rewards; the curves count every episode played` : ''}. ` +
       `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets, ${layouts}, at temperature ${base.evalTemperature}${evalSamples > 1 ? `, ${evalSamples} sampled episodes per game at the end of a run (the curves sample each game once)` : ''}. ` +
+      `${AREA_NOTE} ` +
       `95% intervals: percentile bootstrap over seeds and room layouts (${BOOTSTRAP_REPLICATES} replicates from a seeded Rng): a replicate draws seeds and layouts with replacement and averages over the games of the drawn layouts, since games of one room share what makes them easy or hard.`,
+    '',
+    head,
     '',
     table,
     '',
+    '## Arms',
+    '',
+    armsText(o, arms),
+    '',
+    '## Diagnostics (mean over updates, then seeds)',
+    '',
+    diagnosticsTable(rows),
+    '',
+    DIAGNOSTICS_NOTE,
+    '',
+    teacherText(o.runs),
+    '',
     '## Runs that failed or were refused',
     '',
-    failureSection(o),
+    failureSection(o.failed, o.runs, o.updates),
     '',
     '## Per task type (mean over seeds, %)',
     '',
@@ -210,7 +209,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     '',
     '## Differences, paired by seed, over layouts',
     '',
-    'Each arm against grpo and against the warm start, and seed against each control and ablation. A difference uses the seeds both arms ran (listed); a replicate draws the same seeds and the same layouts for both sides, so what a seed\'s training tasks or a room make easy cancels out.',
+    "Each arm against grpo and against the warm start, each distilling arm against its cross-game control, and each other control or ablation against the arm it varies. A difference uses the seeds both arms ran (listed); a replicate draws the same seeds and the same layouts for both sides, so what a seed's training tasks or a room make easy cancels out.",
     '',
     differenceTable(diffs),
     '',
@@ -218,19 +217,17 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     '',
     efficiency,
     '',
-    '## Learning rate sweep',
+    '## Settings chosen on validation',
     '',
-    sweepSection(o),
+    sweepSection(o, o, o.evalEpisodes, evalSamples),
     '',
     '## Settings',
     '',
-    "The base configuration; each run's lr is the one its row above gives.",
+    "The base configuration; each run's lr and lambda are those its row above gives.",
     '',
     '```json',
     JSON.stringify(base, null, 2),
     '```',
-    '',
-    controlsText(o, rows),
     '',
     '![learning curves](learn_curve.svg)',
     '',
@@ -244,23 +241,27 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     episodes_per_run: episodesPerRun,
     eval_samples: evalSamples,
     eval_games: o.evalGames,
+    headline: head,
+    best_distilling_arm: best,
     warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen, won_seen: wonDigits(warm.won_seen, evalSamples), won_unseen: wonDigits(warm.won_unseen, evalSamples) },
     runs: runs.map((r) => ({
-      algo: r.algo, seed: r.seed, lr: r.lr, success_seen: r.success_seen, success_unseen: r.success_unseen, per_type: r.per_type,
+      algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_seen: r.success_seen, success_unseen: r.success_unseen, auc_unseen: mean(areaByGame(r.curve, r.curve_won)), per_type: r.per_type,
       curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, skill_fidelity: r.skill_fidelity, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
-      corr_delta_advantage: r.corr_delta_advantage, crossgame: r.crossgame,
-      corr_delta_expert: r.corr_delta_expert, corr_delta_advantage_won: r.corr_delta_advantage_won, corr_delta_advantage_lost: r.corr_delta_advantage_lost,
-      mean_abs_delta: r.mean_abs_delta, forced_share: r.forced_share, zero_variance_groups: r.zero_variance_groups, teacher: r.teacher,
-      skipped_updates: r.skipped_updates, won_seen: wonDigits(r.won_seen, evalSamples), won_unseen: wonDigits(r.won_unseen, evalSamples),
+      corr_delta_advantage: r.corr_delta_advantage, crossgame: r.crossgame, metric_means: r.metric_means, teacher: r.teacher,
+      skipped_updates: r.skipped_updates, won_seen: wonDigits(r.won_seen, evalSamples), won_unseen: wonDigits(r.won_unseen, evalSamples), curve_won_unseen: curveDigits(r, evalSamples),
     })),
     corr_delta_advantage: corr,
+    diagnostics: diagnosticsJson(rows),
     differences: diffs.map(differenceJson),
     failed: o.failed,
-    sweep: o.sweep,
+    settings,
+    sweep: { seeds: o.sweepSeeds, updates: o.sweepUpdates, runs: o.sweep, points: o.points },
+    full: o.full,
     config_hash: configHash,
     commit: commitId(o.commit),
     command: o.command,
     wall_s: Number(o.wallSeconds.toFixed(1)),
+    estimated_s: Math.round(o.estimatedSeconds),
   };
-  return { markdown, json, svg, table, efficiency, rows, differences: diffs };
+  return { markdown, json, svg, headline: head, table, efficiency, rows, differences: diffs };
 }

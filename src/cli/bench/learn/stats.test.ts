@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import { clusterBootstrap, dataEfficiency, type GameScores } from './stats.ts';
+import { areaByGame, clusterBootstrap, dataEfficiency, type GameScores } from './stats.ts';
 
 /** Games 0..n-1 in layouts of `size` consecutive games. */
 const layouts = (n: number, size: number) => Array.from({ length: Math.ceil(n / size) }, (_, c) => Array.from({ length: Math.min(size, n - c * size) }, (_, k) => c * size + k));
@@ -66,23 +66,39 @@ describe('bench learn: data efficiency', () => {
   const grpo: [number, number][] = [[0, 0.2], [100, 0.22], [200, 0.25], [300, 0.3]];
   it('counts the episodes from which SEED stays at or above GRPO\'s final success', () => {
     const seed: [number, number][] = [[0, 0.2], [100, 0.31], [200, 0.28], [300, 0.3]];
-    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'])).toBe(
+    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'], 'SEED')).toBe(
       "SEED reaches GRPO's final eval-unseen success (30.0%) after 300 of 300 episodes (100.0%) and stays there (its mean curve first touched it after 100).",
     );
     const early: [number, number][] = [[0, 0.2], [100, 0.25], [200, 0.3], [300, 0.35]];
-    expect(dataEfficiency(grpo, early, 0.2, 300, ['grpo', 'seed'])).toBe(
+    expect(dataEfficiency(grpo, early, 0.2, 300, ['grpo', 'seed'], 'SEED')).toBe(
       "SEED reaches GRPO's final eval-unseen success (30.0%) after 200 of 300 episodes (66.7%) and stays there.",
     );
   });
   it('does not count a touch that does not last', () => {
     const seed: [number, number][] = [[0, 0.2], [100, 0.31], [200, 0.26], [300, 0.27]];
-    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'])).toBe(
+    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'], 'SEED')).toBe(
       "SEED does not reach GRPO's final eval-unseen success (30.0%) to stay: its mean curve touches it after 100 of 300 episodes (33.3%) but ends at 27.0%.",
     );
-    expect(dataEfficiency(grpo, [[0, 0.2], [300, 0.1]], 0.2, 300, ['grpo', 'seed'])).toMatch(/does not reach .* within 300 episodes/);
+    expect(dataEfficiency(grpo, [[0, 0.2], [300, 0.1]], 0.2, 300, ['grpo', 'seed'], 'SEED')).toMatch(/does not reach .* within 300 episodes/);
   });
   it('gives no figure when GRPO did not beat the warm start, or one side is missing', () => {
-    expect(dataEfficiency(grpo, grpo, 0.3, 300, ['grpo', 'seed'])).toMatch(/no data-efficiency figure/);
-    expect(dataEfficiency([], grpo, 0.2, 300, ['seed'])).toMatch(/ran only seed/);
+    expect(dataEfficiency(grpo, grpo, 0.3, 300, ['grpo', 'seed'], 'SEED')).toMatch(/no data-efficiency figure/);
+    expect(dataEfficiency([], grpo, 0.2, 300, ['seed'], 'SEED')).toMatch(/ran only seed/);
+  });
+});
+
+describe('bench learn: area under the curve', () => {
+  it('is per game the trapezoid area over the episodes it spans, uneven steps included', () => {
+    // Game 0: 0 -> 1 over the first 100 episodes, then 1 for 300: (50 + 300) / 400. Game 1: flat at 0.5.
+    expect(areaByGame([[0, 0.25], [100, 0.75], [400, 0.75]], [[0, 0.5], [1, 0.5], [1, 0.5]])).toEqual([350 / 400, 0.5]);
+    // A run whose every game is won from the start has area 1; one that learns at the very end, half its last step.
+    expect(areaByGame([[0, 1], [10, 1]], [[1, 1], [1, 1]])).toEqual([1, 1]);
+    expect(areaByGame([[0, 0], [10, 0], [20, 1]], [[0], [0], [1]])).toEqual([0.25]);
+  });
+
+  it('is the point itself for a curve of one point, and refuses outcomes that do not match the curve', () => {
+    expect(areaByGame([[0, 0.5]], [[1, 0]])).toEqual([1, 0]);
+    expect(() => areaByGame([[0, 0.5], [10, 0.5]], [[1, 0]])).toThrow(/one list of game scores per point/);
+    expect(() => areaByGame([[0, 0.5], [10, 0.5]], [[1, 0], [1]])).toThrow(/same games/);
   });
 });

@@ -4,6 +4,7 @@ import { quantileSorted } from 'simple-statistics';
 import type { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/config.ts';
 import type { JobResult } from './job.ts';
+import { MEAN_METRIC_KEYS, type MetricMeans } from './update_means.ts';
 
 /**
  * Per eval game of one run, its success: won or not, or the fraction of its sampled episodes won (the same
@@ -93,36 +94,38 @@ export function meanCurve(runs: JobResult[]): [number, number][] {
 }
 
 /**
- * The episodes SEED needs to reach GRPO's final eval-unseen success. Curve points sample each eval game once,
- * so a single point above the target can be noise: the figure is the first point from which SEED's mean
- * curve stays at or above it to the end, and a first touch that does not last is reported as such.
+ * The episodes a distilling arm (`arm`) needs to reach GRPO's final eval-unseen success. Curve points sample
+ * each eval game once, so a single point above the target can be noise: the figure is the first point from
+ * which the arm's mean curve stays at or above it to the end, and a first touch that does not last is
+ * reported as such.
  */
 export function dataEfficiency(
   grpoCurve: readonly [number, number][],
-  seedCurve: readonly [number, number][],
+  armCurve: readonly [number, number][],
   warmUnseen: number,
   episodesPerRun: number,
   algos: readonly string[],
+  arm: string,
 ): string {
-  if (!(grpoCurve.length && seedCurve.length)) {
-    return 'Data efficiency needs both GRPO and SEED runs; this benchmark ran only ' + (algos.join(', ') || 'ablations') + '.';
+  if (!(grpoCurve.length && armCurve.length)) {
+    return `Data efficiency needs both GRPO and ${arm} runs; this benchmark ran only ` + (algos.join(', ') || 'ablations') + '.';
   }
   const target = grpoCurve[grpoCurve.length - 1][1];
   if (!(target > warmUnseen)) {
-    return `GRPO's final eval-unseen success (${pct(target)}%) is not above the warm start's (${pct(warmUnseen)}%), so there is no GRPO result for SEED to reach: no data-efficiency figure.`;
+    return `GRPO's final eval-unseen success (${pct(target)}%) is not above the warm start's (${pct(warmUnseen)}%), so there is no GRPO result for ${arm} to reach: no data-efficiency figure.`;
   }
-  const trained = seedCurve.slice(1);
+  const trained = armCurve.slice(1);
   const touch = trained.find(([, v]) => v >= target);
   const stayFrom = trained.findIndex((_, i) => trained.slice(i).every(([, v]) => v >= target));
   const share = (e: number) => `${e} of ${episodesPerRun} episodes (${pct(e / episodesPerRun)}%)`;
   if (stayFrom >= 0) {
     const e = trained[stayFrom][0];
-    return `SEED reaches GRPO's final eval-unseen success (${pct(target)}%) after ${share(e)} and stays there` +
+    return `${arm} reaches GRPO's final eval-unseen success (${pct(target)}%) after ${share(e)} and stays there` +
       (touch && touch[0] < e ? ` (its mean curve first touched it after ${touch[0]}).` : '.');
   }
   return touch
-    ? `SEED does not reach GRPO's final eval-unseen success (${pct(target)}%) to stay: its mean curve touches it after ${share(touch[0])} but ends at ${pct(seedCurve[seedCurve.length - 1][1])}%.`
-    : `SEED's mean curve does not reach GRPO's final eval-unseen success (${pct(target)}%) within ${episodesPerRun} episodes.`;
+    ? `${arm} does not reach GRPO's final eval-unseen success (${pct(target)}%) to stay: its mean curve touches it after ${share(touch[0])} but ends at ${pct(armCurve[armCurve.length - 1][1])}%.`
+    : `${arm}'s mean curve does not reach GRPO's final eval-unseen success (${pct(target)}%) within ${episodesPerRun} episodes.`;
 }
 
 export function pct(x: number): string {
@@ -135,9 +138,36 @@ export interface SplitClusters {
   unseen: number[][];
 }
 
-/** The runs' per-game scores on a split, by seed. */
-export function scoresBySeed(rs: readonly JobResult[], split: 'seen' | 'unseen'): SeedScores {
-  return new Map(rs.map((r) => [r.seed, split === 'seen' ? r.won_seen : r.won_unseen]));
+/**
+ * Per game, the area under its success-vs-episodes curve (trapezoids from the first point to the last) over
+ * the episodes it spans: a success rate, the mean success over training. `won[i][g]` is game g's score at
+ * point i; a curve of one point (or no span) is that point's scores.
+ */
+export function areaByGame(curve: readonly [number, number][], won: readonly (readonly number[])[]): number[] {
+  if (!curve.length || won.length !== curve.length) throw new RangeError('areaByGame: one list of game scores per point of the curve');
+  const games = won[0].length;
+  if (won.some((w) => w.length !== games)) throw new RangeError('areaByGame: every point must score the same games');
+  const span = curve[curve.length - 1][0] - curve[0][0];
+  if (!(span > 0)) return [...won[0]];
+  return Array.from({ length: games }, (_, g) => {
+    let area = 0;
+    for (let i = 1; i < curve.length; i++) area += ((curve[i][0] - curve[i - 1][0]) * (won[i][g] + won[i - 1][g])) / 2;
+    return area / span;
+  });
+}
+
+/** How the report describes the area under the curve. */
+export const AREA_NOTE =
+  'Area under the curve: per eval-unseen game, the area under its success against training episodes, from the warm start (0 episodes) to the end of the run ' +
+  '(trapezoids between the points of the curve, the last one the final evaluation), divided by the episodes: the mean success over training, a rate like the others.';
+
+/** What an arm is scored on: final success on a split, or the area under the eval-unseen curve. */
+export type Measure = 'seen' | 'unseen' | 'auc';
+
+/** The runs' per-game scores of a measure, by seed. */
+export function scoresBySeed(rs: readonly JobResult[], measure: Measure): SeedScores {
+  const scores = (r: JobResult) => (measure === 'seen' ? r.won_seen : measure === 'unseen' ? r.won_unseen : areaByGame(r.curve, r.curve_won));
+  return new Map(rs.map((r) => [r.seed, scores(r)]));
 }
 
 /** One algorithm's line of the report: means over its seeds, with bootstrap intervals. */
@@ -149,6 +179,9 @@ export interface AlgoRow {
   unseen: number;
   seenCi: [number, number];
   unseenCi: [number, number];
+  /** Area under the eval-unseen curve (areaByGame), mean over seeds, and its interval. */
+  auc: number;
+  aucCi: [number, number];
   perType: Record<string, { seen: number; unseen: number }>;
   validSkill: number;
   fidelity: number;
@@ -156,12 +189,12 @@ export interface AlgoRow {
   delta: number;
   /** Mean over runs of the per-run mean of corr(Delta, advantage) over updates; NaN when no run has one. */
   corr: number;
-  /** The same of corr(Delta, token on the expert's shortest plans). */
-  corrExpert: number;
+  /** Per metric of MEAN_METRICS, the mean over runs of each run's mean over its updates; NaN when no run has one. */
+  metrics: Record<keyof MetricMeans, number>;
   wall: number;
 }
 
-/** The row of algorithm `algo` over its runs `rs` (draws its two intervals from `rng`, seen then unseen). */
+/** The row of algorithm `algo` over its runs `rs` (draws its three intervals from `rng`: seen, unseen, area). */
 export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rng: Rng): AlgoRow {
   const types = Object.keys(rs[0]?.per_type.unseen ?? {});
   const perType: Record<string, { seen: number; unseen: number }> = {};
@@ -169,6 +202,7 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
     perType[type] = { seen: mean(rs.map((r) => r.per_type.seen[type] ?? NaN)), unseen: mean(rs.map((r) => r.per_type.unseen[type] ?? NaN)) };
   }
   const defined = (xs: (number | null)[]) => mean(xs.filter((x): x is number => x !== null));
+  const auc = clusterBootstrap(scoresBySeed(rs, 'auc'), null, clusters.unseen, rng);
   return {
     algo,
     seeds: rs.length,
@@ -177,13 +211,15 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
     unseen: mean(rs.map((r) => r.success_unseen)),
     seenCi: clusterBootstrap(scoresBySeed(rs, 'seen'), null, clusters.seen, rng).ci,
     unseenCi: clusterBootstrap(scoresBySeed(rs, 'unseen'), null, clusters.unseen, rng).ci,
+    auc: auc.value,
+    aucCi: auc.ci,
     perType,
     validSkill: mean(rs.map((r) => r.valid_skill_rate ?? NaN)),
     fidelity: mean(rs.map((r) => r.skill_fidelity ?? NaN)),
     gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
     delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
     corr: defined(rs.map((r) => r.corr_delta_advantage)),
-    corrExpert: defined(rs.map((r) => r.corr_delta_expert)),
+    metrics: Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, defined(rs.map((r) => r.metric_means[k]))])) as Record<keyof MetricMeans, number>,
     wall: mean(rs.map((r) => r.wall_s)),
   };
 }

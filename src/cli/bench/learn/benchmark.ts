@@ -1,0 +1,117 @@
+// What `bench learn` runs, in order: the sweeps that choose each arm's settings on validation (sweep.ts),
+// then either the main benchmark (the warm start's evaluation, the main arms, the controls and the ablations)
+// or the data-fraction runs (grpo and each main distilling arm at each fraction of the training games). Jobs
+// go to a Runner (child processes in the command, in-process or made up in tests); the estimate of a plan's
+// wall time comes from the same job lists.
+import type { PresetName } from '../../../model/config.ts';
+import { episodeUpdates } from '../../../rl/recorded_run.ts';
+import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import { CliError } from '../../cli_error.ts';
+import { distils } from './arms.ts';
+import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
+import { estimateSeconds } from './pool.ts';
+import { chooseSettings, failedRun, type ArmSettings, type Chosen, type FailedRun, type MakeJob, type Runner, type SweepPlan } from './sweep.ts';
+
+export interface LearnPlan extends SweepPlan {
+  seeds: number;
+  controlSeeds: number;
+  updates: number;
+  evalEvery: number;
+  evalEpisodes: number;
+  evalSamples: number;
+  init: string;
+  /** The model preset of `init`: the benchmark's, or the micro preset in tests. */
+  preset?: PresetName;
+  workers: number;
+  /** Keep each arm's first seed's episodes for a record of the runs (--record). */
+  record: boolean;
+  /** Data fractions to run instead of the main benchmark; empty for the main benchmark. */
+  fractions: number[];
+}
+
+/** The runs of one data fraction. */
+export interface FractionRuns {
+  fraction: number;
+  /** The training games its runs cycle through (trainGames). */
+  trainGames: number;
+  runs: JobResult[];
+}
+
+export interface RunsOutcome extends Chosen {
+  warm: JobResult;
+  /** The main benchmark's runs (empty for a fraction sweep). */
+  runs: JobResult[];
+  /** The fraction sweep's runs by fraction (empty for the main benchmark). */
+  fractions: FractionRuns[];
+}
+
+export function jobMaker(plan: LearnPlan): MakeJob {
+  return (kind, algo, seed, updates, config) => ({
+    kind, algo, seed, updates, config, init: plan.init, evalEvery: plan.evalEvery, evalEpisodes: plan.evalEpisodes, evalSamples: plan.evalSamples,
+    ...(plan.preset ? { preset: plan.preset } : {}),
+    // A recorded benchmark keeps the episodes of each arm's first seed.
+    ...(plan.record && kind === 'run' ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(updates, plan.evalEvery) : [] } } : {}),
+  });
+}
+
+/** The training games of a run at data fraction f: that share of the tasks the run plays, at least one. */
+export function fractionGames(plan: Pick<LearnPlan, 'updates' | 'base'>, fraction: number): number {
+  return Math.max(1, Math.round(fraction * plan.updates * plan.base.tasksPerUpdate));
+}
+
+/** The arms of the data-fraction runs: grpo and every main arm that distils. */
+export function fractionArms(algos: readonly Algo[]): Algo[] {
+  return algos.filter((a) => a === 'grpo' || distils(a));
+}
+
+const configOf = (plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>, a: Algo): TrainConfig => ({ ...plan.base, lr: settings.get(a)!.lr, lambda: settings.get(a)!.lambda });
+
+/** The warm start's evaluation, then the runs of the main benchmark or of every fraction, tagged with their fraction. */
+function runJobs(plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>): { job: Job; fraction: number | null }[] {
+  const job = jobMaker(plan);
+  const jobs: { job: Job; fraction: number | null }[] = [{ job: job('warmstart', 'grpo', 0, 0, plan.base), fraction: null }];
+  const add = (a: Algo, seed: number, fraction: number | null, config = configOf(plan, settings, a)) => jobs.push({ job: job('run', a, seed, plan.updates, config), fraction });
+  if (plan.fractions.length) {
+    for (const f of plan.fractions) for (let s = 1; s <= plan.seeds; s++) for (const a of fractionArms(plan.algos)) add(a, s, f, { ...configOf(plan, settings, a), trainGames: fractionGames(plan, f) });
+    return jobs;
+  }
+  for (let s = 1; s <= plan.seeds; s++) for (const a of plan.algos) add(a, s, null);
+  for (let s = 1; s <= plan.controlSeeds; s++) for (const a of plan.controls) add(a, s, null);
+  for (const a of plan.ablations) add(a, 1, null);
+  return jobs;
+}
+
+/** The estimated wall seconds of the whole plan: its sweeps, one after the other, then its runs. */
+export function estimatePlan(plan: LearnPlan): number {
+  const job = jobMaker(plan);
+  const seeds = Array.from({ length: plan.sweepSeeds }, (_, i) => SWEEP_SEED + i);
+  const sweep = (arms: Algo[], values: number[]) => arms.flatMap((a) => values.flatMap(() => seeds.map((s) => job('sweep', a, s, plan.sweepUpdates, plan.base))));
+  const lr = plan.lrs.length > 1 ? sweep(plan.algos, plan.lrs) : [];
+  const lambda = plan.lambdas.length > 1 ? sweep(plan.algos.filter(distils), plan.lambdas) : [];
+  const settings = new Map([...plan.algos, ...plan.controls, ...plan.ablations].map((a) => [a, { lr: plan.lrs[0], lambda: plan.base.lambda, how: { lr: '', lambda: '' } }]));
+  const runs = runJobs(plan, settings).map((j) => j.job);
+  return [lr, lambda, runs].reduce((t, jobs) => t + (jobs.length ? estimateSeconds(jobs, plan.workers) : 0), 0);
+}
+
+/** Chooses the settings, then runs the main benchmark or the fractions. */
+export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => void): Promise<RunsOutcome> {
+  const chosen = await chooseSettings(plan, jobMaker(plan), run, log);
+  const jobs = runJobs(plan, chosen.settings);
+  const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
+  log(`${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`);
+  const outcomes = await run(jobs.map((j) => j.job));
+  const warm = outcomes[0].result;
+  if (!warm) throw new CliError(`the warm start's evaluation failed: ${outcomes[0].error}`);
+  const failed: FailedRun[] = [...chosen.failed];
+  const runs: JobResult[] = [];
+  const fractions: FractionRuns[] = plan.fractions.map((fraction) => ({ fraction, trainGames: fractionGames(plan, fraction), runs: [] }));
+  outcomes.slice(1).forEach((o, i) => {
+    if (!o.result) return void failed.push(failedRun(o.job, o.error));
+    // Every curve starts at the warm start: its success and, per game, its outcomes.
+    o.result.curve.unshift([0, warm.success_unseen]);
+    o.result.curve_won.unshift(warm.won_unseen);
+    const fraction = jobs[i + 1].fraction;
+    (fraction === null ? runs : fractions.find((f) => f.fraction === fraction)!.runs).push(o.result);
+  });
+  return { ...chosen, failed, warm, runs, fractions };
+}

@@ -1,0 +1,40 @@
+// A job of `bench learn` on the micro preset: the means of the update metrics it reports, the per-game
+// outcomes at every point of its curve (what each game's area under the curve comes from), and a sweep job's
+// validation score with the lambda it ran at.
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../rl/config.ts';
+import { runJob, type Job } from './job.ts';
+import { MEAN_METRIC_KEYS } from './update_means.ts';
+
+const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
+const job = (kind: Job['kind'], algo: Job['algo'], lambda: number): Job =>
+  ({ kind, algo, seed: 1, updates: 3, config: { ...config, lambda }, init: 'public/warmstart-micro.ckpt', evalEvery: 2, evalEpisodes: 3, evalSamples: 2, preset: 'micro' });
+
+describe('bench learn: a job', () => {
+  it('averages the update metrics over the updates that define them, and keeps each curve point per game', async () => {
+    const exact = await runJob(job('run', 'seed-exact', 0.3));
+    expect(Object.keys(exact.metric_means).sort()).toEqual([...MEAN_METRIC_KEYS].sort());
+    expect(exact.metric_means.gradNormGrpo).toBeGreaterThan(0);
+    expect(exact.metric_means.gradNormOpd).toBeGreaterThanOrEqual(0);
+    expect(exact.metric_means.meanDivergence).not.toBeNull();
+    expect(exact.lambda).toBe(0.3);
+    // Points at updates 2 and 3 (the last, from the final evaluation at 2 samples per game).
+    expect(exact.curve).toHaveLength(2);
+    expect(exact.curve_won).toHaveLength(2);
+    expect(exact.curve_won[0]).toHaveLength(3);
+    exact.curve_won.forEach((won, i) => expect(won.reduce((a, b) => a + b, 0) / won.length).toBeCloseTo(exact.curve[i][1], 12));
+    expect(exact.curve_won[1]).toEqual(exact.won_unseen);
+    const grpo = await runJob(job('run', 'grpo', 0.3));
+    expect(grpo.metric_means.meanDivergence).toBeNull();
+    expect(grpo.metric_means.gradNormOpd).toBe(0);
+  }, 60_000);
+
+  it('scores a sweep run on the validation games only', async () => {
+    const r = await runJob(job('sweep', 'seed-exact', 0.03));
+    expect(r.success_validation).toBeGreaterThanOrEqual(0);
+    expect(r.lambda).toBe(0.03);
+    expect(r.curve).toEqual([]);
+    expect(r.curve_won).toEqual([]);
+    expect(r.won_unseen).toEqual([]);
+  }, 60_000);
+});

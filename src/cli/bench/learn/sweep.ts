@@ -1,0 +1,198 @@
+// The settings of each arm of `bench learn`, chosen on the validation games only: a learning-rate sweep over
+// the main arms (when more than one rate is given) and then a lambda sweep over the main arms that distil
+// (when more than one lambda is given), each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
+// that no main run draws; the value with the best mean validation success wins. Controls and ablations take
+// the settings of the main arm they vary (arms.ts). Also the report's section on how each setting was chosen.
+import { validationScenes } from '../../../env/generate.ts';
+import { TINY } from '../../../env/scale.ts';
+import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import { CliError } from '../../cli_error.ts';
+import { distils, settingsSource } from './arms.ts';
+import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
+import type { JobOutcome } from './pool.ts';
+import { mean, pct } from './stats.ts';
+
+export type SweepParam = 'lr' | 'lambda';
+
+/** One run of a sweep. */
+export interface SweepRun {
+  param: SweepParam;
+  algo: Algo;
+  seed: number;
+  lr: number;
+  lambda: number;
+  success_validation: number;
+  /** The run's mean over its updates of the OPD / GRPO gradient-norm ratio; null without an OPD term. */
+  grad_norm_ratio: number | null;
+}
+
+/** One value of a sweep for one arm: its runs' validation success, mean and per seed. */
+export interface SweepPoint {
+  param: SweepParam;
+  algo: Algo;
+  value: number;
+  seeds: number[];
+  per_seed: number[];
+  success: number;
+  /** Mean over the runs that have one; null when none has. */
+  grad_norm_ratio: number | null;
+}
+
+/** An arm's learning rate and lambda, and how each was chosen (one phrase each, for the report). */
+export interface ArmSettings {
+  lr: number;
+  lambda: number;
+  how: { lr: string; lambda: string };
+}
+
+/** A job that gave no result, and why. */
+export interface FailedRun {
+  kind: 'run' | 'sweep';
+  algo: Algo;
+  seed: number;
+  lr: number;
+  lambda: number;
+  /** The training games of a data-fraction run; 0 for a run that draws a fresh game for every task. */
+  trainGames: number;
+  error: string;
+}
+
+export function failedRun(job: Job, error: string): FailedRun {
+  const { lr, lambda, trainGames } = job.config;
+  return { kind: job.kind === 'sweep' ? 'sweep' : 'run', algo: job.algo, seed: job.seed, lr, lambda, trainGames, error };
+}
+
+/** What the sweeps need to know of the benchmark. */
+export interface SweepPlan {
+  algos: Algo[];
+  controls: Algo[];
+  ablations: Algo[];
+  base: TrainConfig;
+  lrs: number[];
+  lambdas: number[];
+  sweepSeeds: number;
+  sweepUpdates: number;
+}
+
+export type MakeJob = (kind: Job['kind'], algo: Algo, seed: number, updates: number, config: TrainConfig) => Job;
+export type Runner = (jobs: Job[]) => Promise<JobOutcome[]>;
+
+export interface Chosen {
+  settings: Map<Algo, ArmSettings>;
+  sweep: SweepRun[];
+  points: SweepPoint[];
+  failed: FailedRun[];
+}
+
+/** Per value, in the order given, the runs of `algo` that swept `param` at that value. */
+export function sweepPoints(runs: readonly SweepRun[], param: SweepParam, algo: Algo, values: readonly number[]): SweepPoint[] {
+  return values.flatMap((value) => {
+    const mine = runs.filter((r) => r.param === param && r.algo === algo && r[param] === value).sort((a, b) => a.seed - b.seed);
+    if (!mine.length) return [];
+    const ratios = mine.flatMap((r) => (r.grad_norm_ratio === null ? [] : [r.grad_norm_ratio]));
+    return [{
+      param, algo, value, seeds: mine.map((r) => r.seed), per_seed: mine.map((r) => r.success_validation),
+      success: mean(mine.map((r) => r.success_validation)), grad_norm_ratio: ratios.length ? mean(ratios) : null,
+    }];
+  });
+}
+
+/** The point of best mean validation success, the first of equals; null when there is none. */
+export function bestPoint(points: readonly SweepPoint[]): SweepPoint | null {
+  return points.reduce<SweepPoint | null>((best, p) => (best === null || p.success > best.success ? p : best), null);
+}
+
+const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
+  param, algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_validation: r.success_validation!, grad_norm_ratio: r.metric_means.gradNormRatio,
+});
+
+/**
+ * Runs the sweeps the plan asks for and settles every arm's learning rate and lambda. A sweep run that fails
+ * is listed; an arm none of whose sweep runs finished leaves nothing to choose from, and stops the benchmark.
+ */
+export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner, log: (s: string) => void): Promise<Chosen> {
+  const { algos, base, lrs, lambdas, sweepSeeds, sweepUpdates } = plan;
+  const settings = new Map<Algo, ArmSettings>();
+  const sweep: SweepRun[] = [];
+  const points: SweepPoint[] = [];
+  const failed: FailedRun[] = [];
+  const seeds = Array.from({ length: sweepSeeds }, (_, i) => SWEEP_SEED + i);
+  const sweepOver = async (param: SweepParam, arms: Algo[], values: number[], config: (a: Algo, value: number) => TrainConfig) => {
+    log(`${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`);
+    const outcomes = await run(arms.flatMap((a) => values.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v))))));
+    for (const o of outcomes) {
+      if (o.result) sweep.push(sweepRun(param, o.result));
+      else failed.push(failedRun(o.job, o.error));
+    }
+    return new Map(arms.map((a) => {
+      const mine = sweepPoints(sweep, param, a, values);
+      const best = bestPoint(mine);
+      if (!best) throw new CliError(`every ${param} sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no ${param} to choose`);
+      points.push(...mine);
+      return [a, best.value];
+    }));
+  };
+  const sweepHow = `best mean validation success of ${sweepSeeds} seeds per value`;
+  const lrOf = lrs.length > 1 ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) })) : null;
+  for (const a of algos) settings.set(a, { lr: lrOf?.get(a) ?? lrs[0], lambda: base.lambda, how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '' } });
+  const distilling = algos.filter(distils);
+  const lambdaOf = lambdas.length > 1 && distilling.length ? await sweepOver('lambda', distilling, lambdas, (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda })) : null;
+  for (const a of algos) {
+    const s = settings.get(a)!;
+    if (!distils(a)) s.how.lambda = 'no distillation term';
+    else if (lambdaOf) {
+      s.lambda = lambdaOf.get(a)!;
+      s.how.lambda = sweepHow;
+    } else {
+      s.lambda = lambdas[0];
+      s.how.lambda = 'the one value given';
+    }
+  }
+  for (const a of [...plan.controls, ...plan.ablations]) {
+    const source = settingsSource(a, algos);
+    const from = source ? settings.get(source)! : null;
+    settings.set(a, {
+      lr: from?.lr ?? lrs[0],
+      lambda: from?.lambda ?? (lambdas.length === 1 ? lambdas[0] : base.lambda),
+      how: {
+        lr: source ? `${source}'s` : 'the first rate given',
+        lambda: !distils(a) ? 'no distillation term' : source ? `${source}'s` : lambdas.length === 1 ? 'the one value given' : "the preset's (no main arm distils)",
+      },
+    });
+  }
+  return { settings, sweep, points, failed };
+}
+
+/** The lambda of the learning-rate sweep's runs: the one value given, else the preset's. */
+function lambdaDuringLrSweep(plan: SweepPlan): number {
+  return plan.lambdas.length === 1 ? plan.lambdas[0] : plan.base.lambda;
+}
+
+/** The report's section on the sweeps and on how each arm's settings were chosen. */
+export function sweepSection(c: Pick<Chosen, 'settings' | 'points'>, plan: SweepPlan, evalEpisodes: number, evalSamples: number): string {
+  const all = validationScenes(TINY).length;
+  const games = evalEpisodes > 0 ? Math.min(evalEpisodes, all) : all;
+  const fixed = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
+  const parts: string[] = [];
+  if (c.points.length) {
+    parts.push(
+      `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} validation games ` +
+        `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
+        (plan.lrs.length > 1 && plan.lambdas.length > 1 ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. ` : '') +
+        'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds.',
+      '',
+      '| algorithm | setting | value | validation % (mean) | per seed % | OPD / GRPO norm |',
+      '|---|---|---|---|---|---|',
+      ...c.points.map((p) => `| ${p.algo} | ${p.param} | ${p.value} | ${pct(p.success)} | ${p.per_seed.map(pct).join(', ')} | ${fixed(p.grad_norm_ratio)} |`),
+      '',
+    );
+    const ratios = c.points.filter((p) => p.param === 'lambda' && p.grad_norm_ratio !== null).map((p) => p.grad_norm_ratio!);
+    if (ratios.length) parts.push(`The lambda grid spans OPD / GRPO norm ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}.`, '');
+  } else parts.push('No sweep: one learning rate and one lambda were given.', '');
+  parts.push(
+    '| arm | lr | chosen by | lambda | chosen by |',
+    '|---|---|---|---|---|',
+    ...[...c.settings].map(([a, s]) => `| ${a} | ${s.lr} | ${s.how.lr} | ${distils(a) ? s.lambda : '-'} | ${s.how.lambda} |`),
+  );
+  return parts.join('\n');
+}
