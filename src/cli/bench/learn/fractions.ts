@@ -1,7 +1,7 @@
 // The report of `bench learn --fractions`: grpo and each main distilling arm trained on a fraction of the
 // training games, final eval-unseen success and area under the eval-unseen curve per fraction, with paired
 // differences (against grpo at the same fraction, and against grpo at the largest fraction: hindsight with less
-// data against GRPO with more), the sweep that chose the settings, and the wall time. the fractions report
+// data against GRPO with more), the sweep that chose the settings, and the wall time. The report
 // (learn_fractions in markdown and JSON) goes beside the main report.
 import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
