@@ -125,4 +125,12 @@ describe('seed-exact', () => {
     expect(st.inputs!.teacher).toBeDefined();
     expect(st.inputs!.teacher!.some((v, i) => v !== own.inputs!.teacher![i])).toBe(true);
   });
+
+  it('with the teacher check, reports KL(student || own-skill teacher) on the validation games; none without', async () => {
+    const checked = await trainer('seed-exact', small({ teacherEvery: 1, teacherGames: 4 })).update();
+    expect(checked.validationKl).toBeGreaterThan(0);
+    expect(checked.teacherOwnSkill).not.toBeNull();
+    const plain = await trainer('seed-exact').update();
+    expect(plain.validationKl).toBeNull();
+  });
 });

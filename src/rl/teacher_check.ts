@@ -71,6 +71,7 @@ export async function teacherCheck(
   config: EvalConfig & AnalyzerConfig,
   onEpisode?: (t: Trajectory) => void,
   writer: SkillWriter = 'annotator',
+  onSkills?: (first: readonly Trajectory[], skills: readonly (string | null)[]) => Promise<void>,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
   if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
@@ -83,6 +84,7 @@ export async function teacherCheck(
       ? first.map((t) => ({ text: referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens), ok: true }))
       : await writeSkills(backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
   const skills = written.map((w) => (w.ok ? w.text : null));
+  await onSkills?.(first, skills);
   const otherOf = otherGameOf(scenes);
   // One stream for the three plays: they differ only by the skill in context.
   const again = async (skillsInContext: readonly (string | null)[]) =>

@@ -29,6 +29,7 @@ import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
 import { skillFidelity } from './skill_fidelity.ts';
 import { teacherCheck } from './teacher_check.ts';
+import { validationDivergence } from './validation_kl.ts';
 import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
 
 export interface TrainerCallbacks {
@@ -96,6 +97,11 @@ export interface UpdateMetrics {
   teacherNoSkill: number | null;
   teacherOwnSkill: number | null;
   teacherOtherSkill: number | null;
+  /**
+   * With the teacher check: KL(student || own-skill teacher) on the validation games' states, mean over the
+   * decision tokens of the student's own play (validation_kl.ts); null without a check.
+   */
+  validationKl: number | null;
   /** seed-crossgame: where the update's skills came from (another group, the pool, none); null otherwise. */
   crossgame: CrossgameSources | null;
   gradNorm: number;
@@ -261,8 +267,11 @@ export class Trainer implements UpdateContext, RunSkills {
   /** The teacher check of the current weights on validation games, skills written as this run writes them. */
   private async teacherCheck(st: UpdateState): Promise<UpdateState['teacher']> {
     const writer = st.algo === 'seed-annotator' || st.config.annotatorSkills === 1 ? 'annotator' : 'own';
-    const check = await teacherCheck(this.backend, this.tok, validationScenes(this.scale, st.config.teacherGames), st.config, undefined, writer);
-    return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill };
+    let kl: number | null = null;
+    const check = await teacherCheck(this.backend, this.tok, validationScenes(this.scale, st.config.teacherGames), st.config, undefined, writer, async (first, skills) => {
+      kl = await validationDivergence(this, first, skills, st.config);
+    });
+    return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill, kl };
   }
 
   metrics(st: UpdateState): UpdateMetrics {
@@ -310,6 +319,7 @@ export class Trainer implements UpdateContext, RunSkills {
       teacherNoSkill: st.teacher?.no_skill ?? null,
       teacherOwnSkill: st.teacher?.own_skill ?? null,
       teacherOtherSkill: st.teacher?.other_skill ?? null,
+      validationKl: st.teacher?.kl ?? null,
       crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,
       ...gradientParts(st),

@@ -95,6 +95,7 @@ const METRIC_FIELDS = {
   teacherNoSkill: 'added number?',
   teacherOwnSkill: 'added number?',
   teacherOtherSkill: 'added number?',
+  validationKl: 'added number?',
   gradNorm: 'number',
   gradNormGrpo: 'added number?',
   gradNormOpd: 'added number?',
