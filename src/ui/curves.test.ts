@@ -14,7 +14,7 @@ import { ema } from './smoothing.ts';
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null, successTrain = 0.25): UpdateMetrics {
   return {
     run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3,
-    meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 1, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
+    meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 1, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
   };
 }
 

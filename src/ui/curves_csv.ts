@@ -6,7 +6,7 @@ import type { UpdateMetrics } from '../worker/protocol.ts';
 
 const METRICS: readonly (keyof UpdateMetrics)[] = [
   'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total',
-  'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
+  'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'skillPlaceTrue', 'skillPlaceFalse', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
 ];
 
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];

@@ -44,7 +44,7 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null): UpdateMetrics {
   return {
     run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05,
-    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, corrDeltaAdvantage: 0.2, gradNorm: 1.2, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
+    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, skillPlaceTrue: 0.6, skillPlaceFalse: 0.05, corrDeltaAdvantage: 0.2, gradNorm: 1.2, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
   };
 }
 

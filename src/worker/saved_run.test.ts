@@ -34,7 +34,7 @@ function runFiles(settings: Settings, updates: number): SavedRun['runs'] {
 function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
   return {
     run, update, episodes: 4 * update, successTrain: 0.25, evalSeen: update === 1 ? 0.5 : null, evalUnseen: update === 1 ? 0 : null, meanReward: -0.1,
-    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 0.3,
+    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 0.3,
     tokens: 120, tokensPerSecond: 900, wallMs: 130, skipped: null,
   };
 }
@@ -101,6 +101,7 @@ describe('a saved-run record', () => {
     expectAccepted(withField(VALID, ['curves', 0, 'extra'], 1), 'run-1', VALID);
     // A curve point saved before corrDeltaAdvantage existed reads it as null.
     expectAccepted(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], undefined), 'run-1', VALID);
+    expectAccepted(withField(VALID, ['curves', 0, 'skillPlaceTrue'], undefined), 'run-1', VALID);
     expect(problemOf(withField(VALID, ['curves', 0, 'skillFidelity'], undefined))).toBe('curves[0].skillFidelity is undefined, not a number or null');
     expect(problemOf(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], 'high'))).toBe('curves[0].corrDeltaAdvantage is "high", not a number or null');
   });

@@ -152,6 +152,8 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const line = JSON.parse(readFileSync(join(run, 'metrics.jsonl'), 'utf8').trim());
     expect(line.algo).toBe('seed-sibling');
     expect('corrDeltaAdvantage' in line).toBe(true);
+    expect(line.skillPlaceTrue === null || (line.skillPlaceTrue >= 0 && line.skillPlaceTrue <= 1)).toBe(true);
+    expect('skillPlaceFalse' in line).toBe(true);
     const last = join(run, 'last.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
     writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, algo: 'seed-shuffled' } }));
