@@ -51,7 +51,7 @@ describe('writeSkills', () => {
         // A class the trajectory names none of is left whole (so the grammar can complete).
         const names = (kinds: object) => [...seen].some((w) => w in kinds);
         for (const w of types) expect(seen.has(w) || !names(w in OBJECT_KINDS ? OBJECT_KINDS : RECEPTACLE_KINDS)).toBe(true);
-        const filter = grammar.entityFilter(trajectoryWords(trajectories[i]), observedPlaces(trajectories[i].records, trajectories[i].scene.task.object));
+        const filter = grammar.entityFilter(trajectoryWords(trajectories[i]), observedPlaces(trajectories[i].records, trajectories[i].scene.task));
         expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens, filter)));
         expect(skillPlaceTruth(s.text, trajectories[i].scene).statesFalse, s.text).toBe(false);
       });

@@ -8,8 +8,9 @@
 // annotator's skills, which the warm start imitates, use only observed facts too). What a skill says about where
 // an object was is held to what the trajectory saw (observed_places.ts): as where it was, only a receptacle
 // where the trajectory saw it before picking it up (so never the goal receptacle, where the task's object never
-// starts); as where it was not, only one it looked into without seeing it. With `grammar: false` the skill is
-// decoded freely over every text token, as the paper's policy writes it.
+// starts); as where it was not, only one it looked into without seeing it; as where the task's object is put,
+// only the goal receptacle. With `grammar: false` the skill is decoded freely over every text token, as the
+// paper's policy writes it.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import { APPLIANCE } from '../env/knowledge.ts';
@@ -76,7 +77,7 @@ export async function writeSkills(
   const written: number[][] = trajectories.map(() => []);
   const masksOf: Uint32Array[][] = trajectories.map(() => []);
   const prefixes: SkillPrefix[] = grammar ? trajectories.map(() => grammar.initial) : [];
-  const filters = grammar ? trajectories.map((t) => grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task.object))) : [];
+  const filters = grammar ? trajectories.map((t) => grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task))) : [];
   const maskOf = (i: number): Uint32Array => {
     if (written[i].length >= maxSkillTokens) return endOnly;
     return grammar ? grammar.allowed(prefixes[i], maxSkillTokens, filters[i]) : free;

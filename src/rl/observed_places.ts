@@ -1,14 +1,16 @@
 // What a trajectory observed of where objects were, for the skill grammar's places filter
 // (text/skill_grammar.ts ObjectPlaces): the receptacles whose contents it saw, where it saw each object before
-// first picking it up (where the object started: only the agent moves objects), and everywhere it saw it.
+// first picking it up (where the object started: only the agent moves objects), everywhere it saw it, and the
+// receptacle type its task's object goes to.
 import type { StepRecord } from '../env/game.ts';
+import type { Task } from '../env/scene.ts';
 import { say } from '../env/text.ts';
 import type { ObjectPlaces } from '../text/skill_grammar.ts';
 
 const VIEWS = ['go to ', 'open ', 'examine '];
 
-/** `subject`: the object type "it" stands for before a skill names one (the task's object). */
-export function observedPlaces(records: readonly StepRecord[], subject: string): ObjectPlaces {
+/** The places of a trajectory of `task`: "it" stands for its object before a skill names one, which goes to its target. */
+export function observedPlaces(records: readonly StepRecord[], task: Task): ObjectPlaces {
   const looked = new Set<string>();
   const startedIn = new Map<string, Set<string>>();
   const seenIn = new Map<string, Set<string>>();
@@ -27,5 +29,6 @@ export function observedPlaces(records: readonly StepRecord[], subject: string):
     if (r.holding !== null) taken.add(r.holding);
   }
   const lists = (map: Map<string, Set<string>>) => new Map([...map].map(([o, at]) => [o, [...at]]));
-  return { subject, looked: [...looked], startedIn: lists(startedIn), seenIn: lists(seenIn) };
+  const goal = task.type === 'look_at_obj_in_light' ? null : task.target;
+  return { subject: task.object, looked: [...looked], startedIn: lists(startedIn), seenIn: lists(seenIn), goal };
 }

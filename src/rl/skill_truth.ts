@@ -6,7 +6,9 @@
 // given), false otherwise. The goal receptacle never holds the task's object at the start (generate.ts draws
 // its places among the other types), so naming it as where the object was is always false, and counted apart.
 // A denial ("the mug was not in the cabinet 1") that names the exact receptacle where such an object started
-// is counted apart too; a denial without an instance number is too vague to check and is left out.
+// is counted apart too; a denial without an instance number is too vague to check and is left out. The other
+// half of the confusion is where the object goes: a put of the task's object ("put it on the sofa 1",
+// "forgetting to put it in the countertop") names a receptacle other than the goal.
 // "it" and "them" stand for the last object the skill named before them, and for the task's object before any
 // (the same reading as the skill grammar's places filter, text/skill_grammar.ts).
 import { numberOf, typeOf } from '../env/knowledge.ts';
@@ -19,11 +21,11 @@ export interface NamedObject {
   number?: number;
 }
 
-/** A statement of where an object was (present) or was not. */
+/** A statement of where an object was, was not, or goes. */
 export interface PlaceClaim {
   object: NamedObject;
   place: Place;
-  present: boolean;
+  claim: 'was' | 'was-not' | 'goes';
 }
 
 /** The claims of a skill about where objects were, in the order of its text. */
@@ -36,7 +38,8 @@ export function placeClaims(skill: Skill, taskObject: string): PlaceClaim[] {
   };
   const action = (a: Action) => {
     const object = a.thing === undefined ? null : name(a.thing);
-    if (a.verb === 'take' && object && a.place) claims.push({ object, place: a.place, present: true });
+    if (a.verb === 'take' && object && a.place) claims.push({ object, place: a.place, claim: 'was' });
+    if (a.verb === 'put' && object && a.place) claims.push({ object, place: a.place, claim: 'goes' });
   };
   const mistake = (m: Mistake) => {
     if (m.kind === 'invalid' || m.kind === 'steps') return;
@@ -47,7 +50,7 @@ export function placeClaims(skill: Skill, taskObject: string): PlaceClaim[] {
   const fact = (f: Fact) => {
     if (f.kind === 'was') {
       const object = name(f.thing);
-      for (const place of f.places) claims.push({ object, place, present: !f.not });
+      for (const place of f.places) claims.push({ object, place, claim: f.not ? 'was-not' : 'was' });
     } else if (f.kind === 'first') action(f.action);
     else if (f.kind === 'order') (action(f.action), action(f.then));
     else if (f.kind === 'nothing' && f.after) action(f.after);
@@ -67,9 +70,11 @@ export interface SkillPlaceTruth {
   goalAsStart: boolean;
   /** Denies the exact receptacle where such an object started. */
   deniesTrue: boolean;
+  /** Puts the task's object somewhere other than the goal receptacle (place tasks only). */
+  putsElsewhere: boolean;
 }
 
-const NO_CLAIM: SkillPlaceTruth = { statesTrue: false, statesFalse: false, goalAsStart: false, deniesTrue: false };
+const NO_CLAIM: SkillPlaceTruth = { statesTrue: false, statesFalse: false, goalAsStart: false, deniesTrue: false, putsElsewhere: false };
 
 /** Did an object matching `object` start in a receptacle matching `place` (numbers checked where given)? */
 function startedAt(scene: Pick<Scene, 'objects'>, object: NamedObject, place: Place): boolean {
@@ -92,12 +97,14 @@ export function skillPlaceTruth(text: string, scene: Pick<Scene, 'objects' | 'ta
   for (const claim of placeClaims(skill, task.object)) {
     if (claim.object.type !== task.object) continue;
     const started = startedAt(scene, claim.object, claim.place);
-    if (claim.present) {
+    if (claim.claim === 'was') {
       if (started) out.statesTrue = true;
       else out.statesFalse = true;
       if (claim.place.type === goal) out.goalAsStart = true;
-    } else if (started && claim.place.number !== undefined) {
-      out.deniesTrue = true;
+    } else if (claim.claim === 'was-not') {
+      if (started && claim.place.number !== undefined) out.deniesTrue = true;
+    } else if (goal !== null && claim.place.type !== goal) {
+      out.putsElsewhere = true;
     }
   }
   return out;

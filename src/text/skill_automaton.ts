@@ -3,10 +3,11 @@
 // holds an action), so it is a regular language, written below as a regular expression over those symbols,
 // compiled to an NFA (Thompson) and determinised (subset construction). skill_grammar.ts runs it over tokens.
 //
-// A receptacle type is read as one of three symbols by where it stands, so that a filter can tell the places
+// A receptacle type is read as one of four symbols by where it stands, so that a filter can tell the places
 // apart: where an object was (WAS_IN: "take the mug from the cabinet 1", "the mug was in the cabinet 1"),
-// where it was not (WAS_NOT_IN: "the mug was not in the drawer 1"), and any other place (RECEPTACLE). The
-// three match the same words, so the language is the grammar of skill.ts whatever the filter.
+// where it was not (WAS_NOT_IN: "the mug was not in the drawer 1"), where it goes (GOES_TO: "put it in the
+// cabinet 1"), and any other place (RECEPTACLE). The four match the same words, so the language is the grammar
+// of skill.ts whatever the filter.
 import { isWordPiece } from './pieces.ts';
 import { GERUND, type Verb } from './skill.ts';
 
@@ -16,9 +17,14 @@ export const RECEPTACLE = '#receptacle';
 export const WAS_IN = '#was-in';
 /** A receptacle named as where an object was not ("the mug was not in the drawer 1"). */
 export const WAS_NOT_IN = '#was-not-in';
+/** A receptacle named as where an object is put ("put it in the cabinet 1"). */
+export const GOES_TO = '#goes-to';
 export const NUMBER = '#number';
+/** The place slots: receptacle symbols that a filter may close for an object. */
+export const PLACE_SLOTS = [WAS_IN, WAS_NOT_IN, GOES_TO] as const;
+export type PlaceSlot = (typeof PLACE_SLOTS)[number];
 /** The symbols a receptacle type's token can be read as; no state of the automaton reads two of them. */
-export const RECEPTACLE_SYMBOLS = [RECEPTACLE, WAS_IN, WAS_NOT_IN] as const;
+export const RECEPTACLE_SYMBOLS = [RECEPTACLE, ...PLACE_SLOTS] as const;
 
 /** Symbols that are words of a skill (the punctuation is not). */
 export const isWordSymbol = (sym: string) => sym.startsWith('#') || isWordPiece(sym);
@@ -46,7 +52,7 @@ function action(gerund: boolean): Rx {
     seq(v('go'), 'to', place),
     seq(alt(v('open'), v('close')), place),
     seq(v('take'), thing, opt(seq('from', placeOf(WAS_IN)))),
-    seq(v('put'), thing, alt('in', 'on'), place),
+    seq(v('put'), thing, alt('in', 'on'), placeOf(GOES_TO)),
     seq(alt(v('heat'), v('cool'), v('clean')), thing, opt(seq('with', place))),
     seq(v('examine'), alt(thing, place)),
     seq(v('search'), places),
@@ -150,13 +156,12 @@ export function skillAutomaton(): Dfa {
 // ---- fewest tokens to a valid skill ----
 
 /**
- * What an object allows in the place slots, as bits: WAS_IN_BIT when some receptacle may be named as where it
- * was, WAS_NOT_IN_BIT as where it was not. Without a places filter every object has both (ANY_PLACE).
+ * The place class of an object: bit k set when the filter leaves PLACE_SLOTS[k] open for it (some receptacle may
+ * be named there). Without a places filter every slot is open for every object (ANY_PLACE).
  */
-export const WAS_IN_BIT = 1;
-export const WAS_NOT_IN_BIT = 2;
-export const ANY_PLACE = WAS_IN_BIT | WAS_NOT_IN_BIT;
-const CLASSES = 4;
+export const slotBit = (slot: PlaceSlot) => 1 << PLACE_SLOTS.indexOf(slot);
+export const ANY_PLACE = (1 << PLACE_SLOTS.length) - 1;
+const CLASSES = ANY_PLACE + 1;
 
 /** Fewest tokens (end excluded) from a state to a valid skill, by the place class of the object "it" stands for. */
 export interface Distances {
@@ -165,6 +170,9 @@ export interface Distances {
   /** One more than the largest finite distance: a budget that constrains nothing. */
   readonly cap: number;
 }
+
+/** The bit a symbol needs open in the place class (0: none, the symbol is no place slot). */
+const slotBitOf = (sym: string): number => ((PLACE_SLOTS as readonly string[]).includes(sym) ? slotBit(sym as PlaceSlot) : 0);
 
 /**
  * The distances when the objects a skill may name have the place classes of `objectClasses` (bit c set: some
@@ -184,8 +192,9 @@ export function distances(dfa: Dfa, minWords: number, objectClasses: number): Di
     for (let s = 0; s < n; s++) {
       for (const [sym, t] of dfa.next[s]) {
         const word = isWordSymbol(sym) ? 1 : 0;
+        const needsOpen = slotBitOf(sym);
         for (let c = 0; c < CLASSES; c++) {
-          if ((sym === WAS_IN && !(c & WAS_IN_BIT)) || (sym === WAS_NOT_IN && !(c & WAS_NOT_IN_BIT))) continue;
+          if ((c & needsOpen) !== needsOpen) continue;
           for (let need = 0; need < needs; need++) {
             const after = Math.max(0, need - word);
             let rest = Infinity;

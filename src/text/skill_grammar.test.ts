@@ -172,14 +172,17 @@ describe('skill grammar automaton', () => {
       looked: ['cabinet 2', 'countertop 1', 'drawer 1', 'diningtable 1'],
       startedIn: new Map([['mug 1', ['cabinet 2']], ['apple 1', ['drawer 1']]]),
       seenIn: new Map([['mug 1', ['cabinet 2', 'countertop 1']], ['apple 1', ['drawer 1']]]),
+      goal: 'diningtable',
     };
     const filter = grammar.entityFilter(splitPieces(text), places);
     const next = (prefix: string) => allowedTokens(grammar.allowed(grammar.walk(tok.encode(prefix))!, 48, filter)).map((id) => tok.token(id)).sort();
     expect(next('workflow: take the mug 1 from the')).toEqual(['cabinet', 'same']);
     expect(next('workflow: take the mug 1 from the cabinet')).toContain('2');
     expect(next('workflow: take the mug 1 from the cabinet').filter((t) => /^[0-9]+$/.test(t))).toEqual(['2']);
-    // Where it goes is another slot: any receptacle the episode showed.
-    expect(next('workflow: take the mug 1 from the cabinet 2, put it in the')).toEqual(['cabinet', 'countertop', 'diningtable', 'drawer', 'same']);
+    // Where it goes: the task's object only to the goal receptacle, another object to any the episode showed.
+    expect(next('workflow: take the mug 1 from the cabinet 2, put it in the')).toEqual(['diningtable', 'same']);
+    expect(next('avoid: putting the mug in the diningtable before putting the apple 1 in the')).toEqual(['cabinet', 'countertop', 'diningtable', 'drawer', 'same']);
+    expect(next('workflow: take the mug 1 from the cabinet 2, put it in the diningtable').filter((t) => /^[0-9]+$/.test(t))).toEqual(['1']);
     // Before any object is named, "it" is the task's object; after "the apple", the apple.
     expect(next('avoid: forgetting to heat it with the microwave 1; it was in the')).toEqual(['cabinet', 'same']);
     expect(next('avoid: running out of steps; the apple was on the')).toEqual(['drawer', 'same']);
@@ -191,19 +194,24 @@ describe('skill grammar automaton', () => {
 
   it('a places filter closes every path into an empty slot, so a mask never leads to a dead end', () => {
     // Nothing was looked into: no object may be said to have been anywhere, or not been anywhere.
-    const filter = grammar.entityFilter(['mug', 'apple', 'cabinet', '1'], { subject: 'mug', looked: [], startedIn: new Map(), seenIn: new Map() });
+    // The goal receptacle is not among the named types: the task's object cannot be put anywhere either.
+    const filter = grammar.entityFilter(['mug', 'apple', 'cabinet', '1'], { subject: 'mug', looked: [], startedIn: new Map(), seenIn: new Map(), goal: 'fridge' });
     const next = (prefix: string) => allowedTokens(grammar.allowed(grammar.walk(tok.encode(prefix))!, 48, filter)).map((id) => tok.token(id));
     expect(next('workflow: take the mug')).not.toContain('from');
     // A fact about an object ("the mug was ...", "it was ...") cannot be completed, so it cannot be started.
     expect(next('avoid: running out of steps;')).not.toContain('it');
     expect(next('avoid: running out of steps; the')).not.toContain('mug');
     expect(next('avoid: running out of steps; the')).toContain('cabinet');
+    expect(next('workflow: take the mug, put')).not.toContain('it');
+    expect(next('workflow: take the mug, put the')).toEqual(['apple']);
+    expect(() => next('workflow: take the mug, put it')).toThrow(/no valid skill completes/);
+    expect(next('workflow: take the apple, put it in the')).toEqual(['cabinet', 'same']);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 7, max: 40 }), fc.boolean(), (seed, maxTokens, seen) => {
         const rng = new Rng(seed);
         const places: ObjectPlaces = seen
-          ? { subject: 'mug', looked: ['cabinet 1'], startedIn: new Map([['mug 1', ['cabinet 1']]]), seenIn: new Map([['mug 1', ['cabinet 1']]]) }
-          : { subject: 'mug', looked: [], startedIn: new Map(), seenIn: new Map() };
+          ? { subject: 'mug', looked: ['cabinet 1'], startedIn: new Map([['mug 1', ['cabinet 1']]]), seenIn: new Map([['mug 1', ['cabinet 1']]]), goal: 'drawer' }
+          : { subject: 'mug', looked: [], startedIn: new Map(), seenIn: new Map(), goal: null };
         const walkFilter = grammar.entityFilter(['mug', 'apple', 'cabinet', '1', 'drawer', '2'], places);
         const ids: number[] = [];
         let prefix = grammar.initial;

@@ -19,9 +19,10 @@
 // number after a type is optional, so the filter never empties a mask while it keeps at least one name of each.
 //
 // With the places the trajectory observed (ObjectPlaces), the filter also limits what a skill says about where an
-// object was: as where an object was ("take the mug 1 from the cabinet 2", "a mug was in a cabinet") only a
+// object was and goes: as where an object was ("take the mug 1 from the cabinet 2", "a mug was in a cabinet") only a
 // receptacle where the trajectory saw that object before it first picked it up, that is where it started; as
-// where it was not, only a receptacle it looked into and never saw that object in. The object is the last one
+// where it was not, only a receptacle it looked into and never saw that object in; as where it is put, only the
+// goal receptacle for the task's object (any receptacle for another object). The object is the last one
 // the skill named ("it" and "them" stand for it), and the task's object before any (the same reading as
 // rl/skill_truth.ts). A slot with no such receptacle is closed, and so is every path that would need it: the
 // distances to a valid skill are taken per place class of the object (skill_automaton.ts), so a mask never
@@ -38,12 +39,14 @@ import {
   RECEPTACLE,
   RECEPTACLE_SYMBOLS,
   skillAutomaton,
+  GOES_TO,
+  PLACE_SLOTS,
+  slotBit,
   WAS_IN,
-  WAS_IN_BIT,
   WAS_NOT_IN,
-  WAS_NOT_IN_BIT,
   type Dfa,
   type Distances,
+  type PlaceSlot,
 } from './skill_automaton.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
@@ -70,6 +73,8 @@ export interface ObjectPlaces {
   readonly startedIn: ReadonlyMap<string, readonly string[]>;
   /** Object -> every receptacle it was seen in. */
   readonly seenIn: ReadonlyMap<string, readonly string[]>;
+  /** The receptacle type the task's object goes to; null when the task puts it nowhere. */
+  readonly goal: string | null;
 }
 
 /** Receptacle type tokens allowed in a slot, and the number tokens allowed after each. */
@@ -78,11 +83,8 @@ interface PlaceMask {
   readonly numbers: ReadonlyMap<number, Uint32Array>;
 }
 
-/** The place slots of one object key ("mug", "mug 1"); null: the slot is closed. */
-interface ObjectSlots {
-  readonly wasIn: PlaceMask | null;
-  readonly wasNotIn: PlaceMask | null;
-}
+/** The place slots of one object key ("mug", "mug 1"): the receptacles each allows (null: closed). */
+type ObjectSlots = Readonly<Record<PlaceSlot, PlaceMask | null>>;
 
 /** Which type names a skill may use, which instance numbers after each, and where objects may be placed (entityFilter). */
 export interface EntityFilter {
@@ -95,7 +97,8 @@ export interface EntityFilter {
 
 const bit = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
 const set = (mask: Uint32Array, id: number) => (mask[id >>> 5] |= 1 << (id & 31));
-const placeClass = (slots: ObjectSlots | undefined) => (slots?.wasIn ? WAS_IN_BIT : 0) | (slots?.wasNotIn ? WAS_NOT_IN_BIT : 0);
+const placeClass = (slots: ObjectSlots | undefined) => PLACE_SLOTS.reduce((c, slot) => (slots?.[slot] ? c | slotBit(slot) : c), 0);
+const isSlot = (sym: string): sym is PlaceSlot => (PLACE_SLOTS as readonly string[]).includes(sym);
 
 export class SkillGrammar {
   readonly maskWords: number;
@@ -138,7 +141,7 @@ export class SkillGrammar {
       return symbols.has(w) ? w : undefined;
     });
     this.tokenSymbol.forEach((sym, id) => sym !== undefined && this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]));
-    for (const sym of [WAS_IN, WAS_NOT_IN]) this.symbolTokens.set(sym, this.symbolTokens.get(RECEPTACLE) ?? []);
+    for (const sym of PLACE_SLOTS) this.symbolTokens.set(sym, this.symbolTokens.get(RECEPTACLE) ?? []);
     for (const sym of symbols) if (!this.symbolTokens.get(sym)?.length) throw new RangeError(`the vocabulary has no token for the skill symbol "${sym}"`);
     this.shortest = this.distances(1 << ANY_PLACE).at(0, ANY_PLACE, MIN_SKILL_WORDS);
   }
@@ -232,12 +235,26 @@ export class SkillGrammar {
       }
       return out.numbers.size ? out : null;
     };
+    // Where an object may be put: any receptacle the filter allows; the task's object, only its goal receptacle.
+    const receptacles = this.symbolTokens.get(RECEPTACLE)!.filter((id) => bit(types, id));
+    const anyOf = (ids: readonly number[]): PlaceMask | null => {
+      const out = new Uint32Array(this.maskWords);
+      for (const id of ids) set(out, id);
+      return ids.length ? { types: out, numbers } : null;
+    };
+    const anywhere = anyOf(receptacles);
+    const goal = anyOf(receptacles.filter((id) => this.tok.token(id).toLowerCase() === places.goal));
     const matching = (map: ReadonlyMap<string, readonly string[]>, key: string) =>
       new Set([...map].filter(([object]) => object === key || object.slice(0, object.lastIndexOf(' ')) === key).flatMap(([, at]) => at));
     const slots = new Map<string, ObjectSlots>();
     const add = (key: string) => {
       const seen = matching(places.seenIn, key);
-      slots.set(key, { wasIn: placeMask(matching(places.startedIn, key)), wasNotIn: placeMask(new Set(places.looked.filter((r) => !seen.has(r)))) });
+      const type = key.split(' ')[0];
+      slots.set(key, {
+        [WAS_IN]: placeMask(matching(places.startedIn, key)),
+        [WAS_NOT_IN]: placeMask(new Set(places.looked.filter((r) => !seen.has(r)))),
+        [GOES_TO]: type === places.subject && places.goal !== null ? goal : anywhere,
+      });
     };
     let objectClasses = 0;
     for (const id of this.symbolTokens.get(OBJECT)!) {
@@ -330,15 +347,15 @@ export class SkillGrammar {
       if (sym === OBJECT) {
         for (const id of this.symbolTokens.get(OBJECT)!) if (bit(filter.types, id) && fits(classOf(this.tok.token(id).toLowerCase()))) set(out, id);
       } else if (sym === NUMBER) {
-        const slot = prefix.previousSymbol === WAS_IN ? slots?.wasIn : prefix.previousSymbol === WAS_NOT_IN ? slots?.wasNotIn : undefined;
+        const slot = isSlot(prefix.previousSymbol) ? slots?.[prefix.previousSymbol] : undefined;
         const allowedAfter = slot ? slot.numbers.get(prefix.previous) : filter.numbers.get(prefix.previous);
         const object = prefix.previousSymbol === OBJECT ? this.tok.token(prefix.previous).toLowerCase() : null;
         for (const id of this.symbolTokens.get(NUMBER)!) {
           if (allowedAfter && !bit(allowedAfter, id)) continue;
           if (fits(object === null ? current : classOf(`${object} ${this.tok.token(id)}`))) set(out, id);
         }
-      } else if (sym === WAS_IN || sym === WAS_NOT_IN) {
-        const slot = sym === WAS_IN ? slots?.wasIn : slots?.wasNotIn;
+      } else if (isSlot(sym)) {
+        const slot = slots?.[sym];
         if (slot && fits(current)) for (const id of this.symbolTokens.get(sym)!) if (bit(slot.types, id)) set(out, id);
       } else if (fits(current)) {
         for (const id of this.symbolTokens.get(sym)!) if (sym !== RECEPTACLE || bit(filter.types, id)) set(out, id);
