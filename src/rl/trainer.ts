@@ -30,6 +30,7 @@ import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
 import { skillFidelity } from './skill_fidelity.ts';
 import { teacherCheck } from './teacher_check.ts';
 import { validationDivergence } from './validation_kl.ts';
+import { placeTruthShares } from './skill_truth.ts';
 import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
 
 export interface TrainerCallbacks {
@@ -73,6 +74,13 @@ export interface UpdateMetrics {
    * rule-based annotator's skill of that trajectory), over trajectories with a usable skill; null when none.
    */
   skillFidelity: number | null;
+  /**
+   * Over the skills the update wrote, each about its own trajectory (skill_truth.ts): the share that states a
+   * receptacle where an object of the task's type started, as where it was, and the share that states one where
+   * none started (the goal receptacle among them); null when the update wrote none.
+   */
+  skillPlaceTrue: number | null;
+  skillPlaceFalse: number | null;
   /**
    * Pearson correlation of Delta with the group advantage over the decision tokens (diagnostics.ts): whether
    * the skill raises the tokens of the trajectories that the reward credits; null when not defined (no skills,
@@ -290,6 +298,7 @@ export class Trainer implements UpdateContext, RunSkills {
       fidelitySum += skillFidelity(used.text, t.records, t.scene.task, t.won, this.tok, st.config.maxSkillTokens);
       fidelityCount++;
     });
+    const truth = placeTruthShares(ts.flatMap((t, i) => (st.written[i] ? [{ text: st.written[i]!.text, scene: t.scene }] : [])));
     const skipped = st.skipped;
     const played = st.played ?? ts.length;
     const wins = st.playedWins ?? ts.filter((t) => t.won).length;
@@ -311,6 +320,8 @@ export class Trainer implements UpdateContext, RunSkills {
       beta: st.lossHyper.beta,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
       skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
+      skillPlaceTrue: truth?.placeTrue ?? null,
+      skillPlaceFalse: truth?.placeFalse ?? null,
       corrDeltaAdvantage: skipped ? null : credit.corrDeltaAdvantage,
       corrDeltaAdvantageWon: skipped ? null : credit.corrDeltaAdvantageWon,
       corrDeltaAdvantageLost: skipped ? null : credit.corrDeltaAdvantageLost,

@@ -34,7 +34,7 @@ function runFiles(settings: Settings, updates: number): SavedRun['runs'] {
 function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
   return {
     run, update, episodes: 4 * update, successTrain: 0.25, evalSeen: update === 1 ? 0.5 : null, evalUnseen: update === 1 ? 0 : null, meanReward: -0.1,
-    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, lambda: 0.1, beta: 5, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, corrDeltaAdvantage: null, gradNorm: 0.3, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
+    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, lambda: 0.1, beta: 5, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 0.3, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
     tokens: 120, tokensPerSecond: 900, wallMs: 130, skipped: null,
     meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: 0.5,
     teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null,
@@ -108,6 +108,7 @@ describe('a saved-run record', () => {
     const lossWeights = (v: null | undefined) => withField(withField(VALID, ['curves', 0, 'lambda'], v) as SavedRun, ['curves', 0, 'beta'], v);
     expectAccepted(lossWeights(undefined), 'run-1', lossWeights(null) as SavedRun);
     expect(problemOf(withField(VALID, ['curves', 0, 'beta'], '5'))).toBe('curves[0].beta is "5", not a number or null');
+    expectAccepted(withField(VALID, ['curves', 0, 'skillPlaceTrue'], undefined), 'run-1', withField(VALID, ['curves', 0, 'skillPlaceTrue'], null) as SavedRun);
     expect(problemOf(withField(VALID, ['curves', 0, 'skillFidelity'], undefined))).toBe('curves[0].skillFidelity is undefined, not a number or null');
     expect(problemOf(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], 'high'))).toBe('curves[0].corrDeltaAdvantage is "high", not a number or null');
   });

@@ -85,6 +85,8 @@ const METRIC_FIELDS = {
   meanGate: 'number',
   validSkillRate: 'number?',
   skillFidelity: 'number?',
+  skillPlaceTrue: 'added number?',
+  skillPlaceFalse: 'added number?',
   corrDeltaAdvantage: 'added number?',
   corrDeltaAdvantageWon: 'added number?',
   corrDeltaAdvantageLost: 'added number?',
