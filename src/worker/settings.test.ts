@@ -130,15 +130,13 @@ describe('URL hash', () => {
     ]);
   });
 
-  it('never throws and always yields valid settings on arbitrary text, within a second', () => {
+  it('never throws and always yields valid settings on arbitrary text', () => {
     const hashLike = fc
       .array(fc.tuple(fc.oneof(fc.constantFrom(...SETTING_KEYS.map((k) => formatHash(DEFAULT_SETTINGS).slice(1).split('&')[SETTING_KEYS.indexOf(k)].split('=')[0])), fc.string()), fc.string({ unit: 'binary' })), { maxLength: 30 })
       .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), hashLike), (text) => {
-        const started = performance.now();
         const { settings, notices } = parseHash(text);
-        expect(performance.now() - started).toBeLessThan(1000);
         for (const n of notices) expect([typeof n.key, typeof n.value, typeof n.message, typeof n.reason]).toEqual(['string', 'string', 'string', 'string']);
         for (const k of numericKeys) {
           const spec = NUMBER_SPECS[k];
