@@ -26,7 +26,7 @@ export function currentAlgoName(name: string): string {
   return Object.prototype.hasOwnProperty.call(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
 }
 
-export interface TrainSetting extends SettingRange {
+interface TrainSetting extends SettingRange {
   /** The paper's value (at the paper's scale: 1.7B-7B models). */
   paper: number;
   /** The value of a preset where it differs from the paper's; the small preset runs the paper's values. */

@@ -21,7 +21,7 @@ export function grpoClipped(ratio: number, advantage: number, clip: number): boo
 }
 
 /** Loss terms, and per token the probability shift Delta and the gate g. Fills out.lStudent/delta/gate. */
-export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
+function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
   checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lSkill, lOld, lRef } = inputs;
   let grpo = 0;
@@ -53,7 +53,7 @@ export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs:
  *   kl   =  mask klCoef (1 - exp(l_ref - l_student)) / N
  * Needs out.gate from seedLossForward.
  */
-export function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
+function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
   checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lOld, lRef } = inputs;
   const { invN, invNOpd } = lossCounts(inputs);

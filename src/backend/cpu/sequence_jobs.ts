@@ -58,7 +58,7 @@ export interface ForwardDesc {
   lStudent: Float32Array;
 }
 
-export interface BackwardDesc extends ForwardDesc {
+interface BackwardDesc extends ForwardDesc {
   /** The loss's per-token coefficient c: dlogits = c (onehot(target) - p) over the allowed tokens. */
   coef: Float32Array;
   /** Group g holds slices groups[g] .. groups[g + 1] - 1. */
@@ -67,7 +67,7 @@ export interface BackwardDesc extends ForwardDesc {
   grads: Float32Array[];
 }
 
-export interface ReduceDesc {
+interface ReduceDesc {
   /** Gradient buffers: the first receives the sum of all, in order. */
   grads: Float32Array[];
   floats: number;

@@ -16,7 +16,7 @@ export interface Difference {
 }
 
 /** The pairs of arms compared, in the report's order. */
-export function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): [Algo, Algo | 'warm start'][] {
+function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): [Algo, Algo | 'warm start'][] {
   const ran = arms.filter(hasRuns);
   const pairs: [Algo, Algo | 'warm start'][] = [];
   if (ran.includes('grpo')) for (const a of ran) if (a !== 'grpo') pairs.push([a, 'grpo']);
@@ -40,7 +40,7 @@ export function differences(arms: readonly Algo[], runs: readonly JobResult[], w
 const points = (d: number) => (Number.isFinite(d) ? `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}` : 'n/a');
 
 /** A difference as the report writes it: "+4.8 [+1.0, +8.3]", in points. */
-export function differenceCell(e: Estimate): string {
+function differenceCell(e: Estimate): string {
   return `${points(e.value)} [${points(e.ci[0])}, ${points(e.ci[1])}]`;
 }
 

@@ -15,7 +15,7 @@ const UPDATE_COST: Record<Algo, number> = {
 };
 
 /** What became of a job: its result, or why it has none. */
-export type JobOutcome = { job: Job; result: JobResult; error?: undefined } | { job: Job; result?: undefined; error: string };
+type JobOutcome = { job: Job; result: JobResult; error?: undefined } | { job: Job; result?: undefined; error: string };
 
 /**
  * Runs jobs in child processes, at most `workers` at a time, longest first (so that no long run starts last
