@@ -104,6 +104,9 @@ describe('seed-exact', () => {
       kept += opdMask[k];
     }
     expect(kept).toBeLessThan(opdMask.length);
+    // The paper's seed keeps its mask: the switch is the exact arms'.
+    const paper = await throughRescore(trainer('seed', small({ rewardDirected: 1 })));
+    expect(paper.inputs!.opdMask.every((m) => m === 1)).toBe(true);
   });
 
   it('advisorAlpha weighs each token by exp(-alpha KL(own teacher || other-game teacher)), in (0, 1]', async () => {

@@ -23,7 +23,7 @@ import { weightsOf } from './sequence_jobs.ts';
 import type { Job } from './threads.ts';
 
 /** Tokens run through the layers together when a long prompt is fed (bounds the scratch memory). */
-export const FEED_CHUNK = 64;
+const FEED_CHUNK = 64;
 
 /**
  * The caches of a job's streams, field by field (a decoder step posts it to every worker, so it is kept to
@@ -41,7 +41,7 @@ export interface StreamTable {
   next: Float32Array[];
 }
 
-export interface FeedDesc {
+interface FeedDesc {
   config: ModelConfig;
   params: Float32Array;
   streams: StreamTable;
@@ -50,7 +50,7 @@ export interface FeedDesc {
   starts: Int32Array;
 }
 
-export interface SampleDesc {
+interface SampleDesc {
   config: ModelConfig;
   params: Float32Array;
   streams: StreamTable;

@@ -57,7 +57,7 @@ export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs:
  *   kl   =  mask klCoef (1 - exp(l_ref - l_student)) / N
  * Needs out.gate from seedLossForward.
  */
-export function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
+function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
   checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lOld, lRef } = inputs;
   const { invN, invNOpd } = lossCounts(inputs);

@@ -30,7 +30,7 @@ const K = {
 };
 
 /** Elements summed by one workgroup of grad_norm_partial. */
-export const NORM_CHUNK = 4096;
+const NORM_CHUNK = 4096;
 
 /** Floats of the partial-sum buffer that gradNorm needs for n parameters. */
 export function normPartials(n: number): number {

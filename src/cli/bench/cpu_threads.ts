@@ -12,7 +12,7 @@ import { Trainer } from '../../rl/trainer.ts';
 import type { Tokenizer } from '../../text/tokenizer.ts';
 import { readCheckpointFile } from '../io.ts';
 
-export interface ThreadRow {
+interface ThreadRow {
   threads: number;
   /** Median wall-clock time of one update. */
   msPerUpdate: number;
@@ -23,7 +23,7 @@ export interface ThreadRow {
   efficiency: number;
 }
 
-export interface ThreadScaling {
+interface ThreadScaling {
   rows: ThreadRow[];
   /** Where the weights came from. */
   init: string;
