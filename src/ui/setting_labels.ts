@@ -16,6 +16,9 @@ const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
   evalTemperature: 'Eval temperature',
   history: 'History length H',
   maxSteps: 'Max steps',
+  jsdAlpha: 'JSD α (seed-exact: 0 = reverse KL)',
+  advisorAlpha: 'ADVISOR α (seed-exact: 0 = off)',
+  rewardDirected: 'Reward-directed (seed-exact: 1 = on)',
 };
 
 const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {

@@ -142,6 +142,8 @@ describe('a saved-run record', () => {
   it('refuses settings the trainer refuses, such as a clip of 2 saved by an older page, naming the setting', () => {
     expect(problemOf(withField(VALID, ['settings', 'clip'], 2))).toBe('settings: clip=2 is outside [0, 1)');
     expect(problemOf(withField(VALID, ['settings', 'groupSize'], undefined))).toBe('settings.groupSize is missing');
+    // A setting added after the run was saved reads as the value runs had before it.
+    expect(savedRunFrom(withField(VALID, ['settings', 'rewardDirected'], undefined), 'run-1', vocab).ok).toBe(true);
     expect(problemOf(withField(VALID, ['settings', 'groupSize'], 1000))).toBe('settings: group=1000 is outside [1, 64]');
   });
 

@@ -8,10 +8,10 @@
 import { messageOf } from '../common/errors.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig } from '../model/config.ts';
-import { checkConfig, currentAlgoName } from '../rl/config.ts';
+import { checkConfig, currentAlgoName, TRAIN_SETTINGS } from '../rl/config.ts';
 import { MAX_RUN_UPDATES, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { RunId, SavedRunInfo, UpdateMetrics } from './protocol.ts';
-import { SETTING_KEYS, runIdsOf, settingsFrom, trainConfigOf, type Settings } from './settings.ts';
+import { PAGE_TRAIN_KEYS, SETTING_KEYS, runIdsOf, settingsFrom, trainConfigOf, type PageTrainKey, type Settings } from './settings.ts';
 
 export const MAX_SAVED_RUNS = 5;
 /** The latest time a record may say it was saved at (the largest a Date holds, in ms). */
@@ -133,9 +133,14 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
   return out as unknown as UpdateMetrics;
 }
 
+function addedLater(key: keyof Settings): boolean {
+  return (PAGE_TRAIN_KEYS as readonly string[]).includes(key) && TRAIN_SETTINGS[key as PageTrainKey].before !== undefined;
+}
+
 function settingsOf(v: unknown): Settings {
   if (!isRecord(v)) refuse(`settings is ${show(v)}, not an object`);
-  for (const key of SETTING_KEYS) if (own(v, key) === undefined) refuse(`settings.${key} is missing`);
+  // A training setting added after a run was saved (its table row has a `before` value) reads as that value.
+  for (const key of SETTING_KEYS) if (own(v, key) === undefined && !addedLater(key)) refuse(`settings.${key} is missing`);
   // A run saved before its algorithm was renamed goes on under today's name (rl/config.ts, FORMER_ALGO_NAMES).
   const { settings, notices: all } = settingsFrom(v);
   const notices = all.filter((n) => !(n.key === 'algo' && currentAlgoName(n.value) === settings.algo && n.value !== settings.algo));

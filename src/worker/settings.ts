@@ -39,6 +39,9 @@ const TRAIN_HASH_NAMES = {
   evalTemperature: 'evaltemp',
   history: 'history',
   maxSteps: 'maxsteps',
+  jsdAlpha: 'jsd',
+  advisorAlpha: 'advisor',
+  rewardDirected: 'directed',
 } as const satisfies Partial<Record<keyof TrainConfig, string>>;
 export type PageTrainKey = keyof typeof TRAIN_HASH_NAMES;
 export const PAGE_TRAIN_KEYS = Object.keys(TRAIN_HASH_NAMES) as PageTrainKey[];
