@@ -5,12 +5,12 @@ import { usageError } from './args.ts';
 import { CliError } from './cli_error.ts';
 import { HelpRequest, listHelp, sentence, summaryOf, type GroupSpec } from './help.ts';
 
-export function groupUsage(group: GroupSpec): string {
+function groupUsage(group: GroupSpec): string {
   return `npm run seed -- ${group.name} <${Object.keys(group.members).join('|')}> [options]`;
 }
 
 /** The group's help: its usage, description and every member with its summary. */
-export async function groupHelp(group: GroupSpec): Promise<string> {
+async function groupHelp(group: GroupSpec): Promise<string> {
   const entries = await Promise.all(
     Object.entries(group.members).map(async ([name, load]) => [name, await load().then(summaryOf, () => '(not available in this build)')] as const),
   );

@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 
 /** Inputs that take a parser longer than this fail the property. */
-export const MAX_PARSE_MS = 1000;
+const MAX_PARSE_MS = 1000;
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

@@ -6,7 +6,7 @@ import { planFrom } from './expert.ts';
 import type { Scene } from './scene.ts';
 import { World } from './world.ts';
 
-export const WIN_REWARD = 10;
+const WIN_REWARD = 10;
 export const DEFAULT_MAX_STEPS = 30;
 
 export interface StepResult {

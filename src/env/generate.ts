@@ -24,7 +24,7 @@ export const SPLITS: readonly Split[] = ['train', 'seen', 'unseen'];
 export type LayoutPool = 'train' | 'unseen';
 
 export const EVAL_SEED = 2026;
-export const VALIDATION_SEED = 2027;
+const VALIDATION_SEED = 2027;
 export const EVAL_COUNTS: Readonly<Record<'seen' | 'unseen', number>> = { seen: 140, unseen: 134 };
 
 /** Chance that a cabinet or drawer of a layout opens (ALFWorld has some that do not). */

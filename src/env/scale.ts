@@ -46,9 +46,3 @@ export const ALFWORLD: RoomScale = {
 };
 
 export const SCALES: Readonly<Record<string, RoomScale>> = { tiny: TINY, alfworld: ALFWORLD };
-
-export function scaleNamed(name: string): RoomScale {
-  const scale = SCALES[name];
-  if (!scale) throw new RangeError(`unknown room scale "${name}"; known: ${Object.keys(SCALES).join(', ')}`);
-  return scale;
-}

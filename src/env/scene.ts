@@ -16,7 +16,6 @@ import {
   MAX_INSTANCE_NUMBER,
   OBJECT_KINDS,
   RECEPTACLE_KINDS,
-  compareListing,
   isObjectType,
   isReceptacleType,
   parseName,
@@ -29,7 +28,7 @@ import { GOAL_TEMPLATES, TASK_TYPES, fillGoal, type TaskType } from './text.ts';
 export const ROOM_KINDS = ['kitchen', 'livingroom', 'bedroom', 'bathroom'] as const;
 export type RoomKind = (typeof ROOM_KINDS)[number];
 
-export type PlaceTaskType = Exclude<TaskType, 'look_at_obj_in_light'>;
+type PlaceTaskType = Exclude<TaskType, 'look_at_obj_in_light'>;
 
 export type Task =
   | { type: PlaceTaskType; goal: string; object: string; target: string }
@@ -178,16 +177,6 @@ export function checkScene(scene: Scene): void {
       throw new SceneError('task', 'the goal already holds in the initial scene');
     }
   }
-}
-
-/** The scene with receptacles and objects in listing order (the generator's canonical form). */
-export function canonicalScene(scene: Scene): Scene {
-  return {
-    room: scene.room,
-    receptacles: [...scene.receptacles].sort((a, b) => compareListing(a.name, b.name)),
-    objects: [...scene.objects].sort((a, b) => compareListing(a.name, b.name)),
-    task: scene.task,
-  };
 }
 
 function parseTask(value: unknown): Task {

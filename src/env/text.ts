@@ -29,7 +29,7 @@ export const NOTHING_HAPPENS = 'Nothing happens.';
 export const BANNER = '-= Welcome to TextWorld, ALFRED! =-';
 
 /** "a X", "a X, and a Y", "a X, a Y, and a Z"; "nothing" for none (ALFWorld's article is always "a"). */
-export function listItems(names: readonly string[]): string {
+function listItems(names: readonly string[]): string {
   if (names.length === 0) return 'nothing';
   if (names.length === 1) return `a ${names[0]}`;
   let out = '';
@@ -37,7 +37,7 @@ export function listItems(names: readonly string[]): string {
   return `${out}and a ${names[names.length - 1]}`;
 }
 
-export function roomLine(receptacles: readonly string[]): string {
+function roomLine(receptacles: readonly string[]): string {
   return `You are in the middle of a room. Looking quickly around you, you see ${listItems(receptacles)}.`;
 }
 
@@ -71,7 +71,7 @@ export const say = {
 };
 
 /** The command templates; {o} an object, {r} a receptacle. */
-export const COMMAND_TEMPLATES = [
+const COMMAND_TEMPLATES = [
   'go to {r}',
   'open {r}',
   'close {r}',

@@ -6,7 +6,7 @@ import { Rng } from '../common/rng.ts';
 import type { ModelConfig } from './config.ts';
 import { parameterLayout, type ParameterLayout } from './layout.ts';
 
-export const INIT_STD = 0.02;
+const INIT_STD = 0.02;
 
 export function initParameters(config: ModelConfig, seed: number, layout: ParameterLayout = parameterLayout(config)): Float32Array {
   const params = new Float32Array(layout.totalFloats);

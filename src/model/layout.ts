@@ -16,7 +16,7 @@
 //   then lnf.w [d], lnf.b [d].
 import type { ModelConfig } from './config.ts';
 
-export const VIEW_ALIGN_FLOATS = 64;
+const VIEW_ALIGN_FLOATS = 64;
 
 export interface ParameterView {
   name: string;
@@ -58,7 +58,7 @@ export interface ModelOffsets {
   lnfb: number;
 }
 
-export function alignUp(n: number, align = VIEW_ALIGN_FLOATS): number {
+function alignUp(n: number, align = VIEW_ALIGN_FLOATS): number {
   return Math.ceil(n / align) * align;
 }
 

@@ -6,8 +6,8 @@ import { CRC_KEY, encodeMetadata, OnnxPolicyError, type PolicyMetadata } from '.
 import { buildPolicyGraph } from './policy_graph.ts';
 import { encodeModel, IR_VERSION, OPSET_VERSION, type ModelProto } from './proto.ts';
 
-export const PRODUCER_NAME = 'seed-playground';
-export const PRODUCER_VERSION = '1';
+const PRODUCER_NAME = 'seed-playground';
+const PRODUCER_VERSION = '1';
 
 export interface PolicyExport extends PolicyMetadata {
   /** The flat parameter buffer (model/layout.ts) of `config`. */

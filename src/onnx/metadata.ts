@@ -8,7 +8,7 @@ import type { StringStringEntryProto } from './proto.ts';
 export const METADATA_PREFIX = 'seed_playground.';
 /** Marks a file as a SEED Playground policy; the value is the format version. */
 export const FORMAT_KEY = 'seed_playground.format';
-export const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 1;
 export const CONFIG_KEY = 'seed_playground.model_config';
 export const VOCABULARY_KEY = 'seed_playground.vocabulary';
 export const VOCABULARY_HASH_KEY = 'seed_playground.vocabulary_hash';
@@ -139,7 +139,7 @@ function shown(value: unknown): string {
 }
 
 /** JSON with object keys sorted at every level. */
-export function stableJson(value: unknown): string {
+function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const sorted: Record<string, unknown> = {};

@@ -42,7 +42,7 @@ export class OnnxCheckerUnavailableError extends Error {
 
 let cachedPython: string | undefined;
 
-export function findPythonWithOnnx(): string {
+function findPythonWithOnnx(): string {
   if (cachedPython) return cachedPython;
   const candidates = [process.env.SEED_PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string => !!c);
   for (const python of candidates) {

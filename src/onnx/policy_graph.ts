@@ -14,8 +14,8 @@ import { DataType, floatRawData, type GraphProto, type ValueInfoProto } from './
 
 export const INPUT_NAME = 'input_ids';
 export const OUTPUT_NAME = 'logits';
-export const BATCH_DIM = 'batch';
-export const SEQUENCE_DIM = 'sequence';
+const BATCH_DIM = 'batch';
+const SEQUENCE_DIM = 'sequence';
 
 /** sqrt(2 / pi), the constant of GELU's tanh form. */
 const GELU_SCALING_FACTOR = Math.sqrt(2 / Math.PI);

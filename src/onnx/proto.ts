@@ -10,7 +10,6 @@ export const OPSET_VERSION = 17;
 
 /** TensorProto.DataType values used by the policy graph. */
 export const DataType = { FLOAT: 1, INT64: 7, BOOL: 9 } as const;
-export type DataTypeCode = (typeof DataType)[keyof typeof DataType];
 
 /** AttributeProto.AttributeType values used by the policy graph. */
 export const AttributeType = { FLOAT: 1, INT: 2, TENSOR: 4, INTS: 7 } as const;
@@ -46,7 +45,7 @@ export interface NodeProto {
 }
 
 /** A dimension is either fixed (dim_value) or named and dynamic (dim_param). */
-export interface DimensionProto {
+interface DimensionProto {
   dim_value?: number;
   dim_param?: string;
 }
@@ -72,7 +71,7 @@ export interface StringStringEntryProto {
   value: string;
 }
 
-export interface OperatorSetIdProto {
+interface OperatorSetIdProto {
   domain?: string;
   version: number;
 }

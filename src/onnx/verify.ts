@@ -19,7 +19,7 @@ export interface VerifyCase {
   ids: Int32Array;
 }
 
-export interface CaseResult {
+interface CaseResult {
   label: string;
   batch: number;
   seqLen: number;

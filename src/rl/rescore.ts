@@ -18,7 +18,7 @@ import { episodeText, type Trajectory } from './rollout.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The trajectory's scored sequences with `skill` in the context, scoring the same command tokens. */
-export function skillSequences(run: UpdateContext, t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
+function skillSequences(run: UpdateContext, t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
   const { tok } = run;
   const maxLen = run.backend.config.contextLength;
   if (t.layout === 'episode') {

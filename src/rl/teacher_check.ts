@@ -24,7 +24,7 @@ import type { Trajectory } from './rollout.ts';
 import { referenceSkill } from './skill_fidelity.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
-export const TEACHER_SEED = 2029;
+const TEACHER_SEED = 2029;
 
 export interface TeacherSuccess {
   games: number;

@@ -58,7 +58,7 @@ export function observationTokens(tok: Tokenizer, observation: string): number[]
 }
 
 /** A command as the policy writes it: its tokens and the end token (the ACT marker before it is context). */
-export function commandTokens(tok: Tokenizer, command: string): number[] {
+function commandTokens(tok: Tokenizer, command: string): number[] {
   return [...tok.encode(command), tok.endId];
 }
 
@@ -240,7 +240,7 @@ export interface AnalyzerOptions {
   maxObservationTokens: number;
 }
 
-export const DEFAULT_ANALYZER_OPTIONS: Readonly<Omit<AnalyzerOptions, 'maxLen'>> = { reserve: 48, maxObservationTokens: 24 };
+const DEFAULT_ANALYZER_OPTIONS: Readonly<Omit<AnalyzerOptions, 'maxLen'>> = { reserve: 48, maxObservationTokens: 24 };
 
 /**
  * The trajectory compressed for the analyzer: per step the command, whether it was valid, and the observation

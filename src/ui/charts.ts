@@ -12,7 +12,7 @@ import { ema } from './smoothing.ts';
 
 type MetricKey = Exclude<keyof UpdateMetrics, 'run' | 'skipped'>;
 
-export interface ChartMetric {
+interface ChartMetric {
   key: MetricKey;
   label: string;
   /** 'train': a thin line under the others; 'eval': sparse points, joined across updates without one. */

@@ -23,7 +23,7 @@ import { weightsOf } from './sequence_jobs.ts';
 import type { Job } from './threads.ts';
 
 /** Tokens run through the layers together when a long prompt is fed (bounds the scratch memory). */
-export const FEED_CHUNK = 64;
+const FEED_CHUNK = 64;
 
 /**
  * The caches of a job's streams, field by field (a decoder step posts it to every worker, so it is kept to

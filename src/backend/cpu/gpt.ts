@@ -15,7 +15,7 @@ import { matmulBackward, matmulForward } from './matmul.ts';
 import { residualBackward, residualForward } from './residual.ts';
 import type { ModelWeights } from './weights.ts';
 
-export interface LayerActivations<F extends Floats> {
+interface LayerActivations<F extends Floats> {
   ln1: F;
   ln1Mean: F;
   ln1Rstd: F;

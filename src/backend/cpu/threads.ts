@@ -26,7 +26,7 @@ export interface ThreadInit {
   worker: number;
 }
 
-export interface ThreadPort {
+interface ThreadPort {
   /** Calls `ready` once the thread serves jobs, `failed` if it could not start. */
   started(ready: () => void, failed: (err: Error) => void): void;
 }

@@ -5,7 +5,7 @@ import { modelOffsets, parameterLayout, type BlockOffsets, type ParameterLayout 
 import type { Floats } from './floats.ts';
 
 /** One transformer block's tensors, under the names of model/layout.ts's BlockOffsets. */
-export type BlockWeights<F extends Floats> = { [Part in keyof BlockOffsets]: F };
+type BlockWeights<F extends Floats> = { [Part in keyof BlockOffsets]: F };
 
 export interface ModelWeights<F extends Floats> {
   wte: F;

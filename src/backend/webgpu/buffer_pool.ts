@@ -5,7 +5,7 @@
 import { roundUp } from './kernel.ts';
 
 /** Sizes round up to this many bytes (also WebGPU's storage-offset alignment). */
-export const POOL_GRANULE = 256;
+const POOL_GRANULE = 256;
 
 export interface PoolStats {
   /** Created and not destroyed (in use + free). */

@@ -15,7 +15,7 @@ export type LimitName =
   | 'maxUniformBufferBindingSize';
 
 /** Minimums every kernel may rely on (the WebGPU core defaults; compatibility-mode adapters fall short). */
-export const REQUIRED_LIMITS: Readonly<Partial<Record<LimitName, number>>> = {
+const REQUIRED_LIMITS: Readonly<Partial<Record<LimitName, number>>> = {
   maxComputeInvocationsPerWorkgroup: 256,
   maxComputeWorkgroupSizeX: 256,
   maxStorageBuffersPerShaderStage: 8,
@@ -24,14 +24,14 @@ export const REQUIRED_LIMITS: Readonly<Partial<Record<LimitName, number>>> = {
 };
 
 /** Limits raised to what the adapter offers, up to a cap: bigger models need bigger buffers. */
-export const WANTED_LIMITS: Readonly<Partial<Record<LimitName, number>>> = {
+const WANTED_LIMITS: Readonly<Partial<Record<LimitName, number>>> = {
   maxStorageBufferBindingSize: 1 << 30,
   maxBufferSize: 1 << 30,
   maxStorageBuffersPerShaderStage: 10,
 };
 
 /** Features asked for when the adapter has them (timestamp-query lets benchmarks time single passes). */
-export const OPTIONAL_FEATURES: readonly GPUFeatureName[] = ['timestamp-query'];
+const OPTIONAL_FEATURES: readonly GPUFeatureName[] = ['timestamp-query'];
 
 export interface AdapterReport {
   environment: GpuEnvironment;
@@ -116,7 +116,7 @@ export function chooseLimits(
   return chosen;
 }
 
-export function describeAdapter(adapter: GPUAdapter, environment: GpuEnvironment): AdapterReport {
+function describeAdapter(adapter: GPUAdapter, environment: GpuEnvironment): AdapterReport {
   const info = adapter.info as Partial<GPUAdapterInfo> | undefined;
   const legacyFallback = (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter;
   return {

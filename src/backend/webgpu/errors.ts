@@ -23,7 +23,7 @@ const NODE_FIX =
   'VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json LD_LIBRARY_PATH=/usr/lib/chromium ' +
   '(node scripts/with-webgpu-env.mjs <command> sets both on a machine without a GPU driver)';
 
-export function fixFor(environment: GpuEnvironment, reason: UnavailableReason): string {
+function fixFor(environment: GpuEnvironment, reason: UnavailableReason): string {
   if (reason === 'insufficient-limits') return 'use a device with a more capable GPU, or a smaller model preset';
   if (environment === 'node' && reason === 'no-webgpu') return 'run `npm install` so that the `webgpu` package is present';
   return environment === 'browser' ? BROWSER_FIX : NODE_FIX;

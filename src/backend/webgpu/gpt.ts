@@ -19,7 +19,7 @@ import { fill } from './rows.ts';
 import type { Scratch } from './scratch.ts';
 import type { Stage } from './stage.ts';
 
-export interface GpuLayerActivations {
+interface GpuLayerActivations {
   ln1: GPUBuffer;
   ln1Stats: GPUBuffer;
   qkv: GPUBuffer;

@@ -23,7 +23,7 @@ export interface GpuCounters {
   finishWaitMs: number;
 }
 
-export const COUNTER_NAMES: readonly (keyof GpuCounters)[] = [
+const COUNTER_NAMES: readonly (keyof GpuCounters)[] = [
   'dispatches',
   'passes',
   'submits',

@@ -172,7 +172,7 @@ export class GpuRuntime implements StageContext {
  * as numbers (fixed by the spec) because GPUBufferUsage exists only where WebGPU does, and this module
  * also loads on pages without it.
  */
-export const STORAGE_USAGE: GPUBufferUsageFlags = 0x0080 | 0x0004 | 0x0008;
+const STORAGE_USAGE: GPUBufferUsageFlags = 0x0080 | 0x0004 | 0x0008;
 
 /** The runtime on the page's or worker's navigator.gpu; throws WebGpuUnavailableError with the fix. */
 export async function createBrowserRuntime(options: Omit<AcquireOptions, 'environment'> = {}): Promise<GpuRuntime> {

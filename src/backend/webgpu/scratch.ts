@@ -3,7 +3,7 @@
 // buckets and the number of live GPU buffers stays bounded across updates.
 import type { GpuRuntime } from './runtime.ts';
 
-export function pow2Bytes(bytes: number): number {
+function pow2Bytes(bytes: number): number {
   return Math.max(256, 2 ** Math.ceil(Math.log2(Math.max(bytes, 1))));
 }
 

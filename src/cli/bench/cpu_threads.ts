@@ -12,7 +12,7 @@ import { Trainer } from '../../rl/trainer.ts';
 import type { Tokenizer } from '../../text/tokenizer.ts';
 import { readCheckpointFile } from '../io.ts';
 
-export interface ThreadRow {
+interface ThreadRow {
   threads: number;
   /** Median wall-clock time of one update. */
   msPerUpdate: number;

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { makeDir, writeAtomic } from '../io.ts';
 import { commandLine, commitLine, type SourceCommit } from '../provenance.ts';
 
-export const DEFAULT_OUT = 'bench';
+const DEFAULT_OUT = 'bench';
 
 /** The declaration of a bench's --out option (help.ts), for the report `name` ("env.md"). */
 export function outOption(name: string) {

@@ -18,7 +18,7 @@ import { STAGES, type Stage } from '../../../rl/update_state.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
 
-export interface StageCost {
+interface StageCost {
   stage: Stage | 'update';
   wallMs: number;
   counters: GpuCounters;

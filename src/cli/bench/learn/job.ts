@@ -40,7 +40,7 @@ export interface Job {
 }
 
 /** What a recorded run keeps beyond the report's figures. */
-export interface JobRecord {
+interface JobRecord {
   /** Both splits at every point of the curve, by update; update 0 (the warm start) is the parent's. */
   curve: CurvePoint[];
   episodes: RecordedEpisode[];
