@@ -12,7 +12,7 @@ type Noted = Record<string, number | string>;
 
 async function stageTo(page: Page, stage: string): Promise<void> {
   await page.getByTestId('stage-next').click();
-  await page.locator(`[data-testid="stages"][data-stage="${stage}"]`).waitFor({ timeout: 60_000 });
+  await page.locator(`[data-testid="stages"][data-stage="${stage}"]`).waitFor();
   await engineReady(page);
 }
 
@@ -64,7 +64,7 @@ describe('per-token export', () => {
     const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST));
     await engineReady(page);
     // The first rollout runs by itself once the run has started.
-    await page.locator('[data-testid="stages"][data-stage="rollout"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="stages"][data-stage="rollout"]').waitFor();
     for (const stage of ['rewards', 'skills', 'rescore']) await stageTo(page, stage);
     const trajectory = await selectedTrajectory(page);
 

@@ -40,7 +40,7 @@ describe('ONNX export and run in the page', () => {
     expect(await panel.getByTestId('onnx-export-status').textContent()).toContain('once the check has passed');
 
     await page.getByTestId('onnx-export').click();
-    await page.locator('[data-testid="onnx-export-status"][data-state="verified"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="onnx-export-status"][data-state="verified"]').waitFor();
     const verified = page.getByTestId('onnx-verified');
     const maxDiff = Number(await verified.getAttribute('data-max-diff'));
     expect(maxDiff).toBeGreaterThanOrEqual(0);
@@ -64,7 +64,7 @@ describe('ONNX export and run in the page', () => {
     expect(Buffer.from(policy.params.buffer).equals(Buffer.from(ckpt.params.buffer))).toBe(true);
 
     await loadFile(page, onnx.name, onnx.bytes);
-    await page.locator('[data-testid="onnx-policy"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="onnx-policy"]').waitFor();
     // The run view starts from how the run played: max steps and history from the training card.
     const played = playSettingsOf(policy.card);
     expect(played).toEqual({ maxSteps: MICRO.maxSteps, history: MICRO.history >= MICRO.maxSteps ? Infinity : MICRO.history, maxCommandTokens: 12, fromCard: true });
@@ -75,7 +75,7 @@ describe('ONNX export and run in the page', () => {
     await page.getByTestId('onnx-game').fill(String(game));
     await page.getByTestId('onnx-max-steps').fill(String(maxSteps));
     await page.getByTestId('onnx-play').click();
-    await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor();
     const actions = await page.locator('[data-testid="onnx-step"] .command').allTextContents();
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run.png` });
 
@@ -94,7 +94,7 @@ describe('ONNX export and run in the page', () => {
     const damaged = onnx.bytes.slice();
     damaged[damaged.length >> 1] ^= 0x01;
     await loadFile(page, 'damaged.onnx', damaged);
-    await expect.poll(() => error.textContent(), { timeout: 10_000 }).toMatch(/damaged\.onnx.*(damaged|checksum)/);
+    await expect.poll(() => error.textContent()).toMatch(/damaged\.onnx.*(damaged|checksum)/);
     // Metadata and weights intact, the graph changed: negated logits (a Neg after the output head) are refused
     // with the node that differs.
     const negated = decodeModel(onnx.bytes);
@@ -103,7 +103,7 @@ describe('ONNX export and run in the page', () => {
     nodes[head].output = ['logits_raw'];
     nodes.push({ op_type: 'Neg', input: ['logits_raw'], output: ['logits'] });
     await loadFile(page, 'negated.onnx', encodeModel(negated));
-    await expect.poll(() => error.textContent(), { timeout: 10_000 }).toMatch(/negated\.onnx.*graph node \d+ \(MatMul logits\/MatMul\): output 0 is "logits_raw", expected "logits"/);
+    await expect.poll(() => error.textContent()).toMatch(/negated\.onnx.*graph node \d+ \(MatMul logits\/MatMul\): output 0 is "logits_raw", expected "logits"/);
     expect(await page.getByTestId('onnx-play').count()).toBe(0);
 
     // The runtime and its WebAssembly came from the site itself.

@@ -1,10 +1,11 @@
 // Shared helpers of the playground specs: open the built site with every problem recorded (page errors,
 // console errors, failed responses, requests that leave the page's origin), wait for the engine, read
-// downloads.
+// downloads. Every wait takes its limit from the context (wait.ts).
 import { readFile } from 'node:fs/promises';
 import { expect, inject } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { defaultSettings, type Settings } from '../src/worker/settings.ts';
+import { STATE_MS } from './wait.ts';
 
 export const SCREENSHOTS = 'test-results';
 
@@ -21,12 +22,20 @@ export interface OpenedPage {
   origin: string;
 }
 
-export async function openPlayground(browser: Browser, hash = '', viewport = { width: 1400, height: 1000 }): Promise<OpenedPage> {
-  return openTab(await browser.newContext({ viewport, acceptDownloads: true }), hash);
+/** A browser profile whose pages wait up to STATE_MS for any state, action, navigation or download. */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true, ...options });
+  context.setDefaultTimeout(STATE_MS);
+  return context;
 }
 
-/** Opens the playground in one more tab of a browser context. */
+export async function openPlayground(browser: Browser, hash = '', viewport = { width: 1400, height: 1000 }): Promise<OpenedPage> {
+  return openTab(await newContext(browser, { viewport }), hash);
+}
+
+/** Opens the playground in one more tab of a browser context (its waits limited as newContext limits them). */
 export async function openTab(context: BrowserContext, hash = ''): Promise<OpenedPage> {
+  context.setDefaultTimeout(STATE_MS);
   const page = await context.newPage();
   const problems: string[] = [];
   const requests: string[] = [];
@@ -51,23 +60,23 @@ export function foreignRequests(opened: OpenedPage): string[] {
   return opened.requests.filter((url) => !url.startsWith(`${opened.origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:'));
 }
 
-export async function engineReady(page: Page, timeout = 90_000): Promise<void> {
-  await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor({ timeout });
+export async function engineReady(page: Page): Promise<void> {
+  await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor();
 }
 
-export async function firstRollout(page: Page, timeout = 60_000): Promise<void> {
-  await page.locator('[data-testid="trajectory-pick"]').first().waitFor({ timeout });
+export async function firstRollout(page: Page): Promise<void> {
+  await page.locator('[data-testid="trajectory-pick"]').first().waitFor();
 }
 
 /** Clicks a button that downloads a file and returns the file's text. */
 export async function downloadText(page: Page, testId: string): Promise<{ name: string; text: string }> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId(testId).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
 }
 
 export async function downloadBytes(page: Page, testId: string): Promise<{ name: string; bytes: Uint8Array }> {
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId(testId).click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), bytes: new Uint8Array(await readFile(path)) };
 }

@@ -22,30 +22,30 @@ describe('saved runs', () => {
     const tabA = await openPlayground(chromium.browser, formatHash(FAST));
     await engineReady(tabA.page);
     await stepOnce(tabA.page);
-    await expect.poll(() => tabA.page.getByTestId('autosave').textContent(), { timeout: 30_000 }).toContain('last saved at update 1');
+    await expect.poll(() => tabA.page.getByTestId('autosave').textContent()).toContain('last saved at update 1');
     const [idA] = Object.keys(await savedRecords(tabA.page));
 
     const tabB = await openTab(tabA.context, formatHash({ ...FAST, seed: 2 }));
     await engineReady(tabB.page);
-    expect(await offers(tabB.page)).toEqual([[idA, '1']]);
+    await expect.poll(() => offers(tabB.page)).toEqual([[idA, '1']]);
     await tabB.page.screenshot({ path: `${SCREENSHOTS}/e2e-second-tab-offer.png`, fullPage: true });
     await stepOnce(tabB.page);
     await stepOnce(tabB.page);
-    await expect.poll(async () => Object.keys(await savedRecords(tabB.page)).length, { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => Object.keys(await savedRecords(tabB.page)).length).toBe(2);
     const records = await savedRecords(tabB.page);
     expect(records[idA].updates).toBe(1);
     expect(Object.values(records).map((r) => r.updates).sort()).toEqual([1, 2]);
     // Tab A trains on, in its own record; it is offered tab B's run.
     await stepOnce(tabA.page);
-    await expect.poll(async () => (await savedRecords(tabA.page))[idA].updates, { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => (await savedRecords(tabA.page))[idA].updates).toBe(2);
     expect(Object.keys(await savedRecords(tabA.page))).toHaveLength(2);
 
     // Resumed in tab B while tab A still trains it, the run goes on as a copy under a new id.
     await tabB.page.getByTestId('resume').click();
-    await expect.poll(() => tabB.page.getByTestId('backend').textContent(), { timeout: 30_000 }).toContain('a copy of the run saved at update');
+    await expect.poll(() => tabB.page.getByTestId('backend').textContent()).toContain('a copy of the run saved at update');
     await engineReady(tabB.page);
     await stepOnce(tabB.page);
-    await expect.poll(async () => Object.keys(await savedRecords(tabB.page)).length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(async () => Object.keys(await savedRecords(tabB.page)).length).toBe(3);
     expect((await savedRecords(tabB.page))[idA].updates).toBe(2);
     expect(tabA.problems).toEqual([]);
     expect(tabB.problems).toEqual([]);
@@ -62,7 +62,7 @@ describe('saved runs', () => {
     await page.reload();
     await engineReady(page);
     const refused = page.getByTestId('saved-refused');
-    await expect.poll(() => refused.count(), { timeout: 30_000 }).toBe(4);
+    await expect.poll(() => refused.count()).toBe(4);
     const lines = Object.fromEntries(await refused.evaluateAll((els) => els.map((el) => [el.getAttribute('data-run-id'), el.textContent ?? ''])));
     expect(lines['null-curve']).toContain("curves[0] is null, not an update's metrics");
     expect(lines.huge).toContain('updates is 1e+308, not a whole number');
@@ -83,7 +83,7 @@ describe('saved runs', () => {
     await engineReady(page);
     expect(await page.getByTestId('backend-kind').textContent()).toBe('WebGPU');
     await stepOnce(page);
-    await expect.poll(() => page.getByTestId('autosave').textContent(), { timeout: 30_000 }).toContain('last saved at update 1');
+    await expect.poll(() => page.getByTestId('autosave').textContent()).toContain('last saved at update 1');
     const [lostId] = Object.keys(await savedRecords(page));
 
     // The training worker's device is destroyed at its next command encoder: what a driver reset does to it.
@@ -98,9 +98,9 @@ describe('saved runs', () => {
       };
     });
     await stepOnce(page);
-    await expect.poll(() => page.getByTestId('run-errors').textContent(), { timeout: 30_000 }).toMatch(/resume from the last checkpoint.*Its last checkpoint \(update 1\) is offered/);
+    await expect.poll(() => page.getByTestId('run-errors').textContent()).toMatch(/resume from the last checkpoint.*Its last checkpoint \(update 1\) is offered/);
     const offer = page.locator(`[data-testid="resume-offer"][data-run-id="${lostId}"]`);
-    await offer.waitFor({ timeout: 30_000 });
+    await offer.waitFor();
     expect(await offer.textContent()).toContain('stopped by the loss of the GPU device');
     await page.screenshot({ path: `${SCREENSHOTS}/e2e-device-lost-offer.png`, fullPage: true });
 
@@ -108,16 +108,16 @@ describe('saved runs', () => {
     await page.getByTestId('reset').click();
     await engineReady(page);
     await stepOnce(page);
-    await expect.poll(async () => Object.keys(await savedRecords(page)).length, { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => Object.keys(await savedRecords(page)).length).toBe(2);
     expect((await savedRecords(page))[lostId].updates).toBe(1);
-    expect(await offers(page)).toEqual([[lostId, '1']]);
+    await expect.poll(() => offers(page)).toEqual([[lostId, '1']]);
 
     await page.getByTestId('resume').click();
-    await expect.poll(() => page.getByTestId('backend').textContent(), { timeout: 30_000 }).toContain('Started from the run saved at update 1');
+    await expect.poll(() => page.getByTestId('backend').textContent()).toContain('Started from the run saved at update 1');
     await engineReady(page);
     await stepOnce(page);
     await expect.poll(() => curvePoints(page)).toBe(2);
-    await expect.poll(async () => (await savedRecords(page))[lostId].updates, { timeout: 30_000 }).toBe(2);
+    await expect.poll(async () => (await savedRecords(page))[lostId].updates).toBe(2);
     expect(problems).toEqual([]);
   });
 });

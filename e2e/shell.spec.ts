@@ -2,12 +2,12 @@
 // CPU reference, and the banner when WebGPU is missing.
 import { describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS } from './page.ts';
+import { SCREENSHOTS, newContext } from './page.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 
 /** Opens the site, failing the test on any page error, console error or failed request. */
 async function openSite(browser: Browser, hideWebGpu = false): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const context = await newContext(browser, { viewport: { width: 1100, height: 800 } });
   if (hideWebGpu) {
     await context.addInitScript(() => {
       Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
@@ -35,7 +35,7 @@ describe('page shell', () => {
     expect(page.url()).toMatch(/^http:\/\/localhost:\d+\/seed\/$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('SEED Playground');
     const status = page.locator('[data-testid="adapter-status"][data-state="ready"], [data-testid="webgpu-unavailable"]');
-    await status.first().waitFor({ timeout: 60_000 });
+    await status.first().waitFor();
     const banner = page.getByTestId('webgpu-unavailable');
     if (await banner.count()) throw new Error(`the page found no WebGPU: ${await banner.textContent()}`);
     const adapter = {
@@ -52,11 +52,9 @@ describe('page shell', () => {
   it('runs the masked log-softmax kernel in the page and matches the CPU reference', async () => {
     const { page, problems } = await openSite(chromium.browser);
     const run = page.getByTestId('selftest-run');
-    await page.locator('[data-testid="selftest-run"]:not([disabled])').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="selftest-run"]:not([disabled])').waitFor();
     await run.click();
-    await page.locator('[data-testid="selftest-status"][data-state="done"], [data-testid="selftest-error"]').first().waitFor({
-      timeout: 90_000,
-    });
+    await page.locator('[data-testid="selftest-status"][data-state="done"], [data-testid="selftest-error"]').first().waitFor();
     const error = page.getByTestId('selftest-error');
     if (await error.count()) throw new Error(`self-test failed in the page: ${await error.textContent()}`);
     const maxError = Number(await page.getByTestId('selftest-max-error').textContent());
@@ -71,7 +69,7 @@ describe('page shell', () => {
   it('explains how to enable WebGPU when the browser has none', async () => {
     const { page, problems } = await openSite(chromium.browser, true);
     const banner = page.getByTestId('webgpu-unavailable');
-    await banner.waitFor({ timeout: 30_000 });
+    await banner.waitFor();
     expect(await banner.getAttribute('data-reason')).toBe('no-webgpu');
     expect(await page.getByTestId('webgpu-fix').textContent()).toContain('--enable-unsafe-webgpu');
     expect(await page.getByTestId('selftest-run').isDisabled()).toBe(true);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatHash } from '../src/worker/settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, engineReady, foreignRequests, openPlayground, openTab } from './page.ts';
+import { FAST, SCREENSHOTS, curvePoints, engineReady, foreignRequests, newContext, openPlayground, openTab } from './page.ts';
 
 const CPU = formatHash({ ...FAST, backend: 'cpu' });
 
@@ -16,7 +16,7 @@ describe('threads', () => {
     const opened = await openPlayground(chromium.browser, CPU);
     const { page } = opened;
     expect(new URL(page.url()).pathname).not.toBe('/');
-    await page.waitForFunction(() => globalThis.crossOriginIsolated === true, null, { timeout: 60_000 });
+    await page.waitForFunction(() => globalThis.crossOriginIsolated === true);
     await engineReady(page);
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(new URL('coi-serviceworker.js', page.url()).href);
     const line = page.getByTestId('backend-threads');
@@ -25,7 +25,7 @@ describe('threads', () => {
     expect(threads).toBeGreaterThan(1);
     expect(await line.textContent()).toContain(`${threads} threads`);
     await page.getByTestId('step-update').click();
-    await expect.poll(() => curvePoints(page), { timeout: 120_000, interval: 250 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => curvePoints(page)).toBeGreaterThanOrEqual(1);
     await page.getByTestId('backend').screenshot({ path: `${SCREENSHOTS}/e2e-threads-backend.png` });
     expect(opened.problems).toEqual([]);
     expect(foreignRequests(opened)).toEqual([]);
@@ -33,7 +33,7 @@ describe('threads', () => {
   });
 
   it('without a service worker stays unisolated, trains on one thread, and says why', async () => {
-    const context = await chromium.browser.newContext({ serviceWorkers: 'block' });
+    const context = await newContext(chromium.browser, { serviceWorkers: 'block' });
     const opened = await openTab(context, CPU);
     const { page } = opened;
     await engineReady(page);
@@ -42,7 +42,7 @@ describe('threads', () => {
     expect(await line.getAttribute('data-threads')).toBe('1');
     expect(await line.textContent()).toContain('not cross-origin isolated');
     await page.getByTestId('step-update').click();
-    await expect.poll(() => curvePoints(page), { timeout: 120_000, interval: 250 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => curvePoints(page)).toBeGreaterThanOrEqual(1);
     expect(opened.problems).toEqual([]);
     await context.close();
   });

@@ -9,7 +9,7 @@ import type { BrowserContext, Route } from 'playwright-core';
 import { readCheckpoint, writeCheckpoint } from '../src/model/checkpoint.ts';
 import { formatHash } from '../src/worker/settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, engineReady, firstRollout, foreignRequests, openTab } from './page.ts';
+import { FAST, SCREENSHOTS, engineReady, firstRollout, foreignRequests, newContext, openTab } from './page.ts';
 
 const MICRO = /warmstart-micro\.ckpt$/;
 const shipped = new Uint8Array(readFileSync('public/warmstart-micro.ckpt'));
@@ -32,7 +32,7 @@ const BAD_WARM_STARTS: [what: string, answer: Answer, message: RegExp][] = [
 ];
 
 async function isolatedContext(browser: import('playwright-core').Browser): Promise<BrowserContext> {
-  return browser.newContext({ serviceWorkers: 'block', viewport: { width: 1400, height: 1000 } });
+  return newContext(browser, { serviceWorkers: 'block' });
 }
 
 describe('warm starts', () => {
@@ -45,7 +45,7 @@ describe('warm starts', () => {
       const opened = await openTab(context, formatHash(FAST));
       const { page, problems } = opened;
       const banner = page.getByTestId('start-failed');
-      await banner.waitFor({ timeout: 60_000 });
+      await banner.waitFor();
       expect(await banner.textContent(), what).toMatch(message);
       expect(await page.getByTestId('engine-state').getAttribute('data-state')).toBe('failed');
       if (i === 0) await page.screenshot({ path: `${SCREENSHOTS}/e2e-warm-start-failed.png`, fullPage: true });
@@ -84,7 +84,7 @@ describe('warm starts', () => {
     expect(opened.requests.some((url) => url.includes('warmstart-small'))).toBe(false);
     await page.screenshot({ path: `${SCREENSHOTS}/e2e-small-random-start.png`, fullPage: true });
     await page.locator('select[data-setting="preset"]').selectOption('micro');
-    await page.locator('[data-testid="backend"]:has-text("warmstart-micro.ckpt")').waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid="backend"]:has-text("warmstart-micro.ckpt")').waitFor();
     await engineReady(page);
     expect(await notice.count()).toBe(0);
     expect(problems).toEqual([]);

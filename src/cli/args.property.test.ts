@@ -1,6 +1,6 @@
 // Property tests of the command line's argument parsing: any arguments give parsed values, a one-line
-// CliError (control characters escaped) or, when they ask for it, the help, within a second, never another
-// exception; a number is accepted exactly when it is decimal, whole where a count is asked, and inside its range.
+// CliError (control characters escaped) or, when they ask for it, the help, never another exception; a number
+// is accepted exactly when it is decimal, whole where a count is asked, and inside its range.
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
 // The bad-input corpus, run against the real command line (a child process per invocation): malformed and
 // hostile files, huge counts, lenient numbers, names that are object keys or hold line breaks and terminal
-// escapes, busy or non-empty run directories. Each must exit non-zero within 10 s with exactly one line on
-// stderr ("error: ..."), no stack trace and no raw control character, and leave no file behind in its
-// output directory.
+// escapes, busy or non-empty run directories. Each must exit non-zero with exactly one line on stderr
+// ("error: ..."), no stack trace and no raw control character, and leave no file behind in its output
+// directory. A case still running after HANG_MS is killed and counts as a hang.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,24 +23,29 @@ const root = mkdtempSync(join(tmpdir(), 'seed-bad-input-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const at = (...parts: string[]) => join(root, ...parts);
 
+/**
+ * Far above the seconds a case takes (most of it the start of Node and tsx), on a machine twice as slow and
+ * busy with other work too: only a command that never returns reaches it.
+ */
+const HANG_MS = 120_000;
+
 interface Outcome {
+  /** null when the command was killed as a hang. */
   code: number | null;
   stderr: string;
-  ms: number;
 }
 
-/** One invocation of `npm run seed -- ...args` (without npm), killed after 10 s. */
+/** One invocation of `npm run seed -- ...args` (without npm), killed after HANG_MS. */
 function cli(args: string[]): Promise<Outcome> {
-  const t0 = performance.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 10_000,
+      timeout: HANG_MS,
       killSignal: 'SIGKILL',
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('close', (code) => resolve({ code, stderr, ms: performance.now() - t0 }));
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
 
@@ -173,9 +178,9 @@ describe('the bad-input corpus against the command line', () => {
       mkdirSync(out, { recursive: true });
       const before = files(root);
       const args = template.map((a) => a.replace(/^OUT/, out));
-      const { code, stderr, ms } = await cli(args);
+      const { code, stderr } = await cli(args);
       const problems: string[] = [];
-      if (code === null || ms >= 10_000) problems.push(`no exit within 10 s`);
+      if (code === null) problems.push(`no exit within ${HANG_MS / 1000} s`);
       else if (code === 0 || code === 70) problems.push(`exit code ${code}`);
       if (!/^error: [^\n]*\n$/.test(stderr)) problems.push(`stderr is not one "error:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
       if (stderr.includes('    at ')) problems.push('a stack trace');
@@ -191,5 +196,6 @@ describe('the bad-input corpus against the command line', () => {
     for (let k = 0; k < pairs.length; k += 2) await Promise.all(pairs.slice(k, k + 2).map(({ c, i }) => check(c, i)));
     for (const [i, c] of corpus.entries()) if (alone(c[0])) await check(c, i);
     expect(failures).toEqual([]);
-  }, 240_000);
+    // Each case is bounded by HANG_MS: the test's own limit is only there as a last resort.
+  }, corpus.length * HANG_MS);
 });

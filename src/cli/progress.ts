@@ -8,7 +8,7 @@ export interface Bar {
   stop(): void;
 }
 
-export interface BarOptions {
+interface BarOptions {
   /** The count the bar starts at (a resumed run's updates done); the time left is estimated from the rest. */
   start?: number;
   /** A word before the count: "update 3/12". */

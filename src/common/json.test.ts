@@ -12,9 +12,9 @@ describe('parseJson', () => {
     const at = (n: number) => '['.repeat(n) + ']'.repeat(n);
     expect(parseJson(at(MAX_JSON_DEPTH))).toBeInstanceOf(Array);
     expect(() => parseJson(at(MAX_JSON_DEPTH + 1))).toThrow(new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`));
-    const t0 = performance.now();
-    expect(() => parseJson('{"a":'.repeat(1_000_000))).toThrow(SyntaxError);
-    expect(performance.now() - t0).toBeLessThan(500);
+    // A million levels: the depth is measured in one pass before JSON.parse recurses (a stack overflow would
+    // be a RangeError).
+    expect(() => parseJson('{"a":'.repeat(1_000_000))).toThrow(new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`));
   });
 
   it('turns the engine message, which quotes the text, into one printable line', () => {

@@ -1,19 +1,18 @@
 // For the property tests of the parsers of outside input (scene JSON, checkpoint files, loss JSON, CLI
 // arguments): every input gives a value or an error of the parser's own class whose message is one
-// printable line, never another exception, and within a second.
+// printable line, never another exception. Nothing here measures time, which a loaded machine stretches: the
+// generators bound every input's size (nesting 200,000 deep, lists of 50,000 items), so a parser that is
+// linear finishes each in milliseconds, and one that hangs or is quadratic on them runs into the test's
+// timeout by orders of magnitude.
 import { expect } from 'vitest';
-
-/** Inputs that take a parser longer than this fail the property. */
-const MAX_PARSE_MS = 1000;
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /**
  * Runs `parse(input)`; returns 'value' or 'refused', and fails the test when it throws anything but
- * `errorClass`, when the message spans lines or holds a control character, or when it took over a second.
+ * `errorClass`, or when the message spans lines or holds a control character.
  */
 export function parsesOrRefuses(parse: () => unknown, errorClass: ErrorClass): 'value' | 'refused' {
-  const t0 = performance.now();
   let outcome: 'value' | 'refused' = 'value';
   try {
     parse();
@@ -22,13 +21,11 @@ export function parsesOrRefuses(parse: () => unknown, errorClass: ErrorClass): '
     expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     outcome = 'refused';
   }
-  expect(performance.now() - t0, 'milliseconds for one input').toBeLessThan(MAX_PARSE_MS);
   return outcome;
 }
 
 /** The same for an async parser. */
 export async function parsesOrRefusesAsync(parse: () => Promise<unknown>, errorClass: ErrorClass): Promise<'value' | 'refused'> {
-  const t0 = performance.now();
   let outcome: 'value' | 'refused' = 'value';
   try {
     await parse();
@@ -37,7 +34,6 @@ export async function parsesOrRefusesAsync(parse: () => Promise<unknown>, errorC
     expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     outcome = 'refused';
   }
-  expect(performance.now() - t0, 'milliseconds for one input').toBeLessThan(MAX_PARSE_MS);
   return outcome;
 }
 

@@ -9,7 +9,7 @@ import { World } from './world.ts';
 const WIN_REWARD = 10;
 export const DEFAULT_MAX_STEPS = 30;
 
-export interface StepResult {
+interface StepResult {
   observation: string;
   reward: number;
   done: boolean;
@@ -30,7 +30,7 @@ export interface StepRecord extends StepResult {
   seen: string[];
 }
 
-export interface GameOptions {
+interface GameOptions {
   maxSteps?: number;
 }
 

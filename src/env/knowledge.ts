@@ -16,7 +16,7 @@ export interface ObjectKind {
   sliceable: boolean;
 }
 
-export interface ReceptacleKind {
+interface ReceptacleKind {
   /** The type's default; a scene may mark single cabinets or drawers as not openable, as ALFWorld does. */
   openable: boolean;
 }

@@ -17,7 +17,7 @@ import type { TaskType } from './text.ts';
 /** Receptacle type -> weight of finding an object type there (positive; absent types cannot hold it). */
 export type Placement = Readonly<Record<string, number>>;
 
-export interface RoomSpec {
+interface RoomSpec {
   /** Types every room of this kind has (one instance each, more for `multi` types at larger scales). */
   required: string[];
   /** The numbered storage type (cabinet, drawer, shelf); its count separates train and unseen layouts. */

@@ -1,5 +1,5 @@
-// Property tests of scene JSON read from a file: any text is a scene or a one-line SceneError, within a
-// second; nesting, size and mutations of a valid file included.
+// Property tests of scene JSON read from a file: any text is a scene or a one-line SceneError; nesting, size
+// and mutations of a valid file included.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mutate, nested, parsesOrRefuses } from '../common/parser_testing.ts';
@@ -19,7 +19,7 @@ const sceneText = fc.oneof(
 );
 
 describe('scene JSON text (property)', () => {
-  it('is a scene or a one-line SceneError, within a second', () => {
+  it('is a scene or a one-line SceneError', () => {
     let loaded = 0;
     fc.assert(
       fc.property(sceneText, (text) => {

@@ -50,9 +50,9 @@ export interface Comparison {
 /** The transcripts kept in the repository, with their sources and licence (README.md there). */
 const TRANSCRIPT_DIR = fileURLToPath(new URL('./testdata/alfworld-transcripts/', import.meta.url));
 
-export function loadTranscripts(dir = TRANSCRIPT_DIR): Transcript[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  return files.map((file) => ({ ...(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Omit<Transcript, 'file'>), file }));
+export function loadTranscripts(): Transcript[] {
+  const files = readdirSync(TRANSCRIPT_DIR).filter((f) => f.endsWith('.json')).sort();
+  return files.map((file) => ({ ...(JSON.parse(readFileSync(join(TRANSCRIPT_DIR, file), 'utf8')) as Omit<Transcript, 'file'>), file }));
 }
 
 /** The task's object and target (or lamp), read back from the goal sentence with the type's templates. */

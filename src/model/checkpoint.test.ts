@@ -141,20 +141,19 @@ describe('checkpoint refusals', () => {
 });
 
 describe('sizes declared in the header', () => {
-  it('refuses in milliseconds a 424-byte file whose valid-CRC header declares 2^20 layers', () => {
+  it('refuses a 424-byte file whose valid-CRC header declares 2^20 layers before allocating for them', () => {
     const config = { vocabSize: 300, contextLength: 512, dModel: 16, nLayer: 1 << 20, nHead: 2, dMlp: 64, lnEps: 1e-5 };
     let header = headerJson(config, { note: '' }, 1 << 30);
     header = headerJson(config, { note: 'x'.repeat(400 - header.length) }, 1 << 30);
     const file = sealedCheckpoint(header);
     expect(file.length).toBe(424);
-    const t0 = performance.now();
     let err: unknown;
     try {
       readCheckpoint(file);
     } catch (e) {
       err = e;
     }
-    expect(performance.now() - t0).toBeLessThan(100);
+    // The size check's own message: an allocation for 2^20 layers' weights (15 GB) would have thrown a RangeError.
     expect(err).toBeInstanceOf(CheckpointError);
     expect((err as CheckpointError).kind).toBe('corrupted');
     expect((err as Error).message).toMatch(/^corrupted checkpoint: the model config \(\d+ parameters\) needs \d+ bytes, the file holds 0$/);

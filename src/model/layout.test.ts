@@ -91,11 +91,10 @@ describe('layoutFloats and the declared-size check', () => {
     );
   });
 
-  it('weighs the largest config against a small file at once', () => {
-    const huge: ModelConfig = { vocabSize: 1 << 20, contextLength: 1 << 20, dModel: 1 << 20, nLayer: 1 << 20, nHead: 1, dMlp: 1 << 20, lnEps: 1e-5 };
-    const t0 = performance.now();
+  it('weighs a config against a small file without building its layout', () => {
+    // 2^40 layers: a layout of 12 * 2^40 views could never be built, so the check passes only by arithmetic.
+    const huge: ModelConfig = { vocabSize: 1 << 20, contextLength: 1 << 20, dModel: 1 << 20, nLayer: 2 ** 40, nHead: 1, dMlp: 1 << 20, lnEps: 1e-5 };
     expect(() => checkParameterBytes(huge, 424)).toThrow(DeclaredSizeError);
-    expect(performance.now() - t0).toBeLessThan(50);
     const micro = presetConfig('micro', 100);
     const floats = parameterLayout(micro).totalFloats;
     expect(checkParameterBytes(micro, 4 * floats)).toBe(floats);

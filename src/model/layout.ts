@@ -18,7 +18,7 @@ import type { ModelConfig } from './config.ts';
 
 const VIEW_ALIGN_FLOATS = 64;
 
-export interface ParameterView {
+interface ParameterView {
   name: string;
   offset: number;
   size: number;

@@ -16,7 +16,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 /** Logits [batch, seqLen, vocab] of token ids [batch, seqLen] (verify.ts's LogitsFn; OnnxPolicySession.logits). */
 export type LogitsFn = (ids: Int32Array, batch: number, seqLen: number) => Float32Array | Promise<Float32Array>;
 
-export interface GreedyOptions {
+interface GreedyOptions {
   maxSteps: number;
   /** Room kept free after the context for the command and its end token (the rollout's maxCommandTokens). */
   maxCommandTokens: number;

@@ -21,7 +21,7 @@ print(json.dumps({
 }))
 `;
 
-export interface CheckerResult {
+interface CheckerResult {
   python: string;
   onnxVersion: string;
   /** Inferred shape of each graph output: dim_param names or fixed sizes. */

@@ -11,7 +11,7 @@ import type { TrainingCard } from './metadata.ts';
 import type { RuntimeOptions } from './runtime.ts';
 import { describeFailures, randomCases, sequenceCases, verifyOnnx, type VerifyReport } from './verify.ts';
 
-export interface VerifiedExportInput {
+interface VerifiedExportInput {
   config: ModelConfig;
   params: Float32Array;
   /** The vocabulary the weights were trained with; its tokens and hash go into the file. */
@@ -19,7 +19,7 @@ export interface VerifiedExportInput {
   card: TrainingCard;
 }
 
-export interface VerifiedExportOptions extends RuntimeOptions {
+interface VerifiedExportOptions extends RuntimeOptions {
   /** Seed of the random token sequences. */
   seed?: number;
   /** Expert episodes used as real sequences (0 for none). */

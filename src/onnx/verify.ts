@@ -11,7 +11,7 @@ export const LOGITS_TOLERANCE = 1e-4;
 /** The playground's forward: logits [batch, seqLen, vocab] of ids [batch, seqLen], both row-major. */
 export type LogitsFn = (ids: Int32Array, batch: number, seqLen: number) => Float32Array | Promise<Float32Array>;
 
-export interface VerifyCase {
+interface VerifyCase {
   label: string;
   batch: number;
   seqLen: number;
@@ -35,7 +35,7 @@ export interface VerifyReport {
   cases: CaseResult[];
 }
 
-export interface CaseOptions {
+interface CaseOptions {
   batchSizes?: number[];
   seqLens?: number[];
 }

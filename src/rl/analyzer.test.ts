@@ -11,7 +11,9 @@ import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { trajectoryWords, writeSkills } from './analyzer.ts';
+import { observedPlaces } from './observed_places.ts';
 import { episodeText, rollout, type Trajectory } from './rollout.ts';
+import { skillPlaceTruth } from './skill_truth.ts';
 
 const tok = defaultTokenizer();
 const words = Math.ceil(tok.vocabSize / 32);
@@ -49,8 +51,9 @@ describe('writeSkills', () => {
         // A class the trajectory names none of is left whole (so the grammar can complete).
         const names = (kinds: object) => [...seen].some((w) => w in kinds);
         for (const w of types) expect(seen.has(w) || !names(w in OBJECT_KINDS ? OBJECT_KINDS : RECEPTACLE_KINDS)).toBe(true);
-        const filter = grammar.entityFilter(trajectoryWords(trajectories[i]));
+        const filter = grammar.entityFilter(trajectoryWords(trajectories[i]), observedPlaces(trajectories[i].records, trajectories[i].scene.task));
         expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens, filter)));
+        expect(skillPlaceTruth(s.text, trajectories[i].scene).statesFalse, s.text).toBe(false);
       });
       expect(named).toBeGreaterThan(0);
     }

@@ -5,8 +5,12 @@
 // skill grammar's mask (text/skill_grammar.ts), so every skill that ends within maxSkillTokens is usable, and
 // names only object and receptacle types that the trajectory's goal and steps mention, plus the appliance its
 // task needs (the opening's list of every receptacle in the room is not an observation of the episode; the
-// annotator's skills, which the warm start imitates, use only observed facts too); with `grammar: false` the skill is decoded freely over
-// every text token, as the paper's policy writes it.
+// annotator's skills, which the warm start imitates, use only observed facts too). What a skill says about where
+// an object was is held to what the trajectory saw (observed_places.ts): as where it was, only a receptacle
+// where the trajectory saw it before picking it up (so never the goal receptacle, where the task's object never
+// starts); as where it was not, only one it looked into without seeing it; as where the task's object is put,
+// only the goal receptacle. With `grammar: false` the skill is decoded freely over every text token, as the
+// paper's policy writes it.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import { APPLIANCE } from '../env/knowledge.ts';
@@ -17,6 +21,7 @@ import { analyzerContext } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar, type SkillPrefix } from '../text/skill_grammar.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import { observedPlaces } from './observed_places.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
 
 export interface WrittenSkill {
@@ -72,7 +77,7 @@ export async function writeSkills(
   const written: number[][] = trajectories.map(() => []);
   const masksOf: Uint32Array[][] = trajectories.map(() => []);
   const prefixes: SkillPrefix[] = grammar ? trajectories.map(() => grammar.initial) : [];
-  const filters = grammar ? trajectories.map((t) => grammar.entityFilter(trajectoryWords(t))) : [];
+  const filters = grammar ? trajectories.map((t) => grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task))) : [];
   const maskOf = (i: number): Uint32Array => {
     if (written[i].length >= maxSkillTokens) return endOnly;
     return grammar ? grammar.allowed(prefixes[i], maxSkillTokens, filters[i]) : free;

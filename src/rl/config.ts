@@ -31,7 +31,7 @@ export function currentAlgoName(name: string): string {
   return Object.prototype.hasOwnProperty.call(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
 }
 
-export interface TrainSetting extends SettingRange {
+interface TrainSetting extends SettingRange {
   /** The paper's value (at the paper's scale: 1.7B-7B models). */
   paper: number;
   /** The value of a preset where it differs from the paper's; the small preset runs the paper's values. */
@@ -91,7 +91,7 @@ const TABLE = {
   stepNormalised: { ...SWITCH, paper: 0, doc: '0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent)' },
   jsdAlpha: { ...below(0, 1), paper: 0, before: 0, doc: 'seed-exact*: the divergence distilled, 0 = reverse KL(student || teacher), alpha in (0, 1) = generalised JSD with mixture alpha p + (1 - alpha) q' },
   advisorAlpha: { ...real(0, 100), paper: 0, before: 0, doc: 'seed-exact: weight each position by exp(-alpha KL(own-skill teacher || other-game-skill teacher)), so what only this game\'s facts explain counts less (0 = off)' },
-  rewardDirected: { ...SWITCH, paper: 0, before: 0, doc: '1 = distil only the tokens where the skill moves the sampled token the way the reward does: sign(l_skill - l_old) = sign(A)' },
+  rewardDirected: { ...SWITCH, paper: 0, before: 0, doc: 'seed-exact*: 1 = distil only the tokens where the skill moves the sampled token the way the reward does, sign(l_skill - l_old) = sign(A) (the paper\'s arms are left as the paper has them)' },
   opidWeight: { ...real(0, 10), paper: 1e-3, doc: 'OPID: w in A + w * Delta' },
   epochs: { ...count(1, 16), paper: 1, doc: 'optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy' },
   resampleRounds: { ...count(0, 16), paper: 0, before: 0, doc: 'rounds of fresh tasks replacing groups whose rewards are all equal (DAPO\'s dynamic sampling); 0 = plain GRPO' },

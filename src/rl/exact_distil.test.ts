@@ -104,6 +104,9 @@ describe('seed-exact', () => {
       kept += opdMask[k];
     }
     expect(kept).toBeLessThan(opdMask.length);
+    // The paper's seed keeps its mask: the switch is the exact arms'.
+    const paper = await throughRescore(trainer('seed', small({ rewardDirected: 1 })));
+    expect(paper.inputs!.opdMask.every((m) => m === 1)).toBe(true);
   });
 
   it('advisorAlpha weighs each token by exp(-alpha KL(own teacher || other-game teacher)), in (0, 1]', async () => {
@@ -124,5 +127,13 @@ describe('seed-exact', () => {
     const own = await throughRescore(trainer('seed-exact'));
     expect(st.inputs!.teacher).toBeDefined();
     expect(st.inputs!.teacher!.some((v, i) => v !== own.inputs!.teacher![i])).toBe(true);
+  });
+
+  it('with the teacher check, reports KL(student || own-skill teacher) on the validation games; none without', async () => {
+    const checked = await trainer('seed-exact', small({ teacherEvery: 1, teacherGames: 4 })).update();
+    expect(checked.validationKl).toBeGreaterThan(0);
+    expect(checked.teacherOwnSkill).not.toBeNull();
+    const plain = await trainer('seed-exact').update();
+    expect(plain.validationKl).toBeNull();
   });
 });

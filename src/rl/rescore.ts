@@ -8,7 +8,8 @@
 // - seed-exact*: the teacher's whole rows (the skill-conditioned pre-update weights' masked log-probs over the
 //   vocabulary), and with advisorAlpha > 0 a weight per token from how far the own-skill teacher is from the
 //   other-game-skill teacher; rewardDirected = 1 drops from the OPD mask the tokens whose shift disagrees in
-//   sign with the advantage.
+//   sign with the advantage (only under the exact arms: a run of `--set rewardDirected=1` keeps the paper's
+//   seed and seed-crossgame as the paper has them, so they stay its controls).
 import { maskWords } from '../backend/backend.ts';
 import { distilDivergence } from '../backend/cpu/distil.ts';
 import { skillTokens, policyContext } from '../text/prompts.ts';
@@ -18,7 +19,7 @@ import { episodeText, type Trajectory } from './rollout.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The trajectory's scored sequences with `skill` in the context, scoring the same command tokens. */
-function skillSequences(run: UpdateContext, t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
+export function skillSequences(run: UpdateContext, t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
   const { tok } = run;
   const maxLen = run.backend.config.contextLength;
   if (t.layout === 'episode') {
@@ -108,7 +109,7 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
   const lRef = config.klCoef > 0 ? await backend.score(packBatch(all, tok.padId), 'reference') : lOld.slice();
   const advantage = new Float32Array(nTok);
   ts.forEach((_, i) => advantage.fill(st.advantages[i], off[i], off[i + 1]));
-  if (config.rewardDirected === 1) {
+  if (exact && config.rewardDirected === 1) {
     // Distil only where the skill moves the sampled token the way the reward does.
     for (let k = 0; k < nTok; k++) if (opdMask[k] && Math.sign(lSkill[k] - lOld[k]) !== Math.sign(advantage[k])) opdMask[k] = 0;
   }

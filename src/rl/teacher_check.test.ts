@@ -72,6 +72,9 @@ describe('teacher check', () => {
     const annotator = await teacherCheck(be, tok, scenes, config);
     expect(annotator.skills).toBe('annotator');
     expect(annotator.valid_skills).toBe(1);
+    // Both writers state only starting places the first episode saw: never a false one.
+    expect([own.skill_place_false, annotator.skill_place_false]).toEqual([0, 0]);
+    for (const check of [own, annotator]) expect(check.skill_place_true).toBeGreaterThanOrEqual(0);
     expect(own.first).toBe(annotator.first);
     expect(await teacherCheck(be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own')).toEqual(own);
   });

@@ -22,6 +22,7 @@ import type { TrainConfig } from './config.ts';
 import { evalRolloutOptions, playInChunks, type EvalConfig } from './evaluate.ts';
 import type { Trajectory } from './rollout.ts';
 import { referenceSkill } from './skill_fidelity.ts';
+import { placeTruthShares } from './skill_truth.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
 const TEACHER_SEED = 2029;
@@ -44,6 +45,12 @@ export interface TeacherCheck extends TeacherSuccess {
   skills: SkillWriter;
   /** Fraction of the written skills that are usable (parse, at least 5 words); unusable ones give no skill. */
   valid_skills: number;
+  /**
+   * Fractions of the written skills that state the receptacle where the task's object started, as where it was,
+   * and that state one where it did not (skill_truth.ts).
+   */
+  skill_place_true: number;
+  skill_place_false: number;
   /** Success of the first episodes, whose skills the other plays read. */
   first: number;
   /** The same figures over the games whose first episode was won (a workflow skill) or failed (avoid-rules). */
@@ -71,6 +78,7 @@ export async function teacherCheck(
   config: EvalConfig & AnalyzerConfig,
   onEpisode?: (t: Trajectory) => void,
   writer: SkillWriter = 'annotator',
+  onSkills?: (first: readonly Trajectory[], skills: readonly (string | null)[]) => Promise<void>,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
   if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
@@ -83,6 +91,8 @@ export async function teacherCheck(
       ? first.map((t) => ({ text: referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens), ok: true }))
       : await writeSkills(backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
   const skills = written.map((w) => (w.ok ? w.text : null));
+  await onSkills?.(first, skills);
+  const truth = placeTruthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;
   const otherOf = otherGameOf(scenes);
   // One stream for the three plays: they differ only by the skill in context.
   const again = async (skillsInContext: readonly (string | null)[]) =>
@@ -99,6 +109,8 @@ export async function teacherCheck(
   return {
     skills: writer,
     valid_skills: skills.filter((s) => s !== null).length / n,
+    skill_place_true: truth.placeTrue,
+    skill_place_false: truth.placeFalse,
     games: n,
     first: firstWon.filter(Boolean).length / n,
     no_skill: all.no_skill,

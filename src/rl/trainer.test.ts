@@ -8,6 +8,7 @@ import { packBatch } from './batch.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
 import { referenceSkill } from './skill_fidelity.ts';
+import { placeTruthShares } from './skill_truth.ts';
 import { Rng } from '../common/rng.ts';
 import { rollout, updateScenes } from './rollout.ts';
 import { generateScene, validationScenes } from '../env/generate.ts';
@@ -174,6 +175,7 @@ describe('Trainer', () => {
     // The loss of grpo gives the OPD term no weight, whatever lambda is set to.
     expect([mg.lambda, mg.beta]).toEqual([0, small().beta]);
     expect(mg.validSkillRate).toBeNull();
+    expect([mg.skillPlaceTrue, mg.skillPlaceFalse]).toEqual([null, null]);
     expect(mg.L_OPD).toBe(0);
     // No skill, no OPD-masked token: the correlation of Delta with the advantage is not defined.
     expect(mg.corrDeltaAdvantage).toBeNull();
@@ -200,7 +202,12 @@ describe('annotatorSkills: the faithful-hindsight control', () => {
       expect(st.used[i]?.text).toBe(referenceSkill(tr.records, tr.scene.task, tr.won, tok, st.config.maxSkillTokens));
       expect(st.used[i]?.ok).toBe(true);
     });
-    expect((await t.update()).skillFidelity).toBe(1);
+    const m = await t.update();
+    expect(m.skillFidelity).toBe(1);
+    // The annotator states only what the trajectory saw: never a false starting place.
+    const shares = placeTruthShares(st.trajectories.map((tr, i) => ({ text: st.written[i]!.text, scene: tr.scene })))!;
+    expect(m.skillPlaceFalse).toBe(0);
+    expect(m.skillPlaceTrue).toBe(shares.placeTrue);
     const policyWritten = trainer('seed');
     for (let s = 0; s < 3; s++) await policyWritten.nextStage();
     expect(policyWritten.current!.used.map((u) => u?.text)).not.toEqual(st.used.map((u) => u?.text));

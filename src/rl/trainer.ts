@@ -29,6 +29,8 @@ import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
 import { skillFidelity } from './skill_fidelity.ts';
 import { teacherCheck } from './teacher_check.ts';
+import { validationDivergence } from './validation_kl.ts';
+import { placeTruthShares } from './skill_truth.ts';
 import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
 
 export interface TrainerCallbacks {
@@ -73,6 +75,13 @@ export interface UpdateMetrics {
    */
   skillFidelity: number | null;
   /**
+   * Over the skills the update wrote, each about its own trajectory (skill_truth.ts): the share that states a
+   * receptacle where an object of the task's type started, as where it was, and the share that states one where
+   * none started (the goal receptacle among them); null when the update wrote none.
+   */
+  skillPlaceTrue: number | null;
+  skillPlaceFalse: number | null;
+  /**
    * Pearson correlation of Delta with the group advantage over the decision tokens (diagnostics.ts): whether
    * the skill raises the tokens of the trajectories that the reward credits; null when not defined (no skills,
    * fewer than 2 decision tokens, no variance, a refused update). The same within won and within lost
@@ -96,6 +105,11 @@ export interface UpdateMetrics {
   teacherNoSkill: number | null;
   teacherOwnSkill: number | null;
   teacherOtherSkill: number | null;
+  /**
+   * With the teacher check: KL(student || own-skill teacher) on the validation games' states, mean over the
+   * decision tokens of the student's own play (validation_kl.ts); null without a check.
+   */
+  validationKl: number | null;
   /** seed-crossgame: where the update's skills came from (another group, the pool, none); null otherwise. */
   crossgame: CrossgameSources | null;
   gradNorm: number;
@@ -261,8 +275,11 @@ export class Trainer implements UpdateContext, RunSkills {
   /** The teacher check of the current weights on validation games, skills written as this run writes them. */
   private async teacherCheck(st: UpdateState): Promise<UpdateState['teacher']> {
     const writer = st.algo === 'seed-annotator' || st.config.annotatorSkills === 1 ? 'annotator' : 'own';
-    const check = await teacherCheck(this.backend, this.tok, validationScenes(this.scale, st.config.teacherGames), st.config, undefined, writer);
-    return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill };
+    let kl: number | null = null;
+    const check = await teacherCheck(this.backend, this.tok, validationScenes(this.scale, st.config.teacherGames), st.config, undefined, writer, async (first, skills) => {
+      kl = await validationDivergence(this, first, skills, st.config);
+    });
+    return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill, kl };
   }
 
   metrics(st: UpdateState): UpdateMetrics {
@@ -281,6 +298,7 @@ export class Trainer implements UpdateContext, RunSkills {
       fidelitySum += skillFidelity(used.text, t.records, t.scene.task, t.won, this.tok, st.config.maxSkillTokens);
       fidelityCount++;
     });
+    const truth = placeTruthShares(ts.flatMap((t, i) => (st.written[i] ? [{ text: st.written[i]!.text, scene: t.scene }] : [])));
     const skipped = st.skipped;
     const played = st.played ?? ts.length;
     const wins = st.playedWins ?? ts.filter((t) => t.won).length;
@@ -302,6 +320,8 @@ export class Trainer implements UpdateContext, RunSkills {
       beta: st.lossHyper.beta,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
       skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
+      skillPlaceTrue: truth?.placeTrue ?? null,
+      skillPlaceFalse: truth?.placeFalse ?? null,
       corrDeltaAdvantage: skipped ? null : credit.corrDeltaAdvantage,
       corrDeltaAdvantageWon: skipped ? null : credit.corrDeltaAdvantageWon,
       corrDeltaAdvantageLost: skipped ? null : credit.corrDeltaAdvantageLost,
@@ -310,6 +330,7 @@ export class Trainer implements UpdateContext, RunSkills {
       teacherNoSkill: st.teacher?.no_skill ?? null,
       teacherOwnSkill: st.teacher?.own_skill ?? null,
       teacherOtherSkill: st.teacher?.other_skill ?? null,
+      validationKl: st.teacher?.kl ?? null,
       crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,
       ...gradientParts(st),

@@ -72,7 +72,8 @@ export interface UpdateState {
   played?: number;
   playedWins?: number;
   /** The teacher check on validation games after the update, when the config's teacherEvery asked for one. */
-  teacher?: TeacherSuccess | null;
+  /** The teacher check after the update (teacherEvery), with the validation KL (validation_kl.ts). */
+  teacher?: (TeacherSuccess & { kl: number | null }) | null;
   /** Milliseconds the teacher check took: not part of the update's wall time. */
   teacherMs?: number;
 }

@@ -119,7 +119,7 @@ export function episodeSequence(tok: Tokenizer, episode: EpisodeText): EpisodeSe
   return b.finish(skillAt, 0);
 }
 
-export interface SkillEpisodeSequence extends EpisodeSequence {
+interface SkillEpisodeSequence extends EpisodeSequence {
   /** For every index of the plain sequence, its index in this one. */
   plainToSkill: Int32Array;
 }
@@ -157,7 +157,7 @@ export function scoringTargets(seq: Pick<EpisodeSequence, 'ids' | 'commandPositi
   return targets;
 }
 
-export interface PolicyContextOptions {
+interface PolicyContextOptions {
   /** How many past steps (observation and command) to keep; Infinity keeps all. */
   history: number;
   /** The model's context length. */
@@ -232,7 +232,7 @@ export function stepSequence(
   return b.finish(at, skillLength);
 }
 
-export interface AnalyzerOptions {
+interface AnalyzerOptions {
   maxLen: number;
   /** Tokens left free for the skill the model writes, end token included. */
   reserve: number;

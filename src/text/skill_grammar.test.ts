@@ -6,7 +6,7 @@ import { NEWLINE } from './markers.ts';
 import { isWordPiece, splitPieces } from './pieces.ts';
 import { MIN_SKILL_WORDS, formatSkill } from './skill.ts';
 import { parseSkill } from './skill_parser.ts';
-import { skillGrammar, type SkillPrefix } from './skill_grammar.ts';
+import { skillGrammar, type ObjectPlaces, type SkillPrefix } from './skill_grammar.ts';
 import { arbitrarySkill } from './skill_testing.ts';
 import { defaultTokenizer } from './tokenizer.ts';
 
@@ -162,6 +162,71 @@ describe('skill grammar automaton', () => {
       expect(parseSkill(text).ok).toBe(true);
       for (const w of splitPieces(text)) if (w in OBJECT_KINDS || w in RECEPTACLE_KINDS) expect(['mug', 'cabinet', 'countertop']).toContain(w);
     }
+  });
+
+  it('a places filter names as where an object was only where it started, as where it was not only where it was never seen', () => {
+    // mug 1 started in the cabinet 2 and was put on the countertop 1; the drawer 1 was looked into, empty.
+    const text = 'put a mug in diningtable. you arrive at cabinet 2. you see a mug 1. you pick up the mug 1 from the cabinet 2. ' +
+      'you arrive at countertop 1. you put the mug 1 in/on the countertop 1. you arrive at drawer 1. you see an apple 1. you arrive at diningtable 1.';
+    const places: ObjectPlaces = {
+      subject: 'mug',
+      looked: ['cabinet 2', 'countertop 1', 'drawer 1', 'diningtable 1'],
+      startedIn: new Map([['mug 1', ['cabinet 2']], ['apple 1', ['drawer 1']]]),
+      seenIn: new Map([['mug 1', ['cabinet 2', 'countertop 1']], ['apple 1', ['drawer 1']]]),
+      goal: 'diningtable',
+    };
+    const filter = grammar.entityFilter(splitPieces(text), places);
+    const next = (prefix: string) => allowedTokens(grammar.allowed(grammar.walk(tok.encode(prefix))!, 48, filter)).map((id) => tok.token(id)).sort();
+    expect(next('workflow: take the mug 1 from the')).toEqual(['cabinet', 'same']);
+    expect(next('workflow: take the mug 1 from the cabinet')).toContain('2');
+    expect(next('workflow: take the mug 1 from the cabinet').filter((t) => /^[0-9]+$/.test(t))).toEqual(['2']);
+    // Where it goes: the task's object only to the goal receptacle, another object to any the episode showed.
+    expect(next('workflow: take the mug 1 from the cabinet 2, put it in the')).toEqual(['diningtable', 'same']);
+    expect(next('avoid: putting the mug in the diningtable before putting the apple 1 in the')).toEqual(['cabinet', 'countertop', 'diningtable', 'drawer', 'same']);
+    expect(next('workflow: take the mug 1 from the cabinet 2, put it in the diningtable').filter((t) => /^[0-9]+$/.test(t))).toEqual(['1']);
+    // Before any object is named, "it" is the task's object; after "the apple", the apple.
+    expect(next('avoid: forgetting to heat it with the microwave 1; it was in the')).toEqual(['cabinet', 'same']);
+    expect(next('avoid: running out of steps; the apple was on the')).toEqual(['drawer', 'same']);
+    expect(next('avoid: running out of steps; the mug was not in the')).toEqual(['diningtable', 'drawer', 'same']);
+    expect(next('avoid: running out of steps; the apple 1 was not in the')).toEqual(['cabinet', 'countertop', 'diningtable', 'same']);
+    // The grammar is unchanged: the same words parse, whatever the filter allows.
+    expect(grammar.walk(tok.encode('workflow: take the mug 1 from the countertop 1.'))).not.toBeNull();
+  });
+
+  it('a places filter closes every path into an empty slot, so a mask never leads to a dead end', () => {
+    // Nothing was looked into: no object may be said to have been anywhere, or not been anywhere.
+    // The goal receptacle is not among the named types: the task's object cannot be put anywhere either.
+    const filter = grammar.entityFilter(['mug', 'apple', 'cabinet', '1'], { subject: 'mug', looked: [], startedIn: new Map(), seenIn: new Map(), goal: 'fridge' });
+    const next = (prefix: string) => allowedTokens(grammar.allowed(grammar.walk(tok.encode(prefix))!, 48, filter)).map((id) => tok.token(id));
+    expect(next('workflow: take the mug')).not.toContain('from');
+    // A fact about an object ("the mug was ...", "it was ...") cannot be completed, so it cannot be started.
+    expect(next('avoid: running out of steps;')).not.toContain('it');
+    expect(next('avoid: running out of steps; the')).not.toContain('mug');
+    expect(next('avoid: running out of steps; the')).toContain('cabinet');
+    expect(next('workflow: take the mug, put')).not.toContain('it');
+    expect(next('workflow: take the mug, put the')).toEqual(['apple']);
+    expect(() => next('workflow: take the mug, put it')).toThrow(/no valid skill completes/);
+    expect(next('workflow: take the apple, put it in the')).toEqual(['cabinet', 'same']);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 7, max: 40 }), fc.boolean(), (seed, maxTokens, seen) => {
+        const rng = new Rng(seed);
+        const places: ObjectPlaces = seen
+          ? { subject: 'mug', looked: ['cabinet 1'], startedIn: new Map([['mug 1', ['cabinet 1']]]), seenIn: new Map([['mug 1', ['cabinet 1']]]), goal: 'drawer' }
+          : { subject: 'mug', looked: [], startedIn: new Map(), seenIn: new Map(), goal: null };
+        const walkFilter = grammar.entityFilter(['mug', 'apple', 'cabinet', '1', 'drawer', '2'], places);
+        const ids: number[] = [];
+        let prefix = grammar.initial;
+        for (;;) {
+          const allowed = allowedTokens(grammar.allowed(prefix, maxTokens, walkFilter));
+          if (allowed.includes(tok.endId) && (allowed.length === 1 || rng.float() < 0.2)) break;
+          const id = rng.pick(allowed.filter((a) => a !== tok.endId));
+          ids.push(id);
+          prefix = grammar.next(prefix, id)!;
+        }
+        expect(parseSkill(tok.decode(ids)).ok).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('records the masks a skill was decoded under and refuses a skill outside the grammar', () => {

@@ -228,7 +228,7 @@ function readSkill(r: Reader): Skill {
   return skill;
 }
 
-export interface SkillCheck {
+interface SkillCheck {
   /** True when the skill is usable for on-policy distillation. */
   ok: boolean;
   /** The kind named by the first word, when there is one. */

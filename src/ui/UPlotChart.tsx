@@ -120,7 +120,7 @@ function plotData(data: ChartData): uPlot.AlignedData {
   return [data.xs, ...data.ys] as uPlot.AlignedData;
 }
 
-export interface UPlotChartProps {
+interface UPlotChartProps {
   def: ChartDef;
   data: ChartData;
   /** The recorded update being scrubbed: a marker line, and the cursor there. */

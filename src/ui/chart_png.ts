@@ -2,7 +2,7 @@
 // title and over a legend of its series (colour, dash, label), so the file reads without the page.
 import type { SeriesSpec } from './charts.ts';
 
-export interface ChartImage {
+interface ChartImage {
   title: string;
   canvas: HTMLCanvasElement;
   series: readonly Pick<SeriesSpec, 'label' | 'colour' | 'dash'>[];

@@ -74,6 +74,8 @@ export const CHARTS: readonly ChartDef[] = [
       { key: 'meanGate', label: 'mean gate (decision tokens)', kind: 'line' },
       { key: 'validSkillRate', label: 'valid skills', kind: 'line' },
       { key: 'skillFidelity', label: 'skill fidelity', kind: 'line' },
+      { key: 'skillPlaceTrue', label: "skills stating the object's true start", kind: 'line' },
+      { key: 'skillPlaceFalse', label: 'skills stating a false one', kind: 'line' },
     ],
     recorded: null,
     yRange: [0, 1],

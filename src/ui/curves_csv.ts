@@ -6,10 +6,10 @@ import type { UpdateMetrics } from '../worker/protocol.ts';
 
 const METRICS: readonly (keyof UpdateMetrics)[] = [
   'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total', 'lambda', 'beta',
-  'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
+  'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'skillPlaceTrue', 'skillPlaceFalse', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
   'gradNormGrpo', 'gradNormOpd', 'gradNormRatio', 'meanDivergence',
   'meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups',
-  'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill',
+  'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill', 'validationKl',
 ];
 
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];

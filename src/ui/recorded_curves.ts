@@ -2,7 +2,7 @@
 // seeds with a 95% interval of that mean (Student's t over seeds, clipped to [0, 1]); one seed gives no band.
 import type { RecordedArm, RecordedRun } from '../rl/recorded_run.ts';
 
-export interface BandPoint {
+interface BandPoint {
   update: number;
   mean: number;
   lo: number;

@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import { recordedUpdates } from './recorded_curves.ts';
 import { loadNewestRecord, type RecordedLoad } from './recorded_load.ts';
 
-export interface RecordedState {
+interface RecordedState {
   recorded: RecordedLoad;
   /** The scrubbed update; the record's last recorded update once it is loaded. */
   update: number | null;

@@ -87,11 +87,10 @@ describe("the page's run view", () => {
     const ln = edited.graph!.node!.find((n) => n.name === 'lnf.out/LayerNormalization')!;
     ln.attribute = ln.attribute!.map((a) => (a.name === 'epsilon' ? { ...a, f: 10 } : a));
     expect(await refusal(encodeModel(edited))).toMatch(/^Not a policy this page can run: graph node \d+ \(LayerNormalization lnf\.out\/LayerNormalization\): attribute epsilon is 10, expected 0\.00001\.$/);
-    // A model config of 2^20 layers in a small file: refused before anything is built for it.
+    // A model config of 2^20 layers in a small file: the loader's size refusal (src/onnx/load.test.ts holds that
+    // it comes before any layout is built), passed on as it is.
     const deep = { ...model, metadata_props: model.metadata_props!.map((p) => (p.key === 'seed_playground.model_config' ? { ...p, value: JSON.stringify({ ...JSON.parse(p.value), nLayer: 1 << 20 }) } : p)) };
-    const started = performance.now();
     expect(await refusal(encodeModel(deep))).toMatch(/^Not a policy this page can run: the model config declares 1048576 layers/);
-    expect(performance.now() - started).toBeLessThan(200);
     const reversed = [...tok.tokens].reverse();
     const foreign = exportPolicyOnnx({ ...testPolicy('micro', 1), vocabulary: reversed, vocabularyHash: tok.hash });
     expect(await refusal(foreign)).toMatch(/^The policy's vocabulary hashes to [0-9a-f]{8}, but the file says/);

@@ -11,7 +11,7 @@ import { dotRows, scratchLike, transpose } from './matmul.ts';
 import { attentionBackwardF32, attentionForwardF32, attentionKeysF32 } from './wasm_kernels.ts';
 
 /** Keys of rows 0 .. T-1 (or more) transposed, [C, stride]: what the float32 forward reads. */
-export interface TransposedKeys {
+interface TransposedKeys {
   kT: Float32Array;
   stride: number;
 }

@@ -52,7 +52,7 @@ import { backwardJob, forwardJob, gradientGroups, reduceJob, type ForwardDesc, t
 import { cpuThreads, parallelFor } from './threads.ts';
 import { addIntoF32, firstNonFiniteF32 } from './wasm_kernels.ts';
 
-export interface CpuBackendOptions {
+interface CpuBackendOptions {
   /**
    * Floats of activations kept between the loss passes (default 96M = 384 MB, enough for 64 episodes of
    * 300 tokens of the tiny preset); sequences beyond it are recomputed (one more forward each).

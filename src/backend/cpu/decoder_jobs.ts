@@ -41,7 +41,7 @@ export interface StreamTable {
   next: Float32Array[];
 }
 
-export interface FeedDesc {
+interface FeedDesc {
   config: ModelConfig;
   params: Float32Array;
   streams: StreamTable;
@@ -50,7 +50,7 @@ export interface FeedDesc {
   starts: Int32Array;
 }
 
-export interface SampleDesc {
+interface SampleDesc {
   config: ModelConfig;
   params: Float32Array;
   streams: StreamTable;

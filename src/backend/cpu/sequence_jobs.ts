@@ -58,7 +58,7 @@ export interface ForwardDesc {
   lStudent: Float32Array;
 }
 
-export interface BackwardDesc extends ForwardDesc {
+interface BackwardDesc extends ForwardDesc {
   /** The loss's per-token coefficient c: dlogits = c (onehot(target) - p) over the allowed tokens. */
   coef: Float32Array;
   /** Exact distillation's logit gradient [nScored, V], added to each row's dlogits; null without it. */
@@ -69,7 +69,7 @@ export interface BackwardDesc extends ForwardDesc {
   grads: Float32Array[];
 }
 
-export interface ReduceDesc {
+interface ReduceDesc {
   /** Gradient buffers: the first receives the sum of all, in order. */
   grads: Float32Array[];
   floats: number;

@@ -49,7 +49,7 @@ export interface AcquireOptions {
   powerPreference?: GPUPowerPreference;
 }
 
-export interface AcquiredDevice {
+interface AcquiredDevice {
   device: GPUDevice;
   adapter: AdapterReport;
   /** The limits asked for and granted. */

@@ -43,7 +43,7 @@ export interface GpuActivations {
 }
 
 /** The inputs of a training-layout forward: tokens, positions (i32[B * T]) and SeqRows[B] (slot b, pos0 0, count T). */
-export interface GpuBatchInputs {
+interface GpuBatchInputs {
   tokens: GPUBuffer | BufferSlice;
   positions: GPUBuffer | BufferSlice;
   seqs: GPUBuffer | BufferSlice;
@@ -96,7 +96,7 @@ export function gptForward(stage: Stage, acts: GpuActivations, params: GPUBuffer
 }
 
 /** The per-vocabulary row index of the batch's tokens (layers.tokenRowIndex), on the GPU. */
-export interface GpuTokenIndex {
+interface GpuTokenIndex {
   starts: GPUBuffer | BufferSlice;
   order: GPUBuffer | BufferSlice;
 }

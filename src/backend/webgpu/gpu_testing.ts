@@ -9,7 +9,7 @@ export function randn(rng: Rng, n: number, scale = 1): Float32Array<ArrayBuffer>
   return Float32Array.from({ length: n }, () => rng.normal() * scale);
 }
 
-export type HostArray = Float32Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
+type HostArray = Float32Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>;
 
 /**
  * Uploads `inputs`, gives the recorder the buffers by name, and reads back every buffer named in `outputs`

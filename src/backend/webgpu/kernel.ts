@@ -64,7 +64,7 @@ export function workgroupGrid(n: number, maxPerDimension = 65535): WorkgroupCoun
   return [Math.ceil(n / y), y, 1];
 }
 
-export interface ThreadGrid {
+interface ThreadGrid {
   workgroups: WorkgroupCount;
   /** Workgroups along x: the kernel's flat index is (wid.y * gridX + wid.x) * WG + lid (flat_index). */
   gridX: number;

@@ -72,7 +72,7 @@ export function gatherLogProbs(
   stage.dispatch(sized('gather_log_probs', workgroupSize), [shape, logProbs, targets, out], grid);
 }
 
-export interface LogSoftmaxResult {
+interface LogSoftmaxResult {
   logProbs: Float32Array;
   gathered: Float32Array;
 }

@@ -33,7 +33,7 @@ export function loadNodeGpu(flags: readonly string[] = []): Promise<GPU> {
   return gpu;
 }
 
-export interface NodeRuntimeOptions extends Omit<AcquireOptions, 'environment'> {
+interface NodeRuntimeOptions extends Omit<AcquireOptions, 'environment'> {
   /**
    * The adapter to use instead of Dawn's choice, by name as Dawn lists its adapters (Dawn's `adapter=`
    * option; a name that matches none fails with the list).

@@ -4,7 +4,7 @@
 import type { BindingKind, KernelSpec } from './kernel.ts';
 import { moduleSource, pipelineConstants } from './prelude.ts';
 
-export interface CachedPipeline {
+interface CachedPipeline {
   pipeline: GPUComputePipeline;
   layout: GPUBindGroupLayout;
 }

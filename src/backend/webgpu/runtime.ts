@@ -16,7 +16,7 @@ import { PipelineCache } from './pipeline_cache.ts';
 import { Stage, type StageContext, type StageOptions } from './stage.ts';
 import { StagingRing } from './staging_ring.ts';
 
-export interface RuntimeStats extends PoolStats {
+interface RuntimeStats extends PoolStats {
   pipelines: number;
   stagingBuffers: number;
   /** Queue submits so far (one per stage). */

@@ -81,7 +81,7 @@ export interface StageOptions {
   timing?: boolean;
 }
 
-export interface KernelTiming {
+interface KernelTiming {
   entryPoint: string;
   /** GPU time of the dispatch's pass in nanoseconds (browsers may quantise it). */
   ns: number;

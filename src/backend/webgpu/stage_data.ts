@@ -9,7 +9,7 @@ import { roundUp, type BufferSlice, type Resource } from './kernel.ts';
 /** WebGPU's largest minStorageBufferOffsetAlignment: where every upload starts. */
 const OFFSET_ALIGN = 256;
 
-export interface PackedData {
+interface PackedData {
   /** Null when the stage sends nothing. */
   buffer: GPUBuffer | null;
   data: Uint8Array<ArrayBuffer>;

@@ -60,7 +60,7 @@ import { Scratch } from './scratch.ts';
 import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
-export interface WebGpuBackendOptions {
+interface WebGpuBackendOptions {
   /** matmul_forward variant; default preferredMatmul(adapter). */
   matmul?: MatmulVariant;
   /**

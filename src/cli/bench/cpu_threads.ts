@@ -23,7 +23,7 @@ interface ThreadRow {
   efficiency: number;
 }
 
-export interface ThreadScaling {
+interface ThreadScaling {
   rows: ThreadRow[];
   /** Where the weights came from. */
   init: string;

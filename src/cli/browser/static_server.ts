@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export interface StaticSite {
+interface StaticSite {
   /** e.g. http://localhost:41234/seed/ */
   url: string;
   close(): Promise<void>;

@@ -166,6 +166,8 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     for (const key of ['corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'meanAbsDelta', 'forcedShare']) expect(key in line, key).toBe(true);
     expect(line.zeroVarianceGroups).toBeGreaterThanOrEqual(0);
     expect(line.teacherOwnSkill).toBeNull();
+    expect(line.skillPlaceTrue === null || (line.skillPlaceTrue >= 0 && line.skillPlaceTrue <= 1)).toBe(true);
+    expect('skillPlaceFalse' in line).toBe(true);
     const last = join(run, 'last.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
     writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, algo: 'seed-shuffled' } }));

@@ -48,7 +48,7 @@ export const command = defineCommand({
 
 const usage = usageLine(command);
 
-export function cardPath(ckpt: string): string {
+function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
 }
 

@@ -9,7 +9,7 @@ import type { ExportOutcome } from '../../worker/onnx_protocol.ts';
 import type { PageExport } from '../../worker/onnx_export.ts';
 import './onnx.css';
 
-export interface OnnxExportPanelProps {
+interface OnnxExportPanelProps {
   /** The current run's checkpoint (what "Export checkpoint" downloads), or null when there is none now. */
   checkpoint: () => Promise<Uint8Array | null>;
 }

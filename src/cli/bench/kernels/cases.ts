@@ -71,7 +71,7 @@ const HYPER: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: 
 const ADAM: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 
 /** The host data every case reads: seeded weights, tokens, activations, logits, masks and loss inputs. */
-export interface HostData {
+interface HostData {
   params: Float32Array;
   tokens: Int32Array<ArrayBuffer>;
   positions: Int32Array<ArrayBuffer>;

@@ -11,7 +11,7 @@ import { MATMUL_VARIANTS, type KernelTimes, type Row, type Shapes } from './case
 import type { TfjsResult } from './timing.ts';
 import { updateTable, type UpdateCost } from './update.ts';
 
-export interface Results extends KernelTimes {
+interface Results extends KernelTimes {
   adapter: AdapterReport;
   /** The matmul variant the backend picks on this adapter (preferredMatmul). */
   variant: MatmulVariant;
@@ -110,7 +110,7 @@ export function resultLines(r: Results): string[] {
   ];
 }
 
-export interface ReportHead {
+interface ReportHead {
   args: string[];
   commit: SourceCommit | null;
   preset: string;

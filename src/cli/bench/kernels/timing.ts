@@ -20,7 +20,7 @@ export async function cpuMedian(reps: number, fn: () => unknown): Promise<number
   return times[Math.floor(times.length / 2)];
 }
 
-export interface GpuTime {
+interface GpuTime {
   /** Wall-clock milliseconds per dispatch group: `reps` copies in one stage, submit to completion. */
   wallMs: number;
   /**

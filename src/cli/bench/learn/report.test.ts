@@ -100,8 +100,8 @@ describe('bench learn report', () => {
     const o = outcome(null);
     const means = (ratio: number | null) => ({ metric_means: metricMeans({ gradNormGrpo: 2, gradNormOpd: ratio === null ? null : 2 * ratio, gradNormRatio: ratio, meanDivergence: 0.05 }) });
     const r = renderLearn({ ...o, seeds: 2, runs: [o.runs[0], fakeResult('seed', 1, [1, 0.5, 0.5, 0.5], means(0.2)), fakeResult('seed', 2, [1, 0, 0, 0], means(0.6)), fakeResult('seed', 3, [1, 0, 0, 0], means(null))] });
-    expect(r.markdown).toContain('| algorithm | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | GRPO gradient norm | OPD gradient norm | OPD / GRPO norm | divergence to the teacher | corr(Delta, expert token) | corr(Delta, A) won | corr(Delta, A) lost | mean abs Delta | forced share of OPD tokens | groups with equal rewards |');
-    expect(r.markdown).toContain('| seed | n/a | n/a | n/a | n/a | 2 | 0.8 | 0.4 | 0.05 | n/a | n/a | n/a | n/a | n/a | n/a |');
+    expect(r.markdown).toContain('| algorithm | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | GRPO gradient norm | OPD gradient norm | OPD / GRPO norm | divergence to the teacher | corr(Delta, expert token) | corr(Delta, A) won | corr(Delta, A) lost | mean abs Delta | forced share of OPD tokens | groups with equal rewards | KL to the teacher on validation |');
+    expect(r.markdown).toContain('| seed | n/a | n/a | n/a | n/a | 2 | 0.8 | 0.4 | 0.05 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |');
     expect(r.markdown).toContain('| grpo | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |');
     const json = r.json as { diagnostics: Record<string, Record<string, number | null>>; runs: { metric_means: object }[] };
     expect(json.diagnostics.seed.gradNormRatio).toBeCloseTo(0.4, 12);

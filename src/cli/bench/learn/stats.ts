@@ -16,7 +16,7 @@ export type GameScores = readonly (number | boolean)[];
 export const BOOTSTRAP_REPLICATES = 2000;
 
 /** One arm's per-game scores on one split, by run seed. */
-export type SeedScores = ReadonlyMap<number, GameScores>;
+type SeedScores = ReadonlyMap<number, GameScores>;
 
 export interface Estimate {
   /** The mean over the seeds used (both sides' seeds, for a difference) of the mean over all games. */

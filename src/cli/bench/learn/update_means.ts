@@ -21,6 +21,7 @@ export const MEAN_METRICS = {
   meanAbsDelta: 'mean abs Delta',
   forcedShare: 'forced share of OPD tokens',
   zeroVarianceGroups: 'groups with equal rewards',
+  validationKl: 'KL to the teacher on validation',
 } as const satisfies Partial<Record<NumericMetric, string>>;
 export type MeanMetric = keyof typeof MEAN_METRICS;
 export const MEAN_METRIC_KEYS = Object.keys(MEAN_METRICS) as MeanMetric[];
