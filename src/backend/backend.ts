@@ -49,7 +49,7 @@ export interface LossInputs {
  * jsdAlpha 0 = the reverse KL, jsdAlpha in (0, 1) = the generalised Jensen-Shannon divergence
  * alpha KL(p || m) + (1 - alpha) KL(q || m), m = alpha p + (1 - alpha) q.
  */
-export interface DistilHyper {
+interface DistilHyper {
   jsdAlpha: number;
 }
 

@@ -77,7 +77,7 @@ export function requireOption(value: string | undefined, name: string, usage: st
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** A number written in decimal (an exponent is allowed: 1e3), or a CliError naming `what`. */
-export function parseDecimal(text: string, what: string): number {
+function parseDecimal(text: string, what: string): number {
   const n = DECIMAL.test(text) ? Number(text) : NaN;
   if (!Number.isFinite(n)) throw new CliError(`${what} must be a decimal number, got ${quote(text)}`, 2);
   return n;

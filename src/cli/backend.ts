@@ -9,7 +9,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { quote } from '../common/json.ts';
 import { CliError } from './cli_error.ts';
 
-export const BACKENDS = ['cpu', 'webgpu'] as const;
+const BACKENDS = ['cpu', 'webgpu'] as const;
 
 /** A backend holding `params` as its current and reference weights. */
 export async function openBackend(kind: string, config: ModelConfig, params: Float32Array): Promise<Backend> {

@@ -125,7 +125,7 @@ const WIDTH = 100;
 const COLUMN = 28;
 
 /** `text` in lines of at most `width` characters (a longer word stands alone), each after `indent`. */
-export function wrap(text: string, width: number, indent: string): string[] {
+function wrap(text: string, width: number, indent: string): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {

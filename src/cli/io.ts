@@ -13,7 +13,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
 
-export { progressBar, type Bar } from './progress.ts';
+export { progressBar } from './progress.ts';
 
 function reason(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;

@@ -10,7 +10,7 @@ import { LAMP_TYPES, isReceptacleType, typeOf } from './knowledge.ts';
 import { goalsFor, sceneFromJson, type Scene } from './scene.ts';
 import { TASK_TYPES, type TaskType } from './text.ts';
 
-export interface TranscriptStep {
+interface TranscriptStep {
   action: string;
   observation: string;
   arrive_prefix_stripped?: boolean;
@@ -79,7 +79,7 @@ function roomOf(receptacles: string[]): string {
  * The scene a transcript reveals: its receptacles; the receptacles it saw closed are openable and closed,
  * the others not openable (each was either shown like a table or never visited); the objects it saw.
  */
-export function sceneFromTranscript(t: Transcript): Scene {
+function sceneFromTranscript(t: Transcript): Scene {
   if (!(TASK_TYPES as readonly string[]).includes(t.task_type)) throw new Error(`${t.file}: unknown task type ${t.task_type}`);
   const { object, place } = taskFromGoal(t.task_type, t.goal);
   const placeKey = t.task_type === 'look_at_obj_in_light' ? 'lamp' : 'target';

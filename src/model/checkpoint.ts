@@ -29,9 +29,9 @@ const PREFIX_BYTES = 20;
  * The largest header a checkpoint may have. A run's metadata (its config, seed-static's library of at most
  * 256 skills, seed-crossgame's pool) takes a few kB to a few hundred kB; a larger block is no checkpoint's.
  */
-export const MAX_HEADER_BYTES = 1 << 20;
+const MAX_HEADER_BYTES = 1 << 20;
 
-export interface OptimizerState {
+interface OptimizerState {
   m: Float32Array;
   v: Float32Array;
   step: number;

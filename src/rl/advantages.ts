@@ -7,7 +7,7 @@
 import { totalReward } from './rollout.ts';
 import type { TaskGroup, UpdateState } from './update_state.ts';
 
-export const ADVANTAGE_EPS = 1e-6;
+const ADVANTAGE_EPS = 1e-6;
 
 export interface GroupStats {
   mean: number;

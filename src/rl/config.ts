@@ -24,7 +24,7 @@ export function isAlgo(name: string): name is Algo {
  * Former names of algorithms, which saved runs, links and scripts may still hold: each is read as its
  * algorithm of today, and whoever reads one says so (a notice on the page, a line on stderr).
  */
-export const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = { 'seed-shuffled': 'seed-sibling' };
+const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = { 'seed-shuffled': 'seed-sibling' };
 
 /** The algorithm's name of today for a former name; any other name unchanged. */
 export function currentAlgoName(name: string): string {

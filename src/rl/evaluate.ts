@@ -10,7 +10,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
 import { rollout, type RolloutOptions, type Trajectory } from './rollout.ts';
 
-export const EVAL_SAMPLING_SEED = 7;
+const EVAL_SAMPLING_SEED = 7;
 /** Episodes decoded together: bounds the KV caches held at once. */
 const EVAL_CHUNK = 48;
 
@@ -69,7 +69,7 @@ export async function evaluate(
   return summarise(scenes.map((s) => s.task.type), trajectories.map((t) => t.won));
 }
 
-export const EVAL_SPLITS = ['seen', 'unseen'] as const;
+const EVAL_SPLITS = ['seen', 'unseen'] as const;
 export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
 /** The fixed eval games of both splits: the first `episodes` of each when episodes > 0, else all of them. */

@@ -113,7 +113,7 @@ function searchedPlaces(records: readonly StepRecord[]): Set<string | null> {
 }
 
 /** The explorer's next command: with probability `noise` a random admissible one, else its own choice. */
-export function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number, prior: PriorKnowledge = NO_PRIOR): { command: string; random: boolean } {
+function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number, prior: PriorKnowledge = NO_PRIOR): { command: string; random: boolean } {
   if (rng.float() < noise) return { command: rng.pick(admissible), random: true };
   return { command: deliberateCommand(game, admissible, rng, prior), random: false };
 }

@@ -56,7 +56,7 @@ export interface CrossgameSources {
 const LIBRARY_INDEX_BASE = 1_000_000;
 
 /** One skill per trajectory: written by the policy (the analyzer), or by the annotator (seed-annotator, annotatorSkills). */
-export async function writeHindsight(run: UpdateContext, trajectories: readonly Trajectory[], config: TrainConfig, rng: Rng): Promise<WrittenSkill[]> {
+async function writeHindsight(run: UpdateContext, trajectories: readonly Trajectory[], config: TrainConfig, rng: Rng): Promise<WrittenSkill[]> {
   if (config.annotatorSkills === 1 || run.algo === 'seed-annotator') {
     return trajectories.map((t) => checkSkill(referenceSkill(t.records, t.scene.task, t.won, run.tok, config.maxSkillTokens)));
   }

@@ -6,7 +6,7 @@ import type { TrainConfig } from './config.ts';
 import { lossStage } from './loss.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
-export function optimizerHyper(config: TrainConfig): OptimizerHyper {
+function optimizerHyper(config: TrainConfig): OptimizerHyper {
   return { lr: config.lr, beta1: config.beta1, beta2: config.beta2, eps: config.eps, weightDecay: config.weightDecay, gradClip: config.gradClip };
 }
 

@@ -6,7 +6,7 @@ import { ForwardLogits } from '../backend/cpu/forward_logits.ts';
 import type { ModelConfig } from '../model/config.ts';
 
 /** Where the weights' logits stop being finite ("the logit of token 3 at position 0 is NaN"), or null when they never do. */
-export function nonFiniteLogits(config: ModelConfig, params: Float32Array): string | null {
+function nonFiniteLogits(config: ModelConfig, params: Float32Array): string | null {
   const { vocabSize: V, contextLength: T } = config;
   const rows = Math.ceil(V / T);
   const ids = Int32Array.from({ length: rows * T }, (_, i) => i % V);

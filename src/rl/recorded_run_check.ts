@@ -209,7 +209,7 @@ export function parseRecordedRun(json: string): RecordedRun {
   return checkRecordedRun(v);
 }
 
-export function checkRecordedRun(v: unknown): RecordedRun {
+function checkRecordedRun(v: unknown): RecordedRun {
   const o = object(v, 'the record');
   if (o.format !== RECORD_FORMAT) refuse(`the record's format is ${show(o.format)}, not ${JSON.stringify(RECORD_FORMAT)}`);
   if (o.version !== RECORD_VERSION) refuse(`the record is of version ${show(o.version)}; this page reads version ${RECORD_VERSION}`);

@@ -200,7 +200,7 @@ export async function rollout(
 }
 
 /** Train-task indices of resampled groups start here, far above those of the updates' own tasks. */
-export const RESAMPLE_INDEX_BASE = 1 << 28;
+const RESAMPLE_INDEX_BASE = 1 << 28;
 
 export function rolloutOptions(config: TrainConfig): RolloutOptions {
   return {

@@ -28,9 +28,9 @@ export interface RunMetadata {
 /** The most updates a run may claim (a page run does about one a second, a CLI run at most 10^6). */
 export const MAX_RUN_UPDATES = 1e9;
 /** The most episodes one update plays: every group of every task, in the first round and each resampling round. */
-export const MAX_EPISODES_PER_UPDATE = TRAIN_SETTINGS.groupSize.max * TRAIN_SETTINGS.tasksPerUpdate.max * (1 + TRAIN_SETTINGS.resampleRounds.max);
+const MAX_EPISODES_PER_UPDATE = TRAIN_SETTINGS.groupSize.max * TRAIN_SETTINGS.tasksPerUpdate.max * (1 + TRAIN_SETTINGS.resampleRounds.max);
 /** The most optimizer steps a checkpoint may count: every update of the longest run at the most epochs. */
-export const MAX_OPTIMIZER_STEPS = MAX_RUN_UPDATES * TRAIN_SETTINGS.epochs.max;
+const MAX_OPTIMIZER_STEPS = MAX_RUN_UPDATES * TRAIN_SETTINGS.epochs.max;
 /** Seeds are 32-bit unsigned integers (common/rng.ts). */
 const MAX_SEED = 0xffffffff;
 /** The longest skill text kept: the most skill tokens, each far shorter than this many characters. */

@@ -25,7 +25,7 @@ import { referenceSkill } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
-export const TEACHER_SEED = 2029;
+const TEACHER_SEED = 2029;
 
 export interface TeacherSuccess {
   games: number;

@@ -28,9 +28,9 @@ import { runExplorer, skillKnowledge, type ExplorerEpisode } from './explorer.ts
 import { episodeText, SKILL_RESERVE } from './rollout.ts';
 
 export const EXAMPLE_KINDS = ['act', 'follow', 'analyze'] as const;
-export type ExampleKind = (typeof EXAMPLE_KINDS)[number];
+type ExampleKind = (typeof EXAMPLE_KINDS)[number];
 export const FOLLOW_KINDS = ['own', 'primed'] as const;
-export type FollowKind = (typeof FOLLOW_KINDS)[number];
+type FollowKind = (typeof FOLLOW_KINDS)[number];
 
 export interface WarmStartOptions {
   seed: number;

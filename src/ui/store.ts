@@ -18,26 +18,26 @@ export type GpuStatus =
   | { state: 'unavailable'; reason: UnavailableReason | 'error'; detail: string; fix: string }
   | { state: 'lost'; adapter: AdapterReport; reason: string; message: string };
 
-export type SelfTestStatus =
+type SelfTestStatus =
   | { state: 'idle' }
   | { state: 'running' }
   | { state: 'done'; result: SelfTestResult }
   | { state: 'failed'; message: string };
 
-export type EngineStatus =
+type EngineStatus =
   | { state: 'starting' }
   | { state: 'ready' }
   | { state: 'playing' }
   | { state: 'busy'; what: string }
   | { state: 'failed'; message: string };
 
-export type TeacherStatus =
+type TeacherStatus =
   | { state: 'idle' }
   | { state: 'running'; games: number }
   | { state: 'done'; result: TeacherCheckView }
   | { state: 'failed'; message: string };
 
-export interface ViewState {
+interface ViewState {
   run: RunId;
   filter: OutcomeFilter;
   colourBy: ColourBy;

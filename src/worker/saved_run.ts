@@ -19,7 +19,7 @@ const MAX_TIME = 8.64e15;
 /** A run id: the UUID a run gets when it starts (or the key of the single record older pages kept). */
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export interface SavedRunFiles {
+interface SavedRunFiles {
   id: RunId;
   /** The run's checkpoint (weights, AdamW state, metadata) and its reference weights (model/checkpoint.ts). */
   current: Uint8Array;

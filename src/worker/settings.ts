@@ -24,7 +24,7 @@ export type BackendChoice = (typeof BACKENDS)[number];
 
 /** The trainer's `constrained` switch, as the page names its two values. */
 export const DECODINGS = ['constrained', 'free'] as const;
-export type Decoding = (typeof DECODINGS)[number];
+type Decoding = (typeof DECODINGS)[number];
 
 /** The trainer's settings that the page shows, in the order of the controls, with their names in the hash. */
 const TRAIN_HASH_NAMES = {

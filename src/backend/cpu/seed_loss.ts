@@ -25,7 +25,7 @@ export function grpoClipped(ratio: number, advantage: number, clip: number): boo
  * Under exact distillation (hyper.distil) the OPD term is the weighted divergence that out.divergence holds
  * (distil.ts fills it first); Delta and the gate are still computed, for the page and the metrics.
  */
-export function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
+function seedLossForward(out: LossOutput, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper): void {
   checkLossInputs(inputs, lStudent.length);
   const { advantage, mask, opdMask, lSkill, lOld, lRef } = inputs;
   let grpo = 0;

@@ -5,28 +5,28 @@
 // that live in the heap are passed in place; any other is copied into a staging block first (and an
 // output copied back), so every float32 caller gets the same bits wherever its buffers live.
 import { heapIsShared, heapMemory, isHeapView, stage } from './heap.ts';
-import * as attentionModule from './wasm/attention.bytes.ts';
-import * as buffersModule from './wasm/buffers.bytes.ts';
-import * as dotRowsModule from './wasm/dot_rows.bytes.ts';
-import * as geluModule from './wasm/gelu.bytes.ts';
-import * as layernormModule from './wasm/layernorm.bytes.ts';
-import * as logitsModule from './wasm/logits.bytes.ts';
-import * as matAccModule from './wasm/mat_acc.bytes.ts';
+import { attentionWasm } from './wasm/attention.bytes.ts';
+import { buffersWasm } from './wasm/buffers.bytes.ts';
+import { dotRowsWasm } from './wasm/dot_rows.bytes.ts';
+import { geluWasm } from './wasm/gelu.bytes.ts';
+import { layernormWasm } from './wasm/layernorm.bytes.ts';
+import { logitsWasm } from './wasm/logits.bytes.ts';
+import { matAccWasm } from './wasm/mat_acc.bytes.ts';
 
-function instantiate(module: { SHARED_MEMORY_MODULE: string; PLAIN_MEMORY_MODULE: string }): WebAssembly.Exports {
-  const bytes = Uint8Array.from(atob(heapIsShared ? module.SHARED_MEMORY_MODULE : module.PLAIN_MEMORY_MODULE), (c) => c.charCodeAt(0));
+function instantiate(module: { sharedMemory: string; plainMemory: string }): WebAssembly.Exports {
+  const bytes = Uint8Array.from(atob(heapIsShared ? module.sharedMemory : module.plainMemory), (c) => c.charCodeAt(0));
   // Math.log: once per row of a log-softmax (wasm/logits.wat); WebAssembly has no log instruction
   return new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: heapMemory, log: Math.log } }).exports;
 }
 
 type Fn = (...args: number[]) => void;
-const dotRowsExports = instantiate(dotRowsModule);
-const attentionExports = instantiate(attentionModule);
-const buffersExports = instantiate(buffersModule);
-const geluExports = instantiate(geluModule);
-const layernormExports = instantiate(layernormModule);
-const logitsExports = instantiate(logitsModule);
-const matAccExports = instantiate(matAccModule);
+const dotRowsExports = instantiate(dotRowsWasm);
+const attentionExports = instantiate(attentionWasm);
+const buffersExports = instantiate(buffersWasm);
+const geluExports = instantiate(geluWasm);
+const layernormExports = instantiate(layernormWasm);
+const logitsExports = instantiate(logitsWasm);
+const matAccExports = instantiate(matAccWasm);
 const dotRowsKernel = dotRowsExports.dot_rows as Fn;
 const matAccKernel = matAccExports.mat_acc as Fn;
 const colSumsKernel = matAccExports.col_sums as Fn;

@@ -6,7 +6,9 @@ import { kernel, threadGrid, type BindingKind, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { b: 'u32', rows: 'u32', t_cap: 'u32', c: 'u32', nh: 'u32', grid_x: 'u32', att_cap: 'u32' });
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SEQ_ROWS = wgslStruct('SeqRows', { slot: 'u32', pos0: 'u32', count: 'u32' });
 
 const BACKWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'read', 'write', 'write'];

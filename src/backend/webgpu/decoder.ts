@@ -29,7 +29,7 @@ interface RowBatch {
 }
 
 /** Floats of attention scratch that one fed batch may take by default (64 MB); longer feeds run as several batches. */
-export const DECODE_ATTENTION_BUDGET = 16 * 1024 * 1024;
+const DECODE_ATTENTION_BUDGET = 16 * 1024 * 1024;
 
 /** The attention row length a batch needs: its longest stream after the new rows. */
 function attentionCap(batch: RowBatch): number {

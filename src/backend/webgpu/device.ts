@@ -116,7 +116,7 @@ export function chooseLimits(
   return chosen;
 }
 
-export function describeAdapter(adapter: GPUAdapter, environment: GpuEnvironment): AdapterReport {
+function describeAdapter(adapter: GPUAdapter, environment: GpuEnvironment): AdapterReport {
   const info = adapter.info as Partial<GPUAdapterInfo> | undefined;
   const legacyFallback = (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter;
   return {

@@ -9,6 +9,7 @@ import { logSoftmaxWorkgroupSize } from './log_softmax.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const DISTIL_SHAPE = wgslStruct('DistilShape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32', alpha: 'f32' });
 
 const BINDINGS = ['uniform', 'read', 'read', 'read', 'read', 'write'] as const;

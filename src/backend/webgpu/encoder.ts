@@ -6,6 +6,7 @@ import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { n: 'u32', c: 'u32', vocab: 'u32', seq_len: 'u32', wte_off: 'u32', wpe_off: 'u32', grid_x: 'u32' });
 
 const BINDINGS = ['uniform', 'read', 'read', 'read', 'write'] as const;

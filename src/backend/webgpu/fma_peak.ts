@@ -6,6 +6,7 @@ import { WG } from './prelude.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { iters: 'u32', threads: 'u32' });
 
 const FMA_PEAK = kernel(code, 'fma_peak', ['uniform', 'write']);

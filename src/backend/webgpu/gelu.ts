@@ -5,6 +5,7 @@ import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { n: 'u32', grid_x: 'u32' });
 
 const FORWARD = kernel(code, 'gelu_forward', ['uniform', 'read', 'write']);

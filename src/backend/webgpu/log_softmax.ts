@@ -9,6 +9,7 @@ import type { GpuRuntime } from './runtime.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32' });
 
 const BINDINGS = ['uniform', 'read', 'read', 'write'] as const;

@@ -7,6 +7,7 @@ import { kernel, threadGrid, type BindingKind, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { n: 'u32', c: 'u32', oc: 'u32', w_off: 'u32', b_off: 'u32', has_bias: 'u32', grid_x: 'u32', has_residual: 'u32' });
 
 const FORWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'write', 'read'];

@@ -6,6 +6,7 @@ import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { rows: 'u32', width: 'u32', value: 'f32', grid_x: 'u32' });
 
 const COPY_ROWS = kernel(code, 'copy_rows', ['uniform', 'read', 'read', 'write']);

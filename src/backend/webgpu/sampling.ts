@@ -8,6 +8,7 @@ import { kernel, threadGrid, type Buf } from './kernel.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const SHAPE = wgslStruct('Shape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32', temperature: 'f32' });
 
 const SAMPLE = kernel(code, 'sample_token', ['uniform', 'read', 'read', 'read', 'write', 'write']);

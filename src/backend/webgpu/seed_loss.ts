@@ -12,6 +12,7 @@ import type { GpuRuntime } from './runtime.ts';
 import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const HYPER = wgslStruct('Hyper', {
   n: 'u32',
   inv_n: 'f32',
@@ -24,7 +25,9 @@ export const HYPER = wgslStruct('Hyper', {
   grid_x: 'u32',
   distil_on: 'u32',
 });
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const TOKEN_IN = wgslStruct('TokenIn', { advantage: 'f32', mask: 'f32', opd_mask: 'f32', l_skill: 'f32', l_old: 'f32', l_ref: 'f32', distil_weight: 'f32' });
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const TOKEN_OUT = wgslStruct('TokenOut', {
   l_student: 'f32',
   delta: 'f32',
@@ -38,6 +41,7 @@ export const TOKEN_OUT = wgslStruct('TokenOut', {
   term_kl: 'f32',
   divergence: 'f32',
 });
+/** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const LOGIT_SHAPE = wgslStruct('LogitShape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32' });
 
 /** Floats per TokenIn struct. */

@@ -45,7 +45,7 @@ export interface RunsOutcome extends Chosen {
   fractions: FractionRuns[];
 }
 
-export function jobMaker(plan: LearnPlan): MakeJob {
+function jobMaker(plan: LearnPlan): MakeJob {
   return (kind, algo, seed, updates, config) => ({
     kind, algo, seed, updates, config, init: plan.init, evalEvery: plan.evalEvery, evalEpisodes: plan.evalEpisodes, evalSamples: plan.evalSamples,
     ...(plan.preset ? { preset: plan.preset } : {}),
@@ -60,7 +60,7 @@ export function fractionGames(plan: Pick<LearnPlan, 'updates' | 'base'>, fractio
 }
 
 /** The arms of the data-fraction runs: grpo and every main arm that distils. */
-export function fractionArms(algos: readonly Algo[]): Algo[] {
+function fractionArms(algos: readonly Algo[]): Algo[] {
   return algos.filter((a) => a === 'grpo' || distils(a));
 }
 

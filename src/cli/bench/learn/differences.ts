@@ -23,7 +23,7 @@ export interface Difference {
  * The pairs of arms compared, in the report's order: every arm against grpo, every arm against the warm start,
  * each distilling arm against its cross-game control, each other control or ablation against the arm it varies.
  */
-export function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): [Algo, Algo | 'warm start'][] {
+function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): [Algo, Algo | 'warm start'][] {
   const ran = arms.filter(hasRuns);
   const pairs: [Algo, Algo | 'warm start'][] = [];
   if (ran.includes('grpo')) for (const a of ran) if (a !== 'grpo') pairs.push([a, 'grpo']);

@@ -42,7 +42,7 @@ function games(evalEpisodes: number): { seen: number; unseen: number; validation
 }
 
 /** The estimated seconds of one job: its updates, the curve's evaluations and the final one. */
-export function jobSeconds(job: Job): number {
+function jobSeconds(job: Job): number {
   const g = games(job.evalEpisodes);
   const training = job.kind === 'warmstart' ? 0 : job.updates * UPDATE_SECONDS[job.algo];
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
