@@ -17,7 +17,7 @@ import { type Action, type Fact, type Mistake, type Place, type Skill, type Thin
 import { parseSkill } from '../text/skill_parser.ts';
 
 /** An object of the skill, "it" and "them" resolved. */
-export interface NamedObject {
+interface NamedObject {
   type: string;
   number?: number;
 }
