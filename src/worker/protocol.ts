@@ -86,6 +86,11 @@ export interface TrajectoryView {
   invalidSteps: number;
   /** Text of each scored token (command tokens and their end token). */
   tokens: string[];
+  /**
+   * Per scored token: 1 where the decoding mask allowed more than one token (a decision), 0 where it allowed
+   * this one alone (a forced token: probability 1 with or without a skill, so Delta 0 and no gradient).
+   */
+  choice: Uint8Array;
   /** Rollout log-probs (pre-update policy, plain context). */
   lOld: Float32Array;
   /** Group-normalised advantage, once stage 2 ran. */

@@ -49,6 +49,10 @@ describe('trajectory view', () => {
       expect(v.tokens.slice(s.tokenStart, s.tokenStart + s.tokenCount).filter((x) => x !== '<end>').join(' ')).toBe(tok.decode(tok.encode(s.command)).split(/\s+/).join(' '));
       expect(v.tokens[s.tokenStart + s.tokenCount - 1]).toBe('<end>');
     }
+    // A command's first word is a choice among several; within a command, the trie forces some tokens.
+    expect(v.choice.length).toBe(v.tokens.length);
+    for (const s of v.steps) expect(v.choice[s.tokenStart]).toBe(1);
+    expect(v.choice.some((c) => c === 0)).toBe(true);
     expect(v.skill).toBeNull();
     expect(v.scores).toBeNull();
   });

@@ -9,7 +9,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
-import { creditDiagnostics } from '../rl/diagnostics.ts';
+import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
@@ -50,6 +50,7 @@ export function trajectoryView(
     reward: totalReward(t, config.winReward, config.invalidPenalty),
     invalidSteps: t.invalid,
     tokens,
+    choice: choiceTokens(t),
     lOld: t.lOld,
     advantage,
     skill: state ? skillView(tok, t, state, contextLength) : null,
