@@ -284,6 +284,14 @@ function SkillCard({ t }: { t: TrajectoryView }) {
             <span className={skill.valid ? 'ok' : 'bad'} data-testid="skill-valid" data-valid={skill.valid}>
               {skill.valid ? 'valid' : `not used: ${skill.reason ?? 'invalid'}`}
             </span>
+            {skill.repeats !== null ? (
+              <>
+                {' · '}
+                <span className="bad" data-testid="skill-degenerate" title={`it repeats “${skill.repeats}” right after itself`}>
+                  degenerate (repeats a phrase)
+                </span>
+              </>
+            ) : null}
           </p>
           {skill.origin === 'library' ? <p className="muted">From the static library, written once by the warm-start policy.</p> : null}
           <blockquote data-testid="skill-text">{skill.text || '(empty)'}</blockquote>

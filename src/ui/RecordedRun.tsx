@@ -4,6 +4,7 @@
 // episodes recorded at that update show their skills and per-token heatmap.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { RecordedEpisode, RecordedRun as Recorded } from '../rl/recorded_run.ts';
+import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { colourOfRun } from './charts.ts';
 import { armBand, recordedUpdates } from './recorded_curves.ts';
 import { useRecorded } from './recorded_store.ts';
@@ -231,6 +232,12 @@ function EpisodeCard({ episode: e, by, range }: { episode: RecordedEpisode; by: 
       {e.skill ? (
         <p className="recorded-skill" data-testid="recorded-skill">
           Skill distilled from{e.skill.valid ? '' : ' (unusable, so not distilled)'}: <q>{e.skill.text}</q>
+          {isDegenerateSkill(e.skill.text) ? (
+            <span className="bad" data-testid="recorded-skill-degenerate">
+              {' '}
+              degenerate (repeats a phrase)
+            </span>
+          ) : null}
         </p>
       ) : (
         <p className="muted">No skill: this algorithm distils none.</p>

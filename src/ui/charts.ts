@@ -73,6 +73,7 @@ export const CHARTS: readonly ChartDef[] = [
     metrics: [
       { key: 'meanGate', label: 'mean gate (decision tokens)', kind: 'line' },
       { key: 'validSkillRate', label: 'valid skills', kind: 'line' },
+      { key: 'degenerateSkillRate', label: 'degenerate skills (repeat a phrase)', kind: 'line' },
       { key: 'skillFidelity', label: 'skill fidelity', kind: 'line' },
       { key: 'skillPlaceTrue', label: "skills stating the object's true start", kind: 'line' },
       { key: 'skillPlaceFalse', label: 'skills stating a false one', kind: 'line' },

@@ -16,7 +16,7 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
     run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3, lambda: 0.1, beta: 5,
     meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 1, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
     meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: null,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null,
+    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
   };
 }
 

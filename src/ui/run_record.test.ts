@@ -50,7 +50,7 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
     run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05, lambda: 0.1, beta: 5,
     meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, skillPlaceTrue: 0.6, skillPlaceFalse: 0.05, corrDeltaAdvantage: 0.2, gradNorm: 1.2, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
     meanAbsDelta: 0.4, forcedShare: 0.6, corrDeltaAdvantageWon: 0.1, corrDeltaAdvantageLost: -0.1, corrDeltaExpert: 0.3, zeroVarianceGroups: 0.25,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null,
+    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
   };
 }
 

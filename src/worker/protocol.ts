@@ -40,6 +40,8 @@ export interface SkillView {
   reason: string | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
+  /** The phrase the text repeats right after itself (text/skill_repeats.ts), a degenerate skill; null when none. */
+  repeats: string | null;
   /** The kind the text names by its first word (text/skill_parser.ts parseSkill), whatever the outcome; null for neither. */
   kind: 'workflow' | 'avoid' | null;
   /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */

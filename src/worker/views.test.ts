@@ -60,7 +60,10 @@ describe('trajectory view', () => {
   it('says which skill distillation used: its own, another trajectory’s, or the library’s', async () => {
     const ts = await twoTrajectories();
     const own = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [A, B]), null, model.contextLength);
-    expect(own.skill).toMatchObject({ text: A.text, valid: true, origin: 'written', usedInstead: null, outcome: ts[0].won ? 'success' : 'failure' });
+    expect(own.skill).toMatchObject({ text: A.text, valid: true, repeats: null, origin: 'written', usedInstead: null, outcome: ts[0].won ? 'success' : 'failure' });
+    const loop = { text: 'workflow: open the drawer 1, open the drawer 1, open the drawer 1.', ok: true, reason: '' };
+    const looping = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [loop, B], [loop, B]), null, model.contextLength);
+    expect(looping.skill).toMatchObject({ valid: true, repeats: 'open the drawer 1' });
     expect(own.skill!.prompt.startsWith('<analyze> <task>')).toBe(true);
     for (const s of ts[0].records.slice(1)) expect(own.skill!.prompt).toContain(s.action);
 
