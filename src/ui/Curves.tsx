@@ -18,11 +18,15 @@ export function Curves() {
   const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
   const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
   const [showRaw, setShowRaw] = useState(true);
+  const [showTrain, setShowTrain] = useState(false);
+  const [fixedY, setFixedY] = useState(false);
   const smoothingId = useId();
   const rawId = useId();
+  const trainId = useId();
+  const fixedId = useId();
   const charts = useMemo(
-    () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw }) })),
-    [curves, recorded, weight, showRaw],
+    () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain }) })),
+    [curves, recorded, weight, showRaw, showTrain],
   );
   const plots = useRef(new Map<string, uPlot>());
   const register = useCallback((id: string, plot: uPlot | null) => {
@@ -72,16 +76,25 @@ export function Curves() {
           <input id={rawId} type="checkbox" checked={showRaw} disabled={weight === 0} onChange={(e) => setShowRaw(e.target.checked)} data-testid="show-raw" />{' '}
           <label htmlFor={rawId}>show raw values too</label>
         </span>
+        <span>
+          <input id={trainId} type="checkbox" checked={showTrain} onChange={(e) => setShowTrain(e.target.checked)} data-testid="show-train" />{' '}
+          <label htmlFor={trainId}>training rollouts on the eval charts</label>
+        </span>
+        <span>
+          <input id={fixedId} type="checkbox" checked={fixedY} onChange={(e) => setFixedY(e.target.checked)} data-testid="fixed-y" />{' '}
+          <label htmlFor={fixedId}>fixed y range (0–100%, gate 0–1)</label>
+        </span>
       </div>
       <p className="hint">
         Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED, <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the
-        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. Hover a chart to read every
-        series at an update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
+        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. A chart of several figures of
+        one run gives each its own colour and dash. The y axis fits the data unless the range is fixed. Hover a chart to read every series at an
+        update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
       </p>
       {points === 0 ? <p className="hint">Each update adds a point per run: success on eval-seen and eval-unseen, reward, loss terms, gate.</p> : null}
       <div className="charts">
         {charts.map(({ def, data }) => (
-          <UPlotChart key={def.id} def={def} data={data} marker={recorded ? marker : null} register={register} />
+          <UPlotChart key={def.id} def={def} data={data} marker={recorded ? marker : null} register={register} fixedY={fixedY} />
         ))}
       </div>
     </section>

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { seriesKey, type ChartData, type ChartDef, type SeriesSpec } from './charts.ts';
+import { seriesKey, yRangeOf, type ChartData, type ChartDef, type SeriesSpec } from './charts.ts';
 
 const CHART_HEIGHT = 200;
 const SYNC_KEY = 'seed-curves';
@@ -71,18 +71,24 @@ function drawMarker(u: uPlot, update: number): void {
   ctx.restore();
 }
 
-function options(def: ChartDef, data: () => ChartData, marker: () => number | null, width: number, onZoom: () => void): uPlot.Options {
+/** Percent ticks with a decimal where the ticks are closer than a percentage point (an auto range). */
+function percentTicks(ticks: number[]): string[] {
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
+  return ticks.map((t) => `${(100 * t).toFixed(step < 0.01 ? 1 : 0)}%`);
+}
+
+function options(def: ChartDef, data: () => ChartData, marker: () => number | null, fixedY: boolean, width: number, onZoom: () => void): uPlot.Options {
   const d = data();
   return {
     width,
     height: CHART_HEIGHT,
     cursor: { sync: { key: SYNC_KEY }, drag: { x: true, y: false } },
-    scales: { x: { time: false }, y: def.yRange ? { range: def.yRange } : { auto: true } },
+    scales: { x: { time: false }, y: { auto: true, range: () => yRangeOf(def, data(), fixedY) } },
     axes: [
       // Updates are whole numbers: ticks at 1, 2, 5 times a power of ten, never at 2.5.
       { label: 'update', size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
-      def.percent ? { size: 46, values: (_u, ticks) => ticks.map((t) => `${Math.round(100 * t)}%`) } : { size: 46 },
+      def.percent ? { size: 46, values: (_u, ticks) => percentTicks(ticks) } : { size: 46 },
     ],
     legend: { live: true },
     series: [
@@ -127,9 +133,11 @@ export interface UPlotChartProps {
   marker: number | null;
   /** Called with the chart once drawn, and with null when it goes (the PNG export reads the canvases). */
   register: (id: string, plot: uPlot | null) => void;
+  /** The chart's fixed y range (ChartDef.yRange) rather than one fitted to the data. */
+  fixedY: boolean;
 }
 
-export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
+export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -147,7 +155,7 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
     // uPlot has no axes to draw without a point: the chart is made once there is one.
     const el = host.current;
     if (!el || empty) return;
-    const u = new uPlot(options(def, () => dataRef.current, () => markerRef.current, el.clientWidth || 400, () => void (zoomed.current = true)), plotData(dataRef.current), el);
+    const u = new uPlot(options(def, () => dataRef.current, () => markerRef.current, fixedY, el.clientWidth || 400, () => void (zoomed.current = true)), plotData(dataRef.current), el);
     plot.current = u;
     register(def.id, u);
     // The recorded series uPlot has drawn (data-recorded-series says what it is given, before it draws).
@@ -165,7 +173,7 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
       plot.current = null;
       register(def.id, null);
     };
-  }, [def, key, register, empty]);
+  }, [def, key, register, empty, fixedY]);
 
   useEffect(() => {
     plot.current?.setData(plotData(data), !zoomed.current);
@@ -182,7 +190,15 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
   const recorded = data.series.filter((s) => s.source === 'recorded').length;
   const live = data.series.filter((s) => s.source === 'live').length;
   return (
-    <figure ref={figure} className="chart" data-testid={`chart-${def.id}`} data-recorded-series={recorded} data-live-series={live} data-series={data.series.map((s) => s.label).join('|')}>
+    <figure
+      ref={figure}
+      className="chart"
+      data-testid={`chart-${def.id}`}
+      data-recorded-series={recorded}
+      data-live-series={live}
+      data-series={data.series.map((s) => s.label).join('|')}
+      data-y-range={yRangeOf(def, data, fixedY).map((v) => Number(v.toPrecision(4))).join(',')}
+    >
       <figcaption className="chart-title">{def.title}</figcaption>
       {empty ? <p className="hint">No points yet.</p> : null}
       <div ref={host} className="chart-plot" role="img" aria-label={`${def.title}: ${data.series.map((s) => s.label).join(', ') || 'no points yet'}`} />

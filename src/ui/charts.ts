@@ -1,9 +1,13 @@
 // What each learning-curve chart draws, as data: the charts (Curves.tsx draws them with uPlot, chart_view.ts)
-// get from here their series, one x axis of updates shared by every series, and each series' look. A run is
-// told apart by colour, one fixed colour per algorithm from the Okabe-Ito palette (readable with every common
-// colour-vision deficiency); the metrics of one chart by dash; the recorded run (a finished benchmark, dashed,
-// with a 95% band over its seeds) from the live one (solid). Eval lines are drawn after, so on top of, the
-// thin line of the training rollouts.
+// get from here their series, one x axis of updates shared by every series, each series' look and the y range.
+// Every series differs from the others of its chart by dash as well as by colour, so that a chart reads without
+// colour vision too. An algorithm keeps one colour from the Okabe-Ito palette (readable with every common
+// colour-vision deficiency) in every chart where runs are compared; the recorded run (a finished benchmark,
+// dashed, with a 95% band over its seeds) is told from the live one (solid) by dash. A chart of several
+// metrics of one live run (loss terms, skills) gives each metric a colour and a dash of its own; with several
+// live runs, the colour is the run's and the dash the metric's. The raw training rollouts are left out of the
+// eval charts unless asked for: their swings would hide the recorded bands. Eval lines are drawn after, so on
+// top of, the thin training line.
 import type { Algo } from '../rl/config.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
@@ -25,7 +29,7 @@ export interface ChartDef {
   metrics: ChartMetric[];
   /** The recorded run's split drawn here (mean over seeds with its band), if any. */
   recorded: 'seen' | 'unseen' | null;
-  /** Fixed y range, or null to fit the data. */
+  /** The range of the fixed-range view, and the bounds of the auto range; null: the auto range only. */
   yRange: [number, number] | null;
   /** Values are fractions, read out as percentages. */
   percent: boolean;
@@ -112,14 +116,20 @@ export function colourOfRun(run: string): string {
 }
 
 /** Dash per metric of a chart (first solid), and the recorded run's dash. */
-const METRIC_DASH: number[][] = [[], [7, 4], [2, 3]];
+const METRIC_DASH: number[][] = [[], [7, 4], [2, 3], [10, 3, 2, 3], [1, 4], [14, 4], [5, 2, 1, 2, 1, 2]];
+/** Colour per metric in a chart of several metrics of one run: Okabe-Ito, its yellow left out (too light on white). */
+const METRIC_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 export const RECORDED_DASH = [9, 5];
+/** The training rollouts on an eval chart: dotted, under the eval line. */
+export const TRAIN_DASH = [2, 3];
 
 export interface Smoothing {
   /** EMA weight in [0, 1); 0 draws the raw values only. */
   weight: number;
   /** Draw the raw values faintly under the smoothed ones. */
   showRaw: boolean;
+  /** Draw the training rollouts' success on the eval charts (left out by default). */
+  showTrain?: boolean;
 }
 
 export interface SeriesSpec {
@@ -180,16 +190,19 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
     ys.push(at((p) => p.mean));
   }
   // Training lines first: uPlot draws series in order, so the eval lines lie on top of them.
-  const ordered = [...def.metrics].sort((a, b) => Number(b.kind === 'train') - Number(a.kind === 'train'));
+  const shown = def.metrics.filter((m) => m.kind !== 'train' || smoothing.showTrain === true);
+  const ordered = [...shown].sort((a, b) => Number(b.kind === 'train') - Number(a.kind === 'train'));
+  const perMetric = def.recorded === null && def.metrics.length > 1;
   for (const run of runs) {
     for (const metric of ordered) {
       const raw = aligned(xs, new Map(curves[run].map((m) => [m.update, m[metric.key] as number | null])));
       if (raw.every((v) => v === null)) continue;
+      const at = def.metrics.indexOf(metric);
       const base = {
         run,
         source: 'live' as const,
-        colour: colourOfRun(run),
-        dash: METRIC_DASH[def.metrics.indexOf(metric)] ?? [],
+        colour: perMetric && runs.length === 1 ? METRIC_COLOURS[at % METRIC_COLOURS.length] : colourOfRun(run),
+        dash: def.recorded !== null ? (metric.kind === 'train' ? TRAIN_DASH : []) : (METRIC_DASH[at] ?? []),
         width: metric.kind === 'train' ? 1 : 2,
         alpha: metric.kind === 'train' ? 0.55 : 1,
         points: metric.kind === 'eval',
@@ -210,6 +223,32 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
     }
   }
   return { xs, series, ys };
+}
+
+/**
+ * The y range a chart shows. Fixed: the chart's own range (a chart without one is always auto). Auto: the
+ * values drawn, the recorded bands included, padded by a tenth of their span (a tenth of the value, at least
+ * 0.001, when they are all equal) and kept within the chart's range, so that a rise from 33% to 43% fills the
+ * chart instead of a tenth of it; before any value, the chart's range or [0, 1].
+ */
+export function yRangeOf(def: ChartDef, data: ChartData, fixed: boolean): [number, number] {
+  if (fixed && def.yRange) return def.yRange;
+  let lo = Infinity;
+  let hi = -Infinity;
+  const take = (v: number | null) => {
+    if (v === null || !Number.isFinite(v)) return;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  };
+  data.ys.forEach((row) => row.forEach(take));
+  for (const s of data.series) {
+    s.band?.lo.forEach(take);
+    s.band?.hi.forEach(take);
+  }
+  if (lo > hi) return def.yRange ?? [0, 1];
+  const pad = hi > lo ? (hi - lo) / 10 : Math.max(Math.abs(hi) / 10, 1e-3);
+  const [min, max] = def.yRange ?? [-Infinity, Infinity];
+  return [Math.max(min, lo - pad), Math.min(max, hi + pad)];
 }
 
 /** What decides the uPlot instance: a chart is rebuilt when its series change, and only given new data else. */
