@@ -8,6 +8,7 @@ import type { UpdateMetrics } from '../worker/protocol.ts';
 import { CHARTS, RECORDED_DASH, TRAIN_DASH, chartData, colourOfRun, seriesKey, yRangeOf } from './charts.ts';
 import { CSV_COLUMNS, curvesCsv } from './curves_csv.ts';
 import { armBand, recordedUpdates, tQuantile975 } from './recorded_curves.ts';
+import { chipValues } from './chart_readout.ts';
 import { loadNewestRecord } from './recorded_load.ts';
 import { ema } from './smoothing.ts';
 
@@ -245,5 +246,18 @@ describe('loading the recorded run', () => {
       throw new TypeError('Failed to fetch');
     };
     expect((await loadNewestRecord(failing)).state).toBe('failed');
+  });
+});
+
+describe('the legend chips', () => {
+  const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
+  it('read each series at the hovered update, else at its last value, with the recorded interval', () => {
+    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.5), metrics('seed', 2)] }, record(), { weight: 0, showRaw: false });
+    // Columns: updates 0, 1, 2, 4, 8; the live series has a value at update 1 only.
+    expect(d.xs).toEqual([0, 1, 2, 4, 8]);
+    expect(chipValues(unseen, d, null)).toEqual(['40.0% [0.0%, 100.0%]', '60.0%', '50.0%']);
+    expect(chipValues(unseen, d, 0)).toEqual(['30.0% [30.0%, 30.0%]', '30.0%', '–']);
+    const loss = CHARTS.find((c) => c.id === 'loss')!;
+    expect(chipValues(loss, chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false }), null)).toEqual(['0.1', '0.2', '0.01']);
   });
 });
