@@ -8,7 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { ChartLegend } from './ChartLegend.tsx';
 import { chipValues } from './chart_readout.ts';
-import { seriesKey, yRangeOf, type ChartData, type ChartDef } from './charts.ts';
+import { X_LABELS, seriesKey, yRangeOf, type ChartData, type ChartDef } from './charts.ts';
 
 const CHART_HEIGHT = 200;
 const SYNC_KEY = 'seed-curves';
@@ -84,14 +84,17 @@ function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: numbe
     cursor: { sync: { key: SYNC_KEY }, drag: { x: true, y: false } },
     scales: { x: { time: false }, y: { auto: true, range: () => yRangeOf(def, data(), fixedY) } },
     axes: [
-      // Updates are whole numbers: ticks at 1, 2, 5 times a power of ten, never at 2.5.
-      { label: 'update', size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
+      // Updates and episodes are whole numbers: ticks at 1, 2, 5 times a power of ten, never at 2.5; seconds
+      // take uPlot's own steps (an option given as undefined replaces uPlot's default, so it is left out).
+      d.xLabel === X_LABELS.wall
+        ? { label: d.xLabel, size: 36, labelSize: 14 }
+        : { label: d.xLabel, size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000] },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
       def.percent ? { size: 46, values: (_u, ticks) => percentTicks(ticks) } : { size: 46 },
     ],
     legend: { show: false },
     series: [
-      { label: 'update', value: (_u, v) => (v === null || v === undefined ? '–' : String(v)) },
+      { label: d.xLabel },
       ...d.series.map(
         (s): uPlot.Series => ({
           label: s.label,
@@ -129,7 +132,7 @@ function plotData(data: ChartData): uPlot.AlignedData {
 export interface UPlotChartProps {
   def: ChartDef;
   data: ChartData;
-  /** The recorded update being scrubbed: a marker line, and the cursor there. */
+  /** The recorded update being scrubbed, in the x axis's units: a marker line, and the cursor there. */
   marker: number | null;
   /** Called with the chart once drawn, and with null when it goes (the PNG export reads the canvases). */
   register: (id: string, plot: uPlot | null) => void;
@@ -227,7 +230,7 @@ export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartPr
       <div ref={host} className="chart-plot" role="img" aria-label={`${def.title}: ${data.series.map((s) => s.label).join(', ') || 'no points yet'}`} />
       <ChartLegend
         chips={data.series.map((s, i) => ({ series: s, shown: !hidden.has(s.label), value: values[i] }))}
-        at={cursor !== null && data.xs[cursor] !== undefined ? `update ${data.xs[cursor]}:` : 'last values:'}
+        at={cursor !== null && data.xs[cursor] !== undefined ? `${data.xLabel} ${data.xs[cursor]}:` : 'last values:'}
         onToggle={toggle}
       />
     </figure>

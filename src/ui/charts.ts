@@ -123,6 +123,11 @@ export const RECORDED_DASH = [9, 5];
 /** The training rollouts on an eval chart: dotted, under the eval line. */
 export const TRAIN_DASH = [2, 3];
 
+/** What the x axis counts: updates, training episodes played, or the live run's seconds of training. */
+export type XAxis = 'update' | 'episodes' | 'wall';
+
+export const X_LABELS: Record<XAxis, string> = { update: 'update', episodes: 'episodes', wall: 'training seconds' };
+
 export interface Smoothing {
   /** EMA weight in [0, 1); 0 draws the raw values only. */
   weight: number;
@@ -130,6 +135,8 @@ export interface Smoothing {
   showRaw: boolean;
   /** Draw the training rollouts' success on the eval charts (left out by default). */
   showTrain?: boolean;
+  /** The x axis; updates by default. A recording keeps no wall time: its arms are left out against seconds. */
+  x?: XAxis;
 }
 
 export interface SeriesSpec {
@@ -147,8 +154,9 @@ export interface SeriesSpec {
 }
 
 export interface ChartData {
-  /** Updates, ascending: the x of every series. */
+  /** The x of every series, ascending: updates, episodes or seconds (xLabel). */
   xs: number[];
+  xLabel: string;
   series: SeriesSpec[];
   /** One row per series, aligned with xs; null where a series has no value. */
   ys: (number | null)[][];
@@ -160,11 +168,14 @@ function aligned(xs: readonly number[], points: ReadonlyMap<number, number | nul
 
 /** The chart's series: the recorded arms (if the chart has a split of them), then each live run's metrics. */
 export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, smoothing: Smoothing): ChartData {
+  const x = smoothing.x ?? 'update';
   const runs = Object.keys(curves).sort();
-  const arms = def.recorded && recorded ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
+  const arms = def.recorded && recorded && x !== 'wall' ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
+  const recordedX = (update: number) => (x === 'episodes' ? update * recorded!.episodesPerUpdate : update);
+  const liveX = new Map(runs.map((run) => [run, liveXs(curves[run], x)]));
   const xSet = new Set<number>();
-  for (const run of runs) for (const m of curves[run]) xSet.add(m.update);
-  for (const { band } of arms) for (const p of band) xSet.add(p.update);
+  for (const run of runs) for (const v of liveX.get(run)!) xSet.add(v);
+  for (const { band } of arms) for (const p of band) xSet.add(recordedX(p.update));
   const xs = [...xSet].sort((a, b) => a - b);
   const series: SeriesSpec[] = [];
   const ys: (number | null)[][] = [];
@@ -172,7 +183,7 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
   for (const { arm, band } of arms) {
     const at = (f: (p: (typeof band)[number]) => number) => {
       const out: (number | null)[] = new Array(xs.length).fill(null);
-      for (const p of band) out[column.get(p.update)!] = f(p);
+      for (const p of band) out[column.get(recordedX(p.update))!] = f(p);
       return out;
     };
     const n = arm.seeds.length;
@@ -195,7 +206,8 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
   const perMetric = def.recorded === null && def.metrics.length > 1;
   for (const run of runs) {
     for (const metric of ordered) {
-      const raw = aligned(xs, new Map(curves[run].map((m) => [m.update, m[metric.key] as number | null])));
+      const pointXs = liveX.get(run)!;
+      const raw = aligned(xs, new Map(curves[run].map((m, k) => [pointXs[k], m[metric.key] as number | null])));
       if (raw.every((v) => v === null)) continue;
       const at = def.metrics.indexOf(metric);
       const base = {
@@ -222,7 +234,7 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
       }
     }
   }
-  return { xs, series, ys };
+  return { xs, xLabel: X_LABELS[x], series, ys };
 }
 
 /**
@@ -251,7 +263,21 @@ export function yRangeOf(def: ChartDef, data: ChartData, fixed: boolean): [numbe
   return [Math.max(min, lo - pad), Math.min(max, hi + pad)];
 }
 
-/** What decides the uPlot instance: a chart is rebuilt when its series change, and only given new data else. */
+/** What decides the uPlot instance: a chart is rebuilt when its series or its x axis change, and only given new data else. */
 export function seriesKey(data: ChartData): string {
-  return data.series.map((s) => s.label).join('|');
+  return [data.xLabel, ...data.series.map((s) => s.label)].join('|');
+}
+
+/**
+ * The x of each of a run's points: its update, the episodes it had played after it, or its seconds of
+ * training so far (the sum of its updates' wall times, in seconds).
+ */
+function liveXs(list: readonly UpdateMetrics[], x: XAxis): number[] {
+  if (x === 'update') return list.map((m) => m.update);
+  if (x === 'episodes') return list.map((m) => m.episodes);
+  let ms = 0;
+  return list.map((m) => {
+    ms += m.wallMs;
+    return Math.round(ms) / 1000;
+  });
 }

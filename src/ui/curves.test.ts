@@ -249,6 +249,24 @@ describe('loading the recorded run', () => {
   });
 });
 
+describe('the x axis', () => {
+  const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
+  const live = { seed: [{ ...metrics('seed', 1, 0.5), wallMs: 1500 }, { ...metrics('seed', 2, 0.6), wallMs: 500.4 }] };
+
+  it('counts updates, episodes (the recording at its episodes per update) or the live run\'s seconds', () => {
+    const byUpdate = chartData(unseen, live, record(), { weight: 0, showRaw: false });
+    expect([byUpdate.xLabel, byUpdate.xs]).toEqual(['update', [0, 1, 2, 4, 8]]);
+    const byEpisodes = chartData(unseen, live, record(), { weight: 0, showRaw: false, x: 'episodes' });
+    // Live: 8 episodes per update; recorded: 32.
+    expect([byEpisodes.xLabel, byEpisodes.xs]).toEqual(['episodes', [0, 8, 16, 128, 256]]);
+    expect(byEpisodes.ys[2]).toEqual([null, 0.5, 0.6, null, null]);
+    const bySeconds = chartData(unseen, live, record(), { weight: 0, showRaw: false, x: 'wall' });
+    expect(bySeconds.xs).toEqual([1.5, 2]);
+    expect(bySeconds.series.map((s) => s.source)).toEqual(['live']);
+    expect(seriesKey(bySeconds)).not.toBe(seriesKey(chartData(unseen, live, null, { weight: 0, showRaw: false })));
+  });
+});
+
 describe('the legend chips', () => {
   const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
   it('read each series at the hovered update, else at its last value, with the recorded interval', () => {
