@@ -86,7 +86,7 @@ export function Curves() {
         </span>
         <span>
           <input id={fixedId} type="checkbox" checked={fixedY} onChange={(e) => setFixedY(e.target.checked)} data-testid="fixed-y" />{' '}
-          <label htmlFor={fixedId}>fixed y range (0–100%, gate 0–1)</label>
+          <label htmlFor={fixedId}>fixed y range (each chart’s full scale)</label>
         </span>
         <span>
           <label htmlFor={xId}>x axis</label>{' '}

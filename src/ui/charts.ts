@@ -1,5 +1,6 @@
 // What each learning-curve chart draws, as data: the charts (Curves.tsx draws them with uPlot, chart_view.ts)
-// get from here their series, one x axis of updates shared by every series, each series' look and the y range.
+// get from here their series, one x axis (updates, episodes or seconds) shared by every series, each series'
+// look and the y range.
 // Every series differs from the others of its chart by dash as well as by colour, so that a chart reads without
 // colour vision too. An algorithm keeps one colour from the Okabe-Ito palette (readable with every common
 // colour-vision deficiency) in every chart where runs are compared; the recorded run (a finished benchmark,
@@ -128,7 +129,7 @@ export type XAxis = 'update' | 'episodes' | 'wall';
 
 export const X_LABELS: Record<XAxis, string> = { update: 'update', episodes: 'episodes', wall: 'training seconds' };
 
-export interface Smoothing {
+export interface ChartOptions {
   /** EMA weight in [0, 1); 0 draws the raw values only. */
   weight: number;
   /** Draw the raw values faintly under the smoothed ones. */
@@ -167,8 +168,8 @@ function aligned(xs: readonly number[], points: ReadonlyMap<number, number | nul
 }
 
 /** The chart's series: the recorded arms (if the chart has a split of them), then each live run's metrics. */
-export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, smoothing: Smoothing): ChartData {
-  const x = smoothing.x ?? 'update';
+export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, options: ChartOptions): ChartData {
+  const x = options.x ?? 'update';
   const runs = Object.keys(curves).sort();
   const arms = def.recorded && recorded && x !== 'wall' ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
   const recordedX = (update: number) => (x === 'episodes' ? update * recorded!.episodesPerUpdate : update);
@@ -201,7 +202,7 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
     ys.push(at((p) => p.mean));
   }
   // Training lines first: uPlot draws series in order, so the eval lines lie on top of them.
-  const shown = def.metrics.filter((m) => m.kind !== 'train' || smoothing.showTrain === true);
+  const shown = def.metrics.filter((m) => m.kind !== 'train' || options.showTrain === true);
   const ordered = [...shown].sort((a, b) => Number(b.kind === 'train') - Number(a.kind === 'train'));
   const perMetric = def.recorded === null && def.metrics.length > 1;
   for (const run of runs) {
@@ -221,13 +222,13 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
         band: null,
       };
       const label = `live ${run} ${metric.label}`;
-      if (smoothing.weight > 0) {
-        if (smoothing.showRaw) {
+      if (options.weight > 0) {
+        if (options.showRaw) {
           series.push({ ...base, label: `${label} (raw)`, width: 1, alpha: base.alpha * 0.35, points: false });
           ys.push(raw);
         }
         series.push({ ...base, label: `${label} (smoothed)` });
-        ys.push(ema(raw, smoothing.weight));
+        ys.push(ema(raw, options.weight));
       } else {
         series.push({ ...base, label });
         ys.push(raw);
