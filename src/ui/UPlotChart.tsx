@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { ChartLegend } from './ChartLegend.tsx';
-import { chipValues } from './chart_readout.ts';
+import { chipValues, tickLabels } from './chart_readout.ts';
 import { X_LABELS, seriesKey, yRangeOf, type ChartData, type ChartDef } from './charts.ts';
 
 const CHART_HEIGHT = 200;
@@ -61,12 +61,6 @@ function drawMarker(u: uPlot, update: number): void {
   ctx.restore();
 }
 
-/** Percent ticks with a decimal where the ticks are closer than a percentage point (an auto range). */
-function percentTicks(ticks: number[]): string[] {
-  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) : 1;
-  return ticks.map((t) => `${(100 * t).toFixed(step < 0.01 ? 1 : 0)}%`);
-}
-
 interface ChartHooks {
   data: () => ChartData;
   marker: () => number | null;
@@ -90,7 +84,7 @@ function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: numbe
         ? { label: d.xLabel, size: 36, labelSize: 14 }
         : { label: d.xLabel, size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000] },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
-      def.percent ? { size: 46, values: (_u, ticks) => percentTicks(ticks) } : { size: 46 },
+      { size: 46, values: (_u, ticks) => tickLabels(ticks, def.percent) },
     ],
     legend: { show: false },
     series: [

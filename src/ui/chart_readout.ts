@@ -1,5 +1,6 @@
-// What a chart's legend chips read: each series' value at the hovered update, else at its last update with a
-// value, as a percentage on charts of fractions, with the recorded run's 95% interval where it has one.
+// What a chart's text reads: each series' value at the hovered update, else at its last update with a value
+// (its legend chips), as a percentage on charts of fractions, with the recorded run's 95% interval where it has
+// one; and the y axis's tick labels.
 import type { ChartData, ChartDef, SeriesSpec } from './charts.ts';
 
 function formatValue(def: ChartDef, v: number | null | undefined): string {
@@ -13,6 +14,18 @@ function readout(def: ChartDef, s: SeriesSpec, v: number | null, idx: number): s
   const lo = s.band.lo[idx];
   const hi = s.band.hi[idx];
   return lo === null || hi === null ? text : `${text} [${formatValue(def, lo)}, ${formatValue(def, hi)}]`;
+}
+
+/**
+ * Tick labels with as many decimals as the step between ticks needs, so that close ticks of an auto range
+ * (0.0005 apart, or half a percentage point) never read alike.
+ */
+export function tickLabels(ticks: readonly number[], percent: boolean): string[] {
+  const scale = percent ? 100 : 1;
+  const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) * scale : 1;
+  let decimals = 0;
+  while (decimals < 8 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-6 * 10 ** decimals) decimals++;
+  return ticks.map((t) => `${(t * scale).toFixed(decimals)}${percent ? '%' : ''}`);
 }
 
 /** Per series: its value at the column `cursor` (the hovered update), or at its last value when null. */

@@ -240,8 +240,8 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
 
 /**
  * The y range a chart shows. Fixed: the chart's own range (a chart without one is always auto). Auto: the
- * values drawn, the recorded bands included, padded by a tenth of their span (a tenth of the value, at least
- * 0.001, when they are all equal) and kept within the chart's range, so that a rise from 33% to 43% fills the
+ * values drawn, the recorded bands included, padded by a tenth of their span (a tenth of the value when they
+ * are all equal; 5 percentage points, or 1, when they are all 0) and kept within the chart's range, so that a rise from 33% to 43% fills the
  * chart instead of a tenth of it; before any value, the chart's range or [0, 1].
  */
 export function yRangeOf(def: ChartDef, data: ChartData, fixed: boolean): [number, number] {
@@ -259,7 +259,7 @@ export function yRangeOf(def: ChartDef, data: ChartData, fixed: boolean): [numbe
     s.band?.hi.forEach(take);
   }
   if (lo > hi) return def.yRange ?? [0, 1];
-  const pad = hi > lo ? (hi - lo) / 10 : Math.max(Math.abs(hi) / 10, 1e-3);
+  const pad = hi > lo ? (hi - lo) / 10 : hi !== 0 ? Math.abs(hi) / 10 : def.percent ? 0.05 : 1;
   const [min, max] = def.yRange ?? [-Infinity, Infinity];
   return [Math.max(min, lo - pad), Math.min(max, hi + pad)];
 }

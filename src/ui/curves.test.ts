@@ -8,7 +8,7 @@ import type { UpdateMetrics } from '../worker/protocol.ts';
 import { CHARTS, RECORDED_DASH, TRAIN_DASH, chartData, colourOfRun, seriesKey, yRangeOf } from './charts.ts';
 import { CSV_COLUMNS, curvesCsv } from './curves_csv.ts';
 import { armBand, recordedUpdates, tQuantile975 } from './recorded_curves.ts';
-import { chipValues } from './chart_readout.ts';
+import { chipValues, tickLabels } from './chart_readout.ts';
 import { loadNewestRecord } from './recorded_load.ts';
 import { ema } from './smoothing.ts';
 
@@ -137,6 +137,10 @@ describe('chart series', () => {
     // One value: padded by a tenth of it; no value: the chart's range.
     expect(yRangeOf(unseen, chartData(unseen, { seed: [metrics('seed', 1, 0.5)] }, null, { weight: 0, showRaw: false }), false)).toEqual([0.45, 0.55]);
     expect(yRangeOf(unseen, chartData(unseen, {}, null, { weight: 0, showRaw: false }), false)).toEqual([0, 1]);
+    // All 0: 5 percentage points above 0 on a chart of fractions, [-1, 1] on one without bounds.
+    expect(yRangeOf(unseen, chartData(unseen, { seed: [metrics('seed', 1, 0)] }, null, { weight: 0, showRaw: false }), false)).toEqual([0, 0.05]);
+    const reward = CHARTS.find((c) => c.id === 'reward')!;
+    expect(yRangeOf(reward, chartData(reward, { seed: [{ ...metrics('seed', 1), meanReward: 0 }] }, null, { weight: 0, showRaw: false }), false)).toEqual([-1, 1]);
     const loss = CHARTS.find((c) => c.id === 'loss')!;
     const l = chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false });
     // L_GRPO 0.1, L_OPD 0.2, KL 0.01: no bounds, the fixed view is the auto one.
@@ -275,6 +279,11 @@ describe('the legend chips', () => {
     expect(d.xs).toEqual([0, 1, 2, 4, 8]);
     expect(chipValues(unseen, d, null)).toEqual(['40.0% [0.0%, 100.0%]', '60.0%', '50.0%']);
     expect(chipValues(unseen, d, 0)).toEqual(['30.0% [30.0%, 30.0%]', '30.0%', '–']);
+    // Ticks get the decimals their step needs.
+    expect(tickLabels([0.3, 0.305, 0.31], true)).toEqual(['30.0%', '30.5%', '31.0%']);
+    expect(tickLabels([0, 0.2, 0.4], true)).toEqual(['0%', '20%', '40%']);
+    expect(tickLabels([-0.001, -0.0005, 0, 0.0005], false)).toEqual(['-0.0010', '-0.0005', '0.0000', '0.0005']);
+    expect(tickLabels([0, 25, 50], false)).toEqual(['0', '25', '50']);
     const loss = CHARTS.find((c) => c.id === 'loss')!;
     expect(chipValues(loss, chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false }), null)).toEqual(['0.1', '0.2', '0.01']);
   });
