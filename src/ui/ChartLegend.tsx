@@ -3,7 +3,7 @@
 // the series.
 import type { SeriesSpec } from './charts.ts';
 
-export interface LegendChip {
+interface LegendChip {
   series: SeriesSpec;
   shown: boolean;
   value: string;

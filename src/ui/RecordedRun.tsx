@@ -204,7 +204,7 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
       <p className="muted" data-testid="recorded-scale">
         {by === 'gate'
           ? 'Gate from 0 (white) to 1 (full colour).'
-          : `The scale ends at ±${range[1].toPrecision(3)}, the 95th percentile of |value| over these episodes’ tokens; larger values show its end colour.`}{' '}
+          : `The scale ends at ±${range[1].toPrecision(3)}, the 95th percentile of |value| over these episodes’ unforced tokens; larger values show its end colour.`}{' '}
         <span className="tok forced">Grey</span> tokens were forced: the decoding mask allowed them alone (Delta exactly 0).
       </p>
       {episodes.map((e, i) => (

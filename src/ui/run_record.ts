@@ -129,7 +129,7 @@ export function tokenValue(t: TrajectoryView, k: number, by: ColourBy): number |
 }
 
 /** The share of tokens a colour scale resolves: the rest, the largest |values|, saturate at its ends. */
-export const SCALE_QUANTILE = 0.95;
+const SCALE_QUANTILE = 0.95;
 
 /**
  * The bound of a robust colour scale: the 95th percentile of |value| (nearest rank), so that one or two
