@@ -31,7 +31,13 @@ async function readEpisodes(page: Page) {
     const index = Number(await picks.nth(i).getAttribute('data-index'));
     await page.locator(`[data-testid="transcript"][data-index="${index}"]`).waitFor();
     const tokens = await page.locator('[data-testid="transcript"] .tok').evaluateAll((els) =>
-      els.map((el) => ({ delta: Number(el.getAttribute('data-delta')), gate: Number(el.getAttribute('data-gate')), coef: Number(el.getAttribute('data-coef')) })),
+      els.map((el) => ({
+        delta: Number(el.getAttribute('data-delta')),
+        gate: Number(el.getAttribute('data-gate')),
+        coef: Number(el.getAttribute('data-coef')),
+        forced: el.getAttribute('data-forced') === 'true',
+        coloured: (el as HTMLElement).style.background !== '',
+      })),
     );
     const commands = await page.locator('[data-testid="transcript-step"] .command').evaluateAll((els) =>
       els.map((el) => Array.from(el.querySelectorAll('.tok'), (t) => t.textContent ?? '').filter((t) => t !== '<end>').join(' ')),
@@ -69,6 +75,9 @@ async function expectHeatmapEqualsRecomputation(page: Page, settings: typeof FAS
         expect(close(t.delta, recomputed.delta[k], 1e-6, 1e-5)).toBe(true);
         expect(close(t.gate, recomputed.gate[k], 1e-6, 1e-5)).toBe(true);
         expect(close(t.coef, recomputed.coef[k], 1e-7, 1e-4)).toBe(true);
+        // A forced token (the decoding mask allowed it alone) has Delta 0 and shows no colour; the others do.
+        if (t.forced) expect(Math.abs(t.delta)).toBeLessThan(1e-6);
+        expect(t.coloured).toBe(!t.forced);
         k++;
       }
       // The skill card beside a transcript is that trajectory's: same index, the outcome it was told, and an
@@ -80,6 +89,9 @@ async function expectHeatmapEqualsRecomputation(page: Page, settings: typeof FAS
       for (const c of e.commands) expect(e.prompt).toContain(c);
     }
     expect(k).toBe(problem.lStudent.length);
+    const tokens = episodes.flatMap((e) => e.tokens);
+    expect(tokens.some((t) => t.forced)).toBe(true);
+    expect(tokens.some((t) => !t.forced)).toBe(true);
 
 }
 
@@ -277,6 +289,14 @@ describe('playground', () => {
     const series = (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.split('|');
     expect(series).toContain('live seed eval-seen (smoothed)');
     expect(series).toContain('live grpo eval-seen (smoothed)');
+    // The training rollouts join the eval chart only when asked; a legend chip hides its series.
+    expect(series.some((s) => s.includes('train rollouts'))).toBe(false);
+    await page.getByTestId('show-train').check();
+    await expect.poll(async () => (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.includes('live seed train rollouts')).toBe(true);
+    const chip = page.locator('[data-testid="chart-success-seen"] [data-testid="series-chip"][data-label="live grpo eval-seen (smoothed)"]');
+    expect(await chip.getAttribute('aria-pressed')).toBe('true');
+    await chip.click();
+    expect(await chip.getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByTestId('view-run').inputValue()).toBe('seed');
     await page.getByTestId('view-run').selectOption('grpo');
     await page.locator('[data-testid="trajectory-pick"]').first().waitFor();

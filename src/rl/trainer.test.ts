@@ -175,6 +175,7 @@ describe('Trainer', () => {
     // The loss of grpo gives the OPD term no weight, whatever lambda is set to.
     expect([mg.lambda, mg.beta]).toEqual([0, small().beta]);
     expect(mg.validSkillRate).toBeNull();
+    expect(mg.degenerateSkillRate).toBeNull();
     expect([mg.skillPlaceTrue, mg.skillPlaceFalse]).toEqual([null, null]);
     expect(mg.L_OPD).toBe(0);
     // No skill, no OPD-masked token: the correlation of Delta with the advantage is not defined.
@@ -190,6 +191,19 @@ describe('Trainer', () => {
         expect(advantage[k]).toBeCloseTo(expected, 5);
       }
     }
+  });
+});
+
+describe('degenerate skills', () => {
+  it('counts the skills that repeat a phrase apart from the valid ones', async () => {
+    const t = trainer('seed', small({ annotatorSkills: 1 }));
+    for (let s = 0; s < 3; s++) await t.nextStage();
+    const st = t.current!;
+    // The annotator's skills never loop; one written skill that does (and still parses) is counted.
+    st.written[0] = { text: 'workflow: open the drawer 1, open the drawer 1, open the drawer 1.', ok: true, reason: '' };
+    const m = await t.update();
+    expect(m.degenerateSkillRate).toBe(1 / st.trajectories.length);
+    expect(m.validSkillRate).toBe(1);
   });
 });
 

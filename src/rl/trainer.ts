@@ -19,6 +19,7 @@ import { NonFiniteError, type Backend } from '../backend/backend.ts';
 import { validationScenes } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { rewardsStage } from './advantages.ts';
 import { checkConfig, type Algo, type TrainConfig } from './config.ts';
 import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
@@ -69,6 +70,11 @@ export interface UpdateMetrics {
   forcedShare: number | null;
   /** Fraction of trajectories whose skill was usable; null when the algorithm writes none. */
   validSkillRate: number | null;
+  /**
+   * Fraction of trajectories whose skill repeats a phrase right after itself (text/skill_repeats.ts), usable
+   * or not: counted apart, since such a skill can parse and so count as valid; null when none is written.
+   */
+  degenerateSkillRate: number | null;
   /**
    * Mean fidelity of the skill used for OPD to its trajectory (skill_fidelity.ts: mention F1 against the
    * rule-based annotator's skill of that trajectory), over trajectories with a usable skill; null when none.
@@ -290,6 +296,7 @@ export class Trainer implements UpdateContext, RunSkills {
     const writes = st.algo !== 'grpo';
     const skills = st.algo === 'seed-static' ? st.used : st.written;
     const valid = skills.filter((s) => s?.ok).length;
+    const degenerate = skills.filter((s) => s && isDegenerateSkill(s.text)).length;
     let fidelitySum = 0;
     let fidelityCount = 0;
     ts.forEach((t, i) => {
@@ -319,6 +326,7 @@ export class Trainer implements UpdateContext, RunSkills {
       lambda: st.lossHyper.lambda,
       beta: st.lossHyper.beta,
       validSkillRate: writes && ts.length ? valid / ts.length : null,
+      degenerateSkillRate: writes && ts.length ? degenerate / ts.length : null,
       skillFidelity: fidelityCount ? fidelitySum / fidelityCount : null,
       skillPlaceTrue: truth?.placeTrue ?? null,
       skillPlaceFalse: truth?.placeFalse ?? null,

@@ -1,6 +1,6 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
-import { ALGO_COLOURS, CHARTS, chartData } from './charts.ts';
+import { ALGO_COLOURS, CHARTS, X_LABELS, chartData, type XAxis } from './charts.ts';
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
 import { downloadBlob, downloadText } from './download.ts';
@@ -18,17 +18,25 @@ export function Curves() {
   const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
   const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
   const [showRaw, setShowRaw] = useState(true);
+  const [showTrain, setShowTrain] = useState(false);
+  const [fixedY, setFixedY] = useState(false);
+  const [x, setX] = useState<XAxis>('update');
+  const xId = useId();
   const smoothingId = useId();
   const rawId = useId();
+  const trainId = useId();
+  const fixedId = useId();
   const charts = useMemo(
-    () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw }) })),
-    [curves, recorded, weight, showRaw],
+    () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
+    [curves, recorded, weight, showRaw, showTrain, x],
   );
   const plots = useRef(new Map<string, uPlot>());
   const register = useCallback((id: string, plot: uPlot | null) => {
     if (plot) plots.current.set(id, plot);
     else plots.current.delete(id);
   }, []);
+  // The scrubbed recorded update, in the x axis's units (a recording keeps no wall time).
+  const markerX = recorded && marker !== null && x !== 'wall' ? (x === 'episodes' ? marker * recorded.episodesPerUpdate : marker) : null;
   const points = Object.values(curves).reduce((n, list) => n + list.length, 0);
   const hasData = points > 0 || recorded !== null;
 
@@ -72,16 +80,35 @@ export function Curves() {
           <input id={rawId} type="checkbox" checked={showRaw} disabled={weight === 0} onChange={(e) => setShowRaw(e.target.checked)} data-testid="show-raw" />{' '}
           <label htmlFor={rawId}>show raw values too</label>
         </span>
+        <span>
+          <input id={trainId} type="checkbox" checked={showTrain} onChange={(e) => setShowTrain(e.target.checked)} data-testid="show-train" />{' '}
+          <label htmlFor={trainId}>training rollouts on the eval charts</label>
+        </span>
+        <span>
+          <input id={fixedId} type="checkbox" checked={fixedY} onChange={(e) => setFixedY(e.target.checked)} data-testid="fixed-y" />{' '}
+          <label htmlFor={fixedId}>fixed y range (each chart’s full scale)</label>
+        </span>
+        <span>
+          <label htmlFor={xId}>x axis</label>{' '}
+          <select id={xId} value={x} onChange={(e) => setX(e.target.value as XAxis)} data-testid="x-axis">
+            {(Object.keys(X_LABELS) as XAxis[]).map((k) => (
+              <option key={k} value={k}>
+                {X_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        </span>
       </div>
       <p className="hint">
         Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED, <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the
-        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. Hover a chart to read every
-        series at an update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
+        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. A chart of several figures of
+        one run gives each its own colour and dash. The y axis fits the data unless the range is fixed. Hover a chart to read every series at an
+        update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
       </p>
       {points === 0 ? <p className="hint">Each update adds a point per run: success on eval-seen and eval-unseen, reward, loss terms, gate.</p> : null}
       <div className="charts">
         {charts.map(({ def, data }) => (
-          <UPlotChart key={def.id} def={def} data={data} marker={recorded ? marker : null} register={register} />
+          <UPlotChart key={def.id} def={def} data={data} marker={markerX} register={register} fixedY={fixedY} />
         ))}
       </div>
     </section>

@@ -2,7 +2,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { RunId, SkillView, TrajectoryView } from '../worker/protocol.ts';
 import type { SymbolName } from './explain.ts';
 import { Sym } from './Guide.tsx';
-import { colourOf, colourRange, filterTrajectories, keepSelection, shownBatch, tokenValue, type ColourBy, type OutcomeFilter } from './run_record.ts';
+import { colourOf, colourScale, filterTrajectories, isForced, keepSelection, shownBatch, tokenValue, type ColourBy, type ColourScale, type OutcomeFilter } from './run_record.ts';
 import { usePlayground } from './store.ts';
 
 const COLOUR_LABELS: Record<ColourBy, string> = {
@@ -34,7 +34,8 @@ export function EpisodeView() {
   const shown = filterTrajectories(batch, view.filter);
   const selected = keepSelection(shown, view.selected);
   const trajectory = shown.find((t) => t.index === selected) ?? null;
-  const range = useMemo(() => colourRange(batch, view.colourBy), [batch, view.colourBy]);
+  const scale = useMemo(() => colourScale(batch, view.colourBy), [batch, view.colourBy]);
+  const range = scale.range;
 
   return (
     <section className="panel" aria-labelledby="episodes-title" data-testid="episodes">
@@ -100,25 +101,36 @@ export function EpisodeView() {
           </div>
         ) : null}
       </div>
-      <Legend colourBy={view.colourBy} range={range} scored={batch.some((t) => t.scores !== null && t.scores.gate.length > 0 && !Number.isNaN(t.scores.gate[0]))} />
+      <Legend colourBy={view.colourBy} scale={scale} scored={batch.some((t) => t.scores !== null && t.scores.gate.length > 0 && !Number.isNaN(t.scores.gate[0]))} />
     </section>
   );
 }
 
-function Legend({ colourBy, range, scored }: { colourBy: ColourBy; range: [number, number]; scored: boolean }) {
+function Legend({ colourBy, scale, scored }: { colourBy: ColourBy; scale: ColourScale; scored: boolean }) {
+  const { range, largest } = scale;
+  const saturates = colourBy !== 'gate' && largest > range[1];
   const stops = [0, 0.25, 0.5, 0.75, 1].map((f) => range[0] + f * (range[1] - range[0]));
   const allZero = colourBy !== 'gate' && range[1] < 1e-11;
   return (
     <div className="legend" aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`} data-testid="legend">
       <span>{COLOUR_LABELS[colourBy]}:</span>
       {!scored ? <span className="muted">the colours come with stage 5 (loss) of the update</span> : null}
-      {scored && allZero ? <span className="legend-swatch">0 for every token of this update</span> : null}
+      {scored && allZero ? <span className="legend-swatch">0 for every decision token of this update</span> : null}
       {!scored || allZero ? null : stops.map((v) => (
         <span key={v} className="legend-swatch" style={{ background: colourOf(v, range, colourBy) }}>
           {fmt(v)}
         </span>
       ))}
-      <span className="muted">unscored tokens are outlined; hover or focus a token for its numbers</span>
+      {scored && !allZero && colourBy !== 'gate' ? (
+        <span className="muted" data-testid="legend-scale">
+          the scale ends at the 95th percentile of |value| over the update’s decision tokens
+          {saturates ? `; larger values (up to ${fmt(largest)}) show its end colour` : ''}
+        </span>
+      ) : null}
+      <span className="muted">
+        <span className="tok forced">grey</span> tokens were forced (the decoding mask allowed them alone: Delta 0, no gradient); unscored tokens are outlined; hover or
+        focus a token for its numbers
+      </span>
     </div>
   );
 }
@@ -199,19 +211,22 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
             <span aria-hidden="true">&gt; </span>
             {Array.from({ length: step.tokenCount }, (_, j) => {
               const idx = step.tokenStart + j;
-              const v = tokenValue(t, idx, colourBy);
-              const label = tokenNumbers(t, idx)
+              const forced = isForced(t, idx);
+              const v = forced ? null : tokenValue(t, idx, colourBy);
+              const unscored = tokenValue(t, idx, colourBy) === null;
+              const label = (forced ? 'forced, ' : '') + tokenNumbers(t, idx)
                 .map(([name, x]) => `${name.trim()} ${fmt(x)}`)
                 .join(', ');
               return (
                 <span
                   key={idx}
-                  className={`tok ${v === null ? 'unscored' : ''}`}
+                  className={`tok ${unscored ? 'unscored' : forced ? 'forced' : ''}`}
                   tabIndex={idx === tabStop ? 0 : -1}
                   style={v === null ? undefined : { background: colourOf(v, range, colourBy) }}
                   aria-label={`${t.tokens[idx]}: ${label}`}
                   title={label}
                   data-k={idx}
+                  data-forced={forced}
                   data-delta={t.scores ? t.scores.delta[idx] : undefined}
                   data-gate={t.scores ? t.scores.gate[idx] : undefined}
                   data-coef={t.scores ? t.scores.coef[idx] : undefined}
@@ -269,6 +284,14 @@ function SkillCard({ t }: { t: TrajectoryView }) {
             <span className={skill.valid ? 'ok' : 'bad'} data-testid="skill-valid" data-valid={skill.valid}>
               {skill.valid ? 'valid' : `not used: ${skill.reason ?? 'invalid'}`}
             </span>
+            {skill.repeats !== null ? (
+              <>
+                {' · '}
+                <span className="bad" data-testid="skill-degenerate" title={`it repeats “${skill.repeats}” right after itself`}>
+                  degenerate (repeats a phrase)
+                </span>
+              </>
+            ) : null}
           </p>
           {skill.origin === 'library' ? <p className="muted">From the static library, written once by the warm-start policy.</p> : null}
           <blockquote data-testid="skill-text">{skill.text || '(empty)'}</blockquote>

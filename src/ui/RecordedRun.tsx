@@ -4,10 +4,11 @@
 // episodes recorded at that update show their skills and per-token heatmap.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { RecordedEpisode, RecordedRun as Recorded } from '../rl/recorded_run.ts';
+import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { colourOfRun } from './charts.ts';
 import { armBand, recordedUpdates } from './recorded_curves.ts';
 import { useRecorded } from './recorded_store.ts';
-import { colourOf, type ColourBy } from './run_record.ts';
+import { colourOf, robustBound, type ColourBy } from './run_record.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : 'n/a');
@@ -169,14 +170,26 @@ function valuesOf(e: RecordedEpisode, by: RecordedColour): (number | null)[] {
   return by === 'delta' ? e.delta : by === 'gate' ? e.gate : e.coef;
 }
 
+/**
+ * Whether a recorded token was forced (the decoding mask allowed it alone): a record keeps no mask, but such a
+ * token has probability 1 with and without the skill, so its Delta is exactly 0. GRPO's tokens have no Delta.
+ */
+function forcedInRecord(e: RecordedEpisode, at: number): boolean {
+  return e.delta[at] === 0;
+}
+
+/** The recorded episodes' scale: the 95th percentile of |value| over their unforced tokens (robustBound). */
+function recordedRange(episodes: RecordedEpisode[], by: RecordedColour): [number, number] {
+  if (by === 'gate') return [0, 1];
+  const values = episodes.flatMap((e) => valuesOf(e, by).filter((v, at): v is number => v !== null && !forcedInRecord(e, at)));
+  const bound = robustBound(values);
+  return [-bound, bound];
+}
+
 function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
   const [by, setBy] = useState<RecordedColour>('delta');
   const selectId = useId();
-  const range = useMemo((): [number, number] => {
-    if (by === 'gate') return [0, 1];
-    const m = Math.max(0, ...episodes.flatMap((e) => valuesOf(e, by).map((v) => (v === null ? 0 : Math.abs(v)))));
-    return [-(m || 1e-12), m || 1e-12];
-  }, [episodes, by]);
+  const range = useMemo(() => recordedRange(episodes, by), [episodes, by]);
   if (episodes.length === 0) return <p className="muted">No episodes were recorded at this update.</p>;
   return (
     <div className="recorded-episodes">
@@ -188,6 +201,12 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
           </option>
         ))}
       </select>
+      <p className="muted" data-testid="recorded-scale">
+        {by === 'gate'
+          ? 'Gate from 0 (white) to 1 (full colour).'
+          : `The scale ends at ±${range[1].toPrecision(3)}, the 95th percentile of |value| over these episodes’ unforced tokens; larger values show its end colour.`}{' '}
+        <span className="tok forced">Grey</span> tokens were forced: the decoding mask allowed them alone (Delta exactly 0).
+      </p>
       {episodes.map((e, i) => (
         <EpisodeCard key={`${e.algo}-${e.seed}-${i}`} episode={e} by={by} range={range} />
       ))}
@@ -213,6 +232,12 @@ function EpisodeCard({ episode: e, by, range }: { episode: RecordedEpisode; by: 
       {e.skill ? (
         <p className="recorded-skill" data-testid="recorded-skill">
           Skill distilled from{e.skill.valid ? '' : ' (unusable, so not distilled)'}: <q>{e.skill.text}</q>
+          {isDegenerateSkill(e.skill.text) ? (
+            <span className="bad" data-testid="recorded-skill-degenerate">
+              {' '}
+              degenerate (repeats a phrase)
+            </span>
+          ) : null}
         </p>
       ) : (
         <p className="muted">No skill: this algorithm distils none.</p>
@@ -231,13 +256,14 @@ function EpisodeCard({ episode: e, by, range }: { episode: RecordedEpisode; by: 
               <span className={s.valid ? 'command' : 'command bad'}>
                 {e.tokens.slice(start, start + s.tokens).map((t, m) => {
                   const at = start + m;
-                  const v = values[at];
+                  const forced = forcedInRecord(e, at);
+                  const v = forced ? null : values[at];
                   return (
                     <span
                       key={m}
-                      className={v === null ? 'tok unscored' : 'tok'}
+                      className={forced ? 'tok forced' : v === null ? 'tok unscored' : 'tok'}
                       style={v === null ? undefined : { background: colourOf(v, range, by) }}
-                      title={`${t}: Delta ${num(e.delta[at])}, gate ${num(e.gate[at])}, coefficient ${num(e.coef[at])}`}
+                      title={`${t}${forced ? ' (forced)' : ''}: Delta ${num(e.delta[at])}, gate ${num(e.gate[at])}, coefficient ${num(e.coef[at])}`}
                     >
                       {t}
                     </span>

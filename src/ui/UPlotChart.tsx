@@ -1,11 +1,14 @@
-// One learning-curve chart drawn by uPlot (canvas): hover readout of every series in its legend, drag to zoom
-// (double-click to reset), a cursor shared by every chart, the recorded run's 95% bands under the lines, and a
-// marker at the recorded update being scrubbed. The chart is built again only when its series change; a live
-// run's new points are handed to the same chart (setData), so the run grows on the same axes.
-import { useEffect, useRef } from 'react';
+// One learning-curve chart drawn by uPlot (canvas): a legend of chips that show and hide the series and read
+// out their values at the hovered update (ChartLegend.tsx), drag to zoom (double-click to reset), a cursor
+// shared by every chart, the recorded run's 95% bands under the lines, and a marker at the recorded update
+// being scrubbed. The chart is built again only when its series change; a live run's new points are handed to
+// the same chart (setData), so the run grows on the same axes.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { seriesKey, type ChartData, type ChartDef, type SeriesSpec } from './charts.ts';
+import { ChartLegend } from './ChartLegend.tsx';
+import { chipValues, tickLabels } from './chart_readout.ts';
+import { X_LABELS, seriesKey, yRangeOf, type ChartData, type ChartDef } from './charts.ts';
 
 const CHART_HEIGHT = 200;
 const SYNC_KEY = 'seed-curves';
@@ -13,19 +16,6 @@ const SYNC_KEY = 'seed-curves';
 function withAlpha(hex: string, alpha: number): string {
   const n = parseInt(hex.slice(1), 16);
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
-}
-
-function formatValue(def: ChartDef, v: number | null | undefined): string {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  return def.percent ? `${(100 * v).toFixed(1)}%` : Number(v.toPrecision(3)).toString();
-}
-
-function readout(def: ChartDef, s: SeriesSpec, v: number | null, idx: number | null): string {
-  const text = formatValue(def, v);
-  if (!s.band || idx === null || v === null) return text;
-  const lo = s.band.lo[idx];
-  const hi = s.band.hi[idx];
-  return lo === null || hi === null ? text : `${text} [${formatValue(def, lo)}, ${formatValue(def, hi)}]`;
 }
 
 /** The filled 95% bands of the recorded series: over the grid, under every line. */
@@ -71,40 +61,53 @@ function drawMarker(u: uPlot, update: number): void {
   ctx.restore();
 }
 
-function options(def: ChartDef, data: () => ChartData, marker: () => number | null, width: number, onZoom: () => void): uPlot.Options {
+interface ChartHooks {
+  data: () => ChartData;
+  marker: () => number | null;
+  hidden: () => ReadonlySet<string>;
+  onZoom: () => void;
+  onCursor: (idx: number | null) => void;
+}
+
+function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: number): uPlot.Options {
+  const { data, marker, onZoom } = hooks;
   const d = data();
   return {
     width,
     height: CHART_HEIGHT,
     cursor: { sync: { key: SYNC_KEY }, drag: { x: true, y: false } },
-    scales: { x: { time: false }, y: def.yRange ? { range: def.yRange } : { auto: true } },
+    scales: { x: { time: false }, y: { auto: true, range: () => yRangeOf(def, data(), fixedY) } },
     axes: [
-      // Updates are whole numbers: ticks at 1, 2, 5 times a power of ten, never at 2.5.
-      { label: 'update', size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] },
+      // Updates and episodes are whole numbers: ticks at 1, 2, 5 times a power of ten, never at 2.5; seconds
+      // take uPlot's own steps (an option given as undefined replaces uPlot's default, so it is left out).
+      d.xLabel === X_LABELS.wall
+        ? { label: d.xLabel, size: 36, labelSize: 14 }
+        : { label: d.xLabel, size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000] },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
-      def.percent ? { size: 46, values: (_u, ticks) => ticks.map((t) => `${Math.round(100 * t)}%`) } : { size: 46 },
+      { size: 46, values: (_u, ticks) => tickLabels(ticks, def.percent) },
     ],
-    legend: { live: true },
+    legend: { show: false },
     series: [
-      { label: 'update', value: (_u, v) => (v === null || v === undefined ? '–' : String(v)) },
+      { label: d.xLabel },
       ...d.series.map(
-        (s, i): uPlot.Series => ({
+        (s): uPlot.Series => ({
           label: s.label,
           stroke: s.colour,
           width: s.width,
           dash: s.dash,
           alpha: s.alpha,
+          show: !hooks.hidden().has(s.label),
           spanGaps: true,
           // uPlot leaves out the points of a series where they would crowd (a long recorded curve): drawing
           // tens of thousands of them held the page for seconds.
           points: s.points ? { size: 5, fill: s.colour, stroke: s.colour } : { show: false },
-          value: (_u, v, _si, idx) => readout(def, data().series[i] ?? s, v, idx),
         }),
       ),
     ],
     hooks: {
       // A drag selects a range of updates, and uPlot zooms to it when the drag ends.
       setSelect: [(u) => (u.select.width > 0 ? onZoom() : undefined)],
+      setCursor: [(u) => hooks.onCursor(u.cursor.idx ?? null)],
       drawAxes: [(u) => drawBands(u, data())],
       draw: [
         (u) => {
@@ -123,13 +126,15 @@ function plotData(data: ChartData): uPlot.AlignedData {
 interface UPlotChartProps {
   def: ChartDef;
   data: ChartData;
-  /** The recorded update being scrubbed: a marker line, and the cursor there. */
+  /** The recorded update being scrubbed, in the x axis's units: a marker line, and the cursor there. */
   marker: number | null;
   /** Called with the chart once drawn, and with null when it goes (the PNG export reads the canvases). */
   register: (id: string, plot: uPlot | null) => void;
+  /** The chart's fixed y range (ChartDef.yRange) rather than one fitted to the data. */
+  fixedY: boolean;
 }
 
-export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
+export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -141,13 +146,35 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
   // A chart zoomed by dragging keeps its zoom as live points arrive; a double-click (uPlot's zoom out) lets the
   // axes follow the data again.
   const zoomed = useRef(false);
+  // Series hidden by their chips, by label: they stay hidden when the chart is built again.
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const hiddenRef = useRef(hidden);
+  hiddenRef.current = hidden;
+  const [cursor, setCursor] = useState<number | null>(null);
+  const toggle = useCallback((i: number) => {
+    const label = dataRef.current.series[i]?.label;
+    if (label === undefined) return;
+    const next = new Set(hiddenRef.current);
+    if (next.has(label)) next.delete(label);
+    else next.add(label);
+    hiddenRef.current = next;
+    setHidden(next);
+    plot.current?.setSeries(i + 1, { show: !next.has(label) });
+  }, []);
 
   const empty = data.xs.length === 0;
   useEffect(() => {
     // uPlot has no axes to draw without a point: the chart is made once there is one.
     const el = host.current;
     if (!el || empty) return;
-    const u = new uPlot(options(def, () => dataRef.current, () => markerRef.current, el.clientWidth || 400, () => void (zoomed.current = true)), plotData(dataRef.current), el);
+    const hooks: ChartHooks = {
+      data: () => dataRef.current,
+      marker: () => markerRef.current,
+      hidden: () => hiddenRef.current,
+      onZoom: () => void (zoomed.current = true),
+      onCursor: setCursor,
+    };
+    const u = new uPlot(options(def, hooks, fixedY, el.clientWidth || 400), plotData(dataRef.current), el);
     plot.current = u;
     register(def.id, u);
     // The recorded series uPlot has drawn (data-recorded-series says what it is given, before it draws).
@@ -165,7 +192,7 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
       plot.current = null;
       register(def.id, null);
     };
-  }, [def, key, register, empty]);
+  }, [def, key, register, empty, fixedY]);
 
   useEffect(() => {
     plot.current?.setData(plotData(data), !zoomed.current);
@@ -179,13 +206,27 @@ export function UPlotChart({ def, data, marker, register }: UPlotChartProps) {
     // The cursor goes to the scrubbed update when that changes, not at every live point.
   }, [marker]);
 
+  const values = chipValues(def, data, cursor !== null && cursor < data.xs.length ? cursor : null);
   const recorded = data.series.filter((s) => s.source === 'recorded').length;
   const live = data.series.filter((s) => s.source === 'live').length;
   return (
-    <figure ref={figure} className="chart" data-testid={`chart-${def.id}`} data-recorded-series={recorded} data-live-series={live} data-series={data.series.map((s) => s.label).join('|')}>
+    <figure
+      ref={figure}
+      className="chart"
+      data-testid={`chart-${def.id}`}
+      data-recorded-series={recorded}
+      data-live-series={live}
+      data-series={data.series.map((s) => s.label).join('|')}
+      data-y-range={yRangeOf(def, data, fixedY).map((v) => Number(v.toPrecision(4))).join(',')}
+    >
       <figcaption className="chart-title">{def.title}</figcaption>
       {empty ? <p className="hint">No points yet.</p> : null}
       <div ref={host} className="chart-plot" role="img" aria-label={`${def.title}: ${data.series.map((s) => s.label).join(', ') || 'no points yet'}`} />
+      <ChartLegend
+        chips={data.series.map((s, i) => ({ series: s, shown: !hidden.has(s.label), value: values[i] }))}
+        at={cursor !== null && data.xs[cursor] !== undefined ? `${data.xLabel} ${data.xs[cursor]}:` : 'last values:'}
+        onToggle={toggle}
+      />
     </figure>
   );
 }

@@ -1,9 +1,14 @@
 // What each learning-curve chart draws, as data: the charts (Curves.tsx draws them with uPlot, chart_view.ts)
-// get from here their series, one x axis of updates shared by every series, and each series' look. A run is
-// told apart by colour, one fixed colour per algorithm from the Okabe-Ito palette (readable with every common
-// colour-vision deficiency); the metrics of one chart by dash; the recorded run (a finished benchmark, dashed,
-// with a 95% band over its seeds) from the live one (solid). Eval lines are drawn after, so on top of, the
-// thin line of the training rollouts.
+// get from here their series, one x axis (updates, episodes or seconds) shared by every series, each series'
+// look and the y range.
+// Every series differs from the others of its chart by dash as well as by colour, so that a chart reads without
+// colour vision too. An algorithm keeps one colour from the Okabe-Ito palette (readable with every common
+// colour-vision deficiency) in every chart where runs are compared; the recorded run (a finished benchmark,
+// dashed, with a 95% band over its seeds) is told from the live one (solid) by dash. A chart of several
+// metrics of one live run (loss terms, skills) gives each metric a colour and a dash of its own; with several
+// live runs, the colour is the run's and the dash the metric's. The raw training rollouts are left out of the
+// eval charts unless asked for: their swings would hide the recorded bands. Eval lines are drawn after, so on
+// top of, the thin training line.
 import type { Algo } from '../rl/config.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
@@ -25,7 +30,7 @@ export interface ChartDef {
   metrics: ChartMetric[];
   /** The recorded run's split drawn here (mean over seeds with its band), if any. */
   recorded: 'seen' | 'unseen' | null;
-  /** Fixed y range, or null to fit the data. */
+  /** The range of the fixed-range view, and the bounds of the auto range; null: the auto range only. */
   yRange: [number, number] | null;
   /** Values are fractions, read out as percentages. */
   percent: boolean;
@@ -73,6 +78,7 @@ export const CHARTS: readonly ChartDef[] = [
     metrics: [
       { key: 'meanGate', label: 'mean gate (decision tokens)', kind: 'line' },
       { key: 'validSkillRate', label: 'valid skills', kind: 'line' },
+      { key: 'degenerateSkillRate', label: 'degenerate skills (repeat a phrase)', kind: 'line' },
       { key: 'skillFidelity', label: 'skill fidelity', kind: 'line' },
       { key: 'skillPlaceTrue', label: "skills stating the object's true start", kind: 'line' },
       { key: 'skillPlaceFalse', label: 'skills stating a false one', kind: 'line' },
@@ -111,14 +117,27 @@ export function colourOfRun(run: string): string {
 }
 
 /** Dash per metric of a chart (first solid), and the recorded run's dash. */
-const METRIC_DASH: number[][] = [[], [7, 4], [2, 3]];
+const METRIC_DASH: number[][] = [[], [7, 4], [2, 3], [10, 3, 2, 3], [1, 4], [14, 4], [5, 2, 1, 2, 1, 2]];
+/** Colour per metric in a chart of several metrics of one run: Okabe-Ito, its yellow left out (too light on white). */
+const METRIC_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 export const RECORDED_DASH = [9, 5];
+/** The training rollouts on an eval chart: dotted, under the eval line. */
+export const TRAIN_DASH = [2, 3];
 
-export interface Smoothing {
+/** What the x axis counts: updates, training episodes played, or the live run's seconds of training. */
+export type XAxis = 'update' | 'episodes' | 'wall';
+
+export const X_LABELS: Record<XAxis, string> = { update: 'update', episodes: 'episodes', wall: 'training seconds' };
+
+export interface ChartOptions {
   /** EMA weight in [0, 1); 0 draws the raw values only. */
   weight: number;
   /** Draw the raw values faintly under the smoothed ones. */
   showRaw: boolean;
+  /** Draw the training rollouts' success on the eval charts (left out by default). */
+  showTrain?: boolean;
+  /** The x axis; updates by default. A recording keeps no wall time: its arms are left out against seconds. */
+  x?: XAxis;
 }
 
 export interface SeriesSpec {
@@ -136,8 +155,9 @@ export interface SeriesSpec {
 }
 
 export interface ChartData {
-  /** Updates, ascending: the x of every series. */
+  /** The x of every series, ascending: updates, episodes or seconds (xLabel). */
   xs: number[];
+  xLabel: string;
   series: SeriesSpec[];
   /** One row per series, aligned with xs; null where a series has no value. */
   ys: (number | null)[][];
@@ -148,12 +168,15 @@ function aligned(xs: readonly number[], points: ReadonlyMap<number, number | nul
 }
 
 /** The chart's series: the recorded arms (if the chart has a split of them), then each live run's metrics. */
-export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, smoothing: Smoothing): ChartData {
+export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, options: ChartOptions): ChartData {
+  const x = options.x ?? 'update';
   const runs = Object.keys(curves).sort();
-  const arms = def.recorded && recorded ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
+  const arms = def.recorded && recorded && x !== 'wall' ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
+  const recordedX = (update: number) => (x === 'episodes' ? update * recorded!.episodesPerUpdate : update);
+  const liveX = new Map(runs.map((run) => [run, liveXs(curves[run], x)]));
   const xSet = new Set<number>();
-  for (const run of runs) for (const m of curves[run]) xSet.add(m.update);
-  for (const { band } of arms) for (const p of band) xSet.add(p.update);
+  for (const run of runs) for (const v of liveX.get(run)!) xSet.add(v);
+  for (const { band } of arms) for (const p of band) xSet.add(recordedX(p.update));
   const xs = [...xSet].sort((a, b) => a - b);
   const series: SeriesSpec[] = [];
   const ys: (number | null)[][] = [];
@@ -161,7 +184,7 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
   for (const { arm, band } of arms) {
     const at = (f: (p: (typeof band)[number]) => number) => {
       const out: (number | null)[] = new Array(xs.length).fill(null);
-      for (const p of band) out[column.get(p.update)!] = f(p);
+      for (const p of band) out[column.get(recordedX(p.update))!] = f(p);
       return out;
     };
     const n = arm.seeds.length;
@@ -179,39 +202,83 @@ export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>
     ys.push(at((p) => p.mean));
   }
   // Training lines first: uPlot draws series in order, so the eval lines lie on top of them.
-  const ordered = [...def.metrics].sort((a, b) => Number(b.kind === 'train') - Number(a.kind === 'train'));
+  const shown = def.metrics.filter((m) => m.kind !== 'train' || options.showTrain === true);
+  const ordered = [...shown].sort((a, b) => Number(b.kind === 'train') - Number(a.kind === 'train'));
+  const perMetric = def.recorded === null && def.metrics.length > 1;
   for (const run of runs) {
     for (const metric of ordered) {
-      const raw = aligned(xs, new Map(curves[run].map((m) => [m.update, m[metric.key] as number | null])));
+      const pointXs = liveX.get(run)!;
+      const raw = aligned(xs, new Map(curves[run].map((m, k) => [pointXs[k], m[metric.key] as number | null])));
       if (raw.every((v) => v === null)) continue;
+      const at = def.metrics.indexOf(metric);
       const base = {
         run,
         source: 'live' as const,
-        colour: colourOfRun(run),
-        dash: METRIC_DASH[def.metrics.indexOf(metric)] ?? [],
+        colour: perMetric && runs.length === 1 ? METRIC_COLOURS[at % METRIC_COLOURS.length] : colourOfRun(run),
+        dash: def.recorded !== null ? (metric.kind === 'train' ? TRAIN_DASH : []) : (METRIC_DASH[at] ?? []),
         width: metric.kind === 'train' ? 1 : 2,
         alpha: metric.kind === 'train' ? 0.55 : 1,
         points: metric.kind === 'eval',
         band: null,
       };
       const label = `live ${run} ${metric.label}`;
-      if (smoothing.weight > 0) {
-        if (smoothing.showRaw) {
+      if (options.weight > 0) {
+        if (options.showRaw) {
           series.push({ ...base, label: `${label} (raw)`, width: 1, alpha: base.alpha * 0.35, points: false });
           ys.push(raw);
         }
         series.push({ ...base, label: `${label} (smoothed)` });
-        ys.push(ema(raw, smoothing.weight));
+        ys.push(ema(raw, options.weight));
       } else {
         series.push({ ...base, label });
         ys.push(raw);
       }
     }
   }
-  return { xs, series, ys };
+  return { xs, xLabel: X_LABELS[x], series, ys };
 }
 
-/** What decides the uPlot instance: a chart is rebuilt when its series change, and only given new data else. */
+/**
+ * The y range a chart shows. Fixed: the chart's own range (a chart without one is always auto). Auto: the
+ * values drawn, the recorded bands included, padded by a tenth of their span (a tenth of the value when they
+ * are all equal; 5 percentage points, or 1, when they are all 0) and kept within the chart's range, so that a rise from 33% to 43% fills the
+ * chart instead of a tenth of it; before any value, the chart's range or [0, 1].
+ */
+export function yRangeOf(def: ChartDef, data: ChartData, fixed: boolean): [number, number] {
+  if (fixed && def.yRange) return def.yRange;
+  let lo = Infinity;
+  let hi = -Infinity;
+  const take = (v: number | null) => {
+    if (v === null || !Number.isFinite(v)) return;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  };
+  data.ys.forEach((row) => row.forEach(take));
+  for (const s of data.series) {
+    s.band?.lo.forEach(take);
+    s.band?.hi.forEach(take);
+  }
+  if (lo > hi) return def.yRange ?? [0, 1];
+  const pad = hi > lo ? (hi - lo) / 10 : hi !== 0 ? Math.abs(hi) / 10 : def.percent ? 0.05 : 1;
+  const [min, max] = def.yRange ?? [-Infinity, Infinity];
+  return [Math.max(min, lo - pad), Math.min(max, hi + pad)];
+}
+
+/** What decides the uPlot instance: a chart is rebuilt when its series or its x axis change, and only given new data else. */
 export function seriesKey(data: ChartData): string {
-  return data.series.map((s) => s.label).join('|');
+  return [data.xLabel, ...data.series.map((s) => s.label)].join('|');
+}
+
+/**
+ * The x of each of a run's points: its update, the episodes it had played after it, or its seconds of
+ * training so far (the sum of its updates' wall times, in seconds).
+ */
+function liveXs(list: readonly UpdateMetrics[], x: XAxis): number[] {
+  if (x === 'update') return list.map((m) => m.update);
+  if (x === 'episodes') return list.map((m) => m.episodes);
+  let ms = 0;
+  return list.map((m) => {
+    ms += m.wallMs;
+    return Math.round(ms) / 1000;
+  });
 }

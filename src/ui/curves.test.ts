@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedArm, RecordedRun } from '../rl/recorded_run.ts';
 import { RECORD_FORMAT, RECORD_INDEX_FORMAT, RECORD_VERSION } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
-import { CHARTS, RECORDED_DASH, chartData, colourOfRun, seriesKey } from './charts.ts';
+import { CHARTS, RECORDED_DASH, TRAIN_DASH, chartData, colourOfRun, seriesKey, yRangeOf } from './charts.ts';
 import { CSV_COLUMNS, curvesCsv } from './curves_csv.ts';
 import { armBand, recordedUpdates, tQuantile975 } from './recorded_curves.ts';
+import { chipValues, tickLabels } from './chart_readout.ts';
 import { loadNewestRecord } from './recorded_load.ts';
 import { ema } from './smoothing.ts';
 
@@ -16,7 +17,7 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
     run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3, lambda: 0.1, beta: 5,
     meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 1, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
     meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: null,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null,
+    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
   };
 }
 
@@ -84,7 +85,7 @@ describe('chart series', () => {
   const live = { seed: [metrics('seed', 1), metrics('seed', 2, 0.5), metrics('seed', 3)] };
 
   it('puts the recorded arms and the live run on one axis of updates, training line before the eval line', () => {
-    const d = chartData(unseen, live, record(), { weight: 0, showRaw: false });
+    const d = chartData(unseen, live, record(), { weight: 0, showRaw: false, showTrain: true });
     expect(d.xs).toEqual([0, 1, 2, 3, 4, 8]);
     expect(d.series.map((s) => s.label)).toEqual([
       'recorded grpo eval-unseen (mean of 2 seeds)', 'recorded seed eval-unseen (mean of 1 seed)', 'live seed train rollouts', 'live seed eval-unseen',
@@ -94,19 +95,67 @@ describe('chart series', () => {
     expect(d.series[0]).toMatchObject({ source: 'recorded', dash: RECORDED_DASH, colour: colourOfRun('grpo') });
     expect(d.series[0].band?.seeds).toEqual([2, null, null, null, 2, 2]);
     expect(d.series[1].band).toBeNull();
-    expect(d.series[2]).toMatchObject({ source: 'live', width: 1, points: false, colour: colourOfRun('seed') });
-    expect(d.series[3]).toMatchObject({ width: 2, points: true, dash: [7, 4] });
+    expect(d.series[2]).toMatchObject({ source: 'live', width: 1, points: false, colour: colourOfRun('seed'), dash: TRAIN_DASH });
+    expect(d.series[3]).toMatchObject({ width: 2, points: true, dash: [], colour: colourOfRun('seed') });
     expect(colourOfRun('seed')).not.toBe(colourOfRun('grpo'));
   });
 
+  it('leaves the training rollouts out of the eval charts unless asked for', () => {
+    const d = chartData(unseen, live, record(), { weight: 0, showRaw: false });
+    expect(d.series.map((s) => s.label)).toEqual(['recorded grpo eval-unseen (mean of 2 seeds)', 'recorded seed eval-unseen (mean of 1 seed)', 'live seed eval-unseen']);
+  });
+
+  it('tells every series of a chart apart by colour and by dash', () => {
+    const gate = CHARTS.find((c) => c.id === 'gate')!;
+    const full = (run: 'seed' | 'grpo', update: number) => ({
+      ...metrics(run, update), validSkillRate: 0.5, degenerateSkillRate: 0.1, skillFidelity: 0.4, skillPlaceTrue: 0.6, skillPlaceFalse: 0.05,
+    });
+    const distinct = (values: string[]) => new Set(values).size === values.length;
+    // One live run: each metric its own colour and dash.
+    const one = chartData(gate, { seed: [full('seed', 1), full('seed', 2)] }, null, { weight: 0, showRaw: false });
+    expect(one.series).toHaveLength(gate.metrics.length);
+    expect(distinct(one.series.map((s) => s.colour))).toBe(true);
+    expect(distinct(one.series.map((s) => s.dash.join()))).toBe(true);
+    // Two live runs: the run's colour, the metric's dash; no two series alike.
+    const two = chartData(gate, { seed: [full('seed', 1)], grpo: [full('grpo', 1)] }, null, { weight: 0, showRaw: false });
+    expect(two.series.filter((s) => s.run === 'grpo').every((s) => s.colour === colourOfRun('grpo'))).toBe(true);
+    expect(distinct(two.series.map((s) => `${s.colour} ${s.dash.join()}`))).toBe(true);
+    // An eval chart: the recorded and live runs of one algorithm share its colour and differ by dash.
+    const eval_ = chartData(unseen, live, record(), { weight: 0, showRaw: false, showTrain: true });
+    expect(distinct(eval_.series.map((s) => `${s.colour} ${s.dash.join()}`))).toBe(true);
+  });
+
+  it('fits the y axis to the data within the chart\'s bounds, or shows the fixed range', () => {
+    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.33), metrics('seed', 2, 0.43)] }, null, { weight: 0, showRaw: false });
+    const [lo, hi] = yRangeOf(unseen, d, false);
+    expect(lo).toBeCloseTo(0.32, 12);
+    expect(hi).toBeCloseTo(0.44, 12);
+    expect(yRangeOf(unseen, d, true)).toEqual([0, 1]);
+    // Padding never leaves the chart's bounds; the recorded bands count as data.
+    const withBands = chartData(unseen, live, record(), { weight: 0, showRaw: false });
+    expect(yRangeOf(unseen, withBands, false)).toEqual([0, 1]);
+    // One value: padded by a tenth of it; no value: the chart's range.
+    expect(yRangeOf(unseen, chartData(unseen, { seed: [metrics('seed', 1, 0.5)] }, null, { weight: 0, showRaw: false }), false)).toEqual([0.45, 0.55]);
+    expect(yRangeOf(unseen, chartData(unseen, {}, null, { weight: 0, showRaw: false }), false)).toEqual([0, 1]);
+    // All 0: 5 percentage points above 0 on a chart of fractions, [-1, 1] on one without bounds.
+    expect(yRangeOf(unseen, chartData(unseen, { seed: [metrics('seed', 1, 0)] }, null, { weight: 0, showRaw: false }), false)).toEqual([0, 0.05]);
+    const reward = CHARTS.find((c) => c.id === 'reward')!;
+    expect(yRangeOf(reward, chartData(reward, { seed: [{ ...metrics('seed', 1), meanReward: 0 }] }, null, { weight: 0, showRaw: false }), false)).toEqual([-1, 1]);
+    const loss = CHARTS.find((c) => c.id === 'loss')!;
+    const l = chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false });
+    // L_GRPO 0.1, L_OPD 0.2, KL 0.01: no bounds, the fixed view is the auto one.
+    expect(yRangeOf(loss, l, true)).toEqual(yRangeOf(loss, l, false));
+    expect(yRangeOf(loss, l, false)[0]).toBeCloseTo(0.01 - 0.019, 12);
+  });
+
   it('smooths the live run only: raw values faint under the smoothed line, or the smoothed line alone', () => {
-    const both = chartData(unseen, live, record(), { weight: 0.5, showRaw: true });
+    const both = chartData(unseen, live, record(), { weight: 0.5, showRaw: true, showTrain: true });
     expect(both.series.slice(2).map((s) => s.label)).toEqual([
       'live seed train rollouts (raw)', 'live seed train rollouts (smoothed)', 'live seed eval-unseen (raw)', 'live seed eval-unseen (smoothed)',
     ]);
     expect(both.series[2].alpha).toBeLessThan(both.series[3].alpha);
     expect(both.ys[0]).toEqual(chartData(unseen, live, record(), { weight: 0, showRaw: false }).ys[0]);
-    const only = chartData(unseen, { seed: [metrics('seed', 1, null, 0), metrics('seed', 2, null, 1)] }, null, { weight: 0.5, showRaw: false });
+    const only = chartData(unseen, { seed: [metrics('seed', 1, null, 0), metrics('seed', 2, null, 1)] }, null, { weight: 0.5, showRaw: false, showTrain: true });
     expect(only.series.map((s) => s.label)).toEqual(['live seed train rollouts (smoothed)']);
     expect(only.ys[0]).toEqual([0, expect.closeTo(0.5 / 0.75, 12)]);
     expect(seriesKey(both)).not.toBe(seriesKey(only));
@@ -201,5 +250,41 @@ describe('loading the recorded run', () => {
       throw new TypeError('Failed to fetch');
     };
     expect((await loadNewestRecord(failing)).state).toBe('failed');
+  });
+});
+
+describe('the x axis', () => {
+  const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
+  const live = { seed: [{ ...metrics('seed', 1, 0.5), wallMs: 1500 }, { ...metrics('seed', 2, 0.6), wallMs: 500.4 }] };
+
+  it('counts updates, episodes (the recording at its episodes per update) or the live run\'s seconds', () => {
+    const byUpdate = chartData(unseen, live, record(), { weight: 0, showRaw: false });
+    expect([byUpdate.xLabel, byUpdate.xs]).toEqual(['update', [0, 1, 2, 4, 8]]);
+    const byEpisodes = chartData(unseen, live, record(), { weight: 0, showRaw: false, x: 'episodes' });
+    // Live: 8 episodes per update; recorded: 32.
+    expect([byEpisodes.xLabel, byEpisodes.xs]).toEqual(['episodes', [0, 8, 16, 128, 256]]);
+    expect(byEpisodes.ys[2]).toEqual([null, 0.5, 0.6, null, null]);
+    const bySeconds = chartData(unseen, live, record(), { weight: 0, showRaw: false, x: 'wall' });
+    expect(bySeconds.xs).toEqual([1.5, 2]);
+    expect(bySeconds.series.map((s) => s.source)).toEqual(['live']);
+    expect(seriesKey(bySeconds)).not.toBe(seriesKey(chartData(unseen, live, null, { weight: 0, showRaw: false })));
+  });
+});
+
+describe('the legend chips', () => {
+  const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
+  it('read each series at the hovered update, else at its last value, with the recorded interval', () => {
+    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.5), metrics('seed', 2)] }, record(), { weight: 0, showRaw: false });
+    // Columns: updates 0, 1, 2, 4, 8; the live series has a value at update 1 only.
+    expect(d.xs).toEqual([0, 1, 2, 4, 8]);
+    expect(chipValues(unseen, d, null)).toEqual(['40.0% [0.0%, 100.0%]', '60.0%', '50.0%']);
+    expect(chipValues(unseen, d, 0)).toEqual(['30.0% [30.0%, 30.0%]', '30.0%', '–']);
+    // Ticks get the decimals their step needs.
+    expect(tickLabels([0.3, 0.305, 0.31], true)).toEqual(['30.0%', '30.5%', '31.0%']);
+    expect(tickLabels([0, 0.2, 0.4], true)).toEqual(['0%', '20%', '40%']);
+    expect(tickLabels([-0.001, -0.0005, 0, 0.0005], false)).toEqual(['-0.0010', '-0.0005', '0.0000', '0.0005']);
+    expect(tickLabels([0, 25, 50], false)).toEqual(['0', '25', '50']);
+    const loss = CHARTS.find((c) => c.id === 'loss')!;
+    expect(chipValues(loss, chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false }), null)).toEqual(['0.1', '0.2', '0.01']);
   });
 });

@@ -9,7 +9,7 @@ const METRICS: readonly (keyof UpdateMetrics)[] = [
   'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'skillPlaceTrue', 'skillPlaceFalse', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
   'gradNormGrpo', 'gradNormOpd', 'gradNormRatio', 'meanDivergence',
   'meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups',
-  'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill', 'validationKl',
+  'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill', 'validationKl', 'degenerateSkillRate',
 ];
 
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];

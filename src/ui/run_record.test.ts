@@ -5,15 +5,17 @@ import {
   afterImport,
   applyEvent,
   colourOf,
-  colourRange,
+  colourScale,
   filterTrajectories,
   keepSelection,
+  isForced,
   recordWithCurves,
+  robustBound,
   tokenValue,
   type RunRecord,
 } from './run_record.ts';
 
-function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: boolean, delta: number[] = []): TrajectoryView {
+function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: boolean, delta: number[] = [], forced: number[] = []): TrajectoryView {
   const f = (a: number[]) => Float32Array.from(a);
   return {
     run,
@@ -29,6 +31,7 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
     reward: won ? 10 : 0,
     invalidSteps: 0,
     tokens: delta.map(() => 'go'),
+    choice: Uint8Array.from(delta, (_, k) => (forced.includes(k) ? 0 : 1)),
     lOld: f(delta.map(() => -1)),
     advantage: null,
     skill: null,
@@ -47,7 +50,7 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
     run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05, lambda: 0.1, beta: 5,
     meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, skillPlaceTrue: 0.6, skillPlaceFalse: 0.05, corrDeltaAdvantage: 0.2, gradNorm: 1.2, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
     meanAbsDelta: 0.4, forcedShare: 0.6, corrDeltaAdvantageWon: 0.1, corrDeltaAdvantageLost: -0.1, corrDeltaExpert: 0.3, zeroVarianceGroups: 0.25,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null,
+    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
   };
 }
 
@@ -103,14 +106,33 @@ describe('run record', () => {
 });
 
 describe('colour scales', () => {
-  it('spans the largest |value| of the batch symmetrically; gate spans [0, 1]', () => {
+  it('spans the 95th percentile of |value| of the batch symmetrically; gate spans [0, 1]', () => {
     const list = [trajectory('seed', 1, 0, true, [0.5, -2]), trajectory('seed', 1, 1, false, [1])];
-    expect(colourRange(list, 'delta')).toEqual([-2, 2]);
-    expect(colourRange(list, 'coef')).toEqual([-2, 2]);
-    expect(colourRange(list, 'gate')).toEqual([0, 1]);
+    expect(colourScale(list, 'delta')).toEqual({ range: [-2, 2], largest: 2 });
+    expect(colourScale(list, 'coef').range).toEqual([-2, 2]);
+    expect(colourScale(list, 'gate').range).toEqual([0, 1]);
     // The divergence is never negative: a one-sided scale from 0.
-    expect(colourRange(list, 'kl')).toEqual([0, 4]);
-    expect(colourRange([], 'delta')[1]).toBeGreaterThan(0);
+    expect(colourScale(list, 'kl').range).toEqual([0, 4]);
+    expect(colourScale([], 'delta').range[1]).toBeGreaterThan(0);
+  });
+
+  it('lets an outlier saturate instead of setting the scale', () => {
+    // 39 tokens at |Delta| <= 1 and one at 14: the scale ends at the 38th smallest |value| (nearest rank), not 14.
+    const delta = [...Array.from({ length: 39 }, (_, k) => (k % 2 ? -1 : 1) * ((k + 1) / 39)), 14];
+    const scale = colourScale([trajectory('seed', 1, 0, true, delta)], 'delta');
+    expect(scale.range[1]).toBeCloseTo(38 / 39, 6);
+    expect(scale.largest).toBe(14);
+    expect(colourOf(14, scale.range, 'delta')).toBe(colourOf(scale.range[1], scale.range, 'delta'));
+    expect(robustBound([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3])).toBe(3);
+    expect(robustBound([Number.NaN, 0])).toBeGreaterThan(0);
+  });
+
+  it('leaves forced tokens out of the scale and marks them', () => {
+    // Token 1 was forced: its value (however large) does not set the scale.
+    const t = trajectory('seed', 1, 0, true, [0.5, 9, -0.25], [1]);
+    expect(isForced(t, 1)).toBe(true);
+    expect(isForced(t, 0)).toBe(false);
+    expect(colourScale([t], 'delta')).toEqual({ range: [-0.5, 0.5], largest: 0.5 });
   });
 
   it('colours only tokens that went through the loss', () => {

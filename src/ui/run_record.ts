@@ -128,20 +128,53 @@ export function tokenValue(t: TrajectoryView, k: number, by: ColourBy): number |
   return Number.isNaN(v) ? null : v;
 }
 
+/** The share of tokens a colour scale resolves: the rest, the largest |values|, saturate at its ends. */
+const SCALE_QUANTILE = 0.95;
+
 /**
- * The range a colour scale spans for a batch: gate is always [0, 1]; the divergence (kl) [0, m]; Delta and
- * coef span [-m, m]; m is the largest |value| over the batch (at least a tiny epsilon, so a zero batch is white).
+ * The bound of a robust colour scale: the 95th percentile of |value| (nearest rank), so that one or two
+ * outliers saturate instead of washing every other token out to white; a tiny epsilon when there is nothing
+ * but zeros, so a zero batch is white (and the largest |value| when the percentile is 0 but not all are).
  */
-export function colourRange(list: readonly TrajectoryView[], by: ColourBy): [number, number] {
-  if (by === 'gate') return [0, 1];
-  let m = 0;
+export function robustBound(values: Iterable<number>): number {
+  const magnitudes: number[] = [];
+  for (const v of values) if (Number.isFinite(v)) magnitudes.push(Math.abs(v));
+  if (magnitudes.length === 0) return 1e-12;
+  magnitudes.sort((a, b) => a - b);
+  const bound = magnitudes[Math.max(0, Math.ceil(SCALE_QUANTILE * magnitudes.length) - 1)];
+  // Mostly zeros with a few values: the scale spans those few rather than saying everything is 0.
+  const largest = magnitudes[magnitudes.length - 1];
+  return bound > 0 ? bound : largest > 0 ? largest : 1e-12;
+}
+
+/** A colour scale and what it leaves out: the largest |value| of the tokens it was set from. */
+export interface ColourScale {
+  range: [number, number];
+  largest: number;
+}
+
+/** Whether the decoding mask allowed this token alone: its probability is 1 with or without a skill. */
+export function isForced(t: TrajectoryView, k: number): boolean {
+  return t.choice[k] === 0;
+}
+
+/**
+ * The colour scale of a batch, set by its scored tokens where the policy had a choice (a forced token's Delta
+ * and gradient are 0, and forced tokens are most tokens): gate always spans [0, 1]; the divergence (kl)
+ * [0, b]; Delta and coef [-b, b]; b is the 95th percentile of |value| (robustBound).
+ */
+export function colourScale(list: readonly TrajectoryView[], by: ColourBy): ColourScale {
+  const values: number[] = [];
   for (const t of list) {
-    if (!t.scores) continue;
-    const a = by === 'delta' ? t.scores.delta : by === 'kl' ? t.scores.divergence : t.scores.coef;
-    for (let k = 0; k < a.length; k++) if (Number.isFinite(a[k])) m = Math.max(m, Math.abs(a[k]));
+    for (let k = 0; k < t.tokens.length; k++) {
+      const v = tokenValue(t, k, by);
+      if (v !== null && !isForced(t, k)) values.push(v);
+    }
   }
-  const bound = m > 0 ? m : 1e-12;
-  return by === 'kl' ? [0, bound] : [-bound, bound];
+  const largest = values.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+  if (by === 'gate') return { range: [0, 1], largest };
+  const bound = robustBound(values);
+  return { range: by === 'kl' ? [0, bound] : [-bound, bound], largest };
 }
 
 /**

@@ -8,7 +8,7 @@ import { EMPTY_RECORD, applyEvent, shownBatch, type RunRecord } from './run_reco
 function trajectory(update: number, index: number): TrajectoryView {
   return {
     run: 'seed', update, index, task: 0, episode: index, goal: 'put a mug in cabinet', taskType: 'put', opening: '', steps: [], won: false,
-    reward: 0, invalidSteps: 0, tokens: [], lOld: new Float32Array(0), advantage: null, skill: null, scores: null,
+    reward: 0, invalidSteps: 0, tokens: [], choice: new Uint8Array(0), lOld: new Float32Array(0), advantage: null, skill: null, scores: null,
   };
 }
 

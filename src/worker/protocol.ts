@@ -40,6 +40,8 @@ export interface SkillView {
   reason: string | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
+  /** The phrase the text repeats right after itself (text/skill_repeats.ts), a degenerate skill; null when none. */
+  repeats: string | null;
   /** The kind the text names by its first word (text/skill_parser.ts parseSkill), whatever the outcome; null for neither. */
   kind: 'workflow' | 'avoid' | null;
   /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */
@@ -86,6 +88,11 @@ export interface TrajectoryView {
   invalidSteps: number;
   /** Text of each scored token (command tokens and their end token). */
   tokens: string[];
+  /**
+   * Per scored token: 1 where the decoding mask allowed more than one token (a decision), 0 where it allowed
+   * this one alone (a forced token: probability 1 with or without a skill, so Delta 0 and no gradient).
+   */
+  choice: Uint8Array;
   /** Rollout log-probs (pre-update policy, plain context). */
   lOld: Float32Array;
   /** Group-normalised advantage, once stage 2 ran. */

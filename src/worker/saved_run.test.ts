@@ -37,7 +37,7 @@ function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
     L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, lambda: 0.1, beta: 5, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 0.3, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
     tokens: 120, tokensPerSecond: 900, wallMs: 130, skipped: null,
     meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: 0.5,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null,
+    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
   };
 }
 

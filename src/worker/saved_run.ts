@@ -84,6 +84,7 @@ const METRIC_FIELDS = {
   meanDelta: 'number',
   meanGate: 'number',
   validSkillRate: 'number?',
+  degenerateSkillRate: 'added number?',
   skillFidelity: 'number?',
   skillPlaceTrue: 'added number?',
   skillPlaceFalse: 'added number?',

@@ -49,6 +49,10 @@ describe('trajectory view', () => {
       expect(v.tokens.slice(s.tokenStart, s.tokenStart + s.tokenCount).filter((x) => x !== '<end>').join(' ')).toBe(tok.decode(tok.encode(s.command)).split(/\s+/).join(' '));
       expect(v.tokens[s.tokenStart + s.tokenCount - 1]).toBe('<end>');
     }
+    // A command's first word is a choice among several; within a command, the trie forces some tokens.
+    expect(v.choice.length).toBe(v.tokens.length);
+    for (const s of v.steps) expect(v.choice[s.tokenStart]).toBe(1);
+    expect(v.choice.some((c) => c === 0)).toBe(true);
     expect(v.skill).toBeNull();
     expect(v.scores).toBeNull();
   });
@@ -56,7 +60,10 @@ describe('trajectory view', () => {
   it('says which skill distillation used: its own, another trajectory’s, or the library’s', async () => {
     const ts = await twoTrajectories();
     const own = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [A, B]), null, model.contextLength);
-    expect(own.skill).toMatchObject({ text: A.text, valid: true, origin: 'written', usedInstead: null, outcome: ts[0].won ? 'success' : 'failure' });
+    expect(own.skill).toMatchObject({ text: A.text, valid: true, repeats: null, origin: 'written', usedInstead: null, outcome: ts[0].won ? 'success' : 'failure' });
+    const loop = { text: 'workflow: open the drawer 1, open the drawer 1, open the drawer 1.', ok: true, reason: '' };
+    const looping = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [loop, B], [loop, B]), null, model.contextLength);
+    expect(looping.skill).toMatchObject({ valid: true, repeats: 'open the drawer 1' });
     expect(own.skill!.prompt.startsWith('<analyze> <task>')).toBe(true);
     for (const s of ts[0].records.slice(1)) expect(own.skill!.prompt).toContain(s.action);
 

@@ -5,11 +5,12 @@ import { lossProblemToJson, shortestFloat32, type TokenNote } from '../backend/l
 import type { LossHyper, LossOutput } from '../backend/backend.ts';
 import { analyzerContext, openingRoomText } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill_parser.ts';
+import { repeatedPhrase } from '../text/skill_repeats.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
-import { creditDiagnostics } from '../rl/diagnostics.ts';
+import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
@@ -50,6 +51,7 @@ export function trajectoryView(
     reward: totalReward(t, config.winReward, config.invalidPenalty),
     invalidSteps: t.invalid,
     tokens,
+    choice: choiceTokens(t),
     lOld: t.lOld,
     advantage,
     skill: state ? skillView(tok, t, state, contextLength) : null,
@@ -71,10 +73,11 @@ function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLen
   const outcome = t.won ? 'success' : 'failure';
   const reason = skill.ok ? null : skill.reason || 'unusable';
   const kind = parseSkill(skill.text).kind;
-  if (!written) return { text: skill.text, valid: skill.ok, reason, outcome, kind, prompt: '', origin: 'library', usedInstead: null };
+  const repeats = repeatedPhrase(skill.text);
+  if (!written) return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt: '', origin: 'library', usedInstead: null };
   const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1 }));
   const usedInstead = used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
-  return { text: skill.text, valid: skill.ok, reason, outcome, kind, prompt, origin: 'written', usedInstead };
+  return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt, origin: 'written', usedInstead };
 }
 
 /** The trajectory's slice of the update's per-token arrays; null before re-scoring (stage 4). */

@@ -168,6 +168,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     expect(line.teacherOwnSkill).toBeNull();
     expect(line.skillPlaceTrue === null || (line.skillPlaceTrue >= 0 && line.skillPlaceTrue <= 1)).toBe(true);
     expect('skillPlaceFalse' in line).toBe(true);
+    // Skills that repeat a phrase are counted apart in metrics.jsonl.
+    expect(line.degenerateSkillRate).toBeGreaterThanOrEqual(0);
+    expect(line.degenerateSkillRate).toBeLessThanOrEqual(1);
     const last = join(run, 'last.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
     writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, algo: 'seed-shuffled' } }));
