@@ -96,6 +96,18 @@ export const CHARTS: readonly ChartDef[] = [
     yRange: [-1, 1],
     percent: false,
   },
+  {
+    // How much of the step the distillation term drives, measured each update (the scale lambda sets).
+    id: 'scale',
+    title: 'Distillation scale: OPD / GRPO gradient norm, and the divergence to the teacher',
+    metrics: [
+      { key: 'gradNormRatio', label: 'OPD / GRPO gradient norm', kind: 'line' },
+      { key: 'meanDivergence', label: 'KL(student ‖ teacher), decision tokens', kind: 'line' },
+    ],
+    recorded: null,
+    yRange: null,
+    percent: false,
+  },
 ];
 
 /** One colour per algorithm (Okabe-Ito), the same in every chart, recorded or live. */

@@ -175,6 +175,14 @@ describe('chart series', () => {
     expect(d.series.map((s) => s.label)).toEqual(['live seed on decision tokens']);
     expect(d.ys).toEqual([[0.22, null, 0.3]]);
   });
+
+  it('draws the distillation scale: the OPD / GRPO gradient-norm ratio and the divergence each update measured', () => {
+    const scale = CHARTS.find((c) => c.id === 'scale')!;
+    const runs = { 'seed-exact': [{ ...metrics('seed', 1), gradNormRatio: 0.31, meanDivergence: 0.44 }, { ...metrics('seed', 2), gradNormRatio: 0.25, meanDivergence: 0.47 }] };
+    const d = chartData(scale, runs, null, { weight: 0, showRaw: false });
+    expect(d.series.map((s) => s.label)).toEqual(['live seed-exact OPD / GRPO gradient norm', 'live seed-exact KL(student ‖ teacher), decision tokens']);
+    expect(d.ys).toEqual([[0.31, 0.25], [0.44, 0.47]]);
+  });
 });
 
 describe('the curves as CSV', () => {
