@@ -7,6 +7,7 @@ import { RecordedRun } from './RecordedRun.tsx';
 import { EpisodeView } from './EpisodeView.tsx';
 import { Guide, SkipLinks, useShortcuts } from './Guide.tsx';
 import { LiveNumbers } from './LiveNumbers.tsx';
+import { RacePanel } from './race/RacePanel.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
 import { StageView } from './StageView.tsx';
 import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
@@ -38,6 +39,7 @@ export function App() {
       <Notices />
       <ResumeOffer />
       <LiveNumbers />
+      <RacePanel />
       <div className="layout">
         <div className="column-main">
           <Controls />

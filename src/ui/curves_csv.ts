@@ -1,5 +1,6 @@
 // The curves as CSV: one row per run and update, the recorded run's (one row per arm, seed and evaluated
-// update: only episodes and the two eval splits) and the live run's (every metric), told apart by `source`.
+// update: only episodes and the two eval splits), the live run's (every metric) and a race's arms (every metric,
+// `source` race and `run` the arm's algorithm), told apart by `source`.
 // Empty cells where an update has no value (no evaluation at that update, a figure a recording keeps not).
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
@@ -16,8 +17,14 @@ export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update'
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
+/** A race's arms: the curve of each, by its algorithm, and the seed both were started with. */
+export interface RaceCurves {
+  seed: number;
+  arms: Record<string, readonly UpdateMetrics[]>;
+}
+
 /** `liveSeed`: the seed the live run was started with (empty when unknown). */
-export function curvesCsv(curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null = null, liveSeed: number | null = null): string {
+export function curvesCsv(curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null = null, liveSeed: number | null = null, race: RaceCurves | null = null): string {
   const rows = [CSV_COLUMNS.join(',')];
   for (const arm of recorded?.arms ?? []) {
     for (const s of arm.seeds) {
@@ -29,6 +36,9 @@ export function curvesCsv(curves: Record<string, UpdateMetrics[]>, recorded: Rec
   }
   for (const run of Object.keys(curves).sort()) {
     for (const m of curves[run]) rows.push(['live', run, liveSeed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
+  }
+  for (const run of Object.keys(race?.arms ?? {}).sort()) {
+    for (const m of race!.arms[run]) rows.push(['race', run, race!.seed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
   }
   return rows.join('\n') + '\n';
 }

@@ -4,7 +4,7 @@ import { expose } from 'comlink';
 import type { Backend } from '../backend/backend.ts';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { browserThreadHost } from '../backend/cpu/thread_browser.ts';
-import { cpuThreads, installThreadHost, singleThreadReason, startThreads } from '../backend/cpu/threads.ts';
+import { cpuThreads, installThreadHost, setCpuThreads, singleThreadReason, startThreads } from '../backend/cpu/threads.ts';
 import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
@@ -12,9 +12,14 @@ import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
 import { SHIPPED_WARM_STARTS, warmStartFile, type ModelConfig, type PresetName } from '../model/config.ts';
 import { decideBackend } from './backend_choice.ts';
 import { Engine, type EngineHost } from './engine.ts';
+import { engineWorkerOptions } from './engine_worker_name.ts';
 import { indexedDbStore } from './persist.ts';
 import type { BackendReport } from './protocol.ts';
+import type { RunStore } from './run_saves.ts';
 import type { BackendChoice } from './settings.ts';
+
+const options = engineWorkerOptions(self.name, self.location.href);
+if (options.threads !== null) setCpuThreads(options.threads);
 
 /**
  * The shipped warm start of a preset, beside the page (public/ in the repository). The page names the worker after the
@@ -22,8 +27,16 @@ import type { BackendChoice } from './settings.ts';
  * served from any sub-path.
  */
 function warmStartUrl(preset: PresetName): URL {
-  return new URL(warmStartFile(preset), self.name || self.location.href);
+  return new URL(warmStartFile(preset), options.siteRoot);
 }
+
+/** A race arm's store: its run is never checkpointed to the browser, so it never displaces the page's saved runs. */
+const keepNothing: RunStore = {
+  entries: async () => [],
+  get: async () => undefined,
+  save: async () => undefined,
+  remove: async () => undefined,
+};
 
 let runtime: Promise<GpuRuntime> | null = null;
 
@@ -57,7 +70,7 @@ async function createBackend(choice: BackendChoice, config: ModelConfig, params:
   }
   // The CPU backend's workers start now, so that the first update does not wait for them.
   const threads = await startThreads(cpuThreads());
-  const single = threads > 1 ? null : (singleThreadReason() ?? (cpuThreads() > 1 ? 'its worker threads did not start' : 'this machine reports one core'));
+  const single = threads > 1 ? null : (singleThreadReason() ?? (cpuThreads() > 1 ? 'its worker threads did not start' : options.threads === 1 ? 'the page gave it one thread' : 'this machine reports one core'));
   return {
     backend: new CpuBackend(config, params, { threads }),
     report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback, cpuThreads: { threads, single } },
@@ -93,7 +106,7 @@ const host: EngineHost = {
     return { bytes: new Uint8Array(await response.arrayBuffer()), source: `the shipped warm start (${name})` };
   },
   createBackend,
-  store: indexedDbStore,
+  store: options.keepRuns ? indexedDbStore : keepNothing,
   newRunId: () => crypto.randomUUID(),
   lockRun,
   now: () => Date.now(),
