@@ -4,6 +4,7 @@ import { ALGO_COLOURS, CHARTS, X_LABELS, chartData, type XAxis } from './charts.
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
 import { downloadBlob, downloadText } from './download.ts';
+import { raceCurves } from './race_store.ts';
 import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
@@ -40,7 +41,7 @@ export function Curves() {
   const points = Object.values(curves).reduce((n, list) => n + list.length, 0);
   const hasData = points > 0 || recorded !== null;
 
-  const exportCsv = () => downloadText(curvesCsv(curves, recorded, liveSeed), 'seed-curves.csv', 'text/csv');
+  const exportCsv = () => downloadText(curvesCsv(curves, recorded, liveSeed, raceCurves()), 'seed-curves.csv', 'text/csv');
   const exportPng = async () => {
     const images = charts.flatMap(({ def, data }) => {
       const plot = plots.current.get(def.id);

@@ -30,3 +30,8 @@ export function racePlan(page: Settings, cores: number): RacePlan {
 export function changedSinceStart(started: Settings, page: Settings): (keyof Settings)[] {
   return (Object.keys(started) as (keyof Settings)[]).filter((key) => key !== 'algo' && started[key] !== page[key]);
 }
+
+/** The cores the browser reports (1 where it reports none). */
+export function coresHere(): number {
+  return globalThis.navigator?.hardwareConcurrency || 1;
+}

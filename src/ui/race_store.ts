@@ -7,9 +7,10 @@ import { create } from 'zustand';
 import { messageOf } from '../common/errors.ts';
 import type { EngineEvent } from '../worker/protocol.ts';
 import type { Settings } from '../worker/settings.ts';
+import type { RaceCurves } from './curves_csv.ts';
 import { startEngine, type Engine } from './engine_client.ts';
 import { armAfterEvent, armStarted, newArm, type RaceArm } from './race_arm.ts';
-import { racePlan } from './race_plan.ts';
+import { coresHere, racePlan } from './race_plan.ts';
 import { usePlayground } from './store.ts';
 
 type RacePhase = 'idle' | 'starting' | 'playing' | 'paused' | 'stopped' | 'failed';
@@ -43,7 +44,7 @@ export const useRace = create<RaceState>()((set, get) => ({
     if (get().phase === 'starting' || get().phase === 'playing') return;
     end();
     const page = usePlayground.getState();
-    const plan = racePlan(page.settings, navigator.hardwareConcurrency || 1);
+    const plan = racePlan(page.settings, coresHere());
     const race = ++generation;
     set({ phase: 'starting', arms: plan.arms.map(newArm), settings: page.settings, message: null });
     await page.pause();
@@ -67,11 +68,9 @@ export const useRace = create<RaceState>()((set, get) => ({
     const race = generation;
     await usePlayground.getState().pause();
     set({ phase: 'playing', message: null });
-    const results = await Promise.allSettled(workers.map((w) => w.engine.play(Number.MAX_SAFE_INTEGER)));
-    if (race !== generation) return;
-    const failed = results.findIndex((r) => r.status === 'rejected');
-    if (failed >= 0) return fail(race, failed, messageOf((results[failed] as PromiseRejectedResult).reason));
-    set({ phase: 'paused' });
+    // An arm that fails ends the race at once, while the other is still playing.
+    await Promise.all(workers.map((w, i) => w.engine.play(Number.MAX_SAFE_INTEGER).catch((err: unknown) => fail(race, i, messageOf(err)))));
+    if (race === generation) set({ phase: 'paused' });
   },
 
   pause: async () => {
@@ -85,6 +84,12 @@ export const useRace = create<RaceState>()((set, get) => ({
     set({ phase: 'stopped' });
   },
 }));
+
+/** The race's arms for the curves CSV (rows tagged race); null before any race. */
+export function raceCurves(): RaceCurves | null {
+  const { arms, settings } = useRace.getState();
+  return settings ? { seed: settings.seed, arms: Object.fromEntries(arms.map((a) => [a.algo, a.curve])) } : null;
+}
 
 /** Ends the race's workers and stops watching the page's run; the curves stay. */
 function end(): void {

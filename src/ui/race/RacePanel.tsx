@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import { curvesCsv } from '../curves_csv.ts';
 import { downloadText } from '../download.ts';
 import { RACE_DIFFERENCE, RACE_SUCCESS, raceDifferenceData, raceSuccessData } from '../race_chart.ts';
-import { changedSinceStart, racePlan } from '../race_plan.ts';
-import { useRace } from '../race_store.ts';
+import { changedSinceStart, coresHere, racePlan } from '../race_plan.ts';
+import { raceCurves, useRace } from '../race_store.ts';
 import { useRecorded } from '../recorded_store.ts';
 import { usePlayground } from '../store.ts';
 import { UPlotChart } from '../UPlotChart.tsx';
@@ -27,10 +27,8 @@ const PHASE_TEXT = {
 function exportCsv(): void {
   const page = usePlayground.getState();
   const recordedLoad = useRecorded.getState().recorded;
-  const { arms, settings } = useRace.getState();
-  const race = settings ? { seed: settings.seed, arms: Object.fromEntries(arms.map((a) => [a.algo, a.curve])) } : null;
   const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
-  downloadText(curvesCsv(page.record.curves, recorded, page.runSettings?.seed ?? null, race), 'seed-curves.csv', 'text/csv');
+  downloadText(curvesCsv(page.record.curves, recorded, page.runSettings?.seed ?? null, raceCurves()), 'seed-curves.csv', 'text/csv');
 }
 
 function RaceButtons() {
@@ -67,7 +65,7 @@ export function RacePanel() {
   const started = useRace((s) => s.settings);
   const message = useRace((s) => s.message);
   const page = usePlayground((s) => s.settings);
-  const plan = racePlan(page, typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1);
+  const plan = racePlan(page, coresHere());
   const changed = started && phase !== 'failed' && phase !== 'stopped' ? changedSinceStart(started, page) : [];
   const success = useMemo(() => raceSuccessData(arms.map((a) => a.algo), arms.map((a) => a.curve)), [arms]);
   const difference = useMemo(() => (arms.length === 2 ? raceDifferenceData(arms[0].curve, arms[1].curve) : null), [arms]);
