@@ -84,7 +84,8 @@ function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: numbe
         ? { label: d.xLabel, size: 36, labelSize: 14 }
         : { label: d.xLabel, size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000] },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
-      { size: 46, values: (_u, ticks) => tickLabels(ticks, def.percent) },
+      // Wide enough for the longest label, a minus sign included (a difference chart's ticks are negative too).
+      { size: (_u, values) => Math.max(46, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v).length))), values: (_u, ticks) => tickLabels(ticks, def.percent) },
     ],
     legend: { show: false },
     series: [
