@@ -74,6 +74,10 @@ describe('race mode', () => {
     const inPageCsv = raceRows((await downloadText(page, 'export-csv')).text).arms;
     for (const [arm, rows] of exported.arms) for (const [update, unseen] of rows) expect(inPageCsv.get(arm)?.get(update), `${arm} ${update}`).toBe(unseen);
 
+    // A setting edited mid-race applies to the next race, and the race says so.
+    await page.evaluate((hash) => void (location.hash = hash), formatHash({ ...FAST, algo: 'grpo', seed: 3, lr: 0.002 }));
+    await expect.poll(() => page.getByTestId('race-settings-changed').textContent()).toContain('Learning rate');
+
     await page.getByTestId('race-stop').click();
     await page.locator('[data-testid="race"][data-phase="stopped"]').waitFor();
     expect(await numberOf(page, 'race-difference', 'data-pairs')).toBeGreaterThanOrEqual(differences.length);

@@ -7,6 +7,7 @@ import { RACE_DIFFERENCE, RACE_SUCCESS, raceDifferenceData, raceSuccessData } fr
 import { changedSinceStart, coresHere, racePlan } from '../race_plan.ts';
 import { raceCurves, useRace } from '../race_store.ts';
 import { useRecorded } from '../recorded_store.ts';
+import { SETTING_LABELS } from '../setting_labels.ts';
 import { usePlayground } from '../store.ts';
 import { UPlotChart } from '../UPlotChart.tsx';
 import { RaceReadout } from './RaceReadout.tsx';
@@ -65,7 +66,8 @@ export function RacePanel() {
   const started = useRace((s) => s.settings);
   const message = useRace((s) => s.message);
   const page = usePlayground((s) => s.settings);
-  const plan = racePlan(page, coresHere());
+  const cores = coresHere();
+  const plan = racePlan(page, cores);
   const changed = started && phase !== 'failed' && phase !== 'stopped' ? changedSinceStart(started, page) : [];
   const success = useMemo(() => raceSuccessData(arms.map((a) => a.algo), arms.map((a) => a.curve)), [arms]);
   const difference = useMemo(() => (arms.length === 2 ? raceDifferenceData(arms[0].curve, arms[1].curve) : null), [arms]);
@@ -77,8 +79,8 @@ export function RacePanel() {
       </div>
       <p className="hint">
         Trains grpo and {started ? arms[1]?.algo : plan.arms[1]} side by side from the same warm start with the page’s settings (seed{' '}
-        {started?.seed ?? page.seed}: the same training tasks and evaluation games for both), each in its own worker on{' '}
-        {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`}, half the cores. The page’s own run pauses while the race plays, and
+        {started?.seed ?? page.seed}: the same training tasks and evaluation games for both), each in its own worker (on the CPU backend,{' '}
+        {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`} of this machine’s {cores}). The page’s own run pauses while the race plays, and
         playing it pauses the race. The race keeps the settings it started with: edits apply to the next race.
       </p>
       <p data-testid="race-status" data-phase={phase}>
@@ -91,7 +93,7 @@ export function RacePanel() {
       ) : null}
       {changed.length > 0 ? (
         <p className="hint" data-testid="race-settings-changed">
-          Changed since the race started ({changed.join(', ')}): they apply to the next race.
+          Changed since the race started ({changed.map((key) => SETTING_LABELS[key].label).join(', ')}): they apply to the next race.
         </p>
       ) : null}
       {arms.length === 2 ? <RaceReadout arms={arms} /> : null}
