@@ -67,6 +67,8 @@ describe('per-token export', () => {
     await page.locator('[data-testid="stages"][data-stage="rollout"]').waitFor();
     for (const stage of ['rewards', 'skills', 'rescore']) await stageTo(page, stage);
     const trajectory = await selectedTrajectory(page);
+    // The table on screen hides the forced tokens until asked; the exports hold every token.
+    await page.getByTestId('forced-toggle').click();
 
     const four = await exportTable(page);
     expect([four.json.name, four.csv.name]).toEqual(['seed-tokens-update-1-stage-4.json', 'seed-tokens-update-1-stage-4.csv']);

@@ -77,7 +77,7 @@ describe('guide', () => {
       await engineReady(page);
       expect(await text(page, 'stage-caption')).toBe(STAGE_CAPTIONS[stage]);
       // Every column symbol of the table carries its definition, and the list beside the table defines it too.
-      const abbrs = await page.locator('[data-testid="stages"] [data-testid="stage-table"] abbr').evaluateAll((els) => els.map((el) => [el.getAttribute('data-symbol'), el.getAttribute('title')]));
+      const abbrs = await page.locator('[data-testid="stages"] [data-testid="stage-table"] abbr, [data-testid="stages"] [data-testid="stage-table-note"] abbr').evaluateAll((els) => els.map((el) => [el.getAttribute('data-symbol'), el.getAttribute('title')]));
       const defined = await page.locator('[data-testid="stages"] [data-testid="symbols"] dd').evaluateAll((els) => els.map((el) => el.getAttribute('data-symbol')));
       for (const [name, title] of abbrs) {
         expect(title).toBe(SYMBOLS[name as keyof typeof SYMBOLS]);

@@ -11,6 +11,7 @@ import { DEFAULT_SETTINGS, defaultSettings, formatHash, parseHash } from '../src
 import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+import { STAGES, expectExampleMarked, expectForcedToggle, expectPictureAt } from './stage_picture.ts';
 
 function close(a: number, b: number, abs: number, rel: number): boolean {
   return Math.abs(a - b) <= abs + rel * Math.abs(b);
@@ -140,7 +141,7 @@ describe('playground', () => {
     expect(problems).toEqual([]);
   });
 
-  it('steps through one update: every stage shows numbers, and the step changes the parameters', async () => {
+  it('steps through one update: the picture lights each stage, every stage shows numbers, and the step changes the parameters', async () => {
     const opened = await openPlayground(chromium.browser, formatHash(FAST));
     const { page, problems } = opened;
     await engineReady(page);
@@ -153,16 +154,18 @@ describe('playground', () => {
     await expect.poll(() => page.getByTestId('checkpoint-message').getAttribute('data-ok')).toBe('true');
     await engineReady(page);
 
-    const stages = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'];
-    for (const stage of stages) {
+    for (const stage of STAGES) {
       await page.getByTestId('stage-next').click();
       await page.locator(`[data-testid="stages"][data-stage="${stage}"]`).waitFor();
       await engineReady(page);
+      await expectPictureAt(page, stage);
+      await expectExampleMarked(page, stage);
+      if (stage === 'rescore' || stage === 'loss') await expectForcedToggle(page, stage === 'rescore');
       const table = page.locator('[data-testid="stages"] [data-testid="stage-table"]');
       const cells = await table.locator('td, dd').allTextContents();
       expect(cells.length).toBeGreaterThan(0);
       expect(cells.some((c) => /\d/.test(c))).toBe(true);
-      await shot(page, `e2e-stage-${stages.indexOf(stage) + 1}-${stage}`, 'stages');
+      await shot(page, `e2e-stage-${STAGES.indexOf(stage) + 1}-${stage}`, 'stages');
     }
     const rms = Number(await page.getByTestId('step-rms-change').textContent());
     expect(rms).toBeGreaterThan(0);

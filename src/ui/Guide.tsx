@@ -1,6 +1,6 @@
 // What helps a person find their way: links that skip to each part of the page, the short account of SEED,
 // the keyboard shortcuts, and the definitions of the symbols beside the tables that show them.
-import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { GUIDE, PAPER_URL, SHORTCUTS, SYMBOLS, type SymbolName } from './explain.ts';
 import { usePlayground } from './store.ts';
 
@@ -86,7 +86,25 @@ export function useShortcuts(): void {
   }, []);
 }
 
+/** A device whose main pointer is a finger or that cannot hover: it most likely has no keyboard to press keys on. */
+const TOUCH_QUERY = '(pointer: coarse), (hover: none)';
+
+function useTouchDevice(): boolean {
+  const [touch, setTouch] = useState(() => typeof matchMedia === 'function' && matchMedia(TOUCH_QUERY).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== 'function') return;
+    const query = matchMedia(TOUCH_QUERY);
+    const onChange = () => setTouch(query.matches);
+    onChange();
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return touch;
+}
+
+/** The keys, on a device that likely has a keyboard; a keyboard plugged into a touch device still works them. */
 export function ShortcutList() {
+  if (useTouchDevice()) return null;
   return (
     <p className="hint shortcuts" data-testid="shortcuts">
       Keys:{' '}

@@ -8,6 +8,7 @@ import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { colourOfRun } from './charts.ts';
 import { armBand, recordedUpdates } from './recorded_curves.ts';
 import { useRecorded } from './recorded_store.ts';
+import { ScrollArea } from './ScrollArea.tsx';
 import { colourOf, robustBound, type ColourBy } from './run_record.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
@@ -66,40 +67,42 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
         <dt>Finished</dt>
         <dd>{new Date(run.created).toLocaleString()}</dd>
       </dl>
-      <table className="recorded-table" data-testid="recorded-finals">
-        <caption>Final success, % [95% interval over seeds and room layouts]</caption>
-        <thead>
-          <tr>
-            <th scope="col">arm</th>
-            <th scope="col">seeds</th>
-            <th scope="col">eval-seen</th>
-            <th scope="col">eval-unseen</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row">warm start</th>
-            <td>–</td>
-            <td>{pct(run.warmstart.seen)}</td>
-            <td>{pct(run.warmstart.unseen)}</td>
-          </tr>
-          {run.arms.map((a) => (
-            <tr key={a.algo}>
-              <th scope="row">
-                <span className="swatch" style={{ background: colourOfRun(a.algo) }} /> {a.algo}
-                {a.role === 'main' ? '' : <span className="muted"> ({a.role})</span>}
-              </th>
-              <td>{a.seeds.length}</td>
-              <td>
-                {pct(a.final.seen.value)} [{pct(a.final.seen.ci[0])}, {pct(a.final.seen.ci[1])}]
-              </td>
-              <td>
-                {pct(a.final.unseen.value)} [{pct(a.final.unseen.ci[0])}, {pct(a.final.unseen.ci[1])}]
-              </td>
+      <ScrollArea label="Final success table">
+        <table className="recorded-table" data-testid="recorded-finals">
+          <caption>Final success, % [95% interval over seeds and room layouts]</caption>
+          <thead>
+            <tr>
+              <th scope="col">arm</th>
+              <th scope="col">seeds</th>
+              <th scope="col">eval-seen</th>
+              <th scope="col">eval-unseen</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            <tr>
+              <th scope="row">warm start</th>
+              <td>–</td>
+              <td>{pct(run.warmstart.seen)}</td>
+              <td>{pct(run.warmstart.unseen)}</td>
+            </tr>
+            {run.arms.map((a) => (
+              <tr key={a.algo}>
+                <th scope="row">
+                  <span className="swatch" style={{ background: colourOfRun(a.algo) }} /> {a.algo}
+                  {a.role === 'main' ? '' : <span className="muted"> ({a.role})</span>}
+                </th>
+                <td>{a.seeds.length}</td>
+                <td>
+                  {pct(a.final.seen.value)} [{pct(a.final.seen.ci[0])}, {pct(a.final.seen.ci[1])}]
+                </td>
+                <td>
+                  {pct(a.final.unseen.value)} [{pct(a.final.unseen.ci[0])}, {pct(a.final.unseen.ci[1])}]
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollArea>
       {comparisons.length ? (
         <details>
           <summary>Differences between arms, paired by seed</summary>

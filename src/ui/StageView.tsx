@@ -1,10 +1,14 @@
-import type { ReactNode } from 'react';
+import { useState } from 'react';
 import { STAGES } from '../rl/update_state.ts';
-import type { CreditView, StageSnapshot, TrajectoryView } from '../worker/protocol.ts';
+import type { StageSnapshot, TrajectoryView } from '../worker/protocol.ts';
 import { downloadText } from './download.ts';
 import { fmt, skillKindLabel } from './EpisodeView.tsx';
 import { STAGE_CAPTIONS, type SymbolName } from './explain.ts';
 import { Sym, Symbols } from './Guide.tsx';
+import { ScrollArea } from './ScrollArea.tsx';
+import { exampleToken, type ExampleToken } from './stage_example.ts';
+import { StagePipeline } from './StagePipeline.tsx';
+import { CreditNote, RolloutTable, TokenTable } from './StageTables.tsx';
 import { STAGE_TITLES } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
@@ -16,6 +20,8 @@ export function StageView() {
   const tokenTable = usePlayground((s) => s.tokenTable);
   const done = snapshot ? STAGES.indexOf(snapshot.stage) : -1;
   const selected = snapshot?.trajectories.find((t) => t.index === view.selected) ?? snapshot?.trajectories[0] ?? null;
+  const example = selected ? exampleToken(selected) : null;
+  const [showForced, setShowForced] = useState(false);
 
   const exportTable = async (format: 'json' | 'csv') => {
     const table = await tokenTable();
@@ -44,19 +50,13 @@ export function StageView() {
           </button>
         </div>
       </div>
-      <ol className="stage-track" aria-label="Stages">
-        {STAGES.map((s, i) => (
-          <li key={s} className={i <= done ? 'done' : ''} aria-current={i === done ? 'step' : undefined} title={STAGE_CAPTIONS[s]}>
-            {STAGE_TITLES[s]}
-          </li>
-        ))}
-      </ol>
+      <StagePipeline snapshot={snapshot} trajectory={selected} example={example} />
       {snapshot ? (
         <>
           <p className="stage-caption" data-testid="stage-caption">
             {STAGE_CAPTIONS[snapshot.stage]}
           </p>
-          <StageBody snapshot={snapshot} selected={selected} />
+          <StageBody snapshot={snapshot} selected={selected} example={example} showForced={showForced} onShowForced={setShowForced} />
           <Symbols names={STAGE_SYMBOLS[snapshot.stage]} />
         </>
       ) : (
@@ -75,81 +75,102 @@ const STAGE_SYMBOLS: Readonly<Record<StageSnapshot['stage'], readonly SymbolName
   optimizer: ['L_GRPO', 'L_OPD', 'KL', 'total', 'gradient norm', 'rms parameter change'],
 };
 
-function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: TrajectoryView | null }) {
+interface BodyProps {
+  snapshot: StageSnapshot;
+  selected: TrajectoryView | null;
+  example: ExampleToken | null;
+  showForced: boolean;
+  onShowForced: (show: boolean) => void;
+}
+
+function StageBody({ snapshot, selected, example, showForced, onShowForced }: BodyProps) {
+  const tokens = { example, showForced, onShowForced };
   switch (snapshot.stage) {
     case 'rollout':
-      return <RolloutTable trajectories={snapshot.trajectories} />;
+      return <RolloutTable trajectories={snapshot.trajectories} selected={selected} example={example} />;
     case 'rewards':
       return (
-        <table className="numbers" data-testid="stage-table">
-          <caption>R = 10·won − 0.1·invalid; A = (R − mean) / (std + 1e-6) per group</caption>
-          <thead>
-            <tr>
-              <th scope="col">Task</th>
-              <th scope="col">
-                <Sym name="R">Rewards R</Sym>
-              </th>
-              <th scope="col">
-                <Sym name="mean" />
-              </th>
-              <th scope="col">
-                <Sym name="std" />
-              </th>
-              <th scope="col">
-                <Sym name="A">Advantages A</Sym>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(snapshot.groups ?? []).map((g) => (
-              <tr key={g.task}>
-                <td>{g.goal}</td>
-                <td className="num">{g.rewards.map((r) => r.toFixed(1)).join(', ')}</td>
-                <td className="num">{fmt(g.mean)}</td>
-                <td className="num">{fmt(g.std)}</td>
-                <td className="num">{g.advantages.map(fmt).join(', ')}</td>
+        <ScrollArea label="Rewards table">
+          <table className="numbers" data-testid="stage-table">
+            <caption>R = 10·won − 0.1·invalid; A = (R − mean) / (std + 1e-6) per group</caption>
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">
+                  <Sym name="R">Rewards R</Sym>
+                </th>
+                <th scope="col">
+                  <Sym name="mean" />
+                </th>
+                <th scope="col">
+                  <Sym name="std" />
+                </th>
+                <th scope="col">
+                  <Sym name="A">Advantages A</Sym>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {(snapshot.groups ?? []).map((g) => {
+                const episode = g.task === selected?.task ? selected.episode : null;
+                return (
+                  <tr key={g.task} className={episode === null ? undefined : 'example-row'} data-example={episode !== null || undefined}>
+                    <td>{g.goal}</td>
+                    <td className="num">
+                      <GroupValues values={g.rewards.map((r) => r.toFixed(1))} marked={episode} />
+                    </td>
+                    <td className="num">{fmt(g.mean)}</td>
+                    <td className="num">{fmt(g.std)}</td>
+                    <td className="num">
+                      <GroupValues values={g.advantages.map(fmt)} marked={episode} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </ScrollArea>
       );
     case 'skills':
       return (
-        <table className="numbers" data-testid="stage-table">
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Outcome of the game</th>
-              <th scope="col">Kind the skill states</th>
-              <th scope="col">Skill</th>
-              <th scope="col">Usable</th>
-            </tr>
-          </thead>
-          <tbody>
-            {snapshot.trajectories.map((t) => (
-              <tr key={t.index}>
-                <td>{t.index}</td>
-                <td>{t.won ? 'success' : 'failure'}</td>
-                <td>{skillKindLabel(t.skill?.kind ?? null)}</td>
-                <td>
-                  <details>
-                    <summary>{t.skill?.text || '(empty)'}</summary>
-                    <pre className="prompt">{t.skill?.prompt}</pre>
-                  </details>
-                </td>
-                <td>{t.skill?.valid ? 'yes' : `no: ${t.skill?.reason ?? ''}`}</td>
+        <ScrollArea label="Skills table">
+          <table className="numbers" data-testid="stage-table">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Outcome of the game</th>
+                <th scope="col">Kind the skill states</th>
+                <th scope="col">Skill</th>
+                <th scope="col">Usable</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {snapshot.trajectories.map((t) => (
+                <tr key={t.index} className={t.index === selected?.index ? 'example-row' : undefined} data-example={t.index === selected?.index || undefined}>
+                  <td>{t.index}</td>
+                  <td>{t.won ? 'success' : 'failure'}</td>
+                  <td>{skillKindLabel(t.skill?.kind ?? null)}</td>
+                  <td>
+                    <details>
+                      <summary>{t.skill?.text || '(empty)'}</summary>
+                      <pre className="prompt">{t.skill?.prompt}</pre>
+                    </details>
+                  </td>
+                  <td>{t.skill?.valid ? 'yes' : `no: ${t.skill?.reason ?? ''}`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollArea>
       );
     case 'rescore':
       return selected ? (
-        <TokenTable t={selected} columns={[['l_old', (t, k) => t.lOld[k]], ['l_student', (t, k) => t.scores?.lStudent[k]], ['l_skill', (t, k) => t.scores?.lSkill[k]], ['l_ref', (t, k) => t.scores?.lRef[k]]]} />
+        <TokenTable {...tokens} t={selected} columns={[['l_old', (t, k) => t.lOld[k]], ['l_student', (t, k) => t.scores?.lStudent[k]], ['l_skill', (t, k) => t.scores?.lSkill[k]], ['l_ref', (t, k) => t.scores?.lRef[k]]]} />
       ) : null;
     case 'loss':
       return selected ? (
         <TokenTable
+          {...tokens}
           t={selected}
           note={
             <>
@@ -200,128 +221,47 @@ function StageBody({ snapshot, selected }: { snapshot: StageSnapshot; selected: 
             </dt>
             <dd data-testid="step-rms-change">{fmt(step.rmsChange)}</dd>
           </dl>
-          <table className="numbers">
-            <caption>Largest parameter changes</caption>
-            <thead>
-              <tr>
-                <th scope="col">Parameter</th>
-                <th scope="col">before</th>
-                <th scope="col">after</th>
-                <th scope="col">change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {step.largest.map((c) => (
-                <tr key={`${c.name}[${c.index.join(',')}]`} data-testid="param-change">
-                  <td>
-                    {c.name}[{c.index.join(', ')}] {c.row ? <span className="muted">{c.row}</span> : null}
-                  </td>
-                  <td className="num">{fmt(c.before)}</td>
-                  <td className="num">{fmt(c.after)}</td>
-                  <td className="num">{fmt(c.after - c.before)}</td>
+          <ScrollArea label="Parameter changes table">
+            <table className="numbers">
+              <caption>Largest parameter changes</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Parameter</th>
+                  <th scope="col">before</th>
+                  <th scope="col">after</th>
+                  <th scope="col">change</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {step.largest.map((c) => (
+                  <tr key={`${c.name}[${c.index.join(',')}]`} data-testid="param-change">
+                    <td>
+                      {c.name}[{c.index.join(', ')}] {c.row ? <span className="muted">{c.row}</span> : null}
+                    </td>
+                    <td className="num">{fmt(c.before)}</td>
+                    <td className="num">{fmt(c.after)}</td>
+                    <td className="num">{fmt(c.after - c.before)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollArea>
         </div>
       );
     }
   }
 }
 
-function RolloutTable({ trajectories }: { trajectories: TrajectoryView[] }) {
+/** A group's values, one per game, the example trajectory's game marked. */
+function GroupValues({ values, marked }: { values: string[]; marked: number | null }) {
   return (
-    <table className="numbers" data-testid="stage-table">
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">Task</th>
-          <th scope="col">Steps</th>
-          <th scope="col">Won</th>
-          <th scope="col">
-            Commands (mean <Sym name="l_old" />)
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {trajectories.map((t) => (
-          <tr key={t.index}>
-            <td>
-              {t.task + 1}.{t.episode + 1}
-            </td>
-            <td>{t.goal}</td>
-            <td className="num">{t.steps.length}</td>
-            <td>{t.won ? 'yes' : 'no'}</td>
-            <td>
-              {t.steps.map((s, i) => {
-                let sum = 0;
-                for (let k = s.tokenStart; k < s.tokenStart + s.tokenCount; k++) sum += t.lOld[k];
-                return (
-                  <span key={i} className="cmd-chip">
-                    {s.command} <span className="muted">({fmt(sum / Math.max(1, s.tokenCount))})</span>
-                  </span>
-                );
-              })}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-/** Over the whole update: whether Delta is larger on the tokens of the expert's shortest plans. */
-function CreditNote({ credit }: { credit: CreditView }) {
-  const { corrDeltaExpert, decisionTokens, meanDelta, meanGate } = credit;
-  return (
-    <span data-testid="stage-credit">
-      . Over the update’s {decisionTokens} decision tokens: <Sym name="corr(Δ, expert)" /> {corrDeltaExpert === null ? 'not defined' : corrDeltaExpert.toFixed(3)}
-      {meanDelta !== null && meanGate !== null ? `, mean Δ ${fmt(meanDelta)}, mean gate ${fmt(meanGate)}` : ''}
-    </span>
-  );
-}
-
-type Column = [SymbolName, (t: TrajectoryView, k: number) => number | undefined];
-
-function TokenTable({ t, columns, note }: { t: TrajectoryView; columns: Column[]; note?: ReactNode }) {
-  return (
-    <table className="numbers" data-testid="stage-table">
-      <caption>
-        Per command token of trajectory {t.task + 1}.{t.episode + 1} (pick another in Episodes; the exports hold every trajectory)
-        {note ? <>; {note}</> : null}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">step</th>
-          <th scope="col">token</th>
-          {columns.map(([name]) => (
-            <th key={name} scope="col">
-              <Sym name={name} />
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {t.steps.flatMap((s, i) =>
-          Array.from({ length: s.tokenCount }, (_, j) => {
-            const k = s.tokenStart + j;
-            return (
-              <tr key={k}>
-                <td className="num">{i + 1}</td>
-                <td>{t.tokens[k]}</td>
-                {columns.map(([name, get]) => {
-                  const v = get(t, k);
-                  return (
-                    <td key={name} className="num">
-                      {v === undefined ? '—' : fmt(v)}
-                    </td>
-                  );
-                })}
-              </tr>
-            );
-          }),
-        )}
-      </tbody>
-    </table>
+    <>
+      {values.map((v, i) => (
+        <span key={i}>
+          {i > 0 ? ', ' : ''}
+          {i === marked ? <mark className="example-value">{v}</mark> : v}
+        </span>
+      ))}
+    </>
   );
 }

@@ -24,7 +24,7 @@ function fakeRunner(fails: (j: Job) => boolean = () => false) {
     return jobs.map((job) => {
       if (fails(job)) return { job, error: 'exited with code 1' };
       const won = [job.algo === 'grpo' ? 0.5 : job.config.lambda, 0];
-      return { job, result: fakeResult(job.algo, job.seed, won, { lr: job.config.lr, lambda: job.config.lambda, success_validation: job.kind === 'sweep' ? job.config.lambda : null, curve: [[32, won[0] / 2]], curve_won: [won] }) };
+      return { job, result: fakeResult(job.algo, job.seed, won, { lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight, success_validation: job.kind === 'sweep' ? job.config.lambda : null, curve: [[32, won[0] / 2]], curve_won: [won] }) };
     });
   };
   return { asked, run };
@@ -70,8 +70,11 @@ describe('bench learn: the runs', () => {
     const p = { ...plan('--seeds', '2', '--control-seeds', '1', '--ablations', 'opid', '--updates', '4', '--lambdas', '0.1,0.3'), workers: 1 };
     const { asked, run } = fakeRunner((j) => j.algo === 'grpo' && j.seed === 2);
     const o = await runPlan(p, run, quiet);
-    expect(asked).toHaveLength(2);
-    const main = asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.lambda}`);
+    expect(asked).toHaveLength(3);
+    // opid's weight is swept like a lambda (every value scores alike here: the first is kept).
+    expect(asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.opidWeight}`)).toEqual([0.01, 0.1, 1].flatMap((w) => [`sweep opid 1000 ${w}`, `sweep opid 1001 ${w}`]));
+    expect(asked[2].find((j) => j.algo === 'opid')!.config.opidWeight).toBe(0.01);
+    const main = asked[2].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.lambda}`);
     expect(main).toEqual([
       'warmstart grpo 0 0.1', 'run grpo 1 0.1', 'run seed-exact 1 0.3', 'run grpo 2 0.1', 'run seed-exact 2 0.3',
       'run seed 1 0.3', 'run seed-exact-crossgame 1 0.3', 'run seed-crossgame 1 0.3', 'run opid 1 0.3',

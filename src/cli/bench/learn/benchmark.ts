@@ -64,7 +64,10 @@ function fractionArms(algos: readonly Algo[]): Algo[] {
   return algos.filter((a) => a === 'grpo' || distils(a));
 }
 
-const configOf = (plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>, a: Algo): TrainConfig => ({ ...plan.base, lr: settings.get(a)!.lr, lambda: settings.get(a)!.lambda });
+const configOf = (plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>, a: Algo): TrainConfig => {
+  const { lr, lambda, opidWeight } = settings.get(a)!;
+  return { ...plan.base, lr, lambda, opidWeight };
+};
 
 /** The warm start's evaluation, then the runs of the main benchmark or of every fraction, tagged with their fraction. */
 function runJobs(plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>): { job: Job; fraction: number | null }[] {
@@ -81,21 +84,27 @@ function runJobs(plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>): { j
   return jobs;
 }
 
+/** The plan whose arms' settings are chosen: the data fractions run only grpo and the main arms that distil. */
+const sweptPlan = (plan: LearnPlan): LearnPlan => (plan.fractions.length ? { ...plan, algos: fractionArms(plan.algos) } : plan);
+
 /** The estimated wall seconds of the whole plan: its sweeps, one after the other, then its runs. */
-export function estimatePlan(plan: LearnPlan): number {
+export function estimatePlan(whole: LearnPlan): number {
+  const plan = sweptPlan(whole);
   const job = jobMaker(plan);
   const seeds = Array.from({ length: plan.sweepSeeds }, (_, i) => SWEEP_SEED + i);
   const sweep = (arms: Algo[], values: number[]) => arms.flatMap((a) => values.flatMap(() => seeds.map((s) => job('sweep', a, s, plan.sweepUpdates, plan.base))));
   const lr = plan.lrs.length > 1 ? sweep(plan.algos, plan.lrs) : [];
   const lambda = plan.lambdas.length > 1 ? sweep(plan.algos.filter(distils), plan.lambdas) : [];
-  const settings = new Map([...plan.algos, ...plan.controls, ...plan.ablations].map((a) => [a, { lr: plan.lrs[0], lambda: plan.base.lambda, how: { lr: '', lambda: '' } }]));
+  const arms = [...plan.algos, ...plan.controls, ...plan.ablations];
+  const opidWeight = plan.opidWeights.length > 1 ? sweep(arms.filter((a) => a === 'opid'), plan.opidWeights) : [];
+  const settings = new Map(arms.map((a) => [a, { lr: plan.lrs[0], lambda: plan.base.lambda, opidWeight: plan.base.opidWeight, how: { lr: '', lambda: '', opidWeight: '' } }]));
   const runs = runJobs(plan, settings).map((j) => j.job);
-  return [lr, lambda, runs].reduce((t, jobs) => t + (jobs.length ? estimateSeconds(jobs, plan.workers) : 0), 0);
+  return [lr, lambda, opidWeight, runs].reduce((t, jobs) => t + (jobs.length ? estimateSeconds(jobs, plan.workers) : 0), 0);
 }
 
 /** Chooses the settings, then runs the main benchmark or the fractions. */
 export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => void): Promise<RunsOutcome> {
-  const chosen = await chooseSettings(plan, jobMaker(plan), run, log);
+  const chosen = await chooseSettings(sweptPlan(plan), jobMaker(plan), run, log);
   const jobs = runJobs(plan, chosen.settings);
   const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
   log(`${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`);

@@ -15,7 +15,7 @@ import { bestDistillingArm, verdict } from './headline.ts';
 import type { JobResult } from './job.ts';
 import { curveDigits, failureSection, wonDigits } from './report.ts';
 import { AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, mean, pct, scoresBySeed, type Estimate } from './stats.ts';
-import { sweepSection, type ArmSettings, type FailedRun, type SweepPlan, type SweepPoint, type SweepRun } from './sweep.ts';
+import { settingsJson, sweepSection, type ArmSettings, type FailedRun, type SweepPlan, type SweepPoint, type SweepRun } from './sweep.ts';
 
 export interface FractionsOutcome extends SweepPlan {
   command: string;
@@ -108,7 +108,7 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
   const head = fractionsHeadline(o, diffs);
   const base: TrainConfig = o.base;
   const tasks = o.updates * base.tasksPerUpdate;
-  const settings = Object.fromEntries([...o.settings].map(([a, s]) => [a, { lr: s.lr, lambda: s.lambda, how: s.how }]));
+  const settings = settingsJson(o.settings);
   const configHash = hashString(JSON.stringify({ base, settings, fractions: o.fractions.map((f) => f.fraction), seeds: o.seeds, updates: o.updates, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, evalSamples: o.evalSamples, init: o.init }))
     .toString(16)
     .padStart(8, '0');

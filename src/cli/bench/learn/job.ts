@@ -52,6 +52,8 @@ export interface JobResult extends UpdateMeans {
   lr: number;
   /** The weight of the distillation term the run trained with (unused by grpo and opid). */
   lambda: number;
+  /** The weight of Delta in opid's advantage the run trained with (used by opid only). */
+  opid_weight: number;
   success_seen: number;
   success_unseen: number;
   /** Sweep runs only: success on the validation games (evalSamples episodes per game); null otherwise. */
@@ -122,7 +124,7 @@ export async function runJob(job: Job): Promise<JobResult> {
       }
     }
   }
-  const common = { algo: job.algo, seed: job.seed, lr: job.config.lr, lambda: job.config.lambda };
+  const common = { algo: job.algo, seed: job.seed, lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight };
   if (job.kind === 'sweep') {
     const validation = await play(backend, tok, job.config, cut(validationScenes(TINY)), job.evalSamples);
     return {

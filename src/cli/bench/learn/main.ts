@@ -1,11 +1,12 @@
 // `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--controls a,b|none] [--control-seeds K]
-//   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--lambdas x,y] [--sweep-seeds K]
+//   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--lambdas x,y] [--opid-weights x,y] [--sweep-seeds K]
 //   [--sweep-updates N] [--full] [--fractions f,g] [--eval-every N] [--eval-episodes N] [--eval-samples K]
 //   [--init FILE] [--workers W] [--out DIR] [--record FILE]`
 // Our reproduction of the paper's table on the tiny preset: the arms are algorithms, all from the same warm
 // start with equal episodes. The main arms (GRPO and the exact hindsight distillation by default) run seeds
 // 1..K, the controls seeds 1..K', the ablations seed 1; seed k draws the same training tasks in every arm, so
-// differences pair by seed. Each setting that is swept (lambda of every distilling main arm; the learning rate
+// differences pair by seed. Each setting that is swept (lambda of every distilling main arm; opid's weight when
+// opid runs; the learning rate
 // when several are given) is chosen on the validation games from a few seeds per value, never on the eval
 // sets it reports (sweep.ts); controls and ablations take the settings of the arm they vary. With
 // --fractions, the data-fraction runs instead of the main benchmark (benchmark.ts). Independent runs go to W
@@ -41,6 +42,8 @@ const limits = LIMITS.benchLearn;
 export const DEFAULT_SEEDS = 8;
 export const FULL_SEEDS = 10;
 export const DEFAULT_LAMBDAS = '0.03,0.1,0.3';
+/** opid's A + w * Delta: from a shift that barely moves the advantage to one as large as it. */
+const DEFAULT_OPID_WEIGHTS = '0.01,0.1,1';
 const DEFAULT_CONTROLS = 'seed,seed-exact-crossgame,seed-crossgame';
 const DEFAULT_CONTROL_SEEDS = 3;
 
@@ -67,6 +70,10 @@ export const command = defineCommand({
     set: { type: 'string', value: 'key=value', multiple: true, default: [], description: 'changes a training setting of every run (settings below); lr and lambda given here are not swept' },
     lrs: { type: 'string', value: 'x,y', limit: limits.lrs, list: true, defaultText: '5e-4, or --set lr', description: 'learning rates: one for every arm, or a sweep of each main arm over several' },
     lambdas: { type: 'string', value: 'x,y', limit: limits.lambdas, list: true, defaultText: `${DEFAULT_LAMBDAS}, or --set lambda`, description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)' },
+    'opid-weights': {
+      type: 'string', value: 'x,y', limit: limits['opid-weights'], list: true, defaultText: `${DEFAULT_OPID_WEIGHTS}, or --set opidWeight`,
+      description: "opid's weights of Delta swept when opid runs, as a main arm or an ablation (one value: no sweep)",
+    },
     'sweep-seeds': { type: 'string', value: 'K', limit: limits['sweep-seeds'], default: '2', description: 'seeds per value of a sweep (at least 2 when sweeping)' },
     'sweep-updates': { type: 'string', value: 'N', limit: limits['sweep-updates'], defaultText: '--updates', description: 'updates per sweep run' },
     full: { type: 'boolean', description: `${FULL_SEEDS} seeds per main arm and 3 per control: longer than the default's ${DEFAULT_BUDGET_MINUTES}-minute budget, and the report says so` },
@@ -131,7 +138,7 @@ export function readPlan(values: ReturnType<typeof parseOptions<typeof command.o
   const settings = values.set as string[];
   const base = applySetOptions(defaultConfig(PRESET), settings);
   // A value given with --set is the one every arm runs at: it is not swept.
-  const swept = (key: 'lr' | 'lambda', option: 'lrs' | 'lambdas', fallback: string): number[] => {
+  const swept = (key: 'lr' | 'lambda' | 'opidWeight', option: 'lrs' | 'lambdas' | 'opid-weights', fallback: string): number[] => {
     if (setsKey(settings, key)) {
       if (values[option] !== undefined) throw new CliError(`--set ${key}=... and --${option} both give ${key}: give one`, 2);
       return [base[key]];
@@ -140,11 +147,14 @@ export function readPlan(values: ReturnType<typeof parseOptions<typeof command.o
   };
   const lrs = swept('lr', 'lrs', '5e-4');
   const lambdas = swept('lambda', 'lambdas', DEFAULT_LAMBDAS);
+  const opidWeights = swept('opidWeight', 'opid-weights', DEFAULT_OPID_WEIGHTS);
   if (lambdas.length === 1) base.lambda = lambdas[0];
   if (lrs.length === 1) base.lr = lrs[0];
-  if ((lrs.length > 1 || lambdas.length > 1) && sweepSeeds < 2) throw new CliError(`--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`, 2);
+  if (opidWeights.length === 1) base.opidWeight = opidWeights[0];
+  const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].includes('opid');
+  if ((lrs.length > 1 || lambdas.length > 1 || opidSwept) && sweepSeeds < 2) throw new CliError(`--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`, 2);
   return {
-    algos, controls, ablations, base, lrs, lambdas, sweepSeeds, sweepUpdates, seeds, controlSeeds, updates, fractions,
+    algos, controls, ablations, base, lrs, lambdas, opidWeights, sweepSeeds, sweepUpdates, seeds, controlSeeds, updates, fractions,
     evalEvery: numberOption(values['eval-every'], 'eval-every', limits['eval-every']),
     evalEpisodes: numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']),
     evalSamples: numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']),

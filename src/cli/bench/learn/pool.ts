@@ -78,7 +78,7 @@ export async function runAll(jobs: Job[], workers: number, log: (s: string) => v
     while (next < order.length) {
       const i = order[next++];
       const job = jobs[i];
-      const name = job.kind === 'warmstart' ? 'warm start' : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
+      const name = job.kind === 'warmstart' ? 'warm start' : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.algo === 'opid' ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
         const r = await runChild(job);
         outcomes[i] = { job, result: r };

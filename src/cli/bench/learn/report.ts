@@ -14,7 +14,7 @@ import { COLORS, curveSvg } from './plot.ts';
 import { algoRow, AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, dataEfficiency, mean, meanCurve, pct, type AlgoRow, type SplitClusters } from './stats.ts';
 import { ARM_NOTES, distils } from './arms.ts';
 import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
-import { sweepSection, type ArmSettings, type FailedRun, type SweepPoint, type SweepRun } from './sweep.ts';
+import { settingsJson, sweepSection, type ArmSettings, type FailedRun, type SweepPoint, type SweepRun } from './sweep.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {
@@ -36,7 +36,9 @@ export interface LearnOutcome {
   evalSamples: number;
   lrs: number[];
   lambdas: number[];
-  /** Every arm's learning rate and lambda, and how each was chosen (sweep.ts). */
+  /** The OPID weights swept for opid (one value: none swept). */
+  opidWeights: number[];
+  /** Every arm's learning rate, lambda and OPID weight, and how each was chosen (sweep.ts). */
   settings: Map<Algo, ArmSettings>;
   sweep: SweepRun[];
   points: SweepPoint[];
@@ -80,9 +82,9 @@ const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(dig
 function mainTable(warm: JobResult, rows: AlgoRow[], settings: ReadonlyMap<Algo, ArmSettings>, clusters: SplitClusters, rng: Rng): string {
   const warmCi = (won: number[], c: number[][]) => interval(clusterBootstrap(new Map([[0, won]]), null, c, rng).ci);
   const unseen = `${pct(warm.success_unseen)} ${warmCi(warm.won_unseen, clusters.unseen)}`;
-  const lambda = (a: Algo) => (distils(a) ? String(settings.get(a)?.lambda ?? 'n/a') : '-');
+  const lambda = (a: Algo) => (distils(a) ? String(settings.get(a)?.lambda ?? 'n/a') : a === 'opid' ? `opid weight ${settings.get(a)?.opidWeight ?? 'n/a'}` : '-');
   return [
-    '| algorithm | seeds | lr | lambda | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
+    '| algorithm | seeds | lr | lambda or OPID weight | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
     '|---|---|---|---|---|---|---|---|',
     `| warm start | - | - | - | ${pct(warm.success_seen)} ${warmCi(warm.won_seen, clusters.seen)} | ${unseen} | ${unseen} | - |`,
     ...rows.map(
@@ -159,10 +161,10 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const efficiency = best
     ? dataEfficiency(meanCurve(byAlgo('grpo')), meanCurve(byAlgo(best.algo)), warm.success_unseen, episodesPerRun, o.algos, best.algo)
     : 'No main arm distils: no data-efficiency figure.';
-  const settings = Object.fromEntries([...o.settings].map(([a, s]) => [a, { lr: s.lr, lambda: s.lambda, how: s.how }]));
+  const settings = settingsJson(o.settings);
   const configHash = hashString(
     JSON.stringify({
-      base, settings, updates, seeds: o.seeds, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init: o.init, lrs: o.lrs, lambdas: o.lambdas,
+      base, settings, updates, seeds: o.seeds, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init: o.init, lrs: o.lrs, lambdas: o.lambdas, ...(o.settings.has('opid') ? { opidWeights: o.opidWeights } : {}),
       sweepUpdates: o.sweepUpdates, sweepSeeds: o.sweepSeeds, ...(o.controls.length ? { controls: o.controls, controlSeeds: o.controlSeeds } : {}),
     }),
   ).toString(16).padStart(8, '0');

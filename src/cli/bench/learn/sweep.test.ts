@@ -19,7 +19,7 @@ function runner(score: (j: Job) => number, fails: (j: Job) => boolean = () => fa
     return jobs.map((job) => (fails(job) ? { job, error: 'exited with code 1' } : {
       job,
       result: fakeResult(job.algo, job.seed, [0], {
-        lr: job.config.lr, lambda: job.config.lambda, success_validation: score(job),
+        lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight, success_validation: score(job),
         metric_means: metricMeans({ gradNormGrpo: 1, gradNormOpd: 3 * job.config.lambda, gradNormRatio: job.algo === 'grpo' ? 0 : 3 * job.config.lambda, meanDivergence: null }),
       }),
     }));
@@ -28,7 +28,7 @@ function runner(score: (j: Job) => number, fails: (j: Job) => boolean = () => fa
 }
 
 const plan = (over: Partial<SweepPlan> = {}): SweepPlan => ({
-  algos: ['grpo', 'seed-exact'], controls: ['seed', 'seed-exact-crossgame', 'seed-crossgame'], ablations: [], base, lrs: [5e-4], lambdas: [0.03, 0.1, 0.3], sweepSeeds: 2, sweepUpdates: 4, ...over,
+  algos: ['grpo', 'seed-exact'], controls: ['seed', 'seed-exact-crossgame', 'seed-crossgame'], ablations: [], base, lrs: [5e-4], lambdas: [0.03, 0.1, 0.3], opidWeights: [1e-3], sweepSeeds: 2, sweepUpdates: 4, ...over,
 });
 
 describe('bench learn: settings chosen on validation', () => {
@@ -78,8 +78,33 @@ describe('bench learn: settings chosen on validation', () => {
     await expect(chooseSettings(plan(), makeJob, all.run, () => {})).rejects.toThrow(CliError);
   });
 
+  it("sweeps opid's weight like a lambda, at the learning rate opid runs at, as an ablation or a main arm", async () => {
+    const score = (j: Job) => (j.algo === 'opid' ? (j.config.opidWeight === 0.1 ? 0.6 : 0.3) : j.config.lambda);
+    const asAblation = runner(score);
+    const c = await chooseSettings(plan({ algos: ['grpo', 'seed'], controls: [], ablations: ['opid'], lrs: [3e-4, 1e-3], lambdas: [0.1], opidWeights: [0.01, 0.1, 1] }), makeJob, asAblation.run, () => {});
+    const opidRuns = asAblation.asked.filter((j) => j.algo === 'opid');
+    expect(opidRuns.map((j) => `${j.kind} ${j.seed} ${j.config.opidWeight} ${j.config.lr}`)).toEqual(
+      [0.01, 0.1, 1].flatMap((w) => [1000, 1001].map((s) => `sweep ${s} ${w} ${c.settings.get('seed')!.lr}`)),
+    );
+    expect(c.settings.get('opid')).toMatchObject({ opidWeight: 0.1, how: { opidWeight: 'best mean validation success of 2 seeds per value', lambda: 'no distillation term' } });
+    expect(c.settings.get('seed')!.how.opidWeight).toBe('no OPID term');
+    expect(c.points.filter((p) => p.param === 'opidWeight').map((p) => [p.value, p.success])).toEqual([[0.01, 0.3], [0.1, 0.6], [1, 0.3]]);
+    const text = sweepSection(c, plan({ ablations: ['opid'] }), 2, 1);
+    expect(text).toContain('| opid | opidWeight | 0.1 | 60.0 | 60.0, 60.0 |');
+    expect(text).toMatch(/\| opid \| [0-9.e-]+ \| seed's \| opid weight 0.1 \| best mean validation success/);
+
+    const asMain = runner(score);
+    const m = await chooseSettings(plan({ algos: ['grpo', 'opid'], controls: [], opidWeights: [0.01, 1] }), makeJob, asMain.run, () => {});
+    expect(asMain.asked.map((j) => `${j.algo} ${j.config.opidWeight}`)).toEqual(['opid 0.01', 'opid 0.01', 'opid 1', 'opid 1']);
+    expect(m.settings.get('opid')!.opidWeight).toBe(0.01);
+    const one = runner(score);
+    const given = await chooseSettings(plan({ algos: ['grpo', 'opid'], controls: [], opidWeights: [0.2] }), makeJob, one.run, () => {});
+    expect(one.asked).toEqual([]);
+    expect(given.settings.get('opid')).toMatchObject({ opidWeight: 0.2, how: { opidWeight: 'the one value given' } });
+  });
+
   it('summarises a value over the seeds that finished, and takes the first of equal means', () => {
-    const run = (lambda: number, seed: number, success: number, ratio: number | null): SweepRun => ({ param: 'lambda', algo: 'seed', seed, lr: 5e-4, lambda, success_validation: success, grad_norm_ratio: ratio });
+    const run = (lambda: number, seed: number, success: number, ratio: number | null): SweepRun => ({ param: 'lambda', algo: 'seed', seed, lr: 5e-4, lambda, opidWeight: 1e-3, success_validation: success, grad_norm_ratio: ratio });
     const points = sweepPoints([run(0.1, 1001, 0.4, 0.2), run(0.1, 1000, 0.2, null), run(0.3, 1000, 0.3, 0.6)], 'lambda', 'seed', [0.03, 0.1, 0.3]);
     expect(points.map((p) => [p.value, p.seeds, p.success, p.grad_norm_ratio])).toEqual([[0.1, [1000, 1001], 0.30000000000000004, 0.2], [0.3, [1000], 0.3, 0.6]]);
     expect(bestPoint(points)!.value).toBe(0.1);

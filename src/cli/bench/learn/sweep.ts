@@ -12,7 +12,7 @@ import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import type { JobOutcome } from './pool.ts';
 import { mean, pct } from './stats.ts';
 
-export type SweepParam = 'lr' | 'lambda';
+export type SweepParam = 'lr' | 'lambda' | 'opidWeight';
 
 /** One run of a sweep. */
 export interface SweepRun {
@@ -21,6 +21,7 @@ export interface SweepRun {
   seed: number;
   lr: number;
   lambda: number;
+  opidWeight: number;
   success_validation: number;
   /** The run's mean over its updates of the OPD / GRPO gradient-norm ratio; null without an OPD term. */
   grad_norm_ratio: number | null;
@@ -38,11 +39,13 @@ export interface SweepPoint {
   grad_norm_ratio: number | null;
 }
 
-/** An arm's learning rate and lambda, and how each was chosen (one phrase each, for the report). */
+/** An arm's learning rate, lambda and OPID weight, and how each was chosen (one phrase each, for the report). */
 export interface ArmSettings {
   lr: number;
   lambda: number;
-  how: { lr: string; lambda: string };
+  /** The weight of Delta in opid's advantage, A + opidWeight * Delta (unused by every other arm). */
+  opidWeight: number;
+  how: { lr: string; lambda: string; opidWeight: string };
 }
 
 /** A job that gave no result, and why. */
@@ -70,6 +73,8 @@ export interface SweepPlan {
   base: TrainConfig;
   lrs: number[];
   lambdas: number[];
+  /** OPID weights swept for the opid arm, main arm or ablation (one value: no sweep). */
+  opidWeights: number[];
   sweepSeeds: number;
   sweepUpdates: number;
 }
@@ -103,7 +108,7 @@ export function bestPoint(points: readonly SweepPoint[]): SweepPoint | null {
 }
 
 const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
-  param, algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_validation: r.success_validation!, grad_norm_ratio: r.metric_means.gradNormRatio,
+  param, algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, opidWeight: r.opid_weight, success_validation: r.success_validation!, grad_norm_ratio: r.metric_means.gradNormRatio,
 });
 
 /**
@@ -134,7 +139,8 @@ export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner,
   };
   const sweepHow = `best mean validation success of ${sweepSeeds} seeds per value`;
   const lrOf = lrs.length > 1 ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) })) : null;
-  for (const a of algos) settings.set(a, { lr: lrOf?.get(a) ?? lrs[0], lambda: base.lambda, how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '' } });
+  const opidHow = (a: Algo) => (a === 'opid' ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term');
+  for (const a of algos) settings.set(a, { lr: lrOf?.get(a) ?? lrs[0], lambda: base.lambda, opidWeight: base.opidWeight, how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '', opidWeight: opidHow(a) } });
   const distilling = algos.filter(distils);
   const lambdaOf = lambdas.length > 1 && distilling.length ? await sweepOver('lambda', distilling, lambdas, (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda })) : null;
   for (const a of algos) {
@@ -154,11 +160,20 @@ export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner,
     settings.set(a, {
       lr: from?.lr ?? lrs[0],
       lambda: from?.lambda ?? (lambdas.length === 1 ? lambdas[0] : base.lambda),
+      opidWeight: base.opidWeight,
       how: {
         lr: source ? `${source}'s` : 'the first rate given',
         lambda: !distils(a) ? 'no distillation term' : source ? `${source}'s` : lambdas.length === 1 ? 'the one value given' : "the preset's (no main arm distils)",
+        opidWeight: opidHow(a),
       },
     });
+  }
+  // opid's weight plays the part lambda plays for a distilling arm, so it is chosen the same way, at the
+  // learning rate opid runs at, whether opid is a main arm or an ablation.
+  const opid = [...settings.keys()].filter((a) => a === 'opid');
+  if (opid.length) {
+    const weightOf = plan.opidWeights.length > 1 ? await sweepOver('opidWeight', opid, plan.opidWeights, (a, opidWeight) => ({ ...base, lr: settings.get(a)!.lr, opidWeight })) : null;
+    for (const a of opid) settings.get(a)!.opidWeight = weightOf?.get(a) ?? plan.opidWeights[0];
   }
   return { settings, sweep, points, failed };
 }
@@ -166,6 +181,13 @@ export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner,
 /** The lambda of the learning-rate sweep's runs: the one value given, else the preset's. */
 function lambdaDuringLrSweep(plan: SweepPlan): number {
   return plan.lambdas.length === 1 ? plan.lambdas[0] : plan.base.lambda;
+}
+
+/** Every arm's settings as learn.json keeps them; the OPID weight only for opid, the one arm it changes. */
+export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<string, unknown> {
+  return Object.fromEntries([...settings].map(([a, s]) => [a, a === 'opid'
+    ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, how: s.how }
+    : { lr: s.lr, lambda: s.lambda, how: { lr: s.how.lr, lambda: s.how.lambda } }]));
 }
 
 /** The report's section on the sweeps and on how each arm's settings were chosen. */
@@ -190,9 +212,12 @@ export function sweepSection(c: Pick<Chosen, 'settings' | 'points'>, plan: Sweep
     if (ratios.length) parts.push(`The lambda grid spans OPD / GRPO norm ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}.`, '');
   } else parts.push('No sweep: one learning rate and one lambda were given.', '');
   parts.push(
-    '| arm | lr | chosen by | lambda | chosen by |',
+    '| arm | lr | chosen by | lambda or OPID weight | chosen by |',
     '|---|---|---|---|---|',
-    ...[...c.settings].map(([a, s]) => `| ${a} | ${s.lr} | ${s.how.lr} | ${distils(a) ? s.lambda : '-'} | ${s.how.lambda} |`),
+    ...[...c.settings].map(([a, s]) => {
+      const [weight, how] = a === 'opid' ? [`opid weight ${s.opidWeight}`, s.how.opidWeight] : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
+      return `| ${a} | ${s.lr} | ${s.how.lr} | ${weight} | ${how} |`;
+    }),
   );
   return parts.join('\n');
 }
