@@ -75,7 +75,8 @@ describe('a race arm', () => {
   it('gains a point per update, notes a refused update, and ends when its device is lost', () => {
     let arm = newArm('grpo');
     arm = armAfterEvent(arm, { type: 'update', metrics: point(1, 0.5) }).arm;
-    arm = armAfterEvent(arm, { type: 'trajectory' } as EngineEvent).arm;
+    // An event that changes nothing of the arm gives the same arm back: nothing to render.
+    expect(armAfterEvent(arm, { type: 'trajectory' } as EngineEvent).arm).toBe(arm);
     const noted = armAfterEvent(arm, { type: 'error', message: 'grpo update 2 was refused' });
     expect(noted.ended).toBeNull();
     expect(noted.arm.curve.map((m) => m.update)).toEqual([1]);

@@ -104,7 +104,8 @@ function onEvent(race: number, arm: number, event: EngineEvent): void {
   if (race !== generation) return;
   const { arms } = useRace.getState();
   const next = armAfterEvent(arms[arm], event);
-  useRace.setState({ arms: arms.map((a, i) => (i === arm ? next.arm : a)) });
+  // Most events (transcripts, stages) leave the arm as it was: nothing to render.
+  if (next.arm !== arms[arm]) useRace.setState({ arms: arms.map((a, i) => (i === arm ? next.arm : a)) });
   if (next.ended !== null) fail(race, arm, next.ended);
 }
 
