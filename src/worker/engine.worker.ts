@@ -22,9 +22,9 @@ const options = engineWorkerOptions(self.name, self.location.href);
 if (options.threads !== null) setCpuThreads(options.threads);
 
 /**
- * The shipped warm start of a preset, beside the page (public/ in the repository). The page names the worker after the
- * site's root URL (engine_client.ts): the worker's own script lives elsewhere (assets/), and the site may be
- * served from any sub-path.
+ * The shipped warm start of a preset, beside the page (public/ in the repository). The worker's name holds the
+ * site's root URL (engine_client.ts, engine_worker_name.ts): the worker's own script lives elsewhere (assets/), and
+ * the site may be served from any sub-path.
  */
 function warmStartUrl(preset: PresetName): URL {
   return new URL(warmStartFile(preset), options.siteRoot);
