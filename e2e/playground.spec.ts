@@ -132,7 +132,8 @@ describe('playground', () => {
     expect(failures.every((w) => w === 'false')).toBe(true);
 
     const csv = await downloadText(page, 'export-csv');
-    expect(csv.text.trimEnd().split('\n').filter((row) => row.startsWith('live,'))).toHaveLength(points);
+    // A row per update, and the warm start's evaluation (update 0).
+    expect(csv.text.trimEnd().split('\n').filter((row) => row.startsWith('live,'))).toHaveLength(points + 1);
     const png = await downloadBytes(page, 'export-png');
     expect(Array.from(png.bytes.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
 
