@@ -25,8 +25,10 @@ interface Change {
 export function Big({ label, value, raw, detail, change, testId }: { label: string; value: string; raw?: number | null; detail?: string; change?: Change | null; testId: string }) {
   return (
     <div className="big-number">
-      <div className="big-value" data-testid={testId} data-value={raw ?? ''}>
-        {value}
+      <div className="big-value">
+        <span data-testid={testId} data-value={raw ?? ''}>
+          {value}
+        </span>
         {change ? (
           <span className={`big-change ${change.value > 0 ? 'up' : change.value < 0 ? 'down' : ''}`} data-testid={change.testId} data-value={change.value}>
             {signedPoints(change.value)}
