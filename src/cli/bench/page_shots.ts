@@ -25,8 +25,8 @@ export interface Shot {
   bottoms: Record<string, number | null>;
 }
 
-/** The evaluations the run must have shown after Play: the warm start's and at least one more. */
-const EVALS_BEFORE_SHOT = 2;
+/** The evaluations the run must have shown after Play (the warm start's, update 1's, then every evalEvery-th): enough to see it move. */
+const EVALS_BEFORE_SHOT = 5;
 
 function shotName(viewport: Viewport): string {
   return `first-screen-${viewport.width}x${viewport.height}.png`;
