@@ -72,7 +72,7 @@ export function FindingSentence() {
 /** Where the run trains, as the engine chose: the CPU with its threads, or WebGPU. */
 export function TrainingBackend() {
   const backend = usePlayground((s) => s.info?.backend);
-  if (!backend) return <span data-testid="header-backend">starting</span>;
+  if (!backend) return <span data-testid="header-backend">is starting</span>;
   const threads = backend.cpuThreads?.threads ?? 1;
   const where = backend.kind === 'webgpu' ? 'on WebGPU' : `on the CPU (${threads} thread${threads === 1 ? '' : 's'})`;
   return (
