@@ -83,12 +83,11 @@ describe('recorded run', () => {
     await expect.poll(() => panel.getAttribute('data-update')).toBe(String(updates[1]));
     await panel.screenshot({ path: `${SCREENSHOTS}/e2e-recorded-run.png` });
 
-    // A live run: its points join the recorded ones in the same chart.
+    // A live run: its points, from the warm start's evaluation on, join the recorded ones in the same chart.
     await expect.poll(asked).toBe(true);
     expect(await page.getByTestId('engine-state').getAttribute('data-state')).toBe('starting');
     release();
     await engineReady(page);
-    expect(await seriesCount(page, 'live')).toBe(0);
     await page.getByTestId('step-update').click();
     await engineReady(page);
     await expect.poll(() => curvePoints(page)).toBe(1);
@@ -101,7 +100,8 @@ describe('recorded run', () => {
     const sources = new Set(rows.slice(1).map((r) => r[0]));
     expect([...sources].sort()).toEqual(['live', 'recorded']);
     expect(rows.filter((r) => r[0] === 'recorded')).toHaveLength(run.arms.reduce((n, a) => n + a.seeds.reduce((m, s) => m + s.curve.length, 0), 0));
-    expect(rows.filter((r) => r[0] === 'live')).toHaveLength(1);
+    // The warm start's evaluation (update 0), then update 1.
+    expect(rows.filter((r) => r[0] === 'live').map((r) => r[3])).toEqual(['0', '1']);
     const png = await downloadBytes(page, 'export-png');
     expect(Array.from(png.bytes.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
 

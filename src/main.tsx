@@ -6,6 +6,7 @@ import { useRecorded } from './ui/recorded_store.ts';
 import './ui/styles.css';
 import './ui/episode.css';
 import './ui/guide.css';
+import './ui/first_screen.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

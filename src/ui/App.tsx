@@ -1,15 +1,17 @@
 import { useEffect } from 'react';
 import { formatAdapter } from '../backend/webgpu/device.ts';
 import { SELF_TEST_TOLERANCE } from '../backend/webgpu/self_test.ts';
-import { Controls } from './Controls.tsx';
+import { SettingsPanel, Transport } from './Controls.tsx';
 import { Curves } from './Curves.tsx';
 import { RecordedRun } from './RecordedRun.tsx';
 import { EpisodeView } from './EpisodeView.tsx';
+import { FindingSentence, HeadlineChart, TrainingBackend } from './FirstScreen.tsx';
 import { Guide, SkipLinks, useShortcuts } from './Guide.tsx';
 import { LiveNumbers } from './LiveNumbers.tsx';
 import { RacePanel } from './race/RacePanel.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
 import { StageView } from './StageView.tsx';
+import { TeacherCheck } from './TeacherCheck.tsx';
 import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
 import { OnnxRunPanel } from './onnx/OnnxRunPanel.tsx';
 import { parseHash } from '../worker/settings.ts';
@@ -30,25 +32,39 @@ export function App() {
       <SkipLinks />
       <header className="page-header">
         <h1>SEED Playground</h1>
-        <p className="tagline">
-          Self-Evolving On-Policy Distillation (GRPO plus a gated hindsight-skill distillation loss) training a
-          small transformer agent on household tasks, live in your browser with WebGPU.
+        <p className="tagline" data-testid="tagline">
+          SEED is GRPO plus a gated loss that pulls each token toward what the agent would do with its own hindsight skill; this page
+          trains a small transformer agent on household tasks live in your browser, and this run <TrainingBackend />.
         </p>
       </header>
-      <Guide />
       <Notices />
       <ResumeOffer />
-      <LiveNumbers />
+      {/* The first screen: everything that answers "does SEED beat GRPO?", on one screen of a laptop or a phone. */}
+      <div className="first-screen" data-testid="first-screen">
+        <div className="first-now">
+          <LiveNumbers />
+        </div>
+        <div className="first-controls">
+          <Transport />
+        </div>
+        <div className="first-chart">
+          <HeadlineChart>
+            <FindingSentence />
+          </HeadlineChart>
+        </div>
+      </div>
       <RacePanel />
+      <Guide />
       <div className="layout">
         <div className="column-main">
-          <Controls />
           <EpisodeView />
           <StageView />
+          <SettingsPanel />
         </div>
         <div className="column-side">
           <Curves />
           <RecordedRun />
+          <TeacherCheck />
           <BackendPanel />
           <CheckpointPanel />
           <OnnxExportPanel checkpoint={() => usePlayground.getState().checkpointBytes()} />

@@ -16,7 +16,8 @@ import { ShortcutList } from './Guide.tsx';
 import { ALGORITHM_LABELS, SETTING_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
-export function Controls() {
+/** Play, Step, Next stage and Reset, with the engine's state: the first screen's controls. */
+export function Transport() {
   const engine = usePlayground((s) => s.engine);
   const status = usePlayground((s) => s.record.status);
   const play = usePlayground((s) => s.play);
@@ -28,7 +29,7 @@ export function Controls() {
   const playing = engine.state === 'playing';
 
   return (
-    <section className="panel" aria-labelledby="controls-title">
+    <section className="panel transport" aria-labelledby="controls-title" data-testid="transport">
       <div className="panel-head">
         <h2 id="controls-title">Training</h2>
         <span className="engine-state" data-testid="engine-state" data-state={engine.state} role="status" aria-live="polite">
@@ -66,6 +67,15 @@ export function Controls() {
           <p>Reset tries again; choosing another preset or any other setting starts a new run.</p>
         </div>
       ) : null}
+    </section>
+  );
+}
+
+/** The settings form, below the first screen: the run's choices and the hyper-parameters. */
+export function SettingsPanel() {
+  return (
+    <section className="panel" aria-labelledby="settings-title" data-testid="settings">
+      <h2 id="settings-title">Settings</h2>
       <Settings />
     </section>
   );

@@ -38,8 +38,9 @@ export function Curves() {
   }, []);
   // The scrubbed recorded update, in the x axis's units (a recording keeps no wall time).
   const markerX = recorded && marker !== null && x !== 'wall' ? (x === 'episodes' ? marker * recorded.episodesPerUpdate : marker) : null;
-  const points = Object.values(curves).reduce((n, list) => n + list.length, 0);
-  const hasData = points > 0 || recorded !== null;
+  // Points of finished updates (the warm start's evaluation, update 0, is not one): tools and tests read it as the updates done.
+  const points = Object.values(curves).reduce((n, list) => n + list.filter((m) => m.update > 0).length, 0);
+  const hasData = points > 0 || recorded !== null || Object.keys(curves).length > 0;
 
   const exportCsv = () => downloadText(curvesCsv(curves, recorded, liveSeed, raceCurves()), 'seed-curves.csv', 'text/csv');
   const exportPng = async () => {

@@ -10,7 +10,7 @@ import { ChartLegend } from './ChartLegend.tsx';
 import { chipValues, tickLabels } from './chart_readout.ts';
 import { X_LABELS, seriesKey, yRangeOf, type ChartData, type ChartDef } from './charts.ts';
 
-const CHART_HEIGHT = 200;
+const DEFAULT_HEIGHT = 200;
 const SYNC_KEY = 'seed-curves';
 
 function withAlpha(hex: string, alpha: number): string {
@@ -69,12 +69,12 @@ interface ChartHooks {
   onCursor: (idx: number | null) => void;
 }
 
-function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: number): uPlot.Options {
+function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: number, height: number): uPlot.Options {
   const { data, marker, onZoom } = hooks;
   const d = data();
   return {
     width,
-    height: CHART_HEIGHT,
+    height,
     cursor: { sync: { key: SYNC_KEY }, drag: { x: true, y: false } },
     scales: { x: { time: false }, y: { auto: true, range: () => yRangeOf(def, data(), fixedY) } },
     axes: [
@@ -133,9 +133,11 @@ interface UPlotChartProps {
   register: (id: string, plot: uPlot | null) => void;
   /** The chart's fixed y range (ChartDef.yRange) rather than one fitted to the data. */
   fixedY: boolean;
+  /** The plot's height in CSS pixels (its width is its container's). */
+  height?: number;
 }
 
-export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartProps) {
+export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAULT_HEIGHT }: UPlotChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const figure = useRef<HTMLElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -175,7 +177,7 @@ export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartPr
       onZoom: () => void (zoomed.current = true),
       onCursor: setCursor,
     };
-    const u = new uPlot(options(def, hooks, fixedY, el.clientWidth || 400), plotData(dataRef.current), el);
+    const u = new uPlot(options(def, hooks, fixedY, el.clientWidth || 400, height), plotData(dataRef.current), el);
     plot.current = u;
     register(def.id, u);
     // The recorded series uPlot has drawn (data-recorded-series says what it is given, before it draws).
@@ -183,7 +185,7 @@ export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartPr
     zoomed.current = false;
     u.over.addEventListener('dblclick', () => void (zoomed.current = false));
     const resize = new ResizeObserver(() => {
-      if (el.clientWidth > 0 && el.clientWidth !== u.width) u.setSize({ width: el.clientWidth, height: CHART_HEIGHT });
+      if (el.clientWidth > 0 && el.clientWidth !== u.width) u.setSize({ width: el.clientWidth, height });
     });
     resize.observe(el);
     return () => {
@@ -193,7 +195,7 @@ export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartPr
       plot.current = null;
       register(def.id, null);
     };
-  }, [def, key, register, empty, fixedY]);
+  }, [def, key, register, empty, fixedY, height]);
 
   useEffect(() => {
     plot.current?.setData(plotData(data), !zoomed.current);
@@ -217,6 +219,7 @@ export function UPlotChart({ def, data, marker, register, fixedY }: UPlotChartPr
       data-testid={`chart-${def.id}`}
       data-recorded-series={recorded}
       data-live-series={live}
+      data-live-points={data.ys.reduce((n, ys, i) => (data.series[i].source === 'live' ? n + ys.filter((y) => y !== null).length : n), 0)}
       data-series={data.series.map((s) => s.label).join('|')}
       data-y-range={yRangeOf(def, data, fixedY).map((v) => Number(v.toPrecision(4))).join(',')}
     >

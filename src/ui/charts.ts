@@ -283,14 +283,14 @@ export function seriesKey(data: ChartData): string {
 
 /**
  * The x of each of a run's points: its update, the episodes it had played after it, or its seconds of
- * training so far (the sum of its updates' wall times, in seconds).
+ * training so far (the sum of its updates' wall times, in seconds; the warm start's point, at 0).
  */
 function liveXs(list: readonly UpdateMetrics[], x: XAxis): number[] {
   if (x === 'update') return list.map((m) => m.update);
   if (x === 'episodes') return list.map((m) => m.episodes);
   let ms = 0;
   return list.map((m) => {
-    ms += m.wallMs;
+    ms += m.wallMs ?? 0;
     return Math.round(ms) / 1000;
   });
 }

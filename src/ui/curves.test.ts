@@ -11,6 +11,7 @@ import { armBand, recordedUpdates, tQuantile975 } from './recorded_curves.ts';
 import { chipValues, tickLabels } from './chart_readout.ts';
 import { loadNewestRecord } from './recorded_load.ts';
 import { ema } from './smoothing.ts';
+import { warmStartPoint } from '../worker/views.ts';
 
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null, successTrain = 0.25): UpdateMetrics {
   return {
@@ -276,6 +277,22 @@ describe('the x axis', () => {
     expect(bySeconds.xs).toEqual([1.5, 2]);
     expect(bySeconds.series.map((s) => s.source)).toEqual(['live']);
     expect(seriesKey(bySeconds)).not.toBe(seriesKey(chartData(unseen, live, null, { weight: 0, showRaw: false })));
+  });
+});
+
+describe("the warm start's evaluation (update 0)", () => {
+  const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
+  const live = { seed: [warmStartPoint('seed', 0.2, 0.25), { ...metrics('seed', 1, 0.5), wallMs: 1500 }] };
+
+  it('starts the live eval line at 0 on every x axis, with no training figure, and is a CSV row with empty training cells', () => {
+    const byUpdate = chartData(unseen, live, null, { weight: 0, showRaw: false, showTrain: true });
+    expect(byUpdate.xs).toEqual([0, 1]);
+    expect(byUpdate.series.map((s) => s.label)).toEqual(['live seed train rollouts', 'live seed eval-unseen']);
+    expect(byUpdate.ys).toEqual([[null, 0.25], [0.25, 0.5]]);
+    expect(chartData(unseen, live, null, { weight: 0, showRaw: false, x: 'wall' }).xs).toEqual([0, 1.5]);
+    const [head, warm] = curvesCsv(live).trimEnd().split('\n').map((l) => l.split(','));
+    const at = (column: string) => warm[head.indexOf(column)];
+    expect([at('update'), at('episodes'), at('evalSeen'), at('evalUnseen'), at('successTrain'), at('L_GRPO'), at('wallMs')]).toEqual(['0', '0', '0.2', '0.25', '', '', '']);
   });
 });
 

@@ -28,7 +28,7 @@ const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { labe
   backend: { label: 'Backend', help: 'auto picks what is faster on this machine' },
   seed: { label: 'Seed', help: 'the one seed of the run (tasks, sampling)' },
   speed: { label: 'Speed (updates/s, 0 = max)', help: 'how fast Play runs; 0 runs updates back to back' },
-  evalEvery: { label: 'Evaluate every N updates', help: 'success on eval-seen and eval-unseen after update 1 and every N updates' },
+  evalEvery: { label: 'Evaluate every N updates', help: 'success on eval-seen and eval-unseen at the warm start (update 0), after update 1 and every N updates' },
   evalEpisodes: { label: 'Eval games per split', help: 'games of each fixed eval set played per evaluation' },
   checkpointEvery: { label: 'Checkpoint every N updates', help: 'saves the run to this browser (IndexedDB)' },
 };

@@ -128,10 +128,13 @@ describe('engine', () => {
     expect(optimizer.step!.rmsChange).toBeGreaterThan(0);
     expect(optimizer.step!.largest.length).toBeGreaterThan(0);
     for (const c of optimizer.step!.largest) expect(c.after).not.toBe(c.before);
-    const metrics = events.filter((e) => e.type === 'update');
-    expect(metrics).toHaveLength(1);
-    const m = (metrics[0] as Extract<EngineEvent, { type: 'update' }>).metrics;
-    expect(m.update).toBe(1);
+    // Before it, the warm start's evaluation (update 0), with no training figure.
+    const metrics = events.flatMap((e) => (e.type === 'update' ? [e.metrics] : []));
+    expect(metrics.map((p) => p.update)).toEqual([0, 1]);
+    expect(metrics[0]).toMatchObject({ episodes: 0, L_GRPO: null, successTrain: null, wallMs: null });
+    expect(metrics[0].evalSeen).toBeGreaterThanOrEqual(0);
+    expect(metrics[0].evalUnseen).toBeGreaterThanOrEqual(0);
+    const m = metrics[1];
     expect(m.evalSeen).not.toBeNull();
     expect(m.L_GRPO).toBeCloseTo(re.L_GRPO, 5);
     expect(m.KL).toBeGreaterThan(0);
@@ -155,7 +158,7 @@ describe('engine', () => {
     const resumed = new Engine(memoryHost(host.browser));
     const [saved] = (await resumed.savedRuns()).runs;
     expect(saved.id).toBe(first.runId);
-    expect(saved.curves.map((c) => c.update)).toEqual([1]);
+    expect(saved.curves.map((c) => c.update)).toEqual([0, 1]);
     const info = await resumed.start(SETTINGS, saved.id);
     expect(info.initial.source).toBe('a copy of the run saved at update 1 (that run is open in another tab)');
     expect(info.runId).not.toBe(first.runId);

@@ -37,7 +37,7 @@ import {
 } from './protocol.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
-import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView } from './views.ts';
+import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
@@ -163,9 +163,11 @@ export class Engine implements EngineApi {
         },
         runs: this.runs.map((r) => r.id),
       };
-      // The first rollout goes on screen at once; the rest of the update waits for Play or Step.
+      // The first rollout goes on screen at once, then the warm start's evaluation (update 0), from which the
+      // page measures the run's change; the rest of the update waits for Play or Step.
       void this.exclusive(async () => {
         if (generation === this.generation) await this.runStage(this.runs[0], true);
+        if (generation === this.generation && !saved) await this.evaluateWarmStart();
       }).catch((err) => this.emit({ type: 'error', message: messageOf(err) }));
       return this.info;
     }, true);
@@ -296,6 +298,23 @@ export class Engine implements EngineApi {
     };
   }
 
+  /** The curve's update-0 point of every run: they all start from the same weights, so one evaluation serves. */
+  private async evaluateWarmStart(): Promise<void> {
+    const run = this.runs[0];
+    this.emit({ type: 'status', text: 'evaluating the warm start' });
+    const result = await this.evaluate(run);
+    for (const r of this.runs) {
+      const point = warmStartPoint(r.id, result.seen.success, result.unseen.success);
+      this.curves.push(point);
+      this.emit({ type: 'update', metrics: point });
+    }
+    this.emit({ type: 'status', text: '' });
+  }
+
+  private evaluate(run: Run) {
+    return evaluateSplits(run.backend, this.tok, run.trainer.config, evalSplitScenes(this.settings!.evalEpisodes, TINY));
+  }
+
   /** Metrics, evaluation and the periodic checkpoint of a finished update. */
   private async afterUpdate(run: Run): Promise<void> {
     const st = run.trainer.current!;
@@ -306,8 +325,7 @@ export class Engine implements EngineApi {
     let unseen: number | null = null;
     if (done === 1 || done % settings.evalEvery === 0) {
       this.emit({ type: 'status', text: `evaluating ${run.id} after update ${done}` });
-      const config = run.trainer.config;
-      const result = await evaluateSplits(run.backend, this.tok, config, evalSplitScenes(settings.evalEpisodes, TINY));
+      const result = await this.evaluate(run);
       seen = result.seen.success;
       unseen = result.unseen.success;
     }

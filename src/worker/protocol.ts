@@ -132,19 +132,28 @@ export interface StepResultView {
   rmsChange: number;
 }
 
+/** The trainer's figures of an update, each null at update 0 (no training has run). */
+type TrainingFigures = {
+  [K in keyof Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta' | 'episodes'>]: TrainerMetrics[K] | null;
+};
+
 /**
- * The trainer's metrics of one update (rl/trainer.ts) as the page charts and saves them: numbered from 1,
- * with the evaluation of that update, if it ran one (seed-crossgame's skill sources stay with the trainer's).
+ * A point of a run's curve as the page charts and saves it. After update n (from 1): the trainer's metrics of
+ * that update (rl/trainer.ts), with the evaluation of that update if it ran one (seed-crossgame's skill
+ * sources stay with the trainer's). At update 0: the evaluation of the warm start alone, before any training,
+ * so every training figure is null; the change a run made is measured from it.
  */
-export interface UpdateMetrics extends Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta'> {
+export interface UpdateMetrics extends TrainingFigures {
   run: RunId;
-  /** The loss's lambda and beta of the update; null in a run saved before they were kept. */
+  /** The loss's lambda and beta of the update; null in a run saved before they were kept, and at update 0. */
   lambda: number | null;
   beta: number | null;
-  /** 1 for the first update. */
+  /** 0 for the warm start's evaluation, 1 for the first update. */
   update: number;
+  /** Episodes the run had played after this update (0 at update 0). */
+  episodes: number;
   /** Success over the update's training rollouts (the trainer's `success`). */
-  successTrain: number;
+  successTrain: number | null;
   /** Success on the fixed eval sets, when this update ran an evaluation; null otherwise. */
   evalSeen: number | null;
   evalUnseen: number | null;

@@ -11,6 +11,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';
 import { ALGORITHMS, defaultSettings, runIdsOf, trainConfigOf, type Settings } from './settings.ts';
+import { warmStartPoint } from './views.ts';
 
 const MICRO_SETTINGS = defaultSettings('micro');
 
@@ -95,6 +96,12 @@ describe('a saved-run record', () => {
   it('passes as the engine wrote it, with SEED and GRPO side by side too', () => {
     expectAccepted(VALID, 'run-1', VALID);
     expectAccepted(BOTH, 'run-1', BOTH);
+    // With the warm start's evaluation first (update 0, no training figures), one per run.
+    const withWarmStart = { ...BOTH, curves: [warmStartPoint('seed', 0.3, 0.25), warmStartPoint('grpo', 0.3, 0.25), ...BOTH.curves] };
+    expectAccepted(withWarmStart, 'run-1', withWarmStart);
+    expect(problemOf({ ...withWarmStart, curves: [warmStartPoint('seed', 0.3, 0.25), ...withWarmStart.curves] })).toBe(
+      'curves holds 5 points, more than 1 updates and the warm start of 2 run(s) give',
+    );
     // The single record of earlier pages has no id of its own: its key is its id.
     expectAccepted(withField(VALID, ['id'], undefined), 'latest', { ...VALID, id: 'latest' });
     // Fields the check does not know are left out.
@@ -117,8 +124,8 @@ describe('a saved-run record', () => {
     expect(problemOf(withField(VALID, ['updates'], '2'))).toBe('updates is "2", not a whole number in [1, 1000000000]');
     expect(problemOf(withField(VALID, ['savedAt'], undefined))).toBe('savedAt is undefined, not a time');
     expect(problemOf(withField(VALID, ['runs'], undefined))).toBe('runs is undefined, not a list');
-    expect(problemOf(withField(VALID, ['curves', 0, 'KL'], '0.1'))).toBe('curves[0].KL is "0.1", not a number');
-    expect(problemOf(withField(VALID, ['curves', 0, 'update'], 3))).toBe('curves[0].update is 3, not a whole number in [1, 2]');
+    expect(problemOf(withField(VALID, ['curves', 0, 'KL'], '0.1'))).toBe('curves[0].KL is "0.1", not a number or null');
+    expect(problemOf(withField(VALID, ['curves', 0, 'update'], 3))).toBe('curves[0].update is 3, not a whole number in [0, 2]');
     expect(problemOf(withField(VALID, ['curves', 0, 'run'], 'grpo'))).toBe('curves[0].run is "grpo", not one of this run\'s algorithms (seed)');
     expect(problemOf(withField(VALID, ['settings', 'decoding'], undefined))).toBe('settings.decoding is missing');
     expect(problemOf(withField(VALID, ['settings', 'lambda'], '0.5'))).toBe('settings: lambda=string 0.5 is not a number');

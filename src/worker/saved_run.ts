@@ -71,18 +71,18 @@ const METRIC_FIELDS = {
   run: 'run',
   update: 'update',
   episodes: 'number',
-  successTrain: 'number',
+  successTrain: 'number?',
   evalSeen: 'number?',
   evalUnseen: 'number?',
-  meanReward: 'number',
-  L_GRPO: 'number',
-  L_OPD: 'number',
-  KL: 'number',
-  total: 'number',
+  meanReward: 'number?',
+  L_GRPO: 'number?',
+  L_OPD: 'number?',
+  KL: 'number?',
+  total: 'number?',
   lambda: 'added number?',
   beta: 'added number?',
-  meanDelta: 'number',
-  meanGate: 'number',
+  meanDelta: 'number?',
+  meanGate: 'number?',
   validSkillRate: 'number?',
   degenerateSkillRate: 'added number?',
   skillFidelity: 'number?',
@@ -99,14 +99,14 @@ const METRIC_FIELDS = {
   teacherOwnSkill: 'added number?',
   teacherOtherSkill: 'added number?',
   validationKl: 'added number?',
-  gradNorm: 'number',
+  gradNorm: 'number?',
   gradNormGrpo: 'added number?',
   gradNormOpd: 'added number?',
   gradNormRatio: 'added number?',
   meanDivergence: 'added number?',
-  tokens: 'number',
-  tokensPerSecond: 'number',
-  wallMs: 'number',
+  tokens: 'number?',
+  tokensPerSecond: 'number?',
+  wallMs: 'number?',
   skipped: 'string?',
 } as const satisfies Record<keyof UpdateMetrics, string>;
 
@@ -123,7 +123,7 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
       out[field] = currentAlgoName(x);
       continue;
     } else if (kind === 'update') {
-      integerIn(x, 1, updates, at);
+      integerIn(x, 0, updates, at);
     } else if (kind === 'string?') {
       if (x !== null && typeof x !== 'string') refuse(`${at} is ${show(x)}, not text or null`);
     } else if (typeof x !== 'number' && !(kind.endsWith('number?') && x === null)) {
@@ -203,7 +203,8 @@ function savedRunOf(value: unknown, key: string, vocab: Vocabulary): SavedRun {
   const ids = runIdsOf(settings.algo);
   const curvesValue = own(value, 'curves');
   if (!Array.isArray(curvesValue)) refuse(`curves is ${show(curvesValue)}, not a list`);
-  if (curvesValue.length > updates * ids.length) refuse(`curves holds ${curvesValue.length} points, more than ${updates} updates of ${ids.length} run(s) give`);
+  // A point per run and update, and the warm start's evaluation (update 0).
+  if (curvesValue.length > (updates + 1) * ids.length) refuse(`curves holds ${curvesValue.length} points, more than ${updates} updates and the warm start of ${ids.length} run(s) give`);
   const curves = curvesValue.map((m, i) => metricsFrom(m, `curves[${i}]`, ids, updates));
   const runs = runFilesOf(own(value, 'runs'), settings, updates, vocab);
   return { id, settings, updates, savedAt, curves, runs };

@@ -56,7 +56,7 @@ const PAGE_NUMBERS = {
   seed: { kind: 'integer', min: 0, max: 0xffffffff, hash: 'seed' },
   /** Pause between updates while playing, in updates per second; 0 = as fast as the backend goes. */
   speed: { kind: 'real', min: 0, max: 100, hash: 'speed' },
-  /** Evaluate on eval-seen and eval-unseen after update 1 and every this many updates. */
+  /** Evaluate on eval-seen and eval-unseen at the warm start (update 0), after update 1 and every this many updates. */
   evalEvery: { kind: 'integer', min: 1, max: 1000, hash: 'evalevery' },
   /** Games per eval split (the first games of the fixed eval sets; the smaller set has 134). */
   evalEpisodes: { kind: 'integer', min: 1, max: 134, hash: 'evaleps' },

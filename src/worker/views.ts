@@ -193,6 +193,19 @@ export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnse
   };
 }
 
+/** The curve's point at update 0: the warm start's evaluation, before any training (every training figure null). */
+export function warmStartPoint(run: RunId, evalSeen: number, evalUnseen: number): UpdateMetrics {
+  return {
+    run, update: 0, episodes: 0, evalSeen, evalUnseen, successTrain: null, skipped: null, lambda: null, beta: null,
+    meanReward: null, L_GRPO: null, L_OPD: null, KL: null, total: null, meanDelta: null, meanGate: null, meanAbsDelta: null,
+    forcedShare: null, validSkillRate: null, degenerateSkillRate: null, skillFidelity: null, skillPlaceTrue: null,
+    skillPlaceFalse: null, corrDeltaAdvantage: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null,
+    corrDeltaExpert: null, zeroVarianceGroups: null, teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null,
+    validationKl: null, gradNorm: null, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
+    tokens: null, tokensPerSecond: null, wallMs: null,
+  };
+}
+
 /** Row-major multi-index of a flat offset within a shape. */
 function unravel(offset: number, shape: readonly number[]): number[] {
   const out = new Array<number>(shape.length);

@@ -2,7 +2,8 @@
 // from a sub-path as a static host would, and for each seed opens a fresh browser profile in Debian's headless
 // Chromium, waits for the engine, presses Play and reads the page's own live numbers once a second for
 // --minutes: the updates done. The curves' CSV export then gives every evaluation up to the last update shown
-// within the time, and how many updates carried a GRPO signal. Writes page.md and page.json.
+// within the time, and how many updates carried a GRPO signal. Writes page.md and page.json. With --shots it
+// writes instead the pictures of the first screen (page_shots.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { defineCommand } from '../help.ts';
 import { LIMITS } from '../limits.ts';
 import { commitId, portablePath, sourceCommit } from '../provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
+import { firstScreenShots } from './page_shots.ts';
 
 const limits = LIMITS.benchPage;
 /** The rise of eval success (points, mean of the two splits) the page's default must reach within the time. */
@@ -30,13 +32,15 @@ export const command = defineCommand({
     'headless Chromium at the page\'s defaults (only #seed=S in the link), presses Play and reads the live numbers once a second for --minutes. ' +
     'Reports per seed the backend and threads the page chose, updates per second, the share of updates with a GRPO signal (a group with a win and a loss), ' +
     `and the eval curve; the run reaches its target when the mean of eval-seen and eval-unseen success rises by ${TARGET_RISE} points or more from the ` +
-    'first evaluation (after update 1) to the last one within the time. Writes page.md and page.json.',
+    "warm start's evaluation (update 0) to the last one within the time. Writes page.md and page.json. " +
+    'With --shots, measures nothing and writes pictures of the first screen at 1440x900 and 390x844 (shots/ beside page.md) after a short Play with the first seed.',
   options: {
     minutes: { type: 'string', value: 'N', limit: limits.minutes, default: '5', description: 'minutes of Play per seed (decimals allowed)' },
     seeds: { type: 'string', value: 'K', limit: limits.seeds, default: '3', description: 'seeds run, one after another' },
     'first-seed': { type: 'string', value: 'S', limit: limits['first-seed'], default: '1', description: 'the first seed; the others follow it' },
     link: { type: 'string', value: 'k=v&...', defaultText: "none: the page's defaults", description: 'settings added to the link after seed=S, in the page\'s hash keys (e.g. preset=tiny&evalevery=10&evaleps=64), to try other defaults' },
     site: { type: 'string', value: 'DIR', defaultText: 'a fresh build of the current code', description: 'a built site (vite build) to measure instead' },
+    shots: { type: 'boolean', default: false, description: 'only write the first screen\'s pictures (Play until a second evaluation shows, at most --minutes)' },
     out: outOption('page.md and page.json'),
   },
 });
@@ -60,7 +64,7 @@ export interface SeedResult {
   /** Updates whose L_GRPO is not zero, over updates with a value. */
   grpoSignalShare: number | null;
   evals: EvalPoint[];
-  /** Mean of both splits, last evaluation minus first, in points; null with fewer than two evaluations. */
+  /** Mean of both splits, last evaluation minus the first (the warm start's), in points; null with fewer than two evaluations. */
   rise: number | null;
   reached: boolean;
 }
@@ -208,7 +212,7 @@ function report(args: string[], link: string, results: SeedResult[], failed: { s
   const lines = [
     ...reportHead("The page's default run in headless Chromium", 'page', args, commit),
     `Machine: ${machine}. Each seed: a fresh browser profile, the built site served from a sub-path, the page's defaults with \`#seed=S${link ? `&${link}` : ''}\`, Play for ${minutes} minute(s).`,
-    `Eval success is the page's last evaluation (eval-seen, eval-unseen); the rise is the mean of the two splits, from the first evaluation (after update 1) to the last one shown within the time; the target is ${TARGET_RISE} points.`,
+    `Eval success is the page's last evaluation (eval-seen, eval-unseen); the rise is the mean of the two splits, from the warm start's evaluation (update 0) to the last one shown within the time; the target is ${TARGET_RISE} points.`,
     '',
     '| seed | backend | threads | isolated | updates | updates/s | GRPO signal | first eval (seen / unseen) | last eval (seen / unseen) | rise (points) | target |',
     '|---:|---|---:|---|---:|---:|---:|---|---|---:|---|',
@@ -236,6 +240,7 @@ export async function run(args: string[]): Promise<number> {
   const firstSeed = numberOption(values['first-seed'], 'first-seed', limits['first-seed']);
   const link = (values.link ?? '').replace(/^[#&]+/, '');
   if (/(^|&)seed=/.test(link)) throw new CliError('--link sets the seed through --first-seed, not seed=', 2);
+  if (values.shots) return shots(values.site, reportPath(values.out, 'page.md'), firstSeed, link, minutes);
   const commit = sourceCommit();
   const built = values.site === undefined ? buildSite() : null;
   const siteDir = values.site ?? built!.dir;
@@ -296,4 +301,26 @@ export async function run(args: string[]): Promise<number> {
   await writeOutput(mdPath, md);
   await writeOutput(join(dirname(mdPath), 'page.json'), JSON.stringify(json, null, 1) + '\n');
   return failed.length ? 1 : 0;
+}
+
+/** --shots: the first screen's pictures, in shots/ beside the report. */
+async function shots(site: string | undefined, mdPath: string, seed: number, link: string, minutes: number): Promise<number> {
+  const built = site === undefined ? buildSite() : null;
+  const server = await serveStatic(site ?? built!.dir, 'seed').catch((err: Error) => {
+    built?.cleanup();
+    throw new CliError(err.message);
+  });
+  let browser: Browser | null = null;
+  try {
+    browser = await launchChromium().catch((err: Error) => {
+      throw new CliError(err.message);
+    });
+    const written = await firstScreenShots(browser, `${server.url}#seed=${seed}${link ? `&${link}` : ''}`, join(dirname(mdPath), 'shots'), minutes * 60, (line) => process.stderr.write(`${line}\n`));
+    for (const shot of written) process.stdout.write(`${portablePath(shot.path)}\n`);
+  } finally {
+    await browser?.close();
+    await server.close();
+    built?.cleanup();
+  }
+  return 0;
 }

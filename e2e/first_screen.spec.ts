@@ -1,0 +1,74 @@
+// The first screen at a laptop's and a phone's viewport: without scrolling, Play, the eval-unseen chart with
+// the recorded benchmark's bands and the live run's points, the "Now" numbers with their change since the warm
+// start, and the sentence of the recorded finding, whose numbers are the record's. The header names the
+// backend that trains.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/cli/bench/page_shots.ts';
+import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
+import { formatHash } from '../src/worker/settings.ts';
+import { FAST, SCREENSHOTS, curvePoints, downloadText, engineReady, openPlayground } from './page.ts';
+import { chromiumForSuite } from './suite_browser.ts';
+
+function shippedRecord() {
+  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))));
+  if (!entry) throw new Error('public/runs/index.json lists no record');
+  return parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8'));
+}
+
+const HEADLINE = '[data-testid="chart-headline-unseen"]';
+
+describe('first screen', () => {
+  const chromium = chromiumForSuite();
+
+  for (const viewport of SHOT_VIEWPORTS) {
+    it(`holds Play, the chart with recorded bands and live points, Now with its change and the finding at ${viewport.width}x${viewport.height}`, async () => {
+      const record = shippedRecord();
+      const mainArms = record.arms.filter((a) => a.role === 'main');
+      const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST), viewport);
+      await engineReady(page);
+      // The warm start's evaluation (update 0) is shown with a change of zero before any update.
+      await page.getByTestId('live-eval-unseen-change').waitFor();
+      expect(Number(await page.getByTestId('live-eval-unseen-change').getAttribute('data-value'))).toBe(0);
+      expect(await curvePoints(page)).toBe(0);
+
+      await page.getByTestId('step-update').click();
+      await engineReady(page);
+      await expect.poll(() => curvePoints(page)).toBe(1);
+      await page.locator(`${HEADLINE}[data-drawn-recorded="${mainArms.length}"]`).waitFor();
+      // Two live evaluations (update 0 and update 1) over the bands of the benchmark's main arms.
+      await expect.poll(async () => Number(await page.locator(HEADLINE).getAttribute('data-live-points'))).toBe(2);
+      expect(Number(await page.locator(HEADLINE).getAttribute('data-recorded-series'))).toBe(mainArms.length);
+
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const bottoms = await partBottoms(page);
+      for (const part of FIRST_SCREEN_PARTS) {
+        expect(bottoms[part], `${part} is shown`).not.toBeNull();
+        expect(bottoms[part]!, `${part} ends within the first screen`).toBeLessThanOrEqual(viewport.height);
+      }
+      await page.screenshot({ path: `${SCREENSHOTS}/e2e-first-screen-${viewport.width}x${viewport.height}.png` });
+
+      // The finding's numbers are the record's paired difference of its main arm against GRPO on eval-unseen.
+      const finding = page.getByTestId('finding');
+      const arm = (await finding.getAttribute('data-arm'))!;
+      const difference = record.differences.find((d) => d.a === arm && d.b === 'grpo')!;
+      expect(mainArms.map((a) => a.algo)).toContain(arm);
+      expect(Number(await finding.getAttribute('data-value'))).toBe(difference.unseen.value);
+      expect((await finding.getAttribute('data-ci'))!.split(',').map(Number)).toEqual(difference.unseen.ci);
+      expect(await finding.textContent()).toContain(`${difference.seeds.length} seeds`);
+
+      // The change is the last evaluation less the warm start's, both in the curves' CSV.
+      const rows = (await downloadText(page, 'export-csv')).text.trimEnd().split('\n').map((line) => line.split(','));
+      const column = rows[0].indexOf('evalUnseen');
+      const live = rows.filter((r) => r[0] === 'live');
+      expect(live.map((r) => r[3])).toEqual(['0', '1']);
+      const change = Number(await page.getByTestId('live-eval-unseen-change').getAttribute('data-value'));
+      expect(change).toBeCloseTo(Number(live[1][column]) - Number(live[0][column]), 12);
+
+      const backend = page.getByTestId('header-backend');
+      expect(await backend.getAttribute('data-kind')).toBe('cpu');
+      expect(await backend.textContent()).toMatch(/^trains on the CPU \(\d+ threads?\)$/);
+      expect(problems).toEqual([]);
+    });
+  }
+});

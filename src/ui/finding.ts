@@ -1,0 +1,52 @@
+// The page's one-sentence finding: what the recorded benchmark says about SEED against GRPO, written from the
+// record's own paired difference on eval-unseen and its 95% interval, so the sentence changes when the record does.
+import type { RecordedDifference, RecordedRun } from '../rl/recorded_run.ts';
+
+type Verdict = 'ahead' | 'behind' | 'not ahead' | 'not clearly ahead';
+
+export interface Finding {
+  /** The arm compared with GRPO. */
+  arm: string;
+  seeds: number;
+  preset: string;
+  /** Paired difference arm − GRPO on eval-unseen, in fractions, with its 95% interval. */
+  value: number;
+  ci: [number, number];
+  verdict: Verdict;
+  text: string;
+}
+
+/** Percentage points with one decimal and a sign, as typeset (a true minus sign). */
+export function signedPoints(x: number): string {
+  const s = (100 * x).toFixed(1);
+  const negative = s.startsWith('-') && Number(s) !== 0;
+  return negative ? `−${s.slice(1)}` : `+${s.replace(/^-/, '')}`;
+}
+
+function verdictOf(value: number, [lo, hi]: [number, number]): Verdict {
+  if (lo > 0) return 'ahead';
+  if (hi < 0) return 'behind';
+  return value > 0 ? 'not clearly ahead' : 'not ahead';
+}
+
+/**
+ * The comparison the finding is about: the main arm that is not GRPO against GRPO (the benchmark's question);
+ * without a main arm, the first difference against GRPO; null when the record holds none.
+ */
+function headlineDifference(run: RecordedRun): RecordedDifference | null {
+  const mainArms = new Set(run.arms.filter((a) => a.role === 'main' && a.algo !== 'grpo').map((a) => a.algo));
+  const againstGrpo = run.differences.filter((d) => d.b === 'grpo');
+  return againstGrpo.find((d) => mainArms.has(d.a)) ?? againstGrpo[0] ?? null;
+}
+
+export function findingOf(run: RecordedRun): Finding | null {
+  const d = headlineDifference(run);
+  if (!d) return null;
+  const { value, ci } = d.unseen;
+  const verdict = verdictOf(value, ci);
+  const seeds = d.seeds.length;
+  const text =
+    `In the recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${d.a} − GRPO on eval-unseen is ` +
+    `${signedPoints(value)} points [${signedPoints(ci[0])}, ${signedPoints(ci[1])}]: ${verdict === 'behind' ? 'behind GRPO' : verdict} at this scale.`;
+  return { arm: d.a, seeds, preset: run.preset, value, ci: [ci[0], ci[1]], verdict, text };
+}
