@@ -4,7 +4,7 @@ import { ALGO_COLOURS, CHARTS, X_LABELS, chartData, type XAxis } from './charts.
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
 import { downloadBlob, downloadText } from './download.ts';
-import { raceCurves } from './race_store.ts';
+import { raceCurves } from './race/store.ts';
 import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';

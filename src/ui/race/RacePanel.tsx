@@ -1,11 +1,11 @@
 // Race mode: one button trains GRPO and SEED side by side from the same warm start on the same tasks, each in
-// its own worker on half the cores, and shows both live with their paired difference (race_store.ts).
+// its own worker on half the cores, and shows both live with their paired difference (store.ts).
 import { useMemo } from 'react';
 import { curvesCsv } from '../curves_csv.ts';
 import { downloadText } from '../download.ts';
-import { RACE_DIFFERENCE, RACE_SUCCESS, raceDifferenceData, raceSuccessData } from '../race_chart.ts';
-import { changedSinceStart, coresHere, racePlan } from '../race_plan.ts';
-import { raceCurves, useRace } from '../race_store.ts';
+import { RACE_DIFFERENCE, RACE_SUCCESS, raceDifferenceData, raceSuccessData } from './chart.ts';
+import { changedSinceStart, coresHere, racePlan } from './plan.ts';
+import { raceCurves, useRace } from './store.ts';
 import { useRecorded } from '../recorded_store.ts';
 import { SETTING_LABELS } from '../setting_labels.ts';
 import { usePlayground } from '../store.ts';

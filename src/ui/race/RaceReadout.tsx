@@ -1,6 +1,6 @@
 // What a race reads in words: each arm's progress and last evaluation, and the paired difference so far.
-import type { RaceArm } from '../race_arm.ts';
-import { differenceSoFar, pairedEvaluations, type DifferenceSoFar, type EvalSplit } from '../race_pairs.ts';
+import type { RaceArm } from './arm.ts';
+import { differenceSoFar, pairedEvaluations, type DifferenceSoFar, type EvalSplit } from './pairs.ts';
 
 const percent = (v: number) => `${(100 * v).toFixed(1)}%`;
 const points = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(100 * v).toFixed(1)} points`;

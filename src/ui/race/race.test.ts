@@ -1,13 +1,13 @@
 // A race's pure parts: its plan from the page's settings, the pairing of the arms' evaluations by update, the
 // paired difference so far, the charts' series and the race's rows in the curves CSV.
 import { describe, expect, it } from 'vitest';
-import type { Algo } from '../rl/config.ts';
-import type { UpdateMetrics } from '../worker/protocol.ts';
-import { defaultSettings } from '../worker/settings.ts';
-import { CSV_COLUMNS, curvesCsv } from './curves_csv.ts';
-import { raceDifferenceData, raceSuccessData } from './race_chart.ts';
-import { differenceSoFar, pairedEvaluations, runningMeans } from './race_pairs.ts';
-import { changedSinceStart, racePlan } from './race_plan.ts';
+import type { Algo } from '../../rl/config.ts';
+import type { UpdateMetrics } from '../../worker/protocol.ts';
+import { defaultSettings } from '../../worker/settings.ts';
+import { CSV_COLUMNS, curvesCsv } from '../curves_csv.ts';
+import { raceDifferenceData, raceSuccessData } from './chart.ts';
+import { differenceSoFar, pairedEvaluations, runningMeans } from './pairs.ts';
+import { changedSinceStart, racePlan } from './plan.ts';
 
 function point(run: Algo, update: number, evalUnseen: number | null, evalSeen: number | null = evalUnseen): UpdateMetrics {
   return {

@@ -1,17 +1,17 @@
 // A race: GRPO and a hindsight arm trained side by side, each by an engine worker of its own on half the
-// cores (race_plan.ts), from the page's settings as they were when the race started. The page's own run is
+// cores (plan.ts), from the page's settings as they were when the race started. The page's own run is
 // paused while the race plays; playing the page's run pauses the race, so that the two never share the
 // cores. An arm whose worker fails, or whose device is lost, ends the race: the other arm is stopped too and
 // the curves so far stay on the chart and in the CSV. The workers are not state, so they live beside the store.
 import { create } from 'zustand';
-import { messageOf } from '../common/errors.ts';
-import type { EngineEvent } from '../worker/protocol.ts';
-import type { Settings } from '../worker/settings.ts';
-import type { RaceCurves } from './curves_csv.ts';
-import { startEngine, type Engine } from './engine_client.ts';
-import { armAfterEvent, armStarted, newArm, type RaceArm } from './race_arm.ts';
-import { coresHere, racePlan } from './race_plan.ts';
-import { usePlayground } from './store.ts';
+import { messageOf } from '../../common/errors.ts';
+import type { EngineEvent } from '../../worker/protocol.ts';
+import type { Settings } from '../../worker/settings.ts';
+import type { RaceCurves } from '../curves_csv.ts';
+import { startEngine, type Engine } from '../engine_client.ts';
+import { armAfterEvent, armStarted, newArm, type RaceArm } from './arm.ts';
+import { coresHere, racePlan } from './plan.ts';
+import { usePlayground } from '../store.ts';
 
 type RacePhase = 'idle' | 'starting' | 'playing' | 'paused' | 'stopped' | 'failed';
 

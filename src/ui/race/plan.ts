@@ -2,8 +2,8 @@
 // unless the page already runs another hindsight arm), both with every other setting of the page, so that
 // the same seed draws the same training tasks and the same eval games in both; and the cores split between
 // the two arms' workers.
-import type { Algo } from '../rl/config.ts';
-import type { Settings } from '../worker/settings.ts';
+import type { Algo } from '../../rl/config.ts';
+import type { Settings } from '../../worker/settings.ts';
 
 /** The arm raced against GRPO when the page's algorithm is not itself a hindsight arm. */
 const DEFAULT_SEED_ARM: Algo = 'seed-exact';

@@ -2,9 +2,9 @@
 // start from the page's settings and play, the page's own run pauses the race, and one arm's failure ends the
 // other with a message naming the arm.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EngineEvent, EngineInfo, UpdateMetrics } from '../worker/protocol.ts';
-import { defaultSettings, type Settings } from '../worker/settings.ts';
-import { armAfterEvent, armStarted, newArm } from './race_arm.ts';
+import type { EngineEvent, EngineInfo, UpdateMetrics } from '../../worker/protocol.ts';
+import { defaultSettings, type Settings } from '../../worker/settings.ts';
+import { armAfterEvent, armStarted, newArm } from './arm.ts';
 
 interface FakeArm {
   settings: Settings | null;
@@ -17,7 +17,7 @@ interface FakeArm {
 
 const fakes: FakeArm[] = [];
 
-vi.mock('./engine_client.ts', () => ({
+vi.mock('../engine_client.ts', () => ({
   startEngine: (onEvent: (event: EngineEvent) => void, threads: number | null, keepRuns: boolean) => {
     expect(threads).toBeGreaterThanOrEqual(1);
     expect(keepRuns).toBe(false);
@@ -62,8 +62,8 @@ vi.mock('./engine_client.ts', () => ({
   },
 }));
 
-const { useRace } = await import('./race_store.ts');
-const { usePlayground } = await import('./store.ts');
+const { useRace } = await import('./store.ts');
+const { usePlayground } = await import('../store.ts');
 
 function point(update: number, evalUnseen: number | null): UpdateMetrics {
   return { run: 'grpo', update, evalUnseen, evalSeen: evalUnseen } as UpdateMetrics;

@@ -1,7 +1,7 @@
 // What a race reads off its two arms' curves: the evaluations both arms have reached, paired by update (the
 // same update of both arms ran on the same eval games), SEED − GRPO at each, and the mean of those
 // differences so far. An arm that runs ahead adds nothing until the other reaches its evaluation.
-import type { UpdateMetrics } from '../worker/protocol.ts';
+import type { UpdateMetrics } from '../../worker/protocol.ts';
 
 export type EvalSplit = 'evalUnseen' | 'evalSeen';
 
