@@ -11,14 +11,14 @@ export interface AttributeGroup {
   always: boolean;
 }
 
-export interface OptionSpec {
+interface OptionSpec {
   name: string;
   values: readonly string[];
   /** How an instruction asks for a value: `{v}` is replaced by it ("in {v}", "size {v}"). */
   phrase: string;
 }
 
-export interface ProductType {
+interface ProductType {
   /** As written in titles and instructions ("oxford shirt"). */
   name: string;
   /** The nouns of the type, WebShop's title nouns for the type match. */

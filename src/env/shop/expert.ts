@@ -16,7 +16,7 @@ export function satisfies(product: Product, goal: ShopGoal): boolean {
   return offered && shopReward(product, goal.options, goal).reward === 1;
 }
 
-export function expertQuery(goal: ShopGoal): string {
+function expertQuery(goal: ShopGoal): string {
   return [...goal.attributes, goal.typeName].join(' ');
 }
 

@@ -30,11 +30,13 @@ function typeNameOf(product: Product): string {
   return product.nouns.join(' ');
 }
 
-export function instructionText(goal: Omit<ShopGoal, 'instruction' | 'targetId'>, category: string): string {
+function instructionText(goal: Omit<ShopGoal, 'instruction' | 'targetId'>, category: string): string {
   const spec = CATEGORIES.find((c) => c.name === category);
   if (!spec) throw new RangeError(`unknown category "${category}"`);
   const titled = new Set(spec.attributes.filter((g) => g.inTitle).flatMap((g) => g.values));
-  const before = goal.attributes.filter((a) => titled.has(a));
+  // As in titles, the material (the first group) reads last before the type: "long sleeve cotton shirt".
+  const material = new Set(spec.attributes[0].values);
+  const before = [...goal.attributes.filter((a) => titled.has(a) && !material.has(a)), ...goal.attributes.filter((a) => material.has(a))];
   const after = goal.attributes.filter((a) => !titled.has(a));
   const noun = [...before, goal.typeName].join(' ');
   // A plural type ("hiking boots") takes no article.

@@ -4,7 +4,7 @@
 import { formatPrice, type Product } from './catalogue.ts';
 
 export const RESULTS_PER_PAGE = 10;
-export const SEP = ' [SEP] ';
+const SEP = ' [SEP] ';
 
 export const BUTTONS = {
   backToSearch: 'Back to Search',

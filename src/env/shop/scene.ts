@@ -5,7 +5,7 @@
 import { CatalogueError, catalogueOf, type CatalogueSpec, type Product } from './catalogue.ts';
 import { makeGoal, type ShopGoal } from './goal.ts';
 
-export const SHOP_SCENE_VERSION = 1;
+const SHOP_SCENE_VERSION = 1;
 
 export interface ShopScene {
   catalogue: CatalogueSpec;

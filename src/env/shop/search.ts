@@ -4,7 +4,7 @@
 import MiniSearch from 'minisearch';
 import type { Product } from './catalogue.ts';
 
-export const MAX_RESULTS = 50;
+const MAX_RESULTS = 50;
 
 interface IndexedProduct {
   id: number;

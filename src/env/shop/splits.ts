@@ -18,7 +18,7 @@ import type { ShopScene } from './scene.ts';
 import { searchEngineOf } from './search.ts';
 
 export type ShopSplit = 'train' | 'seen' | 'unseen';
-export const SHOP_SPLITS: readonly ShopSplit[] = ['train', 'seen', 'unseen'];
+const SHOP_SPLITS: readonly ShopSplit[] = ['train', 'seen', 'unseen'];
 export const SHOP_EVAL_COUNTS: Readonly<Record<'seen' | 'unseen', number>> = { seen: 200, unseen: 200 };
 const SHOP_VALIDATION_SEED = 2027;
 const HELD_OUT_ONE_IN = 5;
