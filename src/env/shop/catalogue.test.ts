@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from './categories.ts';
-import { CatalogueError, DEFAULT_CATALOGUE, checkCatalogue, formatPrice, generateCatalogue, type Product } from './catalogue.ts';
+import { CatalogueError, DEFAULT_CATALOGUE, checkCatalogue, generateCatalogue, type Product } from './catalogue.ts';
+import { formatPrice } from './pages.ts';
 
 describe('generateCatalogue', () => {
   const catalogue = generateCatalogue();
@@ -54,6 +55,7 @@ describe('checkCatalogue', () => {
     expect(() => checkCatalogue([{ ...good, options: { color: ['white'], size: ['white'] } }])).toThrow(/appears under two options/);
     expect(() => checkCatalogue([{ ...good, options: { color: ['White'] } }])).toThrow(/lower case/);
     expect(() => checkCatalogue([{ ...good, options: { color: [] } }])).toThrow(/has no values/);
+    expect(() => checkCatalogue([{ ...good, options: { color: ['buy now'] } }])).toThrow(/options\.color value "buy now" is a button's label/);
     expect(() => checkCatalogue([good])).not.toThrow();
   });
 });

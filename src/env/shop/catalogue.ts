@@ -4,6 +4,7 @@
 // refuses a hand-built one that the shop could not serve (duplicate ids, an option value under two names, ...).
 import { Rng, hashString } from '../../common/rng.ts';
 import { BRANDS, CATEGORIES, type AttributeGroup, type Category } from './categories.ts';
+import { BUTTONS } from './pages.ts';
 
 export interface Product {
   /** Upper case ASIN-like id, unique in the catalogue. */
@@ -28,6 +29,7 @@ export interface CatalogueSpec {
 export const DEFAULT_CATALOGUE: CatalogueSpec = { seed: 0, size: 3000 };
 const MAX_CATALOGUE_SIZE = 100_000;
 const ID_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const BUTTON_LABELS = new Set(Object.values(BUTTONS).map((label) => label.toLowerCase()));
 
 export class CatalogueError extends Error {
   constructor(message: string) {
@@ -125,13 +127,10 @@ export function checkCatalogue(products: readonly Product[]): void {
       if (values.length === 0) throw new CatalogueError(`${where}.options.${name} has no values`);
       for (const value of values) {
         if (value !== value.toLowerCase() || value.trim() === '') throw new CatalogueError(`${where}.options.${name} value ${JSON.stringify(value)} must be non-empty lower case`);
+        if (BUTTON_LABELS.has(value)) throw new CatalogueError(`${where}.options.${name} value "${value}" is a button's label`);
         if (seen.has(value)) throw new CatalogueError(`${where}.options value "${value}" appears under two options: a click on it would be ambiguous`);
         seen.add(value);
       }
     }
   });
-}
-
-export function formatPrice(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
 }

@@ -73,6 +73,7 @@ describe('ShopGame pages and actions', () => {
     expect(end.done).toBe(true);
     expect(end.reward).toBeLessThan(1);
     expect(end.won).toBe(false);
+    expect(end.observation).toBe(`Thank you for shopping with us! [SEP] Purchased [SEP] ${game.records.at(-1)!.item} [SEP] Your score (min 0.0, max 1.0) [SEP] ${end.reward.toFixed(2)}`);
     expect(() => game.step('click[buy now]')).toThrow(/episode is over/);
 
     const short = new ShopGame(scene, { maxSteps: 2 });

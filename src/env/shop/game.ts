@@ -5,7 +5,7 @@
 // belongs to the trainer, as in the household.
 import { catalogueOf } from './catalogue.ts';
 import { planFrom } from './expert.ts';
-import type { ShopPage } from './pages.ts';
+import { SEP, type ShopPage } from './pages.ts';
 import { shopReward } from './reward.ts';
 import type { ShopScene } from './scene.ts';
 import { searchEngineOf, type ShopSearch } from './search.ts';
@@ -93,7 +93,9 @@ export class ShopGame {
     const won = reward === 1;
     this.success = won;
     this.finished = purchase !== null || this.stepCount >= this.maxSteps;
-    const result: ShopStepResult = { observation: outcome.observation, reward, done: this.finished, won, valid: outcome.valid };
+    // WebShop's last page shows the score of the purchase.
+    const observation = purchase ? `${outcome.observation}${SEP}Your score (min 0.0, max 1.0)${SEP}${reward.toFixed(2)}` : outcome.observation;
+    const result: ShopStepResult = { observation, reward, done: this.finished, won, valid: outcome.valid };
     this.records.push({ ...result, step: this.stepCount, action, ...this.where() });
     return result;
   }

@@ -1,10 +1,10 @@
 // The shop's pages as text, in WebShop's simple observation form: the page's parts joined by " [SEP] ",
 // buttons written as their labels. The item page leaves out WebShop's Description, Features and Reviews
 // tabs (the catalogue has no text behind them) and adds a "Selected" part once an option is chosen.
-import { formatPrice, type Product } from './catalogue.ts';
+import type { Product } from './catalogue.ts';
 
 export const RESULTS_PER_PAGE = 10;
-const SEP = ' [SEP] ';
+export const SEP = ' [SEP] ';
 
 export const BUTTONS = {
   backToSearch: 'Back to Search',
@@ -12,6 +12,10 @@ export const BUTTONS = {
   prev: '< Prev',
   buyNow: 'Buy Now',
 } as const;
+
+export function formatPrice(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
 
 export type ShopPage =
   | { kind: 'search' }

@@ -39,6 +39,10 @@ describe('ShopSearch', () => {
     expect(ids('ceramic coffee mug')).toEqual(['B000000001', 'B000000006']);
   });
 
+  it('refuses a catalogue it cannot serve', () => {
+    expect(() => new ShopSearch([small[0], small[0]])).toThrow(/products\[1\]\.id B000000001 appears twice/);
+  });
+
   it('returns nothing for words outside the catalogue and respects the limit', () => {
     expect(ids('velvet sofa')).toEqual([]);
     expect(engine.search('shirt', 2)).toHaveLength(2);

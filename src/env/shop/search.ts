@@ -2,7 +2,7 @@
 // optional (OR), as WebShop's Lucene search is. Ties in score go to the earlier product in the catalogue, so
 // a query gives the same result list on every run. WebShop keeps the top 50 results; so does this.
 import MiniSearch from 'minisearch';
-import type { Product } from './catalogue.ts';
+import { checkCatalogue, type Product } from './catalogue.ts';
 
 const MAX_RESULTS = 50;
 
@@ -15,7 +15,9 @@ interface IndexedProduct {
 export class ShopSearch {
   private readonly index: MiniSearch<IndexedProduct>;
 
+  /** Throws CatalogueError when the catalogue cannot be served. */
   constructor(private readonly products: readonly Product[]) {
+    checkCatalogue(products);
     this.index = new MiniSearch<IndexedProduct>({ fields: ['title', 'attributes'], idField: 'id' });
     this.index.addAll(products.map((p, i) => ({ id: i, title: p.title, attributes: p.attributes.join(' ') })));
   }

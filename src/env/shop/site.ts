@@ -4,7 +4,7 @@
 // as WebShop lower-cases its clickables). An action the page does not offer changes nothing and answers
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
-import { BUTTONS, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
+import { BUTTONS, SEP, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
 import type { ShopSearch } from './search.ts';
 
 export const NOTHING_HAPPENS = 'Nothing happens.';
@@ -88,7 +88,7 @@ export class ShopSite {
     if (label === lower(BUTTONS.prev)) return this.show({ kind: 'results', query: page.query, results: page.results, page: page.page });
     if (label === lower(BUTTONS.buyNow)) {
       this.bought = { product: page.product, chosen: page.chosen };
-      return { observation: `Thank you for shopping with us! You bought ${page.product.id}.`, valid: true };
+      return { observation: `Thank you for shopping with us!${SEP}Purchased${SEP}${page.product.id}`, valid: true };
     }
     const name = Object.keys(page.product.options).find((n) => page.product.options[n].includes(label))!;
     return this.show({ ...page, chosen: { ...page.chosen, [name]: label } });
