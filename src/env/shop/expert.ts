@@ -1,0 +1,67 @@
+// The shop's expert: from any state, the shortest plan it knows to a purchase with reward 1. It searches with
+// the instruction's attributes and product type ("long sleeve cotton oxford shirt"; the target's full title
+// when that query finds no fitting product), pages to the first result that satisfies the goal, opens it,
+// chooses the goal's option values and buys. A product already open or listed that satisfies the goal is used
+// where it stands.
+import type { Product } from './catalogue.ts';
+import type { ShopGoal } from './goal.ts';
+import { BUTTONS, RESULTS_PER_PAGE } from './pages.ts';
+import { shopReward } from './reward.ts';
+import type { ShopSearch } from './search.ts';
+import type { ShopSite } from './site.ts';
+
+/** True when buying `product` with the goal's option values earns reward 1. */
+export function satisfies(product: Product, goal: ShopGoal): boolean {
+  const offered = Object.entries(goal.options).every(([name, value]) => product.options[name]?.includes(value));
+  return offered && shopReward(product, goal.options, goal).reward === 1;
+}
+
+function expertQuery(goal: ShopGoal): string {
+  return [...goal.attributes, goal.typeName].join(' ');
+}
+
+function click(label: string): string {
+  return `click[${label.toLowerCase()}]`;
+}
+
+function optionsAndBuy(product: Product, goal: ShopGoal, chosen: Readonly<Record<string, string>>): string[] {
+  const clicks = Object.keys(product.options)
+    .filter((name) => goal.options[name] !== undefined && chosen[name] !== goal.options[name])
+    .map((name) => click(goal.options[name]));
+  return [...clicks, click(BUTTONS.buyNow)];
+}
+
+/** Paging from `page` to the first fitting result, opening it, its options and Buy Now; null when none fits. */
+function fromResults(results: readonly Product[], page: number, goal: ShopGoal): string[] | null {
+  const index = results.findIndex((p) => satisfies(p, goal));
+  if (index < 0) return null;
+  const target = Math.floor(index / RESULTS_PER_PAGE) + 1;
+  const paging = Array<string>(Math.abs(target - page)).fill(click(target > page ? BUTTONS.next : BUTTONS.prev));
+  return [...paging, click(results[index].id), ...optionsAndBuy(results[index], goal, {})];
+}
+
+/** A fresh search's plan, from the search page. */
+export function planFromSearch(engine: ShopSearch, goal: ShopGoal, targetTitle: string): string[] | null {
+  for (const query of [expertQuery(goal), targetTitle]) {
+    const plan = fromResults(engine.search(query), 1, goal);
+    if (plan) return [`search[${query}]`, ...plan];
+  }
+  return null;
+}
+
+export function planFrom(site: ShopSite, engine: ShopSearch, goal: ShopGoal, targetTitle: string): string[] {
+  if (site.purchase !== null) return [];
+  const page = site.page;
+  if (page.kind === 'item' && satisfies(page.product, goal)) return optionsAndBuy(page.product, goal, page.chosen);
+  if (page.kind === 'results') {
+    const plan = fromResults(page.results, page.page, goal);
+    if (plan) return plan;
+  }
+  if (page.kind === 'item') {
+    const plan = fromResults(page.results, page.page, goal);
+    if (plan) return [click(BUTTONS.prev), ...plan];
+  }
+  const fresh = planFromSearch(engine, goal, targetTitle);
+  if (!fresh) throw new Error(`no search finds a product that satisfies "${goal.instruction}"`);
+  return page.kind === 'search' ? fresh : [click(BUTTONS.backToSearch), ...fresh];
+}

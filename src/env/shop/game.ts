@@ -1,0 +1,117 @@
+// A shop episode over one scene, with the household Game's interface: the opening observation, the actions
+// the page offers, step() returning { observation, reward, done, won, valid }, a record of every step and
+// the expert's plan. The episode ends on Buy Now, with WebShop's reward in [0, 1] (reward.ts) and success
+// when it is 1, or after maxSteps actions (valid or not) with reward 0. The penalty for invalid actions
+// belongs to the trainer, as in the household.
+import { catalogueOf } from './catalogue.ts';
+import { planFrom } from './expert.ts';
+import { SEP, type ShopPage } from './pages.ts';
+import { shopReward } from './reward.ts';
+import type { ShopScene } from './scene.ts';
+import { searchEngineOf, type ShopSearch } from './search.ts';
+import { ShopSite } from './site.ts';
+
+/** WebShop's step budget in the SEED paper's setting. */
+export const SHOP_MAX_STEPS = 15;
+
+interface ShopStepResult {
+  observation: string;
+  reward: number;
+  done: boolean;
+  won: boolean;
+  /** False when the page did not offer the action ("Nothing happens."): the state did not change. */
+  valid: boolean;
+}
+
+export interface ShopStepRecord extends ShopStepResult {
+  /** 0 is the opening observation (no action); 1.. are actions. */
+  step: number;
+  action: string;
+  /** The page shown after the step. */
+  page: ShopPage['kind'];
+  /** The last search's query after the step; null before the first. */
+  query: string | null;
+  /** The product whose page is open (or was bought) after the step; null elsewhere. */
+  item: string | null;
+}
+
+export class ShopGame {
+  readonly scene: ShopScene;
+  readonly maxSteps: number;
+  readonly observation: string;
+  readonly records: ShopStepRecord[] = [];
+  private readonly site: ShopSite;
+  private readonly engine: ShopSearch;
+  private readonly targetTitle: string;
+  private stepCount = 0;
+  private finished = false;
+  private success = false;
+
+  constructor(scene: ShopScene, options: { maxSteps?: number } = {}) {
+    const maxSteps = options.maxSteps ?? SHOP_MAX_STEPS;
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+    const products = catalogueOf(scene.catalogue);
+    const target = products.find((p) => p.id === scene.goal.targetId);
+    if (!target) throw new RangeError(`the scene's target ${scene.goal.targetId} is not in its catalogue`);
+    this.scene = scene;
+    this.maxSteps = maxSteps;
+    this.engine = searchEngineOf(products);
+    this.targetTitle = target.title;
+    this.site = new ShopSite(this.engine, scene.goal.instruction);
+    this.observation = this.site.render();
+    this.records.push({ step: 0, action: '', observation: this.observation, reward: 0, done: false, won: false, valid: true, ...this.where() });
+  }
+
+  get steps(): number {
+    return this.stepCount;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  get won(): boolean {
+    return this.success;
+  }
+
+  /** Whether the page takes search[query] (the search page only). */
+  hasSearchBar(): boolean {
+    return this.site.hasSearchBar();
+  }
+
+  /** The click actions the page offers, in page order; the search page takes search[...] instead. */
+  admissibleCommands(): string[] {
+    return this.site.clickables().map((label) => `click[${label}]`);
+  }
+
+  step(action: string): ShopStepResult {
+    if (this.finished) throw new Error('the episode is over: no step after done');
+    const outcome = this.site.apply(action);
+    this.stepCount++;
+    const purchase = this.site.purchase;
+    const reward = purchase ? shopReward(purchase.product, purchase.chosen, this.scene.goal).reward : 0;
+    const won = reward === 1;
+    this.success = won;
+    this.finished = purchase !== null || this.stepCount >= this.maxSteps;
+    // WebShop's last page shows the score of the purchase.
+    const observation = purchase ? `${outcome.observation}${SEP}Your score (min 0.0, max 1.0)${SEP}${reward.toFixed(2)}` : outcome.observation;
+    const result: ShopStepResult = { observation, reward, done: this.finished, won, valid: outcome.valid };
+    this.records.push({ ...result, step: this.stepCount, action, ...this.where() });
+    return result;
+  }
+
+  /** The expert's plan from the current state to a purchase with reward 1. */
+  expertPlan(): string[] {
+    return planFrom(this.site, this.engine, this.scene.goal, this.targetTitle);
+  }
+
+  private where(): Pick<ShopStepRecord, 'page' | 'query' | 'item'> {
+    const page = this.site.page;
+    const item = this.site.purchase?.product.id ?? (page.kind === 'item' ? page.product.id : null);
+    return { page: page.kind, query: page.kind === 'search' ? this.lastQuery() : page.query, item };
+  }
+
+  private lastQuery(): string | null {
+    return this.records.length > 0 ? this.records[this.records.length - 1].query : null;
+  }
+}

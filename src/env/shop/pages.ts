@@ -1,0 +1,54 @@
+// The shop's pages as text, in WebShop's simple observation form: the page's parts joined by " [SEP] ",
+// buttons written as their labels. The item page leaves out WebShop's Description, Features and Reviews
+// tabs (the catalogue has no text behind them) and adds a "Selected" part once an option is chosen.
+import type { Product } from './catalogue.ts';
+
+export const RESULTS_PER_PAGE = 10;
+export const SEP = ' [SEP] ';
+
+export const BUTTONS = {
+  backToSearch: 'Back to Search',
+  next: 'Next >',
+  prev: '< Prev',
+  buyNow: 'Buy Now',
+} as const;
+
+export function formatPrice(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+export type ShopPage =
+  | { kind: 'search' }
+  | { kind: 'results'; query: string; results: readonly Product[]; page: number }
+  | { kind: 'item'; query: string; results: readonly Product[]; page: number; product: Product; chosen: Readonly<Record<string, string>> };
+
+export function pageCount(results: readonly unknown[]): number {
+  return Math.max(1, Math.ceil(results.length / RESULTS_PER_PAGE));
+}
+
+export function resultsOnPage(results: readonly Product[], page: number): readonly Product[] {
+  return results.slice((page - 1) * RESULTS_PER_PAGE, page * RESULTS_PER_PAGE);
+}
+
+export function renderPage(page: ShopPage, instruction: string): string {
+  const head = ['Instruction:', instruction];
+  switch (page.kind) {
+    case 'search':
+      return ['WebShop', ...head, 'Search'].join(SEP);
+    case 'results': {
+      const parts = [...head, BUTTONS.backToSearch, `Page ${page.page} (Total results: ${page.results.length})`];
+      if (page.page > 1) parts.push(BUTTONS.prev);
+      if (page.page < pageCount(page.results)) parts.push(BUTTONS.next);
+      for (const p of resultsOnPage(page.results, page.page)) parts.push(p.id, p.title, formatPrice(p.priceCents));
+      return parts.join(SEP);
+    }
+    case 'item': {
+      const parts = [...head, BUTTONS.backToSearch, BUTTONS.prev];
+      for (const [name, values] of Object.entries(page.product.options)) parts.push(name, ...values);
+      const chosen = Object.entries(page.chosen).map(([name, value]) => `${name}: ${value}`);
+      if (chosen.length > 0) parts.push(`Selected: ${chosen.join(', ')}`);
+      parts.push(page.product.title, `Price: ${formatPrice(page.product.priceCents)}`, BUTTONS.buyNow);
+      return parts.join(SEP);
+    }
+  }
+}

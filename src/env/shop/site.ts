@@ -1,0 +1,96 @@
+// The shop's state and rules: which page is shown and what each action does there. The grammar is WebShop's:
+// search[query] on the search page; click[x] on any other, where x is a button ("back to search", "next >",
+// "< prev", "buy now"), an item id on a results page or an option value on an item page (case is ignored,
+// as WebShop lower-cases its clickables). An action the page does not offer changes nothing and answers
+// "Nothing happens.", as the household does.
+import type { Product } from './catalogue.ts';
+import { BUTTONS, SEP, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
+import type { ShopSearch } from './search.ts';
+
+export const NOTHING_HAPPENS = 'Nothing happens.';
+
+export interface Purchase {
+  product: Product;
+  chosen: Readonly<Record<string, string>>;
+}
+
+interface Outcome {
+  observation: string;
+  valid: boolean;
+}
+
+const lower = (label: string) => label.toLowerCase();
+
+export class ShopSite {
+  private current: ShopPage = { kind: 'search' };
+  private bought: Purchase | null = null;
+
+  constructor(private readonly engine: ShopSearch, private readonly instruction: string) {}
+
+  get page(): ShopPage {
+    return this.current;
+  }
+
+  get purchase(): Purchase | null {
+    return this.bought;
+  }
+
+  render(): string {
+    return renderPage(this.current, this.instruction);
+  }
+
+  hasSearchBar(): boolean {
+    return this.current.kind === 'search' && this.bought === null;
+  }
+
+  /** The labels click[...] takes on this page, lower case, in page order (WebShop's clickables). */
+  clickables(): string[] {
+    const page = this.current;
+    if (this.bought !== null || page.kind === 'search') return [];
+    if (page.kind === 'results') {
+      const out = [lower(BUTTONS.backToSearch)];
+      if (page.page > 1) out.push(lower(BUTTONS.prev));
+      if (page.page < pageCount(page.results)) out.push(lower(BUTTONS.next));
+      return [...out, ...resultsOnPage(page.results, page.page).map((p) => lower(p.id))];
+    }
+    return [lower(BUTTONS.backToSearch), lower(BUTTONS.prev), ...Object.values(page.product.options).flat(), lower(BUTTONS.buyNow)];
+  }
+
+  apply(action: string): Outcome {
+    const search = /^search\[(.*)\]$/s.exec(action.trim());
+    if (search) return this.search(search[1].trim());
+    const click = /^click\[(.*)\]$/s.exec(action.trim());
+    if (click && this.clickables().includes(lower(click[1].trim()))) return this.click(lower(click[1].trim()));
+    return { observation: NOTHING_HAPPENS, valid: false };
+  }
+
+  private show(page: ShopPage): Outcome {
+    this.current = page;
+    return { observation: this.render(), valid: true };
+  }
+
+  private search(query: string): Outcome {
+    if (!this.hasSearchBar() || query === '') return { observation: NOTHING_HAPPENS, valid: false };
+    return this.show({ kind: 'results', query, results: this.engine.search(query), page: 1 });
+  }
+
+  /** A click on a label that clickables() offers. */
+  private click(label: string): Outcome {
+    const page = this.current;
+    if (label === lower(BUTTONS.backToSearch)) return this.show({ kind: 'search' });
+    if (page.kind === 'results') {
+      if (label === lower(BUTTONS.next)) return this.show({ ...page, page: page.page + 1 });
+      if (label === lower(BUTTONS.prev)) return this.show({ ...page, page: page.page - 1 });
+      const product = page.results.find((p) => lower(p.id) === label)!;
+      return this.show({ kind: 'item', query: page.query, results: page.results, page: page.page, product, chosen: {} });
+    }
+    if (page.kind !== 'item') throw new Error(`no click on the ${page.kind} page`);
+    if (label === lower(BUTTONS.prev)) return this.show({ kind: 'results', query: page.query, results: page.results, page: page.page });
+    if (label === lower(BUTTONS.buyNow)) {
+      this.bought = { product: page.product, chosen: page.chosen };
+      return { observation: `Thank you for shopping with us!${SEP}Purchased${SEP}${page.product.id}`, valid: true };
+    }
+    const name = Object.keys(page.product.options).find((n) => page.product.options[n].includes(label))!;
+    return this.show({ ...page, chosen: { ...page.chosen, [name]: label } });
+  }
+}
