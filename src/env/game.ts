@@ -82,6 +82,11 @@ export class Game {
     return this.world.admissible();
   }
 
+  /** The household takes only its listed commands. */
+  freeText(): null {
+    return null;
+  }
+
   step(command: string): StepResult {
     if (this.finished) throw new Error('the episode is over: no step after done');
     const outcome = this.world.apply(command);

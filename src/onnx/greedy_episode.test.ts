@@ -10,6 +10,7 @@ import { testPolicy } from './testing/fixtures.ts';
 import { rollout } from '../rl/rollout.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { greedyToken, playGreedy } from './greedy_episode.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 
 const tok = defaultTokenizer();
 const OPTIONS = { maxSteps: 6, maxCommandTokens: 12 };
@@ -28,6 +29,7 @@ describe('greedy episode of an exported policy', () => {
     const policy = testPolicy('micro', 3);
     const backend = new CpuBackend(policy.config, policy.params);
     const trajectories = await rollout(
+      householdEnvironment(),
       backend, tok, scenes, scenes.map((_, i) => i),
       { ...OPTIONS, history: OPTIONS.maxSteps, temperature: 0, constrained: true, maxSkillTokens: 32 },
       new Rng(1),
@@ -57,7 +59,7 @@ describe('greedy episode of an exported policy', () => {
     const policy = testPolicy('micro', 1);
     const backend = new CpuBackend(policy.config, policy.params);
     const options = { maxSteps: 7, maxCommandTokens: 12, history: 2 };
-    const trajectories = await rollout(backend, tok, scenes, scenes.map((_, i) => i), { ...options, temperature: 0, constrained: true, maxSkillTokens: 32 }, new Rng(1));
+    const trajectories = await rollout(householdEnvironment(), backend, tok, scenes, scenes.map((_, i) => i), { ...options, temperature: 0, constrained: true, maxSkillTokens: 32 }, new Rng(1));
     const forward = cpuLogits(policy.config, policy.params);
     for (const [i, scene] of scenes.entries()) {
       expect(trajectories[i].layout).toBe('window');

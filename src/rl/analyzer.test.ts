@@ -14,6 +14,7 @@ import { trajectoryWords, writeSkills } from './analyzer.ts';
 import { observedPlaces } from './observed_places.ts';
 import { episodeText, rollout, type Trajectory } from './rollout.ts';
 import { skillPlaceTruth } from './skill_truth.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 
 const tok = defaultTokenizer();
 const words = Math.ceil(tok.vocabSize / 32);
@@ -22,7 +23,7 @@ async function setup(): Promise<{ backend: CpuBackend; trajectories: Trajectory[
   const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 4);
   const scenes = [0, 1, 2, 3, 4, 5].map((i) => generateScene('train', i));
   const options = { maxSteps: 2, history: 2, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
-  return { backend, trajectories: await rollout(backend, tok, scenes, [0, 1, 2, 3, 4, 5], options, new Rng(8)) };
+  return { backend, trajectories: await rollout(householdEnvironment(), backend, tok, scenes, [0, 1, 2, 3, 4, 5], options, new Rng(8)) };
 }
 
 describe('writeSkills', () => {

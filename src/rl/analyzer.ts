@@ -49,7 +49,7 @@ export function checkSkill(text: string): WrittenSkill {
 }
 
 /** The words a skill of the trajectory may name, in order: its goal, commands and observations, and its task's appliance. */
-export function trajectoryWords(t: Pick<Trajectory, 'scene' | 'records'>): string[] {
+export function trajectoryWords(t: Pick<Trajectory, 'scene' | 'goal' | 'records'>): string[] {
   const e = episodeText(t);
   const state = requiredState(t.scene.task.type);
   // The appliance as the annotator names it when the episode never went there ("forgetting to heat it with the
@@ -60,7 +60,7 @@ export function trajectoryWords(t: Pick<Trajectory, 'scene' | 'records'>): strin
 export async function writeSkills(
   backend: Backend,
   tok: Tokenizer,
-  trajectories: readonly Pick<Trajectory, 'scene' | 'records' | 'won'>[],
+  trajectories: readonly Pick<Trajectory, 'scene' | 'goal' | 'records' | 'won'>[],
   maxSkillTokens: number,
   temperature: number,
   rng: Rng,

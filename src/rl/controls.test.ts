@@ -12,6 +12,7 @@ import { CROSSGAME_POOL_SIZE } from './hindsight.ts';
 import { updateScenes, type Trajectory } from './rollout.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 
 vi.mock('./analyzer.ts', async (original) => ({
   ...(await original<typeof import('./analyzer.ts')>()),
@@ -42,7 +43,7 @@ async function afterStages(algo: Algo, stages: number, config = small(), seed = 
 
 /** The task type of each group of an update. */
 function groupTypes(config: TrainConfig, seed: number, update: number): string[] {
-  const { scenes } = updateScenes({ seed, scale: TINY }, update, config);
+  const { scenes } = updateScenes({ seed, env: householdEnvironment(TINY) }, update, config);
   return Array.from({ length: config.tasksPerUpdate }, (_, b) => scenes[b * config.groupSize].task.type);
 }
 

@@ -3,9 +3,7 @@
 // so an evaluation of the same weights gives the same numbers.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
-import { EVAL_COUNTS, evalScenes } from '../env/generate.ts';
-import { TINY, type RoomScale } from '../env/scale.ts';
-import type { Scene } from '../env/scene.ts';
+import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
 import { rollout, type RolloutOptions, type Trajectory } from './rollout.ts';
@@ -38,56 +36,59 @@ export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
  * Plays every scene once, EVAL_CHUNK at a time; chunk `start` samples from `streamOf(start)` and its episodes
  * act with `skills[start..]` in context (none where absent).
  */
-export async function playInChunks(
+export async function playInChunks<S, R extends EpisodeStep>(
+  env: Environment<S, R>,
   backend: Backend,
   tok: Tokenizer,
-  scenes: readonly Scene[],
+  scenes: readonly S[],
   options: RolloutOptions,
   streamOf: (start: number) => Rng,
-  onEpisode?: (t: Trajectory) => void,
+  onEpisode?: (t: Trajectory<S, R>) => void,
   skills: readonly (string | null)[] = [],
-): Promise<Trajectory[]> {
-  const out: Trajectory[] = [];
+): Promise<Trajectory<S, R>[]> {
+  const out: Trajectory<S, R>[] = [];
   for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
     const chunk = scenes.slice(start, start + EVAL_CHUNK);
-    out.push(...(await rollout(backend, tok, chunk, chunk.map((_, i) => start + i), options, streamOf(start), onEpisode, skills.slice(start, start + EVAL_CHUNK))));
+    out.push(...(await rollout(env, backend, tok, chunk, chunk.map((_, i) => start + i), options, streamOf(start), onEpisode, skills.slice(start, start + EVAL_CHUNK))));
   }
   return out;
 }
 
-export async function evaluate(
+export async function evaluate<S, R extends EpisodeStep>(
+  env: Environment<S, R>,
   backend: Backend,
   tok: Tokenizer,
-  scenes: readonly Scene[],
+  scenes: readonly S[],
   config: EvalConfig,
-  onEpisode?: (t: Trajectory) => void,
+  onEpisode?: (t: Trajectory<S, R>) => void,
   /** Sampling stream: 0 is the evaluation's standard one; others give independent samples of the same games. */
   stream = 0,
 ): Promise<EvalResult> {
   const rng = stream === 0 ? new Rng(EVAL_SAMPLING_SEED) : new Rng(EVAL_SAMPLING_SEED).fork(`stream/${stream}`);
-  const trajectories = await playInChunks(backend, tok, scenes, evalRolloutOptions(config), (start) => rng.fork(`chunk/${start}`), onEpisode);
-  return summarise(scenes.map((s) => s.task.type), trajectories.map((t) => t.won));
+  const trajectories = await playInChunks(env, backend, tok, scenes, evalRolloutOptions(config), (start) => rng.fork(`chunk/${start}`), onEpisode);
+  return summarise(scenes.map((s) => env.taskType(s)), trajectories.map((t) => t.won));
 }
 
 const EVAL_SPLITS = ['seen', 'unseen'] as const;
 export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
 /** The fixed eval games of both splits: the first `episodes` of each when episodes > 0, else all of them. */
-export function evalSplitScenes(episodes = 0, scale: RoomScale = TINY): Record<EvalSplit, Scene[]> {
-  const count = (split: EvalSplit) => (episodes > 0 ? Math.min(episodes, EVAL_COUNTS[split]) : EVAL_COUNTS[split]);
-  return { seen: evalScenes('seen', scale, count('seen')), unseen: evalScenes('unseen', scale, count('unseen')) };
+export function evalSplitScenes<S>(env: Pick<Environment<S>, 'evalScenes' | 'evalCounts'>, episodes = 0): Record<EvalSplit, S[]> {
+  const count = (split: EvalSplit) => (episodes > 0 ? Math.min(episodes, env.evalCounts[split]) : env.evalCounts[split]);
+  return { seen: env.evalScenes('seen', count('seen')), unseen: env.evalScenes('unseen', count('unseen')) };
 }
 
 /** Evaluates the policy on eval-seen, then on eval-unseen (each split on the standard sampling stream). */
-export async function evaluateSplits(
+export async function evaluateSplits<S, R extends EpisodeStep>(
+  env: Environment<S, R>,
   backend: Backend,
   tok: Tokenizer,
   config: EvalConfig,
-  scenes: Record<EvalSplit, readonly Scene[]> = evalSplitScenes(),
-  onEpisode?: (t: Trajectory, split: EvalSplit) => void,
+  scenes: Record<EvalSplit, readonly S[]> = evalSplitScenes(env),
+  onEpisode?: (t: Trajectory<S, R>, split: EvalSplit) => void,
 ): Promise<Record<EvalSplit, EvalResult>> {
-  const seen = await evaluate(backend, tok, scenes.seen, config, onEpisode && ((t) => onEpisode(t, 'seen')));
-  const unseen = await evaluate(backend, tok, scenes.unseen, config, onEpisode && ((t) => onEpisode(t, 'unseen')));
+  const seen = await evaluate(env, backend, tok, scenes.seen, config, onEpisode && ((t) => onEpisode(t, 'seen')));
+  const unseen = await evaluate(env, backend, tok, scenes.unseen, config, onEpisode && ((t) => onEpisode(t, 'unseen')));
   return { seen, unseen };
 }
 

@@ -19,7 +19,6 @@
 //   annotatorSkills = 1 does the same under any skill-writing algorithm.
 // - grpo writes none.
 import type { Rng } from '../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
 import type { Scene } from '../env/scene.ts';
 import { checkSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
 import type { TrainConfig } from './config.ts';
@@ -66,9 +65,9 @@ async function writeHindsight(run: UpdateContext, trajectories: readonly Traject
 /** seed-static: the current weights (the warm-start policy, before any update) play staticTasks games and write the library. */
 export async function buildStaticLibrary(run: UpdateContext, config: TrainConfig): Promise<SkillLibrary> {
   const scenes: Scene[] = [];
-  for (let b = 0; b < config.staticTasks; b++) scenes.push(generateScene('train', LIBRARY_INDEX_BASE + b, run.scale, run.seed));
+  for (let b = 0; b < config.staticTasks; b++) scenes.push(run.env.trainScene(LIBRARY_INDEX_BASE + b, run.seed));
   const rng = updateRng(run.seed, -1, 'static');
-  const trajectories = await rollout(run.backend, run.tok, scenes, scenes.map((_, i) => i), rolloutOptions(config), rng.fork('rollout'));
+  const trajectories = await rollout(run.env, run.backend, run.tok, scenes, scenes.map((_, i) => i), rolloutOptions(config), rng.fork('rollout'));
   const skills = await writeHindsight(run, trajectories, config, rng.fork('analyzer'));
   const library: SkillLibrary = {};
   skills.forEach((s, i) => {

@@ -16,8 +16,8 @@
 // rewards are all equal (no advantage, no signal) is replaced by a group of a fresh task.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
-import { Game, type StepRecord } from '../env/game.ts';
-import { generateScene } from '../env/generate.ts';
+import type { Environment, Episode, EpisodeStep } from '../env/environment.ts';
+import type { StepRecord } from '../env/game.ts';
 import type { Scene } from '../env/scene.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
@@ -39,13 +39,16 @@ export interface RolloutOptions {
   maxSkillTokens: number;
 }
 
-export interface Trajectory {
+/** An episode as training needs it; S and R are the world's scene and step record (the household's by default). */
+export interface Trajectory<S = Scene, R extends EpisodeStep = StepRecord> {
   /** Index of the episode in its rollout, and of its task (GRPO group). */
   index: number;
   task: number;
-  scene: Scene;
+  scene: S;
+  /** The task sentence of the scene, as the policy read it. */
+  goal: string;
   /** Every step of the game, step 0 being the opening observation. */
-  records: StepRecord[];
+  records: R[];
   won: boolean;
   invalid: number;
   /** Ended because the episode outgrew the context, not by success or maxSteps. */
@@ -62,9 +65,9 @@ export interface Trajectory {
   tokenStep: Int32Array;
 }
 
-export function episodeText(t: Pick<Trajectory, 'scene' | 'records'>, steps = t.records.length - 1): EpisodeText {
+export function episodeText(t: { goal: string; records: readonly EpisodeStep[] }, steps = t.records.length - 1): EpisodeText {
   return {
-    goal: t.scene.task.goal,
+    goal: t.goal,
     opening: t.records[0].observation,
     steps: t.records.slice(1, steps + 1).map((r) => ({ action: r.action, observation: r.observation, valid: r.valid })),
   };
@@ -74,8 +77,8 @@ export function totalReward(t: Pick<Trajectory, 'won' | 'invalid'>, winReward: n
   return (t.won ? winReward : 0) - invalidPenalty * t.invalid;
 }
 
-interface Live {
-  game: Game;
+interface Live<R extends EpisodeStep> {
+  game: Episode<R>;
   ids: number[];
   commands: { ids: Int32Array; masks: Uint32Array }[];
   contexts: Int32Array[];
@@ -88,17 +91,18 @@ interface Live {
  * Plays every scene once (scene i belongs to task tasks[i]) with the current weights. `onFinish` is called as
  * each episode ends, in the order they end.
  */
-export async function rollout(
+export async function rollout<S, R extends EpisodeStep>(
+  env: Environment<S, R>,
   backend: Backend,
   tok: Tokenizer,
-  scenes: readonly Scene[],
+  scenes: readonly S[],
   tasks: readonly number[],
   options: RolloutOptions,
   rng: Rng,
-  onFinish?: (t: Trajectory) => void,
+  onFinish?: (t: Trajectory<S, R>) => void,
   /** Per episode, a skill to act with in context (null or absent: none). */
   skills: readonly (string | null)[] = [],
-): Promise<Trajectory[]> {
+): Promise<Trajectory<S, R>[]> {
   const n = scenes.length;
   const windowed = options.history < options.maxSteps;
   const maxLen = backend.config.contextLength;
@@ -111,14 +115,15 @@ export async function rollout(
   // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
   const skillBlocks = scenes.map((_, i) => (skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : []));
   const decoder = backend.openDecoder(Math.max(1, n));
-  const live: Live[] = scenes.map((scene) => ({
-    game: new Game(scene, { maxSteps: options.maxSteps }), ids: [], commands: [], contexts: [], lOld: [], truncated: false, done: false,
+  const goals = scenes.map((scene) => env.goal(scene));
+  const live: Live<R>[] = scenes.map((scene) => ({
+    game: env.episode(scene, options.maxSteps), ids: [], commands: [], contexts: [], lOld: [], truncated: false, done: false,
   }));
-  const out: (Trajectory | null)[] = new Array(n).fill(null);
+  const out: (Trajectory<S, R> | null)[] = new Array(n).fill(null);
   const finish = (i: number) => {
     const l = live[i];
     l.done = true;
-    out[i] = buildTrajectory(l, i, tasks[i], scenes[i], windowed, tok, words);
+    out[i] = buildTrajectory(l, i, tasks[i], scenes[i], goals[i], windowed, tok, words);
     onFinish?.(out[i]!);
   };
   try {
@@ -130,7 +135,7 @@ export async function rollout(
         const steps = l.game.records.length - 1;
         let feed: number[];
         if (windowed) {
-          const context = policyContext(tok, episodeText({ scene: scenes[i], records: l.game.records }), {
+          const context = policyContext(tok, episodeText({ goal: goals[i], records: l.game.records }), {
             history: options.history, maxLen, reserve: options.maxCommandTokens + 1, skill: skills[i] ?? undefined,
           });
           decoder.reset(i);
@@ -138,7 +143,7 @@ export async function rollout(
           feed = context;
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
-          feed = [...(steps === 0 ? [...taskTokens(tok, scenes[i].task.goal), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
+          feed = [...(steps === 0 ? [...taskTokens(tok, goals[i]), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
           if (l.ids.length + feed.length + options.maxCommandTokens + 1 > episodeBudget + skillBlocks[i].length) {
             l.truncated = true;
             finish(i);
@@ -151,9 +156,7 @@ export async function rollout(
       }
       if (acting.length === 0) break;
       const admissible = acting.map((i) => live[i].game.admissibleCommands());
-      const tries = options.constrained
-        ? admissible.map((cmds) => new CommandTrie(cmds.map((c) => tok.encode(c)), tok.endId, tok.vocabSize))
-        : null;
+      const tries = options.constrained ? acting.map((i, k) => CommandTrie.fromCommands(tok, admissible[k], live[i].game.freeText())) : null;
       const node = new Array<number>(acting.length).fill(0);
       const sampled: number[][] = acting.map(() => []);
       const chosenMasks: Uint32Array[][] = acting.map(() => []);
@@ -188,7 +191,8 @@ export async function rollout(
         chosenMasks[k].forEach((m, j) => masks.set(m, j * words));
         l.commands.push({ ids, masks });
         if (!windowed) for (const t of ids) l.ids.push(t);
-        const command = tries ? admissible[k][tries[k].completedCommand(node[k])] : tok.decode(ids.subarray(0, ids.length - 1));
+        const listed = tries ? tries[k].completedCommand(node[k]) : -1;
+        const command = listed >= 0 ? admissible[k][listed] : tok.decode(ids.subarray(0, ids.length - 1));
         const result = l.game.step(command);
         if (result.done) finish(i);
       });
@@ -214,13 +218,13 @@ export function rolloutOptions(config: TrainConfig): RolloutOptions {
 }
 
 /** The scenes of update u: tasksPerUpdate train games, each repeated groupSize times. */
-export function updateScenes(run: Pick<UpdateContext, 'seed' | 'scale'>, update: number, config: TrainConfig): { scenes: Scene[]; tasks: number[] } {
-  const scenes: Scene[] = [];
+export function updateScenes<S>(run: { seed: number; env: Pick<Environment<S>, 'trainScene'> }, update: number, config: TrainConfig): { scenes: S[]; tasks: number[] } {
+  const scenes: S[] = [];
   const tasks: number[] = [];
   for (let b = 0; b < config.tasksPerUpdate; b++) {
     // trainGames > 0: the run's tasks cycle through that many training games (a data-fraction run).
     const game = update * config.tasksPerUpdate + b;
-    const scene = generateScene('train', config.trainGames > 0 ? game % config.trainGames : game, run.scale, run.seed);
+    const scene = run.env.trainScene(config.trainGames > 0 ? game % config.trainGames : game, run.seed);
     for (let g = 0; g < config.groupSize; g++) {
       scenes.push(scene);
       tasks.push(b);
@@ -233,7 +237,7 @@ export function updateScenes(run: Pick<UpdateContext, 'seed' | 'scale'>, update:
 export async function rolloutStage(run: UpdateContext, st: UpdateState, onTrajectory?: (t: Trajectory) => void): Promise<void> {
   const { config } = st;
   const { scenes, tasks } = updateScenes(run, st.update, config);
-  st.trajectories = await rollout(run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, 'rollout'), onTrajectory);
+  st.trajectories = await rollout(run.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, 'rollout'), onTrajectory);
   st.played = st.trajectories.length;
   st.playedWins = st.trajectories.filter((t) => t.won).length;
   for (let round = 1; round <= config.resampleRounds; round++) {
@@ -263,13 +267,13 @@ async function resampleFlatGroups(run: UpdateContext, st: UpdateState, round: nu
   const tasks: number[] = [];
   const firstIndex = RESAMPLE_INDEX_BASE + (st.update * config.resampleRounds + round - 1) * config.tasksPerUpdate;
   for (const b of flat) {
-    const scene = generateScene('train', firstIndex + b, run.scale, run.seed);
+    const scene = run.env.trainScene(firstIndex + b, run.seed);
     for (let g = 0; g < G; g++) {
       scenes.push(scene);
       tasks.push(b);
     }
   }
-  const fresh = await rollout(run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, `rollout/${round}`), onTrajectory);
+  const fresh = await rollout(run.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, `rollout/${round}`), onTrajectory);
   st.played = (st.played ?? 0) + fresh.length;
   st.playedWins = (st.playedWins ?? 0) + fresh.filter((t) => t.won).length;
   flat.forEach((b, k) => {
@@ -278,7 +282,7 @@ async function resampleFlatGroups(run: UpdateContext, st: UpdateState, round: nu
   return true;
 }
 
-function buildTrajectory(l: Live, index: number, task: number, scene: Scene, windowed: boolean, tok: Tokenizer, words: number): Trajectory {
+function buildTrajectory<S, R extends EpisodeStep>(l: Live<R>, index: number, task: number, scene: S, goal: string, windowed: boolean, tok: Tokenizer, words: number): Trajectory<S, R> {
   const sequences: ScoredSequence[] = [];
   const tokenStep: number[] = [];
   if (windowed) {
@@ -314,13 +318,14 @@ function buildTrajectory(l: Live, index: number, task: number, scene: Scene, win
     index,
     task,
     scene,
+    goal,
     records,
     won: l.game.won,
     invalid: records.filter((r) => r.step > 0 && !r.valid).length,
     truncated: l.truncated,
     layout: windowed ? 'window' : 'episode',
     sequences,
-    skillAt: windowed ? 0 : taskTokens(tok, scene.task.goal).length,
+    skillAt: windowed ? 0 : taskTokens(tok, goal).length,
     commands: l.commands,
     lOld: Float32Array.from(l.lOld),
     tokenStep: Int32Array.from(tokenStep),

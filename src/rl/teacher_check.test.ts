@@ -9,6 +9,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
 import { otherGameOf, teacherCheck, teacherScenes } from './teacher_check.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -20,8 +21,8 @@ describe('rollout with a skill in context', () => {
 
   it('without skills is the plain rollout, bit for bit', async () => {
     const be = CpuBackend.fromSeed(model, 3);
-    const plain = await rollout(be, tok, scenes, [0, 1], options, new Rng(4));
-    const none = await rollout(be, tok, scenes, [0, 1], options, new Rng(4), undefined, [null, null]);
+    const plain = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4));
+    const none = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4), undefined, [null, null]);
     expect(none.map((t) => Array.from(t.sequences[0].ids))).toEqual(plain.map((t) => Array.from(t.sequences[0].ids)));
     expect(none.map((t) => Array.from(t.lOld))).toEqual(plain.map((t) => Array.from(t.lOld)));
   });
@@ -29,12 +30,12 @@ describe('rollout with a skill in context', () => {
   it('puts the skill block right after the task line (episode layout) or in every step context (windowed)', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const block = skillTokens(tok, SKILL, SKILL_RESERVE + options.maxSkillTokens);
-    const [withSkill, without] = await rollout(be, tok, scenes, [0, 1], options, new Rng(4), undefined, [SKILL, null]);
+    const [withSkill, without] = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4), undefined, [SKILL, null]);
     const task = taskTokens(tok, scenes[0].task.goal);
     const ids = Array.from(withSkill.sequences[0].ids);
     expect(ids.slice(task.length, task.length + block.length)).toEqual(block);
     expect(Array.from(without.sequences[0].ids).slice(taskTokens(tok, scenes[1].task.goal).length)).not.toEqual(expect.arrayContaining(block.slice(0, 1)));
-    const windowed = await rollout(be, tok, scenes.slice(0, 1), [0], { ...options, history: 1 }, new Rng(4), undefined, [SKILL]);
+    const windowed = await rollout(householdEnvironment(), be, tok, scenes.slice(0, 1), [0], { ...options, history: 1 }, new Rng(4), undefined, [SKILL]);
     for (const seq of windowed[0].sequences) {
       expect(Array.from(seq.ids).slice(task.length, task.length + block.length - 1)).toEqual(block.slice(0, -1));
     }

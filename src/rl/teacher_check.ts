@@ -13,6 +13,7 @@
 // its own skill than with none, and more than with another game's.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 import { generateScene } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
@@ -84,7 +85,7 @@ export async function teacherCheck(
   if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
   const options = evalRolloutOptions(config);
   const rng = new Rng(TEACHER_SEED);
-  const first = await playInChunks(backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
+  const first = await playInChunks(householdEnvironment(), backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
   const firstWon = first.map((t) => t.won);
   const written =
     writer === 'annotator'
@@ -96,7 +97,7 @@ export async function teacherCheck(
   const otherOf = otherGameOf(scenes);
   // One stream for the three plays: they differ only by the skill in context.
   const again = async (skillsInContext: readonly (string | null)[]) =>
-    (await playInChunks(backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
+    (await playInChunks(householdEnvironment(), backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
   const none = await again([]);
   const own = await again(skills);
   const other = await again(skills.map((_, i) => skills[otherOf[i]]));

@@ -14,6 +14,7 @@ import { rollout, updateScenes } from './rollout.ts';
 import { generateScene, validationScenes } from '../env/generate.ts';
 import { creditDiagnostics, decisionMask, expertTokens } from './diagnostics.ts';
 import { teacherCheck } from './teacher_check.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -33,7 +34,7 @@ describe('rollout', () => {
   it('records l_old equal to the full forward score of the sequences it returns, and admissible commands only', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const scenes = [generateScene('train', 0), generateScene('train', 1)];
-    const ts = await rollout(be, tok, scenes, [0, 1], { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(1));
+    const ts = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(1));
     expect(ts).toHaveLength(2);
     for (const t of ts) {
       expect(t.records.length - 1).toBe(3);
@@ -46,7 +47,7 @@ describe('rollout', () => {
   it('windowed layout: one sequence per step, scored tokens match the decoder', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const scenes = [generateScene('train', 2)];
-    const ts = await rollout(be, tok, scenes, [0], { maxSteps: 3, history: 1, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(2));
+    const ts = await rollout(householdEnvironment(), be, tok, scenes, [0], { maxSteps: 3, history: 1, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(2));
     expect(ts[0].sequences).toHaveLength(3);
     const scored = await be.score(packBatch(ts[0].sequences, tok.padId));
     for (let k = 0; k < scored.length; k++) expect(scored[k]).toBeCloseTo(ts[0].lOld[k], 5);

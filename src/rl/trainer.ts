@@ -17,6 +17,7 @@
 // skills a run keeps between updates (seed-static's library, seed-crossgame's pool) are saved with it.
 import { NonFiniteError, type Backend } from '../backend/backend.ts';
 import { validationScenes } from '../env/generate.ts';
+import { householdEnvironment, type HouseholdEnvironment } from '../env/household_environment.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
@@ -157,6 +158,7 @@ export class Trainer implements UpdateContext, RunSkills {
   readonly algo: Algo;
   readonly seed: number;
   readonly scale: RoomScale;
+  readonly env: HouseholdEnvironment;
   callbacks: TrainerCallbacks;
   /** Updates completed (or refused): the index of the next update. */
   updates = 0;
@@ -175,6 +177,7 @@ export class Trainer implements UpdateContext, RunSkills {
     this.checked = checkedCopy(options.config);
     this.seed = options.seed;
     this.scale = options.scale;
+    this.env = householdEnvironment(options.scale);
     this.callbacks = options.callbacks ?? {};
   }
 

@@ -3,6 +3,8 @@
 // so everything the page shows of an update (group statistics, loss settings) is stored here, never recomputed.
 import type { Backend, LossHyper, LossInputs, LossOutput, StepStats } from '../backend/backend.ts';
 import { Rng, hashString } from '../common/rng.ts';
+import type { Environment } from '../env/environment.ts';
+import type { StepRecord } from '../env/game.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
@@ -22,6 +24,8 @@ export interface UpdateContext {
   readonly algo: Algo;
   readonly seed: number;
   readonly scale: RoomScale;
+  /** The world the run plays (the household at `scale`). */
+  readonly env: Environment<Scene, StepRecord>;
 }
 
 /** A GRPO group: the trajectories of one task and the reward statistics their advantages were computed with. */

@@ -116,7 +116,7 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
   /** The episode's sequence cut to the rollout's budget, with the explorer's own commands scored. */
   const acted = (scene: Scene, episode: ExplorerEpisode) => {
     const { game, admissible, random } = episode;
-    const full = episodeText({ scene, records: game.records });
+    const full = episodeText({ goal: scene.task.goal, records: game.records });
     // Keep the steps that fit the rollout's episode budget, as a rollout would have.
     let steps = full.steps.length;
     let plain = episodeSequence(tok, full);

@@ -139,3 +139,39 @@ describe('CommandTrie of a game', () => {
     for (let id = tok.vocabSize; id < mask.length * 32; id++) expect(allowed(id)).toBe(false);
   });
 });
+
+describe('CommandTrie with a free-text slot', () => {
+  // Listed: [3 4] "click x"; free text: [6 7] "search [" then 1..2 of the words 20, 21, then 8 "]".
+  const slot = { open: [6, 7], words: [20, 21], close: 8, maxPieces: 2 };
+  const trie = new CommandTrie([[3, 4]], END, 40, slot);
+
+  it('leads from the opening tokens into the slot, and closes it after one to maxPieces words', () => {
+    expect(trie.allowedTokens(0)).toEqual([3, 6]);
+    const entry = trie.walk([6, 7]);
+    expect(trie.allowedTokens(entry)).toEqual([20, 21]);
+    const one = trie.child(entry, 21);
+    expect(trie.allowedTokens(one)).toEqual([8, 20, 21]);
+    const two = trie.child(one, 20);
+    expect(trie.allowedTokens(two)).toEqual([8]);
+    expect(trie.child(two, 20)).toBe(-1);
+    const closed = trie.child(two, 8);
+    expect(trie.allowedTokens(closed)).toEqual([END]);
+    expect(trie.isComplete(closed)).toBe(true);
+    expect(trie.completedCommand(closed)).toBe(-1);
+    expect(trie.child(closed, 20)).toBe(-1);
+    expect(trie.isComplete(one)).toBe(false);
+    expect(trie.completedCommand(trie.walk([3, 4]))).toBe(0);
+  });
+
+  it('gives the masks of a free-text command, and refuses one that does not close', () => {
+    const masks = trie.commandMasks([6, 7, 20, 8]);
+    expect(masks.length).toBe(5 * trie.maskWords);
+    expect(() => trie.commandMasks([6, 7, 20])).toThrow(/prefix/);
+    expect(() => trie.commandMasks([6, 7, 8])).toThrow(/leaves/);
+  });
+
+  it('refuses a slot without words or with the end token in it', () => {
+    expect(() => new CommandTrie([[3]], END, 40, { ...slot, words: [] })).toThrow(/needs/);
+    expect(() => new CommandTrie([[3]], END, 40, { ...slot, words: [END] })).toThrow(/cannot be part/);
+  });
+});

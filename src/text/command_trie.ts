@@ -3,8 +3,22 @@
 // word v >> 5) holds every token that continues some admissible command, plus the end-of-command token when the
 // prefix is itself a complete command. Any walk that only takes allowed tokens and stops at the end token spells
 // an admissible command, so a constrained policy can never say anything else.
+//
+// A state that also takes free text (the shop's search bar, env/environment.ts FreeTextCommand) adds a slot:
+// the opening tokens ("search [") lead into it, then 1..maxPieces tokens of the slot's word set, then the
+// closing token ("]") and the end token. Slot nodes follow the trie's nodes; a walk through the slot spells no
+// listed command (completedCommand is -1 there) and the caller decodes it.
+import type { FreeTextCommand } from '../env/environment.ts';
 import { MARKERS } from './markers.ts';
 import type { Tokenizer } from './tokenizer.ts';
+
+/** A free-text slot in token ids. */
+export interface CommandSlot {
+  open: readonly number[];
+  words: readonly number[];
+  close: number;
+  maxPieces: number;
+}
 
 export class CommandTrie {
   /** children[node]: token -> child node. Node 0 is the empty prefix. */
@@ -13,6 +27,10 @@ export class CommandTrie {
   private readonly complete: number[] = [-1];
   private readonly masks: Uint32Array[] = [];
   readonly maskWords: number;
+  /** The trie node the slot's opening tokens reach, the first slot node, and the slot's word set; -1 without a slot. */
+  private readonly slotEntry: number = -1;
+  private readonly slotBase: number = -1;
+  private readonly slotWords = new Set<number>();
 
   /**
    * @param commands token ids of each admissible command, without the end token (duplicates are merged)
@@ -23,6 +41,7 @@ export class CommandTrie {
     readonly commands: readonly (readonly number[])[],
     readonly endId: number,
     readonly vocabSize: number,
+    readonly slot: CommandSlot | null = null,
   ) {
     this.maskWords = Math.ceil(vocabSize / 32);
     if (!(endId >= 0 && endId < vocabSize)) throw new RangeError(`end token ${endId} outside the vocabulary`);
@@ -44,28 +63,74 @@ export class CommandTrie {
       }
       if (this.complete[node] < 0) this.complete[node] = c;
     });
+    if (slot) this.slotEntry = this.insertPath(slot.open);
     for (let node = 0; node < this.children.length; node++) {
       const mask = new Uint32Array(this.maskWords);
       for (const id of this.children[node].keys()) mask[id >>> 5] |= 1 << (id & 31);
       if (this.complete[node] >= 0) mask[endId >>> 5] |= 1 << (endId & 31);
       this.masks.push(mask);
     }
+    if (slot) {
+      if (slot.open.length === 0 || slot.words.length === 0 || !(slot.maxPieces >= 1)) throw new RangeError('a free-text slot needs opening tokens, words and room for one');
+      for (const id of [...slot.words, slot.close]) {
+        if (!(Number.isInteger(id) && id >= 0 && id < vocabSize) || id === endId) throw new RangeError(`free-text token ${id} cannot be part of a command`);
+      }
+      for (const id of slot.words) this.slotWords.add(id);
+      this.slotBase = this.children.length;
+      const words = new Uint32Array(this.maskWords);
+      for (const id of this.slotWords) words[id >>> 5] |= 1 << (id & 31);
+      for (let w = 0; w < this.maskWords; w++) this.masks[this.slotEntry][w] |= words[w];
+      // Slot node slotBase + k - 1: k pieces written (1..maxPieces); then the closed node.
+      for (let k = 1; k <= slot.maxPieces; k++) {
+        const mask = k < slot.maxPieces ? words.slice() : new Uint32Array(this.maskWords);
+        mask[slot.close >>> 5] |= 1 << (slot.close & 31);
+        this.masks.push(mask);
+        this.complete.push(-1);
+      }
+      const closed = new Uint32Array(this.maskWords);
+      closed[endId >>> 5] |= 1 << (endId & 31);
+      this.masks.push(closed);
+      this.complete.push(-1);
+    }
   }
 
-  /** The trie of a state's admissible commands, as the environment lists them. */
-  static fromCommands(tok: Tokenizer, commands: readonly string[]): CommandTrie {
-    const ids = commands.map((c) => {
-      const encoded = tok.encode(c);
-      if (encoded.includes(tok.unkId)) {
-        throw new RangeError(`admissible command "${c}" has words outside the vocabulary: ${tok.unknownPieces(c).join(', ')}`);
+  private insertPath(ids: readonly number[]): number {
+    let node = 0;
+    for (const id of ids) {
+      if (!(Number.isInteger(id) && id >= 0 && id < this.vocabSize) || id === this.endId) throw new RangeError(`free-text token ${id} cannot be part of a command`);
+      let next = this.children[node].get(id);
+      if (next === undefined) {
+        next = this.children.length;
+        this.children.push(new Map());
+        this.complete.push(-1);
+        this.children[node].set(id, next);
       }
+      node = next;
+    }
+    return node;
+  }
+
+  /** The trie of a state's admissible commands, as the environment lists them, and of its free text if any. */
+  static fromCommands(tok: Tokenizer, commands: readonly string[], freeText: FreeTextCommand | null = null): CommandTrie {
+    const encode = (text: string, what: string) => {
+      const encoded = tok.encode(text);
+      if (encoded.includes(tok.unkId)) throw new RangeError(`${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`);
       return encoded;
-    });
-    return new CommandTrie(ids, tok.endId, tok.vocabSize);
+    };
+    const ids = commands.map((c) => encode(c, 'admissible command'));
+    let slot: CommandSlot | null = null;
+    if (freeText) {
+      const close = encode(freeText.close, 'free-text closing');
+      if (close.length !== 1) throw new RangeError(`free text must close with one token, not "${freeText.close}"`);
+      const words = new Set<number>();
+      for (const text of freeText.words) for (const id of encode(text, 'free-text word')) if (id !== close[0]) words.add(id);
+      slot = { open: encode(freeText.open, 'free-text opening'), words: [...words], close: close[0], maxPieces: freeText.maxPieces };
+    }
+    return new CommandTrie(ids, tok.endId, tok.vocabSize, slot);
   }
 
   get nodeCount(): number {
-    return this.children.length;
+    return this.masks.length;
   }
 
   /** The allowed-token bitmask at a node (shared: do not modify). */
@@ -89,10 +154,25 @@ export class CommandTrie {
 
   /** The node after taking `token` at `node`, or -1 when the token is not a continuation (the end token included). */
   child(node: number, token: number): number {
+    const slot = this.slot;
+    if (slot) {
+      const written = node === this.slotEntry ? 0 : node >= this.slotBase ? node - this.slotBase + 1 : -1;
+      if (written >= 0 && written <= slot.maxPieces) {
+        if (written < slot.maxPieces && this.slotWords.has(token)) return this.slotBase + written;
+        if (written > 0 && token === slot.close) return this.slotBase + slot.maxPieces;
+        if (written > 0) return -1;
+      }
+      if (node >= this.slotBase) return -1;
+    }
     return this.children[node].get(token) ?? -1;
   }
 
-  /** Index of the admissible command that `node` spells completely, or -1. */
+  /** Whether a command may end at `node`: a listed command, or a closed free-text slot. */
+  isComplete(node: number): boolean {
+    return this.complete[node] >= 0 || (this.slot !== null && node === this.slotBase + this.slot.maxPieces);
+  }
+
+  /** Index of the admissible command that `node` spells completely, or -1 (a free-text command included). */
   completedCommand(node: number): number {
     return this.complete[node];
   }
@@ -120,7 +200,7 @@ export class CommandTrie {
       node = this.child(node, ids[k]);
       if (node < 0) throw new RangeError(`token ${k} of the command leaves the admissible commands`);
     }
-    if (this.complete[node] < 0) throw new RangeError('the command is a prefix of an admissible command, not one');
+    if (!this.isComplete(node)) throw new RangeError('the command is a prefix of an admissible command, not one');
     return out;
   }
 }

@@ -3,23 +3,37 @@
 // Splitting (the environment's rule, src/env/vocabulary.ts, without lower-casing): "in/on", "-=" and "=-" are
 // one piece each; a run of letters, digits and apostrophes is a piece ("There's", "cabinet", "12"); a newline is
 // a piece; any other whitespace separates pieces and is dropped; every other character is a piece of its own.
-// Case is kept, so "You" and "you" are different pieces.
+// Case is kept, so "You" and "you" are different pieces. A run that mixes letters and digits (a product id such
+// as "B07X4KQ2ZM") is spelled one character per piece, every character after the first marked as a continuation
+// ("B", "##0", "##7", ...), as WordPiece marks them: an id is then a few dozen tokens of the vocabulary, never one
+// token per id, and a policy can copy it character by character.
 //
-// Joining: pieces are separated by one space, except that no space goes before . , : ; ! ? and none on either
-// side of a newline. ALFWorld's text follows exactly these spacing rules, so joining the pieces of any text the
-// environment prints gives the text back; other text comes back with its whitespace normalised.
+// Joining: pieces are separated by one space, except that no space goes before . , : ; ! ? or a continuation
+// (which loses its mark), and none on either side of a newline. ALFWorld's text follows exactly these spacing
+// rules, so joining the pieces of any text the environment prints gives the text back; other text comes back
+// with its whitespace normalised.
 
 const PIECE = /in\/on|-=|=-|[A-Za-z0-9']+|\n|[^\sA-Za-z0-9']/g;
 const NO_SPACE_BEFORE = new Set(['.', ',', ':', ';', '!', '?']);
+const CONTINUATION = '##';
+
+function spell(piece: string): string[] {
+  if (!/[A-Za-z]/.test(piece) || !/[0-9]/.test(piece)) return [piece];
+  return [piece[0], ...[...piece.slice(1)].map((c) => CONTINUATION + c)];
+}
 
 export function splitPieces(text: string): string[] {
-  return text.match(PIECE) ?? [];
+  return (text.match(PIECE) ?? []).flatMap(spell);
 }
 
 export function joinPieces(pieces: readonly string[]): string {
   let out = '';
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i];
+    if (i > 0 && p.startsWith(CONTINUATION) && p.length > CONTINUATION.length) {
+      out += p.slice(CONTINUATION.length);
+      continue;
+    }
     if (i > 0 && p !== '\n' && pieces[i - 1] !== '\n' && !NO_SPACE_BEFORE.has(p)) out += ' ';
     out += p;
   }

@@ -4,8 +4,8 @@
 // The vocabulary has a stable hash (FNV-1a, hex, over the token list joined by spaces), written into checkpoints
 // and exports so that weights are never paired with another vocabulary.
 import { hashString } from '../common/rng.ts';
-import { allTemplateTexts } from '../env/text.ts';
-import { environmentWords } from '../env/vocabulary.ts';
+import type { Environment, EnvironmentName } from '../env/environment.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
 import { SKILL_WORDS } from './skill.ts';
@@ -77,24 +77,37 @@ export class Tokenizer {
 }
 
 /**
- * The default vocabulary: the markers in their fixed order, then the sorted (code-unit order) set of the
- * environment's words, the pieces of its sentence templates (which add the capitalised forms such as "You"),
- * the skill grammar's words and the prompt builders' words.
+ * A world's vocabulary: the markers in their fixed order, then the sorted (code-unit order) set of the pieces of
+ * every text the world prints or accepts (for the household its word list and sentence templates, which add the
+ * capitalised forms such as "You"), the skill grammar's words and the prompt builders' words.
  */
-export function defaultVocabulary(): string[] {
-  const words = new Set<string>(environmentWords());
-  for (const text of allTemplateTexts()) for (const p of splitPieces(text)) words.add(p);
-  for (const w of SKILL_WORDS) words.add(w);
+function vocabularyOf(texts: readonly string[], skillWords: readonly string[], notWords: readonly string[] = []): string[] {
+  const words = new Set<string>();
+  for (const text of texts) for (const p of splitPieces(text)) words.add(p);
+  for (const w of skillWords) words.add(w);
   for (const text of PROMPT_TEXTS) for (const p of splitPieces(text)) words.add(p);
   words.delete('\n');
-  words.delete('x'); // the templates' name slot, not a word of the household
+  for (const w of notWords) words.delete(w);
   for (const m of MARKERS) words.delete(m);
   return [...MARKERS, ...[...words].sort()];
 }
 
-let cached: Tokenizer | null = null;
+/** The household's vocabulary, which the shipped checkpoints were trained with. */
+export function defaultVocabulary(): string[] {
+  // "x" is the household templates' name slot, not a word of the household.
+  return vocabularyOf(householdEnvironment().texts(), SKILL_WORDS, ['x']);
+}
 
+const cached = new Map<EnvironmentName, Tokenizer>();
+
+/** The tokenizer of a world, built once. */
+export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer {
+  let tok = cached.get(env.name);
+  if (!tok) cached.set(env.name, (tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), []))));
+  return tok;
+}
+
+/** The household's tokenizer. */
 export function defaultTokenizer(): Tokenizer {
-  cached ??= new Tokenizer(defaultVocabulary());
-  return cached;
+  return tokenizerOf(householdEnvironment());
 }

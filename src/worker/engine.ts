@@ -312,7 +312,7 @@ export class Engine implements EngineApi {
   }
 
   private evaluate(run: Run) {
-    return evaluateSplits(run.backend, this.tok, run.trainer.config, evalSplitScenes(this.settings!.evalEpisodes, TINY));
+    return evaluateSplits(run.trainer.env, run.backend, this.tok, run.trainer.config, evalSplitScenes(run.trainer.env, this.settings!.evalEpisodes));
   }
 
   /** Metrics, evaluation and the periodic checkpoint of a finished update. */

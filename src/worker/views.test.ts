@@ -15,6 +15,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { creditView, groupViews, trajectoryView } from './views.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -24,7 +25,7 @@ async function twoTrajectories(): Promise<Trajectory[]> {
   const scene = generateScene('train', 0, TINY, 1);
   const backend = CpuBackend.fromSeed(model, 1);
   const options = { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
-  return rollout(backend, tok, [scene, scene], [0, 0], options, new Rng(2));
+  return rollout(householdEnvironment(), backend, tok, [scene, scene], [0, 0], options, new Rng(2));
 }
 
 /** The fields of an update's state that the views read, after stage 3. */

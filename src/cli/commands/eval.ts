@@ -2,6 +2,7 @@
 // prints its success; the options and the output are declared in `command` below (the --help text).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { householdEnvironment } from '../../env/household_environment.ts';
 import { EVAL_COUNTS, evalScenes } from '../../env/generate.ts';
 import { TINY } from '../../env/scale.ts';
 import type { Scene } from '../../env/scene.ts';
@@ -120,7 +121,7 @@ export async function run(args: string[]): Promise<number> {
   const config = evalConfigOf(ck, path, values.temperature);
   const backend = await openBackend(values.backend, ck.config, ck.params);
   const bar = progressBar('eval', scenes.length);
-  const result = await evaluate(backend, tok, scenes, config, () => bar.increment());
+  const result = await evaluate(householdEnvironment(), backend, tok, scenes, config, () => bar.increment());
   bar.stop();
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

@@ -141,7 +141,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     const line: Record<string, unknown> = { ...last };
     if (last.skipped) process.stderr.write(`\nupdate ${last.update + 1} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
     if (evalEvery > 0 && trainer.updates % evalEvery === 0) {
-      const ev = await evaluateSplits(backend, tok, trainer.config, evalSplitScenes(evalEpisodes));
+      const ev = await evaluateSplits(trainer.env, backend, tok, trainer.config, evalSplitScenes(trainer.env, evalEpisodes));
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
     }
     await appendLine(metricsPath, JSON.stringify(line) + '\n');

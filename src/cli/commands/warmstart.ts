@@ -2,6 +2,7 @@
 // and its card; its options and files are declared in `command` below (the --help text).
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
+import { householdEnvironment } from '../../env/household_environment.ts';
 import { TINY } from '../../env/scale.ts';
 import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
@@ -96,10 +97,11 @@ export async function run(args: string[]): Promise<number> {
   const trainSeconds = (performance.now() - t0) / 1000;
 
   const rl = defaultConfig(preset);
-  const scenes = evalSplitScenes(evalEpisodes, TINY);
+  const env = householdEnvironment(TINY);
+  const scenes = evalSplitScenes(env, evalEpisodes);
   const finished: Trajectory[] = [];
   const evalBar = progressBar('evaluate', scenes.seen.length + scenes.unseen.length);
-  const { seen, unseen } = await evaluateSplits(backend, tok, rl, scenes, (t, split) => {
+  const { seen, unseen } = await evaluateSplits(env, backend, tok, rl, scenes, (t, split) => {
     if (split === 'seen') finished.push(t);
     evalBar.increment();
   });

@@ -38,7 +38,7 @@ export class CatalogueError extends Error {
   }
 }
 
-function titleCase(words: string): string {
+export function titleCase(words: string): string {
   return words.replace(/(^|[\s-])([a-z])/g, (_, sep: string, letter: string) => sep + letter.toUpperCase());
 }
 
@@ -116,7 +116,10 @@ export function checkCatalogue(products: readonly Product[]): void {
   const ids = new Set<string>();
   products.forEach((p, i) => {
     const where = `products[${i}]`;
-    if (!/^[A-Z0-9]{10}$/.test(p.id)) throw new CatalogueError(`${where}.id must be 10 upper case letters or digits, got ${JSON.stringify(p.id)}`);
+    // Letters and digits both: the tokenizer spells such a word character by character (text/pieces.ts).
+    if (!/^[A-Z0-9]{10}$/.test(p.id) || !/[A-Z]/.test(p.id) || !/[0-9]/.test(p.id)) {
+      throw new CatalogueError(`${where}.id must be 10 upper case letters and digits, both, got ${JSON.stringify(p.id)}`);
+    }
     if (ids.has(p.id)) throw new CatalogueError(`${where}.id ${p.id} appears twice`);
     ids.add(p.id);
     if (p.title.trim() === '') throw new CatalogueError(`${where}.title is empty`);

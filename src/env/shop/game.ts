@@ -5,14 +5,19 @@
 // belongs to the trainer, as in the household.
 import { catalogueOf } from './catalogue.ts';
 import { planFrom } from './expert.ts';
-import { SEP, type ShopPage } from './pages.ts';
+import { PURCHASE_TEXTS, SEP, type ShopPage } from './pages.ts';
 import { shopReward } from './reward.ts';
 import type { ShopScene } from './scene.ts';
 import { searchEngineOf, type ShopSearch } from './search.ts';
-import { ShopSite } from './site.ts';
+import { canonicalAction, ShopSite } from './site.ts';
+import { queryTexts } from './vocabulary.ts';
+import type { FreeTextCommand } from '../environment.ts';
 
 /** WebShop's step budget in the SEED paper's setting. */
 export const SHOP_MAX_STEPS = 15;
+/** Word pieces a query holds at most: the longest instruction's type, attributes and options fit. */
+const MAX_QUERY_PIECES = 12;
+let searchBar: FreeTextCommand | null = null;
 
 interface ShopStepResult {
   observation: string;
@@ -79,6 +84,13 @@ export class ShopGame {
     return this.site.hasSearchBar();
   }
 
+  /** The search bar as free text: "search[" then words of the catalogue, then "]"; null on other pages. */
+  freeText(): FreeTextCommand | null {
+    if (!this.hasSearchBar()) return null;
+    searchBar ??= { open: 'search[', close: ']', words: queryTexts(), maxPieces: MAX_QUERY_PIECES };
+    return searchBar;
+  }
+
   /** The click actions the page offers, in page order; the search page takes search[...] instead. */
   admissibleCommands(): string[] {
     return this.site.clickables().map((label) => `click[${label}]`);
@@ -94,9 +106,9 @@ export class ShopGame {
     this.success = won;
     this.finished = purchase !== null || this.stepCount >= this.maxSteps;
     // WebShop's last page shows the score of the purchase.
-    const observation = purchase ? `${outcome.observation}${SEP}Your score (min 0.0, max 1.0)${SEP}${reward.toFixed(2)}` : outcome.observation;
+    const observation = purchase ? [outcome.observation, PURCHASE_TEXTS.score, reward.toFixed(2)].join(SEP) : outcome.observation;
     const result: ShopStepResult = { observation, reward, done: this.finished, won, valid: outcome.valid };
-    this.records.push({ ...result, step: this.stepCount, action, ...this.where() });
+    this.records.push({ ...result, step: this.stepCount, action: canonicalAction(action), ...this.where() });
     return result;
   }
 

@@ -13,6 +13,13 @@ export const BUTTONS = {
   buyNow: 'Buy Now',
 } as const;
 
+/** The page after Buy Now: a thank-you, the purchased id and (added by the game) the purchase's score. */
+export const PURCHASE_TEXTS = {
+  thanks: 'Thank you for shopping with us!',
+  purchased: 'Purchased',
+  score: 'Your score (min 0.0, max 1.0)',
+} as const;
+
 export function formatPrice(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }

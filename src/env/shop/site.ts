@@ -4,7 +4,7 @@
 // as WebShop lower-cases its clickables). An action the page does not offer changes nothing and answers
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
-import { BUTTONS, SEP, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
+import { BUTTONS, PURCHASE_TEXTS, SEP, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
 import type { ShopSearch } from './search.ts';
 
 export const NOTHING_HAPPENS = 'Nothing happens.';
@@ -20,6 +20,21 @@ interface Outcome {
 }
 
 const lower = (label: string) => label.toLowerCase();
+
+/**
+ * An action's verb and argument; spaces around the brackets and inside the argument are not significant, so a
+ * command a tokenizer wrote back with its spacing ("search [ cotton shirt ]") reads as WebShop's form.
+ */
+function parseAction(action: string): { verb: 'search' | 'click'; argument: string } | null {
+  const match = /^(search|click)\s*\[(.*)\]$/s.exec(action.trim());
+  return match ? { verb: match[1] as 'search' | 'click', argument: match[2].trim().replace(/\s+/g, ' ') } : null;
+}
+
+/** The action in WebShop's written form ("search[cotton shirt]"); text that is no action is returned trimmed. */
+export function canonicalAction(action: string): string {
+  const parsed = parseAction(action);
+  return parsed ? `${parsed.verb}[${parsed.argument}]` : action.trim();
+}
 
 export class ShopSite {
   private current: ShopPage = { kind: 'search' };
@@ -57,10 +72,9 @@ export class ShopSite {
   }
 
   apply(action: string): Outcome {
-    const search = /^search\[(.*)\]$/s.exec(action.trim());
-    if (search) return this.search(search[1].trim());
-    const click = /^click\[(.*)\]$/s.exec(action.trim());
-    if (click && this.clickables().includes(lower(click[1].trim()))) return this.click(lower(click[1].trim()));
+    const parsed = parseAction(action);
+    if (parsed?.verb === 'search') return this.search(parsed.argument);
+    if (parsed?.verb === 'click' && this.clickables().includes(lower(parsed.argument))) return this.click(lower(parsed.argument));
     return { observation: NOTHING_HAPPENS, valid: false };
   }
 
@@ -88,7 +102,7 @@ export class ShopSite {
     if (label === lower(BUTTONS.prev)) return this.show({ kind: 'results', query: page.query, results: page.results, page: page.page });
     if (label === lower(BUTTONS.buyNow)) {
       this.bought = { product: page.product, chosen: page.chosen };
-      return { observation: `Thank you for shopping with us!${SEP}Purchased${SEP}${page.product.id}`, valid: true };
+      return { observation: [PURCHASE_TEXTS.thanks, PURCHASE_TEXTS.purchased, page.product.id].join(SEP), valid: true };
     }
     const name = Object.keys(page.product.options).find((n) => page.product.options[n].includes(label))!;
     return this.show({ ...page, chosen: { ...page.chosen, [name]: label } });

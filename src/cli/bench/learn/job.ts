@@ -4,6 +4,7 @@
 // its curve, and keeps a few episodes with their per-token numbers at the updates it is told.
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
+import { householdEnvironment } from '../../../env/household_environment.ts';
 import { validationScenes } from '../../../env/generate.ts';
 import { TINY } from '../../../env/scale.ts';
 import type { Scene } from '../../../env/scene.ts';
@@ -81,7 +82,7 @@ async function play(backend: Backend, tok: Tokenizer, config: TrainConfig, scene
   const flags: boolean[] = [];
   for (let k = 0; k < samples; k++) {
     const byIndex = new Map<number, boolean>();
-    await evaluate(backend, tok, scenes, config, (t) => byIndex.set(t.task, t.won), k);
+    await evaluate(householdEnvironment(), backend, tok, scenes, config, (t) => byIndex.set(t.task, t.won), k);
     scenes.forEach((scene, i) => {
       const won = byIndex.get(i) ?? false;
       wins[i] += won ? 1 : 0;

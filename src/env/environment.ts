@@ -1,0 +1,82 @@
+// One interface for every world the agent can play (the household, the shop): what the rollout, the evaluator,
+// the trainer and the command line need of a world, so that they never name one. A world's own parts (the
+// household's rooms, the shop's catalogue, their skill grammars and annotators) stay in its folder; the
+// registry of worlds is environments.ts.
+//
+// Scenes are the world's own type (S): a game is a scene played from its opening observation. Splits follow
+// ALFWorld's and WebShop's: train (any index, per run seed), the fixed eval-seen and eval-unseen sets, and
+// validation games (the seen split under its own seed) for choosing settings.
+
+export const ENVIRONMENT_NAMES = ['household', 'shop'] as const;
+export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
+
+type EvalSplitName = 'seen' | 'unseen';
+
+/** What a step did, as the world reports it. */
+interface StepOutcome {
+  observation: string;
+  /** The world's reward for the step (the household's 10 on success, the shop's WebShop score on Buy Now). */
+  reward: number;
+  done: boolean;
+  won: boolean;
+  /** False when the command was not possible ("Nothing happens."): the state did not change. */
+  valid: boolean;
+}
+
+/** A step of an episode's record; step 0 is the opening observation (no action). Worlds add their own fields. */
+export interface EpisodeStep extends StepOutcome {
+  step: number;
+  action: string;
+}
+
+/** Free text a state also accepts, besides the listed commands: the shop's search bar, "search[" words "]". */
+export interface FreeTextCommand {
+  /** What the command starts with ("search[") and ends with ("]"). */
+  open: string;
+  close: string;
+  /** Texts whose pieces the free part may use (every piece of them, any order). */
+  words: readonly string[];
+  /** Word pieces the free part holds at most. */
+  maxPieces: number;
+}
+
+export interface Episode<R extends EpisodeStep = EpisodeStep> {
+  readonly observation: string;
+  readonly records: readonly R[];
+  readonly done: boolean;
+  readonly won: boolean;
+  readonly steps: number;
+  /** The commands the state lists (ALFWorld's admissible commands, WebShop's clickables). */
+  admissibleCommands(): string[];
+  /** The free-text command the state takes, or null. */
+  freeText(): FreeTextCommand | null;
+  step(command: string): StepOutcome;
+  /** The expert's command list from the current state to the goal. */
+  expertPlan(): string[];
+}
+
+export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
+  readonly name: EnvironmentName;
+  /** Commands an episode takes before it is cut, unless a run sets another budget. */
+  readonly defaultMaxSteps: number;
+  /** The task types success is reported by (the household's six, the shop's categories). */
+  readonly taskTypes: readonly string[];
+  readonly evalCounts: Readonly<Record<EvalSplitName, number>>;
+  /** Train game `index` of a run seed: the same index and seed give the same game. */
+  trainScene(index: number, seed: number): S;
+  /** Game `index` of a split drawn with a seed (the scenes command's view of the generator). */
+  sceneOf(split: 'train' | EvalSplitName, index: number, seed: number): S;
+  evalScenes(split: EvalSplitName, count?: number): S[];
+  validationScenes(count?: number): S[];
+  episode(scene: S, maxSteps?: number): Episode<R>;
+  /** The task sentence the policy reads on its task line. */
+  goal(scene: S): string;
+  taskType(scene: S): string;
+  /** Games that share this id share what the splits hold out (a room layout, a type and attribute combination). */
+  clusterOf(scene: S): string;
+  sceneToJson(scene: S): string;
+  /** The scene a JSON text describes; throws an error naming the field at fault. */
+  sceneFromJson(text: string): S;
+  /** Every text the world can print or accept: the tokenizer's vocabulary comes from it. */
+  texts(): string[];
+}
