@@ -1,9 +1,9 @@
 // `seed play`: plays commands on a scene and prints one JSON line per step; its options and output are
 // declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
-import { DEFAULT_MAX_STEPS, Game } from '../../env/game.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
-import { readSceneInput, readTextInput } from '../io.ts';
+import { ENV_OPTION, environmentFrom, readWorldScene } from '../environment_option.ts';
+import { readTextInput } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS, MAX_INPUT_BYTES } from '../limits.ts';
 
@@ -17,7 +17,8 @@ export const command = defineCommand({
   options: {
     scene: { type: 'string', value: 'FILE', required: true, description: 'the scene JSON file to play (from `seed scenes`)' },
     actions: { type: 'string', value: 'FILE', defaultText: 'stdin', description: 'the commands to play, one per line' },
-    'max-steps': { type: 'string', value: 'N', limit: LIMITS.play['max-steps'], default: String(DEFAULT_MAX_STEPS), description: 'the episode ends after N steps' },
+    'max-steps': { type: 'string', value: 'N', limit: LIMITS.play['max-steps'], defaultText: "the world's: 30 in the household, 15 in the shop", description: 'the episode ends after N steps' },
+    env: ENV_OPTION,
   },
 });
 
@@ -27,12 +28,14 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const path = requireOption(values.scene, 'scene', usage);
-  const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps']);
-  const scene = await readSceneInput(path);
+  const env = environmentFrom(values.env);
+  const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps'], env.defaultMaxSteps);
+  const scene = await readWorldScene(env, path);
   const actions = values.actions === undefined ? createInterface({ input: process.stdin, crlfDelay: Infinity }) : await readLines(values.actions);
-  const game = new Game(scene, { maxSteps });
+  const game = env.episode(scene, maxSteps);
   const emit = (step: number, action: string | null, r: { observation: string; reward: number; done: boolean; won: boolean }) => {
-    const admissible = game.done ? [] : game.admissibleCommands();
+    // The shop's search page lists no clicks; it takes search[...] (WebShop's has_search_bar).
+    const admissible = game.done ? [] : game.freeText() ? [`${game.freeText()!.open}...${game.freeText()!.close}`, ...game.admissibleCommands()] : game.admissibleCommands();
     const line = { step, action, observation: r.observation, admissible, reward: r.reward, done: r.done, won: r.won };
     process.stdout.write(JSON.stringify(line) + '\n');
   };

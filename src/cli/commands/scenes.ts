@@ -1,9 +1,10 @@
 // `seed scenes`: writes generated scenes as scene JSON files and prints their paths; its options and
 // what it writes are declared in `command` below (the --help text).
 import { join } from 'node:path';
-import { EVAL_COUNTS, EVAL_SEED, SPLITS, generateScene, type Split } from '../../env/generate.ts';
+import { EVAL_COUNTS, EVAL_SEED, SPLITS } from '../../env/generate.ts';
 import { SCALES } from '../../env/scale.ts';
-import { sceneToJson } from '../../env/scene.ts';
+import { SHOP_EVAL_COUNTS } from '../../env/shop/splits.ts';
+import { ENV_OPTION, environmentFrom } from '../environment_option.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -13,16 +14,18 @@ import { LIMITS } from '../limits.ts';
 
 export const command = defineCommand({
   name: 'scenes',
-  summary: 'write generated household scenes (train, eval-seen or eval-unseen) as scene JSON files',
+  summary: 'write generated scenes of a world (train, eval-seen or eval-unseen) as scene JSON files',
   description:
     'Writes N generated scenes of a split as scene JSON files, DIR/<split>-<seed>-<index>.json, and prints their paths on stdout, one per line. ' +
-    `The fixed evaluation sets are --split seen --count ${EVAL_COUNTS.seen} and --split unseen --count ${EVAL_COUNTS.unseen} with --seed ${EVAL_SEED}.`,
+    `The fixed evaluation sets are --split seen --count ${EVAL_COUNTS.seen} and --split unseen --count ${EVAL_COUNTS.unseen} with --seed ${EVAL_SEED} ` +
+    `(the shop's: ${SHOP_EVAL_COUNTS.seen} and ${SHOP_EVAL_COUNTS.unseen}).`,
   options: {
     split: { type: 'string', value: SPLITS.join('|'), required: true, description: 'the split the scenes are drawn from: training rooms, or the eval-seen or eval-unseen games' },
     count: { type: 'string', value: 'N', limit: LIMITS.scenes.count, required: true, description: 'how many scenes to write' },
     seed: { type: 'string', value: 'S', limit: LIMITS.scenes.seed, required: true, description: 'the seed of the generator' },
     out: { type: 'string', value: 'DIR', required: true, description: 'the directory the files go to (created when missing)' },
-    scale: { type: 'string', value: Object.keys(SCALES).join('|'), default: 'tiny', description: "the rooms' scale: the playground's small rooms, or rooms of ALFWorld's size" },
+    scale: { type: 'string', value: Object.keys(SCALES).join('|'), default: 'tiny', description: "the household rooms' scale: the playground's small rooms, or rooms of ALFWorld's size (the shop has none)" },
+    env: ENV_OPTION,
   },
 });
 
@@ -39,13 +42,14 @@ export async function run(args: string[]): Promise<number> {
   const scaleName = values.scale;
   const scale = Object.hasOwn(SCALES, scaleName) ? SCALES[scaleName] : undefined;
   if (!scale) throw new CliError(`--scale must be one of ${Object.keys(SCALES).join(', ')}, got ${quote(scaleName)}`, 2);
+  const env = environmentFrom(values.env, scale);
   await makeDir(out);
   const width = String(count - 1).length;
   for (let i = 0; i < count; i++) {
     const path = join(out, `${split}-${seed}-${String(i).padStart(width, '0')}.json`);
-    await writeAtomic(path, sceneToJson(generateScene(split as Split, i, scale, seed)));
+    await writeAtomic(path, env.sceneToJson(env.sceneOf(split as 'train' | 'seen' | 'unseen', i, seed)));
     process.stdout.write(path + '\n');
   }
-  process.stderr.write(`wrote ${count} ${scale.name} ${split} scenes (seed ${seed}) to ${out}\n`);
+  process.stderr.write(`wrote ${count} ${env.name === 'shop' ? 'shop' : scale.name} ${split} scenes (seed ${seed}) to ${out}\n`);
   return 0;
 }

@@ -1,0 +1,33 @@
+// The --env option of the commands that play a world: its declaration, and the world and scene files it names.
+import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
+import type { RoomScale } from '../env/scale.ts';
+import { SceneError } from '../env/scene.ts';
+import { ShopSceneError } from '../env/shop/scene.ts';
+import { CliError } from './cli_error.ts';
+import type { OptionSpec } from './help.ts';
+import { readTextInput } from './io.ts';
+import { MAX_INPUT_BYTES } from './limits.ts';
+
+export const ENV_OPTION = {
+  type: 'string' as const,
+  choices: ENVIRONMENT_NAMES,
+  default: 'household',
+  description: 'the world: ALFWorld-style household rooms, or a WebShop-style shop',
+} satisfies OptionSpec;
+
+/** The world --env names (parseOptions has checked it is one of the choices); the household plays at `scale`. */
+export function environmentFrom(value: string | undefined, scale?: RoomScale): Environment {
+  return environmentOf((value ?? 'household') as EnvironmentName, scale);
+}
+
+/** A scene JSON file of a world, checked; every refusal names the file. */
+export async function readWorldScene<S>(env: Environment<S>, path: string): Promise<S> {
+  const text = await readTextInput(path, MAX_INPUT_BYTES.scene);
+  try {
+    return env.sceneFromJson(text);
+  } catch (err) {
+    if (err instanceof SceneError || err instanceof ShopSceneError) throw new CliError(`${path}: ${err.message} (a ${env.name} scene)`);
+    throw err;
+  }
+}
