@@ -57,6 +57,8 @@ export interface Episode<R extends EpisodeStep = EpisodeStep> {
 
 export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly name: EnvironmentName;
+  /** Which form of the world a run plays, as its checkpoint records it: the household's room scale, the shop's catalogue. */
+  readonly variant: string;
   /** Commands an episode takes before it is cut, unless a run sets another budget. */
   readonly defaultMaxSteps: number;
   /** The task types success is reported by (the household's six, the shop's categories). */

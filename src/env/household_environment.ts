@@ -17,6 +17,7 @@ export function householdEnvironment(scale: RoomScale = TINY): HouseholdEnvironm
     env = {
       name: 'household',
       scale,
+      variant: scale.name,
       defaultMaxSteps: DEFAULT_MAX_STEPS,
       taskTypes: TASK_TYPES,
       evalCounts: EVAL_COUNTS,

@@ -1,3 +1,5 @@
+import type { Scene } from '../env/scene.ts';
+import type { StepRecord } from '../env/game.ts';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
@@ -15,11 +17,12 @@ import { observedPlaces } from './observed_places.ts';
 import { episodeText, rollout, type Trajectory } from './rollout.ts';
 import { skillPlaceTruth } from './skill_truth.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
+import { householdRl } from './household_rl.ts';
 
 const tok = defaultTokenizer();
 const words = Math.ceil(tok.vocabSize / 32);
 
-async function setup(): Promise<{ backend: CpuBackend; trajectories: Trajectory[] }> {
+async function setup(): Promise<{ backend: CpuBackend; trajectories: Trajectory<Scene, StepRecord>[] }> {
   const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 4);
   const scenes = [0, 1, 2, 3, 4, 5].map((i) => generateScene('train', i));
   const options = { maxSteps: 2, history: 2, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
@@ -31,7 +34,7 @@ describe('writeSkills', () => {
     const { backend, trajectories } = await setup();
     const grammar = skillGrammar(tok);
     for (const maxTokens of [48, 9]) {
-      const skills = await writeSkills(backend, tok, trajectories, maxTokens, 1, new Rng(3));
+      const skills = await writeSkills(householdRl(), backend, tok, trajectories, maxTokens, 1, new Rng(3));
       expect(skills.length).toBe(6);
       for (const s of skills) {
         expect(s.reason).toBe('');
@@ -63,7 +66,7 @@ describe('writeSkills', () => {
   it('decodes freely with grammar off: the masks are the free mask, and the end token alone at the cut', async () => {
     const { backend, trajectories } = await setup();
     const free = Array.from(freeDecodingMask(tok));
-    const skills = await writeSkills(backend, tok, trajectories, 6, 1, new Rng(3), { grammar: false });
+    const skills = await writeSkills(householdRl(), backend, tok, trajectories, 6, 1, new Rng(3), { grammar: false });
     // Six free tokens of a random-init policy never make a skill: fewer than 7 tokens cannot hold 5 words.
     expect(skills.filter((s) => s.ok).length).toBe(0);
     for (const s of skills) {
@@ -77,10 +80,10 @@ describe('writeSkills', () => {
 
   it('is reproducible from the seed, and a budget below the shortest skill ends unusable at the cut', async () => {
     const { backend, trajectories } = await setup();
-    const a = await writeSkills(backend, tok, trajectories, 48, 1, new Rng(11));
-    const b = await writeSkills(backend, tok, trajectories, 48, 1, new Rng(11));
+    const a = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11));
+    const b = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11));
     expect(b.map((s) => s.text)).toEqual(a.map((s) => s.text));
-    const cut = await writeSkills(backend, tok, trajectories, 4, 1, new Rng(11));
+    const cut = await writeSkills(householdRl(), backend, tok, trajectories, 4, 1, new Rng(11));
     for (const s of cut) {
       expect(s.ids!.length).toBeLessThanOrEqual(4);
       expect(s.ok).toBe(false);

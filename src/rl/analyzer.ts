@@ -1,27 +1,28 @@
 // The analyzer: the policy itself reads each finished trajectory (prompts.ts `analyzerContext`: task, outcome,
 // compressed steps) and writes one episode skill after the SKILL marker, up to the end token or maxSkillTokens,
-// all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when it parses
-// under the skill grammar and has at least 5 words (text/skill.ts). By default each token is sampled under the
-// skill grammar's mask (text/skill_grammar.ts), so every skill that ends within maxSkillTokens is usable, and
-// names only object and receptacle types that the trajectory's goal and steps mention, plus the appliance its
+// all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when the world
+// accepts it (rl_world.ts checkSkill: it parses under the world's skill grammar and has at least 5 words). By
+// default each token is sampled under the mask of the world's skill decoder, so every skill that ends within
+// maxSkillTokens is usable. The household's decoder (household_rl.ts, text/skill_grammar.ts) names only object
+// and receptacle types that the trajectory's goal and steps mention (`trajectoryWords`), plus the appliance its
 // task needs (the opening's list of every receptacle in the room is not an observation of the episode; the
-// annotator's skills, which the warm start imitates, use only observed facts too). What a skill says about where
-// an object was is held to what the trajectory saw (observed_places.ts): as where it was, only a receptacle
+// annotator's skills, which the warm start imitates, use only observed facts too), and holds what a skill says
+// about where an object was to what the trajectory saw (observed_places.ts): as where it was, only a receptacle
 // where the trajectory saw it before picking it up (so never the goal receptacle, where the task's object never
 // starts); as where it was not, only one it looked into without seeing it; as where the task's object is put,
 // only the goal receptacle. With `grammar: false` the skill is decoded freely over every text token, as the
 // paper's policy writes it.
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
+import type { EpisodeStep } from '../env/environment.ts';
+import type { StepRecord } from '../env/game.ts';
 import { APPLIANCE } from '../env/knowledge.ts';
-import { requiredState } from '../env/scene.ts';
+import { requiredState, type Scene } from '../env/scene.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { analyzerContext } from '../text/prompts.ts';
-import { parseSkill } from '../text/skill_parser.ts';
-import { skillGrammar, type SkillPrefix } from '../text/skill_grammar.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import { observedPlaces } from './observed_places.ts';
+import type { RlWorld, SkillDecoder } from './rl_world.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
 
 export interface WrittenSkill {
@@ -43,13 +44,14 @@ export interface WriteSkillOptions {
   grammar?: boolean;
 }
 
-export function checkSkill(text: string): WrittenSkill {
-  const check = parseSkill(text);
+/** A skill text with the world's verdict on it. */
+export function checkedSkill(world: Pick<RlWorld, 'checkSkill'>, text: string): WrittenSkill {
+  const check = world.checkSkill(text);
   return { text, ok: check.ok, reason: check.reason };
 }
 
 /** The words a skill of the trajectory may name, in order: its goal, commands and observations, and its task's appliance. */
-export function trajectoryWords(t: Pick<Trajectory, 'scene' | 'goal' | 'records'>): string[] {
+export function trajectoryWords(t: Pick<Trajectory<Scene, StepRecord>, 'scene' | 'goal' | 'records'>): string[] {
   const e = episodeText(t);
   const state = requiredState(t.scene.task.type);
   // The appliance as the annotator names it when the episode never went there ("forgetting to heat it with the
@@ -57,10 +59,11 @@ export function trajectoryWords(t: Pick<Trajectory, 'scene' | 'goal' | 'records'
   return [...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')), ...(state ? [APPLIANCE[state], '1'] : [])];
 }
 
-export async function writeSkills(
+export async function writeSkills<S, R extends EpisodeStep>(
+  world: RlWorld<S, R>,
   backend: Backend,
   tok: Tokenizer,
-  trajectories: readonly Pick<Trajectory, 'scene' | 'goal' | 'records' | 'won'>[],
+  trajectories: readonly Trajectory<S, R>[],
   maxSkillTokens: number,
   temperature: number,
   rng: Rng,
@@ -69,18 +72,17 @@ export async function writeSkills(
   const n = trajectories.length;
   if (n === 0) return [];
   const words = Math.ceil(tok.vocabSize / 32);
-  const grammar = options.grammar === false ? null : skillGrammar(tok);
+  const grammar = options.grammar !== false;
   const free = freeDecodingMask(tok);
   const endOnly = new Uint32Array(words);
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
   const decoder = backend.openDecoder(n);
   const written: number[][] = trajectories.map(() => []);
   const masksOf: Uint32Array[][] = trajectories.map(() => []);
-  const prefixes: SkillPrefix[] = grammar ? trajectories.map(() => grammar.initial) : [];
-  const filters = grammar ? trajectories.map((t) => grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task))) : [];
+  const decoders: SkillDecoder[] = grammar ? trajectories.map((t) => world.skillDecoder(tok, t)) : [];
   const maskOf = (i: number): Uint32Array => {
     if (written[i].length >= maxSkillTokens) return endOnly;
-    return grammar ? grammar.allowed(prefixes[i], maxSkillTokens, filters[i]) : free;
+    return grammar ? decoders[i].allowed(maxSkillTokens) : free;
   };
   try {
     for (let i = 0; i < n; i++) {
@@ -102,11 +104,7 @@ export async function writeSkills(
       writing = writing.filter((i, j) => {
         if (tokens[j] === tok.endId) return false;
         written[i].push(tokens[j]);
-        if (grammar) {
-          const next = grammar.next(prefixes[i], tokens[j]);
-          if (next === null) throw new Error(`the decoder sampled token ${tokens[j]} outside the skill grammar's mask`);
-          prefixes[i] = next;
-        }
+        if (grammar) decoders[i].advance(tokens[j]);
         return true;
       });
     }
@@ -116,6 +114,6 @@ export async function writeSkills(
   return written.map((ids, i) => {
     const masks = new Uint32Array(masksOf[i].length * words);
     masksOf[i].forEach((m, k) => masks.set(m, k * words));
-    return { ...checkSkill(tok.decode(ids)), ids: Int32Array.from(ids), masks };
+    return { ...checkedSkill(world, tok.decode(ids)), ids: Int32Array.from(ids), masks };
   });
 }

@@ -1,6 +1,8 @@
 // The controls change only the skill a trajectory distils from. The analyzer is replaced by canned skills
 // here (each names the commands of its trajectory, every third one unusable), so that the skill assignment
 // can be checked exactly whatever a random-init policy would write.
+import type { Scene } from '../env/scene.ts';
+import type { StepRecord } from '../env/game.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../env/scale.ts';
@@ -12,7 +14,7 @@ import { CROSSGAME_POOL_SIZE } from './hindsight.ts';
 import { updateScenes, type Trajectory } from './rollout.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
+import { householdRl } from './household_rl.ts';
 
 vi.mock('./analyzer.ts', async (original) => ({
   ...(await original<typeof import('./analyzer.ts')>()),
@@ -31,8 +33,8 @@ function small(extra: Partial<TrainConfig> = {}): TrainConfig {
   return { ...defaultConfig('micro'), groupSize: 3, tasksPerUpdate: 2, maxSteps: 2, history: 2, ...extra };
 }
 
-function trainer(algo: Algo, config: TrainConfig, seed: number): Trainer {
-  return new Trainer({ backend: CpuBackend.fromSeed(model, 1), tokenizer: tok, algo, config, seed, scale: TINY });
+function trainer(algo: Algo, config: TrainConfig, seed: number): Trainer<Scene, StepRecord> {
+  return new Trainer({ backend: CpuBackend.fromSeed(model, 1), tokenizer: tok, algo, config, seed, world: householdRl(TINY) });
 }
 
 async function afterStages(algo: Algo, stages: number, config = small(), seed = 3) {
@@ -43,7 +45,7 @@ async function afterStages(algo: Algo, stages: number, config = small(), seed = 
 
 /** The task type of each group of an update. */
 function groupTypes(config: TrainConfig, seed: number, update: number): string[] {
-  const { scenes } = updateScenes({ seed, env: householdEnvironment(TINY) }, update, config);
+  const { scenes } = updateScenes({ seed, world: householdRl(TINY) }, update, config);
   return Array.from({ length: config.tasksPerUpdate }, (_, b) => scenes[b * config.groupSize].task.type);
 }
 
@@ -157,7 +159,7 @@ describe('skill assignment', () => {
     const [current, reference] = [files.current, files.reference].map((ck) => readCheckpoint(writeCheckpoint(ck), { vocabHash: tok.hash }));
     // The checkpoint holds the pool as it was, whatever the run does afterwards.
     await first.update();
-    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed-crossgame', config, seed, scale: TINY });
+    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed-crossgame', config, seed, world: householdRl(TINY) });
     await restoreRun(resumed, current, reference);
     const m = await resumed.update();
     expect(m.update).toBe(2);

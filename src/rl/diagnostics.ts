@@ -16,6 +16,8 @@
 // - Zero-variance groups: the share of groups whose rewards are all equal, which give GRPO no signal.
 import { sampleCorrelation } from 'simple-statistics';
 import { shortestPlans } from '../env/expert.ts';
+import type { StepRecord } from '../env/game.ts';
+import type { Scene } from '../env/scene.ts';
 import { World } from '../env/world.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { Trajectory } from './rollout.ts';
@@ -59,7 +61,7 @@ function stateKey(w: World): string {
  * command that already left every such plan). `cache` may be shared by trajectories of the same scene.
  */
 export function expertTokens(
-  t: Pick<Trajectory, 'scene' | 'records' | 'commands'>,
+  t: Pick<Trajectory<Scene, StepRecord>, 'scene' | 'records' | 'commands'>,
   tok: Pick<Tokenizer, 'encode' | 'endId'>,
   cache: ExpertCache = new Map(),
 ): Uint8Array {
@@ -87,8 +89,8 @@ export function expertTokens(
 }
 
 /** expertTokens of every trajectory, in the update's per-token order (the plans computed once per scene and state). */
-export function updateExpertTokens(trajectories: readonly Trajectory[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array {
-  const caches = new Map<Trajectory['scene'], ExpertCache>();
+export function updateExpertTokens(trajectories: readonly Trajectory<Scene, StepRecord>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array {
+  const caches = new Map<Scene, ExpertCache>();
   const parts = trajectories.map((t) => {
     let cache = caches.get(t.scene);
     if (!cache) caches.set(t.scene, (cache = new Map()));

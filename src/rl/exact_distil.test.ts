@@ -1,6 +1,8 @@
 // The exact-distillation arms end to end on the CPU: the teacher's rows are the skill-conditioned scores,
 // l_skill is read from them, the update's gradient splits into its GRPO and OPD parts, and the options
 // (JSD, the ADVISOR weight, reward direction) change only what they claim to.
+import type { Scene } from '../env/scene.ts';
+import type { StepRecord } from '../env/game.ts';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../env/scale.ts';
@@ -9,6 +11,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { lossHyper } from './loss.ts';
 import { Trainer } from './trainer.ts';
+import { householdRl } from './household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -18,8 +21,8 @@ function small(extra: Partial<TrainConfig> = {}): TrainConfig {
   return { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3, lr: 1e-2, lambda: 1, annotatorSkills: 1, ...extra };
 }
 
-function trainer(algo: Algo, config = small(), seed = 5): Trainer {
-  return new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, scale: TINY });
+function trainer(algo: Algo, config = small(), seed = 5): Trainer<Scene, StepRecord> {
+  return new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, world: householdRl(TINY) });
 }
 
 const OTHER_SKILL = 'workflow: find the apple, take it, go to the fridge 1, put it in the fridge 1.';
@@ -28,7 +31,7 @@ const OTHER_SKILL = 'workflow: find the apple, take it, go to the fridge 1, put 
  * Runs the first four stages (through re-scoring) of an update; with `pool`, the crossgame pool holds a skill of
  * every task type of the update first (an update's first groups rarely share a type).
  */
-async function throughRescore(t: Trainer, pool = false) {
+async function throughRescore(t: Trainer<Scene, StepRecord>, pool = false) {
   for (let i = 0; i < 2; i++) await t.nextStage();
   if (pool) for (const tr of t.current!.trajectories) t.crossgamePool[tr.scene.task.type] = [OTHER_SKILL];
   for (let i = 2; i < 4; i++) await t.nextStage();

@@ -19,11 +19,9 @@
 //   annotatorSkills = 1 does the same under any skill-writing algorithm.
 // - grpo writes none.
 import type { Rng } from '../common/rng.ts';
-import type { Scene } from '../env/scene.ts';
-import { checkSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
+import { checkedSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
 import type { TrainConfig } from './config.ts';
 import { rollout, rolloutOptions, type Trajectory } from './rollout.ts';
-import { referenceSkill } from './skill_fidelity.ts';
 import { updateRng, type UpdateContext, type UpdateState } from './update_state.ts';
 
 /** seed-static's library: skills by task type. */
@@ -57,22 +55,23 @@ const LIBRARY_INDEX_BASE = 1_000_000;
 /** One skill per trajectory: written by the policy (the analyzer), or by the annotator (seed-annotator, annotatorSkills). */
 async function writeHindsight(run: UpdateContext, trajectories: readonly Trajectory[], config: TrainConfig, rng: Rng): Promise<WrittenSkill[]> {
   if (config.annotatorSkills === 1 || run.algo === 'seed-annotator') {
-    return trajectories.map((t) => checkSkill(referenceSkill(t.records, t.scene.task, t.won, run.tok, config.maxSkillTokens)));
+    return trajectories.map((t) => checkedSkill(run.world, run.world.referenceSkill(t, run.tok, config.maxSkillTokens)));
   }
-  return writeSkills(run.backend, run.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng, { grammar: config.skillGrammar === 1 });
+  return writeSkills(run.world, run.backend, run.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng, { grammar: config.skillGrammar === 1 });
 }
 
 /** seed-static: the current weights (the warm-start policy, before any update) play staticTasks games and write the library. */
 export async function buildStaticLibrary(run: UpdateContext, config: TrainConfig): Promise<SkillLibrary> {
-  const scenes: Scene[] = [];
-  for (let b = 0; b < config.staticTasks; b++) scenes.push(run.env.trainScene(LIBRARY_INDEX_BASE + b, run.seed));
+  const { env } = run.world;
+  const scenes: unknown[] = [];
+  for (let b = 0; b < config.staticTasks; b++) scenes.push(env.trainScene(LIBRARY_INDEX_BASE + b, run.seed));
   const rng = updateRng(run.seed, -1, 'static');
-  const trajectories = await rollout(run.env, run.backend, run.tok, scenes, scenes.map((_, i) => i), rolloutOptions(config), rng.fork('rollout'));
+  const trajectories = await rollout(env, run.backend, run.tok, scenes, scenes.map((_, i) => i), rolloutOptions(config), rng.fork('rollout'));
   const skills = await writeHindsight(run, trajectories, config, rng.fork('analyzer'));
   const library: SkillLibrary = {};
   skills.forEach((s, i) => {
     if (!s.ok) return;
-    const type = scenes[i].task.type;
+    const type = env.taskType(scenes[i]);
     (library[type] ??= []).push(s.text);
   });
   return library;
@@ -92,11 +91,12 @@ function siblingSkills(st: UpdateState, rng: Rng): void {
 }
 
 /** seed-crossgame: the skills of other groups' games of the same task type, else of the pool; then the pool takes this update's. */
-function crossgameSkills(st: UpdateState, pool: CrossgamePool, rng: Rng): { skills: (WrittenSkill | null)[]; sources: CrossgameSources } {
+function crossgameSkills(run: UpdateContext, st: UpdateState, pool: CrossgamePool, rng: Rng): { skills: (WrittenSkill | null)[]; sources: CrossgameSources } {
   const sources: CrossgameSources = { update: 0, pool: 0, none: 0 };
+  const typeOf = (t: Trajectory) => run.world.env.taskType(t.scene);
   const skills = st.trajectories.map((t): WrittenSkill | null => {
-    const type = t.scene.task.type;
-    const others = st.trajectories.filter((u, j) => u.task !== t.task && u.scene.task.type === type && st.written[j]?.ok).map((u) => u.index);
+    const type = typeOf(t);
+    const others = st.trajectories.filter((u, j) => u.task !== t.task && typeOf(u) === type && st.written[j]?.ok).map((u) => u.index);
     if (others.length) {
       sources.update++;
       return st.written[rng.pick(others)];
@@ -111,7 +111,7 @@ function crossgameSkills(st: UpdateState, pool: CrossgamePool, rng: Rng): { skil
   st.trajectories.forEach((t, j) => {
     const skill = st.written[j];
     if (!skill?.ok) return;
-    const kept = (pool[t.scene.task.type] ??= []);
+    const kept = (pool[typeOf(t)] ??= []);
     kept.push(skill.text);
     if (kept.length > CROSSGAME_POOL_SIZE) kept.shift();
   });
@@ -131,7 +131,8 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
     const library = skills.staticLibrary ?? {};
     const all = Object.values(library).flat();
     st.trajectories.forEach((t, i) => {
-      const pool = library[t.scene.task.type]?.length ? library[t.scene.task.type] : all;
+      const type = run.world.env.taskType(t.scene);
+      const pool = library[type]?.length ? library[type] : all;
       st.used[i] = pool.length ? { text: rng.pick(pool), ok: true, reason: '' } : null;
     });
     return;
@@ -139,11 +140,11 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
   st.written = await writeHindsight(run, st.trajectories, st.config, rng.fork('analyzer'));
   if (run.algo === 'seed-sibling') siblingSkills(st, rng.fork('shuffle'));
   else if (run.algo === 'seed-crossgame' || run.algo === 'seed-exact-crossgame') {
-    const drawn = crossgameSkills(st, skills.crossgamePool, rng.fork('crossgame'));
+    const drawn = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame'));
     st.used = drawn.skills;
     st.crossgame = drawn.sources;
   } else {
     st.used = st.written.slice();
-    if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0) st.advisor = crossgameSkills(st, skills.crossgamePool, rng.fork('crossgame')).skills;
+    if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0) st.advisor = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame')).skills;
   }
 }

@@ -23,6 +23,7 @@ import {
 } from './recorded_run.ts';
 import { RecordedRunError, checkRecordIndex, newestRecord, parseRecordedRun } from './recorded_run_check.ts';
 import { Trainer } from './trainer.ts';
+import { householdRl } from './household_rl.ts';
 
 const tok = defaultTokenizer();
 
@@ -37,7 +38,7 @@ describe('episodes of a recorded run', () => {
 
   it('keeps a trajectory with its tokens, skill and per-token Delta, gate and coefficient to 3 significant digits', async () => {
     const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
-    const trainer = new Trainer({ backend: CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 11), tokenizer: tok, algo: 'seed', config, seed: 5, scale: TINY });
+    const trainer = new Trainer({ backend: CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 11), tokenizer: tok, algo: 'seed', config, seed: 5, world: householdRl(TINY) });
     await trainer.update();
     const st = trainer.current!;
     const picks = pickEpisodes(st);

@@ -17,8 +17,6 @@
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import type { Environment, Episode, EpisodeStep } from '../env/environment.ts';
-import type { StepRecord } from '../env/game.ts';
-import type { Scene } from '../env/scene.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
 import { observationTokens, openingRoomText, policyContext, skillTokens, taskTokens, type EpisodeText } from '../text/prompts.ts';
@@ -39,14 +37,15 @@ export interface RolloutOptions {
   maxSkillTokens: number;
 }
 
-/** An episode as training needs it; S and R are the world's scene and step record (the household's by default). */
-export interface Trajectory<S = Scene, R extends EpisodeStep = StepRecord> {
+/** An episode as training needs it; S and R are the world's scene and step record (a world's own code names them). */
+export interface Trajectory<S = unknown, R extends EpisodeStep = EpisodeStep> {
   /** Index of the episode in its rollout, and of its task (GRPO group). */
   index: number;
   task: number;
   scene: S;
-  /** The task sentence of the scene, as the policy read it. */
+  /** The task sentence of the scene, as the policy read it, and the scene's task type. */
   goal: string;
+  taskType: string;
   /** Every step of the game, step 0 being the opening observation. */
   records: R[];
   won: boolean;
@@ -123,7 +122,7 @@ export async function rollout<S, R extends EpisodeStep>(
   const finish = (i: number) => {
     const l = live[i];
     l.done = true;
-    out[i] = buildTrajectory(l, i, tasks[i], scenes[i], goals[i], windowed, tok, words);
+    out[i] = buildTrajectory(l, i, tasks[i], scenes[i], { goal: goals[i], taskType: env.taskType(scenes[i]) }, windowed, tok, words);
     onFinish?.(out[i]!);
   };
   try {
@@ -218,13 +217,13 @@ export function rolloutOptions(config: TrainConfig): RolloutOptions {
 }
 
 /** The scenes of update u: tasksPerUpdate train games, each repeated groupSize times. */
-export function updateScenes<S>(run: { seed: number; env: Pick<Environment<S>, 'trainScene'> }, update: number, config: TrainConfig): { scenes: S[]; tasks: number[] } {
+export function updateScenes<S>(run: { seed: number; world: { env: Pick<Environment<S>, 'trainScene'> } }, update: number, config: TrainConfig): { scenes: S[]; tasks: number[] } {
   const scenes: S[] = [];
   const tasks: number[] = [];
   for (let b = 0; b < config.tasksPerUpdate; b++) {
     // trainGames > 0: the run's tasks cycle through that many training games (a data-fraction run).
     const game = update * config.tasksPerUpdate + b;
-    const scene = run.env.trainScene(config.trainGames > 0 ? game % config.trainGames : game, run.seed);
+    const scene = run.world.env.trainScene(config.trainGames > 0 ? game % config.trainGames : game, run.seed);
     for (let g = 0; g < config.groupSize; g++) {
       scenes.push(scene);
       tasks.push(b);
@@ -234,10 +233,10 @@ export function updateScenes<S>(run: { seed: number; env: Pick<Environment<S>, '
 }
 
 /** Stage 1: plays the update's episodes, fills trajectories, scenes, token offsets and the played counts. */
-export async function rolloutStage(run: UpdateContext, st: UpdateState, onTrajectory?: (t: Trajectory) => void): Promise<void> {
+export async function rolloutStage<S, R extends EpisodeStep>(run: UpdateContext<S, R>, st: UpdateState<S, R>, onTrajectory?: (t: Trajectory<S, R>) => void): Promise<void> {
   const { config } = st;
   const { scenes, tasks } = updateScenes(run, st.update, config);
-  st.trajectories = await rollout(run.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, 'rollout'), onTrajectory);
+  st.trajectories = await rollout(run.world.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, 'rollout'), onTrajectory);
   st.played = st.trajectories.length;
   st.playedWins = st.trajectories.filter((t) => t.won).length;
   for (let round = 1; round <= config.resampleRounds; round++) {
@@ -254,7 +253,7 @@ export async function rolloutStage(run: UpdateContext, st: UpdateState, onTrajec
  * Replaces every group whose episodes all got the same reward by a group of a fresh train task (drawn from
  * an index range no update uses); returns false when no group was flat.
  */
-async function resampleFlatGroups(run: UpdateContext, st: UpdateState, round: number, onTrajectory?: (t: Trajectory) => void): Promise<boolean> {
+async function resampleFlatGroups<S, R extends EpisodeStep>(run: UpdateContext<S, R>, st: UpdateState<S, R>, round: number, onTrajectory?: (t: Trajectory<S, R>) => void): Promise<boolean> {
   const { config } = st;
   const G = config.groupSize;
   const flat: number[] = [];
@@ -263,17 +262,17 @@ async function resampleFlatGroups(run: UpdateContext, st: UpdateState, round: nu
     if (rewards.every((r) => r === rewards[0])) flat.push(b);
   }
   if (flat.length === 0) return false;
-  const scenes: Scene[] = [];
+  const scenes: S[] = [];
   const tasks: number[] = [];
   const firstIndex = RESAMPLE_INDEX_BASE + (st.update * config.resampleRounds + round - 1) * config.tasksPerUpdate;
   for (const b of flat) {
-    const scene = run.env.trainScene(firstIndex + b, run.seed);
+    const scene = run.world.env.trainScene(firstIndex + b, run.seed);
     for (let g = 0; g < G; g++) {
       scenes.push(scene);
       tasks.push(b);
     }
   }
-  const fresh = await rollout(run.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, `rollout/${round}`), onTrajectory);
+  const fresh = await rollout(run.world.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, `rollout/${round}`), onTrajectory);
   st.played = (st.played ?? 0) + fresh.length;
   st.playedWins = (st.playedWins ?? 0) + fresh.filter((t) => t.won).length;
   flat.forEach((b, k) => {
@@ -282,7 +281,16 @@ async function resampleFlatGroups(run: UpdateContext, st: UpdateState, round: nu
   return true;
 }
 
-function buildTrajectory<S, R extends EpisodeStep>(l: Live<R>, index: number, task: number, scene: S, goal: string, windowed: boolean, tok: Tokenizer, words: number): Trajectory<S, R> {
+function buildTrajectory<S, R extends EpisodeStep>(
+  l: Live<R>,
+  index: number,
+  task: number,
+  scene: S,
+  { goal, taskType }: { goal: string; taskType: string },
+  windowed: boolean,
+  tok: Tokenizer,
+  words: number,
+): Trajectory<S, R> {
   const sequences: ScoredSequence[] = [];
   const tokenStep: number[] = [];
   if (windowed) {
@@ -319,6 +327,7 @@ function buildTrajectory<S, R extends EpisodeStep>(l: Live<R>, index: number, ta
     task,
     scene,
     goal,
+    taskType,
     records,
     won: l.game.won,
     invalid: records.filter((r) => r.step > 0 && !r.valid).length,

@@ -16,7 +16,8 @@ export async function runCheckpoints(trainer: Trainer, preset: PresetName, vocab
     algo: trainer.algo,
     seed: trainer.seed,
     preset,
-    scale: trainer.scale.name,
+    ...(trainer.world.env.name === 'household' ? {} : { env: trainer.world.env.name }),
+    scale: trainer.world.env.variant,
     updates: trainer.updates,
     episodes: trainer.episodes,
     config: trainer.config,
@@ -42,7 +43,9 @@ export async function restoreRun(trainer: Trainer, current: Checkpoint, referenc
   }
   const difference = configDifference(current.config, trainer.backend.config);
   if (difference) throw new RangeError(`the checkpoint's model differs from the run's: ${difference}`);
-  if (meta.scale !== trainer.scale.name) throw new RangeError(`the checkpoint's run played ${meta.scale} rooms, this run plays ${trainer.scale.name} rooms`);
+  const env = trainer.world.env;
+  if ((meta.env ?? 'household') !== env.name) throw new RangeError(`the checkpoint's run played the ${meta.env ?? 'household'}, this run plays the ${env.name}`);
+  if (meta.scale !== env.variant) throw new RangeError(`the checkpoint's run played ${meta.scale} ${env.name === 'household' ? 'rooms' : 'games'}, this run plays ${env.variant} ${env.name === 'household' ? 'rooms' : 'games'}`);
   const be = trainer.backend;
   await be.writeParameters(reference.params);
   await be.setReferenceFromCurrent();

@@ -3,8 +3,8 @@
 // metadata within the settings table (config.ts) and the preset it names, the weights of that preset's shape,
 // and a reference of the same run. A damaged or hand-edited file is refused in one line naming the field,
 // rather than found out updates later as a crash or a run that silently does something else.
-import { SCALES } from '../env/scale.ts';
-import { TASK_TYPES } from '../env/text.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
+import { environmentOf, isEnvironmentName, VARIANTS } from '../env/environments.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, isPresetName, presetConfig, presetOfConfig, PRESETS, type PresetName } from '../model/config.ts';
 import { quote } from '../common/json.ts';
@@ -16,6 +16,9 @@ export interface RunMetadata {
   algo: string;
   seed: number;
   preset: PresetName;
+  /** The world the run played; absent in a household run's checkpoint. */
+  env?: EnvironmentName;
+  /** The world's variant (environment.ts): the household's room scale, the shop's catalogue. */
   scale: string;
   updates: number;
   episodes: number;
@@ -47,10 +50,10 @@ function wholeIn(m: Record<string, unknown>, key: string, min: number, max: numb
 }
 
 /** seed-static's library and seed-crossgame's pool: skills by task type, at most `most` of each. */
-function checkSkills(v: unknown, what: string, most: number): void {
+function checkSkills(v: unknown, what: string, most: number, taskTypes: readonly string[]): void {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) refuse(`${what} is ${quote(v)}, not skills by task type`);
   for (const [type, skills] of Object.entries(v)) {
-    if (!(TASK_TYPES as readonly string[]).includes(type)) refuse(`${what} names ${quote(type)}, not a task type`);
+    if (!taskTypes.includes(type)) refuse(`${what} names ${quote(type)}, not a task type`);
     if (!Array.isArray(skills) || skills.some((s) => typeof s !== 'string' || s.length > MAX_SKILL_CHARS)) refuse(`${what} of ${type} is not a list of skills`);
     if (skills.length > most) refuse(`${what} of ${type} holds ${skills.length} skills, more than ${most}`);
   }
@@ -71,7 +74,10 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
     refuse(`its metadata names the ${m.preset} preset, but its weights are ${of ? `of the ${of} preset` : 'of no preset'} (${difference})`);
   }
   if (preset !== undefined && m.preset !== preset) refuse(`it is a run of the ${m.preset} preset, not of ${preset}`);
-  if (typeof m.scale !== 'string' || !Object.hasOwn(SCALES, m.scale)) refuse(`metadata.scale is ${quote(m.scale)}, not one of ${Object.keys(SCALES).join(', ')}`);
+  const env = m.env ?? 'household';
+  if (typeof env !== 'string' || !isEnvironmentName(env)) refuse(`metadata.env is ${quote(m.env)}, not one of ${ENVIRONMENT_NAMES.join(', ')}`);
+  if (typeof m.scale !== 'string' || !VARIANTS[env].includes(m.scale)) refuse(`metadata.scale is ${quote(m.scale)}, not one of ${VARIANTS[env].join(', ')} (the ${env}'s)`);
+  const taskTypes = environmentOf(env).taskTypes;
   const seed = wholeIn(m, 'seed', 0, MAX_SEED);
   const updates = wholeIn(m, 'updates', 0, MAX_RUN_UPDATES);
   const episodes = wholeIn(m, 'episodes', 0, updates * MAX_EPISODES_PER_UPDATE);
@@ -82,8 +88,8 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
   } catch (err) {
     refuse(`metadata.config: ${(err as Error).message}`);
   }
-  if (m.staticLibrary !== null) checkSkills(m.staticLibrary, 'metadata.staticLibrary', TRAIN_SETTINGS.staticTasks.max);
-  if (m.crossgamePool !== undefined) checkSkills(m.crossgamePool, 'the crossgame pool', CROSSGAME_POOL_SIZE);
+  if (m.staticLibrary !== null) checkSkills(m.staticLibrary, 'metadata.staticLibrary', TRAIN_SETTINGS.staticTasks.max, taskTypes);
+  if (m.crossgamePool !== undefined) checkSkills(m.crossgamePool, 'the crossgame pool', CROSSGAME_POOL_SIZE, taskTypes);
   if (!ck.optimizer) refuse('it holds no optimizer state, which a run checkpoint has');
   if (ck.optimizer.step > MAX_OPTIMIZER_STEPS) refuse(`the optimizer's step ${ck.optimizer.step} is more than ${MAX_OPTIMIZER_STEPS}, the most a run takes`);
   if (allZero(ck.params)) refuse('its weights are all zero, not a trained or initialised model');
@@ -92,6 +98,7 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
     algo: currentAlgoName(m.algo),
     seed,
     preset: m.preset,
+    ...(env === 'household' ? {} : { env }),
     scale: m.scale,
     updates,
     episodes,

@@ -10,6 +10,7 @@ import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
 import { otherGameOf, teacherCheck, teacherScenes } from './teacher_check.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
+import { householdRl } from './household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -49,7 +50,7 @@ describe('teacher check', () => {
     const be = CpuBackend.fromSeed(model, 5);
     const scenes = teacherScenes(6, TINY);
     let episodes = 0;
-    const a = await teacherCheck(be, tok, scenes, config, () => episodes++);
+    const a = await teacherCheck(householdRl(TINY), be, tok, scenes, config, () => episodes++);
     expect(episodes).toBe(4 * 6);
     expect(a.games).toBe(6);
     expect(a.after_won.games + a.after_failed.games).toBe(6);
@@ -60,29 +61,29 @@ describe('teacher check', () => {
       const wins = a.after_won[key] * a.after_won.games + a.after_failed[key] * a.after_failed.games;
       expect(a[key] * 6).toBeCloseTo(wins, 9);
     }
-    expect(await teacherCheck(be, tok, scenes, config)).toEqual(a);
+    expect(await teacherCheck(householdRl(TINY), be, tok, scenes, config)).toEqual(a);
   });
 
   it("with the policy's own skills: every game's skill written by its analyzer, same figures on a rerun", async () => {
     const be = CpuBackend.fromSeed(model, 5);
     const scenes = teacherScenes(6, TINY);
-    const own = await teacherCheck(be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own');
+    const own = await teacherCheck(householdRl(TINY), be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own');
     expect(own.skills).toBe('own');
     // Under the skill grammar (the tiny default) every skill that ends within the budget is usable.
     expect(own.valid_skills).toBeGreaterThan(0);
-    const annotator = await teacherCheck(be, tok, scenes, config);
+    const annotator = await teacherCheck(householdRl(TINY), be, tok, scenes, config);
     expect(annotator.skills).toBe('annotator');
     expect(annotator.valid_skills).toBe(1);
     // Both writers state only starting places the first episode saw: never a false one.
     expect([own.skill_place_false, annotator.skill_place_false]).toEqual([0, 0]);
     for (const check of [own, annotator]) expect(check.skill_place_true).toBeGreaterThanOrEqual(0);
     expect(own.first).toBe(annotator.first);
-    expect(await teacherCheck(be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own')).toEqual(own);
+    expect(await teacherCheck(householdRl(TINY), be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own')).toEqual(own);
   });
 
   it('gives each game the skill of another game of its task type when there is one', () => {
     const scenes = teacherScenes(40, TINY);
-    const other = otherGameOf(scenes);
+    const other = otherGameOf(scenes.map((s) => s.task.type));
     other.forEach((j, i) => {
       expect(j).not.toBe(i);
       const sameType = scenes.some((s, k) => k !== i && s.task.type === scenes[i].task.type);
@@ -91,6 +92,6 @@ describe('teacher check', () => {
   });
 
   it('refuses fewer than two games', async () => {
-    await expect(teacherCheck(CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config)).rejects.toThrow(/at least 2 games/);
+    await expect(teacherCheck(householdRl(TINY), CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config)).rejects.toThrow(/at least 2 games/);
   });
 });

@@ -13,17 +13,16 @@
 // its own skill than with none, and more than with another game's.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
+import type { EpisodeStep } from '../env/environment.ts';
 import { generateScene } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { writeSkills } from './analyzer.ts';
+import type { RlWorld } from './rl_world.ts';
 import type { TrainConfig } from './config.ts';
 import { evalRolloutOptions, playInChunks, type EvalConfig } from './evaluate.ts';
 import type { Trajectory } from './rollout.ts';
-import { referenceSkill } from './skill_fidelity.ts';
-import { placeTruthShares } from './skill_truth.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
 const TEACHER_SEED = 2029;
@@ -63,41 +62,42 @@ export function teacherScenes(count: number, scale: RoomScale): Scene[] {
   return Array.from({ length: count }, (_, i) => generateScene('train', i, scale, TEACHER_SEED));
 }
 
-/** For each game, another game of the same task type (the next one in the list, cyclically), else the next game. */
-export function otherGameOf(scenes: readonly Scene[]): number[] {
-  const n = scenes.length;
-  return scenes.map((s, i) => {
-    for (let k = 1; k < n; k++) if (scenes[(i + k) % n].task.type === s.task.type) return (i + k) % n;
+/** For each game (by its task type), another game of the same type (the next one in the list, cyclically), else the next game. */
+export function otherGameOf(types: readonly string[]): number[] {
+  const n = types.length;
+  return types.map((type, i) => {
+    for (let k = 1; k < n; k++) if (types[(i + k) % n] === type) return (i + k) % n;
     return (i + 1) % n;
   });
 }
 
-export async function teacherCheck(
+export async function teacherCheck<S, R extends EpisodeStep>(
+  world: RlWorld<S, R>,
   backend: Backend,
   tok: Tokenizer,
-  scenes: readonly Scene[],
+  scenes: readonly S[],
   config: EvalConfig & AnalyzerConfig,
-  onEpisode?: (t: Trajectory) => void,
+  onEpisode?: (t: Trajectory<S, R>) => void,
   writer: SkillWriter = 'annotator',
-  onSkills?: (first: readonly Trajectory[], skills: readonly (string | null)[]) => Promise<void>,
+  onSkills?: (first: readonly Trajectory<S, R>[], skills: readonly (string | null)[]) => Promise<void>,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
   if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
   const options = evalRolloutOptions(config);
   const rng = new Rng(TEACHER_SEED);
-  const first = await playInChunks(householdEnvironment(), backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
+  const first = await playInChunks(world.env, backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
   const firstWon = first.map((t) => t.won);
   const written =
     writer === 'annotator'
-      ? first.map((t) => ({ text: referenceSkill(t.records, t.scene.task, t.won, tok, config.maxSkillTokens), ok: true }))
-      : await writeSkills(backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
+      ? first.map((t) => ({ text: world.referenceSkill(t, tok, config.maxSkillTokens), ok: true }))
+      : await writeSkills(world, backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
   const skills = written.map((w) => (w.ok ? w.text : null));
   await onSkills?.(first, skills);
-  const truth = placeTruthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;
-  const otherOf = otherGameOf(scenes);
+  const truth = world.truthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;
+  const otherOf = otherGameOf(scenes.map((s) => world.env.taskType(s)));
   // One stream for the three plays: they differ only by the skill in context.
   const again = async (skillsInContext: readonly (string | null)[]) =>
-    (await playInChunks(householdEnvironment(), backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
+    (await playInChunks(world.env, backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
   const none = await again([]);
   const own = await again(skills);
   const other = await again(skills.map((_, i) => skills[otherOf[i]]));

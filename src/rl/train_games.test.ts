@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { TINY } from '../env/scale.ts';
 import { defaultConfig } from './config.ts';
 import { updateScenes } from './rollout.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
+import { householdRl } from './household_rl.ts';
 
 describe('trainGames', () => {
-  const run = { seed: 3, env: householdEnvironment(TINY) };
+  const run = { seed: 3, world: householdRl(TINY) };
   const games = (trainGames: number, updates: number) => {
     const config = { ...defaultConfig('tiny'), tasksPerUpdate: 2, groupSize: 1, trainGames };
     return Array.from({ length: updates }, (_, u) => updateScenes(run, u, config).scenes.map((s) => JSON.stringify(s))).flat();

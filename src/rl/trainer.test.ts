@@ -1,3 +1,5 @@
+import type { Scene } from '../env/scene.ts';
+import type { StepRecord } from '../env/game.ts';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../env/scale.ts';
@@ -15,6 +17,7 @@ import { generateScene, validationScenes } from '../env/generate.ts';
 import { creditDiagnostics, decisionMask, expertTokens } from './diagnostics.ts';
 import { teacherCheck } from './teacher_check.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
+import { householdRl } from './household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -24,8 +27,8 @@ function small(extra: Partial<TrainConfig> = {}): TrainConfig {
   return { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3, lr: 1e-2, ...extra };
 }
 
-function trainer(algo: Algo, config = small(), seed = 5): Trainer {
-  const t = new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, scale: TINY });
+function trainer(algo: Algo, config = small(), seed = 5): Trainer<Scene, StepRecord> {
+  const t = new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, world: householdRl(TINY) });
   if (algo === 'seed-static') t.staticLibrary = { any: [SKILL] };
   return t;
 }
@@ -161,7 +164,7 @@ describe('Trainer', () => {
     const first = trainer('seed');
     await first.update();
     const { current, reference } = await runCheckpoints(first, 'micro', tok.hash);
-    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed', config: small({ lambda: 7 }), seed: 5, scale: TINY });
+    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed', config: small({ lambda: 7 }), seed: 5, world: householdRl(TINY) });
     await restoreRun(resumed, current, reference);
     expect(resumed.config.lambda).toBe(small().lambda);
     const m = await resumed.update();
@@ -308,7 +311,7 @@ describe('diagnostics in the metrics', () => {
     await plain.update();
     await plain.update();
     expect(Array.from(await checked.backend.readParameters())).toEqual(Array.from(await plain.backend.readParameters()));
-    const direct = await teacherCheck(plain.backend, tok, validationScenes(TINY, 2), config, undefined, 'own');
+    const direct = await teacherCheck(householdRl(TINY), plain.backend, tok, validationScenes(TINY, 2), config, undefined, 'own');
     expect([second.teacherNoSkill, second.teacherOwnSkill, second.teacherOtherSkill]).toEqual([direct.no_skill, direct.own_skill, direct.other_skill]);
   });
 });

@@ -16,28 +16,25 @@
 // update u continues exactly as if it had never stopped; the update counter is the whole Rng state. The
 // skills a run keeps between updates (seed-static's library, seed-crossgame's pool) are saved with it.
 import { NonFiniteError, type Backend } from '../backend/backend.ts';
-import { validationScenes } from '../env/generate.ts';
-import { householdEnvironment, type HouseholdEnvironment } from '../env/household_environment.ts';
-import type { RoomScale } from '../env/scale.ts';
+import type { EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { rewardsStage } from './advantages.ts';
 import { checkConfig, type Algo, type TrainConfig } from './config.ts';
 import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
-import { creditDiagnostics, updateExpertTokens, zeroVarianceGroups } from './diagnostics.ts';
+import { creditDiagnostics, zeroVarianceGroups } from './diagnostics.ts';
 import { lossHyper, lossStage, meanDivergence } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
 import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
-import { skillFidelity } from './skill_fidelity.ts';
 import { teacherCheck } from './teacher_check.ts';
 import { validationDivergence } from './validation_kl.ts';
-import { placeTruthShares } from './skill_truth.ts';
+import type { RlWorld } from './rl_world.ts';
 import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
 
-export interface TrainerCallbacks {
-  onTrajectory?(t: Trajectory, update: number): void;
-  onStage?(stage: Stage, state: UpdateState): void;
+export interface TrainerCallbacks<S = unknown, R extends EpisodeStep = EpisodeStep> {
+  onTrajectory?(t: Trajectory<S, R>, update: number): void;
+  onStage?(stage: Stage, state: UpdateState<S, R>): void;
 }
 
 export interface UpdateMetrics {
@@ -137,14 +134,15 @@ export interface UpdateMetrics {
   skipped: { term: string; where: string } | null;
 }
 
-export interface TrainerOptions {
+export interface TrainerOptions<S = unknown, R extends EpisodeStep = EpisodeStep> {
   backend: Backend;
   tokenizer: Tokenizer;
   algo: Algo;
   config: TrainConfig;
   seed: number;
-  scale: RoomScale;
-  callbacks?: TrainerCallbacks;
+  /** The world the run plays, with its skills (household_rl.ts, shop_rl.ts). */
+  world: RlWorld<S, R>;
+  callbacks?: TrainerCallbacks<S, R>;
 }
 
 /** A frozen copy of the config once it passed the settings table's check (which throws a RangeError naming the setting). */
@@ -152,14 +150,13 @@ function checkedCopy(config: TrainConfig): Readonly<TrainConfig> {
   return Object.freeze(checkConfig({ ...config }));
 }
 
-export class Trainer implements UpdateContext, RunSkills {
+export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implements UpdateContext<S, R>, RunSkills {
   readonly backend: Backend;
   readonly tok: Tokenizer;
   readonly algo: Algo;
   readonly seed: number;
-  readonly scale: RoomScale;
-  readonly env: HouseholdEnvironment;
-  callbacks: TrainerCallbacks;
+  readonly world: RlWorld<S, R>;
+  callbacks: TrainerCallbacks<S, R>;
   /** Updates completed (or refused): the index of the next update. */
   updates = 0;
   episodes = 0;
@@ -167,17 +164,16 @@ export class Trainer implements UpdateContext, RunSkills {
   staticLibrary: SkillLibrary | null = null;
   /** seed-crossgame: the newest usable skills of earlier updates, by task type. */
   crossgamePool: CrossgamePool = {};
-  private state: UpdateState | null = null;
+  private state: UpdateState<S, R> | null = null;
   private checked: Readonly<TrainConfig>;
 
-  constructor(options: TrainerOptions) {
+  constructor(options: TrainerOptions<S, R>) {
     this.backend = options.backend;
     this.tok = options.tokenizer;
     this.algo = options.algo;
     this.checked = checkedCopy(options.config);
     this.seed = options.seed;
-    this.scale = options.scale;
-    this.env = householdEnvironment(options.scale);
+    this.world = options.world;
     this.callbacks = options.callbacks ?? {};
   }
 
@@ -193,12 +189,12 @@ export class Trainer implements UpdateContext, RunSkills {
     this.checked = checkedCopy(next);
   }
 
-  get current(): UpdateState | null {
+  get current(): UpdateState<S, R> | null {
     return this.state;
   }
 
   /** Runs the next stage of the current update (starting a new update when none is open); returns its state. */
-  async nextStage(): Promise<UpdateState> {
+  async nextStage(): Promise<UpdateState<S, R>> {
     if (this.state === null || this.state.stage >= STAGES.length) await this.beginUpdate();
     const st = this.state!;
     const stage = STAGES[st.stage];
@@ -262,11 +258,11 @@ export class Trainer implements UpdateContext, RunSkills {
     };
   }
 
-  private async runStage(stage: Stage, st: UpdateState): Promise<void> {
+  private async runStage(stage: Stage, st: UpdateState<S, R>): Promise<void> {
     switch (stage) {
       case 'rollout':
         await rolloutStage(this, st, (t) => this.callbacks.onTrajectory?.(t, st.update));
-        st.expertTokens = updateExpertTokens(st.trajectories, this.tok);
+        st.expertTokens = this.world.expertTokens(st.trajectories, this.tok);
         return;
       case 'rewards':
         return rewardsStage(st);
@@ -282,16 +278,16 @@ export class Trainer implements UpdateContext, RunSkills {
   }
 
   /** The teacher check of the current weights on validation games, skills written as this run writes them. */
-  private async teacherCheck(st: UpdateState): Promise<UpdateState['teacher']> {
+  private async teacherCheck(st: UpdateState<S, R>): Promise<UpdateState['teacher']> {
     const writer = st.algo === 'seed-annotator' || st.config.annotatorSkills === 1 ? 'annotator' : 'own';
     let kl: number | null = null;
-    const check = await teacherCheck(this.backend, this.tok, validationScenes(this.scale, st.config.teacherGames), st.config, undefined, writer, async (first, skills) => {
+    const check = await teacherCheck(this.world, this.backend, this.tok, this.world.env.validationScenes(st.config.teacherGames), st.config, undefined, writer, async (first, skills) => {
       kl = await validationDivergence(this, first, skills, st.config);
     });
     return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill, kl };
   }
 
-  metrics(st: UpdateState): UpdateMetrics {
+  metrics(st: UpdateState<S, R>): UpdateMetrics {
     const ts = st.trajectories;
     const loss = st.loss;
     const credit = creditDiagnostics(st);
@@ -305,10 +301,10 @@ export class Trainer implements UpdateContext, RunSkills {
     ts.forEach((t, i) => {
       const used = st.used[i];
       if (!used?.ok) return;
-      fidelitySum += skillFidelity(used.text, t.records, t.scene.task, t.won, this.tok, st.config.maxSkillTokens);
+      fidelitySum += this.world.skillFidelity(used.text, t, this.tok, st.config.maxSkillTokens);
       fidelityCount++;
     });
-    const truth = placeTruthShares(ts.flatMap((t, i) => (st.written[i] ? [{ text: st.written[i]!.text, scene: t.scene }] : [])));
+    const truth = this.world.truthShares(ts.flatMap((t, i) => (st.written[i] ? [{ text: st.written[i]!.text, scene: t.scene }] : [])));
     const skipped = st.skipped;
     const played = st.played ?? ts.length;
     const wins = st.playedWins ?? ts.filter((t) => t.won).length;

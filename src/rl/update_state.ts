@@ -3,12 +3,10 @@
 // so everything the page shows of an update (group statistics, loss settings) is stored here, never recomputed.
 import type { Backend, LossHyper, LossInputs, LossOutput, StepStats } from '../backend/backend.ts';
 import { Rng, hashString } from '../common/rng.ts';
-import type { Environment } from '../env/environment.ts';
-import type { StepRecord } from '../env/game.ts';
-import type { RoomScale } from '../env/scale.ts';
-import type { Scene } from '../env/scene.ts';
+import type { EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { WrittenSkill } from './analyzer.ts';
+import type { RlWorld } from './rl_world.ts';
 import type { Algo, TrainConfig } from './config.ts';
 import type { CrossgameSources } from './hindsight.ts';
 import type { Trajectory } from './rollout.ts';
@@ -18,14 +16,13 @@ export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optim
 export type Stage = (typeof STAGES)[number];
 
 /** What every stage of a run's updates works with: the backend, the tokenizer, and what the run was started with. */
-export interface UpdateContext {
+export interface UpdateContext<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly backend: Backend;
   readonly tok: Tokenizer;
   readonly algo: Algo;
   readonly seed: number;
-  readonly scale: RoomScale;
-  /** The world the run plays (the household at `scale`). */
-  readonly env: Environment<Scene, StepRecord>;
+  /** The world the run plays, with its skills. */
+  readonly world: RlWorld<S, R>;
 }
 
 /** A GRPO group: the trajectories of one task and the reward statistics their advantages were computed with. */
@@ -38,7 +35,7 @@ export interface TaskGroup {
 }
 
 /** Everything an update computed so far; each stage fills its part. */
-export interface UpdateState {
+export interface UpdateState<S = unknown, R extends EpisodeStep = EpisodeStep> {
   update: number;
   /** The run's config when the update began; every stage of the update reads this copy. */
   config: TrainConfig;
@@ -47,8 +44,8 @@ export interface UpdateState {
   lossHyper: LossHyper;
   /** Stages completed. */
   stage: number;
-  scenes: Scene[];
-  trajectories: Trajectory[];
+  scenes: S[];
+  trajectories: Trajectory<S, R>[];
   rewards: Float64Array;
   advantages: Float64Array;
   /** One per task, from stage 2 (rewards); empty before. */

@@ -14,7 +14,7 @@ import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
 import { runMetadata } from '../rl/run_metadata.ts';
 import { unusableWeights } from '../rl/policy_probe.ts';
-import { teacherCheck, teacherScenes } from '../rl/teacher_check.ts';
+import { teacherCheck } from '../rl/teacher_check.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
 import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
@@ -38,6 +38,7 @@ import {
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
 import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
+import { householdRl } from '../rl/household_rl.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
@@ -138,7 +139,7 @@ export class Engine implements EngineApi {
         report ??= r;
         await backend.writeParameters(params);
         await backend.setReferenceFromCurrent();
-        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfigOf(settings), seed: settings.seed, scale: TINY });
+        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfigOf(settings), seed: settings.seed, world: householdRl(TINY) });
         this.attachCallbacks(trainer, id, generation);
         this.runs.push({ id, trainer, backend, lStudent: null, paramsBefore: null, step: null });
       }
@@ -312,7 +313,7 @@ export class Engine implements EngineApi {
   }
 
   private evaluate(run: Run) {
-    return evaluateSplits(run.trainer.env, run.backend, this.tok, run.trainer.config, evalSplitScenes(run.trainer.env, this.settings!.evalEpisodes));
+    return evaluateSplits(run.trainer.world.env, run.backend, this.tok, run.trainer.config, evalSplitScenes(run.trainer.world.env, this.settings!.evalEpisodes));
   }
 
   /** Metrics, evaluation and the periodic checkpoint of a finished update. */
@@ -373,7 +374,7 @@ export class Engine implements EngineApi {
       if (!Number.isInteger(games) || games < 2 || games > MAX_TEACHER_GAMES) throw new RangeError(`the teacher check plays 2 to ${MAX_TEACHER_GAMES} games, not ${games}`);
       const run = this.runOf(id);
       const trainer = run.trainer;
-      const check = await teacherCheck(run.backend, this.tok, teacherScenes(games, TINY), trainer.config, undefined, 'own');
+      const check = await teacherCheck(trainer.world, run.backend, this.tok, trainer.world.teacherScenes(games), trainer.config, undefined, 'own');
       return { run: run.id, update: trainer.updates, games, noSkill: check.no_skill, ownSkill: check.own_skill, otherSkill: check.other_skill, validSkills: check.valid_skills };
     });
   }
@@ -409,7 +410,7 @@ export class Engine implements EngineApi {
         await run.backend.writeOptimizerState(ck.optimizer ?? { m: new Float32Array(n), v: new Float32Array(n), step: 0 });
         // A fresh trainer: the open update was computed with the old weights. The counters go on.
         const old = run.trainer;
-        const trainer = new Trainer({ backend: run.backend, tokenizer: this.tok, algo: old.algo, config: old.config, seed: old.seed, scale: old.scale });
+        const trainer = new Trainer({ backend: run.backend, tokenizer: this.tok, algo: old.algo, config: old.config, seed: old.seed, world: old.world });
         trainer.updates = counts ? counts.updates : old.updates;
         trainer.episodes = counts ? counts.episodes : old.episodes;
         trainer.staticLibrary = old.staticLibrary;

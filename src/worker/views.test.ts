@@ -16,6 +16,7 @@ import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { creditView, groupViews, trajectoryView } from './views.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
+import { householdRl } from '../rl/household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -111,7 +112,7 @@ describe('group view', () => {
 
 describe('credit in the step-through', () => {
   it("shows the update's credit figures over its decision tokens once the loss ran", async () => {
-    const trainer = new Trainer({ backend: CpuBackend.fromSeed(model, 3), tokenizer: tok, algo: 'seed-static', config: { ...config, groupSize: 2, tasksPerUpdate: 2 }, seed: 4, scale: TINY });
+    const trainer = new Trainer({ backend: CpuBackend.fromSeed(model, 3), tokenizer: tok, algo: 'seed-static', config: { ...config, groupSize: 2, tasksPerUpdate: 2 }, seed: 4, world: householdRl(TINY) });
     trainer.staticLibrary = { any: [A.text] };
     for (let s = 0; s < 4; s++) await trainer.nextStage();
     const st = trainer.current!;

@@ -43,8 +43,8 @@ export function trajectoryView(
     index: i,
     task: t.task,
     episode: i % groupSize,
-    goal: t.scene.task.goal,
-    taskType: t.scene.task.type,
+    goal: t.goal,
+    taskType: t.taskType,
     opening: openingRoomText(t.records[0].observation),
     steps,
     won: t.won,
@@ -116,7 +116,7 @@ export function groupViews(state: UpdateState): GroupView[] | null {
   if (state.groups.length === 0) return null;
   return state.groups.map((g) => ({
     task: g.task,
-    goal: state.trajectories[g.members[0]].scene.task.goal,
+    goal: state.trajectories[g.members[0]].goal,
     rewards: g.members.map((i) => state.rewards[i]),
     mean: g.mean,
     std: g.std,

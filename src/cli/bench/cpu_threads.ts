@@ -11,6 +11,7 @@ import { defaultConfig } from '../../rl/config.ts';
 import { Trainer } from '../../rl/trainer.ts';
 import type { Tokenizer } from '../../text/tokenizer.ts';
 import { readCheckpointFile } from '../io.ts';
+import { householdRl } from '../../rl/household_rl.ts';
 
 interface ThreadRow {
   threads: number;
@@ -51,7 +52,7 @@ export async function measureThreadScaling(
   const init = existsSync(warm) ? warm : `seeded initialisation (seed ${seed})`;
   const params = existsSync(warm) ? (await readCheckpointFile(warm, tok)).params : initParameters(config, seed);
   const trainers = counts.map(
-    (threads) => new Trainer({ backend: new CpuBackend(config, params, { threads }), tokenizer: tok, algo: 'seed', config: defaultConfig(preset), seed, scale: TINY }),
+    (threads) => new Trainer({ backend: new CpuBackend(config, params, { threads }), tokenizer: tok, algo: 'seed', config: defaultConfig(preset), seed, world: householdRl(TINY) }),
   );
   const times: number[][] = counts.map(() => []);
   let tokens = 0;

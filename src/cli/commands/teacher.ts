@@ -11,6 +11,7 @@ import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { evalConfigOf, loadScenes } from './eval.ts';
+import { householdRl } from '../../rl/household_rl.ts';
 
 export const command = defineCommand({
   name: 'teacher',
@@ -52,7 +53,7 @@ export async function run(args: string[]): Promise<number> {
   const backend = await openBackend(values.backend!, ck.config, ck.params);
   const played = scenes !== null ? scenes.slice(0, games) : teacherScenes(games, TINY);
   const bar = progressBar('teacher check', 4 * played.length);
-  const result = await teacherCheck(backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
+  const result = await teacherCheck(householdRl(TINY), backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

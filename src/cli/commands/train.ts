@@ -20,6 +20,7 @@ import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
 import { clearRunFiles, openRunDir, RUN_FILES } from '../run_dir.ts';
 import { readResumeInputs, readStartWeights, type ResumeInputs } from '../train_inputs.ts';
+import { householdRl } from '../../rl/household_rl.ts';
 
 export const command = defineCommand({
   name: 'train',
@@ -108,7 +109,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
 
   const resumed = 'current' in o.from ? o.from : null;
   const backend = await openBackend(o.backend, model, 'current' in o.from ? o.from.current.params : o.from.params);
-  const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, scale: TINY });
+  const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, world: householdRl(TINY) });
   if (resumed) {
     try {
       await restoreRun(trainer, resumed.current, resumed.reference);
@@ -141,7 +142,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     const line: Record<string, unknown> = { ...last };
     if (last.skipped) process.stderr.write(`\nupdate ${last.update + 1} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
     if (evalEvery > 0 && trainer.updates % evalEvery === 0) {
-      const ev = await evaluateSplits(trainer.env, backend, tok, trainer.config, evalSplitScenes(trainer.env, evalEpisodes));
+      const ev = await evaluateSplits(trainer.world.env, backend, tok, trainer.config, evalSplitScenes(trainer.world.env, evalEpisodes));
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
     }
     await appendLine(metricsPath, JSON.stringify(line) + '\n');

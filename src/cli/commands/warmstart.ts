@@ -2,7 +2,8 @@
 // and its card; its options and files are declared in `command` below (the --help text).
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
-import { householdEnvironment } from '../../env/household_environment.ts';
+import type { StepRecord } from '../../env/game.ts';
+import type { Scene } from '../../env/scene.ts';
 import { TINY } from '../../env/scale.ts';
 import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
@@ -10,8 +11,7 @@ import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
-import { skillFidelity } from '../../rl/skill_fidelity.ts';
-import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
+import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
@@ -21,6 +21,7 @@ import { defineCommand, usageLine } from '../help.ts';
 import { checkOutputsApart, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
+import { householdRl } from '../../rl/household_rl.ts';
 
 const limits = LIMITS.warmstart;
 
@@ -97,11 +98,11 @@ export async function run(args: string[]): Promise<number> {
   const trainSeconds = (performance.now() - t0) / 1000;
 
   const rl = defaultConfig(preset);
-  const env = householdEnvironment(TINY);
-  const scenes = evalSplitScenes(env, evalEpisodes);
-  const finished: Trajectory[] = [];
+  const world = householdRl(TINY);
+  const scenes = evalSplitScenes(world.env, evalEpisodes);
+  const finished: Trajectory<Scene, StepRecord>[] = [];
   const evalBar = progressBar('evaluate', scenes.seen.length + scenes.unseen.length);
-  const { seen, unseen } = await evaluateSplits(env, backend, tok, rl, scenes, (t, split) => {
+  const { seen, unseen } = await evaluateSplits(world.env, backend, tok, rl, scenes, (t, split) => {
     if (split === 'seen') finished.push(t);
     evalBar.increment();
   });
@@ -111,9 +112,9 @@ export async function run(args: string[]): Promise<number> {
   // training) every finished skill parses, so that rate is reported beside it.
   // Fidelity: how well the usable skills name the objects and places of their trajectories (skill_fidelity.ts).
   const rateOf = async (grammar: boolean) => {
-    const skills = await writeSkills(backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'), { grammar });
+    const skills = await writeSkills(world, backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'), { grammar });
     const usable = skills.map((s, i) => [s, sample[i]] as const).filter(([s]) => s.ok);
-    const fidelity = usable.length ? usable.reduce((sum, [s, t]) => sum + skillFidelity(s.text, t.records, t.scene.task, t.won, tok, rl.maxSkillTokens), 0) / usable.length : null;
+    const fidelity = usable.length ? usable.reduce((sum, [s, t]) => sum + world.skillFidelity(s.text, t, tok, rl.maxSkillTokens), 0) / usable.length : null;
     return { skills, rate: skills.length ? usable.length / skills.length : 0, fidelity };
   };
   const { skills, rate: validSkillRate } = await rateOf(false);
@@ -125,7 +126,7 @@ export async function run(args: string[]): Promise<number> {
   if (teacherGames >= 2) {
     for (const writer of SKILL_WRITERS) {
       const teacherBar = progressBar(`teacher check (${writer})`, 4 * teacherGames);
-      teacher[writer] = await teacherCheck(backend, tok, teacherScenes(teacherGames, TINY), rl, () => teacherBar.increment(), writer);
+      teacher[writer] = await teacherCheck(world, backend, tok, world.teacherScenes(teacherGames), rl, () => teacherBar.increment(), writer);
       teacherBar.stop();
     }
   }

@@ -10,6 +10,7 @@ export type ShopEnvironment = Environment<ShopScene, ShopStepRecord>;
 
 export const SHOP: ShopEnvironment = {
   name: 'shop',
+  variant: 'default',
   defaultMaxSteps: SHOP_MAX_STEPS,
   taskTypes: CATEGORIES.map((c) => c.query),
   evalCounts: SHOP_EVAL_COUNTS,

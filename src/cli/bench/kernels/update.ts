@@ -17,6 +17,7 @@ import { Trainer } from '../../../rl/trainer.ts';
 import { STAGES, type Stage } from '../../../rl/update_state.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
+import { householdRl } from '../../../rl/household_rl.ts';
 
 interface StageCost {
   stage: Stage | 'update';
@@ -44,7 +45,7 @@ export async function measureUpdates(gpu: GpuRuntime, preset: PresetName, seed: 
   const fromCheckpoint = existsSync(warmStart);
   const params = fromCheckpoint ? (await readCheckpointFile(warmStart, tok)).params : initParameters(model, seed);
   const backend = new WebGpuBackend(gpu, model, params);
-  const trainer = new Trainer({ backend, tokenizer: tok, algo: 'seed', config: defaultConfig(preset), seed, scale: TINY });
+  const trainer = new Trainer({ backend, tokenizer: tok, algo: 'seed', config: defaultConfig(preset), seed, world: householdRl(TINY) });
   try {
     let stages: StageCost[] = [];
     let tokens = 0;

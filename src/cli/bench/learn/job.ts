@@ -17,6 +17,7 @@ import { defaultTokenizer, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';
 import { MeansOfUpdates, type UpdateMeans } from './update_means.ts';
+import { householdRl } from '../../../rl/household_rl.ts';
 
 export const PRESET = 'tiny' as const;
 /** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
@@ -106,7 +107,7 @@ export async function runJob(job: Job): Promise<JobResult> {
   const record = job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
   if (job.kind !== 'warmstart') {
-    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, scale: TINY });
+    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, world: householdRl(TINY) });
     // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
     // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {

@@ -1,0 +1,45 @@
+// What the trainer needs of a world beyond playing it (env/environment.ts): how its hindsight skills are written,
+// checked and judged, and how its expert's moves are recognised. Each world has one (household_rl.ts,
+// shop_rl.ts); the trainer, the analyzer, the teacher check and the command line take it, so they never name a
+// world.
+import type { Environment, EpisodeStep } from '../env/environment.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import type { Trajectory } from './rollout.ts';
+
+/** Constrained decoding of one trajectory's skill: the mask of the next token, and the step past a sampled one. */
+export interface SkillDecoder {
+  /** Tokens that keep the skill completable within `maxTokens` tokens in all (the end token when it is complete). */
+  allowed(maxTokens: number): Uint32Array;
+  /** Takes a sampled token; throws when it was outside the last mask. */
+  advance(token: number): void;
+}
+
+interface SkillCheck {
+  ok: boolean;
+  /** Why the skill is unusable; empty when ok. */
+  reason: string;
+}
+
+/** Shares of skills that state a true fact and a false one about their game (what the world's truth test reads). */
+interface SkillTruthShares {
+  placeTrue: number;
+  placeFalse: number;
+}
+
+export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
+  readonly env: Environment<S, R>;
+  /** The skill grammar's decoder for one finished trajectory (its words and facts limit what the skill may say). */
+  skillDecoder(tok: Tokenizer, t: Trajectory<S, R>): SkillDecoder;
+  /** Whether a skill text is usable for distillation: it parses under the world's grammar and is long enough. */
+  checkSkill(text: string): SkillCheck;
+  /** The rule-based annotator's skill of a trajectory (faithful hindsight; what the warm start imitates). */
+  referenceSkill(t: Trajectory<S, R>, tok: Tokenizer, maxSkillTokens: number): string;
+  /** How close a skill is to the annotator's of the same trajectory, in [0, 1]. */
+  skillFidelity(skill: string, t: Trajectory<S, R>, tok: Tokenizer, maxSkillTokens: number): number;
+  /** Over skills and their games: the shares that state a true fact, and a false one; null for none. */
+  truthShares(skills: readonly { text: string; scene: S }[]): SkillTruthShares | null;
+  /** Per scored token of each trajectory, in order: 1 where the token is on an expert's move from that state. */
+  expertTokens(trajectories: readonly Trajectory<S, R>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array;
+  /** The games the teacher check plays (training games of a seed no run draws). */
+  teacherScenes(count: number): S[];
+}
