@@ -1,7 +1,6 @@
 // The --env option of the commands that play a world: its declaration, and the world and scene files it names.
 import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import type { RoomScale } from '../env/scale.ts';
+import { environmentOf, VARIANTS } from '../env/environments.ts';
 import { SceneError } from '../env/scene.ts';
 import { ShopSceneError } from '../env/shop/scene.ts';
 import { CliError } from './cli_error.ts';
@@ -16,9 +15,18 @@ export const ENV_OPTION = {
   description: 'the world: ALFWorld-style household rooms, or a WebShop-style shop',
 } satisfies OptionSpec;
 
-/** The world --env names (parseOptions has checked it is one of the choices); the household plays at `scale`. */
-export function environmentFrom(value: string | undefined, scale?: RoomScale): Environment {
-  return environmentOf((value ?? 'household') as EnvironmentName, scale);
+export const SCALE_OPTION = {
+  type: 'string' as const,
+  value: 'tiny|alfworld|webshop',
+  default: 'tiny',
+  description: "the world's scale: the household's small rooms or rooms of ALFWorld's size (alfworld); the shop's small pages or WebShop's (webshop)",
+} satisfies OptionSpec;
+
+/** The world --env names (parseOptions has checked it is one of the choices), at the scale --scale names. */
+export function environmentFrom(value: string | undefined, scale = 'tiny'): Environment {
+  const name = (value ?? 'household') as EnvironmentName;
+  if (!VARIANTS[name].includes(scale)) throw new CliError(`--scale must be one of ${VARIANTS[name].join(', ')} in the ${name}, got ${JSON.stringify(scale)}`, 2);
+  return environmentOf(name, scale);
 }
 
 /** A scene JSON file of a world, checked; every refusal names the file. */

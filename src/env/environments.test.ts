@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from './environment.ts';
-import { environmentOf, isEnvironmentName } from './environments.ts';
+import { environmentOf, isEnvironmentName, VARIANTS } from './environments.ts';
 
 describe('the worlds behind one interface', () => {
-  for (const name of ENVIRONMENT_NAMES) {
-    describe(name, () => {
-      const env = environmentOf(name);
+  for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => VARIANTS[n].map((v) => [n, v] as const))) {
+    describe(`${name} (${variant})`, () => {
+      const env = environmentOf(name, variant);
 
       it('draws the same train game from the same index and seed, and another from another seed', () => {
         expect(env.sceneToJson(env.trainScene(4, 9))).toBe(env.sceneToJson(env.trainScene(4, 9)));
@@ -52,8 +52,10 @@ describe('the worlds behind one interface', () => {
     });
   }
 
-  it('knows its names', () => {
+  it('knows its names and scales', () => {
     expect(isEnvironmentName('shop')).toBe(true);
     expect(isEnvironmentName('kitchen')).toBe(false);
+    expect(environmentOf('shop', 'webshop').variant).toBe('webshop');
+    expect(() => environmentOf('shop', 'alfworld')).toThrow(/the shop has no "alfworld" scale \(tiny, webshop\)/);
   });
 });

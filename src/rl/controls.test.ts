@@ -18,7 +18,7 @@ import { householdRl } from './household_rl.ts';
 
 vi.mock('./analyzer.ts', async (original) => ({
   ...(await original<typeof import('./analyzer.ts')>()),
-  writeSkills: async (_b: unknown, _t: unknown, ts: readonly Trajectory[]) =>
+  writeSkills: async (_w: unknown, _b: unknown, _t: unknown, ts: readonly Trajectory[]) =>
     ts.map((t, i) => ({
       text: `workflow: ${t.records.slice(1).map((r) => r.action).join(', ')}.`,
       ok: i % 3 !== 2,

@@ -5,6 +5,7 @@ import { Rng } from '../common/rng.ts';
 import { SHOP } from '../env/shop/environment.ts';
 import { ShopGame } from '../env/shop/game.ts';
 import { generateShopScene } from '../env/shop/splits.ts';
+import { TINY_SHOP, WEBSHOP } from '../env/shop/scale.ts';
 import { defaultTokenizer, tokenizerOf } from './tokenizer.ts';
 
 const tok = tokenizerOf(SHOP);
@@ -24,17 +25,17 @@ describe('the shop tokenizer', () => {
   it('encodes every page and click of expert games and random walks without an unknown piece', () => {
     const unknown = new Set<string>();
     const rng = new Rng(3);
-    for (const catalogue of [{ seed: 0, size: 3000 }, { seed: 77, size: 500 }]) {
+    for (const [catalogue, scale] of [[{ seed: 0, size: 3000 }, TINY_SHOP], [{ seed: 77, size: 500 }, WEBSHOP]] as const) {
       for (const split of ['train', 'seen', 'unseen'] as const) {
         for (let i = 0; i < 6; i++) {
-          const scene = generateShopScene(split, i, 5, catalogue);
-          const expert = new ShopGame(scene);
+          const scene = generateShopScene(split, i, 5, scale, catalogue);
+          const expert = new ShopGame(scene, { scale });
           for (const p of unknownOf(expert)) unknown.add(p);
           for (const action of expert.expertPlan()) {
             expert.step(action);
             for (const p of unknownOf(expert)) unknown.add(p);
           }
-          const walk = new ShopGame(scene);
+          const walk = new ShopGame(scene, { scale });
           while (!walk.done) {
             const clicks = walk.admissibleCommands();
             walk.step(walk.hasSearchBar() || clicks.length === 0 ? `search[${scene.goal.typeName} ${rng.pick(scene.goal.attributes)}]` : rng.pick(clicks));

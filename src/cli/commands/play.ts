@@ -2,7 +2,7 @@
 // declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
-import { ENV_OPTION, environmentFrom, readWorldScene } from '../environment_option.ts';
+import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
 import { readTextInput } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS, MAX_INPUT_BYTES } from '../limits.ts';
@@ -19,6 +19,7 @@ export const command = defineCommand({
     actions: { type: 'string', value: 'FILE', defaultText: 'stdin', description: 'the commands to play, one per line' },
     'max-steps': { type: 'string', value: 'N', limit: LIMITS.play['max-steps'], defaultText: "the world's: 30 in the household, 15 in the shop", description: 'the episode ends after N steps' },
     env: ENV_OPTION,
+    scale: SCALE_OPTION,
   },
 });
 
@@ -28,7 +29,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const path = requireOption(values.scene, 'scene', usage);
-  const env = environmentFrom(values.env);
+  const env = environmentFrom(values.env, values.scale);
   const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps'], env.defaultMaxSteps);
   const scene = await readWorldScene(env, path);
   const actions = values.actions === undefined ? createInterface({ input: process.stdin, crlfDelay: Infinity }) : await readLines(values.actions);

@@ -2,9 +2,8 @@
 // what it writes are declared in `command` below (the --help text).
 import { join } from 'node:path';
 import { EVAL_COUNTS, EVAL_SEED, SPLITS } from '../../env/generate.ts';
-import { SCALES } from '../../env/scale.ts';
 import { SHOP_EVAL_COUNTS } from '../../env/shop/splits.ts';
-import { ENV_OPTION, environmentFrom } from '../environment_option.ts';
+import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -24,7 +23,7 @@ export const command = defineCommand({
     count: { type: 'string', value: 'N', limit: LIMITS.scenes.count, required: true, description: 'how many scenes to write' },
     seed: { type: 'string', value: 'S', limit: LIMITS.scenes.seed, required: true, description: 'the seed of the generator' },
     out: { type: 'string', value: 'DIR', required: true, description: 'the directory the files go to (created when missing)' },
-    scale: { type: 'string', value: Object.keys(SCALES).join('|'), default: 'tiny', description: "the household rooms' scale: the playground's small rooms, or rooms of ALFWorld's size (the shop has none)" },
+    scale: SCALE_OPTION,
     env: ENV_OPTION,
   },
 });
@@ -39,10 +38,7 @@ export async function run(args: string[]): Promise<number> {
   const count = numberOption(values.count, 'count', LIMITS.scenes.count);
   const seed = numberOption(values.seed, 'seed', LIMITS.scenes.seed);
   const out = requireOption(values.out, 'out', usage);
-  const scaleName = values.scale;
-  const scale = Object.hasOwn(SCALES, scaleName) ? SCALES[scaleName] : undefined;
-  if (!scale) throw new CliError(`--scale must be one of ${Object.keys(SCALES).join(', ')}, got ${quote(scaleName)}`, 2);
-  const env = environmentFrom(values.env, scale);
+  const env = environmentFrom(values.env, values.scale);
   await makeDir(out);
   const width = String(count - 1).length;
   for (let i = 0; i < count; i++) {
@@ -50,6 +46,6 @@ export async function run(args: string[]): Promise<number> {
     await writeAtomic(path, env.sceneToJson(env.sceneOf(split as 'train' | 'seen' | 'unseen', i, seed)));
     process.stdout.write(path + '\n');
   }
-  process.stderr.write(`wrote ${count} ${env.name === 'shop' ? 'shop' : scale.name} ${split} scenes (seed ${seed}) to ${out}\n`);
+  process.stderr.write(`wrote ${count} ${env.variant} ${env.name} ${split} scenes (seed ${seed}) to ${out}\n`);
   return 0;
 }

@@ -5,8 +5,9 @@
 // where it stands.
 import type { Product } from './catalogue.ts';
 import type { ShopGoal } from './goal.ts';
-import { BUTTONS, RESULTS_PER_PAGE } from './pages.ts';
+import { BUTTONS } from './pages.ts';
 import { shopReward } from './reward.ts';
+import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';
 import type { ShopSite } from './site.ts';
 
@@ -32,18 +33,18 @@ function optionsAndBuy(product: Product, goal: ShopGoal, chosen: Readonly<Record
 }
 
 /** Paging from `page` to the first fitting result, opening it, its options and Buy Now; null when none fits. */
-function fromResults(results: readonly Product[], page: number, goal: ShopGoal): string[] | null {
+function fromResults(results: readonly Product[], page: number, goal: ShopGoal, perPage: number): string[] | null {
   const index = results.findIndex((p) => satisfies(p, goal));
   if (index < 0) return null;
-  const target = Math.floor(index / RESULTS_PER_PAGE) + 1;
+  const target = Math.floor(index / perPage) + 1;
   const paging = Array<string>(Math.abs(target - page)).fill(click(target > page ? BUTTONS.next : BUTTONS.prev));
   return [...paging, click(results[index].id), ...optionsAndBuy(results[index], goal, {})];
 }
 
 /** A fresh search's plan, from the search page. */
-export function planFromSearch(engine: ShopSearch, goal: ShopGoal, targetTitle: string): string[] | null {
+export function planFromSearch(engine: ShopSearch, goal: ShopGoal, targetTitle: string, scale: ShopScale): string[] | null {
   for (const query of [expertQuery(goal), targetTitle]) {
-    const plan = fromResults(engine.search(query), 1, goal);
+    const plan = fromResults(engine.search(query, scale.maxResults), 1, goal, scale.resultsPerPage);
     if (plan) return [`search[${query}]`, ...plan];
   }
   return null;
@@ -53,15 +54,16 @@ export function planFrom(site: ShopSite, engine: ShopSearch, goal: ShopGoal, tar
   if (site.purchase !== null) return [];
   const page = site.page;
   if (page.kind === 'item' && satisfies(page.product, goal)) return optionsAndBuy(page.product, goal, page.chosen);
+  const perPage = site.scale.resultsPerPage;
   if (page.kind === 'results') {
-    const plan = fromResults(page.results, page.page, goal);
+    const plan = fromResults(page.results, page.page, goal, perPage);
     if (plan) return plan;
   }
   if (page.kind === 'item') {
-    const plan = fromResults(page.results, page.page, goal);
+    const plan = fromResults(page.results, page.page, goal, perPage);
     if (plan) return [click(BUTTONS.prev), ...plan];
   }
-  const fresh = planFromSearch(engine, goal, targetTitle);
+  const fresh = planFromSearch(engine, goal, targetTitle, site.scale);
   if (!fresh) throw new Error(`no search finds a product that satisfies "${goal.instruction}"`);
   return page.kind === 'search' ? fresh : [click(BUTTONS.backToSearch), ...fresh];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueOf } from './catalogue.ts';
 import { SHOP_MAX_STEPS, ShopGame } from './game.ts';
+import { WEBSHOP } from './scale.ts';
 import { NOTHING_HAPPENS } from './site.ts';
 import { generateShopScene } from './splits.ts';
 
@@ -20,8 +21,8 @@ describe('ShopGame pages and actions', () => {
     expect(game.records[0]).toMatchObject({ step: 0, page: 'search', query: null, item: null });
   });
 
-  it('lists ten results a page with ids, titles and prices, and pages with Next > and < Prev', () => {
-    const game = new ShopGame(scene);
+  it("lists WebShop's ten results a page with ids, titles and prices, and pages with Next > and < Prev", () => {
+    const game = new ShopGame(scene, { scale: WEBSHOP });
     const page1 = searched(game);
     expect(page1).toMatch(/^Instruction: \[SEP\] .* \[SEP\] Back to Search \[SEP\] Page 1 \(Total results: 50\) \[SEP\] Next > \[SEP\] B0/);
     expect(page1.match(/\$\d+\.\d\d/g)).toHaveLength(10);
@@ -34,6 +35,18 @@ describe('ShopGame pages and actions', () => {
     expect(game.step('click[Next >]').observation).toContain('Page 2 (Total results: 50) [SEP] < Prev [SEP] Next >');
     expect(game.step('click[< prev]').observation).toBe(page1);
     expect(game.records.at(-1)).toMatchObject({ page: 'results', query: scene.goal.typeName, item: null, valid: true });
+  });
+
+  it('the tiny shop lists five results a page, 25 in all, and prints the instruction on the search page only', () => {
+    const game = new ShopGame(scene);
+    const page1 = searched(game);
+    expect(page1).toMatch(/^Back to Search \[SEP\] Page 1 \(Total results: 25\) \[SEP\] Next > \[SEP\] B0/);
+    expect(page1.match(/\$\d+\.\d\d/g)).toHaveLength(5);
+    expect(game.admissibleCommands().slice(2)).toHaveLength(5);
+    for (let page = 2; page <= 5; page++) expect(game.step('click[next >]').observation).toContain(`Page ${page} (Total results: 25)`);
+    expect(game.admissibleCommands()).not.toContain('click[next >]');
+    game.step('click[back to search]');
+    expect(game.records.at(-1)!.observation).toContain(`Instruction: [SEP] ${scene.goal.instruction}`);
   });
 
   it('shows an item with its options and price, selects options and goes back', () => {

@@ -10,6 +10,7 @@ import { shopReward } from './reward.ts';
 import type { ShopScene } from './scene.ts';
 import { searchEngineOf, type ShopSearch } from './search.ts';
 import { canonicalAction, ShopSite } from './site.ts';
+import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { queryTexts } from './vocabulary.ts';
 import type { FreeTextCommand } from '../environment.ts';
 
@@ -52,7 +53,7 @@ export class ShopGame {
   private finished = false;
   private success = false;
 
-  constructor(scene: ShopScene, options: { maxSteps?: number } = {}) {
+  constructor(scene: ShopScene, options: { maxSteps?: number; scale?: ShopScale } = {}) {
     const maxSteps = options.maxSteps ?? SHOP_MAX_STEPS;
     if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
     const products = catalogueOf(scene.catalogue);
@@ -62,7 +63,7 @@ export class ShopGame {
     this.maxSteps = maxSteps;
     this.engine = searchEngineOf(products);
     this.targetTitle = target.title;
-    this.site = new ShopSite(this.engine, scene.goal.instruction);
+    this.site = new ShopSite(this.engine, scene.goal.instruction, options.scale ?? TINY_SHOP);
     this.observation = this.site.render();
     this.records.push({ step: 0, action: '', observation: this.observation, reward: 0, done: false, won: false, valid: true, ...this.where() });
   }

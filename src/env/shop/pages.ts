@@ -2,8 +2,8 @@
 // buttons written as their labels. The item page leaves out WebShop's Description, Features and Reviews
 // tabs (the catalogue has no text behind them) and adds a "Selected" part once an option is chosen.
 import type { Product } from './catalogue.ts';
+import type { ShopScale } from './scale.ts';
 
-export const RESULTS_PER_PAGE = 10;
 export const SEP = ' [SEP] ';
 
 export const BUTTONS = {
@@ -29,24 +29,24 @@ export type ShopPage =
   | { kind: 'results'; query: string; results: readonly Product[]; page: number }
   | { kind: 'item'; query: string; results: readonly Product[]; page: number; product: Product; chosen: Readonly<Record<string, string>> };
 
-export function pageCount(results: readonly unknown[]): number {
-  return Math.max(1, Math.ceil(results.length / RESULTS_PER_PAGE));
+export function pageCount(results: readonly unknown[], perPage: number): number {
+  return Math.max(1, Math.ceil(results.length / perPage));
 }
 
-export function resultsOnPage(results: readonly Product[], page: number): readonly Product[] {
-  return results.slice((page - 1) * RESULTS_PER_PAGE, page * RESULTS_PER_PAGE);
+export function resultsOnPage(results: readonly Product[], page: number, perPage: number): readonly Product[] {
+  return results.slice((page - 1) * perPage, page * perPage);
 }
 
-export function renderPage(page: ShopPage, instruction: string): string {
-  const head = ['Instruction:', instruction];
+export function renderPage(page: ShopPage, instruction: string, scale: ShopScale): string {
+  const head = page.kind === 'search' || scale.instructionOnEveryPage ? ['Instruction:', instruction] : [];
   switch (page.kind) {
     case 'search':
       return ['WebShop', ...head, 'Search'].join(SEP);
     case 'results': {
       const parts = [...head, BUTTONS.backToSearch, `Page ${page.page} (Total results: ${page.results.length})`];
       if (page.page > 1) parts.push(BUTTONS.prev);
-      if (page.page < pageCount(page.results)) parts.push(BUTTONS.next);
-      for (const p of resultsOnPage(page.results, page.page)) parts.push(p.id, p.title, formatPrice(p.priceCents));
+      if (page.page < pageCount(page.results, scale.resultsPerPage)) parts.push(BUTTONS.next);
+      for (const p of resultsOnPage(page.results, page.page, scale.resultsPerPage)) parts.push(p.id, p.title, formatPrice(p.priceCents));
       return parts.join(SEP);
     }
     case 'item': {

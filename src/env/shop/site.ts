@@ -5,6 +5,7 @@
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
 import { BUTTONS, PURCHASE_TEXTS, SEP, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
+import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';
 
 export const NOTHING_HAPPENS = 'Nothing happens.';
@@ -40,7 +41,11 @@ export class ShopSite {
   private current: ShopPage = { kind: 'search' };
   private bought: Purchase | null = null;
 
-  constructor(private readonly engine: ShopSearch, private readonly instruction: string) {}
+  constructor(
+    private readonly engine: ShopSearch,
+    private readonly instruction: string,
+    readonly scale: ShopScale,
+  ) {}
 
   get page(): ShopPage {
     return this.current;
@@ -51,7 +56,7 @@ export class ShopSite {
   }
 
   render(): string {
-    return renderPage(this.current, this.instruction);
+    return renderPage(this.current, this.instruction, this.scale);
   }
 
   hasSearchBar(): boolean {
@@ -65,8 +70,8 @@ export class ShopSite {
     if (page.kind === 'results') {
       const out = [lower(BUTTONS.backToSearch)];
       if (page.page > 1) out.push(lower(BUTTONS.prev));
-      if (page.page < pageCount(page.results)) out.push(lower(BUTTONS.next));
-      return [...out, ...resultsOnPage(page.results, page.page).map((p) => lower(p.id))];
+      if (page.page < pageCount(page.results, this.scale.resultsPerPage)) out.push(lower(BUTTONS.next));
+      return [...out, ...resultsOnPage(page.results, page.page, this.scale.resultsPerPage).map((p) => lower(p.id))];
     }
     return [lower(BUTTONS.backToSearch), lower(BUTTONS.prev), ...Object.values(page.product.options).flat(), lower(BUTTONS.buyNow)];
   }
@@ -85,7 +90,7 @@ export class ShopSite {
 
   private search(query: string): Outcome {
     if (!this.hasSearchBar() || query === '') return { observation: NOTHING_HAPPENS, valid: false };
-    return this.show({ kind: 'results', query, results: this.engine.search(query), page: 1 });
+    return this.show({ kind: 'results', query, results: this.engine.search(query, this.scale.maxResults), page: 1 });
   }
 
   /** A click on a label that clickables() offers. */
