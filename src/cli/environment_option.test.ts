@@ -38,12 +38,12 @@ describe('--env shop', () => {
     expect(played.stderr).toMatch(/ignored 5 commands/);
   });
 
-  it("refuses a scene of the other world, naming the file and the world it was read as", async () => {
+  it('refuses a scene of the other world, naming the file (and the world, when --env chose one)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'two-worlds-'));
     await runCaptured(scenes.run, ['--env', 'shop', '--split', 'seen', '--count', '1', '--seed', '0', '--out', join(dir, 'shop')]);
     await runCaptured(scenes.run, ['--split', 'seen', '--count', '1', '--seed', '0', '--out', join(dir, 'home')]);
-    await expect(runCaptured(expert.run, ['--scene', join(dir, 'shop', 'seen-0-0.json')])).rejects.toThrow(/seen-0-0\.json: .*\(a household scene\)/);
-    await expect(runCaptured(expert.run, ['--env', 'shop', '--scene', join(dir, 'home', 'seen-0-0.json')])).rejects.toThrow(/\(a shop scene\)/);
+    await expect(runCaptured(expert.run, ['--scene', join(dir, 'shop', 'seen-0-0.json')])).rejects.toThrow(/seen-0-0\.json: .*catalogue/);
+    await expect(runCaptured(expert.run, ['--env', 'shop', '--scene', join(dir, 'home', 'seen-0-0.json')])).rejects.toThrow(/\(read as a shop scene\)/);
     await expect(runCaptured(expert.run, ['--env', 'kitchen', '--scene', 'x.json'])).rejects.toThrow(CliError);
   });
 });

@@ -35,7 +35,8 @@ export async function readWorldScene<S>(env: Environment<S>, path: string): Prom
   try {
     return env.sceneFromJson(text);
   } catch (err) {
-    if (err instanceof SceneError || err instanceof ShopSceneError) throw new CliError(`${path}: ${err.message} (a ${env.name} scene)`);
+    // The household is the default world: a refusal names the other one, which --env chose.
+    if (err instanceof SceneError || err instanceof ShopSceneError) throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
     throw err;
   }
 }
