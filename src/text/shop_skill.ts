@@ -244,3 +244,10 @@ export function shopTerms(text: string): string[] {
   });
   return out;
 }
+
+/** An option as a skill writes it: the value, then the option's name, a shared word once ("warm light color"). */
+export function shopOptionTerms(name: string, value: string): string[] {
+  const v = shopTerms(value);
+  const n = shopTerms(name);
+  return v.at(-1) === n[0] ? [...v, ...n.slice(1)] : [...v, ...n];
+}

@@ -38,7 +38,7 @@ export const seq = (...seq: Rx[]): Rx => ({ seq });
 export const alt = (...alt: Rx[]): Rx => ({ alt });
 export const opt = (opt: Rx): Rx => ({ opt });
 export const star = (star: Rx): Rx => ({ star });
-export const plus = (rx: Rx): Rx => seq(rx, star(rx));
+const plus = (rx: Rx): Rx => seq(rx, star(rx));
 
 const thing = alt('it', 'them', seq(alt('the', 'a', 'another'), OBJECT, opt(NUMBER)));
 const placeOf = (receptacle: string) => seq(opt(alt(seq('the', opt('same')), 'a')), receptacle, opt(NUMBER));
