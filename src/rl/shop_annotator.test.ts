@@ -113,6 +113,27 @@ describe('the shop annotator', () => {
     // The step budget cut: facts go first, then signs after the first.
     const cut = annotateShop(noOptions.records, scene.goal, false, { length: (t) => splitPieces(t).length, maxTokens: 30 });
     expect(cut).toBe('avoid: buying before choosing the grey color and the large size; the item offered the grey color and the large size.');
+    const length = (t: string) => splitPieces(t).length;
+    const shortWorkflow = 'workflow: search for casual water resistant crossbody bag, click an item, choose the grey color and the large size, buy now.';
+    const withTitle = shortWorkflow.replace('click an item,', 'click an item whose title says casual crossbody bag,');
+    expect(length(withTitle)).toBe(32);
+    expect(annotateShop(won.records, scene.goal, true, { length, maxTokens: 32 })).toBe(withTitle);
+    expect(annotateShop(won.records, scene.goal, true, { length, maxTokens: 31 })).toBe(shortWorkflow);
+    expect(annotateShop(won.records, scene.goal, true, { length, maxTokens: 5 })).toBe(shortWorkflow);
+    expect(annotateShop(noOptions.records, scene.goal, false, { length, maxTokens: 5 })).toBe('avoid: buying before choosing the grey color and the large size.');
+    // Cut to the bone, a skill keeps the words that make it usable: "avoid: invalid actions." alone has too few.
+    const idle = playFailure(scene, FAILURES['never searches']);
+    expect(annotateShop(idle.records, scene.goal, false, { length, maxTokens: 5 })).toBe('avoid: invalid actions; nothing happens.');
+  });
+
+  it('says "click next" when the item was on a later page', () => {
+    const index = Array.from({ length: 200 }, (_, i) => i).find((i) => new ShopGame(generateShopScene('train', i)).expertPlan().includes('click[next >]'))!;
+    const scene = generateShopScene('train', index);
+    expect(scene.goal.typeName).toBe('tote bag');
+    expect(annotateShop(expertGame(scene).records, scene.goal, true)).toBe(
+      'workflow: search for laptop compartment tote bag, click next, click an item whose title says tote bag priced under 40 dollars, ' +
+        'choose the brown color and the medium size, buy now. the item cost 18. 55 dollars. the price bound was 40 dollars.',
+    );
   });
 
   it('reads what the pages showed: listed items, the page number, the item page and its chosen options', () => {

@@ -22,11 +22,12 @@
 //              9. opened a fitting item, never bought  -> "forgetting to buy now"; otherwise "running out of steps"
 //              with warning signs (what the item was titled, cost, offered or lacked; the first page's lack;
 //              the price bound).
-// When a skill must be cut to a token budget, trailing facts go first, then warning signs after the first.
+// When a skill must be cut to a token budget, what carries least goes first (annotateShop).
 import type { ShopStepRecord } from '../env/shop/game.ts';
 import type { ShopGoal } from '../env/shop/goal.ts';
 import { CATEGORIES } from '../env/shop/categories.ts';
 import { formatShopSkill, priceOfCents, shopOptionTerms, shopTerms, type ShopAction, type ShopFact, type ShopMistake, type ShopSkill } from '../text/shop_skill.ts';
+import { parseShopSkill } from '../text/shop_skill_parser.ts';
 import { itemPage, listedItems, resultsPageNumber, type ItemPage } from './shop_observed.ts';
 
 const lower = (s: string) => s.toLowerCase();
@@ -187,10 +188,22 @@ function avoidance(records: readonly ShopStepRecord[], goal: ShopGoal): ShopSkil
   return { kind: 'avoid', mistake, signs, facts };
 }
 
+/** One cut that shortens a skill by what carries least, or false when nothing is left to cut. */
+function shorten(skill: ShopSkill): boolean {
+  if (skill.facts.length) return skill.facts.pop() !== undefined;
+  if (skill.kind === 'avoid') return skill.signs.pop() !== undefined;
+  const click = skill.actions.find((a) => a.verb === 'click');
+  if (click?.item.price) return delete click.item.price;
+  if (click?.item.title) return delete click.item.title;
+  const next = skill.actions.findIndex((a) => a.verb === 'next');
+  return next >= 0 && skill.actions.splice(next, 1).length > 0;
+}
+
 /**
  * The skill of a finished shop trajectory (records[0] is the opening page). With `length` (tokens of a text)
- * and `maxTokens`, trailing facts, then warning signs after the first, then workflow facts are dropped until
- * the skill fits.
+ * and `maxTokens`, parts are dropped until the skill fits: trailing facts, warning signs from the last, then a
+ * workflow's price bound and title words of the item it opened, then its "click next"; never so many that
+ * the skill has too few words to be usable.
  */
 export function annotateShop(
   records: readonly ShopStepRecord[],
@@ -198,13 +211,11 @@ export function annotateShop(
   won: boolean,
   fit?: { length: (text: string) => number; maxTokens: number },
 ): string {
-  const skill = won ? workflow(records, goal) : avoidance(records, goal);
-  let text = formatShopSkill(skill);
-  while (fit && fit.length(text) > fit.maxTokens) {
-    if (skill.facts.length) skill.facts.pop();
-    else if (skill.kind === 'avoid' && skill.signs.length > 1) skill.signs.pop();
-    else break;
-    text = formatShopSkill(skill);
+  let skill = won ? workflow(records, goal) : avoidance(records, goal);
+  while (fit && fit.length(formatShopSkill(skill)) > fit.maxTokens) {
+    const shorter = structuredClone(skill);
+    if (!shorten(shorter) || !parseShopSkill(formatShopSkill(shorter)).ok) break;
+    skill = shorter;
   }
-  return text;
+  return formatShopSkill(skill);
 }
