@@ -12,7 +12,7 @@ import { parseShopSkill } from '../text/shop_skill_parser.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { Tokenizer } from '../text/tokenizer.ts';
 import { annotateShop } from './shop_annotator.ts';
-import { itemPage, listedItems, resultsPageNumber } from './shop_observed.ts';
+import { itemPage, listedItems, resultsPageNumber, shopTrajectoryWords } from './shop_observed.ts';
 import { shopSkillTruth } from './shop_skill_truth.ts';
 
 const product = (scene: ShopScene, id: string) => catalogueOf(scene.catalogue).find((p) => p.id.toLowerCase() === id.toLowerCase())!;
@@ -165,7 +165,7 @@ describe('the shop annotator', () => {
         expect(truth.falseClaims, text).toBe(0);
         expect(truth.trueClaims, text).toBeGreaterThan(0);
         // Decodes under the grammar's mask limited to the trajectory's own words.
-        const filter = grammar.entityFilter(game.records.flatMap((r) => splitPieces(`${r.observation} ${r.action}`)));
+        const filter = grammar.entityFilter(shopTrajectoryWords(game.records));
         const ids = tok.encode(text);
         expect(tok.unknownPieces(text)).toEqual([]);
         const masks = grammar.skillMasks(ids, 200, filter);

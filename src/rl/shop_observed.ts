@@ -1,8 +1,10 @@
 // What a shop trajectory showed, read back from its step records (the pages' text, pages.ts): the items a results
-// page listed, and an item page's title, price, offered option values and chosen options. The annotator reads
+// page listed, and an item page's title, price, offered option values and chosen options; and all the words it
+// showed, which the shop skill grammar's entity filter limits a skill's content words to. The annotator reads
 // only these, never the catalogue, so a skill says nothing the trajectory did not see.
 import type { ShopStepRecord } from '../env/shop/game.ts';
 import { SEP } from '../env/shop/pages.ts';
+import { splitPieces } from '../text/pieces.ts';
 
 export interface ListedItem {
   id: string;
@@ -62,4 +64,9 @@ export function itemPage(record: ShopStepRecord): ItemPage | null {
   }
   const optionsEnd = selectedPart === undefined ? priceAt - 1 : parts.indexOf(selectedPart);
   return { title: parts[priceAt - 1], cents, optionParts: parts.slice(prev + 1, optionsEnd), selected };
+}
+
+/** The pieces of every page a trajectory showed and every action it took: the words its skill may use. */
+export function shopTrajectoryWords(records: readonly ShopStepRecord[]): string[] {
+  return records.flatMap((r) => splitPieces(`${r.observation} ${r.action}`)).filter((p) => p !== '\n');
 }

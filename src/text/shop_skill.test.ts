@@ -61,7 +61,9 @@ describe('shop skill grammar and formatter', () => {
     expect(parseShopSkill('avoid: running out of steps; the price bound was 40. 00 dollars.').skill).toMatchObject({
       signs: [{ kind: 'bound', price: { dollars: '40', cents: '00' } }],
     });
-    expect(parseShopSkill('workflow: buy now.')).toMatchObject({ ok: false, reason: 'too short: 3 words, at least 5 needed' });
+    expect(parseShopSkill('workflow: buy now.')).toMatchObject({ ok: false, kind: 'workflow', reason: 'too short: 3 words, at least 5 needed' });
+    expect(parseShopSkill('avoid: invalid actions; nothing happens.')).toMatchObject({ ok: true, kind: 'avoid' });
+    expect(parseShopSkill('buy now and then search for it.')).toMatchObject({ ok: false, kind: null, reason: 'expected "workflow" or "avoid" at the start, got "buy"' });
     expect(parseShopSkill('workflow: search for and shirt, buy now.').reason).toBe('expected a content word after "for", got "and"');
     expect(parseShopSkill('workflow: buy it, search for cotton shirt.').reason).toBe('expected "now" after "buy", got "it"');
     expect(parseShopSkill('avoid: running out of steps; the price bound was thirty dollars.').reason).toBe('expected a number after "was", got "thirty"');

@@ -227,6 +227,8 @@ function readSkill(r: Reader): ShopSkill {
 interface ShopSkillCheck {
   /** True when the skill is usable for on-policy distillation. */
   ok: boolean;
+  /** The kind named by the first word, when there is one. */
+  kind: ShopSkill['kind'] | null;
   /** Why the skill is unusable; empty when ok. */
   reason: string;
   skill: ShopSkill | null;
@@ -235,12 +237,13 @@ interface ShopSkillCheck {
 /** Parses and validates a shop skill: it must follow the grammar of shop_skill.ts and hold at least MIN_SHOP_SKILL_WORDS words. */
 export function parseShopSkill(text: string): ShopSkillCheck {
   const words = splitPieces(text.toLowerCase()).filter((p) => p !== '\n');
+  const kind = words[0] === 'workflow' ? 'workflow' : words[0] === 'avoid' ? 'avoid' : null;
   const count = words.filter(isWordPiece).length;
-  if (count < MIN_SHOP_SKILL_WORDS) return { ok: false, reason: `too short: ${count} words, at least ${MIN_SHOP_SKILL_WORDS} needed`, skill: null };
+  if (count < MIN_SHOP_SKILL_WORDS) return { ok: false, kind, reason: `too short: ${count} words, at least ${MIN_SHOP_SKILL_WORDS} needed`, skill: null };
   try {
-    return { ok: true, reason: '', skill: readSkill(new Reader(words)) };
+    return { ok: true, kind, reason: '', skill: readSkill(new Reader(words)) };
   } catch (err) {
-    if (err instanceof ShopSkillSyntaxError) return { ok: false, reason: err.message, skill: null };
+    if (err instanceof ShopSkillSyntaxError) return { ok: false, kind, reason: err.message, skill: null };
     throw err;
   }
 }
