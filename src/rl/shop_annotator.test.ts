@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Rng } from '../common/rng.ts';
 import { catalogueOf } from '../env/shop/catalogue.ts';
 import { satisfies } from '../env/shop/expert.ts';
 import { ShopGame } from '../env/shop/game.ts';
 import type { ShopScene } from '../env/shop/scene.ts';
-import { evalShopScenes, generateShopScene, validationShopScenes } from '../env/shop/splits.ts';
+import { evalShopScenes, generateShopScene, validationShopScenes, type ShopSplit } from '../env/shop/splits.ts';
 import { MARKERS } from '../text/markers.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { SHOP_SKILL_WORDS } from '../text/shop_skill.ts';
@@ -215,5 +217,29 @@ describe('the shop annotator', () => {
     expect(annotateShop(wander.records, scene.goal, false)).toMatch(/^avoid: (running out of steps|forgetting to buy now); the item was titled /);
     const idle = playFailure(scene, { actions: () => [], pad: invalid, starts: '' }, { maxSteps: 2 });
     expect(annotateShop(idle.records, scene.goal, false)).toBe('avoid: forgetting to search for mesh hiking boots; the price bound was 140 dollars.');
+  });
+
+  it('annotates random play: every skill parses, uses only the trajectory\'s words and claims nothing false of the goal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom<ShopSplit>('train', 'seen', 'unseen'), (seed, split) => {
+        const rng = new Rng(seed);
+        const scene = generateShopScene(split, rng.int(50));
+        const words = scene.goal.instruction.split(' ');
+        const game = new ShopGame(scene);
+        while (!game.done) {
+          const query = Array.from({ length: 1 + rng.int(4) }, () => rng.pick(words)).join(' ');
+          const choices = [...game.admissibleCommands(), `search[${query}]`, ...(rng.float() < 0.3 ? game.expertPlan().slice(0, 1) : [])];
+          game.step(rng.pick(choices));
+        }
+        const text = annotateShop(game.records, scene.goal, game.won);
+        const check = parseShopSkill(text);
+        expect(check.reason, text).toBe('');
+        const tok = tokenizerOver([game]);
+        const grammar = shopSkillGrammar(tok);
+        expect(() => grammar.skillMasks(tok.encode(text), 200, grammar.entityFilter(shopTrajectoryWords(game.records))), text).not.toThrow();
+        expect(shopSkillTruth(text, scene.goal).falseClaims, text).toBe(0);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
