@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Rng } from '../common/rng.ts';
-import { NEWLINE } from './markers.ts';
+import { MARKERS, NEWLINE } from './markers.ts';
 import { isWordPiece, splitPieces } from './pieces.ts';
-import { MIN_SHOP_SKILL_WORDS, formatShopSkill } from './shop_skill.ts';
-import { shopSkillGrammar, type ShopEntityFilter, type ShopSkillPrefix } from './shop_skill_grammar.ts';
+import { MIN_SHOP_SKILL_WORDS, SHOP_SKILL_WORDS, formatShopSkill } from './shop_skill.ts';
+import { ShopSkillGrammar, shopSkillGrammar, type ShopEntityFilter, type ShopSkillPrefix } from './shop_skill_grammar.ts';
 import { parseShopSkill } from './shop_skill_parser.ts';
 import { arbitraryShopSkill, shopTestTokenizer } from './shop_skill_testing.ts';
+import { Tokenizer } from './tokenizer.ts';
 
 const tok = shopTestTokenizer();
 const grammar = shopSkillGrammar(tok);
@@ -158,5 +159,12 @@ describe('shop skill grammar automaton', () => {
     expect(masks.length).toBe((ids.length + 1) * grammar.maskWords);
     expect(allowedTokens(masks.subarray(0, grammar.maskWords)).map((id) => tok.token(id)).sort()).toEqual(['avoid', 'workflow']);
     expect(() => grammar.skillMasks(tok.encode('workflow: search for and.'), 64)).toThrow(/token 4 of the skill leaves the shop skill grammar/);
+  });
+
+  it('needs only the grammar words and a number in the vocabulary, and says which symbol a vocabulary lacks', () => {
+    const small = new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS, '7']);
+    expect(new ShopSkillGrammar(small).shortest).toBe(7);
+    expect(() => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS]))).toThrow('the vocabulary has no token for the shop skill symbol "#number"');
+    expect(() => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS.filter((w) => w !== 'lacked'), '7']))).toThrow(/symbol "lacked"/);
   });
 });
