@@ -31,12 +31,13 @@ export const isWordSymbol = (sym: string) => sym.startsWith('#') || isWordPiece(
 
 // ---- the grammar as a regular expression over symbols ----
 
-type Rx = string | { seq: Rx[] } | { alt: Rx[] } | { opt: Rx } | { star: Rx };
+/** A regular expression over symbols (the shop's grammar is written with the same builders). */
+export type Rx = string | { seq: Rx[] } | { alt: Rx[] } | { opt: Rx } | { star: Rx };
 
-const seq = (...seq: Rx[]): Rx => ({ seq });
-const alt = (...alt: Rx[]): Rx => ({ alt });
-const opt = (opt: Rx): Rx => ({ opt });
-const star = (star: Rx): Rx => ({ star });
+export const seq = (...seq: Rx[]): Rx => ({ seq });
+export const alt = (...alt: Rx[]): Rx => ({ alt });
+export const opt = (opt: Rx): Rx => ({ opt });
+export const star = (star: Rx): Rx => ({ star });
 const plus = (rx: Rx): Rx => seq(rx, star(rx));
 
 const thing = alt('it', 'them', seq(alt('the', 'a', 'another'), OBJECT, opt(NUMBER)));
@@ -121,7 +122,7 @@ export interface Dfa {
   accepting: boolean[];
 }
 
-function determinise(rx: Rx): Dfa {
+export function determinise(rx: Rx): Dfa {
   const nfa: Nfa = { eps: [[]], edges: [[]] };
   const final = compile(nfa, rx, 0);
   const dfa: Dfa = { next: [], accepting: [] };
