@@ -16,6 +16,7 @@
 // - Zero-variance groups: the share of groups whose rewards are all equal, which give GRPO no signal.
 import { sampleCorrelation } from 'simple-statistics';
 import { shortestPlans } from '../env/expert.ts';
+import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { StepRecord } from '../env/game.ts';
 import type { Scene } from '../env/scene.ts';
 import { World } from '../env/world.ts';
@@ -101,6 +102,28 @@ export function updateExpertTokens(trajectories: readonly Trajectory<Scene, Step
   for (const p of parts) {
     out.set(p, k);
     k += p.length;
+  }
+  return out;
+}
+
+/**
+ * expertTokens for a world that plans one way from each state (the shop): the episode is replayed through the
+ * world's interface, and a token counts when the expert's next command from that state agrees with the sampled
+ * one up to it. Worlds with several shortest plans (the household) use updateExpertTokens.
+ */
+export function expertMoveTokens<S, R extends EpisodeStep>(env: Environment<S, R>, trajectories: readonly Trajectory<S, R>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array {
+  const out = new Uint8Array(trajectories.reduce((n, t) => n + t.commands.reduce((m, c) => m + c.ids.length, 0), 0));
+  let k = 0;
+  for (const t of trajectories) {
+    const episode = env.episode(t.scene, t.records.length + 1);
+    t.commands.forEach((c, step) => {
+      const next = episode.done ? undefined : episode.expertPlan()[0];
+      const expert = next === undefined ? [] : [...tok.encode(next), tok.endId];
+      for (let j = 0; j < c.ids.length && j < expert.length && expert[j] === c.ids[j]; j++) out[k + j] = 1;
+      k += c.ids.length;
+      const record = t.records[step + 1];
+      if (record && !episode.done) episode.step(record.action);
+    });
   }
   return out;
 }

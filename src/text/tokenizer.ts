@@ -9,6 +9,7 @@ import { householdEnvironment } from '../env/household_environment.ts';
 import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
 import { SKILL_WORDS } from './skill.ts';
+import { SHOP_SKILL_WORDS } from './shop_skill.ts';
 
 export class Tokenizer {
   readonly tokens: readonly string[];
@@ -103,7 +104,7 @@ const cached = new Map<EnvironmentName, Tokenizer>();
 /** The tokenizer of a world, built once. */
 export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer {
   let tok = cached.get(env.name);
-  if (!tok) cached.set(env.name, (tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), []))));
+  if (!tok) cached.set(env.name, (tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS))));
   return tok;
 }
 

@@ -1,0 +1,65 @@
+// The shop's side of training: its skill grammar over the trajectory's own words (text/shop_skill_grammar.ts),
+// the annotator that reads the pages the trajectory saw, the truth test against the goal, and the expert's
+// next move from each state.
+import type { ShopStepRecord } from '../env/shop/game.ts';
+import type { ShopScene } from '../env/shop/scene.ts';
+import { SHOP, type ShopEnvironment } from '../env/shop/environment.ts';
+import { shopTerms } from '../text/shop_skill.ts';
+import { shopSkillGrammar } from '../text/shop_skill_grammar.ts';
+import { parseShopSkill } from '../text/shop_skill_parser.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import { expertMoveTokens } from './diagnostics.ts';
+import type { RlWorld } from './rl_world.ts';
+import type { Trajectory } from './rollout.ts';
+import { annotateShop } from './shop_annotator.ts';
+import { shopTrajectoryWords } from './shop_observed.ts';
+import { shopTruthShares } from './shop_skill_truth.ts';
+import { mentionF1 } from './skill_fidelity.ts';
+
+/** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
+const TEACHER_SEED = 2029;
+
+export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
+
+function shopReference(t: Trajectory<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
+  return annotateShop(t.records, t.scene.goal, t.won, { length: (s) => tok.encode(s).length, maxTokens: maxSkillTokens });
+}
+
+const cache = new Map<ShopEnvironment, ShopRl>();
+
+export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
+  let world = cache.get(env);
+  if (!world) {
+    world = {
+      env,
+      skillDecoder(tok, t) {
+        const grammar = shopSkillGrammar(tok);
+        const filter = grammar.entityFilter(shopTrajectoryWords(t.records));
+        let prefix = grammar.initial;
+        return {
+          allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
+          advance(token) {
+            const next = grammar.next(prefix, token);
+            if (next === null) throw new Error(`the decoder sampled token ${token} outside the shop skill grammar's mask`);
+            prefix = next;
+          },
+        };
+      },
+      checkSkill(text) {
+        const { ok, reason } = parseShopSkill(text);
+        return { ok, reason };
+      },
+      referenceSkill: shopReference,
+      // The content words a skill shares with the annotator's, as the household's mention F1.
+      skillFidelity: (skill, t, tok, maxSkillTokens) => mentionF1(shopTerms(skill), shopTerms(shopReference(t, tok, maxSkillTokens))),
+      truthShares(skills) {
+        const shares = shopTruthShares(skills.map((s) => ({ text: s.text, goal: s.scene.goal })));
+        return shares && { placeTrue: shares.claimTrue, placeFalse: shares.claimFalse };
+      },
+      expertTokens: (trajectories, tok) => expertMoveTokens(env, trajectories, tok),
+      teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
+    };
+    cache.set(env, world);
+  }
+  return world;
+}
