@@ -5,21 +5,22 @@ import {
   PAGE_NUMBER_KEYS,
   PAGE_TRAIN_KEYS,
   RESET_KEYS,
-  defaultSettings,
   numberProblem,
+  presetDefaultsKeeping,
   withPaperValues,
   type NumericKey,
   type Settings,
 } from '../worker/settings.ts';
 import { PRESET_LABELS, PRESET_NOTES } from './explain.ts';
 import { ShortcutList } from './Guide.tsx';
-import { ALGORITHM_LABELS, SETTING_LABELS } from './setting_labels.ts';
+import { ALGORITHM_LABELS, SETTING_LABELS, WORLD_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
 /** Play, Step, Next stage and Reset, with the engine's state: the first screen's controls. */
 export function Transport() {
   const engine = usePlayground((s) => s.engine);
   const status = usePlayground((s) => s.record.status);
+  const env = usePlayground((s) => s.settings.env);
   const play = usePlayground((s) => s.play);
   const pause = usePlayground((s) => s.pause);
   const stepUpdate = usePlayground((s) => s.stepUpdate);
@@ -33,7 +34,7 @@ export function Transport() {
       <div className="panel-head">
         <h2 id="controls-title">Training</h2>
         <span className="engine-state" data-testid="engine-state" data-state={engine.state} role="status" aria-live="polite">
-          {engine.state === 'starting' && 'Loading the warm-start policy…'}
+          {engine.state === 'starting' && (env === 'household' ? 'Loading the warm-start policy…' : `Starting a ${env} run…`)}
           {engine.state === 'ready' && 'Ready'}
           {engine.state === 'playing' && `Training…${status ? ` (${status})` : ''}`}
           {engine.state === 'busy' && `Busy: ${engine.what}…`}
@@ -93,12 +94,13 @@ function Settings() {
       </p>
       <fieldset>
         <legend>Run</legend>
+        <ChoiceField settingKey="env" value={settings.env} labels={WORLD_LABELS} onChange={(v) => update({ env: v as Settings['env'] })} />
         <ChoiceField settingKey="algo" value={settings.algo} labels={ALGORITHM_LABELS} onChange={(v) => update({ algo: v as Settings['algo'] })} />
         <ChoiceField
           settingKey="preset"
           value={settings.preset}
           labels={PRESET_LABELS}
-          onChange={(v) => void setSettings({ ...defaultSettings(v as Settings['preset']), algo: settings.algo, seed: settings.seed, backend: settings.backend })}
+          onChange={(v) => void setSettings(presetDefaultsKeeping(settings, v as Settings['preset']))}
         />
         <ChoiceField settingKey="backend" value={settings.backend} onChange={(v) => update({ backend: v as Settings['backend'] })} />
         <ChoiceField settingKey="decoding" value={settings.decoding} onChange={(v) => update({ decoding: v as Settings['decoding'] })} />
@@ -119,7 +121,7 @@ function Settings() {
             type="button"
             className="secondary"
             data-testid="preset-defaults"
-            onClick={() => void setSettings({ ...defaultSettings(settings.preset), algo: settings.algo, seed: settings.seed, backend: settings.backend })}
+            onClick={() => void setSettings(presetDefaultsKeeping(settings))}
           >
             Playground defaults
           </button>

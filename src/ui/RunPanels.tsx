@@ -15,9 +15,10 @@ export function Notices() {
   return (
     <div className="notices">
       {initial?.random ? (
-        <div className="banner banner-warn" role="status" data-testid="random-start">
-          <strong>No warm start ships for the {initial.preset} preset:</strong> this run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it
-          plays at random and will win almost nothing for a long time. The micro and tiny presets start from a trained policy.
+        <div className="banner banner-warn" role="status" data-testid="random-start" data-env={initial.env}>
+          <strong>No warm start ships for {initial.env === 'household' ? `the ${initial.preset} preset` : `the ${initial.env}'s ${initial.preset} preset`}:</strong> this
+          run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it plays at random and will win almost nothing for a long time.{' '}
+          {initial.env === 'household' ? 'The micro and tiny presets start from a trained policy.' : 'The household’s micro and tiny presets start from a trained policy.'}
         </div>
       ) : null}
       {notices.length > 0 ? (
@@ -72,7 +73,7 @@ export function ResumeOffer() {
         {runs.map((r) => (
           <li key={r.id} data-testid="resume-offer" data-run-id={r.id} data-updates={r.updates}>
             {r.id === thisRun ? 'This tab’s run, stopped by the loss of the GPU device: ' : ''}
-            {r.settings.algo}, {r.settings.preset}, seed {r.settings.seed}, reached update {r.updates} on{' '}
+            {r.settings.algo} in the {r.settings.env}, {r.settings.preset}, seed {r.settings.seed}, reached update {r.updates} on{' '}
             {new Date(r.savedAt).toLocaleString()}.
             <span className="button-row">
               <button type="button" onClick={() => void resume(r.id)} data-testid="resume">
@@ -132,7 +133,7 @@ export function BackendPanel() {
         </div>
       ) : null}
       <p className="muted">
-        Started from {info.initial.source} ({info.initial.preset}, {info.initial.parameters.toLocaleString()} parameters).
+        Started from <span data-testid="initial-source">{info.initial.source}</span> (the {info.initial.env}, {info.initial.preset}, {info.initial.parameters.toLocaleString()} parameters).
       </p>
     </section>
   );

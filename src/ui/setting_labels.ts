@@ -22,6 +22,7 @@ const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
 };
 
 const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {
+  env: { label: 'World', help: 'what the agent plays: household tasks in rooms (ALFWorld-style), or shopping on a web shop (WebShop-style); each world has its own vocabulary, so changing it starts a new run' },
   preset: { label: 'Model preset', help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU, from random weights (no warm start ships)' },
   algo: { label: 'Algorithm', help: 'what the run trains with' },
   decoding: { label: 'Decoding', help: 'constrained: only admissible commands; free: the paper’s setting' },
@@ -36,6 +37,11 @@ const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { labe
 export const SETTING_LABELS: Readonly<Record<keyof Settings, { label: string; help: string }>> = {
   ...(Object.fromEntries(PAGE_TRAIN_KEYS.map((k) => [k, { label: TRAIN_LABELS[k], help: TRAIN_SETTINGS[k].doc }])) as Record<PageTrainKey, { label: string; help: string }>),
   ...PAGE_LABELS,
+};
+
+export const WORLD_LABELS: Readonly<Record<Settings['env'], string>> = {
+  household: 'Household (ALFWorld-style rooms)',
+  shop: 'Shop (WebShop-style pages)',
 };
 
 export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {

@@ -4,7 +4,8 @@
 // store of saved runs, so the same code runs in the Web Worker and in Node tests.
 import type { Backend } from '../backend/backend.ts';
 import { messageOf } from '../common/errors.ts';
-import { TINY } from '../env/scale.ts';
+import type { EnvironmentName } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig, type ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
@@ -17,7 +18,7 @@ import { unusableWeights } from '../rl/policy_probe.ts';
 import { teacherCheck } from '../rl/teacher_check.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
-import { defaultTokenizer, type Tokenizer } from '../text/tokenizer.ts';
+import { tokenizerOf, type Tokenizer } from '../text/tokenizer.ts';
 import { GpuBackendLostError } from '../backend/webgpu/webgpu_backend.ts';
 import { runIdsOf, trainConfigOf, type Settings } from './settings.ts';
 import {
@@ -38,7 +39,7 @@ import {
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
 import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
-import { householdRl } from '../rl/household_rl.ts';
+import { rlWorldOf } from '../rl/rl_worlds.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
@@ -63,8 +64,14 @@ interface Run {
   step: StepResultView | null;
 }
 
+/** The tokenizer of a world: each has its own vocabulary, so a model's vocabSize depends on the world it plays. */
+function worldTokenizer(env: EnvironmentName): Tokenizer {
+  return tokenizerOf(environmentOf(env));
+}
+
 export class Engine implements EngineApi {
-  private readonly tok: Tokenizer = defaultTokenizer();
+  /** The tokenizer of the world the run plays; the household's until a run of another world starts. */
+  private tok: Tokenizer = worldTokenizer('household');
   private settings: Settings | null = null;
   private runs: Run[] = [];
   private info: EngineInfo | null = null;
@@ -77,7 +84,7 @@ export class Engine implements EngineApi {
   private readonly saves: RunSaves;
 
   constructor(private readonly host: EngineHost) {
-    this.saves = new RunSaves(host, this.tok);
+    this.saves = new RunSaves(host, worldTokenizer);
   }
 
   async subscribe(listener: (event: EngineEvent) => void): Promise<void> {
@@ -130,16 +137,19 @@ export class Engine implements EngineApi {
       this.runs = [];
       this.curves = [];
       this.settings = settings;
+      // The page plays each world at its tiny scale, the one its warm start (when one ships) was made for.
+      const env = environmentOf(settings.env);
+      this.tok = tokenizerOf(env);
       const copy = await this.saves.begin(saved);
       const config = presetConfig(settings.preset, this.tok.vocabSize);
-      const { params, source, random } = await initialWeights(this.host, settings.preset, config, settings.seed, this.tok.hash);
+      const { params, source, random } = await initialWeights(this.host, settings.env, settings.preset, config, settings.seed, this.tok.hash);
       let report: BackendReport | null = null;
       for (const id of runIdsOf(settings.algo)) {
         const { backend, report: r } = await this.host.createBackend(settings.backend, config, params);
         report ??= r;
         await backend.writeParameters(params);
         await backend.setReferenceFromCurrent();
-        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfigOf(settings), seed: settings.seed, world: householdRl(TINY) });
+        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfigOf(settings), seed: settings.seed, world: rlWorldOf(env) });
         this.attachCallbacks(trainer, id, generation);
         this.runs.push({ id, trainer, backend, lStudent: null, paramsBefore: null, step: null });
       }
@@ -159,6 +169,7 @@ export class Engine implements EngineApi {
         initial: {
           source: !resumed ? source : copy ? `a copy of ${resumed} (that run is open in another tab)` : resumed,
           preset: settings.preset,
+          env: settings.env,
           parameters: parameterLayout(config).totalFloats,
           random: !saved && random,
         },
@@ -187,7 +198,7 @@ export class Engine implements EngineApi {
   /** Refuses settings out of the settings table's ranges (a RangeError naming the first), changing nothing. */
   async configure(settings: Settings): Promise<void> {
     if (!this.settings) return;
-    const next = { ...settings, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
+    const next = { ...settings, env: this.settings.env, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
     const config = checkConfig(trainConfigOf(next));
     this.settings = next;
     for (const r of this.runs) r.trainer.config = config;

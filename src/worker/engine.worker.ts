@@ -95,8 +95,9 @@ function lockRun(id: string): Promise<(() => void) | null> {
 installThreadHost(browserThreadHost);
 
 const host: EngineHost = {
-  async warmStart(preset) {
-    if (!SHIPPED_WARM_STARTS.includes(preset)) return null;
+  async warmStart(preset, env) {
+    // The shipped warm starts are the household's: a shop run starts from seeded random weights until one ships.
+    if (env !== 'household' || !SHIPPED_WARM_STARTS.includes(preset)) return null;
     const url = warmStartUrl(preset);
     const name = url.pathname.split('/').pop();
     const response = await fetch(url).catch((err: unknown) => {

@@ -2,6 +2,7 @@
 // data: plain objects, strings, numbers and typed arrays. The page renders it and never computes a number
 // of the algorithm itself.
 import type { LossHyper } from '../backend/backend.ts';
+import type { EnvironmentName } from '../env/environment.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import type { Algo } from '../rl/config.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
@@ -256,8 +257,8 @@ export interface EngineInfo {
   /** The id the run saves under: a new one per start, the saved run's own when resuming it. */
   runId: string;
   backend: BackendReport;
-  /** The checkpoint the run started from; random: no warm start ships for the preset (seeded random weights). */
-  initial: { source: string; preset: string; parameters: number; random: boolean };
+  /** The checkpoint the run started from; random: no warm start ships for the world's preset (seeded random weights). */
+  initial: { source: string; preset: string; env: EnvironmentName; parameters: number; random: boolean };
   runs: RunId[];
 }
 

@@ -4,7 +4,7 @@
 // tab's run; a tab that closes, or a run whose device was lost, lets its id go.
 import { messageOf } from '../common/errors.ts';
 import type { RefusedRun, SavedRunInfo, SavedRuns } from './protocol.ts';
-import { savedRunFrom, type SavedRun, type Vocabulary } from './saved_run.ts';
+import { savedRunFrom, type SavedRun, type VocabularyOf } from './saved_run.ts';
 
 /** The records of saved runs, stored as they are; every one is checked when it is read (saved_run.ts). */
 export interface RunStore {
@@ -35,14 +35,14 @@ export class RunSaves {
 
   constructor(
     private readonly host: RunIds,
-    private readonly vocab: Vocabulary,
+    private readonly vocabOf: VocabularyOf,
   ) {}
 
   /** The saved run of that id; throws a one-line reason when there is none or its record is refused. */
   async load(id: string): Promise<SavedRun> {
     const value = await this.host.store.get(id);
     if (value === undefined) throw new Error('that saved run is no longer in this browser (discarded, or dropped for newer ones)');
-    const check = savedRunFrom(value, id, this.vocab);
+    const check = savedRunFrom(value, id, this.vocabOf);
     if (!check.ok) throw new Error(`the saved run cannot be resumed: ${check.problem}`);
     return check.run;
   }
@@ -90,7 +90,7 @@ export class RunSaves {
     const refused: RefusedRun[] = [];
     for (const { key, value } of entries) {
       if (key === this.id && !this.lost) continue;
-      const check = savedRunFrom(value, key, this.vocab);
+      const check = savedRunFrom(value, key, this.vocabOf);
       if (!check.ok) refused.push({ id: key, problem: check.problem });
       else runs.push({ id: key, settings: check.run.settings, updates: check.run.updates, savedAt: check.run.savedAt, curves: check.run.curves });
     }

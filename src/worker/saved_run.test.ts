@@ -7,7 +7,8 @@ import { writeCheckpoint } from '../model/checkpoint.ts';
 import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import type { RunMetadata } from '../rl/run_metadata.ts';
-import { defaultTokenizer } from '../text/tokenizer.ts';
+import { environmentOf } from '../env/environments.ts';
+import { tokenizerOf } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';
 import { ALGORITHMS, defaultSettings, runIdsOf, trainConfigOf, type Settings } from './settings.ts';
@@ -15,15 +16,19 @@ import { warmStartPoint } from './views.ts';
 
 const MICRO_SETTINGS = defaultSettings('micro');
 
-const tok = defaultTokenizer();
-const vocab = { hash: tok.hash, vocabSize: tok.vocabSize };
-const config = presetConfig('micro', tok.vocabSize);
-const params = initParameters(config, 1);
+const vocab = (env: Settings['env']) => tokenizerOf(environmentOf(env));
 
-function runFiles(settings: Settings, updates: number): SavedRun['runs'] {
+/** The run files the engine saves for these settings; `played` is the world the checkpoints say they played. */
+function runFiles(settings: Settings, updates: number, played: Settings['env'] = settings.env): SavedRun['runs'] {
+  const tok = vocab(settings.env);
+  const config = presetConfig('micro', tok.vocabSize);
+  const params = initParameters(config, 1);
   return runIdsOf(settings.algo).map((id) => {
     const n = params.length;
-    const metadata: RunMetadata = { stage: 'rl', algo: id, seed: settings.seed, preset: settings.preset, scale: 'tiny', updates, episodes: 4 * updates, config: trainConfigOf(settings), staticLibrary: null };
+    const metadata: RunMetadata = {
+      stage: 'rl', algo: id, seed: settings.seed, preset: settings.preset, ...(played === 'household' ? {} : { env: played }), scale: 'tiny', updates, episodes: 4 * updates,
+      config: trainConfigOf(settings), staticLibrary: null,
+    };
     return {
       id,
       current: writeCheckpoint({ config, vocabHash: tok.hash, params, optimizer: { m: new Float32Array(n), v: new Float32Array(n), step: updates }, metadata: { ...metadata } }),
@@ -116,6 +121,17 @@ describe('a saved-run record', () => {
     expectAccepted(withField(VALID, ['curves', 0, 'skillPlaceTrue'], undefined), 'run-1', withField(VALID, ['curves', 0, 'skillPlaceTrue'], null) as SavedRun);
     expect(problemOf(withField(VALID, ['curves', 0, 'skillFidelity'], undefined))).toBe('curves[0].skillFidelity is undefined, not a number or null');
     expect(problemOf(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], 'high'))).toBe('curves[0].corrDeltaAdvantage is "high", not a number or null');
+  });
+
+  it('reads a run saved before the world choice as a household run, resumes a shop run, and refuses checkpoints of another world', () => {
+    expectAccepted(withField(VALID, ['settings', 'env'], undefined), 'run-1', VALID);
+    const shop = record({ ...MICRO_SETTINGS, env: 'shop' }, 1);
+    expectAccepted(shop, 'run-1', shop);
+    // The shop's checkpoints are of its own vocabulary: under household settings they are refused by it.
+    expect(problemOf(withField(shop, ['settings', 'env'], 'household'))).toMatch(/^the seed checkpoint: .*vocabulary/);
+    const mislabelled = { ...shop, runs: runFiles(shop.settings, 1, 'household') };
+    expect(problemOf(mislabelled)).toBe('the seed checkpoint played the household, the settings say the shop');
+    expect(problemOf(withField(VALID, ['settings', 'env'], 'garden'))).toBe('settings: env=garden must be one of household, shop');
   });
 
   it('refuses a null curve point, an absurd update count, missing fields and wrong types, naming them', () => {

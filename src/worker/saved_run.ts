@@ -6,6 +6,7 @@
 // each other's run. At most MAX_SAVED_RUNS records are kept: a save that goes past it drops the records saved
 // longest ago (records too damaged to say when they were saved go first).
 import { messageOf } from '../common/errors.ts';
+import type { EnvironmentName } from '../env/environment.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig } from '../model/config.ts';
 import { checkConfig, currentAlgoName, TRAIN_SETTINGS } from '../rl/config.ts';
@@ -33,10 +34,13 @@ export interface SavedRun extends SavedRunInfo {
 export type SavedRunCheck = { ok: true; run: SavedRun } | { ok: false; problem: string };
 
 /** What the check needs of the tokenizer: the checkpoints must be of its vocabulary. */
-export interface Vocabulary {
+interface Vocabulary {
   hash: string;
   vocabSize: number;
 }
+
+/** The vocabulary of each world's tokenizer (text/tokenizer.ts, tokenizerOf): a run's checkpoints are of its world's. */
+export type VocabularyOf = (env: EnvironmentName) => Vocabulary;
 
 class RecordProblem extends Error {}
 
@@ -135,6 +139,8 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
 }
 
 function addedLater(key: keyof Settings): boolean {
+  // A run saved before the page had a world choice played the household, the default.
+  if (key === 'env') return true;
   return (PAGE_TRAIN_KEYS as readonly string[]).includes(key) && TRAIN_SETTINGS[key as PageTrainKey].before !== undefined;
 }
 
@@ -186,12 +192,13 @@ function runFilesOf(v: unknown, settings: Settings, updates: number, vocab: Voca
       refuse(`the ${id} checkpoint: ${messageOf(err)}`);
     }
     if (meta.algo !== id || meta.seed !== settings.seed) refuse(`the ${id} checkpoint is of ${meta.algo} seed ${meta.seed}, the settings say ${id} seed ${settings.seed}`);
+    if ((meta.env ?? 'household') !== settings.env) refuse(`the ${id} checkpoint played the ${meta.env ?? 'household'}, the settings say the ${settings.env}`);
     if (meta.updates !== updates) refuse(`the ${id} checkpoint is at update ${meta.updates}, the record says ${updates}`);
     return { id, current: own(files, 'current') as Uint8Array, reference: own(files, 'reference') as Uint8Array };
   });
 }
 
-function savedRunOf(value: unknown, key: string, vocab: Vocabulary): SavedRun {
+function savedRunOf(value: unknown, key: string, vocabOf: VocabularyOf): SavedRun {
   if (!RUN_ID.test(key)) refuse(`it is stored under ${show(key)}, not a run id`);
   if (!isRecord(value)) refuse(`the record is ${show(value)}, not an object`);
   const id = own(value, 'id') ?? key;
@@ -206,7 +213,7 @@ function savedRunOf(value: unknown, key: string, vocab: Vocabulary): SavedRun {
   // A point per run and update, and the warm start's evaluation (update 0).
   if (curvesValue.length > (updates + 1) * ids.length) refuse(`curves holds ${curvesValue.length} points, more than ${updates} updates and the warm start of ${ids.length} run(s) give`);
   const curves = curvesValue.map((m, i) => metricsFrom(m, `curves[${i}]`, ids, updates));
-  const runs = runFilesOf(own(value, 'runs'), settings, updates, vocab);
+  const runs = runFilesOf(own(value, 'runs'), settings, updates, vocabOf(settings.env));
   return { id, settings, updates, savedAt, curves, runs };
 }
 
@@ -220,9 +227,9 @@ function oneLine(text: string): string {
  * checked as a link's would be and then by the trainer's own check; the checkpoints are read in full, and must
  * match the settings' model, algorithms, seed and update count.
  */
-export function savedRunFrom(value: unknown, key: string, vocab: Vocabulary): SavedRunCheck {
+export function savedRunFrom(value: unknown, key: string, vocabOf: VocabularyOf): SavedRunCheck {
   try {
-    return { ok: true, run: savedRunOf(value, key, vocab) };
+    return { ok: true, run: savedRunOf(value, key, vocabOf) };
   } catch (err) {
     if (err instanceof RecordProblem) return { ok: false, problem: oneLine(err.message) };
     return { ok: false, problem: oneLine(`the record could not be read: ${messageOf(err)}`) };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT_NAMES } from '../env/environment.ts';
 import { PRESET_NAMES } from '../model/config.ts';
 import {
   ALGORITHMS,
@@ -14,6 +15,7 @@ import {
   needsReset,
   numberProblem,
   parseHash,
+  presetDefaultsKeeping,
   settingsFrom,
   withPaperValues,
   type NumericKey,
@@ -37,6 +39,7 @@ function arbitrarySettings(): fc.Arbitrary<Settings> {
   ) as Record<NumericKey, fc.Arbitrary<number>>;
   return fc.record({
     ...numbers,
+    env: fc.constantFrom(...ENVIRONMENT_NAMES),
     preset: fc.constantFrom(...PRESET_NAMES),
     algo: fc.constantFrom(...ALGORITHMS),
     decoding: fc.constantFrom(...DECODINGS),
@@ -117,6 +120,27 @@ describe('URL hash', () => {
     expect(notices[3].message).toBe(`must be one of ${ALGORITHMS.join(', ')}; keeping the default seed`);
   });
 
+  it('plays the household unless the link names the shop, and keeps the household with a notice for any other world', () => {
+    expect(DEFAULT_SETTINGS.env).toBe('household');
+    // A link written before the world choice existed has no env key: it plays the household, as it did.
+    expect(parseHash('#preset=micro&lr=0.002').settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
+    const shop = parseHash('#env=shop&preset=micro');
+    expect(shop).toEqual({ settings: { ...defaultSettings('micro'), env: 'shop' }, notices: [] });
+    expect(formatHash(shop.settings)).toMatch(/^#env=shop&preset=micro&/);
+    const bad = parseHash('#env=webshop&preset=micro&lr=0.002');
+    expect(bad.settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
+    expect(bad.notices.map((n) => `${n.key}=${n.value} ${n.message}`)).toEqual(['env=webshop must be one of household, shop; keeping the default household']);
+    expect(parseHash('#env=shop&env=household').notices.map((n) => [n.value, n.reason])).toEqual([['household', 'appears twice']]);
+    expect(parseHash('#env=').notices.map((n) => n.message)).toEqual(['must be one of household, shop; keeping the default household']);
+    expect(settingsFrom({ ...DEFAULT_SETTINGS, env: 7 }).notices.map((n) => n.message)).toEqual(['is not a string; keeping the default household']);
+  });
+
+  it('keeps the world, algorithm, seed and backend when the preset\'s defaults are taken', () => {
+    const s: Settings = { ...defaultSettings('micro'), env: 'shop', algo: 'grpo', seed: 7, backend: 'cpu', lr: 0.002 };
+    expect(presetDefaultsKeeping(s, 'tiny')).toEqual({ ...defaultSettings('tiny'), env: 'shop', algo: 'grpo', seed: 7, backend: 'cpu' });
+    expect(presetDefaultsKeeping(s).lr).toBe(defaultSettings('micro').lr);
+  });
+
   it('runs an algorithm named by its former name, with a notice', () => {
     const { settings, notices } = parseHash('#algo=seed-shuffled&lr=0.002');
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, algo: 'seed-sibling', lr: 0.002 });
@@ -194,6 +218,7 @@ describe('defaults', () => {
     expect(needsReset(s, { ...s, lambda: 0.1, beta: 1, lr: 0.01 })).toBe(false);
     expect(needsReset(s, { ...s, preset: 'micro' })).toBe(true);
     expect(needsReset(s, { ...s, seed: 9 })).toBe(true);
+    expect(needsReset(s, { ...s, env: 'shop' })).toBe(true);
   });
 });
 

@@ -1,16 +1,18 @@
 // Every setting of a playground run, and the URL hash that holds them all so that a link reproduces the run.
 // The training settings the page exposes take their ranges and defaults from the trainer's table
 // (rl/config.ts); the page adds their names in the hash and settings of its own (model preset, algorithm, the
-// seed, the pace, evaluation and checkpoint intervals, the backend). Labels and help texts are the page's
+// seed, the pace, evaluation and checkpoint intervals, the backend) and the world the run plays (`env`: the
+// household unless the link names the shop, so that a link written before the shop existed means what it meant). Labels and help texts are the page's
 // (ui/setting_labels.ts).
 //
-//   #preset=micro&algo=seed&lambda=0.5&beta=5&group=8&tasks=4&lr=0.001&clip=0.2&kl=0.01&temp=1&evaltemp=0.4
+//   #env=household&preset=micro&algo=seed&lambda=0.5&beta=5&group=8&tasks=4&lr=0.001&clip=0.2&kl=0.01&temp=1&evaltemp=0.4
 //    &history=5&maxsteps=15&decoding=constrained&seed=1&speed=1&evalevery=5&evaleps=8&ckpt=5&backend=auto
 //
 // Parsing never fails: a missing key takes its default, and a malformed or out-of-range value, or one that
 // rounds to 0, keeps the default with a notice naming the key, the value and why (the rule of `--set` on the
 // command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
 // notice counts the rest.
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
 import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
@@ -67,6 +69,8 @@ export type PageNumberKey = keyof typeof PAGE_NUMBERS;
 export const PAGE_NUMBER_KEYS = Object.keys(PAGE_NUMBERS) as PageNumberKey[];
 
 export interface Settings extends Pick<TrainConfig, PageTrainKey>, Record<PageNumberKey, number> {
+  /** The world the run plays (env/environments.ts). */
+  env: EnvironmentName;
   preset: PresetName;
   algo: Algorithm;
   decoding: Decoding;
@@ -92,6 +96,7 @@ export const NUMBER_SPECS: Readonly<Record<NumericKey, NumberSpec>> = {
 };
 
 export const CHOICE_SPECS: Readonly<Record<ChoiceKey, ChoiceSpec>> = {
+  env: { hash: 'env', options: ENVIRONMENT_NAMES },
   preset: { hash: 'preset', options: PRESET_NAMES },
   algo: { hash: 'algo', options: ALGORITHMS },
   decoding: { hash: 'decoding', options: DECODINGS },
@@ -99,7 +104,7 @@ export const CHOICE_SPECS: Readonly<Record<ChoiceKey, ChoiceSpec>> = {
 };
 
 /** Order of keys in the hash. */
-export const SETTING_KEYS: readonly (keyof Settings)[] = ['preset', 'algo', ...PAGE_TRAIN_KEYS, 'decoding', ...PAGE_NUMBER_KEYS, 'backend'];
+export const SETTING_KEYS: readonly (keyof Settings)[] = ['env', 'preset', 'algo', ...PAGE_TRAIN_KEYS, 'decoding', ...PAGE_NUMBER_KEYS, 'backend'];
 
 /**
  * The page's defaults: the trainer's defaults for the preset (rl/config.ts, where the tiny presets differ from
@@ -122,6 +127,7 @@ function pageValues(c: TrainConfig): Pick<Settings, PageTrainKey | 'decoding'> {
 /** The playground's defaults for a preset. */
 export function defaultSettings(preset: PresetName = 'tiny'): Settings {
   return {
+    env: 'household',
     preset,
     algo: 'seed',
     ...pageValues(defaultConfig(preset)),
@@ -275,8 +281,13 @@ export function formatHash(s: Settings): string {
   return `#${parts.join('&')}`;
 }
 
-/** The settings whose change needs a fresh run (model shape, algorithm, seed, backend); others apply live. */
-export const RESET_KEYS: ReadonlySet<keyof Settings> = new Set(['preset', 'algo', 'seed', 'backend']);
+/** The settings whose change needs a fresh run (world, model shape, algorithm, seed, backend); others apply live. */
+export const RESET_KEYS: ReadonlySet<keyof Settings> = new Set(['env', 'preset', 'algo', 'seed', 'backend']);
+
+/** A preset's defaults for a run that keeps the choices a person made besides the preset (world, algorithm, seed, backend). */
+export function presetDefaultsKeeping(s: Settings, preset: PresetName = s.preset): Settings {
+  return { ...defaultSettings(preset), env: s.env, algo: s.algo, seed: s.seed, backend: s.backend };
+}
 
 export function needsReset(before: Settings, after: Settings): boolean {
   for (const key of RESET_KEYS) if (before[key] !== after[key]) return true;

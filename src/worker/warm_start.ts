@@ -1,18 +1,20 @@
 // The weights a new run starts from: the warm start shipped beside the page (model/config.ts, warmStartFile)
-// for the presets that have one (SHIPPED_WARM_STARTS), seeded random weights for the others. A warm start that should ship and
+// for the worlds and presets that have one (the household's SHIPPED_WARM_STARTS; none yet for the shop),
+// seeded random weights for the others. A warm start that should ship and
 // cannot be used stops the start with a message that says why; the page then stays as it was, and another
 // preset or Reset starts a run.
 import { messageOf } from '../common/errors.ts';
+import type { EnvironmentName } from '../env/environment.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 
 export interface WarmStarts {
   /**
-   * The shipped warm-start checkpoint of a preset, or null when none ships for it; throws when one should ship
-   * and cannot be fetched.
+   * The shipped warm-start checkpoint of a world's preset, or null when none ships for it; throws when one
+   * should ship and cannot be fetched.
    */
-  warmStart(preset: PresetName): Promise<{ bytes: Uint8Array; source: string } | null>;
+  warmStart(preset: PresetName, env: EnvironmentName): Promise<{ bytes: Uint8Array; source: string } | null>;
 }
 
 /** Why a warm-start file is no checkpoint, in words: a static host answers a missing file with its web page. */
@@ -22,18 +24,23 @@ function badWarmStart(bytes: Uint8Array, err: unknown): string {
   return messageOf(err);
 }
 
-/** The preset's warm start, or seeded random weights (`random`) when none ships for it. */
+/** What a run starts from when no warm start ships for its world's preset, in words. */
+function noWarmStart(env: EnvironmentName, preset: PresetName, seed: number): string {
+  const which = env === 'household' ? `the ${preset} preset` : `the ${env}'s ${preset} preset`;
+  return `a seeded random initialisation, seed ${seed} (no warm start ships for ${which})`;
+}
+
+/** The world's warm start for the preset, or seeded random weights (`random`) when none ships for it. */
 export async function initialWeights(
   host: WarmStarts,
+  env: EnvironmentName,
   preset: PresetName,
   config: ModelConfig,
   seed: number,
   vocabHash: string,
 ): Promise<{ params: Float32Array; source: string; random: boolean }> {
-  const shipped = await host.warmStart(preset);
-  if (!shipped) {
-    return { params: initParameters(config, seed), source: `a seeded random initialisation, seed ${seed} (no warm start ships for the ${preset} preset)`, random: true };
-  }
+  const shipped = await host.warmStart(preset, env);
+  if (!shipped) return { params: initParameters(config, seed), source: noWarmStart(env, preset, seed), random: true };
   let ck: Checkpoint;
   try {
     ck = readCheckpoint(shipped.bytes, { vocabHash });

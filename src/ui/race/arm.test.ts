@@ -35,7 +35,7 @@ vi.mock('../engine_client.ts', () => ({
     const info = (s: Settings): EngineInfo => ({
       runId: 'x',
       backend: { kind: 'cpu', requested: 'auto', reason: '', adapter: null, fallback: null, cpuThreads: { threads: threads!, single: null } },
-      initial: { source: 'warm', preset: s.preset, parameters: 1, random: false },
+      initial: { source: 'warm', preset: s.preset, env: s.env, parameters: 1, random: false },
       runs: [s.algo as 'grpo'],
     });
     const engine = {
