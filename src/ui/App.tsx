@@ -16,6 +16,7 @@ import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
 import { OnnxRunPanel } from './onnx/OnnxRunPanel.tsx';
 import { parseHash } from '../worker/settings.ts';
 import { usePlayground, type GpuStatus } from './store.ts';
+import { usePageWorld, WORLD_TASKS } from './world.ts';
 
 export function App() {
   const connectGpu = usePlayground((s) => s.connectGpu);
@@ -26,6 +27,7 @@ export function App() {
   }, [connectGpu, boot]);
   useHashNavigation();
   useShortcuts();
+  const world = usePageWorld();
 
   return (
     <main className="page">
@@ -34,7 +36,8 @@ export function App() {
         <h1>SEED Playground</h1>
         <p className="tagline" data-testid="tagline">
           SEED is GRPO plus a gated loss that pulls each token toward what the agent would do with its own hindsight skill; this page
-          trains a small transformer agent on household tasks live in your browser, and this run <TrainingBackend />.
+          trains a small transformer agent on <span data-testid="tagline-world">{WORLD_TASKS[world]}</span> live in your browser, and this run{' '}
+          <TrainingBackend />.
         </p>
       </header>
       <Notices />

@@ -9,6 +9,7 @@ import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart } from './UPlotChart.tsx';
+import { usePageWorld } from './world.ts';
 import './curves.css';
 
 export function Curves() {
@@ -16,7 +17,9 @@ export function Curves() {
   const liveSeed = usePlayground((s) => s.runSettings?.seed ?? null);
   const recordedLoad = useRecorded((s) => s.recorded);
   const marker = useRecorded((s) => s.update);
-  const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
+  // The recorded run is the household's: another world's charts show the live run alone.
+  const household = usePageWorld() === 'household';
+  const recorded = recordedLoad.state === 'ready' && household ? recordedLoad.run : null;
   const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
   const [showRaw, setShowRaw] = useState(true);
   const [showTrain, setShowTrain] = useState(false);
@@ -103,7 +106,8 @@ export function Curves() {
       </div>
       <p className="hint">
         Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED, <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the
-        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds. A chart of several figures of
+        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
+        {household ? '' : ' (the recorded run is the household’s, so it is not drawn beside this run)'}. A chart of several figures of
         one run gives each its own colour and dash. The y axis fits the data unless the range is fixed. Hover a chart to read every series at an
         update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
       </p>

@@ -3,7 +3,9 @@ import type { RunId, SkillView, TrajectoryView } from '../worker/protocol.ts';
 import type { SymbolName } from './explain.ts';
 import { Sym } from './Guide.tsx';
 import { colourOf, colourScale, filterTrajectories, isForced, keepSelection, shownBatch, tokenValue, type ColourBy, type ColourScale, type OutcomeFilter } from './run_record.ts';
+import { ShopPage } from './ShopPage.tsx';
 import { usePlayground } from './store.ts';
+import { usePageWorld } from './world.ts';
 
 const COLOUR_LABELS: Record<ColourBy, string> = {
   delta: 'Δ (probability shift)',
@@ -27,6 +29,7 @@ export function EpisodeView() {
   const record = usePlayground((s) => s.record);
   const view = usePlayground((s) => s.view);
   const info = usePlayground((s) => s.info);
+  const shop = usePageWorld() === 'shop';
   const playing = usePlayground((s) => s.engine.state === 'playing');
   const runs = info?.runs ?? [];
   const setView = usePlayground((s) => s.setView);
@@ -96,7 +99,7 @@ export function EpisodeView() {
         </ol>
         {trajectory ? (
           <div className="episode-detail">
-            <Transcript t={trajectory} colourBy={view.colourBy} range={range} />
+            <Transcript t={trajectory} colourBy={view.colourBy} range={range} shop={shop} />
             <SkillCard t={trajectory} />
           </div>
         ) : null}
@@ -179,7 +182,24 @@ function tokenAfterKey(t: TrajectoryView, k: number, key: string): number | null
   }
 }
 
-function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: ColourBy; range: [number, number] }) {
+/** A page of the game: the shop's read into its parts, the household's as the text it is. */
+function Observation({ text, shop }: { text: string; shop: boolean }) {
+  return shop ? <ShopPage text={text} /> : <p className="observation">{text}</p>;
+}
+
+/**
+ * A command token as the shop's actions are written (WebShop's "click[b0y93032z5]"): a word piece's "##" left
+ * out, and no gap before a continuation, a bracket or a hyphen, or after an opening bracket or a hyphen.
+ */
+function shopToken(tokens: readonly string[], k: number, first: boolean): { text: string; glued: boolean } {
+  const piece = tokens[k];
+  const before = first ? null : tokens[k - 1];
+  const continues = piece.startsWith('##') && piece.length > 2;
+  const glued = before !== null && (continues || piece === '[' || piece === ']' || piece === '-' || before === '[' || before === '-');
+  return { text: continues ? piece.slice(2) : piece, glued };
+}
+
+function Transcript({ t, colourBy, range, shop }: { t: TrajectoryView; colourBy: ColourBy; range: [number, number]; shop: boolean }) {
   const [focus, setFocus] = useState<number | null>(null);
   const box = useRef<HTMLDivElement>(null);
   const k = focus !== null && focus < t.tokens.length ? focus : null;
@@ -204,7 +224,7 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
           reward {t.reward.toFixed(1)}, {t.invalidSteps} invalid, A = {t.advantage === null ? '—' : fmt(t.advantage)}
         </span>
       </p>
-      <p className="observation">{t.opening}</p>
+      <Observation text={t.opening} shop={shop} />
       {t.steps.map((step, i) => (
         <div key={i} className="step" data-testid="transcript-step">
           <div className="command">
@@ -217,10 +237,11 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
               const label = (forced ? 'forced, ' : '') + tokenNumbers(t, idx)
                 .map(([name, x]) => `${name.trim()} ${fmt(x)}`)
                 .join(', ');
+              const shown = shop ? shopToken(t.tokens, idx, j === 0) : { text: t.tokens[idx], glued: false };
               return (
                 <span
                   key={idx}
-                  className={`tok ${unscored ? 'unscored' : forced ? 'forced' : ''}`}
+                  className={`tok ${unscored ? 'unscored' : forced ? 'forced' : ''}${shown.glued ? ' glued' : ''}`}
                   tabIndex={idx === tabStop ? 0 : -1}
                   style={v === null ? undefined : { background: colourOf(v, range, colourBy) }}
                   aria-label={`${t.tokens[idx]}: ${label}`}
@@ -233,13 +254,13 @@ function Transcript({ t, colourBy, range }: { t: TrajectoryView; colourBy: Colou
                   onMouseEnter={() => setFocus(idx)}
                   onFocus={() => setFocus(idx)}
                 >
-                  {t.tokens[idx]}
+                  {shown.text}
                 </span>
               );
             })}
             {step.valid ? null : <span className="bad"> (invalid)</span>}
           </div>
-          <p className="observation">{step.observation}</p>
+          <Observation text={step.observation} shop={shop} />
         </div>
       ))}
       <div className="token-detail" aria-live="polite" data-testid="token-detail">

@@ -8,6 +8,7 @@ import { findingOf } from './finding.ts';
 import { useRecorded } from './recorded_store.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart } from './UPlotChart.tsx';
+import { usePageWorld } from './world.ts';
 
 const EVAL_UNSEEN = CHARTS.find((c) => c.id === 'success-unseen')!;
 
@@ -15,6 +16,13 @@ const HEADLINE: ChartDef = {
   ...EVAL_UNSEEN,
   id: 'headline-unseen',
   title: 'Success on eval-unseen (rooms never trained on): this run (solid) over the recorded benchmark (dashed, 95% bands)',
+};
+
+/** The headline of a world with no recorded benchmark: the run alone (the household's benchmark is not drawn). */
+const HEADLINE_ALONE: ChartDef = {
+  ...HEADLINE,
+  recorded: null,
+  title: 'Success on eval-unseen (games never trained on): this run (the recorded benchmark is the household’s, so it is not drawn)',
 };
 
 /** The chart's height: most of a phone's screen width, more on a wide screen. */
@@ -37,16 +45,18 @@ function shortLabel(s: SeriesSpec): string {
 export function HeadlineChart({ children }: { children?: ReactNode }) {
   const curves = usePlayground((s) => s.record.curves);
   const recordedLoad = useRecorded((s) => s.recorded);
-  const recorded = useMemo(() => (recordedLoad.state === 'ready' ? mainArms(recordedLoad.run) : null), [recordedLoad]);
+  const household = usePageWorld() === 'household';
+  const def = household ? HEADLINE : HEADLINE_ALONE;
+  const recorded = useMemo(() => (recordedLoad.state === 'ready' && household ? mainArms(recordedLoad.run) : null), [recordedLoad, household]);
   // Raw points, one series per live run: the first screen reads at a glance (the curves below smooth).
   const data = useMemo(() => {
-    const full = chartData(HEADLINE, curves, recorded, { weight: 0, showRaw: false });
+    const full = chartData(def, curves, recorded, { weight: 0, showRaw: false });
     return { ...full, series: full.series.map((s) => ({ ...s, label: shortLabel(s) })) };
-  }, [curves, recorded]);
+  }, [def, curves, recorded]);
   const height = useMemo(headlineHeight, []);
   return (
     <section className="panel headline" aria-label="Eval-unseen success, live and recorded" data-testid="headline">
-      <UPlotChart def={HEADLINE} data={data} marker={null} register={noRegister} fixedY={false} height={height} />
+      <UPlotChart def={def} data={data} marker={null} register={noRegister} fixedY={false} height={height} />
       {children}
     </section>
   );
@@ -54,6 +64,14 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
 
 export function FindingSentence() {
   const recorded = useRecorded((s) => s.recorded);
+  const world = usePageWorld();
+  if (world !== 'household') {
+    return (
+      <p className="finding muted" data-testid="finding" data-state="other-world">
+        The recorded benchmark and its finding are the household’s: no {world} run is recorded yet, so this run is shown alone.
+      </p>
+    );
+  }
   const finding = recorded.state === 'ready' ? findingOf(recorded.run) : null;
   if (!finding) {
     return (

@@ -10,6 +10,7 @@ import { armBand, recordedUpdates } from './recorded_curves.ts';
 import { useRecorded } from './recorded_store.ts';
 import { ScrollArea } from './ScrollArea.tsx';
 import { colourOf, robustBound, type ColourBy } from './run_record.ts';
+import { usePageWorld } from './world.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : 'n/a');
@@ -40,6 +41,7 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
   const scrubId = useId();
   const mainSeeds = Math.max(0, ...run.arms.filter((a) => a.role === 'main').map((a) => a.seeds.length));
   const comparisons = run.differences.filter((d) => d.b !== 'warm start');
+  const world = usePageWorld();
   return (
     <section className="panel recorded" aria-labelledby="recorded-title" data-testid="recorded-run" data-state="ready" data-update={shown}>
       <div className="panel-head">
@@ -50,8 +52,13 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
           </span>
         </h2>
       </div>
+      {world !== 'household' ? (
+        <p className="banner banner-info" data-testid="recorded-world">
+          This benchmark trained in the household, not the {world}: its numbers are not this run’s, and the charts leave it out while the page plays the {world}.
+        </p>
+      ) : null}
       <p>
-        A finished benchmark loaded from <code>{url}</code>, not trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the{' '}
+        A finished {world === 'household' ? '' : 'household '}benchmark loaded from <code>{url}</code>, not trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the{' '}
         {run.preset} preset, {mainSeeds} seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on {run.evalGames.seen} eval-seen
         and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of the charts.
       </p>

@@ -23,6 +23,9 @@ export async function exportCheckpointOnnx(checkpoint: Uint8Array): Promise<Page
   const tokenizer = defaultTokenizer();
   let ckpt;
   try {
+    // The export and its check speak the household's vocabulary; a run of another world says so in words.
+    const world = readCheckpoint(checkpoint).metadata.env;
+    if (typeof world === 'string' && world !== 'household') throw new Error(`the ONNX export takes household runs only for now, and this run plays the ${world}`);
     ckpt = readCheckpoint(checkpoint, { vocabHash: tokenizer.hash });
   } catch (err) {
     if (err instanceof CheckpointError) throw new Error(`the run's checkpoint could not be read: ${err.message}`);

@@ -33,6 +33,8 @@ describe("the page's ONNX export", () => {
     const policy = testPolicy('micro', 2);
     const other = writeCheckpoint({ config: policy.config, vocabHash: '00000000', params: policy.params, optimizer: null, metadata: {} });
     await expect(exportCheckpointOnnx(other)).rejects.toThrow(/the run's checkpoint could not be read: .*vocabulary/);
+    const shop = writeCheckpoint({ config: policy.config, vocabHash: 'shop0000', params: policy.params, optimizer: null, metadata: { stage: 'rl', env: 'shop' } });
+    await expect(exportCheckpointOnnx(shop)).rejects.toThrow('the ONNX export takes household runs only for now, and this run plays the shop');
   });
 
   it('runs one WebAssembly thread when the page is not cross-origin isolated', () => {

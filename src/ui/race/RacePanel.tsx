@@ -1,4 +1,4 @@
-// Race mode: one button trains GRPO and SEED side by side from the same warm start on the same tasks, each in
+// Race mode: one button trains GRPO and SEED side by side from the same weights on the same tasks, each in
 // its own worker on half the cores, and shows both live with their paired difference (store.ts).
 import { useMemo } from 'react';
 import { curvesCsv } from '../curves_csv.ts';
@@ -78,7 +78,8 @@ export function RacePanel() {
         <RaceButtons />
       </div>
       <p className="hint">
-        Trains grpo and {started ? arms[1]?.algo : plan.arms[1]} side by side from the same warm start with the page’s settings (seed{' '}
+        Trains grpo and {started ? arms[1]?.algo : plan.arms[1]} side by side in the {(started ?? page).env}, from the same starting weights (the run’s warm start
+        where one ships) with the page’s settings (seed{' '}
         {started?.seed ?? page.seed}: the same training tasks and evaluation games for both), each in its own worker (on the CPU backend,{' '}
         {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`} of this machine’s {cores}). The page’s own run pauses while the race plays, and
         playing it pauses the race. The race keeps the settings it started with: edits apply to the next race.

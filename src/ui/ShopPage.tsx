@@ -1,0 +1,74 @@
+// A shop page in the episode view (shop_page.ts reads its text): the results as a list of products, an item
+// with its options (the chosen ones marked) and price, the purchase with its score. The instruction is the
+// task line's, so a page that prints it again says only that it does.
+import { readShopPage, type ShopPageView } from './shop_page.ts';
+
+export function ShopPage({ text }: { text: string }) {
+  const { page, instruction } = readShopPage(text);
+  return (
+    <div className="shop-page" data-testid="shop-page" data-kind={page.kind} title={text}>
+      <PageBody page={page} />
+      {instruction !== null && page.kind !== 'search' ? <p className="muted">(the page repeats the instruction)</p> : null}
+    </div>
+  );
+}
+
+function PageBody({ page }: { page: ShopPageView }) {
+  switch (page.kind) {
+    case 'search':
+      return (
+        <p>
+          <strong>Search page</strong> <span className="muted">(the instruction, the task above, and a search box)</span>
+        </p>
+      );
+    case 'results':
+      return (
+        <>
+          <p>
+            <strong>Results</strong> page {page.page} of {page.total} results{' '}
+            <span className="muted">
+              [Back to Search]{page.prev ? ' [< Prev]' : ''}
+              {page.next ? ' [Next >]' : ''}
+            </span>
+          </p>
+          <ol className="shop-results" data-testid="shop-results">
+            {page.results.map((r) => (
+              <li key={r.id} data-testid="shop-result">
+                <code>{r.id}</code> {r.title} <span className="shop-price">{r.price}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      );
+    case 'item':
+      return (
+        <>
+          <p>
+            <strong data-testid="shop-item-title">{page.title}</strong> <span className="shop-price">{page.price}</span>{' '}
+            <span className="muted">[Back to Search] [&lt; Prev] [Buy Now]</span>
+          </p>
+          <ul className="shop-options">
+            {page.options.map((o) => (
+              <li key={o.name}>
+                {o.name}:{' '}
+                {o.values.map((v) => (
+                  <span key={v.value} className={`shop-option ${v.chosen ? 'chosen' : ''}`} data-testid="shop-option" data-chosen={v.chosen}>
+                    {v.chosen ? `✓ ${v.value}` : v.value}
+                  </span>
+                ))}
+              </li>
+            ))}
+          </ul>
+        </>
+      );
+    case 'purchase':
+      return (
+        <p>
+          <strong>Bought</strong> <code>{page.id}</code>
+          {page.score !== null ? `: score ${page.score} (min 0.0, max 1.0)` : ''}
+        </p>
+      );
+    case 'text':
+      return <p className="observation">{page.text}</p>;
+  }
+}

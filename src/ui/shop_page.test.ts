@@ -1,0 +1,66 @@
+// The shop's pages read back into their parts: every page the shop renders, at both of its scales, gives the
+// products, options, choices and prices it was rendered from, and a text that is no page stays text.
+import { describe, expect, it } from 'vitest';
+import { environmentOf } from '../env/environments.ts';
+import { catalogueOf, DEFAULT_CATALOGUE } from '../env/shop/catalogue.ts';
+import { formatPrice, renderPage } from '../env/shop/pages.ts';
+import { SHOP_SCALES } from '../env/shop/scale.ts';
+import { readShopPage } from './shop_page.ts';
+
+const products = catalogueOf(DEFAULT_CATALOGUE);
+const INSTRUCTION = 'i need a canvas duffel bag, adjustable strap, in black, size large, and price lower than 60.00 dollars';
+
+describe('shop pages in the episode view', () => {
+  for (const scale of Object.values(SHOP_SCALES)) {
+    const head = scale.instructionOnEveryPage ? INSTRUCTION : null;
+
+    it(`reads the ${scale.name} shop's search page, with its instruction set apart`, () => {
+      expect(readShopPage(renderPage({ kind: 'search' }, INSTRUCTION, scale))).toEqual({ page: { kind: 'search' }, instruction: INSTRUCTION });
+    });
+
+    it(`reads the ${scale.name} shop's results pages as their products, with the page buttons`, () => {
+      const results = products.slice(0, scale.maxResults);
+      const last = Math.ceil(results.length / scale.resultsPerPage);
+      for (const page of [1, 2, last]) {
+        const read = readShopPage(renderPage({ kind: 'results', query: 'duffel bag', results, page }, INSTRUCTION, scale));
+        const shown = results.slice((page - 1) * scale.resultsPerPage, page * scale.resultsPerPage);
+        expect(read).toEqual({
+          instruction: head,
+          page: { kind: 'results', page, total: results.length, prev: page > 1, next: page < last, results: shown.map((p) => ({ id: p.id, title: p.title, price: formatPrice(p.priceCents) })) },
+        });
+      }
+    });
+
+    it(`reads the ${scale.name} shop's item page as its options, the chosen ones marked, and its price`, () => {
+      const product = products.find((p) => Object.keys(p.options).length >= 2)!;
+      const [first, second] = Object.entries(product.options);
+      const chosen = { [first[0]]: first[1][1], [second[0]]: second[1][0] };
+      for (const picked of [{}, { [first[0]]: first[1][1] }, chosen]) {
+        const read = readShopPage(renderPage({ kind: 'item', query: 'q', results: [product], page: 1, product, chosen: picked }, INSTRUCTION, scale));
+        expect(read.instruction).toBe(head);
+        expect(read.page).toEqual({
+          kind: 'item',
+          title: product.title,
+          price: formatPrice(product.priceCents),
+          options: Object.entries(product.options).map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: (picked as Record<string, string>)[name] === value })) })),
+        });
+      }
+    });
+  }
+
+  it('reads every page of an expert episode, the purchase with its score, and leaves other text as text', () => {
+    const env = environmentOf('shop');
+    const episode = env.episode(env.trainScene(0, 4));
+    for (const command of episode.expertPlan()) episode.step(command);
+    const kinds = episode.records.map((r) => readShopPage(r.observation).page.kind);
+    expect(kinds[0]).toBe('search');
+    expect(kinds).toContain('results');
+    expect(kinds).toContain('item');
+    expect(kinds.slice(1, -1)).not.toContain('text');
+    expect(readShopPage(episode.records.at(-1)!.observation).page).toMatchObject({ kind: 'purchase', score: '1.00' });
+    expect(readShopPage('Nothing happens.')).toEqual({ page: { kind: 'text', text: 'Nothing happens.' }, instruction: null });
+    // A page cut short (a results page missing a price) is shown as the text it is rather than misread.
+    const results = renderPage({ kind: 'results', query: 'q', results: products.slice(0, 2), page: 1 }, INSTRUCTION, SHOP_SCALES.tiny);
+    expect(readShopPage(results.slice(0, results.lastIndexOf(' [SEP] '))).page.kind).toBe('text');
+  });
+});

@@ -1,0 +1,104 @@
+// A shop page as the episode view shows it: WebShop's text form (env/shop/pages.ts, parts joined by " [SEP] ")
+// read back into its parts, so that a results page reads as a list of products, an item page as its options
+// (the chosen ones marked) and price, and the purchase page as what was bought and its score. The instruction,
+// which the task line already shows, is set apart so that the view prints it once. Text that is no shop page
+// ("Nothing happens.", a page of a form this reader does not know) stays text.
+import { CATEGORIES } from '../env/shop/categories.ts';
+import { BUTTONS, PURCHASE_TEXTS, SEP } from '../env/shop/pages.ts';
+
+interface ShopResult {
+  id: string;
+  title: string;
+  price: string;
+}
+
+interface ShopOption {
+  name: string;
+  values: { value: string; chosen: boolean }[];
+}
+
+export type ShopPageView =
+  | { kind: 'search' }
+  | { kind: 'results'; page: number; total: number; prev: boolean; next: boolean; results: ShopResult[] }
+  | { kind: 'item'; title: string; price: string; options: ShopOption[] }
+  | { kind: 'purchase'; id: string; score: string | null }
+  | { kind: 'text'; text: string };
+
+export interface ReadShopPage {
+  page: ShopPageView;
+  /** The instruction the page printed at its head (WebShop prints it on every page; the tiny shop on the search page). */
+  instruction: string | null;
+}
+
+/** The option names of the catalogue's categories: on an item page, each starts its list of values. */
+const OPTION_NAMES: ReadonlySet<string> = new Set(CATEGORIES.flatMap((c) => c.options.map((o) => o.name)));
+
+const RESULTS_HEAD = /^Page (\d+) \(Total results: (\d+)\)$/;
+const SELECTED = 'Selected: ';
+const PRICE = 'Price: ';
+
+/** "color: black, size: large" as option name to chosen value. */
+function chosenOf(part: string | undefined): Map<string, string> {
+  const chosen = new Map<string, string>();
+  if (part === undefined || !part.startsWith(SELECTED)) return chosen;
+  for (const pair of part.slice(SELECTED.length).split(', ')) {
+    const at = pair.indexOf(': ');
+    if (at > 0) chosen.set(pair.slice(0, at), pair.slice(at + 2));
+  }
+  return chosen;
+}
+
+function resultsPage(parts: readonly string[]): ShopPageView | null {
+  const head = RESULTS_HEAD.exec(parts[1] ?? '');
+  if (!head) return null;
+  let at = 2;
+  const prev = parts[at] === BUTTONS.prev;
+  if (prev) at++;
+  const next = parts[at] === BUTTONS.next;
+  if (next) at++;
+  const rest = parts.slice(at);
+  if (rest.length % 3 !== 0) return null;
+  const results: ShopResult[] = [];
+  for (let i = 0; i < rest.length; i += 3) results.push({ id: rest[i], title: rest[i + 1], price: rest[i + 2] });
+  return { kind: 'results', page: Number(head[1]), total: Number(head[2]), prev, next, results };
+}
+
+function itemPage(parts: readonly string[]): ShopPageView | null {
+  const n = parts.length;
+  if (parts[1] !== BUTTONS.prev || n < 5 || parts[n - 1] !== BUTTONS.buyNow || !parts[n - 2].startsWith(PRICE)) return null;
+  let middle = parts.slice(2, n - 3);
+  const chosen = chosenOf(middle[middle.length - 1]);
+  if (middle[middle.length - 1]?.startsWith(SELECTED)) middle = middle.slice(0, -1);
+  const options: ShopOption[] = [];
+  for (const part of middle) {
+    if (OPTION_NAMES.has(part)) options.push({ name: part, values: [] });
+    else if (options.length === 0) return null;
+    else {
+      const option = options[options.length - 1];
+      option.values.push({ value: part, chosen: chosen.get(option.name) === part });
+    }
+  }
+  return { kind: 'item', title: parts[n - 3], price: parts[n - 2].slice(PRICE.length), options };
+}
+
+function purchasePage(parts: readonly string[]): ShopPageView | null {
+  if (parts[1] !== PURCHASE_TEXTS.purchased || parts.length < 3) return null;
+  return { kind: 'purchase', id: parts[2], score: parts[3] === PURCHASE_TEXTS.score ? (parts[4] ?? null) : null };
+}
+
+/** The parts of a shop page's text; a text that is no page of the shop reads as text. */
+export function readShopPage(text: string): ReadShopPage {
+  let parts = text.split(SEP);
+  const search = parts[0] === 'WebShop';
+  if (search) parts = parts.slice(1);
+  let instruction: string | null = null;
+  if (parts[0] === 'Instruction:' && parts.length > 1) {
+    instruction = parts[1];
+    parts = parts.slice(2);
+  }
+  let page: ShopPageView | null = null;
+  if (search) page = parts.length === 1 && parts[0] === 'Search' ? { kind: 'search' } : null;
+  else if (parts[0] === BUTTONS.backToSearch) page = resultsPage(parts) ?? itemPage(parts);
+  else if (parts[0] === PURCHASE_TEXTS.thanks) page = purchasePage(parts);
+  return page ? { page, instruction } : { page: { kind: 'text', text }, instruction: null };
+}
