@@ -25,7 +25,7 @@ function PageBody({ page }: { page: ShopPageView }) {
       return (
         <>
           <p>
-            <strong>Results</strong> page {page.page} of {page.total} results{' '}
+            <strong>Results</strong>, page {page.page} ({page.total} in all){' '}
             <span className="muted">
               [Back to Search]{page.prev ? ' [< Prev]' : ''}
               {page.next ? ' [Next >]' : ''}

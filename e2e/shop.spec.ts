@@ -1,0 +1,104 @@
+// The shop on the page, micro preset: a link that names the shop opens a shop run, which says it starts from
+// seeded random weights; its episodes show the shop's pages read into their parts (no raw " [SEP] " text) and
+// its actions as WebShop writes them; one update trains; the household's recorded benchmark is not shown as
+// the shop's; the world survives a reload (the URL), and the World control goes back to the household.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { formatHash, parseHash } from '../src/worker/settings.ts';
+import { chromiumForSuite } from './suite_browser.ts';
+import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+
+const SHOP = { ...FAST, env: 'shop' } as const;
+const HEADLINE = '[data-testid="chart-headline-unseen"]';
+
+/** What the page's transcripts show of the shop, over every trajectory of the update on screen. */
+async function readShopEpisodes(page: Page) {
+  const picks = page.getByTestId('trajectory-pick');
+  const n = await picks.count();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    await picks.nth(i).click();
+    const index = await picks.nth(i).getAttribute('data-index');
+    const transcript = page.locator(`[data-testid="transcript"][data-index="${index}"]`);
+    await transcript.waitFor();
+    out.push({
+      pages: await transcript.getByTestId('shop-page').evaluateAll((els) => els.map((el) => ({ kind: el.getAttribute('data-kind'), text: el.textContent ?? '' }))),
+      results: await transcript.getByTestId('shop-result').allTextContents(),
+      // The command tokens as the transcript lays them out (a gap between chips unless one is glued to the one
+      // before), the end token left out.
+      actions: await transcript.locator('.command').evaluateAll((els) =>
+        els.map((el) =>
+          Array.from(el.querySelectorAll('.tok'))
+            .filter((t) => t.textContent !== '<end>')
+            .map((t, i) => (i === 0 || t.classList.contains('glued') ? '' : ' ') + (t.textContent ?? ''))
+            .join(''),
+        ),
+      ),
+    });
+  }
+  return out;
+}
+
+describe('the shop', () => {
+  const chromium = chromiumForSuite();
+
+  it('opens from a link, plays a shop episode shown readably, trains an update, and keeps the world over a reload', async () => {
+    const opened = await openPlayground(chromium.browser, formatHash(SHOP));
+    const { page, problems } = opened;
+    await firstRollout(page);
+    await engineReady(page);
+    expect(await page.locator('select[data-setting="env"]').inputValue()).toBe('shop');
+    expect(await page.getByTestId('tagline-world').textContent()).toBe('shopping tasks on a web shop');
+    // No warm start ships for the shop: the page says what the run starts from, and fetched none.
+    const notice = page.getByTestId('random-start');
+    expect(await notice.getAttribute('data-env')).toBe('shop');
+    expect(await notice.textContent()).toContain(`No warm start ships for the shop's micro preset: this run starts from a seeded random initialisation, seed ${SHOP.seed}`);
+    expect(await page.getByTestId('initial-source').textContent()).toBe(`a seeded random initialisation, seed ${SHOP.seed} (no warm start ships for the shop's micro preset)`);
+    expect(opened.requests.some((url) => url.includes('warmstart-'))).toBe(false);
+
+    const episodes = await readShopEpisodes(page);
+    expect(episodes.length).toBe(SHOP.groupSize * SHOP.tasksPerUpdate);
+    for (const e of episodes) {
+      // Every game opens on the search page, whose first action is a search, written as WebShop writes it.
+      expect(e.pages[0].kind).toBe('search');
+      expect(e.actions[0]).toMatch(/^search\[[^\]]+\]$/);
+      for (const a of e.actions) expect(a).toMatch(/^(search|click)\[[^\]]+\]$/);
+      // A page read into its parts shows none of the text form's separators; only text that is no page stays text.
+      for (const p of e.pages) if (p.kind !== 'text') expect(p.text).not.toContain('[SEP]');
+    }
+    const results = episodes.flatMap((e) => e.results);
+    expect(results.length).toBeGreaterThan(0);
+    for (const r of results) expect(r).toMatch(/^B0[0-9A-Z]{8} .+ \$\d+\.\d\d$/);
+    await page.getByTestId('episodes').screenshot({ path: `${SCREENSHOTS}/e2e-shop-episode.png` });
+
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await expect.poll(() => curvePoints(page)).toBe(1);
+    await expect.poll(() => page.getByTestId('live-update').getAttribute('data-value')).toBe('1');
+    // The household's benchmark is not drawn or stated as the shop's.
+    await expect.poll(async () => Number(await page.locator(HEADLINE).getAttribute('data-live-points'))).toBe(2);
+    expect(await page.locator(HEADLINE).getAttribute('data-recorded-series')).toBe('0');
+    expect(await page.getByTestId('finding').getAttribute('data-state')).toBe('other-world');
+    expect(await page.getByTestId('chart-success-unseen').getAttribute('data-recorded-series')).toBe('0');
+    await page.screenshot({ path: `${SCREENSHOTS}/e2e-shop-trained.png`, fullPage: true });
+
+    await page.reload();
+    await firstRollout(page);
+    await engineReady(page);
+    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual(SHOP);
+    expect(await page.locator('select[data-setting="env"]').inputValue()).toBe('shop');
+    await page.getByTestId('trajectory-pick').first().click();
+    expect(await page.locator('[data-testid="transcript"] [data-testid="shop-page"]').first().getAttribute('data-kind')).toBe('search');
+
+    // The World control starts a household run, from its warm start, and the link says so.
+    await page.locator('select[data-setting="env"]').selectOption('household');
+    await page.locator('[data-testid="backend"]:has-text("warmstart-micro.ckpt")').waitFor();
+    await engineReady(page);
+    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual({ ...SHOP, env: 'household' });
+    expect(await page.getByTestId('tagline-world').textContent()).toBe('household tasks');
+    expect(await notice.count()).toBe(0);
+
+    expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});
