@@ -91,6 +91,7 @@ function Settings() {
     <div className="settings">
       <p className="hint preset-note" data-testid="preset-note" data-preset={settings.preset}>
         <strong>What to look for:</strong> {PRESET_NOTES[settings.preset]}
+        {settings.env === 'household' ? null : ` In the ${settings.env}, no warm start ships yet: every preset starts from seeded random weights and plays at random for a long time.`}
       </p>
       <fieldset>
         <legend>Run</legend>
