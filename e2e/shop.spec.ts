@@ -1,7 +1,8 @@
 // The shop on the page, micro preset: a link that names the shop opens a shop run, which says it starts from
 // seeded random weights; its episodes show the shop's pages read into their parts (no raw " [SEP] " text) and
 // its actions as WebShop writes them; one update trains; the household's recorded benchmark is not shown as
-// the shop's; the world survives a reload (the URL), and the World control goes back to the household.
+// the shop's; the world survives a reload (the URL), and the World control goes back to the household. A race
+// runs in the shop as it does in the household.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatHash, parseHash } from '../src/worker/settings.ts';
@@ -99,6 +100,22 @@ describe('the shop', () => {
     expect(await notice.count()).toBe(0);
 
     expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('races GRPO against seed-exact in the shop, from seeded weights (no warm start is fetched)', async () => {
+    const opened = await openPlayground(chromium.browser, formatHash({ ...SHOP, algo: 'grpo' }));
+    const { page, problems } = opened;
+    await engineReady(page);
+    expect(await page.getByTestId('race').textContent()).toContain('side by side in the shop');
+    await page.getByTestId('race-start').click();
+    // Each arm evaluates its starting weights (update 0) and its first update.
+    for (const arm of [0, 1]) await expect.poll(async () => Number(await page.getByTestId(`race-arm-${arm}`).getAttribute('data-evaluations'))).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId('race-arm-1').getAttribute('data-algo')).toBe('seed-exact');
+    await page.getByTestId('race-pause').click();
+    await page.locator('[data-testid="race"][data-phase="paused"]').waitFor();
+    expect(await page.getByTestId('race-message').count()).toBe(0);
+    expect(opened.requests.some((url) => url.includes('warmstart-'))).toBe(false);
     expect(problems).toEqual([]);
   });
 });

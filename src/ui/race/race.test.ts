@@ -39,6 +39,11 @@ describe('a race plan', () => {
     expect(racePlan({ ...defaultSettings('micro'), algo: 'seed-sibling' }, 4).arms).toEqual(['grpo', 'seed-sibling']);
   });
 
+  it('races in the world the page plays', () => {
+    expect(racePlan({ ...defaultSettings('micro'), env: 'shop' }, 4).settings.map((s) => s.env)).toEqual(['shop', 'shop']);
+    expect(changedSinceStart(defaultSettings('micro'), { ...defaultSettings('micro'), env: 'shop' })).toEqual(['env']);
+  });
+
   it('names the settings changed since the race started, the algorithm aside', () => {
     const started = { ...defaultSettings('micro'), algo: 'seed-exact' as const };
     expect(changedSinceStart(started, { ...started, algo: 'grpo' })).toEqual([]);
