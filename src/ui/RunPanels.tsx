@@ -153,7 +153,7 @@ export function CheckpointPanel() {
 
   const onExport = async () => {
     const bytes = await exportCheckpoint();
-    if (bytes) downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `seed-${run}-${settings.preset}.ckpt`);
+    if (bytes) downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `seed-${run}-${settings.env === 'household' ? '' : `${settings.env}-`}${settings.preset}.ckpt`);
   };
   const onFile = async (file: File | undefined) => {
     if (!file) return;

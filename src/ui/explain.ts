@@ -11,7 +11,9 @@ export const GUIDE: readonly { title: string; text: string }[] = [
     title: 'The game',
     text:
       'A small transformer plays text household games (“put a clean mug in the cabinet”): it reads the room and types one command ' +
-      'at a time, a few tokens each. Training changes its weights so that it wins more often. It is trained here, in this tab.',
+      'at a time, a few tokens each. Training changes its weights so that it wins more often. It is trained here, in this tab. ' +
+      'With the World setting on the shop, it shops on a WebShop-style site instead (“i need a canvas duffel bag in black, under 60 ' +
+      'dollars”): it reads the site’s pages and types search[…] and click[…] actions, and a purchase wins when it meets every requirement.',
   },
   {
     title: 'The outcome signal (GRPO)',
