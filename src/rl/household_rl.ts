@@ -24,6 +24,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
   if (!world) {
     world = {
       env: householdEnvironment(scale),
+      trainDefaults: {},
       skillDecoder(tok, t) {
         const grammar = skillGrammar(tok);
         const filter = grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task));

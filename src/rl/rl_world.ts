@@ -4,6 +4,7 @@
 // world.
 import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import type { TrainConfig } from './config.ts';
 import type { Trajectory } from './rollout.ts';
 
 /** Constrained decoding of one trajectory's skill: the mask of the next token, and the step past a sampled one. */
@@ -28,6 +29,8 @@ interface SkillTruthShares {
 
 export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly env: Environment<S, R>;
+  /** What a run in this world changes from the preset's training settings (rl/config.ts), and why, beside it. */
+  readonly trainDefaults: Readonly<Partial<TrainConfig>>;
   /** The skill grammar's decoder for one finished trajectory (its words and facts limit what the skill may say). */
   skillDecoder(tok: Tokenizer, t: Trajectory<S, R>): SkillDecoder;
   /** Whether a skill text is usable for distillation: it parses under the world's grammar and is long enough. */

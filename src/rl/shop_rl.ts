@@ -32,6 +32,10 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
   if (!world) {
     world = {
       env,
+      // A shop episode outgrows the 512-token context as one sequence: each step is its own (the window layout)
+      // with the last two steps; the tiny shop's games take about 5 steps, 10 leave room for mistakes; the
+      // annotator's shop skills run to about 50 tokens; a click on an id is 13 tokens, a search up to 15.
+      trainDefaults: { maxSteps: 10, history: 2, maxSkillTokens: 56, maxCommandTokens: 16 },
       skillDecoder(tok, t) {
         const grammar = shopSkillGrammar(tok);
         const filter = grammar.entityFilter(shopTrajectoryWords(t.records));
