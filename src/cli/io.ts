@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SceneError, sceneFromJson, type Scene } from '../env/scene.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
 import { environmentOf } from '../env/environments.ts';
@@ -170,17 +169,6 @@ export async function readCheckpointBytes(path: string, vocabHash: string | null
     return { checkpoint: readCheckpoint(bytes, vocabHash === null ? {} : { vocabHash }), bytes: bytes.length };
   } catch (err) {
     if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
-    throw err;
-  }
-}
-
-/** A scene JSON file, checked (env/scene.ts); every refusal names the file. */
-export async function readSceneInput(path: string): Promise<Scene> {
-  const text = await readTextInput(path, MAX_INPUT_BYTES.scene);
-  try {
-    return sceneFromJson(text);
-  } catch (err) {
-    if (err instanceof SceneError) throw new CliError(`${path}: ${err.message}`);
     throw err;
   }
 }
