@@ -8,11 +8,13 @@
 //   follow  the episode's hindsight skill (annotateShop, cut to annotatedSkillTokens) in the context of a primed
 //           replay of the same game, by the explorer acting on what the skill states (the search that worked,
 //           the right item's cost, the options an earlier purchase lacked), so the skill changes the actions
-//           ('primed'); or, with 'own', the won episodes again with their own skill;
+//           ('primed'); or, with 'own', the won episodes again with their own skill. A step whose context has
+//           no room left for the skill block (policyContext fits it last) is left out;
 //   analyze analyzer prompt -> that skill, scored under the free-decoding mask.
 import { Rng } from '../common/rng.ts';
 import type { ShopEnvironment } from '../env/shop/environment.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
+import { SKILL } from '../text/markers.ts';
 import { analyzerSequence, policyContext } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ScoredSequence } from './batch.ts';
@@ -38,6 +40,7 @@ export interface ShopCorpusOptions extends WarmStartOptions {
 function stepSequences(tok: Tokenizer, contextLength: number, goal: string, episode: ShopExplorerEpisode, options: ShopCorpusOptions, skill?: string): ScoredSequence[] {
   const text = episodeText({ goal, records: episode.game.records });
   const out: ScoredSequence[] = [];
+  const skillMarker = tok.id(SKILL);
   text.steps.forEach((step, t) => {
     if (episode.random[t] && !options.scoreRandom) return;
     const command = tok.encode(step.action);
@@ -45,6 +48,8 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     const masks = trie.commandMasks(command);
     const reserve = Math.max(command.length + 1, (options.maxCommandTokens ?? 0) + 1);
     const context = policyContext(tok, { ...text, steps: text.steps.slice(0, t) }, { history: options.history, maxLen: contextLength, reserve, skill });
+    // A context too full for the skill block would teach the replay's action without its reason.
+    if (skill !== undefined && !context.includes(skillMarker)) return;
     const ids = Int32Array.from([...context, ...command, tok.endId]);
     out.push({ ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks });
   });

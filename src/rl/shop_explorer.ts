@@ -18,11 +18,12 @@
 import type { Rng } from '../common/rng.ts';
 import type { Environment, Episode, FreeTextCommand } from '../env/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
+import { splitPieces } from '../text/pieces.ts';
 import { shopTerms } from '../text/shop_skill.ts';
 import { readInstruction, NO_SHOP_PRIOR, type ShopPrior, type WantedItem } from './shop_knowledge.ts';
 import { itemPage, listedItems, resultsPageNumber, type ListedItem } from './shop_observed.ts';
 
-export interface ShopExplorerOptions {
+interface ShopExplorerOptions {
   maxSteps: number;
   noise: number;
   prior?: ShopPrior;
@@ -37,8 +38,18 @@ export interface ShopExplorerEpisode {
   random: boolean[];
 }
 
-/** A search holds at most this many words (the search bar's limit is in pieces; every word here is one to three). */
-const MAX_QUERY_WORDS = 8;
+/** The query of the words that fit the search bar (whole words, up to its limit in word pieces). */
+function fitQuery(words: readonly string[], bar: FreeTextCommand | null): string {
+  const kept: string[] = [];
+  let pieces = 0;
+  for (const w of words) {
+    const n = splitPieces(w).length;
+    if (bar !== null && pieces + n > bar.maxPieces) break;
+    kept.push(w);
+    pieces += n;
+  }
+  return kept.join(' ');
+}
 
 const click = (label: string) => `click[${label.toLowerCase()}]`;
 const PREV = click('< Prev');
@@ -97,10 +108,10 @@ function acceptable(title: string, cents: number, wanted: WantedItem, prior: Sho
 }
 
 /** The queries in the order tried: the skill's, the instruction's words, its noun phrase, its last two words. */
-function queries(wanted: WantedItem, prior: ShopPrior): string[] {
+function queries(wanted: WantedItem, prior: ShopPrior, bar: FreeTextCommand | null): string[] {
   const list = [prior.query, wanted.searchWords, wanted.titleTerms, wanted.titleTerms.slice(-2)]
     .filter((q): q is string[] => q !== null && q.length > 0)
-    .map((q) => q.join(' ').replace(/ - /g, '-'));
+    .map((q) => fitQuery(q.join(' ').replace(/ - /g, '-').split(' '), bar));
   return [...new Set(list)];
 }
 
@@ -120,11 +131,11 @@ function wantedOptions(offered: readonly string[], wanted: WantedItem, prior: Sh
 }
 
 /** The explorer's own choice from what the pages showed. */
-function deliberateCommand(records: readonly ShopStepRecord[], admissible: readonly string[], wanted: WantedItem, prior: ShopPrior): string {
+function deliberateCommand(records: readonly ShopStepRecord[], admissible: readonly string[], bar: FreeTextCommand | null, wanted: WantedItem, prior: ShopPrior): string {
   const seen = seenSoFar(records, wanted, prior);
   const { page } = seen;
   if (page.page === 'search') {
-    const list = queries(wanted, prior);
+    const list = queries(wanted, prior, bar);
     return `search[${list.find((q) => !seen.queries.includes(q)) ?? list[0]}]`;
   }
   if (page.page === 'results') {
@@ -143,12 +154,12 @@ function deliberateCommand(records: readonly ShopStepRecord[], admissible: reado
 }
 
 /** A random command: a listed click, or on the search page a search of a random subset of the instruction's words. */
-function randomCommand(admissible: readonly string[], wanted: WantedItem, rng: Rng): string {
+function randomCommand(admissible: readonly string[], bar: FreeTextCommand | null, wanted: WantedItem, rng: Rng): string {
   if (admissible.length > 0) return rng.pick(admissible);
   const words = wanted.queryWords.length ? wanted.queryWords : wanted.titleTerms;
   let subset = words.filter(() => rng.float() < 0.5);
   if (subset.length === 0) subset = [rng.pick(words)];
-  return `search[${subset.slice(0, MAX_QUERY_WORDS).join(' ')}]`;
+  return `search[${fitQuery(subset, bar)}]`;
 }
 
 /** One episode of the scene by the explorer; the scene is read only through the world (its task line and its pages). */
@@ -161,11 +172,12 @@ export function runShopExplorer<S>(env: Environment<S, ShopStepRecord>, scene: S
   const random: boolean[] = [];
   while (!game.done) {
     const commands = game.admissibleCommands();
+    const bar = game.freeText();
     admissible.push(commands);
-    freeText.push(game.freeText());
+    freeText.push(bar);
     const noisy = rng.float() < options.noise;
     random.push(noisy);
-    game.step(noisy ? randomCommand(commands, wanted, rng) : deliberateCommand(game.records, commands, wanted, prior));
+    game.step(noisy ? randomCommand(commands, bar, wanted, rng) : deliberateCommand(game.records, commands, bar, wanted, prior));
   }
   return { game, admissible, freeText, random };
 }
