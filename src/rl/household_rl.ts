@@ -14,6 +14,7 @@ import type { RlWorld } from './rl_world.ts';
 import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
 import { teacherScenes } from './teacher_check.ts';
+import { buildCorpus } from './warmstart.ts';
 
 export type HouseholdRl = RlWorld<Scene, StepRecord>;
 
@@ -47,6 +48,8 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
       truthShares: (skills) => placeTruthShares(skills),
       expertTokens: (trajectories, tok) => updateExpertTokens(trajectories, tok),
       teacherScenes: (count) => teacherScenes(count, scale),
+      warmStartDefaults: {},
+      warmStartCorpus: (tok, contextLength, options) => buildCorpus(tok, contextLength, { ...options, scale }),
     };
     cache.set(scale, world);
   }

@@ -5,6 +5,7 @@
 import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
+import type { Corpus, WarmStartOptions } from './warmstart.ts';
 import type { Trajectory } from './rollout.ts';
 
 /** Constrained decoding of one trajectory's skill: the mask of the next token, and the step past a sampled one. */
@@ -45,4 +46,8 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   expertTokens(trajectories: readonly Trajectory<S, R>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array;
   /** The games the teacher check plays (training games of a seed no run draws). */
   teacherScenes(count: number): S[];
+  /** What this world's warm start changes from warmstart.ts's defaults. */
+  readonly warmStartDefaults: Readonly<Partial<WarmStartOptions>>;
+  /** The warm start's corpus: the world's explorer acting, primed replays with a skill to follow, the analyzer. */
+  warmStartCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus;
 }

@@ -9,6 +9,7 @@ import { readCheckpoint } from '../../model/checkpoint.ts';
 import { run as evalRun } from './eval.ts';
 import { run as teacherRun } from './teacher.ts';
 import { run as trainRun } from './train.ts';
+import { run as warmRun } from './warmstart.ts';
 import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-shop-train-'));
@@ -34,6 +35,20 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
     expect(Array.from(ck.params)).toEqual(Array.from(other.params));
     const lines = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1]);
+  });
+
+  it("warmstart --env shop writes a shop checkpoint and card that train --env shop starts from", async () => {
+    const warm = join(dir, 'shop-warm.ckpt');
+    const { code } = await runCaptured(warmRun, ['--env', 'shop', '--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '4', '--steps', '2', '--eval-episodes', '2', '--teacher-games', '2']);
+    expect(code).toBe(0);
+    const card = JSON.parse(readFileSync(join(dir, 'shop-warm.json'), 'utf8'));
+    expect(card).toMatchObject({ env: 'shop', scale: 'tiny', preset: 'micro', steps: 2, eval_episodes: { seen: 2, unseen: 2 } });
+    expect(card.corpus.examples.act).toBeGreaterThan(0);
+    expect(card.corpus.examples.follow).toBeGreaterThan(0);
+    expect(card.corpus.examples.analyze).toBe(4);
+    expect(readCheckpoint(new Uint8Array(readFileSync(warm))).metadata).toMatchObject({ stage: 'warmstart', env: 'shop' });
+    const trained = await runCaptured(trainRun, [...args(join(dir, 'from-warm')), '--updates', '1', '--init', warm]);
+    expect(JSON.parse(trained.stdout)).toMatchObject({ updates: 1 });
   });
 
   it('evaluates and checks the teacher of a shop checkpoint in the shop, and names the world to the household', async () => {
