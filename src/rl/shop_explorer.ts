@@ -122,9 +122,8 @@ function queries(wanted: WantedItem, prior: ShopPrior, bar: FreeTextCommand | nu
 }
 
 /** The listed item to open on a results page, or null. */
-function chooseListed(items: readonly ListedItem[], pageNumber: number, seen: Seen, wanted: WantedItem, prior: ShopPrior, skipFirst: boolean): ListedItem | null {
-  let fitting = items.filter((l) => !seen.rejected.has(l.id.toLowerCase()) && acceptable(l.title, l.cents, wanted, prior));
-  if (skipFirst && pageNumber === 1) fitting = fitting.slice(1);
+function chooseListed(items: readonly ListedItem[], pageNumber: number, seen: Seen, wanted: WantedItem, prior: ShopPrior): ListedItem | null {
+  const fitting = items.filter((l) => !seen.rejected.has(l.id.toLowerCase()) && acceptable(l.title, l.cents, wanted, prior));
   if (prior.cents !== null) return fitting.find((l) => l.cents === prior.cents) ?? null;
   if (prior.laterPage && pageNumber === 1) return null;
   return fitting[0] ?? null;
@@ -145,9 +144,7 @@ function deliberateCommand(records: readonly ShopStepRecord[], admissible: reado
     return `search[${list.find((q) => !seen.spent.has(q)) ?? list[0]}]`;
   }
   if (page.page === 'results') {
-    // Distrusting the first fitting item holds for the first search only: a later one lists other items.
-    const skipFirst = prior.distrustFirstFit && seen.spent.size === 0;
-    const chosen = chooseListed(listedItems(page), resultsPageNumber(page) ?? 1, seen, wanted, prior, skipFirst);
+    const chosen = chooseListed(listedItems(page), resultsPageNumber(page) ?? 1, seen, wanted, prior);
     if (chosen) return click(chosen.id);
     // The skill names the search that found the right item: results of another are not paged through.
     const elsewhere = prior.query !== null && seen.query !== queries(wanted, prior, bar)[0];
