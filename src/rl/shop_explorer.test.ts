@@ -96,10 +96,10 @@ describe('the shop explorer', () => {
   // Measured here (200 train games of seed 7; the earlier episode at noise 0.25, its annotated skill cut to 56
   // tokens): noise 0, unprimed 116 won, primed 170 (+27 points); noise 0.25, unprimed 101, primed 123 (+11).
   // Over 1000 games (train seed 5, rng seed 11): noise 0, 0.613 / 0.855; noise 0.25, 0.452 / 0.602. With the
-  // skill cut to 32 tokens (a won episode's cost is cut away): noise 0, 0.613 / 0.847; noise 0.25, 0.471 / 0.563.
-  // Unprimed, the explorer buys the first title-fitting item,
-  // which may lack an option value or an attribute no title shows; a won episode's skill names the right item's
-  // cost (and its search), a failed one the option value its purchase lacked.
+  // skill cut to 32 tokens (a won episode's cost is cut away): noise 0, 0.613 / 0.843; noise 0.25, 0.471 / 0.563.
+  // Unprimed, the explorer buys the first title-fitting item, which may lack an option value (or an attribute no
+  // title shows); a won episode's skill names the right item's cost and its search, a failed one the option
+  // value its purchase lacked.
   it('primed with the skill of an earlier episode of the same game, wins clearly more often', () => {
     const rng = new Rng(1);
     const rates = { plain: 0, primed: 0, noisyPlain: 0, noisyPrimed: 0 };
