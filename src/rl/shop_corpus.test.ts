@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { TINY } from '../env/scale.ts';
 import { SHOP } from '../env/shop/environment.ts';
 import { SKILL } from '../text/markers.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
@@ -8,7 +7,7 @@ import { EXAMPLE_KINDS, WARMSTART_DEFAULTS } from './warmstart.ts';
 
 const tok = tokenizerOf(SHOP);
 const CONTEXT = 512;
-const options = { ...WARMSTART_DEFAULTS, seed: 3, scale: TINY, episodes: 12, maxSteps: 10, history: 2, maxSkillTokens: 56, annotatedSkillTokens: 56 };
+const options = { ...WARMSTART_DEFAULTS, seed: 3, episodes: 12, maxSteps: 10, history: 2, maxSkillTokens: 56, annotatedSkillTokens: 56 };
 
 const allows = (masks: Uint32Array, k: number, words: number, token: number) => (masks[k * words + (token >>> 5)] >>> (token & 31)) & 1;
 
@@ -52,6 +51,20 @@ describe('the shop warm-start corpus', () => {
     expect(own.kinds.every((k) => k === 'act')).toBe(true);
     expect(every.counts.act).toBeGreaterThan(own.counts.act);
     expect(own.explorerSuccess).toBe(every.explorerSuccess);
+  });
+
+  it('with own-skill follow examples, repeats the won episodes\' own steps with their skill', () => {
+    const own = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, follow: 'own' });
+    const primedFollow = corpus.sequences.filter((_, i) => corpus.kinds[i] === 'follow');
+    const ownFollow = own.sequences.filter((_, i) => own.kinds[i] === 'follow');
+    const ownAct = own.sequences.filter((_, i) => own.kinds[i] === 'act');
+    expect(ownFollow.length).toBeGreaterThan(0);
+    expect(ownFollow).not.toEqual(primedFollow);
+    // Each follow example is an act example's command under the same mask, with the skill in its context.
+    const key = (s: (typeof ownAct)[number]) => `${Array.from(s.ids.subarray(s.positions[0]))}|${Array.from(s.masks)}`;
+    const acted = new Set(ownAct.map(key));
+    for (const s of ownFollow) expect(acted.has(key(s))).toBe(true);
+    expect(own.explorerSuccess).toBe(corpus.explorerSuccess);
   });
 
   it('is the same corpus from the same seed, another from another', () => {

@@ -26,7 +26,8 @@ import type { Corpus, WarmStartOptions } from './warmstart.ts';
 
 type ExampleKind = Corpus['kinds'][number];
 
-export interface ShopCorpusOptions extends WarmStartOptions {
+/** The warm start's options (its room scale aside: the shop's scale is the environment's). */
+export interface ShopCorpusOptions extends Omit<WarmStartOptions, 'scale'> {
   /** Past steps in each step's context, as the shop trains. */
   history: number;
   /**

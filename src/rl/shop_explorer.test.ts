@@ -89,21 +89,23 @@ describe('the shop explorer', () => {
     expect(lacked).toMatchObject({ mustOffer: [['navy', 'color']], maxCents: 4000, cents: null });
     const wrong = shopSkillKnowledge("avoid: buying an item whose title lacks henley shirt; the item was titled northfold men's cotton polo shirt.");
     expect(wrong).toMatchObject({ titleTerms: ['henley', 'shirt'], avoidTitles: [['northfold', "men's", 'cotton', 'polo', 'shirt']] });
-    expect(shopSkillKnowledge('avoid: buying an item; the instruction asked for machine washable.').distrustFirstFit).toBe(true);
+    expect(shopSkillKnowledge('avoid: buying an item; the instruction asked for machine washable.')).toMatchObject({ cents: null, mustOffer: [], avoidTitles: [], titleTerms: [] });
     expect(shopSkillKnowledge('not a skill')).toMatchObject({ query: null, cents: null, mustOffer: [], avoidTitles: [] });
   });
 
-  // Measured on these 100 train games (seed 7), the earlier episode at noise 0.25, its annotated skill cut to 56
-  // tokens, three rng seeds: noise 0, unprimed 0.58 / primed 0.82-0.85; noise 0.25, unprimed 0.43-0.48 / primed
-  // 0.52-0.64. Over 300 games: noise 0, 0.62 / 0.88; noise 0.25, 0.43-0.45 / 0.52-0.53. Unprimed, it buys the
-  // first title-fitting item, which may lack an option value or an attribute no title shows; a won episode's
-  // skill names the right item's cost, a failed one the option its purchase lacked.
+  // Measured here (200 train games of seed 7; the earlier episode at noise 0.25, its annotated skill cut to 56
+  // tokens): noise 0, unprimed 116 won, primed 170 (+27 points); noise 0.25, unprimed 101, primed 123 (+11).
+  // Over 1000 games (train seed 5, rng seed 11): noise 0, 0.613 / 0.855; noise 0.25, 0.452 / 0.602. With the
+  // skill cut to 32 tokens (a won episode's cost is cut away): noise 0, 0.613 / 0.843; noise 0.25, 0.471 / 0.563.
+  // Unprimed, the explorer buys the first title-fitting item, which may lack an option value (or an attribute no
+  // title shows); a won episode's skill names the right item's cost and its search, a failed one the option
+  // value its purchase lacked.
   it('primed with the skill of an earlier episode of the same game, wins clearly more often', () => {
     const rng = new Rng(1);
     const rates = { plain: 0, primed: 0, noisyPlain: 0, noisyPrimed: 0 };
     let fromWins = 0;
     let fromWinsPrimed = 0;
-    const games = 100;
+    const games = 200;
     for (let i = 0; i < games; i++) {
       const scene = SHOP.trainScene(i, 7);
       const earlier = runShopExplorer(SHOP, scene, rng.fork(`earlier/${i}`), { maxSteps: 10, noise: 0.25 });
@@ -119,8 +121,8 @@ describe('the shop explorer', () => {
         fromWinsPrimed += primed;
       }
     }
-    expect(rates.primed - rates.plain).toBeGreaterThanOrEqual(0.15 * games);
-    expect(rates.noisyPrimed).toBeGreaterThan(rates.noisyPlain);
+    expect(rates.primed - rates.plain).toBeGreaterThanOrEqual(0.2 * games);
+    expect(rates.noisyPrimed - rates.noisyPlain).toBeGreaterThanOrEqual(0.08 * games);
     // A won episode's skill carries which item is right: without noise the replay buys it.
     expect(fromWins).toBeGreaterThan(20);
     expect(fromWinsPrimed).toBe(fromWins);

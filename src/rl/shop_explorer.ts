@@ -4,20 +4,22 @@
 // from what a policy sees; this explorer can. It searches with the instruction's attribute and type words; on
 // a results page it opens the first listed item whose title shows every word of the instruction's noun phrase
 // and whose price is under the bound (the next page when none; back to search and a shorter query when the
-// results run out); on the item page it chooses the option values the instruction asks for that the page offers,
-// and buys (so an item lacking one, or lacking an attribute no title shows, is bought). With probability `noise` it acts at
-// random instead (a random click, or on the search page a search of a random subset of the instruction's
-// words), so it wanders as a weak agent does; those steps are marked, so a corpus need not imitate them.
+// results run out); on the item page it chooses the option values the instruction asks for that the page
+// offers, and buys (so an item lacking one, or lacking an attribute no title shows, is bought). With probability
+// `noise` it acts at random instead (a random click, or on the search page a search of a random subset of the
+// instruction's words), so it wanders as a weak agent does; those steps are marked, so a corpus need not
+// imitate them.
 //
 // Primed (`prior`, shop_knowledge.ts shopSkillKnowledge), it acts on what a hindsight skill states: the search
-// that worked first, the listed item whose price is the cost the skill names (so a skill from a won episode of
-// the same game carries the hidden knowledge of which item is right), a later page when the skill says the
-// first had none, the options it names, and no item the skill says was bought wrongly: one with the title it
-// names, or, when it says the item lacked an option value, one whose page does not offer it (left with "< prev"
-// and not opened again).
+// that worked first (and back to it, rather than paging, after another), the listed item whose price is the
+// cost the skill names (so a skill from a won episode of the same game carries the hidden knowledge of which
+// item is right), a later page when the skill says the first had none, the options it names, and no item the
+// skill says was bought wrongly: one with the title it names, or, when it says the item lacked an option
+// value, one whose page does not offer it (left with "< prev" and not opened again).
 import type { Rng } from '../common/rng.ts';
 import type { Environment, Episode, FreeTextCommand } from '../env/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
+import { BUTTONS, SEP } from '../env/shop/pages.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { shopTerms } from '../text/shop_skill.ts';
 import { readInstruction, NO_SHOP_PRIOR, type ShopPrior, type WantedItem } from './shop_knowledge.ts';
@@ -52,37 +54,41 @@ function fitQuery(words: readonly string[], bar: FreeTextCommand | null): string
 }
 
 const click = (label: string) => `click[${label.toLowerCase()}]`;
-const PREV = click('< Prev');
-const NEXT = click('Next >');
-const BACK = click('Back to Search');
-const BUY = click('Buy Now');
+const PREV = click(BUTTONS.prev);
+const NEXT = click(BUTTONS.next);
+const BACK = click(BUTTONS.backToSearch);
+const BUY = click(BUTTONS.buyNow);
 const ITEM_CLICK = /^click\[(b0[a-z0-9]{8})\]$/;
 
 const holdsAll = (words: ReadonlySet<string>, terms: readonly string[]) => terms.every((t) => words.has(t));
 const sameTerms = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
 
-/** What the explorer has seen in this episode: where it is, what it searched, which items it turned down. */
+/** What the explorer has seen in this episode: where it is, which searches it paged to the end, which items it turned down. */
 interface Seen {
   page: ShopStepRecord;
-  queries: string[];
+  /** The last search's words. */
+  query: string;
+  spent: Set<string>;
   rejected: Set<string>;
 }
 
-/** The page shown now (the last valid step's), the searches made and the items opened and turned down. */
+/** The page shown now (the last valid step's), the searches whose last results page it saw and the items opened and turned down. */
 function seenSoFar(records: readonly ShopStepRecord[], wanted: WantedItem, prior: ShopPrior): Seen {
-  const queries: string[] = [];
+  const spent = new Set<string>();
   const rejected = new Set<string>();
   let page = records[0];
+  let query = '';
   for (const r of records) {
     if (!r.valid) continue;
     page = r;
     const search = /^search\[(.*)\]$/.exec(r.action);
-    if (search) queries.push(search[1]);
+    if (search) query = search[1];
+    if (r.page === 'results' && !r.observation.includes(`${SEP}${BUTTONS.next}`)) spent.add(query);
     const opened = ITEM_CLICK.exec(r.action);
     const item = opened ? itemPage(r) : null;
     if (opened && item && !acceptable(item.title, item.cents, wanted, prior, item.optionParts)) rejected.add(opened[1]);
   }
-  return { page, queries, rejected };
+  return { page, query, spent, rejected };
 }
 
 /** Whether an option value a skill writes as terms ("x - large size") is this value ("x-large"). */
@@ -116,9 +122,8 @@ function queries(wanted: WantedItem, prior: ShopPrior, bar: FreeTextCommand | nu
 }
 
 /** The listed item to open on a results page, or null. */
-function chooseListed(items: readonly ListedItem[], pageNumber: number, seen: Seen, wanted: WantedItem, prior: ShopPrior, skipFirst: boolean): ListedItem | null {
-  let fitting = items.filter((l) => !seen.rejected.has(l.id.toLowerCase()) && acceptable(l.title, l.cents, wanted, prior));
-  if (skipFirst && pageNumber === 1) fitting = fitting.slice(1);
+function chooseListed(items: readonly ListedItem[], pageNumber: number, seen: Seen, wanted: WantedItem, prior: ShopPrior): ListedItem | null {
+  const fitting = items.filter((l) => !seen.rejected.has(l.id.toLowerCase()) && acceptable(l.title, l.cents, wanted, prior));
   if (prior.cents !== null) return fitting.find((l) => l.cents === prior.cents) ?? null;
   if (prior.laterPage && pageNumber === 1) return null;
   return fitting[0] ?? null;
@@ -136,14 +141,14 @@ function deliberateCommand(records: readonly ShopStepRecord[], admissible: reado
   const { page } = seen;
   if (page.page === 'search') {
     const list = queries(wanted, prior, bar);
-    return `search[${list.find((q) => !seen.queries.includes(q)) ?? list[0]}]`;
+    return `search[${list.find((q) => !seen.spent.has(q)) ?? list[0]}]`;
   }
   if (page.page === 'results') {
-    // Distrusting the first fitting item holds for the first search only: a later one lists other items.
-    const skipFirst = prior.distrustFirstFit && seen.queries.length === 1;
-    const chosen = chooseListed(listedItems(page), resultsPageNumber(page) ?? 1, seen, wanted, prior, skipFirst);
+    const chosen = chooseListed(listedItems(page), resultsPageNumber(page) ?? 1, seen, wanted, prior);
     if (chosen) return click(chosen.id);
-    return admissible.includes(NEXT) ? NEXT : BACK;
+    // The skill names the search that found the right item: results of another are not paged through.
+    const elsewhere = prior.query !== null && seen.query !== queries(wanted, prior, bar)[0];
+    return admissible.includes(NEXT) && !elsewhere ? NEXT : BACK;
   }
   const item = itemPage(page);
   if (item === null) return BACK;

@@ -81,11 +81,9 @@ export interface ShopPrior {
   /** Items not to buy: whose title says these words exactly, or priced over a bound. */
   avoidTitles: string[][];
   maxCents: number | null;
-  /** The title-fitting item the search lists first was bought and was wrong: an attribute no title shows was missing. */
-  distrustFirstFit: boolean;
 }
 
-const noPrior = (): ShopPrior => ({ query: null, titleTerms: [], cents: null, laterPage: false, options: [], mustOffer: [], avoidTitles: [], maxCents: null, distrustFirstFit: false });
+const noPrior = (): ShopPrior => ({ query: null, titleTerms: [], cents: null, laterPage: false, options: [], mustOffer: [], avoidTitles: [], maxCents: null });
 
 export const NO_SHOP_PRIOR: Readonly<ShopPrior> = noPrior();
 
@@ -105,8 +103,8 @@ function actionFacts(prior: ShopPrior, a: ShopAction): void {
  * The knowledge a skill states. A workflow: its search, "click next" (a later page), the item it clicked (title
  * words, price bound), its options, and its facts (what the item cost, the first page's lack). An avoidance:
  * the right choice its mistake implies (the option "instead of" which, the title words a bought item lacked,
- * the bound it went over), the title of a wrongly bought item, the options it lacked, and a bare "buying an item" (the item that fitted
- * by title lacked what no title shows). A skill that does not parse states nothing.
+ * the bound it went over), the title of a wrongly bought item and the option values it lacked. A skill that does
+ * not parse states nothing.
  */
 export function shopSkillKnowledge(text: string): ShopPrior {
   const prior = noPrior();
@@ -127,7 +125,6 @@ export function shopSkillKnowledge(text: string): ShopPrior {
       const { title, price } = m.action.item;
       if (title?.lacks) prior.titleTerms.push(...title.terms);
       if (price?.over) prior.maxCents = centsOfPrice(price.price);
-      if (!title && !price) prior.distrustFirstFit = true;
     }
     if (m.kind === 'instead' && m.of.verb === 'choose') prior.options.push(...m.of.options);
     if (m.kind === 'before' && m.then.verb === 'choose') prior.options.push(...m.then.options);
