@@ -5,6 +5,7 @@ import { householdEnvironment } from '../env/household_environment.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import { TINY } from '../env/scale.ts';
+import { ANALYZER_OBSERVATION_TOKENS } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { trajectoryWords } from './analyzer.ts';
@@ -48,6 +49,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
       truthShares: (skills) => placeTruthShares(skills),
       expertTokens: (trajectories, tok) => updateExpertTokens(trajectories, tok),
       teacherScenes: (count) => teacherScenes(count, scale),
+      analyzerObservationTokens: ANALYZER_OBSERVATION_TOKENS,
       warmStartDefaults: {},
       warmStartCorpus: (tok, contextLength, options) => buildCorpus(tok, contextLength, { ...options, scale }),
     };

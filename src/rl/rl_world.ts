@@ -46,6 +46,8 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   expertTokens(trajectories: readonly Trajectory<S, R>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array;
   /** The games the teacher check plays (training games of a seed no run draws). */
   teacherScenes(count: number): S[];
+  /** The analyzer reads each observation of a trajectory up to this many tokens (text/prompts.ts analyzerContext). */
+  readonly analyzerObservationTokens: number;
   /** What this world's warm start changes from warmstart.ts's defaults. */
   readonly warmStartDefaults: Readonly<Partial<WarmStartOptions>>;
   /** The warm start's corpus: the world's explorer acting, primed replays with a skill to follow, the analyzer. */

@@ -27,6 +27,13 @@ import type { Corpus, WarmStartOptions } from './warmstart.ts';
 type ExampleKind = Corpus['kinds'][number];
 
 /** The warm start's options (its room scale aside: the shop's scale is the environment's). */
+/**
+ * The analyzer reads each shop page up to this many tokens: a tiny shop's results page (about 160 tokens) whole,
+ * so that the titles and prices a skill names are in what it reads (the household's 24 would keep only the
+ * head of a page).
+ */
+export const SHOP_ANALYZER_OBSERVATION_TOKENS = 176;
+
 export interface ShopCorpusOptions extends Omit<WarmStartOptions, 'scale'> {
   /** Past steps in each step's context, as the shop trains. */
   history: number;
@@ -90,7 +97,7 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
       const replay = runShopExplorer(env, scene, primed, { ...explorerOptions, prior: shopSkillKnowledge(skill) });
       add(stepSequences(tok, contextLength, goal, replay, options, skill), 'follow');
     }
-    const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, { maxLen: contextLength });
+    const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, { maxLen: contextLength, maxObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
     add([{ ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks }], 'analyze');

@@ -14,7 +14,7 @@ import type { Trajectory } from './rollout.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
-import { buildShopCorpus } from './shop_corpus.ts';
+import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus.ts';
 import { mentionF1 } from './skill_fidelity.ts';
 
 /** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
@@ -67,6 +67,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
       // The explorer plays the shop's step budget; the skills it learns to write and follow are the annotator's
       // whole ones (about 50 tokens), not cut to the household's 32.
+      analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
       warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens },
       warmStartCorpus: (tok, contextLength, options) =>
         buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens }),
