@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SceneError, sceneFromJson, type Scene } from '../env/scene.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import type { Tokenizer } from '../text/tokenizer.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
+import { tokenizerOf, type Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
 
@@ -141,7 +142,24 @@ export async function readTextInput(path: string, maxBytes: number): Promise<str
 }
 
 export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'hash'>): Promise<Checkpoint> {
-  return (await readCheckpointBytes(path, tok.hash)).checkpoint;
+  try {
+    return (await readCheckpointBytes(path, tok.hash)).checkpoint;
+  } catch (err) {
+    // A checkpoint of the other world fails on its vocabulary: say which world it is of.
+    const other = err instanceof CliError ? await worldOfCheckpoint(path) : null;
+    if (other !== null && tokenizerOf(environmentOf(other)).hash !== tok.hash) throw new CliError(`${err instanceof Error ? err.message : String(err)} (it is a ${other} checkpoint: --env ${other})`);
+    throw err;
+  }
+}
+
+/** The world whose vocabulary a readable checkpoint was written for, or null. */
+async function worldOfCheckpoint(path: string): Promise<EnvironmentName | null> {
+  try {
+    const { checkpoint } = await readCheckpointBytes(path, null);
+    return ENVIRONMENT_NAMES.find((name) => tokenizerOf(environmentOf(name)).hash === checkpoint.vocabHash) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** A checkpoint and its size in bytes; `vocabHash` null reads one written for any vocabulary. */
@@ -151,17 +169,6 @@ export async function readCheckpointBytes(path: string, vocabHash: string | null
     return { checkpoint: readCheckpoint(bytes, vocabHash === null ? {} : { vocabHash }), bytes: bytes.length };
   } catch (err) {
     if (err instanceof CheckpointError) throw new CliError(`${path}: ${err.message}`);
-    throw err;
-  }
-}
-
-/** A scene JSON file, checked (env/scene.ts); every refusal names the file. */
-export async function readSceneInput(path: string): Promise<Scene> {
-  const text = await readTextInput(path, MAX_INPUT_BYTES.scene);
-  try {
-    return sceneFromJson(text);
-  } catch (err) {
-    if (err instanceof SceneError) throw new CliError(`${path}: ${err.message}`);
     throw err;
   }
 }

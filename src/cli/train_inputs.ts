@@ -4,6 +4,7 @@
 // of the run's metadata). A refusal is one line naming the file; the old run stays as it was.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { EnvironmentName } from '../env/environment.ts';
 import { type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetOfConfig, warmStartPath, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
@@ -26,8 +27,8 @@ function checkWeights(ck: Checkpoint, path: string, preset: PresetName, model: M
 }
 
 /** The weights a new run starts from: --init, else the preset's warm start when there is one, else a seeded random init. */
-export async function readStartWeights(init: string | undefined, preset: PresetName, model: ModelConfig, seed: number, tok: Tokenizer): Promise<Float32Array> {
-  const path = init ?? warmStartPath(preset);
+export async function readStartWeights(init: string | undefined, preset: PresetName, model: ModelConfig, seed: number, tok: Tokenizer, world: EnvironmentName = 'household'): Promise<Float32Array> {
+  const path = init ?? warmStartPath(preset, world);
   if (init === undefined && !existsSync(path)) {
     process.stderr.write(`no ${path}: starting from a seeded random init (run warmstart first for a meaningful run)\n`);
     return initParameters(model, seed);

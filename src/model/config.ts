@@ -4,6 +4,7 @@
 // Planning cost of a forward, per token: 2 (12 d^2 L + V d) + 4 L T d FLOP (T = tokens attended to); the
 // output head (2 V d) is paid only at positions whose logits are needed.
 import { quote } from '../common/json.ts';
+import type { EnvironmentName } from '../env/environment.ts';
 
 export interface ModelConfig {
   vocabSize: number;
@@ -39,14 +40,14 @@ export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 /** The presets whose warm start ships with the site, in public/ (a unit test holds this list to the files there). */
 export const SHIPPED_WARM_STARTS: readonly PresetName[] = ['micro', 'tiny'];
 
-/** The file name of a preset's warm start, served beside the page. */
-export function warmStartFile(preset: PresetName): string {
-  return `warmstart-${preset}.ckpt`;
+/** The file name of a preset's warm start in a world, served beside the page (the household's name has no world). */
+export function warmStartFile(preset: PresetName, world: EnvironmentName = 'household'): string {
+  return world === 'household' ? `warmstart-${preset}.ckpt` : `warmstart-${world}-${preset}.ckpt`;
 }
 
 /** Where a preset's warm start lives in the repository (relative to its root), where the CLI reads it. */
-export function warmStartPath(preset: PresetName): string {
-  return `public/${warmStartFile(preset)}`;
+export function warmStartPath(preset: PresetName, world: EnvironmentName = 'household'): string {
+  return `public/${warmStartFile(preset, world)}`;
 }
 
 export function isPresetName(name: string): name is PresetName {

@@ -87,7 +87,7 @@ export async function writeSkills<S, R extends EpisodeStep>(
   try {
     for (let i = 0; i < n; i++) {
       const t = trajectories[i];
-      const context = analyzerContext(tok, episodeText(t), t.won, { maxLen: backend.config.contextLength, reserve: maxSkillTokens + 1 });
+      const context = analyzerContext(tok, episodeText(t), t.won, { maxLen: backend.config.contextLength, reserve: maxSkillTokens + 1, maxObservationTokens: world.analyzerObservationTokens });
       await decoder.feed(i, Int32Array.from(context));
     }
     let writing = trajectories.map((_, i) => i);

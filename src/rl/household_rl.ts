@@ -5,6 +5,7 @@ import { householdEnvironment } from '../env/household_environment.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import { TINY } from '../env/scale.ts';
+import { ANALYZER_OBSERVATION_TOKENS } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { trajectoryWords } from './analyzer.ts';
@@ -14,6 +15,7 @@ import type { RlWorld } from './rl_world.ts';
 import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
 import { teacherScenes } from './teacher_check.ts';
+import { buildCorpus } from './warmstart.ts';
 
 export type HouseholdRl = RlWorld<Scene, StepRecord>;
 
@@ -24,6 +26,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
   if (!world) {
     world = {
       env: householdEnvironment(scale),
+      trainDefaults: {},
       skillDecoder(tok, t) {
         const grammar = skillGrammar(tok);
         const filter = grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task));
@@ -46,6 +49,9 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
       truthShares: (skills) => placeTruthShares(skills),
       expertTokens: (trajectories, tok) => updateExpertTokens(trajectories, tok),
       teacherScenes: (count) => teacherScenes(count, scale),
+      analyzerObservationTokens: ANALYZER_OBSERVATION_TOKENS,
+      warmStartDefaults: {},
+      warmStartCorpus: (tok, contextLength, options) => buildCorpus(tok, contextLength, { ...options, scale }),
     };
     cache.set(scale, world);
   }

@@ -4,6 +4,8 @@
 // world.
 import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import type { TrainConfig } from './config.ts';
+import type { Corpus, WarmStartOptions } from './warmstart.ts';
 import type { Trajectory } from './rollout.ts';
 
 /** Constrained decoding of one trajectory's skill: the mask of the next token, and the step past a sampled one. */
@@ -28,6 +30,8 @@ interface SkillTruthShares {
 
 export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly env: Environment<S, R>;
+  /** What a run in this world changes from the preset's training settings (rl/config.ts), and why, beside it. */
+  readonly trainDefaults: Readonly<Partial<TrainConfig>>;
   /** The skill grammar's decoder for one finished trajectory (its words and facts limit what the skill may say). */
   skillDecoder(tok: Tokenizer, t: Trajectory<S, R>): SkillDecoder;
   /** Whether a skill text is usable for distillation: it parses under the world's grammar and is long enough. */
@@ -42,4 +46,10 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   expertTokens(trajectories: readonly Trajectory<S, R>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array;
   /** The games the teacher check plays (training games of a seed no run draws). */
   teacherScenes(count: number): S[];
+  /** The analyzer reads each observation of a trajectory up to this many tokens (text/prompts.ts analyzerContext). */
+  readonly analyzerObservationTokens: number;
+  /** What this world's warm start changes from warmstart.ts's defaults. */
+  readonly warmStartDefaults: Readonly<Partial<WarmStartOptions>>;
+  /** The warm start's corpus: the world's explorer acting, primed replays with a skill to follow, the analyzer. */
+  warmStartCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus;
 }

@@ -113,6 +113,14 @@ export async function rollout<S, R extends EpisodeStep>(
   const act = tok.id(ACT);
   // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
   const skillBlocks = scenes.map((_, i) => (skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : []));
+  // Room a command needs after its context, end token included: the cap of free decoding, and under constrained
+  // decoding at least the longest command the state takes (a listed one, or the free text at its longest).
+  const commandRoom = (game: Episode<R>): number => {
+    if (!options.constrained) return options.maxCommandTokens + 1;
+    const free = game.freeText();
+    const freeLength = free ? tok.encode(free.open).length + free.maxPieces + tok.encode(free.close).length : 0;
+    return Math.max(options.maxCommandTokens, freeLength, ...game.admissibleCommands().map((c) => tok.encode(c).length)) + 1;
+  };
   const decoder = backend.openDecoder(Math.max(1, n));
   const goals = scenes.map((scene) => env.goal(scene));
   const live: Live<R>[] = scenes.map((scene) => ({
@@ -135,7 +143,7 @@ export async function rollout<S, R extends EpisodeStep>(
         let feed: number[];
         if (windowed) {
           const context = policyContext(tok, episodeText({ goal: goals[i], records: l.game.records }), {
-            history: options.history, maxLen, reserve: options.maxCommandTokens + 1, skill: skills[i] ?? undefined,
+            history: options.history, maxLen, reserve: commandRoom(l.game), skill: skills[i] ?? undefined,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
@@ -143,7 +151,7 @@ export async function rollout<S, R extends EpisodeStep>(
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
           feed = [...(steps === 0 ? [...taskTokens(tok, goals[i]), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
-          if (l.ids.length + feed.length + options.maxCommandTokens + 1 > episodeBudget + skillBlocks[i].length) {
+          if (l.ids.length + feed.length + commandRoom(l.game) > episodeBudget + skillBlocks[i].length) {
             l.truncated = true;
             finish(i);
             continue;

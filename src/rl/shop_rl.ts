@@ -14,12 +14,18 @@ import type { Trajectory } from './rollout.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
+import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus.ts';
 import { mentionF1 } from './skill_fidelity.ts';
 
 /** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
 const TEACHER_SEED = 2029;
 
 export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
+
+// A shop episode outgrows the 512-token context as one sequence: each step is its own (the window layout) with
+// the last two steps; the tiny shop's games take about 5 steps, 10 leave room for mistakes; the annotator's shop
+// skills run to about 50 tokens; a click on an id is 13 tokens, a search up to 15.
+const SHOP_TRAIN = { maxSteps: 10, history: 2, maxSkillTokens: 56, maxCommandTokens: 16 } as const;
 
 function shopReference(t: Trajectory<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
   return annotateShop(t.records, t.scene.goal, t.won, { length: (s) => tok.encode(s).length, maxTokens: maxSkillTokens });
@@ -32,6 +38,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
   if (!world) {
     world = {
       env,
+      trainDefaults: SHOP_TRAIN,
       skillDecoder(tok, t) {
         const grammar = shopSkillGrammar(tok);
         const filter = grammar.entityFilter(shopTrajectoryWords(t.records));
@@ -58,6 +65,12 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       },
       expertTokens: (trajectories, tok) => expertMoveTokens(env, trajectories, tok),
       teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
+      // The explorer plays the shop's step budget; the skills it learns to write and follow are the annotator's
+      // whole ones (about 50 tokens), not cut to the household's 32.
+      analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
+      warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens },
+      warmStartCorpus: (tok, contextLength, options) =>
+        buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens }),
     };
     cache.set(env, world);
   }

@@ -9,6 +9,7 @@ import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { runCheckpoints } from './run_checkpoint.ts';
 import { runMetadata } from './run_metadata.ts';
 import { rlWorldOf } from './rl_worlds.ts';
+import { annotateShop } from './shop_annotator.ts';
 import { shopRl } from './shop_rl.ts';
 import { teacherCheck } from './teacher_check.ts';
 import { Trainer } from './trainer.ts';
@@ -46,6 +47,19 @@ describe('training in the shop', () => {
       expect(st.expertTokens!.length).toBe(st.trajectories.reduce((n, tr) => n + tr.lOld.length, 0));
     });
   }
+
+  it("writes every annotator skill in the shop's vocabulary, of won and lost games alike", () => {
+    const unknown = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const scene = SHOP.trainScene(i, 9);
+      const game = SHOP.episode(scene);
+      const plan = game.expertPlan();
+      // Half the games stop one step short of buying: a loss by running out of steps.
+      for (const action of i % 2 ? plan : plan.slice(0, -1)) game.step(action);
+      for (const p of tok.unknownPieces(annotateShop(game.records, scene.goal, game.won))) unknown.add(p);
+    }
+    expect([...unknown]).toEqual([]);
+  });
 
   it('writes the annotator skills of seed-annotator, which parse, and counts their truth', async () => {
     const t = trainer('seed-annotator');

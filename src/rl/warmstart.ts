@@ -34,7 +34,6 @@ type FollowKind = (typeof FOLLOW_KINDS)[number];
 
 export interface WarmStartOptions {
   seed: number;
-  scale: RoomScale;
   /** Explorer episodes in the corpus. */
   episodes: number;
   /** Explorer's chance of a random command. */
@@ -62,7 +61,7 @@ export interface WarmStartOptions {
   lr: number;
 }
 
-export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed' | 'scale'>> = {
+export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed'>> = {
   episodes: 4000,
   noise: 0.25,
   scoreRandom: false,
@@ -98,7 +97,8 @@ function concat(parts: Uint32Array[], length: number): Uint32Array {
   return out;
 }
 
-export function buildCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus {
+/** The household's corpus, in rooms of `scale`. */
+export function buildCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions & { scale: RoomScale }): Corpus {
   const rng = new Rng(options.seed);
   const explore = rng.fork('explorer');
   const words = Math.ceil(tok.vocabSize / 32);

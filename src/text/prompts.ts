@@ -240,7 +240,10 @@ interface AnalyzerOptions {
   maxObservationTokens: number;
 }
 
-const DEFAULT_ANALYZER_OPTIONS: Readonly<Omit<AnalyzerOptions, 'maxLen'>> = { reserve: 48, maxObservationTokens: 24 };
+/** The household's observations are cut to this many tokens for the analyzer (a sentence or two). */
+export const ANALYZER_OBSERVATION_TOKENS = 24;
+
+const DEFAULT_ANALYZER_OPTIONS: Readonly<Omit<AnalyzerOptions, 'maxLen'>> = { reserve: 48, maxObservationTokens: ANALYZER_OBSERVATION_TOKENS };
 
 /**
  * The trajectory compressed for the analyzer: per step the command, whether it was valid, and the observation

@@ -2,20 +2,20 @@
 // prints its success; the options and the output are declared in `command` below (the --help text).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { householdEnvironment } from '../../env/household_environment.ts';
-import { EVAL_COUNTS, evalScenes } from '../../env/generate.ts';
-import { TINY } from '../../env/scale.ts';
-import type { Scene } from '../../env/scene.ts';
+import type { Environment } from '../../env/environment.ts';
+import { EVAL_COUNTS } from '../../env/generate.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, PRESET_NAMES, presetOfShape, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { quote } from '../../common/json.ts';
 import { checkConfig, defaultConfig, type TrainConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { openBackend } from '../backend.ts';
-import { progressBar, readCheckpointFile, readSceneInput } from '../io.ts';
+import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
+import { progressBar, readCheckpointFile } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS, MAX_SCENE_FILES } from '../limits.ts';
 
@@ -33,6 +33,8 @@ export const command = defineCommand({
     scenes: { type: 'string', value: 'DIR', defaultText: 'the games of --split', description: 'plays every .json scene file of DIR (in name order) instead of a split' },
     temperature: { type: 'string', value: 'T', limit: LIMITS.eval.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
     backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that runs the policy' },
+    env: ENV_OPTION,
+    scale: SCALE_OPTION,
   },
 });
 
@@ -42,7 +44,7 @@ function code(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 }
 
-export async function loadScenes(dir: string): Promise<Scene[]> {
+export async function loadScenes<S>(env: Environment<S>, dir: string): Promise<S[]> {
   let names: string[];
   try {
     // Files only: a directory that happens to be named x.json is not a scene.
@@ -55,9 +57,9 @@ export async function loadScenes(dir: string): Promise<Scene[]> {
   }
   if (names.length === 0) throw new CliError(`${dir} holds no .json scene files`);
   if (names.length > MAX_SCENE_FILES) throw new CliError(`${dir} holds ${names.length} .json files; --scenes reads at most ${MAX_SCENE_FILES}`);
-  const scenes: Scene[] = [];
+  const scenes: S[] = [];
   for (const name of names) {
-    scenes.push(await readSceneInput(join(dir, name)));
+    scenes.push(await readWorldScene(env, join(dir, name)));
   }
   return scenes;
 }
@@ -86,13 +88,13 @@ function describeModel(c: ModelConfig): string {
  * The settings a checkpoint's policy is evaluated with: its run's config (metadata.config of the checkpoint at
  * `path`, checked like any other config) over its preset's defaults, and --temperature when given.
  */
-export function evalConfigOf(ck: Checkpoint, path: string, temperature: string | undefined): TrainConfig {
+export function evalConfigOf(ck: Checkpoint, path: string, temperature: string | undefined, env: Environment): TrainConfig {
   const preset = checkpointPreset(ck, path);
   const saved: unknown = ck.metadata.config;
   if (saved !== undefined && (typeof saved !== 'object' || saved === null || Array.isArray(saved))) {
     throw new CliError(`${path}: metadata.config must be a JSON object, got ${quote(saved)}`);
   }
-  const config = { ...defaultConfig(preset), ...(saved ?? {}) };
+  const config = { ...defaultConfig(preset), ...rlWorldOf(env).trainDefaults, ...(saved ?? {}) };
   try {
     checkConfig(config);
   } catch (err) {
@@ -106,22 +108,23 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const path = requireOption(values.ckpt, 'ckpt', usage);
-  let scenes: Scene[];
+  const env = environmentFrom(values.env, values.scale);
+  let scenes: unknown[];
   if (values.scenes !== undefined) {
-    scenes = await loadScenes(values.scenes);
+    scenes = await loadScenes(env, values.scenes);
   } else {
     const split = requireOption(values.split, 'split', usage);
     if (split !== 'seen' && split !== 'unseen') throw new CliError(`--split must be seen or unseen, got ${quote(split)}`, 2);
-    scenes = evalScenes(split, TINY);
+    scenes = env.evalScenes(split);
   }
   const episodes = numberOption(values.episodes, 'episodes', LIMITS.eval.episodes, scenes.length);
   scenes = scenes.slice(0, episodes);
-  const tok = defaultTokenizer();
+  const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(path, tok);
-  const config = evalConfigOf(ck, path, values.temperature);
+  const config = evalConfigOf(ck, path, values.temperature, env);
   const backend = await openBackend(values.backend, ck.config, ck.params);
   const bar = progressBar('eval', scenes.length);
-  const result = await evaluate(householdEnvironment(), backend, tok, scenes, config, () => bar.increment());
+  const result = await evaluate(env, backend, tok, scenes, config, () => bar.increment());
   bar.stop();
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

@@ -1,9 +1,9 @@
 // `seed teacher`: the teacher check (rl/teacher_check.ts) of a checkpoint's policy; its options and output are
 // declared in `command` below (the --help text).
 import { quote } from '../../common/json.ts';
-import { TINY } from '../../env/scale.ts';
-import { SKILL_WRITERS, teacherCheck, teacherScenes, type SkillWriter } from '../../rl/teacher_check.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { SKILL_WRITERS, teacherCheck, type SkillWriter } from '../../rl/teacher_check.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
@@ -11,7 +11,7 @@ import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { evalConfigOf, loadScenes } from './eval.ts';
-import { householdRl } from '../../rl/household_rl.ts';
+import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 
 export const command = defineCommand({
   name: 'teacher',
@@ -32,6 +32,8 @@ export const command = defineCommand({
     scenes: { type: 'string', value: 'DIR', defaultText: "the check's own games of training rooms", description: 'play the scene files (.json) of DIR instead (their first N)' },
     temperature: { type: 'string', value: 'T', limit: LIMITS.teacher.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
     backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that runs the policy' },
+    env: ENV_OPTION,
+    scale: SCALE_OPTION,
   },
 });
 
@@ -45,15 +47,17 @@ export async function run(args: string[]): Promise<number> {
   if (!(SKILL_WRITERS as readonly string[]).includes(writer)) throw new CliError(`--skills must be one of ${SKILL_WRITERS.join(', ')}, got ${quote(writer)}`, 2);
   // At least 2 games: one game's skill is another's control.
   const games = numberOption(values.games, 'games', LIMITS.teacher.games);
-  const scenes = values.scenes !== undefined ? await loadScenes(values.scenes) : null;
+  const env = environmentFrom(values.env, values.scale);
+  const world = rlWorldOf(env);
+  const scenes = values.scenes !== undefined ? await loadScenes(env, values.scenes) : null;
   if (scenes !== null && scenes.length < 2) throw new CliError(`${quote(values.scenes)} holds ${scenes.length} scene; the check needs at least 2`, 2);
-  const tok = defaultTokenizer();
+  const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(path, tok);
-  const config = evalConfigOf(ck, path, values.temperature);
+  const config = evalConfigOf(ck, path, values.temperature, env);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
-  const played = scenes !== null ? scenes.slice(0, games) : teacherScenes(games, TINY);
+  const played = scenes !== null ? scenes.slice(0, games) : world.teacherScenes(games);
   const bar = progressBar('teacher check', 4 * played.length);
-  const result = await teacherCheck(householdRl(TINY), backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
+  const result = await teacherCheck(world, backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
   process.stdout.write(JSON.stringify(result) + '\n');
   return 0;

@@ -2,15 +2,16 @@
 // checkpoints that a resumed run continues exactly; its options, files and output are declared in `command`
 // below (the --help text).
 import { join } from 'node:path';
+import type { Environment } from '../../env/environment.ts';
 import { EVAL_COUNTS } from '../../env/generate.ts';
-import { TINY } from '../../env/scale.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { presetConfig, type PresetName } from '../../model/config.ts';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
-import { defaultTokenizer, type Tokenizer } from '../../text/tokenizer.ts';
+import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { tokenizerOf, type Tokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
 import { applySetOptions, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, settingsSection } from '../args.ts';
 import { openBackend } from '../backend.ts';
@@ -20,7 +21,7 @@ import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
 import { clearRunFiles, openRunDir, RUN_FILES } from '../run_dir.ts';
 import { readResumeInputs, readStartWeights, type ResumeInputs } from '../train_inputs.ts';
-import { householdRl } from '../../rl/household_rl.ts';
+import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 
 export const command = defineCommand({
   name: 'train',
@@ -38,9 +39,11 @@ export const command = defineCommand({
     updates: { type: 'string', value: 'N', limit: LIMITS.train.updates, required: true, description: 'the run ends when N updates are done (counting those of a resumed run)' },
     seed: { type: 'string', value: 'S', limit: LIMITS.train.seed, required: true, description: "the run's seed: its training games and sampling" },
     backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that computes the forward and backward passes' },
+    env: ENV_OPTION,
+    scale: SCALE_OPTION,
     set: { type: 'string', value: 'key=value', multiple: true, default: [], description: "changes a training setting from the preset's default (settings below)" },
-    init: { type: 'string', value: 'FILE', defaultText: 'public/warmstart-<preset>.ckpt when present, else a seeded random init', description: 'the checkpoint the run starts from' },
-    out: { type: 'string', value: 'DIR', defaultText: 'bench/runs/<algo>-<preset>-s<seed>', description: "the run's directory" },
+    init: { type: 'string', value: 'FILE', defaultText: 'public/warmstart-<preset>.ckpt (the shop: warmstart-shop-<preset>.ckpt) when present, else a seeded random init', description: 'the checkpoint the run starts from' },
+    out: { type: 'string', value: 'DIR', defaultText: 'bench/runs/<algo>-<preset>-s<seed> (the shop: shop-<algo>-...)', description: "the run's directory" },
     resume: { type: 'boolean', default: false, description: "continues the run in DIR from its last.ckpt (the metrics of updates after it are redone)" },
     force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files once the new run\'s inputs are read and checked' },
     'checkpoint-every': { type: 'string', value: 'N', limit: LIMITS.train['checkpoint-every'], default: '10', description: 'writes the checkpoints after every Nth update (0: only at the end)' },
@@ -66,18 +69,21 @@ export async function run(args: string[]): Promise<number> {
   const checkpointEvery = numberOption(values['checkpoint-every'], 'checkpoint-every', limits['checkpoint-every']);
   const evalEvery = numberOption(values['eval-every'], 'eval-every', limits['eval-every']);
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
-  const config: TrainConfig = applySetOptions(defaultConfig(preset), values.set as string[]);
-  const out = values.out ?? join('bench', 'runs', `${algo}-${preset}-s${seed}`);
+  const env = environmentFrom(values.env, values.scale);
+  const world = rlWorldOf(env);
+  // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
+  const config: TrainConfig = applySetOptions({ ...defaultConfig(preset), ...world.trainDefaults }, values.set as string[]);
+  const out = values.out ?? join('bench', 'runs', `${env.name === 'household' ? '' : `${env.name}-`}${algo}-${preset}-s${seed}`);
   const resume = values.resume === true;
   if (values.init !== undefined && !resume) checkOutputsApart(RUN_FILES.map((name) => ({ option: '--out', path: join(out, name) })), [{ option: '--init', path: values.init }]);
-  const tok = defaultTokenizer();
+  const tok = tokenizerOf(env);
   const model = presetConfig(preset, tok.vocabSize);
   // A new run's start is read before the directory is even created; a resumed run's files once it is locked.
-  const start = resume ? null : await readStartWeights(values.init, preset, model, seed, tok);
+  const start = resume ? null : await readStartWeights(values.init, preset, model, seed, tok, env.name);
   const lock = await openRunDir(out, { resume, force: values.force === true });
   try {
     const from = start ? { params: start } : await readResumeInputs(out, preset, model, tok);
-    return await train({ algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out, backend: values.backend!, from, force: values.force === true, set: values.set as string[] }, tok);
+    return await train({ algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out, backend: values.backend!, from, force: values.force === true, set: values.set as string[], env }, tok);
   } finally {
     lock.release();
   }
@@ -98,6 +104,7 @@ interface TrainOptions {
   from: { params: Float32Array } | ResumeInputs;
   force: boolean;
   set: string[];
+  env: Environment;
 }
 
 async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
@@ -109,7 +116,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
 
   const resumed = 'current' in o.from ? o.from : null;
   const backend = await openBackend(o.backend, model, 'current' in o.from ? o.from.current.params : o.from.params);
-  const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, world: householdRl(TINY) });
+  const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, world: rlWorldOf(o.env) });
   if (resumed) {
     try {
       await restoreRun(trainer, resumed.current, resumed.reference);

@@ -2,9 +2,6 @@
 // and its card; its options and files are declared in `command` below (the --help text).
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
-import type { StepRecord } from '../../env/game.ts';
-import type { Scene } from '../../env/scene.ts';
-import { TINY } from '../../env/scale.ts';
 import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
@@ -13,15 +10,16 @@ import { defaultConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
-import { buildCorpus, EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
 import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { checkOutputsApart, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
-import { householdRl } from '../../rl/household_rl.ts';
+import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 
 const limits = LIMITS.warmstart;
 
@@ -36,9 +34,11 @@ export const command = defineCommand({
     preset: presetOption({ required: true, description: "the model's size" }),
     seed: { type: 'string', value: 'S', limit: limits.seed, required: true, description: 'the seed of the corpus and of the initial weights' },
     out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to write; its card goes beside it' },
-    episodes: { type: 'string', value: 'N', limit: limits.episodes, default: String(WARMSTART_DEFAULTS.episodes), description: "the explorer's episodes in the corpus" },
-    steps: { type: 'string', value: 'N', limit: limits.steps, default: String(WARMSTART_DEFAULTS.steps), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
-    lr: { type: 'string', value: 'X', limit: limits.lr, default: String(WARMSTART_DEFAULTS.lr), description: 'the learning rate' },
+    env: ENV_OPTION,
+    scale: SCALE_OPTION,
+    episodes: { type: 'string', value: 'N', limit: limits.episodes, defaultText: worldDefault('episodes'), description: "the explorer's episodes in the corpus" },
+    steps: { type: 'string', value: 'N', limit: limits.steps, defaultText: worldDefault('steps'), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
+    lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
     init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
     'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
@@ -50,6 +50,12 @@ export const command = defineCommand({
 
 const usage = usageLine(command);
 
+/** A default of the warm start, and the shop's where it differs. */
+function worldDefault(key: 'episodes' | 'steps' | 'lr'): string {
+  const shop = rlWorldOf(environmentFrom('shop')).warmStartDefaults[key];
+  return `${WARMSTART_DEFAULTS[key]}${shop !== undefined && shop !== WARMSTART_DEFAULTS[key] ? ` (the shop: ${shop})` : ''}`;
+}
+
 function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
 }
@@ -60,13 +66,15 @@ export async function run(args: string[]): Promise<number> {
   const preset = presetOf(values.preset, usage);
   const seed = numberOption(values.seed, 'seed', limits.seed);
   const out = requireOption(values.out, 'out', usage);
+  const env = environmentFrom(values.env, values.scale);
+  const world = rlWorldOf(env);
+  const defaults = { ...WARMSTART_DEFAULTS, ...world.warmStartDefaults };
   const options: WarmStartOptions = {
-    ...WARMSTART_DEFAULTS,
+    ...defaults,
     seed,
-    scale: TINY,
-    episodes: numberOption(values.episodes, 'episodes', limits.episodes),
-    steps: numberOption(values.steps, 'steps', limits.steps),
-    lr: numberOption(values.lr, 'lr', limits.lr),
+    episodes: numberOption(values.episodes, 'episodes', limits.episodes, defaults.episodes),
+    steps: numberOption(values.steps, 'steps', limits.steps, defaults.steps),
+    lr: numberOption(values.lr, 'lr', limits.lr, defaults.lr),
     scoreRandom: values['score-random'],
     follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
@@ -74,11 +82,11 @@ export async function run(args: string[]): Promise<number> {
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
   if (values.init !== undefined) checkOutputsApart([{ option: '--out', path: out }, { option: 'the card of --out', path: cardPath(out) }], [{ option: '--init', path: values.init }]);
-  const tok = defaultTokenizer();
+  const tok = tokenizerOf(env);
   const config = presetConfig(preset, tok.vocabSize);
   const t0 = performance.now();
 
-  const corpus = buildCorpus(tok, config.contextLength, options);
+  const corpus = world.warmStartCorpus(tok, config.contextLength, options);
   process.stderr.write(`corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`);
   // --init continues the training of an earlier warm start (its steps add to this run's in the card).
   const init = values.init === undefined ? null : await readCheckpointFile(values.init, tok);
@@ -97,10 +105,9 @@ export async function run(args: string[]): Promise<number> {
   bar.stop();
   const trainSeconds = (performance.now() - t0) / 1000;
 
-  const rl = defaultConfig(preset);
-  const world = householdRl(TINY);
+  const rl = { ...defaultConfig(preset), ...world.trainDefaults };
   const scenes = evalSplitScenes(world.env, evalEpisodes);
-  const finished: Trajectory<Scene, StepRecord>[] = [];
+  const finished: Trajectory[] = [];
   const evalBar = progressBar('evaluate', scenes.seen.length + scenes.unseen.length);
   const { seen, unseen } = await evaluateSplits(world.env, backend, tok, rl, scenes, (t, split) => {
     if (split === 'seen') finished.push(t);
@@ -133,6 +140,7 @@ export async function run(args: string[]): Promise<number> {
 
   const card = {
     command: commandLine('warmstart', args),
+    ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }),
     preset,
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
@@ -161,7 +169,7 @@ export async function run(args: string[]): Promise<number> {
     vocabHash: tok.hash,
     params: await backend.readParameters(),
     optimizer: null,
-    metadata: { stage: 'warmstart', preset, seed, steps: priorSteps + options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
+    metadata: { stage: 'warmstart', ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }), preset, seed, steps: priorSteps + options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
   });
   await writeAtomic(out, bytes);
   await writeAtomic(cardPath(out), JSON.stringify(card, null, 2) + '\n');

@@ -44,7 +44,8 @@ export function shopTexts(): string[] {
   for (const label of Object.values(BUTTONS)) texts.push(label, label.toLowerCase());
   texts.push(...BRANDS, ...queryTexts());
   for (const category of CATEGORIES) {
-    texts.push(category.audience, category.query);
+    // Skills name title words in lower case ("men's").
+    texts.push(category.audience, category.audience.toLowerCase(), category.query);
     for (const type of category.types) texts.push(type.name, titleCase(type.name));
     for (const value of category.attributes.flatMap((g) => g.values)) texts.push(value, titleCase(value));
     for (const option of category.options) texts.push(option.name, option.phrase.replace('{v}', ''), ...option.values);

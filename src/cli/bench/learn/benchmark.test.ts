@@ -12,6 +12,7 @@ import { fakeResult } from './learn_testing.ts';
 import { command, readPlan } from './main.ts';
 import { DEFAULT_BUDGET_MINUTES, type JobOutcome } from './pool.ts';
 import { renderLearn } from './report.ts';
+import { environmentOf } from '../../../env/environments.ts';
 
 const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);
 const quiet = () => {};
@@ -111,7 +112,7 @@ describe('bench learn: in-process on the micro preset', () => {
     return out;
   };
   const outcome = (p: LearnPlan, o: Awaited<ReturnType<typeof runPlan>>) => ({
-    ...p, ...o, command: 'bench learn', commit: null, evalGames: evalGames(p.evalEpisodes), wallSeconds: 1, estimatedSeconds: 1, full: false,
+    ...p, ...o, command: 'bench learn', commit: null, evalGames: evalGames(p.evalEpisodes, environmentOf(p.env ?? 'household')), wallSeconds: 1, estimatedSeconds: 1, full: false,
   });
 
   it('sweeps lambda, runs every arm and writes a report with the areas, diagnostics and headline', async () => {

@@ -49,6 +49,7 @@ function jobMaker(plan: LearnPlan): MakeJob {
   return (kind, algo, seed, updates, config) => ({
     kind, algo, seed, updates, config, init: plan.init, evalEvery: plan.evalEvery, evalEpisodes: plan.evalEpisodes, evalSamples: plan.evalSamples,
     ...(plan.preset ? { preset: plan.preset } : {}),
+    ...(plan.env && plan.env !== 'household' ? { env: plan.env } : {}),
     // A recorded benchmark keeps the episodes of each arm's first seed.
     ...(plan.record && kind === 'run' ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(updates, plan.evalEvery) : [] } } : {}),
   });

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { evalScenes, layoutId, roomLayout } from '../../../env/generate.ts';
 import { TINY } from '../../../env/scale.ts';
+import { householdEnvironment } from '../../../env/household_environment.ts';
 import { defaultConfig } from '../../../rl/config.ts';
 import { evalGames, layoutClusters } from './games.ts';
 import { runJob } from './job.ts';
 
 describe('bench learn: the eval games', () => {
   it("names each game's layout and task type, in the order of the eval sets", () => {
-    const games = evalGames(0);
+    const games = evalGames(0, householdEnvironment(TINY));
     const scenes = { seen: evalScenes('seen', TINY), unseen: evalScenes('unseen', TINY) };
     for (const split of ['seen', 'unseen'] as const) {
       expect(games[split]).toHaveLength(scenes[split].length);
@@ -18,7 +19,7 @@ describe('bench learn: the eval games', () => {
         expect(roomLayout(scenes[split][i].room, pool as 'train' | 'unseen', Number(index), TINY).map((r) => r.name)).toEqual(scenes[split][i].receptacles.map((r) => r.name));
       });
     }
-    expect(evalGames(5).seen).toEqual(games.seen.slice(0, 5));
+    expect(evalGames(5, householdEnvironment(TINY)).seen).toEqual(games.seen.slice(0, 5));
     expect(layoutId({ room: 'kitchen', receptacles: roomLayout('kitchen', 'unseen', 3, TINY) }, TINY)).toBe('kitchen/unseen/3');
   });
 
@@ -31,7 +32,7 @@ describe('bench learn: the eval games', () => {
     const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 3, maxSteps: 3, history: 3 };
     const job = { kind: 'run', algo: 'seed-crossgame', seed: 1, updates: 2, config, init: 'public/warmstart-micro.ckpt', evalEvery: 1, evalEpisodes: 3, evalSamples: 1, preset: 'micro' } as const;
     const r = await runJob(job);
-    const games = evalGames(3);
+    const games = evalGames(3, householdEnvironment(TINY));
     expect(r.won_seen).toHaveLength(games.seen.length);
     expect(r.won_unseen).toHaveLength(games.unseen.length);
     const byType = (split: 'seen' | 'unseen') => Object.keys(r.per_type[split]).sort();

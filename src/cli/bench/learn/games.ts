@@ -1,26 +1,38 @@
 // The eval games of `bench learn`, in the fixed order in which every run plays them (and in which learn.json
 // lists their outcomes), with the room layout and task type of each: the intervals resample layouts, not
 // games, since games of one room share what makes them easy or hard.
-import { evalScenes, layoutId } from '../../../env/generate.ts';
-import { TINY } from '../../../env/scale.ts';
-import type { Scene } from '../../../env/scene.ts';
+import type { Environment, EnvironmentName } from '../../../env/environment.ts';
 
 export interface EvalGame {
-  /** The room layout (generate.ts, layoutId): games with the same id are played in the same room. */
+  /**
+   * The game's cluster (environment.ts clusterOf): the household's room layout, the shop's type and attribute
+   * combination; games with the same id share what makes them easy or hard.
+   */
   layout: string;
   type: string;
 }
 
-/** The eval sets a benchmark plays: the first evalEpisodes games of each split (all of them for 0). */
-export function evalSets(evalEpisodes: number): { seen: Scene[]; unseen: Scene[] } {
-  const cut = (list: Scene[]) => (evalEpisodes > 0 ? list.slice(0, evalEpisodes) : list);
-  return { seen: cut(evalScenes('seen', TINY)), unseen: cut(evalScenes('unseen', TINY)) };
+/** How a report names a world's clusters of games, and what a cluster shares. */
+export const CLUSTER_WORDS: Readonly<Record<EnvironmentName, { plural: string; shared: string }>> = {
+  household: { plural: 'room layouts', shared: 'games of one room share what makes them easy or hard' },
+  shop: { plural: 'type and attribute combinations', shared: 'games of one combination share what makes them easy or hard' },
+};
+
+/** A report's file name in a world: the household's keeps its name, the shop's adds the world ("learn_shop"). */
+export function reportName(name: string, world: EnvironmentName | undefined): string {
+  return world === undefined || world === 'household' ? name : `${name}_${world}`;
 }
 
-/** Layout and task type of each eval game, in the order of evalSets. */
-export function evalGames(evalEpisodes: number): { seen: EvalGame[]; unseen: EvalGame[] } {
-  const describe = (scenes: Scene[]) => scenes.map((s) => ({ layout: layoutId(s, TINY), type: s.task.type }));
-  const { seen, unseen } = evalSets(evalEpisodes);
+/** The eval sets a benchmark plays: the first evalEpisodes games of each split (all of them for 0). */
+export function evalSets<S>(evalEpisodes: number, env: Environment<S>): { seen: S[]; unseen: S[] } {
+  const cut = (list: S[]) => (evalEpisodes > 0 ? list.slice(0, evalEpisodes) : list);
+  return { seen: cut(env.evalScenes('seen')), unseen: cut(env.evalScenes('unseen')) };
+}
+
+/** Cluster and task type of each eval game, in the order of evalSets. */
+export function evalGames<S>(evalEpisodes: number, env: Environment<S>): { seen: EvalGame[]; unseen: EvalGame[] } {
+  const describe = (scenes: S[]) => scenes.map((s) => ({ layout: env.clusterOf(s), type: env.taskType(s) }));
+  const { seen, unseen } = evalSets(evalEpisodes, env);
   return { seen: describe(seen), unseen: describe(unseen) };
 }
 

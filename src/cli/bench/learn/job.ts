@@ -4,20 +4,18 @@
 // its curve, and keeps a few episodes with their per-token numbers at the updates it is told.
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
-import { householdEnvironment } from '../../../env/household_environment.ts';
-import { validationScenes } from '../../../env/generate.ts';
-import { TINY } from '../../../env/scale.ts';
-import type { Scene } from '../../../env/scene.ts';
+import type { Environment, EnvironmentName } from '../../../env/environment.ts';
+import { environmentOf } from '../../../env/environments.ts';
 import { presetConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
 import { pickEpisodes, recordedEpisode, type CurvePoint, type RecordedEpisode } from '../../../rl/recorded_run.ts';
 import { Trainer } from '../../../rl/trainer.ts';
-import { defaultTokenizer, type Tokenizer } from '../../../text/tokenizer.ts';
+import { rlWorldOf } from '../../../rl/rl_worlds.ts';
+import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';
 import { MeansOfUpdates, type UpdateMeans } from './update_means.ts';
-import { householdRl } from '../../../rl/household_rl.ts';
 
 export const PRESET = 'tiny' as const;
 /** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
@@ -37,6 +35,8 @@ export interface Job {
   evalSamples: number;
   /** The model preset of the init checkpoint: the benchmark's PRESET, or the micro preset in tests. */
   preset?: PresetName;
+  /** The world the runs play (its tiny scale); absent: the household. */
+  env?: EnvironmentName;
   /** Set when the benchmark is recorded: the updates (from 1) whose episodes this run keeps (none: only the curve). */
   record?: { episodeUpdates: number[] };
 }
@@ -77,17 +77,17 @@ export interface JobResult extends UpdateMeans {
 }
 
 /** Success over `samples` independent sampling streams, and per game the fraction of its episodes won. */
-async function play(backend: Backend, tok: Tokenizer, config: TrainConfig, scenes: readonly Scene[], samples = 1): Promise<{ result: EvalResult; won: number[] }> {
+async function play<S>(env: Environment<S>, backend: Backend, tok: Tokenizer, config: TrainConfig, scenes: readonly S[], samples = 1): Promise<{ result: EvalResult; won: number[] }> {
   const wins = new Array<number>(scenes.length).fill(0);
   const types: string[] = [];
   const flags: boolean[] = [];
   for (let k = 0; k < samples; k++) {
     const byIndex = new Map<number, boolean>();
-    await evaluate(householdEnvironment(), backend, tok, scenes, config, (t) => byIndex.set(t.task, t.won), k);
+    await evaluate(env, backend, tok, scenes, config, (t) => byIndex.set(t.task, t.won), k);
     scenes.forEach((scene, i) => {
       const won = byIndex.get(i) ?? false;
       wins[i] += won ? 1 : 0;
-      types.push(scene.task.type);
+      types.push(env.taskType(scene));
       flags.push(won);
     });
   }
@@ -96,18 +96,19 @@ async function play(backend: Backend, tok: Tokenizer, config: TrainConfig, scene
 
 /** One run (or the warm start's evaluation), in this process. */
 export async function runJob(job: Job): Promise<JobResult> {
-  const tok = defaultTokenizer();
+  const env = environmentOf(job.env ?? 'household');
+  const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(job.init, tok);
   const backend = new CpuBackend(presetConfig(job.preset ?? PRESET, tok.vocabSize), ck.params);
   const t0 = performance.now();
   const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
-  const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes);
+  const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes, env);
   const curve: [number, number][] = [];
   const curveWon: number[][] = [];
   const record = job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
   if (job.kind !== 'warmstart') {
-    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, world: householdRl(TINY) });
+    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, world: rlWorldOf(env) });
     // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
     // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {
@@ -118,25 +119,25 @@ export async function runJob(job: Job): Promise<JobResult> {
       }
       if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates)) {
         const last = trainer.updates === job.updates;
-        const point = last ? null : await play(backend, tok, job.config, unseenScenes);
+        const point = last ? null : await play(env, backend, tok, job.config, unseenScenes);
         const unseen = point ? point.result.success : NaN;
         curve.push([trainer.episodes, unseen]);
         curveWon.push(point ? point.won : []);
-        if (record && !last) record.curve.push([trainer.updates, trainer.episodes, (await play(backend, tok, job.config, seenScenes)).result.success, unseen]);
+        if (record && !last) record.curve.push([trainer.updates, trainer.episodes, (await play(env, backend, tok, job.config, seenScenes)).result.success, unseen]);
       }
     }
   }
   const common = { algo: job.algo, seed: job.seed, lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight };
   if (job.kind === 'sweep') {
-    const validation = await play(backend, tok, job.config, cut(validationScenes(TINY)), job.evalSamples);
+    const validation = await play(env, backend, tok, job.config, cut(env.validationScenes()), job.evalSamples);
     return {
       ...common, success_seen: NaN, success_unseen: NaN, success_validation: validation.result.success,
       per_type: { seen: {}, unseen: {} }, curve, curve_won: curveWon, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
       ...means.result(),
     };
   }
-  const seen = await play(backend, tok, job.config, seenScenes, job.evalSamples);
-  const unseen = await play(backend, tok, job.config, unseenScenes, job.evalSamples);
+  const seen = await play(env, backend, tok, job.config, seenScenes, job.evalSamples);
+  const unseen = await play(env, backend, tok, job.config, unseenScenes, job.evalSamples);
   if (curve.length && Number.isNaN(curve[curve.length - 1][1])) {
     curve[curve.length - 1][1] = unseen.result.success;
     curveWon[curveWon.length - 1] = unseen.won;

@@ -17,7 +17,11 @@
 // FILE (record.ts).
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
-import { defaultTokenizer } from '../../../text/tokenizer.ts';
+import type { EnvironmentName } from '../../../env/environment.ts';
+import { environmentOf } from '../../../env/environments.ts';
+import { rlWorldOf } from '../../../rl/rl_worlds.ts';
+import { tokenizerOf } from '../../../text/tokenizer.ts';
+import { ENV_OPTION } from '../../environment_option.ts';
 import { applySetOptions, noPositionals, numberList, numberOption, parseOptions, settingsSection } from '../../args.ts';
 import { defineCommand, usageLine } from '../../help.ts';
 import { LIMITS } from '../../limits.ts';
@@ -29,7 +33,7 @@ import { commandLine, portablePath, sourceCommit } from '../../provenance.ts';
 import { outPath, writeOutput } from '../output.ts';
 import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
 import { renderFractions } from './fractions.ts';
-import { evalGames } from './games.ts';
+import { evalGames, reportName } from './games.ts';
 import { PRESET, runJob, type Job } from './job.ts';
 import { DEFAULT_BUDGET_MINUTES, runAll } from './pool.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
@@ -84,7 +88,8 @@ export const command = defineCommand({
     'eval-every': { type: 'string', value: 'N', limit: limits['eval-every'], default: '16', description: 'a point of the curve every N updates' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of each evaluation (0: every game)' },
     'eval-samples': { type: 'string', value: 'K', limit: limits['eval-samples'], default: '4', description: 'sampled episodes per game in the final evaluation (the curve takes one)' },
-    init: { type: 'string', value: 'FILE', defaultText: warmStartPath(PRESET), description: 'the warm start every run begins from' },
+    init: { type: 'string', value: 'FILE', defaultText: `${warmStartPath(PRESET)} (the shop: ${warmStartPath(PRESET, 'shop')})`, description: 'the warm start every run begins from' },
+    env: { ...ENV_OPTION, description: "the world the runs play (its tiny scale); the shop's report files are named learn_shop*, learn_fractions_shop*" },
     workers: { type: 'string', value: 'W', limit: limits.workers, defaultText: 'the cores, at most 2', description: 'child processes running jobs at once' },
     out: { type: 'string', value: 'DIR', defaultText: 'bench/', description: 'the directory of the report (a named run goes to bench/runs/<label>)' },
     record: {
@@ -136,7 +141,9 @@ export function readPlan(values: ReturnType<typeof parseOptions<typeof command.o
   const controls = fractions.length ? [] : algoList(values.controls ?? DEFAULT_CONTROLS, 'controls').filter((a) => !algos.includes(a));
   const ablations = algoList(values.ablations ?? 'none', 'ablations').filter((a) => !algos.includes(a) && !controls.includes(a));
   const settings = values.set as string[];
-  const base = applySetOptions(defaultConfig(PRESET), settings);
+  const env = (values.env ?? 'household') as EnvironmentName;
+  // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
+  const base = applySetOptions({ ...defaultConfig(PRESET), ...rlWorldOf(environmentOf(env)).trainDefaults }, settings);
   // A value given with --set is the one every arm runs at: it is not swept.
   const swept = (key: 'lr' | 'lambda' | 'opidWeight', option: 'lrs' | 'lambdas' | 'opid-weights', fallback: string): number[] => {
     if (setsKey(settings, key)) {
@@ -158,7 +165,8 @@ export function readPlan(values: ReturnType<typeof parseOptions<typeof command.o
     evalEvery: numberOption(values['eval-every'], 'eval-every', limits['eval-every']),
     evalEpisodes: numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']),
     evalSamples: numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']),
-    init: values.init ?? warmStartPath(PRESET),
+    init: values.init ?? warmStartPath(PRESET, env),
+    env,
     workers: numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length))),
     record: values.record !== undefined,
   };
@@ -179,7 +187,8 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const plan = readPlan(values);
-  await readCheckpointFile(plan.init, defaultTokenizer());
+  const env = environmentOf(plan.env ?? 'household');
+  await readCheckpointFile(plan.init, tokenizerOf(env));
   // A directory that cannot be made fails now, not after the runs.
   if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of the report files, got ${quote(values.out)}`, 2);
   await makeDir(outPath(values.out, '.'));
@@ -193,19 +202,19 @@ export async function run(args: string[]): Promise<number> {
   const outcome = await runPlan(plan, (jobs) => runAll(jobs, plan.workers, log), log);
   const common = {
     ...plan, command: commandLine('bench learn', args), commit, init: portablePath(plan.init), settings: outcome.settings, sweep: outcome.sweep, points: outcome.points,
-    failed: outcome.failed, warm: outcome.warm, evalGames: evalGames(plan.evalEpisodes), wallSeconds: (performance.now() - t0) / 1000, estimatedSeconds,
+    failed: outcome.failed, warm: outcome.warm, evalGames: evalGames(plan.evalEpisodes, env), wallSeconds: (performance.now() - t0) / 1000, estimatedSeconds,
   };
   if (plan.fractions.length) {
     const report = renderFractions({ ...common, fractions: outcome.fractions });
-    await writeOutput(outPath(values.out, 'learn_fractions.md'), report.markdown);
-    await writeOutput(outPath(values.out, 'learn_fractions.json'), JSON.stringify(report.json, null, 2) + '\n');
+    await writeOutput(outPath(values.out, `${reportName('learn_fractions', plan.env)}.md`), report.markdown);
+    await writeOutput(outPath(values.out, `${reportName('learn_fractions', plan.env)}.json`), JSON.stringify(report.json, null, 2) + '\n');
     process.stdout.write(report.headline + '\n\n' + report.table + '\n');
   } else {
     const learn = { ...common, runs: outcome.runs, full: values.full === true };
     const report = renderLearn(learn);
-    await writeOutput(outPath(values.out, 'learn.md'), report.markdown);
-    await writeOutput(outPath(values.out, 'learn.json'), JSON.stringify(report.json, null, 2) + '\n');
-    await writeOutput(outPath(values.out, 'learn_curve.svg'), report.svg);
+    await writeOutput(outPath(values.out, `${reportName('learn', plan.env)}.md`), report.markdown);
+    await writeOutput(outPath(values.out, `${reportName('learn', plan.env)}.json`), JSON.stringify(report.json, null, 2) + '\n');
+    await writeOutput(outPath(values.out, `${reportName('learn_curve', plan.env)}.svg`), report.svg);
     if (recordFile !== undefined) {
       const bytes = await writeRecord(recordFile, buildRecord(learn, report, new Date()));
       log(`record: ${bytes} bytes`);

@@ -3,12 +3,11 @@
 // fails (a non-zero exit, no result) is reported with its reason, and the others go on: the report lists it.
 // Also the estimate of a plan's wall time, from the measured cost of an update of each arm.
 import { spawn } from 'node:child_process';
-import { validationScenes } from '../../../env/generate.ts';
-import { TINY } from '../../../env/scale.ts';
+import type { EnvironmentName } from '../../../env/environment.ts';
+import { environmentOf } from '../../../env/environments.ts';
 import type { Algo } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils } from './arms.ts';
-import { evalSets } from './games.ts';
 import type { Job, JobResult } from './job.ts';
 
 /**
@@ -29,21 +28,21 @@ const EVAL_EPISODE_SECONDS = 0.01;
 /** The wall-time budget of `bench learn` at its defaults, on 2 cores. */
 export const DEFAULT_BUDGET_MINUTES = 75;
 
-const gameCounts = new Map<number, { seen: number; unseen: number; validation: number }>();
-function games(evalEpisodes: number): { seen: number; unseen: number; validation: number } {
-  let counts = gameCounts.get(evalEpisodes);
+const gameCounts = new Map<string, { seen: number; unseen: number; validation: number }>();
+function games(evalEpisodes: number, world: EnvironmentName): { seen: number; unseen: number; validation: number } {
+  let counts = gameCounts.get(`${world}/${evalEpisodes}`);
   if (!counts) {
-    const { seen, unseen } = evalSets(evalEpisodes);
-    const validation = validationScenes(TINY).length;
-    counts = { seen: seen.length, unseen: unseen.length, validation: evalEpisodes > 0 ? Math.min(evalEpisodes, validation) : validation };
-    gameCounts.set(evalEpisodes, counts);
+    const env = environmentOf(world);
+    const cut = (n: number) => (evalEpisodes > 0 ? Math.min(evalEpisodes, n) : n);
+    counts = { seen: cut(env.evalCounts.seen), unseen: cut(env.evalCounts.unseen), validation: cut(env.validationScenes().length) };
+    gameCounts.set(`${world}/${evalEpisodes}`, counts);
   }
   return counts;
 }
 
 /** The estimated seconds of one job: its updates, the curve's evaluations and the final one. */
 function jobSeconds(job: Job): number {
-  const g = games(job.evalEpisodes);
+  const g = games(job.evalEpisodes, job.env ?? 'household');
   const training = job.kind === 'warmstart' ? 0 : job.updates * UPDATE_SECONDS[job.algo];
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));

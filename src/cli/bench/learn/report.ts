@@ -1,13 +1,14 @@
 // The report of `bench learn`: the markdown page (headline, tables, diagnostics, paired differences, failed
 // and refused runs, data efficiency, sweeps, settings, curves), the JSON the intervals can be recomputed from,
 // and the curve plot.
+import type { EnvironmentName } from '../../../env/environment.ts';
 import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
 import { diagnosticsJson, diagnosticsTable, teacherText } from './diagnostics.ts';
 import { differenceJson, differences, differenceTable, type Difference } from './differences.ts';
-import { layoutClusters, type EvalGame } from './games.ts';
+import { CLUSTER_WORDS, layoutClusters, reportName, type EvalGame } from './games.ts';
 import { bestDistillingArm, headline } from './headline.ts';
 import { PRESET, type JobResult } from './job.ts';
 import { COLORS, curveSvg } from './plot.ts';
@@ -18,6 +19,8 @@ import { settingsJson, sweepSection, type ArmSettings, type FailedRun, type Swee
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {
+  /** The world the runs played; absent: the household. */
+  env?: EnvironmentName;
   command: string;
   commit: SourceCommit | null;
   init: string;
@@ -169,11 +172,12 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     }),
   ).toString(16).padStart(8, '0');
   const svg = curveSvg(arms.map((a) => ({ label: a, color: COLORS[a] ?? '#333', curve: meanCurve(byAlgo(a)), seeds: byAlgo(a).map((r) => r.curve) })));
-  const layouts = `${clusters.seen.length} and ${clusters.unseen.length} room layouts`;
+  const words = CLUSTER_WORDS[o.env ?? 'household'];
+  const layouts = `${clusters.seen.length} and ${clusters.unseen.length} ${words.plural}`;
   const corr: Record<string, number | null> = Object.fromEntries(rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]));
   const minutes = (seconds: number) => (seconds / 60).toFixed(1);
   const markdown = [
-    '# Learning benchmark: GRPO and hindsight distillation on the tiny preset',
+    `# Learning benchmark: GRPO and hindsight distillation on the tiny preset${o.env === 'shop' ? ', in the shop' : ''}`,
     '',
     `Command: \`${o.command}\`  `,
     `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).`,
@@ -183,7 +187,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       `Seed k draws the same training tasks in every arm (the tasks of update u depend only on the run seed and u), so differences are paired by seed${base.resampleRounds > 0 ? ` up to the replaced groups: a group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update, which depends on the rewards; the curves count every episode played` : ''}. ` +
       `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets, ${layouts}, at temperature ${base.evalTemperature}${evalSamples > 1 ? `, ${evalSamples} sampled episodes per game at the end of a run (the curves sample each game once)` : ''}. ` +
       `${AREA_NOTE} ` +
-      `95% intervals: percentile bootstrap over seeds and room layouts (${BOOTSTRAP_REPLICATES} replicates from a seeded Rng): a replicate draws seeds and layouts with replacement and averages over the games of the drawn layouts, since games of one room share what makes them easy or hard.`,
+      `95% intervals: percentile bootstrap over seeds and ${words.plural} (${BOOTSTRAP_REPLICATES} replicates from a seeded Rng): a replicate draws seeds and clusters with replacement and averages over the games of the drawn clusters, since ${words.shared}.`,
     '',
     head,
     '',
@@ -231,7 +235,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     JSON.stringify(base, null, 2),
     '```',
     '',
-    '![learning curves](learn_curve.svg)',
+    `![learning curves](${reportName('learn_curve', o.env)}.svg)`,
     '',
     '## Eval-unseen curves (training episodes: success)',
     '',

@@ -3,8 +3,8 @@
 // (when more than one lambda is given), each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
 // that no main run draws; the value with the best mean validation success wins. Controls and ablations take
 // the settings of the main arm they vary (arms.ts). Also the report's section on how each setting was chosen.
-import { validationScenes } from '../../../env/generate.ts';
-import { TINY } from '../../../env/scale.ts';
+import type { EnvironmentName } from '../../../env/environment.ts';
+import { environmentOf } from '../../../env/environments.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils, settingsSource } from './arms.ts';
@@ -77,6 +77,8 @@ export interface SweepPlan {
   opidWeights: number[];
   sweepSeeds: number;
   sweepUpdates: number;
+  /** The world the benchmark plays; absent: the household. */
+  env?: EnvironmentName;
 }
 
 export type MakeJob = (kind: Job['kind'], algo: Algo, seed: number, updates: number, config: TrainConfig) => Job;
@@ -192,7 +194,7 @@ export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<s
 
 /** The report's section on the sweeps and on how each arm's settings were chosen. */
 export function sweepSection(c: Pick<Chosen, 'settings' | 'points'>, plan: SweepPlan, evalEpisodes: number, evalSamples: number): string {
-  const all = validationScenes(TINY).length;
+  const all = environmentOf(plan.env ?? 'household').validationScenes().length;
   const games = evalEpisodes > 0 ? Math.min(evalEpisodes, all) : all;
   const fixed = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
   const parts: string[] = [];
