@@ -5,11 +5,12 @@
 // runs in the shop as it does in the household.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatHash, parseHash } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash, parseHash, type Settings } from '../src/worker/settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
 
-const SHOP = { ...FAST, env: 'shop' } as const;
+/** The shop's micro defaults (its episode layout: a window of the last steps), cut to FAST's short games and quick evaluations. */
+const SHOP: Settings = { ...defaultSettings('micro', 'shop'), groupSize: FAST.groupSize, tasksPerUpdate: FAST.tasksPerUpdate, maxSteps: FAST.maxSteps, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
 const HEADLINE = '[data-testid="chart-headline-unseen"]';
 
 /** What the page's transcripts show of the shop, over every trajectory of the update on screen. */
@@ -91,11 +92,11 @@ describe('the shop', () => {
     await page.getByTestId('trajectory-pick').first().click();
     expect(await page.locator('[data-testid="transcript"] [data-testid="shop-page"]').first().getAttribute('data-kind')).toBe('search');
 
-    // The World control starts a household run, from its warm start, and the link says so.
+    // The World control starts a household run with the household's defaults, from its warm start, and the link says so.
     await page.locator('select[data-setting="env"]').selectOption('household');
     await page.locator('[data-testid="backend"]:has-text("warmstart-micro.ckpt")').waitFor();
     await engineReady(page);
-    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual({ ...SHOP, env: 'household' });
+    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual({ ...defaultSettings('micro'), algo: SHOP.algo, seed: SHOP.seed, backend: SHOP.backend });
     expect(await page.getByTestId('tagline-world').textContent()).toBe('household tasks');
     expect(await notice.count()).toBe(0);
 

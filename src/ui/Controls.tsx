@@ -95,7 +95,12 @@ function Settings() {
       </p>
       <fieldset>
         <legend>Run</legend>
-        <ChoiceField settingKey="env" value={settings.env} labels={WORLD_LABELS} onChange={(v) => update({ env: v as Settings['env'] })} />
+        <ChoiceField
+          settingKey="env"
+          value={settings.env}
+          labels={WORLD_LABELS}
+          onChange={(v) => void setSettings(presetDefaultsKeeping(settings, settings.preset, v as Settings['env']))}
+        />
         <ChoiceField settingKey="algo" value={settings.algo} labels={ALGORITHM_LABELS} onChange={(v) => update({ algo: v as Settings['algo'] })} />
         <ChoiceField
           settingKey="preset"

@@ -22,7 +22,7 @@ const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
 };
 
 const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {
-  env: { label: 'World', help: 'what the agent plays: household tasks in rooms (ALFWorld-style), or shopping on a web shop (WebShop-style); each world has its own vocabulary, so changing it starts a new run' },
+  env: { label: 'World', help: 'what the agent plays: household tasks in rooms (ALFWorld-style), or shopping on a web shop (WebShop-style); each world has its own vocabulary and its own defaults, so changing it starts a new run with them' },
   preset: { label: 'Model preset', help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU, from random weights (no warm start ships)' },
   algo: { label: 'Algorithm', help: 'what the run trains with' },
   decoding: { label: 'Decoding', help: 'constrained: only admissible commands; free: the paper’s setting' },

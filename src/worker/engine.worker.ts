@@ -9,6 +9,7 @@ import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
+import type { EnvironmentName } from '../env/environment.ts';
 import { SHIPPED_WARM_STARTS, warmStartFile, type ModelConfig, type PresetName } from '../model/config.ts';
 import { decideBackend } from './backend_choice.ts';
 import { Engine, type EngineHost } from './engine.ts';
@@ -22,12 +23,12 @@ const options = engineWorkerOptions(self.name, self.location.href);
 if (options.threads !== null) setCpuThreads(options.threads);
 
 /**
- * The shipped warm start of a preset, beside the page (public/ in the repository). The worker's name holds the
- * site's root URL (engine_client.ts, engine_worker_name.ts): the worker's own script lives elsewhere (assets/), and
- * the site may be served from any sub-path.
+ * The shipped warm start of a world's preset, beside the page (public/ in the repository). The worker's name
+ * holds the site's root URL (engine_client.ts, engine_worker_name.ts): the worker's own script lives elsewhere
+ * (assets/), and the site may be served from any sub-path.
  */
-function warmStartUrl(preset: PresetName): URL {
-  return new URL(warmStartFile(preset), options.siteRoot);
+function warmStartUrl(preset: PresetName, env: EnvironmentName): URL {
+  return new URL(warmStartFile(preset, env), options.siteRoot);
 }
 
 /** A race arm's store: its run is never checkpointed to the browser, so it never displaces the page's saved runs. */
@@ -98,7 +99,7 @@ const host: EngineHost = {
   async warmStart(preset, env) {
     // The shipped warm starts are the household's: a shop run starts from seeded random weights until one ships.
     if (env !== 'household' || !SHIPPED_WARM_STARTS.includes(preset)) return null;
-    const url = warmStartUrl(preset);
+    const url = warmStartUrl(preset, env);
     const name = url.pathname.split('/').pop();
     const response = await fetch(url).catch((err: unknown) => {
       throw new Error(`could not load the warm start ${name}: ${messageOf(err)}`);

@@ -7,11 +7,13 @@ import { readCheckpoint } from '../model/checkpoint.ts';
 import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { Engine } from './engine.ts';
 import { TEST_SETTINGS, clearStore, memoryHost } from './engine_testing.ts';
+import { defaultSettings } from './settings.ts';
 import type { EngineEvent } from './protocol.ts';
 
 beforeEach(clearStore);
 
-const SHOP_SETTINGS = { ...TEST_SETTINGS, env: 'shop' } as const;
+// The shop plays each step in a window of the last two (its own default), the test's short games aside.
+const SHOP_SETTINGS = { ...TEST_SETTINGS, env: 'shop', history: defaultSettings('micro', 'shop').history } as const;
 
 describe('the world of a page run', () => {
   it('trains, evaluates, checks and saves a shop run with the shop\'s vocabulary, and resumes it', async () => {

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
 import { PRESET_NAMES } from '../model/config.ts';
+import { defaultConfig } from '../rl/config.ts';
+import { rlWorldOf } from '../rl/rl_worlds.ts';
 import {
   ALGORITHMS,
   BACKENDS,
@@ -14,9 +17,11 @@ import {
   formatHash,
   needsReset,
   numberProblem,
+  PAGE_TRAIN_KEYS,
   parseHash,
   presetDefaultsKeeping,
   settingsFrom,
+  trainConfigOf,
   withPaperValues,
   type NumericKey,
   type Settings,
@@ -95,7 +100,7 @@ describe('URL hash', () => {
         const keys: (keyof Settings)[] = ['preset', ...given.filter((k) => k !== 'preset')];
         const parsed = parseHash(`#${[...hashPairs(first, keys), ...hashPairs(second, keys)].join('&')}`);
         const kept = Object.fromEntries(keys.map((k) => [k, first[k]]));
-        expect(parsed.settings).toEqual({ ...defaultSettings(first.preset), ...kept });
+        expect(parsed.settings).toEqual({ ...defaultSettings(first.preset, keys.includes('env') ? first.env : 'household'), ...kept });
         expect(parsed.notices.map((n) => n.reason)).toEqual(keys.map(() => 'appears twice'));
       }),
       { numRuns: 300 },
@@ -125,7 +130,7 @@ describe('URL hash', () => {
     // A link written before the world choice existed has no env key: it plays the household, as it did.
     expect(parseHash('#preset=micro&lr=0.002').settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
     const shop = parseHash('#env=shop&preset=micro');
-    expect(shop).toEqual({ settings: { ...defaultSettings('micro'), env: 'shop' }, notices: [] });
+    expect(shop).toEqual({ settings: defaultSettings('micro', 'shop'), notices: [] });
     expect(formatHash(shop.settings)).toMatch(/^#env=shop&preset=micro&/);
     const bad = parseHash('#env=webshop&preset=micro&lr=0.002');
     expect(bad.settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
@@ -136,9 +141,26 @@ describe('URL hash', () => {
   });
 
   it('keeps the world, algorithm, seed and backend when the preset\'s defaults are taken', () => {
-    const s: Settings = { ...defaultSettings('micro'), env: 'shop', algo: 'grpo', seed: 7, backend: 'cpu', lr: 0.002 };
-    expect(presetDefaultsKeeping(s, 'tiny')).toEqual({ ...defaultSettings('tiny'), env: 'shop', algo: 'grpo', seed: 7, backend: 'cpu' });
+    const s: Settings = { ...defaultSettings('micro', 'shop'), algo: 'grpo', seed: 7, backend: 'cpu', lr: 0.002 };
+    expect(presetDefaultsKeeping(s, 'tiny')).toEqual({ ...defaultSettings('tiny', 'shop'), algo: 'grpo', seed: 7, backend: 'cpu' });
     expect(presetDefaultsKeeping(s).lr).toBe(defaultSettings('micro').lr);
+    expect(presetDefaultsKeeping(s, 'micro', 'household')).toEqual({ ...defaultSettings('micro'), algo: 'grpo', seed: 7, backend: 'cpu' });
+  });
+
+  it('takes a world\'s own training defaults, as the command line does, the page\'s micro cut aside', () => {
+    const world = rlWorldOf(environmentOf('shop')).trainDefaults;
+    expect(Object.keys(world).length).toBeGreaterThan(0);
+    for (const preset of PRESET_NAMES) {
+      const shop = defaultSettings(preset, 'shop');
+      // The world's values win over the page's cut of the micro preset (a shop episode is played in windows).
+      for (const key of PAGE_TRAIN_KEYS) if (world[key] !== undefined) expect(shop[key]).toBe(world[key]);
+      const config = trainConfigOf(shop);
+      for (const [key, value] of Object.entries(world)) expect(config[key as keyof typeof config]).toBe(value);
+      // The household keeps the preset's values: links written before the world choice mean what they meant.
+      expect(trainConfigOf(defaultSettings(preset))).toMatchObject({ maxCommandTokens: defaultConfig(preset).maxCommandTokens, maxSkillTokens: defaultConfig(preset).maxSkillTokens });
+    }
+    // The world read first: a hash's other keys default to the shop's values whatever their order.
+    expect(parseHash('#preset=micro&lr=0.002&env=shop').settings).toEqual({ ...defaultSettings('micro', 'shop'), lr: 0.002 });
   });
 
   it('runs an algorithm named by its former name, with a notice', () => {

@@ -13,9 +13,11 @@
 // command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
 // notice counts the rest.
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
+import { environmentOf, isEnvironmentName } from '../env/environments.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
 import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
+import { rlWorldOf } from '../rl/rl_worlds.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -118,16 +120,29 @@ const PAGE_OVERRIDES: Readonly<Record<PresetName, Partial<Settings>>> = {
   small: {},
 };
 
+/**
+ * The trainer's defaults of a run of a world at a preset: the preset's, with what the world changes (a shop
+ * episode is played in windows of its last steps, rl/shop_rl.ts), as the command line takes them.
+ */
+function worldConfig(preset: PresetName, env: EnvironmentName): TrainConfig {
+  return { ...defaultConfig(preset), ...rlWorldOf(environmentOf(env)).trainDefaults };
+}
+
 /** The page's training settings taken from a trainer config. */
 function pageValues(c: TrainConfig): Pick<Settings, PageTrainKey | 'decoding'> {
   const values = Object.fromEntries(PAGE_TRAIN_KEYS.map((k) => [k, c[k]])) as Pick<TrainConfig, PageTrainKey>;
   return { ...values, decoding: c.constrained ? 'constrained' : 'free' };
 }
 
-/** The playground's defaults for a preset. */
-export function defaultSettings(preset: PresetName = 'tiny'): Settings {
+/**
+ * The playground's defaults for a preset in a world: the page's own choices for the preset, then what the world
+ * changes of the trainer's settings (its episode layout wins over the page's cut of the micro preset).
+ */
+export function defaultSettings(preset: PresetName = 'tiny', env: EnvironmentName = 'household'): Settings {
+  const world = rlWorldOf(environmentOf(env)).trainDefaults;
+  const worldValues = Object.fromEntries(PAGE_TRAIN_KEYS.filter((k) => world[k] !== undefined).map((k) => [k, world[k]]));
   return {
-    env: 'household',
+    env,
     preset,
     algo: 'seed',
     ...pageValues(defaultConfig(preset)),
@@ -138,6 +153,7 @@ export function defaultSettings(preset: PresetName = 'tiny'): Settings {
     evalEpisodes: preset === 'micro' ? 8 : 32,
     backend: 'auto',
     ...PAGE_OVERRIDES[preset],
+    ...worldValues,
   };
 }
 
@@ -149,9 +165,9 @@ export function withPaperValues(s: Settings): Settings {
   return { ...s, ...pageValues(PAPER_CONFIG) };
 }
 
-/** The trainer's config of a page run: the preset's defaults with the page's training settings. */
+/** The trainer's config of a page run: the world's defaults at the preset with the page's training settings. */
 export function trainConfigOf(s: Settings): TrainConfig {
-  const config = defaultConfig(s.preset);
+  const config = worldConfig(s.preset, s.env);
   for (const key of PAGE_TRAIN_KEYS) config[key] = s[key];
   config.constrained = s.decoding === 'constrained' ? 1 : 0;
   return config;
@@ -206,8 +222,8 @@ function hashOf(key: keyof Settings): string {
 const BY_HASH = new Map<string, keyof Settings>(SETTING_KEYS.map((k) => [hashOf(k), k]));
 
 /**
- * The settings a hash describes. The preset is read first, since the other defaults depend on it; every
- * other key falls back to that preset's default.
+ * The settings a hash describes. The preset and the world are read first, since the other defaults depend on
+ * them; every other key falls back to their default.
  */
 export function parseHash(hash: string): ParsedHash {
   const notices: SettingNotice[] = [];
@@ -230,9 +246,10 @@ export function parseHash(hash: string): ParsedHash {
     entries.push([key, value]);
   }
 
-  // The first value of a key is the one used, the preset's too: the defaults follow the preset that is kept.
+  // The first value of a key is the one used, the preset's and the world's too: the defaults follow those kept.
   const first = entries.find(([key]) => key === 'preset')?.[1];
-  const settings = defaultSettings(first !== undefined && isPresetName(first) ? first : DEFAULT_SETTINGS.preset);
+  const world = entries.find(([key]) => key === 'env')?.[1];
+  const settings = defaultSettings(first !== undefined && isPresetName(first) ? first : DEFAULT_SETTINGS.preset, world !== undefined && isEnvironmentName(world) ? world : DEFAULT_SETTINGS.env);
   const seen = new Set<string>();
   let unknown = 0;
   for (const [key, value] of entries) {
@@ -284,9 +301,9 @@ export function formatHash(s: Settings): string {
 /** The settings whose change needs a fresh run (world, model shape, algorithm, seed, backend); others apply live. */
 export const RESET_KEYS: ReadonlySet<keyof Settings> = new Set(['env', 'preset', 'algo', 'seed', 'backend']);
 
-/** A preset's defaults for a run that keeps the choices a person made besides the preset (world, algorithm, seed, backend). */
-export function presetDefaultsKeeping(s: Settings, preset: PresetName = s.preset): Settings {
-  return { ...defaultSettings(preset), env: s.env, algo: s.algo, seed: s.seed, backend: s.backend };
+/** A preset's defaults in a world for a run that keeps the other choices a person made (algorithm, seed, backend). */
+export function presetDefaultsKeeping(s: Settings, preset: PresetName = s.preset, env: EnvironmentName = s.env): Settings {
+  return { ...defaultSettings(preset, env), algo: s.algo, seed: s.seed, backend: s.backend };
 }
 
 export function needsReset(before: Settings, after: Settings): boolean {
