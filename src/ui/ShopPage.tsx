@@ -13,6 +13,19 @@ export function ShopPage({ text }: { text: string }) {
   );
 }
 
+/** The page's buttons, as WebShop labels them. */
+function Buttons({ labels }: { labels: readonly string[] }) {
+  return (
+    <span className="muted">
+      {labels.map((label) => (
+        <span key={label} className="shop-button">
+          [{label}]
+        </span>
+      ))}
+    </span>
+  );
+}
+
 function PageBody({ page }: { page: ShopPageView }) {
   switch (page.kind) {
     case 'search':
@@ -26,10 +39,7 @@ function PageBody({ page }: { page: ShopPageView }) {
         <>
           <p>
             <strong>Results</strong>, page {page.page} ({page.total} in all){' '}
-            <span className="muted">
-              [Back to Search]{page.prev ? ' [< Prev]' : ''}
-              {page.next ? ' [Next >]' : ''}
-            </span>
+            <Buttons labels={['Back to Search', ...(page.prev ? ['< Prev'] : []), ...(page.next ? ['Next >'] : [])]} />
           </p>
           <ol className="shop-results" data-testid="shop-results">
             {page.results.map((r) => (
@@ -45,7 +55,7 @@ function PageBody({ page }: { page: ShopPageView }) {
         <>
           <p>
             <strong data-testid="shop-item-title">{page.title}</strong> <span className="shop-price">{page.price}</span>{' '}
-            <span className="muted">[Back to Search] [&lt; Prev] [Buy Now]</span>
+            <Buttons labels={['Back to Search', '< Prev', 'Buy Now']} />
           </p>
           <ul className="shop-options">
             {page.options.map((o) => (
