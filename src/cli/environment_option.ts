@@ -1,6 +1,7 @@
 // The --env option of the commands that play a world: its declaration, and the world and scene files it names.
 import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf, VARIANTS } from '../env/environments.ts';
+import { environmentOf } from '../env/environments.ts';
+import { VARIANTS } from '../env/world_facts.ts';
 import { SceneError } from '../env/scene.ts';
 import { ShopSceneError } from '../env/shop/scene.ts';
 import { CliError } from './cli_error.ts';

@@ -10,6 +10,10 @@
 export const ENVIRONMENT_NAMES = ['household', 'shop'] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
+export function isEnvironmentName(name: string): name is EnvironmentName {
+  return (ENVIRONMENT_NAMES as readonly string[]).includes(name);
+}
+
 type EvalSplitName = 'seen' | 'unseen';
 
 /** What a step did, as the world reports it. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from './environment.ts';
-import { environmentOf, isEnvironmentName, VARIANTS } from './environments.ts';
+import { isEnvironmentName } from './environment.ts';
+import { environmentOf } from './environments.ts';
+import { VARIANTS } from './world_facts.ts';
 
 describe('the worlds behind one interface', () => {
   for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => VARIANTS[n].map((v) => [n, v] as const))) {

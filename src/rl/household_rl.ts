@@ -16,6 +16,7 @@ import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
 import { teacherScenes } from './teacher_check.ts';
 import { buildCorpus } from './warmstart.ts';
+import { WORLD_TRAIN_DEFAULTS } from './world_defaults.ts';
 
 export type HouseholdRl = RlWorld<Scene, StepRecord>;
 
@@ -26,7 +27,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
   if (!world) {
     world = {
       env: householdEnvironment(scale),
-      trainDefaults: {},
+      trainDefaults: WORLD_TRAIN_DEFAULTS.household,
       skillDecoder(tok, t) {
         const grammar = skillGrammar(tok);
         const filter = grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task));

@@ -3,8 +3,8 @@
 // metadata within the settings table (config.ts) and the preset it names, the weights of that preset's shape,
 // and a reference of the same run. A damaged or hand-edited file is refused in one line naming the field,
 // rather than found out updates later as a crash or a run that silently does something else.
-import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf, isEnvironmentName, VARIANTS } from '../env/environments.ts';
+import { ENVIRONMENT_NAMES, isEnvironmentName, type EnvironmentName } from '../env/environment.ts';
+import { VARIANTS, WORLD_TASK_TYPES } from '../env/world_facts.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, isPresetName, presetConfig, presetOfConfig, PRESETS, type PresetName } from '../model/config.ts';
 import { quote } from '../common/json.ts';
@@ -77,7 +77,7 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
   const env = m.env ?? 'household';
   if (typeof env !== 'string' || !isEnvironmentName(env)) refuse(`metadata.env is ${quote(m.env)}, not one of ${ENVIRONMENT_NAMES.join(', ')}`);
   if (typeof m.scale !== 'string' || !VARIANTS[env].includes(m.scale)) refuse(`metadata.scale is ${quote(m.scale)}, not one of ${VARIANTS[env].join(', ')} (the ${env}'s)`);
-  const taskTypes = environmentOf(env).taskTypes;
+  const taskTypes = WORLD_TASK_TYPES[env];
   const seed = wholeIn(m, 'seed', 0, MAX_SEED);
   const updates = wholeIn(m, 'updates', 0, MAX_RUN_UPDATES);
   const episodes = wholeIn(m, 'episodes', 0, updates * MAX_EPISODES_PER_UPDATE);

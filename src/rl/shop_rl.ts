@@ -15,6 +15,8 @@ import { annotateShop } from './shop_annotator.ts';
 import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
 import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus.ts';
+import type { TrainConfig } from './config.ts';
+import { WORLD_TRAIN_DEFAULTS } from './world_defaults.ts';
 import { mentionF1 } from './skill_fidelity.ts';
 
 /** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
@@ -22,10 +24,7 @@ const TEACHER_SEED = 2029;
 
 export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
 
-// A shop episode outgrows the 512-token context as one sequence: each step is its own (the window layout) with
-// the last two steps; the tiny shop's games take about 5 steps, 10 leave room for mistakes; the annotator's shop
-// skills run to about 50 tokens; a click on an id is 13 tokens, a search up to 15.
-const SHOP_TRAIN = { maxSteps: 10, history: 2, maxSkillTokens: 56, maxCommandTokens: 16 } as const;
+const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens'>>;
 
 function shopReference(t: Trajectory<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
   return annotateShop(t.records, t.scene.goal, t.won, { length: (s) => tok.encode(s).length, maxTokens: maxSkillTokens });

@@ -13,11 +13,11 @@
 // command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
 // notice counts the rest.
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf, isEnvironmentName } from '../env/environments.ts';
+import { isEnvironmentName } from '../env/environment.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
 import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
-import { rlWorldOf } from '../rl/rl_worlds.ts';
+import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -125,7 +125,7 @@ const PAGE_OVERRIDES: Readonly<Record<PresetName, Partial<Settings>>> = {
  * episode is played in windows of its last steps, rl/shop_rl.ts), as the command line takes them.
  */
 function worldConfig(preset: PresetName, env: EnvironmentName): TrainConfig {
-  return { ...defaultConfig(preset), ...rlWorldOf(environmentOf(env)).trainDefaults };
+  return { ...defaultConfig(preset), ...WORLD_TRAIN_DEFAULTS[env] };
 }
 
 /** The page's training settings taken from a trainer config. */
@@ -139,7 +139,7 @@ function pageValues(c: TrainConfig): Pick<Settings, PageTrainKey | 'decoding'> {
  * changes of the trainer's settings (its episode layout wins over the page's cut of the micro preset).
  */
 export function defaultSettings(preset: PresetName = 'tiny', env: EnvironmentName = 'household'): Settings {
-  const world = rlWorldOf(environmentOf(env)).trainDefaults;
+  const world = WORLD_TRAIN_DEFAULTS[env];
   const worldValues = Object.fromEntries(PAGE_TRAIN_KEYS.filter((k) => world[k] !== undefined).map((k) => [k, world[k]]));
   return {
     env,

@@ -1,11 +1,11 @@
 // The shop world behind the environment interface: WebShop-style games over the default catalogue, at a scale.
 import type { Environment } from '../environment.ts';
 import { ShopGame, SHOP_MAX_STEPS, type ShopStepRecord } from './game.ts';
-import { CATEGORIES } from './categories.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
 import { combinationOf, evalShopScenes, generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './splits.ts';
 import { shopTexts } from './vocabulary.ts';
+import { WORLD_TASK_TYPES } from '../world_facts.ts';
 
 export type ShopEnvironment = Environment<ShopScene, ShopStepRecord> & { readonly scale: ShopScale };
 
@@ -19,7 +19,7 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       scale,
       variant: scale.name,
       defaultMaxSteps: SHOP_MAX_STEPS,
-      taskTypes: CATEGORIES.map((c) => c.query),
+      taskTypes: WORLD_TASK_TYPES.shop,
       evalCounts: SHOP_EVAL_COUNTS,
       trainScene: (index, seed) => generateShopScene('train', index, seed, scale),
       sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),

@@ -1,0 +1,13 @@
+// What is known of each world without loading it (its rules, catalogue or search engine): its scales and its
+// task types, for the readers of saved runs and checkpoints that must check them on the page's main thread.
+import type { EnvironmentName } from './environment.ts';
+import { SCALES } from './scale.ts';
+import { CATEGORIES } from './shop/categories.ts';
+import { SHOP_SCALES } from './shop/scale.ts';
+import { TASK_TYPES } from './text.ts';
+
+/** The scales each world has (environment.ts `variant`): the household's rooms, the shop's pages. */
+export const VARIANTS: Readonly<Record<EnvironmentName, readonly string[]>> = { household: Object.keys(SCALES), shop: Object.keys(SHOP_SCALES) };
+
+/** The task types success is reported by: the household's six, the shop's categories. */
+export const WORLD_TASK_TYPES: Readonly<Record<EnvironmentName, readonly string[]>> = { household: TASK_TYPES, shop: CATEGORIES.map((c) => c.query) };
