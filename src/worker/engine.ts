@@ -190,7 +190,7 @@ export class Engine implements EngineApi {
       onTrajectory: (t, update) => {
         if (generation !== this.generation) return;
         const config = trainer.current?.config ?? trainer.config;
-        this.emit({ type: 'trajectory', trajectory: trajectoryView(this.tok, id, update + 1, config.groupSize, t, config, null, null, trainer.backend.config.contextLength) });
+        this.emit({ type: 'trajectory', trajectory: trajectoryView(this.tok, id, update + 1, config.groupSize, t, config, null, null, trainer.backend.config.contextLength, trainer.world.analyzerObservationTokens) });
       },
     };
   }
@@ -302,7 +302,7 @@ export class Engine implements EngineApi {
       run: run.id,
       update: st.update + 1,
       stage,
-      trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent, run.backend.config.contextLength)),
+      trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent, run.backend.config.contextLength, run.trainer.world.analyzerObservationTokens)),
       groups: groupViews(st),
       step: run.step,
       hyper: st.lossHyper,

@@ -3,7 +3,7 @@
 // update used.
 import { lossProblemToJson, shortestFloat32, type TokenNote } from '../backend/loss_json.ts';
 import type { LossHyper, LossOutput } from '../backend/backend.ts';
-import { analyzerContext, openingRoomText } from '../text/prompts.ts';
+import { ANALYZER_OBSERVATION_TOKENS, analyzerContext, openingRoomText } from '../text/prompts.ts';
 import { parseSkill } from '../text/skill_parser.ts';
 import { repeatedPhrase } from '../text/skill_repeats.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
@@ -27,6 +27,8 @@ export function trajectoryView(
   state: UpdateState | null,
   lStudent: Float32Array | null,
   contextLength: number,
+  /** How much of each observation the world's analyzer reads (rl_world.ts analyzerObservationTokens). */
+  observationTokens = ANALYZER_OBSERVATION_TOKENS,
 ): TrajectoryView {
   const steps: StepView[] = [];
   const tokens: string[] = [];
@@ -54,7 +56,7 @@ export function trajectoryView(
     choice: choiceTokens(t),
     lOld: t.lOld,
     advantage,
-    skill: state ? skillView(tok, t, state, contextLength) : null,
+    skill: state ? skillView(tok, t, state, contextLength, observationTokens) : null,
     scores: state ? tokenScores(state, i, lStudent) : null,
   };
 }
@@ -64,7 +66,7 @@ export function trajectoryView(
  * (rl/analyzer.ts); seed-static's library skill when the algorithm writes none; and the skill distillation
  * used instead, when that is another one (seed-sibling, seed-crossgame).
  */
-function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLength: number): SkillView | null {
+function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLength: number, observationTokens: number): SkillView | null {
   const i = t.index;
   const written: WrittenSkill | null = state.written[i] ?? null;
   const used: WrittenSkill | null = state.used[i] ?? null;
@@ -75,7 +77,7 @@ function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLen
   const kind = parseSkill(skill.text).kind;
   const repeats = repeatedPhrase(skill.text);
   if (!written) return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt: '', origin: 'library', usedInstead: null };
-  const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1 }));
+  const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1, maxObservationTokens: observationTokens }));
   const usedInstead = used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
   return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt, origin: 'written', usedInstead };
 }
