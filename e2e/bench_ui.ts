@@ -9,7 +9,8 @@
 // configuration's training window (DIR/<n>.cpuprofile, which DevTools opens) and prints its busiest functions,
 // with a trace of the same window (DIR/<n>.trace.json) summed by kind of work (script, style, layout, paint);
 // `--only TEXT` runs the configurations whose name holds TEXT; `--site DIR` serves another build, such as one
-// made with `npx vite build --minify false --outDir DIR`, where the page's functions keep their names. A run
+// made with `npx vite build --minify false --outDir DIR`, where the page's functions keep their names, and
+// `--site DIR,DIR2` compares builds side by side, each configuration on one build after the other. A run
 // with any of these prints its table without writing bench/ui.md (a profiler slows the page it measures).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -44,7 +45,7 @@ const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--
 const seconds = Number(positional[0] ?? 20);
 const profileDir = option('--profile');
 const only = option('--only');
-const siteDir = option('--site') ?? fileURLToPath(new URL('../dist', import.meta.url));
+const siteDirs = (option('--site') ?? fileURLToPath(new URL('../dist', import.meta.url))).split(',');
 const writesReport = profileDir === null && only === null && option('--site') === null;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 const allConfigurations: { name: string; settings: Settings }[] = [
@@ -60,12 +61,14 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
-const site = await serveStatic(siteDir, '/seed/');
+const sites = await Promise.all(siteDirs.map((dir) => serveStatic(dir, '/seed/')));
 const browser = await launchChromium();
 const rows: Row[] = [];
 const loadBefore = loadavg()[0];
 try {
-  for (const { name, settings } of configurations) {
+  for (const [n, { name: configuration, settings }] of configurations.flatMap((c) => sites.map((site, i) => [i, c] as const))) {
+    const site = sites[n];
+    const name = sites.length > 1 ? `${configuration} [${siteDirs[n]}]` : configuration;
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     // A string, not a function: the TypeScript runner would wrap named functions in a helper the page lacks.
     await context.addInitScript(`
@@ -96,7 +99,7 @@ try {
     if (profiler && profileDir) {
       const trace = await browser.stopTracing();
       const { profile } = (await profiler.send('Profiler.stop')) as { profile: CpuProfile };
-      const file = `${profileDir}/${allConfigurations.findIndex((c) => c.name === name)}`;
+      const file = `${profileDir}/${allConfigurations.findIndex((c) => c.name === configuration)}${sites.length > 1 ? `-${n}` : ''}`;
       writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
       writeFileSync(`${file}.trace.json`, trace);
       console.error(`${name}: ${file}.cpuprofile\n${profileSummary(profile)}\n${traceSummary(JSON.parse(trace.toString()))}`);
@@ -131,7 +134,7 @@ try {
   }
 } finally {
   await browser.close();
-  await site.close();
+  await Promise.all(sites.map((site) => site.close()));
 }
 
 const commit = commitText(sourceCommit());

@@ -33,7 +33,7 @@ function functionKey(node: ProfileNode): string {
 }
 
 /** The functions by total time, longest first, and the busy time the profile covers (idle left out). */
-export function functionTimes(profile: CpuProfile): { busyMs: number; functions: FunctionTime[] } {
+function functionTimes(profile: CpuProfile): { busyMs: number; functions: FunctionTime[] } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
