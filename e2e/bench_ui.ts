@@ -7,7 +7,8 @@
 //
 // To find what the main thread spends its time on: `--profile DIR` records a CPU profile of each
 // configuration's training window (DIR/<n>.cpuprofile, which DevTools opens) and prints its busiest functions,
-// with a trace of the same window (DIR/<n>.trace.json) summed by kind of work (script, style, layout, paint);
+// with a trace of the same window (DIR/<n>.trace.json) summed by kind of work (tasks, script, style, layout,
+// paint) in wall time and in the main thread's CPU time, which other work on the machine does not inflate;
 // `--only TEXT` runs the configurations whose name holds TEXT; `--site DIR` serves another build, such as one
 // made with `npx vite build --minify false --outDir DIR`, where the page's functions keep their names, and
 // `--site DIR,DIR2` compares builds side by side, each configuration on one build after the other. A run
@@ -90,7 +91,7 @@ try {
     if (profiler) {
       await profiler.send('Profiler.enable');
       await profiler.send('Profiler.start');
-      await browser.startTracing(page, { categories: ['devtools.timeline'] });
+      await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline'] });
     }
     const playAt = await page.evaluate(() => performance.now());
     await page.getByTestId('play').click();

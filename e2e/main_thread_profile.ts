@@ -86,24 +86,28 @@ interface TraceEvent {
   pid: number;
   tid: number;
   dur?: number;
+  /** The thread's CPU time in the event: unlike dur, it does not grow while other work holds the cores. */
+  tdur?: number;
   args?: { name?: string };
 }
 
 /**
- * Where the page's main thread spent a Chromium trace (categories devtools.timeline): the total duration of
- * each kind of event there (style, layout, paint, script, ...), longest first. Events nest (a script that
- * forces a layout holds it), so the rows overlap; RunTask is the time in tasks at all.
+ * Where the page's main thread spent a Chromium trace (categories toplevel and devtools.timeline): for each
+ * kind of event there (RunTask: a task at all; style, layout, paint, script, ...), its wall time and the
+ * thread's CPU time, by CPU time. Events nest (a script that forces a layout holds it), so the rows overlap.
  */
 export function traceSummary(trace: { traceEvents: TraceEvent[] }, rows = 25): string {
   const main = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const totals = new Map<string, { ms: number; count: number }>();
+  const totals = new Map<string, { ms: number; cpuMs: number; count: number }>();
   for (const e of trace.traceEvents) {
     if (e.ph !== 'X' || e.dur === undefined || !main.some((m) => m.pid === e.pid && m.tid === e.tid)) continue;
-    const t = totals.get(e.name) ?? { ms: 0, count: 0 };
+    const t = totals.get(e.name) ?? { ms: 0, cpuMs: 0, count: 0 };
     t.ms += e.dur / 1000;
+    t.cpuMs += (e.tdur ?? 0) / 1000;
     t.count++;
     totals.set(e.name, t);
   }
-  const sorted = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, rows);
-  return ['     ms  count  event on the main thread', ...sorted.map(([name, t]) => `${t.ms.toFixed(0).padStart(7)} ${String(t.count).padStart(6)}  ${name}`)].join('\n');
+  const sorted = [...totals.entries()].sort((a, b) => b[1].cpuMs - a[1].cpuMs).slice(0, rows);
+  const line = (name: string, t: { ms: number; cpuMs: number; count: number }) => `${t.cpuMs.toFixed(0).padStart(7)} ${t.ms.toFixed(0).padStart(7)} ${String(t.count).padStart(6)}  ${name}`;
+  return ['    cpu    wall  count  event on the main thread (ms)', ...sorted.map(([name, t]) => line(name, t))].join('\n');
 }
