@@ -67,7 +67,7 @@ const browser = await launchChromium();
 const rows: Row[] = [];
 const loadBefore = loadavg()[0];
 try {
-  for (const [n, { name: configuration, settings }] of configurations.flatMap((c) => sites.map((site, i) => [i, c] as const))) {
+  for (const [n, { name: configuration, settings }] of configurations.flatMap((c) => sites.map((_, i) => [i, c] as const))) {
     const site = sites[n];
     const name = sites.length > 1 ? `${configuration} [${siteDirs[n]}]` : configuration;
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
