@@ -131,3 +131,23 @@ export async function putSavedRecord(page: Page, key: string, value: unknown): P
     [key, value] as const,
   );
 }
+
+/**
+ * A screenshot of the whole page with every panel painted: the page paints a panel, and draws a chart, only
+ * when it is near the screen, so the viewport is stretched to the page's height for the shot, then restored.
+ */
+export async function fullPageShot(page: Page, path: string): Promise<void> {
+  const viewport = page.viewportSize();
+  if (!viewport) return void (await page.screenshot({ path, fullPage: true }));
+  let height = viewport.height;
+  // A panel painted for the first time takes its own height in place of the one it was laid out with.
+  for (let round = 0; round < 4; round++) {
+    const pageHeight = Math.max(viewport.height, await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom + window.scrollY)));
+    if (pageHeight === height) break;
+    height = pageHeight;
+    await page.setViewportSize({ width: viewport.width, height });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  }
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
+}

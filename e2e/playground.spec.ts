@@ -10,7 +10,7 @@ import { Rng } from '../src/common/rng.ts';
 import { DEFAULT_SETTINGS, defaultSettings, formatHash, parseHash } from '../src/worker/settings.ts';
 import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, fullPageShot, openPlayground } from './page.ts';
 import { STAGES, expectExampleMarked, expectForcedToggle, expectPictureAt } from './stage_picture.ts';
 
 function close(a: number, b: number, abs: number, rel: number): boolean {
@@ -19,7 +19,7 @@ function close(a: number, b: number, abs: number, rel: number): boolean {
 
 async function shot(page: Page, name: string, testId?: string): Promise<void> {
   if (testId) await page.getByTestId(testId).screenshot({ path: `${SCREENSHOTS}/${name}.png` });
-  else await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  else await fullPageShot(page, `${SCREENSHOTS}/${name}.png`);
 }
 
 /** Per trajectory shown in the episode list: the heatmap's numbers, and the skill card beside its transcript. */

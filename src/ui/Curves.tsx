@@ -1,5 +1,4 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import type uPlot from 'uplot';
 import { ALGO_COLOURS, CHARTS, X_LABELS, chartData, type XAxis } from './charts.ts';
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
@@ -8,7 +7,7 @@ import { raceCurves } from './race/store.ts';
 import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
-import { UPlotChart } from './UPlotChart.tsx';
+import { UPlotChart, type ChartCanvas } from './UPlotChart.tsx';
 import { usePageWorld } from './world.ts';
 import './curves.css';
 
@@ -34,8 +33,8 @@ export function Curves() {
     () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
     [curves, recorded, weight, showRaw, showTrain, x],
   );
-  const plots = useRef(new Map<string, uPlot>());
-  const register = useCallback((id: string, plot: uPlot | null) => {
+  const plots = useRef(new Map<string, ChartCanvas>());
+  const register = useCallback((id: string, plot: ChartCanvas | null) => {
     if (plot) plots.current.set(id, plot);
     else plots.current.delete(id);
   }, []);
@@ -49,7 +48,7 @@ export function Curves() {
   const exportPng = async () => {
     const images = charts.flatMap(({ def, data }) => {
       const plot = plots.current.get(def.id);
-      return plot ? [{ title: def.title, canvas: plot.ctx.canvas, series: data.series }] : [];
+      return plot ? [{ title: def.title, canvas: plot.canvas(), series: data.series }] : [];
     });
     downloadBlob(await chartsPng(images), 'seed-curves.png');
   };

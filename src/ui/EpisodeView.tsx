@@ -26,14 +26,17 @@ export function skillKindLabel(kind: SkillView['kind']): string {
 }
 
 export function EpisodeView() {
-  const record = usePlayground((s) => s.record);
   const view = usePlayground((s) => s.view);
   const info = usePlayground((s) => s.info);
   const shop = usePageWorld() === 'shop';
   const playing = usePlayground((s) => s.engine.state === 'playing');
+  // The shown batch alone, not the whole record: while a run plays, the trajectories of the update in
+  // progress arrive at every render of the page, and the view shows the last completed update instead.
+  const batch = usePlayground((s) => shownBatch(s.record, s.view.run, s.engine.state === 'playing').trajectories);
+  const update = usePlayground((s) => shownBatch(s.record, s.view.run, s.engine.state === 'playing').update);
+  const showsCompleted = usePlayground((s) => s.record.completed[s.view.run] !== undefined);
   const runs = info?.runs ?? [];
   const setView = usePlayground((s) => s.setView);
-  const { trajectories: batch, update } = shownBatch(record, view.run, playing);
   const shown = filterTrajectories(batch, view.filter);
   const selected = keepSelection(shown, view.selected);
   const trajectory = shown.find((t) => t.index === selected) ?? null;
@@ -44,7 +47,7 @@ export function EpisodeView() {
     <section className="panel" aria-labelledby="episodes-title" data-testid="episodes">
       <div className="panel-head">
         <h2 id="episodes-title">
-          Episodes {update !== undefined ? <small data-testid="episodes-update">update {update}{playing && record.completed[view.run] ? ', the last completed' : ''}</small> : null}
+          Episodes {update !== undefined ? <small data-testid="episodes-update">update {update}{playing && showsCompleted ? ', the last completed' : ''}</small> : null}
         </h2>
         <div className="button-row">
           {runs.length > 1 ? (

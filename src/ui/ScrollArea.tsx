@@ -1,5 +1,5 @@
 // A box for content wider than the screen (the number tables): it scrolls, and says so while it does.
-import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import './scroll_area.css';
 
 interface Overflow {
@@ -21,24 +21,25 @@ function measure(el: HTMLElement): Overflow {
 export function ScrollArea({ label, children }: { label: string; children: ReactNode }) {
   const body = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState<Overflow>({ wide: false, atEnd: true });
-  useLayoutEffect(() => {
+  useEffect(() => {
     const el = body.current;
     if (!el) return;
     const update = () => {
       const next = measure(el);
       setOverflow((prev) => (prev.wide === next.wide && prev.atEnd === next.atEnd ? prev : next));
     };
-    update();
+    // Measured only where the browser has just laid the page out (a ResizeObserver reports each box it starts
+    // observing once, then each change of its size), never at mount: a playing run mounts a new table at
+    // every stage, and reading scrollWidth there would force a layout of the whole page each time.
     // The content's size changes with its rows (a new stage, a toggle), the box's with the window.
     const sizes = new ResizeObserver(update);
-    sizes.observe(el);
-    for (const child of Array.from(el.children)) sizes.observe(child);
-    const children = new MutationObserver(() => {
+    const observe = () => {
       sizes.disconnect();
       sizes.observe(el);
       for (const child of Array.from(el.children)) sizes.observe(child);
-      update();
-    });
+    };
+    observe();
+    const children = new MutationObserver(observe);
     children.observe(el, { childList: true });
     el.addEventListener('scroll', update, { passive: true });
     return () => {

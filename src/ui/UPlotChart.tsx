@@ -2,7 +2,9 @@
 // out their values at the hovered update (ChartLegend.tsx), drag to zoom (double-click to reset), a cursor
 // shared by every chart, the recorded run's 95% bands under the lines, and a marker at the recorded update
 // being scrubbed. The chart is built again only when its series change; a live run's new points are handed to
-// the same chart (setData), so the run grows on the same axes.
+// the same chart (setData), so the run grows on the same axes. A chart out of sight keeps its newest points
+// and draws them when it comes into view (or when its canvas is read): every draw sets the fonts and paths of
+// each axis and series, and a playing run brings new points several times a second to charts mostly unseen.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -124,13 +126,18 @@ function plotData(data: ChartData): uPlot.AlignedData {
   return [data.xs, ...data.ys] as uPlot.AlignedData;
 }
 
+/** A drawn chart's canvas, for the PNG export: read through `canvas()`, which first draws any points not yet drawn. */
+export interface ChartCanvas {
+  canvas: () => HTMLCanvasElement;
+}
+
 interface UPlotChartProps {
   def: ChartDef;
   data: ChartData;
   /** The recorded update being scrubbed, in the x axis's units: a marker line, and the cursor there. */
   marker: number | null;
   /** Called with the chart once drawn, and with null when it goes (the PNG export reads the canvases). */
-  register: (id: string, plot: uPlot | null) => void;
+  register: (id: string, chart: ChartCanvas | null) => void;
   /** The chart's fixed y range (ChartDef.yRange) rather than one fitted to the data. */
   fixedY: boolean;
   /** The plot's height in CSS pixels (its width is its container's). */
@@ -149,6 +156,9 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
   // A chart zoomed by dragging keeps its zoom as live points arrive; a double-click (uPlot's zoom out) lets the
   // axes follow the data again.
   const zoomed = useRef(false);
+  // Whether the chart is within sight (or near it), and whether it holds points it has not drawn.
+  const inSight = useRef(true);
+  const stale = useRef(false);
   // Series hidden by their chips, by label: they stay hidden when the chart is built again.
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const hiddenRef = useRef(hidden);
@@ -165,6 +175,12 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
     plot.current?.setSeries(i + 1, { show: !next.has(label) });
   }, []);
 
+  /** Hands the newest points to the chart, which draws them (uPlot draws in a microtask, or at once in a batch). */
+  const drawNewest = useCallback((u: uPlot) => {
+    stale.current = false;
+    u.setData(plotData(dataRef.current), !zoomed.current);
+  }, []);
+
   const empty = data.xs.length === 0;
   useEffect(() => {
     // uPlot has no axes to draw without a point: the chart is made once there is one.
@@ -179,7 +195,13 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
     };
     const u = new uPlot(options(def, hooks, fixedY, el.clientWidth || 400, height), plotData(dataRef.current), el);
     plot.current = u;
-    register(def.id, u);
+    stale.current = false;
+    register(def.id, {
+      canvas: () => {
+        if (stale.current) u.batch(() => drawNewest(u));
+        return u.ctx.canvas;
+      },
+    });
     // The recorded series uPlot has drawn (data-recorded-series says what it is given, before it draws).
     figure.current?.setAttribute('data-drawn-recorded', String(dataRef.current.series.filter((x) => x.source === 'recorded').length));
     zoomed.current = false;
@@ -195,16 +217,35 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
       plot.current = null;
       register(def.id, null);
     };
-  }, [def, key, register, empty, fixedY, height]);
-
-  useEffect(() => {
-    plot.current?.setData(plotData(data), !zoomed.current);
-  }, [data]);
+  }, [def, key, register, empty, fixedY, height, drawNewest]);
 
   useEffect(() => {
     const u = plot.current;
     if (!u) return;
-    u.redraw(false);
+    if (inSight.current) drawNewest(u);
+    else stale.current = true;
+  }, [data, drawNewest]);
+
+  useEffect(() => {
+    const el = figure.current;
+    if (!el) return;
+    // A margin: a chart scrolled towards is drawn before it shows.
+    const sight = new IntersectionObserver(
+      (entries) => {
+        inSight.current = entries[entries.length - 1].isIntersecting;
+        if (inSight.current && stale.current && plot.current) drawNewest(plot.current);
+      },
+      { rootMargin: '300px' },
+    );
+    sight.observe(el);
+    return () => sight.disconnect();
+  }, [drawNewest]);
+
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    if (stale.current) u.batch(() => drawNewest(u));
+    else u.redraw(false);
     if (marker !== null && data.xs.includes(marker)) u.setCursor({ left: u.valToPos(marker, 'x'), top: u.bbox.height / devicePixelRatio / 2 });
     // The cursor goes to the scrubbed update when that changes, not at every live point.
   }, [marker]);

@@ -98,14 +98,17 @@ export function recordWithCurves(curves: UpdateMetrics[]): RunRecord {
   return rec;
 }
 
+/** One empty batch, the same each time: the page's selectors compare what they return by identity. */
+const NO_TRAJECTORIES: readonly TrajectoryView[] = [];
+
 /**
  * The trajectories the episode view shows for a run: while training plays, those of the last completed update
  * (scored, with skills), never the half-built one; otherwise, and before any update completed, the newest,
  * which the step-through builds stage by stage.
  */
-export function shownBatch(rec: RunRecord, run: string, playing: boolean): { trajectories: TrajectoryView[]; update: number | undefined } {
+export function shownBatch(rec: RunRecord, run: string, playing: boolean): { trajectories: readonly TrajectoryView[]; update: number | undefined } {
   if (playing && rec.completed[run]) return { trajectories: rec.completed[run], update: rec.completedUpdate[run] };
-  return { trajectories: rec.batch[run] ?? [], update: rec.batchUpdate[run] };
+  return { trajectories: rec.batch[run] ?? NO_TRAJECTORIES, update: rec.batchUpdate[run] };
 }
 
 export function filterTrajectories(list: readonly TrajectoryView[], filter: OutcomeFilter): TrajectoryView[] {

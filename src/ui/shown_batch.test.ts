@@ -34,4 +34,15 @@ describe('shown batch', () => {
     expect(shownBatch(rec, 'seed', true).update).toBe(2);
     expect(shownBatch(rec, 'grpo', true)).toEqual({ trajectories: [], update: undefined });
   });
+
+  it('is the same array while the shown update does not change, so the page renders it only when it does', () => {
+    // The page's selectors compare by identity: a fresh array per event would render the episodes at every one.
+    expect(shownBatch(EMPTY_RECORD, 'seed', true).trajectories).toBe(shownBatch(EMPTY_RECORD, 'seed', false).trajectories);
+    let rec: RunRecord = applyEvent(EMPTY_RECORD, { type: 'stage', snapshot: snapshot(1, 'optimizer', [0, 1]) });
+    const shown = shownBatch(rec, 'seed', true).trajectories;
+    rec = applyEvent(rec, { type: 'trajectory', trajectory: trajectory(2, 0) });
+    rec = applyEvent(rec, { type: 'stage', snapshot: snapshot(2, 'rescore', [0]) });
+    expect(shownBatch(rec, 'seed', true).trajectories).toBe(shown);
+    expect(shownBatch(rec, 'seed', false).trajectories).not.toBe(shown);
+  });
 });
