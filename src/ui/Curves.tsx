@@ -29,9 +29,11 @@ export function Curves() {
   const rawId = useId();
   const trainId = useId();
   const fixedId = useId();
+  // The same definitions while the world stays, so that a chart is not rebuilt at every point.
+  const defs = useMemo(() => CHARTS.map((def) => (!household && def.shopTitle ? { ...def, title: def.shopTitle } : def)), [household]);
   const charts = useMemo(
-    () => CHARTS.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
-    [curves, recorded, weight, showRaw, showTrain, x],
+    () => defs.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
+    [defs, curves, recorded, weight, showRaw, showTrain, x],
   );
   const plots = useRef(new Map<string, ChartCanvas>());
   const register = useCallback((id: string, plot: ChartCanvas | null) => {

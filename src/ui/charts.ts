@@ -28,6 +28,8 @@ export interface ChartDef {
   id: string;
   title: string;
   metrics: ChartMetric[];
+  /** The title in the shop, where it differs from the household's. */
+  shopTitle?: string;
   /** The recorded run's split drawn here (mean over seeds with its band), if any. */
   recorded: 'seen' | 'unseen' | null;
   /** The range of the fixed-range view, and the bounds of the auto range; null: the auto range only. */
@@ -40,6 +42,7 @@ export const CHARTS: readonly ChartDef[] = [
   {
     id: 'success-unseen',
     title: 'Success on eval-unseen (rooms never trained on)',
+    shopTitle: 'Success on eval-unseen (type and attribute combinations never trained on)',
     metrics: [
       { key: 'successTrain', label: 'train rollouts', kind: 'train' },
       { key: 'evalUnseen', label: 'eval-unseen', kind: 'eval' },
@@ -51,6 +54,7 @@ export const CHARTS: readonly ChartDef[] = [
   {
     id: 'success-seen',
     title: 'Success on eval-seen (training rooms, new games)',
+    shopTitle: 'Success on eval-seen (trained combinations, new games)',
     metrics: [
       { key: 'successTrain', label: 'train rollouts', kind: 'train' },
       { key: 'evalSeen', label: 'eval-seen', kind: 'eval' },
