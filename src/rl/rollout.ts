@@ -17,7 +17,7 @@
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import type { Environment, Episode, EpisodeStep } from '../env/environment.ts';
-import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
+import { CommandTrie, freeDecodingMask, freeTextSlot, type CommandSlot } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
 import { observationTokens, openingRoomText, policyContext, skillTokens, taskTokens, type EpisodeText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
@@ -76,8 +76,17 @@ export function totalReward(t: Pick<Trajectory, 'won' | 'invalid'>, winReward: n
   return (t.won ? winReward : 0) - invalidPenalty * t.invalid;
 }
 
+/** What constrained decoding needs of a state: its listed commands, their tokens, and its free text in tokens. */
+interface DecodingState {
+  admissible: string[];
+  encoded: number[][];
+  slot: CommandSlot | null;
+}
+
 interface Live<R extends EpisodeStep> {
   game: Episode<R>;
+  /** The current state's commands, under constrained decoding. */
+  state?: DecodingState | null;
   ids: number[];
   commands: { ids: Int32Array; masks: Uint32Array }[];
   contexts: Int32Array[];
@@ -113,13 +122,20 @@ export async function rollout<S, R extends EpisodeStep>(
   const act = tok.id(ACT);
   // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
   const skillBlocks = scenes.map((_, i) => (skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : []));
+  // The state's commands, listed and encoded once per step (constrained decoding only).
+  const stateOf = (game: Episode<R>): DecodingState => {
+    const admissible = game.admissibleCommands();
+    const free = game.freeText();
+    return { admissible, encoded: admissible.map((c) => tok.encode(c)), slot: free && freeTextSlot(tok, free) };
+  };
   // Room a command needs after its context, end token included: the cap of free decoding, and under constrained
   // decoding at least the longest command the state takes (a listed one, or the free text at its longest).
-  const commandRoom = (game: Episode<R>): number => {
-    if (!options.constrained) return options.maxCommandTokens + 1;
-    const free = game.freeText();
-    const freeLength = free ? tok.encode(free.open).length + free.maxPieces + tok.encode(free.close).length : 0;
-    return Math.max(options.maxCommandTokens, freeLength, ...game.admissibleCommands().map((c) => tok.encode(c).length)) + 1;
+  const commandRoom = (state: DecodingState | null): number => {
+    if (!state) return options.maxCommandTokens + 1;
+    const freeLength = state.slot ? state.slot.open.length + state.slot.maxPieces + 1 : 0;
+    let longest = Math.max(options.maxCommandTokens, freeLength);
+    for (const ids of state.encoded) longest = Math.max(longest, ids.length);
+    return longest + 1;
   };
   const decoder = backend.openDecoder(Math.max(1, n));
   const goals = scenes.map((scene) => env.goal(scene));
@@ -140,10 +156,11 @@ export async function rollout<S, R extends EpisodeStep>(
         const l = live[i];
         if (l.done) continue;
         const steps = l.game.records.length - 1;
+        l.state = options.constrained ? stateOf(l.game) : null;
         let feed: number[];
         if (windowed) {
           const context = policyContext(tok, episodeText({ goal: goals[i], records: l.game.records }), {
-            history: options.history, maxLen, reserve: commandRoom(l.game), skill: skills[i] ?? undefined,
+            history: options.history, maxLen, reserve: commandRoom(l.state), skill: skills[i] ?? undefined,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
@@ -151,7 +168,7 @@ export async function rollout<S, R extends EpisodeStep>(
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
           feed = [...(steps === 0 ? [...taskTokens(tok, goals[i]), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
-          if (l.ids.length + feed.length + commandRoom(l.game) > episodeBudget + skillBlocks[i].length) {
+          if (l.ids.length + feed.length + commandRoom(l.state) > episodeBudget + skillBlocks[i].length) {
             l.truncated = true;
             finish(i);
             continue;
@@ -162,8 +179,8 @@ export async function rollout<S, R extends EpisodeStep>(
         acting.push(i);
       }
       if (acting.length === 0) break;
-      const admissible = acting.map((i) => live[i].game.admissibleCommands());
-      const tries = options.constrained ? acting.map((i, k) => CommandTrie.fromCommands(tok, admissible[k], live[i].game.freeText())) : null;
+      const admissible = acting.map((i) => live[i].state?.admissible ?? live[i].game.admissibleCommands());
+      const tries = options.constrained ? acting.map((i) => CommandTrie.fromEncoded(tok, live[i].state!.encoded, live[i].state!.slot)) : null;
       const node = new Array<number>(acting.length).fill(0);
       const sampled: number[][] = acting.map(() => []);
       const chosenMasks: Uint32Array[][] = acting.map(() => []);

@@ -117,16 +117,12 @@ export class CommandTrie {
       if (encoded.includes(tok.unkId)) throw new RangeError(`${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`);
       return encoded;
     };
-    const ids = commands.map((c) => encode(c, 'admissible command'));
-    let slot: CommandSlot | null = null;
-    if (freeText) {
-      const close = encode(freeText.close, 'free-text closing');
-      if (close.length !== 1) throw new RangeError(`free text must close with one token, not "${freeText.close}"`);
-      const words = new Set<number>();
-      for (const text of freeText.words) for (const id of encode(text, 'free-text word')) if (id !== close[0]) words.add(id);
-      slot = { open: encode(freeText.open, 'free-text opening'), words: [...words], close: close[0], maxPieces: freeText.maxPieces };
-    }
-    return new CommandTrie(ids, tok.endId, tok.vocabSize, slot);
+    return CommandTrie.fromEncoded(tok, commands.map((c) => encode(c, 'admissible command')), freeText && slotOf(tok, freeText, encode));
+  }
+
+  /** The trie of commands already encoded, with a free-text slot in token ids (`freeTextSlot`). */
+  static fromEncoded(tok: Pick<Tokenizer, 'endId' | 'vocabSize'>, commands: readonly (readonly number[])[], slot: CommandSlot | null = null): CommandTrie {
+    return new CommandTrie(commands, tok.endId, tok.vocabSize, slot);
   }
 
   get nodeCount(): number {
@@ -203,6 +199,33 @@ export class CommandTrie {
     if (!this.isComplete(node)) throw new RangeError('the command is a prefix of an admissible command, not one');
     return out;
   }
+}
+
+/** A state's free text in token ids, built once per free text (the shop's search bar is one object). */
+const slots = new WeakMap<FreeTextCommand, WeakMap<object, CommandSlot>>();
+
+function slotOf(tok: Tokenizer, freeText: FreeTextCommand, encode: (text: string, what: string) => number[]): CommandSlot {
+  let byTok = slots.get(freeText);
+  if (!byTok) slots.set(freeText, (byTok = new WeakMap()));
+  let slot = byTok.get(tok);
+  if (!slot) {
+    const close = encode(freeText.close, 'free-text closing');
+    if (close.length !== 1) throw new RangeError(`free text must close with one token, not "${freeText.close}"`);
+    const words = new Set<number>();
+    for (const text of freeText.words) for (const id of encode(text, 'free-text word')) if (id !== close[0]) words.add(id);
+    slot = { open: encode(freeText.open, 'free-text opening'), words: [...words], close: close[0], maxPieces: freeText.maxPieces };
+    byTok.set(tok, slot);
+  }
+  return slot;
+}
+
+/** A state's free text in token ids, every word checked against the vocabulary. */
+export function freeTextSlot(tok: Tokenizer, freeText: FreeTextCommand): CommandSlot {
+  return slotOf(tok, freeText, (text, what) => {
+    const encoded = tok.encode(text);
+    if (encoded.includes(tok.unkId)) throw new RangeError(`${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`);
+    return encoded;
+  });
 }
 
 /**
