@@ -16,12 +16,16 @@ import { Tokenizer } from '../text/tokenizer.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { itemPage, listedItems, resultsPageNumber, shopTrajectoryWords } from './shop_observed.ts';
 import { shopSkillTruth } from './shop_skill_truth.ts';
+import { TINY_SHOP, WEBSHOP } from '../env/shop/scale.ts';
+
+// The hand-worked games below are WebShop's pages (10 results a page, the instruction on every page).
+const SCALE = WEBSHOP;
 
 const product = (scene: ShopScene, id: string) => catalogueOf(scene.catalogue).find((p) => p.id.toLowerCase() === id.toLowerCase())!;
 const listed = (game: ShopGame) => game.admissibleCommands().filter((c) => /^click\[b0/.test(c)).map((c) => c.slice(6, -1));
 
 function expertGame(scene: ShopScene): ShopGame {
-  const game = new ShopGame(scene);
+  const game = new ShopGame(scene, { scale: SCALE });
   for (const action of game.expertPlan()) game.step(action);
   return game;
 }
@@ -74,7 +78,7 @@ const FAILURES: Record<string, Failure> = {
 };
 
 function playFailure(scene: ShopScene, failure: Failure, options: { maxSteps?: number } = {}): ShopGame {
-  const game = new ShopGame(scene, options);
+  const game = new ShopGame(scene, { ...options, scale: SCALE });
   for (const action of failure.actions(game)) if (!game.done) game.step(action === 'click[FIRST]' ? `click[${listed(game)[0]}]` : action);
   while (!game.done) game.step(failure.pad(game));
   return game;
@@ -90,15 +94,15 @@ function tokenizerOver(games: readonly ShopGame[]): Tokenizer {
 }
 
 const SPLITS: Record<string, ShopScene[]> = {
-  train: Array.from({ length: 25 }, (_, i) => generateShopScene('train', i)),
-  seen: evalShopScenes('seen', 25),
-  unseen: evalShopScenes('unseen', 25),
-  validation: validationShopScenes(25),
+  train: Array.from({ length: 25 }, (_, i) => generateShopScene('train', i, 0, SCALE)),
+  seen: evalShopScenes('seen', 25, SCALE),
+  unseen: evalShopScenes('unseen', 25, SCALE),
+  validation: validationShopScenes(25, SCALE),
 };
 
 describe('the shop annotator', () => {
   it('writes the procedure of a hand-worked expert game and the mistakes of its failures', () => {
-    const scene = generateShopScene('train', 0);
+    const scene = generateShopScene('train', 0, 0, SCALE);
     expect(scene.goal.instruction).toBe('i need a casual crossbody bag, water resistant, in grey, size large, and price lower than 110.00 dollars');
     const won = expertGame(scene);
     expect(annotateShop(won.records, scene.goal, true)).toBe(
@@ -129,8 +133,8 @@ describe('the shop annotator', () => {
   });
 
   it('says "click next" when the item was on a later page', () => {
-    const index = Array.from({ length: 200 }, (_, i) => i).find((i) => new ShopGame(generateShopScene('train', i)).expertPlan().includes('click[next >]'))!;
-    const scene = generateShopScene('train', index);
+    const index = Array.from({ length: 200 }, (_, i) => i).find((i) => new ShopGame(generateShopScene('train', i, 0, SCALE), { scale: SCALE }).expertPlan().includes('click[next >]'))!;
+    const scene = generateShopScene('train', index, 0, SCALE);
     expect(scene.goal.typeName).toBe('tote bag');
     expect(annotateShop(expertGame(scene).records, scene.goal, true)).toBe(
       'workflow: search for laptop compartment tote bag, click next, click an item whose title says tote bag priced under 40 dollars, ' +
@@ -139,7 +143,7 @@ describe('the shop annotator', () => {
   });
 
   it('reads what the pages showed: listed items, the page number, the item page and its chosen options', () => {
-    const scene = generateShopScene('train', 0);
+    const scene = generateShopScene('train', 0, 0, SCALE);
     const game = expertGame(scene);
     const [, results, opened, , chosen] = game.records;
     expect(resultsPageNumber(results)).toBe(1);
@@ -191,8 +195,8 @@ describe('the shop annotator', () => {
     let overBound = 0;
     let lacked = 0;
     for (let i = 0; i < 30; i++) {
-      const scene = generateShopScene('train', i);
-      const game = new ShopGame(scene);
+      const scene = generateShopScene('train', i, 0, SCALE);
+      const game = new ShopGame(scene, { scale: SCALE });
       game.step(`search[${scene.goal.typeName}]`);
       const sameType = listed(game).filter((id) => product(scene, id).nouns.join(' ') === scene.goal.typeName);
       const pricey = sameType.find((id) => product(scene, id).priceCents > scene.goal.priceUpperCents);
@@ -212,7 +216,7 @@ describe('the shop annotator', () => {
     }
     expect(overBound).toBeGreaterThan(0);
     expect(lacked).toBeGreaterThan(0);
-    const scene = generateShopScene('train', 3);
+    const scene = generateShopScene('train', 3, 0, SCALE);
     const wander = playFailure(scene, { actions: () => [`search[${scene.goal.typeName} leather]`, 'click[FIRST]'], pad: invalid, starts: '' }, { maxSteps: 4 });
     expect(annotateShop(wander.records, scene.goal, false)).toMatch(/^avoid: (running out of steps|forgetting to buy now); the item was titled /);
     const idle = playFailure(scene, { actions: () => [], pad: invalid, starts: '' }, { maxSteps: 2 });
@@ -221,11 +225,12 @@ describe('the shop annotator', () => {
 
   it('annotates random play: every skill parses, uses only the trajectory\'s words and claims nothing false of the goal', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom<ShopSplit>('train', 'seen', 'unseen'), (seed, split) => {
+      // Both scales: the tiny shop's results pages list 5 items and print no instruction.
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom<ShopSplit>('train', 'seen', 'unseen'), fc.constantFrom(TINY_SHOP, WEBSHOP), (seed, split, scale) => {
         const rng = new Rng(seed);
-        const scene = generateShopScene(split, rng.int(50));
+        const scene = generateShopScene(split, rng.int(50), 0, scale);
         const words = scene.goal.instruction.split(' ');
-        const game = new ShopGame(scene);
+        const game = new ShopGame(scene, { scale });
         while (!game.done) {
           const query = Array.from({ length: 1 + rng.int(4) }, () => rng.pick(words)).join(' ');
           const choices = [...game.admissibleCommands(), `search[${query}]`, ...(rng.float() < 0.3 ? game.expertPlan().slice(0, 1) : [])];

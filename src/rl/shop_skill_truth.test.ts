@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { generateShopScene } from '../env/shop/splits.ts';
 import { shopSkillTruth, shopTruthShares } from './shop_skill_truth.ts';
+import { WEBSHOP } from '../env/shop/scale.ts';
+
+// The hand-worked games below are WebShop's pages (10 results a page, the instruction on every page).
+const SCALE = WEBSHOP;
 
 // "i need a casual crossbody bag, water resistant, in grey, size large, and price lower than 110.00 dollars"
-const goal = generateShopScene('train', 0).goal;
+const goal = generateShopScene('train', 0, 0, SCALE).goal;
 // "i need a ... lamp ..., with warm light": an option whose value and name share a word.
 const lampGoal = { ...goal, attributes: ['metal'], typeName: 'desk lamp', options: { color: 'gold', 'light color': 'warm light' }, priceUpperCents: 4000 };
 
