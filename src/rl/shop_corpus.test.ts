@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHOP } from '../env/shop/environment.ts';
-import { SKILL } from '../text/markers.ts';
+import { OBS, SKILL, TASK } from '../text/markers.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import { buildShopCorpus } from './shop_corpus.ts';
 import { EXAMPLE_KINDS, WARMSTART_DEFAULTS } from './warmstart.ts';
@@ -65,6 +65,15 @@ describe('the shop warm-start corpus', () => {
     const acted = new Set(ownAct.map(key));
     for (const s of ownFollow) expect(acted.has(key(s))).toBe(true);
     expect(own.explorerSuccess).toBe(corpus.explorerSuccess);
+  });
+
+  it('opens every act and follow context with the whole task line, however long the pages in its window', () => {
+    corpus.sequences.forEach((s, i) => {
+      if (corpus.kinds[i] === 'analyze') return;
+      expect(s.ids[0]).toBe(tok.id(TASK));
+      const end = Array.from(s.ids).findIndex((id, k) => k > 0 && (id === tok.id(OBS) || id === tok.id(SKILL)));
+      expect(tok.decode(s.ids.subarray(1, end))).toMatch(/^i need .+, and price lower than [0-9]+\. ?[0-9]{2} dollars ?\.$/);
+    });
   });
 
   it('is the same corpus from the same seed, another from another', () => {

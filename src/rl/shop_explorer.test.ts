@@ -9,6 +9,7 @@ import { CommandTrie } from '../text/command_trie.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { runShopExplorer } from './shop_explorer.ts';
 import { readInstruction, shopSkillKnowledge } from './shop_knowledge.ts';
+import { itemPage } from './shop_observed.ts';
 
 const tok = tokenizerOf(SHOP);
 const fit = { length: (t: string) => tok.encode(t).length, maxTokens: 56 };
@@ -97,6 +98,32 @@ describe('the shop explorer', () => {
   // tokens): noise 0, unprimed 116 won, primed 170 (+27 points); noise 0.25, unprimed 101, primed 123 (+11).
   // Over 1000 games (train seed 5, rng seed 11): noise 0, 0.613 / 0.855; noise 0.25, 0.452 / 0.602. With the
   // skill cut to 32 tokens (a won episode's cost is cut away): noise 0, 0.613 / 0.843; noise 0.25, 0.471 / 0.563.
+  // The warm start imitates these clicks: a wrong value here would teach the policy to choose it.
+  it('clicks only the option values the instruction asks for, and buys only once each one the page offers is chosen', () => {
+    let optionClicks = 0;
+    for (let i = 0; i < 60; i++) {
+      const scene = SHOP.trainScene(i, 5);
+      const wanted = readInstruction(SHOP.goal(scene)).options;
+      const e = runShopExplorer(SHOP, scene, new Rng(i), { maxSteps: 10, noise: 0.25 });
+      const records = e.game.records;
+      for (let t = 0; t + 1 < records.length; t++) {
+        const item = itemPage(records[t]);
+        if (e.random[t] || item === null) continue;
+        const action = records[t + 1].action;
+        const value = /^click\[(.*)\]$/.exec(action)?.[1] ?? '';
+        if (item.optionParts.includes(value)) {
+          optionClicks++;
+          expect(wanted).toContain(value);
+        }
+        if (action === 'click[buy now]') {
+          const chosen = [...item.selected.values()];
+          for (const v of wanted) if (item.optionParts.includes(v)) expect(chosen).toContain(v);
+        }
+      }
+    }
+    expect(optionClicks).toBeGreaterThan(40);
+  });
+
   // Unprimed, the explorer buys the first title-fitting item, which may lack an option value (or an attribute no
   // title shows); a won episode's skill names the right item's cost and its search, a failed one the option
   // value its purchase lacked.
