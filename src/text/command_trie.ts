@@ -47,23 +47,10 @@ export class CommandTrie {
     if (!(endId >= 0 && endId < vocabSize)) throw new RangeError(`end token ${endId} outside the vocabulary`);
     commands.forEach((ids, c) => {
       if (ids.length === 0) throw new RangeError(`admissible command ${c} is empty`);
-      let node = 0;
-      for (const id of ids) {
-        if (!(Number.isInteger(id) && id >= 0 && id < vocabSize) || id === endId) {
-          throw new RangeError(`admissible command ${c} holds token ${id}, which cannot be part of a command`);
-        }
-        let next = this.children[node].get(id);
-        if (next === undefined) {
-          next = this.children.length;
-          this.children.push(new Map());
-          this.complete.push(-1);
-          this.children[node].set(id, next);
-        }
-        node = next;
-      }
+      const node = this.insertPath(ids, `admissible command ${c}`);
       if (this.complete[node] < 0) this.complete[node] = c;
     });
-    if (slot) this.slotEntry = this.insertPath(slot.open);
+    if (slot) this.slotEntry = this.insertPath(slot.open, 'the free-text opening');
     for (let node = 0; node < this.children.length; node++) {
       const mask = new Uint32Array(this.maskWords);
       for (const id of this.children[node].keys()) mask[id >>> 5] |= 1 << (id & 31);
@@ -94,10 +81,13 @@ export class CommandTrie {
     }
   }
 
-  private insertPath(ids: readonly number[]): number {
+  /** The node a token path reaches, created as needed; `what` names the path in a refusal. */
+  private insertPath(ids: readonly number[], what: string): number {
     let node = 0;
     for (const id of ids) {
-      if (!(Number.isInteger(id) && id >= 0 && id < this.vocabSize) || id === this.endId) throw new RangeError(`free-text token ${id} cannot be part of a command`);
+      if (!(Number.isInteger(id) && id >= 0 && id < this.vocabSize) || id === this.endId) {
+        throw new RangeError(`${what} holds token ${id}, which cannot be part of a command`);
+      }
       let next = this.children[node].get(id);
       if (next === undefined) {
         next = this.children.length;
