@@ -64,7 +64,12 @@ export async function engineReady(page: Page): Promise<void> {
   await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor();
 }
 
+/**
+ * Waits for the whole first rollout: its episodes reach the page one by one, and the rollout stage's snapshot
+ * comes after the last of them (the engine reads ready before that, while the rollout still runs).
+ */
 export async function firstRollout(page: Page): Promise<void> {
+  await page.locator('[data-testid="stages"]:not([data-stage=""])').waitFor({ state: 'attached' });
   await page.locator('[data-testid="trajectory-pick"]').first().waitFor();
 }
 
