@@ -37,8 +37,15 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Shape>>> = {
 /** The presets' names, smallest first. */
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-/** The presets whose warm start ships with the site, in public/ (a unit test holds this list to the files there). */
-export const SHIPPED_WARM_STARTS: readonly PresetName[] = ['micro', 'tiny'];
+/** Per world, the presets whose warm start ships with the site, in public/ (a unit test holds these lists to the files there). */
+export const SHIPPED_WARM_STARTS: Readonly<Record<EnvironmentName, readonly PresetName[]>> = {
+  household: ['micro', 'tiny'],
+  shop: [],
+};
+
+export function shipsWarmStart(preset: PresetName, world: EnvironmentName = 'household'): boolean {
+  return SHIPPED_WARM_STARTS[world].includes(preset);
+}
 
 /** The file name of a preset's warm start in a world, served beside the page (the household's name has no world). */
 export function warmStartFile(preset: PresetName, world: EnvironmentName = 'household'): string {

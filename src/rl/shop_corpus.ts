@@ -11,8 +11,15 @@
 //           ('primed'); or, with 'own', the won episodes again with their own skill. A step whose context has
 //           no room left for the skill block (policyContext fits it last) is left out;
 //   analyze analyzer prompt -> that skill, scored under the free-decoding mask.
+// The act and follow steps that choose an item's option before any is selected are the corpus's focus: the
+// instruction alone names the answer there (a value of the task line copied into a choice among the page's),
+// which the warm start's first steps train on alone (WarmStartOptions.focusSteps). In the whole corpus the
+// choice is confounded (a selected value is named on the page and in the history more often than the one still
+// to choose), and the tiny model does not learn the copy from it.
 import { Rng } from '../common/rng.ts';
 import type { ShopEnvironment } from '../env/shop/environment.ts';
+import type { ShopStepRecord } from '../env/shop/game.ts';
+import { BUTTONS, SELECTED } from '../env/shop/pages.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { SKILL } from '../text/markers.ts';
 import { analyzerSequence, policyContext } from '../text/prompts.ts';
@@ -44,10 +51,23 @@ export interface ShopCorpusOptions extends Omit<WarmStartOptions, 'scale'> {
   maxCommandTokens?: number;
 }
 
+const NAVIGATION = new Set(Object.values(BUTTONS).map((label) => `click[${label.toLowerCase()}]`));
+
+/** Step t chooses an option of the open item while none is selected yet. */
+export function isFirstOptionChoice(records: readonly ShopStepRecord[], t: number, action: string): boolean {
+  const before = records[t];
+  return before.page === 'item' && !before.observation.includes(SELECTED) && action.startsWith('click[') && !NAVIGATION.has(action);
+}
+
+interface StepSequence {
+  sequence: ScoredSequence;
+  focus: boolean;
+}
+
 /** One window sequence per step of the episode, with or without a skill; only the explorer's own steps unless scoreRandom. */
-function stepSequences(tok: Tokenizer, contextLength: number, goal: string, episode: ShopExplorerEpisode, options: ShopCorpusOptions, skill?: string): ScoredSequence[] {
+function stepSequences(tok: Tokenizer, contextLength: number, goal: string, episode: ShopExplorerEpisode, options: ShopCorpusOptions, skill?: string): StepSequence[] {
   const text = episodeText({ goal, records: episode.game.records });
-  const out: ScoredSequence[] = [];
+  const out: StepSequence[] = [];
   const skillMarker = tok.id(SKILL);
   text.steps.forEach((step, t) => {
     if (episode.random[t] && !options.scoreRandom) return;
@@ -59,7 +79,8 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     // A context too full for the skill block would teach the replay's action without its reason.
     if (skill !== undefined && !context.includes(skillMarker)) return;
     const ids = Int32Array.from([...context, ...command, tok.endId]);
-    out.push({ ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks });
+    const sequence = { ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks };
+    out.push({ sequence, focus: isFirstOptionChoice(episode.game.records, t, step.action) });
   });
   return out;
 }
@@ -74,11 +95,13 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
   const explorerOptions = { maxSteps: options.maxSteps, noise: options.noise };
   const sequences: ScoredSequence[] = [];
   const kinds: ExampleKind[] = [];
-  const add = (list: readonly ScoredSequence[], kind: ExampleKind) => {
+  const focus: number[] = [];
+  const add = (list: readonly StepSequence[], kind: ExampleKind) => {
     if (!options.kinds.includes(kind)) return;
     for (const s of list) {
-      if (s.positions.length === 0) continue;
-      sequences.push(s);
+      if (s.sequence.positions.length === 0) continue;
+      if (s.focus) focus.push(sequences.length);
+      sequences.push(s.sequence);
       kinds.push(kind);
     }
   };
@@ -100,9 +123,9 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
     const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, { maxLen: contextLength, maxObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add([{ ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks }], 'analyze');
+    add([{ sequence: { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks }, focus: false }], 'analyze');
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;
-  return { sequences, kinds, explorerSuccess: options.episodes ? wins / options.episodes : 0, counts };
+  return { sequences, kinds, focus, explorerSuccess: options.episodes ? wins / options.episodes : 0, counts };
 }

@@ -251,6 +251,21 @@ describe('warm start', () => {
     expect(losses[0]).toBeCloseTo(nll, 4);
   });
 
+  it('draws the first focusSteps from the focus alone, then from the whole corpus; without a focus as before', async () => {
+    const corpus = buildCorpus(tok, model.contextLength, { ...options, episodes: 3 });
+    const focus = [1, 4, 6];
+    const picks = async (c: typeof corpus, focusSteps: number) => {
+      const out: (readonly number[])[] = [];
+      await trainWarmStart(CpuBackend.fromSeed(model, 3), tok, c, { ...options, steps: 6, batch: 2, focusSteps }, (s) => out.push(s.examples));
+      return out;
+    };
+    const focused = await picks({ ...corpus, focus }, 3);
+    for (const step of focused.slice(0, 3)) for (const i of step) expect(focus).toContain(i);
+    expect(focused.slice(3).flat().some((i) => !focus.includes(i))).toBe(true);
+    // A corpus without a focus (the household's) draws as it always has, whatever focusSteps says.
+    expect(await picks(corpus, 3)).toEqual(await picks(corpus, 0));
+  });
+
   it('schedules the learning rate: warm-up, then cosine to 10%', () => {
     expect(warmStartLr(1, 0, 100)).toBeCloseTo(0.2, 12);
     expect(warmStartLr(1, 5, 100)).toBeCloseTo(1, 12);

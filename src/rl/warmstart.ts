@@ -57,6 +57,11 @@ export interface WarmStartOptions {
   annotatedSkillTokens: number;
   /** Optimizer steps and sequences per step. */
   steps: number;
+  /**
+   * The first focusSteps of the steps draw from the corpus's focus alone (Corpus.focus; a corpus without one
+   * ignores it): a choice the whole corpus teaches too weakly to be learnt is learnt first on its own.
+   */
+  focusSteps: number;
   batch: number;
   lr: number;
 }
@@ -71,6 +76,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed'>> = {
   maxSkillTokens: 48,
   annotatedSkillTokens: 32,
   steps: 5400,
+  focusSteps: 0,
   batch: 8,
   lr: 5e-3,
 };
@@ -78,6 +84,8 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed'>> = {
 export interface Corpus {
   sequences: ScoredSequence[];
   kinds: ExampleKind[];
+  /** Indices of the sequences the first focusSteps train on alone (none in the household's corpus). */
+  focus?: number[];
   /** Explorer success rate and example counts. */
   explorerSuccess: number;
   counts: Record<ExampleKind, number>;
@@ -173,6 +181,8 @@ export interface WarmStartStep {
   step: number;
   loss: number;
   tokens: number;
+  /** Indices into the corpus of the step's sequences. */
+  examples: readonly number[];
 }
 
 /** Trains the backend's current weights on the corpus; returns the mean loss of the last 10% of steps. */
@@ -184,14 +194,19 @@ export async function trainWarmStart(
   onStep?: (s: WarmStartStep) => void,
 ): Promise<number> {
   const rng = new Rng(options.seed).fork('batches');
+  const everything = corpus.sequences.map((_, i) => i);
+  const focus = corpus.focus?.length ? corpus.focus : null;
+  const focusSteps = focus ? Math.min(options.focusSteps, options.steps) : 0;
   let order: number[] = [];
   const tail: number[] = [];
   for (let step = 0; step < options.steps; step++) {
-    const picked: ScoredSequence[] = [];
-    while (picked.length < options.batch) {
-      if (order.length === 0) order = rng.shuffle(corpus.sequences.map((_, i) => i));
-      picked.push(corpus.sequences[order.pop()!]);
+    if (step === focusSteps && focusSteps > 0) order = [];
+    const examples: number[] = [];
+    while (examples.length < options.batch) {
+      if (order.length === 0) order = rng.shuffle((step < focusSteps ? focus! : everything).slice());
+      examples.push(order.pop()!);
     }
+    const picked = examples.map((i) => corpus.sequences[i]);
     const batch = packBatch(picked, tok.padId);
     const n = picked.reduce((s, q) => s + q.positions.length, 0);
     const zeros = new Float32Array(n);
@@ -199,7 +214,7 @@ export async function trainWarmStart(
     const out = await backend.lossBackward(batch, inputs, { lambda: 1, beta: 1, clip: 0.2, klCoef: 0, gate: false });
     await backend.optimizerStep({ lr: warmStartLr(options.lr, step, options.steps), beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 });
     if (step >= Math.floor(options.steps * 0.9)) tail.push(out.L_OPD);
-    onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0) });
+    onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0), examples });
   }
   return tail.length ? tail.reduce((a, b) => a + b, 0) / tail.length : NaN;
 }

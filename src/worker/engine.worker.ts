@@ -10,7 +10,7 @@ import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
 import type { EnvironmentName } from '../env/environment.ts';
-import { SHIPPED_WARM_STARTS, warmStartFile, type ModelConfig, type PresetName } from '../model/config.ts';
+import { shipsWarmStart, warmStartFile, type ModelConfig, type PresetName } from '../model/config.ts';
 import { decideBackend } from './backend_choice.ts';
 import { Engine, type EngineHost } from './engine.ts';
 import { engineWorkerOptions } from './engine_worker_name.ts';
@@ -97,8 +97,8 @@ installThreadHost(browserThreadHost);
 
 const host: EngineHost = {
   async warmStart(preset, env) {
-    // The shipped warm starts are the household's: a shop run starts from seeded random weights until one ships.
-    if (env !== 'household' || !SHIPPED_WARM_STARTS.includes(preset)) return null;
+    // A world's preset without a shipped warm start starts from seeded random weights.
+    if (!shipsWarmStart(preset, env)) return null;
     const url = warmStartUrl(preset, env);
     const name = url.pathname.split('/').pop();
     const response = await fetch(url).catch((err: unknown) => {

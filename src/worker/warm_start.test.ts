@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeCheckpoint } from '../model/checkpoint.ts';
-import { PRESET_NAMES, presetConfig, SHIPPED_WARM_STARTS, warmStartFile, warmStartPath, type PresetName } from '../model/config.ts';
+import { PRESET_NAMES, presetConfig, shipsWarmStart, warmStartFile, warmStartPath, type PresetName } from '../model/config.ts';
+import { ENVIRONMENT_NAMES } from '../env/environment.ts';
 import { initParameters } from '../model/init.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { Engine } from './engine.ts';
@@ -28,9 +29,11 @@ function engineShipping(bytes: Uint8Array): Engine {
 
 describe('warm starts', () => {
   it('ship for exactly the presets listed', () => {
-    for (const preset of PRESET_NAMES) {
-      expect(`${preset}: ${existsSync(warmStartPath(preset))}`).toBe(`${preset}: ${SHIPPED_WARM_STARTS.includes(preset)}`);
-      expect(warmStartPath(preset)).toBe(`public/${warmStartFile(preset)}`);
+    for (const world of ENVIRONMENT_NAMES) {
+      for (const preset of PRESET_NAMES) {
+        expect(`${world} ${preset}: ${existsSync(warmStartPath(preset, world))}`).toBe(`${world} ${preset}: ${shipsWarmStart(preset, world)}`);
+        expect(warmStartPath(preset, world)).toBe(`public/${warmStartFile(preset, world)}`);
+      }
     }
   });
 

@@ -1,8 +1,7 @@
 // The weights a new run starts from: the warm start shipped beside the page (model/config.ts, warmStartFile)
-// for the worlds and presets that have one (the household's SHIPPED_WARM_STARTS; none yet for the shop),
-// seeded random weights for the others. A warm start that should ship and
-// cannot be used stops the start with a message that says why; the page then stays as it was, and another
-// preset or Reset starts a run.
+// for the worlds and presets that have one (SHIPPED_WARM_STARTS), seeded random weights for the others. A warm
+// start that should ship and cannot be used stops the start with a message that says why; the page then stays
+// as it was, and another preset or Reset starts a run.
 import { messageOf } from '../common/errors.ts';
 import type { EnvironmentName } from '../env/environment.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';

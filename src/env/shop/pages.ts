@@ -13,6 +13,9 @@ export const BUTTONS = {
   buyNow: 'Buy Now',
 } as const;
 
+/** What opens the item page's part that lists the options chosen so far (absent before the first). */
+export const SELECTED = 'Selected:';
+
 /** The page after Buy Now: a thank-you, the purchased id and (added by the game) the purchase's score. */
 export const PURCHASE_TEXTS = {
   thanks: 'Thank you for shopping with us!',
@@ -53,7 +56,7 @@ export function renderPage(page: ShopPage, instruction: string, scale: ShopScale
       const parts = [...head, BUTTONS.backToSearch, BUTTONS.prev];
       for (const [name, values] of Object.entries(page.product.options)) parts.push(name, ...values);
       const chosen = Object.entries(page.chosen).map(([name, value]) => `${name}: ${value}`);
-      if (chosen.length > 0) parts.push(`Selected: ${chosen.join(', ')}`);
+      if (chosen.length > 0) parts.push(`${SELECTED} ${chosen.join(', ')}`);
       parts.push(page.product.title, `Price: ${formatPrice(page.product.priceCents)}`, BUTTONS.buyNow);
       return parts.join(SEP);
     }

@@ -42,7 +42,7 @@ export const command = defineCommand({
     'seq-len': { type: 'string', value: 'N', limit: limits['seq-len'], default: '128', description: "tokens per sequence (at most the preset's context length)" },
     reps: { type: 'string', value: 'N', limit: limits.reps, default: '5', description: 'timed repetitions of each kernel' },
     seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the inputs' },
-    'update-presets': { type: 'string', choices: PRESET_NAMES, list: true, empty: 'none', default: SHIPPED_WARM_STARTS.join(','), description: 'presets whose whole SEED update is counted per stage (by default those that ship a warm start, which the update starts from)' },
+    'update-presets': { type: 'string', choices: PRESET_NAMES, list: true, empty: 'none', default: SHIPPED_WARM_STARTS.household.join(','), description: 'presets whose whole SEED update is counted per stage (by default those that ship a warm start, which the update starts from)' },
     hardware: { type: 'boolean', default: false, description: 'refuses a software adapter: an unattended run on a GPU machine must measure the GPU' },
     adapter: { type: 'string', value: 'NAME', defaultText: "Dawn's high-performance choice", description: "the adapter by name as Dawn lists them (Dawn's adapter= option)" },
     out: outOption('the report'),
