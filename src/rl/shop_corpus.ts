@@ -54,7 +54,7 @@ export interface ShopCorpusOptions extends Omit<WarmStartOptions, 'scale'> {
 const NAVIGATION = new Set(Object.values(BUTTONS).map((label) => `click[${label.toLowerCase()}]`));
 
 /** Step t chooses an option of the open item while none is selected yet. */
-export function isFirstOptionChoice(records: readonly ShopStepRecord[], t: number, action: string): boolean {
+function isFirstOptionChoice(records: readonly ShopStepRecord[], t: number, action: string): boolean {
   const before = records[t];
   return before.page === 'item' && !before.observation.includes(SELECTED) && action.startsWith('click[') && !NAVIGATION.has(action);
 }

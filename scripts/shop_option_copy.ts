@@ -1,0 +1,101 @@
+// The diagnostic behind the shop warm start's focus (bench/notes/shop.md): can the tiny model learn to choose,
+// among the values a page lists, the one its task line names?
+//   synthetic STEPS TASK FILLER  a task line of TASK words naming one of 5 listed words, FILLER words between
+//   real STEPS first|all         the shop corpus's option choices (seed 1, 5000 games), scored at the value only:
+//                                the first choice of an item (nothing selected yet) or every choice
+// Trains the tiny preset from seed 1 (batch 8, lr 5e-3, the warm start's schedule per fifth of the steps) and
+// prints, five times, the accuracy and mean NLL of the choice on held-out examples (seed 7; chance is 1 over
+// the listed values). Run: npx tsx scripts/shop_option_copy.ts real 4000 first
+import { CpuBackend } from '../src/backend/cpu/cpu_backend.ts';
+import { Rng } from '../src/common/rng.ts';
+import { SHOP } from '../src/env/shop/environment.ts';
+import { presetConfig } from '../src/model/config.ts';
+import { initParameters } from '../src/model/init.ts';
+import { packBatch, type ScoredSequence } from '../src/rl/batch.ts';
+import { rlWorldOf } from '../src/rl/rl_worlds.ts';
+import { SELECTED } from '../src/env/shop/pages.ts';
+import { trainWarmStart, WARMSTART_DEFAULTS, type Corpus } from '../src/rl/warmstart.ts';
+import { tokenizerOf } from '../src/text/tokenizer.ts';
+
+interface Choice {
+  sequence: ScoredSequence;
+  listed: number[];
+  answer: number;
+}
+
+const tok = tokenizerOf(SHOP);
+const V = tok.vocabSize;
+const words = Math.ceil(V / 32);
+
+function maskOf(ids: readonly number[]): Uint32Array {
+  const mask = new Uint32Array(words);
+  for (const id of ids) mask[id >>> 5] |= 1 << (id & 31);
+  return mask;
+}
+
+function syntheticChoices(seed: number, count: number, taskWords: number, filler: number): Choice[] {
+  const rng = new Rng(seed);
+  const values = ['black', 'brown', 'grey', 'green', 'red', 'blue', 'navy', 'white', 'pink', 'small', 'medium', 'large', 'silver', 'gold'].map((w) => tok.id(w));
+  const others = ['i', 'need', 'a', 'vintage', 'leather', 'tote', 'bag', ',', 'in', 'size', 'and', 'price', 'lower', 'than', 'dollars', '.', 'cotton', 'shirt'].map((w) => tok.id(w));
+  const pick = (list: readonly number[]) => list[rng.int(list.length)];
+  return Array.from({ length: count }, () => {
+    const listed = rng.shuffle(values.slice()).slice(0, 5);
+    const answer = pick(listed);
+    const task = Array.from({ length: taskWords }, () => pick(others));
+    task[rng.int(taskWords)] = answer;
+    const ids = [tok.id('<task>'), ...task, tok.id('<obs>'), ...Array.from({ length: filler }, () => pick(others))];
+    for (const v of rng.shuffle(listed.slice())) ids.push(tok.id('SEP'), v);
+    ids.push(tok.id('<act>'), tok.id('click'), tok.id('['));
+    const at = ids.length;
+    ids.push(answer);
+    return { sequence: { ids: Int32Array.from(ids), positions: Int32Array.from([at]), masks: maskOf(listed) }, listed, answer };
+  });
+}
+
+/** The option choices of the shop corpus of `seed`, each scored at its value token alone. */
+function shopChoices(seed: number, episodes: number, first: boolean): Choice[] {
+  const world = rlWorldOf(SHOP);
+  const corpus = world.warmStartCorpus(tok, 512, { ...WARMSTART_DEFAULTS, ...world.warmStartDefaults, seed, episodes, kinds: ['act'] });
+  const out: Choice[] = [];
+  const [click, open, close, selected] = [tok.id('click'), tok.id('['), tok.id(']'), tok.encode(SELECTED)[0]];
+  for (const s of corpus.sequences) {
+    const at = s.positions[0] + 2;
+    if (s.ids[s.positions[0]] !== click || s.ids[at - 1] !== open || s.ids[at + 1] !== close) continue;
+    const mask = s.masks.slice(2 * words, 3 * words);
+    const listed = Array.from({ length: V }, (_, id) => id).filter((id) => (mask[id >>> 5] >>> (id & 31)) & 1);
+    const answer = s.ids[at];
+    if (['buy now', 'back to search', '< prev', 'b'].includes(tok.token(answer)) || listed.length < 2) continue;
+    const isFirst = !Array.from(s.ids.subarray(0, at)).includes(selected);
+    if (first && !isFirst) continue;
+    out.push({ sequence: { ids: s.ids, positions: Int32Array.from([at]), masks: mask }, listed, answer });
+  }
+  return out;
+}
+
+async function score(backend: CpuBackend, held: readonly Choice[]): Promise<string> {
+  const rows = await backend.scoreRows(packBatch(held.map((c) => c.sequence), tok.padId));
+  let right = 0;
+  let nll = 0;
+  held.forEach((c, k) => {
+    const best = c.listed.reduce((a, b) => (rows[k * V + b] > rows[k * V + a] ? b : a));
+    right += best === c.answer ? 1 : 0;
+    nll -= rows[k * V + c.answer];
+  });
+  return `accuracy ${((100 * right) / held.length).toFixed(1)}%, NLL ${(nll / held.length).toFixed(3)}`;
+}
+
+const [mode, stepsText, a, b] = process.argv.slice(2);
+const steps = Number(stepsText ?? 2000);
+const [train, held] =
+  mode === 'synthetic'
+    ? [syntheticChoices(1, 20000, Number(a ?? 15), Number(b ?? 0)), syntheticChoices(7, 300, Number(a ?? 15), Number(b ?? 0))]
+    : [shopChoices(1, 5000, a === 'first'), shopChoices(7, 300, a === 'first').slice(0, 300)];
+const chance = held.reduce((s, c) => s + 1 / c.listed.length, 0) / held.length;
+console.log(`${mode} ${a ?? ''} ${b ?? ''}: ${train.length} training choices, ${held.length} held out, chance ${(100 * chance).toFixed(1)}%`);
+const backend = new CpuBackend(presetConfig('tiny', V), initParameters(presetConfig('tiny', V), 1));
+console.log(`steps 0: ${await score(backend, held)}`);
+const corpus: Corpus = { sequences: train.map((c) => c.sequence), kinds: train.map(() => 'act'), explorerSuccess: 0, counts: { act: train.length, follow: 0, analyze: 0 } };
+for (let fifth = 1; fifth <= 5; fifth++) {
+  await trainWarmStart(backend, tok, corpus, { ...WARMSTART_DEFAULTS, seed: fifth, steps: steps / 5 });
+  console.log(`steps ${(fifth * steps) / 5}: ${await score(backend, held)}`);
+}
