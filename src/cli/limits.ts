@@ -30,7 +30,7 @@ export const LIMITS = {
   ckptInit: { seed: SEED },
   scenes: { count: count(1, 100_000), seed: SEED },
   play: { 'max-steps': count(1, 10_000) },
-  warmstart: { seed: SEED, episodes: count(1, 100_000), steps: count(0, 1_000_000), 'focus-steps': count(0, 1_000_000), lr: real(0, 1, { aboveMin: true, belowMax: true }), 'eval-episodes': EVAL_EPISODES, 'teacher-games': count(0, 100_000) },
+  warmstart: { seed: SEED, episodes: count(1, 100_000), steps: count(0, 1_000_000), 'focus-steps': count(0, 1_000_000), 'focus-share': real(0, 1), lr: real(0, 1, { aboveMin: true, belowMax: true }), 'eval-episodes': EVAL_EPISODES, 'teacher-games': count(0, 100_000) },
   train: { updates: count(0, 1_000_000), seed: SEED, 'checkpoint-every': count(0, 1_000_000), 'eval-every': count(0, 1_000_000), 'eval-episodes': EVAL_EPISODES },
   eval: { episodes: count(1, 100_000), temperature: TEMPERATURE },
   teacher: { games: count(2, 100_000), temperature: TEMPERATURE },

@@ -11,11 +11,12 @@
 //           ('primed'); or, with 'own', the won episodes again with their own skill. A step whose context has
 //           no room left for the skill block (policyContext fits it last) is left out;
 //   analyze analyzer prompt -> that skill, scored under the free-decoding mask.
-// The act and follow steps that choose an item's option before any is selected are the corpus's focus: the
-// instruction alone names the answer there (a value of the task line copied into a choice among the page's),
-// which the warm start's first steps train on alone (WarmStartOptions.focusSteps). In the whole corpus the
-// choice is confounded (a selected value is named on the page and in the history more often than the one still
-// to choose), and the tiny model does not learn the copy from it.
+// The act steps that choose an item's option before any is selected are the corpus's focus: the instruction
+// alone names the answer there (a value of the task line copied into a choice among the page's), which the
+// warm start's first steps train on alone and later batches keep a share of (WarmStartOptions.focusSteps,
+// focusShare). In the whole corpus the choice is confounded (a selected value is named on the page and in the
+// history more often than the one still to choose), and the tiny model does not learn the copy from it; with
+// the follow examples' choices in the focus (a skill block between the task line and the page), not either.
 import { Rng } from '../common/rng.ts';
 import type { ShopEnvironment } from '../env/shop/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
@@ -100,7 +101,7 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
     if (!options.kinds.includes(kind)) return;
     for (const s of list) {
       if (s.sequence.positions.length === 0) continue;
-      if (s.focus) focus.push(sequences.length);
+      if (s.focus && kind === 'act') focus.push(sequences.length);
       sequences.push(s.sequence);
       kinds.push(kind);
     }

@@ -66,9 +66,10 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
       // The explorer plays the shop's step budget; the skills it learns to write and follow are the annotator's
       // whole ones (about 50 tokens), not cut to the household's 32. The first 3000 steps train on the first option
-      // choices alone (shop_corpus.ts): without them the tiny model never learns to copy the requested value.
+      // choices alone, and a quarter of every later batch (shop_corpus.ts): without them the tiny model does not
+      // learn to copy the requested value.
       analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
-      warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens, steps: 12000, focusSteps: 3000 },
+      warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens, steps: 12000, focusSteps: 3000, focusShare: 0.25 },
       warmStartCorpus: (tok, contextLength, options) =>
         buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens }),
     };

@@ -254,16 +254,19 @@ describe('warm start', () => {
   it('draws the first focusSteps from the focus alone, then from the whole corpus; without a focus as before', async () => {
     const corpus = buildCorpus(tok, model.contextLength, { ...options, episodes: 3 });
     const focus = [1, 4, 6];
-    const picks = async (c: typeof corpus, focusSteps: number) => {
+    const picks = async (c: typeof corpus, focusSteps: number, focusShare = 0) => {
       const out: (readonly number[])[] = [];
-      await trainWarmStart(CpuBackend.fromSeed(model, 3), tok, c, { ...options, steps: 6, batch: 2, focusSteps }, (s) => out.push(s.examples));
+      await trainWarmStart(CpuBackend.fromSeed(model, 3), tok, c, { ...options, steps: 6, batch: 2, focusSteps, focusShare }, (s) => out.push(s.examples));
       return out;
     };
     const focused = await picks({ ...corpus, focus }, 3);
     for (const step of focused.slice(0, 3)) for (const i of step) expect(focus).toContain(i);
     expect(focused.slice(3).flat().some((i) => !focus.includes(i))).toBe(true);
+    // With a focus share, every later batch keeps that share from the focus.
+    const shared = await picks({ ...corpus, focus }, 3, 0.5);
+    for (const step of shared.slice(3)) expect(step.filter((i) => focus.includes(i)).length).toBeGreaterThanOrEqual(1);
     // A corpus without a focus (the household's) draws as it always has, whatever focusSteps says.
-    expect(await picks(corpus, 3)).toEqual(await picks(corpus, 0));
+    expect(await picks(corpus, 3, 0.5)).toEqual(await picks(corpus, 0));
   });
 
   it('schedules the learning rate: warm-up, then cosine to 10%', () => {

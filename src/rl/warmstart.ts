@@ -62,6 +62,8 @@ export interface WarmStartOptions {
    * ignores it): a choice the whole corpus teaches too weakly to be learnt is learnt first on its own.
    */
   focusSteps: number;
+  /** After the focus steps, this share of every batch still comes from the focus, so that its choice is kept. */
+  focusShare: number;
   batch: number;
   lr: number;
 }
@@ -77,6 +79,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed'>> = {
   annotatedSkillTokens: 32,
   steps: 5400,
   focusSteps: 0,
+  focusShare: 0,
   batch: 8,
   lr: 5e-3,
 };
@@ -197,14 +200,19 @@ export async function trainWarmStart(
   const everything = corpus.sequences.map((_, i) => i);
   const focus = corpus.focus?.length ? corpus.focus : null;
   const focusSteps = focus ? Math.min(options.focusSteps, options.steps) : 0;
+  const fromFocus = focus ? Math.round(options.batch * options.focusShare) : 0;
   let order: number[] = [];
+  let focusOrder: number[] = [];
+  const draw = (from: number[], list: number[]) => {
+    if (from.length === 0) for (const i of rng.shuffle(list.slice())) from.push(i);
+    return from.pop()!;
+  };
   const tail: number[] = [];
   for (let step = 0; step < options.steps; step++) {
-    if (step === focusSteps && focusSteps > 0) order = [];
     const examples: number[] = [];
     while (examples.length < options.batch) {
-      if (order.length === 0) order = rng.shuffle((step < focusSteps ? focus! : everything).slice());
-      examples.push(order.pop()!);
+      const focused = step < focusSteps || examples.length < fromFocus;
+      examples.push(focused ? draw(focusOrder, focus!) : draw(order, everything));
     }
     const picked = examples.map((i) => corpus.sequences[i]);
     const batch = packBatch(picked, tok.padId);

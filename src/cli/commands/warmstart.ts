@@ -40,6 +40,7 @@ export const command = defineCommand({
     steps: { type: 'string', value: 'N', limit: limits.steps, defaultText: worldDefault('steps'), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
     lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
     'focus-steps': { type: 'string', value: 'N', limit: limits['focus-steps'], defaultText: worldDefault('focusSteps'), description: "the first steps that train on the corpus's focus alone (the shop's first option choices; the household's corpus has none)" },
+    'focus-share': { type: 'string', value: 'X', limit: limits['focus-share'], defaultText: worldDefault('focusShare'), description: "the share of every later batch drawn from the corpus's focus" },
     init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
     'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
@@ -52,7 +53,7 @@ export const command = defineCommand({
 const usage = usageLine(command);
 
 /** A default of the warm start, and the shop's where it differs. */
-function worldDefault(key: 'episodes' | 'steps' | 'lr' | 'focusSteps'): string {
+function worldDefault(key: 'episodes' | 'steps' | 'lr' | 'focusSteps' | 'focusShare'): string {
   const shop = rlWorldOf(environmentFrom('shop')).warmStartDefaults[key];
   return `${WARMSTART_DEFAULTS[key]}${shop !== undefined && shop !== WARMSTART_DEFAULTS[key] ? ` (the shop: ${shop})` : ''}`;
 }
@@ -77,6 +78,7 @@ export async function run(args: string[]): Promise<number> {
     steps: numberOption(values.steps, 'steps', limits.steps, defaults.steps),
     lr: numberOption(values.lr, 'lr', limits.lr, defaults.lr),
     focusSteps: numberOption(values['focus-steps'], 'focus-steps', limits['focus-steps'], defaults.focusSteps),
+    focusShare: numberOption(values['focus-share'], 'focus-share', limits['focus-share'], defaults.focusShare),
     scoreRandom: values['score-random'],
     follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
@@ -147,7 +149,7 @@ export async function run(args: string[]): Promise<number> {
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
     steps: priorSteps + options.steps,
-    ...(corpus.focus?.length ? { focus: { examples: corpus.focus.length, steps: Math.min(options.focusSteps, options.steps) } } : {}),
+    ...(corpus.focus?.length ? { focus: { examples: corpus.focus.length, steps: Math.min(options.focusSteps, options.steps), share: options.focusShare } } : {}),
     continued_from: values.init === undefined ? null : portablePath(values.init),
     batch: options.batch,
     lr: options.lr,

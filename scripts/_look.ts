@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { CpuBackend } from '../src/backend/cpu/cpu_backend.ts';
+import { SHOP } from '../src/env/shop/environment.ts';
+import { readCheckpoint } from '../src/model/checkpoint.ts';
+import { defaultConfig } from '../src/rl/config.ts';
+import { evaluate } from '../src/rl/evaluate.ts';
+import { rlWorldOf } from '../src/rl/rl_worlds.ts';
+import { tokenizerOf } from '../src/text/tokenizer.ts';
+const tok = tokenizerOf(SHOP);
+const ck = readCheckpoint(new Uint8Array(readFileSync(process.argv[2])), { vocabHash: tok.hash });
+const backend = new CpuBackend(ck.config, ck.params);
+const world = rlWorldOf(SHOP);
+const rl = { ...defaultConfig('tiny'), ...world.trainDefaults };
+const scenes = SHOP.evalScenes('seen', Number(process.argv[3] ?? 12));
+let n = 0;
+await evaluate(SHOP, backend, tok, scenes, rl, (t: any) => {
+  console.log(`--- ${SHOP.goal(t.scene)} won=${t.won}`);
+  for (const r of t.records.slice(1)) console.log(`   ${r.action}  -> ${r.page} ${r.valid ? '' : 'INVALID'} ${r.done ? 'reward ' + r.reward : ''}`);
+  n++;
+});
