@@ -11,7 +11,7 @@ import {
   type NumericKey,
   type Settings,
 } from '../worker/settings.ts';
-import { PRESET_LABELS, PRESET_NOTES } from './explain.ts';
+import { PRESET_LABELS, PRESET_NOTES, shippedWarmStartsSentence } from './explain.ts';
 import { ShortcutList } from './Guide.tsx';
 import { ALGORITHM_LABELS, SETTING_LABELS, WORLD_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
@@ -91,7 +91,7 @@ function Settings() {
     <div className="settings">
       <p className="hint preset-note" data-testid="preset-note" data-preset={settings.preset}>
         <strong>What to look for:</strong> {PRESET_NOTES[settings.preset]}
-        {settings.env === 'household' ? null : ` In the ${settings.env}, no warm start ships yet: every preset starts from seeded random weights and plays at random for a long time.`}
+        {settings.env === 'household' ? null : ` ${shippedWarmStartsSentence(settings.env)}`}
       </p>
       <fieldset>
         <legend>Run</legend>

@@ -4,6 +4,7 @@ import { useId, useRef } from 'react';
 import { formatAdapter } from '../backend/webgpu/device.ts';
 import { MAX_SAVED_RUNS } from '../worker/saved_run.ts';
 import { downloadBlob } from './download.ts';
+import { shippedWarmStartsSentence } from './explain.ts';
 import { usePlayground } from './store.ts';
 
 export function Notices() {
@@ -18,7 +19,7 @@ export function Notices() {
         <div className="banner banner-warn" role="status" data-testid="random-start" data-env={initial.env}>
           <strong>No warm start ships for {initial.env === 'household' ? `the ${initial.preset} preset` : `the ${initial.env}'s ${initial.preset} preset`}:</strong> this
           run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it plays at random and will win almost nothing for a long time.{' '}
-          {initial.env === 'household' ? 'The micro and tiny presets start from a trained policy.' : 'The household’s micro and tiny presets start from a trained policy.'}
+          {shippedWarmStartsSentence(initial.env)}{initial.env === 'household' ? null : ` ${shippedWarmStartsSentence('household', true)}`}
         </div>
       ) : null}
       {notices.length > 0 ? (

@@ -1,6 +1,7 @@
 // The page's explanations in plain words: what SEED does, what each stage of an update computes, what every
 // symbol on the page means, and what to look for with each preset. The definitions follow docs/seed-loss.md.
-import type { PresetName } from '../model/config.ts';
+import type { EnvironmentName } from '../env/environment.ts';
+import { PRESET_NAMES, SHIPPED_WARM_STARTS, type PresetName } from '../model/config.ts';
 import type { Stage } from '../rl/update_state.ts';
 
 export const PAPER_URL = 'https://arxiv.org/abs/2607.14777';
@@ -114,6 +115,15 @@ export const PRESET_NOTES: Readonly<Record<PresetName, string>> = {
   small:
     'small (128 wide, 4 layers) is meant for a GPU, and no warm start ships for it: it starts from seeded random weights and plays at random for a long time. There is little to see on a CPU.',
 };
+
+/** Which of a world's presets start from a trained policy, in a sentence that names the world when `named`. */
+export function shippedWarmStartsSentence(env: EnvironmentName, named = env !== 'household'): string {
+  const shipped = PRESET_NAMES.filter((p) => SHIPPED_WARM_STARTS[env].includes(p));
+  const whose = named ? `The ${env}’s` : 'The';
+  if (shipped.length === 0) return `No preset of the ${env} ships a warm start yet: each starts from seeded random weights and plays at random for a long time.`;
+  const names = shipped.length === 1 ? shipped[0] : `${shipped.slice(0, -1).join(', ')} and ${shipped[shipped.length - 1]}`;
+  return `${whose} ${names} preset${shipped.length === 1 ? '' : 's'} start${shipped.length === 1 ? 's' : ''} from a trained policy.`;
+}
 
 /** How the preset choice names each preset. */
 export const PRESET_LABELS: Readonly<Record<PresetName, string>> = {
