@@ -254,13 +254,21 @@ describe('warm start', () => {
   it('draws the first focusSteps from the focus alone, then from the whole corpus; without a focus as before', async () => {
     const corpus = buildCorpus(tok, model.contextLength, { ...options, episodes: 3 });
     const focus = [1, 4, 6];
+    const rates: number[] = [];
     const picks = async (c: typeof corpus, focusSteps: number, focusShare = 0) => {
       const out: (readonly number[])[] = [];
-      await trainWarmStart(CpuBackend.fromSeed(model, 3), tok, c, { ...options, steps: 6, batch: 2, focusSteps, focusShare }, (s) => out.push(s.examples));
+      rates.length = 0;
+      await trainWarmStart(CpuBackend.fromSeed(model, 3), tok, c, { ...options, steps: 6, batch: 2, focusSteps, focusShare }, (s) => {
+        out.push(s.examples);
+        rates.push(s.lr);
+      });
       return out;
     };
     const focused = await picks({ ...corpus, focus }, 3);
     for (const step of focused.slice(0, 3)) for (const i of step) expect(focus).toContain(i);
+    // Each stage has its own schedule: the focus decays to 10% of the rate, the rest warms up again.
+    expect(rates).toEqual([0, 1, 2, 0, 1, 2].map((s) => warmStartLr(options.lr, s, 3)));
+    expect(rates[2]).toBeCloseTo(options.lr * 0.1 + 0.45 * options.lr * (1 + Math.cos(Math.PI * 0.5)), 12);
     expect(focused.slice(3).flat().some((i) => !focus.includes(i))).toBe(true);
     // With a focus share, every later batch keeps that share from the focus.
     const shared = await picks({ ...corpus, focus }, 3, 0.5);

@@ -59,7 +59,8 @@ export interface WarmStartOptions {
   steps: number;
   /**
    * The first focusSteps of the steps draw from the corpus's focus alone (Corpus.focus; a corpus without one
-   * ignores it): a choice the whole corpus teaches too weakly to be learnt is learnt first on its own.
+   * ignores it), under a learning-rate schedule of their own: a choice the whole corpus teaches too weakly to be
+   * learnt is learnt first on its own, and settles as the rate decays before the rest of the corpus comes in.
    */
   focusSteps: number;
   /** After the focus steps, this share of every batch still comes from the focus, so that its choice is kept. */
@@ -186,6 +187,7 @@ export interface WarmStartStep {
   tokens: number;
   /** Indices into the corpus of the step's sequences. */
   examples: readonly number[];
+  lr: number;
 }
 
 /** Trains the backend's current weights on the corpus; returns the mean loss of the last 10% of steps. */
@@ -220,9 +222,10 @@ export async function trainWarmStart(
     const zeros = new Float32Array(n);
     const inputs: LossInputs = { advantage: zeros, mask: zeros, opdMask: new Float32Array(n).fill(1), lSkill: zeros, lOld: zeros, lRef: zeros };
     const out = await backend.lossBackward(batch, inputs, { lambda: 1, beta: 1, clip: 0.2, klCoef: 0, gate: false });
-    await backend.optimizerStep({ lr: warmStartLr(options.lr, step, options.steps), beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 });
+    const lr = step < focusSteps ? warmStartLr(options.lr, step, focusSteps) : warmStartLr(options.lr, step - focusSteps, options.steps - focusSteps);
+    await backend.optimizerStep({ lr, beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 });
     if (step >= Math.floor(options.steps * 0.9)) tail.push(out.L_OPD);
-    onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0), examples });
+    onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0), examples, lr });
   }
   return tail.length ? tail.reduce((a, b) => a + b, 0) / tail.length : NaN;
 }
