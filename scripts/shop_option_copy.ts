@@ -3,12 +3,16 @@
 //   synthetic STEPS TASK FILLER  a task line of TASK words naming one of 5 listed words, FILLER words between
 //   real STEPS first|all         the shop corpus's option choices (seed 1, 5000 games), scored at the value only:
 //                                the first choice of an item (nothing selected yet) or every choice
+//   ckpt FILE                    no training: a shop checkpoint's accuracy on the first choices and on the later
+//                                ones (an option already selected), up to 300 of each
 // Trains the tiny preset from seed 1 (batch 8, lr 5e-3, the warm start's schedule per fifth of the steps) and
 // prints, five times, the accuracy and mean NLL of the choice on held-out examples (seed 7; chance is 1 over
 // the listed values). Run: npx tsx scripts/shop_option_copy.ts real 4000 first
+import { readFileSync } from 'node:fs';
 import { CpuBackend } from '../src/backend/cpu/cpu_backend.ts';
 import { Rng } from '../src/common/rng.ts';
 import { SHOP } from '../src/env/shop/environment.ts';
+import { readCheckpoint } from '../src/model/checkpoint.ts';
 import { presetConfig } from '../src/model/config.ts';
 import { initParameters } from '../src/model/init.ts';
 import { packBatch, type ScoredSequence } from '../src/rl/batch.ts';
@@ -53,7 +57,7 @@ function syntheticChoices(seed: number, count: number, taskWords: number, filler
 }
 
 /** The option choices of the shop corpus of `seed`, each scored at its value token alone. */
-function shopChoices(seed: number, episodes: number, first: boolean): Choice[] {
+function shopChoices(seed: number, episodes: number, which: 'first' | 'later' | 'all'): Choice[] {
   const world = rlWorldOf(SHOP);
   const corpus = world.warmStartCorpus(tok, 512, { ...WARMSTART_DEFAULTS, ...world.warmStartDefaults, seed, episodes, kinds: ['act'] });
   const out: Choice[] = [];
@@ -66,7 +70,7 @@ function shopChoices(seed: number, episodes: number, first: boolean): Choice[] {
     const answer = s.ids[at];
     if (['buy now', 'back to search', '< prev', 'b'].includes(tok.token(answer)) || listed.length < 2) continue;
     const isFirst = !Array.from(s.ids.subarray(0, at)).includes(selected);
-    if (first && !isFirst) continue;
+    if ((which === 'first' && !isFirst) || (which === 'later' && isFirst)) continue;
     out.push({ sequence: { ids: s.ids, positions: Int32Array.from([at]), masks: mask }, listed, answer });
   }
   return out;
@@ -85,11 +89,21 @@ async function score(backend: CpuBackend, held: readonly Choice[]): Promise<stri
 }
 
 const [mode, stepsText, a, b] = process.argv.slice(2);
+if (mode === 'ckpt') {
+  const checkpoint = readCheckpoint(new Uint8Array(readFileSync(stepsText)), { vocabHash: tok.hash });
+  const backend = new CpuBackend(checkpoint.config, checkpoint.params);
+  for (const which of ['first', 'later'] as const) {
+    const held = shopChoices(7, 300, which).slice(0, 300);
+    const chance = held.reduce((s, c) => s + 1 / c.listed.length, 0) / held.length;
+    console.log(`${which} choices (${held.length}, chance ${(100 * chance).toFixed(1)}%): ${await score(backend, held)}`);
+  }
+  process.exit(0);
+}
 const steps = Number(stepsText ?? 2000);
 const [train, held] =
   mode === 'synthetic'
     ? [syntheticChoices(1, 20000, Number(a ?? 15), Number(b ?? 0)), syntheticChoices(7, 300, Number(a ?? 15), Number(b ?? 0))]
-    : [shopChoices(1, 5000, a === 'first'), shopChoices(7, 300, a === 'first').slice(0, 300)];
+    : [shopChoices(1, 5000, a === 'first' ? 'first' : 'all'), shopChoices(7, 300, a === 'first' ? 'first' : 'all').slice(0, 300)];
 const chance = held.reduce((s, c) => s + 1 / c.listed.length, 0) / held.length;
 console.log(`${mode} ${a ?? ''} ${b ?? ''}: ${train.length} training choices, ${held.length} held out, chance ${(100 * chance).toFixed(1)}%`);
 const backend = new CpuBackend(presetConfig('tiny', V), initParameters(presetConfig('tiny', V), 1));
