@@ -74,7 +74,11 @@ function stepOf(action: string): ShopAction | null {
 function lastItemPage(records: readonly ShopStepRecord[], end = records.length): ItemPage | null {
   for (let i = end - 1; i >= 0; i--) {
     const page = itemPage(records[i]);
-    if (page) return page;
+    if (!page) continue;
+    // The tiny shop stops listing an option once it is chosen: the item offers what any page of this visit listed.
+    const offered = new Set(page.optionParts);
+    for (let j = i - 1; j >= 0 && records[j].page === 'item'; j--) for (const part of itemPage(records[j])?.optionParts ?? []) offered.add(part);
+    return { ...page, optionParts: [...offered] };
   }
   return null;
 }

@@ -152,8 +152,9 @@ function deliberateCommand(records: readonly ShopStepRecord[], admissible: reado
   }
   const item = itemPage(page);
   if (item === null) return BACK;
-  if (!acceptable(item.title, item.cents, wanted, prior, item.optionParts)) return PREV;
+  // What the item offers: the values listed and those chosen (the tiny shop no longer lists a chosen option).
   const chosen = new Set(item.selected.values());
+  if (!acceptable(item.title, item.cents, wanted, prior, [...item.optionParts, ...chosen])) return PREV;
   const missing = wantedOptions(item.optionParts, wanted, prior).find((v) => !chosen.has(v) && admissible.includes(click(v)));
   return missing === undefined ? BUY : click(missing);
 }

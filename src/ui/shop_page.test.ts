@@ -42,7 +42,14 @@ describe('shop pages in the episode view', () => {
           kind: 'item',
           title: product.title,
           price: formatPrice(product.priceCents),
-          options: Object.entries(product.options).map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: (picked as Record<string, string>)[name] === value })) })),
+          // WebShop lists every option with the chosen values marked; the tiny shop the options not yet chosen,
+          // then each chosen one as its value.
+          options: scale.chosenOptionsListed
+            ? Object.entries(product.options).map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: (picked as Record<string, string>)[name] === value })) }))
+            : [
+                ...Object.entries(product.options).filter(([name]) => !(name in picked)).map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: false })) })),
+                ...Object.entries(picked).map(([name, value]) => ({ name, values: [{ value, chosen: true }] })),
+              ],
         });
       }
     });

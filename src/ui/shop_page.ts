@@ -78,6 +78,8 @@ function itemPage(parts: readonly string[]): ShopPageView | null {
       option.values.push({ value: part, chosen: chosen.get(option.name) === part });
     }
   }
+  // The tiny shop stops listing an option once it is chosen: it shows as its chosen value alone.
+  for (const [name, value] of chosen) if (!options.some((o) => o.name === name)) options.push({ name, values: [{ value, chosen: true }] });
   return { kind: 'item', title: parts[n - 3], price: parts[n - 2].slice(PRICE.length), options };
 }
 

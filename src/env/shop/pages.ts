@@ -40,6 +40,11 @@ export function resultsOnPage(results: readonly Product[], page: number, perPage
   return results.slice((page - 1) * perPage, page * perPage);
 }
 
+/** The item page's options as the page lists them: every one (WebShop), or those not yet chosen. */
+export function listedOptions(page: Extract<ShopPage, { kind: 'item' }>, scale: ShopScale): [string, readonly string[]][] {
+  return Object.entries(page.product.options).filter(([name]) => scale.chosenOptionsListed || page.chosen[name] === undefined);
+}
+
 export function renderPage(page: ShopPage, instruction: string, scale: ShopScale): string {
   const head = page.kind === 'search' || scale.instructionOnEveryPage ? ['Instruction:', instruction] : [];
   switch (page.kind) {
@@ -54,7 +59,7 @@ export function renderPage(page: ShopPage, instruction: string, scale: ShopScale
     }
     case 'item': {
       const parts = [...head, BUTTONS.backToSearch, BUTTONS.prev];
-      for (const [name, values] of Object.entries(page.product.options)) parts.push(name, ...values);
+      for (const [name, values] of listedOptions(page, scale)) parts.push(name, ...values);
       const chosen = Object.entries(page.chosen).map(([name, value]) => `${name}: ${value}`);
       if (chosen.length > 0) parts.push(`${SELECTED} ${chosen.join(', ')}`);
       parts.push(page.product.title, `Price: ${formatPrice(page.product.priceCents)}`, BUTTONS.buyNow);

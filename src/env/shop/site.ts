@@ -4,7 +4,7 @@
 // as WebShop lower-cases its clickables). An action the page does not offer changes nothing and answers
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
-import { BUTTONS, PURCHASE_TEXTS, SEP, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
+import { BUTTONS, PURCHASE_TEXTS, SEP, listedOptions, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
 import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';
 
@@ -73,7 +73,7 @@ export class ShopSite {
       if (page.page < pageCount(page.results, this.scale.resultsPerPage)) out.push(lower(BUTTONS.next));
       return [...out, ...resultsOnPage(page.results, page.page, this.scale.resultsPerPage).map((p) => lower(p.id))];
     }
-    return [lower(BUTTONS.backToSearch), lower(BUTTONS.prev), ...Object.values(page.product.options).flat(), lower(BUTTONS.buyNow)];
+    return [lower(BUTTONS.backToSearch), lower(BUTTONS.prev), ...listedOptions(page, this.scale).flatMap(([, values]) => values), lower(BUTTONS.buyNow)];
   }
 
   apply(action: string): Outcome {
