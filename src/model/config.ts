@@ -40,7 +40,7 @@ export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 /** Per world, the presets whose warm start ships with the site, in public/ (a unit test holds these lists to the files there). */
 export const SHIPPED_WARM_STARTS: Readonly<Record<EnvironmentName, readonly PresetName[]>> = {
   household: ['micro', 'tiny'],
-  shop: [],
+  shop: ['tiny'],
 };
 
 export function shipsWarmStart(preset: PresetName, world: EnvironmentName = 'household'): boolean {

@@ -69,7 +69,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       // choices alone, and a quarter of every later batch (shop_corpus.ts): without them the tiny model does not
       // learn to copy the requested value.
       analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
-      warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens, steps: 9000, focusSteps: 3000, focusShare: 0.25 },
+      warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens, steps: 15000, focusSteps: 3000, focusShare: 0.25 },
       warmStartCorpus: (tok, contextLength, options) =>
         buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens }),
     };
