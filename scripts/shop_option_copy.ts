@@ -17,7 +17,7 @@ import { presetConfig } from '../src/model/config.ts';
 import { initParameters } from '../src/model/init.ts';
 import { packBatch, type ScoredSequence } from '../src/rl/batch.ts';
 import { rlWorldOf } from '../src/rl/rl_worlds.ts';
-import { SELECTED } from '../src/env/shop/pages.ts';
+import { BUTTONS, SELECTED } from '../src/env/shop/pages.ts';
 import { trainWarmStart, WARMSTART_DEFAULTS, type Corpus } from '../src/rl/warmstart.ts';
 import { tokenizerOf } from '../src/text/tokenizer.ts';
 
@@ -68,7 +68,8 @@ function shopChoices(seed: number, episodes: number, which: 'first' | 'later' | 
     const mask = s.masks.slice(2 * words, 3 * words);
     const listed = Array.from({ length: V }, (_, id) => id).filter((id) => (mask[id >>> 5] >>> (id & 31)) & 1);
     const answer = s.ids[at];
-    if (['buy now', 'back to search', '< prev', 'b'].includes(tok.token(answer)) || listed.length < 2) continue;
+    // Buttons and item ids (whose first piece is 'b') are no option values.
+    if ([...Object.values(BUTTONS).map((b) => b.toLowerCase()), 'b'].includes(tok.token(answer)) || listed.length < 2) continue;
     const isFirst = !Array.from(s.ids.subarray(0, at)).includes(selected);
     if ((which === 'first' && !isFirst) || (which === 'later' && isFirst)) continue;
     out.push({ sequence: { ids: s.ids, positions: Int32Array.from([at]), masks: mask }, listed, answer });

@@ -3,7 +3,7 @@
 // showed, which the shop skill grammar's entity filter limits a skill's content words to. The annotator reads
 // only these, never the catalogue, so a skill says nothing the trajectory did not see.
 import type { ShopStepRecord } from '../env/shop/game.ts';
-import { SEP } from '../env/shop/pages.ts';
+import { SELECTED, SEP } from '../env/shop/pages.ts';
 import { splitPieces } from '../text/pieces.ts';
 
 export interface ListedItem {
@@ -56,9 +56,9 @@ export function itemPage(record: ShopStepRecord): ItemPage | null {
   const cents = centsOf(parts[priceAt]);
   if (cents === null) return null;
   const prev = parts.indexOf('< Prev');
-  const selectedPart = parts.find((p) => p.startsWith('Selected: '));
+  const selectedPart = parts.find((p) => p.startsWith(`${SELECTED} `));
   const selected = new Map<string, string>();
-  for (const pair of selectedPart?.slice('Selected: '.length).split(', ') ?? []) {
+  for (const pair of selectedPart?.slice(SELECTED.length + 1).split(', ') ?? []) {
     const at = pair.lastIndexOf(': ');
     if (at > 0) selected.set(pair.slice(0, at), pair.slice(at + 2));
   }

@@ -203,8 +203,8 @@ export async function trainWarmStart(
   const focus = corpus.focus?.length ? corpus.focus : null;
   const focusSteps = focus ? Math.min(options.focusSteps, options.steps) : 0;
   const fromFocus = focus ? Math.round(options.batch * options.focusShare) : 0;
-  let order: number[] = [];
-  let focusOrder: number[] = [];
+  const order: number[] = [];
+  const focusOrder: number[] = [];
   const draw = (from: number[], list: number[]) => {
     if (from.length === 0) for (const i of rng.shuffle(list.slice())) from.push(i);
     return from.pop()!;

@@ -4,7 +4,7 @@
 // which the task line already shows, is set apart so that the view prints it once. Text that is no shop page
 // ("Nothing happens.", a page of a form this reader does not know) stays text.
 import { CATEGORIES } from '../env/shop/categories.ts';
-import { BUTTONS, PURCHASE_TEXTS, SEP } from '../env/shop/pages.ts';
+import { BUTTONS, PURCHASE_TEXTS, SELECTED, SEP } from '../env/shop/pages.ts';
 
 interface ShopResult {
   id: string;
@@ -34,14 +34,14 @@ export interface ReadShopPage {
 const OPTION_NAMES: ReadonlySet<string> = new Set(CATEGORIES.flatMap((c) => c.options.map((o) => o.name)));
 
 const RESULTS_HEAD = /^Page (\d+) \(Total results: (\d+)\)$/;
-const SELECTED = 'Selected: ';
+const SELECTED_PART = `${SELECTED} `;
 const PRICE = 'Price: ';
 
 /** "color: black, size: large" as option name to chosen value. */
 function chosenOf(part: string | undefined): Map<string, string> {
   const chosen = new Map<string, string>();
-  if (part === undefined || !part.startsWith(SELECTED)) return chosen;
-  for (const pair of part.slice(SELECTED.length).split(', ')) {
+  if (part === undefined || !part.startsWith(SELECTED_PART)) return chosen;
+  for (const pair of part.slice(SELECTED_PART.length).split(', ')) {
     const at = pair.indexOf(': ');
     if (at > 0) chosen.set(pair.slice(0, at), pair.slice(at + 2));
   }
@@ -68,7 +68,7 @@ function itemPage(parts: readonly string[]): ShopPageView | null {
   if (parts[1] !== BUTTONS.prev || n < 5 || parts[n - 1] !== BUTTONS.buyNow || !parts[n - 2].startsWith(PRICE)) return null;
   let middle = parts.slice(2, n - 3);
   const chosen = chosenOf(middle[middle.length - 1]);
-  if (middle[middle.length - 1]?.startsWith(SELECTED)) middle = middle.slice(0, -1);
+  if (middle[middle.length - 1]?.startsWith(SELECTED_PART)) middle = middle.slice(0, -1);
   const options: ShopOption[] = [];
   for (const part of middle) {
     if (OPTION_NAMES.has(part)) options.push({ name: part, values: [] });
