@@ -9,7 +9,9 @@ const token = '{"l_student": -1.2, "l_skill": -0.8, "l_old": -1.1, "l_ref": -1.3
 const valid = `{"lambda": 0.01, "beta": 5, "clip": 0.2, "kl_coef": 0.01, "tokens": [${token}, ${token}]}`;
 const edit = fc.tuple(fc.nat(), fc.nat(), fc.oneof(fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\n', '\u001b', '\u2028', '0', '-', 'e', 'x'), fc.string({ maxLength: 1 })));
 
+// The valid file itself is one of the texts, so that every run reads some value, whatever the draws.
 const lossText = fc.oneof(
+  fc.constant(valid),
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.json({ maxDepth: 5 }),
   fc.array(edit, { minLength: 1, maxLength: 8 }).map((edits) => mutate(valid, edits)),
