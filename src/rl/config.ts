@@ -78,6 +78,7 @@ const TABLE = {
   tasksPerUpdate: { ...count(1, 64), paper: 16, presets: tinyPresets(4), doc: 'B: tasks (groups) per update' },
   maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(10), doc: 'steps before an episode is cut' },
   history: { ...count(0, 100), paper: 5, presets: tinyPresets(10), doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)' },
+  skillAfterPage: { ...SWITCH, paper: 0, before: 0, doc: 'window layout (history < maxSteps): 1 = the skill block follows the current observation, right before the command; 0 = it follows the task line' },
   temperature: { ...real(0, 5), paper: 1, doc: 'sampling temperature of training rollouts (0 = greedy)' },
   evalTemperature: { ...real(0, 5), paper: 0.4, doc: 'sampling temperature of evaluations (0 = greedy)' },
   constrained: { ...SWITCH, paper: 0, presets: tinyPresets(1), doc: '1 = constrained decoding over the admissible commands, 0 = free decoding (the paper)' },

@@ -19,7 +19,7 @@ export interface EvalResult {
 }
 
 /** The settings an evaluation plays with. */
-export type EvalConfig = Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens'>;
+export type EvalConfig = Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens' | 'skillAfterPage'>;
 
 export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
   return {
@@ -29,6 +29,7 @@ export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
     constrained: config.constrained === 1,
     maxCommandTokens: config.maxCommandTokens,
     maxSkillTokens: config.maxSkillTokens,
+    skillAfterPage: config.skillAfterPage === 1,
   };
 }
 

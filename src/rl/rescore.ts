@@ -1,7 +1,7 @@
 // Stage 4 of an update: the inputs of the loss, per scored token (docs/seed-loss.md).
 // - l_skill: each command token scored again by the pre-update weights with the trajectory's skill in context
-//   (the skill block inserted after the task line, or in every windowed step's context); l_old where the
-//   trajectory has no usable skill, and there opd_mask = 0.
+//   (the skill block inserted after the task line, or in every windowed step's context where the run places it,
+//   skillAfterPage); l_old where the trajectory has no usable skill, and there opd_mask = 0.
 // - l_ref: the same tokens scored by the frozen reference weights in the plain context (skipped, l_old, when
 //   klCoef is 0).
 // - advantage: the trajectory's group advantage on each of its tokens; OPID adds opidWeight * Delta to it.
@@ -29,7 +29,7 @@ export function skillSequences(run: UpdateContext, t: Trajectory, skill: string,
   const text = episodeText(t);
   return t.commands.map((c, step) => {
     const before = { ...text, steps: text.steps.slice(0, step) };
-    const ctx = policyContext(tok, before, { history: config.history, maxLen, reserve: config.maxCommandTokens + 1, skill });
+    const ctx = policyContext(tok, before, { history: config.history, maxLen, reserve: config.maxCommandTokens + 1, skill, skillAfterPage: config.skillAfterPage === 1 });
     const ids = new Int32Array(ctx.length + c.ids.length);
     ids.set(ctx, 0);
     ids.set(c.ids, ctx.length);

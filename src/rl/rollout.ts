@@ -35,6 +35,8 @@ export interface RolloutOptions {
   constrained: boolean;
   maxCommandTokens: number;
   maxSkillTokens: number;
+  /** In the window layout, the skill block after the current observation (prompts.ts policyContext). */
+  skillAfterPage?: boolean;
 }
 
 /** An episode as training needs it; S and R are the world's scene and step record (a world's own code names them). */
@@ -160,7 +162,7 @@ export async function rollout<S, R extends EpisodeStep>(
         let feed: number[];
         if (windowed) {
           const context = policyContext(tok, episodeText({ goal: goals[i], records: l.game.records }), {
-            history: options.history, maxLen, reserve: commandRoom(l.state), skill: skills[i] ?? undefined,
+            history: options.history, maxLen, reserve: commandRoom(l.state), skill: skills[i] ?? undefined, skillAfterPage: options.skillAfterPage,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
@@ -238,6 +240,7 @@ export function rolloutOptions(config: TrainConfig): RolloutOptions {
     constrained: config.constrained === 1,
     maxCommandTokens: config.maxCommandTokens,
     maxSkillTokens: config.maxSkillTokens,
+    skillAfterPage: config.skillAfterPage === 1,
   };
 }
 

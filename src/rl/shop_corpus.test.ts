@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHOP } from '../env/shop/environment.ts';
-import { OBS, SKILL, TASK } from '../text/markers.ts';
+import { ACT, OBS, SKILL, TASK } from '../text/markers.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import { buildShopCorpus } from './shop_corpus.ts';
 import { EXAMPLE_KINDS, WARMSTART_DEFAULTS } from './warmstart.ts';
@@ -65,6 +65,20 @@ describe('the shop warm-start corpus', () => {
     const acted = new Set(ownAct.map(key));
     for (const s of ownFollow) expect(acted.has(key(s))).toBe(true);
     expect(own.explorerSuccess).toBe(corpus.explorerSuccess);
+  });
+
+  it('with skillAfterPage, puts each follow example\'s skill block between its page and the command', () => {
+    const after = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, skillAfterPage: true });
+    expect(after.counts).toEqual(corpus.counts);
+    after.sequences.forEach((s, i) => {
+      if (after.kinds[i] !== 'follow') return expect(s).toEqual(corpus.sequences[i]);
+      const ids = Array.from(s.ids.subarray(0, s.positions[0]));
+      expect(ids[ids.length - 1]).toBe(tok.id(ACT));
+      expect(ids[ids.length - 2]).toBe(tok.endId);
+      expect(ids.lastIndexOf(tok.id(SKILL))).toBeGreaterThan(ids.lastIndexOf(tok.id(OBS)));
+      // The same tokens as the skill-first example, in another order.
+      expect([...ids].sort()).toEqual(Array.from(corpus.sequences[i].ids.subarray(0, s.positions[0])).sort());
+    });
   });
 
   it('opens every act and follow context with the whole task line, however long the pages in its window', () => {

@@ -1,7 +1,7 @@
 // The shop's warm-start corpus, the household's (warmstart.ts buildCorpus) in the window layout the shop trains
 // in: an episode does not fit the context as one sequence, so every step is a sequence of its own, the policy
-// context before the step (prompts.ts policyContext: task line, optional skill block, the last `history` steps,
-// the current page) followed by the command and its end token, as the rollout builds it. From a seed:
+// context before the step (prompts.ts policyContext: task line, the last `history` steps, the current page, and
+// the skill block where it has one) followed by the command and its end token, as the rollout builds it. From a seed:
 //   act     the observed-knowledge explorer's episodes (shop_explorer.ts), one sequence per step it chose itself,
 //           the command scored under the constrained-decoding mask of its state (the listed clicks, or the search
 //           bar's free-text slot); its random steps stay in the history but are not scored unless scoreRandom;
@@ -50,6 +50,8 @@ export interface ShopCorpusOptions extends Omit<WarmStartOptions, 'scale'> {
    * least the command's own length). Without it, each context leaves room for its own command only.
    */
   maxCommandTokens?: number;
+  /** The skill block after the page, as the shop's runs place it (prompts.ts policyContext). */
+  skillAfterPage?: boolean;
 }
 
 const NAVIGATION = new Set(Object.values(BUTTONS).map((label) => `click[${label.toLowerCase()}]`));
@@ -76,7 +78,7 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     const trie = CommandTrie.fromCommands(tok, episode.admissible[t], episode.freeText[t]);
     const masks = trie.commandMasks(command);
     const reserve = Math.max(command.length + 1, (options.maxCommandTokens ?? 0) + 1);
-    const context = policyContext(tok, { ...text, steps: text.steps.slice(0, t) }, { history: options.history, maxLen: contextLength, reserve, skill });
+    const context = policyContext(tok, { ...text, steps: text.steps.slice(0, t) }, { history: options.history, maxLen: contextLength, reserve, skill, skillAfterPage: options.skillAfterPage });
     // A context too full for the skill block would teach the replay's action without its reason.
     if (skill !== undefined && !context.includes(skillMarker)) return;
     const ids = Int32Array.from([...context, ...command, tok.endId]);

@@ -24,7 +24,7 @@ const TEACHER_SEED = 2029;
 
 export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
 
-const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens'>>;
+const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens' | 'skillAfterPage'>>;
 
 function shopReference(t: Trajectory<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
   return annotateShop(t.records, t.scene.goal, t.won, { length: (s) => tok.encode(s).length, maxTokens: maxSkillTokens });
@@ -71,7 +71,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
       warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens, steps: 15000, focusSteps: 3000, focusShare: 0.25 },
       warmStartCorpus: (tok, contextLength, options) =>
-        buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens }),
+        buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens, skillAfterPage: SHOP_TRAIN.skillAfterPage === 1 }),
     };
     cache.set(env, world);
   }

@@ -7,7 +7,10 @@ import { SHOP } from '../env/shop/environment.ts';
 import { presetConfig } from '../model/config.ts';
 import { CommandTrie } from '../text/command_trie.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
+import { defaultConfig } from './config.ts';
+import { skillSequences } from './rescore.ts';
 import { rollout } from './rollout.ts';
+import { shopRl } from './shop_rl.ts';
 
 const tok = tokenizerOf(SHOP);
 
@@ -31,6 +34,21 @@ describe('rollout in the shop', () => {
       expect(t.sequences.length).toBe(t.commands.length);
       for (const c of t.commands) expect(c.ids[c.ids.length - 1]).toBe(tok.endId);
       expect(Array.from(t.lOld).every((l) => Number.isFinite(l) && l <= 0)).toBe(true);
+    }
+  });
+
+  it('re-scores a skill in the same contexts as the rollout that acted with it, the skill after the page', async () => {
+    const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 3);
+    const scenes = [0, 1].map((i) => SHOP.trainScene(i, 4));
+    const skill = 'workflow: search cotton shirt, click next, buy now.';
+    const options = { maxSteps: 4, history: 1, temperature: 1, constrained: true, maxCommandTokens: 16, maxSkillTokens: 32, skillAfterPage: true };
+    const trajectories = await rollout(SHOP, backend, tok, scenes, [0, 1], options, new Rng(6), undefined, [skill, skill]);
+    const config = { ...defaultConfig('micro'), maxSteps: 4, history: 1, maxCommandTokens: 16, skillAfterPage: 1 };
+    const run = { backend, tok, algo: 'seed' as const, seed: 1, world: shopRl() };
+    for (const t of trajectories) {
+      const again = skillSequences(run, t, skill, config);
+      expect(again.map((s) => Array.from(s.ids))).toEqual(t.sequences.map((s) => Array.from(s.ids)));
+      for (const s of again) expect(tok.decode(s.ids.subarray(0, s.positions[0]))).toMatch(/<obs> .* <skill> .* <end> <act>$/);
     }
   });
 

@@ -128,6 +128,20 @@ describe('policyContext', () => {
     expect(() => policyContext(tok, episode, { history: -1, maxLen: 512 })).toThrow(/history/);
   });
 
+  it('puts the skill block after the page, right before ACT, and leaves the rest as the plain context', () => {
+    const plain = policyContext(tok, episode, { history: 1, maxLen: 512 });
+    const after = policyContext(tok, episode, { history: 1, maxLen: 512, skill: SKILL, skillAfterPage: true });
+    expect(text(after)).toBe(`<task> put a hot mug in cabinet. <obs> ${ROOM} ${STEP2} ${CURRENT.replace(/ <act>$/, '')} ${BLOCK} <act>`);
+    expect(after.slice(0, plain.length - 1)).toEqual(plain.slice(0, -1));
+    // The budget of the plain context plus 16: the same history, the skill cut to fit.
+    const cut = policyContext(tok, episode, { history: 1, maxLen: plain.length + 16, skill: SKILL, skillAfterPage: true });
+    expect(text(cut.slice(plain.length - 1))).toBe('<skill> refer to this skill when deciding what action to take: workflow: find <end> <act>');
+    const step = stepSequence(tok, episode, 2, { history: 1, maxLen: 512, skill: SKILL, skillAfterPage: true });
+    const before = policyContext(tok, { ...episode, steps: episode.steps.slice(0, 2) }, { history: 1, maxLen: 512 });
+    expect(step.skillAt).toBe(before.length - 1);
+    expect(text(step.ids.subarray(step.skillAt, step.skillAt + step.skillLength))).toBe(BLOCK);
+  });
+
   it('agrees with the whole-episode sequence when nothing is cut', () => {
     const seq = episodeSequence(tok, episode);
     for (let t = 0; t < episode.steps.length; t++) {

@@ -71,7 +71,7 @@ export interface EpisodeSequence {
   commandPositions: Int32Array;
   /** Per command (step order): [start, end) in ids, end token included; 2 numbers per command. */
   commandSpans: Int32Array;
-  /** Where a skill block starts (right after the task line) and its length; 0 when there is none. */
+  /** Where a skill block starts (after the task line, or after the page: skillAfterPage) and its length; 0 when there is none. */
   skillAt: number;
   skillLength: number;
 }
@@ -166,12 +166,18 @@ interface PolicyContextOptions {
   reserve?: number;
   /** A skill to inject after the task line. */
   skill?: string;
+  /**
+   * Put the skill block after the current observation, right before the ACT marker, instead of after the task
+   * line: the rest of the context is then token for token the context without a skill, and the skill sits
+   * next to the command it informs (the shop's placement, rl/world_defaults.ts).
+   */
+  skillAfterPage?: boolean;
 }
 
 /**
  * The policy's context after `steps.length` commands: task line, optional skill block, the opening room line when
  * the window no longer holds it (it names the receptacles there are to search), the last `history` steps, the
- * current observation and the ACT marker. Truncation to maxLen - reserve, in this order:
+ * current observation and the ACT marker (with skillAfterPage, the skill block comes after the observation). Truncation to maxLen - reserve, in this order:
  *   1. the oldest kept steps are dropped, one at a time;
  *   2. the opening room line is dropped;
  *   3. the current observation is cut from its end (its OBS marker stays);
@@ -203,6 +209,7 @@ export function policyContext(tok: Tokenizer, episode: EpisodeText, options: Pol
     throw new RangeError(`the task line and markers need ${length()} tokens, more than the ${budget} available`);
   }
   const skill = options.skill === undefined ? [] : skillTokens(tok, options.skill, budget - length());
+  if (options.skillAfterPage) return [...task, ...opening, ...history.flat(), ...current, ...skill, act];
   return [...task, ...skill, ...opening, ...history.flat(), ...current, act];
 }
 
@@ -225,10 +232,11 @@ export function stepSequence(
   const context = policyContext(tok, before, { ...options, reserve: command.length });
   b.push(context);
   b.pushCommand(command);
-  const at = taskTokens(tok, episode.goal).length;
   // The skill block may have been cut or left out: measure it in the context itself. Text never encodes to a
-  // marker, so the first end token after SKILL closes the block.
-  const skillLength = context[at] === tok.id(SKILL) ? context.indexOf(tok.endId, at) - at + 1 : 0;
+  // marker, so SKILL opens the block and the first end token after it closes the block.
+  const found = context.indexOf(tok.id(SKILL));
+  const at = found >= 0 ? found : taskTokens(tok, episode.goal).length;
+  const skillLength = found >= 0 ? context.indexOf(tok.endId, at) - at + 1 : 0;
   return b.finish(at, skillLength);
 }
 
