@@ -90,21 +90,24 @@ describe('the shop warm-start corpus', () => {
     });
   });
 
-  it('focuses on the option choices made before any option is selected, in act examples', () => {
-    expect(corpus.focus!.length).toBeGreaterThan(0);
+  it('focuses on the option choices, in act and follow examples', () => {
     const focus = new Set(corpus.focus);
-    let later = 0;
+    const chosen = { act: 0, follow: 0, later: 0 };
     corpus.sequences.forEach((s, i) => {
-      if (corpus.kinds[i] !== 'act') return expect(focus.has(i)).toBe(false);
+      const kind = corpus.kinds[i];
+      if (kind === 'analyze') return expect(focus.has(i)).toBe(false);
       const context = tok.decode(s.ids.subarray(0, s.positions[0]));
       const page = context.slice(context.lastIndexOf(OBS));
       const command = tok.decode(s.ids.subarray(s.positions[0], s.ids.length - 1));
       const optionChoice = page.includes('Buy Now') && /^click \[/.test(command) && !/^click \[ (buy now|back to search|< prev) \]$/.test(command);
-      expect(focus.has(i), `${page} => ${command}`).toBe(optionChoice && !page.includes('Selected:'));
-      if (optionChoice && page.includes('Selected:')) later++;
+      expect(focus.has(i), `${page} => ${command}`).toBe(optionChoice);
+      if (optionChoice) chosen[kind]++;
+      if (optionChoice && page.includes('Selected:')) chosen.later++;
     });
-    // The choices after the first are in the corpus, outside the focus.
-    expect(later).toBeGreaterThan(0);
+    // Both kinds choose, and the choices after an item's first are in the focus as well.
+    expect(chosen.act).toBeGreaterThan(0);
+    expect(chosen.follow).toBeGreaterThan(0);
+    expect(chosen.later).toBeGreaterThan(0);
   });
 
   it('is the same corpus from the same seed, another from another', () => {

@@ -11,16 +11,15 @@
 //           ('primed'); or, with 'own', the won episodes again with their own skill. A step whose context has
 //           no room left for the skill block (policyContext fits it last) is left out;
 //   analyze analyzer prompt -> that skill, scored under the free-decoding mask.
-// The act steps that choose an item's option before any is selected are the corpus's focus: the instruction
-// alone names the answer there (a value of the task line copied into a choice among the page's), which the
-// warm start's first steps train on alone and later batches keep a share of (WarmStartOptions.focusSteps,
-// focusShare). In the whole corpus the choice is confounded (a selected value is named on the page and in the
-// history more often than the one still to choose), and the tiny model does not learn the copy from it; with
-// the follow examples' choices in the focus (a skill block between the task line and the page), not either.
+// The steps that choose an item's option value, act and follow, are the corpus's focus: the instruction (and a
+// skill that names the value) says the answer there, a value of the task line copied into a choice among the
+// page's, which the warm start's first steps train on alone and later batches keep a share of
+// (WarmStartOptions.focusSteps, focusShare). Trained on the whole corpus from the start, the tiny model does not
+// learn the copy (bench/notes/shop.md).
 import { Rng } from '../common/rng.ts';
 import type { ShopEnvironment } from '../env/shop/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
-import { BUTTONS, SELECTED } from '../env/shop/pages.ts';
+import { BUTTONS } from '../env/shop/pages.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { SKILL } from '../text/markers.ts';
 import { analyzerSequence, policyContext } from '../text/prompts.ts';
@@ -56,10 +55,9 @@ export interface ShopCorpusOptions extends Omit<WarmStartOptions, 'scale'> {
 
 const NAVIGATION = new Set(Object.values(BUTTONS).map((label) => `click[${label.toLowerCase()}]`));
 
-/** Step t chooses an option of the open item while none is selected yet. */
-function isFirstOptionChoice(records: readonly ShopStepRecord[], t: number, action: string): boolean {
-  const before = records[t];
-  return before.page === 'item' && !before.observation.includes(SELECTED) && action.startsWith('click[') && !NAVIGATION.has(action);
+/** Step t chooses an option value of the open item. */
+function isOptionChoice(records: readonly ShopStepRecord[], t: number, action: string): boolean {
+  return records[t].page === 'item' && action.startsWith('click[') && !NAVIGATION.has(action);
 }
 
 interface StepSequence {
@@ -83,7 +81,7 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     if (skill !== undefined && !context.includes(skillMarker)) return;
     const ids = Int32Array.from([...context, ...command, tok.endId]);
     const sequence = { ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks };
-    out.push({ sequence, focus: isFirstOptionChoice(episode.game.records, t, step.action) });
+    out.push({ sequence, focus: isOptionChoice(episode.game.records, t, step.action) });
   });
   return out;
 }
@@ -103,7 +101,7 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
     if (!options.kinds.includes(kind)) return;
     for (const s of list) {
       if (s.sequence.positions.length === 0) continue;
-      if (s.focus && kind === 'act') focus.push(sequences.length);
+      if (s.focus) focus.push(sequences.length);
       sequences.push(s.sequence);
       kinds.push(kind);
     }
