@@ -4,7 +4,7 @@
 // (help.ts CommandSpec); --help or -h among them asks for its help instead (a HelpRequest).
 import { parseArgs } from 'node:util';
 import { quote } from '../common/json.ts';
-import { describeRange } from '../common/setting_range.ts';
+import { describeRange, parseDecimal } from '../common/setting_range.ts';
 import { PRESET_NAMES, type PresetName } from '../model/config.ts';
 import { applySettings, defaultConfig, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
@@ -74,18 +74,16 @@ export function requireOption(value: string | undefined, name: string, usage: st
   return value;
 }
 
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
 /** A number written in decimal (an exponent is allowed: 1e3), or a CliError naming `what`. */
-function parseDecimal(text: string, what: string): number {
-  const n = DECIMAL.test(text) ? Number(text) : NaN;
+function decimalOption(text: string, what: string): number {
+  const n = parseDecimal(text);
   if (!Number.isFinite(n)) throw new CliError(`${what} must be a decimal number, got ${quote(text)}`, 2);
   return n;
 }
 
 /** `text` as a number within `limit`, or a CliError naming `what` and the range. */
 export function limitedNumber(text: string, what: string, limit: Limit): number {
-  const n = parseDecimal(text, what);
+  const n = decimalOption(text, what);
   if (limit.integer && !Number.isInteger(n)) throw new CliError(`${what} must be a whole number, got ${quote(text)}`, 2);
   const below = limit.aboveMin ? n <= limit.min : n < limit.min;
   const above = limit.belowMax ? n >= limit.max : n > limit.max;
@@ -114,7 +112,7 @@ export function numberList(text: string, name: string, limit: Limit): number[] {
 export function applySetOptions(config: TrainConfig, settings: readonly string[]): TrainConfig {
   for (const setting of settings) {
     const value = setting.slice(setting.indexOf('=') + 1).trim();
-    if (setting.includes('=') && value !== 'true' && value !== 'false' && !DECIMAL.test(value)) {
+    if (setting.includes('=') && value !== 'true' && value !== 'false' && Number.isNaN(parseDecimal(value))) {
       throw new CliError(`--set: ${quote(setting)} needs a decimal number or true/false after "="`, 2);
     }
   }

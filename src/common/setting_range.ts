@@ -1,6 +1,7 @@
 // The range of a numeric setting and the one wording of its refusal, shared by every layer that checks a
 // setting: the trainer's settings table (rl/config.ts), the loss settings that the backends check
-// (backend/loss_settings.ts), `--set`, the page's settings and `seed loss --in`.
+// (backend/loss_settings.ts), `--set`, the page's settings and `seed loss --in`; and the one reading of a value
+// written in decimal (the command line's numbers and the page's link).
 
 /** The values a setting accepts: min..max, the maximum itself refused when belowMax. */
 export interface SettingRange {
@@ -14,6 +15,13 @@ export interface SettingRange {
 /** The range as text: "[0, 100]", or "[0, 1)" when the maximum is excluded; "0 or 1" for a switch. */
 export function describeRange(r: SettingRange): string {
   return r.kind === 'boolean' ? '0 or 1' : `[${r.min}, ${r.max}${r.belowMax ? ')' : ']'}`;
+}
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A number written in decimal, an exponent allowed ("1e-3", "0.5", "12"); NaN for "", "0x10", " 5", "Infinity". */
+export function parseDecimal(text: string): number {
+  return DECIMAL.test(text) ? Number(text) : Number.NaN;
 }
 
 export const ROUNDS_TO_ZERO = 'too small: it rounds to 0 in float32';

@@ -15,7 +15,7 @@
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
 import { isEnvironmentName } from '../env/environment.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
-import { writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
+import { parseDecimal, writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
 import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
 import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 
@@ -204,11 +204,6 @@ export interface ParsedHash {
 /** Why a value (written as `text`) is refused for a numeric setting, or null when it is fine: the rule of `--set`. */
 export function numberProblem(key: NumericKey, value: number, text = String(value)): string | null {
   return writtenValueProblem(NUMBER_SPECS[key], text, value);
-}
-
-/** Strict decimal: "1e-3", "0.5", "12"; not "", "0x10", " 5", "Infinity". */
-function parseDecimal(text: string): number {
-  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN;
 }
 
 function isNumericKey(key: keyof Settings): key is NumericKey {
