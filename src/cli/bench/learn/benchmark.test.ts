@@ -45,6 +45,15 @@ describe('bench learn: the plan', () => {
     expect(estimatePlan(plan('--workers', '2', '--fractions', '0.25,0.5,1'))).toBeLessThanOrEqual(120 * 60);
   });
 
+  it('estimates the shop\'s benchmark from what its runs measured: an update about 11 times the household\'s', () => {
+    // The shop's recorded benchmark (bench/learn_shop.md) ran 71.6 min on 2 workers.
+    const args = ['--algos', 'grpo,seed', '--controls', 'seed-crossgame', '--seeds', '8', '--control-seeds', '8', '--updates', '32', '--eval-every', '16', '--lambdas', '0.03,0.1,0.3', '--sweep-updates', '16', '--workers', '2'];
+    const shop = estimatePlan(plan(...args, '--env', 'shop'));
+    expect(shop / 60).toBeGreaterThan(50);
+    expect(shop / 60).toBeLessThan(90);
+    expect(shop).toBeGreaterThan(5 * estimatePlan(plan(...args)));
+  });
+
   it('takes lr and lambda given with --set as fixed, and refuses them given twice or a sweep on one seed', () => {
     const fixed = plan('--set', 'lambda=0.2', '--set', 'lr=1e-3');
     expect([fixed.lambdas, fixed.lrs, fixed.base.lambda, fixed.base.lr]).toEqual([[0.2], [1e-3], 0.2, 1e-3]);

@@ -21,6 +21,16 @@ const UPDATE_SECONDS: Record<Algo, number> = {
   grpo: 0.49, seed: 0.8, 'seed-static': 0.72, 'seed-sibling': 0.79, 'seed-crossgame': 0.79, 'seed-annotator': 0.69, opid: 0.81, 'seed-nogate': 0.96,
   'seed-exact': 1.4, 'seed-exact-crossgame': 1.4,
 };
+/**
+ * What an update and an evaluation episode cost in each world, against the household's: a shop step is a
+ * sequence of its own (the window layout), so an update re-reads every page. Measured in the shop's benchmark
+ * (bench/learn_shop.md: grpo 191 s, seed about 335 s and seed-crossgame 310 s per 32-update run on 2 workers,
+ * 1,600 evaluation episodes in 33 s).
+ */
+const WORLD_COST: Record<EnvironmentName, { update: number; evalEpisode: number }> = {
+  household: { update: 1, evalEpisode: 1 },
+  shop: { update: 11, evalEpisode: 1.75 },
+};
 /** Seconds to start a job's child process and load its checkpoint. */
 const JOB_START_SECONDS = 5;
 /** Seconds per evaluation episode (about 2,600 of them add some 26 s to a run of the default benchmark). */
@@ -42,12 +52,13 @@ function games(evalEpisodes: number, world: EnvironmentName): { seen: number; un
 
 /** The estimated seconds of one job: its updates, the curve's evaluations and the final one. */
 function jobSeconds(job: Job): number {
-  const g = games(job.evalEpisodes, job.env ?? 'household');
-  const training = job.kind === 'warmstart' ? 0 : job.updates * UPDATE_SECONDS[job.algo];
+  const world = job.env ?? 'household';
+  const g = games(job.evalEpisodes, world);
+  const training = job.kind === 'warmstart' ? 0 : job.updates * UPDATE_SECONDS[job.algo] * WORLD_COST[world].update;
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));
   const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);
-  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS;
+  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS * WORLD_COST[world].evalEpisode;
 }
 
 /** The estimated wall seconds of running `jobs` on `workers` as runAll does (longest first, each to the first free worker). */
