@@ -65,7 +65,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       expertTokens: (trajectories, tok) => expertMoveTokens(env, trajectories, tok),
       teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
       // The explorer plays the shop's step budget; the skills it learns to write and follow are the annotator's
-      // whole ones (about 50 tokens), not cut to the household's 32. The first 3000 steps train on the first option
+      // whole ones (about 50 tokens), not cut to the household's 32. The first 3000 steps train on the option
       // choices alone, and a quarter of every later batch (shop_corpus.ts): without them the tiny model does not
       // learn to copy the requested value.
       analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,

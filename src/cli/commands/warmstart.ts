@@ -39,7 +39,7 @@ export const command = defineCommand({
     episodes: { type: 'string', value: 'N', limit: limits.episodes, defaultText: worldDefault('episodes'), description: "the explorer's episodes in the corpus" },
     steps: { type: 'string', value: 'N', limit: limits.steps, defaultText: worldDefault('steps'), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
     lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
-    'focus-steps': { type: 'string', value: 'N', limit: limits['focus-steps'], defaultText: worldDefault('focusSteps'), description: "the first steps that train on the corpus's focus alone (the shop's first option choices; the household's corpus has none)" },
+    'focus-steps': { type: 'string', value: 'N', limit: limits['focus-steps'], defaultText: worldDefault('focusSteps'), description: "the first steps that train on the corpus's focus alone (the shop's option choices; the household's corpus has none)" },
     'focus-share': { type: 'string', value: 'X', limit: limits['focus-share'], defaultText: worldDefault('focusShare'), description: "the share of every later batch drawn from the corpus's focus" },
     init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
