@@ -3,7 +3,7 @@
 // showed, which the shop skill grammar's entity filter limits a skill's content words to. The annotator reads
 // only these, never the catalogue, so a skill says nothing the trajectory did not see.
 import type { ShopStepRecord } from '../env/shop/game.ts';
-import { SELECTED, SEP } from '../env/shop/pages.ts';
+import { readSelectedPart, SELECTED, SEP } from '../env/shop/pages.ts';
 import { splitPieces } from '../text/pieces.ts';
 
 export interface ListedItem {
@@ -57,11 +57,7 @@ export function itemPage(record: ShopStepRecord): ItemPage | null {
   if (cents === null) return null;
   const prev = parts.indexOf('< Prev');
   const selectedPart = parts.find((p) => p.startsWith(`${SELECTED} `));
-  const selected = new Map<string, string>();
-  for (const pair of selectedPart?.slice(SELECTED.length + 1).split(', ') ?? []) {
-    const at = pair.lastIndexOf(': ');
-    if (at > 0) selected.set(pair.slice(0, at), pair.slice(at + 2));
-  }
+  const selected = readSelectedPart(selectedPart);
   const optionsEnd = selectedPart === undefined ? priceAt - 1 : parts.indexOf(selectedPart);
   return { title: parts[priceAt - 1], cents, optionParts: parts.slice(prev + 1, optionsEnd), selected };
 }

@@ -4,7 +4,7 @@
 // which the task line already shows, is set apart so that the view prints it once. Text that is no shop page
 // ("Nothing happens.", a page of a form this reader does not know) stays text.
 import { CATEGORIES } from '../env/shop/categories.ts';
-import { BUTTONS, PURCHASE_TEXTS, SELECTED, SEP } from '../env/shop/pages.ts';
+import { BUTTONS, PURCHASE_TEXTS, readSelectedPart, SELECTED, SEP } from '../env/shop/pages.ts';
 
 interface ShopResult {
   id: string;
@@ -37,17 +37,6 @@ const RESULTS_HEAD = /^Page (\d+) \(Total results: (\d+)\)$/;
 const SELECTED_PART = `${SELECTED} `;
 const PRICE = 'Price: ';
 
-/** "color: black, size: large" as option name to chosen value. */
-function chosenOf(part: string | undefined): Map<string, string> {
-  const chosen = new Map<string, string>();
-  if (part === undefined || !part.startsWith(SELECTED_PART)) return chosen;
-  for (const pair of part.slice(SELECTED_PART.length).split(', ')) {
-    const at = pair.indexOf(': ');
-    if (at > 0) chosen.set(pair.slice(0, at), pair.slice(at + 2));
-  }
-  return chosen;
-}
-
 function resultsPage(parts: readonly string[]): ShopPageView | null {
   const head = RESULTS_HEAD.exec(parts[1] ?? '');
   if (!head) return null;
@@ -67,7 +56,7 @@ function itemPage(parts: readonly string[]): ShopPageView | null {
   const n = parts.length;
   if (parts[1] !== BUTTONS.prev || n < 5 || parts[n - 1] !== BUTTONS.buyNow || !parts[n - 2].startsWith(PRICE)) return null;
   let middle = parts.slice(2, n - 3);
-  const chosen = chosenOf(middle[middle.length - 1]);
+  const chosen = readSelectedPart(middle[middle.length - 1]);
   if (middle[middle.length - 1]?.startsWith(SELECTED_PART)) middle = middle.slice(0, -1);
   const options: ShopOption[] = [];
   for (const part of middle) {

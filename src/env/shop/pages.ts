@@ -40,6 +40,17 @@ export function resultsOnPage(results: readonly Product[], page: number, perPage
   return results.slice((page - 1) * perPage, page * perPage);
 }
 
+/** The chosen options a "Selected:" part names ("Selected: color: black, size: large"); empty for another part. */
+export function readSelectedPart(part: string | undefined): Map<string, string> {
+  const chosen = new Map<string, string>();
+  if (part === undefined || !part.startsWith(`${SELECTED} `)) return chosen;
+  for (const pair of part.slice(SELECTED.length + 1).split(', ')) {
+    const at = pair.indexOf(': ');
+    if (at > 0) chosen.set(pair.slice(0, at), pair.slice(at + 2));
+  }
+  return chosen;
+}
+
 /** The item page's options as the page lists them: every one (WebShop), or those not yet chosen. */
 export function listedOptions(page: Extract<ShopPage, { kind: 'item' }>, scale: ShopScale): [string, readonly string[]][] {
   return Object.entries(page.product.options).filter(([name]) => scale.chosenOptionsListed || page.chosen[name] === undefined);
