@@ -154,4 +154,30 @@ describe('the shop explorer', () => {
     expect(fromWins).toBeGreaterThan(20);
     expect(fromWinsPrimed).toBe(fromWins);
   });
+
+  // The steps a skill decided are what a policy must read its skill for (scripts/shop_skill_probe.ts).
+  it('names, at each step a skill decided, the command it would have given without the skill', () => {
+    const rng = new Rng(2);
+    const decided: Record<string, number> = {};
+    for (let i = 0; i < 60; i++) {
+      const scene = SHOP.trainScene(i, 7);
+      const earlier = runShopExplorer(SHOP, scene, rng.fork(`earlier/${i}`), { maxSteps: 10, noise: 0.25 });
+      expect(earlier.withoutSkill.every((c) => c === null)).toBe(true);
+      const prior = shopSkillKnowledge(annotateShop(earlier.game.records, scene.goal, earlier.game.won, fit));
+      const replay = runShopExplorer(SHOP, scene, rng.fork(`replay/${i}`), { maxSteps: 10, noise: 0.25, prior });
+      replay.withoutSkill.forEach((plain, t) => {
+        if (plain === null) return;
+        const action = replay.game.records[t + 1].action;
+        expect(replay.random[t]).toBe(false);
+        expect(plain).not.toBe(action);
+        // The unprimed explorer's command is one the page took.
+        expect(replay.admissible[t].length === 0 || replay.admissible[t].includes(plain)).toBe(true);
+        const kind = action === 'click[< prev]' ? 'leave' : /^click\[b0/.test(action) ? 'open' : 'other';
+        decided[kind] = (decided[kind] ?? 0) + 1;
+      });
+    }
+    // Failed episodes' skills name an option the bought item lacked: the replay leaves such an item and opens another.
+    expect(decided.leave).toBeGreaterThan(5);
+    expect(decided.open).toBeGreaterThan(5);
+  });
 });

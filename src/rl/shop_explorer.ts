@@ -38,6 +38,11 @@ export interface ShopExplorerEpisode {
   freeText: (FreeTextCommand | null)[];
   /** Per step: the command was the noise draw, not the explorer's own choice. */
   random: boolean[];
+  /**
+   * Per step of a primed episode: the command the unprimed explorer would have given there, where the skill made
+   * its own choice differ (the steps the skill decided); null elsewhere and on every step of an unprimed episode.
+   */
+  withoutSkill: (string | null)[];
 }
 
 /** The query of the words that fit the search bar (whole words, up to its limit in word pieces). */
@@ -176,6 +181,7 @@ export function runShopExplorer<S>(env: Environment<S, ShopStepRecord>, scene: S
   const admissible: string[][] = [];
   const freeText: (FreeTextCommand | null)[] = [];
   const random: boolean[] = [];
+  const withoutSkill: (string | null)[] = [];
   while (!game.done) {
     const commands = game.admissibleCommands();
     const bar = game.freeText();
@@ -183,7 +189,10 @@ export function runShopExplorer<S>(env: Environment<S, ShopStepRecord>, scene: S
     freeText.push(bar);
     const noisy = rng.float() < options.noise;
     random.push(noisy);
-    game.step(noisy ? randomCommand(commands, bar, wanted, rng) : deliberateCommand(game.records, commands, bar, wanted, prior));
+    const command = noisy ? randomCommand(commands, bar, wanted, rng) : deliberateCommand(game.records, commands, bar, wanted, prior);
+    const plain = noisy || prior === NO_SHOP_PRIOR ? command : deliberateCommand(game.records, commands, bar, wanted, NO_SHOP_PRIOR);
+    withoutSkill.push(plain === command ? null : plain);
+    game.step(command);
   }
-  return { game, admissible, freeText, random };
+  return { game, admissible, freeText, random, withoutSkill };
 }
