@@ -1,6 +1,9 @@
 // The diagnostic behind the shop warm start's focus (bench/notes/shop.md): can the tiny model learn to choose,
 // among the values a page lists, the one its task line names?
-//   synthetic STEPS TASK FILLER  a task line of TASK words naming one of 5 listed words, FILLER words between
+//   synthetic STEPS TASK FILLER [after]
+//                                a task line of TASK words naming one of 5 listed words, FILLER words between;
+//                                with 'after', the naming words follow the list in a skill block instead (where
+//                                the shop's skill sits)
 //   real STEPS first|all         the shop corpus's option choices (seed 1, 5000 games), scored at the value only:
 //                                the first choice of an item (nothing selected yet) or every choice
 //   ckpt FILE                    no training: a shop checkpoint's accuracy on the first choices and on the later
@@ -37,7 +40,7 @@ function maskOf(ids: readonly number[]): Uint32Array {
   return mask;
 }
 
-function syntheticChoices(seed: number, count: number, taskWords: number, filler: number): Choice[] {
+function syntheticChoices(seed: number, count: number, taskWords: number, filler: number, after: boolean): Choice[] {
   const rng = new Rng(seed);
   const values = ['black', 'brown', 'grey', 'green', 'red', 'blue', 'navy', 'white', 'pink', 'small', 'medium', 'large', 'silver', 'gold'].map((w) => tok.id(w));
   const others = ['i', 'need', 'a', 'vintage', 'leather', 'tote', 'bag', ',', 'in', 'size', 'and', 'price', 'lower', 'than', 'dollars', '.', 'cotton', 'shirt'].map((w) => tok.id(w));
@@ -47,8 +50,9 @@ function syntheticChoices(seed: number, count: number, taskWords: number, filler
     const answer = pick(listed);
     const task = Array.from({ length: taskWords }, () => pick(others));
     task[rng.int(taskWords)] = answer;
-    const ids = [tok.id('<task>'), ...task, tok.id('<obs>'), ...Array.from({ length: filler }, () => pick(others))];
+    const ids = [tok.id('<task>'), ...(after ? [] : task), tok.id('<obs>'), ...Array.from({ length: filler }, () => pick(others))];
     for (const v of rng.shuffle(listed.slice())) ids.push(tok.id('SEP'), v);
+    if (after) ids.push(tok.id('<skill>'), ...task, tok.endId);
     ids.push(tok.id('<act>'), tok.id('click'), tok.id('['));
     const at = ids.length;
     ids.push(answer);
@@ -89,7 +93,7 @@ async function score(backend: CpuBackend, held: readonly Choice[]): Promise<stri
   return `accuracy ${((100 * right) / held.length).toFixed(1)}%, NLL ${(nll / held.length).toFixed(3)}`;
 }
 
-const [mode, stepsText, a, b] = process.argv.slice(2);
+const [mode, stepsText, a, b, c] = process.argv.slice(2);
 if (mode === 'ckpt') {
   const checkpoint = readCheckpoint(new Uint8Array(readFileSync(stepsText)), { vocabHash: tok.hash });
   const backend = new CpuBackend(checkpoint.config, checkpoint.params);
@@ -103,10 +107,10 @@ if (mode === 'ckpt') {
 const steps = Number(stepsText ?? 2000);
 const [train, held] =
   mode === 'synthetic'
-    ? [syntheticChoices(1, 20000, Number(a ?? 15), Number(b ?? 0)), syntheticChoices(7, 300, Number(a ?? 15), Number(b ?? 0))]
+    ? [syntheticChoices(1, 20000, Number(a ?? 15), Number(b ?? 0), c === 'after'), syntheticChoices(7, 300, Number(a ?? 15), Number(b ?? 0), c === 'after')]
     : [shopChoices(1, 5000, a === 'first' ? 'first' : 'all'), shopChoices(7, 300, a === 'first' ? 'first' : 'all').slice(0, 300)];
 const chance = held.reduce((s, c) => s + 1 / c.listed.length, 0) / held.length;
-console.log(`${mode} ${a ?? ''} ${b ?? ''}: ${train.length} training choices, ${held.length} held out, chance ${(100 * chance).toFixed(1)}%`);
+console.log(`${mode} ${a ?? ''} ${b ?? ''} ${c ?? ''}: ${train.length} training choices, ${held.length} held out, chance ${(100 * chance).toFixed(1)}%`);
 const backend = new CpuBackend(presetConfig('tiny', V), initParameters(presetConfig('tiny', V), 1));
 console.log(`steps 0: ${await score(backend, held)}`);
 const corpus: Corpus = { sequences: train.map((c) => c.sequence), kinds: train.map(() => 'act'), explorerSuccess: 0, counts: { act: train.length, follow: 0, analyze: 0 } };
