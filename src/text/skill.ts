@@ -82,8 +82,6 @@ export type Skill =
   | { kind: 'workflow'; actions: Action[]; facts: Fact[] }
   | { kind: 'avoid'; mistake: Mistake; signs: Fact[]; facts: Fact[] };
 
-export type SkillKind = Skill['kind'];
-
 export const GERUND: Readonly<Record<Verb, string>> = {
   find: 'finding',
   go: 'going',

@@ -7,6 +7,7 @@ import type { AdapterReport } from '../backend/webgpu/device.ts';
 import type { Algo } from '../rl/config.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { Stage } from '../rl/update_state.ts';
+import type { SkillKind } from '../text/skill_kind.ts';
 import type { BackendChoice, Settings } from './settings.ts';
 
 /** Which run of the page a record belongs to, named by its algorithm (two runs side by side when the page's algorithm is "both"). */
@@ -43,8 +44,8 @@ export interface SkillView {
   outcome: 'success' | 'failure';
   /** The phrase the text repeats right after itself (text/skill_repeats.ts), a degenerate skill; null when none. */
   repeats: string | null;
-  /** The kind the text names by its first word (text/skill_parser.ts parseSkill), whatever the outcome; null for neither. */
-  kind: 'workflow' | 'avoid' | null;
+  /** The kind the text names by its first word (text/skill_kind.ts), whatever the outcome; null for neither. */
+  kind: SkillKind | null;
   /** The analyzer's context as text (task, outcome, compressed steps); empty for a library skill. */
   prompt: string;
   /** 'library': seed-static's skill, written once by the warm-start policy, not from this trajectory. */

@@ -4,7 +4,7 @@
 import { lossProblemToJson, shortestFloat32, type TokenNote } from '../backend/loss_json.ts';
 import type { LossHyper, LossOutput } from '../backend/backend.ts';
 import { ANALYZER_OBSERVATION_TOKENS, analyzerContext, openingRoomText } from '../text/prompts.ts';
-import { parseSkill } from '../text/skill_parser.ts';
+import { skillKindOf } from '../text/skill_kind.ts';
 import { repeatedPhrase } from '../text/skill_repeats.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
@@ -74,7 +74,7 @@ function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLen
   if (!skill) return null;
   const outcome = t.won ? 'success' : 'failure';
   const reason = skill.ok ? null : skill.reason || 'unusable';
-  const kind = parseSkill(skill.text).kind;
+  const kind = skillKindOf(skill.text);
   const repeats = repeatedPhrase(skill.text);
   if (!written) return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt: '', origin: 'library', usedInstead: null };
   const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1, maxObservationTokens: observationTokens }));
