@@ -1,7 +1,7 @@
 // Reading a shop skill's text back into its structure (the grammar is in shop_skill.ts, with the formatter): a
 // skill is usable for on-policy distillation only when it parses and holds at least MIN_SHOP_SKILL_WORDS words.
 import { isWordPiece, splitPieces } from './pieces.ts';
-import { skillKindOf, type SkillKind } from './skill_kind.ts';
+import { skillKindOfPieces, type SkillKind } from './skill_kind.ts';
 import {
   MIN_SHOP_SKILL_WORDS,
   isContentWord,
@@ -238,7 +238,7 @@ interface ShopSkillCheck {
 /** Parses and validates a shop skill: it must follow the grammar of shop_skill.ts and hold at least MIN_SHOP_SKILL_WORDS words. */
 export function parseShopSkill(text: string): ShopSkillCheck {
   const words = splitPieces(text.toLowerCase()).filter((p) => p !== '\n');
-  const kind = skillKindOf(text);
+  const kind = skillKindOfPieces(words);
   const count = words.filter(isWordPiece).length;
   if (count < MIN_SHOP_SKILL_WORDS) return { ok: false, kind, reason: `too short: ${count} words, at least ${MIN_SHOP_SKILL_WORDS} needed`, skill: null };
   try {

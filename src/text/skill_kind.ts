@@ -5,8 +5,13 @@ import { splitPieces } from './pieces.ts';
 
 export type SkillKind = 'workflow' | 'avoid';
 
+/** The kind the first of a skill's pieces (lower case, line breaks dropped) names, or null for neither. */
+export function skillKindOfPieces(pieces: readonly string[]): SkillKind | null {
+  const first = pieces[0];
+  return first === 'workflow' || first === 'avoid' ? first : null;
+}
+
 /** The kind a skill text's first word names, or null for neither. */
 export function skillKindOf(text: string): SkillKind | null {
-  const first = splitPieces(text.toLowerCase()).find((p) => p !== '\n');
-  return first === 'workflow' || first === 'avoid' ? first : null;
+  return skillKindOfPieces(splitPieces(text.toLowerCase()).filter((p) => p !== '\n'));
 }

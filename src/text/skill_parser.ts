@@ -2,7 +2,7 @@
 // usable for on-policy distillation only when it parses and holds at least MIN_SKILL_WORDS words.
 import { MAX_INSTANCE_NUMBER, OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { isWordPiece, splitPieces } from './pieces.ts';
-import { skillKindOf, type SkillKind } from './skill_kind.ts';
+import { skillKindOfPieces, type SkillKind } from './skill_kind.ts';
 import { GERUND, MIN_SKILL_WORDS, VERBS, type Action, type Fact, type Mistake, type Place, type Skill, type Thing, type Verb } from './skill.ts';
 
 const VERB_OF_GERUND = new Map(VERBS.map((v) => [GERUND[v], v]));
@@ -242,7 +242,7 @@ interface SkillCheck {
 /** Parses and validates a skill text: it must follow the grammar above and hold at least MIN_SKILL_WORDS words. */
 export function parseSkill(text: string): SkillCheck {
   const words = splitPieces(text.toLowerCase()).filter((p) => p !== '\n');
-  const kind = skillKindOf(text);
+  const kind = skillKindOfPieces(words);
   const count = words.filter(isWordPiece).length;
   if (count < MIN_SKILL_WORDS) {
     return { ok: false, kind, reason: `too short: ${count} words, at least ${MIN_SKILL_WORDS} needed`, skill: null };
