@@ -7,7 +7,7 @@ import type { ShopScene } from '../env/shop/scene.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import { CommandTrie } from '../text/command_trie.ts';
 import { annotateShop } from './shop_annotator.ts';
-import { runShopExplorer } from './shop_explorer.ts';
+import { explorerCommand, runShopExplorer } from './shop_explorer.ts';
 import { readInstruction, shopSkillKnowledge } from './shop_knowledge.ts';
 import { itemPage } from './shop_observed.ts';
 
@@ -179,5 +179,28 @@ describe('the shop explorer', () => {
     // Failed episodes' skills name an option the bought item lacked: the replay leaves such an item and opens another.
     expect(decided.leave).toBeGreaterThan(5);
     expect(decided.open).toBeGreaterThan(5);
+  });
+
+  // scripts/shop_reading_ceiling.ts steps a policy's game as the explorer would: explorerCommand must be its choice.
+  it("gives, in a game under way, the explorer's own choice, primed or not", () => {
+    const rng = new Rng(4);
+    let compared = 0;
+    for (let i = 0; i < 30; i++) {
+      const scene = SHOP.trainScene(i, 7);
+      const wanted = readInstruction(SHOP.goal(scene));
+      const earlier = runShopExplorer(SHOP, scene, rng.fork(`earlier/${i}`), { maxSteps: 10, noise: 0.25 });
+      const prior = shopSkillKnowledge(annotateShop(earlier.game.records, scene.goal, earlier.game.won, fit));
+      const replay = runShopExplorer(SHOP, scene, rng.fork(`replay/${i}`), { maxSteps: 10, noise: 0.25, prior });
+      const game = SHOP.episode(scene, 10);
+      replay.game.records.slice(1).forEach((r, t) => {
+        if (!replay.random[t]) {
+          expect(explorerCommand(game, wanted, prior)).toBe(r.action);
+          expect(explorerCommand(game, wanted)).toBe(replay.withoutSkill[t] ?? r.action);
+          compared++;
+        }
+        game.step(r.action);
+      });
+    }
+    expect(compared).toBeGreaterThan(60);
   });
 });

@@ -164,6 +164,11 @@ function deliberateCommand(records: readonly ShopStepRecord[], admissible: reado
   return missing === undefined ? BUY : click(missing);
 }
 
+/** The explorer's own choice in a game under way (primed with `prior`, or not): what a reader of a skill would do. */
+export function explorerCommand(game: Episode<ShopStepRecord>, wanted: WantedItem, prior: ShopPrior = NO_SHOP_PRIOR): string {
+  return deliberateCommand(game.records, game.admissibleCommands(), game.freeText(), wanted, prior);
+}
+
 /** A random command: a listed click, or on the search page a search of a random subset of the instruction's words. */
 function randomCommand(admissible: readonly string[], bar: FreeTextCommand | null, wanted: WantedItem, rng: Rng): string {
   if (admissible.length > 0) return rng.pick(admissible);

@@ -25,7 +25,7 @@ import { evalRolloutOptions, playInChunks, type EvalConfig } from './evaluate.ts
 import type { Trajectory } from './rollout.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
-const TEACHER_SEED = 2029;
+export const TEACHER_SEED = 2029;
 
 export interface TeacherSuccess {
   games: number;
