@@ -6,13 +6,13 @@
 // group of games (all, after a won first episode, after a failed one): none / own / own read perfectly / another
 // game's skill read perfectly; and the same two plays (none, own read perfectly) where each option value the policy
 // clicks is the instruction's, as a policy that always copies it right would.
-// Run: npx tsx scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]
+// Run: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]
 import { Rng } from '../src/common/rng.ts';
 import type { Episode } from '../src/env/environment.ts';
 import { SHOP } from '../src/env/shop/environment.ts';
 import type { ShopScene } from '../src/env/shop/scene.ts';
 import type { ShopStepRecord } from '../src/env/shop/game.ts';
-import { openBackend } from '../src/cli/backend.ts';
+import { CpuBackend } from '../src/backend/cpu/cpu_backend.ts';
 import { evalConfigOf } from '../src/cli/commands/eval.ts';
 import { readCheckpointFile } from '../src/cli/io.ts';
 import { writeSkills } from '../src/rl/analyzer.ts';
@@ -25,13 +25,13 @@ import { otherGameOf, TEACHER_SEED } from '../src/rl/teacher_check.ts';
 import { tokenizerOf } from '../src/text/tokenizer.ts';
 
 const [path, gamesText, writer = 'own'] = process.argv.slice(2);
-if (path === undefined || !['own', 'annotator'].includes(writer)) throw new Error('usage: npx tsx scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]');
+if (path === undefined || !['own', 'annotator'].includes(writer)) throw new Error('usage: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]');
 const games = Number(gamesText ?? 1000);
 const world = rlWorldOf(SHOP);
 const tok = tokenizerOf(SHOP);
 const ck = await readCheckpointFile(path, tok);
 const config = evalConfigOf(ck, path, undefined, SHOP);
-const backend = await openBackend('cpu', ck.config, ck.params);
+const backend = new CpuBackend(ck.config, ck.params);
 const scenes = world.teacherScenes(games) as ShopScene[];
 const options = evalRolloutOptions(config);
 const rng = new Rng(TEACHER_SEED);
