@@ -1,13 +1,12 @@
-// How much could reading its skill be worth to a shop policy? The teacher check (rl/teacher_check.ts, same games,
-// same streams) with one more play: the policy with its skill in context, where every step the skill decides is
-// taken as the primed explorer takes it (shop_explorer.ts skillDecidedCommand: its primed and unprimed choices
-// differ) and every other step is the policy's own. That play is a policy that reads each skill perfectly and is
+// How much could reading its skill be worth to a shop policy? The teacher check's plays (rl/teacher_check.ts
+// teacherPlays: same games, same streams) and more: the policy with its skill in context, where every step the
+// skill decides is taken as the primed explorer takes it (shop_explorer.ts explorerCommand: its primed and unprimed
+// choices differ) and every other step is the policy's own. That play is a policy that reads each skill perfectly and is
 // otherwise itself: the most a skill can add to it without a better player underneath. Prints one table row per
 // group of games (all, after a won first episode, after a failed one): none / own / own read perfectly / another
 // game's skill read perfectly; and the same two plays (none, own read perfectly) where each option value the policy
 // clicks is the instruction's, as a policy that always copies it right would.
 // Run: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]
-import { Rng } from '../src/common/rng.ts';
 import type { Episode } from '../src/env/environment.ts';
 import { SHOP } from '../src/env/shop/environment.ts';
 import type { ShopScene } from '../src/env/shop/scene.ts';
@@ -15,17 +14,15 @@ import type { ShopStepRecord } from '../src/env/shop/game.ts';
 import { CpuBackend } from '../src/backend/cpu/cpu_backend.ts';
 import { evalConfigOf } from '../src/cli/commands/eval.ts';
 import { readCheckpointFile } from '../src/cli/io.ts';
-import { writeSkills } from '../src/rl/analyzer.ts';
-import { evalRolloutOptions, playInChunks } from '../src/rl/evaluate.ts';
 import { rlWorldOf } from '../src/rl/rl_worlds.ts';
 import { explorerCommand } from '../src/rl/shop_explorer.ts';
 import { NO_SHOP_PRIOR, readInstruction, shopSkillKnowledge } from '../src/rl/shop_knowledge.ts';
 import { BUTTONS } from '../src/env/shop/pages.ts';
-import { otherGameOf, TEACHER_SEED } from '../src/rl/teacher_check.ts';
+import { SKILL_WRITERS, teacherPlays, type SkillWriter } from '../src/rl/teacher_check.ts';
 import { tokenizerOf } from '../src/text/tokenizer.ts';
 
 const [path, gamesText, writer = 'own'] = process.argv.slice(2);
-if (path === undefined || !['own', 'annotator'].includes(writer)) throw new Error('usage: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]');
+if (path === undefined || !(SKILL_WRITERS as readonly string[]).includes(writer)) throw new Error('usage: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]');
 const games = Number(gamesText ?? 1000);
 const world = rlWorldOf(SHOP);
 const tok = tokenizerOf(SHOP);
@@ -33,16 +30,8 @@ const ck = await readCheckpointFile(path, tok);
 const config = evalConfigOf(ck, path, undefined, SHOP);
 const backend = new CpuBackend(ck.config, ck.params);
 const scenes = world.teacherScenes(games) as ShopScene[];
-const options = evalRolloutOptions(config);
-const rng = new Rng(TEACHER_SEED);
 const env = world.env;
-const first = await playInChunks(env, backend, tok, scenes, options, (start) => rng.fork(`first/${start}`));
-const written =
-  writer === 'annotator'
-    ? first.map((t) => ({ text: world.referenceSkill(t, tok, config.maxSkillTokens), ok: true }))
-    : await writeSkills(world, backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
-const skills = written.map((w) => (w.ok ? w.text : null));
-const otherOf = otherGameOf(scenes.map((s) => env.taskType(s)));
+const { first, skills, otherOf, again } = await teacherPlays(world, backend, tok, scenes, config, undefined, writer as SkillWriter);
 
 const NOT_OPTIONS = new Set([BUTTONS.backToSearch, BUTTONS.prev, BUTTONS.next, BUTTONS.buyNow].map((b) => `click[${b.toLowerCase()}]`));
 const isOptionClick = (command: string) => command.startsWith('click[') && !NOT_OPTIONS.has(command) && !/^click\[b0[a-z0-9]{8}\]$/.test(command);
@@ -78,16 +67,14 @@ function helped(skillOf: readonly (string | null)[], optionsRight: boolean) {
   });
 }
 
-const again = async (playWith: typeof env, skillsInContext: readonly (string | null)[]) =>
-  (await playInChunks(playWith, backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), undefined, skillsInContext)).map((t) => t.won);
 const otherSkills = skills.map((_, i) => skills[otherOf[i]]);
 const arms = {
-  none: await again(env, []),
-  own: await again(env, skills),
-  'own, read perfectly': await again(helped(skills, false), skills),
-  "another game's, read perfectly": await again(helped(otherSkills, false), otherSkills),
-  'none, options right': await again(helped([], true), []),
-  'own, read perfectly, options right': await again(helped(skills, true), skills),
+  none: await again([]),
+  own: await again(skills),
+  'own, read perfectly': await again(skills, helped(skills, false)),
+  "another game's, read perfectly": await again(otherSkills, helped(otherSkills, false)),
+  'none, options right': await again([], helped([], true)),
+  'own, read perfectly, options right': await again(skills, helped(skills, true)),
 };
 const firstWon = first.map((t) => t.won);
 console.log(`${path}, ${writer} skills (${skills.filter((s) => s !== null).length} usable), ${games} teacher-check games; first episodes won ${firstWon.filter(Boolean).length}`);

@@ -25,7 +25,7 @@ import { evalRolloutOptions, playInChunks, type EvalConfig } from './evaluate.ts
 import type { Trajectory } from './rollout.ts';
 
 /** Scene seed of the teacher-check games: games of training rooms, drawn with their own seed. */
-export const TEACHER_SEED = 2029;
+const TEACHER_SEED = 2029;
 
 export interface TeacherSuccess {
   games: number;
@@ -71,6 +71,52 @@ export function otherGameOf(types: readonly string[]): number[] {
   });
 }
 
+/** The check's plays before any replay: the first episodes, the skills written about them, and replays on demand. */
+export interface TeacherPlays<S, R extends EpisodeStep> {
+  first: Trajectory<S, R>[];
+  written: { text: string; ok: boolean }[];
+  /** Usable skills (null for an unusable one: no skill). */
+  skills: (string | null)[];
+  /** For each game, the game whose skill is its "other skill". */
+  otherOf: number[];
+  /**
+   * Each game played again from the check's one stream with `skillsInContext`, whether it was won; `env` may be a
+   * world that wraps the check's (scripts/shop_reading_ceiling.ts steps some commands as a better player would).
+   */
+  again(skillsInContext: readonly (string | null)[], env?: RlWorld<S, R>['env']): Promise<boolean[]>;
+}
+
+/** The first plays and skills of the check, and its replay stream (teacherCheck; scripts that add plays to it). */
+export async function teacherPlays<S, R extends EpisodeStep>(
+  world: RlWorld<S, R>,
+  backend: Backend,
+  tok: Tokenizer,
+  scenes: readonly S[],
+  config: EvalConfig & AnalyzerConfig,
+  onEpisode?: (t: Trajectory<S, R>) => void,
+  writer: SkillWriter = 'annotator',
+): Promise<TeacherPlays<S, R>> {
+  const n = scenes.length;
+  if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
+  const options = evalRolloutOptions(config);
+  const rng = new Rng(TEACHER_SEED);
+  const first = await playInChunks(world.env, backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
+  const written =
+    writer === 'annotator'
+      ? first.map((t) => ({ text: world.referenceSkill(t, tok, config.maxSkillTokens), ok: true }))
+      : await writeSkills(world, backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
+  // One stream for every replay: they differ only by the skill in context (and a wrapped world's help).
+  const again = async (skillsInContext: readonly (string | null)[], env = world.env) =>
+    (await playInChunks(env, backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
+  return {
+    first,
+    written,
+    skills: written.map((w) => (w.ok ? w.text : null)),
+    otherOf: otherGameOf(scenes.map((s) => world.env.taskType(s))),
+    again,
+  };
+}
+
 export async function teacherCheck<S, R extends EpisodeStep>(
   world: RlWorld<S, R>,
   backend: Backend,
@@ -82,22 +128,10 @@ export async function teacherCheck<S, R extends EpisodeStep>(
   onSkills?: (first: readonly Trajectory<S, R>[], skills: readonly (string | null)[]) => Promise<void>,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
-  if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
-  const options = evalRolloutOptions(config);
-  const rng = new Rng(TEACHER_SEED);
-  const first = await playInChunks(world.env, backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
+  const { first, written, skills, otherOf, again } = await teacherPlays(world, backend, tok, scenes, config, onEpisode, writer);
   const firstWon = first.map((t) => t.won);
-  const written =
-    writer === 'annotator'
-      ? first.map((t) => ({ text: world.referenceSkill(t, tok, config.maxSkillTokens), ok: true }))
-      : await writeSkills(world, backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
-  const skills = written.map((w) => (w.ok ? w.text : null));
   await onSkills?.(first, skills);
   const truth = world.truthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;
-  const otherOf = otherGameOf(scenes.map((s) => world.env.taskType(s)));
-  // One stream for the three plays: they differ only by the skill in context.
-  const again = async (skillsInContext: readonly (string | null)[]) =>
-    (await playInChunks(world.env, backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
   const none = await again([]);
   const own = await again(skills);
   const other = await again(skills.map((_, i) => skills[otherOf[i]]));
