@@ -110,6 +110,22 @@ describe('the shop warm-start corpus', () => {
     expect(chosen.later).toBeGreaterThan(0);
   });
 
+  it("with the 'read' focus, focuses on follow steps whose command the skill decides, the examples unchanged", () => {
+    const read = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, focus: ['read'] });
+    const both = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, focus: ['option', 'read'] });
+    expect(read.sequences).toEqual(corpus.sequences);
+    expect(both.sequences).toEqual(corpus.sequences);
+    const readFocus = new Set(read.focus);
+    expect(readFocus.size).toBeGreaterThan(0);
+    for (const i of readFocus) expect(read.kinds[i]).toBe('follow');
+    // A primed replay keeps most of the unprimed explorer's steps: only some follow steps are the skill's.
+    expect(readFocus.size).toBeLessThan(corpus.counts.follow);
+    expect(new Set(both.focus)).toEqual(new Set([...corpus.focus!, ...readFocus]));
+    // The skill decides more than option values (leaving an item, the search, the item opened).
+    const optionFocus = new Set(corpus.focus);
+    expect([...readFocus].some((i) => !optionFocus.has(i))).toBe(true);
+  });
+
   it('is the same corpus from the same seed, another from another', () => {
     const again = buildShopCorpus(SHOP, tok, CONTEXT, options);
     expect(again.counts).toEqual(corpus.counts);

@@ -15,7 +15,8 @@
 // skill that names the value) says the answer there, a value of the task line copied into a choice among the
 // page's, which the warm start's first steps train on alone and later batches keep a share of
 // (WarmStartOptions.focusSteps, focusShare). Trained on the whole corpus from the start, the tiny model does not
-// learn the copy (bench/notes/shop.md).
+// learn the copy (bench/notes/shop.md). With the focus kind 'read' the focus holds the follow steps the skill
+// decides as well (the primed replay's command differs from the unprimed explorer's there).
 import { Rng } from '../common/rng.ts';
 import type { ShopEnvironment } from '../env/shop/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
@@ -81,7 +82,10 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     if (skill !== undefined && !context.includes(skillMarker)) return;
     const ids = Int32Array.from([...context, ...command, tok.endId]);
     const sequence = { ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks };
-    out.push({ sequence, focus: isOptionChoice(episode.game.records, t, step.action) });
+    const focus =
+      (options.focus.includes('option') && isOptionChoice(episode.game.records, t, step.action)) ||
+      (options.focus.includes('read') && skill !== undefined && episode.withoutSkill[t] !== null);
+    out.push({ sequence, focus });
   });
   return out;
 }

@@ -31,6 +31,13 @@ export const EXAMPLE_KINDS = ['act', 'follow', 'analyze'] as const;
 type ExampleKind = (typeof EXAMPLE_KINDS)[number];
 export const FOLLOW_KINDS = ['own', 'primed'] as const;
 type FollowKind = (typeof FOLLOW_KINDS)[number];
+/**
+ * What a corpus's focus holds (a world's corpus without a focus ignores it): the steps that choose an option
+ * value, and the follow steps whose command the skill decides (the primed replay's command differs from the one
+ * the explorer gives there without the skill), the steps that teach reading a skill's words, not only its form.
+ */
+export const FOCUS_KINDS = ['option', 'read'] as const;
+export type FocusKind = (typeof FOCUS_KINDS)[number];
 
 export interface WarmStartOptions {
   seed: number;
@@ -65,6 +72,8 @@ export interface WarmStartOptions {
   focusSteps: number;
   /** After the focus steps, this share of every batch still comes from the focus, so that its choice is kept. */
   focusShare: number;
+  /** The kinds of step the focus holds. */
+  focus: readonly FocusKind[];
   batch: number;
   lr: number;
 }
@@ -81,6 +90,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed'>> = {
   steps: 5400,
   focusSteps: 0,
   focusShare: 0,
+  focus: ['option'],
   batch: 8,
   lr: 5e-3,
 };

@@ -11,7 +11,7 @@ import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { rlWorldOf } from '../../rl/rl_worlds.ts';
-import { EXAMPLE_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
+import { EXAMPLE_KINDS, FOCUS_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -41,6 +41,7 @@ export const command = defineCommand({
     lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
     'focus-steps': { type: 'string', value: 'N', limit: limits['focus-steps'], defaultText: worldDefault('focusSteps'), description: "the first steps that train on the corpus's focus alone (the shop's option choices; the household's corpus has none)" },
     'focus-share': { type: 'string', value: 'X', limit: limits['focus-share'], defaultText: worldDefault('focusShare'), description: "the share of every later batch drawn from the corpus's focus" },
+    focus: { type: 'string', choices: FOCUS_KINDS, list: true, default: WARMSTART_DEFAULTS.focus.join(','), description: "what the corpus's focus holds: the shop's option choices, and the follow steps whose command its skill decides (read)" },
     init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
     'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
@@ -79,6 +80,7 @@ export async function run(args: string[]): Promise<number> {
     lr: numberOption(values.lr, 'lr', limits.lr, defaults.lr),
     focusSteps: numberOption(values['focus-steps'], 'focus-steps', limits['focus-steps'], defaults.focusSteps),
     focusShare: numberOption(values['focus-share'], 'focus-share', limits['focus-share'], defaults.focusShare),
+    focus: choiceList(values.focus, 'focus', FOCUS_KINDS),
     scoreRandom: values['score-random'],
     follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
@@ -149,7 +151,7 @@ export async function run(args: string[]): Promise<number> {
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
     steps: priorSteps + options.steps,
-    ...(corpus.focus?.length ? { focus: { examples: corpus.focus.length, steps: Math.min(options.focusSteps, options.steps), share: options.focusShare } } : {}),
+    ...(corpus.focus?.length ? { focus: { kinds: options.focus, examples: corpus.focus.length, steps: Math.min(options.focusSteps, options.steps), share: options.focusShare } } : {}),
     continued_from: values.init === undefined ? null : portablePath(values.init),
     batch: options.batch,
     lr: options.lr,
