@@ -90,4 +90,16 @@ describe('writeSkills', () => {
       expect(s.reason).toMatch(/too short/);
     }
   });
+
+  it('writes in chunks of lockstep streams, the first chunk as one lockstep of the same seed would', async () => {
+    const { backend, trajectories } = await setup();
+    expect(trajectories.length).toBeGreaterThan(2);
+    const whole = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11));
+    const alone = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11), { chunk: trajectories.length });
+    expect(alone.map((s) => s.text)).toEqual(whole.map((s) => s.text));
+    const chunked = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11), { chunk: 2 });
+    expect(chunked).toHaveLength(trajectories.length);
+    expect(chunked.slice(0, 2).map((s) => s.text)).toEqual((await writeSkills(householdRl(), backend, tok, trajectories.slice(0, 2), 48, 1, new Rng(11))).map((s) => s.text));
+    for (const s of chunked) expect(s.ok).toBe(true);
+  });
 });

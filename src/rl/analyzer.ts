@@ -42,6 +42,8 @@ export interface WrittenSkill {
 export interface WriteSkillOptions {
   /** Sample under the skill grammar's mask (default true), or freely over every text token. */
   grammar?: boolean;
+  /** The most skills written in lockstep (default SKILL_CHUNK). */
+  chunk?: number;
 }
 
 /** A skill text with the world's verdict on it. */
@@ -59,6 +61,13 @@ export function trajectoryWords(t: Pick<Trajectory<Scene, StepRecord>, 'scene' |
   return [...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')), ...(state ? [APPLIANCE[state], '1'] : [])];
 }
 
+/**
+ * At most this many skills are written in lockstep through one decoder: each stream's cache holds a whole
+ * context, and a few thousand of them at once outgrow the CPU backend's heap. Later chunks continue the same
+ * random stream, so that up to this many trajectories are written exactly as in one lockstep.
+ */
+export const SKILL_CHUNK = 1024;
+
 export async function writeSkills<S, R extends EpisodeStep>(
   world: RlWorld<S, R>,
   backend: Backend,
@@ -69,8 +78,25 @@ export async function writeSkills<S, R extends EpisodeStep>(
   rng: Rng,
   options: WriteSkillOptions = {},
 ): Promise<WrittenSkill[]> {
+  const out: WrittenSkill[] = [];
+  const chunk = options.chunk ?? SKILL_CHUNK;
+  for (let start = 0; start < trajectories.length; start += chunk) {
+    out.push(...(await writeSkillsInLockstep(world, backend, tok, trajectories.slice(start, start + chunk), maxSkillTokens, temperature, rng, options)));
+  }
+  return out;
+}
+
+async function writeSkillsInLockstep<S, R extends EpisodeStep>(
+  world: RlWorld<S, R>,
+  backend: Backend,
+  tok: Tokenizer,
+  trajectories: readonly Trajectory<S, R>[],
+  maxSkillTokens: number,
+  temperature: number,
+  rng: Rng,
+  options: WriteSkillOptions,
+): Promise<WrittenSkill[]> {
   const n = trajectories.length;
-  if (n === 0) return [];
   const words = Math.ceil(tok.vocabSize / 32);
   const grammar = options.grammar !== false;
   const free = freeDecodingMask(tok);

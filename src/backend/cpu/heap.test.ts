@@ -1,6 +1,6 @@
 // The CPU heap's allocator: zeroed blocks, reuse after free, coalescing, views that survive growth.
 import { describe, expect, it } from 'vitest';
-import { freeHeapFloats, heapFloats, heapStats, isHeapView } from './heap.ts';
+import { freeHeapFloats, heapFloats, heapIsShared, heapStats, isHeapView } from './heap.ts';
 
 describe('CPU heap', () => {
   it('hands out zeroed, disjoint heap views and takes them back', () => {
@@ -21,6 +21,14 @@ describe('CPU heap', () => {
     expect(Array.from(z).every((v) => v === 0)).toBe(true);
     freeHeapFloats(z);
     freeHeapFloats(y);
+    expect(heapStats().usedBytes).toBe(before);
+  });
+
+  it.runIf(heapIsShared)('refuses a block past its 2 GiB with a clear error, and still allocates after', () => {
+    const before = heapStats().usedBytes;
+    expect(() => heapFloats(2 ** 29, false)).toThrow(/CPU heap: cannot grow to \d+ MiB \(the heap holds at most \d+ MiB\)/);
+    const x = heapFloats(8);
+    freeHeapFloats(x);
     expect(heapStats().usedBytes).toBe(before);
   });
 

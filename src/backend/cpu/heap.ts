@@ -75,6 +75,7 @@ const sizeOf = new Map<number, number>();
 // The top: Int32 1 of the memory when shared (bytes 0..15 are never allocated: pointer 0 means "none" to
 // the kernels), a variable otherwise (one thread only).
 const TOP = 1;
+const TOP_LIMIT = 2 ** 31 - PAGE;
 const control = shared ? new Int32Array(memory.buffer, 0, 4) : null;
 let plainTop = ALIGN;
 if (control !== null && providedHeap() === null) Atomics.store(control, TOP, ALIGN);
@@ -109,6 +110,8 @@ function allocBytes(bytes: number): number {
   for (;;) {
     const at = loadTop();
     const need = at + size;
+    // The top is an Int32 of the memory, and the kernels take byte offsets as signed 32-bit integers.
+    if (need > TOP_LIMIT) throw new RangeError(`CPU heap: cannot grow to ${((need / 2 ** 20) | 0)} MiB (the heap holds at most ${(TOP_LIMIT / 2 ** 20) | 0} MiB)`);
     if (need > memory.buffer.byteLength) growTo(need);
     if (!moveTop(at, need)) continue;
     sizeOf.set(at, size);
