@@ -66,7 +66,7 @@ export function trajectoryWords(t: Pick<Trajectory<Scene, StepRecord>, 'scene' |
  * context, and a few thousand of them at once outgrow the CPU backend's heap. Later chunks continue the same
  * random stream, so that up to this many trajectories are written exactly as in one lockstep.
  */
-export const SKILL_CHUNK = 1024;
+const SKILL_CHUNK = 1024;
 
 export async function writeSkills<S, R extends EpisodeStep>(
   world: RlWorld<S, R>,

@@ -37,7 +37,7 @@ type FollowKind = (typeof FOLLOW_KINDS)[number];
  * the explorer gives there without the skill), the steps that teach reading a skill's words, not only its form.
  */
 export const FOCUS_KINDS = ['option', 'read'] as const;
-export type FocusKind = (typeof FOCUS_KINDS)[number];
+type FocusKind = (typeof FOCUS_KINDS)[number];
 
 export interface WarmStartOptions {
   seed: number;

@@ -153,6 +153,17 @@ describe('shop skill grammar automaton', () => {
     }
   });
 
+  it('lets a content word stand twice in a row, not three times, while the parser accepts any run', () => {
+    const filter = grammar.entityFilter(splitPieces('price leather loafers cotton shirt'));
+    expect(after('avoid: buying; the item was titled leather', filter)).toContain('leather');
+    expect(after('avoid: buying; the item was titled leather leather', filter)).not.toContain('leather');
+    expect(after('avoid: buying; the item was titled leather leather', filter)).toContain('loafers');
+    // Without a filter too, and the run starts again after another word.
+    expect(after('avoid: buying; the item was titled price price')).not.toContain('price');
+    expect(after('avoid: buying; the item was titled price price shirt')).toContain('price');
+    expect(parseShopSkill('avoid: buying; the item was titled price price price.').ok).toBe(true);
+  });
+
   it('records the masks a skill was decoded under and refuses a skill outside the grammar', () => {
     const ids = tok.encode('workflow: search for cotton shirt.');
     const masks = grammar.skillMasks(ids, 64);

@@ -24,6 +24,8 @@ import { ANY_PLACE, NUMBER, alt, determinise, distances, isWordSymbol, opt, seq,
 import type { Tokenizer } from './tokenizer.ts';
 
 const WORD = '#word';
+/** The most times a content word stands in a row in a skill the decoder writes (allowed()). */
+const MAX_WORD_RUN = 2;
 
 // ---- the grammar of shop_skill.ts over symbols ----
 
@@ -72,6 +74,9 @@ export interface ShopSkillPrefix {
   readonly state: number;
   readonly words: number;
   readonly tokens: number;
+  /** The content word token the prefix ends on, else -1, and how many times in a row it stands there (allowed()). */
+  readonly lastWord: number;
+  readonly lastWordRun: number;
 }
 
 /** The content tokens a skill may use (entityFilter): bit set for each WORD and NUMBER token it keeps. */
@@ -85,7 +90,7 @@ const set = (mask: Uint32Array, id: number) => (mask[id >>> 5] |= 1 << (id & 31)
 
 export class ShopSkillGrammar {
   readonly maskWords: number;
-  readonly initial: ShopSkillPrefix = { state: 0, words: 0, tokens: 0 };
+  readonly initial: ShopSkillPrefix = { state: 0, words: 0, tokens: 0, lastWord: -1, lastWordRun: 0 };
   /** Tokens (end token excluded) of the shortest valid skill. */
   readonly shortest: number;
   private readonly dfa: Dfa;
@@ -138,7 +143,7 @@ export class ShopSkillGrammar {
   next(prefix: ShopSkillPrefix, token: number): ShopSkillPrefix | null {
     const sym = this.symbolAt(prefix.state, token);
     if (sym === undefined) return null;
-    return { state: this.dfa.next[prefix.state].get(sym)!, words: prefix.words + (isWordSymbol(sym) ? 1 : 0), tokens: prefix.tokens + 1 };
+    return { state: this.dfa.next[prefix.state].get(sym)!, words: prefix.words + (isWordSymbol(sym) ? 1 : 0), tokens: prefix.tokens + 1, lastWord: sym === WORD ? token : -1, lastWordRun: sym !== WORD ? 0 : token === prefix.lastWord ? prefix.lastWordRun + 1 : 1 };
   }
 
   /** The prefix reached by a token sequence, or null when it leaves the grammar. */
@@ -177,10 +182,20 @@ export class ShopSkillGrammar {
     const mask = this.grammarMask(prefix, maxTokens);
     const edges = this.dfa.next[prefix.state];
     const content = edges.has(WORD) ? WORD : edges.has(NUMBER) ? NUMBER : null;
-    if (!filter || content === null) return mask;
-    const keep = content === WORD ? filter.words : filter.numbers;
+    const repeat = content === WORD && prefix.lastWordRun >= MAX_WORD_RUN ? prefix.lastWord : -1;
+    if ((!filter && repeat < 0) || content === null) return mask;
     const out = mask.slice();
-    for (const id of this.symbolTokens.get(content)!) if (!bit(keep, id)) out[id >>> 5] &= ~(1 << (id & 31));
+    if (filter) {
+      const keep = content === WORD ? filter.words : filter.numbers;
+      for (const id of this.symbolTokens.get(content)!) if (!bit(keep, id)) out[id >>> 5] &= ~(1 << (id & 31));
+    }
+    // A small analyzer's commonest loop is one word again and again ("the price price price ..."); a title may
+    // say a word twice in a row ("leather leather loafers": the material, then the type), never three times, so a
+    // word written twice in a row is out next, unless it is all that is left.
+    if (repeat >= 0 && bit(out, repeat)) {
+      out[repeat >>> 5] &= ~(1 << (repeat & 31));
+      if (out.every((w) => w === 0)) set(out, repeat);
+    }
     return out;
   }
 
