@@ -40,6 +40,21 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     expect(card.teacher.annotator).toMatchObject({ skills: 'annotator', games: 3 });
   }, 60_000);
 
+  it('warmstart --backend webgpu trains as the CPU reference does, and its card says so', async () => {
+    const base = ['--preset', 'micro', '--seed', '2', '--episodes', '6', '--steps', '2', '--eval-episodes', '2', '--teacher-games', '0'];
+    expect((await runCaptured(warmRun, [...base, '--backend', 'cpu', '--out', join(dir, 'warm-cpu.ckpt')])).code).toBe(0);
+    expect((await runCaptured(warmRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'warm-gpu.ckpt')])).code).toBe(0);
+    const card = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
+    expect(card('warm-cpu.json')).not.toHaveProperty('backend');
+    expect(card('warm-gpu.json')).toMatchObject({ backend: 'webgpu', steps: 2 });
+    expect(card('warm-gpu.json').loss).toBeCloseTo(card('warm-cpu.json').loss, 3);
+    const cpu = params(join(dir, 'warm-cpu.ckpt'));
+    const gpu = params(join(dir, 'warm-gpu.ckpt'));
+    // Two AdamW steps at the default lr (0.005): where a gradient is near eps, last-digit differences show as a
+    // fraction of lr per step (as in the train test below).
+    expect(Math.max(...cpu.map((v, i) => Math.abs(v - gpu[i])))).toBeLessThan(5e-4);
+  }, 120_000);
+
   it('train writes JSONL metrics and checkpoints; a resumed run ends with the same weights as a straight one', async () => {
     const straight = join(dir, 'straight');
     const split = join(dir, 'split');

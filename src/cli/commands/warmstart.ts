@@ -1,6 +1,5 @@
 // `seed warmstart`: builds the warm-start corpus, trains a preset on it, evaluates it and writes the checkpoint
 // and its card; its options and files are declared in `command` below (the --help text).
-import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
 import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
@@ -13,6 +12,7 @@ import type { Trajectory } from '../../rl/rollout.ts';
 import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import { EXAMPLE_KINDS, FOCUS_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
+import { openBackend } from '../backend.ts';
 import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
@@ -36,6 +36,7 @@ export const command = defineCommand({
     out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to write; its card goes beside it' },
     env: ENV_OPTION,
     scale: SCALE_OPTION,
+    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that trains and evaluates the model (the corpus is built on the CPU either way)' },
     episodes: { type: 'string', value: 'N', limit: limits.episodes, defaultText: worldDefault('episodes'), description: "the explorer's episodes in the corpus" },
     steps: { type: 'string', value: 'N', limit: limits.steps, defaultText: worldDefault('steps'), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
     lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
@@ -99,7 +100,7 @@ export async function run(args: string[]): Promise<number> {
   const difference = init && configDifference(init.config, config);
   if (difference) throw new CliError(`--init ${values.init} is not a checkpoint of the ${preset} preset: ${difference}`);
   const priorSteps = init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0 ? (init.metadata.steps as number) : 0;
-  const backend = new CpuBackend(config, init ? init.params : initParameters(config, seed));
+  const backend = await openBackend(values.backend!, config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
   let tokens = 0;
   // --steps 0 with --init only evaluates an earlier warm start and writes its card (its loss is carried over).
@@ -147,6 +148,7 @@ export async function run(args: string[]): Promise<number> {
   const card = {
     command: commandLine('warmstart', args),
     ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }),
+    ...(values.backend === 'cpu' ? {} : { backend: values.backend }),
     preset,
     corpus_seed: seed,
     corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
