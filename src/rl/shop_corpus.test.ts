@@ -126,6 +126,12 @@ describe('the shop warm-start corpus', () => {
     expect([...readFocus].some((i) => !optionFocus.has(i))).toBe(true);
   });
 
+  it("with the 'analyze' focus, focuses on the analyzer examples", () => {
+    const analyze = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, focus: ['analyze'] });
+    expect(analyze.sequences).toEqual(corpus.sequences);
+    expect(analyze.focus).toEqual(corpus.kinds.flatMap((kind, i) => (kind === 'analyze' ? [i] : [])));
+  });
+
   it('is the same corpus from the same seed, another from another', () => {
     const again = buildShopCorpus(SHOP, tok, CONTEXT, options);
     expect(again.counts).toEqual(corpus.counts);

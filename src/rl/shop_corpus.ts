@@ -16,7 +16,8 @@
 // page's, which the warm start's first steps train on alone and later batches keep a share of
 // (WarmStartOptions.focusSteps, focusShare). Trained on the whole corpus from the start, the tiny model does not
 // learn the copy (bench/notes/shop.md). With the focus kind 'read' the focus holds the follow steps the skill
-// decides as well (the primed replay's command differs from the unprimed explorer's there).
+// decides as well (the primed replay's command differs from the unprimed explorer's there), and with 'analyze'
+// the analyzer examples.
 import { Rng } from '../common/rng.ts';
 import type { ShopEnvironment } from '../env/shop/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
@@ -128,7 +129,7 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
     const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, { maxLen: contextLength, maxObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add([{ sequence: { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks }, focus: false }], 'analyze');
+    add([{ sequence: { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks }, focus: options.focus.includes('analyze') }], 'analyze');
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;

@@ -33,10 +33,11 @@ export const FOLLOW_KINDS = ['own', 'primed'] as const;
 type FollowKind = (typeof FOLLOW_KINDS)[number];
 /**
  * What a corpus's focus holds (a world's corpus without a focus ignores it): the steps that choose an option
- * value, and the follow steps whose command the skill decides (the primed replay's command differs from the one
- * the explorer gives there without the skill), the steps that teach reading a skill's words, not only its form.
+ * value; the follow steps whose command the skill decides (the primed replay's command differs from the one
+ * the explorer gives there without the skill), the steps that teach reading a skill's words, not only its form;
+ * and the analyzer examples, which teach writing a skill true to its episode.
  */
-export const FOCUS_KINDS = ['option', 'read'] as const;
+export const FOCUS_KINDS = ['option', 'read', 'analyze'] as const;
 type FocusKind = (typeof FOCUS_KINDS)[number];
 
 export interface WarmStartOptions {

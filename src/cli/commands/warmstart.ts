@@ -42,7 +42,7 @@ export const command = defineCommand({
     lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
     'focus-steps': { type: 'string', value: 'N', limit: limits['focus-steps'], defaultText: worldDefault('focusSteps'), description: "the first steps that train on the corpus's focus alone (the shop's option choices; the household's corpus has none)" },
     'focus-share': { type: 'string', value: 'X', limit: limits['focus-share'], defaultText: worldDefault('focusShare'), description: "the share of every later batch drawn from the corpus's focus" },
-    focus: { type: 'string', choices: FOCUS_KINDS, list: true, default: WARMSTART_DEFAULTS.focus.join(','), description: "what the corpus's focus holds: the shop's option choices, and the follow steps whose command its skill decides (read)" },
+    focus: { type: 'string', choices: FOCUS_KINDS, list: true, default: WARMSTART_DEFAULTS.focus.join(','), description: "what the corpus's focus holds: the shop's option choices, the follow steps whose command its skill decides (read), the analyzer examples" },
     init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
     'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
     'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
