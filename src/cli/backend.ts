@@ -11,6 +11,11 @@ import { CliError } from './cli_error.ts';
 
 const BACKENDS = ['cpu', 'webgpu'] as const;
 
+/** The --backend option of a command (openBackend reads its value), with what the backend does there. */
+export function backendOption(description: string) {
+  return { type: 'string' as const, value: BACKENDS.join('|'), default: 'cpu', description };
+}
+
 /** A backend holding `params` as its current and reference weights. */
 export async function openBackend(kind: string, config: ModelConfig, params: Float32Array): Promise<Backend> {
   if (kind === 'cpu') return new CpuBackend(config, params);

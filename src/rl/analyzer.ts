@@ -78,68 +78,57 @@ export async function writeSkills<S, R extends EpisodeStep>(
   rng: Rng,
   options: WriteSkillOptions = {},
 ): Promise<WrittenSkill[]> {
-  const out: WrittenSkill[] = [];
-  const chunk = options.chunk ?? SKILL_CHUNK;
-  for (let start = 0; start < trajectories.length; start += chunk) {
-    out.push(...(await writeSkillsInLockstep(world, backend, tok, trajectories.slice(start, start + chunk), maxSkillTokens, temperature, rng, options)));
-  }
-  return out;
-}
-
-async function writeSkillsInLockstep<S, R extends EpisodeStep>(
-  world: RlWorld<S, R>,
-  backend: Backend,
-  tok: Tokenizer,
-  trajectories: readonly Trajectory<S, R>[],
-  maxSkillTokens: number,
-  temperature: number,
-  rng: Rng,
-  options: WriteSkillOptions,
-): Promise<WrittenSkill[]> {
-  const n = trajectories.length;
   const words = Math.ceil(tok.vocabSize / 32);
   const grammar = options.grammar !== false;
   const free = freeDecodingMask(tok);
   const endOnly = new Uint32Array(words);
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
-  const decoder = backend.openDecoder(n);
-  const written: number[][] = trajectories.map(() => []);
-  const masksOf: Uint32Array[][] = trajectories.map(() => []);
-  const decoders: SkillDecoder[] = grammar ? trajectories.map((t) => world.skillDecoder(tok, t)) : [];
-  const maskOf = (i: number): Uint32Array => {
-    if (written[i].length >= maxSkillTokens) return endOnly;
-    return grammar ? decoders[i].allowed(maxSkillTokens) : free;
-  };
-  try {
-    for (let i = 0; i < n; i++) {
-      const t = trajectories[i];
-      const context = analyzerContext(tok, episodeText(t), t.won, { maxLen: backend.config.contextLength, reserve: maxSkillTokens + 1, maxObservationTokens: world.analyzerObservationTokens });
-      await decoder.feed(i, Int32Array.from(context));
+  const chunk = options.chunk ?? SKILL_CHUNK;
+  const out: WrittenSkill[] = [];
+  for (let start = 0; start < trajectories.length; start += chunk) out.push(...(await writeInLockstep(trajectories.slice(start, start + chunk))));
+  return out;
+
+  async function writeInLockstep(part: readonly Trajectory<S, R>[]): Promise<WrittenSkill[]> {
+    const n = part.length;
+    const decoder = backend.openDecoder(n);
+    const written: number[][] = part.map(() => []);
+    const masksOf: Uint32Array[][] = part.map(() => []);
+    const decoders: SkillDecoder[] = grammar ? part.map((t) => world.skillDecoder(tok, t)) : [];
+    const maskOf = (i: number): Uint32Array => {
+      if (written[i].length >= maxSkillTokens) return endOnly;
+      return grammar ? decoders[i].allowed(maxSkillTokens) : free;
+    };
+    try {
+      for (let i = 0; i < n; i++) {
+        const t = part[i];
+        const context = analyzerContext(tok, episodeText(t), t.won, { maxLen: backend.config.contextLength, reserve: maxSkillTokens + 1, maxObservationTokens: world.analyzerObservationTokens });
+        await decoder.feed(i, Int32Array.from(context));
+      }
+      let writing = part.map((_, i) => i);
+      while (writing.length > 0) {
+        const masks = new Uint32Array(writing.length * words);
+        writing.forEach((i, j) => {
+          const mask = maskOf(i);
+          masks.set(mask, j * words);
+          masksOf[i].push(mask);
+        });
+        const uniforms = Float32Array.from(writing, () => rng.float());
+        for (let j = 0; j < uniforms.length; j++) if (uniforms[j] >= 1) uniforms[j] = 0;
+        const { tokens } = await decoder.sample(Int32Array.from(writing), masks, temperature, uniforms);
+        writing = writing.filter((i, j) => {
+          if (tokens[j] === tok.endId) return false;
+          written[i].push(tokens[j]);
+          if (grammar) decoders[i].advance(tokens[j]);
+          return true;
+        });
+      }
+    } finally {
+      decoder.dispose();
     }
-    let writing = trajectories.map((_, i) => i);
-    while (writing.length > 0) {
-      const masks = new Uint32Array(writing.length * words);
-      writing.forEach((i, j) => {
-        const mask = maskOf(i);
-        masks.set(mask, j * words);
-        masksOf[i].push(mask);
-      });
-      const uniforms = Float32Array.from(writing, () => rng.float());
-      for (let j = 0; j < uniforms.length; j++) if (uniforms[j] >= 1) uniforms[j] = 0;
-      const { tokens } = await decoder.sample(Int32Array.from(writing), masks, temperature, uniforms);
-      writing = writing.filter((i, j) => {
-        if (tokens[j] === tok.endId) return false;
-        written[i].push(tokens[j]);
-        if (grammar) decoders[i].advance(tokens[j]);
-        return true;
-      });
-    }
-  } finally {
-    decoder.dispose();
+    return written.map((ids, i) => {
+      const masks = new Uint32Array(masksOf[i].length * words);
+      masksOf[i].forEach((m, k) => masks.set(m, k * words));
+      return { ...checkedSkill(world, tok.decode(ids)), ids: Int32Array.from(ids), masks };
+    });
   }
-  return written.map((ids, i) => {
-    const masks = new Uint32Array(masksOf[i].length * words);
-    masksOf[i].forEach((m, k) => masks.set(m, k * words));
-    return { ...checkedSkill(world, tok.decode(ids)), ids: Int32Array.from(ids), masks };
-  });
 }

@@ -85,7 +85,7 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     const sequence = { ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks };
     const focus =
       (options.focus.includes('option') && isOptionChoice(episode.game.records, t, step.action)) ||
-      (options.focus.includes('read') && skill !== undefined && episode.withoutSkill[t] !== null);
+      (options.focus.includes('read') && episode.withoutSkill[t] !== null);
     out.push({ sequence, focus });
   });
   return out;

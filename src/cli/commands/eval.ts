@@ -13,7 +13,7 @@ import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
-import { openBackend } from '../backend.ts';
+import { backendOption, openBackend } from '../backend.ts';
 import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
@@ -32,7 +32,7 @@ export const command = defineCommand({
     episodes: { type: 'string', value: 'N', limit: LIMITS.eval.episodes, defaultText: 'every game of the split or every file of DIR', description: 'plays only the first N games' },
     scenes: { type: 'string', value: 'DIR', defaultText: 'the games of --split', description: 'plays every .json scene file of DIR (in name order) instead of a split' },
     temperature: { type: 'string', value: 'T', limit: LIMITS.eval.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
-    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that runs the policy' },
+    backend: backendOption('the backend that runs the policy'),
     env: ENV_OPTION,
     scale: SCALE_OPTION,
   },

@@ -5,7 +5,7 @@ import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter } from '../../rl/teacher_check.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
-import { openBackend } from '../backend.ts';
+import { backendOption, openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
@@ -31,7 +31,7 @@ export const command = defineCommand({
     games: { type: 'string', value: 'N', limit: LIMITS.teacher.games, default: '512', description: "games played, each 4 times: once to write its skill, then without a skill, with its own and with another game's (at least 2 games: one game's skill is another's control)" },
     scenes: { type: 'string', value: 'DIR', defaultText: "the check's own games of training rooms", description: 'play the scene files (.json) of DIR instead (their first N)' },
     temperature: { type: 'string', value: 'T', limit: LIMITS.teacher.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
-    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that runs the policy' },
+    backend: backendOption('the backend that runs the policy'),
     env: ENV_OPTION,
     scale: SCALE_OPTION,
   },

@@ -14,7 +14,7 @@ import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
 import { applySetOptions, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, settingsSection } from '../args.ts';
-import { openBackend } from '../backend.ts';
+import { backendOption, openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
 import { appendLine, checkOutputsApart, progressBar, writeAtomic } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
@@ -38,7 +38,7 @@ export const command = defineCommand({
     preset: presetOption({ required: true, description: "the model's size; it must be the warm start's" }),
     updates: { type: 'string', value: 'N', limit: LIMITS.train.updates, required: true, description: 'the run ends when N updates are done (counting those of a resumed run)' },
     seed: { type: 'string', value: 'S', limit: LIMITS.train.seed, required: true, description: "the run's seed: its training games and sampling" },
-    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that computes the forward and backward passes' },
+    backend: backendOption('the backend that computes the forward and backward passes'),
     env: ENV_OPTION,
     scale: SCALE_OPTION,
     set: { type: 'string', value: 'key=value', multiple: true, default: [], description: "changes a training setting from the preset's default (settings below)" },

@@ -12,7 +12,7 @@ import type { Trajectory } from '../../rl/rollout.ts';
 import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import { EXAMPLE_KINDS, FOCUS_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
-import { openBackend } from '../backend.ts';
+import { backendOption, openBackend } from '../backend.ts';
 import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
@@ -36,7 +36,7 @@ export const command = defineCommand({
     out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to write; its card goes beside it' },
     env: ENV_OPTION,
     scale: SCALE_OPTION,
-    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: 'the backend that trains and evaluates the model (the corpus is built on the CPU either way)' },
+    backend: backendOption('the backend that trains and evaluates the model (the corpus is built on the CPU either way)'),
     episodes: { type: 'string', value: 'N', limit: limits.episodes, defaultText: worldDefault('episodes'), description: "the explorer's episodes in the corpus" },
     steps: { type: 'string', value: 'N', limit: limits.steps, defaultText: worldDefault('steps'), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
     lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
