@@ -2,24 +2,28 @@
 // the site) verifies against the CPU forward before the download appears; the downloaded file holds exactly
 // the run's weights; loaded into the run view it plays the same greedy episode as the CPU forward in Node;
 // a file that is not ONNX, a damaged one of ours, or one whose graph was changed, gets a clear message;
-// nothing leaves the origin.
+// nothing leaves the origin. A shop run exports in the shop's vocabulary, and its file plays a shop game.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { environmentOf } from '../src/env/environments.ts';
 import { EVAL_SEED, generateScene } from '../src/env/generate.ts';
+import { householdEnvironment } from '../src/env/household_environment.ts';
 import { TINY } from '../src/env/scale.ts';
 import { readCheckpoint } from '../src/model/checkpoint.ts';
 import { cpuLogits } from '../src/onnx/cpu_logits.ts';
 import { readPolicyOnnx } from '../src/onnx/load.ts';
 import { decodeModel, encodeModel } from '../src/onnx/proto.ts';
 import { LOGITS_TOLERANCE } from '../src/onnx/verify.ts';
-import { defaultTokenizer } from '../src/text/tokenizer.ts';
+import { defaultTokenizer, tokenizerOf } from '../src/text/tokenizer.ts';
 import { playGreedy } from '../src/onnx/greedy_episode.ts';
 import { playSettingsOf } from '../src/worker/onnx_run.ts';
-import { defaultSettings, formatHash } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
+import { chromiumForSuite } from './suite_browser.ts';
+import { FAST, SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
 
 const MICRO = defaultSettings('micro');
-import { chromiumForSuite } from './suite_browser.ts';
-import { SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
+/** The shop's micro defaults (a window of the last steps), cut to FAST's short games. */
+const SHOP: Settings = { ...defaultSettings('micro', 'shop'), groupSize: FAST.groupSize, tasksPerUpdate: FAST.tasksPerUpdate, maxSteps: FAST.maxSteps, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
 
 async function loadFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
   await page.getByTestId('onnx-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
@@ -80,7 +84,7 @@ describe('ONNX export and run in the page', () => {
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run.png` });
 
     const scene = generateScene('seen', game, TINY, EVAL_SEED);
-    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, scene, { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens });
+    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, householdEnvironment(), scene, { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens });
     expect(actions).toEqual(reference.steps.map((s) => `> ${s.action}`));
     expect(await page.getByTestId('onnx-outcome').getAttribute('data-won')).toBe(String(reference.won));
     expect(await page.getByTestId('onnx-goal').textContent()).toContain(scene.task.goal);
@@ -108,6 +112,49 @@ describe('ONNX export and run in the page', () => {
 
     // The runtime and its WebAssembly came from the site itself.
     expect(opened.requests.some((url) => url.endsWith('.wasm'))).toBe(true);
+    expect(foreignRequests(opened)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("exports a shop run in the shop's vocabulary, and its file plays a shop game shown as pages", async () => {
+    const opened = await openPlayground(chromium.browser, formatHash(SHOP));
+    const { page, problems } = opened;
+    await engineReady(page);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    await page.getByTestId('onnx-export').click();
+    await page.locator('[data-testid="onnx-export-status"][data-state="verified"]').waitFor();
+    expect(await page.locator('[data-testid="onnx-cases"] tr[data-ok="false"]').count()).toBe(0);
+    const onnx = await downloadBytes(page, 'onnx-download');
+    expect(onnx.name).toMatch(/^seed-policy-shop-[a-z0-9_-]+-u1-d16x2\.onnx$/);
+    const policy = readPolicyOnnx(onnx.bytes);
+    const shop = environmentOf('shop');
+    const tok = tokenizerOf(shop);
+    expect(policy.vocabularyHash).toBe(tok.hash);
+    expect(policy.card.extra).toMatchObject({ env: 'shop', scale: 'tiny' });
+
+    await loadFile(page, onnx.name, onnx.bytes);
+    const facts = page.locator('[data-testid="onnx-policy"]');
+    await facts.waitFor();
+    expect(await facts.getAttribute('data-world')).toBe('shop');
+    const played = playSettingsOf(policy.card, 'shop');
+    expect(played).toMatchObject({ maxSteps: SHOP.maxSteps, history: SHOP.history, fromCard: true });
+    const game = 1;
+    const maxSteps = 3;
+    await page.getByTestId('onnx-game').fill(String(game));
+    await page.getByTestId('onnx-max-steps').fill(String(maxSteps));
+    await page.getByTestId('onnx-play').click();
+    await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor();
+    const actions = await page.locator('[data-testid="onnx-step"] .command').allTextContents();
+    // Every observation is a shop page read into its parts, as in the episode view.
+    expect(await page.locator('[data-testid="onnx-step"] [data-testid="shop-page"]').count()).toBe(actions.length);
+    await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run-shop.png` });
+
+    const scene = shop.sceneOf('seen', game, EVAL_SEED);
+    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, shop, scene, { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens });
+    expect(actions).toEqual(reference.steps.map((s) => `> ${s.action}`));
+    expect(actions[0]).toMatch(/^> search\[[^\]]+\]$/);
+    expect(await page.getByTestId('onnx-goal').textContent()).toContain(shop.goal(scene));
     expect(foreignRequests(opened)).toEqual([]);
     expect(problems).toEqual([]);
   });

@@ -1,37 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { generateScene } from '../env/generate.ts';
+import { ENVIRONMENT_NAMES } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
+import { rlWorldOf } from '../rl/rl_worlds.ts';
 import { ACT, SKILL, TASK } from '../text/markers.ts';
-import { parseSkill } from '../text/skill_parser.ts';
-import { defaultTokenizer } from '../text/tokenizer.ts';
-import { expertEpisodeSequences, taskWorkflowSkill } from './episodes.ts';
+import { tokenizerOf } from '../text/tokenizer.ts';
+import { expertEpisodeSequences } from './episodes.ts';
 
 describe('real token sequences for verification', () => {
-  const tok = defaultTokenizer();
+  for (const name of ENVIRONMENT_NAMES) {
+    const env = environmentOf(name);
+    const tok = tokenizerOf(env);
 
-  it('expert episodes as the policy reads them, the first also with a skill block; no unknown tokens', () => {
-    const seqs = expertEpisodeSequences(tok, 3, 10_000);
-    expect(seqs.length).toBe(4);
-    for (const s of seqs) {
-      expect(s[0]).toBe(tok.id(TASK));
-      expect(s.includes(tok.id(ACT))).toBe(true);
-      expect(s.includes(tok.unkId)).toBe(false);
-      expect(s.length).toBeGreaterThan(60);
-    }
-    expect(seqs[0].includes(tok.id(SKILL))).toBe(false);
-    expect(seqs[1].includes(tok.id(SKILL))).toBe(true);
-    expect(seqs[1].length).toBeGreaterThan(seqs[0].length);
-    expect(expertEpisodeSequences(tok, 1, 50).every((s) => s.length === 50)).toBe(true);
-  });
+    it(`${name}: expert episodes as the policy reads them, the first also with a skill block; no unknown tokens`, () => {
+      const seqs = expertEpisodeSequences(env, tok, 3, 10_000);
+      expect(seqs.length).toBe(4);
+      for (const s of seqs) {
+        expect(s[0]).toBe(tok.id(TASK));
+        expect(s.includes(tok.id(ACT))).toBe(true);
+        expect(s.includes(tok.unkId)).toBe(false);
+        expect(s.length).toBeGreaterThan(60);
+      }
+      expect(seqs[0].includes(tok.id(SKILL))).toBe(false);
+      expect(seqs[1].includes(tok.id(SKILL))).toBe(true);
+      expect(seqs[1].length).toBeGreaterThan(seqs[0].length);
+      expect(expertEpisodeSequences(env, tok, 1, 50).every((s) => s.length === 50)).toBe(true);
+    });
 
-  it('the skill follows the skill grammar for place and lamp tasks', () => {
-    for (let i = 0; i < 40; i++) {
-      const { task } = generateScene('seen', i);
-      const check = parseSkill(taskWorkflowSkill(task));
-      expect(check.reason).toBe('');
-      expect(check.ok).toBe(true);
-    }
-    const lamp = taskWorkflowSkill({ type: 'look_at_obj_in_light', goal: 'look at book under the desklamp', object: 'book', lamp: 'desklamp' });
-    expect(lamp).toBe('workflow: find the book, take it, find the desklamp, use it.');
-    expect(parseSkill(lamp).ok).toBe(true);
-  });
+    it(`${name}: the skill block holds the annotator's workflow skill of the won expert episode, valid in the world's grammar`, () => {
+      const [plain, withSkill] = expertEpisodeSequences(env, tok, 1, 10_000);
+      const at = withSkill.indexOf(tok.id(SKILL));
+      const block = tok.decode(Array.from(withSkill.subarray(at, at + withSkill.length - plain.length)));
+      const skill = block.slice(block.indexOf('workflow:'));
+      expect(skill).toMatch(/^workflow: /);
+      const words = skill.slice(0, skill.indexOf('.') + 1);
+      expect(rlWorldOf(env).checkSkill(words)).toEqual({ ok: true, reason: '' });
+    });
+  }
 });

@@ -6,6 +6,7 @@ import { exportPolicyOnnx } from './export.ts';
 import { readPolicyOnnx } from './load.ts';
 import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_HASH_KEY, VOCABULARY_KEY, CRC_KEY } from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
 import { expertEpisodeSequences } from './episodes.ts';
 import { testPolicy } from './testing/fixtures.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
@@ -29,7 +30,7 @@ describe.each(Object.keys(PRESETS) as PresetName[])('export of the %s preset', (
   });
 
   it('runs in onnxruntime-web with the logits of the CPU forward, batch 1 and 3, random and real tokens', async () => {
-    const real = expertEpisodeSequences(defaultTokenizer(), 3, policy.config.contextLength);
+    const real = expertEpisodeSequences(householdEnvironment(), defaultTokenizer(), 3, policy.config.contextLength);
     expect(Math.min(...real.map((s) => s.length))).toBeGreaterThan(100);
     expect(real.every((s) => !s.includes(defaultTokenizer().unkId))).toBe(true);
     const cases = [

@@ -1,14 +1,15 @@
-// One episode played greedily by any forward that maps token ids to logits (an exported policy run by
-// onnxruntime-web, or the CPU forward). Each step reads the rollout's context (text/prompts.ts policyContext):
-// with the whole history, the episode sequence (task, opening room, then "<obs> observation <act> command
-// <end>" per step); with a history window, the windowed context. Decoding is constrained to the admissible
-// commands' trie and takes, at each token, the allowed token with the largest logit (the lowest id on a tie),
-// as the backends' samplers do at temperature 0. The forward has no KV cache, so each chosen token costs one
+// One episode of any world played greedily by any forward that maps token ids to logits (an exported policy
+// run by onnxruntime-web, or the CPU forward). Each step reads the rollout's context (text/prompts.ts
+// policyContext), with the room the rollout keeps for the command (rl/decoding_state.ts): with the whole
+// history, the episode sequence (task, opening page, then "<obs> observation <act> command <end>" per step);
+// with a history window, the windowed context. Decoding is constrained to the state's commands (the listed
+// ones and the shop's free-text search) and takes, at each token, the allowed token with the largest logit
+// (the lowest id on a tie), as the backends' samplers do at temperature 0. The forward has no KV cache, so each chosen token costs one
 // forward over the whole context; a token that the trie forces (the only one allowed) is taken without one,
 // since every masked distribution puts all its mass on it.
 import { maskedLogSoftmax } from '../backend/cpu/log_softmax.ts';
-import { Game } from '../env/game.ts';
-import type { Scene } from '../env/scene.ts';
+import type { Environment } from '../env/environment.ts';
+import { commandRoom, decodingState } from '../rl/decoding_state.ts';
 import { CommandTrie } from '../text/command_trie.ts';
 import { policyContext, type EpisodeText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
@@ -52,15 +53,18 @@ export function greedyToken(logits: Float32Array, allowed: readonly number[]): n
   return best;
 }
 
-export async function playGreedy(
+export async function playGreedy<S>(
   forward: LogitsFn,
   tok: Tokenizer,
   contextLength: number,
-  scene: Scene,
+  env: Environment<S>,
+  scene: S,
   options: GreedyOptions,
   onStep?: (step: GreedyStep, index: number) => void,
 ): Promise<GreedyEpisode> {
-  const game = new Game(scene, { maxSteps: options.maxSteps });
+  const game = env.episode(scene, options.maxSteps);
+  const goal = env.goal(scene);
+  const opening = game.observation;
   const history = options.history ?? Infinity;
   const V = tok.vocabSize;
   const logp = new Float32Array(V);
@@ -68,11 +72,12 @@ export async function playGreedy(
   let forwards = 0;
   let windowed = false;
   while (!game.done) {
-    const episode: EpisodeText = { goal: scene.task.goal, opening: game.observation, steps };
-    const context = policyContext(tok, episode, { history, maxLen: contextLength, reserve: options.maxCommandTokens + 1 });
+    const episode: EpisodeText = { goal, opening, steps };
+    const state = decodingState(tok, game);
+    const context = policyContext(tok, episode, { history, maxLen: contextLength, reserve: commandRoom(state, options.maxCommandTokens) });
     if (context.length < fullLength(tok, episode)) windowed = true;
-    const commands = game.admissibleCommands();
-    const trie = CommandTrie.fromCommands(tok, commands);
+    const trie = CommandTrie.fromEncoded(tok, state.encoded, state.slot);
+    const written: number[] = [];
     const ids = [...context];
     let node = 0;
     let logprob = 0;
@@ -91,15 +96,18 @@ export async function playGreedy(
       }
       if (token === tok.endId) break;
       ids.push(token);
+      written.push(token);
       node = trie.child(node, token);
     }
-    const action = commands[trie.completedCommand(node)];
-    const result = game.step(action);
+    const listed = trie.completedCommand(node);
+    const result = game.step(listed >= 0 ? state.admissible[listed] : tok.decode(written));
+    // The world's record of the command: free text as the world reads it ("search[steel usb]").
+    const action = game.records[game.records.length - 1].action;
     const step: GreedyStep = { action, observation: result.observation, valid: result.valid, logprob, contextTokens: context.length };
     steps.push(step);
     onStep?.(step, steps.length - 1);
   }
-  return { goal: scene.task.goal, opening: game.observation, steps, won: game.won, forwards, windowed };
+  return { goal, opening, steps, won: game.won, forwards, windowed };
 }
 
 /** Length of the context that holds every step so far (what the context is when nothing had to be dropped). */

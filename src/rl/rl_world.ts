@@ -28,6 +28,13 @@ interface SkillTruthShares {
   placeFalse: number;
 }
 
+/** What the annotator reads of an episode: its game, every step's record and the outcome. */
+export interface FinishedEpisode<S, R extends EpisodeStep> {
+  scene: S;
+  records: readonly R[];
+  won: boolean;
+}
+
 export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly env: Environment<S, R>;
   /** What a run in this world changes from the preset's training settings (rl/config.ts), and why, beside it. */
@@ -36,8 +43,8 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   skillDecoder(tok: Tokenizer, t: Trajectory<S, R>): SkillDecoder;
   /** Whether a skill text is usable for distillation: it parses under the world's grammar and is long enough. */
   checkSkill(text: string): SkillCheck;
-  /** The rule-based annotator's skill of a trajectory (faithful hindsight; what the warm start imitates). */
-  referenceSkill(t: Trajectory<S, R>, tok: Tokenizer, maxSkillTokens: number): string;
+  /** The rule-based annotator's skill of a finished episode (faithful hindsight; what the warm start imitates). */
+  referenceSkill(t: FinishedEpisode<S, R>, tok: Tokenizer, maxSkillTokens: number): string;
   /** How close a skill is to the annotator's of the same trajectory, in [0, 1]. */
   skillFidelity(skill: string, t: Trajectory<S, R>, tok: Tokenizer, maxSkillTokens: number): number;
   /** Over skills and their games: the shares that state a true fact, and a false one; null for none. */

@@ -17,12 +17,13 @@
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import type { Environment, Episode, EpisodeStep } from '../env/environment.ts';
-import { CommandTrie, freeDecodingMask, freeTextSlot, type CommandSlot } from '../text/command_trie.ts';
+import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
 import { observationTokens, openingRoomText, policyContext, skillTokens, taskTokens, type EpisodeText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
+import { commandRoom, decodingState, type DecodingState } from './decoding_state.ts';
 import { updateRng, type UpdateContext, type UpdateState } from './update_state.ts';
 
 /** Tokens of a skill block besides the skill text: the SKILL marker, the intro sentence and the end token. */
@@ -78,13 +79,6 @@ export function totalReward(t: Pick<Trajectory, 'won' | 'invalid'>, winReward: n
   return (t.won ? winReward : 0) - invalidPenalty * t.invalid;
 }
 
-/** What constrained decoding needs of a state: its listed commands, their tokens, and its free text in tokens. */
-interface DecodingState {
-  admissible: string[];
-  encoded: number[][];
-  slot: CommandSlot | null;
-}
-
 interface Live<R extends EpisodeStep> {
   game: Episode<R>;
   /** The current state's commands, under constrained decoding. */
@@ -124,21 +118,6 @@ export async function rollout<S, R extends EpisodeStep>(
   const act = tok.id(ACT);
   // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
   const skillBlocks = scenes.map((_, i) => (skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : []));
-  // The state's commands, listed and encoded once per step (constrained decoding only).
-  const stateOf = (game: Episode<R>): DecodingState => {
-    const admissible = game.admissibleCommands();
-    const free = game.freeText();
-    return { admissible, encoded: admissible.map((c) => tok.encode(c)), slot: free && freeTextSlot(tok, free) };
-  };
-  // Room a command needs after its context, end token included: the cap of free decoding, and under constrained
-  // decoding at least the longest command the state takes (a listed one, or the free text at its longest).
-  const commandRoom = (state: DecodingState | null): number => {
-    if (!state) return options.maxCommandTokens + 1;
-    const freeLength = state.slot ? state.slot.open.length + state.slot.maxPieces + 1 : 0;
-    let longest = Math.max(options.maxCommandTokens, freeLength);
-    for (const ids of state.encoded) longest = Math.max(longest, ids.length);
-    return longest + 1;
-  };
   const decoder = backend.openDecoder(Math.max(1, n));
   const goals = scenes.map((scene) => env.goal(scene));
   const live: Live<R>[] = scenes.map((scene) => ({
@@ -158,11 +137,11 @@ export async function rollout<S, R extends EpisodeStep>(
         const l = live[i];
         if (l.done) continue;
         const steps = l.game.records.length - 1;
-        l.state = options.constrained ? stateOf(l.game) : null;
+        l.state = options.constrained ? decodingState(tok, l.game) : null;
         let feed: number[];
         if (windowed) {
           const context = policyContext(tok, episodeText({ goal: goals[i], records: l.game.records }), {
-            history: options.history, maxLen, reserve: commandRoom(l.state), skill: skills[i] ?? undefined, skillAfterPage: options.skillAfterPage,
+            history: options.history, maxLen, reserve: commandRoom(l.state, options.maxCommandTokens), skill: skills[i] ?? undefined, skillAfterPage: options.skillAfterPage,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
@@ -170,7 +149,7 @@ export async function rollout<S, R extends EpisodeStep>(
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
           feed = [...(steps === 0 ? [...taskTokens(tok, goals[i]), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
-          if (l.ids.length + feed.length + commandRoom(l.state) > episodeBudget + skillBlocks[i].length) {
+          if (l.ids.length + feed.length + commandRoom(l.state, options.maxCommandTokens) > episodeBudget + skillBlocks[i].length) {
             l.truncated = true;
             finish(i);
             continue;

@@ -9,8 +9,7 @@ import { shopSkillGrammar } from '../text/shop_skill_grammar.ts';
 import { parseShopSkill } from '../text/shop_skill_parser.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { expertMoveTokens } from './diagnostics.ts';
-import type { RlWorld } from './rl_world.ts';
-import type { Trajectory } from './rollout.ts';
+import type { FinishedEpisode, RlWorld } from './rl_world.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
@@ -26,7 +25,7 @@ export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
 
 const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens' | 'skillAfterPage'>>;
 
-function shopReference(t: Trajectory<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
+function shopReference(t: FinishedEpisode<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
   return annotateShop(t.records, t.scene.goal, t.won, { length: (s) => tok.encode(s).length, maxTokens: maxSkillTokens });
 }
 

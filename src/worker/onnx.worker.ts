@@ -39,7 +39,9 @@ const api: OnnxWorkerApi = {
         return { ok: false, message: err instanceof PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.` };
       }
       const { config, card, opsetVersion } = opened.policy;
-      return { ok: true, policy: { config, card, opsetVersion, bytes: bytes.length, play: playSettingsOf(card) } };
+      const { env } = opened;
+      const world = { name: env.name, scale: env.variant, evalCounts: env.evalCounts };
+      return { ok: true, policy: { config, card, opsetVersion, bytes: bytes.length, play: playSettingsOf(card, env.name), world } };
     }),
 
   play: (request, onStep) =>

@@ -1,6 +1,7 @@
 // What the ONNX worker (onnx.worker.ts) offers the page. Outcomes that the page shows (a failed check with
 // its report, a refused file with its reason) come back as values, not as thrown errors, so that nothing of
 // them is lost on the way through postMessage.
+import type { EnvironmentName } from '../env/environment.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { TrainingCard } from '../onnx/metadata.ts';
 import type { VerifyReport } from '../onnx/verify.ts';
@@ -19,6 +20,8 @@ export interface PolicySummary {
   bytes: number;
   /** How the training run played (from the card), the run view's starting settings. */
   play: PlaySettings;
+  /** The world the policy plays (its vocabulary's), at its scale, and the size of each eval split. */
+  world: { name: EnvironmentName; scale: string; evalCounts: Readonly<Record<'seen' | 'unseen', number>> };
 }
 
 export type OpenOutcome = { ok: true; policy: PolicySummary } | { ok: false; message: string };

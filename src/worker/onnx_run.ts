@@ -1,12 +1,16 @@
 // The page's "run the exported model" view, loaded on demand: an .onnx file is read as a SEED Playground
 // policy (onnx/load.ts refuses any other or damaged file, saying why), run by onnxruntime-web, and plays one
-// eval game greedily (onnx/greedy_episode.ts).
-import { EVAL_SEED, generateScene } from '../env/generate.ts';
-import { TINY } from '../env/scale.ts';
+// eval game of its world greedily (onnx/greedy_episode.ts). The file's vocabulary says which world it plays
+// (each world has its own), and its training card at which scale.
+import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
+import { EVAL_SEED } from '../env/generate.ts';
+import { VARIANTS } from '../env/world_facts.ts';
+import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 import { readPolicyOnnx, type LoadedPolicy } from '../onnx/load.ts';
 import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';
 import { OnnxPolicySession } from '../onnx/runtime.ts';
-import { Tokenizer } from '../text/tokenizer.ts';
+import { Tokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { playGreedy, type GreedyEpisode, type GreedyStep } from '../onnx/greedy_episode.ts';
 import { pageThreads } from './onnx_threads.ts';
 
@@ -21,7 +25,17 @@ export class PolicyFileError extends Error {
 export interface OpenedPolicy {
   policy: LoadedPolicy;
   tokenizer: Tokenizer;
+  /** The world the policy plays. */
+  env: Environment;
   session: OnnxPolicySession;
+}
+
+/** The world whose vocabulary hashes to `hash`, at the scale the card names (else the default), or null. */
+function worldOfPolicy(hash: string, card: TrainingCard): Environment | null {
+  const name = ENVIRONMENT_NAMES.find((n: EnvironmentName) => tokenizerOf(environmentOf(n)).hash === hash);
+  if (name === undefined) return null;
+  const scale = card.extra?.scale;
+  return environmentOf(name, typeof scale === 'string' && VARIANTS[name].includes(scale) ? scale : 'tiny');
 }
 
 export async function openPolicyFile(bytes: Uint8Array): Promise<OpenedPolicy> {
@@ -41,9 +55,11 @@ export async function openPolicyFile(bytes: Uint8Array): Promise<OpenedPolicy> {
   if (tokenizer.hash !== policy.vocabularyHash) {
     throw new PolicyFileError(`The policy's vocabulary hashes to ${tokenizer.hash}, but the file says ${policy.vocabularyHash}.`);
   }
+  const env = worldOfPolicy(tokenizer.hash, policy.card);
+  if (env === null) throw new PolicyFileError(`The policy's vocabulary (${tokenizer.hash}) is not that of a world this page plays (${ENVIRONMENT_NAMES.join(', ')}).`);
   try {
     const session = await OnnxPolicySession.create(bytes, { config: policy.config, threads: pageThreads() });
-    return { policy, tokenizer, session };
+    return { policy, tokenizer, env, session };
   } catch (err) {
     throw new PolicyFileError(`${(err as Error).message}.`);
   }
@@ -68,21 +84,27 @@ export interface PlaySettings {
   fromCard: boolean;
 }
 
-export const DEFAULT_PLAY: Readonly<PlaySettings> = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, fromCard: false };
+/** How a run of the page's defaults plays (15 steps, the whole episode in the context, 12-token commands), as a world changes them. */
+export function defaultPlay(world: EnvironmentName): PlaySettings {
+  const changed = WORLD_TRAIN_DEFAULTS[world];
+  const maxSteps = changed.maxSteps ?? 15;
+  const history = changed.history === undefined || changed.history >= maxSteps ? Infinity : changed.history;
+  return { maxSteps, history, maxCommandTokens: changed.maxCommandTokens ?? 12, fromCard: false };
+}
 
 /**
  * The play settings of the run that trained the weights: a run's export keeps its training config as JSON in
  * the card's extra.config (onnx/card.ts), with maxSteps, history and maxCommandTokens. A history of maxSteps or
  * more is the whole episode, as in the rollout.
  */
-export function playSettingsOf(card: TrainingCard): PlaySettings {
+export function playSettingsOf(card: TrainingCard, world: EnvironmentName = 'household'): PlaySettings {
   const text = card.extra?.config;
-  if (typeof text !== 'string') return { ...DEFAULT_PLAY };
+  if (typeof text !== 'string') return defaultPlay(world);
   let config: Record<string, unknown>;
   try {
     config = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    return { ...DEFAULT_PLAY };
+    return defaultPlay(world);
   }
   const int = (key: string, min: number, max: number): number | null => {
     const v = config?.[key];
@@ -91,19 +113,25 @@ export function playSettingsOf(card: TrainingCard): PlaySettings {
   const maxSteps = int('maxSteps', 1, 100);
   const history = int('history', 0, 1000);
   const maxCommandTokens = int('maxCommandTokens', 1, 64);
-  if (maxSteps === null || history === null || maxCommandTokens === null) return { ...DEFAULT_PLAY };
+  if (maxSteps === null || history === null || maxCommandTokens === null) return defaultPlay(world);
   return { maxSteps, history: history >= maxSteps ? Infinity : history, maxCommandTokens, fromCard: true };
 }
 
-export function playEvalGame(opened: OpenedPolicy, request: PlayRequest, onStep?: (step: GreedyStep, index: number) => void): Promise<GreedyEpisode> {
-  const scene = generateScene(request.split, request.game, TINY, EVAL_SEED);
-  const { session, tokenizer, policy } = opened;
+/** Game `game` of a world's fixed evaluation set of a split (every world draws them with EVAL_SEED). */
+function evalGame<S>(env: Environment<S>, split: PlayRequest['split'], game: number): S {
+  if (!(Number.isInteger(game) && game >= 0 && game < env.evalCounts[split])) throw new RangeError(`eval-${split} has games 0 to ${env.evalCounts[split] - 1}, not ${game}`);
+  return env.sceneOf(split, game, EVAL_SEED);
+}
+
+export async function playEvalGame(opened: OpenedPolicy, request: PlayRequest, onStep?: (step: GreedyStep, index: number) => void): Promise<GreedyEpisode> {
+  const { session, tokenizer, policy, env } = opened;
   return playGreedy(
     (ids, batch, seqLen) => session.logits(ids, batch, seqLen),
     tokenizer,
     policy.config.contextLength,
-    scene,
-    { maxSteps: request.maxSteps, history: request.history, maxCommandTokens: playSettingsOf(policy.card).maxCommandTokens },
+    env,
+    evalGame(env, request.split, request.game),
+    { maxSteps: request.maxSteps, history: request.history, maxCommandTokens: playSettingsOf(policy.card, env.name).maxCommandTokens },
     onStep,
   );
 }

@@ -5,12 +5,18 @@ import { exportPolicyOnnx } from '../onnx/export.ts';
 import { decodeModel, encodeModel } from '../onnx/proto.ts';
 import { testPolicy } from '../onnx/testing/fixtures.ts';
 import { LOGITS_TOLERANCE } from '../onnx/verify.ts';
-import { defaultTokenizer } from '../text/tokenizer.ts';
+import { environmentOf } from '../env/environments.ts';
+import { EVAL_SEED } from '../env/generate.ts';
+import { cpuLogits } from '../onnx/cpu_logits.ts';
+import { playGreedy } from '../onnx/greedy_episode.ts';
+import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { exportCheckpointOnnx, onnxFilename } from './onnx_export.ts';
-import { DEFAULT_PLAY, openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError } from './onnx_run.ts';
+import { defaultPlay, openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError } from './onnx_run.ts';
 import { pageThreads } from './onnx_threads.ts';
 
 const tok = defaultTokenizer();
+const shop = environmentOf('shop');
+const shopTok = tokenizerOf(shop);
 
 describe("the page's ONNX export", () => {
   it('exports a checkpoint only with a passed check, the weights and card kept', async () => {
@@ -33,8 +39,26 @@ describe("the page's ONNX export", () => {
     const policy = testPolicy('micro', 2);
     const other = writeCheckpoint({ config: policy.config, vocabHash: '00000000', params: policy.params, optimizer: null, metadata: {} });
     await expect(exportCheckpointOnnx(other)).rejects.toThrow(/the run's checkpoint could not be read: .*vocabulary/);
-    const shop = writeCheckpoint({ config: policy.config, vocabHash: 'shop0000', params: policy.params, optimizer: null, metadata: { stage: 'rl', env: 'shop' } });
-    await expect(exportCheckpointOnnx(shop)).rejects.toThrow('the ONNX export takes household runs only for now, and this run plays the shop');
+    // A run of the shop is read in the shop's vocabulary, and one that names no world of this build is refused.
+    const shopRun = writeCheckpoint({ config: policy.config, vocabHash: tok.hash, params: policy.params, optimizer: null, metadata: { stage: 'rl', env: 'shop', scale: 'tiny' } });
+    await expect(exportCheckpointOnnx(shopRun)).rejects.toThrow(new RegExp(`the run's checkpoint could not be read: .*vocabulary ${tok.hash}.*${shopTok.hash}`));
+    const elsewhere = writeCheckpoint({ config: policy.config, vocabHash: tok.hash, params: policy.params, optimizer: null, metadata: { env: 'garden' } });
+    await expect(exportCheckpointOnnx(elsewhere)).rejects.toThrow('the run\'s checkpoint names the world "garden", which this page does not know');
+    const scaled = writeCheckpoint({ config: policy.config, vocabHash: shopTok.hash, params: policy.params, optimizer: null, metadata: { env: 'shop', scale: 'huge' } });
+    await expect(exportCheckpointOnnx(scaled)).rejects.toThrow('the run\'s checkpoint names the shop\'s scale "huge", which this page does not know');
+  });
+
+  it("exports a shop run in the shop's vocabulary, checked on the shop's expert episodes", async () => {
+    const policy = testPolicy('micro', 6, shopTok);
+    const ckpt = writeCheckpoint({ config: policy.config, vocabHash: shopTok.hash, params: policy.params, optimizer: null, metadata: { stage: 'rl', algo: 'grpo', env: 'shop', scale: 'tiny', updates: 2 } });
+    const result = await exportCheckpointOnnx(ckpt);
+    expect(result.report.ok).toBe(true);
+    expect(result.report.cases.filter((c) => c.label.startsWith('episode')).length).toBeGreaterThanOrEqual(4);
+    const back = readPolicyOnnx(result.bytes);
+    expect(back.vocabularyHash).toBe(shopTok.hash);
+    expect(back.vocabulary).toEqual(shopTok.tokens);
+    expect(back.card.extra).toEqual({ stage: 'rl', env: 'shop', scale: 'tiny' });
+    expect(onnxFilename(result.card, result.config)).toBe('seed-policy-shop-grpo-u2-d16x2.onnx');
   });
 
   it('runs one WebAssembly thread when the page is not cross-origin isolated', () => {
@@ -49,6 +73,7 @@ describe("the page's run view", () => {
     const opened = await openPolicyFile(exportPolicyOnnx(policy));
     try {
       expect(opened.tokenizer.hash).toBe(tok.hash);
+      expect(opened.env.name).toBe('household');
       expect(opened.policy.card.updates).toBe(12);
       const episode = await playEvalGame(opened, { split: 'unseen', game: 2, maxSteps: 4, history: 2 });
       expect(episode.steps).toHaveLength(4);
@@ -63,10 +88,32 @@ describe("the page's run view", () => {
     const config = (c: object) => ({ ...card, extra: { config: JSON.stringify(c) } });
     expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }))).toEqual({ maxSteps: 15, history: 5, maxCommandTokens: 10, fromCard: true });
     expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }))).toEqual({ maxSteps: 8, history: Infinity, maxCommandTokens: 12, fromCard: true });
-    expect(playSettingsOf(card)).toEqual(DEFAULT_PLAY);
-    expect(playSettingsOf({ ...card, extra: { config: '{not json' } })).toEqual(DEFAULT_PLAY);
-    expect(playSettingsOf(config({ maxSteps: 0, history: 5, maxCommandTokens: 10 }))).toEqual(DEFAULT_PLAY);
-    expect(playSettingsOf(config({ maxSteps: 15, history: 2.5, maxCommandTokens: 10 }))).toEqual(DEFAULT_PLAY);
+    const household = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, fromCard: false };
+    expect(defaultPlay('household')).toEqual(household);
+    expect(playSettingsOf(card)).toEqual(household);
+    expect(playSettingsOf({ ...card, extra: { config: '{not json' } })).toEqual(household);
+    expect(playSettingsOf(config({ maxSteps: 0, history: 5, maxCommandTokens: 10 }))).toEqual(household);
+    expect(playSettingsOf(config({ maxSteps: 15, history: 2.5, maxCommandTokens: 10 }))).toEqual(household);
+    // A shop file without its run's config plays as a shop run does by default: a window of the last two steps.
+    expect(playSettingsOf(card, 'shop')).toEqual({ maxSteps: 10, history: 2, maxCommandTokens: 16, fromCard: false });
+  });
+
+  it("knows a shop policy by its vocabulary and plays the shop's eval game as the CPU forward does", async () => {
+    const policy = testPolicy('micro', 3, shopTok);
+    const opened = await openPolicyFile(exportPolicyOnnx(policy));
+    try {
+      expect(opened.env.name).toBe('shop');
+      const request = { split: 'seen' as const, game: 5, maxSteps: 4, history: 2 };
+      const episode = await playEvalGame(opened, request);
+      const scene = shop.sceneOf('seen', 5, EVAL_SEED);
+      const reference = await playGreedy(cpuLogits(policy.config, policy.params), shopTok, policy.config.contextLength, shop, scene, { maxSteps: 4, history: 2, maxCommandTokens: playSettingsOf(policy.card, 'shop').maxCommandTokens });
+      expect(episode.goal).toBe(shop.goal(scene));
+      expect(episode.steps.map((s) => s.action)).toEqual(reference.steps.map((s) => s.action));
+      expect(episode.steps.length).toBeGreaterThan(0);
+      await expect(playEvalGame(opened, { ...request, game: shop.evalCounts.seen })).rejects.toThrow(`eval-seen has games 0 to ${shop.evalCounts.seen - 1}, not ${shop.evalCounts.seen}`);
+    } finally {
+      await opened.session.release();
+    }
   });
 
   it('refuses other files with the reason: not ONNX, ONNX but not ours, damaged, foreign vocabulary', async () => {

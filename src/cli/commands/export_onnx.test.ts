@@ -9,7 +9,8 @@ import { presetConfig } from '../../model/config.ts';
 import { readPolicyOnnx } from '../../onnx/load.ts';
 import { checkOnnxModel } from '../../onnx/onnx_checker.ts';
 import { trainedLikeParameters } from '../../onnx/testing/fixtures.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { environmentOf } from '../../env/environments.ts';
+import { defaultTokenizer, tokenizerOf } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './export_onnx.ts';
 import { runCaptured } from '../testing.ts';
@@ -46,6 +47,26 @@ describe('export-onnx', () => {
     expect(loaded.vocabulary).toEqual(tokenizer.tokens);
     expect(loaded.vocabularyHash).toBe(tokenizer.hash);
     expect(Buffer.from(loaded.params.buffer).equals(Buffer.from(params.buffer))).toBe(true);
+  });
+
+  it('--env shop exports a shop checkpoint in its vocabulary; without it the refusal names the world', async () => {
+    const shopTok = tokenizerOf(environmentOf('shop'));
+    const shopConfig = presetConfig('micro', shopTok.vocabSize);
+    const path = join(dir, 'shop.ckpt');
+    writeFileSync(path, writeCheckpoint({ config: shopConfig, vocabHash: shopTok.hash, params: trainedLikeParameters(shopConfig, 2), optimizer: null, metadata: { stage: 'warmstart', env: 'shop', scale: 'tiny', seed: 2 } }));
+    const out = join(dir, 'shop.onnx');
+    const refused = await runCaptured(run, ['--ckpt', path, '--out', out]).catch((e: unknown) => e);
+    expect((refused as Error).message).toMatch(/it is a shop checkpoint: --env shop/);
+    expect(existsSync(out)).toBe(false);
+    const { code, stdout } = await runCaptured(run, ['--ckpt', path, '--out', out, '--env', 'shop', '--episodes', '2']);
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.env).toBe('shop');
+    // 6 random cases; 2 shop expert episodes + 1 with a skill block, alone and 3 of them as one batch.
+    expect(summary.verification.cases).toBe(6 + 4);
+    const loaded = readPolicyOnnx(readFileSync(out));
+    expect(loaded.vocabularyHash).toBe(shopTok.hash);
+    expect(loaded.card.extra).toMatchObject({ env: 'shop', scale: 'tiny' });
   });
 
   it('refuses a checkpoint of another vocabulary and writes nothing', async () => {

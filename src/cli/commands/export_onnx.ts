@@ -5,9 +5,10 @@ import { OnnxPolicyError } from '../../onnx/metadata.ts';
 import { OPSET_VERSION } from '../../onnx/proto.ts';
 import { exportVerifiedPolicy, OnnxVerificationError } from '../../onnx/verified_export.ts';
 import type { VerifyReport } from '../../onnx/verify.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
+import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { checkOutputsApart, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
@@ -17,11 +18,13 @@ export const command = defineCommand({
   summary: 'export a checkpoint as ONNX, checked by onnxruntime-web against the CPU forward',
   description:
     `Exports the checkpoint's policy as ONNX (opset ${OPSET_VERSION}) with its training card, and writes the file only after onnxruntime-web (WebAssembly) has run it ` +
-    "and matched the CPU forward's logits within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes. " +
+    "and matched the CPU forward's logits within 1e-4 on random token sequences (batch 1 and 3) and on encoded expert episodes of the checkpoint's world. " +
     'Prints a JSON summary on stdout; a failed check exits non-zero and writes nothing.',
   options: {
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to export' },
     out: { type: 'string', value: 'FILE', required: true, description: 'the .onnx file to write' },
+    env: ENV_OPTION,
+    scale: SCALE_OPTION,
     seed: { type: 'string', value: 'N', limit: LIMITS.exportOnnx.seed, default: '1', description: 'the seed of the random token sequences of the check' },
     episodes: { type: 'string', value: 'N', limit: LIMITS.exportOnnx.episodes, default: '3', description: 'expert episodes encoded for the check' },
   },
@@ -44,14 +47,15 @@ export async function run(args: string[]): Promise<number> {
   const episodes = numberOption(values.episodes, 'episodes', LIMITS.exportOnnx.episodes);
 
   checkOutputsApart([{ option: '--out', path: outPath }], [{ option: '--ckpt', path: ckptPath }]);
-  const tokenizer = defaultTokenizer();
+  const env = environmentFrom(values.env, values.scale);
+  const tokenizer = tokenizerOf(env);
   const ckpt = await readCheckpointFile(ckptPath, tokenizer);
   const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);
   process.stderr.write(`export-onnx: verifying with onnxruntime-web (wasm) against the CPU forward\n`);
   let bytes: Uint8Array;
   let report: VerifyReport;
   try {
-    ({ bytes, report } = await exportVerifiedPolicy({ config: ckpt.config, params: ckpt.params, tokenizer, card }, { seed, episodes }));
+    ({ bytes, report } = await exportVerifiedPolicy({ config: ckpt.config, params: ckpt.params, env, tokenizer, card }, { seed, episodes }));
   } catch (err) {
     if (err instanceof OnnxPolicyError) throw new CliError(`${ckptPath}: ${err.message}`);
     if (err instanceof OnnxVerificationError) {
@@ -66,6 +70,7 @@ export async function run(args: string[]): Promise<number> {
     out: outPath,
     bytes: bytes.length,
     opset: OPSET_VERSION,
+    env: env.name,
     config: ckpt.config,
     vocabularyHash: tokenizer.hash,
     card,

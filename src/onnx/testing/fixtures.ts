@@ -1,10 +1,10 @@
-// Policies for the export tests: the playground's vocabulary (text/tokenizer.ts), weights shaped like a
+// Policies for the export tests: a world's vocabulary (text/tokenizer.ts), weights shaped like a
 // trained model's (logits of a few units, not the near-zero ones of a fresh initialisation).
 import { Rng } from '../../common/rng.ts';
 import { presetConfig, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { parameterLayout } from '../../model/layout.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { defaultTokenizer, type Tokenizer } from '../../text/tokenizer.ts';
 import type { PolicyExport } from '../export.ts';
 
 /** Initialised weights scaled up, LayerNorm gains and all biases spread, so every term of the graph matters. */
@@ -22,8 +22,8 @@ export function trainedLikeParameters(config: ModelConfig, seed: number, weightS
   return params;
 }
 
-export function testPolicy(preset: PresetName, seed = 1): PolicyExport {
-  const tokenizer = defaultTokenizer();
+/** A policy of the household's vocabulary, or of another world's tokenizer. */
+export function testPolicy(preset: PresetName, seed = 1, tokenizer: Tokenizer = defaultTokenizer()): PolicyExport {
   const config = presetConfig(preset, tokenizer.vocabSize);
   return {
     config,

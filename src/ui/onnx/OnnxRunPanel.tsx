@@ -1,11 +1,11 @@
-// Run an exported policy: load an .onnx file written by the playground, and play one game of an eval split
-// greedily with onnxruntime-web, step by step, showing the transcript. A file that is not ONNX, or not one
-// of ours, is refused with the reason.
+// Run an exported policy: load an .onnx file written by the playground, and play one game of an eval split of
+// its world greedily with onnxruntime-web, step by step, showing the transcript (a shop's pages read into their
+// parts, as in the episode view). A file that is not ONNX, or not one of ours, is refused with the reason.
 import { proxy } from 'comlink';
 import { useId, useState } from 'react';
 import { messageOf } from '../../common/errors.ts';
-import { EVAL_COUNTS } from '../../env/generate.ts';
 import type { GreedyEpisode, GreedyStep } from '../../onnx/greedy_episode.ts';
+import { ShopPage } from '../ShopPage.tsx';
 import { withOnnxWorker } from './onnx_client.ts';
 import type { OpenOutcome, PolicySummary } from '../../worker/onnx_protocol.ts';
 import './onnx.css';
@@ -49,6 +49,7 @@ export function OnnxRunPanel() {
       setFile({ state: 'refused', name: chosen.name, message: `The file could not be read: ${messageOf(err)}.` });
     }
   };
+  const evalCounts = file.state === 'loaded' ? file.policy.world.evalCounts : { seen: 0, unseen: 0 };
 
   const onPlay = async () => {
     if (file.state !== 'loaded') return;
@@ -73,14 +74,14 @@ export function OnnxRunPanel() {
     }
   };
 
-  const validGame = Number.isInteger(game) && game >= 0 && game < EVAL_COUNTS[split];
+  const validGame = Number.isInteger(game) && game >= 0 && game < evalCounts[split];
   const validSteps = Number.isInteger(maxSteps) && maxSteps >= 1 && maxSteps <= 50;
   return (
     <section className="panel onnx-panel" aria-labelledby="onnx-run-title" data-testid="onnx-run-panel">
       <h2 id="onnx-run-title">Run an exported model</h2>
       <p className="hint">
         Load an .onnx file exported by the playground; onnxruntime-web runs it in this page and plays one eval game
-        greedily (the admissible command with the largest logits, token by token).
+        of its world greedily (the admissible command with the largest logits, token by token).
       </p>
       <div className="button-row">
         <label htmlFor={inputId} className="file-button">
@@ -109,7 +110,7 @@ export function OnnxRunPanel() {
             </label>
             <label>
               Game{' '}
-              <input type="number" min={0} max={EVAL_COUNTS[split] - 1} step={1} value={game} onChange={(e) => setGame(e.target.valueAsNumber)} data-testid="onnx-game" />
+              <input type="number" min={0} max={evalCounts[split] - 1} step={1} value={game} onChange={(e) => setGame(e.target.valueAsNumber)} data-testid="onnx-game" />
             </label>
             <label>
               Max steps{' '}
@@ -120,12 +121,12 @@ export function OnnxRunPanel() {
             Context: {contextText(file.policy.play.history)}
             {file.policy.play.fromCard ? ', as the training run played' : ' (the file does not say how its run played)'}.
           </p>
-          {!validGame ? <p className="bad">The game must be a whole number from 0 to {EVAL_COUNTS[split] - 1}.</p> : null}
+          {!validGame ? <p className="bad">The game must be a whole number from 0 to {evalCounts[split] - 1}.</p> : null}
           {!validSteps ? <p className="bad">Max steps must be a whole number from 1 to 50.</p> : null}
           <button type="button" onClick={() => void onPlay()} disabled={!validGame || !validSteps || play.state === 'playing'} data-testid="onnx-play">
             {play.state === 'playing' ? 'Playing…' : 'Play one episode'}
           </button>
-          <Transcript play={play} />
+          <Transcript play={play} shop={file.policy.world.name === 'shop'} />
         </div>
       ) : null}
     </section>
@@ -136,7 +137,7 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
   const { config, card } = policy;
   const success = Object.entries(card.success);
   return (
-    <dl className="facts" data-testid="onnx-policy" data-algorithm={card.algorithm} data-updates={card.updates}>
+    <dl className="facts" data-testid="onnx-policy" data-algorithm={card.algorithm} data-updates={card.updates} data-world={policy.world.name}>
       <dt>File</dt>
       <dd>
         {name} ({(policy.bytes / 1024).toFixed(1)} KiB, opset {policy.opsetVersion})
@@ -144,6 +145,11 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
       <dt>Model</dt>
       <dd>
         d {config.dModel}, {config.nLayer} layers, {config.nHead} heads, context {config.contextLength}, vocabulary {config.vocabSize}
+      </dd>
+      <dt>World</dt>
+      <dd>
+        the {policy.world.name}
+        {policy.world.scale === 'tiny' ? '' : ` (${policy.world.scale} scale)`}
       </dd>
       <dt>Training</dt>
       <dd>
@@ -154,7 +160,7 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
   );
 }
 
-function Transcript({ play }: { play: PlayState }) {
+function Transcript({ play, shop }: { play: PlayState; shop: boolean }) {
   if (play.state === 'idle') return null;
   const steps = play.state === 'done' ? play.episode.steps : play.steps;
   return (
@@ -171,7 +177,7 @@ function Transcript({ play }: { play: PlayState }) {
             <span className="muted" title="log-probability of the command under the constrained policy">
               (log p {s.logprob.toFixed(2)})
             </span>
-            <div className="observation">{s.observation}</div>
+            {shop ? <ShopPage text={s.observation} /> : <div className="observation">{s.observation}</div>}
           </li>
         ))}
       </ol>
