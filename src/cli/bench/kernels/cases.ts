@@ -12,9 +12,11 @@ import { allowToken, isAllowed, lossCounts } from '../../../backend/contract.ts'
 import { maskedLogSoftmax as maskedLogSoftmaxCpu } from '../../../backend/cpu/log_softmax.ts';
 import { matmulBackward as matmulBackwardCpu, matmulForward as matmulForwardCpu } from '../../../backend/cpu/matmul.ts';
 import { allocSampleScratch, sampleToken as sampleTokenCpu } from '../../../backend/cpu/sampling.ts';
+import { distilDivergence as distilDivergenceCpu, distilLogitGradient as distilLogitGradientCpu } from '../../../backend/cpu/distil.ts';
 import { seedLoss as seedLossCpu } from '../../../backend/cpu/seed_loss.ts';
 import { adamwUpdate, decayBits, gradNorm, normPartials } from '../../../backend/webgpu/adamw.ts';
 import { attentionBackward, attentionForward, packSeqRows } from '../../../backend/webgpu/attention.ts';
+import { distilDivergence, distilLogitGradient } from '../../../backend/webgpu/distil.ts';
 import { encoderBackward, encoderForward, tokenRowIndex } from '../../../backend/webgpu/encoder.ts';
 import { geluBackward, geluForward } from '../../../backend/webgpu/gelu.ts';
 import { layernormBackward, layernormForward } from '../../../backend/webgpu/layernorm.ts';
@@ -86,6 +88,10 @@ interface HostData {
   targets: Int32Array<ArrayBuffer>;
   lStudent: Float32Array<ArrayBuffer>;
   lossInputs: LossInputs;
+  /** Masked log-probs of the student and of the skill-conditioned teacher (exact distillation), and a weight per row. */
+  studentLogp: Float32Array<ArrayBuffer>;
+  teacherLogp: Float32Array<ArrayBuffer>;
+  rowWeight: Float32Array<ArrayBuffer>;
   /** Uniform draws of the decoding streams. */
   draws: Float32Array<ArrayBuffer>;
 }
@@ -119,7 +125,12 @@ export function hostData(config: ModelConfig, s: Shapes, seed: number, rng: Rng)
     lRef: lStudent.map((l) => l + 0.1 * rng.normal()),
   };
   const draws = Float32Array.from({ length: S }, () => rng.float());
-  return { params, tokens, positions, x, xm, qkv, doutC, doutM, gathered, logits, masks, targets, lStudent, lossInputs, draws };
+  const studentLogp = new Float32Array(R * V);
+  const teacherLogp = new Float32Array(R * V);
+  maskedLogSoftmaxCpu(studentLogp, logits, masks, R, V);
+  maskedLogSoftmaxCpu(teacherLogp, logits.map((z) => z + 0.5 * rng.normal()), masks, R, V);
+  const rowWeight = Float32Array.from({ length: R }, () => 0.1);
+  return { params, tokens, positions, x, xm, qkv, doutC, doutM, gathered, logits, masks, targets, lStudent, lossInputs, draws, studentLogp, teacherLogp, rowWeight };
 }
 
 type Gpu = ReturnType<typeof uploadAll>;
@@ -155,6 +166,10 @@ function uploadAll(gpu: GpuRuntime, s: Shapes, h: HostData) {
     targets: up(h.targets),
     lStudent: up(h.lStudent),
     lossIn: up(packLossInputs(h.lossInputs, R)),
+    studentLogp: up(h.studentLogp),
+    teacherLogp: up(h.teacherLogp),
+    rowWeight: up(h.rowWeight),
+    divergence: buf(R),
     tokOut: buf(R * TOKEN_OUT_FLOATS),
     outC: buf(N * C),
     outC2: buf(N * C),
@@ -181,6 +196,7 @@ function cpuBuffers(s: Shapes) {
     att: new Float32Array(NH * T * T),
     grads: new Float32Array(P),
     logits: new Float32Array(R * V),
+    divergence: new Float32Array(R),
   };
 }
 
@@ -242,6 +258,13 @@ async function backwardCases({ s, h, g, c, add }: Ctx): Promise<void> {
       c.logits[r * V + h.targets[r]] += 0.1;
     }
   });
+  // Exact distillation (the seed-exact algorithms): the reverse KL of every scored row and its gradient on the row's logits.
+  await add('distil_divergence (reverse KL)', 6 * R * V, (st) => distilDivergence(st, g.divergence, g.studentLogp, g.teacherLogp, g.masks, g.rowWeight, R, V, 0), () =>
+    distilDivergenceCpu(c.divergence, h.studentLogp, h.teacherLogp, h.masks, R, V, 0),
+  );
+  await add('distil_logit_gradient (reverse KL)', 10 * R * V, (st) => distilLogitGradient(st, g.outV, g.studentLogp, g.teacherLogp, g.masks, g.rowWeight, R, V, 0), () =>
+    distilLogitGradientCpu(c.logits, h.studentLogp, h.teacherLogp, h.masks, h.rowWeight, R, V, 0),
+  );
   for (const variant of ['naive', 'vec4'] as MatmulVariant[]) {
     await add(`matmul_backward ${variant}, fc ${N}x${C}x${M}`, 4 * N * C * M, (st) => matmulBackward(st, g.outC, g.grads, g.doutM, g.x, g.params, b0.fcw, b0.fcb, N, C, M, variant), () =>
       matmulBackwardCpu(c.out, c.grads, c.grads.subarray(b0.fcb), h.doutM, h.x, view(b0.fcw, M * C), N, C, M),
