@@ -3,17 +3,16 @@
 // differences (against grpo at the same fraction, and against grpo at the largest fraction: hindsight with less
 // data against GRPO with more), the sweep that chose the settings, and the wall time. The report
 // (learn_fractions in markdown and JSON) goes beside the main report.
-import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
-import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
+import { commitId, type SourceCommit } from '../../provenance.ts';
 import { distils } from './arms.ts';
 import type { FractionRuns } from './benchmark.ts';
 import { differenceCell } from './differences.ts';
 import { CLUSTER_WORDS, layoutClusters, type EvalGame } from './games.ts';
 import { bestDistillingArm, verdict } from './headline.ts';
 import type { JobResult } from './job.ts';
-import { curveDigits, failureSection, wonDigits } from './report.ts';
+import { curveDigits, failureSection, provenanceLine, wonDigits } from './report.ts';
 import { AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, mean, pct, scoresBySeed, type Estimate } from './stats.ts';
 import { settingsJson, sweepSection, type ArmSettings, type FailedRun, type SweepPlan, type SweepPoint, type SweepRun } from './sweep.ts';
 
@@ -36,6 +35,8 @@ export interface FractionsOutcome extends SweepPlan {
   wallSeconds: number;
   estimatedSeconds: number;
   workers: number;
+  /** Runs taken from an earlier invocation's store (--resume). */
+  resumed?: number;
 }
 
 export interface FractionDifference {
@@ -112,13 +113,12 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
   const configHash = hashString(JSON.stringify({ base, settings, fractions: o.fractions.map((f) => f.fraction), seeds: o.seeds, updates: o.updates, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, evalSamples: o.evalSamples, init: o.init }))
     .toString(16)
     .padStart(8, '0');
-  const minutes = (s: number) => (s / 60).toFixed(1);
   const runs = o.fractions.flatMap((f) => f.runs);
   const markdown = [
     '# Data-fraction sweep: GRPO and hindsight distillation with less training data',
     '',
     `Command: \`${o.command}\`  `,
-    `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).`,
+    provenanceLine(o, configHash),
     '',
     `Every run starts from the same warm start (${o.init}) and plays ${o.updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes, as in learn.md, ` +
       `but its ${tasks} tasks cycle through a fraction of that many training games (trainGames), so a game comes back once the run has played them all. ` +
@@ -174,6 +174,7 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
     commit: commitId(o.commit),
     command: o.command,
     wall_s: Number(o.wallSeconds.toFixed(1)),
+    ...(o.resumed ? { resumed_runs: o.resumed } : {}),
     estimated_s: Math.round(o.estimatedSeconds),
   };
   return { markdown, json, headline: head, table };

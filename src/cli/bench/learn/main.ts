@@ -35,6 +35,7 @@ import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
 import { renderFractions } from './fractions.ts';
 import { evalGames, reportName } from './games.ts';
 import { PRESET, runJob, type Job } from './job.ts';
+import { JOB_STORE_DIR, JobStore } from './job_store.ts';
 import { DEFAULT_BUDGET_MINUTES, runAll } from './pool.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
 import { renderLearn } from './report.ts';
@@ -92,6 +93,10 @@ export const command = defineCommand({
     env: { ...ENV_OPTION, description: "the world the runs play (its tiny scale); the shop's report files are named learn_shop*, learn_fractions_shop*" },
     workers: { type: 'string', value: 'W', limit: limits.workers, defaultText: 'the cores, at most 2', description: 'child processes running jobs at once' },
     out: { type: 'string', value: 'DIR', defaultText: 'bench/', description: 'the directory of the report (a named run goes to bench/runs/<label>)' },
+    resume: {
+      type: 'boolean',
+      description: `takes the runs an earlier invocation finished, kept in DIR/${JOB_STORE_DIR}/ by job, commit and init checkpoint, instead of running them again (needs a clean git checkout)`,
+    },
     record: {
       type: 'string', value: 'FILE', defaultText: 'none',
       description:
@@ -198,11 +203,14 @@ export async function run(args: string[]): Promise<number> {
   const commit = sourceCommit();
   const estimatedSeconds = estimatePlan(plan);
   log(`estimated wall time: ${(estimatedSeconds / 60).toFixed(0)} min on ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`);
+  const store = await JobStore.open(outPath(values.out, '.'), commit, values.resume === true);
+  const pool = (jobs: Job[], onDone?: Parameters<typeof runAll>[3]) => runAll(jobs, plan.workers, log, onDone);
   const t0 = performance.now();
-  const outcome = await runPlan(plan, (jobs) => runAll(jobs, plan.workers, log), log);
+  const outcome = await runPlan(plan, store ? store.runner(pool, log) : pool, log);
   const common = {
     ...plan, command: commandLine('bench learn', args), commit, init: portablePath(plan.init), settings: outcome.settings, sweep: outcome.sweep, points: outcome.points,
     failed: outcome.failed, warm: outcome.warm, evalGames: evalGames(plan.evalEpisodes, env), wallSeconds: (performance.now() - t0) / 1000, estimatedSeconds,
+    resumed: store?.resumed ?? 0,
   };
   if (plan.fractions.length) {
     const report = renderFractions({ ...common, fractions: outcome.fractions });

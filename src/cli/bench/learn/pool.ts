@@ -76,9 +76,10 @@ export type JobOutcome = { job: Job; result: JobResult; error?: undefined } | { 
 
 /**
  * Runs jobs in child processes, at most `workers` at a time, longest first (so that no long run starts last
- * and leaves the other workers idle); outcomes come back in the order given.
+ * and leaves the other workers idle); `onDone` hears of each result as it comes (job_store.ts keeps it), and
+ * the outcomes come back in the order given.
  */
-export async function runAll(jobs: Job[], workers: number, log: (s: string) => void): Promise<JobOutcome[]> {
+export async function runAll(jobs: Job[], workers: number, log: (s: string) => void, onDone: (outcome: JobOutcome) => Promise<void> = async () => {}): Promise<JobOutcome[]> {
   const outcomes: JobOutcome[] = new Array(jobs.length);
   const cost = jobSeconds;
   const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
@@ -92,6 +93,7 @@ export async function runAll(jobs: Job[], workers: number, log: (s: string) => v
       try {
         const r = await runChild(job);
         outcomes[i] = { job, result: r };
+        await onDone(outcomes[i]);
         const scores = r.success_validation !== null ? `validation ${r.success_validation.toFixed(3)}` : `seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)}`;
         log(`[${++done}/${jobs.length}] ${name}: ${scores} (${r.wall_s.toFixed(0)} s)`);
       } catch (err) {

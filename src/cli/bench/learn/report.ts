@@ -56,6 +56,20 @@ export interface LearnOutcome {
   evalGames: { seen: EvalGame[]; unseen: EvalGame[] };
   wallSeconds: number;
   workers: number;
+  /** Runs taken from an earlier invocation's store (--resume, job_store.ts); 0 or absent: every run ran here. */
+  resumed?: number;
+}
+
+/** What a report's provenance line needs: the same in the main report and the fractions'. */
+type RunFacts = Pick<LearnOutcome, 'commit' | 'wallSeconds' | 'workers' | 'estimatedSeconds' | 'resumed'>;
+
+/** The line under a report's command: commit, configuration, wall time, and the runs an earlier invocation ran. */
+export function provenanceLine(o: RunFacts, configHash: string): string {
+  const minutes = (seconds: number) => (seconds / 60).toFixed(1);
+  const resumed = o.resumed
+    ? ` ${o.resumed} of the runs were taken from an earlier invocation of this command at this commit (--resume); their wall times in the table are those they took then.`
+    : '';
+  return `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).${resumed}`;
 }
 
 export interface LearnReport {
@@ -175,12 +189,11 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const words = CLUSTER_WORDS[o.env ?? 'household'];
   const layouts = `${clusters.seen.length} and ${clusters.unseen.length} ${words.plural}`;
   const corr: Record<string, number | null> = Object.fromEntries(rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]));
-  const minutes = (seconds: number) => (seconds / 60).toFixed(1);
   const markdown = [
     `# Learning benchmark: GRPO and hindsight distillation on the tiny preset${o.env === 'shop' ? ', in the shop' : ''}`,
     '',
     `Command: \`${o.command}\`  `,
-    `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).`,
+    provenanceLine(o, configHash),
     ...(o.full ? ['', `A --full run: ${o.seeds} seeds per main arm and ${o.controlSeeds} per control, longer than the default's budget of ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores.`] : []),
     '',
     `Every run starts from the same warm start (${o.init}) and plays ${base.resampleRounds > 0 ? 'at least ' : ''}${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
@@ -268,6 +281,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     command: o.command,
     wall_s: Number(o.wallSeconds.toFixed(1)),
     estimated_s: Math.round(o.estimatedSeconds),
+    ...(o.resumed ? { resumed_runs: o.resumed } : {}),
   };
   return { markdown, json, svg, headline: head, table, efficiency, rows, differences: diffs };
 }
