@@ -8,7 +8,7 @@ import { skillTokens, taskTokens } from '../text/prompts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
-import { otherGameOf, teacherCheck, teacherScenes } from './teacher_check.ts';
+import { otherGameOf, pairedGain, teacherCheck, teacherScenes } from './teacher_check.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
 import { householdRl } from './household_rl.ts';
 
@@ -61,6 +61,9 @@ describe('teacher check', () => {
       const wins = a.after_won[key] * a.after_won.games + a.after_failed[key] * a.after_failed.games;
       expect(a[key] * 6).toBeCloseTo(wins, 9);
     }
+    expect(a.own_gain.mean).toBeCloseTo(a.own_skill - a.no_skill, 12);
+    expect(a.own_gain.ci95[0]).toBeLessThanOrEqual(a.own_gain.mean);
+    expect(a.own_gain.ci95[1]).toBeGreaterThanOrEqual(a.own_gain.mean);
     expect(await teacherCheck(householdRl(TINY), be, tok, scenes, config)).toEqual(a);
   });
 
@@ -93,5 +96,24 @@ describe('teacher check', () => {
 
   it('refuses fewer than two games', async () => {
     await expect(teacherCheck(householdRl(TINY), CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config)).rejects.toThrow(/at least 2 games/);
+  });
+});
+
+describe('the paired gain of the teacher check', () => {
+  it('is the mean paired difference with a normal 95% interval, checked by hand', () => {
+    // Differences +1, +1, 0, -1, +1, 0, 0, +1: mean 3/8.
+    const none = [false, false, true, true, false, false, true, false];
+    const own = [true, true, true, false, true, false, true, true];
+    const d = [1, 1, 0, -1, 1, 0, 0, 1];
+    const mean = 3 / 8;
+    const variance = d.reduce((s, x) => s + (x - mean) ** 2, 0) / 7;
+    const half = (1.96 * Math.sqrt(variance)) / Math.sqrt(8);
+    const g = pairedGain(none, own);
+    expect(g.mean).toBe(mean);
+    expect(g.ci95[0]).toBeCloseTo(mean - half, 12);
+    expect(g.ci95[1]).toBeCloseTo(mean + half, 12);
+    // Sample variance: (4 * (5/8)^2 + 3 * (3/8)^2 + (11/8)^2) / 7 = (248 / 64) / 7.
+    expect(variance).toBeCloseTo(248 / 448, 12);
+    expect(pairedGain([true, false], [true, false])).toEqual({ mean: 0, ci95: [0, 0] });
   });
 });

@@ -56,6 +56,18 @@ export interface TeacherCheck extends TeacherSuccess {
   /** The same figures over the games whose first episode was won (a workflow skill) or failed (avoid-rules). */
   after_won: TeacherSuccess;
   after_failed: TeacherSuccess;
+  /** own_skill - no_skill with its 95% interval, paired by game (normal approximation): the check's question. */
+  own_gain: { mean: number; ci95: [number, number] };
+}
+
+/** The mean of b - a over paired outcomes and its 95% interval (normal approximation, the sample's own spread). */
+export function pairedGain(a: readonly boolean[], b: readonly boolean[]): { mean: number; ci95: [number, number] } {
+  const n = a.length;
+  const d = a.map((x, i) => Number(b[i]) - Number(x));
+  const mean = d.reduce((s, x) => s + x, 0) / n;
+  const sd = n > 1 ? Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  const half = (1.96 * sd) / Math.sqrt(n);
+  return { mean, ci95: [mean - half, mean + half] };
 }
 
 export function teacherScenes(count: number, scale: RoomScale): Scene[] {
@@ -153,5 +165,6 @@ export async function teacherCheck<S, R extends EpisodeStep>(
     other_skill: all.other_skill,
     after_won: success((i) => firstWon[i]),
     after_failed: success((i) => !firstWon[i]),
+    own_gain: pairedGain(none, own),
   };
 }

@@ -16,7 +16,8 @@ describe('seed teacher', () => {
     const { code, stdout } = await runCaptured(teacherRun, ['--ckpt', file, '--games', '3', '--temperature', '0']);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(Object.keys(json)).toEqual(['skills', 'valid_skills', 'skill_place_true', 'skill_place_false', 'games', 'first', 'no_skill', 'own_skill', 'other_skill', 'after_won', 'after_failed']);
+    expect(Object.keys(json)).toEqual(['skills', 'valid_skills', 'skill_place_true', 'skill_place_false', 'games', 'first', 'no_skill', 'own_skill', 'other_skill', 'after_won', 'after_failed', 'own_gain']);
+    expect(json.own_gain.mean).toBeCloseTo(json.own_skill - json.no_skill, 12);
     expect(json.games).toBe(3);
     expect(json.skills).toBe('own');
     const annotated = JSON.parse((await runCaptured(teacherRun, ['--ckpt', file, '--games', '3', '--skills', 'annotator'])).stdout);
