@@ -9,7 +9,7 @@ import { environmentOf } from '../env/environments.ts';
 import { EVAL_SEED } from '../env/generate.ts';
 import { cpuLogits } from '../onnx/cpu_logits.ts';
 import { playGreedy } from '../onnx/greedy_episode.ts';
-import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
+import { defaultTokenizer, Tokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { exportCheckpointOnnx, onnxFilename } from './onnx_export.ts';
 import { defaultPlay, openPolicyFile, playEvalGame, playSettingsOf, PolicyFileError } from './onnx_run.ts';
 import { pageThreads } from './onnx_threads.ts';
@@ -143,5 +143,8 @@ describe("the page's run view", () => {
     const reversed = [...tok.tokens].reverse();
     const foreign = exportPolicyOnnx({ ...testPolicy('micro', 1), vocabulary: reversed, vocabularyHash: tok.hash });
     expect(await refusal(foreign)).toMatch(/^The policy's vocabulary hashes to [0-9a-f]{8}, but the file says/);
+    // A vocabulary true to its hash that no world speaks: no game to play.
+    const unknown = exportPolicyOnnx({ ...testPolicy('micro', 1), vocabulary: reversed, vocabularyHash: new Tokenizer(reversed).hash });
+    expect(await refusal(unknown)).toMatch(/^The policy's vocabulary \([0-9a-f]{8}\) is not that of a world this page plays \(household, shop\)\.$/);
   });
 });
