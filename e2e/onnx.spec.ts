@@ -29,6 +29,15 @@ async function loadFile(page: Page, name: string, bytes: Uint8Array): Promise<vo
   await page.getByTestId('onnx-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
 }
 
+/** Plays one eval game in the run view of the loaded file; the commands as the transcript shows them. */
+async function playInRunView(page: Page, game: number, maxSteps: number): Promise<string[]> {
+  await page.getByTestId('onnx-game').fill(String(game));
+  await page.getByTestId('onnx-max-steps').fill(String(maxSteps));
+  await page.getByTestId('onnx-play').click();
+  await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor();
+  return page.locator('[data-testid="onnx-step"] .command').allTextContents();
+}
+
 describe('ONNX export and run in the page', () => {
   const chromium = chromiumForSuite();
 
@@ -76,11 +85,7 @@ describe('ONNX export and run in the page', () => {
     expect(await page.getByTestId('onnx-context').textContent()).toContain('as the training run played');
     const maxSteps = 6;
     const game = 3;
-    await page.getByTestId('onnx-game').fill(String(game));
-    await page.getByTestId('onnx-max-steps').fill(String(maxSteps));
-    await page.getByTestId('onnx-play').click();
-    await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor();
-    const actions = await page.locator('[data-testid="onnx-step"] .command').allTextContents();
+    const actions = await playInRunView(page, game, maxSteps);
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run.png` });
 
     const scene = generateScene('seen', game, TINY, EVAL_SEED);
@@ -141,11 +146,7 @@ describe('ONNX export and run in the page', () => {
     expect(played).toMatchObject({ maxSteps: SHOP.maxSteps, history: SHOP.history, fromCard: true });
     const game = 1;
     const maxSteps = 3;
-    await page.getByTestId('onnx-game').fill(String(game));
-    await page.getByTestId('onnx-max-steps').fill(String(maxSteps));
-    await page.getByTestId('onnx-play').click();
-    await page.locator('[data-testid="onnx-transcript"][data-state="done"]').waitFor();
-    const actions = await page.locator('[data-testid="onnx-step"] .command').allTextContents();
+    const actions = await playInRunView(page, game, maxSteps);
     // Every observation is a shop page read into its parts, as in the episode view.
     expect(await page.locator('[data-testid="onnx-step"] [data-testid="shop-page"]').count()).toBe(actions.length);
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run-shop.png` });

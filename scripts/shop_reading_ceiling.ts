@@ -18,7 +18,7 @@ import { rlWorldOf } from '../src/rl/rl_worlds.ts';
 import { explorerCommand } from '../src/rl/shop_explorer.ts';
 import { NO_SHOP_PRIOR, readInstruction, shopSkillKnowledge } from '../src/rl/shop_knowledge.ts';
 import { BUTTONS } from '../src/env/shop/pages.ts';
-import { SKILL_WRITERS, teacherPlays, type SkillWriter } from '../src/rl/teacher_check.ts';
+import { pairedGain, SKILL_WRITERS, teacherPlays, type SkillWriter } from '../src/rl/teacher_check.ts';
 import { tokenizerOf } from '../src/text/tokenizer.ts';
 
 const [path, gamesText, writer = 'own'] = process.argv.slice(2);
@@ -85,9 +85,6 @@ for (const [label, keep] of [['all', () => true], ['after a won first episode', 
   const rates = Object.values(arms).map((won) => ((100 * ids.filter((i) => won[i]).length) / Math.max(1, ids.length)).toFixed(1));
   console.log(`| ${label} | ${ids.length} | ${rates.join(' / ')} |`);
 }
-// The teacher check's own question with its interval: own skill against none, paired by game (normal approximation).
-const gain = arms.own.map((won, i) => Number(won) - Number(arms.none[i]));
-const mean = gain.reduce((a, b) => a + b, 0) / games;
-const sd = Math.sqrt(gain.reduce((a, d) => a + (d - mean) ** 2, 0) / (games - 1));
-const half = (1.96 * sd) / Math.sqrt(games);
-console.log(`own - none: ${(100 * mean).toFixed(1)} points, 95% interval [${(100 * (mean - half)).toFixed(1)}, ${(100 * (mean + half)).toFixed(1)}] (paired by game)`);
+// The teacher check's own question with its interval (its own_gain): own skill against none, paired by game.
+const { mean, ci95 } = pairedGain(arms.none, arms.own);
+console.log(`own - none: ${(100 * mean).toFixed(1)} points, 95% interval [${(100 * ci95[0]).toFixed(1)}, ${(100 * ci95[1]).toFixed(1)}] (paired by game)`);

@@ -8,9 +8,9 @@ import { statSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
+import type { EnvironmentName } from '../env/environment.ts';
 import { environmentOf } from '../env/environments.ts';
-import { tokenizerOf, type Tokenizer } from '../text/tokenizer.ts';
+import { tokenizerOf, worldOfVocabulary, type Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
 
@@ -156,7 +156,7 @@ export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'has
 async function worldOfCheckpoint(path: string): Promise<EnvironmentName | null> {
   try {
     const { checkpoint } = await readCheckpointBytes(path, null);
-    return ENVIRONMENT_NAMES.find((name) => tokenizerOf(environmentOf(name)).hash === checkpoint.vocabHash) ?? null;
+    return worldOfVocabulary(checkpoint.vocabHash);
   } catch {
     return null;
   }

@@ -4,7 +4,8 @@
 // The vocabulary has a stable hash (FNV-1a, hex, over the token list joined by spaces), written into checkpoints
 // and exports so that weights are never paired with another vocabulary.
 import { hashString } from '../common/rng.ts';
-import type { Environment, EnvironmentName } from '../env/environment.ts';
+import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
 import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
@@ -106,6 +107,11 @@ export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer
   let tok = cached.get(env.name);
   if (!tok) cached.set(env.name, (tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS))));
   return tok;
+}
+
+/** The world whose vocabulary hashes to `hash` (each world has its own), or null for none of them. */
+export function worldOfVocabulary(hash: string): EnvironmentName | null {
+  return ENVIRONMENT_NAMES.find((name) => tokenizerOf(environmentOf(name)).hash === hash) ?? null;
 }
 
 /** The household's tokenizer. */

@@ -10,7 +10,7 @@ import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 import { readPolicyOnnx, type LoadedPolicy } from '../onnx/load.ts';
 import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';
 import { OnnxPolicySession } from '../onnx/runtime.ts';
-import { Tokenizer, tokenizerOf } from '../text/tokenizer.ts';
+import { Tokenizer, worldOfVocabulary } from '../text/tokenizer.ts';
 import { playGreedy, type GreedyEpisode, type GreedyStep } from '../onnx/greedy_episode.ts';
 import { pageThreads } from './onnx_threads.ts';
 
@@ -32,8 +32,8 @@ export interface OpenedPolicy {
 
 /** The world whose vocabulary hashes to `hash`, at the scale the card names (else the default), or null. */
 function worldOfPolicy(hash: string, card: TrainingCard): Environment | null {
-  const name = ENVIRONMENT_NAMES.find((n: EnvironmentName) => tokenizerOf(environmentOf(n)).hash === hash);
-  if (name === undefined) return null;
+  const name = worldOfVocabulary(hash);
+  if (name === null) return null;
   const scale = card.extra?.scale;
   return environmentOf(name, typeof scale === 'string' && VARIANTS[name].includes(scale) ? scale : 'tiny');
 }
