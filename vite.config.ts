@@ -4,7 +4,10 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /** COOP and COEP: the page is cross-origin isolated, so it has SharedArrayBuffer (src/isolation.ts). */
-const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
 
 /** The coi-serviceworker package's service worker, beside index.html, for static hosts that send no headers. */
 function coiServiceWorker(): Plugin {

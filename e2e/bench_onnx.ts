@@ -23,7 +23,8 @@ const caseText = process.argv[3] ?? DEFAULT_CASES;
 if (!(Number.isInteger(reps) && reps >= 1)) throw new Error(`reps must be a positive integer, got ${process.argv[2]}`);
 const cases: BenchCase[] = caseText.split(',').map((text) => {
   const m = /^([a-z]+):(\d+)x(\d+)$/.exec(text.trim());
-  if (!m || !isPresetName(m[1]) || Number(m[2]) < 1 || Number(m[3]) < 1) throw new Error(`a case is preset:BATCHxSEQ (e.g. tiny:1x64), got "${text}"`);
+  if (!m || !isPresetName(m[1]) || Number(m[2]) < 1 || Number(m[3]) < 1)
+    throw new Error(`a case is preset:BATCHxSEQ (e.g. tiny:1x64), got "${text}"`);
   return { preset: m[1], batch: Number(m[2]), seqLen: Number(m[3]) };
 });
 
@@ -31,7 +32,14 @@ const root = fileURLToPath(new URL('./bench_onnx/', import.meta.url));
 const outDir = mkdtempSync(join(tmpdir(), 'seed-bench-onnx-'));
 const load = loadavg()[0];
 try {
-  await build({ root, base: './', logLevel: 'warn', configFile: false, build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es' } });
+  await build({
+    root,
+    base: './',
+    logLevel: 'warn',
+    configFile: false,
+    build: { outDir, emptyOutDir: true, target: 'es2022' },
+    worker: { format: 'es' },
+  });
   const site = await serveStatic(outDir, '/bench/');
   const browser = await launchChromium();
   try {
@@ -41,14 +49,24 @@ try {
     const warnings: string[] = [];
     page.on('console', (m) => {
       // onnxruntime's own log lines carry a timestamp; without it, repeats collapse into one line.
-      const text = m.text().replace(/\u001b\[[0-9;]*m/g, '').replace(/^\d{4}-\d\d-\d\d [\d:.]+ /, '');
+      const text = m
+        .text()
+        .replace(/\u001b\[[0-9;]*m/g, '')
+        .replace(/^\d{4}-\d\d-\d\d [\d:.]+ /, '');
       if ((m.type() === 'error' || m.type() === 'warning') && !warnings.includes(text)) warnings.push(text);
     });
     await page.goto(site.url);
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 60_000 });
-    const result: BenchResult = await page.evaluate(({ cases, reps }) => window.benchOnnx(cases, reps), { cases, reps });
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, {
+      timeout: 60_000,
+    });
+    const result: BenchResult = await page.evaluate(({ cases, reps }) => window.benchOnnx(cases, reps), {
+      cases,
+      reps,
+    });
     const origin = new URL(site.url).origin;
-    const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:'));
+    const foreign = requests.filter(
+      (u) => !u.startsWith(`${origin}/`) && !u.startsWith('blob:') && !u.startsWith('data:'),
+    );
     const report = formatReport(result, browser.version(), foreign, warnings);
     writeFileSync(fileURLToPath(new URL('../bench/onnx_browser.md', import.meta.url)), report);
     process.stdout.write(report);
@@ -76,7 +94,9 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
   const lines = [
     '# ONNX benchmark in the browser: our WebGPU forward vs onnxruntime-web (WebGPU EP and wasm)',
     '',
-    'Command: `node scripts/with-webgpu-env.mjs npx tsx e2e/bench_onnx.ts' + (reps === 3 && caseText === DEFAULT_CASES ? '' : ` ${reps} ${caseText}`) + '`',
+    'Command: `node scripts/with-webgpu-env.mjs npx tsx e2e/bench_onnx.ts' +
+      (reps === 3 && caseText === DEFAULT_CASES ? '' : ` ${reps} ${caseText}`) +
+      '`',
     commitLine(sourceCommit()),
     '',
     `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores, 1-minute load average ${load.toFixed(2)} at the start); headless Chromium ${chromium} (${CHROMIUM_ARGS.join(' ')}).`,
@@ -85,7 +105,9 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
     'Same page, same exported model (trained-like weights, seed 1) and the same random token ids for all three. "ours" is',
     '`WebGpuBackend.score` with every position scored: the forward, the tied head on every row, the masked log-softmax',
     '(all tokens allowed) and the gather of one log-prob per position, read back (batch x seq floats). onnxruntime-web',
-    'returns the logits of every position (batch x seq x vocab floats, read back). Times: best of ' + `${reps}` + ' rounds that run',
+    'returns the logits of every position (batch x seq x vocab floats, read back). Times: best of ' +
+      `${reps}` +
+      ' rounds that run',
     'the three one after another, after a warm-up run of each. "ORT / ours" above 1 means our forward is faster. The diff',
     'columns compare with the CPU forward: log-probs for ours, logits for onnxruntime-web.',
     '',
@@ -110,7 +132,11 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
     const geo = Math.exp(ratios.reduce((s, x) => s + Math.log(x), 0) / ratios.length);
     return `- ${name} / ours time: geometric mean ${geo.toFixed(2)} over ${ratios.length} shapes (from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)})`;
   };
-  lines.push('', summary('ORT WebGPU', (row) => row.ortWebGpuMs), summary('ORT wasm', (row) => row.ortWasmMs));
+  lines.push(
+    '',
+    summary('ORT WebGPU', (row) => row.ortWebGpuMs),
+    summary('ORT wasm', (row) => row.ortWasmMs),
+  );
   lines.push(
     '',
     'A software adapter (SwiftShader) runs WGSL on the CPU cores, slowly: these times rank the two WebGPU programs on',
@@ -119,7 +145,12 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
   );
   lines.push('', `Requests outside the page's origin: ${foreign.length === 0 ? 'none' : foreign.join(', ')}.`);
   if (warnings.length > 0) {
-    lines.push('', 'Console warnings and errors of the page (each once):', '', ...warnings.slice(0, 20).map((w) => `- \`${w.replace(/`/g, "'").slice(0, 400)}\``));
+    lines.push(
+      '',
+      'Console warnings and errors of the page (each once):',
+      '',
+      ...warnings.slice(0, 20).map((w) => `- \`${w.replace(/`/g, "'").slice(0, 400)}\``),
+    );
   }
   return lines.join('\n') + '\n';
 }

@@ -11,7 +11,20 @@ import { runCaptured } from '../src/cli/testing.ts';
 describe('bench page', () => {
   it('drives the built site, cross-origin isolated on more than one thread, and writes the eval curve of each seed', async () => {
     const out = mkdtempSync(join(tmpdir(), 'seed-bench-page-'));
-    const { code, stdout } = await runCaptured(run, ['--minutes', '0.3', '--seeds', '1', '--first-seed', '7', '--link', 'preset=micro&evalevery=1&evaleps=2', '--site', 'dist', '--out', out]);
+    const { code, stdout } = await runCaptured(run, [
+      '--minutes',
+      '0.3',
+      '--seeds',
+      '1',
+      '--first-seed',
+      '7',
+      '--link',
+      'preset=micro&evalevery=1&evaleps=2',
+      '--site',
+      'dist',
+      '--out',
+      out,
+    ]);
     expect(code).toBe(0);
     expect(stdout).toContain('| 7 | CPU |');
     const json = JSON.parse(readFileSync(join(out, 'page.json'), 'utf8'));
@@ -25,7 +38,10 @@ describe('bench page', () => {
     expect(seed.evals[0].update).toBe(0);
     for (const e of seed.evals) for (const v of [e.seen, e.unseen]) expect(v).toBeGreaterThanOrEqual(0);
     expect(seed.grpo_signal_share).toBeGreaterThanOrEqual(0);
-    expect(seed.rise).toBeCloseTo(50 * (seed.evals.at(-1).seen + seed.evals.at(-1).unseen - seed.evals[0].seen - seed.evals[0].unseen), 9);
+    expect(seed.rise).toBeCloseTo(
+      50 * (seed.evals.at(-1).seen + seed.evals.at(-1).unseen - seed.evals[0].seen - seed.evals[0].unseen),
+      9,
+    );
     expect(readFileSync(join(out, 'page.md'), 'utf8')).toContain('#seed=S&preset=micro&evalevery=1&evaleps=2');
   });
 });

@@ -51,7 +51,10 @@ const writesReport = profileDir === null && only === null && option('--site') ==
 if (profileDir) mkdirSync(profileDir, { recursive: true });
 const allConfigurations: { name: string; settings: Settings }[] = [
   { name: 'micro, CPU backend (auto)', settings: { ...defaultSettings('micro'), evalEvery: 5 } },
-  { name: 'micro, WebGPU backend (SwiftShader)', settings: { ...defaultSettings('micro'), backend: 'webgpu', evalEvery: 5 } },
+  {
+    name: 'micro, WebGPU backend (SwiftShader)',
+    settings: { ...defaultSettings('micro'), backend: 'webgpu', evalEvery: 5 },
+  },
   { name: 'tiny, the page default (CPU backend, auto)', settings: defaultSettings('tiny') },
 ];
 const configurations = allConfigurations.filter((c) => only === null || c.name.includes(only));
@@ -67,7 +70,9 @@ const browser = await launchChromium();
 const rows: Row[] = [];
 const loadBefore = loadavg()[0];
 try {
-  for (const [n, { name: configuration, settings }] of configurations.flatMap((c) => sites.map((_, i) => [i, c] as const))) {
+  for (const [n, { name: configuration, settings }] of configurations.flatMap((c) =>
+    sites.map((_, i) => [i, c] as const),
+  )) {
     const site = sites[n];
     const name = sites.length > 1 ? `${configuration} [${siteDirs[n]}]` : configuration;
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -103,7 +108,9 @@ try {
       const file = `${profileDir}/${allConfigurations.findIndex((c) => c.name === configuration)}${sites.length > 1 ? `-${n}` : ''}`;
       writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile));
       writeFileSync(`${file}.trace.json`, trace);
-      console.error(`${name}: ${file}.cpuprofile\n${profileSummary(profile)}\n${traceSummary(JSON.parse(trace.toString()))}`);
+      console.error(
+        `${name}: ${file}.cpuprofile\n${profileSummary(profile)}\n${traceSummary(JSON.parse(trace.toString()))}`,
+      );
     }
     await page.getByTestId('pause').click();
     await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor({ timeout: 120_000 });
@@ -144,8 +151,9 @@ const f = (x: number) => x.toFixed(0);
 const table = [
   '| configuration | backend | updates | long tasks while training | their total ms | longest ms | frames | p95 frame gap ms | longest frame gap ms | long tasks while loading | longest ms |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) =>
-    `| ${r.name} | ${r.backend} | ${r.updates} in ${r.seconds} s | ${r.longTasks} | ${f(r.longTaskMs)} | ${f(r.maxLongTaskMs)} | ${r.frames} | ${f(r.p95FrameGapMs)} | ${f(r.maxFrameGapMs)} | ${r.loadLongTasks} | ${f(r.loadMaxMs)} |`,
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.backend} | ${r.updates} in ${r.seconds} s | ${r.longTasks} | ${f(r.longTaskMs)} | ${f(r.maxLongTaskMs)} | ${r.frames} | ${f(r.p95FrameGapMs)} | ${f(r.maxFrameGapMs)} | ${r.loadLongTasks} | ${f(r.loadMaxMs)} |`,
   ),
 ].join('\n');
 const report = `# Main-thread long tasks while the playground trains

@@ -27,7 +27,9 @@ async function exportTable(page: Page) {
 async function shownTable(page: Page) {
   const table = page.locator('[data-testid="stages"] [data-testid="stage-table"]');
   const head = await table.locator('thead th').allTextContents();
-  const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
+  const rows = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? '')));
   return { head, rows };
 }
 
@@ -40,7 +42,18 @@ function shownAs(cell: string, value: number): boolean {
   return Math.abs(Number(cell) - value) <= 1e-4 + 1e-3 * Math.abs(value);
 }
 
-const FIELD_OF: Record<string, string> = { l_old: 'l_old', l_student: 'l_student', l_skill: 'l_skill', l_ref: 'l_ref', 'Δ': 'delta', gate: 'gate', coef: 'coef', grpo: 'coef_grpo', opd: 'coef_opd', kl: 'coef_kl' };
+const FIELD_OF: Record<string, string> = {
+  l_old: 'l_old',
+  l_student: 'l_student',
+  l_skill: 'l_skill',
+  l_ref: 'l_ref',
+  Δ: 'delta',
+  gate: 'gate',
+  coef: 'coef',
+  grpo: 'coef_grpo',
+  opd: 'coef_opd',
+  kl: 'coef_kl',
+};
 
 /** Every row of the table on screen is the exported row of that token: its step, its text and every number. */
 function expectTableInExport(shown: Awaited<ReturnType<typeof shownTable>>, tokens: Noted[], trajectory: number): void {
@@ -52,7 +65,10 @@ function expectTableInExport(shown: Awaited<ReturnType<typeof shownTable>>, toke
     shown.head.slice(2).forEach((name, c) => {
       const field = FIELD_OF[name];
       expect(field, name).toBeDefined();
-      expect(shownAs(cells[c + 2], mine[r][field] as number), `${name} of row ${r}: ${cells[c + 2]} vs ${mine[r][field]}`).toBe(true);
+      expect(
+        shownAs(cells[c + 2], mine[r][field] as number),
+        `${name} of row ${r}: ${cells[c + 2]} vs ${mine[r][field]}`,
+      ).toBe(true);
     });
   });
 }
@@ -71,7 +87,10 @@ describe('per-token export', () => {
     await page.getByTestId('forced-toggle').click();
 
     const four = await exportTable(page);
-    expect([four.json.name, four.csv.name]).toEqual(['seed-tokens-update-1-stage-4.json', 'seed-tokens-update-1-stage-4.csv']);
+    expect([four.json.name, four.csv.name]).toEqual([
+      'seed-tokens-update-1-stage-4.json',
+      'seed-tokens-update-1-stage-4.csv',
+    ]);
     const problem = parseLossProblem(four.json.text);
     expect(problem.lStudent.length).toBe(four.tokens.length);
     expect(four.tokens.every((t) => typeof t.token === 'string' && !('delta' in t))).toBe(true);
@@ -83,12 +102,21 @@ describe('per-token export', () => {
     const five = await exportTable(page);
     expect(five.json.name).toBe('seed-tokens-update-1-stage-5.json');
     expect(parseLossProblem(five.json.text).lStudent.length).toBe(four.tokens.length);
-    expect(five.rows[0]).toBe('trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask,delta,gate,coef,coef_grpo,coef_opd,coef_kl');
+    expect(five.rows[0]).toBe(
+      'trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask,delta,gate,coef,coef_grpo,coef_opd,coef_kl',
+    );
     expectTableInExport(await shownTable(page), five.tokens, trajectory);
     // The CSV rows are the JSON's tokens.
     five.tokens.forEach((t, k) => {
       const cells = five.rows[k + 1].split(',');
-      expect([Number(cells[0]), Number(cells[1]), cells[2], Number(cells[10]), Number(cells[11]), Number(cells[12])]).toEqual([t.trajectory, t.step, t.token, t.delta, t.gate, t.coef]);
+      expect([
+        Number(cells[0]),
+        Number(cells[1]),
+        cells[2],
+        Number(cells[10]),
+        Number(cells[11]),
+        Number(cells[12]),
+      ]).toEqual([t.trajectory, t.step, t.token, t.delta, t.gate, t.coef]);
     });
 
     await stageTo(page, 'optimizer');

@@ -58,7 +58,10 @@ describe('first screen', () => {
       expect(await finding.textContent()).toContain(`${difference.seeds.length} seeds`);
 
       // The change is the last evaluation less the warm start's, both in the curves' CSV.
-      const rows = (await downloadText(page, 'export-csv')).text.trimEnd().split('\n').map((line) => line.split(','));
+      const rows = (await downloadText(page, 'export-csv')).text
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(','));
       const column = rows[0].indexOf('evalUnseen');
       const live = rows.filter((r) => r[0] === 'live');
       expect(live.map((r) => r[3])).toEqual(['0', '1']);

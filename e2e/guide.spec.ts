@@ -7,7 +7,16 @@ import type { Page } from 'playwright-core';
 import { STAGE_CAPTIONS, SYMBOLS, PAPER_URL } from '../src/ui/explain.ts';
 import { formatHash } from '../src/worker/settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, downloadBytes, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  curvePoints,
+  downloadBytes,
+  engineReady,
+  firstRollout,
+  foreignRequests,
+  openPlayground,
+} from './page.ts';
 
 const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optimizer'] as const;
 
@@ -25,7 +34,9 @@ async function episodeView(page: Page) {
   return page.evaluate(() => {
     const update = document.querySelector('[data-testid="episodes-update"]')?.textContent ?? '';
     const done = Number(document.querySelector('[data-testid="curves"]')?.getAttribute('data-points'));
-    const gates = Array.from(document.querySelectorAll('[data-testid="transcript"] .tok'), (el) => el.getAttribute('data-gate'));
+    const gates = Array.from(document.querySelectorAll('[data-testid="transcript"] .tok'), (el) =>
+      el.getAttribute('data-gate'),
+    );
     return {
       update: Number(/update (\d+)/.exec(update)?.[1] ?? Number.NaN),
       done,
@@ -46,7 +57,8 @@ describe('guide', () => {
     const guide = page.getByTestId('guide');
     await guide.locator('summary').click();
     const account = (await guide.textContent()) ?? '';
-    for (const words of ['hindsight skill', 'same network', 'The gate', 'g = sigmoid(β·Delta)']) expect(account).toContain(words);
+    for (const words of ['hindsight skill', 'same network', 'The gate', 'g = sigmoid(β·Delta)'])
+      expect(account).toContain(words);
     expect(await page.getByTestId('paper-link').getAttribute('href')).toBe(PAPER_URL);
     expect(await page.getByTestId('preset-note').getAttribute('data-preset')).toBe('micro');
     expect(await text(page, 'preset-note')).toContain('What to look for');
@@ -77,16 +89,28 @@ describe('guide', () => {
       await engineReady(page);
       expect(await text(page, 'stage-caption')).toBe(STAGE_CAPTIONS[stage]);
       // Every column symbol of the table carries its definition, and the list beside the table defines it too.
-      const abbrs = await page.locator('[data-testid="stages"] [data-testid="stage-table"] abbr, [data-testid="stages"] [data-testid="stage-table-note"] abbr').evaluateAll((els) => els.map((el) => [el.getAttribute('data-symbol'), el.getAttribute('title')]));
-      const defined = await page.locator('[data-testid="stages"] [data-testid="symbols"] dd').evaluateAll((els) => els.map((el) => el.getAttribute('data-symbol')));
+      const abbrs = await page
+        .locator(
+          '[data-testid="stages"] [data-testid="stage-table"] abbr, [data-testid="stages"] [data-testid="stage-table-note"] abbr',
+        )
+        .evaluateAll((els) => els.map((el) => [el.getAttribute('data-symbol'), el.getAttribute('title')]));
+      const defined = await page
+        .locator('[data-testid="stages"] [data-testid="symbols"] dd')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-symbol')));
       for (const [name, title] of abbrs) {
         expect(title).toBe(SYMBOLS[name as keyof typeof SYMBOLS]);
         expect(defined).toContain(name);
       }
       if (stage === 'rescore') expect(abbrs.map(([n]) => n)).toEqual(['l_old', 'l_student', 'l_skill', 'l_ref']);
-      if (stage === 'loss') expect(defined).toEqual(expect.arrayContaining(['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'corr(Δ, expert)', 'λ', 'β']));
+      if (stage === 'loss')
+        expect(defined).toEqual(
+          expect.arrayContaining(['Δ', 'gate', 'coef', 'grpo', 'opd', 'kl', 'corr(Δ, expert)', 'λ', 'β']),
+        );
       // The update's step-level credit, over its decision tokens.
-      if (stage === 'loss') expect(await text(page, 'stage-credit')).toMatch(/Over the update’s \d+ decision tokens: corr\(Δ, expert\) (-?\d\.\d{3}|not defined)/);
+      if (stage === 'loss')
+        expect(await text(page, 'stage-credit')).toMatch(
+          /Over the update’s \d+ decision tokens: corr\(Δ, expert\) (-?\d\.\d{3}|not defined)/,
+        );
     }
     await page.getByTestId('stages').screenshot({ path: `${SCREENSHOTS}/e2e-guide-stage-6.png` });
 
@@ -116,7 +140,8 @@ describe('guide', () => {
       .poll(async () => {
         const view = await episodeView(page);
         // An update is complete once its step is applied; its point comes after its evaluation.
-        if (!(view.update <= view.done + 1 && view.tokens > 0 && view.scored && view.skill)) wrong.push(JSON.stringify(view));
+        if (!(view.update <= view.done + 1 && view.tokens > 0 && view.scored && view.skill))
+          wrong.push(JSON.stringify(view));
         seen.add(view.update);
         return seen.size;
       })
@@ -136,7 +161,12 @@ describe('guide', () => {
     // The first Tab reaches the skip links; each moves the focus to its part of the page, the URL unchanged.
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('skip-controls');
-    for (const [link, target] of [['skip-controls', 'controls-title'], ['skip-curves', 'curves-title'], ['skip-episodes', 'episodes-title'], ['skip-stages', 'stages-title']]) {
+    for (const [link, target] of [
+      ['skip-controls', 'controls-title'],
+      ['skip-curves', 'curves-title'],
+      ['skip-episodes', 'episodes-title'],
+      ['skip-stages', 'stages-title'],
+    ]) {
       await page.getByTestId(link).focus();
       await page.keyboard.press('Enter');
       expect(await focused(page)).toBe(target);
@@ -193,7 +223,9 @@ describe('guide', () => {
     await page.keyboard.press('ArrowRight');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-k'))).toBe('1');
     await page.keyboard.press('End');
-    expect(Number(await page.evaluate(() => document.activeElement?.getAttribute('data-k')))).toBe((await transcriptTokens.count()) - 1);
+    expect(Number(await page.evaluate(() => document.activeElement?.getAttribute('data-k')))).toBe(
+      (await transcriptTokens.count()) - 1,
+    );
     expect(await page.locator('[data-testid="token-detail"] dd[data-name="l_old"]').count()).toBe(1);
 
     // The site's own icon, from its folder.
@@ -224,7 +256,9 @@ describe('guide', () => {
     await page.getByTestId('step-update').click();
     await expect.poll(() => curvePoints(page)).toBe(1);
     await engineReady(page);
-    await page.getByTestId('import-checkpoint').setInputFiles({ name: 'run.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(exported.bytes) });
+    await page
+      .getByTestId('import-checkpoint')
+      .setInputFiles({ name: 'run.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(exported.bytes) });
     await expect.poll(() => text(page, 'checkpoint-message')).toContain('the run goes on from its update 2');
     await expect.poll(() => curvePoints(page)).toBe(0);
     await engineReady(page);

@@ -69,7 +69,9 @@ function functionTimes(profile: CpuProfile): { busyMs: number; functions: Functi
 /** The profile's busiest functions as a text table. */
 export function profileSummary(profile: CpuProfile, rows = 40): string {
   const { busyMs, functions } = functionTimes(profile);
-  const lines = functions.slice(0, rows).map((f) => `${f.totalMs.toFixed(0).padStart(7)} ${f.selfMs.toFixed(0).padStart(7)}  ${f.name}`);
+  const lines = functions
+    .slice(0, rows)
+    .map((f) => `${f.totalMs.toFixed(0).padStart(7)} ${f.selfMs.toFixed(0).padStart(7)}  ${f.name}`);
   const bySelf = [...functions].sort((a, b) => b.selfMs - a.selfMs).slice(0, 20);
   return [
     `busy ${busyMs.toFixed(0)} ms of ${((profile.endTime - profile.startTime) / 1000).toFixed(0)} ms`,
@@ -97,7 +99,9 @@ interface TraceEvent {
  * thread's CPU time, by CPU time. Events nest (a script that forces a layout holds it), so the rows overlap.
  */
 export function traceSummary(trace: { traceEvents: TraceEvent[] }, rows = 25): string {
-  const main = trace.traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const main = trace.traceEvents.filter(
+    (e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain',
+  );
   const totals = new Map<string, { ms: number; cpuMs: number; count: number }>();
   for (const e of trace.traceEvents) {
     if (e.ph !== 'X' || e.dur === undefined || !main.some((m) => m.pid === e.pid && m.tid === e.tid)) continue;
@@ -108,6 +112,9 @@ export function traceSummary(trace: { traceEvents: TraceEvent[] }, rows = 25): s
     totals.set(e.name, t);
   }
   const sorted = [...totals.entries()].sort((a, b) => b[1].cpuMs - a[1].cpuMs).slice(0, rows);
-  const line = (name: string, t: { ms: number; cpuMs: number; count: number }) => `${t.cpuMs.toFixed(0).padStart(7)} ${t.ms.toFixed(0).padStart(7)} ${String(t.count).padStart(6)}  ${name}`;
-  return ['    cpu    wall  count  event on the main thread (ms)', ...sorted.map(([name, t]) => line(name, t))].join('\n');
+  const line = (name: string, t: { ms: number; cpuMs: number; count: number }) =>
+    `${t.cpuMs.toFixed(0).padStart(7)} ${t.ms.toFixed(0).padStart(7)} ${String(t.count).padStart(6)}  ${name}`;
+  return ['    cpu    wall  count  event on the main thread (ms)', ...sorted.map(([name, t]) => line(name, t))].join(
+    '\n',
+  );
 }

@@ -23,10 +23,20 @@ import { FAST, SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPla
 
 const MICRO = defaultSettings('micro');
 /** The shop's micro defaults (a window of the last steps), cut to FAST's short games. */
-const SHOP: Settings = { ...defaultSettings('micro', 'shop'), groupSize: FAST.groupSize, tasksPerUpdate: FAST.tasksPerUpdate, maxSteps: FAST.maxSteps, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+const SHOP: Settings = {
+  ...defaultSettings('micro', 'shop'),
+  groupSize: FAST.groupSize,
+  tasksPerUpdate: FAST.tasksPerUpdate,
+  maxSteps: FAST.maxSteps,
+  evalEvery: 1,
+  evalEpisodes: 2,
+  checkpointEvery: 1,
+};
 
 async function loadFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
-  await page.getByTestId('onnx-file').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+  await page
+    .getByTestId('onnx-file')
+    .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
 }
 
 /** Plays one eval game in the run view of the loaded file; the commands as the transcript shows them. */
@@ -80,7 +90,12 @@ describe('ONNX export and run in the page', () => {
     await page.locator('[data-testid="onnx-policy"]').waitFor();
     // The run view starts from how the run played: max steps and history from the training card.
     const played = playSettingsOf(policy.card);
-    expect(played).toEqual({ maxSteps: MICRO.maxSteps, history: MICRO.history >= MICRO.maxSteps ? Infinity : MICRO.history, maxCommandTokens: 12, fromCard: true });
+    expect(played).toEqual({
+      maxSteps: MICRO.maxSteps,
+      history: MICRO.history >= MICRO.maxSteps ? Infinity : MICRO.history,
+      maxCommandTokens: 12,
+      fromCard: true,
+    });
     expect(await page.getByTestId('onnx-max-steps').inputValue()).toBe(String(MICRO.maxSteps));
     expect(await page.getByTestId('onnx-context').textContent()).toContain('as the training run played');
     const maxSteps = 6;
@@ -89,7 +104,14 @@ describe('ONNX export and run in the page', () => {
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run.png` });
 
     const scene = generateScene('seen', game, TINY, EVAL_SEED);
-    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, householdEnvironment(), scene, { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens });
+    const reference = await playGreedy(
+      cpuLogits(policy.config, policy.params),
+      tok,
+      policy.config.contextLength,
+      householdEnvironment(),
+      scene,
+      { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens },
+    );
     expect(actions).toEqual(reference.steps.map((s) => `> ${s.action}`));
     expect(await page.getByTestId('onnx-outcome').getAttribute('data-won')).toBe(String(reference.won));
     expect(await page.getByTestId('onnx-goal').textContent()).toContain(scene.task.goal);
@@ -112,7 +134,9 @@ describe('ONNX export and run in the page', () => {
     nodes[head].output = ['logits_raw'];
     nodes.push({ op_type: 'Neg', input: ['logits_raw'], output: ['logits'] });
     await loadFile(page, 'negated.onnx', encodeModel(negated));
-    await expect.poll(() => error.textContent()).toMatch(/negated\.onnx.*graph node \d+ \(MatMul logits\/MatMul\): output 0 is "logits_raw", expected "logits"/);
+    await expect
+      .poll(() => error.textContent())
+      .toMatch(/negated\.onnx.*graph node \d+ \(MatMul logits\/MatMul\): output 0 is "logits_raw", expected "logits"/);
     expect(await page.getByTestId('onnx-play').count()).toBe(0);
 
     // The runtime and its WebAssembly came from the site itself.
@@ -152,7 +176,14 @@ describe('ONNX export and run in the page', () => {
     await page.getByTestId('onnx-run-panel').screenshot({ path: `${SCREENSHOTS}/e2e-onnx-run-shop.png` });
 
     const scene = shop.sceneOf('seen', game, EVAL_SEED);
-    const reference = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, shop, scene, { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens });
+    const reference = await playGreedy(
+      cpuLogits(policy.config, policy.params),
+      tok,
+      policy.config.contextLength,
+      shop,
+      scene,
+      { maxSteps, history: played.history, maxCommandTokens: played.maxCommandTokens },
+    );
     expect(actions).toEqual(reference.steps.map((s) => `> ${s.action}`));
     expect(actions[0]).toMatch(/^> search\[[^\]]+\]$/);
     expect(await page.getByTestId('onnx-goal').textContent()).toContain(shop.goal(scene));

@@ -10,7 +10,16 @@ import { STATE_MS } from './wait.ts';
 export const SCREENSHOTS = 'test-results';
 
 /** The micro preset, small and quick: 2 tasks x 3 episodes of at most 6 steps, a 2-game evaluation after every update. */
-export const FAST: Settings = { ...defaultSettings('micro'), groupSize: 3, tasksPerUpdate: 2, maxSteps: 6, history: 6, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+export const FAST: Settings = {
+  ...defaultSettings('micro'),
+  groupSize: 3,
+  tasksPerUpdate: 2,
+  maxSteps: 6,
+  history: 6,
+  evalEvery: 1,
+  evalEpisodes: 2,
+  checkpointEvery: 1,
+};
 
 export interface OpenedPage {
   page: Page;
@@ -24,12 +33,20 @@ export interface OpenedPage {
 
 /** A browser profile whose pages wait up to STATE_MS for any state, action, navigation or download. */
 export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true, ...options });
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 },
+    acceptDownloads: true,
+    ...options,
+  });
   context.setDefaultTimeout(STATE_MS);
   return context;
 }
 
-export async function openPlayground(browser: Browser, hash = '', viewport = { width: 1400, height: 1000 }): Promise<OpenedPage> {
+export async function openPlayground(
+  browser: Browser,
+  hash = '',
+  viewport = { width: 1400, height: 1000 },
+): Promise<OpenedPage> {
   return openTab(await newContext(browser, { viewport }), hash);
 }
 
@@ -46,7 +63,8 @@ export async function openTab(context: BrowserContext, hash = ''): Promise<Opene
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('response', (res) => {
-    if (res.status() >= 400 && !/warmstart-[a-z]+\.ckpt$/.test(res.url())) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+    if (res.status() >= 400 && !/warmstart-[a-z]+\.ckpt$/.test(res.url()))
+      problems.push(`HTTP ${res.status()} for ${res.url()}`);
   });
   // Requests of the page and of its workers.
   context.on('request', (req) => requests.push(req.url()));
@@ -57,7 +75,9 @@ export async function openTab(context: BrowserContext, hash = ''): Promise<Opene
 
 /** Requests that went anywhere but the page's own origin (blob: and data: URLs stay in the page). */
 export function foreignRequests(opened: OpenedPage): string[] {
-  return opened.requests.filter((url) => !url.startsWith(`${opened.origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:'));
+  return opened.requests.filter(
+    (url) => !url.startsWith(`${opened.origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:'),
+  );
 }
 
 export async function engineReady(page: Page): Promise<void> {
@@ -147,7 +167,10 @@ export async function fullPageShot(page: Page, path: string): Promise<void> {
   let height = viewport.height;
   // A panel painted for the first time takes its own height in place of the one it was laid out with.
   for (let round = 0; round < 4; round++) {
-    const pageHeight = Math.max(viewport.height, await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom + window.scrollY)));
+    const pageHeight = Math.max(
+      viewport.height,
+      await page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().bottom + window.scrollY)),
+    );
     if (pageHeight === height) break;
     height = pageHeight;
     await page.setViewportSize({ width: viewport.width, height });

@@ -10,7 +10,18 @@ import { Rng } from '../src/common/rng.ts';
 import { DEFAULT_SETTINGS, defaultSettings, formatHash, parseHash } from '../src/worker/settings.ts';
 import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, firstRollout, foreignRequests, fullPageShot, openPlayground } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  curvePoints,
+  downloadBytes,
+  downloadText,
+  engineReady,
+  firstRollout,
+  foreignRequests,
+  fullPageShot,
+  openPlayground,
+} from './page.ts';
 import { STAGES, expectExampleMarked, expectForcedToggle, expectPictureAt } from './stage_picture.ts';
 
 function close(a: number, b: number, abs: number, rel: number): boolean {
@@ -41,7 +52,11 @@ async function readEpisodes(page: Page) {
       })),
     );
     const commands = await page.locator('[data-testid="transcript-step"] .command').evaluateAll((els) =>
-      els.map((el) => Array.from(el.querySelectorAll('.tok'), (t) => t.textContent ?? '').filter((t) => t !== '<end>').join(' ')),
+      els.map((el) =>
+        Array.from(el.querySelectorAll('.tok'), (t) => t.textContent ?? '')
+          .filter((t) => t !== '<end>')
+          .join(' '),
+      ),
     );
     out.push({
       index,
@@ -62,38 +77,43 @@ async function readEpisodes(page: Page) {
  * every token of every trajectory on the heatmap against it; checks each skill card belongs to its transcript.
  */
 async function expectHeatmapEqualsRecomputation(page: Page, settings: typeof FAST): Promise<void> {
-    const { name, text } = await downloadText(page, 'export-loss-json');
-    expect(name).toMatch(/^seed-tokens-update-\d+-stage-5\.json$/);
-    const problem = parseLossProblem(text);
-    expect(problem.hyper).toEqual({ lambda: settings.lambda, beta: settings.beta, clip: settings.clip, klCoef: settings.klCoef, gate: true });
-    const recomputed = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
+  const { name, text } = await downloadText(page, 'export-loss-json');
+  expect(name).toMatch(/^seed-tokens-update-\d+-stage-5\.json$/);
+  const problem = parseLossProblem(text);
+  expect(problem.hyper).toEqual({
+    lambda: settings.lambda,
+    beta: settings.beta,
+    clip: settings.clip,
+    klCoef: settings.klCoef,
+    gate: true,
+  });
+  const recomputed = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
 
-    const episodes = await readEpisodes(page);
-    expect(episodes.length).toBe(settings.groupSize * settings.tasksPerUpdate);
-    let k = 0;
-    for (const e of episodes.sort((a, b) => a.index - b.index)) {
-      for (const t of e.tokens) {
-        expect(close(t.delta, recomputed.delta[k], 1e-6, 1e-5)).toBe(true);
-        expect(close(t.gate, recomputed.gate[k], 1e-6, 1e-5)).toBe(true);
-        expect(close(t.coef, recomputed.coef[k], 1e-7, 1e-4)).toBe(true);
-        // A forced token (the decoding mask allowed it alone) has Delta 0 and shows no colour; the others do.
-        if (t.forced) expect(Math.abs(t.delta)).toBeLessThan(1e-6);
-        expect(t.coloured).toBe(!t.forced);
-        k++;
-      }
-      // The skill card beside a transcript is that trajectory's: same index, the outcome it was told, and an
-      // analyzer prompt made of this task and these commands.
-      expect(e.skillCardIndex).toBe(e.index);
-      expect(e.skillOutcome?.includes(e.outcome === 'success' ? 'success' : 'failure')).toBe(true);
-      expect(e.prompt).toContain(e.outcome === 'success' ? '<outcome> success' : '<outcome> failure');
-      expect(e.prompt).toContain(e.goal!.replace(/\.$/, ''));
-      for (const c of e.commands) expect(e.prompt).toContain(c);
+  const episodes = await readEpisodes(page);
+  expect(episodes.length).toBe(settings.groupSize * settings.tasksPerUpdate);
+  let k = 0;
+  for (const e of episodes.sort((a, b) => a.index - b.index)) {
+    for (const t of e.tokens) {
+      expect(close(t.delta, recomputed.delta[k], 1e-6, 1e-5)).toBe(true);
+      expect(close(t.gate, recomputed.gate[k], 1e-6, 1e-5)).toBe(true);
+      expect(close(t.coef, recomputed.coef[k], 1e-7, 1e-4)).toBe(true);
+      // A forced token (the decoding mask allowed it alone) has Delta 0 and shows no colour; the others do.
+      if (t.forced) expect(Math.abs(t.delta)).toBeLessThan(1e-6);
+      expect(t.coloured).toBe(!t.forced);
+      k++;
     }
-    expect(k).toBe(problem.lStudent.length);
-    const tokens = episodes.flatMap((e) => e.tokens);
-    expect(tokens.some((t) => t.forced)).toBe(true);
-    expect(tokens.some((t) => !t.forced)).toBe(true);
-
+    // The skill card beside a transcript is that trajectory's: same index, the outcome it was told, and an
+    // analyzer prompt made of this task and these commands.
+    expect(e.skillCardIndex).toBe(e.index);
+    expect(e.skillOutcome?.includes(e.outcome === 'success' ? 'success' : 'failure')).toBe(true);
+    expect(e.prompt).toContain(e.outcome === 'success' ? '<outcome> success' : '<outcome> failure');
+    expect(e.prompt).toContain(e.goal!.replace(/\.$/, ''));
+    for (const c of e.commands) expect(e.prompt).toContain(c);
+  }
+  expect(k).toBe(problem.lStudent.length);
+  const tokens = episodes.flatMap((e) => e.tokens);
+  expect(tokens.some((t) => t.forced)).toBe(true);
+  expect(tokens.some((t) => !t.forced)).toBe(true);
 }
 
 describe('playground', () => {
@@ -117,7 +137,9 @@ describe('playground', () => {
     await page.getByTestId('step-update').click();
     await engineReady(page);
     await expect.poll(() => curvePoints(page)).toBeGreaterThanOrEqual(3);
-    expect(Number(await page.getByTestId('chart-success-unseen').getAttribute('data-live-series'))).toBeGreaterThanOrEqual(2);
+    expect(
+      Number(await page.getByTestId('chart-success-unseen').getAttribute('data-live-series')),
+    ).toBeGreaterThanOrEqual(2);
     await shot(page, 'e2e-playground-curves', 'curves');
 
     await expectHeatmapEqualsRecomputation(page, FAST);
@@ -128,15 +150,25 @@ describe('playground', () => {
     await page.getByTestId('colour-by').selectOption('coef');
     await shot(page, 'e2e-playground-episode', 'episodes');
     await page.getByTestId('filter').selectOption('failure');
-    const failures = await page.getByTestId('trajectory-pick').evaluateAll((els) => els.map((el) => el.getAttribute('data-won')));
+    const failures = await page
+      .getByTestId('trajectory-pick')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-won')));
     expect(failures.every((w) => w === 'false')).toBe(true);
 
     // A row per update, and the warm start's evaluation (update 0). The worker's events travel on their own
     // port and may land after Step has answered: the CSV and the chart are compared once both have every point.
-    await expect.poll(async () => {
-      const csv = await downloadText(page, 'export-csv');
-      return csv.text.trimEnd().split('\n').filter((row) => row.startsWith('live,')).length - (await curvePoints(page) + 1);
-    }).toBe(0);
+    await expect
+      .poll(async () => {
+        const csv = await downloadText(page, 'export-csv');
+        return (
+          csv.text
+            .trimEnd()
+            .split('\n')
+            .filter((row) => row.startsWith('live,')).length -
+          ((await curvePoints(page)) + 1)
+        );
+      })
+      .toBe(0);
     const png = await downloadBytes(page, 'export-png');
     expect(Array.from(png.bytes.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
 
@@ -153,7 +185,9 @@ describe('playground', () => {
     const ck = readCheckpoint(exported.bytes);
     const rng = new Rng(11);
     const moved = writeCheckpoint({ ...ck, params: ck.params.map((x) => x + 0.05 * rng.normal()) });
-    await page.getByTestId('import-checkpoint').setInputFiles({ name: 'moved.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(moved) });
+    await page
+      .getByTestId('import-checkpoint')
+      .setInputFiles({ name: 'moved.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(moved) });
     await expect.poll(() => page.getByTestId('checkpoint-message').getAttribute('data-ok')).toBe('true');
     await engineReady(page);
 
@@ -207,9 +241,14 @@ describe('playground', () => {
   });
 
   it('falls back per setting with a visible notice on a garbage hash', async () => {
-    const { page, problems } = await openPlayground(chromium.browser, '#lambda=abc&beta=-3&group=2.5&algo=ppo&zzz=1&%E0%A4%A&preset=huge');
+    const { page, problems } = await openPlayground(
+      chromium.browser,
+      '#lambda=abc&beta=-3&group=2.5&algo=ppo&zzz=1&%E0%A4%A&preset=huge',
+    );
     await firstRollout(page);
-    const keys = await page.getByTestId('hash-notice').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+    const keys = await page
+      .getByTestId('hash-notice')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
     expect(keys).toEqual(['%E0%A4%A', 'lambda', 'beta', 'group', 'algo', 'zzz', 'preset']);
     expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe(String(DEFAULT_SETTINGS.lambda));
     expect(await page.locator('select[data-setting="algo"]').inputValue()).toBe('seed');
@@ -217,14 +256,21 @@ describe('playground', () => {
     expect(problems).toEqual([]);
   });
 
-  it('keeps the first of two presets in the link, with that preset\'s defaults', async () => {
+  it("keeps the first of two presets in the link, with that preset's defaults", async () => {
     const { page, problems } = await openPlayground(chromium.browser, '#preset=micro&preset=tiny');
     await engineReady(page);
-    const notices = await page.getByTestId('hash-notice').evaluateAll((els) => els.map((el) => [el.getAttribute('data-key'), el.textContent]));
+    const notices = await page
+      .getByTestId('hash-notice')
+      .evaluateAll((els) => els.map((el) => [el.getAttribute('data-key'), el.textContent]));
     expect(notices).toEqual([['preset', 'preset=tiny appears twice; the first value is kept']]);
     expect(await page.locator('select[data-setting="preset"]').inputValue()).toBe('micro');
-    expect(await page.locator('input[data-setting="group"]').inputValue()).toBe(String(defaultSettings('micro').groupSize));
-    expect(parseHash(await page.evaluate(() => location.hash))).toEqual({ settings: defaultSettings('micro'), notices: [] });
+    expect(await page.locator('input[data-setting="group"]').inputValue()).toBe(
+      String(defaultSettings('micro').groupSize),
+    );
+    expect(parseHash(await page.evaluate(() => location.hash))).toEqual({
+      settings: defaultSettings('micro'),
+      notices: [],
+    });
     expect(problems).toEqual([]);
   });
 
@@ -257,10 +303,18 @@ describe('playground', () => {
     const corrupt = good.bytes.slice();
     corrupt[corrupt.length >> 1] ^= 0x5a;
     const input = page.getByTestId('import-checkpoint');
-    await input.setInputFiles({ name: 'corrupt.ckpt', mimeType: 'application/octet-stream', buffer: Buffer.from(corrupt) });
+    await input.setInputFiles({
+      name: 'corrupt.ckpt',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(corrupt),
+    });
     await expect.poll(() => page.getByTestId('checkpoint-message').textContent()).toContain('checksum mismatch');
     expect(await page.getByTestId('checkpoint-message').getAttribute('data-ok')).toBe('false');
-    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a checkpoint at all') });
+    await input.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a checkpoint at all'),
+    });
     await expect.poll(() => page.getByTestId('checkpoint-message').textContent()).toContain('not a SEED checkpoint');
     await shot(page, 'e2e-corrupt-checkpoint', 'checkpoints');
     await engineReady(page);
@@ -298,8 +352,16 @@ describe('playground', () => {
     // The training rollouts join the eval chart only when asked; a legend chip hides its series.
     expect(series.some((s) => s.includes('train rollouts'))).toBe(false);
     await page.getByTestId('show-train').check();
-    await expect.poll(async () => (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.includes('live seed train rollouts')).toBe(true);
-    const chip = page.locator('[data-testid="chart-success-seen"] [data-testid="series-chip"][data-label="live grpo eval-seen (smoothed)"]');
+    await expect
+      .poll(async () =>
+        (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.includes(
+          'live seed train rollouts',
+        ),
+      )
+      .toBe(true);
+    const chip = page.locator(
+      '[data-testid="chart-success-seen"] [data-testid="series-chip"][data-label="live grpo eval-seen (smoothed)"]',
+    );
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('false');
@@ -340,7 +402,10 @@ describe('playground', () => {
       els
         .filter((el) => {
           const e = el as HTMLInputElement;
-          const text = (e.labels?.length ?? 0) > 0 || e.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent?.trim());
+          const text =
+            (e.labels?.length ?? 0) > 0 ||
+            e.getAttribute('aria-label') ||
+            (el.tagName === 'BUTTON' && el.textContent?.trim());
           return !text;
         })
         .map((el) => el.outerHTML.slice(0, 80)),
@@ -362,7 +427,10 @@ describe('playground', () => {
   });
 
   it('lays out on a laptop screen and a narrow one', async () => {
-    for (const [w, h] of [[1280, 800], [760, 1000]]) {
+    for (const [w, h] of [
+      [1280, 800],
+      [760, 1000],
+    ]) {
       const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST), { width: w, height: h });
       await firstRollout(page);
       await engineReady(page);

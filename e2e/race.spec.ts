@@ -14,7 +14,10 @@ async function numberOf(page: Page, testId: string, attribute: string): Promise<
 
 /** The race's rows of the curves CSV, by arm: update -> eval-unseen (null where it has none). */
 function raceRows(csv: string): { arms: Map<string, Map<number, number | null>>; seeds: Set<string> } {
-  const [head, ...rows] = csv.trimEnd().split('\n').map((line) => line.split(','));
+  const [head, ...rows] = csv
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(','));
   const at = (name: string) => head.indexOf(name);
   const arms = new Map<string, Map<number, number | null>>();
   const seeds = new Set<string>();
@@ -36,13 +39,18 @@ describe('race mode', () => {
     const { page } = opened;
     await engineReady(page);
     await page.getByTestId('race-start').click();
-    for (const arm of [0, 1]) await expect.poll(() => numberOf(page, `race-arm-${arm}`, 'data-evaluations')).toBeGreaterThanOrEqual(2);
+    for (const arm of [0, 1])
+      await expect.poll(() => numberOf(page, `race-arm-${arm}`, 'data-evaluations')).toBeGreaterThanOrEqual(2);
     await expect.poll(() => numberOf(page, 'race-difference', 'data-pairs')).toBeGreaterThanOrEqual(2);
     expect(await page.getByTestId('race-arm-0').getAttribute('data-algo')).toBe('grpo');
     expect(await page.getByTestId('race-arm-1').getAttribute('data-algo')).toBe('seed-exact');
-    expect(await page.getByTestId('race-difference').textContent()).toMatch(/eval-unseen: [+−]\d+\.\d points at update \d+, mean [+−]\d+\.\d points over \d+ paired evaluations/);
+    expect(await page.getByTestId('race-difference').textContent()).toMatch(
+      /eval-unseen: [+−]\d+\.\d points at update \d+, mean [+−]\d+\.\d points over \d+ paired evaluations/,
+    );
     expect(await page.getByTestId('chart-race-success').getAttribute('data-live-series')).toBe('4');
-    expect(await page.getByTestId('chart-race-difference').getAttribute('data-series')).toContain('eval-unseen difference');
+    expect(await page.getByTestId('chart-race-difference').getAttribute('data-series')).toContain(
+      'eval-unseen difference',
+    );
     // The page's own run did not train during the race.
     expect(await page.getByTestId('engine-state').getAttribute('data-state')).not.toBe('playing');
 
@@ -60,10 +68,15 @@ describe('race mode', () => {
         exported = raceRows(text);
         const grpo = exported.arms.get('grpo') ?? new Map<number, number | null>();
         const seed = exported.arms.get('seed-exact') ?? new Map<number, number | null>();
-        differences = [...grpo].flatMap(([update, g]) => (update >= 1 && g !== null && seed.get(update) != null ? [seed.get(update)! - g] : []));
+        differences = [...grpo].flatMap(([update, g]) =>
+          update >= 1 && g !== null && seed.get(update) != null ? [seed.get(update)! - g] : [],
+        );
         const mean = differences.reduce((a, b) => a + b, 0) / differences.length;
         const shownMean = await numberOf(page, 'race-difference', 'data-mean');
-        return (await numberOf(page, 'race-difference', 'data-pairs')) === differences.length && Math.abs(shownMean - mean) < 1e-9;
+        return (
+          (await numberOf(page, 'race-difference', 'data-pairs')) === differences.length &&
+          Math.abs(shownMean - mean) < 1e-9
+        );
       })
       .toBe(true);
     expect([...exported.arms.keys()].sort()).toEqual(['grpo', 'seed-exact']);
@@ -72,10 +85,14 @@ describe('race mode', () => {
 
     // The page's own CSV holds the same race rows beside its own run's.
     const inPageCsv = raceRows((await downloadText(page, 'export-csv')).text).arms;
-    for (const [arm, rows] of exported.arms) for (const [update, unseen] of rows) expect(inPageCsv.get(arm)?.get(update), `${arm} ${update}`).toBe(unseen);
+    for (const [arm, rows] of exported.arms)
+      for (const [update, unseen] of rows) expect(inPageCsv.get(arm)?.get(update), `${arm} ${update}`).toBe(unseen);
 
     // A setting edited mid-race applies to the next race, and the race says so.
-    await page.evaluate((hash) => void (location.hash = hash), formatHash({ ...FAST, algo: 'grpo', seed: 3, lr: 0.002 }));
+    await page.evaluate(
+      (hash) => void (location.hash = hash),
+      formatHash({ ...FAST, algo: 'grpo', seed: 3, lr: 0.002 }),
+    );
     await expect.poll(() => page.getByTestId('race-settings-changed').textContent()).toContain('Learning rate');
 
     await page.getByTestId('race-stop').click();

@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
 import { formatHash } from '../src/worker/settings.ts';
-import { FAST, SCREENSHOTS, curvePoints, downloadBytes, downloadText, engineReady, foreignRequests, newContext, openTab } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  curvePoints,
+  downloadBytes,
+  downloadText,
+  engineReady,
+  foreignRequests,
+  newContext,
+  openTab,
+} from './page.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 
 /** The record the built site shows: the newest that public/runs/index.json lists (vite copies public/ into dist/). */
@@ -44,7 +54,9 @@ async function openWarmStartHeld(browser: Browser) {
 /** A page whose requests for `path` under runs/ are answered by `answer` (service workers blocked, so the route sees them). */
 async function openWithRuns(browser: Browser, path: string, answer: { status: number; body: string }) {
   const context = await newContext(browser, { serviceWorkers: 'block' });
-  await context.route(`**/runs/${path}`, (route) => route.fulfill({ status: answer.status, contentType: 'application/json', body: answer.body }));
+  await context.route(`**/runs/${path}`, (route) =>
+    route.fulfill({ status: answer.status, contentType: 'application/json', body: answer.body }),
+  );
   return openTab(context, formatHash(FAST));
 }
 
@@ -66,7 +78,11 @@ describe('recorded run', () => {
     expect(await page.getByTestId('recorded-commit').textContent()).toBe(run.commit);
     expect(await panel.textContent()).toContain(`runs/${file}`);
     const series = (await page.locator(SUCCESS).getAttribute('data-series'))!.split('|');
-    expect(series.filter((s) => s.startsWith('recorded '))).toEqual(run.arms.map((a) => `recorded ${a.algo} eval-unseen (mean of ${a.seeds.length} seed${a.seeds.length === 1 ? '' : 's'})`));
+    expect(series.filter((s) => s.startsWith('recorded '))).toEqual(
+      run.arms.map(
+        (a) => `recorded ${a.algo} eval-unseen (mean of ${a.seeds.length} seed${a.seeds.length === 1 ? '' : 's'})`,
+      ),
+    );
     await page.getByTestId('curves').screenshot({ path: `${SCREENSHOTS}/e2e-recorded-curves.png` });
 
     // Scrubbing with the keyboard: the last recorded update first, the first after Home.
@@ -77,7 +93,9 @@ describe('recorded run', () => {
     await page.keyboard.press('Home');
     await expect.poll(() => panel.getAttribute('data-update')).toBe(String(updates[0]));
     expect(await page.getByTestId('recorded-update').textContent()).toBe(`update ${updates[0]} of ${run.updates}`);
-    const shown = await page.getByTestId('recorded-episode').evaluateAll((els) => els.map((el) => el.getAttribute('data-update')));
+    const shown = await page
+      .getByTestId('recorded-episode')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-update')));
     expect(shown).toEqual(run.episodes.filter((e) => e.update === updates[0]).map(() => String(updates[0])));
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => panel.getAttribute('data-update')).toBe(String(updates[1]));
@@ -95,11 +113,16 @@ describe('recorded run', () => {
     expect(await seriesCount(page, 'recorded')).toBe(run.arms.length);
 
     const csv = await downloadText(page, 'export-csv');
-    const rows = csv.text.trimEnd().split('\n').map((l) => l.split(','));
+    const rows = csv.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
     expect(rows[0].slice(0, 4)).toEqual(['source', 'run', 'seed', 'update']);
     const sources = new Set(rows.slice(1).map((r) => r[0]));
     expect([...sources].sort()).toEqual(['live', 'recorded']);
-    expect(rows.filter((r) => r[0] === 'recorded')).toHaveLength(run.arms.reduce((n, a) => n + a.seeds.reduce((m, s) => m + s.curve.length, 0), 0));
+    expect(rows.filter((r) => r[0] === 'recorded')).toHaveLength(
+      run.arms.reduce((n, a) => n + a.seeds.reduce((m, s) => m + s.curve.length, 0), 0),
+    );
     // The warm start's evaluation (update 0), then update 1.
     expect(rows.filter((r) => r[0] === 'live').map((r) => r[3])).toEqual(['0', '1']);
     const png = await downloadBytes(page, 'export-png');
@@ -112,15 +135,22 @@ describe('recorded run', () => {
   it('says in one line why a missing or damaged record is not shown, and the page trains as before', async () => {
     const { file, run } = shippedRecord();
     const missing = await openWithRuns(chromium.browser, 'index.json', { status: 404, body: 'not found' });
-    await expect.poll(() => missing.page.getByTestId('recorded-message').textContent()).toBe('No recorded run: runs/index.json was not read (HTTP 404).');
+    await expect
+      .poll(() => missing.page.getByTestId('recorded-message').textContent())
+      .toBe('No recorded run: runs/index.json was not read (HTTP 404).');
     expect(await missing.page.getByTestId('recorded-run').getAttribute('data-state')).toBe('failed');
     // The 404 itself is the case under test: its response and the console line the browser writes for it.
     expect(missing.problems.filter((p) => !p.includes('runs/index.json') && !p.includes('status of 404'))).toEqual([]);
     await missing.page.close();
 
-    const damaged = await openWithRuns(chromium.browser, file, { status: 200, body: JSON.stringify({ ...run, command: 3 }) });
+    const damaged = await openWithRuns(chromium.browser, file, {
+      status: 200,
+      body: JSON.stringify({ ...run, command: 3 }),
+    });
     const { page, problems } = damaged;
-    await expect.poll(() => page.getByTestId('recorded-message').textContent()).toBe(`The recorded run runs/${file} was not shown: command is 3, not text.`);
+    await expect
+      .poll(() => page.getByTestId('recorded-message').textContent())
+      .toBe(`The recorded run runs/${file} was not shown: command is 3, not text.`);
     expect(await page.locator(SUCCESS).getAttribute('data-recorded-series')).toBe('0');
     await engineReady(page);
     await page.getByTestId('step-update').click();

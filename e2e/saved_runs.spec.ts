@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatHash } from '../src/worker/settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, engineReady, openPlayground, openTab, putSavedRecord, savedRecords } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  curvePoints,
+  engineReady,
+  openPlayground,
+  openTab,
+  putSavedRecord,
+  savedRecords,
+} from './page.ts';
 
 async function stepOnce(page: Page): Promise<void> {
   await page.getByTestId('step-update').click();
@@ -12,13 +21,15 @@ async function stepOnce(page: Page): Promise<void> {
 }
 
 async function offers(page: Page): Promise<[string | null, string | null][]> {
-  return page.getByTestId('resume-offer').evaluateAll((els) => els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-updates')]));
+  return page
+    .getByTestId('resume-offer')
+    .evaluateAll((els) => els.map((el) => [el.getAttribute('data-run-id'), el.getAttribute('data-updates')]));
 }
 
 describe('saved runs', () => {
   const chromium = chromiumForSuite();
 
-  it('keeps each tab\'s run: a second tab is offered the first tab\'s run and never writes over it', async () => {
+  it("keeps each tab's run: a second tab is offered the first tab's run and never writes over it", async () => {
     const tabA = await openPlayground(chromium.browser, formatHash(FAST));
     await engineReady(tabA.page);
     await stepOnce(tabA.page);
@@ -34,7 +45,11 @@ describe('saved runs', () => {
     await expect.poll(async () => Object.keys(await savedRecords(tabB.page)).length).toBe(2);
     const records = await savedRecords(tabB.page);
     expect(records[idA].updates).toBe(1);
-    expect(Object.values(records).map((r) => r.updates).sort()).toEqual([1, 2]);
+    expect(
+      Object.values(records)
+        .map((r) => r.updates)
+        .sort(),
+    ).toEqual([1, 2]);
     // Tab A trains on, in its own record; it is offered tab B's run.
     await stepOnce(tabA.page);
     await expect.poll(async () => (await savedRecords(tabA.page))[idA].updates).toBe(2);
@@ -42,7 +57,9 @@ describe('saved runs', () => {
 
     // Resumed in tab B while tab A still trains it, the run goes on as a copy under a new id.
     await tabB.page.getByTestId('resume').click();
-    await expect.poll(() => tabB.page.getByTestId('backend').textContent()).toContain('a copy of the run saved at update');
+    await expect
+      .poll(() => tabB.page.getByTestId('backend').textContent())
+      .toContain('a copy of the run saved at update');
     await engineReady(tabB.page);
     await stepOnce(tabB.page);
     await expect.poll(async () => Object.keys(await savedRecords(tabB.page)).length).toBe(3);
@@ -63,7 +80,9 @@ describe('saved runs', () => {
     await engineReady(page);
     const refused = page.getByTestId('saved-refused');
     await expect.poll(() => refused.count()).toBe(4);
-    const lines = Object.fromEntries(await refused.evaluateAll((els) => els.map((el) => [el.getAttribute('data-run-id'), el.textContent ?? ''])));
+    const lines = Object.fromEntries(
+      await refused.evaluateAll((els) => els.map((el) => [el.getAttribute('data-run-id'), el.textContent ?? ''])),
+    );
     expect(lines['null-curve']).toContain("curves[0] is null, not an update's metrics");
     expect(lines.huge).toContain('updates is 1e+308, not a whole number');
     expect(lines['old-clip']).toContain('settings: clip=2 is outside [0, 1)');
@@ -98,7 +117,9 @@ describe('saved runs', () => {
       };
     });
     await stepOnce(page);
-    await expect.poll(() => page.getByTestId('run-errors').textContent()).toMatch(/resume from the last checkpoint.*Its last checkpoint \(update 1\) is offered/);
+    await expect
+      .poll(() => page.getByTestId('run-errors').textContent())
+      .toMatch(/resume from the last checkpoint.*Its last checkpoint \(update 1\) is offered/);
     const offer = page.locator(`[data-testid="resume-offer"][data-run-id="${lostId}"]`);
     await offer.waitFor();
     expect(await offer.textContent()).toContain('stopped by the loss of the GPU device');
@@ -113,7 +134,9 @@ describe('saved runs', () => {
     await expect.poll(() => offers(page)).toEqual([[lostId, '1']]);
 
     await page.getByTestId('resume').click();
-    await expect.poll(() => page.getByTestId('backend').textContent()).toContain('Started from the run saved at update 1');
+    await expect
+      .poll(() => page.getByTestId('backend').textContent())
+      .toContain('Started from the run saved at update 1');
     await engineReady(page);
     await stepOnce(page);
     await expect.poll(() => curvePoints(page)).toBe(2);

@@ -34,7 +34,9 @@ describe('page shell', () => {
     const { page, problems } = await openSite(chromium.browser);
     expect(page.url()).toMatch(/^http:\/\/localhost:\d+\/seed\/$/);
     await expect(page.locator('h1').textContent()).resolves.toBe('SEED Playground');
-    const status = page.locator('[data-testid="adapter-status"][data-state="ready"], [data-testid="webgpu-unavailable"]');
+    const status = page.locator(
+      '[data-testid="adapter-status"][data-state="ready"], [data-testid="webgpu-unavailable"]',
+    );
     await status.first().waitFor();
     const banner = page.getByTestId('webgpu-unavailable');
     if (await banner.count()) throw new Error(`the page found no WebGPU: ${await banner.textContent()}`);
@@ -54,7 +56,10 @@ describe('page shell', () => {
     const run = page.getByTestId('selftest-run');
     await page.locator('[data-testid="selftest-run"]:not([disabled])').waitFor();
     await run.click();
-    await page.locator('[data-testid="selftest-status"][data-state="done"], [data-testid="selftest-error"]').first().waitFor();
+    await page
+      .locator('[data-testid="selftest-status"][data-state="done"], [data-testid="selftest-error"]')
+      .first()
+      .waitFor();
     const error = page.getByTestId('selftest-error');
     if (await error.count()) throw new Error(`self-test failed in the page: ${await error.textContent()}`);
     const maxError = Number(await page.getByTestId('selftest-max-error').textContent());

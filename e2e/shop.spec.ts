@@ -10,7 +10,15 @@ import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
 
 /** The shop's micro defaults (its episode layout: a window of the last steps), cut to FAST's short games and quick evaluations. */
-const SHOP: Settings = { ...defaultSettings('micro', 'shop'), groupSize: FAST.groupSize, tasksPerUpdate: FAST.tasksPerUpdate, maxSteps: FAST.maxSteps, evalEvery: 1, evalEpisodes: 2, checkpointEvery: 1 };
+const SHOP: Settings = {
+  ...defaultSettings('micro', 'shop'),
+  groupSize: FAST.groupSize,
+  tasksPerUpdate: FAST.tasksPerUpdate,
+  maxSteps: FAST.maxSteps,
+  evalEvery: 1,
+  evalEpisodes: 2,
+  checkpointEvery: 1,
+};
 const HEADLINE = '[data-testid="chart-headline-unseen"]';
 
 /** What the page's transcripts show of the shop, over every trajectory of the update on screen. */
@@ -24,7 +32,9 @@ async function readShopEpisodes(page: Page) {
     const transcript = page.locator(`[data-testid="transcript"][data-index="${index}"]`);
     await transcript.waitFor();
     out.push({
-      pages: await transcript.getByTestId('shop-page').evaluateAll((els) => els.map((el) => ({ kind: el.getAttribute('data-kind'), text: el.textContent ?? '' }))),
+      pages: await transcript
+        .getByTestId('shop-page')
+        .evaluateAll((els) => els.map((el) => ({ kind: el.getAttribute('data-kind'), text: el.textContent ?? '' }))),
       results: await transcript.getByTestId('shop-result').allTextContents(),
       // The command tokens as the transcript lays them out (a gap between chips unless one is glued to the one
       // before), the end token left out.
@@ -54,8 +64,12 @@ describe('the shop', () => {
     // No warm start ships for the shop: the page says what the run starts from, and fetched none.
     const notice = page.getByTestId('random-start');
     expect(await notice.getAttribute('data-env')).toBe('shop');
-    expect(await notice.textContent()).toContain(`No warm start ships for the shop's micro preset: this run starts from a seeded random initialisation, seed ${SHOP.seed}`);
-    expect(await page.getByTestId('initial-source').textContent()).toBe(`a seeded random initialisation, seed ${SHOP.seed} (no warm start ships for the shop's micro preset)`);
+    expect(await notice.textContent()).toContain(
+      `No warm start ships for the shop's micro preset: this run starts from a seeded random initialisation, seed ${SHOP.seed}`,
+    );
+    expect(await page.getByTestId('initial-source').textContent()).toBe(
+      `a seeded random initialisation, seed ${SHOP.seed} (no warm start ships for the shop's micro preset)`,
+    );
     expect(opened.requests.some((url) => url.includes('warmstart-'))).toBe(false);
 
     const episodes = await readShopEpisodes(page);
@@ -90,13 +104,20 @@ describe('the shop', () => {
     expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual(SHOP);
     expect(await page.locator('select[data-setting="env"]').inputValue()).toBe('shop');
     await page.getByTestId('trajectory-pick').first().click();
-    expect(await page.locator('[data-testid="transcript"] [data-testid="shop-page"]').first().getAttribute('data-kind')).toBe('search');
+    expect(
+      await page.locator('[data-testid="transcript"] [data-testid="shop-page"]').first().getAttribute('data-kind'),
+    ).toBe('search');
 
     // The World control starts a household run with the household's defaults, from its warm start, and the link says so.
     await page.locator('select[data-setting="env"]').selectOption('household');
     await page.locator('[data-testid="backend"]:has-text("warmstart-micro.ckpt")').waitFor();
     await engineReady(page);
-    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual({ ...defaultSettings('micro'), algo: SHOP.algo, seed: SHOP.seed, backend: SHOP.backend });
+    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual({
+      ...defaultSettings('micro'),
+      algo: SHOP.algo,
+      seed: SHOP.seed,
+      backend: SHOP.backend,
+    });
     expect(await page.getByTestId('tagline-world').textContent()).toBe('household tasks');
     expect(await notice.count()).toBe(0);
 
@@ -111,7 +132,10 @@ describe('the shop', () => {
     expect(await page.getByTestId('race').textContent()).toContain('side by side in the shop');
     await page.getByTestId('race-start').click();
     // Each arm evaluates its starting weights (update 0) and its first update.
-    for (const arm of [0, 1]) await expect.poll(async () => Number(await page.getByTestId(`race-arm-${arm}`).getAttribute('data-evaluations'))).toBeGreaterThanOrEqual(2);
+    for (const arm of [0, 1])
+      await expect
+        .poll(async () => Number(await page.getByTestId(`race-arm-${arm}`).getAttribute('data-evaluations')))
+        .toBeGreaterThanOrEqual(2);
     expect(await page.getByTestId('race-arm-1').getAttribute('data-algo')).toBe('seed-exact');
     await page.getByTestId('race-pause').click();
     await page.locator('[data-testid="race"][data-phase="paused"]').waitFor();

@@ -6,9 +6,16 @@ export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optim
 
 /** The picture shows the six stages in order, `stage` alone lit, the stages before it done. */
 export async function expectPictureAt(page: Page, stage: (typeof STAGES)[number]): Promise<void> {
-  const boxes = await page.locator('[data-testid="stage-pipeline"] [data-testid="pipeline-box"]').evaluateAll((els) =>
-    els.map((el) => ({ stage: el.getAttribute('data-stage'), lit: el.getAttribute('data-lit'), current: el.getAttribute('aria-current'), done: el.classList.contains('done') })),
-  );
+  const boxes = await page
+    .locator('[data-testid="stage-pipeline"] [data-testid="pipeline-box"]')
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        stage: el.getAttribute('data-stage'),
+        lit: el.getAttribute('data-lit'),
+        current: el.getAttribute('aria-current'),
+        done: el.classList.contains('done'),
+      })),
+    );
   expect(boxes.map((b) => b.stage)).toEqual([...STAGES]);
   expect(boxes.filter((b) => b.lit === 'true').map((b) => b.stage)).toEqual([stage]);
   expect(boxes.filter((b) => b.current === 'step').map((b) => b.stage)).toEqual([stage]);
@@ -34,7 +41,9 @@ export async function expectExampleMarked(page: Page, stage: (typeof STAGES)[num
 
 /** Which rows of the stage's token table are forced tokens ('true') or decisions ('false'). */
 function tokenRows(page: Page): Promise<(string | null)[]> {
-  return page.locator('[data-testid="stages"] [data-testid="stage-table"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-forced')));
+  return page
+    .locator('[data-testid="stages"] [data-testid="stage-table"] tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-forced')));
 }
 
 /**
@@ -60,7 +69,13 @@ export async function expectForcedToggle(page: Page, allZero: boolean): Promise<
     // Every number after the step column: the log-probs.
     const logProbs = await page
       .locator('[data-testid="stages"] [data-testid="stage-table"] tbody tr[data-forced="true"]')
-      .evaluateAll((trs) => trs.flatMap((tr) => Array.from(tr.querySelectorAll('td.num')).slice(1).map((td) => Number(td.textContent))));
+      .evaluateAll((trs) =>
+        trs.flatMap((tr) =>
+          Array.from(tr.querySelectorAll('td.num'))
+            .slice(1)
+            .map((td) => Number(td.textContent)),
+        ),
+      );
     expect(logProbs.length).toBeGreaterThan(0);
     expect(logProbs.every((x) => Math.abs(x) <= 1e-5)).toBe(true);
   }

@@ -18,7 +18,8 @@ export function chromiumForSuite(): { readonly browser: Browser } {
   });
   return {
     get browser(): Browser {
-      if (!browser) throw new Error('Chromium is not running: chromiumForSuite() must be called inside a describe block');
+      if (!browser)
+        throw new Error('Chromium is not running: chromiumForSuite() must be called inside a describe block');
       return browser;
     },
   };

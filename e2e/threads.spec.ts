@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatHash } from '../src/worker/settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, engineReady, foreignRequests, newContext, openPlayground, openTab } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  curvePoints,
+  engineReady,
+  foreignRequests,
+  newContext,
+  openPlayground,
+  openTab,
+} from './page.ts';
 
 const CPU = formatHash({ ...FAST, backend: 'cpu' });
 
@@ -18,7 +27,9 @@ describe('threads', () => {
     expect(new URL(page.url()).pathname).not.toBe('/');
     await page.waitForFunction(() => globalThis.crossOriginIsolated === true);
     await engineReady(page);
-    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(new URL('coi-serviceworker.js', page.url()).href);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(
+      new URL('coi-serviceworker.js', page.url()).href,
+    );
     const line = page.getByTestId('backend-threads');
     const threads = Number(await line.getAttribute('data-threads'));
     expect(threads).toBe(Math.min(16, await page.evaluate(() => navigator.hardwareConcurrency)));

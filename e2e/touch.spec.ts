@@ -17,7 +17,11 @@ describe('touch screen', () => {
   const chromium = chromiumForSuite();
 
   it('hides the keyboard hint, keeps the keys, and cues the scroll of a wide table', async () => {
-    const context = await newContext(chromium.browser, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await newContext(chromium.browser, {
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
     const { page, problems } = await openTab(context, formatHash(FAST));
     await engineReady(page);
     expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
@@ -29,11 +33,14 @@ describe('touch screen', () => {
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await page.keyboard.press('n');
     });
-    for (const stage of ['skills', 'rescore', 'loss'] as const) await stageTo(page, stage, () => page.getByTestId('stage-next').tap());
+    for (const stage of ['skills', 'rescore', 'loss'] as const)
+      await stageTo(page, stage, () => page.getByTestId('stage-next').tap());
     await expectPictureAt(page, 'loss');
 
     // Eight columns of numbers do not fit 390 px: the box says it scrolls until scrolled to its end.
-    const area = page.locator('[data-testid="stages"] [data-testid="scroll-area"]', { has: page.getByTestId('stage-table') });
+    const area = page.locator('[data-testid="stages"] [data-testid="scroll-area"]', {
+      has: page.getByTestId('stage-table'),
+    });
     await expect.poll(() => area.getAttribute('data-overflows')).toBe('true');
     expect(await area.getAttribute('data-at-end')).toBe('false');
     expect(await area.getByTestId('scroll-hint').isVisible()).toBe(true);

@@ -19,16 +19,39 @@ type Answer = (route: Route) => Promise<void>;
 const BAD_WARM_STARTS: [what: string, answer: Answer, message: RegExp][] = [
   [
     'a web page',
-    (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><head><title>SEED Playground</title></head><body></body></html>' }),
+    (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<!doctype html><html><head><title>SEED Playground</title></head><body></body></html>',
+      }),
     /warmstart-micro\.ckpt\) cannot be used: the server sent a web page \(HTML\) instead of a checkpoint/,
   ],
-  ['a truncated file', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from(shipped.subarray(0, shipped.length >> 1)) }), /cannot be used: .*truncated/],
+  [
+    'a truncated file',
+    (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/octet-stream',
+        body: Buffer.from(shipped.subarray(0, shipped.length >> 1)),
+      }),
+    /cannot be used: .*truncated/,
+  ],
   [
     'another vocabulary',
-    (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from(writeCheckpoint({ ...readCheckpoint(shipped), vocabHash: '0badc0de' })) }),
+    (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/octet-stream',
+        body: Buffer.from(writeCheckpoint({ ...readCheckpoint(shipped), vocabHash: '0badc0de' })),
+      }),
     /cannot be used: .*vocabulary/,
   ],
-  ['a missing file', (route) => route.fulfill({ status: 404, body: 'not found' }), /could not load the warm start warmstart-micro\.ckpt: the server answered HTTP 404/],
+  [
+    'a missing file',
+    (route) => route.fulfill({ status: 404, body: 'not found' }),
+    /could not load the warm start warmstart-micro\.ckpt: the server answered HTTP 404/,
+  ],
 ];
 
 async function isolatedContext(browser: import('playwright-core').Browser): Promise<BrowserContext> {
@@ -78,7 +101,9 @@ describe('warm starts', () => {
     await engineReady(page);
     const notice = page.getByTestId('random-start');
     await notice.waitFor();
-    expect(await notice.textContent()).toContain(`No warm start ships for the small preset: this run starts from a seeded random initialisation, seed ${FAST.seed}`);
+    expect(await notice.textContent()).toContain(
+      `No warm start ships for the small preset: this run starts from a seeded random initialisation, seed ${FAST.seed}`,
+    );
     expect(await page.getByTestId('backend').textContent()).toContain('(no warm start ships for the small preset)');
     expect(await page.getByTestId('preset-note').getAttribute('data-preset')).toBe('small');
     expect(opened.requests.some((url) => url.includes('warmstart-small'))).toBe(false);

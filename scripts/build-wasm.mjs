@@ -40,7 +40,9 @@ export async function generate() {
     }
   };
   const files = new Map();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.wat')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.wat'))
+    .sort()) {
     const text = expand(readFileSync(join(dir, file), 'utf8'));
     if (!text.includes(SHARED_IMPORT)) throw new Error(`${file}: expected the heap import ${SHARED_IMPORT}`);
     const name = file.replace(/\.wat$/, '');

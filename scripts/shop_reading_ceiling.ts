@@ -22,7 +22,10 @@ import { pairedGain, SKILL_WRITERS, teacherPlays, type SkillWriter } from '../sr
 import { tokenizerOf } from '../src/text/tokenizer.ts';
 
 const [path, gamesText, writer = 'own'] = process.argv.slice(2);
-if (path === undefined || !(SKILL_WRITERS as readonly string[]).includes(writer)) throw new Error('usage: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]');
+if (path === undefined || !(SKILL_WRITERS as readonly string[]).includes(writer))
+  throw new Error(
+    'usage: npx tsx --import ./scripts/register-raw.mjs scripts/shop_reading_ceiling.ts CKPT [GAMES] [own|annotator]',
+  );
 const games = Number(gamesText ?? 1000);
 const world = rlWorldOf(SHOP);
 const tok = tokenizerOf(SHOP);
@@ -31,10 +34,21 @@ const config = evalConfigOf(ck, path, undefined, SHOP);
 const backend = new CpuBackend(ck.config, ck.params);
 const scenes = world.teacherScenes(games) as ShopScene[];
 const env = world.env;
-const { first, skills, otherOf, again } = await teacherPlays(world, backend, tok, scenes, config, undefined, writer as SkillWriter);
+const { first, skills, otherOf, again } = await teacherPlays(
+  world,
+  backend,
+  tok,
+  scenes,
+  config,
+  undefined,
+  writer as SkillWriter,
+);
 
-const NOT_OPTIONS = new Set([BUTTONS.backToSearch, BUTTONS.prev, BUTTONS.next, BUTTONS.buyNow].map((b) => `click[${b.toLowerCase()}]`));
-const isOptionClick = (command: string) => command.startsWith('click[') && !NOT_OPTIONS.has(command) && !/^click\[b0[a-z0-9]{8}\]$/.test(command);
+const NOT_OPTIONS = new Set(
+  [BUTTONS.backToSearch, BUTTONS.prev, BUTTONS.next, BUTTONS.buyNow].map((b) => `click[${b.toLowerCase()}]`),
+);
+const isOptionClick = (command: string) =>
+  command.startsWith('click[') && !NOT_OPTIONS.has(command) && !/^click\[b0[a-z0-9]{8}\]$/.test(command);
 
 /**
  * The world where a game's steps are taken as a better player would: with `skillOf`, every step its skill decides
@@ -77,14 +91,24 @@ const arms = {
   'own, read perfectly, options right': await again(skills, helped(skills, true)),
 };
 const firstWon = first.map((t) => t.won);
-console.log(`${path}, ${writer} skills (${skills.filter((s) => s !== null).length} usable), ${games} teacher-check games; first episodes won ${firstWon.filter(Boolean).length}`);
+console.log(
+  `${path}, ${writer} skills (${skills.filter((s) => s !== null).length} usable), ${games} teacher-check games; first episodes won ${firstWon.filter(Boolean).length}`,
+);
 console.log(`| games | n | ${Object.keys(arms).join(' / ')} |`);
 console.log('|---|---|---|');
-for (const [label, keep] of [['all', () => true], ['after a won first episode', (i: number) => firstWon[i]], ['after a failed one', (i: number) => !firstWon[i]]] as const) {
+for (const [label, keep] of [
+  ['all', () => true],
+  ['after a won first episode', (i: number) => firstWon[i]],
+  ['after a failed one', (i: number) => !firstWon[i]],
+] as const) {
   const ids = scenes.map((_, i) => i).filter(keep);
-  const rates = Object.values(arms).map((won) => ((100 * ids.filter((i) => won[i]).length) / Math.max(1, ids.length)).toFixed(1));
+  const rates = Object.values(arms).map((won) =>
+    ((100 * ids.filter((i) => won[i]).length) / Math.max(1, ids.length)).toFixed(1),
+  );
   console.log(`| ${label} | ${ids.length} | ${rates.join(' / ')} |`);
 }
 // The teacher check's own question with its interval (its own_gain): own skill against none, paired by game.
 const { mean, ci95 } = pairedGain(arms.none, arms.own);
-console.log(`own - none: ${(100 * mean).toFixed(1)} points, 95% interval [${(100 * ci95[0]).toFixed(1)}, ${(100 * ci95[1]).toFixed(1)}] (paired by game)`);
+console.log(
+  `own - none: ${(100 * mean).toFixed(1)} points, 95% interval [${(100 * ci95[0]).toFixed(1)}, ${(100 * ci95[1]).toFixed(1)}] (paired by game)`,
+);

@@ -69,8 +69,13 @@ function swappedSkill(skill: string, offeredParts: readonly string[]): string | 
   const lacked = shopSkillKnowledge(skill).mustOffer[0];
   if (!lacked) return null;
   const [name, value] = [lacked[lacked.length - 1], lacked.slice(0, -1).join(' ')];
-  const option = CATEGORIES.flatMap((c) => c.options).find((o) => o.name === name && o.values.some((v) => shopTerms(v).join(' ') === value));
-  const other = offeredParts.filter((p) => option?.values.includes(p)).map((p) => shopTerms(p).join(' ')).find((v) => v !== value);
+  const option = CATEGORIES.flatMap((c) => c.options).find(
+    (o) => o.name === name && o.values.some((v) => shopTerms(v).join(' ') === value),
+  );
+  const other = offeredParts
+    .filter((p) => option?.values.includes(p))
+    .map((p) => shopTerms(p).join(' '))
+    .find((v) => v !== value);
   const written = `the ${value} ${name}`;
   return other !== undefined && skill.includes(written) ? skill.replace(written, `the ${other} ${name}`) : null;
 }
@@ -93,17 +98,32 @@ pairs.forEach(({ goal, won, skill, replay }, i) => {
     const [command, plainCommand] = [tok.encode(action), tok.encode(plain)];
     let at = 0;
     while (at < command.length && command[at] === plainCommand[at]) at++;
-    const mask = CommandTrie.fromCommands(tok, replay.admissible[t], replay.freeText[t]).commandMasks(command).slice(at * words, (at + 1) * words);
+    const mask = CommandTrie.fromCommands(tok, replay.admissible[t], replay.freeText[t])
+      .commandMasks(command)
+      .slice(at * words, (at + 1) * words);
     const allowed = Array.from({ length: V }, (_, id) => id).filter((id) => (mask[id >>> 5] >>> (id & 31)) & 1);
     if (allowed.length < 2) return;
     const page = itemPage(replay.game.records[t]);
     const swapped = action === 'click[< prev]' && page ? swappedSkill(skill, page.optionParts) : null;
     const sequenceWith = (block: string | undefined): ScoredSequence => {
-      const context = policyContext(tok, { ...text, steps: text.steps.slice(0, t) }, { ...layout, reserve: Math.max(command.length, train.maxCommandTokens!) + 1, skill: block });
-      return { ids: Int32Array.from([...context, ...command.slice(0, at + 1)]), positions: Int32Array.from([context.length + at]), masks: mask };
+      const context = policyContext(
+        tok,
+        { ...text, steps: text.steps.slice(0, t) },
+        { ...layout, reserve: Math.max(command.length, train.maxCommandTokens!) + 1, skill: block },
+      );
+      return {
+        ids: Int32Array.from([...context, ...command.slice(0, at + 1)]),
+        positions: Int32Array.from([context.length + at]),
+        masks: mask,
+      };
     };
     const kind = `${kindOf(action)}${swapped ? ' (value swapped)' : ''}, after a ${won ? 'won' : 'failed'} episode`;
-    probes.push({ kind, sequences: [sequenceWith(skill), sequenceWith(undefined), sequenceWith(swapped ?? another)], answer: command[at], allowed });
+    probes.push({
+      kind,
+      sequences: [sequenceWith(skill), sequenceWith(undefined), sequenceWith(swapped ?? another)],
+      answer: command[at],
+      allowed,
+    });
   });
 });
 
@@ -113,7 +133,12 @@ const tally = new Map<string, { steps: number; top: number[]; probability: numbe
 for (let start = 0; start < probes.length; start += 32) {
   const chunk = probes.slice(start, start + 32);
   for (let arm = 0; arm < ARMS.length; arm++) {
-    const rows = await backend.scoreRows(packBatch(chunk.map((p) => p.sequences[arm]), tok.padId));
+    const rows = await backend.scoreRows(
+      packBatch(
+        chunk.map((p) => p.sequences[arm]),
+        tok.padId,
+      ),
+    );
     chunk.forEach((p, j) => {
       const row = (id: number) => rows[j * V + id];
       const entry = tally.get(p.kind) ?? { steps: 0, top: [0, 0, 0], probability: [0, 0, 0] };

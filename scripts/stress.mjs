@@ -43,6 +43,8 @@ suite.on('exit', (code, signal) => {
   const seconds = Math.round((performance.now() - started) / 1000);
   const took = `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
   const outcome = code === 0 ? 'passed' : `failed (${signal ? `signal ${signal}` : `exit ${code}`})`;
-  process.stderr.write(`stress: \`${label}\` ${outcome} in ${took} beside ${load} busy process${load === 1 ? '' : 'es'}\n`);
+  process.stderr.write(
+    `stress: \`${label}\` ${outcome} in ${took} beside ${load} busy process${load === 1 ? '' : 'es'}\n`,
+  );
   process.exit(code ?? 1);
 });

@@ -61,7 +61,8 @@ function references(source: string): { spec: string; kind: 'import' | 'url' }[] 
 function violations(file: string, source: string): string[] {
   const from = folderOf(file);
   const name = relative(rootDir, file);
-  if (from === null || MAY_USE[from] === undefined) return [`${name} lies in ${from ?? 'no folder'}, which has no place in the layers`];
+  if (from === null || MAY_USE[from] === undefined)
+    return [`${name} lies in ${from ?? 'no folder'}, which has no place in the layers`];
   const out: string[] = [];
   for (const { spec, kind } of references(source)) {
     const to = folderOf(normalize(join(dirname(file), spec.replace(/\?.*$/, ''))));
@@ -113,8 +114,12 @@ describe('layers', () => {
       "const dir = new URL('../../../shared/fixtures/', import.meta.url);",
     ].join('\n');
     expect(violations(envFile, allowed)).toEqual([]);
-    expect(violations(join(srcDir, 'backend', 'webgpu', 'x.ts'), "import code from '../../../shaders/adamw.wgsl?raw';")).toEqual([]);
+    expect(
+      violations(join(srcDir, 'backend', 'webgpu', 'x.ts'), "import code from '../../../shaders/adamw.wgsl?raw';"),
+    ).toEqual([]);
     expect(violations(join(srcDir, 'cli', 'x.ts'), "import code from '../../shaders/fma_peak.wgsl?raw';")).toEqual([]);
-    expect(violations(join(srcDir, 'model', 'x.ts'), "import code from '../../shaders/adamw.wgsl?raw';")).toHaveLength(1);
+    expect(violations(join(srcDir, 'model', 'x.ts'), "import code from '../../shaders/adamw.wgsl?raw';")).toHaveLength(
+      1,
+    );
   });
 });

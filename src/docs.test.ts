@@ -28,7 +28,8 @@ function walk(dir: string): string[] {
 
 const WEB_ADDRESS = /\b(?:https?:\/\/|www\.|github\.com\/)\S+/g;
 // The document, then an optional anchor, then an optional quoted heading (which may continue on the next comment line).
-const CITATION = /(?<![\w./-])((?:\.{1,2}\/)*\w[\w./-]*?\.md)(?!\w)(?:#([\w-]+))?(?:\)?,\s*(?:(?:\/\/|\*)\s*)?"([^"\n]+)")?/g;
+const CITATION =
+  /(?<![\w./-])((?:\.{1,2}\/)*\w[\w./-]*?\.md)(?!\w)(?:#([\w-]+))?(?:\)?,\s*(?:(?:\/\/|\*)\s*)?"([^"\n]+)")?/g;
 const COMMENT = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|;;[^\n]*/g;
 
 interface Citation {
@@ -53,7 +54,10 @@ function citations(text: string): Citation[] {
 
 /** A heading's link anchor, as Markdown renderers make it: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
-  return heading.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
 }
 
 function headings(path: string): string[] {
@@ -71,7 +75,8 @@ function problems(file: string, text: string, documents: ReadonlySet<string>): s
       continue;
     }
     const titles = anchor || heading ? headings(path) : [];
-    if (anchor && !titles.some((t) => anchorOf(t) === anchor)) out.push(`cites ${document}#${anchor}, which has no such heading`);
+    if (anchor && !titles.some((t) => anchorOf(t) === anchor))
+      out.push(`cites ${document}#${anchor}, which has no such heading`);
     if (heading && !titles.some((t) => t.toLowerCase().startsWith(heading.toLowerCase()))) {
       out.push(`cites ${document}, "${heading}", which has no such heading`);
     }
@@ -82,9 +87,15 @@ function problems(file: string, text: string, documents: ReadonlySet<string>): s
 describe('cited documents', () => {
   const files = [
     ...SCANNED_DIRS.filter((d) => existsSync(join(rootDir, d))).flatMap((d) => walk(join(rootDir, d))),
-    ...readdirSync(rootDir).filter((name) => name.endsWith('.md')).map((name) => join(rootDir, name)),
+    ...readdirSync(rootDir)
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(rootDir, name)),
   ].filter((path) => TEXT_FILE.test(path));
-  const documents = new Set(walk(rootDir).filter((path) => path.endsWith('.md')).map((path) => basename(path)));
+  const documents = new Set(
+    walk(rootDir)
+      .filter((path) => path.endsWith('.md'))
+      .map((path) => basename(path)),
+  );
 
   it('every document and section cited in src/, shaders/, e2e/, scripts/, docs/, bench/ and the top-level documents exists', () => {
     // This file is left out: its own cases cite missing documents on purpose.
@@ -105,9 +116,12 @@ describe('cited documents', () => {
   });
 
   it('the check finds citations in comments and documents, and refuses documents and sections that do not exist', () => {
-    expect(prose('x.ts', "// see SEED.md\nwriteFile('learn.md', text); /* and docs/x.md */")).toBe('// see SEED.md\n/* and docs/x.md */');
+    expect(prose('x.ts', "// see SEED.md\nwriteFile('learn.md', text); /* and docs/x.md */")).toBe(
+      '// see SEED.md\n/* and docs/x.md */',
+    );
     expect(prose('x.md', "writeFile('learn.md')")).toBe("writeFile('learn.md')");
-    const comment = '// as SEED.md defines; see [the loss](docs/seed-loss.md#the-per-token-coefficient) (bench/notes/TUNING.md,\n//   "A lambda sweep")';
+    const comment =
+      '// as SEED.md defines; see [the loss](docs/seed-loss.md#the-per-token-coefficient) (bench/notes/TUNING.md,\n//   "A lambda sweep")';
     expect(citations(comment)).toEqual([
       { document: 'SEED.md' },
       { document: 'docs/seed-loss.md', anchor: 'the-per-token-coefficient' },
@@ -119,8 +133,11 @@ describe('cited documents', () => {
 
     const here = join(rootDir, 'src', 'x.ts');
     expect(problems(here, '// (SEED.md) (ARCHITECTURE.md, "Sequences") (docs/nowhere.md)', documents)).toHaveLength(3);
-    expect(problems(here, '// docs/seed-loss.md, "Exact definitions"; docs/architecture.md#nowhere', documents)).toHaveLength(2);
-    const fine = '// docs/seed-loss.md, "Departures from the paper"; ../docs/architecture.md#sequences; DEVELOPERS.md; README.md; DIR/learn.md';
+    expect(
+      problems(here, '// docs/seed-loss.md, "Exact definitions"; docs/architecture.md#nowhere', documents),
+    ).toHaveLength(2);
+    const fine =
+      '// docs/seed-loss.md, "Departures from the paper"; ../docs/architecture.md#sequences; DEVELOPERS.md; README.md; DIR/learn.md';
     expect(problems(here, fine, documents)).toEqual([]);
   });
 });
@@ -141,7 +158,10 @@ function settingRows(text: string): DocumentedSetting[] {
     if (/^\|\s*setting\s*\|\s*paper\s*\|\s*micro \/ tiny\s*\|/.test(line)) inTable = true;
     else if (!line.startsWith('|')) inTable = false;
     else if (inTable && !/^\|\s*-/.test(line)) {
-      const [key, paper, tiny] = line.split('|').slice(1, 4).map((cell) => cell.trim());
+      const [key, paper, tiny] = line
+        .split('|')
+        .slice(1, 4)
+        .map((cell) => cell.trim());
       // "10 (= `maxSteps`)": the number the cell starts with.
       rows.push({ key: key.replace(/`/g, ''), paper: Number(paper), tiny: Number(tiny.split(' ')[0]) });
     }
@@ -157,7 +177,8 @@ function settingProblems(rows: readonly DocumentedSetting[]): string[] {
     if (!isConfigKey(key)) return [`${key} is no setting`];
     const out: string[] = [];
     if (paper !== PAPER_CONFIG[key]) out.push(`${key}: paper ${paper}, the table says ${PAPER_CONFIG[key]}`);
-    if (value !== micro[key] || value !== tiny[key]) out.push(`${key}: micro / tiny ${value}, the table says ${micro[key]} / ${tiny[key]}`);
+    if (value !== micro[key] || value !== tiny[key])
+      out.push(`${key}: micro / tiny ${value}, the table says ${micro[key]} / ${tiny[key]}`);
     return out;
   });
 }
@@ -165,7 +186,9 @@ function settingProblems(rows: readonly DocumentedSetting[]): string[] {
 describe("the documents' settings", () => {
   const read = (name: string) => readFileSync(join(rootDir, 'docs', name), 'utf8');
   const lossDoc = read('seed-loss.md');
-  const changedKeys = TRAIN_KEYS.filter((k) => defaultConfig('micro')[k] !== PAPER_CONFIG[k] || defaultConfig('tiny')[k] !== PAPER_CONFIG[k]);
+  const changedKeys = TRAIN_KEYS.filter(
+    (k) => defaultConfig('micro')[k] !== PAPER_CONFIG[k] || defaultConfig('tiny')[k] !== PAPER_CONFIG[k],
+  );
 
   it("seed-loss.md lists exactly the settings the tiny presets change, with src/rl/config.ts's values", () => {
     const rows = settingRows(lossDoc);
@@ -174,8 +197,15 @@ describe("the documents' settings", () => {
   });
 
   it("seed-loss.md's unchanged settings and environment.md's table hold src/rl/config.ts's values", () => {
-    const unchanged = lossDoc.slice(lossDoc.indexOf('\nUnchanged:'), lossDoc.indexOf('\n\n', lossDoc.indexOf('\nUnchanged:')));
-    const pairs = [...unchanged.matchAll(/`(\w+)` (-?[\d.]+(?:e-?\d+)?)\b/g)].map(([, key, value]) => ({ key, paper: Number(value), tiny: Number(value) }));
+    const unchanged = lossDoc.slice(
+      lossDoc.indexOf('\nUnchanged:'),
+      lossDoc.indexOf('\n\n', lossDoc.indexOf('\nUnchanged:')),
+    );
+    const pairs = [...unchanged.matchAll(/`(\w+)` (-?[\d.]+(?:e-?\d+)?)\b/g)].map(([, key, value]) => ({
+      key,
+      paper: Number(value),
+      tiny: Number(value),
+    }));
     expect(pairs.length).toBeGreaterThan(10);
     expect(settingProblems(pairs)).toEqual([]);
     expect(pairs.filter((p) => changedKeys.includes(p.key as TrainKey))).toEqual([]);

@@ -25,7 +25,10 @@ function files(dir: string): string[] {
 function overLong(dirs: readonly string[], max: number): string[] {
   return dirs
     .flatMap((d) => files(join(rootDir, d)))
-    .map((path) => ({ name: relative(rootDir, path).split('\\').join('/'), lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+    .map((path) => ({
+      name: relative(rootDir, path).split('\\').join('/'),
+      lines: readFileSync(path, 'utf8').split('\n').length - 1,
+    }))
     .filter(({ name, lines }) => lines > max && !(name in COPIED))
     .map(({ name, lines }) => `${name}: ${lines} lines`);
 }

@@ -21,7 +21,10 @@ export async function crossOriginIsolation(): Promise<void> {
   if (sw.controller) return;
   try {
     await sw.register(new URL(WORKER, document.baseURI));
-    const ready = await Promise.race([sw.ready.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), READY_MS))]);
+    const ready = await Promise.race([
+      sw.ready.then(() => true),
+      new Promise<boolean>((done) => setTimeout(() => done(false), READY_MS)),
+    ]);
     if (!ready) return;
   } catch {
     return;

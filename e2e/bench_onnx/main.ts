@@ -77,25 +77,43 @@ interface OrtWebGpuState {
 }
 
 function describeAdapter(a: { vendor: string; architecture: string; description: string }, fallback: boolean): string {
-  return [a.vendor, a.architecture, a.description, fallback ? '(fallback adapter)' : ''].filter((x) => x !== '').join(' ');
+  return [a.vendor, a.architecture, a.description, fallback ? '(fallback adapter)' : '']
+    .filter((x) => x !== '')
+    .join(' ');
 }
 
 async function benchCase(gpu: GpuRuntime, c: BenchCase, reps: number, webgpuOk: OrtWebGpuState): Promise<BenchRow> {
   const tok = defaultTokenizer();
   const config = presetConfig(c.preset, tok.vocabSize);
   const params = trainedLikeParameters(config, 1);
-  const bytes = exportPolicyOnnx({ config, params, vocabulary: [...tok.tokens], vocabularyHash: tok.hash, card: { algorithm: 'bench', updates: 0, seed: 1, success: {} } });
+  const bytes = exportPolicyOnnx({
+    config,
+    params,
+    vocabulary: [...tok.tokens],
+    vocabularyHash: tok.hash,
+    card: { algorithm: 'bench', updates: 0, seed: 1, success: {} },
+  });
   const rng = new Rng(7).fork(`${c.preset}/${c.batch}/${c.seqLen}`);
   const ids = Int32Array.from({ length: c.batch * c.seqLen }, () => rng.int(config.vocabSize));
   const V = config.vocabSize;
   const want = await cpuLogits(config, params)(ids, c.batch, c.seqLen);
   const wantLogp = new Float32Array(want.length);
-  maskedLogSoftmax(wantLogp, want, new Uint32Array(c.batch * c.seqLen * maskWords(V)).fill(0xffffffff), c.batch * c.seqLen, V);
+  maskedLogSoftmax(
+    wantLogp,
+    want,
+    new Uint32Array(c.batch * c.seqLen * maskWords(V)).fill(0xffffffff),
+    c.batch * c.seqLen,
+    V,
+  );
   const batch = allPositionsBatch(ids, c.batch, c.seqLen, V);
   const wantScored = Float32Array.from(batch.targets, (t, i) => wantLogp[i * V + t]);
 
   const ours = new WebGpuBackend(gpu, config, params);
-  const input = new ort.Tensor('int64', BigInt64Array.from(ids, (x) => BigInt(x)), [c.batch, c.seqLen]);
+  const input = new ort.Tensor(
+    'int64',
+    BigInt64Array.from(ids, (x) => BigInt(x)),
+    [c.batch, c.seqLen],
+  );
   const wasm = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'] });
   let webgpu: ort.InferenceSession | null = null;
   if (webgpuOk.error === null) {

@@ -62,6 +62,12 @@ export function randomTeacherRows(batch: TokenBatch, vocab: number, seed: number
   const rng = new Rng(seed);
   const rows = scoredCount(batch);
   const teacher = new Float32Array(rows * vocab);
-  maskedLogSoftmax(teacher, Float32Array.from(teacher, () => spread * rng.normal()), batch.masks, rows, vocab);
+  maskedLogSoftmax(
+    teacher,
+    Float32Array.from(teacher, () => spread * rng.normal()),
+    batch.masks,
+    rows,
+    vocab,
+  );
   return teacher;
 }

@@ -6,7 +6,14 @@ import { Rng } from '../common/rng.ts';
 import { validateConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
-import { NonFiniteError, maskWords, type Backend, type LossHyper, type OptimizerHyper, type TokenBatch } from './backend.ts';
+import {
+  NonFiniteError,
+  maskWords,
+  type Backend,
+  type LossHyper,
+  type OptimizerHyper,
+  type TokenBatch,
+} from './backend.ts';
 import { makeBatch, randomLossInputs, randomTeacherRows, scoredCount } from './batch_testing.ts';
 import { describeScored, isAllowed, MASKED_LOG_PROB } from './contract.ts';
 import { CpuBackend } from './cpu/cpu_backend.ts';
@@ -15,7 +22,15 @@ import type { GpuRuntime } from './webgpu/runtime.ts';
 import { testRuntime } from './webgpu/test_device.ts';
 import { WebGpuBackend } from './webgpu/webgpu_backend.ts';
 
-const config = validateConfig({ vocabSize: 40, contextLength: 32, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+const config = validateConfig({
+  vocabSize: 40,
+  contextLength: 32,
+  dModel: 16,
+  nLayer: 2,
+  nHead: 2,
+  dMlp: 64,
+  lnEps: 1e-5,
+});
 const V = config.vocabSize;
 const words = maskWords(V);
 const n = parameterLayout(config).totalFloats;
@@ -40,7 +55,11 @@ function bytes(a: Float32Array): Buffer {
 }
 
 /** Runs `body` on a fresh backend and disposes it. */
-async function withBackend(open: (seed: number) => Subject, seed: number, body: (b: Subject) => Promise<void>): Promise<void> {
+async function withBackend(
+  open: (seed: number) => Subject,
+  seed: number,
+  body: (b: Subject) => Promise<void>,
+): Promise<void> {
   const backend = open(seed);
   try {
     await body(backend);
@@ -51,12 +70,42 @@ async function withBackend(open: (seed: number) => Subject, seed: number, body: 
 
 const BAD_BATCHES: [string, (b: TokenBatch) => TokenBatch, RegExp][] = [
   ['a negative shape', (b) => ({ ...b, nSeq: -1 }), /^batch: bad shape -1 x 19$/],
-  ['sequences over the context', (b) => ({ ...b, seqLen: 33, tokens: new Int32Array(4 * 33), targets: new Int32Array(4 * 33).fill(-1), masks: new Uint32Array(0) }), /^batch: sequences of 33 tokens exceed the context length 32$/],
-  ['tokens of the wrong length', (b) => ({ ...b, tokens: b.tokens.subarray(1) }), /^batch: tokens \(75\) and targets \(76\) must hold nSeq \* seqLen = 76$/],
-  ['masks of the wrong length', (b) => ({ ...b, masks: b.masks.subarray(1) }), /^batch: masks hold \d+ words, expected \d+ scored x 2$/],
-  ['a token outside the vocabulary', (b) => ({ ...b, tokens: b.tokens.map((t, i) => (i === 5 ? V : t)) }), /^batch: token 40 at sequence 0, position 5 is outside \[0, 40\)$/],
-  ['a target outside the vocabulary', (b) => ({ ...b, targets: b.targets.map((t, i) => (i === 6 ? V : t)) }), /^batch: target 40 at sequence 0, position 6 is outside \[0, 40\)$/],
-  ['a target its mask disallows', (b) => ({ ...b, masks: new Uint32Array(b.masks.length) }), /^batch: target \d+ at sequence 0, position 6 is not allowed by its mask$/],
+  [
+    'sequences over the context',
+    (b) => ({
+      ...b,
+      seqLen: 33,
+      tokens: new Int32Array(4 * 33),
+      targets: new Int32Array(4 * 33).fill(-1),
+      masks: new Uint32Array(0),
+    }),
+    /^batch: sequences of 33 tokens exceed the context length 32$/,
+  ],
+  [
+    'tokens of the wrong length',
+    (b) => ({ ...b, tokens: b.tokens.subarray(1) }),
+    /^batch: tokens \(75\) and targets \(76\) must hold nSeq \* seqLen = 76$/,
+  ],
+  [
+    'masks of the wrong length',
+    (b) => ({ ...b, masks: b.masks.subarray(1) }),
+    /^batch: masks hold \d+ words, expected \d+ scored x 2$/,
+  ],
+  [
+    'a token outside the vocabulary',
+    (b) => ({ ...b, tokens: b.tokens.map((t, i) => (i === 5 ? V : t)) }),
+    /^batch: token 40 at sequence 0, position 5 is outside \[0, 40\)$/,
+  ],
+  [
+    'a target outside the vocabulary',
+    (b) => ({ ...b, targets: b.targets.map((t, i) => (i === 6 ? V : t)) }),
+    /^batch: target 40 at sequence 0, position 6 is outside \[0, 40\)$/,
+  ],
+  [
+    'a target its mask disallows',
+    (b) => ({ ...b, masks: new Uint32Array(b.masks.length) }),
+    /^batch: target \d+ at sequence 0, position 6 is not allowed by its mask$/,
+  ],
 ];
 
 describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind, open }) => {
@@ -64,32 +113,47 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
     await withBackend(open, 1, async (b) => expect(b.kind).toBe(kind));
   });
 
-  it.each(BAD_BATCHES)('refuses a batch with %s, in score and lossBackward, leaving the gradient alone', async (_, spoil, message) => {
-    await withBackend(open, 2, async (b) => {
-      const batch = makeBatch(config, 3);
-      // The batch's first scored position is position 6 of sequence 0 (what the messages above name).
-      expect(describeScored(batch, 0)).toBe('scored token 0: sequence 0, position 6 of 19');
-      const inputs = randomLossInputs(await b.score(batch), 4);
-      await b.lossBackward(batch, inputs, hyper);
-      const before = await b.readGradients();
-      const bad = spoil(batch);
-      await expect(b.score(bad)).rejects.toThrow(message);
-      await expect(b.lossBackward(bad, inputs, hyper)).rejects.toThrow(message);
-      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
-    });
-  });
+  it.each(BAD_BATCHES)(
+    'refuses a batch with %s, in score and lossBackward, leaving the gradient alone',
+    async (_, spoil, message) => {
+      await withBackend(open, 2, async (b) => {
+        const batch = makeBatch(config, 3);
+        // The batch's first scored position is position 6 of sequence 0 (what the messages above name).
+        expect(describeScored(batch, 0)).toBe('scored token 0: sequence 0, position 6 of 19');
+        const inputs = randomLossInputs(await b.score(batch), 4);
+        await b.lossBackward(batch, inputs, hyper);
+        const before = await b.readGradients();
+        const bad = spoil(batch);
+        await expect(b.score(bad)).rejects.toThrow(message);
+        await expect(b.lossBackward(bad, inputs, hyper)).rejects.toThrow(message);
+        expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+      });
+    },
+  );
 
   it('refuses bad parameters and optimizer state, keeping the weights and the step', async () => {
     await withBackend(open, 5, async (b) => {
       const before = await b.readParameters();
-      await expect(b.writeParameters(before.map((x, i) => (i === 3 ? NaN : x)))).rejects.toThrow(/^parameters\[3\] = NaN is not finite$/);
-      await expect(b.writeParameters(before.subarray(1))).rejects.toThrow(`parameters hold ${n - 1} floats, the model needs ${n}`);
-      await expect(b.writeParameters(Array.from(before) as unknown as Float32Array)).rejects.toThrow(/^parameters must be a Float32Array$/);
+      await expect(b.writeParameters(before.map((x, i) => (i === 3 ? NaN : x)))).rejects.toThrow(
+        /^parameters\[3\] = NaN is not finite$/,
+      );
+      await expect(b.writeParameters(before.subarray(1))).rejects.toThrow(
+        `parameters hold ${n - 1} floats, the model needs ${n}`,
+      );
+      await expect(b.writeParameters(Array.from(before) as unknown as Float32Array)).rejects.toThrow(
+        /^parameters must be a Float32Array$/,
+      );
       const zeros = new Float32Array(n);
       const negative = zeros.map((_, i) => (i === 7 ? -1 : 0));
-      await expect(b.writeOptimizerState({ m: zeros, v: negative, step: 1 })).rejects.toThrow(/^optimizer v\[7\] = -1 is negative$/);
-      await expect(b.writeOptimizerState({ m: zeros, v: zeros, step: 1.5 })).rejects.toThrow(/^optimizer step must be an integer >= 0, got 1.5$/);
-      await expect(b.writeOptimizerState({ m: zeros.subarray(2), v: zeros, step: 1 })).rejects.toThrow(/^optimizer m hold/);
+      await expect(b.writeOptimizerState({ m: zeros, v: negative, step: 1 })).rejects.toThrow(
+        /^optimizer v\[7\] = -1 is negative$/,
+      );
+      await expect(b.writeOptimizerState({ m: zeros, v: zeros, step: 1.5 })).rejects.toThrow(
+        /^optimizer step must be an integer >= 0, got 1.5$/,
+      );
+      await expect(b.writeOptimizerState({ m: zeros.subarray(2), v: zeros, step: 1 })).rejects.toThrow(
+        /^optimizer m hold/,
+      );
       for (const [key, value, message] of [
         ['lr', NaN, /^optimizer: lr must be a finite number, got NaN$/],
         ['eps', 0, /^optimizer: lr and weightDecay must be >= 0, eps > 0$/],
@@ -126,9 +190,12 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
       const inputs = randomLossInputs(scored, 10);
       const out = await b.lossBackward(batch, inputs, hyper);
       expect(bytes(out.lStudent).equals(bytes(scored))).toBe(true);
-      for (const key of ['delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) expect(out[key].length).toBe(scored.length);
+      for (const key of ['delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const)
+        expect(out[key].length).toBe(scored.length);
       expect(out.total).toBeCloseTo(out.L_GRPO + hyper.lambda * out.L_OPD + hyper.klCoef * out.KL, 6);
-      await expect(b.lossBackward(batch, { ...inputs, lRef: inputs.lRef.subarray(1) }, hyper)).rejects.toThrow(`loss input lRef has ${scored.length - 1} tokens, l_student has ${scored.length}`);
+      await expect(b.lossBackward(batch, { ...inputs, lRef: inputs.lRef.subarray(1) }, hyper)).rejects.toThrow(
+        `loss input lRef has ${scored.length - 1} tokens, l_student has ${scored.length}`,
+      );
       const once = await b.readGradients();
       expect(once.some((x) => x !== 0)).toBe(true);
       await b.lossBackward(batch, inputs, hyper);
@@ -163,17 +230,27 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
         expect(mass).toBeCloseTo(1, 5);
         k++;
       }
-      const empty: TokenBatch = { nSeq: 1, seqLen: 2, tokens: new Int32Array(2), targets: Int32Array.of(-1, -1), masks: new Uint32Array(0) };
+      const empty: TokenBatch = {
+        nSeq: 1,
+        seqLen: 2,
+        tokens: new Int32Array(2),
+        targets: Int32Array.of(-1, -1),
+        masks: new Uint32Array(0),
+      };
       expect((await b.scoreRows(empty)).length).toBe(0);
     });
   });
 
-  it('trains under exact distillation: each OPD token\'s divergence, L_OPD their weighted mean, no OPD coefficient', async () => {
+  it("trains under exact distillation: each OPD token's divergence, L_OPD their weighted mean, no OPD coefficient", async () => {
     await withBackend(open, 32, async (b) => {
       const batch = makeBatch(config, 33);
       const student = await b.scoreRows(batch);
       const base = randomLossInputs(await b.score(batch), 34);
-      const inputs = { ...base, teacher: randomTeacherRows(batch, V, 35), distilWeight: Float32Array.from(base.mask, (_, k) => 1 + (k % 2)) };
+      const inputs = {
+        ...base,
+        teacher: randomTeacherRows(batch, V, 35),
+        distilWeight: Float32Array.from(base.mask, (_, k) => 1 + (k % 2)),
+      };
       const out = await b.lossBackward(batch, inputs, distilHyper);
       const divergence = new Float32Array(out.lStudent.length);
       distilDivergence(divergence, student, inputs.teacher, batch.masks, divergence.length, V, 0.3);
@@ -196,11 +273,19 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
       const batch = makeBatch(config, 37);
       const inputs = randomLossInputs(await b.score(batch), 38);
       const nScored = inputs.mask.length;
-      await expect(b.lossBackward(batch, inputs, distilHyper)).rejects.toThrow(/^loss: exact distillation needs the teacher's log-probs \(inputs.teacher\)$/);
-      await expect(b.lossBackward(batch, { ...inputs, teacher: new Float32Array(3) }, distilHyper)).rejects.toThrow(`loss input teacher has 3 floats, expected ${nScored} tokens x ${V}`);
+      await expect(b.lossBackward(batch, inputs, distilHyper)).rejects.toThrow(
+        /^loss: exact distillation needs the teacher's log-probs \(inputs.teacher\)$/,
+      );
+      await expect(b.lossBackward(batch, { ...inputs, teacher: new Float32Array(3) }, distilHyper)).rejects.toThrow(
+        `loss input teacher has 3 floats, expected ${nScored} tokens x ${V}`,
+      );
       const teacher = randomTeacherRows(batch, V, 39);
-      await expect(b.lossBackward(batch, { ...inputs, teacher }, { ...hyper, distil: { jsdAlpha: 1 } })).rejects.toThrow(/^loss: jsdAlpha must be in \[0, 1\), got 1$/);
-      await expect(b.lossBackward(batch, { ...inputs, teacher, distilWeight: inputs.mask.subarray(1) }, distilHyper)).rejects.toThrow(`loss input distilWeight has ${nScored - 1} tokens, l_student has ${nScored}`);
+      await expect(
+        b.lossBackward(batch, { ...inputs, teacher }, { ...hyper, distil: { jsdAlpha: 1 } }),
+      ).rejects.toThrow(/^loss: jsdAlpha must be in \[0, 1\), got 1$/);
+      await expect(
+        b.lossBackward(batch, { ...inputs, teacher, distilWeight: inputs.mask.subarray(1) }, distilHyper),
+      ).rejects.toThrow(`loss input distilWeight has ${nScored - 1} tokens, l_student has ${nScored}`);
       expect((await b.readGradients()).every((x) => x === 0)).toBe(true);
     });
   });
@@ -208,22 +293,37 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
   it.each([
     ['teacher', NaN],
     ['distilWeight', Infinity],
-  ] as const)('refuses a distillation input %s of %d as a non-finite L_OPD before touching the gradient', async (name, value) => {
-    await withBackend(open, 40, async (b) => {
-      const batch = makeBatch(config, 41);
-      const base = randomLossInputs(await b.score(batch), 42);
-      const inputs = { ...base, teacher: randomTeacherRows(batch, V, 43), distilWeight: new Float32Array(base.mask.length).fill(1) };
-      await b.lossBackward(batch, inputs, distilHyper);
-      const before = await b.readGradients();
-      const poisoned = { ...inputs, [name]: inputs[name].map((x, k) => (k === 4 ? value : x)) };
-      await expect(b.lossBackward(batch, poisoned, distilHyper)).rejects.toThrow(`non-finite L_OPD (value ${value}); the update was skipped and the weights are unchanged`);
-      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
-    });
-  });
+  ] as const)(
+    'refuses a distillation input %s of %d as a non-finite L_OPD before touching the gradient',
+    async (name, value) => {
+      await withBackend(open, 40, async (b) => {
+        const batch = makeBatch(config, 41);
+        const base = randomLossInputs(await b.score(batch), 42);
+        const inputs = {
+          ...base,
+          teacher: randomTeacherRows(batch, V, 43),
+          distilWeight: new Float32Array(base.mask.length).fill(1),
+        };
+        await b.lossBackward(batch, inputs, distilHyper);
+        const before = await b.readGradients();
+        const poisoned = { ...inputs, [name]: inputs[name].map((x, k) => (k === 4 ? value : x)) };
+        await expect(b.lossBackward(batch, poisoned, distilHyper)).rejects.toThrow(
+          `non-finite L_OPD (value ${value}); the update was skipped and the weights are unchanged`,
+        );
+        expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+      });
+    },
+  );
 
   it('answers a batch with nothing scored with nothing, and leaves the gradient alone', async () => {
     await withBackend(open, 11, async (b) => {
-      const batch: TokenBatch = { nSeq: 2, seqLen: 3, tokens: new Int32Array(6), targets: new Int32Array(6).fill(-1), masks: new Uint32Array(0) };
+      const batch: TokenBatch = {
+        nSeq: 2,
+        seqLen: 3,
+        tokens: new Int32Array(6),
+        targets: new Int32Array(6).fill(-1),
+        masks: new Uint32Array(0),
+      };
       expect((await b.score(batch)).length).toBe(0);
       const out = await b.lossBackward(batch, randomLossInputs(new Float32Array(0), 12), hyper);
       expect([out.lStudent.length, out.total]).toEqual([0, 0]);
@@ -238,21 +338,26 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
     ['opdMask', NaN, 'L_OPD'],
     ['lSkill', NaN, 'L_OPD'],
     ['lRef', Infinity, 'KL'],
-  ] as const)('refuses a loss input %s of %d as a non-finite %s before touching the gradient, then goes on', async (name, value, term) => {
-    await withBackend(open, 13, async (b) => {
-      const batch = makeBatch(config, 14);
-      const inputs = randomLossInputs(await b.score(batch), 15);
-      await b.lossBackward(batch, inputs, hyper);
-      const before = await b.readGradients();
-      const poisoned = { ...inputs, [name]: inputs[name].map((x, k) => (k === 4 ? value : x)) };
-      const err = await b.lossBackward(batch, poisoned, hyper).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(NonFiniteError);
-      expect((err as Error).message).toBe(`non-finite ${term} (value ${value}); the update was skipped and the weights are unchanged`);
-      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
-      await b.lossBackward(batch, inputs, hyper);
-      expect((await b.readGradients()).every((x, i) => x === 2 * before[i])).toBe(true);
-    });
-  });
+  ] as const)(
+    'refuses a loss input %s of %d as a non-finite %s before touching the gradient, then goes on',
+    async (name, value, term) => {
+      await withBackend(open, 13, async (b) => {
+        const batch = makeBatch(config, 14);
+        const inputs = randomLossInputs(await b.score(batch), 15);
+        await b.lossBackward(batch, inputs, hyper);
+        const before = await b.readGradients();
+        const poisoned = { ...inputs, [name]: inputs[name].map((x, k) => (k === 4 ? value : x)) };
+        const err = await b.lossBackward(batch, poisoned, hyper).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(NonFiniteError);
+        expect((err as Error).message).toBe(
+          `non-finite ${term} (value ${value}); the update was skipped and the weights are unchanged`,
+        );
+        expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+        await b.lossBackward(batch, inputs, hyper);
+        expect((await b.readGradients()).every((x, i) => x === 2 * before[i])).toBe(true);
+      });
+    },
+  );
 
   it.each([
     ['lambda', -50, 'setting lambda is outside [0, 100], got -50'],
@@ -260,33 +365,78 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
     ['clip', 7, 'setting clip is outside [0, 1), got 7'],
     ['klCoef', -1, 'setting klCoef is outside [0, 10], got -1'],
     ['beta', NaN, 'setting beta is not a finite number, got NaN'],
-  ] as const)('refuses a loss setting %s of %d with the words of --set, before touching the gradient', async (key, value, message) => {
-    await withBackend(open, 16, async (b) => {
-      const batch = makeBatch(config, 17);
-      const inputs = randomLossInputs(await b.score(batch), 18);
-      await b.lossBackward(batch, inputs, hyper);
-      const before = await b.readGradients();
-      await expect(b.lossBackward(batch, inputs, { ...hyper, [key]: value })).rejects.toThrow(new RangeError(message));
-      expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
-    });
-  });
+  ] as const)(
+    'refuses a loss setting %s of %d with the words of --set, before touching the gradient',
+    async (key, value, message) => {
+      await withBackend(open, 16, async (b) => {
+        const batch = makeBatch(config, 17);
+        const inputs = randomLossInputs(await b.score(batch), 18);
+        await b.lossBackward(batch, inputs, hyper);
+        const before = await b.readGradients();
+        await expect(b.lossBackward(batch, inputs, { ...hyper, [key]: value })).rejects.toThrow(
+          new RangeError(message),
+        );
+        expect(bytes(await b.readGradients()).equals(bytes(before))).toBe(true);
+      });
+    },
+  );
 
   describe('its decoder', () => {
     const all = new Uint32Array(3 * words).fill(0xffffffff);
     const half = Float32Array.of(0.5, 0.5, 0.5);
     const BAD_CALLS: [string, (d: ReturnType<Backend['openDecoder']>) => Promise<unknown>, RegExp][] = [
       ['a stream outside', (d) => d.feed(3, Int32Array.of(1)), /^stream 3 is outside \[0, 3\)$/],
-      ['a feed past the context', (d) => d.feed(0, new Int32Array(30)), /^stream 0: 3 \+ 30 tokens exceed the context length 32$/],
-      ['a token outside the vocabulary', (d) => d.feed(0, Int32Array.of(2, V)), /^stream 0: token 40 is outside \[0, 40\)$/],
-      ['too few mask words', (d) => d.sample(Int32Array.of(0, 1), all.subarray(0, 3), 1, half), /^sample: masks hold 3 words, need 4$/],
-      ['too few uniforms', (d) => d.sample(Int32Array.of(0, 1), all, 1, half.subarray(0, 1)), /^sample: 1 uniforms for 2 streams$/],
-      ['a negative temperature', (d) => d.sample(Int32Array.of(0), all, -1, half), /^temperature must be >= 0, got -1$/],
-      ['a stream listed twice', (d) => d.sample(Int32Array.of(0, 0), all, 1, half), /^sample: stream 0 is listed twice$/],
-      ['an empty stream', (d) => d.sample(Int32Array.of(2), all, 1, half), /^sample: stream 2 is empty; feed it a prompt first$/],
-      ['a full stream', (d) => d.sample(Int32Array.of(1), all, 1, half), /^sample: stream 1 is at the context length 32$/],
-      ['a draw of 1', (d) => d.sample(Int32Array.of(0), all, 1, Float32Array.of(1)), /^uniform draw must be in \[0, 1\), got 1$/],
+      [
+        'a feed past the context',
+        (d) => d.feed(0, new Int32Array(30)),
+        /^stream 0: 3 \+ 30 tokens exceed the context length 32$/,
+      ],
+      [
+        'a token outside the vocabulary',
+        (d) => d.feed(0, Int32Array.of(2, V)),
+        /^stream 0: token 40 is outside \[0, 40\)$/,
+      ],
+      [
+        'too few mask words',
+        (d) => d.sample(Int32Array.of(0, 1), all.subarray(0, 3), 1, half),
+        /^sample: masks hold 3 words, need 4$/,
+      ],
+      [
+        'too few uniforms',
+        (d) => d.sample(Int32Array.of(0, 1), all, 1, half.subarray(0, 1)),
+        /^sample: 1 uniforms for 2 streams$/,
+      ],
+      [
+        'a negative temperature',
+        (d) => d.sample(Int32Array.of(0), all, -1, half),
+        /^temperature must be >= 0, got -1$/,
+      ],
+      [
+        'a stream listed twice',
+        (d) => d.sample(Int32Array.of(0, 0), all, 1, half),
+        /^sample: stream 0 is listed twice$/,
+      ],
+      [
+        'an empty stream',
+        (d) => d.sample(Int32Array.of(2), all, 1, half),
+        /^sample: stream 2 is empty; feed it a prompt first$/,
+      ],
+      [
+        'a full stream',
+        (d) => d.sample(Int32Array.of(1), all, 1, half),
+        /^sample: stream 1 is at the context length 32$/,
+      ],
+      [
+        'a draw of 1',
+        (d) => d.sample(Int32Array.of(0), all, 1, Float32Array.of(1)),
+        /^uniform draw must be in \[0, 1\), got 1$/,
+      ],
       // Bits at or past the vocabulary do not count: 40 tokens fill word 1 up to bit 7.
-      ['a mask that allows nothing', (d) => d.sample(Int32Array.of(0), Uint32Array.of(0, 0xffffff00), 1, half), /^cannot sample: the mask allows no token$/],
+      [
+        'a mask that allows nothing',
+        (d) => d.sample(Int32Array.of(0), Uint32Array.of(0, 0xffffff00), 1, half),
+        /^cannot sample: the mask allows no token$/,
+      ],
     ];
 
     it.each(BAD_CALLS)('refuses %s and changes no stream', async (_, call, message) => {
@@ -324,7 +474,9 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
         d.dispose();
         expect(() => d.length(1)).toThrow(/^decoder was disposed$/);
         await expect(d.feed(1, Int32Array.of(1))).rejects.toThrow(/^decoder was disposed$/);
-        await expect(d.sample(Int32Array.of(1), masks, 1, Float32Array.of(0.5))).rejects.toThrow(/^decoder was disposed$/);
+        await expect(d.sample(Int32Array.of(1), masks, 1, Float32Array.of(0.5))).rejects.toThrow(
+          /^decoder was disposed$/,
+        );
       });
     });
   });

@@ -43,24 +43,32 @@ export function firstNonFiniteIndex(a: Float32Array | Float64Array): number {
 export function checkBatch(batch: TokenBatch, config: ModelConfig): number {
   const { nSeq, seqLen, tokens, targets, masks } = batch;
   const V = config.vocabSize;
-  if (!Number.isInteger(nSeq) || !Number.isInteger(seqLen) || nSeq < 0 || seqLen < 0) throw new RangeError(`batch: bad shape ${nSeq} x ${seqLen}`);
-  if (seqLen > config.contextLength) throw new RangeError(`batch: sequences of ${seqLen} tokens exceed the context length ${config.contextLength}`);
+  if (!Number.isInteger(nSeq) || !Number.isInteger(seqLen) || nSeq < 0 || seqLen < 0)
+    throw new RangeError(`batch: bad shape ${nSeq} x ${seqLen}`);
+  if (seqLen > config.contextLength)
+    throw new RangeError(`batch: sequences of ${seqLen} tokens exceed the context length ${config.contextLength}`);
   if (tokens.length !== nSeq * seqLen || targets.length !== nSeq * seqLen) {
-    throw new RangeError(`batch: tokens (${tokens.length}) and targets (${targets.length}) must hold nSeq * seqLen = ${nSeq * seqLen}`);
+    throw new RangeError(
+      `batch: tokens (${tokens.length}) and targets (${targets.length}) must hold nSeq * seqLen = ${nSeq * seqLen}`,
+    );
   }
   const words = maskWords(V);
   let nScored = 0;
   for (let i = 0; i < targets.length; i++) if (targets[i] >= 0) nScored++;
-  if (masks.length !== nScored * words) throw new RangeError(`batch: masks hold ${masks.length} words, expected ${nScored} scored x ${words}`);
+  if (masks.length !== nScored * words)
+    throw new RangeError(`batch: masks hold ${masks.length} words, expected ${nScored} scored x ${words}`);
   let scored = 0;
   for (let s = 0; s < nSeq; s++) {
     for (let t = 0; t < seqLen; t++) {
       const tok = tokens[s * seqLen + t];
-      if (!(tok >= 0 && tok < V)) throw new RangeError(`batch: token ${tok} at sequence ${s}, position ${t} is outside [0, ${V})`);
+      if (!(tok >= 0 && tok < V))
+        throw new RangeError(`batch: token ${tok} at sequence ${s}, position ${t} is outside [0, ${V})`);
       const target = targets[s * seqLen + t];
       if (target < 0) continue;
-      if (!(target < V)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is outside [0, ${V})`);
-      if (!isAllowed(masks, scored, words, target)) throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is not allowed by its mask`);
+      if (!(target < V))
+        throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is outside [0, ${V})`);
+      if (!isAllowed(masks, scored, words, target))
+        throw new RangeError(`batch: target ${target} at sequence ${s}, position ${t} is not allowed by its mask`);
       scored++;
     }
   }
@@ -72,7 +80,8 @@ export function describeScored(batch: TokenBatch, k: number): string {
   let seen = 0;
   for (let i = 0; i < batch.targets.length; i++) {
     if (batch.targets[i] < 0) continue;
-    if (seen++ === k) return `scored token ${k}: sequence ${Math.floor(i / batch.seqLen)}, position ${i % batch.seqLen} of ${batch.seqLen}`;
+    if (seen++ === k)
+      return `scored token ${k}: sequence ${Math.floor(i / batch.seqLen)}, position ${i % batch.seqLen} of ${batch.seqLen}`;
   }
   return `scored token ${k}`;
 }
@@ -80,7 +89,8 @@ export function describeScored(batch: TokenBatch, k: number): string {
 /** "parameter name[i]": the named view (model/layout.ts) that holds flat index `index`. */
 export function describeParameter(layout: ParameterLayout, index: number): string {
   for (const view of layout.list) {
-    if (index >= view.offset && index < view.offset + view.size) return `parameter ${view.name}[${index - view.offset}]`;
+    if (index >= view.offset && index < view.offset + view.size)
+      return `parameter ${view.name}[${index - view.offset}]`;
   }
   return `parameter buffer index ${index}`;
 }
@@ -96,7 +106,8 @@ export function checkParameterBuffer(buf: Float32Array, n: number, what: string)
 export function checkOptimizerState(state: { m: Float32Array; v: Float32Array; step: number }, n: number): void {
   checkParameterBuffer(state.m, n, 'optimizer m');
   checkParameterBuffer(state.v, n, 'optimizer v');
-  if (!Number.isInteger(state.step) || state.step < 0) throw new RangeError(`optimizer step must be an integer >= 0, got ${state.step}`);
+  if (!Number.isInteger(state.step) || state.step < 0)
+    throw new RangeError(`optimizer step must be an integer >= 0, got ${state.step}`);
   for (let i = 0; i < state.v.length; i++) {
     if (state.v[i] < 0) throw new RangeError(`optimizer v[${i}] = ${state.v[i]} is negative`);
   }
@@ -106,8 +117,10 @@ export function checkOptimizerHyper(h: OptimizerHyper): void {
   for (const key of ['lr', 'beta1', 'beta2', 'eps', 'weightDecay', 'gradClip'] as const) {
     if (!Number.isFinite(h[key])) throw new RangeError(`optimizer: ${key} must be a finite number, got ${h[key]}`);
   }
-  if (h.lr < 0 || h.eps <= 0 || h.weightDecay < 0) throw new RangeError('optimizer: lr and weightDecay must be >= 0, eps > 0');
-  if (!(h.beta1 >= 0 && h.beta1 < 1 && h.beta2 >= 0 && h.beta2 < 1)) throw new RangeError('optimizer: beta1 and beta2 must be in [0, 1)');
+  if (h.lr < 0 || h.eps <= 0 || h.weightDecay < 0)
+    throw new RangeError('optimizer: lr and weightDecay must be >= 0, eps > 0');
+  if (!(h.beta1 >= 0 && h.beta1 < 1 && h.beta2 >= 0 && h.beta2 < 1))
+    throw new RangeError('optimizer: beta1 and beta2 must be in [0, 1)');
 }
 
 /** The loss settings are in their ranges (loss_settings.ts): refused with the words of `--set`. */
@@ -132,8 +145,9 @@ export function checkDistilInputs(inputs: LossInputs, hyper: LossHyper, n: numbe
   if (!hyper.distil) return;
   const { jsdAlpha } = hyper.distil;
   if (!(jsdAlpha >= 0 && jsdAlpha < 1)) throw new RangeError(`loss: jsdAlpha must be in [0, 1), got ${jsdAlpha}`);
-  if (!inputs.teacher) throw new RangeError('loss: exact distillation needs the teacher\'s log-probs (inputs.teacher)');
-  if (inputs.teacher.length !== n * vocab) throw new RangeError(`loss input teacher has ${inputs.teacher.length} floats, expected ${n} tokens x ${vocab}`);
+  if (!inputs.teacher) throw new RangeError("loss: exact distillation needs the teacher's log-probs (inputs.teacher)");
+  if (inputs.teacher.length !== n * vocab)
+    throw new RangeError(`loss input teacher has ${inputs.teacher.length} floats, expected ${n} tokens x ${vocab}`);
 }
 
 export function allocateLossOutput(nTokens: number): LossOutput {
@@ -170,7 +184,12 @@ export function lossCounts(inputs: LossInputs): LossCounts {
 }
 
 /** The loss terms from the per-token sums of the GRPO, OPD and KL terms (docs/seed-loss.md). */
-export function setLossTerms(out: LossTerms, sums: { grpo: number; opd: number; kl: number }, counts: LossCounts, hyper: LossHyper): void {
+export function setLossTerms(
+  out: LossTerms,
+  sums: { grpo: number; opd: number; kl: number },
+  counts: LossCounts,
+  hyper: LossHyper,
+): void {
   out.L_GRPO = sums.grpo * counts.invN;
   out.L_OPD = sums.opd * counts.invNOpd;
   out.KL = sums.kl * counts.invN;
@@ -229,27 +248,33 @@ export function refuseNonFiniteLoss(out: LossOutput): void {
 // Decoder calls. A stream's length counts every token given to it, fed or sampled.
 
 export function checkStreamCount(nStreams: number): void {
-  if (!Number.isInteger(nStreams) || nStreams < 1) throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
+  if (!Number.isInteger(nStreams) || nStreams < 1)
+    throw new RangeError(`decoder needs at least one stream, got ${nStreams}`);
 }
 
 export function checkStream(index: number, nStreams: number, disposed: boolean): void {
   if (disposed) throw new Error('decoder was disposed');
-  if (!Number.isInteger(index) || index < 0 || index >= nStreams) throw new RangeError(`stream ${index} is outside [0, ${nStreams})`);
+  if (!Number.isInteger(index) || index < 0 || index >= nStreams)
+    throw new RangeError(`stream ${index} is outside [0, ${nStreams})`);
 }
 
 /** feed(stream, tokens) on a stream that holds `length` tokens. */
 export function checkFeed(config: ModelConfig, stream: number, length: number, tokens: Int32Array): void {
   const { vocabSize: V, contextLength } = config;
   if (length + tokens.length > contextLength) {
-    throw new RangeError(`stream ${stream}: ${length} + ${tokens.length} tokens exceed the context length ${contextLength}`);
+    throw new RangeError(
+      `stream ${stream}: ${length} + ${tokens.length} tokens exceed the context length ${contextLength}`,
+    );
   }
   for (let i = 0; i < tokens.length; i++) {
-    if (!(tokens[i] >= 0 && tokens[i] < V)) throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
+    if (!(tokens[i] >= 0 && tokens[i] < V))
+      throw new RangeError(`stream ${stream}: token ${tokens[i]} is outside [0, ${V})`);
   }
 }
 
 export function checkTemperature(temperature: number): void {
-  if (!(temperature >= 0) || !Number.isFinite(temperature)) throw new RangeError(`temperature must be >= 0, got ${temperature}`);
+  if (!(temperature >= 0) || !Number.isFinite(temperature))
+    throw new RangeError(`temperature must be >= 0, got ${temperature}`);
 }
 
 export function checkDraw(u: number): void {
@@ -285,7 +310,8 @@ export function checkSample(
     if (seen.has(s)) throw new RangeError(`sample: stream ${s} is listed twice`);
     seen.add(s);
     if (length(s) === 0) throw new RangeError(`sample: stream ${s} is empty; feed it a prompt first`);
-    if (length(s) >= config.contextLength) throw new RangeError(`sample: stream ${s} is at the context length ${config.contextLength}`);
+    if (length(s) >= config.contextLength)
+      throw new RangeError(`sample: stream ${s} is at the context length ${config.contextLength}`);
     checkDraw(uniforms[i]);
     checkAnyAllowed(masks, i, config.vocabSize);
   }

@@ -73,11 +73,27 @@ describe('loss JSON input', () => {
   });
 
   it('reads past what a run noted beside each token, and checks its types', () => {
-    const note = { trajectory: 2, step: 1, token: 'go', delta: 0.25, gate: 0.5, coef: -0.1, coef_grpo: 0, coef_opd: -0.1, coef_kl: 0 };
+    const note = {
+      trajectory: 2,
+      step: 1,
+      token: 'go',
+      delta: 0.25,
+      gate: 0.5,
+      coef: -0.1,
+      coef_grpo: 0,
+      coef_opd: -0.1,
+      coef_kl: 0,
+    };
     const noted = { ...valid, tokens: valid.tokens.map((t) => ({ ...t, ...note })) };
     expect(parseLossProblem(JSON.stringify(noted))).toEqual(parseLossProblem(JSON.stringify(valid)));
     const p = parseLossProblem(JSON.stringify(valid));
-    expect(lossProblemToJson(p, [note, { token: 'to' }])).toEqual({ ...valid, tokens: [{ ...token, ...note }, { ...token, mask: 0, token: 'to' }] });
+    expect(lossProblemToJson(p, [note, { token: 'to' }])).toEqual({
+      ...valid,
+      tokens: [
+        { ...token, ...note },
+        { ...token, mask: 0, token: 'to' },
+      ],
+    });
     const bad = (patch: object) => errorOf({ ...valid, tokens: [token, { ...token, ...patch }] });
     expect(bad({ token: 3 })).toMatch(/^tokens\[1\]\.token must be a string \(got 3\)/);
     expect(bad({ gate: 'high' })).toMatch(/^tokens\[1\]\.gate must be a finite number/);

@@ -39,7 +39,9 @@ const NOTE_NUMBERS = ['delta', 'gate', 'coef', 'coef_grpo', 'coef_opd', 'coef_kl
 const NOTE_COUNTS = ['trajectory', 'step'] as const;
 
 /** What a run showed beside a token's inputs; `seed loss` checks the types and does not read them. */
-export type TokenNote = { token?: string } & Partial<Record<(typeof NOTE_NUMBERS)[number] | (typeof NOTE_COUNTS)[number], number>>;
+export type TokenNote = { token?: string } & Partial<
+  Record<(typeof NOTE_NUMBERS)[number] | (typeof NOTE_COUNTS)[number], number>
+>;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -129,7 +131,8 @@ export function lossProblemFromJson(value: unknown): LossProblem {
 }
 
 function checkNote(t: Record<string, unknown>, where: string): void {
-  if (t.token !== undefined && typeof t.token !== 'string') throw new LossJsonError(`${where}.token must be a string (got ${describe(t.token)})`);
+  if (t.token !== undefined && typeof t.token !== 'string')
+    throw new LossJsonError(`${where}.token must be a string (got ${describe(t.token)})`);
   for (const f of NOTE_NUMBERS) if (t[f] !== undefined) finite(t, f, `${where}.${f}`);
   for (const f of NOTE_COUNTS) {
     if (t[f] === undefined) continue;

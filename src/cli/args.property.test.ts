@@ -24,15 +24,47 @@ const numberText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.integer().map(String),
   fc.double().map(String),
-  fc.tuple(fc.constantFrom('', ' ', '0x', '+', '-', '\n'), fc.nat({ max: 1e6 }), fc.constantFrom('', ' ', 'e3', '.5', 'e400', '\u001b')).map(([a, n, b]) => `${a}${n}${b}`),
+  fc
+    .tuple(
+      fc.constantFrom('', ' ', '0x', '+', '-', '\n'),
+      fc.nat({ max: 1e6 }),
+      fc.constantFrom('', ' ', 'e3', '.5', 'e400', '\u001b'),
+    )
+    .map(([a, n, b]) => `${a}${n}${b}`),
 );
 
 /** Arguments as a person or a script might mistype them: option names, values, stray words, escapes. */
 const words = fc.oneof(
-  fc.constantFrom('--count', '--seed', '--out', '--split', '--set', '--updates', '--resume', '--force', '-h', '--', '-', '--count=', '--x'),
+  fc.constantFrom(
+    '--count',
+    '--seed',
+    '--out',
+    '--split',
+    '--set',
+    '--updates',
+    '--resume',
+    '--force',
+    '-h',
+    '--',
+    '-',
+    '--count=',
+    '--x',
+  ),
   fc.string({ unit: 'binary', maxLength: 10 }),
   numberText,
-  fc.constantFrom('constructor', '__proto__', 'toString', 'train', 'seen', 'groupSize=4', 'lr=0x1', 'maxSkillTokens=1e9', `${join(dir, 'missing')}`, '\u001b[2J', 'a\nb'),
+  fc.constantFrom(
+    'constructor',
+    '__proto__',
+    'toString',
+    'train',
+    'seen',
+    'groupSize=4',
+    'lr=0x1',
+    'maxSkillTokens=1e9',
+    `${join(dir, 'missing')}`,
+    '\u001b[2J',
+    'a\nb',
+  ),
 );
 const argv = fc.array(words, { maxLength: 10 });
 
@@ -91,7 +123,10 @@ describe('command-line arguments (property)', () => {
   });
 
   it('--set gives a config that passes the settings check, or a one-line CliError', () => {
-    const setting = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.tuple(fc.constantFrom(...Object.keys(defaultConfig('tiny'))), numberText).map(([k, v]) => `${k}=${v}`));
+    const setting = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.tuple(fc.constantFrom(...Object.keys(defaultConfig('tiny'))), numberText).map(([k, v]) => `${k}=${v}`),
+    );
     fc.assert(
       fc.property(fc.array(setting, { maxLength: 4 }), (settings) => {
         if (parsesOrRefuses(() => applySetOptions(defaultConfig('tiny'), settings), CliError) === 'value') {
@@ -113,7 +148,10 @@ describe('command-line arguments (property)', () => {
     );
     // --out is left out (a valid invocation of scenes or ckpt init would write), every file named is missing,
     // and bench never gets the name of a benchmark.
-    const safe = argv.filter((args) => !args.some((a) => a.startsWith('--out') || ['env', 'cpu', 'kernels', 'learn', 'soak', 'onnx'].includes(a)));
+    const safe = argv.filter(
+      (args) =>
+        !args.some((a) => a.startsWith('--out') || ['env', 'cpu', 'kernels', 'learn', 'soak', 'onnx'].includes(a)),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...commands), safe, async ([, command], args) => {
         let help = false;

@@ -18,7 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), 'seed-args-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function refusal(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CliError);
   expect((err as CliError).message).not.toContain('\n');
   return (err as CliError).message;
@@ -31,7 +34,9 @@ describe('numbers on the command line', () => {
     expect(limitedNumber('16', '--count', count)).toBe(16);
     expect(limitedNumber('1e3', '--count', count)).toBe(1000);
     for (const text of ['0x10', '', ' 5', '5 ', '0b1', '1_000', 'Infinity', 'NaN', '+', '.', '1e', '١٢']) {
-      expect(() => limitedNumber(text, '--count', count), JSON.stringify(text)).toThrow(`--count must be a decimal number, got ${JSON.stringify(text)}`);
+      expect(() => limitedNumber(text, '--count', count), JSON.stringify(text)).toThrow(
+        `--count must be a decimal number, got ${JSON.stringify(text)}`,
+      );
     }
   });
 
@@ -39,28 +44,44 @@ describe('numbers on the command line', () => {
     expect(() => limitedNumber('1.5', '--count', count)).toThrow('--count must be a whole number, got "1.5"');
     expect(() => limitedNumber('1e12', '--count', count)).toThrow('--count must be in 1..100000, got 1e12');
     expect(() => limitedNumber('0', '--count', count)).toThrow('--count must be in 1..100000, got 0');
-    expect(() => limitedNumber('-1', '--checkpoint-every', LIMITS.train['checkpoint-every'])).toThrow('--checkpoint-every must be in 0..1000000, got -1');
-    expect(() => limitedNumber('-5', '--eval-episodes', LIMITS.train['eval-episodes'])).toThrow('--eval-episodes must be in 0..1000, got -5');
+    expect(() => limitedNumber('-1', '--checkpoint-every', LIMITS.train['checkpoint-every'])).toThrow(
+      '--checkpoint-every must be in 0..1000000, got -1',
+    );
+    expect(() => limitedNumber('-5', '--eval-episodes', LIMITS.train['eval-episodes'])).toThrow(
+      '--eval-episodes must be in 0..1000, got -5',
+    );
     expect(limitedNumber('4294967295', '--seed', SEED)).toBe(4294967295);
     expect(() => limitedNumber('4294967296', '--seed', SEED)).toThrow(/--seed must be in 0\.\.4294967295/);
     expect(() => limitedNumber('1', '--lr', LIMITS.warmstart.lr)).toThrow('--lr must be in (0, 1), got 1');
     expect(limitedNumber('0.5', '--lr', LIMITS.warmstart.lr)).toBe(0.5);
-    expect(() => numberList('1,0x4', 'batches', LIMITS.benchOnnx.batches)).toThrow('--batches must be a decimal number, got "0x4"');
+    expect(() => numberList('1,0x4', 'batches', LIMITS.benchOnnx.batches)).toThrow(
+      '--batches must be a decimal number, got "0x4"',
+    );
   });
 
   it('settings are decimal too, each within its range from the settings table', () => {
     const base = defaultConfig('micro');
     expect(applySetOptions(base, ['groupSize=4', 'constrained=false']).groupSize).toBe(4);
     expect(() => applySetOptions(base, ['groupSize=0x10'])).toThrow(CliError);
-    expect(() => applySetOptions(base, ['groupSize=100000000'])).toThrow('--set: setting groupSize is outside [1, 64], got 100000000');
-    expect(() => applySetOptions(base, ['maxSkillTokens=1e9'])).toThrow('--set: setting maxSkillTokens is outside [1, 128], got 1000000000');
+    expect(() => applySetOptions(base, ['groupSize=100000000'])).toThrow(
+      '--set: setting groupSize is outside [1, 64], got 100000000',
+    );
+    expect(() => applySetOptions(base, ['maxSkillTokens=1e9'])).toThrow(
+      '--set: setting maxSkillTokens is outside [1, 128], got 1000000000',
+    );
     expect(() => applySetOptions(base, ['nope=1'])).toThrow(/^--set: unknown setting "nope"/);
   });
 
   it('option errors are one line with the usage, and names are escaped', async () => {
-    expect(() => parseOptions(['--bogus\u001b[2J'], defineCommand({ name: 'x', summary: 'x', description: 'x', options: {} }))).toThrow(CliError);
-    const message = await refusal(runCaptured(scenes, ['--split', 'train', '--count', '1', '--seed', '1', '--out', dir, 'extra\n\u001b[31m']));
-    expect(message).toMatch(/^unexpected argument "extra\\n\\u001b\[31m"; usage: npm run seed -- scenes .*\(ranges: --count 1\.\.100000, --seed 0\.\.4294967295\)$/);
+    expect(() =>
+      parseOptions(['--bogus\u001b[2J'], defineCommand({ name: 'x', summary: 'x', description: 'x', options: {} })),
+    ).toThrow(CliError);
+    const message = await refusal(
+      runCaptured(scenes, ['--split', 'train', '--count', '1', '--seed', '1', '--out', dir, 'extra\n\u001b[31m']),
+    );
+    expect(message).toMatch(
+      /^unexpected argument "extra\\n\\u001b\[31m"; usage: npm run seed -- scenes .*\(ranges: --count 1\.\.100000, --seed 0\.\.4294967295\)$/,
+    );
   });
 });
 
@@ -83,34 +104,64 @@ describe('options with choices', () => {
   });
 
   it('refuse anything else at parsing, in one line naming the choices', () => {
-    expect(() => parseOptions(['--size', 'l'], command)).toThrow(new CliError('--size must be one of s, m, got "l"', 2));
+    expect(() => parseOptions(['--size', 'l'], command)).toThrow(
+      new CliError('--size must be one of s, m, got "l"', 2),
+    );
     expect(() => parseOptions(['--size', ''], command)).toThrow(new CliError('--size must be one of s, m, got ""', 2));
-    expect(() => parseOptions(['--sizes', 's,,m'], command)).toThrow(new CliError('--sizes must be a comma-separated list of s, m, or none, got "s,,m"', 2));
-    expect(() => parseOptions(['--sizes', 'none,s'], command)).toThrow(new CliError('--sizes must be a comma-separated list of s, m, or none, got "none,s"', 2));
-    expect(() => choiceList('', 'sizes', ['s', 'm'])).toThrow(new CliError('--sizes must be a comma-separated list of s, m, got ""', 2));
+    expect(() => parseOptions(['--sizes', 's,,m'], command)).toThrow(
+      new CliError('--sizes must be a comma-separated list of s, m, or none, got "s,,m"', 2),
+    );
+    expect(() => parseOptions(['--sizes', 'none,s'], command)).toThrow(
+      new CliError('--sizes must be a comma-separated list of s, m, or none, got "none,s"', 2),
+    );
+    expect(() => choiceList('', 'sizes', ['s', 'm'])).toThrow(
+      new CliError('--sizes must be a comma-separated list of s, m, got ""', 2),
+    );
   });
 });
 
 describe('counts are refused before any work or any file', () => {
   it('scenes --count 0x10 and 1e12', async () => {
     const out = join(dir, 'scenes');
-    expect(await refusal(runCaptured(scenes, ['--split', 'train', '--count', '0x10', '--seed', '1', '--out', out]))).toBe('--count must be a decimal number, got "0x10"');
-    expect(await refusal(runCaptured(scenes, ['--split', 'train', '--count', '1e12', '--seed', '1', '--out', out]))).toBe('--count must be in 1..100000, got 1e12');
+    expect(
+      await refusal(runCaptured(scenes, ['--split', 'train', '--count', '0x10', '--seed', '1', '--out', out])),
+    ).toBe('--count must be a decimal number, got "0x10"');
+    expect(
+      await refusal(runCaptured(scenes, ['--split', 'train', '--count', '1e12', '--seed', '1', '--out', out])),
+    ).toBe('--count must be in 1..100000, got 1e12');
     expect(existsSync(out)).toBe(false);
   });
 
   it('warmstart --episodes/--steps, export-onnx --episodes, train --updates and --set', async () => {
     const ckpt = join(dir, 'w.ckpt');
-    expect(await refusal(runCaptured(warmstart, ['--preset', 'micro', '--seed', '1', '--out', ckpt, '--episodes', '1e12']))).toBe('--episodes must be in 1..100000, got 1e12');
-    expect(await refusal(runCaptured(warmstart, ['--preset', 'micro', '--seed', '1', '--out', ckpt, '--steps', '1e12']))).toBe('--steps must be in 0..1000000, got 1e12');
-    expect(await refusal(runCaptured(exportOnnx, ['--ckpt', ckpt, '--out', join(dir, 'p.onnx'), '--episodes', '1e12']))).toBe('--episodes must be in 0..100, got 1e12');
+    expect(
+      await refusal(runCaptured(warmstart, ['--preset', 'micro', '--seed', '1', '--out', ckpt, '--episodes', '1e12'])),
+    ).toBe('--episodes must be in 1..100000, got 1e12');
+    expect(
+      await refusal(runCaptured(warmstart, ['--preset', 'micro', '--seed', '1', '--out', ckpt, '--steps', '1e12'])),
+    ).toBe('--steps must be in 0..1000000, got 1e12');
+    expect(
+      await refusal(runCaptured(exportOnnx, ['--ckpt', ckpt, '--out', join(dir, 'p.onnx'), '--episodes', '1e12'])),
+    ).toBe('--episodes must be in 0..100, got 1e12');
     const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '1', '--out', join(dir, 'run')];
-    expect(await refusal(runCaptured(train, [...base, '--updates', '']))).toBe('--updates must be a decimal number, got ""');
-    expect(await refusal(runCaptured(train, [...base, '--updates', '1e12']))).toBe('--updates must be in 0..1000000, got 1e12');
-    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--checkpoint-every=-1']))).toBe('--checkpoint-every must be in 0..1000000, got -1');
-    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--eval-episodes=-5']))).toBe('--eval-episodes must be in 0..1000, got -5');
-    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--set', 'groupSize=100000000']))).toMatch(/^--set: setting groupSize is outside/);
-    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--set', 'maxSkillTokens=1e9']))).toMatch(/^--set: setting maxSkillTokens is outside/);
+    expect(await refusal(runCaptured(train, [...base, '--updates', '']))).toBe(
+      '--updates must be a decimal number, got ""',
+    );
+    expect(await refusal(runCaptured(train, [...base, '--updates', '1e12']))).toBe(
+      '--updates must be in 0..1000000, got 1e12',
+    );
+    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--checkpoint-every=-1']))).toBe(
+      '--checkpoint-every must be in 0..1000000, got -1',
+    );
+    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--eval-episodes=-5']))).toBe(
+      '--eval-episodes must be in 0..1000, got -5',
+    );
+    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--set', 'groupSize=100000000']))).toMatch(
+      /^--set: setting groupSize is outside/,
+    );
+    expect(await refusal(runCaptured(train, [...base, '--updates', '1', '--set', 'maxSkillTokens=1e9']))).toMatch(
+      /^--set: setting maxSkillTokens is outside/,
+    );
     expect(existsSync(ckpt) || existsSync(join(dir, 'run')) || existsSync(join(dir, 'p.onnx'))).toBe(false);
   });
 });

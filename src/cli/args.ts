@@ -8,7 +8,15 @@ import { describeRange, parseDecimal } from '../common/setting_range.ts';
 import { PRESET_NAMES, type PresetName } from '../model/config.ts';
 import { applySettings, defaultConfig, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
-import { HelpRequest, helpText, usageLine, wantsHelp, type CommandSpec, type HelpSection, type OptionSpec } from './help.ts';
+import {
+  HelpRequest,
+  helpText,
+  usageLine,
+  wantsHelp,
+  type CommandSpec,
+  type HelpSection,
+  type OptionSpec,
+} from './help.ts';
 import { describeLimit, type Limit } from './limits.ts';
 
 /** A user error that also shows the command's usage, on the same line. */
@@ -84,7 +92,8 @@ function decimalOption(text: string, what: string): number {
 /** `text` as a number within `limit`, or a CliError naming `what` and the range. */
 export function limitedNumber(text: string, what: string, limit: Limit): number {
   const n = decimalOption(text, what);
-  if (limit.integer && !Number.isInteger(n)) throw new CliError(`${what} must be a whole number, got ${quote(text)}`, 2);
+  if (limit.integer && !Number.isInteger(n))
+    throw new CliError(`${what} must be a whole number, got ${quote(text)}`, 2);
   const below = limit.aboveMin ? n <= limit.min : n < limit.min;
   const above = limit.belowMax ? n >= limit.max : n > limit.max;
   if (below || above) throw new CliError(`${what} must be in ${describeLimit(limit)}, got ${text}`, 2);
@@ -131,7 +140,10 @@ export function settingsSection(): HelpSection {
     entries: TRAIN_KEYS.map((key) => {
       const byValue = new Map<number, PresetName[]>();
       configs.forEach((c, i) => byValue.set(c[key], [...(byValue.get(c[key]) ?? []), PRESET_NAMES[i]]));
-      const defaults = byValue.size === 1 ? String(configs[0][key]) : [...byValue].map(([v, names]) => `${v} (${names.join(', ')})`).join(', ');
+      const defaults =
+        byValue.size === 1
+          ? String(configs[0][key])
+          : [...byValue].map(([v, names]) => `${v} (${names.join(', ')})`).join(', ');
       const s = TRAIN_SETTINGS[key];
       return [key, `${s.doc} (${describeRange(s)}; default: ${defaults}; paper: ${s.paper})`] as const;
     }),

@@ -4,7 +4,17 @@
 // ("error: ..."), no stack trace and no raw control character, and leave no file behind in its output
 // directory. A case still running after HANG_MS is killed and counts as a hang.
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,11 +48,15 @@ interface Outcome {
 /** One invocation of `npm run seed -- ...args` (without npm), killed after HANG_MS. */
 function cli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: HANG_MS,
-      killSignal: 'SIGKILL',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', ...args],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: HANG_MS,
+        killSignal: 'SIGKILL',
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('close', (code) => resolve({ code, stderr }));
@@ -69,19 +83,42 @@ const scenesDir = at('scenes');
 beforeAll(async () => {
   await runCaptured(ckpt, ['init', '--preset', 'micro', '--seed', '1', '--out', ckptFile]);
   const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=1', '--set', 'maxSteps=2', '--set', 'history=2'];
-  await runCaptured(train, ['--algo', 'grpo', '--preset', 'micro', '--updates', '1', '--seed', '1', '--init', ckptFile, '--out', run, ...small]);
+  await runCaptured(train, [
+    '--algo',
+    'grpo',
+    '--preset',
+    'micro',
+    '--updates',
+    '1',
+    '--seed',
+    '1',
+    '--init',
+    ckptFile,
+    '--out',
+    run,
+    ...small,
+  ]);
   const config = presetConfig('micro', defaultTokenizer().vocabSize);
   // 424 bytes, a valid checksum, and a header declaring 2^20 layers.
   const huge = headerJson({ ...config, nLayer: 1 << 20 }, { n: '' }, 1 << 30);
-  writeFileSync(at('huge.ckpt'), sealedCheckpoint(headerJson({ ...config, nLayer: 1 << 20 }, { n: 'x'.repeat(400 - huge.length) }, 1 << 30)));
+  writeFileSync(
+    at('huge.ckpt'),
+    sealedCheckpoint(headerJson({ ...config, nLayer: 1 << 20 }, { n: 'x'.repeat(400 - huge.length) }, 1 << 30)),
+  );
   const n = parameterLayout(config).totalFloats;
   const deep = `{"config":${JSON.stringify(config)},"vocabHash":"${defaultTokenizer().hash}","parameterFloats":${n},"optimizer":null,"metadata":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
   writeFileSync(at('deep.ckpt'), sealedCheckpoint(deep, 4 * n));
   const ck = readCheckpoint(new Uint8Array(readFileSync(ckptFile)));
-  writeFileSync(at('bad-config.ckpt'), writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: { maxSteps: -3 } } }));
+  writeFileSync(
+    at('bad-config.ckpt'),
+    writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: { maxSteps: -3 } } }),
+  );
   const scene = sceneToJson(generateScene('train', 1));
   writeFileSync(at('scene.json'), scene);
-  writeFileSync(at('deep-scene.json'), scene.replace('"version": 1', `"version": ${'['.repeat(100_000)}${']'.repeat(100_000)}`));
+  writeFileSync(
+    at('deep-scene.json'),
+    scene.replace('"version": 1', `"version": ${'['.repeat(100_000)}${']'.repeat(100_000)}`),
+  );
   writeFileSync(at('not-json.json'), '{"room": "kitchen"');
   mkdirSync(join(scenesDir, 'x.json'), { recursive: true });
   spawnSync('mkfifo', [at('pipe')]);
@@ -92,7 +129,10 @@ beforeAll(async () => {
   writeFileSync(at('busy', 'run.lock'), `${process.pid}\n`);
   cpSync(run, at('damaged'), { recursive: true });
   appendFileSync(at('damaged', 'metrics.jsonl'), '{"upd\n{"update":3}\n');
-  writeFileSync(at('huge-weights.ckpt'), writeCheckpoint({ ...ck, params: new Float32Array(ck.params.length).fill(3e38) }));
+  writeFileSync(
+    at('huge-weights.ckpt'),
+    writeCheckpoint({ ...ck, params: new Float32Array(ck.params.length).fill(3e38) }),
+  );
   cpSync(run, at('minus5'), { recursive: true });
   const last = readCheckpoint(new Uint8Array(readFileSync(at('minus5', 'last.ckpt'))));
   writeFileSync(at('minus5', 'last.ckpt'), writeCheckpoint({ ...last, metadata: { ...last.metadata, updates: -5 } }));
@@ -108,7 +148,9 @@ const trainArgs = ['--algo', 'seed', ...micro, '--updates', '1'];
 /** [label, args (OUT is the case's own empty output directory)]. */
 const corpus: [string, string[]][] = [
   // Command and benchmark names: object keys, empty, control characters.
-  ...['constructor', '__proto__', 'toString', 'hasOwnProperty', '', `x\n${ESC}[31mred`].map((name): [string, string[]] => [`command ${JSON.stringify(name)}`, [name]]),
+  ...['constructor', '__proto__', 'toString', 'hasOwnProperty', '', `x\n${ESC}[31mred`].map(
+    (name): [string, string[]] => [`command ${JSON.stringify(name)}`, [name]],
+  ),
   ...['constructor', '__proto__', 'toString'].map((name): [string, string[]] => [`bench ${name}`, ['bench', name]]),
   ['unknown option with an escape', ['scenes', `--${ESC}[2J`]],
   ['missing file named with a newline and an escape', ['ckpt', 'inspect', `a\nb${ESC}[31m.ckpt`]],
@@ -132,9 +174,12 @@ const corpus: [string, string[]][] = [
   ['bench env --games 1e12', ['bench', 'env', '--games', '1e12', '--out', 'OUT']],
   ['bench soak --streams 1e9', ['bench', 'soak', '--streams', '1e9', '--out', 'OUT']],
   // Checkpoints: a header declaring 2^20 layers, metadata nested 100,000 deep, an out-of-range run config.
-  ...[['ckpt', 'inspect', at('huge.ckpt')], ['eval', '--ckpt', at('huge.ckpt'), '--split', 'seen'], ['export-onnx', '--ckpt', at('huge.ckpt'), '--out', 'OUT/p.onnx'], ['train', ...trainArgs, '--init', at('huge.ckpt'), '--out', 'OUT']].map(
-    (args): [string, string[]] => [`2^20 layers: ${args[0]}`, args],
-  ),
+  ...[
+    ['ckpt', 'inspect', at('huge.ckpt')],
+    ['eval', '--ckpt', at('huge.ckpt'), '--split', 'seen'],
+    ['export-onnx', '--ckpt', at('huge.ckpt'), '--out', 'OUT/p.onnx'],
+    ['train', ...trainArgs, '--init', at('huge.ckpt'), '--out', 'OUT'],
+  ].map((args): [string, string[]] => [`2^20 layers: ${args[0]}`, args]),
   ['deep metadata: ckpt inspect', ['ckpt', 'inspect', at('deep.ckpt'), '--any-vocab']],
   ['metadata.config maxSteps -3: eval', ['eval', '--ckpt', at('bad-config.ckpt'), '--split', 'seen']],
   ['metadata.config maxSteps -3: teacher', ['teacher', '--ckpt', at('bad-config.ckpt'), '--games', '2']],
@@ -153,49 +198,78 @@ const corpus: [string, string[]][] = [
   // Writes that cannot happen: nothing partial, no temporary file.
   ['ckpt init --out a directory', ['ckpt', 'init', ...micro, '--out', 'OUT']],
   ['ckpt init --out a pipe (as a device would be)', ['ckpt', 'init', ...micro, '--out', at('pipe')]],
-  ['scenes --out under a file', ['scenes', '--split', 'train', '--count', '2', '--seed', '1', '--out', `${ckptFile}/x`]],
+  [
+    'scenes --out under a file',
+    ['scenes', '--split', 'train', '--count', '2', '--seed', '1', '--out', `${ckptFile}/x`],
+  ],
   // Run directories: one that holds a run, one in use, one with a damaged metrics line.
   ['train into a run directory without --resume', ['train', ...trainArgs, '--init', ckptFile, '--out', run]],
-  ['train into a directory in use', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('busy'), '--resume']],
-  ['train --resume with a damaged metrics line', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('damaged'), '--resume']],
+  [
+    'train into a directory in use',
+    ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('busy'), '--resume'],
+  ],
+  [
+    'train --resume with a damaged metrics line',
+    ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('damaged'), '--resume'],
+  ],
   ['train --resume --force', ['train', ...trainArgs, '--out', 'OUT', '--resume', '--force']],
   // Inputs checked before a run directory changes, and outputs that are inputs.
-  ['train into a run directory with --force and a missing --init', ['train', ...trainArgs, '--force', '--init', at('typo.ckpt'), '--out', run]],
-  ['train into a run directory with --force and weights that overflow', ['train', ...trainArgs, '--force', '--init', at('huge-weights.ckpt'), '--out', run]],
-  ['train into a directory whose run.lock is a directory', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('lock-dir'), '--resume']],
-  ['train --resume of a checkpoint at update -5', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('minus5'), '--resume']],
-  ['train --resume of a run stopped before its first checkpoint', ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('cut-short'), '--resume']],
+  [
+    'train into a run directory with --force and a missing --init',
+    ['train', ...trainArgs, '--force', '--init', at('typo.ckpt'), '--out', run],
+  ],
+  [
+    'train into a run directory with --force and weights that overflow',
+    ['train', ...trainArgs, '--force', '--init', at('huge-weights.ckpt'), '--out', run],
+  ],
+  [
+    'train into a directory whose run.lock is a directory',
+    ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('lock-dir'), '--resume'],
+  ],
+  [
+    'train --resume of a checkpoint at update -5',
+    ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('minus5'), '--resume'],
+  ],
+  [
+    'train --resume of a run stopped before its first checkpoint',
+    ['train', '--algo', 'grpo', ...micro, '--updates', '2', '--out', at('cut-short'), '--resume'],
+  ],
   ['export-onnx --out its own --ckpt', ['export-onnx', '--ckpt', ckptFile, '--out', ckptFile]],
   ['--set lr=1e-400', ['train', ...trainArgs, '--set', 'lr=1e-400', '--out', 'OUT']],
   ['scenes --out /proc/x', ['scenes', '--split', 'train', '--count', '2', '--seed', '1', '--out', '/proc/x']],
 ];
 
 describe('the bad-input corpus against the command line', () => {
-  it(`${corpus.length} invocations: each one line on stderr, a non-zero exit, no hang and no file left`, async () => {
-    const failures: string[] = [];
-    const check = async ([label, template]: [string, string[]], i: number) => {
-      const out = at('out', String(i));
-      mkdirSync(out, { recursive: true });
-      const before = files(root);
-      const args = template.map((a) => a.replace(/^OUT/, out));
-      const { code, stderr } = await cli(args);
-      const problems: string[] = [];
-      if (code === null) problems.push(`no exit within ${HANG_MS / 1000} s`);
-      else if (code === 0 || code === 70) problems.push(`exit code ${code}`);
-      if (!/^error: [^\n]*\n$/.test(stderr)) problems.push(`stderr is not one "error:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
-      if (stderr.includes('    at ')) problems.push('a stack trace');
-      if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(stderr)) problems.push('a raw control character');
-      const after = files(root);
-      for (const [path, size] of after) if (before.get(path) !== size) problems.push(`left ${path} (${size} bytes)`);
-      if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
-    };
-    // Two at a time: the machine running the tests may have two cores. A run directory's case runs alone: while a
-    // train holds its directory's run.lock, a case running beside it would see that lock as a file left behind.
-    const alone = (label: string) => label.startsWith('train into') || label.startsWith('train --resume');
-    const pairs = corpus.map((c, i) => ({ c, i })).filter(({ c }) => !alone(c[0]));
-    for (let k = 0; k < pairs.length; k += 2) await Promise.all(pairs.slice(k, k + 2).map(({ c, i }) => check(c, i)));
-    for (const [i, c] of corpus.entries()) if (alone(c[0])) await check(c, i);
-    expect(failures).toEqual([]);
-    // Each case is bounded by HANG_MS: the test's own limit is only there as a last resort.
-  }, corpus.length * HANG_MS);
+  it(
+    `${corpus.length} invocations: each one line on stderr, a non-zero exit, no hang and no file left`,
+    async () => {
+      const failures: string[] = [];
+      const check = async ([label, template]: [string, string[]], i: number) => {
+        const out = at('out', String(i));
+        mkdirSync(out, { recursive: true });
+        const before = files(root);
+        const args = template.map((a) => a.replace(/^OUT/, out));
+        const { code, stderr } = await cli(args);
+        const problems: string[] = [];
+        if (code === null) problems.push(`no exit within ${HANG_MS / 1000} s`);
+        else if (code === 0 || code === 70) problems.push(`exit code ${code}`);
+        if (!/^error: [^\n]*\n$/.test(stderr))
+          problems.push(`stderr is not one "error:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
+        if (stderr.includes('    at ')) problems.push('a stack trace');
+        if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(stderr)) problems.push('a raw control character');
+        const after = files(root);
+        for (const [path, size] of after) if (before.get(path) !== size) problems.push(`left ${path} (${size} bytes)`);
+        if (problems.length) failures.push(`${label}: ${problems.join('; ')}`);
+      };
+      // Two at a time: the machine running the tests may have two cores. A run directory's case runs alone: while a
+      // train holds its directory's run.lock, a case running beside it would see that lock as a file left behind.
+      const alone = (label: string) => label.startsWith('train into') || label.startsWith('train --resume');
+      const pairs = corpus.map((c, i) => ({ c, i })).filter(({ c }) => !alone(c[0]));
+      for (let k = 0; k < pairs.length; k += 2) await Promise.all(pairs.slice(k, k + 2).map(({ c, i }) => check(c, i)));
+      for (const [i, c] of corpus.entries()) if (alone(c[0])) await check(c, i);
+      expect(failures).toEqual([]);
+      // Each case is bounded by HANG_MS: the test's own limit is only there as a last resort.
+    },
+    corpus.length * HANG_MS,
+  );
 });

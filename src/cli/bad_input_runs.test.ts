@@ -20,7 +20,19 @@ const at = (...parts: string[]) => join(root, ...parts);
 
 const R = at('R');
 const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=1', '--set', 'maxSteps=2', '--set', 'history=2'];
-const trainArgs = (out: string, updates = 2) => ['--algo', 'seed', '--preset', 'micro', '--seed', '1', '--updates', String(updates), '--out', out, ...small];
+const trainArgs = (out: string, updates = 2) => [
+  '--algo',
+  'seed',
+  '--preset',
+  'micro',
+  '--seed',
+  '1',
+  '--updates',
+  String(updates),
+  '--out',
+  out,
+  ...small,
+];
 
 /** Every file under `dir` with its bytes, to show that nothing changed. */
 function contents(dir: string): Record<string, string> {
@@ -37,7 +49,10 @@ function contents(dir: string): Record<string, string> {
 
 /** The CliError message of a command that must fail. */
 async function refusal(run: (args: string[]) => Promise<number>, args: string[]): Promise<string> {
-  const err = await runCaptured(run, args).then(() => null, (e: unknown) => e);
+  const err = await runCaptured(run, args).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CliError);
   return (err as Error).message;
 }
@@ -61,7 +76,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('train --force reads and checks every input before it empties the run directory', () => {
-  it('a missing, non-checkpoint or other preset\'s --init, or one whose header differs from the preset, leaves R as it was', async () => {
+  it("a missing, non-checkpoint or other preset's --init, or one whose header differs from the preset, leaves R as it was", async () => {
     const before = contents(R);
     writeFileSync(at('image.png'), Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13));
     const ck = readCheckpoint(new Uint8Array(readFileSync(micro)));
@@ -70,9 +85,17 @@ describe('train --force reads and checks every input before it empties the run d
     const force = (init: string) => refusal(train, [...trainArgs(R, 1), '--force', '--init', init]);
     expect(await force(at('typo.ckpt'))).toBe(`cannot read ${at('typo.ckpt')}: ENOENT`);
     expect(await force(at('image.png'))).toBe(`${at('image.png')}: not a SEED checkpoint (no SEEDCKPT magic)`);
-    expect(await force(tiny)).toMatch(new RegExp(`^${tiny} is a checkpoint of the tiny preset, not of micro: dModel 48 \\(expected 16\\), nHead 4 \\(expected 2\\), dMlp 192 \\(expected 64\\)$`));
-    expect(await force(at('heads.ckpt'))).toBe(`${at('heads.ckpt')} is no preset's checkpoint, not of micro: nHead 4 (expected 2)`);
-    expect(await force(at('eps.ckpt'))).toBe(`${at('eps.ckpt')} is no preset's checkpoint, not of micro: lnEps 0.001 (expected 0.00001)`);
+    expect(await force(tiny)).toMatch(
+      new RegExp(
+        `^${tiny} is a checkpoint of the tiny preset, not of micro: dModel 48 \\(expected 16\\), nHead 4 \\(expected 2\\), dMlp 192 \\(expected 64\\)$`,
+      ),
+    );
+    expect(await force(at('heads.ckpt'))).toBe(
+      `${at('heads.ckpt')} is no preset's checkpoint, not of micro: nHead 4 (expected 2)`,
+    );
+    expect(await force(at('eps.ckpt'))).toBe(
+      `${at('eps.ckpt')} is no preset's checkpoint, not of micro: lnEps 0.001 (expected 0.00001)`,
+    );
     expect(contents(R)).toEqual(before);
   });
 
@@ -81,7 +104,11 @@ describe('train --force reads and checks every input before it empties the run d
     const ck = readCheckpoint(new Uint8Array(readFileSync(micro)));
     writeFileSync(at('huge.ckpt'), writeCheckpoint({ ...ck, params: new Float32Array(ck.params.length).fill(3e38) }));
     const message = await refusal(train, [...trainArgs(R, 1), '--force', '--init', at('huge.ckpt')]);
-    expect(message).toMatch(new RegExp(`^${at('huge.ckpt')}: its weights give non-finite logits \\(the logit of token 0 at position 0 is NaN\\)`));
+    expect(message).toMatch(
+      new RegExp(
+        `^${at('huge.ckpt')}: its weights give non-finite logits \\(the logit of token 0 at position 0 is NaN\\)`,
+      ),
+    );
     expect(contents(R)).toEqual(before);
   });
 
@@ -101,7 +128,9 @@ describe('an output that is an input is refused', () => {
     cpSync(micro, x);
     const before = contents(at('export'));
     for (const out of [x, at('export', '.', 'x.ckpt')]) {
-      expect(await refusal(exportOnnx, ['--ckpt', x, '--out', out])).toBe(`cannot write ${out} (--out): it is the file --ckpt reads, and a command never writes over its input`);
+      expect(await refusal(exportOnnx, ['--ckpt', x, '--out', out])).toBe(
+        `cannot write ${out} (--out): it is the file --ckpt reads, and a command never writes over its input`,
+      );
     }
     expect(contents(at('export'))).toEqual(before);
   });
@@ -109,13 +138,48 @@ describe('an output that is an input is refused', () => {
 
 describe('--resume checks the run checkpoints field by field before it touches metrics.jsonl', () => {
   const cases: [string, 'last.ckpt' | 'reference.ckpt', (ck: Checkpoint) => Checkpoint, string][] = [
-    ['updates -5', 'last.ckpt', (ck) => ({ ...ck, metadata: { ...ck.metadata, updates: -5 } }), 'metadata.updates is -5, not a whole number in [0, 1000000000]'],
-    ['updates 1e300', 'last.ckpt', (ck) => ({ ...ck, metadata: { ...ck.metadata, updates: 1e300 } }), 'metadata.updates is 1e+300, not a whole number in [0, 1000000000]'],
-    ['episodes -1', 'last.ckpt', (ck) => ({ ...ck, metadata: { ...ck.metadata, episodes: -1 } }), 'metadata.episodes is -1, not a whole number in [0, 139264]'],
-    ['another preset', 'last.ckpt', (ck) => ({ ...ck, metadata: { ...ck.metadata, preset: 'tiny' } }), 'its metadata names the tiny preset, but its weights are of the micro preset (dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192))'],
-    ['a string as the library', 'last.ckpt', (ck) => ({ ...ck, metadata: { ...ck.metadata, staticLibrary: 'skills' } }), 'metadata.staticLibrary is "skills", not skills by task type'],
-    ['optimizer step 2^53', 'last.ckpt', (ck) => ({ ...ck, optimizer: { ...ck.optimizer!, step: 2 ** 53 } }), "the optimizer's step 9007199254740992 is more than 16000000000, the most a run takes"],
-    ['an all-zero reference', 'reference.ckpt', (ck) => ({ ...ck, params: new Float32Array(ck.params.length) }), 'its weights are all zero, not a trained or initialised model'],
+    [
+      'updates -5',
+      'last.ckpt',
+      (ck) => ({ ...ck, metadata: { ...ck.metadata, updates: -5 } }),
+      'metadata.updates is -5, not a whole number in [0, 1000000000]',
+    ],
+    [
+      'updates 1e300',
+      'last.ckpt',
+      (ck) => ({ ...ck, metadata: { ...ck.metadata, updates: 1e300 } }),
+      'metadata.updates is 1e+300, not a whole number in [0, 1000000000]',
+    ],
+    [
+      'episodes -1',
+      'last.ckpt',
+      (ck) => ({ ...ck, metadata: { ...ck.metadata, episodes: -1 } }),
+      'metadata.episodes is -1, not a whole number in [0, 139264]',
+    ],
+    [
+      'another preset',
+      'last.ckpt',
+      (ck) => ({ ...ck, metadata: { ...ck.metadata, preset: 'tiny' } }),
+      'its metadata names the tiny preset, but its weights are of the micro preset (dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192))',
+    ],
+    [
+      'a string as the library',
+      'last.ckpt',
+      (ck) => ({ ...ck, metadata: { ...ck.metadata, staticLibrary: 'skills' } }),
+      'metadata.staticLibrary is "skills", not skills by task type',
+    ],
+    [
+      'optimizer step 2^53',
+      'last.ckpt',
+      (ck) => ({ ...ck, optimizer: { ...ck.optimizer!, step: 2 ** 53 } }),
+      "the optimizer's step 9007199254740992 is more than 16000000000, the most a run takes",
+    ],
+    [
+      'an all-zero reference',
+      'reference.ckpt',
+      (ck) => ({ ...ck, params: new Float32Array(ck.params.length) }),
+      'its weights are all zero, not a trained or initialised model',
+    ],
   ];
   for (const [label, file, change, why] of cases) {
     it(`refuses ${label} in one line, and changes nothing`, async () => {
@@ -131,7 +195,10 @@ describe('--resume checks the run checkpoints field by field before it touches m
     cpSync(R, dir, { recursive: true });
     const lines = readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n');
     const later = JSON.stringify({ ...JSON.parse(lines[1]), update: 2 });
-    writeFileSync(join(dir, 'metrics.jsonl'), [lines[0], '{"update":1,"loss":"x"}', lines[0], lines[1], later, ''].join('\n'));
+    writeFileSync(
+      join(dir, 'metrics.jsonl'),
+      [lines[0], '{"update":1,"loss":"x"}', lines[0], lines[1], later, ''].join('\n'),
+    );
     const { stderr } = await runCaptured(train, [...trainArgs(dir, 2), '--resume']);
     expect(stderr).toContain(
       `${join(dir, 'metrics.jsonl')}: dropped 3 lines: 1 not of this run's metrics (its algorithm, episodes and success); 1 repeating an update of an earlier line; ` +
@@ -147,7 +214,9 @@ describe('run locks and interrupted runs', () => {
     cpSync(R, dir, { recursive: true });
     mkdirSync(join(dir, 'run.lock'));
     const before = contents(dir);
-    expect(await refusal(train, [...trainArgs(dir, 3), '--resume'])).toBe(`cannot lock ${dir}: ${join(dir, 'run.lock')} is a directory, not a lock file; remove it if no run uses ${dir}`);
+    expect(await refusal(train, [...trainArgs(dir, 3), '--resume'])).toBe(
+      `cannot lock ${dir}: ${join(dir, 'run.lock')} is a directory, not a lock file; remove it if no run uses ${dir}`,
+    );
     expect(contents(dir)).toEqual(before);
   });
 
@@ -155,18 +224,24 @@ describe('run locks and interrupted runs', () => {
     const dir = at('cut-short');
     mkdirSync(dir);
     writeFileSync(join(dir, 'metrics.jsonl'), '');
-    expect(await refusal(train, [...trainArgs(dir, 3), '--resume'])).toBe(`--resume: ${dir} holds no checkpoint (its run stopped before its first one): --force starts the run over`);
+    expect(await refusal(train, [...trainArgs(dir, 3), '--resume'])).toBe(
+      `--resume: ${dir} holds no checkpoint (its run stopped before its first one): --force starts the run over`,
+    );
   });
 });
 
 describe('settings and paths', () => {
   it('--set of a value that rounds to 0 is refused like one out of range', async () => {
     for (const value of ['1e-400', '1e-320', '1e-46']) {
-      expect(await refusal(train, [...trainArgs(at('never'), 1), '--set', `lr=${value}`])).toBe(`--set: setting lr is too small: it rounds to 0 in float32, got ${value}`);
+      expect(await refusal(train, [...trainArgs(at('never'), 1), '--set', `lr=${value}`])).toBe(
+        `--set: setting lr is too small: it rounds to 0 in float32, got ${value}`,
+      );
     }
   });
 
   it('scenes --out under /proc returns with one line', async () => {
-    expect(await refusal(scenes, ['--split', 'train', '--count', '1', '--seed', '1', '--out', '/proc/x'])).toBe('cannot create /proc/x: ENOENT');
+    expect(await refusal(scenes, ['--split', 'train', '--count', '1', '--seed', '1', '--out', '/proc/x'])).toBe(
+      'cannot create /proc/x: ENOENT',
+    );
   });
 });

@@ -24,7 +24,9 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
 
 async function topHelp(): Promise<string> {
   const entries = await Promise.all(
-    Object.entries(commands).map(async ([name, load]) => [name, await load().then(summaryOf, () => '(not available in this build)')] as const),
+    Object.entries(commands).map(
+      async ([name, load]) => [name, await load().then(summaryOf, () => '(not available in this build)')] as const,
+    ),
   );
   return listHelp(
     'npm run seed -- [--threads N] <command> [options]',

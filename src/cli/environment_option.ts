@@ -20,13 +20,18 @@ export const SCALE_OPTION = {
   type: 'string' as const,
   value: 'tiny|alfworld|webshop',
   default: 'tiny',
-  description: "the world's scale: the household's small rooms or rooms of ALFWorld's size (alfworld); the shop's small pages or WebShop's (webshop)",
+  description:
+    "the world's scale: the household's small rooms or rooms of ALFWorld's size (alfworld); the shop's small pages or WebShop's (webshop)",
 } satisfies OptionSpec;
 
 /** The world --env names (parseOptions has checked it is one of the choices), at the scale --scale names. */
 export function environmentFrom(value: string | undefined, scale = 'tiny'): Environment {
   const name = (value ?? 'household') as EnvironmentName;
-  if (!VARIANTS[name].includes(scale)) throw new CliError(`--scale must be one of ${VARIANTS[name].join(', ')} in the ${name}, got ${JSON.stringify(scale)}`, 2);
+  if (!VARIANTS[name].includes(scale))
+    throw new CliError(
+      `--scale must be one of ${VARIANTS[name].join(', ')} in the ${name}, got ${JSON.stringify(scale)}`,
+      2,
+    );
   return environmentOf(name, scale);
 }
 
@@ -37,7 +42,8 @@ export async function readWorldScene<S>(env: Environment<S>, path: string): Prom
     return env.sceneFromJson(text);
   } catch (err) {
     // The household is the default world: a refusal names the other one, which --env chose.
-    if (err instanceof SceneError || err instanceof ShopSceneError) throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
+    if (err instanceof SceneError || err instanceof ShopSceneError)
+      throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
     throw err;
   }
 }

@@ -34,37 +34,57 @@ const all = await leaves();
 describe('--help', () => {
   it('covers every command, the bench and ckpt members included', () => {
     const names = all.map((l) => l.path.join(' '));
-    expect(names).toEqual(expect.arrayContaining(['train', 'warmstart', 'teacher', 'eval', 'ckpt init', 'ckpt inspect', 'bench learn', 'bench kernels', 'bench cpu', 'export-onnx']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'train',
+        'warmstart',
+        'teacher',
+        'eval',
+        'ckpt init',
+        'ckpt inspect',
+        'bench learn',
+        'bench kernels',
+        'bench cpu',
+        'export-onnx',
+      ]),
+    );
     for (const { path, spec } of all) expect(spec.name).toBe(path.join(' '));
   });
 
-  it.each(all.map((l) => [l.path.join(' '), l] as const))('%s: exits 0 with every option, its type, range and default', async (_, { path, spec }) => {
-    const { code, stdout, stderr } = await cli([...path, '--help']);
-    expect(code).toBe(0);
-    expect(stderr).toBe('');
-    const text = flat(stdout);
-    expect(text).toContain(`usage: npm run seed -- ${spec.name}`);
-    expect(text).toContain(flat(spec.description));
-    for (const [name, o] of Object.entries(spec.options)) {
-      expect(stdout, `--${name}`).toMatch(new RegExp(`^  --${name}(?: |$)`, 'm'));
-      expect(text).toContain(flat(o.description));
-      if (o.limit) expect(text).toContain(describeLimit(o.limit));
-      if (optionType(o)) expect(text).toContain(flat(optionType(o)));
-      expect(text).toContain(o.required ? 'required' : flat(`default: ${optionDefault(o)}`));
-    }
-    // -h and `help <command>` give the same text.
-    expect((await cli([...path, '-h'])).stdout).toBe(stdout);
-    expect((await cli(['help', ...path])).stdout).toBe(stdout);
-  });
+  it.each(all.map((l) => [l.path.join(' '), l] as const))(
+    '%s: exits 0 with every option, its type, range and default',
+    async (_, { path, spec }) => {
+      const { code, stdout, stderr } = await cli([...path, '--help']);
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+      const text = flat(stdout);
+      expect(text).toContain(`usage: npm run seed -- ${spec.name}`);
+      expect(text).toContain(flat(spec.description));
+      for (const [name, o] of Object.entries(spec.options)) {
+        expect(stdout, `--${name}`).toMatch(new RegExp(`^  --${name}(?: |$)`, 'm'));
+        expect(text).toContain(flat(o.description));
+        if (o.limit) expect(text).toContain(describeLimit(o.limit));
+        if (optionType(o)) expect(text).toContain(flat(optionType(o)));
+        expect(text).toContain(o.required ? 'required' : flat(`default: ${optionDefault(o)}`));
+      }
+      // -h and `help <command>` give the same text.
+      expect((await cli([...path, '-h'])).stdout).toBe(stdout);
+      expect((await cli(['help', ...path])).stdout).toBe(stdout);
+    },
+  );
 
   it('every option that is not required states its default; a fixed default lies in its range', () => {
     for (const { spec } of all) {
       for (const [name, o] of Object.entries(spec.options)) {
         const where = `${spec.name} --${name}`;
-        if (!o.required && o.type === 'string' && !o.multiple) expect(o.default !== undefined || o.defaultText !== undefined, where).toBe(true);
+        if (!o.required && o.type === 'string' && !o.multiple)
+          expect(o.default !== undefined || o.defaultText !== undefined, where).toBe(true);
         if (o.limit && typeof o.default === 'string') {
           for (const n of (o.list ? o.default.split(',') : [o.default]).map(Number)) {
-            expect(n >= o.limit.min && n <= o.limit.max && (!o.limit.integer || Number.isInteger(n)), `${where} default ${o.default}`).toBe(true);
+            expect(
+              n >= o.limit.min && n <= o.limit.max && (!o.limit.integer || Number.isInteger(n)),
+              `${where} default ${o.default}`,
+            ).toBe(true);
           }
         }
       }
@@ -76,21 +96,39 @@ describe('--help', () => {
       for (const [name, o] of Object.entries(spec.options)) {
         if (!o.choices || typeof o.default !== 'string') continue;
         const items = o.list ? (o.default === o.empty ? [] : o.default.split(',')) : [o.default];
-        expect(items.every((item) => o.choices!.includes(item)), `${spec.name} --${name} default ${o.default}`).toBe(true);
+        expect(
+          items.every((item) => o.choices!.includes(item)),
+          `${spec.name} --${name} default ${o.default}`,
+        ).toBe(true);
       }
     }
   });
 
   it('every option that names presets takes exactly the presets and refuses another in the same words', async () => {
-    const withPresets = all.flatMap(({ path, spec }) => Object.entries(spec.options).filter(([name]) => /preset/.test(name)).map(([name, o]) => ({ path, name, o })));
-    expect(withPresets.map(({ path, name }) => `${path.join(' ')} --${name}`).sort()).toEqual(
-      ['bench cpu --preset', 'bench kernels --preset', 'bench kernels --update-presets', 'bench onnx --presets', 'bench soak --preset', 'ckpt init --preset', 'train --preset', 'warmstart --preset'],
+    const withPresets = all.flatMap(({ path, spec }) =>
+      Object.entries(spec.options)
+        .filter(([name]) => /preset/.test(name))
+        .map(([name, o]) => ({ path, name, o })),
     );
+    expect(withPresets.map(({ path, name }) => `${path.join(' ')} --${name}`).sort()).toEqual([
+      'bench cpu --preset',
+      'bench kernels --preset',
+      'bench kernels --update-presets',
+      'bench onnx --presets',
+      'bench soak --preset',
+      'ckpt init --preset',
+      'train --preset',
+      'warmstart --preset',
+    ]);
     for (const { path, name, o } of withPresets) {
       expect(o.choices, `${path.join(' ')} --${name}`).toEqual(PRESET_NAMES);
       const { code, stderr } = await cli([...path, `--${name}`, o.list ? 'micro,huge' : 'huge']);
       expect(code).toBe(2);
-      expect(stderr.trim()).toBe(o.list ? `error: --${name} must be a comma-separated list of micro, tiny, small${o.empty ? `, or ${o.empty}` : ''}, got "micro,huge"` : `error: --${name} must be one of micro, tiny, small, got "huge"`);
+      expect(stderr.trim()).toBe(
+        o.list
+          ? `error: --${name} must be a comma-separated list of micro, tiny, small${o.empty ? `, or ${o.empty}` : ''}, got "micro,huge"`
+          : `error: --${name} must be one of micro, tiny, small, got "huge"`,
+      );
     }
   });
 
@@ -98,7 +136,12 @@ describe('--help', () => {
     for (const { path, spec } of all) {
       for (const [name, o] of Object.entries(spec.options)) {
         // The parser stops at the first option it does not know: this one, or the unknown one after it.
-        const { code, stderr } = await cli([...path, `--${name}`, ...(o.type === 'string' ? ['1'] : []), '--zz-not-an-option']);
+        const { code, stderr } = await cli([
+          ...path,
+          `--${name}`,
+          ...(o.type === 'string' ? ['1'] : []),
+          '--zz-not-an-option',
+        ]);
         expect(code, `${spec.name} --${name}`).toBe(2);
         expect(stderr, `${spec.name} --${name}`).toContain("Unknown option '--zz-not-an-option'");
       }

@@ -51,7 +51,10 @@ export function defineCommand<T extends Record<string, OptionSpec>>(spec: Comman
 }
 
 /** A command module: a command with declared options, or a group of them. */
-export type CommandModule = { run(args: string[]): Promise<number> } & ({ command: CommandSpec } | { group: GroupSpec });
+export type CommandModule = { run(args: string[]): Promise<number> } & (
+  | { command: CommandSpec }
+  | { group: GroupSpec }
+);
 
 export interface GroupSpec {
   name: string;
@@ -106,10 +109,15 @@ export function usageLine(spec: CommandSpec, ranges = true): string {
 /** The option's kind of value and range: "a whole number in 0..1000000", "a flag". */
 export function optionType(o: OptionSpec): string {
   if (o.type === 'boolean') return 'a flag';
-  if (o.choices) return o.list ? `a comma-separated list of ${o.choices.join(', ')}${o.empty ? `, or ${o.empty}` : ''}` : `one of ${o.choices.join(', ')}`;
+  if (o.choices)
+    return o.list
+      ? `a comma-separated list of ${o.choices.join(', ')}${o.empty ? `, or ${o.empty}` : ''}`
+      : `one of ${o.choices.join(', ')}`;
   if (!o.limit) return o.multiple ? 'repeatable' : '';
   const kind = o.limit.integer ? 'whole number' : 'number';
-  return o.list ? `comma-separated ${kind}s, each in ${describeLimit(o.limit)}` : `a ${kind} in ${describeLimit(o.limit)}`;
+  return o.list
+    ? `comma-separated ${kind}s, each in ${describeLimit(o.limit)}`
+    : `a ${kind} in ${describeLimit(o.limit)}`;
 }
 
 /** The option's default as the help states it; '' for a required option. */
@@ -152,7 +160,8 @@ function entry(term: string, text: string): string {
   const pad = ' '.repeat(COLUMN);
   const body = wrap(text, WIDTH, pad);
   const head = `  ${term}`;
-  if (head.length < COLUMN - 1 && body.length) return [head.padEnd(COLUMN) + body[0].slice(COLUMN), ...body.slice(1)].join('\n');
+  if (head.length < COLUMN - 1 && body.length)
+    return [head.padEnd(COLUMN) + body[0].slice(COLUMN), ...body.slice(1)].join('\n');
   return [head, ...body].join('\n');
 }
 
@@ -163,8 +172,24 @@ export function helpText(spec: CommandSpec): string {
     return entry(`--${name}${placeholder(o)}`, `${o.description} (${facts.join('; ')})`);
   });
   options.push(entry('-h, --help', 'print this help and exit'));
-  const sections = (spec.sections ?? []).flatMap((s) => ['', `${s.heading}:`, ...(s.intro ? [paragraphs(s.intro, '  ')] : []), ...s.entries.map(([term, text]) => entry(term, text))]);
-  return [usageBlock(usageLine(spec, false)), '', paragraphs(sentence(spec.summary)), '', paragraphs(spec.description), '', 'options:', ...options, ...sections, ''].join('\n');
+  const sections = (spec.sections ?? []).flatMap((s) => [
+    '',
+    `${s.heading}:`,
+    ...(s.intro ? [paragraphs(s.intro, '  ')] : []),
+    ...s.entries.map(([term, text]) => entry(term, text)),
+  ]);
+  return [
+    usageBlock(usageLine(spec, false)),
+    '',
+    paragraphs(sentence(spec.summary)),
+    '',
+    paragraphs(spec.description),
+    '',
+    'options:',
+    ...options,
+    ...sections,
+    '',
+  ].join('\n');
 }
 
 /** A summary as a sentence: capitalised, with a full stop. */
@@ -178,6 +203,22 @@ function usageBlock(usage: string): string {
 }
 
 /** The help of a group of commands, or of the whole command line: usage, description and the members. */
-export function listHelp(usage: string, description: string, heading: string, entries: readonly (readonly [string, string])[], footer: string): string {
-  return [usageBlock(usage), '', paragraphs(description), '', `${heading}:`, ...entries.map(([name, text]) => entry(name, text)), '', paragraphs(footer), ''].join('\n');
+export function listHelp(
+  usage: string,
+  description: string,
+  heading: string,
+  entries: readonly (readonly [string, string])[],
+  footer: string,
+): string {
+  return [
+    usageBlock(usage),
+    '',
+    paragraphs(description),
+    '',
+    `${heading}:`,
+    ...entries.map(([name, text]) => entry(name, text)),
+    '',
+    paragraphs(footer),
+    '',
+  ].join('\n');
 }

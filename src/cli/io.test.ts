@@ -20,7 +20,10 @@ const fileHandleProto = Object.getPrototypeOf(probe) as {
 await probe.close();
 
 async function failure(p: Promise<unknown>): Promise<CliError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(CliError);
   expect((err as CliError).message).not.toContain('\n');
   return err as CliError;
@@ -60,7 +63,10 @@ describe('writeAtomic', () => {
     const path = join(sub, 'policy.onnx');
     writeFileSync(path, 'old');
     const real = fileHandleProto.writeFile;
-    vi.spyOn(fileHandleProto, 'writeFile').mockImplementation(async function (this: FileHandle, data: string | Uint8Array) {
+    vi.spyOn(fileHandleProto, 'writeFile').mockImplementation(async function (
+      this: FileHandle,
+      data: string | Uint8Array,
+    ) {
       await real.call(this, data.slice(0, 3));
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     });
@@ -72,7 +78,9 @@ describe('writeAtomic', () => {
   it('never replaces a directory, a pipe or a device with a file', async () => {
     const sub = join(dir, 'blocked');
     mkdirSync(join(sub, 'target'), { recursive: true });
-    expect((await failure(writeAtomic(join(sub, 'target'), 'x'))).message).toBe(`cannot write ${join(sub, 'target')}: not a regular file`);
+    expect((await failure(writeAtomic(join(sub, 'target'), 'x'))).message).toBe(
+      `cannot write ${join(sub, 'target')}: not a regular file`,
+    );
     // A pipe stands for a device here: a test that replaced /dev/null (run as root) would break the machine.
     const pipe = join(sub, 'pipe');
     expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
@@ -87,13 +95,17 @@ describe('readInput', () => {
     const path = join(dir, 'small.txt');
     writeFileSync(path, 'hello');
     expect(new TextDecoder().decode(await readInput(path, 5))).toBe('hello');
-    expect((await failure(readInput(path, 4))).message).toBe(`cannot read ${path}: larger than 4 bytes, the most this command reads`);
+    expect((await failure(readInput(path, 4))).message).toBe(
+      `cannot read ${path}: larger than 4 bytes, the most this command reads`,
+    );
   });
 
   it('refuses an endless device after reading its maximum, and a directory, in one line', async () => {
     expect((await failure(readInput('/dev/zero', 1000))).message).toMatch(/larger than 1000 bytes/);
     expect((await failure(readInput(dir, 1000))).message).toBe(`cannot read ${dir}: EISDIR`);
-    expect((await failure(readInput(join(dir, 'absent'), 1000))).message).toBe(`cannot read ${join(dir, 'absent')}: ENOENT`);
+    expect((await failure(readInput(join(dir, 'absent'), 1000))).message).toBe(
+      `cannot read ${join(dir, 'absent')}: ENOENT`,
+    );
   });
 });
 
@@ -133,6 +145,8 @@ describe('makeDir', () => {
   it('refuses a path under a file in one line', async () => {
     const file = join(dir, 'plain');
     writeFileSync(file, '');
-    expect((await failure(makeDir(join(file, 'sub')))).message).toMatch(/^cannot create .*plain\/sub: (ENOTDIR|EEXIST)$/);
+    expect((await failure(makeDir(join(file, 'sub')))).message).toMatch(
+      /^cannot create .*plain\/sub: (ENOTDIR|EEXIST)$/,
+    );
   });
 });

@@ -91,7 +91,11 @@ function sameFile(a: string, b: string): boolean {
 export function checkOutputsApart(outputs: readonly NamedPath[], inputs: readonly NamedPath[]): void {
   for (const output of outputs) {
     const input = inputs.find((i) => sameFile(output.path, i.path));
-    if (input) throw new CliError(`cannot write ${output.path} (${output.option}): it is the file ${input.option} reads, and a command never writes over its input`, 2);
+    if (input)
+      throw new CliError(
+        `cannot write ${output.path} (${output.option}): it is the file ${input.option} reads, and a command never writes over its input`,
+        2,
+      );
   }
 }
 
@@ -106,7 +110,8 @@ export async function readInput(path: string, maxBytes: number): Promise<Uint8Ar
   } catch (err) {
     throw new CliError(`cannot read ${path}: ${reason(err)}`);
   }
-  const tooLarge = () => new CliError(`cannot read ${path}: larger than ${maxBytes} bytes, the most this command reads`);
+  const tooLarge = () =>
+    new CliError(`cannot read ${path}: larger than ${maxBytes} bytes, the most this command reads`);
   try {
     const info = await file.stat();
     if (info.isDirectory()) throw new CliError(`cannot read ${path}: EISDIR`);
@@ -147,7 +152,10 @@ export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'has
   } catch (err) {
     // A checkpoint of the other world fails on its vocabulary: say which world it is of.
     const other = err instanceof CliError ? await worldOfCheckpoint(path) : null;
-    if (other !== null && tokenizerOf(environmentOf(other)).hash !== tok.hash) throw new CliError(`${err instanceof Error ? err.message : String(err)} (it is a ${other} checkpoint: --env ${other})`);
+    if (other !== null && tokenizerOf(environmentOf(other)).hash !== tok.hash)
+      throw new CliError(
+        `${err instanceof Error ? err.message : String(err)} (it is a ${other} checkpoint: --env ${other})`,
+      );
     throw err;
   }
 }
@@ -163,7 +171,10 @@ async function worldOfCheckpoint(path: string): Promise<EnvironmentName | null> 
 }
 
 /** A checkpoint and its size in bytes; `vocabHash` null reads one written for any vocabulary. */
-export async function readCheckpointBytes(path: string, vocabHash: string | null): Promise<{ checkpoint: Checkpoint; bytes: number }> {
+export async function readCheckpointBytes(
+  path: string,
+  vocabHash: string | null,
+): Promise<{ checkpoint: Checkpoint; bytes: number }> {
   const bytes = await readInput(path, MAX_INPUT_BYTES.checkpoint);
   try {
     return { checkpoint: readCheckpoint(bytes, vocabHash === null ? {} : { vocabHash }), bytes: bytes.length };

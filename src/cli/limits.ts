@@ -17,7 +17,12 @@ export interface Limit {
 }
 
 const count = (min: number, max: number): Limit => ({ integer: true, min, max });
-const real = (min: number, max: number, open: { aboveMin?: boolean; belowMax?: boolean } = {}): Limit => ({ integer: false, min, max, ...open });
+const real = (min: number, max: number, open: { aboveMin?: boolean; belowMax?: boolean } = {}): Limit => ({
+  integer: false,
+  min,
+  max,
+  ...open,
+});
 
 /** Every seed is a 32-bit unsigned integer (common/rng.ts seeds xoshiro128** from one). */
 export const SEED = count(0, 0xffffffff);
@@ -30,13 +35,36 @@ export const LIMITS = {
   ckptInit: { seed: SEED },
   scenes: { count: count(1, 100_000), seed: SEED },
   play: { 'max-steps': count(1, 10_000) },
-  warmstart: { seed: SEED, episodes: count(1, 100_000), steps: count(0, 1_000_000), 'focus-steps': count(0, 1_000_000), 'focus-share': real(0, 1), lr: real(0, 1, { aboveMin: true, belowMax: true }), 'eval-episodes': EVAL_EPISODES, 'teacher-games': count(0, 100_000) },
-  train: { updates: count(0, 1_000_000), seed: SEED, 'checkpoint-every': count(0, 1_000_000), 'eval-every': count(0, 1_000_000), 'eval-episodes': EVAL_EPISODES },
+  warmstart: {
+    seed: SEED,
+    episodes: count(1, 100_000),
+    steps: count(0, 1_000_000),
+    'focus-steps': count(0, 1_000_000),
+    'focus-share': real(0, 1),
+    lr: real(0, 1, { aboveMin: true, belowMax: true }),
+    'eval-episodes': EVAL_EPISODES,
+    'teacher-games': count(0, 100_000),
+  },
+  train: {
+    updates: count(0, 1_000_000),
+    seed: SEED,
+    'checkpoint-every': count(0, 1_000_000),
+    'eval-every': count(0, 1_000_000),
+    'eval-episodes': EVAL_EPISODES,
+  },
   eval: { episodes: count(1, 100_000), temperature: TEMPERATURE },
   teacher: { games: count(2, 100_000), temperature: TEMPERATURE },
   exportOnnx: { seed: SEED, episodes: count(0, 100) },
   benchEnv: { games: count(1, 100_000), steps: count(1000, 100_000_000) },
-  benchCpu: { seqs: count(1, 256), streams: count(1, 1024), tasks: count(1, 256), group: count(1, 64), reps: count(1, 1000), updates: count(1, 1000), seed: SEED },
+  benchCpu: {
+    seqs: count(1, 256),
+    streams: count(1, 1024),
+    tasks: count(1, 256),
+    group: count(1, 64),
+    reps: count(1, 1000),
+    updates: count(1, 1000),
+    seed: SEED,
+  },
   benchKernels: { seqs: count(1, 256), 'seq-len': count(4, 1024), reps: count(1, 1000), seed: SEED },
   benchLearn: {
     seeds: count(1, 100),
@@ -55,7 +83,14 @@ export const LIMITS = {
   },
   benchOnnx: { batches: count(1, 64), seqs: count(1, 1024), reps: count(1, 1000), seed: SEED },
   benchPage: { minutes: real(0, 600, { aboveMin: true }), seeds: count(1, 20), 'first-seed': SEED },
-  benchSoak: { updates: count(1, 1_000_000), streams: count(1, 256), prompt: count(1, 1024), decode: count(1, 1024), every: count(1, 1_000_000), seed: SEED },
+  benchSoak: {
+    updates: count(1, 1_000_000),
+    streams: count(1, 256),
+    prompt: count(1, 1024),
+    decode: count(1, 1024),
+    every: count(1, 1_000_000),
+    seed: SEED,
+  },
 } as const satisfies Record<string, Record<string, Limit>>;
 
 /**

@@ -13,7 +13,10 @@ describe('readMetrics', () => {
   it('reads complete lines; a missing file has none', async () => {
     const path = join(dir, 'ok.jsonl');
     writeFileSync(path, '{"update":0,"success":0.5}\n\n{"update":1}\n');
-    expect((await readMetrics(path)).lines.map((l) => [l.update, l.text])).toEqual([[0, '{"update":0,"success":0.5}'], [1, '{"update":1}']]);
+    expect((await readMetrics(path)).lines.map((l) => [l.update, l.text])).toEqual([
+      [0, '{"update":0,"success":0.5}'],
+      [1, '{"update":1}'],
+    ]);
     expect(await readMetrics(join(dir, 'absent.jsonl'))).toEqual({ lines: [], partial: 0 });
   });
 
@@ -28,18 +31,31 @@ describe('readMetrics', () => {
   it('refuses a damaged line before the last in one line naming it', async () => {
     const path = join(dir, 'bad.jsonl');
     writeFileSync(path, '{"update":0}\n{"upd\n{"update":2}\n');
-    await expect(readMetrics(path)).rejects.toThrow(new CliError(`${path}: line 2 is not a JSON object with an "update" count`));
+    await expect(readMetrics(path)).rejects.toThrow(
+      new CliError(`${path}: line 2 is not a JSON object with an "update" count`),
+    );
     writeFileSync(path, `[${'['.repeat(100_000)}\n`);
     await expect(readMetrics(path)).rejects.toThrow(/line 1 is not a JSON object/);
   });
 });
 
 describe('resumedMetrics', () => {
-  const line = (update: number, extra: Record<string, unknown> = {}) => JSON.stringify({ update, algo: 'seed', episodes: 8 * (update + 1), success: 0.25, ...extra });
+  const line = (update: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ update, algo: 'seed', episodes: 8 * (update + 1), success: 0.25, ...extra });
 
-  it('keeps the run\'s own lines of the updates its checkpoint holds, and names every other line it drops in one line', async () => {
+  it("keeps the run's own lines of the updates its checkpoint holds, and names every other line it drops in one line", async () => {
     const path = join(dir, 'resumed.jsonl');
-    const lines = [line(0), line(1), line(1), '{"update":2}', line(2, { algo: 'grpo' }), line(2, { success: 7 }), line(2), line(3), line(4)];
+    const lines = [
+      line(0),
+      line(1),
+      line(1),
+      '{"update":2}',
+      line(2, { algo: 'grpo' }),
+      line(2, { success: 7 }),
+      line(2),
+      line(3),
+      line(4),
+    ];
     writeFileSync(path, lines.join('\n') + '\n{"update":5,"su');
     const { kept, note } = resumedMetrics(path, await readMetrics(path), { algo: 'seed', updates: 3 });
     expect(kept.map((l) => l.text)).toEqual([line(0), line(1), line(2)]);

@@ -45,7 +45,13 @@ export async function readMetrics(path: string): Promise<MetricsFile> {
       value = undefined;
     }
     const update = (value as { update?: unknown } | null | undefined)?.update;
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Number.isInteger(update) || (update as number) < 0) {
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Array.isArray(value) ||
+      !Number.isInteger(update) ||
+      (update as number) < 0
+    ) {
       throw new CliError(`${path}: line ${i + 1} is not a JSON object with an "update" count`);
     }
     out.push({ text: line, update: update as number, value: value as Record<string, unknown> });
@@ -56,14 +62,26 @@ export async function readMetrics(path: string): Promise<MetricsFile> {
 /** Whether a line is a metrics line of the run's algorithm: the fields every update writes, of their types. */
 function isRunLine(line: MetricsLine, algo: string): boolean {
   const { algo: named, episodes, success } = line.value;
-  return typeof named === 'string' && currentAlgoName(named) === algo && Number.isInteger(episodes) && (episodes as number) >= 0 && typeof success === 'number' && success >= 0 && success <= 1;
+  return (
+    typeof named === 'string' &&
+    currentAlgoName(named) === algo &&
+    Number.isInteger(episodes) &&
+    (episodes as number) >= 0 &&
+    typeof success === 'number' &&
+    success >= 0 &&
+    success <= 1
+  );
 }
 
 /**
  * The lines a run resumed after update `updates` keeps: its own metrics lines, the first of each update,
  * of the updates its checkpoint holds. `note` says what was dropped and why, in one line (null when nothing was).
  */
-export function resumedMetrics(path: string, file: MetricsFile, run: { algo: string; updates: number }): { kept: MetricsLine[]; note: string | null } {
+export function resumedMetrics(
+  path: string,
+  file: MetricsFile,
+  run: { algo: string; updates: number },
+): { kept: MetricsLine[]; note: string | null } {
   const kept: MetricsLine[] = [];
   const seen = new Set<number>();
   let foreign = 0;
@@ -85,5 +103,8 @@ export function resumedMetrics(path: string, file: MetricsFile, run: { algo: str
     later > 0 ? `${later} of updates after the checkpoint's update ${run.updates}, which the run does again` : '',
   ].filter((p) => p !== '');
   const dropped = (file.partial > 0 ? 1 : 0) + foreign + repeated + later;
-  return { kept, note: parts.length ? `${path}: dropped ${dropped} line${dropped === 1 ? '' : 's'}: ${parts.join('; ')}` : null };
+  return {
+    kept,
+    note: parts.length ? `${path}: dropped ${dropped} line${dropped === 1 ? '' : 's'}: ${parts.join('; ')}` : null,
+  };
 }

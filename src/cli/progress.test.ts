@@ -12,7 +12,14 @@ function stream(isTTY: boolean) {
 
 describe('progress', () => {
   it('durations read as people write them, "?" when unknown', () => {
-    expect([0, 7.4, 59.6, 65, 3599, 3725].map(formatDuration)).toEqual(['0s', '7s', '1m00s', '1m05s', '59m59s', '1h02m']);
+    expect([0, 7.4, 59.6, 65, 3599, 3725].map(formatDuration)).toEqual([
+      '0s',
+      '7s',
+      '1m00s',
+      '1m05s',
+      '59m59s',
+      '1h02m',
+    ]);
     expect([NaN, Infinity, -1].map(formatDuration)).toEqual(['?', '?', '?']);
   });
 

@@ -34,7 +34,15 @@ export function secondsLeft(value: number, total: number, start: number, elapsed
 }
 
 /** The line shown when stderr is not a terminal: "label: update 3/12, 0m41s elapsed, ETA 2m03s, info". */
-export function progressLine(label: string, value: number, total: number, elapsedSeconds: number, etaSeconds: number, unit = '', info = ''): string {
+export function progressLine(
+  label: string,
+  value: number,
+  total: number,
+  elapsedSeconds: number,
+  etaSeconds: number,
+  unit = '',
+  info = '',
+): string {
   const count = `${unit ? `${unit} ` : ''}${value}/${total}`;
   const eta = value >= total ? 'done' : `ETA ${formatDuration(etaSeconds)}`;
   return `${label}: ${count}, ${formatDuration(elapsedSeconds)} elapsed, ${eta}${info ? `, ${info}` : ''}`;
@@ -54,7 +62,9 @@ export function progressBar(label: string, total: number, options: BarOptions = 
       if (tenth > shown) {
         shown = tenth;
         const elapsed = (performance.now() - t0) / 1000;
-        stream.write(progressLine(label, value, total, elapsed, secondsLeft(value, total, start, elapsed), unit, info) + '\n');
+        stream.write(
+          progressLine(label, value, total, elapsed, secondsLeft(value, total, start, elapsed), unit, info) + '\n',
+        );
       }
     };
     show();
@@ -71,7 +81,10 @@ export function progressBar(label: string, total: number, options: BarOptions = 
     };
   }
   const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as {
-    SingleBar: new (options: object, preset: object) => Bar & { start(total: number, value: number, payload?: object): void };
+    SingleBar: new (
+      options: object,
+      preset: object,
+    ) => Bar & { start(total: number, value: number, payload?: object): void };
     Presets: { shades_classic: object };
   };
   // cli-progress estimates the time left from its last values ({eta}, in seconds, 'NULL' or 'INF' when it

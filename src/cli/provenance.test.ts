@@ -6,7 +6,9 @@ import { commandLine, commitId, commitLine, portablePath, sourceCommit } from '.
 
 describe('portablePath / commandLine: no machine directory in a written report', () => {
   it('an absolute path inside the working directory becomes relative; one outside keeps only its name', () => {
-    expect(portablePath('/home/me/repo/public/warmstart-tiny.ckpt', '/home/me/repo')).toBe('public/warmstart-tiny.ckpt');
+    expect(portablePath('/home/me/repo/public/warmstart-tiny.ckpt', '/home/me/repo')).toBe(
+      'public/warmstart-tiny.ckpt',
+    );
     expect(portablePath('/tmp/ws/b_primed.ckpt', '/home/me/repo')).toBe('.../b_primed.ckpt');
     expect(portablePath('/home/me/repo', '/home/me/repo')).toBe('.');
     expect(portablePath('bench/runs/x', '/home/me/repo')).toBe('bench/runs/x');
@@ -31,7 +33,9 @@ describe('sourceCommit: the commit a report names', () => {
 
   it('says dirty, and unknown outside a git checkout', () => {
     expect(commitLine({ hash: 'abc1234', dirty: false })).toBe('Commit: abc1234.');
-    expect(commitLine({ hash: 'abc1234', dirty: true })).toBe('Commit: abc1234 (dirty: the tree had uncommitted changes).');
+    expect(commitLine({ hash: 'abc1234', dirty: true })).toBe(
+      'Commit: abc1234 (dirty: the tree had uncommitted changes).',
+    );
     expect(commitId({ hash: 'abc1234', dirty: true })).toBe('abc1234-dirty');
     const outside = mkdtempSync(join(tmpdir(), 'seed-nogit-'));
     try {

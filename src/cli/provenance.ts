@@ -33,7 +33,8 @@ export interface SourceCommit {
 
 /** The commit the working tree is at, or null outside a git checkout. */
 export function sourceCommit(cwd = process.cwd()): SourceCommit | null {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     const hash = git('rev-parse', '--short', 'HEAD');
     const dirty = git('status', '--porcelain', '--', ':/', ':(top,exclude)bench') !== '';

@@ -19,7 +19,9 @@ afterEach(() => vi.restoreAllMocks());
 
 /** The id of a process that has ended. */
 function deadPid(): number {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(
+    spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+  );
 }
 
 function messageOf(fn: () => unknown): string {
@@ -57,7 +59,9 @@ describe('the run directory lock', () => {
     const sub = join(dir, 'held');
     mkdirSync(sub);
     writeFileSync(join(sub, LOCK_FILE), `${process.ppid}\n`);
-    expect(messageOf(() => lockRunDir(sub))).toBe(`${sub} is in use by process ${process.ppid} (${join(sub, LOCK_FILE)}); one run at a time writes a run directory`);
+    expect(messageOf(() => lockRunDir(sub))).toBe(
+      `${sub} is in use by process ${process.ppid} (${join(sub, LOCK_FILE)}); one run at a time writes a run directory`,
+    );
     const lock = lockRunDir(join(dir, 'plain'));
     expect(messageOf(() => lockRunDir(join(dir, 'plain')))).toMatch(new RegExp(`in use by process ${process.pid}`));
     lock.release();
@@ -74,7 +78,9 @@ describe('the run directory lock', () => {
       lock.release();
       expect(readdirSync(sub)).toEqual([]);
     }
-    expect(String(stderr.mock.calls[0][0])).toMatch(/^taking over .*run\.lock: its process \d+ is no longer running\n$/);
+    expect(String(stderr.mock.calls[0][0])).toMatch(
+      /^taking over .*run\.lock: its process \d+ is no longer running\n$/,
+    );
     expect(String(stderr.mock.calls[1][0])).toMatch(/its process \(unreadable id\) is no longer running/);
   });
 });
@@ -83,7 +89,9 @@ describe('a lock that is no lock file, or held by a process that was killed', ()
   it('refuses a run.lock that is a directory in one line, and removes nothing', () => {
     const sub = join(dir, 'lock-dir');
     mkdirSync(join(sub, LOCK_FILE, 'inside'), { recursive: true });
-    expect(messageOf(() => lockRunDir(sub))).toBe(`cannot lock ${sub}: ${join(sub, LOCK_FILE)} is a directory, not a lock file; remove it if no run uses ${sub}`);
+    expect(messageOf(() => lockRunDir(sub))).toBe(
+      `cannot lock ${sub}: ${join(sub, LOCK_FILE)} is a directory, not a lock file; remove it if no run uses ${sub}`,
+    );
     expect(readdirSync(sub)).toEqual([LOCK_FILE]);
     expect(readdirSync(join(sub, LOCK_FILE))).toEqual(['inside']);
   });
@@ -98,13 +106,16 @@ describe('a lock that is no lock file, or held by a process that was killed', ()
     const ended = new Promise((resolve) => child.once('exit', resolve));
     try {
       child.kill('SIGKILL');
-      for (let i = 0; i < 1000 && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); i++) spawnSync('sleep', ['0.01']);
+      for (let i = 0; i < 1000 && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); i++)
+        spawnSync('sleep', ['0.01']);
       expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toContain(') Z ');
       writeFileSync(join(sub, LOCK_FILE), `${pid}\n`);
       const lock = lockRunDir(sub);
       expect(readFileSync(join(sub, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
       lock.release();
-      expect(String(stderr.mock.calls[0][0])).toBe(`taking over ${join(sub, LOCK_FILE)}: its process ${pid} is no longer running\n`);
+      expect(String(stderr.mock.calls[0][0])).toBe(
+        `taking over ${join(sub, LOCK_FILE)}: its process ${pid} is no longer running\n`,
+      );
     } finally {
       await ended;
     }
@@ -117,9 +128,14 @@ describe('openRunDir', () => {
     (await openRunDir(sub, { resume: false, force: false })).release();
     writeFileSync(join(sub, 'metrics.jsonl'), '{"update":0}\n');
     writeFileSync(join(sub, 'notes.txt'), 'mine');
-    const err = await openRunDir(sub, { resume: false, force: false }).then(() => null, (e: unknown) => e);
+    const err = await openRunDir(sub, { resume: false, force: false }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CliError);
-    expect((err as Error).message).toBe(`${sub} already holds files (metrics.jsonl, notes.txt): --resume continues its run, --force starts over`);
+    expect((err as Error).message).toBe(
+      `${sub} already holds files (metrics.jsonl, notes.txt): --resume continues its run, --force starts over`,
+    );
     expect(readFileSync(join(sub, 'metrics.jsonl'), 'utf8')).toBe('{"update":0}\n');
     expect(existsSync(join(sub, LOCK_FILE))).toBe(false);
     (await openRunDir(sub, { resume: true, force: false })).release();
@@ -129,9 +145,12 @@ describe('openRunDir', () => {
   it('--force removes nothing when the directory is opened; clearRunFiles then removes the run files and nothing else', async () => {
     const sub = join(dir, 'forced');
     mkdirSync(sub);
-    for (const name of ['metrics.jsonl', 'last.ckpt', 'reference.ckpt', 'notes.txt']) writeFileSync(join(sub, name), 'x');
+    for (const name of ['metrics.jsonl', 'last.ckpt', 'reference.ckpt', 'notes.txt'])
+      writeFileSync(join(sub, name), 'x');
     const lock = await openRunDir(sub, { resume: false, force: true });
-    expect(readdirSync(sub).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'notes.txt', 'reference.ckpt', LOCK_FILE].sort());
+    expect(readdirSync(sub).sort()).toEqual(
+      ['last.ckpt', 'metrics.jsonl', 'notes.txt', 'reference.ckpt', LOCK_FILE].sort(),
+    );
     await clearRunFiles(sub);
     expect(readdirSync(sub).sort()).toEqual(['notes.txt', LOCK_FILE].sort());
     lock.release();

@@ -2,7 +2,17 @@
 // directory that already holds files is only continued (--resume) or started over (--force), never
 // overwritten unasked. --force removes the old run's files only once the new run's inputs have all been read
 // and checked (train.ts calls clearRunFiles then), so a refused start leaves the old run as it was.
-import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CliError } from './cli_error.ts';
@@ -41,7 +51,12 @@ function processState(pid: number): string | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // "PID (command) STATE ...": the command may hold spaces and parentheses, so the state follows the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ')[0] ?? null;
+    return (
+      stat
+        .slice(stat.lastIndexOf(')') + 1)
+        .trim()
+        .split(' ')[0] ?? null
+    );
   } catch {
     return null;
   }
@@ -127,7 +142,8 @@ export function lockRunDir(dir: string): RunDirLock {
     if (createLock(path)) return holdLock(path);
     // A lock this code did not write is left alone: nothing tells whether a run holds it.
     const kind = notAFile(path);
-    if (kind) throw new CliError(`cannot lock ${dir}: ${path} is ${kind}, not a lock file; remove it if no run uses ${dir}`);
+    if (kind)
+      throw new CliError(`cannot lock ${dir}: ${path} is ${kind}, not a lock file; remove it if no run uses ${dir}`);
     const holder = holderOf(path);
     if (holder !== null && isRunning(holder)) {
       throw new CliError(`${dir} is in use by process ${holder} (${path}); one run at a time writes a run directory`);
@@ -170,7 +186,8 @@ function holdLock(path: string): RunDirLock {
  * when the run ends.
  */
 export async function openRunDir(dir: string, mode: { resume: boolean; force: boolean }): Promise<RunDirLock> {
-  if (mode.resume && mode.force) throw new CliError('--resume continues the run in --out and --force starts it over: give one of them', 2);
+  if (mode.resume && mode.force)
+    throw new CliError('--resume continues the run in --out and --force starts it over: give one of them', 2);
   await makeDir(dir);
   const lock = lockRunDir(dir);
   try {

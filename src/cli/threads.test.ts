@@ -14,7 +14,7 @@ describe('setUpThreads', () => {
     expect(cpuThreads()).toBe(2);
   });
 
-  it('reads SEED_THREADS, which a --threads option overrides, and leaves a command\'s own options alone', () => {
+  it("reads SEED_THREADS, which a --threads option overrides, and leaves a command's own options alone", () => {
     expect(setUpThreads(['eval', '--threads', '9'], { SEED_THREADS: '1' })).toEqual(['eval', '--threads', '9']);
     expect(cpuThreads()).toBe(1);
     setUpThreads(['--threads', '4', 'eval'], { SEED_THREADS: '1' });

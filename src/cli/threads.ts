@@ -7,7 +7,8 @@ import { CliError } from './cli_error.ts';
 
 function parseThreads(text: string, where: string): number {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= MAX_THREADS)) throw new CliError(`${where} must be an integer from 1 to ${MAX_THREADS}, got "${text}"`, 2);
+  if (!(n >= 1 && n <= MAX_THREADS))
+    throw new CliError(`${where} must be an integer from 1 to ${MAX_THREADS}, got "${text}"`, 2);
   return n;
 }
 
@@ -16,11 +17,13 @@ export function setUpThreads(argv: string[], env: Record<string, string | undefi
   installThreadHost(nodeThreadHost);
   let rest = argv;
   let threads: number | null = null;
-  if (env.SEED_THREADS !== undefined && env.SEED_THREADS !== '') threads = parseThreads(env.SEED_THREADS, 'SEED_THREADS');
+  if (env.SEED_THREADS !== undefined && env.SEED_THREADS !== '')
+    threads = parseThreads(env.SEED_THREADS, 'SEED_THREADS');
   const flag = argv[0]?.match(/^--threads(?:=(.*))?$/);
   if (flag) {
     const value = flag[1] ?? argv[1];
-    if (value === undefined) throw new CliError('--threads needs a value: npm run seed -- --threads N <command> ...', 2);
+    if (value === undefined)
+      throw new CliError('--threads needs a value: npm run seed -- --threads N <command> ...', 2);
     threads = parseThreads(value, '--threads');
     rest = argv.slice(flag[1] === undefined ? 2 : 1);
   }

@@ -20,14 +20,23 @@ function checkWeights(ck: Checkpoint, path: string, preset: PresetName, model: M
   const difference = configDifference(ck.config, model);
   if (difference) {
     const of = presetOfConfig(ck.config);
-    throw new CliError(`${path} is ${of ? `a checkpoint of the ${of} preset` : 'no preset\'s checkpoint'}, not of ${preset}: ${difference}`);
+    throw new CliError(
+      `${path} is ${of ? `a checkpoint of the ${of} preset` : "no preset's checkpoint"}, not of ${preset}: ${difference}`,
+    );
   }
   const unusable = unusableWeights(ck.config, ck.params, path);
   if (unusable) throw new CliError(unusable);
 }
 
 /** The weights a new run starts from: --init, else the preset's warm start when there is one, else a seeded random init. */
-export async function readStartWeights(init: string | undefined, preset: PresetName, model: ModelConfig, seed: number, tok: Tokenizer, world: EnvironmentName = 'household'): Promise<Float32Array> {
+export async function readStartWeights(
+  init: string | undefined,
+  preset: PresetName,
+  model: ModelConfig,
+  seed: number,
+  tok: Tokenizer,
+  world: EnvironmentName = 'household',
+): Promise<Float32Array> {
   const path = init ?? warmStartPath(preset, world);
   if (init === undefined && !existsSync(path)) {
     process.stderr.write(`no ${path}: starting from a seeded random init (run warmstart first for a meaningful run)\n`);
@@ -47,12 +56,21 @@ export interface ResumeInputs {
 }
 
 /** The run in `out` that --resume continues: both checkpoints and the metrics, every field checked. */
-export async function readResumeInputs(out: string, preset: PresetName, model: ModelConfig, tok: Tokenizer): Promise<ResumeInputs> {
+export async function readResumeInputs(
+  out: string,
+  preset: PresetName,
+  model: ModelConfig,
+  tok: Tokenizer,
+): Promise<ResumeInputs> {
   const lastPath = join(out, 'last.ckpt');
   const refPath = join(out, 'reference.ckpt');
   const missing = [lastPath, refPath].filter((p) => !existsSync(p));
-  if (missing.length === 2) throw new CliError(`--resume: ${out} holds no checkpoint (its run stopped before its first one): --force starts the run over`);
-  if (missing.length === 1) throw new CliError(`--resume: ${out} holds no ${missing[0]}, so its run cannot go on: --force starts it over`);
+  if (missing.length === 2)
+    throw new CliError(
+      `--resume: ${out} holds no checkpoint (its run stopped before its first one): --force starts the run over`,
+    );
+  if (missing.length === 1)
+    throw new CliError(`--resume: ${out} holds no ${missing[0]}, so its run cannot go on: --force starts it over`);
   const current = await readCheckpointFile(lastPath, tok);
   const reference = await readCheckpointFile(refPath, tok);
   let meta: RunMetadata;

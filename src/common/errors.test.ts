@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { messageOf } from './errors.ts';
 
 describe('messageOf', () => {
-  it("gives an error's message without a leading \"Error: \"", () => {
+  it('gives an error\'s message without a leading "Error: "', () => {
     expect(messageOf(new RangeError('bad lambda'))).toBe('bad lambda');
     expect(messageOf(new Error('Error: the worker failed'))).toBe('the worker failed');
   });

@@ -11,10 +11,14 @@ describe('parseJson', () => {
   it('parses the documented depth and refuses one more level, in one line', () => {
     const at = (n: number) => '['.repeat(n) + ']'.repeat(n);
     expect(parseJson(at(MAX_JSON_DEPTH))).toBeInstanceOf(Array);
-    expect(() => parseJson(at(MAX_JSON_DEPTH + 1))).toThrow(new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`));
+    expect(() => parseJson(at(MAX_JSON_DEPTH + 1))).toThrow(
+      new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`),
+    );
     // A million levels: the depth is measured in one pass before JSON.parse recurses (a stack overflow would
     // be a RangeError).
-    expect(() => parseJson('{"a":'.repeat(1_000_000))).toThrow(new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`));
+    expect(() => parseJson('{"a":'.repeat(1_000_000))).toThrow(
+      new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`),
+    );
   });
 
   it('turns the engine message, which quotes the text, into one printable line', () => {

@@ -25,7 +25,10 @@ export function parsesOrRefuses(parse: () => unknown, errorClass: ErrorClass): '
 }
 
 /** The same for an async parser. */
-export async function parsesOrRefusesAsync(parse: () => Promise<unknown>, errorClass: ErrorClass): Promise<'value' | 'refused'> {
+export async function parsesOrRefusesAsync(
+  parse: () => Promise<unknown>,
+  errorClass: ErrorClass,
+): Promise<'value' | 'refused'> {
   let outcome: 'value' | 'refused' = 'value';
   try {
     await parse();

@@ -14,10 +14,12 @@ describe('the worlds behind one interface', () => {
         expect(env.sceneToJson(env.trainScene(4, 9))).not.toBe(env.sceneToJson(env.trainScene(4, 10)));
       });
 
-      it("has fixed eval sets of the stated sizes, validation games apart from them, and task types it names", () => {
+      it('has fixed eval sets of the stated sizes, validation games apart from them, and task types it names', () => {
         const unseen = env.evalScenes('unseen');
         expect(unseen.length).toBe(env.evalCounts.unseen);
-        expect(env.evalScenes('seen', 5).map(env.sceneToJson)).toEqual(env.evalScenes('seen').slice(0, 5).map(env.sceneToJson));
+        expect(env.evalScenes('seen', 5).map(env.sceneToJson)).toEqual(
+          env.evalScenes('seen').slice(0, 5).map(env.sceneToJson),
+        );
         const evalGames = new Set(env.evalScenes('seen').map(env.sceneToJson));
         expect(env.validationScenes(20).filter((s) => evalGames.has(env.sceneToJson(s)))).toEqual([]);
         for (const scene of unseen.slice(0, 20)) expect(env.taskTypes).toContain(env.taskType(scene));

@@ -6,9 +6,11 @@ import { VARIANTS } from './world_facts.ts';
 import { shopEnvironment } from './shop/environment.ts';
 import { SHOP_SCALES, type ShopScale } from './shop/scale.ts';
 
-
 /** The world of a name at a scale of its own (both worlds have a 'tiny' one, the default). */
 export function environmentOf(name: EnvironmentName, variant = 'tiny'): Environment {
-  if (!VARIANTS[name].includes(variant)) throw new RangeError(`the ${name} has no ${JSON.stringify(variant)} scale (${VARIANTS[name].join(', ')})`);
-  return name === 'shop' ? shopEnvironment(SHOP_SCALES[variant as ShopScale['name']]) : householdEnvironment(SCALES[variant]);
+  if (!VARIANTS[name].includes(variant))
+    throw new RangeError(`the ${name} has no ${JSON.stringify(variant)} scale (${VARIANTS[name].join(', ')})`);
+  return name === 'shop'
+    ? shopEnvironment(SHOP_SCALES[variant as ShopScale['name']])
+    : householdEnvironment(SCALES[variant]);
 }

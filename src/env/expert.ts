@@ -80,7 +80,12 @@ function indices(list: readonly string[], type: string): number[] {
 function arrangements(items: number[], k: number): number[][] {
   if (k === 0) return [[]];
   const out: number[][] = [];
-  for (const a of items) for (const rest of arrangements(items.filter((b) => b !== a), k - 1)) out.push([a, ...rest]);
+  for (const a of items)
+    for (const rest of arrangements(
+      items.filter((b) => b !== a),
+      k - 1,
+    ))
+      out.push([a, ...rest]);
   return out;
 }
 
@@ -117,9 +122,13 @@ export function shortestPlans(world: World): string[][] {
     const needed = task.type === 'pick_two_obj_and_place' ? 2 : 1;
     for (const t of targets) {
       const satisfied = (o: number) =>
-        world.loc[o] === t && (state === null || (state === 'heat' ? world.hot[o] : state === 'cool' ? world.cold[o] : world.clean[o]) === 1);
+        world.loc[o] === t &&
+        (state === null || (state === 'heat' ? world.hot[o] : state === 'cool' ? world.cold[o] : world.clean[o]) === 1);
       const inPlace = objects.filter(satisfied).length;
-      for (const order of arrangements(objects.filter((o) => !satisfied(o)), needed - inPlace)) {
+      for (const order of arrangements(
+        objects.filter((o) => !satisfied(o)),
+        needed - inPlace,
+      )) {
         candidates.push((p) => {
           for (const o of order) {
             p.acquire(o);
@@ -136,7 +145,8 @@ export function shortestPlans(world: World): string[][] {
     build(p);
     if (!p.done) continue;
     if (best.length === 0 || p.commands.length < best[0].length) best = [p.commands];
-    else if (p.commands.length === best[0].length && !best.some((plan) => plan.join('\n') === p.commands.join('\n'))) best.push(p.commands);
+    else if (p.commands.length === best[0].length && !best.some((plan) => plan.join('\n') === p.commands.join('\n')))
+      best.push(p.commands);
   }
   if (best.length === 0) throw new Error(`expert: no plan reaches "${task.goal}" (internal error)`);
   return best;

@@ -47,14 +47,23 @@ export class Game {
 
   constructor(scene: Scene, options: GameOptions = {}) {
     const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1)
+      throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
     this.world = new World(scene);
     this.scene = scene;
     this.maxSteps = maxSteps;
     this.observation = this.world.intro();
     this.records.push({
-      step: 0, action: '', observation: this.observation, reward: 0, done: false, won: false, valid: true,
-      location: null, holding: null, seen: [],
+      step: 0,
+      action: '',
+      observation: this.observation,
+      reward: 0,
+      done: false,
+      won: false,
+      valid: true,
+      location: null,
+      holding: null,
+      seen: [],
     });
   }
 
@@ -102,8 +111,12 @@ export class Game {
       valid: outcome.valid,
     };
     this.records.push({
-      ...result, step: this.stepCount, action: command, location: this.world.location(),
-      holding: this.world.holding(), seen: outcome.seen,
+      ...result,
+      step: this.stepCount,
+      action: command,
+      location: this.world.location(),
+      holding: this.world.holding(),
+      seen: outcome.seen,
     });
     return result;
   }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { EVAL_COUNTS, evalScenes, generateScene, layoutKey, roomLayout, validationScenes, type LayoutPool } from './generate.ts';
+import {
+  EVAL_COUNTS,
+  evalScenes,
+  generateScene,
+  layoutKey,
+  roomLayout,
+  validationScenes,
+  type LayoutPool,
+} from './generate.ts';
 import { typeOf } from './knowledge.ts';
 import { ROOMS } from './rooms.ts';
 import { ALFWORLD, TINY, type RoomScale } from './scale.ts';
@@ -9,7 +17,8 @@ import { TASK_TYPES } from './text.ts';
 function poolKeys(pool: LayoutPool, scale: RoomScale): Set<string> {
   const keys = new Set<string>();
   for (const room of ROOM_KINDS) {
-    for (let i = 0; i < scale.layouts[pool]; i++) keys.add(layoutKey({ room, receptacles: roomLayout(room, pool, i, scale) }));
+    for (let i = 0; i < scale.layouts[pool]; i++)
+      keys.add(layoutKey({ room, receptacles: roomLayout(room, pool, i, scale) }));
   }
   return keys;
 }

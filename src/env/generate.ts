@@ -16,7 +16,16 @@ import { Rng, hashString } from '../common/rng.ts';
 import { APPLIANCE, OBJECT_KINDS, RECEPTACLE_KINDS, compareListing, typeOf } from './knowledge.ts';
 import { ROOMS, placesOf, type Placement } from './rooms.ts';
 import { TINY, type RoomScale } from './scale.ts';
-import { ROOM_KINDS, goalsFor, requiredState, type RoomKind, type Scene, type SceneObject, type SceneReceptacle, type Task } from './scene.ts';
+import {
+  ROOM_KINDS,
+  goalsFor,
+  requiredState,
+  type RoomKind,
+  type Scene,
+  type SceneObject,
+  type SceneReceptacle,
+  type Task,
+} from './scene.ts';
 import { TASK_TYPES, type TaskType } from './text.ts';
 
 export type Split = 'train' | 'seen' | 'unseen';
@@ -37,9 +46,15 @@ function rangeInt(rng: Rng, [lo, hi]: [number, number]): number {
 const pools = new WeakMap<RoomScale, Map<string, SceneReceptacle[][]>>();
 
 /** Layout `index` of a pool: the receptacles of a room, in listing order. The layouts of a pool are distinct. */
-export function roomLayout(room: RoomKind, pool: LayoutPool, index: number, scale: RoomScale = TINY): SceneReceptacle[] {
+export function roomLayout(
+  room: RoomKind,
+  pool: LayoutPool,
+  index: number,
+  scale: RoomScale = TINY,
+): SceneReceptacle[] {
   const size = scale.layouts[pool];
-  if (!Number.isInteger(index) || index < 0 || index >= size) throw new RangeError(`layout index ${index} outside 0..${size - 1}`);
+  if (!Number.isInteger(index) || index < 0 || index >= size)
+    throw new RangeError(`layout index ${index} outside 0..${size - 1}`);
   let byRoom = pools.get(scale);
   if (!byRoom) pools.set(scale, (byRoom = new Map()));
   let layouts = byRoom.get(`${pool}/${room}`);
@@ -47,7 +62,8 @@ export function roomLayout(room: RoomKind, pool: LayoutPool, index: number, scal
     layouts = [];
     const keys = new Set<string>();
     for (let draw = 0; layouts.length < size; draw++) {
-      if (draw >= 100 * size) throw new Error(`scale ${scale.name} has fewer than ${size} distinct ${pool} layouts of a ${room}`);
+      if (draw >= 100 * size)
+        throw new Error(`scale ${scale.name} has fewer than ${size} distinct ${pool} layouts of a ${room}`);
       const receptacles = drawLayout(room, pool, draw, scale);
       const key = layoutKey({ room, receptacles });
       if (!keys.has(key)) {
@@ -100,7 +116,8 @@ export function layoutKey(scene: Pick<Scene, 'room' | 'receptacles'>): string {
 /** Game `index` of a split (and seed): same arguments, same scene. */
 export function generateScene(split: Split, index: number, scale: RoomScale = TINY, seed = 0): Scene {
   if (!SPLITS.includes(split)) throw new RangeError(`unknown split "${split}"; known: ${SPLITS.join(', ')}`);
-  if (!Number.isInteger(index) || index < 0) throw new RangeError(`scene index must be a non-negative integer, got ${index}`);
+  if (!Number.isInteger(index) || index < 0)
+    throw new RangeError(`scene index must be a non-negative integer, got ${index}`);
   const rng = new Rng(hashString(`scene/${scale.name}/${split}/${seed >>> 0}/${index}`));
   const pool: LayoutPool = split === 'unseen' ? 'unseen' : 'train';
   const type = rng.pick(TASK_TYPES);
@@ -131,7 +148,12 @@ function instancesOf(receptacles: SceneReceptacle[], types: readonly string[]): 
  * A receptacle for an object, by its placement prior (rooms.ts): a receptacle type drawn by weight among the
  * types of `allowed` that the room has, then one of its instances uniformly; null when none is present.
  */
-function drawPlace(rng: Rng, receptacles: SceneReceptacle[], placement: Placement, allowed: readonly string[] = placesOf(placement)): string | null {
+function drawPlace(
+  rng: Rng,
+  receptacles: SceneReceptacle[],
+  placement: Placement,
+  allowed: readonly string[] = placesOf(placement),
+): string | null {
   const present = allowed.filter((t) => placement[t] !== undefined && receptacles.some((r) => typeOf(r.name) === t));
   if (present.length === 0) return null;
   let x = rng.float() * present.reduce((sum, t) => sum + placement[t], 0);
@@ -147,13 +169,22 @@ function drawPlace(rng: Rng, receptacles: SceneReceptacle[], placement: Placemen
 }
 
 /** Objects and task for a layout; null when the drawn task does not fit the layout (the caller redraws). */
-function populate(rng: Rng, room: RoomKind, receptacles: SceneReceptacle[], type: TaskType, scale: RoomScale): Scene | null {
+function populate(
+  rng: Rng,
+  room: RoomKind,
+  receptacles: SceneReceptacle[],
+  type: TaskType,
+  scale: RoomScale,
+): Scene | null {
   const spec = ROOMS[room];
   const present = new Set(receptacles.map((r) => typeOf(r.name)));
   const state = requiredState(type);
   const able = (o: string) => {
     const k = OBJECT_KINDS[o];
-    return k.pickupable && (state === 'heat' ? k.heatable : state === 'cool' ? k.coolable : state === 'clean' ? k.cleanable : true);
+    return (
+      k.pickupable &&
+      (state === 'heat' ? k.heatable : state === 'cool' ? k.coolable : state === 'clean' ? k.cleanable : true)
+    );
   };
   const objectType = rng.pick(Object.keys(spec.objects).filter(able));
   const placement = spec.objects[objectType];
@@ -171,12 +202,16 @@ function populate(rng: Rng, room: RoomKind, receptacles: SceneReceptacle[], type
     if (targets.length === 0) return null;
     const target = rng.pick(targets);
     task = { type, goal: rng.pick(goalsFor(type, objectType, target)), object: objectType, target };
-    sources = instancesOf(receptacles, spawnTypes.filter((t) => t !== target));
+    sources = instancesOf(
+      receptacles,
+      spawnTypes.filter((t) => t !== target),
+    );
   }
   if (sources.length === 0) return null;
   const copies = Math.max(type === 'pick_two_obj_and_place' ? 2 : 1, rangeInt(rng, scale.taskCopies));
   const sourceTypes = [...new Set(sources.map(typeOf))];
-  for (let i = 0; i < copies; i++) placed.push({ name: objectType, in: drawPlace(rng, receptacles, placement, sourceTypes)! });
+  for (let i = 0; i < copies; i++)
+    placed.push({ name: objectType, in: drawPlace(rng, receptacles, placement, sourceTypes)! });
   if (spec.lamps.length > 0) {
     const lamp = task.type === 'look_at_obj_in_light' ? task.lamp : rng.pick(spec.lamps);
     placed.push({ name: lamp, in: rng.pick(instancesOf(receptacles, spec.lampHolders)) });
@@ -216,7 +251,8 @@ export function layoutId(scene: Pick<Scene, 'room' | 'receptacles'>, scale: Room
     ids = new Map();
     for (const pool of ['train', 'unseen'] as const) {
       for (const room of ROOM_KINDS) {
-        for (let index = 0; index < scale.layouts[pool]; index++) ids.set(layoutKey({ room, receptacles: roomLayout(room, pool, index, scale) }), `${room}/${pool}/${index}`);
+        for (let index = 0; index < scale.layouts[pool]; index++)
+          ids.set(layoutKey({ room, receptacles: roomLayout(room, pool, index, scale) }), `${room}/${pool}/${index}`);
       }
     }
     layoutIndices.set(scale, ids);

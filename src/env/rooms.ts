@@ -55,7 +55,17 @@ const KITCHEN_MISC = ['countertop', 'diningtable', 'cabinet', 'shelf', 'drawer']
 
 const BEDROOM_SMALL = ['desk', 'sidetable', 'dresser', 'drawer', 'shelf', 'bed', 'safe'];
 const BEDROOM_LARGE = ['desk', 'sidetable', 'dresser', 'bed', 'shelf', 'armchair'];
-const LIVING_SMALL = ['coffeetable', 'sidetable', 'shelf', 'drawer', 'dresser', 'tvstand', 'sofa', 'armchair', 'cabinet'];
+const LIVING_SMALL = [
+  'coffeetable',
+  'sidetable',
+  'shelf',
+  'drawer',
+  'dresser',
+  'tvstand',
+  'sofa',
+  'armchair',
+  'cabinet',
+];
 const LIVING_LARGE = ['sofa', 'armchair', 'coffeetable', 'sidetable', 'diningtable', 'tvstand', 'shelf'];
 
 export const ROOMS: Readonly<Record<RoomKind, RoomSpec>> = {
@@ -66,7 +76,10 @@ export const ROOMS: Readonly<Record<RoomKind, RoomSpec>> = {
     multi: ['countertop', 'drawer', 'stoveburner', 'shelf'],
     objects: {
       apple: prior(FOOD, { fridge: 6, countertop: 2, diningtable: 2 }),
-      bread: prior(['countertop', 'diningtable', 'fridge', 'microwave', 'garbagecan'], { countertop: 6, diningtable: 3 }),
+      bread: prior(['countertop', 'diningtable', 'fridge', 'microwave', 'garbagecan'], {
+        countertop: 6,
+        diningtable: 3,
+      }),
       egg: prior(FOOD, { fridge: 7, countertop: 2 }),
       potato: prior(FOOD, { countertop: 5, fridge: 3, diningtable: 2 }),
       tomato: prior(FOOD, { diningtable: 5, countertop: 3, fridge: 2 }),
@@ -77,7 +90,11 @@ export const ROOMS: Readonly<Record<RoomKind, RoomSpec>> = {
       bowl: prior(DISH, { cabinet: 5, shelf: 3, countertop: 2 }),
       pan: prior(COOKWARE, { stoveburner: 6, cabinet: 3, countertop: 2 }),
       pot: prior(COOKWARE, { stoveburner: 5, cabinet: 4, countertop: 2 }),
-      kettle: prior(['stoveburner', 'countertop', 'diningtable', 'cabinet', 'sinkbasin'], { stoveburner: 6, countertop: 2, cabinet: 2 }),
+      kettle: prior(['stoveburner', 'countertop', 'diningtable', 'cabinet', 'sinkbasin'], {
+        stoveburner: 6,
+        countertop: 2,
+        cabinet: 2,
+      }),
       knife: prior(UTENSIL, { countertop: 5, diningtable: 2, drawer: 2 }),
       butterknife: prior(UTENSIL, { drawer: 5, countertop: 2, diningtable: 2 }),
       fork: prior(UTENSIL, { drawer: 6, diningtable: 2 }),
@@ -88,9 +105,21 @@ export const ROOMS: Readonly<Record<RoomKind, RoomSpec>> = {
       saltshaker: prior(KITCHEN_MISC, { shelf: 4, countertop: 3, cabinet: 2 }),
       peppershaker: prior(KITCHEN_MISC, { countertop: 4, cabinet: 3, shelf: 2 }),
       soapbottle: prior([...KITCHEN_MISC, 'garbagecan'], { countertop: 4, cabinet: 3 }),
-      winebottle: prior(['countertop', 'diningtable', 'cabinet', 'fridge', 'shelf', 'garbagecan'], { cabinet: 4, fridge: 3, countertop: 2 }),
-      glassbottle: prior(['countertop', 'diningtable', 'cabinet', 'fridge', 'garbagecan'], { fridge: 4, countertop: 3, cabinet: 2 }),
-      papertowelroll: prior(['countertop', 'diningtable', 'cabinet', 'garbagecan'], { countertop: 5, diningtable: 2, cabinet: 2 }),
+      winebottle: prior(['countertop', 'diningtable', 'cabinet', 'fridge', 'shelf', 'garbagecan'], {
+        cabinet: 4,
+        fridge: 3,
+        countertop: 2,
+      }),
+      glassbottle: prior(['countertop', 'diningtable', 'cabinet', 'fridge', 'garbagecan'], {
+        fridge: 4,
+        countertop: 3,
+        cabinet: 2,
+      }),
+      papertowelroll: prior(['countertop', 'diningtable', 'cabinet', 'garbagecan'], {
+        countertop: 5,
+        diningtable: 2,
+        cabinet: 2,
+      }),
     },
     lampHolders: [],
     lamps: [],
@@ -108,15 +137,39 @@ export const ROOMS: Readonly<Record<RoomKind, RoomSpec>> = {
     optional: ['drawer', 'garbagecan', 'towelholder', 'handtowelholder', 'toiletpaperhanger', 'bathtubbasin', 'shelf'],
     multi: ['sinkbasin', 'drawer', 'shelf', 'handtowelholder'],
     objects: {
-      soapbar: prior(['countertop', 'sinkbasin', 'bathtubbasin', 'toilet', 'cabinet', 'shelf'], { sinkbasin: 4, bathtubbasin: 4, countertop: 2 }),
-      soapbottle: prior(['countertop', 'toilet', 'cabinet', 'shelf', 'garbagecan', 'bathtubbasin'], { countertop: 5, toilet: 3, cabinet: 2 }),
-      spraybottle: prior(['countertop', 'toilet', 'cabinet', 'shelf', 'garbagecan'], { toilet: 5, cabinet: 3, countertop: 2 }),
+      soapbar: prior(['countertop', 'sinkbasin', 'bathtubbasin', 'toilet', 'cabinet', 'shelf'], {
+        sinkbasin: 4,
+        bathtubbasin: 4,
+        countertop: 2,
+      }),
+      soapbottle: prior(['countertop', 'toilet', 'cabinet', 'shelf', 'garbagecan', 'bathtubbasin'], {
+        countertop: 5,
+        toilet: 3,
+        cabinet: 2,
+      }),
+      spraybottle: prior(['countertop', 'toilet', 'cabinet', 'shelf', 'garbagecan'], {
+        toilet: 5,
+        cabinet: 3,
+        countertop: 2,
+      }),
       candle: prior(['countertop', 'toilet', 'cabinet', 'shelf', 'drawer'], { toilet: 4, countertop: 3, cabinet: 2 }),
-      cloth: prior(['countertop', 'cabinet', 'bathtubbasin', 'sinkbasin', 'drawer', 'toilet'], { cabinet: 5, countertop: 2, bathtubbasin: 2 }),
-      toiletpaper: prior(['toilet', 'toiletpaperhanger', 'countertop', 'cabinet', 'garbagecan', 'shelf'], { toiletpaperhanger: 6, toilet: 3, cabinet: 2 }),
+      cloth: prior(['countertop', 'cabinet', 'bathtubbasin', 'sinkbasin', 'drawer', 'toilet'], {
+        cabinet: 5,
+        countertop: 2,
+        bathtubbasin: 2,
+      }),
+      toiletpaper: prior(['toilet', 'toiletpaperhanger', 'countertop', 'cabinet', 'garbagecan', 'shelf'], {
+        toiletpaperhanger: 6,
+        toilet: 3,
+        cabinet: 2,
+      }),
       towel: prior(['towelholder', 'countertop', 'cabinet'], { towelholder: 7, cabinet: 2 }),
       handtowel: prior(['handtowelholder', 'countertop', 'cabinet'], { handtowelholder: 7, cabinet: 2 }),
-      dishsponge: prior(['countertop', 'cabinet', 'sinkbasin', 'toilet', 'drawer'], { cabinet: 4, sinkbasin: 3, countertop: 2 }),
+      dishsponge: prior(['countertop', 'cabinet', 'sinkbasin', 'toilet', 'drawer'], {
+        cabinet: 4,
+        sinkbasin: 3,
+        countertop: 2,
+      }),
       tissuebox: prior(['countertop', 'toilet', 'shelf', 'cabinet'], { toilet: 4, countertop: 3, shelf: 2 }),
     },
     lampHolders: [],
@@ -157,11 +210,31 @@ export const ROOMS: Readonly<Record<RoomKind, RoomSpec>> = {
   livingroom: {
     required: ['sofa', 'sidetable'],
     storage: 'shelf',
-    optional: ['armchair', 'coffeetable', 'diningtable', 'drawer', 'dresser', 'garbagecan', 'ottoman', 'tvstand', 'cabinet'],
+    optional: [
+      'armchair',
+      'coffeetable',
+      'diningtable',
+      'drawer',
+      'dresser',
+      'garbagecan',
+      'ottoman',
+      'tvstand',
+      'cabinet',
+    ],
     multi: ['sidetable', 'drawer', 'armchair', 'cabinet'],
     objects: {
-      remotecontrol: prior([...LIVING_SMALL, 'ottoman'], { coffeetable: 5, sofa: 3, armchair: 2, sidetable: 2, tvstand: 2 }),
-      newspaper: prior(['coffeetable', 'sofa', 'armchair', 'sidetable', 'diningtable', 'ottoman', 'garbagecan'], { coffeetable: 4, sofa: 3, armchair: 2 }),
+      remotecontrol: prior([...LIVING_SMALL, 'ottoman'], {
+        coffeetable: 5,
+        sofa: 3,
+        armchair: 2,
+        sidetable: 2,
+        tvstand: 2,
+      }),
+      newspaper: prior(['coffeetable', 'sofa', 'armchair', 'sidetable', 'diningtable', 'ottoman', 'garbagecan'], {
+        coffeetable: 4,
+        sofa: 3,
+        armchair: 2,
+      }),
       box: prior(LIVING_LARGE, { coffeetable: 3, diningtable: 2, sofa: 2, shelf: 2 }),
       keychain: prior(LIVING_SMALL, { coffeetable: 3, sidetable: 3, drawer: 3 }),
       creditcard: prior(LIVING_SMALL, { coffeetable: 3, sofa: 2, sidetable: 2, armchair: 2, drawer: 2 }),

@@ -7,7 +7,14 @@ import { generateScene } from './generate.ts';
 import { SceneError, sceneFromJson, sceneToJson } from './scene.ts';
 
 const valid = sceneToJson(generateScene('train', 3));
-const edit = fc.tuple(fc.nat(), fc.nat(), fc.oneof(fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u001b', '0', '-', 'e'), fc.string({ maxLength: 1 })));
+const edit = fc.tuple(
+  fc.nat(),
+  fc.nat(),
+  fc.oneof(
+    fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\n', '\u001b', '0', '-', 'e'),
+    fc.string({ maxLength: 1 }),
+  ),
+);
 
 // The valid file itself is one of the texts, so that every run loads some scene, not only those whose draws
 // happen to leave a mutated file valid.
@@ -16,9 +23,18 @@ const sceneText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 300 }),
   fc.json({ maxDepth: 6 }),
   fc.array(edit, { minLength: 1, maxLength: 8 }).map((edits) => mutate(valid, edits)),
-  fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.boolean(), fc.constantFrom('version', 'room', 'receptacles', 'objects', 'task'))
-    .map(([depth, objects, field]) => valid.replace(`"${field}": `, `"${field}": ${nested(depth, '1', objects)}, "x${field}": `)),
-  fc.integer({ min: 0, max: 20_000 }).map((n) => valid.replace('"objects": [', `"objects": [${'{"name": "apple 1", "in": "countertop 1"},'.repeat(n)}`)),
+  fc
+    .tuple(
+      fc.integer({ min: 1, max: 200_000 }),
+      fc.boolean(),
+      fc.constantFrom('version', 'room', 'receptacles', 'objects', 'task'),
+    )
+    .map(([depth, objects, field]) =>
+      valid.replace(`"${field}": `, `"${field}": ${nested(depth, '1', objects)}, "x${field}": `),
+    ),
+  fc
+    .integer({ min: 0, max: 20_000 })
+    .map((n) => valid.replace('"objects": [', `"objects": [${'{"name": "apple 1", "in": "countertop 1"},'.repeat(n)}`)),
 );
 
 describe('scene JSON text (property)', () => {
@@ -35,8 +51,12 @@ describe('scene JSON text (property)', () => {
 
   it('refuses a scene nested 100,000 deep with the field named', () => {
     const text = valid.replace('"version": 1', `"version": ${nested(100_000)}`);
-    expect(() => sceneFromJson(text)).toThrow(new SceneError('(file)', 'not valid JSON (JSON nested deeper than 64 levels)'));
-    expect(() => sceneFromJson(valid.replace('"version": 1', `"version": ${nested(60)}`))).toThrow(/^version: must be 1, got \[\[\[/);
+    expect(() => sceneFromJson(text)).toThrow(
+      new SceneError('(file)', 'not valid JSON (JSON nested deeper than 64 levels)'),
+    );
+    expect(() => sceneFromJson(valid.replace('"version": 1', `"version": ${nested(60)}`))).toThrow(
+      /^version: must be 1, got \[\[\[/,
+    );
   });
 
   it('prints names with line breaks or terminal escapes escaped', () => {

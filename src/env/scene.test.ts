@@ -10,7 +10,12 @@ import { TASK_TYPES } from './text.ts';
 const good = {
   version: 1,
   room: 'kitchen',
-  receptacles: [{ name: 'cabinet 1', openable: true, open: false }, { name: 'countertop 1' }, { name: 'fridge 1' }, { name: 'microwave 1' }],
+  receptacles: [
+    { name: 'cabinet 1', openable: true, open: false },
+    { name: 'countertop 1' },
+    { name: 'fridge 1' },
+    { name: 'microwave 1' },
+  ],
   objects: [{ name: 'apple 1', in: 'countertop 1' }],
   task: { type: 'pick_heat_then_place_in_recep', goal: 'put a hot apple in fridge', object: 'apple', target: 'fridge' },
 };
@@ -40,7 +45,12 @@ describe('scene JSON', () => {
       { name: 'fridge 1', openable: true, open: false },
       { name: 'microwave 1', openable: true, open: false },
     ]);
-    expect(scene.task).toEqual({ type: 'pick_heat_then_place_in_recep', goal: 'put a hot apple in fridge', object: 'apple', target: 'fridge' });
+    expect(scene.task).toEqual({
+      type: 'pick_heat_then_place_in_recep',
+      goal: 'put a hot apple in fridge',
+      object: 'apple',
+      target: 'fridge',
+    });
   });
 
   it('names the field of every kind of bad input', () => {
@@ -67,32 +77,73 @@ describe('scene JSON', () => {
     expect(fieldOf(broken((d) => (d.task.type = 'pick_cool_then_place_in_recep')))).toBe('task.goal');
     expect(fieldOf(broken((d) => (d.task.type = 'cook')))).toBe('task.type');
     expect(fieldOf(broken((d) => (d.task.target = 'sofa')))).toBe('task.goal');
-    expect(fieldOf(broken((d) => ((d.task.target = 'sofa'), (d.task.goal = 'put a hot apple in sofa'))))).toBe('task.target');
-    expect(fieldOf(broken((d) => ((d.task.target = 'rocket'), (d.task.goal = 'put a hot apple in rocket'))))).toBe('task.target');
+    expect(fieldOf(broken((d) => ((d.task.target = 'sofa'), (d.task.goal = 'put a hot apple in sofa'))))).toBe(
+      'task.target',
+    );
+    expect(fieldOf(broken((d) => ((d.task.target = 'rocket'), (d.task.goal = 'put a hot apple in rocket'))))).toBe(
+      'task.target',
+    );
     expect(fieldOf(broken((d) => (d.task.lamp = 'desklamp')))).toBe('task.lamp');
-    expect(fieldOf(broken((d) => ((d.task.object = 'mug'), (d.task.goal = 'put a hot mug in fridge'))))).toBe('task.object');
-    expect(fieldOf(broken((d) => ((d.task.object = 'lettuce'), (d.task.goal = 'put a hot lettuce in fridge'), (d.objects[0].name = 'lettuce 1'))))).toBe('task.object');
-    expect(fieldOf(broken((d) => (d.receptacles = d.receptacles.filter((r: any) => r.name !== 'microwave 1'))))).toBe('receptacles');
-    expect(fieldOf(broken((d) => (d.task = { type: 'pick_and_place_simple', goal: 'put a apple in countertop', object: 'apple', target: 'countertop' })))).toBe('task');
+    expect(fieldOf(broken((d) => ((d.task.object = 'mug'), (d.task.goal = 'put a hot mug in fridge'))))).toBe(
+      'task.object',
+    );
+    expect(
+      fieldOf(
+        broken(
+          (d) => (
+            (d.task.object = 'lettuce'),
+            (d.task.goal = 'put a hot lettuce in fridge'),
+            (d.objects[0].name = 'lettuce 1')
+          ),
+        ),
+      ),
+    ).toBe('task.object');
+    expect(fieldOf(broken((d) => (d.receptacles = d.receptacles.filter((r: any) => r.name !== 'microwave 1'))))).toBe(
+      'receptacles',
+    );
+    expect(
+      fieldOf(
+        broken(
+          (d) =>
+            (d.task = {
+              type: 'pick_and_place_simple',
+              goal: 'put a apple in countertop',
+              object: 'apple',
+              target: 'countertop',
+            }),
+        ),
+      ),
+    ).toBe('task');
   });
 
   it('tells what is wrong in the message', () => {
-    expect(() => sceneFromJson(broken((d) => (d.objects[0].in = 'cabinet 9')))).toThrow('objects[0].in: "cabinet 9" is not a receptacle of this scene');
-    expect(() => sceneFromJson(broken((d) => (d.task.goal = 'heat the apple')))).toThrow(/task\.goal: "heat the apple" does not match/);
+    expect(() => sceneFromJson(broken((d) => (d.objects[0].in = 'cabinet 9')))).toThrow(
+      'objects[0].in: "cabinet 9" is not a receptacle of this scene',
+    );
+    expect(() => sceneFromJson(broken((d) => (d.task.goal = 'heat the apple')))).toThrow(
+      /task\.goal: "heat the apple" does not match/,
+    );
   });
 
   it('round trip: generate -> JSON -> load -> the expert plays the same transcript', () => {
     fc.assert(
-      fc.property(fc.constantFrom('train', 'seen', 'unseen' as const), fc.nat({ max: 1_000_000 }), fc.boolean(), (split, index, large) => {
-        const scale = large ? ALFWORLD : TINY;
-        const scene = generateScene(split, index, scale);
-        const text = sceneToJson(scene);
-        const loaded = sceneFromJson(text);
-        expect(loaded).toEqual(scene);
-        expect(sceneToJson(loaded)).toBe(text);
-        const play = (g: Game) => [g.observation, ...g.expertPlan().map((c) => JSON.stringify(g.step(c)))];
-        expect(play(new Game(loaded, { maxSteps: scale.maxSteps }))).toEqual(play(new Game(scene, { maxSteps: scale.maxSteps })));
-      }),
+      fc.property(
+        fc.constantFrom('train', 'seen', 'unseen' as const),
+        fc.nat({ max: 1_000_000 }),
+        fc.boolean(),
+        (split, index, large) => {
+          const scale = large ? ALFWORLD : TINY;
+          const scene = generateScene(split, index, scale);
+          const text = sceneToJson(scene);
+          const loaded = sceneFromJson(text);
+          expect(loaded).toEqual(scene);
+          expect(sceneToJson(loaded)).toBe(text);
+          const play = (g: Game) => [g.observation, ...g.expertPlan().map((c) => JSON.stringify(g.step(c)))];
+          expect(play(new Game(loaded, { maxSteps: scale.maxSteps }))).toEqual(
+            play(new Game(scene, { maxSteps: scale.maxSteps })),
+          );
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -117,8 +168,19 @@ describe('scene JSON from anywhere', () => {
     const receptacleTypes = Object.keys(RECEPTACLE_KINDS);
     const sceneArb = fc
       .record({
-        recs: fc.uniqueArray(fc.record({ type: fc.constantFrom(...receptacleTypes), n: fc.integer({ min: 1, max: 3 }), openable: fc.option(fc.boolean(), { nil: undefined }), open: fc.boolean() }), { minLength: 1, maxLength: 10, selector: (r) => `${r.type} ${r.n}` }),
-        objs: fc.array(fc.record({ type: fc.constantFrom(...objectTypes), where: fc.nat() }), { minLength: 1, maxLength: 12 }),
+        recs: fc.uniqueArray(
+          fc.record({
+            type: fc.constantFrom(...receptacleTypes),
+            n: fc.integer({ min: 1, max: 3 }),
+            openable: fc.option(fc.boolean(), { nil: undefined }),
+            open: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 10, selector: (r) => `${r.type} ${r.n}` },
+        ),
+        objs: fc.array(fc.record({ type: fc.constantFrom(...objectTypes), where: fc.nat() }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         taskType: fc.constantFrom(...TASK_TYPES),
         object: fc.nat(),
         place: fc.nat(),
@@ -127,7 +189,11 @@ describe('scene JSON from anywhere', () => {
       .map(({ recs, objs, taskType, object: pick, place, goal }) => {
         // The task names a type of the scene's objects, so that most random scenes are playable.
         const object = objs[pick % objs.length].type;
-        const receptacles = recs.map((r) => ({ name: `${r.type} ${r.n}`, openable: r.openable, open: r.open && (r.openable ?? RECEPTACLE_KINDS[r.type].openable) }));
+        const receptacles = recs.map((r) => ({
+          name: `${r.type} ${r.n}`,
+          openable: r.openable,
+          open: r.open && (r.openable ?? RECEPTACLE_KINDS[r.type].openable),
+        }));
         const counts = new Map<string, number>();
         const objects = objs.map((o) => {
           counts.set(o.type, (counts.get(o.type) ?? 0) + 1);
@@ -136,7 +202,12 @@ describe('scene JSON from anywhere', () => {
         const look = taskType === 'look_at_obj_in_light';
         const placeType = look ? LAMP_TYPES[place % 2] : recs[place % recs.length].type;
         const goals = goalsFor(taskType, object, placeType);
-        const task = { type: taskType, goal: goals[goal % goals.length], object, [look ? 'lamp' : 'target']: placeType };
+        const task = {
+          type: taskType,
+          goal: goals[goal % goals.length],
+          object,
+          [look ? 'lamp' : 'target']: placeType,
+        };
         return { version: 1, room: ROOM_KINDS[place % 4], receptacles, objects, task };
       });
     let loaded = 0;

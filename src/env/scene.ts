@@ -141,20 +141,28 @@ export function checkScene(scene: Scene): void {
   scene.objects.forEach((o, i) => {
     if (objNames.has(o.name)) throw new SceneError(`objects[${i}].name`, `${o.name} appears twice`);
     objNames.add(o.name);
-    if (!recNames.has(o.in)) throw new SceneError(`objects[${i}].in`, `${quote(o.in)} is not a receptacle of this scene`);
+    if (!recNames.has(o.in))
+      throw new SceneError(`objects[${i}].in`, `${quote(o.in)} is not a receptacle of this scene`);
   });
   const task = scene.task;
   const kind = OBJECT_KINDS[task.object];
   const instances = scene.objects.filter((o) => typeOf(o.name) === task.object);
   const needed = task.type === 'pick_two_obj_and_place' ? 2 : 1;
   if (instances.length < needed) {
-    throw new SceneError('task.object', `the task needs ${needed} ${task.object} but the scene has ${instances.length}`);
+    throw new SceneError(
+      'task.object',
+      `the task needs ${needed} ${task.object} but the scene has ${instances.length}`,
+    );
   }
   if (!kind.pickupable) throw new SceneError('task.object', `a ${task.object} cannot be picked up`);
   const state = requiredState(task.type);
   if (state !== null) {
     const able = state === 'heat' ? kind.heatable : state === 'cool' ? kind.coolable : kind.cleanable;
-    if (!able) throw new SceneError('task.object', `a ${task.object} cannot be made ${state === 'heat' ? 'hot' : state === 'cool' ? 'cool' : 'clean'}`);
+    if (!able)
+      throw new SceneError(
+        'task.object',
+        `a ${task.object} cannot be made ${state === 'heat' ? 'hot' : state === 'cool' ? 'cool' : 'clean'}`,
+      );
     const appliance = APPLIANCE[state];
     if (![...recNames].some((n) => typeOf(n) === appliance)) {
       throw new SceneError('receptacles', `the task needs a ${appliance} but the scene has none`);
@@ -194,7 +202,8 @@ function parseTask(value: unknown): Task {
   let place: string;
   let task: Task;
   if (type === 'look_at_obj_in_light') {
-    if (base.target !== undefined) throw new SceneError('task.target', 'a look_at_obj_in_light task names a "lamp", not a target');
+    if (base.target !== undefined)
+      throw new SceneError('task.target', 'a look_at_obj_in_light task names a "lamp", not a target');
     const lamp = base.lamp;
     if (typeof lamp !== 'string' || !(LAMP_TYPES as readonly string[]).includes(lamp)) {
       throw new SceneError('task.lamp', `must be one of ${LAMP_TYPES.join(', ')}, got ${quote(lamp)}`);
@@ -212,14 +221,20 @@ function parseTask(value: unknown): Task {
   }
   const goals = goalsFor(type as TaskType, object, place);
   if (!goals.includes(goal)) {
-    throw new SceneError('task.goal', `${quote(goal, 200)} does not match ${type} with ${object} and ${place}; expected one of: ${goals.map((g) => `"${g}"`).join(', ')}`);
+    throw new SceneError(
+      'task.goal',
+      `${quote(goal, 200)} does not match ${type} with ${object} and ${place}; expected one of: ${goals.map((g) => `"${g}"`).join(', ')}`,
+    );
   }
   return task;
 }
 
 function record(value: unknown, field: string, allowed: readonly string[]): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SceneError(field, `must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new SceneError(
+      field,
+      `must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
@@ -246,6 +261,7 @@ function instanceName(value: unknown, field: string, known: (type: string) => bo
   const parsed = parseName(value);
   if (!parsed) throw new SceneError(field, `${quote(value)} is not "<type> <number>" in lower case`);
   if (!known(parsed.type)) throw new SceneError(field, `unknown ${what} type "${parsed.type}"`);
-  if (parsed.number > MAX_INSTANCE_NUMBER) throw new SceneError(field, `instance numbers go up to ${MAX_INSTANCE_NUMBER}, got ${parsed.number}`);
+  if (parsed.number > MAX_INSTANCE_NUMBER)
+    throw new SceneError(field, `instance numbers go up to ${MAX_INSTANCE_NUMBER}, got ${parsed.number}`);
   return value;
 }

@@ -13,7 +13,11 @@ export type TaskType = (typeof TASK_TYPES)[number];
 
 /** ALFWorld's goal sentences; {obj} is an object type, {recep} a receptacle type, {lamp} a lamp type. */
 export const GOAL_TEMPLATES: Readonly<Record<TaskType, readonly string[]>> = {
-  pick_and_place_simple: ['put a {obj} in {recep}', 'put some {obj} on {recep}', 'find some {obj} and put it in {recep}'],
+  pick_and_place_simple: [
+    'put a {obj} in {recep}',
+    'put some {obj} on {recep}',
+    'find some {obj} and put it in {recep}',
+  ],
   look_at_obj_in_light: ['look at {obj} under the {lamp}', 'examine the {obj} with the {lamp}'],
   pick_clean_then_place_in_recep: ['put a clean {obj} in {recep}', 'clean some {obj} and put it in {recep}'],
   pick_heat_then_place_in_recep: ['put a hot {obj} in {recep}', 'heat some {obj} and put it in {recep}'],

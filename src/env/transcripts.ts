@@ -51,8 +51,13 @@ export interface Comparison {
 const TRANSCRIPT_DIR = fileURLToPath(new URL('./testdata/alfworld-transcripts/', import.meta.url));
 
 export function loadTranscripts(): Transcript[] {
-  const files = readdirSync(TRANSCRIPT_DIR).filter((f) => f.endsWith('.json')).sort();
-  return files.map((file) => ({ ...(JSON.parse(readFileSync(join(TRANSCRIPT_DIR, file), 'utf8')) as Omit<Transcript, 'file'>), file }));
+  const files = readdirSync(TRANSCRIPT_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  return files.map((file) => ({
+    ...(JSON.parse(readFileSync(join(TRANSCRIPT_DIR, file), 'utf8')) as Omit<Transcript, 'file'>),
+    file,
+  }));
 }
 
 /** The task's object and target (or lamp), read back from the goal sentence with the type's templates. */
@@ -60,7 +65,8 @@ function taskFromGoal(type: TaskType, goal: string): { object: string; place: st
   const words = goal.split(' ');
   for (const object of new Set(words)) {
     for (const place of new Set(words)) {
-      const isPlace = type === 'look_at_obj_in_light' ? (LAMP_TYPES as readonly string[]).includes(place) : isReceptacleType(place);
+      const isPlace =
+        type === 'look_at_obj_in_light' ? (LAMP_TYPES as readonly string[]).includes(place) : isReceptacleType(place);
       if (isPlace && goalsFor(type, object, place).includes(goal)) return { object, place };
     }
   }
@@ -80,7 +86,8 @@ function roomOf(receptacles: string[]): string {
  * the others not openable (each was either shown like a table or never visited); the objects it saw.
  */
 function sceneFromTranscript(t: Transcript): Scene {
-  if (!(TASK_TYPES as readonly string[]).includes(t.task_type)) throw new Error(`${t.file}: unknown task type ${t.task_type}`);
+  if (!(TASK_TYPES as readonly string[]).includes(t.task_type))
+    throw new Error(`${t.file}: unknown task type ${t.task_type}`);
   const { object, place } = taskFromGoal(t.task_type, t.goal);
   const placeKey = t.task_type === 'look_at_obj_in_light' ? 'lamp' : 'target';
   return sceneFromJson({
@@ -102,7 +109,16 @@ export function replayTranscript(t: Transcript): { comparisons: Comparison[]; wo
   const game = new Game(sceneFromTranscript(t), { maxSteps: t.steps.length + 1 });
   const expectedIntro = t.intro_engine_form ?? t.intro;
   const comparisons: Comparison[] = [
-    { file: t.file, step: 0, action: '', expected: expectedIntro, actual: game.observation, match: expectedIntro === game.observation, flagged: false, admissible: false },
+    {
+      file: t.file,
+      step: 0,
+      action: '',
+      expected: expectedIntro,
+      actual: game.observation,
+      match: expectedIntro === game.observation,
+      flagged: false,
+      admissible: false,
+    },
   ];
   t.steps.forEach((s, i) => {
     if (game.done) throw new Error(`${t.file}: the game ended before step ${i + 1}`);
@@ -112,7 +128,16 @@ export function replayTranscript(t: Transcript): { comparisons: Comparison[]; wo
     const actual = arrival ? withoutArrival(raw) : raw;
     const expected = arrival ? withoutArrival(s.observation) : s.observation;
     const flagged = s.engine_consistent === false || s.engine_text === false;
-    comparisons.push({ file: t.file, step: i + 1, action: s.action, expected, actual, match: expected === actual, flagged, admissible });
+    comparisons.push({
+      file: t.file,
+      step: i + 1,
+      action: s.action,
+      expected,
+      actual,
+      match: expected === actual,
+      flagged,
+      admissible,
+    });
   });
   return { comparisons, won: game.won };
 }

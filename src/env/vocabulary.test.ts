@@ -8,11 +8,38 @@ import { environmentWords, splitWords } from './vocabulary.ts';
 describe('splitWords', () => {
   it('splits punctuation off, keeps in/on, the banner marks and apostrophes whole', () => {
     expect(splitWords("-= Welcome to TextWorld, ALFRED! =-\n\nThere's a cabinet 12. put mug 1 in/on shelf 2")).toEqual([
-      '-=', 'welcome', 'to', 'textworld', ',', 'alfred', '!', '=-', "there's", 'a', 'cabinet', '12', '.',
-      'put', 'mug', '1', 'in/on', 'shelf', '2',
+      '-=',
+      'welcome',
+      'to',
+      'textworld',
+      ',',
+      'alfred',
+      '!',
+      '=-',
+      "there's",
+      'a',
+      'cabinet',
+      '12',
+      '.',
+      'put',
+      'mug',
+      '1',
+      'in/on',
+      'shelf',
+      '2',
     ]);
     expect(splitWords('Your task is to: put two cd in safe.')).toEqual([
-      'your', 'task', 'is', 'to', ':', 'put', 'two', 'cd', 'in', 'safe', '.',
+      'your',
+      'task',
+      'is',
+      'to',
+      ':',
+      'put',
+      'two',
+      'cd',
+      'in',
+      'safe',
+      '.',
     ]);
     expect(splitWords('   ')).toEqual([]);
   });
@@ -23,7 +50,20 @@ describe('environmentWords', () => {
     const words = environmentWords();
     expect(new Set(words).size).toBe(words.length);
     expect([...words].sort()).toEqual(words);
-    for (const w of ['cabinet', 'apple', 'desklamp', '1', '30', 'in/on', 'nothing', 'happens', '-=', "there's", 'hot', 'cold']) {
+    for (const w of [
+      'cabinet',
+      'apple',
+      'desklamp',
+      '1',
+      '30',
+      'in/on',
+      'nothing',
+      'happens',
+      '-=',
+      "there's",
+      'hot',
+      'cold',
+    ]) {
       expect(words).toContain(w);
     }
     expect(words).not.toContain('31');
@@ -53,14 +93,28 @@ describe('vocabulary coverage', () => {
             commands.forEach(check);
             // A random walk, then the expert from wherever it led, so that winning text shows up too.
             // Now and then a command that is not possible, for "Nothing happens.".
-            const command = game.steps >= 20 ? game.expertPlan()[0] : rng.float() < 0.1 ? 'go to the moon' : rng.pick(commands);
+            const command =
+              game.steps >= 20 ? game.expertPlan()[0] : rng.float() < 0.1 ? 'go to the moon' : rng.pick(commands);
             check(game.step(command).observation);
           }
         }
       }
     }
     // The random episodes reach most of the phrase words (type names vary with the rooms drawn).
-    for (const w of ['arrive', 'closed', 'open', 'pick', 'heat', 'cool', 'clean', 'turn', 'special', 'carrying', 'facing', 'happens']) {
+    for (const w of [
+      'arrive',
+      'closed',
+      'open',
+      'pick',
+      'heat',
+      'cool',
+      'clean',
+      'turn',
+      'special',
+      'carrying',
+      'facing',
+      'happens',
+    ]) {
       expect(used.has(w), w).toBe(true);
     }
   });

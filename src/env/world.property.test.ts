@@ -63,44 +63,55 @@ describe('World properties', () => {
       fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((ws) => ws.join(' ')),
     );
     fc.assert(
-      fc.property(sceneArb, fc.array(fc.nat(), { maxLength: 15 }), fc.array(junk, { minLength: 1, maxLength: 10 }), ({ split, index }, picks, inputs) => {
-        const w = new World(generateScene(split, index, TINY));
-        for (const pick of picks) {
-          const commands = w.admissible();
-          w.apply(commands[pick % commands.length]);
-        }
-        const admissible = new Set(w.admissible());
-        for (const text of inputs) {
-          if (admissible.has(normalise(text))) continue;
-          const before = snapshot(w);
-          expect(w.apply(text)).toEqual({ observation: 'Nothing happens.', valid: false, seen: [] });
-          expect(snapshot(w)).toBe(before);
-        }
-      }),
+      fc.property(
+        sceneArb,
+        fc.array(fc.nat(), { maxLength: 15 }),
+        fc.array(junk, { minLength: 1, maxLength: 10 }),
+        ({ split, index }, picks, inputs) => {
+          const w = new World(generateScene(split, index, TINY));
+          for (const pick of picks) {
+            const commands = w.admissible();
+            w.apply(commands[pick % commands.length]);
+          }
+          const admissible = new Set(w.admissible());
+          for (const text of inputs) {
+            if (admissible.has(normalise(text))) continue;
+            const before = snapshot(w);
+            expect(w.apply(text)).toEqual({ observation: 'Nothing happens.', valid: false, seen: [] });
+            expect(snapshot(w)).toBe(before);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('mutated admissible commands are valid exactly when admissible', () => {
     fc.assert(
-      fc.property(sceneArb, fc.array(fc.nat(), { maxLength: 15 }), fc.nat(), fc.nat(), ({ split, index }, picks, a, b) => {
-        const w = new World(generateScene(split, index, TINY));
-        for (const pick of picks) {
+      fc.property(
+        sceneArb,
+        fc.array(fc.nat(), { maxLength: 15 }),
+        fc.nat(),
+        fc.nat(),
+        ({ split, index }, picks, a, b) => {
+          const w = new World(generateScene(split, index, TINY));
+          for (const pick of picks) {
+            const commands = w.admissible();
+            w.apply(commands[pick % commands.length]);
+          }
           const commands = w.admissible();
-          w.apply(commands[pick % commands.length]);
-        }
-        const commands = w.admissible();
-        // Swap the last word (an instance number) or the verb of one admissible command.
-        const parts = commands[a % commands.length].split(' ');
-        const last = parts.length - 1;
-        if (/^[0-9]+$/.test(parts[last])) parts[last] = String((Number(parts[last]) % 3) + 1);
-        else parts[0] = ['go', 'open', 'close', 'take', 'put', 'use', 'examine', 'heat'][b % 8];
-        const mutant = parts.join(' ');
-        const before = snapshot(w);
-        const outcome = w.apply(mutant);
-        expect(outcome.valid).toBe(commands.includes(mutant));
-        if (!outcome.valid) expect(snapshot(w)).toBe(before);
-      }),
+          // Swap the last word (an instance number) or the verb of one admissible command.
+          const parts = commands[a % commands.length].split(' ');
+          const last = parts.length - 1;
+          if (/^[0-9]+$/.test(parts[last])) parts[last] = String((Number(parts[last]) % 3) + 1);
+          else parts[0] = ['go', 'open', 'close', 'take', 'put', 'use', 'examine', 'heat'][b % 8];
+          const mutant = parts.join(' ');
+          const before = snapshot(w);
+          const outcome = w.apply(mutant);
+          expect(outcome.valid).toBe(commands.includes(mutant));
+          if (!outcome.valid) expect(snapshot(w)).toBe(before);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -113,7 +124,13 @@ describe('World properties', () => {
         for (const r of w.recNames) {
           grammar.push(`go to ${r}`, `open ${r}`, `close ${r}`, `examine ${r}`);
           for (const o of w.objNames) {
-            grammar.push(`take ${o} from ${r}`, `put ${o} in/on ${r}`, `heat ${o} with ${r}`, `cool ${o} with ${r}`, `clean ${o} with ${r}`);
+            grammar.push(
+              `take ${o} from ${r}`,
+              `put ${o} in/on ${r}`,
+              `heat ${o} with ${r}`,
+              `cool ${o} with ${r}`,
+              `clean ${o} with ${r}`,
+            );
           }
         }
         for (const o of w.objNames) grammar.push(`use ${o}`, `examine ${o}`);

@@ -128,7 +128,8 @@ export class World {
     for (let o = 0; o < this.loc.length; o++) {
       if (!this.placedForTask(o, state)) continue;
       if (needed === 1) return true;
-      for (let p = o + 1; p < this.loc.length; p++) if (this.loc[p] === this.loc[o] && this.placedForTask(p, state)) return true;
+      for (let p = o + 1; p < this.loc.length; p++)
+        if (this.loc[p] === this.loc[o] && this.placedForTask(p, state)) return true;
     }
     return false;
   }
@@ -136,7 +137,13 @@ export class World {
   private placedForTask(o: number, state: 'heat' | 'cool' | 'clean' | null): boolean {
     const r = this.loc[o];
     const task = this.task;
-    if (r === NONE || task.type === 'look_at_obj_in_light' || this.objTypes[o] !== task.object || this.recTypes[r] !== task.target) return false;
+    if (
+      r === NONE ||
+      task.type === 'look_at_obj_in_light' ||
+      this.objTypes[o] !== task.object ||
+      this.recTypes[r] !== task.target
+    )
+      return false;
     if (state === 'heat') return this.hot[o] === 1;
     if (state === 'cool') return this.cold[o] === 1;
     if (state === 'clean') return this.clean[o] === 1;
@@ -228,7 +235,8 @@ export class World {
   }
 
   private take(o: number | undefined, r: number | undefined): Outcome {
-    if (o === undefined || r === undefined || this.held !== NONE || r !== this.at || this.loc[o] !== r) return nothing();
+    if (o === undefined || r === undefined || this.held !== NONE || r !== this.at || this.loc[o] !== r)
+      return nothing();
     if (this.closed(r) || !this.objKinds[o].pickupable) return nothing();
     this.loc[o] = NONE;
     this.held = o;

@@ -7,7 +7,13 @@ import { SHOP_SCALES } from './shop/scale.ts';
 import { TASK_TYPES } from './text.ts';
 
 /** The scales each world has (environment.ts `variant`): the household's rooms, the shop's pages. */
-export const VARIANTS: Readonly<Record<EnvironmentName, readonly string[]>> = { household: Object.keys(SCALES), shop: Object.keys(SHOP_SCALES) };
+export const VARIANTS: Readonly<Record<EnvironmentName, readonly string[]>> = {
+  household: Object.keys(SCALES),
+  shop: Object.keys(SHOP_SCALES),
+};
 
 /** The task types success is reported by: the household's six, the shop's categories. */
-export const WORLD_TASK_TYPES: Readonly<Record<EnvironmentName, readonly string[]>> = { household: TASK_TYPES, shop: CATEGORIES.map((c) => c.query) };
+export const WORLD_TASK_TYPES: Readonly<Record<EnvironmentName, readonly string[]>> = {
+  household: TASK_TYPES,
+  shop: CATEGORIES.map((c) => c.query),
+};

@@ -17,7 +17,7 @@ function sample(withOptimizer: boolean): Checkpoint {
     vocabHash: '0d60654c',
     params,
     optimizer: withOptimizer ? { m: params.map((x) => x / 2), v: params.map((x) => x * x), step: 12 } : null,
-    metadata: { preset: 'custom', seed: 3, algorithm: 'seed', updates: 12, note: 'héllo' , n },
+    metadata: { preset: 'custom', seed: 3, algorithm: 'seed', updates: 12, note: 'héllo', n },
   };
 }
 
@@ -78,7 +78,9 @@ describe('checkpoint refusals', () => {
   const good = writeCheckpoint(sample(true));
 
   it('names a wrong vocabulary', () => {
-    expect(() => readCheckpoint(good, { vocabHash: 'ffffffff' })).toThrow(/written for vocabulary 0d60654c, this build's vocabulary is ffffffff/);
+    expect(() => readCheckpoint(good, { vocabHash: 'ffffffff' })).toThrow(
+      /written for vocabulary 0d60654c, this build's vocabulary is ffffffff/,
+    );
   });
 
   it('names a wrong version', () => {
@@ -136,7 +138,9 @@ describe('checkpoint refusals', () => {
     expect(enc.length).toBe(new TextEncoder().encode(text).length);
     b.set(enc, 20);
     new DataView(b.buffer).setUint32(b.length - 4, crc32(b.subarray(0, b.length - 4)), true);
-    expect(() => readCheckpoint(b)).toThrow(/corrupted checkpoint: (bad model config|\d+ parameters declared|the model config \(\d+ parameters\) needs \d+ bytes)/);
+    expect(() => readCheckpoint(b)).toThrow(
+      /corrupted checkpoint: (bad model config|\d+ parameters declared|the model config \(\d+ parameters\) needs \d+ bytes)/,
+    );
   });
 });
 
@@ -156,15 +160,22 @@ describe('sizes declared in the header', () => {
     // The size check's own message: an allocation for 2^20 layers' weights (15 GB) would have thrown a RangeError.
     expect(err).toBeInstanceOf(CheckpointError);
     expect((err as CheckpointError).kind).toBe('corrupted');
-    expect((err as Error).message).toMatch(/^corrupted checkpoint: the model config \(\d+ parameters\) needs \d+ bytes, the file holds 0$/);
+    expect((err as Error).message).toMatch(
+      /^corrupted checkpoint: the model config \(\d+ parameters\) needs \d+ bytes, the file holds 0$/,
+    );
   });
 
   it('refuses metadata nested 100,000 deep in one line (no stack overflow)', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     // A file that is right in every other way: its parameters are all there (zeros).
     const n = parameterLayout(small).totalFloats;
-    const file = sealedCheckpoint(`{"config":${JSON.stringify(small)},"vocabHash":"0d60654c","parameterFloats":${n},"optimizer":null,"metadata":{"a":${deep}}}`, 4 * n);
+    const file = sealedCheckpoint(
+      `{"config":${JSON.stringify(small)},"vocabHash":"0d60654c","parameterFloats":${n},"optimizer":null,"metadata":{"a":${deep}}}`,
+      4 * n,
+    );
     expect(readCheckpoint(sealedCheckpoint(headerJson(small, { a: [[1]] }, n), 4 * n)).metadata).toEqual({ a: [[1]] });
-    expect(() => readCheckpoint(file)).toThrow(/^corrupted checkpoint: header is not JSON \(JSON nested deeper than 64 levels\)$/);
+    expect(() => readCheckpoint(file)).toThrow(
+      /^corrupted checkpoint: header is not JSON \(JSON nested deeper than 64 levels\)$/,
+    );
   });
 });

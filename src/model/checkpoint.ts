@@ -66,7 +66,8 @@ export function writeCheckpoint(ck: Checkpoint): Uint8Array {
   if (ck.optimizer) {
     checkFloats(ck.optimizer.m, n, 'optimizer m');
     checkFloats(ck.optimizer.v, n, 'optimizer v');
-    if (!Number.isInteger(ck.optimizer.step) || ck.optimizer.step < 0) throw new RangeError(`optimizer step must be an integer >= 0, got ${ck.optimizer.step}`);
+    if (!Number.isInteger(ck.optimizer.step) || ck.optimizer.step < 0)
+      throw new RangeError(`optimizer step must be an integer >= 0, got ${ck.optimizer.step}`);
   }
   const header = {
     config: ck.config,
@@ -76,7 +77,8 @@ export function writeCheckpoint(ck: Checkpoint): Uint8Array {
     metadata: ck.metadata,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
-  if (headerBytes.length > MAX_HEADER_BYTES) throw new RangeError(`checkpoint header of ${headerBytes.length} bytes, more than ${MAX_HEADER_BYTES}`);
+  if (headerBytes.length > MAX_HEADER_BYTES)
+    throw new RangeError(`checkpoint header of ${headerBytes.length} bytes, more than ${MAX_HEADER_BYTES}`);
   const dataStart = align4(PREFIX_BYTES + headerBytes.length);
   const floats = n * (ck.optimizer ? 3 : 1);
   const total = dataStart + 4 * floats + 4;
@@ -108,38 +110,72 @@ export interface ReadOptions {
 
 export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Checkpoint {
   if (bytes.length < PREFIX_BYTES) {
-    if (!startsWithMagicPrefix(bytes)) throw new CheckpointError('not-a-checkpoint', 'not a SEED checkpoint (no SEEDCKPT magic)');
-    throw new CheckpointError('truncated', `truncated checkpoint: ${bytes.length} bytes, shorter than the ${PREFIX_BYTES}-byte prefix`);
+    if (!startsWithMagicPrefix(bytes))
+      throw new CheckpointError('not-a-checkpoint', 'not a SEED checkpoint (no SEEDCKPT magic)');
+    throw new CheckpointError(
+      'truncated',
+      `truncated checkpoint: ${bytes.length} bytes, shorter than the ${PREFIX_BYTES}-byte prefix`,
+    );
   }
   for (let i = 0; i < 8; i++) {
-    if (bytes[i] !== CHECKPOINT_MAGIC.charCodeAt(i)) throw new CheckpointError('not-a-checkpoint', 'not a SEED checkpoint (no SEEDCKPT magic)');
+    if (bytes[i] !== CHECKPOINT_MAGIC.charCodeAt(i))
+      throw new CheckpointError('not-a-checkpoint', 'not a SEED checkpoint (no SEEDCKPT magic)');
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(8, true);
   if (version !== CHECKPOINT_VERSION) {
-    throw new CheckpointError('version', `unsupported checkpoint version ${version} (this build reads version ${CHECKPOINT_VERSION})`);
+    throw new CheckpointError(
+      'version',
+      `unsupported checkpoint version ${version} (this build reads version ${CHECKPOINT_VERSION})`,
+    );
   }
   const total = view.getUint32(12, true);
-  if (bytes.length < total) throw new CheckpointError('truncated', `truncated checkpoint: ${bytes.length} of ${total} bytes`);
-  if (bytes.length > total) throw new CheckpointError('corrupted', `corrupted checkpoint: ${bytes.length - total} bytes after the declared end`);
+  if (bytes.length < total)
+    throw new CheckpointError('truncated', `truncated checkpoint: ${bytes.length} of ${total} bytes`);
+  if (bytes.length > total)
+    throw new CheckpointError(
+      'corrupted',
+      `corrupted checkpoint: ${bytes.length - total} bytes after the declared end`,
+    );
   const stored = view.getUint32(total - 4, true);
   const actual = crc32(bytes.subarray(0, total - 4));
   if (stored !== actual) {
-    throw new CheckpointError('corrupted', `corrupted checkpoint: checksum mismatch (stored ${hex(stored)}, computed ${hex(actual)})`);
+    throw new CheckpointError(
+      'corrupted',
+      `corrupted checkpoint: checksum mismatch (stored ${hex(stored)}, computed ${hex(actual)})`,
+    );
   }
   // The checksum passed, so what follows guards against files written by something other than this code.
   const headerLength = view.getUint32(16, true);
-  if (PREFIX_BYTES + headerLength > total - 4) throw new CheckpointError('corrupted', 'corrupted checkpoint: header runs past the end');
+  if (PREFIX_BYTES + headerLength > total - 4)
+    throw new CheckpointError('corrupted', 'corrupted checkpoint: header runs past the end');
   if (headerLength > MAX_HEADER_BYTES) {
-    throw new CheckpointError('corrupted', `corrupted checkpoint: a header of ${headerLength} bytes, more than the ${MAX_HEADER_BYTES} a checkpoint's metadata may take`);
+    throw new CheckpointError(
+      'corrupted',
+      `corrupted checkpoint: a header of ${headerLength} bytes, more than the ${MAX_HEADER_BYTES} a checkpoint's metadata may take`,
+    );
   }
-  let header: { config: ModelConfig; vocabHash: string; parameterFloats: number; optimizer: { step: number } | null; metadata: Record<string, unknown> };
+  let header: {
+    config: ModelConfig;
+    vocabHash: string;
+    parameterFloats: number;
+    optimizer: { step: number } | null;
+    metadata: Record<string, unknown>;
+  };
   try {
-    header = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength))) as typeof header;
+    header = parseJson(
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)),
+    ) as typeof header;
   } catch (err) {
     throw new CheckpointError('corrupted', `corrupted checkpoint: header is not JSON (${(err as Error).message})`);
   }
-  if (header === null || typeof header !== 'object' || typeof header.vocabHash !== 'string' || header.metadata === null || typeof header.metadata !== 'object') {
+  if (
+    header === null ||
+    typeof header !== 'object' ||
+    typeof header.vocabHash !== 'string' ||
+    header.metadata === null ||
+    typeof header.metadata !== 'object'
+  ) {
     throw new CheckpointError('corrupted', 'corrupted checkpoint: header lacks config, vocabHash or metadata');
   }
   let config: ModelConfig;
@@ -169,7 +205,10 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
     throw new CheckpointError('corrupted', `corrupted checkpoint: ${(err as Error).message}`);
   }
   if (header.parameterFloats !== n) {
-    throw new CheckpointError('corrupted', `corrupted checkpoint: ${quote(header.parameterFloats)} parameters declared, the config needs ${n}`);
+    throw new CheckpointError(
+      'corrupted',
+      `corrupted checkpoint: ${quote(header.parameterFloats)} parameters declared, the config needs ${n}`,
+    );
   }
   const floats = n * (opt ? 3 : 1);
   if (dataStart + 4 * floats + 4 !== total) {
@@ -187,7 +226,10 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
   const optimizer = opt ? { m: take('optimizer m'), v: take('optimizer v'), step: opt.step } : null;
   if (options.vocabHash !== undefined && header.vocabHash !== options.vocabHash) {
     const written = /^[\w-]{1,64}$/.test(header.vocabHash) ? header.vocabHash : quote(header.vocabHash);
-    throw new CheckpointError('vocabulary', `checkpoint was written for vocabulary ${written}, this build's vocabulary is ${options.vocabHash}`);
+    throw new CheckpointError(
+      'vocabulary',
+      `checkpoint was written for vocabulary ${written}, this build's vocabulary is ${options.vocabHash}`,
+    );
   }
   return { config, vocabHash: header.vocabHash, params, optimizer, metadata: header.metadata };
 }
@@ -206,7 +248,8 @@ function hex(n: number): string {
 }
 
 function checkFloats(a: Float32Array, n: number, what: string): void {
-  if (!(a instanceof Float32Array) || a.length !== n) throw new RangeError(`${what}: expected a Float32Array of ${n} floats`);
+  if (!(a instanceof Float32Array) || a.length !== n)
+    throw new RangeError(`${what}: expected a Float32Array of ${n} floats`);
   const bad = a.findIndex((x) => !Number.isFinite(x));
   if (bad >= 0) throw new RangeError(`${what}[${bad}] is not finite; a checkpoint holds finite weights only`);
 }

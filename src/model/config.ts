@@ -82,19 +82,23 @@ export function validateConfig(config: ModelConfig): ModelConfig {
   const ints: (keyof ModelConfig)[] = ['vocabSize', 'contextLength', 'dModel', 'nLayer', 'nHead', 'dMlp'];
   for (const key of ints) {
     const v = config[key];
-    if (!Number.isInteger(v) || v < 1 || v > 1 << 20) throw new RangeError(`model config: ${key} must be an integer in 1..${1 << 20}, got ${quote(v)}`);
+    if (!Number.isInteger(v) || v < 1 || v > 1 << 20)
+      throw new RangeError(`model config: ${key} must be an integer in 1..${1 << 20}, got ${quote(v)}`);
   }
   if (config.dModel % config.nHead !== 0) {
     throw new RangeError(`model config: dModel ${config.dModel} is not a multiple of nHead ${config.nHead}`);
   }
-  if (!(config.lnEps > 0 && config.lnEps < 1)) throw new RangeError(`model config: lnEps must be in (0, 1), got ${quote(config.lnEps)}`);
+  if (!(config.lnEps > 0 && config.lnEps < 1))
+    throw new RangeError(`model config: lnEps must be in (0, 1), got ${quote(config.lnEps)}`);
   return config;
 }
 
 /** The fields in which a checkpoint's model config differs from the one expected, as "lnEps 0.001 (expected 0.00001)"; null when none does. */
 export function configDifference(found: ModelConfig, expected: ModelConfig): string | null {
   const keys = Object.keys(expected) as (keyof ModelConfig)[];
-  const differing = keys.filter((k) => found[k] !== expected[k]).map((k) => `${k} ${quote(found[k])} (expected ${expected[k]})`);
+  const differing = keys
+    .filter((k) => found[k] !== expected[k])
+    .map((k) => `${k} ${quote(found[k])} (expected ${expected[k]})`);
   return differing.length ? differing.join(', ') : null;
 }
 

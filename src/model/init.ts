@@ -8,7 +8,11 @@ import { parameterLayout, type ParameterLayout } from './layout.ts';
 
 const INIT_STD = 0.02;
 
-export function initParameters(config: ModelConfig, seed: number, layout: ParameterLayout = parameterLayout(config)): Float32Array {
+export function initParameters(
+  config: ModelConfig,
+  seed: number,
+  layout: ParameterLayout = parameterLayout(config),
+): Float32Array {
   const params = new Float32Array(layout.totalFloats);
   const root = new Rng(seed);
   const residualStd = INIT_STD / Math.sqrt(2 * config.nLayer);

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { presetConfig, validateConfig, type ModelConfig } from './config.ts';
 import { initParameters } from './init.ts';
-import { checkDeclaredSize, checkParameterBytes, DeclaredSizeError, layoutFloats, parameterLayout, modelOffsets } from './layout.ts';
+import {
+  checkDeclaredSize,
+  checkParameterBytes,
+  DeclaredSizeError,
+  layoutFloats,
+  parameterLayout,
+  modelOffsets,
+} from './layout.ts';
 
 describe('parameterLayout', () => {
   it('places the micro preset views at 64-float boundaries, in buffer order, without overlap', () => {
@@ -29,16 +36,37 @@ describe('parameterLayout', () => {
 
   it('keeps every view aligned for any valid shape', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 3 }), (V, heads, L) => {
-        const config = validateConfig({ vocabSize: V, contextLength: 33, dModel: heads * 3, nLayer: L, nHead: heads, dMlp: 12 * heads, lnEps: 1e-5 });
-        const layout = parameterLayout(config);
-        return layout.list.every((v) => v.offset % 64 === 0 && v.offset + v.size <= layout.totalFloats);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 3 }),
+        (V, heads, L) => {
+          const config = validateConfig({
+            vocabSize: V,
+            contextLength: 33,
+            dModel: heads * 3,
+            nLayer: L,
+            nHead: heads,
+            dMlp: 12 * heads,
+            lnEps: 1e-5,
+          });
+          const layout = parameterLayout(config);
+          return layout.list.every((v) => v.offset % 64 === 0 && v.offset + v.size <= layout.totalFloats);
+        },
+      ),
     );
   });
 
   it('refuses a head count that does not divide the width', () => {
-    const bad: ModelConfig = { vocabSize: 10, contextLength: 8, dModel: 10, nLayer: 1, nHead: 3, dMlp: 40, lnEps: 1e-5 };
+    const bad: ModelConfig = {
+      vocabSize: 10,
+      contextLength: 8,
+      dModel: 10,
+      nLayer: 1,
+      nHead: 3,
+      dMlp: 40,
+      lnEps: 1e-5,
+    };
     expect(() => validateConfig(bad)).toThrow(/not a multiple of nHead/);
   });
 });
@@ -84,7 +112,15 @@ describe('layoutFloats and the declared-size check', () => {
     });
     fc.assert(
       fc.property(shape, (s) => {
-        const config: ModelConfig = { vocabSize: s.vocabSize, contextLength: s.contextLength, dModel: s.heads * s.headDim, nLayer: s.nLayer, nHead: s.heads, dMlp: s.dMlp, lnEps: 1e-5 };
+        const config: ModelConfig = {
+          vocabSize: s.vocabSize,
+          contextLength: s.contextLength,
+          dModel: s.heads * s.headDim,
+          nLayer: s.nLayer,
+          nHead: s.heads,
+          dMlp: s.dMlp,
+          lnEps: 1e-5,
+        };
         expect(layoutFloats(config)).toBe(parameterLayout(config).totalFloats);
       }),
       { numRuns: 200 },
@@ -93,12 +129,22 @@ describe('layoutFloats and the declared-size check', () => {
 
   it('weighs a config against a small file without building its layout', () => {
     // 2^40 layers: a layout of 12 * 2^40 views could never be built, so the check passes only by arithmetic.
-    const huge: ModelConfig = { vocabSize: 1 << 20, contextLength: 1 << 20, dModel: 1 << 20, nLayer: 2 ** 40, nHead: 1, dMlp: 1 << 20, lnEps: 1e-5 };
+    const huge: ModelConfig = {
+      vocabSize: 1 << 20,
+      contextLength: 1 << 20,
+      dModel: 1 << 20,
+      nLayer: 2 ** 40,
+      nHead: 1,
+      dMlp: 1 << 20,
+      lnEps: 1e-5,
+    };
     expect(() => checkParameterBytes(huge, 424)).toThrow(DeclaredSizeError);
     const micro = presetConfig('micro', 100);
     const floats = parameterLayout(micro).totalFloats;
     expect(checkParameterBytes(micro, 4 * floats)).toBe(floats);
-    expect(() => checkParameterBytes(micro, 12 * floats - 1, 3)).toThrow(`the model config (${floats} parameters x 3) needs ${12 * floats} bytes, the file holds ${12 * floats - 1}`);
+    expect(() => checkParameterBytes(micro, 12 * floats - 1, 3)).toThrow(
+      `the model config (${floats} parameters x 3) needs ${12 * floats} bytes, the file holds ${12 * floats - 1}`,
+    );
     expect(() => checkDeclaredSize('a tensor', NaN, 10)).toThrow(DeclaredSizeError);
   });
 });

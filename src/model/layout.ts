@@ -134,7 +134,11 @@ export function checkDeclaredSize(what: string, declaredBytes: number, presentBy
  */
 export function checkParameterBytes(config: ModelConfig, presentBytes: number, copies = 1): number {
   const floats = layoutFloats(config);
-  checkDeclaredSize(`the model config (${floats} parameters${copies > 1 ? ` x ${copies}` : ''})`, 4 * floats * copies, presentBytes);
+  checkDeclaredSize(
+    `the model config (${floats} parameters${copies > 1 ? ` x ${copies}` : ''})`,
+    4 * floats * copies,
+    presentBytes,
+  );
   return floats;
 }
 

@@ -4,21 +4,39 @@ import { trainingCardFromMetadata } from './card.ts';
 describe('training card from checkpoint metadata', () => {
   it('takes algorithm, updates, seed and success rates, and keeps the rest as extra', () => {
     const card = trainingCardFromMetadata({
-      algorithm: 'seed', updates: 120, seed: 3, preset: 'tiny', lambda: 0.5,
-      success: { 'eval-seen': 0.62, 'eval-unseen': 0.48 }, curve: [0.1, 0.2],
+      algorithm: 'seed',
+      updates: 120,
+      seed: 3,
+      preset: 'tiny',
+      lambda: 0.5,
+      success: { 'eval-seen': 0.62, 'eval-unseen': 0.48 },
+      curve: [0.1, 0.2],
     });
     expect(card).toEqual({
-      algorithm: 'seed', updates: 120, seed: 3,
+      algorithm: 'seed',
+      updates: 120,
+      seed: 3,
       success: { 'eval-seen': 0.62, 'eval-unseen': 0.48 },
       extra: { preset: 'tiny', lambda: 0.5, curve: '[0.1,0.2]' },
     });
   });
 
   it('a fresh checkpoint is "init" with 0 updates; the optimizer step counts updates when metadata does not', () => {
-    expect(trainingCardFromMetadata({ stage: 'rl', algo: 'grpo', updates: 3 })).toEqual({ algorithm: 'grpo', updates: 3, seed: 0, success: {}, extra: { stage: 'rl' } });
+    expect(trainingCardFromMetadata({ stage: 'rl', algo: 'grpo', updates: 3 })).toEqual({
+      algorithm: 'grpo',
+      updates: 3,
+      seed: 0,
+      success: {},
+      extra: { stage: 'rl' },
+    });
     expect(trainingCardFromMetadata({ algorithm: 'seed', algo: 'grpo', updates: 1 }).algorithm).toBe('seed');
     expect(trainingCardFromMetadata({})).toEqual({ algorithm: 'init', updates: 0, seed: 0, success: {} });
-    expect(trainingCardFromMetadata({ seed: 9 }, 40)).toEqual({ algorithm: 'unknown', updates: 40, seed: 9, success: {} });
+    expect(trainingCardFromMetadata({ seed: 9 }, 40)).toEqual({
+      algorithm: 'unknown',
+      updates: 40,
+      seed: 9,
+      success: {},
+    });
   });
 
   it('keeps success figures that are not rates in [0, 1] out of success, as extra', () => {

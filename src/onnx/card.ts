@@ -8,7 +8,10 @@ const CARD_FIELDS = new Set(['algorithm', 'algo', 'updates', 'seed', 'success'])
 
 /** `optimizerStep` (the checkpoint's AdamW step) counts the updates when the metadata does not. */
 export function trainingCardFromMetadata(metadata: Record<string, unknown>, optimizerStep = 0): TrainingCard {
-  const updates = Number.isInteger(metadata.updates) && (metadata.updates as number) >= 0 ? (metadata.updates as number) : optimizerStep;
+  const updates =
+    Number.isInteger(metadata.updates) && (metadata.updates as number) >= 0
+      ? (metadata.updates as number)
+      : optimizerStep;
   const named = [metadata.algorithm, metadata.algo].find((v): v is string => typeof v === 'string' && v !== '');
   const algorithm = named ?? (updates === 0 ? 'init' : 'unknown');
   const seed = Number.isInteger(metadata.seed) ? (metadata.seed as number) : 0;
@@ -22,8 +25,15 @@ export function trainingCardFromMetadata(metadata: Record<string, unknown>, opti
   }
   for (const [key, value] of Object.entries(metadata)) {
     if (CARD_FIELDS.has(key)) continue;
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) extra[key] = value;
+    if (
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value))
+    )
+      extra[key] = value;
     else if (value !== null && value !== undefined) extra[key] = JSON.stringify(value);
   }
-  return Object.keys(extra).length > 0 ? { algorithm, updates, seed, success, extra } : { algorithm, updates, seed, success };
+  return Object.keys(extra).length > 0
+    ? { algorithm, updates, seed, success, extra }
+    : { algorithm, updates, seed, success };
 }

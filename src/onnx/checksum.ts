@@ -5,7 +5,11 @@ import { crc32 } from '../model/crc32.ts';
 import { viewOf, type ParameterLayout } from '../model/layout.ts';
 import { floatRawData, type StringStringEntryProto } from './proto.ts';
 
-export function contentCrc32(entries: readonly StringStringEntryProto[], params: Float32Array, layout: ParameterLayout): string {
+export function contentCrc32(
+  entries: readonly StringStringEntryProto[],
+  params: Float32Array,
+  layout: ParameterLayout,
+): string {
   const encoder = new TextEncoder();
   let crc = 0;
   const sorted = [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

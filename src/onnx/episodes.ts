@@ -7,7 +7,12 @@ import { rlWorldOf } from '../rl/rl_worlds.ts';
 import { episodeSequence, insertSkill, type StepText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 
-export function expertEpisodeSequences(env: Environment, tokenizer: Tokenizer, count: number, maxLength: number): Int32Array[] {
+export function expertEpisodeSequences(
+  env: Environment,
+  tokenizer: Tokenizer,
+  count: number,
+  maxLength: number,
+): Int32Array[] {
   const world = rlWorldOf(env);
   const maxSkillTokens = world.trainDefaults.maxSkillTokens ?? TRAIN_SETTINGS.maxSkillTokens.paper;
   const sequences: Int32Array[] = [];

@@ -4,7 +4,15 @@ import { PRESETS, type PresetName } from '../model/config.ts';
 import { cpuLogits } from './cpu_logits.ts';
 import { exportPolicyOnnx } from './export.ts';
 import { readPolicyOnnx } from './load.ts';
-import { CARD_KEY, CONFIG_KEY, FORMAT_KEY, OnnxPolicyError, VOCABULARY_HASH_KEY, VOCABULARY_KEY, CRC_KEY } from './metadata.ts';
+import {
+  CARD_KEY,
+  CONFIG_KEY,
+  FORMAT_KEY,
+  OnnxPolicyError,
+  VOCABULARY_HASH_KEY,
+  VOCABULARY_KEY,
+  CRC_KEY,
+} from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
 import { expertEpisodeSequences } from './episodes.ts';
@@ -15,7 +23,10 @@ import { OnnxVerificationError } from './verified_export.ts';
 import { describeFailures, LOGITS_TOLERANCE, maxAbsDiff, randomCases, sequenceCases, verifyOnnx } from './verify.ts';
 
 // Sequence lengths per preset: up to the full context for the smallest model, short for the larger ones.
-const SEQ_LENS: Partial<Record<PresetName, number[]>> = { micro: [1, 5, 17, 64, PRESETS.micro.contextLength], tiny: [1, 9, 40] };
+const SEQ_LENS: Partial<Record<PresetName, number[]>> = {
+  micro: [1, 5, 17, 64, PRESETS.micro.contextLength],
+  tiny: [1, 9, 40],
+};
 
 describe.each(Object.keys(PRESETS) as PresetName[])('export of the %s preset', (preset) => {
   const policy = testPolicy(preset, 7);
@@ -26,7 +37,14 @@ describe.each(Object.keys(PRESETS) as PresetName[])('export of the %s preset', (
     expect(result.outputs).toEqual({ logits: ['batch', 'sequence', policy.config.vocabSize] });
     expect(result.valueInfos).toBeGreaterThan(20 * policy.config.nLayer);
     expect(result.opset).toBe(17);
-    expect(result.metadataKeys).toEqual([FORMAT_KEY, CONFIG_KEY, VOCABULARY_KEY, VOCABULARY_HASH_KEY, CARD_KEY, CRC_KEY]);
+    expect(result.metadataKeys).toEqual([
+      FORMAT_KEY,
+      CONFIG_KEY,
+      VOCABULARY_KEY,
+      VOCABULARY_HASH_KEY,
+      CARD_KEY,
+      CRC_KEY,
+    ]);
   });
 
   it('runs in onnxruntime-web with the logits of the CPU forward, batch 1 and 3, random and real tokens', async () => {
@@ -42,7 +60,9 @@ describe.each(Object.keys(PRESETS) as PresetName[])('export of the %s preset', (
     expect(report.ok).toBe(true);
     expect(report.maxAbsDiff).toBeLessThan(LOGITS_TOLERANCE);
     expect(report.cases.map((c) => c.batch)).toContain(3);
-    process.stderr.write(`onnx ${preset}: ${cases.length} cases, max |logit diff| ${report.maxAbsDiff.toExponential(2)}\n`);
+    process.stderr.write(
+      `onnx ${preset}: ${cases.length} cases, max |logit diff| ${report.maxAbsDiff.toExponential(2)}\n`,
+    );
   });
 
   it('reads back its metadata and weights with protobufjs: config, vocabulary, card, every float', () => {
@@ -80,7 +100,9 @@ describe('verification fails when the file and the forward disagree', () => {
     expect(report.ok).toBe(false);
     expect(report.maxAbsDiff).toBeGreaterThan(1e-3);
     expect(describeFailures(report)).toMatch(/random b1 t12: max \|diff\| .* > 0\.0001/);
-    expect(new OnnxVerificationError(report).message).toMatch(/^onnxruntime-web's logits differ from the CPU forward: random b1 t12: max/);
+    expect(new OnnxVerificationError(report).message).toMatch(
+      /^onnxruntime-web's logits differ from the CPU forward: random b1 t12: max/,
+    );
   });
 
   it('a reference that sees the future (no causal mask)', async () => {
@@ -88,7 +110,8 @@ describe('verification fails when the file and the forward disagree', () => {
     // Position t of the reversed-suffix reference attends to later tokens of the original sequence.
     const leaky = (ids: Int32Array, batch: number, seqLen: number) => {
       const swapped = ids.slice();
-      for (let b = 0; b < batch; b++) swapped[b * seqLen + seqLen - 1] = (ids[b * seqLen + seqLen - 1] + 1) % policy.config.vocabSize;
+      for (let b = 0; b < batch; b++)
+        swapped[b * seqLen + seqLen - 1] = (ids[b * seqLen + seqLen - 1] + 1) % policy.config.vocabSize;
       const a = full(ids, batch, seqLen) as Float32Array;
       const z = full(swapped, batch, seqLen) as Float32Array;
       return a.map((v, i) => (v + z[i]) / 2);

@@ -19,7 +19,9 @@ export function policyModelProto(policy: PolicyExport): ModelProto {
   for (const view of layout.list) {
     for (let i = view.offset; i < view.offset + view.size; i++) {
       if (!Number.isFinite(policy.params[i])) {
-        throw new OnnxPolicyError(`parameter ${view.name}[${i - view.offset}] is ${policy.params[i]}; refusing to export non-finite weights`);
+        throw new OnnxPolicyError(
+          `parameter ${view.name}[${i - view.offset}] is ${policy.params[i]}; refusing to export non-finite weights`,
+        );
       }
     }
   }

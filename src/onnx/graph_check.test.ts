@@ -54,7 +54,9 @@ describe('the loader compares the graph with the one the metadata asks for', () 
       g.node[head].output = ['logits_raw'];
       g.node.push({ name: 'negate', op_type: 'Neg', input: ['logits_raw'], output: ['logits'] });
     });
-    expect(refusal(negated)).toBe(`graph node ${head} (MatMul logits/MatMul): output 0 is "logits_raw", expected "logits"`);
+    expect(refusal(negated)).toBe(
+      `graph node ${head} (MatMul logits/MatMul): output 0 is "logits_raw", expected "logits"`,
+    );
   });
 
   it('a LayerNorm epsilon of 10', () => {
@@ -63,7 +65,9 @@ describe('the loader compares the graph with the one the metadata asks for', () 
       k = indexOf(g, 'lnf.out/LayerNormalization');
       g.node[k].attribute = g.node[k].attribute!.map((a) => (a.name === 'epsilon' ? attr.float('epsilon', 10) : a));
     });
-    expect(refusal(bytes)).toBe(`graph node ${k} (LayerNormalization lnf.out/LayerNormalization): attribute epsilon is 10, expected 0.00001`);
+    expect(refusal(bytes)).toBe(
+      `graph node ${k} (LayerNormalization lnf.out/LayerNormalization): attribute epsilon is 10, expected 0.00001`,
+    );
   });
 
   it('swapped MatMul inputs', () => {
@@ -83,7 +87,9 @@ describe('the loader compares the graph with the one the metadata asks for', () 
     const last = edited((g) => {
       g.node.pop();
     });
-    expect(refusal(last)).toBe(`graph node ${head} (MatMul logits/MatMul) is missing: the file has ${head} nodes, the model config needs ${head + 1}`);
+    expect(refusal(last)).toBe(
+      `graph node ${head} (MatMul logits/MatMul) is missing: the file has ${head} nodes, the model config needs ${head + 1}`,
+    );
   });
 
   it('a constant changed: the GELU cube coefficient', () => {
@@ -92,7 +98,9 @@ describe('the loader compares the graph with the one the metadata asks for', () 
       k = indexOf(g, 'h0.mlp.gelu.c/Constant');
       g.node[k].attribute![0].t!.raw_data = floatRawData([0.5]);
     });
-    expect(refusal(bytes)).toBe(`graph node ${k} (Constant h0.mlp.gelu.c/Constant): attribute value holds [0.5], expected [0.044715]`);
+    expect(refusal(bytes)).toBe(
+      `graph node ${k} (Constant h0.mlp.gelu.c/Constant): attribute value holds [0.5], expected [0.044715]`,
+    );
   });
 
   it('an extra output, on a node or on the graph', () => {
@@ -114,16 +122,30 @@ describe('the loader compares the graph with the one the metadata asks for', () 
     expect(refusal(edited((g) => g.node.push({ op_type: 'Identity', input: ['logits'], output: ['copy'] })))).toBe(
       `graph node ${head + 1} ("Identity") is one node too many: the model config needs ${head + 1}`,
     );
-    expect(refusal(edited((g) => g.node[head].attribute!.push(attr.int('axis', 0))))).toBe(`graph node ${head} (MatMul logits/MatMul): attribute "axis" is not one the exporter writes`);
+    expect(refusal(edited((g) => g.node[head].attribute!.push(attr.int('axis', 0))))).toBe(
+      `graph node ${head} (MatMul logits/MatMul): attribute "axis" is not one the exporter writes`,
+    );
     const k = decodeModel(exported).graph!.node!.findIndex((n) => n.op_type === 'Softmax');
-    expect(refusal(edited((g) => (g.node[k].attribute = [])))).toBe(`graph node ${k} (Softmax h0.attn.probs/Softmax): attribute axis is missing`);
-    expect(refusal(edited((g) => (g.node[k].attribute![0].i = 1)))).toBe(`graph node ${k} (Softmax h0.attn.probs/Softmax): attribute axis is 1, expected -1`);
-    expect(refusal(edited((g) => (g.node[k].domain = 'com.example')))).toBe(`graph node ${k} (Softmax h0.attn.probs/Softmax): domain is "com.example", expected the default domain`);
+    expect(refusal(edited((g) => (g.node[k].attribute = [])))).toBe(
+      `graph node ${k} (Softmax h0.attn.probs/Softmax): attribute axis is missing`,
+    );
+    expect(refusal(edited((g) => (g.node[k].attribute![0].i = 1)))).toBe(
+      `graph node ${k} (Softmax h0.attn.probs/Softmax): attribute axis is 1, expected -1`,
+    );
+    expect(refusal(edited((g) => (g.node[k].domain = 'com.example')))).toBe(
+      `graph node ${k} (Softmax h0.attn.probs/Softmax): domain is "com.example", expected the default domain`,
+    );
   });
 
   it('content outside the nodes: value_info, local functions, another opset', () => {
-    expect(refusal(edited((g) => (g.value_info = [{ name: 'lnf.out' }])))).toBe('the graph holds value_info, which a policy file has none of');
-    expect(refusal(edited((_g, m) => Object.assign(m, { functions: [{ name: 'Softmax', domain: '' }] })))).toBe('the model holds functions, which a policy file has none of');
-    expect(refusal(edited((_g, m) => (m.opset_import = [{ domain: '', version: 16 }])))).toBe('the model imports opset 16; a policy graph is opset 17');
+    expect(refusal(edited((g) => (g.value_info = [{ name: 'lnf.out' }])))).toBe(
+      'the graph holds value_info, which a policy file has none of',
+    );
+    expect(refusal(edited((_g, m) => Object.assign(m, { functions: [{ name: 'Softmax', domain: '' }] })))).toBe(
+      'the model holds functions, which a policy file has none of',
+    );
+    expect(refusal(edited((_g, m) => (m.opset_import = [{ domain: '', version: 16 }])))).toBe(
+      'the model imports opset 16; a policy graph is opset 17',
+    );
   });
 });

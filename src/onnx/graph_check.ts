@@ -10,7 +10,17 @@ import type { ParameterLayout } from '../model/layout.ts';
 import { isPresent } from './initializers.ts';
 import { OnnxPolicyError } from './metadata.ts';
 import { policyGraphStructure } from './policy_graph.ts';
-import { AttributeType, DataType, decodeModel, encodeModel, tensorFloats, type GraphProto, type ModelProto, type NodeProto, type TensorProto } from './proto.ts';
+import {
+  AttributeType,
+  DataType,
+  decodeModel,
+  encodeModel,
+  tensorFloats,
+  type GraphProto,
+  type ModelProto,
+  type NodeProto,
+  type TensorProto,
+} from './proto.ts';
 
 /** Parts of a model that hold computation or data besides the graph's nodes and weights. */
 const MODEL_EXTRAS = ['functions', 'training_info'] as const;
@@ -19,10 +29,12 @@ const GRAPH_EXTRAS = ['sparse_initializer', 'value_info', 'quantization_annotati
 export function checkPolicyGraph(model: ModelProto, config: ModelConfig, layout: ParameterLayout): void {
   const graph = model.graph ?? {};
   for (const key of MODEL_EXTRAS) {
-    if (isPresent((model as Record<string, unknown>)[key])) throw new OnnxPolicyError(`the model holds ${key}, which a policy file has none of`);
+    if (isPresent((model as Record<string, unknown>)[key]))
+      throw new OnnxPolicyError(`the model holds ${key}, which a policy file has none of`);
   }
   for (const key of GRAPH_EXTRAS) {
-    if (isPresent((graph as Record<string, unknown>)[key])) throw new OnnxPolicyError(`the graph holds ${key}, which a policy file has none of`);
+    if (isPresent((graph as Record<string, unknown>)[key]))
+      throw new OnnxPolicyError(`the graph holds ${key}, which a policy file has none of`);
   }
   // Through the encoder and back, so that both sides read alike (float attributes as float32, bytes as bytes).
   const expected = decodeModel(encodeModel({ graph: policyGraphStructure(config, layout) })).graph as GraphProto;
@@ -30,7 +42,14 @@ export function checkPolicyGraph(model: ModelProto, config: ModelConfig, layout:
     const want = expected[side] ?? [];
     const got = graph[side] ?? [];
     if (got.length !== want.length) {
-      throw new OnnxPolicyError(`the graph has ${got.length} ${side}s (${got.slice(0, 4).map((v) => fileText(v.name)).join(', ')}${got.length > 4 ? ', ...' : ''}), a policy has ${want.length}: ${want.map((v) => v.name).join(', ')}`);
+      throw new OnnxPolicyError(
+        `the graph has ${got.length} ${side}s (${got
+          .slice(0, 4)
+          .map((v) => fileText(v.name))
+          .join(
+            ', ',
+          )}${got.length > 4 ? ', ...' : ''}), a policy has ${want.length}: ${want.map((v) => v.name).join(', ')}`,
+      );
     }
     want.forEach((w, i) => {
       const diff = difference(w, got[i], '');
@@ -40,8 +59,14 @@ export function checkPolicyGraph(model: ModelProto, config: ModelConfig, layout:
   const want = expected.node ?? [];
   const got = graph.node ?? [];
   for (let k = 0; k < Math.max(want.length, got.length); k++) {
-    if (k >= got.length) throw new OnnxPolicyError(`graph node ${k} (${nodeLabel(want[k])}) is missing: the file has ${got.length} nodes, the model config needs ${want.length}`);
-    if (k >= want.length) throw new OnnxPolicyError(`graph node ${k} (${fileText(got[k].op_type)}) is one node too many: the model config needs ${want.length}`);
+    if (k >= got.length)
+      throw new OnnxPolicyError(
+        `graph node ${k} (${nodeLabel(want[k])}) is missing: the file has ${got.length} nodes, the model config needs ${want.length}`,
+      );
+    if (k >= want.length)
+      throw new OnnxPolicyError(
+        `graph node ${k} (${fileText(got[k].op_type)}) is one node too many: the model config needs ${want.length}`,
+      );
     const diff = nodeDifference(want[k], got[k]);
     if (diff !== null) throw new OnnxPolicyError(`graph node ${k} (${nodeLabel(want[k])}): ${diff}`);
   }
@@ -65,7 +90,8 @@ function nodeDifference(want: NodeProto, got: NodeProto): string | null {
   const attributes = got.attribute ?? [];
   const expectedAttributes = want.attribute ?? [];
   for (const a of attributes) {
-    if (!expectedAttributes.some((e) => e.name === a.name)) return `attribute ${fileText(a.name)} is not one the exporter writes`;
+    if (!expectedAttributes.some((e) => e.name === a.name))
+      return `attribute ${fileText(a.name)} is not one the exporter writes`;
     if (attributes.filter((b) => b.name === a.name).length > 1) return `attribute ${a.name} is given twice`;
   }
   for (const e of expectedAttributes) {
@@ -79,7 +105,12 @@ function nodeDifference(want: NodeProto, got: NodeProto): string | null {
 }
 
 /** The field holding an attribute's value, by its type: a difference there reads "attribute epsilon is 10". */
-const VALUE_KEYS: Record<number, string> = { [AttributeType.FLOAT]: 'f', [AttributeType.INT]: 'i', [AttributeType.TENSOR]: 't', [AttributeType.INTS]: 'ints' };
+const VALUE_KEYS: Record<number, string> = {
+  [AttributeType.FLOAT]: 'f',
+  [AttributeType.INT]: 'i',
+  [AttributeType.TENSOR]: 't',
+  [AttributeType.INTS]: 'ints',
+};
 
 function typeName(type: number | undefined): string {
   const name = Object.entries(AttributeType).find(([, v]) => v === type)?.[0];
@@ -144,7 +175,12 @@ function bytesDifference(want: unknown, got: unknown, path: string): string | nu
 
 /** A constant's values in the message when both are small tensors of one type: "[0.5], expected [0.044715]". */
 function tensorDifference(want: TensorProto, got: TensorProto, path: string): string | null {
-  const values = (t: TensorProto) => (t.data_type === DataType.FLOAT && t.raw_data!.length % 4 === 0 ? [...tensorFloats(t)] : t.data_type === DataType.INT64 && t.raw_data!.length % 8 === 0 ? int64Values(t.raw_data!) : null);
+  const values = (t: TensorProto) =>
+    t.data_type === DataType.FLOAT && t.raw_data!.length % 4 === 0
+      ? [...tensorFloats(t)]
+      : t.data_type === DataType.INT64 && t.raw_data!.length % 8 === 0
+        ? int64Values(t.raw_data!)
+        : null;
   if (got.data_type !== want.data_type || bytesDifference(want.raw_data, got.raw_data, path) === null) return null;
   const a = values(got);
   const e = values(want);

@@ -33,7 +33,10 @@ describe('greedy episode of an exported policy', () => {
     const backend = new CpuBackend(policy.config, policy.params);
     const trajectories = await rollout(
       household,
-      backend, tok, scenes, scenes.map((_, i) => i),
+      backend,
+      tok,
+      scenes,
+      scenes.map((_, i) => i),
       { ...OPTIONS, history: OPTIONS.maxSteps, temperature: 0, constrained: true, maxSkillTokens: 32 },
       new Rng(1),
     );
@@ -62,7 +65,15 @@ describe('greedy episode of an exported policy', () => {
     const policy = testPolicy('micro', 1);
     const backend = new CpuBackend(policy.config, policy.params);
     const options = { maxSteps: 7, maxCommandTokens: 12, history: 2 };
-    const trajectories = await rollout(household, backend, tok, scenes, scenes.map((_, i) => i), { ...options, temperature: 0, constrained: true, maxSkillTokens: 32 }, new Rng(1));
+    const trajectories = await rollout(
+      household,
+      backend,
+      tok,
+      scenes,
+      scenes.map((_, i) => i),
+      { ...options, temperature: 0, constrained: true, maxSkillTokens: 32 },
+      new Rng(1),
+    );
     const forward = cpuLogits(policy.config, policy.params);
     for (const [i, scene] of scenes.entries()) {
       expect(trajectories[i].layout).toBe('window');
@@ -74,14 +85,22 @@ describe('greedy episode of an exported policy', () => {
     }
   });
 
-  it("plays the shop as the windowed rollout does at temperature 0, its free-text searches included", async () => {
+  it('plays the shop as the windowed rollout does at temperature 0, its free-text searches included', async () => {
     const shop = environmentOf('shop');
     const shopTok = tokenizerOf(shop);
     const policy = testPolicy('micro', 2, shopTok);
     const backend = new CpuBackend(policy.config, policy.params);
     const games = [0, 1, 2, 3].map((i) => shop.sceneOf('seen', i, EVAL_SEED));
     const options = { maxSteps: 5, maxCommandTokens: 16, history: 2 };
-    const trajectories = await rollout(shop, backend, shopTok, games, games.map((_, i) => i), { ...options, temperature: 0, constrained: true, maxSkillTokens: 56 }, new Rng(1));
+    const trajectories = await rollout(
+      shop,
+      backend,
+      shopTok,
+      games,
+      games.map((_, i) => i),
+      { ...options, temperature: 0, constrained: true, maxSkillTokens: 56 },
+      new Rng(1),
+    );
     const forward = cpuLogits(policy.config, policy.params);
     const searches: string[] = [];
     for (const [i, scene] of games.entries()) {
@@ -101,8 +120,22 @@ describe('greedy episode of an exported policy', () => {
     const bytes = exportPolicyOnnx(policy);
     const session = await OnnxPolicySession.create(bytes, { config: policy.config });
     try {
-      const onnx = await playGreedy((ids, b, t) => session.logits(ids, b, t), tok, policy.config.contextLength, household, scenes[1], OPTIONS);
-      const cpu = await playGreedy(cpuLogits(policy.config, policy.params), tok, policy.config.contextLength, household, scenes[1], OPTIONS);
+      const onnx = await playGreedy(
+        (ids, b, t) => session.logits(ids, b, t),
+        tok,
+        policy.config.contextLength,
+        household,
+        scenes[1],
+        OPTIONS,
+      );
+      const cpu = await playGreedy(
+        cpuLogits(policy.config, policy.params),
+        tok,
+        policy.config.contextLength,
+        household,
+        scenes[1],
+        OPTIONS,
+      );
       expect(onnx.steps.map((s) => s.action)).toEqual(cpu.steps.map((s) => s.action));
       onnx.steps.forEach((s, k) => expect(Math.abs(s.logprob - cpu.steps[k].logprob)).toBeLessThan(1e-4));
       expect(onnx.steps.length).toBe(OPTIONS.maxSteps);

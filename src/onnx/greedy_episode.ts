@@ -74,7 +74,11 @@ export async function playGreedy<S>(
   while (!game.done) {
     const episode: EpisodeText = { goal, opening, steps };
     const state = decodingState(tok, game);
-    const context = policyContext(tok, episode, { history, maxLen: contextLength, reserve: commandRoom(state, options.maxCommandTokens) });
+    const context = policyContext(tok, episode, {
+      history,
+      maxLen: contextLength,
+      reserve: commandRoom(state, options.maxCommandTokens),
+    });
     if (context.length < fullLength(tok, episode)) windowed = true;
     const trie = CommandTrie.fromEncoded(tok, state.encoded, state.slot);
     const written: number[] = [];
@@ -85,11 +89,13 @@ export async function playGreedy<S>(
       const allowed = trie.allowedTokens(node);
       let token = allowed[0];
       if (allowed.length > 1) {
-        if (ids.length >= contextLength) throw new RangeError(`the command does not fit the context of ${contextLength} tokens`);
+        if (ids.length >= contextLength)
+          throw new RangeError(`the command does not fit the context of ${contextLength} tokens`);
         const logits = await forward(Int32Array.from(ids), 1, ids.length);
         forwards++;
         const last = logits.subarray((ids.length - 1) * V, ids.length * V);
-        if (!last.every(Number.isFinite)) throw new RangeError(`the model's logits are not finite at step ${steps.length + 1}`);
+        if (!last.every(Number.isFinite))
+          throw new RangeError(`the model's logits are not finite at step ${steps.length + 1}`);
         token = greedyToken(last, allowed);
         maskedLogSoftmax(logp, last, trie.allowed(node), 1, V);
         logprob += logp[token];
@@ -103,7 +109,13 @@ export async function playGreedy<S>(
     const result = game.step(listed >= 0 ? state.admissible[listed] : tok.decode(written));
     // The world's record of the command: free text as the world reads it ("search[steel usb]").
     const action = game.records[game.records.length - 1].action;
-    const step: GreedyStep = { action, observation: result.observation, valid: result.valid, logprob, contextTokens: context.length };
+    const step: GreedyStep = {
+      action,
+      observation: result.observation,
+      valid: result.valid,
+      logprob,
+      contextTokens: context.length,
+    };
     steps.push(step);
     onStep?.(step, steps.length - 1);
   }

@@ -35,7 +35,9 @@ export function checkDeclaredSizes(config: ModelConfig, initializers: readonly T
   }
   const held = initializers.reduce((sum, t) => sum + heldValues(t), 0);
   if (held !== declared.values) {
-    throw new OnnxPolicyError(`the model config declares ${declared.values} weights, but the file's initializers hold ${held}`);
+    throw new OnnxPolicyError(
+      `the model config declares ${declared.values} weights, but the file's initializers hold ${held}`,
+    );
   }
 }
 
@@ -49,25 +51,31 @@ const WEIGHT_FIELDS = new Set(['name', 'dims', 'data_type', 'raw_data', 'float_d
 export function matchInitializers(initializers: readonly TensorProto[], layout: ParameterLayout): TensorProto[] {
   const byName = new Map<string, TensorProto>();
   for (const t of initializers) {
-    if (t.name !== undefined && byName.has(t.name)) throw new OnnxPolicyError(`initializer ${JSON.stringify(t.name)} is defined twice`);
+    if (t.name !== undefined && byName.has(t.name))
+      throw new OnnxPolicyError(`initializer ${JSON.stringify(t.name)} is defined twice`);
     if (t.name !== undefined) byName.set(t.name, t);
   }
   return layout.list.map((view) => {
     const tensor = byName.get(view.name);
     if (!tensor) throw new OnnxPolicyError(`the model has no initializer "${view.name}"`);
-    if (tensor.data_type !== DataType.FLOAT) throw new OnnxPolicyError(`initializer "${view.name}" has data type ${tensor.data_type}, not float32`);
+    if (tensor.data_type !== DataType.FLOAT)
+      throw new OnnxPolicyError(`initializer "${view.name}" has data type ${tensor.data_type}, not float32`);
     const dims = tensor.dims ?? [];
     if (dims.length !== view.shape.length || dims.some((d, i) => d !== view.shape[i])) {
       throw new OnnxPolicyError(`initializer "${view.name}" has shape [${dims}], the config needs [${view.shape}]`);
     }
     const fields = Object.keys(tensor).filter((k) => isPresent((tensor as Record<string, unknown>)[k]));
     const other = fields.find((k) => !WEIGHT_FIELDS.has(k));
-    if (other !== undefined) throw new OnnxPolicyError(`initializer "${view.name}" sets ${other}; a weight holds its values in raw_data or float_data alone`);
+    if (other !== undefined)
+      throw new OnnxPolicyError(
+        `initializer "${view.name}" sets ${other}; a weight holds its values in raw_data or float_data alone`,
+      );
     if (fields.includes('raw_data') && fields.includes('float_data')) {
       throw new OnnxPolicyError(`initializer "${view.name}" holds values in both raw_data and float_data`);
     }
     const held = heldValues(tensor);
-    if (held !== view.size) throw new OnnxPolicyError(`initializer "${view.name}" holds ${held} values, its shape needs ${view.size}`);
+    if (held !== view.size)
+      throw new OnnxPolicyError(`initializer "${view.name}" holds ${held} values, its shape needs ${view.size}`);
     return tensor;
   });
 }

@@ -34,7 +34,8 @@ export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
   const meta = decodeMetadata(model.metadata_props ?? []);
   const opsets = model.opset_import.filter((o) => DEFAULT_DOMAINS.has(o.domain ?? '')).map((o) => o.version);
   const opset = opsets.find((v) => v !== OPSET_VERSION) ?? opsets[0] ?? 0;
-  if (opset !== OPSET_VERSION) throw new OnnxPolicyError(`the model imports opset ${opset}; a policy graph is opset ${OPSET_VERSION}`);
+  if (opset !== OPSET_VERSION)
+    throw new OnnxPolicyError(`the model imports opset ${opset}; a policy graph is opset ${OPSET_VERSION}`);
 
   // Sizes first, with arithmetic alone: the layout and the expected graph are built only for a config
   // whose weights the file holds, so a damaged config can never ask for more than the file itself holds.

@@ -40,7 +40,12 @@ export interface PolicyMetadata {
 export class OnnxPolicyError extends Error {
   constructor(message: string) {
     // One line whatever the file held: control characters quoted from it are escaped.
-    super(message.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    super(
+      message.replace(
+        /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+    );
     this.name = 'OnnxPolicyError';
   }
 }
@@ -65,7 +70,9 @@ export function decodeMetadata(props: StringStringEntryProto[]): PolicyMetadata 
     throw new OnnxPolicyError(`not a SEED Playground policy: the model has no "${FORMAT_KEY}" metadata entry`);
   }
   if (format !== String(FORMAT_VERSION)) {
-    throw new OnnxPolicyError(`unsupported SEED Playground policy format version ${JSON.stringify(format)} (this build reads version ${FORMAT_VERSION})`);
+    throw new OnnxPolicyError(
+      `unsupported SEED Playground policy format version ${JSON.stringify(format)} (this build reads version ${FORMAT_VERSION})`,
+    );
   }
   const config = configOf(parseJsonEntry(map, CONFIG_KEY));
   const vocabulary = parseJsonEntry(map, VOCABULARY_KEY);
@@ -78,18 +85,27 @@ export function decodeMetadata(props: StringStringEntryProto[]): PolicyMetadata 
   const card = parseJsonEntry(map, CARD_KEY) as TrainingCard;
   checkCard(card);
   const { algorithm, updates, seed, success, extra } = card;
-  return { config, vocabulary, vocabularyHash, card: extra === undefined ? { algorithm, updates, seed, success } : { algorithm, updates, seed, success, extra } };
+  return {
+    config,
+    vocabulary,
+    vocabularyHash,
+    card: extra === undefined ? { algorithm, updates, seed, success } : { algorithm, updates, seed, success, extra },
+  };
 }
 
 const CONFIG_FIELDS = ['vocabSize', 'contextLength', 'dModel', 'nLayer', 'nHead', 'dMlp', 'lnEps'] as const;
 
 /** The config's fields alone, each a number checked by validateConfig: nothing else of the entry is kept. */
 function configOf(value: unknown): ModelConfig {
-  if (typeof value !== 'object' || value === null) throw new OnnxPolicyError(`metadata "${CONFIG_KEY}" must be a JSON object`);
+  if (typeof value !== 'object' || value === null)
+    throw new OnnxPolicyError(`metadata "${CONFIG_KEY}" must be a JSON object`);
   const config = {} as ModelConfig;
   for (const key of CONFIG_FIELDS) {
     const v = (value as Record<string, unknown>)[key];
-    if (typeof v !== 'number') throw new OnnxPolicyError(`metadata "${CONFIG_KEY}": ${key} must be a number, got ${v === null ? 'null' : typeof v}`);
+    if (typeof v !== 'number')
+      throw new OnnxPolicyError(
+        `metadata "${CONFIG_KEY}": ${key} must be a number, got ${v === null ? 'null' : typeof v}`,
+      );
     config[key] = v;
   }
   try {
@@ -111,7 +127,9 @@ function parseJsonEntry(map: Map<string, string>, key: string): unknown {
 
 function checkVocabulary(vocabulary: readonly string[], config: ModelConfig): void {
   if (vocabulary.length !== config.vocabSize) {
-    throw new OnnxPolicyError(`vocabulary has ${vocabulary.length} tokens but the model config says vocabSize ${config.vocabSize}`);
+    throw new OnnxPolicyError(
+      `vocabulary has ${vocabulary.length} tokens but the model config says vocabSize ${config.vocabSize}`,
+    );
   }
   if (new Set(vocabulary).size !== vocabulary.length) throw new OnnxPolicyError('vocabulary has duplicate tokens');
 }
@@ -120,16 +138,21 @@ function checkCard(card: TrainingCard): void {
   const bad = (why: string) => new OnnxPolicyError(`training card: ${why}`);
   if (typeof card !== 'object' || card === null) throw bad('must be an object');
   if (typeof card.algorithm !== 'string' || card.algorithm === '') throw bad('algorithm must be a non-empty string');
-  if (!Number.isInteger(card.updates) || card.updates < 0) throw bad(`updates must be a non-negative integer, got ${shown(card.updates)}`);
+  if (!Number.isInteger(card.updates) || card.updates < 0)
+    throw bad(`updates must be a non-negative integer, got ${shown(card.updates)}`);
   if (!Number.isInteger(card.seed)) throw bad(`seed must be an integer, got ${shown(card.seed)}`);
-  if (typeof card.success !== 'object' || card.success === null) throw bad('success must be an object of split -> rate');
+  if (typeof card.success !== 'object' || card.success === null)
+    throw bad('success must be an object of split -> rate');
   for (const [split, rate] of Object.entries(card.success)) {
-    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) throw bad(`success[${JSON.stringify(split)}] must be a rate in [0, 1], got ${shown(rate)}`);
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1))
+      throw bad(`success[${JSON.stringify(split)}] must be a rate in [0, 1], got ${shown(rate)}`);
   }
   if (card.extra === undefined) return;
-  if (typeof card.extra !== 'object' || card.extra === null || Array.isArray(card.extra)) throw bad('extra must be an object of key -> string, number or boolean');
+  if (typeof card.extra !== 'object' || card.extra === null || Array.isArray(card.extra))
+    throw bad('extra must be an object of key -> string, number or boolean');
   for (const [key, value] of Object.entries(card.extra)) {
-    if (!['string', 'number', 'boolean'].includes(typeof value)) throw bad(`extra[${JSON.stringify(key)}] must be a string, number or boolean`);
+    if (!['string', 'number', 'boolean'].includes(typeof value))
+      throw bad(`extra[${JSON.stringify(key)}] must be a string, number or boolean`);
   }
 }
 

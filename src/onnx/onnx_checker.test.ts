@@ -10,7 +10,9 @@ describe('the ONNX checker harness', () => {
       graph: {
         name: 'broken',
         node: [{ op_type: 'Relu', input: ['nowhere'], output: ['y'] }],
-        output: [{ name: 'y', type: { tensor_type: { elem_type: DataType.FLOAT, shape: { dim: [{ dim_value: 2 }] } } } }],
+        output: [
+          { name: 'y', type: { tensor_type: { elem_type: DataType.FLOAT, shape: { dim: [{ dim_value: 2 }] } } } },
+        ],
       },
     });
     expect(() => checkOnnxModel(broken)).toThrow(/ONNX checker rejected the model: .*nowhere/);

@@ -35,7 +35,9 @@ interface CheckerResult {
 
 export class OnnxCheckerUnavailableError extends Error {
   constructor(tried: string[]) {
-    super(`the ONNX checker needs python3 with the onnx module (tried ${tried.join(', ')}): apt-get install python3-onnx`);
+    super(
+      `the ONNX checker needs python3 with the onnx module (tried ${tried.join(', ')}): apt-get install python3-onnx`,
+    );
     this.name = 'OnnxCheckerUnavailableError';
   }
 }
@@ -68,5 +70,12 @@ export function checkOnnxModel(bytes: Uint8Array): CheckerResult {
     metadata_keys: string[];
     opset: number;
   };
-  return { python, onnxVersion: out.onnx_version, outputs: out.outputs, valueInfos: out.value_infos, metadataKeys: out.metadata_keys, opset: out.opset };
+  return {
+    python,
+    onnxVersion: out.onnx_version,
+    outputs: out.outputs,
+    valueInfos: out.value_infos,
+    metadataKeys: out.metadata_keys,
+    opset: out.opset,
+  };
 }

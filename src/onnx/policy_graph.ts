@@ -33,9 +33,16 @@ export function buildPolicyGraph(
   layout: ParameterLayout = parameterLayout(config),
 ): GraphProto {
   if (params.length !== layout.totalFloats) {
-    throw new RangeError(`parameter buffer has ${params.length} floats, the layout of this config needs ${layout.totalFloats}`);
+    throw new RangeError(
+      `parameter buffer has ${params.length} floats, the layout of this config needs ${layout.totalFloats}`,
+    );
   }
-  const initializer = layout.list.map((view) => ({ name: view.name, dims: view.shape, data_type: DataType.FLOAT, raw_data: floatRawData(viewOf(params, view)) }));
+  const initializer = layout.list.map((view) => ({
+    name: view.name,
+    dims: view.shape,
+    data_type: DataType.FLOAT,
+    raw_data: floatRawData(viewOf(params, view)),
+  }));
   return { ...policyGraphStructure(config, layout), initializer };
 }
 
@@ -43,7 +50,10 @@ export function buildPolicyGraph(
  * The graph without its weights: nodes, input and output. It depends on the config alone, so a loader
  * rebuilds it from a file's metadata and compares it with the file's graph node by node.
  */
-export function policyGraphStructure(config: ModelConfig, layout: ParameterLayout = parameterLayout(config)): Omit<GraphProto, 'initializer'> {
+export function policyGraphStructure(
+  config: ModelConfig,
+  layout: ParameterLayout = parameterLayout(config),
+): Omit<GraphProto, 'initializer'> {
   const g = new GraphBuilder();
   g.name(INPUT_NAME);
   // The weights' names are taken first, so no node output can be named like one.
@@ -118,13 +128,22 @@ function matmulForward(g: GraphBuilder, x: string, name: string): string {
  * Causal multi-head attention over the fused qkv [B, T, 3d]: per head softmax(q k^T / sqrt(hd)) v with the
  * future masked to -inf, heads concatenated back to [B, T, d].
  */
-function attentionForward(g: GraphBuilder, config: ModelConfig, qkv: string, seq: SequenceValues, name: string): string {
+function attentionForward(
+  g: GraphBuilder,
+  config: ModelConfig,
+  qkv: string,
+  seq: SequenceValues,
+  name: string,
+): string {
   const d = config.dModel;
   const H = config.nHead;
   const hd = headDim(config);
-  const [q, k, v] = g.opMulti('Split', [qkv, g.constInt64(`${name}.split`, [d, d, d])], [`${name}.q`, `${name}.k`, `${name}.v`], [
-    attr.int('axis', 2),
-  ]);
+  const [q, k, v] = g.opMulti(
+    'Split',
+    [qkv, g.constInt64(`${name}.split`, [d, d, d])],
+    [`${name}.q`, `${name}.k`, `${name}.v`],
+    [attr.int('axis', 2)],
+  );
   const headsShape = g.constInt64(`${name}.heads_shape`, [0, 0, H, hd]);
   const heads = (x: string, perm: number[], hint: string) =>
     g.op('Transpose', [g.op('Reshape', [x, headsShape], `${hint}.bthd`)], hint, [attr.ints('perm', perm)]);
@@ -142,9 +161,21 @@ function attentionForward(g: GraphBuilder, config: ModelConfig, qkv: string, seq
 
 /** GELU in its tanh form, as llm.c: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
 function geluForward(g: GraphBuilder, x: string, name: string): string {
-  const cube = g.op('Mul', [g.op('Pow', [x, g.constFloat(`${name}.three`, [3])], `${name}.x3`), g.constFloat(`${name}.c`, [0.044715])], `${name}.cube`);
-  const inner = g.op('Mul', [g.op('Add', [x, cube], `${name}.x_plus_cube`), g.constFloat(`${name}.scaling`, [GELU_SCALING_FACTOR])], `${name}.inner`);
-  const onePlusTanh = g.op('Add', [g.op('Tanh', [inner], `${name}.tanh`), g.constFloat(`${name}.one`, [1])], `${name}.one_plus_tanh`);
+  const cube = g.op(
+    'Mul',
+    [g.op('Pow', [x, g.constFloat(`${name}.three`, [3])], `${name}.x3`), g.constFloat(`${name}.c`, [0.044715])],
+    `${name}.cube`,
+  );
+  const inner = g.op(
+    'Mul',
+    [g.op('Add', [x, cube], `${name}.x_plus_cube`), g.constFloat(`${name}.scaling`, [GELU_SCALING_FACTOR])],
+    `${name}.inner`,
+  );
+  const onePlusTanh = g.op(
+    'Add',
+    [g.op('Tanh', [inner], `${name}.tanh`), g.constFloat(`${name}.one`, [1])],
+    `${name}.one_plus_tanh`,
+  );
   const halfX = g.op('Mul', [x, g.constFloat(`${name}.half`, [0.5])], `${name}.half_x`);
   return g.op('Mul', [halfX, onePlusTanh], `${name}.out`);
 }

@@ -15,7 +15,12 @@ describe('ONNX tensors and messages through protobufjs', () => {
     const model = decodeModel(
       encodeModel({
         ir_version: 8,
-        graph: { initializer: [{ name: 'raw', dims: [4], data_type: 1, raw_data: floatRawData(values) }, { name: 'list', dims: [2], data_type: 1, float_data: [1.5, -2] }] },
+        graph: {
+          initializer: [
+            { name: 'raw', dims: [4], data_type: 1, raw_data: floatRawData(values) },
+            { name: 'list', dims: [2], data_type: 1, float_data: [1.5, -2] },
+          ],
+        },
       }),
     );
     const [raw, list] = model.graph!.initializer!;
@@ -36,7 +41,9 @@ describe('ONNX tensors and messages through protobufjs', () => {
   });
 
   it('a message that breaks the schema is refused before encoding', () => {
-    expect(() => encodeModel({ ir_version: 'eight' as unknown as number })).toThrow(/does not match the schema: ir_version/);
+    expect(() => encodeModel({ ir_version: 'eight' as unknown as number })).toThrow(
+      /does not match the schema: ir_version/,
+    );
   });
 });
 
@@ -45,7 +52,10 @@ describe('verification cases', () => {
 
   it('random cases cover every batch size and length within the context, ids inside the vocabulary', () => {
     const cases = randomCases(config, new Rng(1), { batchSizes: [1, 3], seqLens: [2, 600] });
-    expect(cases.map((c) => [c.batch, c.seqLen])).toEqual([[1, 2], [3, 2]]);
+    expect(cases.map((c) => [c.batch, c.seqLen])).toEqual([
+      [1, 2],
+      [3, 2],
+    ]);
     expect(cases[1].ids.length).toBe(6);
     expect(cases.every((c) => c.ids.every((id) => id >= 0 && id < 50))).toBe(true);
   });

@@ -116,7 +116,8 @@ export function decodeModel(bytes: Uint8Array): ModelProto {
 export function tensorFloats(tensor: TensorProto): Float32Array {
   if (tensor.raw_data && tensor.raw_data.length > 0) {
     const raw = tensor.raw_data;
-    if (raw.length % 4 !== 0) throw new Error(`tensor "${tensor.name}" has ${raw.length} raw bytes, not a multiple of 4`);
+    if (raw.length % 4 !== 0)
+      throw new Error(`tensor "${tensor.name}" has ${raw.length} raw bytes, not a multiple of 4`);
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     const out = new Float32Array(raw.length / 4);
     for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(4 * i, true);

@@ -16,11 +16,20 @@ describe('running an exported policy', () => {
       // Causal: position 0 does not see later tokens; position 1 does see its own token.
       const other = await session.logits([4, 9, 9], 1, 3);
       expect(maxAbsDiff(other.subarray(0, config.vocabSize), logits.subarray(0, config.vocabSize))).toBeLessThan(1e-6);
-      expect(maxAbsDiff(other.subarray(config.vocabSize, 2 * config.vocabSize), logits.subarray(config.vocabSize, 2 * config.vocabSize))).toBeGreaterThan(1e-3);
-      await expect(session.logits([1, config.vocabSize], 1, 2)).rejects.toThrow(`token id ${config.vocabSize} at position 1 is outside the vocabulary of ${config.vocabSize}`);
+      expect(
+        maxAbsDiff(
+          other.subarray(config.vocabSize, 2 * config.vocabSize),
+          logits.subarray(config.vocabSize, 2 * config.vocabSize),
+        ),
+      ).toBeGreaterThan(1e-3);
+      await expect(session.logits([1, config.vocabSize], 1, 2)).rejects.toThrow(
+        `token id ${config.vocabSize} at position 1 is outside the vocabulary of ${config.vocabSize}`,
+      );
       await expect(session.logits([1, -1], 1, 2)).rejects.toThrow(/token id -1 at position 1/);
       const long = new Int32Array(config.contextLength + 1);
-      await expect(session.logits(long, 1, long.length)).rejects.toThrow(`sequence length ${long.length} exceeds the model's context of ${config.contextLength} tokens`);
+      await expect(session.logits(long, 1, long.length)).rejects.toThrow(
+        `sequence length ${long.length} exceeds the model's context of ${config.contextLength} tokens`,
+      );
       await expect(session.logits([1, 2, 3], 2, 2)).rejects.toThrow('3 token ids do not fill [2, 2]');
     } finally {
       await session.release();

@@ -38,17 +38,21 @@ export class OnnxPolicySession {
     }
     if (session.inputNames[0] !== INPUT_NAME || session.outputNames[0] !== OUTPUT_NAME) {
       await session.release();
-      throw new Error(`the model maps ${session.inputNames.join(', ')} -> ${session.outputNames.join(', ')}, not ${INPUT_NAME} -> ${OUTPUT_NAME}`);
+      throw new Error(
+        `the model maps ${session.inputNames.join(', ')} -> ${session.outputNames.join(', ')}, not ${INPUT_NAME} -> ${OUTPUT_NAME}`,
+      );
     }
     return new OnnxPolicySession(session, runtimeThreads, options.config);
   }
 
   /** Logits [batch, seqLen, vocab] (row-major) of token ids [batch, seqLen] (row-major). */
   async logits(ids: ArrayLike<number>, batch: number, seqLen: number): Promise<Float32Array> {
-    if (ids.length !== batch * seqLen) throw new RangeError(`${ids.length} token ids do not fill [${batch}, ${seqLen}]`);
+    if (ids.length !== batch * seqLen)
+      throw new RangeError(`${ids.length} token ids do not fill [${batch}, ${seqLen}]`);
     if (this.config) {
       const { contextLength, vocabSize } = this.config;
-      if (seqLen > contextLength) throw new RangeError(`sequence length ${seqLen} exceeds the model's context of ${contextLength} tokens`);
+      if (seqLen > contextLength)
+        throw new RangeError(`sequence length ${seqLen} exceeds the model's context of ${contextLength} tokens`);
       for (let i = 0; i < ids.length; i++) {
         if (!(Number.isInteger(ids[i]) && ids[i] >= 0 && ids[i] < vocabSize)) {
           throw new RangeError(`token id ${ids[i]} at position ${i} is outside the vocabulary of ${vocabSize}`);

@@ -44,10 +44,24 @@ export async function exportVerifiedPolicy(
   options: VerifiedExportOptions = {},
 ): Promise<{ bytes: Uint8Array; report: VerifyReport }> {
   const { config, params, env, tokenizer, card } = input;
-  const bytes = exportPolicyOnnx({ config, params, vocabulary: [...tokenizer.tokens], vocabularyHash: tokenizer.hash, card });
+  const bytes = exportPolicyOnnx({
+    config,
+    params,
+    vocabulary: [...tokenizer.tokens],
+    vocabularyHash: tokenizer.hash,
+    card,
+  });
   const cases = [
-    ...randomCases(config, new Rng(options.seed ?? 1).fork('onnx-verify'), { batchSizes: [1, 3], seqLens: options.seqLens ?? [1, 16, 64] }),
-    ...sequenceCases(config, expertEpisodeSequences(env, tokenizer, options.episodes ?? 3, config.contextLength), 3, 'episode'),
+    ...randomCases(config, new Rng(options.seed ?? 1).fork('onnx-verify'), {
+      batchSizes: [1, 3],
+      seqLens: options.seqLens ?? [1, 16, 64],
+    }),
+    ...sequenceCases(
+      config,
+      expertEpisodeSequences(env, tokenizer, options.episodes ?? 3, config.contextLength),
+      3,
+      'episode',
+    ),
   ];
   const report = await verifyOnnx(bytes, cpuLogits(config, params), cases, options);
   if (!report.ok) throw new OnnxVerificationError(report);

@@ -61,7 +61,12 @@ export function randomCases(config: ModelConfig, rng: Rng, options: CaseOptions 
  */
 export function sequenceCases(config: ModelConfig, sequences: Int32Array[], batch = 3, label = 'real'): VerifyCase[] {
   const fits = sequences.map((s) => s.subarray(0, config.contextLength)).filter((s) => s.length > 0);
-  const cases: VerifyCase[] = fits.map((s, i) => ({ label: `${label} #${i} t${s.length}`, batch: 1, seqLen: s.length, ids: Int32Array.from(s) }));
+  const cases: VerifyCase[] = fits.map((s, i) => ({
+    label: `${label} #${i} t${s.length}`,
+    batch: 1,
+    seqLen: s.length,
+    ids: Int32Array.from(s),
+  }));
   if (fits.length >= batch && batch > 1) {
     const seqLen = Math.min(...fits.slice(0, batch).map((s) => s.length));
     const ids = new Int32Array(batch * seqLen);
@@ -112,6 +117,9 @@ export async function verifyOnnx(
 export function describeFailures(report: VerifyReport): string {
   return report.cases
     .filter((c) => !c.ok)
-    .map((c) => `${c.label}: max |diff| ${Number.isNaN(c.maxAbsDiff) ? 'not finite' : c.maxAbsDiff.toExponential(2)} > ${report.tolerance}`)
+    .map(
+      (c) =>
+        `${c.label}: max |diff| ${Number.isNaN(c.maxAbsDiff) ? 'not finite' : c.maxAbsDiff.toExponential(2)} > ${report.tolerance}`,
+    )
     .join('; ');
 }

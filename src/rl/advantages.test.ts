@@ -39,7 +39,10 @@ describe('rewards and group advantages', () => {
 
   it('returns each group with its members, in order of their first trajectory', () => {
     const { groups } = groupAdvantages([10, 0, 9.8, 0, 10, -0.1], [1, 1, 0, 1, 1, 0], [1, 1, 1, 1, 1, 1], false);
-    expect(groups.map((g) => [g.task, g.members])).toEqual([[1, [0, 1, 3, 4]], [0, [2, 5]]]);
+    expect(groups.map((g) => [g.task, g.members])).toEqual([
+      [1, [0, 1, 3, 4]],
+      [0, [2, 5]],
+    ]);
     expect(groups[0].mean).toBeCloseTo(5, 12);
     expect(groups[1].mean).toBeCloseTo(4.85, 12);
   });
@@ -47,7 +50,12 @@ describe('rewards and group advantages', () => {
   it('advantages of a group sum to zero (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: -5, max: 10, noNaN: true }), { minLength: 2, maxLength: 9 }), (rewards) => {
-        const a = groupAdvantages(rewards, rewards.map(() => 0), rewards.map(() => 1), false).advantages;
+        const a = groupAdvantages(
+          rewards,
+          rewards.map(() => 0),
+          rewards.map(() => 1),
+          false,
+        ).advantages;
         const sum = a.reduce((x, y) => x + y, 0);
         expect(Math.abs(sum)).toBeLessThan(1e-6 * rewards.length + 1e-9);
         const { std } = groupStats(rewards);

@@ -56,7 +56,12 @@ export function groupAdvantages(
 export function rewardsStage(st: UpdateState): void {
   const { config, trajectories: ts } = st;
   st.rewards = Float64Array.from(ts, (t) => totalReward(t, config.winReward, config.invalidPenalty));
-  const { advantages, groups } = groupAdvantages(Array.from(st.rewards), ts.map((t) => t.task), ts.map((t) => t.records.length - 1), config.stepNormalised === 1);
+  const { advantages, groups } = groupAdvantages(
+    Array.from(st.rewards),
+    ts.map((t) => t.task),
+    ts.map((t) => t.records.length - 1),
+    config.stepNormalised === 1,
+  );
   st.advantages = advantages;
   st.groups = groups;
 }

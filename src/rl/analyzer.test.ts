@@ -25,8 +25,18 @@ const words = Math.ceil(tok.vocabSize / 32);
 async function setup(): Promise<{ backend: CpuBackend; trajectories: Trajectory<Scene, StepRecord>[] }> {
   const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 4);
   const scenes = [0, 1, 2, 3, 4, 5].map((i) => generateScene('train', i));
-  const options = { maxSteps: 2, history: 2, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
-  return { backend, trajectories: await rollout(householdEnvironment(), backend, tok, scenes, [0, 1, 2, 3, 4, 5], options, new Rng(8)) };
+  const options = {
+    maxSteps: 2,
+    history: 2,
+    temperature: 1,
+    constrained: true,
+    maxCommandTokens: 12,
+    maxSkillTokens: 48,
+  };
+  return {
+    backend,
+    trajectories: await rollout(householdEnvironment(), backend, tok, scenes, [0, 1, 2, 3, 4, 5], options, new Rng(8)),
+  };
 }
 
 describe('writeSkills', () => {
@@ -47,15 +57,23 @@ describe('writeSkills', () => {
       skills.forEach((s, i) => {
         // Only the type names the trajectory's goal and steps mention, and its task's appliance.
         const e = episodeText(trajectories[i]);
-        const seen = new Set(splitPieces([e.goal, ...e.steps.flatMap((st) => [st.action, st.observation])].join(' ')).map((w) => w.toLowerCase()));
+        const seen = new Set(
+          splitPieces([e.goal, ...e.steps.flatMap((st) => [st.action, st.observation])].join(' ')).map((w) =>
+            w.toLowerCase(),
+          ),
+        );
         const state = requiredState(trajectories[i].scene.task.type);
         if (state) seen.add(APPLIANCE[state]);
         const types = splitPieces(s.text).filter((w) => w in OBJECT_KINDS || w in RECEPTACLE_KINDS);
         named += types.length;
         // A class the trajectory names none of is left whole (so the grammar can complete).
         const names = (kinds: object) => [...seen].some((w) => w in kinds);
-        for (const w of types) expect(seen.has(w) || !names(w in OBJECT_KINDS ? OBJECT_KINDS : RECEPTACLE_KINDS)).toBe(true);
-        const filter = grammar.entityFilter(trajectoryWords(trajectories[i]), observedPlaces(trajectories[i].records, trajectories[i].scene.task));
+        for (const w of types)
+          expect(seen.has(w) || !names(w in OBJECT_KINDS ? OBJECT_KINDS : RECEPTACLE_KINDS)).toBe(true);
+        const filter = grammar.entityFilter(
+          trajectoryWords(trajectories[i]),
+          observedPlaces(trajectories[i].records, trajectories[i].scene.task),
+        );
         expect(Array.from(s.masks!)).toEqual(Array.from(grammar.skillMasks(Array.from(s.ids!), maxTokens, filter)));
         expect(skillPlaceTruth(s.text, trajectories[i].scene).statesFalse, s.text).toBe(false);
       });
@@ -73,7 +91,8 @@ describe('writeSkills', () => {
       const n = s.ids!.length;
       expect(n).toBeLessThanOrEqual(6);
       expect(s.masks!.length).toBe((n + 1) * words);
-      for (let k = 0; k < Math.min(n + 1, 6); k++) expect(Array.from(s.masks!.subarray(k * words, (k + 1) * words))).toEqual(free);
+      for (let k = 0; k < Math.min(n + 1, 6); k++)
+        expect(Array.from(s.masks!.subarray(k * words, (k + 1) * words))).toEqual(free);
       if (n === 6) expect(Array.from(s.masks!.subarray(6 * words)).reduce((c, w) => c + (w === 0 ? 0 : 1), 0)).toBe(1);
     }
   });
@@ -95,11 +114,15 @@ describe('writeSkills', () => {
     const { backend, trajectories } = await setup();
     expect(trajectories.length).toBeGreaterThan(2);
     const whole = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11));
-    const alone = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11), { chunk: trajectories.length });
+    const alone = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11), {
+      chunk: trajectories.length,
+    });
     expect(alone.map((s) => s.text)).toEqual(whole.map((s) => s.text));
     const chunked = await writeSkills(householdRl(), backend, tok, trajectories, 48, 1, new Rng(11), { chunk: 2 });
     expect(chunked).toHaveLength(trajectories.length);
-    expect(chunked.slice(0, 2).map((s) => s.text)).toEqual((await writeSkills(householdRl(), backend, tok, trajectories.slice(0, 2), 48, 1, new Rng(11))).map((s) => s.text));
+    expect(chunked.slice(0, 2).map((s) => s.text)).toEqual(
+      (await writeSkills(householdRl(), backend, tok, trajectories.slice(0, 2), 48, 1, new Rng(11))).map((s) => s.text),
+    );
     for (const s of chunked) expect(s.ok).toBe(true);
   });
 });

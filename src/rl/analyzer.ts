@@ -58,7 +58,10 @@ export function trajectoryWords(t: Pick<Trajectory<Scene, StepRecord>, 'scene' |
   const state = requiredState(t.scene.task.type);
   // The appliance as the annotator names it when the episode never went there ("forgetting to heat it with the
   // microwave 1").
-  return [...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')), ...(state ? [APPLIANCE[state], '1'] : [])];
+  return [
+    ...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')),
+    ...(state ? [APPLIANCE[state], '1'] : []),
+  ];
 }
 
 /**
@@ -85,7 +88,8 @@ export async function writeSkills<S, R extends EpisodeStep>(
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
   const chunk = options.chunk ?? SKILL_CHUNK;
   const out: WrittenSkill[] = [];
-  for (let start = 0; start < trajectories.length; start += chunk) out.push(...(await writeInLockstep(trajectories.slice(start, start + chunk))));
+  for (let start = 0; start < trajectories.length; start += chunk)
+    out.push(...(await writeInLockstep(trajectories.slice(start, start + chunk))));
   return out;
 
   async function writeInLockstep(part: readonly Trajectory<S, R>[]): Promise<WrittenSkill[]> {
@@ -101,7 +105,11 @@ export async function writeSkills<S, R extends EpisodeStep>(
     try {
       for (let i = 0; i < n; i++) {
         const t = part[i];
-        const context = analyzerContext(tok, episodeText(t), t.won, { maxLen: backend.config.contextLength, reserve: maxSkillTokens + 1, maxObservationTokens: world.analyzerObservationTokens });
+        const context = analyzerContext(tok, episodeText(t), t.won, {
+          maxLen: backend.config.contextLength,
+          reserve: maxSkillTokens + 1,
+          maxObservationTokens: world.analyzerObservationTokens,
+        });
         await decoder.feed(i, Int32Array.from(context));
       }
       let writing = part.map((_, i) => i);

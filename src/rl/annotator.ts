@@ -25,7 +25,15 @@
 import type { StepRecord } from '../env/game.ts';
 import { APPLIANCE, numberOf, RECEPTACLE_KINDS, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Task } from '../env/scene.ts';
-import { formatSkill, type Action, type Fact, type Mistake, type Place, type Skill, type Thing } from '../text/skill.ts';
+import {
+  formatSkill,
+  type Action,
+  type Fact,
+  type Mistake,
+  type Place,
+  type Skill,
+  type Thing,
+} from '../text/skill.ts';
 
 function place(name: string, same = false): Place {
   return { det: same ? 'the same' : 'the', type: typeOf(name), number: numberOf(name) };
@@ -37,7 +45,13 @@ function thing(name: string, det: 'the' | 'a' | 'another' = 'the'): Thing {
 
 /** "a mug was in a cabinet": where an object of the type was found, without this game's instance numbers. */
 function typeLesson(object: string, at: string): Fact {
-  return { kind: 'was', thing: { det: 'a', type: typeOf(object) }, not: false, prep: prepOf(at), places: [{ det: 'a', type: typeOf(at) }] };
+  return {
+    kind: 'was',
+    thing: { det: 'a', type: typeOf(object) },
+    not: false,
+    prep: prepOf(at),
+    places: [{ det: 'a', type: typeOf(at) }],
+  };
 }
 
 function prepOf(receptacle: string): 'in' | 'on' {
@@ -113,11 +127,13 @@ function workflow(records: readonly StepRecord[], task: Task): Skill {
       return;
     }
     const next = steps[i + 1];
-    const opensForNext = r.action.startsWith('open ') && next !== undefined && useful(next) && next.location === r.location;
+    const opensForNext =
+      r.action.startsWith('open ') && next !== undefined && useful(next) && next.location === r.location;
     if (!useful(r) && !opensForNext) return;
     const action = keyAction(r, taken);
     if (!action) return;
-    const namesItsPlace = action.verb === 'take' || action.verb === 'open' || action.verb === 'put' || action.place !== undefined;
+    const namesItsPlace =
+      action.verb === 'take' || action.verb === 'open' || action.verb === 'put' || action.place !== undefined;
     if (lastGo !== null && !namesItsPlace) actions.push({ verb: 'go', place: place(lastGo) });
     lastGo = null;
     actions.push(action);
@@ -130,7 +146,11 @@ function workflow(records: readonly StepRecord[], task: Task): Skill {
     facts.push(typeLesson(found.object, found.at));
     if (before.length) facts.push({ kind: 'searched', places: before.slice(-2).map((p) => place(p)) });
   }
-  return { kind: 'workflow', actions: actions.length ? actions : [{ verb: 'find', thing: { det: 'the', type: task.object } }], facts };
+  return {
+    kind: 'workflow',
+    actions: actions.length ? actions : [{ verb: 'find', thing: { det: 'the', type: task.object } }],
+    facts,
+  };
 }
 
 function avoidance(records: readonly StepRecord[], task: Task): Skill {
@@ -139,7 +159,9 @@ function avoidance(records: readonly StepRecord[], task: Task): Skill {
   const found = firstSeen(records, task.object);
   const invalid = steps.filter((r) => !r.valid).length;
   const visits = new Map<string, number>();
-  for (const r of steps) if (r.valid && r.action.startsWith('go to ')) visits.set(r.action.slice(6), (visits.get(r.action.slice(6)) ?? 0) + 1);
+  for (const r of steps)
+    if (r.valid && r.action.startsWith('go to '))
+      visits.set(r.action.slice(6), (visits.get(r.action.slice(6)) ?? 0) + 1);
   const repeated = [...visits].find(([, n]) => n >= 2)?.[0] ?? null;
   const objectThing: Thing = found ? thing(found.object) : { det: 'the', type: task.object };
   const signs: Fact[] = [];
@@ -155,23 +177,37 @@ function avoidance(records: readonly StepRecord[], task: Task): Skill {
     signs.unshift({ kind: 'nothing' });
   } else if (wrongTake) {
     const [o, from] = parts(wrongTake.action, ' from ', 5);
-    mistake = { kind: 'instead', action: { verb: 'take', thing: thing(o), place: place(from) }, of: { det: 'the', type: task.object } };
+    mistake = {
+      kind: 'instead',
+      action: { verb: 'take', thing: thing(o), place: place(from) },
+      of: { det: 'the', type: task.object },
+    };
   } else if (!found) {
-    mistake = repeated ? { kind: 'doing', action: { verb: 'go', place: place(repeated, true) }, how: 'twice' } : { kind: 'steps' };
+    mistake = repeated
+      ? { kind: 'doing', action: { verb: 'go', place: place(repeated, true) }, how: 'twice' }
+      : { kind: 'steps' };
     const notIn = looked.slice(-3);
-    if (notIn.length) signs.push({ kind: 'was', thing: objectThing, not: true, prep: 'in', places: notIn.map((p) => place(p)) });
+    if (notIn.length)
+      signs.push({ kind: 'was', thing: objectThing, not: true, prep: 'in', places: notIn.map((p) => place(p)) });
   } else if (!heldObject) {
     mistake = { kind: 'forgetting', action: { verb: 'take', thing: objectThing, place: place(found.at) } };
   } else if (state && !steps.some((r) => r.valid && r.action.startsWith(`${state} `))) {
     const change: Action = { verb: state, thing: 'it', place: { det: 'the', type: APPLIANCE[state], number: 1 } };
     mistake = { kind: 'forgetting', action: change };
     if (task.type !== 'look_at_obj_in_light') {
-      facts.push({ kind: 'order', action: change, then: { verb: 'put', thing: 'it', prep: prepOf(`${task.target} 1`), place: { det: 'the', type: task.target } } });
+      facts.push({
+        kind: 'order',
+        action: change,
+        then: { verb: 'put', thing: 'it', prep: prepOf(`${task.target} 1`), place: { det: 'the', type: task.target } },
+      });
     }
   } else if (task.type === 'look_at_obj_in_light') {
     mistake = { kind: 'forgetting', action: { verb: 'use', thing: { det: 'the', type: task.lamp } } };
   } else {
-    mistake = { kind: 'forgetting', action: { verb: 'put', thing: 'it', prep: 'in', place: { det: 'the', type: task.target } } };
+    mistake = {
+      kind: 'forgetting',
+      action: { verb: 'put', thing: 'it', prep: 'in', place: { det: 'the', type: task.target } },
+    };
   }
   if (found) {
     signs.push({ kind: 'was', thing: objectThing, not: false, prep: prepOf(found.at), places: [place(found.at)] });
@@ -196,9 +232,14 @@ export function annotate(
   if (!fit) return text;
   while (fit.length(text) > fit.maxTokens) {
     const searchedAt = skill.facts.findIndex((f) => f.kind === 'searched');
-    const signSearched = skill.kind === 'avoid' && skill.signs.length > 1 ? skill.signs.findIndex((f) => f.kind === 'searched') : -1;
+    const signSearched =
+      skill.kind === 'avoid' && skill.signs.length > 1 ? skill.signs.findIndex((f) => f.kind === 'searched') : -1;
     if (searchedAt >= 0) skill.facts.splice(searchedAt, 1);
-    else if (skill.kind === 'workflow' && skill.actions.some((a) => a.verb === 'go')) skill.actions.splice(skill.actions.findIndex((a) => a.verb === 'go'), 1);
+    else if (skill.kind === 'workflow' && skill.actions.some((a) => a.verb === 'go'))
+      skill.actions.splice(
+        skill.actions.findIndex((a) => a.verb === 'go'),
+        1,
+      );
     else if (signSearched >= 0 && skill.kind === 'avoid') skill.signs.splice(signSearched, 1);
     else if (skill.facts.length) skill.facts.pop();
     else if (skill.kind === 'avoid' && skill.signs.length > 1) skill.signs.pop();

@@ -34,10 +34,14 @@ describe('the settings table', () => {
   it('gives every setting a finite maximum, so a huge value is refused with the key named', () => {
     for (const key of TRAIN_KEYS) {
       expect(Number.isFinite(TRAIN_SETTINGS[key].max), key).toBe(true);
-      expect(() => applySettings(defaultConfig('tiny'), [`${key}=1e9`]), key).toThrow(new RegExp(`setting ${key} is (outside|not 0 or 1)`));
+      expect(() => applySettings(defaultConfig('tiny'), [`${key}=1e9`]), key).toThrow(
+        new RegExp(`setting ${key} is (outside|not 0 or 1)`),
+      );
     }
     expect(() => applySettings(defaultConfig('tiny'), ['groupSize=100000000'])).toThrow(RangeError);
-    expect(() => applySettings(defaultConfig('tiny'), ['groupSize=100000000'])).toThrow('setting groupSize is outside [1, 64], got 100000000');
+    expect(() => applySettings(defaultConfig('tiny'), ['groupSize=100000000'])).toThrow(
+      'setting groupSize is outside [1, 64], got 100000000',
+    );
   });
 
   it('describes a refused value: not finite, not whole, not a switch, out of range, at an excluded maximum', () => {
@@ -53,11 +57,17 @@ describe('the settings table', () => {
   it('refuses a value that is not 0 but rounds to 0 in float32, by its number or by its text, and keeps 0 itself', () => {
     expect(rangeProblem(TRAIN_SETTINGS.lr, 1e-320)).toBe('too small: it rounds to 0 in float32');
     expect(rangeProblem(TRAIN_SETTINGS.lr, 1e-40)).toBeNull();
-    expect(writtenValueProblem(TRAIN_SETTINGS.lambda, '1e-400', Number('1e-400'))).toBe('too small: it rounds to 0 in float32');
+    expect(writtenValueProblem(TRAIN_SETTINGS.lambda, '1e-400', Number('1e-400'))).toBe(
+      'too small: it rounds to 0 in float32',
+    );
     expect(writtenValueProblem(TRAIN_SETTINGS.lambda, '0.0e-400', 0)).toBeNull();
     expect(writtenValueProblem(TRAIN_SETTINGS.groupSize, '0', 0)).toBe('outside [1, 64]');
-    expect(() => applySettings(defaultConfig('tiny'), ['lambda=1e-400'])).toThrow('setting lambda is too small: it rounds to 0 in float32, got 1e-400');
-    expect(() => applySettings(defaultConfig('tiny'), ['lr=1e-320'])).toThrow('setting lr is too small: it rounds to 0 in float32, got 1e-320');
+    expect(() => applySettings(defaultConfig('tiny'), ['lambda=1e-400'])).toThrow(
+      'setting lambda is too small: it rounds to 0 in float32, got 1e-400',
+    );
+    expect(() => applySettings(defaultConfig('tiny'), ['lr=1e-320'])).toThrow(
+      'setting lr is too small: it rounds to 0 in float32, got 1e-320',
+    );
     expect(applySettings(defaultConfig('tiny'), ['lr=0']).lr).toBe(0);
   });
 });
@@ -86,6 +96,8 @@ describe('a saved run', () => {
     const missing: Partial<TrainConfig> = { ...defaultConfig('tiny') };
     delete missing.lambda;
     expect(() => checkConfig(missing as TrainConfig)).toThrow(/setting lambda must be a number/);
-    expect(() => checkConfig({ ...defaultConfig('tiny'), resampleRounds: 1.5 })).toThrow(/resampleRounds is not a whole number/);
+    expect(() => checkConfig({ ...defaultConfig('tiny'), resampleRounds: 1.5 })).toThrow(
+      /resampleRounds is not a whole number/,
+    );
   });
 });

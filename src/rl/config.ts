@@ -8,7 +8,18 @@ import { LOSS_RANGES } from '../backend/loss_settings.ts';
 import { ROUNDS_TO_ZERO, settingProblem, underflows, type SettingRange } from '../common/setting_range.ts';
 import type { PresetName } from '../model/config.ts';
 
-export const ALGOS = ['grpo', 'seed', 'seed-static', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'opid', 'seed-nogate', 'seed-exact', 'seed-exact-crossgame'] as const;
+export const ALGOS = [
+  'grpo',
+  'seed',
+  'seed-static',
+  'seed-sibling',
+  'seed-crossgame',
+  'seed-annotator',
+  'opid',
+  'seed-nogate',
+  'seed-exact',
+  'seed-exact-crossgame',
+] as const;
 export type Algo = (typeof ALGOS)[number];
 
 /** The algorithms that distil the skill-conditioned teacher exactly, over the whole vocabulary (docs/seed-loss.md). */
@@ -70,42 +81,129 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 // The maxima bound every count so that a mistyped value is refused with the key named, not discovered as an
 // allocation of millions of episodes; they are far above anything a run in this project uses.
 const TABLE = {
-  lambda: { ...LOSS_RANGES.lambda, paper: 0.01, presets: tinyPresets(0.1), doc: 'lambda_opd: weight of the gated distillation term (0 under grpo and opid)' },
+  lambda: {
+    ...LOSS_RANGES.lambda,
+    paper: 0.01,
+    presets: tinyPresets(0.1),
+    doc: 'lambda_opd: weight of the gated distillation term (0 under grpo and opid)',
+  },
   beta: { ...LOSS_RANGES.beta, paper: 5, doc: 'beta: sharpness of the gate g = sigmoid(beta * Delta)' },
   clip: { ...LOSS_RANGES.clip, paper: 0.2, doc: 'eps_clip of the GRPO importance ratio' },
   klCoef: { ...LOSS_RANGES.klCoef, paper: 0.01, doc: 'weight of the k3 KL to the reference policy' },
   groupSize: { ...count(1, 64), paper: 8, doc: 'G: episodes per task (one GRPO group)' },
   tasksPerUpdate: { ...count(1, 64), paper: 16, presets: tinyPresets(4), doc: 'B: tasks (groups) per update' },
   maxSteps: { ...count(1, 100), paper: 30, presets: tinyPresets(10), doc: 'steps before an episode is cut' },
-  history: { ...count(0, 100), paper: 5, presets: tinyPresets(10), doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)' },
-  skillAfterPage: { ...SWITCH, paper: 0, before: 0, doc: 'window layout (history < maxSteps): 1 = the skill block follows the current observation, right before the command; 0 = it follows the task line' },
+  history: {
+    ...count(0, 100),
+    paper: 5,
+    presets: tinyPresets(10),
+    doc: 'past steps in the context; at maxSteps or more the whole episode is one sequence (the cheap layout)',
+  },
+  skillAfterPage: {
+    ...SWITCH,
+    paper: 0,
+    before: 0,
+    doc: 'window layout (history < maxSteps): 1 = the skill block follows the current observation, right before the command; 0 = it follows the task line',
+  },
   temperature: { ...real(0, 5), paper: 1, doc: 'sampling temperature of training rollouts (0 = greedy)' },
   evalTemperature: { ...real(0, 5), paper: 0.4, doc: 'sampling temperature of evaluations (0 = greedy)' },
-  constrained: { ...SWITCH, paper: 0, presets: tinyPresets(1), doc: '1 = constrained decoding over the admissible commands, 0 = free decoding (the paper)' },
-  maxCommandTokens: { ...count(1, 32), paper: 12, doc: 'most tokens of one freely decoded command (end token excluded)' },
+  constrained: {
+    ...SWITCH,
+    paper: 0,
+    presets: tinyPresets(1),
+    doc: '1 = constrained decoding over the admissible commands, 0 = free decoding (the paper)',
+  },
+  maxCommandTokens: {
+    ...count(1, 32),
+    paper: 12,
+    doc: 'most tokens of one freely decoded command (end token excluded)',
+  },
   maxSkillTokens: { ...count(1, 128), paper: 48, doc: 'most tokens of one skill (end token excluded)' },
-  analyzerTemperature: { ...real(0, 5), paper: 0, doc: 'sampling temperature of the analyzer that writes the skills (0 = greedy)' },
-  skillGrammar: { ...SWITCH, paper: 0, presets: tinyPresets(1), before: 0, doc: '1 = skills are decoded under the skill grammar\'s mask (text/skill_grammar.ts), 0 = freely (the paper)' },
-  annotatorSkills: { ...SWITCH, paper: 0, before: 0, doc: '1 = the rule-based annotator writes each trajectory\'s skill instead of the policy: faithful hindsight (what the seed-annotator algorithm does)' },
+  analyzerTemperature: {
+    ...real(0, 5),
+    paper: 0,
+    doc: 'sampling temperature of the analyzer that writes the skills (0 = greedy)',
+  },
+  skillGrammar: {
+    ...SWITCH,
+    paper: 0,
+    presets: tinyPresets(1),
+    before: 0,
+    doc: "1 = skills are decoded under the skill grammar's mask (text/skill_grammar.ts), 0 = freely (the paper)",
+  },
+  annotatorSkills: {
+    ...SWITCH,
+    paper: 0,
+    before: 0,
+    doc: "1 = the rule-based annotator writes each trajectory's skill instead of the policy: faithful hindsight (what the seed-annotator algorithm does)",
+  },
   winReward: { ...real(0, 1000), paper: 10, doc: 'reward of a won episode' },
   invalidPenalty: { ...real(0, 100), paper: 0.1, doc: 'reward subtracted per invalid command' },
-  stepNormalised: { ...SWITCH, paper: 0, doc: '0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent)' },
-  jsdAlpha: { ...below(0, 1), paper: 0, before: 0, doc: 'seed-exact*: the divergence distilled, 0 = reverse KL(student || teacher), alpha in (0, 1) = generalised JSD with mixture alpha p + (1 - alpha) q' },
-  advisorAlpha: { ...real(0, 100), paper: 0, before: 0, doc: 'seed-exact: weight each position by exp(-alpha KL(own-skill teacher || other-game-skill teacher)), so what only this game\'s facts explain counts less (0 = off)' },
-  rewardDirected: { ...SWITCH, paper: 0, before: 0, doc: 'seed-exact*: 1 = distil only the tokens where the skill moves the sampled token the way the reward does, sign(l_skill - l_old) = sign(A) (the paper\'s arms are left as the paper has them)' },
+  stepNormalised: {
+    ...SWITCH,
+    paper: 0,
+    doc: '0: group statistics over trajectories (plain GRPO); 1: over all step samples of a group (verl-agent)',
+  },
+  jsdAlpha: {
+    ...below(0, 1),
+    paper: 0,
+    before: 0,
+    doc: 'seed-exact*: the divergence distilled, 0 = reverse KL(student || teacher), alpha in (0, 1) = generalised JSD with mixture alpha p + (1 - alpha) q',
+  },
+  advisorAlpha: {
+    ...real(0, 100),
+    paper: 0,
+    before: 0,
+    doc: "seed-exact: weight each position by exp(-alpha KL(own-skill teacher || other-game-skill teacher)), so what only this game's facts explain counts less (0 = off)",
+  },
+  rewardDirected: {
+    ...SWITCH,
+    paper: 0,
+    before: 0,
+    doc: "seed-exact*: 1 = distil only the tokens where the skill moves the sampled token the way the reward does, sign(l_skill - l_old) = sign(A) (the paper's arms are left as the paper has them)",
+  },
   opidWeight: { ...real(0, 10), paper: 1e-3, doc: 'OPID: w in A + w * Delta' },
-  epochs: { ...count(1, 16), paper: 1, doc: 'optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy' },
-  resampleRounds: { ...count(0, 16), paper: 0, before: 0, doc: 'rounds of fresh tasks replacing groups whose rewards are all equal (DAPO\'s dynamic sampling); 0 = plain GRPO' },
+  epochs: {
+    ...count(1, 16),
+    paper: 1,
+    doc: 'optimizer steps per update on the same rollouts (PPO epochs); 1 keeps the update strictly on-policy',
+  },
+  resampleRounds: {
+    ...count(0, 16),
+    paper: 0,
+    before: 0,
+    doc: "rounds of fresh tasks replacing groups whose rewards are all equal (DAPO's dynamic sampling); 0 = plain GRPO",
+  },
   lr: { ...real(0, 1), paper: 1e-6, presets: tinyPresets(5e-4), doc: 'AdamW step size' },
   beta1: { ...below(0, 1), paper: 0.9, doc: 'AdamW first-moment decay' },
   beta2: { ...below(0, 1), paper: 0.999, doc: 'AdamW second-moment decay' },
   eps: { ...real(1e-12, 1), paper: 1e-8, doc: 'AdamW denominator epsilon' },
   weightDecay: { ...real(0, 1), paper: 0.01, presets: tinyPresets(0), doc: 'AdamW decoupled weight decay' },
   gradClip: { ...real(0, 1000), paper: 1, doc: 'global gradient-norm clip (0 = off)' },
-  trainGames: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'training games the run draws its tasks from, cycling (0 = a fresh game for every task): a run with less data' },
-  staticTasks: { ...count(0, 256), paper: 16, presets: tinyPresets(8), doc: 'seed-static: tasks whose skills, written once by the warm-start policy, form the library' },
-  teacherEvery: { ...count(0, 1_000_000), paper: 0, before: 0, doc: 'run the teacher check (does the skill still help the current policy?) on validation games after every N-th update; 0 = never' },
-  teacherGames: { ...count(2, 256), paper: 64, before: 64, doc: 'validation games of each teacher check (each played four times: first, no skill, own skill, another game\'s skill)' },
+  trainGames: {
+    ...count(0, 1_000_000),
+    paper: 0,
+    before: 0,
+    doc: 'training games the run draws its tasks from, cycling (0 = a fresh game for every task): a run with less data',
+  },
+  staticTasks: {
+    ...count(0, 256),
+    paper: 16,
+    presets: tinyPresets(8),
+    doc: 'seed-static: tasks whose skills, written once by the warm-start policy, form the library',
+  },
+  teacherEvery: {
+    ...count(0, 1_000_000),
+    paper: 0,
+    before: 0,
+    doc: 'run the teacher check (does the skill still help the current policy?) on validation games after every N-th update; 0 = never',
+  },
+  teacherGames: {
+    ...count(2, 256),
+    paper: 64,
+    before: 64,
+    doc: "validation games of each teacher check (each played four times: first, no skill, own skill, another game's skill)",
+  },
 } satisfies Record<string, TrainSetting>;
 
 export type TrainKey = keyof typeof TABLE;
@@ -139,7 +237,8 @@ export function applySettings(config: TrainConfig, settings: readonly string[]):
     const text = setting.slice(eq + 1).trim();
     if (!isConfigKey(key)) throw new RangeError(`unknown setting "${key}" (known: ${TRAIN_KEYS.join(', ')})`);
     const value = text === 'true' ? 1 : text === 'false' ? 0 : Number(text);
-    if (text === '' || !Number.isFinite(value)) throw new RangeError(`setting ${key} needs a finite number, got "${text}"`);
+    if (text === '' || !Number.isFinite(value))
+      throw new RangeError(`setting ${key} needs a finite number, got "${text}"`);
     // The range is checkConfig's, below; a text that is not 0 but reads as 0 has only its text to show.
     if (underflows(text, value)) throw new RangeError(`setting ${key} is ${ROUNDS_TO_ZERO}, got ${text}`);
     out[key] = value;

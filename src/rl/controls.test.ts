@@ -20,7 +20,10 @@ vi.mock('./analyzer.ts', async (original) => ({
   ...(await original<typeof import('./analyzer.ts')>()),
   writeSkills: async (_w: unknown, _b: unknown, _t: unknown, ts: readonly Trajectory[]) =>
     ts.map((t, i) => ({
-      text: `workflow: ${t.records.slice(1).map((r) => r.action).join(', ')}.`,
+      text: `workflow: ${t.records
+        .slice(1)
+        .map((r) => r.action)
+        .join(', ')}.`,
       ok: i % 3 !== 2,
       reason: i % 3 === 2 ? 'canned' : '',
     })),
@@ -34,7 +37,14 @@ function small(extra: Partial<TrainConfig> = {}): TrainConfig {
 }
 
 function trainer(algo: Algo, config: TrainConfig, seed: number): Trainer<Scene, StepRecord> {
-  return new Trainer({ backend: CpuBackend.fromSeed(model, 1), tokenizer: tok, algo, config, seed, world: householdRl(TINY) });
+  return new Trainer({
+    backend: CpuBackend.fromSeed(model, 1),
+    tokenizer: tok,
+    algo,
+    config,
+    seed,
+    world: householdRl(TINY),
+  });
 }
 
 async function afterStages(algo: Algo, stages: number, config = small(), seed = 3) {
@@ -101,7 +111,9 @@ describe('skill assignment', () => {
       const sources = { update: 0, pool: 0, none: 0 };
       st.trajectories.forEach((tr, i) => {
         const type = tr.scene.task.type;
-        const donors = st.trajectories.filter((d, j) => d.task !== tr.task && d.scene.task.type === type && st.written[j]!.ok);
+        const donors = st.trajectories.filter(
+          (d, j) => d.task !== tr.task && d.scene.task.type === type && st.written[j]!.ok,
+        );
         const used = st.used[i];
         if (donors.length > 0) {
           sources.update++;
@@ -114,16 +126,21 @@ describe('skill assignment', () => {
         } else {
           sources.none++;
           expect(used).toBeNull();
-          expect(st.inputs!.opdMask.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]).every((x) => x === 0)).toBe(true);
+          expect(st.inputs!.opdMask.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]).every((x) => x === 0)).toBe(
+            true,
+          );
         }
       });
       expect(m.crossgame).toEqual(sources);
       if (u === 0) expect(sources.update > 0 && sources.none > 0).toBe(true);
       fromPool += sources.pool;
-      st.trajectories.forEach((tr, j) => st.written[j]!.ok && (earlier[tr.scene.task.type] ??= []).push(st.written[j]!.text));
+      st.trajectories.forEach(
+        (tr, j) => st.written[j]!.ok && (earlier[tr.scene.task.type] ??= []).push(st.written[j]!.text),
+      );
     }
     expect(fromPool).toBeGreaterThan(0);
-    for (const [type, skills] of Object.entries(earlier)) expect(t.crossgamePool[type]).toEqual(skills.slice(-CROSSGAME_POOL_SIZE));
+    for (const [type, skills] of Object.entries(earlier))
+      expect(t.crossgamePool[type]).toEqual(skills.slice(-CROSSGAME_POOL_SIZE));
   });
 
   it('changes only the skill used: seed and its controls (and grpo) play the same rollouts with the same advantages at update 0', async () => {
@@ -131,15 +148,21 @@ describe('skill assignment', () => {
     const seed = crossgameSeed(config);
     const states = new Map<Algo, Awaited<ReturnType<typeof afterStages>>>();
     // grpo too: a run seed draws the same training tasks in every arm of the benchmark.
-    for (const algo of ['seed', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'grpo'] as const) states.set(algo, await afterStages(algo, 3, config, seed));
+    for (const algo of ['seed', 'seed-sibling', 'seed-crossgame', 'seed-annotator', 'grpo'] as const)
+      states.set(algo, await afterStages(algo, 3, config, seed));
     const base = states.get('seed')!;
-    const plays = (st: typeof base) => st.trajectories.map((t) => ({ task: t.task, scene: t.scene, records: t.records, lOld: Array.from(t.lOld) }));
+    const plays = (st: typeof base) =>
+      st.trajectories.map((t) => ({ task: t.task, scene: t.scene, records: t.records, lOld: Array.from(t.lOld) }));
     for (const [algo, st] of states) {
       expect(plays(st), algo).toEqual(plays(base));
       expect(Array.from(st.advantages), algo).toEqual(Array.from(base.advantages));
       if (algo === 'grpo') continue;
       if (algo !== 'seed-annotator') expect(st.written, algo).toEqual(base.written);
-      if (algo !== 'seed') expect(st.used.map((s) => s?.text ?? null), algo).not.toEqual(base.used.map((s) => s?.text ?? null));
+      if (algo !== 'seed')
+        expect(
+          st.used.map((s) => s?.text ?? null),
+          algo,
+        ).not.toEqual(base.used.map((s) => s?.text ?? null));
     }
     // The annotator writes its own skills, one per trajectory; the policy's canned skills are not among them.
     const annotated = states.get('seed-annotator')!;
@@ -156,16 +179,27 @@ describe('skill assignment', () => {
     await first.update();
     await first.update();
     const files = await runCheckpoints(first, 'micro', tok.hash);
-    const [current, reference] = [files.current, files.reference].map((ck) => readCheckpoint(writeCheckpoint(ck), { vocabHash: tok.hash }));
+    const [current, reference] = [files.current, files.reference].map((ck) =>
+      readCheckpoint(writeCheckpoint(ck), { vocabHash: tok.hash }),
+    );
     // The checkpoint holds the pool as it was, whatever the run does afterwards.
     await first.update();
-    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed-crossgame', config, seed, world: householdRl(TINY) });
+    const resumed = new Trainer({
+      backend: CpuBackend.fromSeed(model, 999),
+      tokenizer: tok,
+      algo: 'seed-crossgame',
+      config,
+      seed,
+      world: householdRl(TINY),
+    });
     await restoreRun(resumed, current, reference);
     const m = await resumed.update();
     expect(m.update).toBe(2);
     expect(m.crossgame!.pool).toBeGreaterThan(0);
     expect(resumed.crossgamePool).toEqual(straight.crossgamePool);
     expect(resumed.current!.used).toEqual(straight.current!.used);
-    expect(Array.from(await resumed.backend.readParameters())).toEqual(Array.from(await straight.backend.readParameters()));
+    expect(Array.from(await resumed.backend.readParameters())).toEqual(
+      Array.from(await straight.backend.readParameters()),
+    );
   });
 });

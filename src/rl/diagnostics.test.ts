@@ -3,7 +3,14 @@ import { Game } from '../env/game.ts';
 import { generateScene } from '../env/generate.ts';
 import { TINY } from '../env/scale.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { choiceTokens, correlation, creditDiagnostics, expertTokens, hadChoice, zeroVarianceGroups } from './diagnostics.ts';
+import {
+  choiceTokens,
+  correlation,
+  creditDiagnostics,
+  expertTokens,
+  hadChoice,
+  zeroVarianceGroups,
+} from './diagnostics.ts';
 import { meanDivergence } from './loss.ts';
 import type { UpdateState } from './update_state.ts';
 
@@ -20,7 +27,13 @@ function command(masks: number[][]) {
  * Trajectory 0 (advantage 1, won) has two steps, the second forced; trajectory 1 (advantage -1, lost) one
  * step of three tokens.
  */
-function state(delta: number[], opdMask: number[], advantages = [1, -1], expert: number[] | null = null, gate: number[] = delta.map(() => 0.5)): UpdateState {
+function state(
+  delta: number[],
+  opdMask: number[],
+  advantages = [1, -1],
+  expert: number[] | null = null,
+  gate: number[] = delta.map(() => 0.5),
+): UpdateState {
   return {
     trajectories: [
       { won: true, commands: [command([CHOICE, CHOICE]), command([FORCED])] },
@@ -54,16 +67,23 @@ describe('corr(Delta, advantage) on decision tokens', () => {
   });
 
   it('is null before the loss, with fewer than 2 decision tokens, or without variance', () => {
-    expect(creditDiagnostics({ ...state([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1]), loss: null }).corrDeltaAdvantage).toBeNull();
+    expect(
+      creditDiagnostics({ ...state([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1]), loss: null }).corrDeltaAdvantage,
+    ).toBeNull();
     expect(creditDiagnostics(state([0.5, 0.25, 9, -0.5, 0.125, 7], [1, 0, 1, 0, 0, 0])).corrDeltaAdvantage).toBeNull();
-    expect(creditDiagnostics(state([0.5, 0.25, 9, -0.5, 0.125, 7], [1, 1, 1, 1, 1, 1], [2, 2])).corrDeltaAdvantage).toBeNull();
+    expect(
+      creditDiagnostics(state([0.5, 0.25, 9, -0.5, 0.125, 7], [1, 1, 1, 1, 1, 1], [2, 2])).corrDeltaAdvantage,
+    ).toBeNull();
     expect(creditDiagnostics(state([0.5, 0.5, 9, 0.5, 0.5, 0.5], [1, 1, 1, 1, 1, 1])).corrDeltaAdvantage).toBeNull();
   });
 
   it('splits by won and lost trajectories: within each, the advantages of its groups', () => {
     // Two more trajectories, one won and one lost, in other groups (other advantages).
     const st = state([0.5, 0.25, 9, -0.5, 0.125, 7, 1, 2, -1, -3], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, -1, 0.5, -2]);
-    st.trajectories.push({ won: true, commands: [command([CHOICE, CHOICE])] } as never, { won: false, commands: [command([CHOICE, CHOICE])] } as never);
+    st.trajectories.push(
+      { won: true, commands: [command([CHOICE, CHOICE])] } as never,
+      { won: false, commands: [command([CHOICE, CHOICE])] } as never,
+    );
     st.tokenOffsets = Int32Array.from([0, 3, 6, 8, 10]);
     const d = creditDiagnostics(st);
     // Won: (0.5, 1), (0.25, 1), (1, 0.5), (2, 0.5); lost: (-0.5, -1), (0.125, -1), (7, -1), (-1, -2), (-3, -2).
@@ -77,7 +97,13 @@ describe('corr(Delta, advantage) on decision tokens', () => {
 
 describe('Delta and gate figures on decision tokens', () => {
   it('leave out forced tokens and tokens without a skill, and count the forced share of the OPD tokens', () => {
-    const st = state([0.5, -0.25, 0, -0.5, 0.125, 7], [1, 1, 1, 1, 1, 0], [1, -1], null, [0.9, 0.2, 0.5, 0.1, 0.6, 0.99]);
+    const st = state(
+      [0.5, -0.25, 0, -0.5, 0.125, 7],
+      [1, 1, 1, 1, 1, 0],
+      [1, -1],
+      null,
+      [0.9, 0.2, 0.5, 0.1, 0.6, 0.99],
+    );
     const d = creditDiagnostics(st);
     expect(d.meanDelta).toBeCloseTo((0.5 - 0.25 - 0.5 + 0.125) / 4, 9);
     expect(d.meanAbsDelta).toBeCloseTo((0.5 + 0.25 + 0.5 + 0.125) / 4, 9);
@@ -85,7 +111,13 @@ describe('Delta and gate figures on decision tokens', () => {
     // Five OPD-masked tokens, one of them forced.
     expect(d.forcedShare).toBeCloseTo(0.2, 12);
     const none = creditDiagnostics(state([0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]));
-    expect([none.decisionTokens, none.meanDelta, none.meanAbsDelta, none.meanGate, none.forcedShare]).toEqual([0, null, null, null, null]);
+    expect([none.decisionTokens, none.meanDelta, none.meanAbsDelta, none.meanGate, none.forcedShare]).toEqual([
+      0,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -93,7 +125,10 @@ describe('the mean divergence of exact distillation', () => {
   it('is over the decision tokens, and null without exact distillation', () => {
     const st = state([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0]);
     (st.loss as { divergence?: Float32Array }).divergence = Float32Array.from([0.5, 0.25, 9, 0.75, 0.5, 7]);
-    expect(meanDivergence({ ...st, lossHyper: { distil: { jsdAlpha: 0 } } } as UpdateState)).toBeCloseTo((0.5 + 0.25 + 0.75 + 0.5) / 4, 6);
+    expect(meanDivergence({ ...st, lossHyper: { distil: { jsdAlpha: 0 } } } as UpdateState)).toBeCloseTo(
+      (0.5 + 0.25 + 0.75 + 0.5) / 4,
+      6,
+    );
     expect(meanDivergence({ ...st, lossHyper: {} } as UpdateState)).toBeNull();
   });
 });
@@ -105,7 +140,10 @@ describe('corr(Delta, expert token)', () => {
     // Delta 0.5, -0.25, 0.75, 0.25 against 1, 0, 1, 0: mean 0.3125, covariance sum 0.625, variance sums 0.546875 and 1.
     expect(creditDiagnostics(st).corrDeltaExpert).toBeCloseTo(0.625 / Math.sqrt(0.546875), 9);
     expect(creditDiagnostics({ ...st, expertTokens: null }).corrDeltaExpert).toBeNull();
-    expect(creditDiagnostics(state([0.5, -0.25, 3, 0.75, 0.25, 7], [1, 1, 1, 1, 1, 0], [1, -1], [1, 1, 0, 1, 1, 0])).corrDeltaExpert).toBeNull();
+    expect(
+      creditDiagnostics(state([0.5, -0.25, 3, 0.75, 0.25, 7], [1, 1, 1, 1, 1, 0], [1, -1], [1, 1, 0, 1, 1, 0]))
+        .corrDeltaExpert,
+    ).toBeNull();
   });
 });
 

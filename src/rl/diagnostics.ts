@@ -90,7 +90,10 @@ export function expertTokens(
 }
 
 /** expertTokens of every trajectory, in the update's per-token order (the plans computed once per scene and state). */
-export function updateExpertTokens(trajectories: readonly Trajectory<Scene, StepRecord>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array {
+export function updateExpertTokens(
+  trajectories: readonly Trajectory<Scene, StepRecord>[],
+  tok: Pick<Tokenizer, 'encode' | 'endId'>,
+): Uint8Array {
   const caches = new Map<Scene, ExpertCache>();
   const parts = trajectories.map((t) => {
     let cache = caches.get(t.scene);
@@ -111,7 +114,11 @@ export function updateExpertTokens(trajectories: readonly Trajectory<Scene, Step
  * world's interface, and a token counts when the expert's next command from that state agrees with the sampled
  * one up to it. Worlds with several shortest plans (the household) use updateExpertTokens.
  */
-export function expertMoveTokens<S, R extends EpisodeStep>(env: Environment<S, R>, trajectories: readonly Trajectory<S, R>[], tok: Pick<Tokenizer, 'encode' | 'endId'>): Uint8Array {
+export function expertMoveTokens<S, R extends EpisodeStep>(
+  env: Environment<S, R>,
+  trajectories: readonly Trajectory<S, R>[],
+  tok: Pick<Tokenizer, 'encode' | 'endId'>,
+): Uint8Array {
   const out = new Uint8Array(trajectories.reduce((n, t) => n + t.commands.reduce((m, c) => m + c.ids.length, 0), 0));
   let k = 0;
   for (const t of trajectories) {
@@ -165,12 +172,21 @@ export function decisionMask(st: Pick<UpdateState, 'trajectories' | 'tokenOffset
 }
 
 /** The credit diagnostics of an update whose loss ran; every figure null (and no decision token) before. */
-export function creditDiagnostics(st: Pick<UpdateState, 'trajectories' | 'tokenOffsets' | 'inputs' | 'loss' | 'advantages' | 'expertTokens'>): CreditDiagnostics {
+export function creditDiagnostics(
+  st: Pick<UpdateState, 'trajectories' | 'tokenOffsets' | 'inputs' | 'loss' | 'advantages' | 'expertTokens'>,
+): CreditDiagnostics {
   const decision = decisionMask(st);
   const { loss, inputs } = st;
   const none: CreditDiagnostics = {
-    decisionTokens: 0, forcedShare: null, meanDelta: null, meanAbsDelta: null, meanGate: null,
-    corrDeltaExpert: null, corrDeltaAdvantage: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null,
+    decisionTokens: 0,
+    forcedShare: null,
+    meanDelta: null,
+    meanAbsDelta: null,
+    meanGate: null,
+    corrDeltaExpert: null,
+    corrDeltaAdvantage: null,
+    corrDeltaAdvantageWon: null,
+    corrDeltaAdvantageLost: null,
   };
   if (!decision || !loss || !inputs) return none;
   const delta: number[] = [];

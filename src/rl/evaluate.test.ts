@@ -18,7 +18,15 @@ describe('evaluate: sampling streams', () => {
     const config = { ...defaultConfig('micro'), maxSteps: 4, evalTemperature: 1 };
     const commands = async (stream?: number) => {
       const out: string[] = [];
-      await evaluate(householdEnvironment(), backend, tok, scenes, config, (t) => out.push(`${t.task}:${t.commands.map((c) => tok.decode(Array.from(c.ids))).join('|')}`), stream);
+      await evaluate(
+        householdEnvironment(),
+        backend,
+        tok,
+        scenes,
+        config,
+        (t) => out.push(`${t.task}:${t.commands.map((c) => tok.decode(Array.from(c.ids))).join('|')}`),
+        stream,
+      );
       return out.sort();
     };
     const standard = await commands();
@@ -46,7 +54,9 @@ describe('evaluateSplits: eval-seen and eval-unseen', () => {
     const config = { ...defaultConfig('micro'), maxSteps: 3, evalTemperature: 1 };
     const scenes = evalSplitScenes(householdEnvironment(), 4);
     const splits: string[] = [];
-    const both = await evaluateSplits(householdEnvironment(), backend, tok, config, scenes, (_, split) => splits.push(split));
+    const both = await evaluateSplits(householdEnvironment(), backend, tok, config, scenes, (_, split) =>
+      splits.push(split),
+    );
     expect(both.seen).toEqual(await evaluate(householdEnvironment(), backend, tok, scenes.seen, config));
     expect(both.unseen).toEqual(await evaluate(householdEnvironment(), backend, tok, scenes.unseen, config));
     expect(splits).toEqual([...Array(4).fill('seen'), ...Array(4).fill('unseen')]);

@@ -19,7 +19,10 @@ export interface EvalResult {
 }
 
 /** The settings an evaluation plays with. */
-export type EvalConfig = Pick<TrainConfig, 'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens' | 'skillAfterPage'>;
+export type EvalConfig = Pick<
+  TrainConfig,
+  'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens' | 'skillAfterPage'
+>;
 
 export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
   return {
@@ -50,7 +53,19 @@ export async function playInChunks<S, R extends EpisodeStep>(
   const out: Trajectory<S, R>[] = [];
   for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
     const chunk = scenes.slice(start, start + EVAL_CHUNK);
-    out.push(...(await rollout(env, backend, tok, chunk, chunk.map((_, i) => start + i), options, streamOf(start), onEpisode, skills.slice(start, start + EVAL_CHUNK))));
+    out.push(
+      ...(await rollout(
+        env,
+        backend,
+        tok,
+        chunk,
+        chunk.map((_, i) => start + i),
+        options,
+        streamOf(start),
+        onEpisode,
+        skills.slice(start, start + EVAL_CHUNK),
+      )),
+    );
   }
   return out;
 }
@@ -66,16 +81,31 @@ export async function evaluate<S, R extends EpisodeStep>(
   stream = 0,
 ): Promise<EvalResult> {
   const rng = stream === 0 ? new Rng(EVAL_SAMPLING_SEED) : new Rng(EVAL_SAMPLING_SEED).fork(`stream/${stream}`);
-  const trajectories = await playInChunks(env, backend, tok, scenes, evalRolloutOptions(config), (start) => rng.fork(`chunk/${start}`), onEpisode);
-  return summarise(scenes.map((s) => env.taskType(s)), trajectories.map((t) => t.won));
+  const trajectories = await playInChunks(
+    env,
+    backend,
+    tok,
+    scenes,
+    evalRolloutOptions(config),
+    (start) => rng.fork(`chunk/${start}`),
+    onEpisode,
+  );
+  return summarise(
+    scenes.map((s) => env.taskType(s)),
+    trajectories.map((t) => t.won),
+  );
 }
 
 const EVAL_SPLITS = ['seen', 'unseen'] as const;
 export type EvalSplit = (typeof EVAL_SPLITS)[number];
 
 /** The fixed eval games of both splits: the first `episodes` of each when episodes > 0, else all of them. */
-export function evalSplitScenes<S>(env: Pick<Environment<S>, 'evalScenes' | 'evalCounts'>, episodes = 0): Record<EvalSplit, S[]> {
-  const count = (split: EvalSplit) => (episodes > 0 ? Math.min(episodes, env.evalCounts[split]) : env.evalCounts[split]);
+export function evalSplitScenes<S>(
+  env: Pick<Environment<S>, 'evalScenes' | 'evalCounts'>,
+  episodes = 0,
+): Record<EvalSplit, S[]> {
+  const count = (split: EvalSplit) =>
+    episodes > 0 ? Math.min(episodes, env.evalCounts[split]) : env.evalCounts[split];
   return { seen: env.evalScenes('seen', count('seen')), unseen: env.evalScenes('unseen', count('unseen')) };
 }
 

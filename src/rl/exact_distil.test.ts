@@ -18,11 +18,28 @@ const model = presetConfig('micro', tok.vocabSize);
 
 function small(extra: Partial<TrainConfig> = {}): TrainConfig {
   // The annotator writes the skills: every trajectory has a usable one, so every token is under the OPD mask.
-  return { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3, lr: 1e-2, lambda: 1, annotatorSkills: 1, ...extra };
+  return {
+    ...defaultConfig('micro'),
+    groupSize: 2,
+    tasksPerUpdate: 2,
+    maxSteps: 3,
+    history: 3,
+    lr: 1e-2,
+    lambda: 1,
+    annotatorSkills: 1,
+    ...extra,
+  };
 }
 
 function trainer(algo: Algo, config = small(), seed = 5): Trainer<Scene, StepRecord> {
-  return new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, world: householdRl(TINY) });
+  return new Trainer({
+    backend: CpuBackend.fromSeed(model, 11),
+    tokenizer: tok,
+    algo,
+    config,
+    seed,
+    world: householdRl(TINY),
+  });
 }
 
 const OTHER_SKILL = 'workflow: find the apple, take it, go to the fridge 1, put it in the fridge 1.';
@@ -123,7 +140,7 @@ describe('seed-exact', () => {
     expect((await throughRescore(trainer('seed-exact'))).inputs!.distilWeight).toBeUndefined();
   });
 
-  it('seed-exact-crossgame distils the teacher given another game\'s skill of the same type', async () => {
+  it("seed-exact-crossgame distils the teacher given another game's skill of the same type", async () => {
     const st = await throughRescore(trainer('seed-exact-crossgame'), true);
     expect(st.crossgame).toEqual({ update: 0, pool: 4, none: 0 });
     expect(st.used.every((s) => s?.text === OTHER_SKILL)).toBe(true);

@@ -109,11 +109,21 @@ function priorKnowledge(records: readonly StepRecord[]): PriorKnowledge {
 }
 
 function searchedPlaces(records: readonly StepRecord[]): Set<string | null> {
-  return new Set(records.filter((r) => r.valid && (r.action.startsWith('go to ') || r.action.startsWith('open '))).map((r) => r.location));
+  return new Set(
+    records
+      .filter((r) => r.valid && (r.action.startsWith('go to ') || r.action.startsWith('open ')))
+      .map((r) => r.location),
+  );
 }
 
 /** The explorer's next command: with probability `noise` a random admissible one, else its own choice. */
-function explorerCommand(game: Game, admissible: string[], rng: Rng, noise: number, prior: PriorKnowledge = NO_PRIOR): { command: string; random: boolean } {
+function explorerCommand(
+  game: Game,
+  admissible: string[],
+  rng: Rng,
+  noise: number,
+  prior: PriorKnowledge = NO_PRIOR,
+): { command: string; random: boolean } {
   if (rng.float() < noise) return { command: rng.pick(admissible), random: true };
   return { command: deliberateCommand(game, admissible, rng, prior), random: false };
 }
@@ -125,22 +135,44 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
   const held = game.holding();
   const at = game.location();
   const has = (cmd: string) => admissible.includes(cmd);
-  const goTo = (type: string) => pick(rng, admissible.filter((c) => c.startsWith('go to ') && typeOf(c.slice(6)) === type));
+  const goTo = (type: string) =>
+    pick(
+      rng,
+      admissible.filter((c) => c.startsWith('go to ') && typeOf(c.slice(6)) === type),
+    );
   const state = requiredState(task.type);
   const target = task.type === 'look_at_obj_in_light' ? null : task.target;
-  const changed = (name: string) => records.some((r) => r.valid && state !== null && r.action.startsWith(`${state} ${name} with `));
+  const changed = (name: string) =>
+    records.some((r) => r.valid && state !== null && r.action.startsWith(`${state} ${name} with `));
   // Where each object was last seen, from the observations (never from the scene).
   const lastSeen = new Map<string, string | null>(prior.firstSeen);
   for (const r of records) {
     for (const o of r.seen) lastSeen.set(o, r.location);
     if (r.valid && r.action.startsWith('take ')) lastSeen.set(takeParts(r.action)[0], null);
   }
-  const delivered = new Set(records.filter((r) => r.valid && r.action.startsWith('put ')).map((r) => r.action.slice(4, r.action.indexOf(' in/on '))));
+  const delivered = new Set(
+    records
+      .filter((r) => r.valid && r.action.startsWith('put '))
+      .map((r) => r.action.slice(4, r.action.indexOf(' in/on '))),
+  );
 
   if (held !== null) {
-    if (typeOf(held) !== task.object) return pick(rng, admissible.filter((c) => c.startsWith(`put ${held} `))) ?? rng.pick(admissible);
+    if (typeOf(held) !== task.object)
+      return (
+        pick(
+          rng,
+          admissible.filter((c) => c.startsWith(`put ${held} `)),
+        ) ?? rng.pick(admissible)
+      );
     if (state !== null && !changed(held)) {
-      return pick(rng, admissible.filter((c) => c.startsWith(`${state} ${held} with `))) ?? goTo(APPLIANCE[state]) ?? rng.pick(admissible);
+      return (
+        pick(
+          rng,
+          admissible.filter((c) => c.startsWith(`${state} ${held} with `)),
+        ) ??
+        goTo(APPLIANCE[state]) ??
+        rng.pick(admissible)
+      );
     }
     if (task.type === 'look_at_obj_in_light') {
       const use = admissible.find((c) => c.startsWith(`use ${task.lamp} `));
@@ -149,7 +181,9 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
       if (lamp && lamp[1] !== at && has(`go to ${lamp[1]}`)) return `go to ${lamp[1]}`;
       return explore(game, admissible, rng, prior);
     }
-    const put = admissible.find((c) => c.startsWith(`put ${held} in/on `) && typeOf(c.slice(c.indexOf(' in/on ') + 7)) === target);
+    const put = admissible.find(
+      (c) => c.startsWith(`put ${held} in/on `) && typeOf(c.slice(c.indexOf(' in/on ') + 7)) === target,
+    );
     if (put) return put;
     if (at !== null && typeOf(at) === target && has(`open ${at}`)) return `open ${at}`;
     return goTo(target!) ?? rng.pick(admissible);
@@ -162,8 +196,16 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
   if (takes.length) return takes[0];
   // Known (from a prior episode) to hold the object but still closed in this game: open it.
   const here = [...lastSeen].some(([o, where]) => typeOf(o) === task.object && where === at && !delivered.has(o));
-  if (here && at !== null && has(`open ${at}`) && !records.some((r) => r.valid && r.action === `open ${at}`)) return `open ${at}`;
-  const known = [...lastSeen].find(([o, where]) => typeOf(o) === task.object && where !== null && where !== at && !delivered.has(o) && (target === null || typeOf(where) !== target));
+  if (here && at !== null && has(`open ${at}`) && !records.some((r) => r.valid && r.action === `open ${at}`))
+    return `open ${at}`;
+  const known = [...lastSeen].find(
+    ([o, where]) =>
+      typeOf(o) === task.object &&
+      where !== null &&
+      where !== at &&
+      !delivered.has(o) &&
+      (target === null || typeOf(where) !== target),
+  );
   if (known && has(`go to ${known[1]}`)) return `go to ${known[1]}`;
   return explore(game, admissible, rng, prior);
 }
@@ -174,19 +216,39 @@ function deliberateCommand(game: Game, admissible: string[], rng: Rng, prior: Pr
  */
 function explore(game: Game, admissible: string[], rng: Rng, prior: PriorKnowledge): string {
   const at = game.location();
-  if (at !== null && admissible.includes(`open ${at}`) && !game.records.some((r) => r.valid && r.action === `open ${at}`)) return `open ${at}`;
+  if (
+    at !== null &&
+    admissible.includes(`open ${at}`) &&
+    !game.records.some((r) => r.valid && r.action === `open ${at}`)
+  )
+    return `open ${at}`;
   const looked = new Set([...prior.searched, ...searchedPlaces(game.records)]);
   const fresh = admissible.filter((c) => c.startsWith('go to ') && !looked.has(c.slice(6)));
   for (const type of prior.lessons.get(game.scene.task.object) ?? []) {
-    const go = pick(rng, fresh.filter((c) => typeOf(c.slice(6)) === type));
+    const go = pick(
+      rng,
+      fresh.filter((c) => typeOf(c.slice(6)) === type),
+    );
     if (go) return go;
   }
-  return pick(rng, fresh) ?? pick(rng, admissible.filter((c) => c.startsWith('go to '))) ?? rng.pick(admissible);
+  return (
+    pick(rng, fresh) ??
+    pick(
+      rng,
+      admissible.filter((c) => c.startsWith('go to ')),
+    ) ??
+    rng.pick(admissible)
+  );
 }
 
 export function runExplorer(scene: Scene, rng: Rng, options: ExplorerOptions): ExplorerEpisode {
   const game = new Game(scene, { maxSteps: options.maxSteps });
-  const prior = options.prior === undefined ? NO_PRIOR : Array.isArray(options.prior) ? priorKnowledge(options.prior) : (options.prior as PriorKnowledge);
+  const prior =
+    options.prior === undefined
+      ? NO_PRIOR
+      : Array.isArray(options.prior)
+        ? priorKnowledge(options.prior)
+        : (options.prior as PriorKnowledge);
   const admissible: string[][] = [];
   const random: boolean[] = [];
   while (!game.done) {

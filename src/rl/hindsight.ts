@@ -53,11 +53,27 @@ export interface CrossgameSources {
 const LIBRARY_INDEX_BASE = 1_000_000;
 
 /** One skill per trajectory: written by the policy (the analyzer), or by the annotator (seed-annotator, annotatorSkills). */
-async function writeHindsight(run: UpdateContext, trajectories: readonly Trajectory[], config: TrainConfig, rng: Rng): Promise<WrittenSkill[]> {
+async function writeHindsight(
+  run: UpdateContext,
+  trajectories: readonly Trajectory[],
+  config: TrainConfig,
+  rng: Rng,
+): Promise<WrittenSkill[]> {
   if (config.annotatorSkills === 1 || run.algo === 'seed-annotator') {
-    return trajectories.map((t) => checkedSkill(run.world, run.world.referenceSkill(t, run.tok, config.maxSkillTokens)));
+    return trajectories.map((t) =>
+      checkedSkill(run.world, run.world.referenceSkill(t, run.tok, config.maxSkillTokens)),
+    );
   }
-  return writeSkills(run.world, run.backend, run.tok, trajectories, config.maxSkillTokens, config.analyzerTemperature, rng, { grammar: config.skillGrammar === 1 });
+  return writeSkills(
+    run.world,
+    run.backend,
+    run.tok,
+    trajectories,
+    config.maxSkillTokens,
+    config.analyzerTemperature,
+    rng,
+    { grammar: config.skillGrammar === 1 },
+  );
 }
 
 /** seed-static: the current weights (the warm-start policy, before any update) play staticTasks games and write the library. */
@@ -66,7 +82,15 @@ export async function buildStaticLibrary(run: UpdateContext, config: TrainConfig
   const scenes: unknown[] = [];
   for (let b = 0; b < config.staticTasks; b++) scenes.push(env.trainScene(LIBRARY_INDEX_BASE + b, run.seed));
   const rng = updateRng(run.seed, -1, 'static');
-  const trajectories = await rollout(env, run.backend, run.tok, scenes, scenes.map((_, i) => i), rolloutOptions(config), rng.fork('rollout'));
+  const trajectories = await rollout(
+    env,
+    run.backend,
+    run.tok,
+    scenes,
+    scenes.map((_, i) => i),
+    rolloutOptions(config),
+    rng.fork('rollout'),
+  );
   const skills = await writeHindsight(run, trajectories, config, rng.fork('analyzer'));
   const library: SkillLibrary = {};
   skills.forEach((s, i) => {
@@ -85,18 +109,27 @@ export function copyPool(pool: CrossgamePool): CrossgamePool {
 /** seed-sibling: each trajectory gets the usable skill of another trajectory of its group (drawn at random), or none. */
 function siblingSkills(st: UpdateState, rng: Rng): void {
   st.trajectories.forEach((t, i) => {
-    const others = st.trajectories.filter((u, j) => j !== i && u.task === t.task && st.written[j]?.ok).map((u) => u.index);
+    const others = st.trajectories
+      .filter((u, j) => j !== i && u.task === t.task && st.written[j]?.ok)
+      .map((u) => u.index);
     st.used[i] = others.length ? st.written[rng.pick(others)] : null;
   });
 }
 
 /** seed-crossgame: the skills of other groups' games of the same task type, else of the pool; then the pool takes this update's. */
-function crossgameSkills(run: UpdateContext, st: UpdateState, pool: CrossgamePool, rng: Rng): { skills: (WrittenSkill | null)[]; sources: CrossgameSources } {
+function crossgameSkills(
+  run: UpdateContext,
+  st: UpdateState,
+  pool: CrossgamePool,
+  rng: Rng,
+): { skills: (WrittenSkill | null)[]; sources: CrossgameSources } {
   const sources: CrossgameSources = { update: 0, pool: 0, none: 0 };
   const typeOf = (t: Trajectory) => run.world.env.taskType(t.scene);
   const skills = st.trajectories.map((t): WrittenSkill | null => {
     const type = typeOf(t);
-    const others = st.trajectories.filter((u, j) => u.task !== t.task && typeOf(u) === type && st.written[j]?.ok).map((u) => u.index);
+    const others = st.trajectories
+      .filter((u, j) => u.task !== t.task && typeOf(u) === type && st.written[j]?.ok)
+      .map((u) => u.index);
     if (others.length) {
       sources.update++;
       return st.written[rng.pick(others)];
@@ -145,6 +178,7 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
     st.crossgame = drawn.sources;
   } else {
     st.used = st.written.slice();
-    if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0) st.advisor = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame')).skills;
+    if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0)
+      st.advisor = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame')).skills;
   }
 }

@@ -46,7 +46,8 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
         return { ok, reason };
       },
       referenceSkill: (t, tok, maxSkillTokens) => referenceSkill(t.records, t.scene.task, t.won, tok, maxSkillTokens),
-      skillFidelity: (skill, t, tok, maxSkillTokens) => skillFidelity(skill, t.records, t.scene.task, t.won, tok, maxSkillTokens),
+      skillFidelity: (skill, t, tok, maxSkillTokens) =>
+        skillFidelity(skill, t.records, t.scene.task, t.won, tok, maxSkillTokens),
       truthShares: (skills) => placeTruthShares(skills),
       expertTokens: (trajectories, tok) => updateExpertTokens(trajectories, tok),
       teacherScenes: (count) => teacherScenes(count, scale),

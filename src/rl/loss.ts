@@ -12,7 +12,13 @@ import type { UpdateContext, UpdateState } from './update_state.ts';
 /** The loss settings of an update of `algo` under `config`. */
 export function lossHyper(algo: Algo, config: TrainConfig): LossHyper {
   const distil = algo !== 'grpo' && algo !== 'opid';
-  const hyper: LossHyper = { lambda: distil ? config.lambda : 0, beta: config.beta, clip: config.clip, klCoef: config.klCoef, gate: algo !== 'seed-nogate' };
+  const hyper: LossHyper = {
+    lambda: distil ? config.lambda : 0,
+    beta: config.beta,
+    clip: config.clip,
+    klCoef: config.klCoef,
+    gate: algo !== 'seed-nogate',
+  };
   if (isExactAlgo(algo)) hyper.distil = { jsdAlpha: config.jsdAlpha };
   return hyper;
 }
@@ -31,7 +37,10 @@ function norm(xs: Float32Array): number {
  * two parts, so the scale of lambda is measured, not guessed. It costs one more loss pass.
  */
 export async function lossStage(run: UpdateContext, st: UpdateState, measure = true): Promise<void> {
-  const batch = packBatch(st.trajectories.flatMap((t) => t.sequences), run.tok.padId);
+  const batch = packBatch(
+    st.trajectories.flatMap((t) => t.sequences),
+    run.tok.padId,
+  );
   const inputs = st.inputs!;
   const { backend } = run;
   if (!measure || st.lossHyper.lambda === 0 || inputs.opdMask.every((m) => m === 0)) {

@@ -15,7 +15,8 @@ export function observedPlaces(records: readonly StepRecord[], task: Task): Obje
   const startedIn = new Map<string, Set<string>>();
   const seenIn = new Map<string, Set<string>>();
   const taken = new Set<string>();
-  const add = (map: Map<string, Set<string>>, object: string, at: string) => map.set(object, (map.get(object) ?? new Set()).add(at));
+  const add = (map: Map<string, Set<string>>, object: string, at: string) =>
+    map.set(object, (map.get(object) ?? new Set()).add(at));
   for (const r of records) {
     const at = r.location;
     if (at !== null && r.valid) {

@@ -7,7 +7,14 @@ import { lossStage } from './loss.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 function optimizerHyper(config: TrainConfig): OptimizerHyper {
-  return { lr: config.lr, beta1: config.beta1, beta2: config.beta2, eps: config.eps, weightDecay: config.weightDecay, gradClip: config.gradClip };
+  return {
+    lr: config.lr,
+    beta1: config.beta1,
+    beta2: config.beta2,
+    eps: config.eps,
+    weightDecay: config.weightDecay,
+    gradClip: config.gradClip,
+  };
 }
 
 /** Stage 6: applies the step (or `epochs` of them); st.step holds the last one's statistics. */

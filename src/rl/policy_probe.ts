@@ -25,5 +25,7 @@ function nonFiniteLogits(config: ModelConfig, params: Float32Array): string | nu
 /** The message that refuses weights whose forward is not finite, naming where they came from; null when they are fine. */
 export function unusableWeights(config: ModelConfig, params: Float32Array, source: string): string | null {
   const where = nonFiniteLogits(config, params);
-  return where === null ? null : `${source}: its weights give non-finite logits (${where}): they are too large for float32 arithmetic, and no policy can sample from them`;
+  return where === null
+    ? null
+    : `${source}: its weights give non-finite logits (${where}): they are too large for float32 arithmetic, and no policy can sample from them`;
 }

@@ -38,7 +38,14 @@ describe('episodes of a recorded run', () => {
 
   it('keeps a trajectory with its tokens, skill and per-token Delta, gate and coefficient to 3 significant digits', async () => {
     const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
-    const trainer = new Trainer({ backend: CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 11), tokenizer: tok, algo: 'seed', config, seed: 5, world: householdRl(TINY) });
+    const trainer = new Trainer({
+      backend: CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 11),
+      tokenizer: tok,
+      algo: 'seed',
+      config,
+      seed: 5,
+      world: householdRl(TINY),
+    });
     await trainer.update();
     const st = trainer.current!;
     const picks = pickEpisodes(st);
@@ -46,7 +53,14 @@ describe('episodes of a recorded run', () => {
     for (const i of picks) {
       const e = recordedEpisode(tok, st, i, 5);
       const t = st.trajectories[i];
-      expect(e).toMatchObject({ algo: 'seed', seed: 5, update: 1, goal: t.scene.task.goal, won: t.won, reward: st.rewards[i] });
+      expect(e).toMatchObject({
+        algo: 'seed',
+        seed: 5,
+        update: 1,
+        goal: t.scene.task.goal,
+        won: t.won,
+        reward: st.rewards[i],
+      });
       expect(e.steps.map((s) => s.action)).toEqual(t.records.slice(1).map((r) => r.action));
       expect(e.tokens).toHaveLength(st.tokenOffsets[i + 1] - st.tokenOffsets[i]);
       expect(e.steps.reduce((n, s) => n + s.tokens, 0)).toBe(e.tokens.length);
@@ -58,7 +72,9 @@ describe('episodes of a recorded run', () => {
       expect(e.coef).toEqual(e.tokens.map((_, k) => sig3(st.loss!.coef[a + k])));
       expect(e.skill).toEqual(st.used[i] ? { text: st.used[i]!.text, valid: st.used[i]!.ok } : null);
     }
-    expect(picks.some((i) => st.inputs!.opdMask.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]).includes(1))).toBe(true);
+    expect(picks.some((i) => st.inputs!.opdMask.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]).includes(1))).toBe(
+      true,
+    );
     expect(sig3(0.12345)).toBe(0.123);
     expect(sig3(-0.000012345)).toBe(-0.0000123);
     expect(sig3(Number.NaN)).toBeNull();
@@ -78,12 +94,28 @@ describe('episodes of a recorded run', () => {
 const WIDE = -0.00000123;
 
 function episode(algo: Algo, update: number, tokens: number): RecordedEpisode {
-  const steps = Array.from({ length: 10 }, () => ({ action: 'take the butterknife 12 from the countertop 3', valid: true, tokens: tokens / 10 }));
+  const steps = Array.from({ length: 10 }, () => ({
+    action: 'take the butterknife 12 from the countertop 3',
+    valid: true,
+    tokens: tokens / 10,
+  }));
   const per = Array.from({ length: tokens }, () => WIDE);
   return {
-    algo, seed: 1, update, goal: 'put a clean butterknife in the drawer 12.', taskType: 'pick_clean_then_place', won: false, reward: -0.5, advantage: WIDE,
-    skill: { text: 'workflow: '.padEnd(48 * 8, 'x'), valid: true }, ownSkill: { text: 'avoid: '.padEnd(48 * 8, 'y'), valid: false },
-    steps, tokens: Array.from({ length: tokens }, () => 'butterknife'), delta: per, gate: per.map(() => 0.123), coef: per,
+    algo,
+    seed: 1,
+    update,
+    goal: 'put a clean butterknife in the drawer 12.',
+    taskType: 'pick_clean_then_place',
+    won: false,
+    reward: -0.5,
+    advantage: WIDE,
+    skill: { text: 'workflow: '.padEnd(48 * 8, 'x'), valid: true },
+    ownSkill: { text: 'avoid: '.padEnd(48 * 8, 'y'), valid: false },
+    steps,
+    tokens: Array.from({ length: tokens }, () => 'butterknife'),
+    delta: per,
+    gate: per.map(() => 0.123),
+    coef: per,
   };
 }
 
@@ -95,24 +127,49 @@ function episode(algo: Algo, update: number, tokens: number): RecordedEpisode {
 function fullRecord(): RecordedRun {
   const config = defaultConfig('tiny');
   const arms: [Algo, 'main' | 'control' | 'ablation', number][] = [
-    ['grpo', 'main', 6], ['seed', 'main', 6],
-    ['seed-crossgame', 'control', 3], ['seed-annotator', 'control', 3], ['seed-sibling', 'control', 3],
-    ['seed-static', 'ablation', 1], ['opid', 'ablation', 1], ['seed-nogate', 'ablation', 1],
+    ['grpo', 'main', 6],
+    ['seed', 'main', 6],
+    ['seed-crossgame', 'control', 3],
+    ['seed-annotator', 'control', 3],
+    ['seed-sibling', 'control', 3],
+    ['seed-static', 'ablation', 1],
+    ['opid', 'ablation', 1],
+    ['seed-nogate', 'ablation', 1],
   ];
   const updates = 192;
-  const curve = Array.from({ length: updates / 16 + 1 }, (_, k) => [16 * k, 16 * k * 32, 0.1234, 0.5678] as [number, number, number, number]);
+  const curve = Array.from(
+    { length: updates / 16 + 1 },
+    (_, k) => [16 * k, 16 * k * 32, 0.1234, 0.5678] as [number, number, number, number],
+  );
   const interval = { value: 0.1234, ci: [0.0987, 0.1567] as [number, number] };
   const tokens = config.maxSteps * (config.maxCommandTokens + 1);
   return {
-    format: RECORD_FORMAT, version: RECORD_VERSION,
-    command: 'npm run seed -- bench learn --record public/runs/learn.json', commit: 'abc1234-dirty', created: '2025-01-01T00:00:00.000Z',
-    preset: 'tiny', updates, episodesPerUpdate: 32, evalEvery: 16, evalGames: { seen: 140, unseen: 134 }, warmstart: { seen: 0.1234, unseen: 0.1234 },
+    format: RECORD_FORMAT,
+    version: RECORD_VERSION,
+    command: 'npm run seed -- bench learn --record public/runs/learn.json',
+    commit: 'abc1234-dirty',
+    created: '2025-01-01T00:00:00.000Z',
+    preset: 'tiny',
+    updates,
+    episodesPerUpdate: 32,
+    evalEvery: 16,
+    evalGames: { seen: 140, unseen: 134 },
+    warmstart: { seen: 0.1234, unseen: 0.1234 },
     arms: arms.map(([algo, role, seeds]) => ({
-      algo, role, lr: 5e-4, final: { seen: interval, unseen: interval },
+      algo,
+      role,
+      lr: 5e-4,
+      final: { seen: interval, unseen: interval },
       seeds: Array.from({ length: seeds }, (_, s) => ({ seed: s + 1, curve, final: { seen: 0.1234, unseen: 0.5678 } })),
     })),
-    differences: arms.flatMap(([a]) => [{ a, b: 'warm start' as const, seeds: [1, 2, 3, 4, 5, 6], seen: interval, unseen: interval }]),
-    episodes: arms.flatMap(([algo]) => episodeUpdates(updates, 16).flatMap((u) => Array.from({ length: EPISODES_PER_UPDATE }, () => episode(algo, u, tokens)))),
+    differences: arms.flatMap(([a]) => [
+      { a, b: 'warm start' as const, seeds: [1, 2, 3, 4, 5, 6], seen: interval, unseen: interval },
+    ]),
+    episodes: arms.flatMap(([algo]) =>
+      episodeUpdates(updates, 16).flatMap((u) =>
+        Array.from({ length: EPISODES_PER_UPDATE }, () => episode(algo, u, tokens)),
+      ),
+    ),
   };
 }
 
@@ -141,12 +198,18 @@ describe('checking a recorded run', () => {
     };
     const arms = (r: Record<string, unknown>) => r.arms as { seeds: { curve: unknown[] }[]; algo: unknown }[];
     const episodes = (r: Record<string, unknown>) => r.episodes as Record<string, unknown>[];
-    expect(refusal((r) => (r.format = 'learn.json'))).toContain("the record's format is \"learn.json\"");
+    expect(refusal((r) => (r.format = 'learn.json'))).toContain('the record\'s format is "learn.json"');
     expect(refusal((r) => (r.version = 2))).toContain('version 2');
     expect(refusal((r) => (arms(r)[1].algo = 'ppo'))).toBe('arms[1].algo is "ppo", not an algorithm');
-    expect(refusal((r) => (arms(r)[0].seeds[2].curve[3] = [48, 1536, 1.5, 0.5]))).toBe('arms[0].seeds[2].curve[3][2] is 1.5, not a number in [0, 1]');
-    expect(refusal((r) => arms(r)[0].seeds[0].curve.reverse())).toContain('arms[0].seeds[0].curve[1] is at update 176, not after update 192');
-    expect(refusal((r) => (episodes(r)[3].gate as unknown[]).pop())).toBe(`episodes[3].gate has ${defaultConfig('tiny').maxSteps * 13 - 1} numbers for ${defaultConfig('tiny').maxSteps * 13} tokens`);
+    expect(refusal((r) => (arms(r)[0].seeds[2].curve[3] = [48, 1536, 1.5, 0.5]))).toBe(
+      'arms[0].seeds[2].curve[3][2] is 1.5, not a number in [0, 1]',
+    );
+    expect(refusal((r) => arms(r)[0].seeds[0].curve.reverse())).toContain(
+      'arms[0].seeds[0].curve[1] is at update 176, not after update 192',
+    );
+    expect(refusal((r) => (episodes(r)[3].gate as unknown[]).pop())).toBe(
+      `episodes[3].gate has ${defaultConfig('tiny').maxSteps * 13 - 1} numbers for ${defaultConfig('tiny').maxSteps * 13} tokens`,
+    );
     expect(refusal((r) => (episodes(r)[0].update = 500))).toBe('episodes[0].update is 500, not a number in [1, 192]');
     expect(refusal((r) => delete r.arms)).toBe('arms is undefined, not a list');
     expect(refusal((r) => (r.preset = 'huge'))).toBe('preset is "huge", not one of micro, tiny, small');
@@ -155,11 +218,25 @@ describe('checking a recorded run', () => {
   });
 
   it('reads an index and picks its newest record; refuses a file name that leaves the folder', () => {
-    const entry = (file: string, created: string) => ({ file, created, command: 'npm run seed -- bench learn', commit: 'abc1234' });
-    const index = checkRecordIndex({ format: RECORD_INDEX_FORMAT, runs: [entry('a.json', '2025-01-02T00:00:00Z'), entry('b.json', '2025-03-01T00:00:00Z'), entry('c.json', '2025-02-01T00:00:00Z')] });
+    const entry = (file: string, created: string) => ({
+      file,
+      created,
+      command: 'npm run seed -- bench learn',
+      commit: 'abc1234',
+    });
+    const index = checkRecordIndex({
+      format: RECORD_INDEX_FORMAT,
+      runs: [
+        entry('a.json', '2025-01-02T00:00:00Z'),
+        entry('b.json', '2025-03-01T00:00:00Z'),
+        entry('c.json', '2025-02-01T00:00:00Z'),
+      ],
+    });
     expect(newestRecord(index)?.file).toBe('b.json');
     expect(newestRecord({ format: RECORD_INDEX_FORMAT, runs: [] })).toBeNull();
-    expect(() => checkRecordIndex({ format: RECORD_INDEX_FORMAT, runs: [entry('../secret.json', '2025')] })).toThrow('runs[0].file is "../secret.json", not a plain file name ending in .json');
+    expect(() => checkRecordIndex({ format: RECORD_INDEX_FORMAT, runs: [entry('../secret.json', '2025')] })).toThrow(
+      'runs[0].file is "../secret.json", not a plain file name ending in .json',
+    );
     expect(() => checkRecordIndex({ runs: [] })).toThrow("the index's format is undefined");
   });
 });

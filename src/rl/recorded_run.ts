@@ -142,7 +142,10 @@ export function episodeUpdates(updates: number, evalEvery: number, count = EPISO
   for (let u = evalEvery; u < updates; u += evalEvery) evaluated.push(u);
   evaluated.push(updates);
   if (evaluated.length <= count) return evaluated;
-  const picks = Array.from({ length: count }, (_, k) => evaluated[Math.round((k * (evaluated.length - 1)) / (count - 1))]);
+  const picks = Array.from(
+    { length: count },
+    (_, k) => evaluated[Math.round((k * (evaluated.length - 1)) / (count - 1))],
+  );
   return [...new Set(picks)];
 }
 
@@ -175,7 +178,8 @@ export function recordedEpisode(tok: Tokenizer, state: UpdateState, i: number, s
   const from = state.tokenOffsets.length > i + 1 ? state.tokenOffsets[i] : 0;
   const loss = state.skipped ? null : state.loss;
   const distilled = (k: number) => state.inputs?.opdMask[from + k] === 1;
-  const per = (a: Float32Array | undefined, where = (_k: number) => true) => tokens.map((_, k) => (a && where(k) ? sig3(a[from + k]) : null));
+  const per = (a: Float32Array | undefined, where = (_k: number) => true) =>
+    tokens.map((_, k) => (a && where(k) ? sig3(a[from + k]) : null));
   const used = state.used[i] ?? null;
   const written = state.written[i] ?? null;
   return {

@@ -59,7 +59,8 @@ function text(v: unknown, at: string, max = 2000): string {
 }
 
 function num(v: unknown, at: string, lo = -Infinity, hi = Infinity): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) refuse(`${at} is ${show(v)}, not a number in [${lo}, ${hi}]`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi)
+    refuse(`${at} is ${show(v)}, not a number in [${lo}, ${hi}]`);
   return v;
 }
 
@@ -87,7 +88,8 @@ function algo(v: unknown, at: string) {
 }
 
 function preset(v: unknown): string {
-  if (typeof v !== 'string' || !isPresetName(v)) refuse(`preset is ${show(v)}, not one of ${Object.keys(PRESETS).join(', ')}`);
+  if (typeof v !== 'string' || !isPresetName(v))
+    refuse(`preset is ${show(v)}, not one of ${Object.keys(PRESETS).join(', ')}`);
   return v;
 }
 
@@ -116,19 +118,26 @@ function curvePoint(v: unknown, curve: string, i: number, updates: number): Curv
   if (Array.isArray(v) && v.length === 4) {
     const [update, episodes, seen, unseen] = v as unknown[];
     const whole = (x: unknown, hi: number) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= hi;
-    if (whole(update, updates) && whole(episodes, 1e12) && isRateOrNull(seen) && isRateOrNull(unseen)) return v as CurvePoint;
+    if (whole(update, updates) && whole(episodes, 1e12) && isRateOrNull(seen) && isRateOrNull(unseen))
+      return v as CurvePoint;
   }
   const at = `${curve}[${i}]`;
   const p = array(v, at);
   if (p.length !== 4) refuse(`${at} has ${p.length} entries, not [update, episodes, seen, unseen]`);
-  return [whole(p[0], `${at}[0]`, 0, updates), whole(p[1], `${at}[1]`, 0, 1e12), rateOrNull(p[2], `${at}[2]`), rateOrNull(p[3], `${at}[3]`)];
+  return [
+    whole(p[0], `${at}[0]`, 0, updates),
+    whole(p[1], `${at}[1]`, 0, 1e12),
+    rateOrNull(p[2], `${at}[2]`),
+    rateOrNull(p[3], `${at}[3]`),
+  ];
 }
 
 function seedRun(v: unknown, at: string, updates: number): RecordedSeed {
   const o = object(v, at);
   const curve = array(o.curve, `${at}.curve`, updates + 1).map((p, i) => curvePoint(p, `${at}.curve`, i, updates));
   for (let i = 1; i < curve.length; i++) {
-    if (curve[i][0] <= curve[i - 1][0]) refuse(`${at}.curve[${i}] is at update ${curve[i][0]}, not after update ${curve[i - 1][0]}`);
+    if (curve[i][0] <= curve[i - 1][0])
+      refuse(`${at}.curve[${i}] is at update ${curve[i][0]}, not after update ${curve[i - 1][0]}`);
   }
   return { seed: whole(o.seed, `${at}.seed`, 0, 1e9), curve, final: split(o.final, `${at}.final`, rate) };
 }
@@ -174,7 +183,11 @@ function episode(v: unknown, at: string, updates: number): RecordedEpisode {
   const tokens = array(o.tokens, `${at}.tokens`, 10_000).map((t, k) => text(t, `${at}.tokens[${k}]`, 100));
   const steps = array(o.steps, `${at}.steps`, 1000).map((s, k): RecordedStep => {
     const step = object(s, `${at}.steps[${k}]`);
-    return { action: text(step.action, `${at}.steps[${k}].action`), valid: bool(step.valid, `${at}.steps[${k}].valid`), tokens: whole(step.tokens, `${at}.steps[${k}].tokens`, 0, 10_000) };
+    return {
+      action: text(step.action, `${at}.steps[${k}].action`),
+      valid: bool(step.valid, `${at}.steps[${k}].valid`),
+      tokens: whole(step.tokens, `${at}.steps[${k}].tokens`, 0, 10_000),
+    };
   });
   const counted = steps.reduce((n, s) => n + s.tokens, 0);
   if (counted !== tokens.length) refuse(`${at}.steps count ${counted} tokens, but the episode has ${tokens.length}`);
@@ -199,7 +212,8 @@ function episode(v: unknown, at: string, updates: number): RecordedEpisode {
 
 /** A recorded run read from JSON text, checked field by field; throws RecordedRunError (one line) if it is not one. */
 export function parseRecordedRun(json: string): RecordedRun {
-  if (json.length > MAX_RECORD_BYTES) refuse(`the record is ${json.length} bytes, over the ${MAX_RECORD_BYTES}-byte budget`);
+  if (json.length > MAX_RECORD_BYTES)
+    refuse(`the record is ${json.length} bytes, over the ${MAX_RECORD_BYTES}-byte budget`);
   let v: unknown;
   try {
     v = JSON.parse(json);
@@ -211,8 +225,10 @@ export function parseRecordedRun(json: string): RecordedRun {
 
 function checkRecordedRun(v: unknown): RecordedRun {
   const o = object(v, 'the record');
-  if (o.format !== RECORD_FORMAT) refuse(`the record's format is ${show(o.format)}, not ${JSON.stringify(RECORD_FORMAT)}`);
-  if (o.version !== RECORD_VERSION) refuse(`the record is of version ${show(o.version)}; this page reads version ${RECORD_VERSION}`);
+  if (o.format !== RECORD_FORMAT)
+    refuse(`the record's format is ${show(o.format)}, not ${JSON.stringify(RECORD_FORMAT)}`);
+  if (o.version !== RECORD_VERSION)
+    refuse(`the record is of version ${show(o.version)}; this page reads version ${RECORD_VERSION}`);
   const updates = whole(o.updates, 'updates', 1, 1e9);
   const games = object(o.evalGames, 'evalGames');
   return {
@@ -225,7 +241,10 @@ function checkRecordedRun(v: unknown): RecordedRun {
     updates,
     episodesPerUpdate: whole(o.episodesPerUpdate, 'episodesPerUpdate', 1, 1e6),
     evalEvery: whole(o.evalEvery, 'evalEvery', 1, 1e9),
-    evalGames: { seen: whole(games.seen, 'evalGames.seen', 0, 1e6), unseen: whole(games.unseen, 'evalGames.unseen', 0, 1e6) },
+    evalGames: {
+      seen: whole(games.seen, 'evalGames.seen', 0, 1e6),
+      unseen: whole(games.unseen, 'evalGames.unseen', 0, 1e6),
+    },
     warmstart: split(o.warmstart, 'warmstart', rate),
     arms: array(o.arms, 'arms', 100).map((a, i) => arm(a, `arms[${i}]`, updates)),
     differences: array(o.differences, 'differences', 1000).map((d, i) => difference(d, `differences[${i}]`)),
@@ -236,17 +255,27 @@ function checkRecordedRun(v: unknown): RecordedRun {
 /** runs/index.json, checked; a record's file name must be a plain name beside the index. */
 export function checkRecordIndex(v: unknown): RecordIndex {
   const o = object(v, 'the index');
-  if (o.format !== RECORD_INDEX_FORMAT) refuse(`the index's format is ${show(o.format)}, not ${JSON.stringify(RECORD_INDEX_FORMAT)}`);
+  if (o.format !== RECORD_INDEX_FORMAT)
+    refuse(`the index's format is ${show(o.format)}, not ${JSON.stringify(RECORD_INDEX_FORMAT)}`);
   const runs = array(o.runs, 'runs', 1000).map((r, i): RecordIndexEntry => {
     const e = object(r, `runs[${i}]`);
     const file = text(e.file, `runs[${i}].file`, 200);
-    if (!/^[A-Za-z0-9._-]+\.json$/.test(file) || file.startsWith('.')) refuse(`runs[${i}].file is ${show(file)}, not a plain file name ending in .json`);
-    return { file, created: text(e.created, `runs[${i}].created`, 100), command: text(e.command, `runs[${i}].command`), commit: text(e.commit, `runs[${i}].commit`, 100) };
+    if (!/^[A-Za-z0-9._-]+\.json$/.test(file) || file.startsWith('.'))
+      refuse(`runs[${i}].file is ${show(file)}, not a plain file name ending in .json`);
+    return {
+      file,
+      created: text(e.created, `runs[${i}].created`, 100),
+      command: text(e.command, `runs[${i}].command`),
+      commit: text(e.commit, `runs[${i}].commit`, 100),
+    };
   });
   return { format: RECORD_INDEX_FORMAT, runs };
 }
 
 /** The index's newest record (by its `created` time), or null when it lists none. */
 export function newestRecord(index: RecordIndex): RecordIndexEntry | null {
-  return index.runs.reduce<RecordIndexEntry | null>((best, r) => (best === null || Date.parse(r.created) > Date.parse(best.created) ? r : best), null);
+  return index.runs.reduce<RecordIndexEntry | null>(
+    (best, r) => (best === null || Date.parse(r.created) > Date.parse(best.created) ? r : best),
+    null,
+  );
 }

@@ -19,7 +19,12 @@ import { episodeText, type Trajectory } from './rollout.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The trajectory's scored sequences with `skill` in the context, scoring the same command tokens. */
-export function skillSequences(run: UpdateContext, t: Trajectory, skill: string, config: TrainConfig): ScoredSequence[] {
+export function skillSequences(
+  run: UpdateContext,
+  t: Trajectory,
+  skill: string,
+  config: TrainConfig,
+): ScoredSequence[] {
   const { tok } = run;
   const maxLen = run.backend.config.contextLength;
   if (t.layout === 'episode') {
@@ -29,7 +34,13 @@ export function skillSequences(run: UpdateContext, t: Trajectory, skill: string,
   const text = episodeText(t);
   return t.commands.map((c, step) => {
     const before = { ...text, steps: text.steps.slice(0, step) };
-    const ctx = policyContext(tok, before, { history: config.history, maxLen, reserve: config.maxCommandTokens + 1, skill, skillAfterPage: config.skillAfterPage === 1 });
+    const ctx = policyContext(tok, before, {
+      history: config.history,
+      maxLen,
+      reserve: config.maxCommandTokens + 1,
+      skill,
+      skillAfterPage: config.skillAfterPage === 1,
+    });
     const ids = new Int32Array(ctx.length + c.ids.length);
     ids.set(ctx, 0);
     ids.set(c.ids, ctx.length);
@@ -43,9 +54,18 @@ function sampledTokens(t: Trajectory): Int32Array {
 }
 
 /** The trajectories' skill-conditioned batch scored by the pre-update weights: per token l_skill, and the whole rows when `rows`. */
-async function scoreWithSkills(run: UpdateContext, ts: readonly Trajectory[], skills: readonly string[], config: TrainConfig, rows: boolean): Promise<{ lSkill: Float32Array; rows: Float32Array | null; masks: Uint32Array }> {
+async function scoreWithSkills(
+  run: UpdateContext,
+  ts: readonly Trajectory[],
+  skills: readonly string[],
+  config: TrainConfig,
+  rows: boolean,
+): Promise<{ lSkill: Float32Array; rows: Float32Array | null; masks: Uint32Array }> {
   const V = run.backend.config.vocabSize;
-  const batch = packBatch(ts.flatMap((t, i) => skillSequences(run, t, skills[i], config)), run.tok.padId);
+  const batch = packBatch(
+    ts.flatMap((t, i) => skillSequences(run, t, skills[i], config)),
+    run.tok.padId,
+  );
   if (!rows) return { lSkill: await run.backend.score(batch, 'current'), rows: null, masks: batch.masks };
   const all = await run.backend.scoreRows(batch, 'current');
   const targets = Int32Array.from(ts.flatMap((t) => Array.from(sampledTokens(t))));
@@ -57,14 +77,26 @@ async function scoreWithSkills(run: UpdateContext, ts: readonly Trajectory[], sk
  * skill of the same type), so that positions only this game's facts explain weigh less; 1 where a
  * trajectory has no second teacher.
  */
-async function advisorWeights(run: UpdateContext, st: UpdateState, usable: readonly Trajectory[], own: Float32Array, masks: Uint32Array): Promise<Float32Array> {
+async function advisorWeights(
+  run: UpdateContext,
+  st: UpdateState,
+  usable: readonly Trajectory[],
+  own: Float32Array,
+  masks: Uint32Array,
+): Promise<Float32Array> {
   const V = run.backend.config.vocabSize;
   const words = maskWords(V);
   const off = st.tokenOffsets;
   const weight = new Float32Array(off[st.trajectories.length]).fill(1);
   const pairs = usable.map((t, u) => ({ t, u })).filter(({ t }) => st.advisor?.[t.index]?.ok);
   if (pairs.length === 0) return weight;
-  const other = await scoreWithSkills(run, pairs.map((p) => p.t), pairs.map((p) => st.advisor![p.t.index]!.text), st.config, true);
+  const other = await scoreWithSkills(
+    run,
+    pairs.map((p) => p.t),
+    pairs.map((p) => st.advisor![p.t.index]!.text),
+    st.config,
+    true,
+  );
   const ownStart: number[] = [];
   usable.reduce((k, t) => (ownStart.push(k), k + t.lOld.length), 0);
   const kl = new Float32Array(1);
@@ -72,7 +104,15 @@ async function advisorWeights(run: UpdateContext, st: UpdateState, usable: reado
   for (const { t, u } of pairs) {
     for (let i = 0; i < t.lOld.length; i++, j++) {
       const k = ownStart[u] + i;
-      distilDivergence(kl, own.subarray(k * V, (k + 1) * V), other.rows!.subarray(j * V, (j + 1) * V), masks.subarray(k * words, (k + 1) * words), 1, V, 0);
+      distilDivergence(
+        kl,
+        own.subarray(k * V, (k + 1) * V),
+        other.rows!.subarray(j * V, (j + 1) * V),
+        masks.subarray(k * words, (k + 1) * words),
+        1,
+        V,
+        0,
+      );
       weight[off[t.index] + i] = Math.exp(-st.config.advisorAlpha * Math.max(0, kl[0]));
     }
   }
@@ -94,7 +134,13 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
   let distilWeight: Float32Array | undefined;
   const usable = ts.filter((_, i) => st.used[i]?.ok);
   if (usable.length > 0) {
-    const scored = await scoreWithSkills(run, usable, usable.map((t) => st.used[t.index]!.text), config, exact);
+    const scored = await scoreWithSkills(
+      run,
+      usable,
+      usable.map((t) => st.used[t.index]!.text),
+      config,
+      exact,
+    );
     let k = 0;
     for (const t of usable) {
       const n = t.lOld.length;
@@ -103,7 +149,8 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
       opdMask.fill(1, off[t.index], off[t.index + 1]);
       k += n;
     }
-    if (exact && config.advisorAlpha > 0 && st.advisor) distilWeight = await advisorWeights(run, st, usable, scored.rows!, scored.masks);
+    if (exact && config.advisorAlpha > 0 && st.advisor)
+      distilWeight = await advisorWeights(run, st, usable, scored.rows!, scored.masks);
   }
   const all = ts.flatMap((t) => t.sequences);
   const lRef = config.klCoef > 0 ? await backend.score(packBatch(all, tok.padId), 'reference') : lOld.slice();
@@ -111,7 +158,8 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
   ts.forEach((_, i) => advantage.fill(st.advantages[i], off[i], off[i + 1]));
   if (exact && config.rewardDirected === 1) {
     // Distil only where the skill moves the sampled token the way the reward does.
-    for (let k = 0; k < nTok; k++) if (opdMask[k] && Math.sign(lSkill[k] - lOld[k]) !== Math.sign(advantage[k])) opdMask[k] = 0;
+    for (let k = 0; k < nTok; k++)
+      if (opdMask[k] && Math.sign(lSkill[k] - lOld[k]) !== Math.sign(advantage[k])) opdMask[k] = 0;
   }
   if (run.algo === 'opid') {
     // OPID: the shift enters the advantage; before the step l_student = l_old, so Delta = l_skill - l_old.

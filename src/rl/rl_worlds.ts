@@ -7,5 +7,7 @@ import type { RlWorld } from './rl_world.ts';
 import { shopRl } from './shop_rl.ts';
 
 export function rlWorldOf(env: Environment): RlWorld {
-  return (env.name === 'shop' ? shopRl(env as ShopEnvironment) : householdRl((env as HouseholdEnvironment).scale)) as RlWorld;
+  return (
+    env.name === 'shop' ? shopRl(env as ShopEnvironment) : householdRl((env as HouseholdEnvironment).scale)
+  ) as RlWorld;
 }

@@ -19,7 +19,14 @@ import type { Rng } from '../common/rng.ts';
 import type { Environment, Episode, EpisodeStep } from '../env/environment.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { ACT } from '../text/markers.ts';
-import { observationTokens, openingRoomText, policyContext, skillTokens, taskTokens, type EpisodeText } from '../text/prompts.ts';
+import {
+  observationTokens,
+  openingRoomText,
+  policyContext,
+  skillTokens,
+  taskTokens,
+  type EpisodeText,
+} from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
@@ -67,7 +74,10 @@ export interface Trajectory<S = unknown, R extends EpisodeStep = EpisodeStep> {
   tokenStep: Int32Array;
 }
 
-export function episodeText(t: { goal: string; records: readonly EpisodeStep[] }, steps = t.records.length - 1): EpisodeText {
+export function episodeText(
+  t: { goal: string; records: readonly EpisodeStep[] },
+  steps = t.records.length - 1,
+): EpisodeText {
   return {
     goal: t.goal,
     opening: t.records[0].observation,
@@ -117,17 +127,34 @@ export async function rollout<S, R extends EpisodeStep>(
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
   const act = tok.id(ACT);
   // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
-  const skillBlocks = scenes.map((_, i) => (skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : []));
+  const skillBlocks = scenes.map((_, i) =>
+    skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : [],
+  );
   const decoder = backend.openDecoder(Math.max(1, n));
   const goals = scenes.map((scene) => env.goal(scene));
   const live: Live<R>[] = scenes.map((scene) => ({
-    game: env.episode(scene, options.maxSteps), ids: [], commands: [], contexts: [], lOld: [], truncated: false, done: false,
+    game: env.episode(scene, options.maxSteps),
+    ids: [],
+    commands: [],
+    contexts: [],
+    lOld: [],
+    truncated: false,
+    done: false,
   }));
   const out: (Trajectory<S, R> | null)[] = new Array(n).fill(null);
   const finish = (i: number) => {
     const l = live[i];
     l.done = true;
-    out[i] = buildTrajectory(l, i, tasks[i], scenes[i], { goal: goals[i], taskType: env.taskType(scenes[i]) }, windowed, tok, words);
+    out[i] = buildTrajectory(
+      l,
+      i,
+      tasks[i],
+      scenes[i],
+      { goal: goals[i], taskType: env.taskType(scenes[i]) },
+      windowed,
+      tok,
+      words,
+    );
     onFinish?.(out[i]!);
   };
   try {
@@ -141,15 +168,26 @@ export async function rollout<S, R extends EpisodeStep>(
         let feed: number[];
         if (windowed) {
           const context = policyContext(tok, episodeText({ goal: goals[i], records: l.game.records }), {
-            history: options.history, maxLen, reserve: commandRoom(l.state, options.maxCommandTokens), skill: skills[i] ?? undefined, skillAfterPage: options.skillAfterPage,
+            history: options.history,
+            maxLen,
+            reserve: commandRoom(l.state, options.maxCommandTokens),
+            skill: skills[i] ?? undefined,
+            skillAfterPage: options.skillAfterPage,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
           feed = context;
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
-          feed = [...(steps === 0 ? [...taskTokens(tok, goals[i]), ...skillBlocks[i]] : []), ...observationTokens(tok, obs), act];
-          if (l.ids.length + feed.length + commandRoom(l.state, options.maxCommandTokens) > episodeBudget + skillBlocks[i].length) {
+          feed = [
+            ...(steps === 0 ? [...taskTokens(tok, goals[i]), ...skillBlocks[i]] : []),
+            ...observationTokens(tok, obs),
+            act,
+          ];
+          if (
+            l.ids.length + feed.length + commandRoom(l.state, options.maxCommandTokens) >
+            episodeBudget + skillBlocks[i].length
+          ) {
             l.truncated = true;
             finish(i);
             continue;
@@ -161,7 +199,9 @@ export async function rollout<S, R extends EpisodeStep>(
       }
       if (acting.length === 0) break;
       const admissible = acting.map((i) => live[i].state?.admissible ?? live[i].game.admissibleCommands());
-      const tries = options.constrained ? acting.map((i) => CommandTrie.fromEncoded(tok, live[i].state!.encoded, live[i].state!.slot)) : null;
+      const tries = options.constrained
+        ? acting.map((i) => CommandTrie.fromEncoded(tok, live[i].state!.encoded, live[i].state!.slot))
+        : null;
       const node = new Array<number>(acting.length).fill(0);
       const sampled: number[][] = acting.map(() => []);
       const chosenMasks: Uint32Array[][] = acting.map(() => []);
@@ -224,7 +264,11 @@ export function rolloutOptions(config: TrainConfig): RolloutOptions {
 }
 
 /** The scenes of update u: tasksPerUpdate train games, each repeated groupSize times. */
-export function updateScenes<S>(run: { seed: number; world: { env: Pick<Environment<S>, 'trainScene'> } }, update: number, config: TrainConfig): { scenes: S[]; tasks: number[] } {
+export function updateScenes<S>(
+  run: { seed: number; world: { env: Pick<Environment<S>, 'trainScene'> } },
+  update: number,
+  config: TrainConfig,
+): { scenes: S[]; tasks: number[] } {
   const scenes: S[] = [];
   const tasks: number[] = [];
   for (let b = 0; b < config.tasksPerUpdate; b++) {
@@ -240,10 +284,23 @@ export function updateScenes<S>(run: { seed: number; world: { env: Pick<Environm
 }
 
 /** Stage 1: plays the update's episodes, fills trajectories, scenes, token offsets and the played counts. */
-export async function rolloutStage<S, R extends EpisodeStep>(run: UpdateContext<S, R>, st: UpdateState<S, R>, onTrajectory?: (t: Trajectory<S, R>) => void): Promise<void> {
+export async function rolloutStage<S, R extends EpisodeStep>(
+  run: UpdateContext<S, R>,
+  st: UpdateState<S, R>,
+  onTrajectory?: (t: Trajectory<S, R>) => void,
+): Promise<void> {
   const { config } = st;
   const { scenes, tasks } = updateScenes(run, st.update, config);
-  st.trajectories = await rollout(run.world.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, 'rollout'), onTrajectory);
+  st.trajectories = await rollout(
+    run.world.env,
+    run.backend,
+    run.tok,
+    scenes,
+    tasks,
+    rolloutOptions(config),
+    updateRng(run.seed, st.update, 'rollout'),
+    onTrajectory,
+  );
   st.played = st.trajectories.length;
   st.playedWins = st.trajectories.filter((t) => t.won).length;
   for (let round = 1; round <= config.resampleRounds; round++) {
@@ -260,12 +317,19 @@ export async function rolloutStage<S, R extends EpisodeStep>(run: UpdateContext<
  * Replaces every group whose episodes all got the same reward by a group of a fresh train task (drawn from
  * an index range no update uses); returns false when no group was flat.
  */
-async function resampleFlatGroups<S, R extends EpisodeStep>(run: UpdateContext<S, R>, st: UpdateState<S, R>, round: number, onTrajectory?: (t: Trajectory<S, R>) => void): Promise<boolean> {
+async function resampleFlatGroups<S, R extends EpisodeStep>(
+  run: UpdateContext<S, R>,
+  st: UpdateState<S, R>,
+  round: number,
+  onTrajectory?: (t: Trajectory<S, R>) => void,
+): Promise<boolean> {
   const { config } = st;
   const G = config.groupSize;
   const flat: number[] = [];
   for (let b = 0; b < config.tasksPerUpdate; b++) {
-    const rewards = st.trajectories.slice(b * G, (b + 1) * G).map((t) => totalReward(t, config.winReward, config.invalidPenalty));
+    const rewards = st.trajectories
+      .slice(b * G, (b + 1) * G)
+      .map((t) => totalReward(t, config.winReward, config.invalidPenalty));
     if (rewards.every((r) => r === rewards[0])) flat.push(b);
   }
   if (flat.length === 0) return false;
@@ -279,7 +343,16 @@ async function resampleFlatGroups<S, R extends EpisodeStep>(run: UpdateContext<S
       tasks.push(b);
     }
   }
-  const fresh = await rollout(run.world.env, run.backend, run.tok, scenes, tasks, rolloutOptions(config), updateRng(run.seed, st.update, `rollout/${round}`), onTrajectory);
+  const fresh = await rollout(
+    run.world.env,
+    run.backend,
+    run.tok,
+    scenes,
+    tasks,
+    rolloutOptions(config),
+    updateRng(run.seed, st.update, `rollout/${round}`),
+    onTrajectory,
+  );
   st.played = (st.played ?? 0) + fresh.length;
   st.playedWins = (st.playedWins ?? 0) + fresh.filter((t) => t.won).length;
   flat.forEach((b, k) => {

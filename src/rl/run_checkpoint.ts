@@ -9,7 +9,11 @@ import { copyPool } from './hindsight.ts';
 import { checkRunReference, runMetadata, type RunMetadata } from './run_metadata.ts';
 import type { Trainer } from './trainer.ts';
 
-export async function runCheckpoints(trainer: Trainer, preset: PresetName, vocabHash: string): Promise<{ current: Checkpoint; reference: Checkpoint }> {
+export async function runCheckpoints(
+  trainer: Trainer,
+  preset: PresetName,
+  vocabHash: string,
+): Promise<{ current: Checkpoint; reference: Checkpoint }> {
   const be = trainer.backend;
   const metadata: RunMetadata = {
     stage: 'rl',
@@ -25,8 +29,20 @@ export async function runCheckpoints(trainer: Trainer, preset: PresetName, vocab
     crossgamePool: copyPool(trainer.crossgamePool),
   };
   return {
-    current: { config: be.config, vocabHash, params: await be.readParameters('current'), optimizer: await be.readOptimizerState(), metadata: { ...metadata } },
-    reference: { config: be.config, vocabHash, params: await be.readParameters('reference'), optimizer: null, metadata: { stage: 'reference', algo: trainer.algo, seed: trainer.seed } },
+    current: {
+      config: be.config,
+      vocabHash,
+      params: await be.readParameters('current'),
+      optimizer: await be.readOptimizerState(),
+      metadata: { ...metadata },
+    },
+    reference: {
+      config: be.config,
+      vocabHash,
+      params: await be.readParameters('reference'),
+      optimizer: null,
+      metadata: { stage: 'reference', algo: trainer.algo, seed: trainer.seed },
+    },
   };
 }
 
@@ -39,13 +55,19 @@ export async function restoreRun(trainer: Trainer, current: Checkpoint, referenc
   const meta = runMetadata(current);
   checkRunReference(reference, current, meta);
   if (meta.algo !== trainer.algo || meta.seed !== trainer.seed) {
-    throw new RangeError(`the checkpoint is of ${meta.algo} seed ${meta.seed}, the run is ${trainer.algo} seed ${trainer.seed}`);
+    throw new RangeError(
+      `the checkpoint is of ${meta.algo} seed ${meta.seed}, the run is ${trainer.algo} seed ${trainer.seed}`,
+    );
   }
   const difference = configDifference(current.config, trainer.backend.config);
   if (difference) throw new RangeError(`the checkpoint's model differs from the run's: ${difference}`);
   const env = trainer.world.env;
-  if ((meta.env ?? 'household') !== env.name) throw new RangeError(`the checkpoint's run played the ${meta.env ?? 'household'}, this run plays the ${env.name}`);
-  if (meta.scale !== env.variant) throw new RangeError(`the checkpoint's run played ${meta.scale} ${env.name === 'household' ? 'rooms' : 'games'}, this run plays ${env.variant} ${env.name === 'household' ? 'rooms' : 'games'}`);
+  if ((meta.env ?? 'household') !== env.name)
+    throw new RangeError(`the checkpoint's run played the ${meta.env ?? 'household'}, this run plays the ${env.name}`);
+  if (meta.scale !== env.variant)
+    throw new RangeError(
+      `the checkpoint's run played ${meta.scale} ${env.name === 'household' ? 'rooms' : 'games'}, this run plays ${env.variant} ${env.name === 'household' ? 'rooms' : 'games'}`,
+    );
   const be = trainer.backend;
   await be.writeParameters(reference.params);
   await be.setReferenceFromCurrent();

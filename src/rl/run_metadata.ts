@@ -6,7 +6,14 @@
 import { ENVIRONMENT_NAMES, isEnvironmentName, type EnvironmentName } from '../env/environment.ts';
 import { VARIANTS, WORLD_TASK_TYPES } from '../env/world_facts.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
-import { configDifference, isPresetName, presetConfig, presetOfConfig, PRESETS, type PresetName } from '../model/config.ts';
+import {
+  configDifference,
+  isPresetName,
+  presetConfig,
+  presetOfConfig,
+  PRESETS,
+  type PresetName,
+} from '../model/config.ts';
 import { quote } from '../common/json.ts';
 import { checkConfig, currentAlgoName, isAlgo, TRAIN_SETTINGS, type TrainConfig } from './config.ts';
 import { CROSSGAME_POOL_SIZE, type CrossgamePool, type SkillLibrary } from './hindsight.ts';
@@ -31,7 +38,8 @@ export interface RunMetadata {
 /** The most updates a run may claim (a page run does about one a second, a CLI run at most 10^6). */
 export const MAX_RUN_UPDATES = 1e9;
 /** The most episodes one update plays: every group of every task, in the first round and each resampling round. */
-const MAX_EPISODES_PER_UPDATE = TRAIN_SETTINGS.groupSize.max * TRAIN_SETTINGS.tasksPerUpdate.max * (1 + TRAIN_SETTINGS.resampleRounds.max);
+const MAX_EPISODES_PER_UPDATE =
+  TRAIN_SETTINGS.groupSize.max * TRAIN_SETTINGS.tasksPerUpdate.max * (1 + TRAIN_SETTINGS.resampleRounds.max);
 /** The most optimizer steps a checkpoint may count: every update of the longest run at the most epochs. */
 const MAX_OPTIMIZER_STEPS = MAX_RUN_UPDATES * TRAIN_SETTINGS.epochs.max;
 /** Seeds are 32-bit unsigned integers (common/rng.ts). */
@@ -45,16 +53,19 @@ function refuse(what: string): never {
 
 function wholeIn(m: Record<string, unknown>, key: string, min: number, max: number): number {
   const v = m[key];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) refuse(`metadata.${key} is ${quote(v)}, not a whole number in [${min}, ${max}]`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    refuse(`metadata.${key} is ${quote(v)}, not a whole number in [${min}, ${max}]`);
   return v;
 }
 
 /** seed-static's library and seed-crossgame's pool: skills by task type, at most `most` of each. */
 function checkSkills(v: unknown, what: string, most: number, taskTypes: readonly string[]): void {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) refuse(`${what} is ${quote(v)}, not skills by task type`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    refuse(`${what} is ${quote(v)}, not skills by task type`);
   for (const [type, skills] of Object.entries(v)) {
     if (!taskTypes.includes(type)) refuse(`${what} names ${quote(type)}, not a task type`);
-    if (!Array.isArray(skills) || skills.some((s) => typeof s !== 'string' || s.length > MAX_SKILL_CHARS)) refuse(`${what} of ${type} is not a list of skills`);
+    if (!Array.isArray(skills) || skills.some((s) => typeof s !== 'string' || s.length > MAX_SKILL_CHARS))
+      refuse(`${what} of ${type} is not a list of skills`);
     if (skills.length > most) refuse(`${what} of ${type} holds ${skills.length} skills, more than ${most}`);
   }
 }
@@ -66,32 +77,41 @@ function checkSkills(v: unknown, what: string, most: number, taskTypes: readonly
 export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
   const m = ck.metadata;
   if (m.stage !== 'rl') refuse('not a training-run checkpoint (metadata.stage is not "rl")');
-  if (typeof m.algo !== 'string' || !isAlgo(currentAlgoName(m.algo))) refuse(`metadata.algo is ${quote(m.algo)}, not an algorithm`);
-  if (typeof m.preset !== 'string' || !isPresetName(m.preset)) refuse(`metadata.preset is ${quote(m.preset)}, not one of ${Object.keys(PRESETS).join(', ')}`);
+  if (typeof m.algo !== 'string' || !isAlgo(currentAlgoName(m.algo)))
+    refuse(`metadata.algo is ${quote(m.algo)}, not an algorithm`);
+  if (typeof m.preset !== 'string' || !isPresetName(m.preset))
+    refuse(`metadata.preset is ${quote(m.preset)}, not one of ${Object.keys(PRESETS).join(', ')}`);
   const difference = configDifference(ck.config, presetConfig(m.preset, ck.config.vocabSize));
   if (difference) {
     const of = presetOfConfig(ck.config);
-    refuse(`its metadata names the ${m.preset} preset, but its weights are ${of ? `of the ${of} preset` : 'of no preset'} (${difference})`);
+    refuse(
+      `its metadata names the ${m.preset} preset, but its weights are ${of ? `of the ${of} preset` : 'of no preset'} (${difference})`,
+    );
   }
   if (preset !== undefined && m.preset !== preset) refuse(`it is a run of the ${m.preset} preset, not of ${preset}`);
   const env = m.env ?? 'household';
-  if (typeof env !== 'string' || !isEnvironmentName(env)) refuse(`metadata.env is ${quote(m.env)}, not one of ${ENVIRONMENT_NAMES.join(', ')}`);
-  if (typeof m.scale !== 'string' || !VARIANTS[env].includes(m.scale)) refuse(`metadata.scale is ${quote(m.scale)}, not one of ${VARIANTS[env].join(', ')} (the ${env}'s)`);
+  if (typeof env !== 'string' || !isEnvironmentName(env))
+    refuse(`metadata.env is ${quote(m.env)}, not one of ${ENVIRONMENT_NAMES.join(', ')}`);
+  if (typeof m.scale !== 'string' || !VARIANTS[env].includes(m.scale))
+    refuse(`metadata.scale is ${quote(m.scale)}, not one of ${VARIANTS[env].join(', ')} (the ${env}'s)`);
   const taskTypes = WORLD_TASK_TYPES[env];
   const seed = wholeIn(m, 'seed', 0, MAX_SEED);
   const updates = wholeIn(m, 'updates', 0, MAX_RUN_UPDATES);
   const episodes = wholeIn(m, 'episodes', 0, updates * MAX_EPISODES_PER_UPDATE);
-  if (typeof m.config !== 'object' || m.config === null || Array.isArray(m.config)) refuse(`metadata.config is ${quote(m.config)}, not the run's settings`);
+  if (typeof m.config !== 'object' || m.config === null || Array.isArray(m.config))
+    refuse(`metadata.config is ${quote(m.config)}, not the run's settings`);
   let config: TrainConfig;
   try {
     config = checkConfig({ ...(m.config as TrainConfig) });
   } catch (err) {
     refuse(`metadata.config: ${(err as Error).message}`);
   }
-  if (m.staticLibrary !== null) checkSkills(m.staticLibrary, 'metadata.staticLibrary', TRAIN_SETTINGS.staticTasks.max, taskTypes);
+  if (m.staticLibrary !== null)
+    checkSkills(m.staticLibrary, 'metadata.staticLibrary', TRAIN_SETTINGS.staticTasks.max, taskTypes);
   if (m.crossgamePool !== undefined) checkSkills(m.crossgamePool, 'the crossgame pool', CROSSGAME_POOL_SIZE, taskTypes);
   if (!ck.optimizer) refuse('it holds no optimizer state, which a run checkpoint has');
-  if (ck.optimizer.step > MAX_OPTIMIZER_STEPS) refuse(`the optimizer's step ${ck.optimizer.step} is more than ${MAX_OPTIMIZER_STEPS}, the most a run takes`);
+  if (ck.optimizer.step > MAX_OPTIMIZER_STEPS)
+    refuse(`the optimizer's step ${ck.optimizer.step} is more than ${MAX_OPTIMIZER_STEPS}, the most a run takes`);
   if (allZero(ck.params)) refuse('its weights are all zero, not a trained or initialised model');
   return {
     stage: 'rl',

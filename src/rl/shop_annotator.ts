@@ -26,7 +26,16 @@
 import type { ShopStepRecord } from '../env/shop/game.ts';
 import type { ShopGoal } from '../env/shop/goal.ts';
 import { CATEGORIES } from '../env/shop/categories.ts';
-import { formatShopSkill, priceOfCents, shopOptionTerms, shopTerms, type ShopAction, type ShopFact, type ShopMistake, type ShopSkill } from '../text/shop_skill.ts';
+import {
+  formatShopSkill,
+  priceOfCents,
+  shopOptionTerms,
+  shopTerms,
+  type ShopAction,
+  type ShopFact,
+  type ShopMistake,
+  type ShopSkill,
+} from '../text/shop_skill.ts';
 import { parseShopSkill } from '../text/shop_skill_parser.ts';
 import { itemPage, listedItems, resultsPageNumber, type ItemPage } from './shop_observed.ts';
 
@@ -77,7 +86,8 @@ function lastItemPage(records: readonly ShopStepRecord[], end = records.length):
     if (!page) continue;
     // The tiny shop stops listing an option once it is chosen: the item offers what any page of this visit listed.
     const offered = new Set(page.optionParts);
-    for (let j = i - 1; j >= 0 && records[j].page === 'item'; j--) for (const part of itemPage(records[j])?.optionParts ?? []) offered.add(part);
+    for (let j = i - 1; j >= 0 && records[j].page === 'item'; j--)
+      for (const part of itemPage(records[j])?.optionParts ?? []) offered.add(part);
     return { ...page, optionParts: [...offered] };
   }
   return null;
@@ -102,9 +112,13 @@ function workflow(records: readonly ShopStepRecord[], goal: ShopGoal): ShopSkill
   const { page, firstPage } = openedFrom(records);
   if (page > 1) actions.push({ verb: 'next' });
   const says = goalTitleTerms(goal);
-  actions.push({ verb: 'click', item: { title: { lacks: false, terms: says }, price: { over: false, price: priceOfCents(goal.priceUpperCents) } } });
+  actions.push({
+    verb: 'click',
+    item: { title: { lacks: false, terms: says }, price: { over: false, price: priceOfCents(goal.priceUpperCents) } },
+  });
   const chosen = [...(item?.selected ?? [])].filter(([name, value]) => goal.options[name] === value);
-  if (chosen.length) actions.push({ verb: 'choose', options: chosen.map(([name, value]) => shopOptionTerms(name, value)) });
+  if (chosen.length)
+    actions.push({ verb: 'choose', options: chosen.map(([name, value]) => shopOptionTerms(name, value)) });
   actions.push({ verb: 'buy' });
   const facts: ShopFact[] = [];
   if (item) facts.push({ kind: 'cost', price: priceOfCents(item.cents) });
@@ -117,12 +131,20 @@ function workflow(records: readonly ShopStepRecord[], goal: ShopGoal): ShopSkill
 }
 
 /** The mistake of a purchase that earned less than 1, and its signs. */
-function wrongPurchase(records: readonly ShopStepRecord[], goal: ShopGoal, signs: ShopFact[], facts: ShopFact[]): ShopMistake {
+function wrongPurchase(
+  records: readonly ShopStepRecord[],
+  goal: ShopGoal,
+  signs: ShopFact[],
+  facts: ShopFact[],
+): ShopMistake {
   const item = lastItemPage(records);
   if (item === null) return { kind: 'doing', action: { verb: 'buy' } };
   const titled: ShopFact = { kind: 'titled', terms: shopTerms(item.title) };
   const title = wordsOf(item.title);
-  const lacks = (terms: string[]): ShopMistake => ({ kind: 'doing', action: { verb: 'buy', item: { title: { lacks: true, terms } } } });
+  const lacks = (terms: string[]): ShopMistake => ({
+    kind: 'doing',
+    action: { verb: 'buy', item: { title: { lacks: true, terms } } },
+  });
   const type = shopTerms(goal.typeName);
   if (!holdsAll(title, type)) {
     signs.push(titled);
@@ -130,7 +152,10 @@ function wrongPurchase(records: readonly ShopStepRecord[], goal: ShopGoal, signs
   }
   if (item.cents > goal.priceUpperCents) {
     signs.push({ kind: 'cost', price: priceOfCents(item.cents) });
-    return { kind: 'doing', action: { verb: 'buy', item: { price: { over: true, price: priceOfCents(goal.priceUpperCents) } } } };
+    return {
+      kind: 'doing',
+      action: { verb: 'buy', item: { price: { over: true, price: priceOfCents(goal.priceUpperCents) } } },
+    };
   }
   const missing = titledAttributes(goal).find((a) => !holdsAll(title, shopTerms(a)));
   if (missing !== undefined) {
@@ -151,7 +176,11 @@ function wrongPurchase(records: readonly ShopStepRecord[], goal: ShopGoal, signs
     const misChosen = wrong.find(([name]) => item.selected.has(name));
     if (misChosen === undefined) return { kind: 'before', action: { verb: 'buy' }, then: wanted };
     const [name, value] = misChosen;
-    return { kind: 'instead', action: { verb: 'choose', options: [shopOptionTerms(name, item.selected.get(name)!)] }, of: { verb: 'choose', options: [shopOptionTerms(name, value)] } };
+    return {
+      kind: 'instead',
+      action: { verb: 'choose', options: [shopOptionTerms(name, item.selected.get(name)!)] },
+      of: { verb: 'choose', options: [shopOptionTerms(name, value)] },
+    };
   }
   const attributes = goal.attributes.map((a) => shopTerms(a)).filter((t) => t.length);
   if (attributes.length) signs.push({ kind: 'asked', terms: attributes });
@@ -163,7 +192,9 @@ function avoidance(records: readonly ShopStepRecord[], goal: ShopGoal): ShopSkil
   const signs: ShopFact[] = [];
   const facts: ShopFact[] = [];
   const invalid = steps.filter((r) => !r.valid);
-  const purchased = steps.some((r) => r.valid && r.done && r.page === 'item' && lower(r.action).trim() === 'click[buy now]');
+  const purchased = steps.some(
+    (r) => r.valid && r.done && r.page === 'item' && lower(r.action).trim() === 'click[buy now]',
+  );
   const searched = steps.some((r) => r.valid && r.action.trim().startsWith('search['));
   const opened = records.some((r) => itemPage(r) !== null);
   let mistake: ShopMistake;
@@ -181,7 +212,8 @@ function avoidance(records: readonly ShopStepRecord[], goal: ShopGoal): ShopSkil
     const says = goalTitleTerms(goal);
     const firstPage = [...records].reverse().find((r) => resultsPageNumber(r) === 1);
     const titles = firstPage ? listedItems(firstPage).map((l) => l.title) : [];
-    if (titles.length && !titles.some((t) => titleFits(t, goal))) signs.push({ kind: 'page', which: 'first', had: false, item: { title: { lacks: false, terms: says } } });
+    if (titles.length && !titles.some((t) => titleFits(t, goal)))
+      signs.push({ kind: 'page', which: 'first', had: false, item: { title: { lacks: false, terms: says } } });
   } else {
     const item = lastItemPage(records)!;
     const fits = titleFits(item.title, goal) && item.cents <= goal.priceUpperCents;

@@ -7,9 +7,18 @@ import { EXAMPLE_KINDS, WARMSTART_DEFAULTS } from './warmstart.ts';
 
 const tok = tokenizerOf(SHOP);
 const CONTEXT = 512;
-const options = { ...WARMSTART_DEFAULTS, seed: 3, episodes: 12, maxSteps: 10, history: 2, maxSkillTokens: 56, annotatedSkillTokens: 56 };
+const options = {
+  ...WARMSTART_DEFAULTS,
+  seed: 3,
+  episodes: 12,
+  maxSteps: 10,
+  history: 2,
+  maxSkillTokens: 56,
+  annotatedSkillTokens: 56,
+};
 
-const allows = (masks: Uint32Array, k: number, words: number, token: number) => (masks[k * words + (token >>> 5)] >>> (token & 31)) & 1;
+const allows = (masks: Uint32Array, k: number, words: number, token: number) =>
+  (masks[k * words + (token >>> 5)] >>> (token & 31)) & 1;
 
 describe('the shop warm-start corpus', () => {
   const corpus = buildShopCorpus(SHOP, tok, CONTEXT, options);
@@ -44,8 +53,9 @@ describe('the shop warm-start corpus', () => {
     });
   });
 
-  it('leaves the explorer\'s random steps unscored unless asked', () => {
-    const act = (scoreRandom: boolean) => buildShopCorpus(SHOP, tok, CONTEXT, { ...options, scoreRandom, kinds: ['act'] });
+  it("leaves the explorer's random steps unscored unless asked", () => {
+    const act = (scoreRandom: boolean) =>
+      buildShopCorpus(SHOP, tok, CONTEXT, { ...options, scoreRandom, kinds: ['act'] });
     const own = act(false);
     const every = act(true);
     expect(own.kinds.every((k) => k === 'act')).toBe(true);
@@ -53,7 +63,7 @@ describe('the shop warm-start corpus', () => {
     expect(own.explorerSuccess).toBe(every.explorerSuccess);
   });
 
-  it('with own-skill follow examples, repeats the won episodes\' own steps with their skill', () => {
+  it("with own-skill follow examples, repeats the won episodes' own steps with their skill", () => {
     const own = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, follow: 'own' });
     const primedFollow = corpus.sequences.filter((_, i) => corpus.kinds[i] === 'follow');
     const ownFollow = own.sequences.filter((_, i) => own.kinds[i] === 'follow');
@@ -67,7 +77,7 @@ describe('the shop warm-start corpus', () => {
     expect(own.explorerSuccess).toBe(corpus.explorerSuccess);
   });
 
-  it('with skillAfterPage, puts each follow example\'s skill block between its page and the command', () => {
+  it("with skillAfterPage, puts each follow example's skill block between its page and the command", () => {
     const after = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, skillAfterPage: true });
     expect(after.counts).toEqual(corpus.counts);
     after.sequences.forEach((s, i) => {
@@ -86,7 +96,9 @@ describe('the shop warm-start corpus', () => {
       if (corpus.kinds[i] === 'analyze') return;
       expect(s.ids[0]).toBe(tok.id(TASK));
       const end = Array.from(s.ids).findIndex((id, k) => k > 0 && (id === tok.id(OBS) || id === tok.id(SKILL)));
-      expect(tok.decode(s.ids.subarray(1, end))).toMatch(/^i need .+, and price lower than [0-9]+\. ?[0-9]{2} dollars ?\.$/);
+      expect(tok.decode(s.ids.subarray(1, end))).toMatch(
+        /^i need .+, and price lower than [0-9]+\. ?[0-9]{2} dollars ?\.$/,
+      );
     });
   });
 
@@ -99,7 +111,10 @@ describe('the shop warm-start corpus', () => {
       const context = tok.decode(s.ids.subarray(0, s.positions[0]));
       const page = context.slice(context.lastIndexOf(OBS));
       const command = tok.decode(s.ids.subarray(s.positions[0], s.ids.length - 1));
-      const optionChoice = page.includes('Buy Now') && /^click \[/.test(command) && !/^click \[ (buy now|back to search|< prev) \]$/.test(command);
+      const optionChoice =
+        page.includes('Buy Now') &&
+        /^click \[/.test(command) &&
+        !/^click \[ (buy now|back to search|< prev) \]$/.test(command);
       expect(focus.has(i), `${page} => ${command}`).toBe(optionChoice);
       if (optionChoice) chosen[kind]++;
       if (optionChoice && page.includes('Selected:')) chosen.later++;
@@ -140,7 +155,7 @@ describe('the shop warm-start corpus', () => {
     expect(other.sequences).not.toEqual(corpus.sequences);
   });
 
-  it('fits a smaller context, leaving room for the rollout\'s command budget', () => {
+  it("fits a smaller context, leaving room for the rollout's command budget", () => {
     const small = buildShopCorpus(SHOP, tok, 256, { ...options, episodes: 4, maxCommandTokens: 24 });
     for (const s of small.sequences) expect(s.ids.length).toBeLessThanOrEqual(256);
     const acted = small.sequences.filter((_, i) => small.kinds[i] !== 'analyze');

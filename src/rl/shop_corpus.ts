@@ -68,7 +68,14 @@ interface StepSequence {
 }
 
 /** One window sequence per step of the episode, with or without a skill; only the explorer's own steps unless scoreRandom. */
-function stepSequences(tok: Tokenizer, contextLength: number, goal: string, episode: ShopExplorerEpisode, options: ShopCorpusOptions, skill?: string): StepSequence[] {
+function stepSequences(
+  tok: Tokenizer,
+  contextLength: number,
+  goal: string,
+  episode: ShopExplorerEpisode,
+  options: ShopCorpusOptions,
+  skill?: string,
+): StepSequence[] {
   const text = episodeText({ goal, records: episode.game.records });
   const out: StepSequence[] = [];
   const skillMarker = tok.id(SKILL);
@@ -78,11 +85,19 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
     const trie = CommandTrie.fromCommands(tok, episode.admissible[t], episode.freeText[t]);
     const masks = trie.commandMasks(command);
     const reserve = Math.max(command.length + 1, (options.maxCommandTokens ?? 0) + 1);
-    const context = policyContext(tok, { ...text, steps: text.steps.slice(0, t) }, { history: options.history, maxLen: contextLength, reserve, skill, skillAfterPage: options.skillAfterPage });
+    const context = policyContext(
+      tok,
+      { ...text, steps: text.steps.slice(0, t) },
+      { history: options.history, maxLen: contextLength, reserve, skill, skillAfterPage: options.skillAfterPage },
+    );
     // A context too full for the skill block would teach the replay's action without its reason.
     if (skill !== undefined && !context.includes(skillMarker)) return;
     const ids = Int32Array.from([...context, ...command, tok.endId]);
-    const sequence = { ids, positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k), masks };
+    const sequence = {
+      ids,
+      positions: Int32Array.from({ length: command.length + 1 }, (_, k) => context.length + k),
+      masks,
+    };
     const focus =
       (options.focus.includes('option') && isOptionChoice(episode.game.records, t, step.action)) ||
       (options.focus.includes('read') && episode.withoutSkill[t] !== null);
@@ -91,13 +106,21 @@ function stepSequences(tok: Tokenizer, contextLength: number, goal: string, epis
   return out;
 }
 
-export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLength: number, options: ShopCorpusOptions): Corpus {
+export function buildShopCorpus(
+  env: ShopEnvironment,
+  tok: Tokenizer,
+  contextLength: number,
+  options: ShopCorpusOptions,
+): Corpus {
   const rng = new Rng(options.seed);
   const explore = rng.fork('explorer');
   const primed = rng.fork('primed');
   const words = Math.ceil(tok.vocabSize / 32);
   const free = freeDecodingMask(tok);
-  const fit = { length: (t: string) => tok.encode(t).length, maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens) };
+  const fit = {
+    length: (t: string) => tok.encode(t).length,
+    maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens),
+  };
   const explorerOptions = { maxSteps: options.maxSteps, noise: options.noise };
   const sequences: ScoredSequence[] = [];
   const kinds: ExampleKind[] = [];
@@ -126,10 +149,21 @@ export function buildShopCorpus(env: ShopEnvironment, tok: Tokenizer, contextLen
       const replay = runShopExplorer(env, scene, primed, { ...explorerOptions, prior: shopSkillKnowledge(skill) });
       add(stepSequences(tok, contextLength, goal, replay, options, skill), 'follow');
     }
-    const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, { maxLen: contextLength, maxObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS });
+    const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, {
+      maxLen: contextLength,
+      maxObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
+    });
     const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
     for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add([{ sequence: { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks }, focus: options.focus.includes('analyze') }], 'analyze');
+    add(
+      [
+        {
+          sequence: { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks },
+          focus: options.focus.includes('analyze'),
+        },
+      ],
+      'analyze',
+    );
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;

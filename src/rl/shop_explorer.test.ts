@@ -17,14 +17,30 @@ const actions = (e: { game: Episode<ShopStepRecord> }) => e.game.records.slice(1
 
 /** A view of the shop in which the scene is opaque: the explorer can learn of it only through the task line and the pages. */
 function blindfolded(scene: ShopScene) {
-  const opaque = new Proxy({}, { get: () => { throw new Error('the explorer read the scene'); } }) as ShopScene;
+  const opaque = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('the explorer read the scene');
+      },
+    },
+  ) as ShopScene;
   const env = {
     ...SHOP,
     goal: () => SHOP.goal(scene),
     episode: (_: ShopScene, maxSteps?: number) => {
       const game = SHOP.episode(scene, maxSteps);
       // Only what a player sees: the pages (records, observation), the listed commands, the search bar, and stepping.
-      const seen = new Set(['observation', 'records', 'done', 'won', 'steps', 'admissibleCommands', 'freeText', 'step']);
+      const seen = new Set([
+        'observation',
+        'records',
+        'done',
+        'won',
+        'steps',
+        'admissibleCommands',
+        'freeText',
+        'step',
+      ]);
       return new Proxy(game, {
         get(target, key) {
           if (typeof key === 'string' && !seen.has(key)) throw new Error(`the explorer read the game's ${key}`);
@@ -39,18 +55,30 @@ function blindfolded(scene: ShopScene) {
 
 describe('the shop explorer', () => {
   it('reads the instruction into the words a title shows, the query, the options and the bound', () => {
-    const wanted = readInstruction('i need a long sleeve cotton oxford shirt, machine washable, in navy, size x-large, and price lower than 40.00 dollars');
+    const wanted = readInstruction(
+      'i need a long sleeve cotton oxford shirt, machine washable, in navy, size x-large, and price lower than 40.00 dollars',
+    );
     expect(wanted.titleTerms).toEqual(['long', 'sleeve', 'cotton', 'oxford', 'shirt']);
     expect(wanted.searchWords).toEqual(['long', 'sleeve', 'cotton', 'oxford', 'shirt', 'machine', 'washable']);
     expect(wanted.options).toEqual(['navy', 'x-large']);
     expect(wanted.boundCents).toBe(4000);
-    expect(readInstruction('i need hiking boots, in tan, size 9, and price lower than 70.50 dollars')).toMatchObject({ titleTerms: ['hiking', 'boots'], options: ['tan', '9'], boundCents: 7050 });
-    expect(readInstruction('i need an enamel camping mug, with lid, in blue, 16 oz, and price lower than 30.00 dollars').options).toEqual(['blue', '16 oz']);
+    expect(readInstruction('i need hiking boots, in tan, size 9, and price lower than 70.50 dollars')).toMatchObject({
+      titleTerms: ['hiking', 'boots'],
+      options: ['tan', '9'],
+      boundCents: 7050,
+    });
+    expect(
+      readInstruction('i need an enamel camping mug, with lid, in blue, 16 oz, and price lower than 30.00 dollars')
+        .options,
+    ).toEqual(['blue', '16 oz']);
     expect(() => readInstruction('put a mug in the cabinet')).toThrow(/not a shop instruction/);
   });
 
   it('is deterministic: the same games and seed give the same actions and the same random steps', () => {
-    const run = (seed: number) => [0, 1, 2, 3, 4, 5].map((i) => runShopExplorer(SHOP, SHOP.trainScene(i, 3), new Rng(seed), { maxSteps: 10, noise: 0.25 }));
+    const run = (seed: number) =>
+      [0, 1, 2, 3, 4, 5].map((i) =>
+        runShopExplorer(SHOP, SHOP.trainScene(i, 3), new Rng(seed), { maxSteps: 10, noise: 0.25 }),
+      );
     const a = run(9);
     const b = run(9);
     expect(a.map(actions)).toEqual(b.map(actions));
@@ -84,14 +112,37 @@ describe('the shop explorer', () => {
   });
 
   it('reads what a skill states: the search, the cost of the item that worked, a lacked option, a wrong title', () => {
-    const won = shopSkillKnowledge('workflow: search for cotton oxford shirt, click next, click an item whose title says cotton oxford shirt priced under 40 dollars, choose the navy color, buy now. the item cost 23 . 45 dollars.');
-    expect(won).toMatchObject({ query: ['cotton', 'oxford', 'shirt'], cents: 2345, laterPage: true, maxCents: 4000, options: [['navy', 'color']] });
+    const won = shopSkillKnowledge(
+      'workflow: search for cotton oxford shirt, click next, click an item whose title says cotton oxford shirt priced under 40 dollars, choose the navy color, buy now. the item cost 23 . 45 dollars.',
+    );
+    expect(won).toMatchObject({
+      query: ['cotton', 'oxford', 'shirt'],
+      cents: 2345,
+      laterPage: true,
+      maxCents: 4000,
+      options: [['navy', 'color']],
+    });
     const lacked = shopSkillKnowledge('avoid: buying; the item lacked the navy color; the price bound was 40 dollars.');
     expect(lacked).toMatchObject({ mustOffer: [['navy', 'color']], maxCents: 4000, cents: null });
-    const wrong = shopSkillKnowledge("avoid: buying an item whose title lacks henley shirt; the item was titled northfold men's cotton polo shirt.");
-    expect(wrong).toMatchObject({ titleTerms: ['henley', 'shirt'], avoidTitles: [['northfold', "men's", 'cotton', 'polo', 'shirt']] });
-    expect(shopSkillKnowledge('avoid: buying an item; the instruction asked for machine washable.')).toMatchObject({ cents: null, mustOffer: [], avoidTitles: [], titleTerms: [] });
-    expect(shopSkillKnowledge('not a skill')).toMatchObject({ query: null, cents: null, mustOffer: [], avoidTitles: [] });
+    const wrong = shopSkillKnowledge(
+      "avoid: buying an item whose title lacks henley shirt; the item was titled northfold men's cotton polo shirt.",
+    );
+    expect(wrong).toMatchObject({
+      titleTerms: ['henley', 'shirt'],
+      avoidTitles: [['northfold', "men's", 'cotton', 'polo', 'shirt']],
+    });
+    expect(shopSkillKnowledge('avoid: buying an item; the instruction asked for machine washable.')).toMatchObject({
+      cents: null,
+      mustOffer: [],
+      avoidTitles: [],
+      titleTerms: [],
+    });
+    expect(shopSkillKnowledge('not a skill')).toMatchObject({
+      query: null,
+      cents: null,
+      mustOffer: [],
+      avoidTitles: [],
+    });
   });
 
   // Measured here (200 train games of seed 7; the earlier episode at noise 0.25, its annotated skill cut to 56
@@ -137,7 +188,14 @@ describe('the shop explorer', () => {
       const scene = SHOP.trainScene(i, 7);
       const earlier = runShopExplorer(SHOP, scene, rng.fork(`earlier/${i}`), { maxSteps: 10, noise: 0.25 });
       const prior = shopSkillKnowledge(annotateShop(earlier.game.records, scene.goal, earlier.game.won, fit));
-      const play = (noise: number, primed: boolean) => runShopExplorer(SHOP, scene, rng.fork(`${noise}/${primed}/${i}`), { maxSteps: 10, noise, prior: primed ? prior : undefined }).game.won ? 1 : 0;
+      const play = (noise: number, primed: boolean) =>
+        runShopExplorer(SHOP, scene, rng.fork(`${noise}/${primed}/${i}`), {
+          maxSteps: 10,
+          noise,
+          prior: primed ? prior : undefined,
+        }).game.won
+          ? 1
+          : 0;
       rates.plain += play(0, false);
       const primed = play(0, true);
       rates.primed += primed;

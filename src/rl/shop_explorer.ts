@@ -66,7 +66,8 @@ const BUY = click(BUTTONS.buyNow);
 const ITEM_CLICK = /^click\[(b0[a-z0-9]{8})\]$/;
 
 const holdsAll = (words: ReadonlySet<string>, terms: readonly string[]) => terms.every((t) => words.has(t));
-const sameTerms = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+const sameTerms = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((t, i) => t === b[i]);
 
 /** What the explorer has seen in this episode: where it is, which searches it paged to the end, which items it turned down. */
 interface Seen {
@@ -108,7 +109,13 @@ const namesValue = (terms: readonly string[], value: string) => {
  * skill names), a skill names it as no wrong purchase, and it offers the values a skill says an earlier purchase
  * lacked.
  */
-function acceptable(title: string, cents: number, wanted: WantedItem, prior: ShopPrior, offered?: readonly string[]): boolean {
+function acceptable(
+  title: string,
+  cents: number,
+  wanted: WantedItem,
+  prior: ShopPrior,
+  offered?: readonly string[],
+): boolean {
   const terms = shopTerms(title);
   const words = new Set(terms);
   if (!holdsAll(words, wanted.titleTerms) || !holdsAll(words, prior.titleTerms)) return false;
@@ -127,8 +134,16 @@ function queries(wanted: WantedItem, prior: ShopPrior, bar: FreeTextCommand | nu
 }
 
 /** The listed item to open on a results page, or null. */
-function chooseListed(items: readonly ListedItem[], pageNumber: number, seen: Seen, wanted: WantedItem, prior: ShopPrior): ListedItem | null {
-  const fitting = items.filter((l) => !seen.rejected.has(l.id.toLowerCase()) && acceptable(l.title, l.cents, wanted, prior));
+function chooseListed(
+  items: readonly ListedItem[],
+  pageNumber: number,
+  seen: Seen,
+  wanted: WantedItem,
+  prior: ShopPrior,
+): ListedItem | null {
+  const fitting = items.filter(
+    (l) => !seen.rejected.has(l.id.toLowerCase()) && acceptable(l.title, l.cents, wanted, prior),
+  );
   if (prior.cents !== null) return fitting.find((l) => l.cents === prior.cents) ?? null;
   if (prior.laterPage && pageNumber === 1) return null;
   return fitting[0] ?? null;
@@ -141,7 +156,13 @@ function wantedOptions(offered: readonly string[], wanted: WantedItem, prior: Sh
 }
 
 /** The explorer's own choice from what the pages showed. */
-function deliberateCommand(records: readonly ShopStepRecord[], admissible: readonly string[], bar: FreeTextCommand | null, wanted: WantedItem, prior: ShopPrior): string {
+function deliberateCommand(
+  records: readonly ShopStepRecord[],
+  admissible: readonly string[],
+  bar: FreeTextCommand | null,
+  wanted: WantedItem,
+  prior: ShopPrior,
+): string {
   const seen = seenSoFar(records, wanted, prior);
   const { page } = seen;
   if (page.page === 'search') {
@@ -160,17 +181,28 @@ function deliberateCommand(records: readonly ShopStepRecord[], admissible: reado
   // What the item offers: the values listed and those chosen (the tiny shop no longer lists a chosen option).
   const chosen = new Set(item.selected.values());
   if (!acceptable(item.title, item.cents, wanted, prior, [...item.optionParts, ...chosen])) return PREV;
-  const missing = wantedOptions(item.optionParts, wanted, prior).find((v) => !chosen.has(v) && admissible.includes(click(v)));
+  const missing = wantedOptions(item.optionParts, wanted, prior).find(
+    (v) => !chosen.has(v) && admissible.includes(click(v)),
+  );
   return missing === undefined ? BUY : click(missing);
 }
 
 /** The explorer's own choice in a game under way (primed with `prior`, or not): what a reader of a skill would do. */
-export function explorerCommand(game: Episode<ShopStepRecord>, wanted: WantedItem, prior: ShopPrior = NO_SHOP_PRIOR): string {
+export function explorerCommand(
+  game: Episode<ShopStepRecord>,
+  wanted: WantedItem,
+  prior: ShopPrior = NO_SHOP_PRIOR,
+): string {
   return deliberateCommand(game.records, game.admissibleCommands(), game.freeText(), wanted, prior);
 }
 
 /** A random command: a listed click, or on the search page a search of a random subset of the instruction's words. */
-function randomCommand(admissible: readonly string[], bar: FreeTextCommand | null, wanted: WantedItem, rng: Rng): string {
+function randomCommand(
+  admissible: readonly string[],
+  bar: FreeTextCommand | null,
+  wanted: WantedItem,
+  rng: Rng,
+): string {
   if (admissible.length > 0) return rng.pick(admissible);
   const words = wanted.queryWords.length ? wanted.queryWords : wanted.titleTerms;
   let subset = words.filter(() => rng.float() < 0.5);
@@ -179,7 +211,12 @@ function randomCommand(admissible: readonly string[], bar: FreeTextCommand | nul
 }
 
 /** One episode of the scene by the explorer; the scene is read only through the world (its task line and its pages). */
-export function runShopExplorer<S>(env: Environment<S, ShopStepRecord>, scene: S, rng: Rng, options: ShopExplorerOptions): ShopExplorerEpisode {
+export function runShopExplorer<S>(
+  env: Environment<S, ShopStepRecord>,
+  scene: S,
+  rng: Rng,
+  options: ShopExplorerOptions,
+): ShopExplorerEpisode {
   const game = env.episode(scene, options.maxSteps);
   const wanted = readInstruction(env.goal(scene));
   const prior = options.prior ?? NO_SHOP_PRIOR;
@@ -194,8 +231,13 @@ export function runShopExplorer<S>(env: Environment<S, ShopStepRecord>, scene: S
     freeText.push(bar);
     const noisy = rng.float() < options.noise;
     random.push(noisy);
-    const command = noisy ? randomCommand(commands, bar, wanted, rng) : deliberateCommand(game.records, commands, bar, wanted, prior);
-    const plain = noisy || prior === NO_SHOP_PRIOR ? command : deliberateCommand(game.records, commands, bar, wanted, NO_SHOP_PRIOR);
+    const command = noisy
+      ? randomCommand(commands, bar, wanted, rng)
+      : deliberateCommand(game.records, commands, bar, wanted, prior);
+    const plain =
+      noisy || prior === NO_SHOP_PRIOR
+        ? command
+        : deliberateCommand(game.records, commands, bar, wanted, NO_SHOP_PRIOR);
     withoutSkill.push(plain === command ? null : plain);
     game.step(command);
   }

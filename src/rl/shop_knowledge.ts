@@ -28,7 +28,9 @@ let queryPieces: Set<string> | null = null;
 
 /** Phrase as an instruction writes it ("size large") to the option value it asks for ("large"). */
 function phrases(): Map<string, string> {
-  optionPhrases ??= new Map(CATEGORIES.flatMap((c) => c.options.flatMap((o) => o.values.map((v) => [o.phrase.replace('{v}', v), v] as const))));
+  optionPhrases ??= new Map(
+    CATEGORIES.flatMap((c) => c.options.flatMap((o) => o.values.map((v) => [o.phrase.replace('{v}', v), v] as const))),
+  );
   return optionPhrases;
 }
 
@@ -83,13 +85,24 @@ export interface ShopPrior {
   maxCents: number | null;
 }
 
-const noPrior = (): ShopPrior => ({ query: null, titleTerms: [], cents: null, laterPage: false, options: [], mustOffer: [], avoidTitles: [], maxCents: null });
+const noPrior = (): ShopPrior => ({
+  query: null,
+  titleTerms: [],
+  cents: null,
+  laterPage: false,
+  options: [],
+  mustOffer: [],
+  avoidTitles: [],
+  maxCents: null,
+});
 
 export const NO_SHOP_PRIOR: Readonly<ShopPrior> = noPrior();
 
 function itemFacts(prior: ShopPrior, item: ItemDescription): void {
-  if (item.title && !item.title.lacks) prior.titleTerms.push(...item.title.terms.filter((t) => !prior.titleTerms.includes(t)));
-  if (item.price && !item.price.over) prior.maxCents = Math.min(prior.maxCents ?? Infinity, centsOfPrice(item.price.price));
+  if (item.title && !item.title.lacks)
+    prior.titleTerms.push(...item.title.terms.filter((t) => !prior.titleTerms.includes(t)));
+  if (item.price && !item.price.over)
+    prior.maxCents = Math.min(prior.maxCents ?? Infinity, centsOfPrice(item.price.price));
 }
 
 function actionFacts(prior: ShopPrior, a: ShopAction): void {

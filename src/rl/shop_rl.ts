@@ -23,10 +23,15 @@ const TEACHER_SEED = 2029;
 
 export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
 
-const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens' | 'skillAfterPage'>>;
+const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<
+  Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens' | 'skillAfterPage'>
+>;
 
 function shopReference(t: FinishedEpisode<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
-  return annotateShop(t.records, t.scene.goal, t.won, { length: (s) => tok.encode(s).length, maxTokens: maxSkillTokens });
+  return annotateShop(t.records, t.scene.goal, t.won, {
+    length: (s) => tok.encode(s).length,
+    maxTokens: maxSkillTokens,
+  });
 }
 
 const cache = new Map<ShopEnvironment, ShopRl>();
@@ -45,7 +50,8 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
           allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
           advance(token) {
             const next = grammar.next(prefix, token);
-            if (next === null) throw new Error(`the decoder sampled token ${token} outside the shop skill grammar's mask`);
+            if (next === null)
+              throw new Error(`the decoder sampled token ${token} outside the shop skill grammar's mask`);
             prefix = next;
           },
         };
@@ -56,7 +62,8 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       },
       referenceSkill: shopReference,
       // The content words a skill shares with the annotator's, as the household's mention F1.
-      skillFidelity: (skill, t, tok, maxSkillTokens) => mentionF1(shopTerms(skill), shopTerms(shopReference(t, tok, maxSkillTokens))),
+      skillFidelity: (skill, t, tok, maxSkillTokens) =>
+        mentionF1(shopTerms(skill), shopTerms(shopReference(t, tok, maxSkillTokens))),
       truthShares(skills) {
         const shares = shopTruthShares(skills.map((s) => ({ text: s.text, goal: s.scene.goal })));
         return shares && { placeTrue: shares.claimTrue, placeFalse: shares.claimFalse };
@@ -68,9 +75,21 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       // choices alone, and a quarter of every later batch (shop_corpus.ts): without them the tiny model does not
       // learn to copy the requested value.
       analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
-      warmStartDefaults: { maxSteps: SHOP_TRAIN.maxSteps, maxSkillTokens: SHOP_TRAIN.maxSkillTokens, annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens, steps: 15000, focusSteps: 3000, focusShare: 0.25 },
+      warmStartDefaults: {
+        maxSteps: SHOP_TRAIN.maxSteps,
+        maxSkillTokens: SHOP_TRAIN.maxSkillTokens,
+        annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens,
+        steps: 15000,
+        focusSteps: 3000,
+        focusShare: 0.25,
+      },
       warmStartCorpus: (tok, contextLength, options) =>
-        buildShopCorpus(env, tok, contextLength, { ...options, history: SHOP_TRAIN.history, maxCommandTokens: SHOP_TRAIN.maxCommandTokens, skillAfterPage: SHOP_TRAIN.skillAfterPage === 1 }),
+        buildShopCorpus(env, tok, contextLength, {
+          ...options,
+          history: SHOP_TRAIN.history,
+          maxCommandTokens: SHOP_TRAIN.maxCommandTokens,
+          skillAfterPage: SHOP_TRAIN.skillAfterPage === 1,
+        }),
     };
     cache.set(env, world);
   }

@@ -18,7 +18,14 @@ describe('rollout in the shop', () => {
   it('plays shop games with valid actions only, and records their tokens, masks and log-probs', async () => {
     const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 3);
     const scenes = [0, 1, 2, 3].map((i) => SHOP.trainScene(i, 4));
-    const options = { maxSteps: 5, history: 1, temperature: 1, constrained: true, maxCommandTokens: 16, maxSkillTokens: 32 };
+    const options = {
+      maxSteps: 5,
+      history: 1,
+      temperature: 1,
+      constrained: true,
+      maxCommandTokens: 16,
+      maxSkillTokens: 32,
+    };
     const trajectories = await rollout(SHOP, backend, tok, scenes, [0, 1, 2, 3], options, new Rng(6));
     expect(trajectories.map((t) => t.goal)).toEqual(scenes.map((s) => s.goal.instruction));
     for (const t of trajectories) {
@@ -41,14 +48,26 @@ describe('rollout in the shop', () => {
     const backend = CpuBackend.fromSeed(presetConfig('micro', tok.vocabSize), 3);
     const scenes = [0, 1].map((i) => SHOP.trainScene(i, 4));
     const skill = 'workflow: search cotton shirt, click next, buy now.';
-    const options = { maxSteps: 4, history: 1, temperature: 1, constrained: true, maxCommandTokens: 16, maxSkillTokens: 32, skillAfterPage: true };
-    const trajectories = await rollout(SHOP, backend, tok, scenes, [0, 1], options, new Rng(6), undefined, [skill, skill]);
+    const options = {
+      maxSteps: 4,
+      history: 1,
+      temperature: 1,
+      constrained: true,
+      maxCommandTokens: 16,
+      maxSkillTokens: 32,
+      skillAfterPage: true,
+    };
+    const trajectories = await rollout(SHOP, backend, tok, scenes, [0, 1], options, new Rng(6), undefined, [
+      skill,
+      skill,
+    ]);
     const config = { ...defaultConfig('micro'), maxSteps: 4, history: 1, maxCommandTokens: 16, skillAfterPage: 1 };
     const run = { backend, tok, algo: 'seed' as const, seed: 1, world: shopRl() };
     for (const t of trajectories) {
       const again = skillSequences(run, t, skill, config);
       expect(again.map((s) => Array.from(s.ids))).toEqual(t.sequences.map((s) => Array.from(s.ids)));
-      for (const s of again) expect(tok.decode(s.ids.subarray(0, s.positions[0]))).toMatch(/<obs> .* <skill> .* <end> <act>$/);
+      for (const s of again)
+        expect(tok.decode(s.ids.subarray(0, s.positions[0]))).toMatch(/<obs> .* <skill> .* <end> <act>$/);
     }
   });
 

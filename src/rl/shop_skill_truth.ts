@@ -12,11 +12,21 @@
 // words of a search are no claim (any query may find the item), nor what an item offered or cost, nor what
 // "nothing happens after".
 import type { ShopGoal } from '../env/shop/goal.ts';
-import { centsOfPrice, shopOptionTerms, shopTerms, type ItemDescription, type ShopAction, type ShopFact, type ShopMistake } from '../text/shop_skill.ts';
+import {
+  centsOfPrice,
+  shopOptionTerms,
+  shopTerms,
+  type ItemDescription,
+  type ShopAction,
+  type ShopFact,
+  type ShopMistake,
+} from '../text/shop_skill.ts';
 import { parseShopSkill } from '../text/shop_skill_parser.ts';
 
 /** A skill's statement about the goal: an option value or title words, wanted or not, or a price bound. */
-type GoalClaim = { about: 'option' | 'title' | 'asked'; terms: readonly string[]; wanted: boolean } | { about: 'price'; cents: number };
+type GoalClaim =
+  | { about: 'option' | 'title' | 'asked'; terms: readonly string[]; wanted: boolean }
+  | { about: 'price'; cents: number };
 
 /** The claims of a parsed shop skill, in the order of its text. */
 function goalClaims(skill: NonNullable<ReturnType<typeof parseShopSkill>['skill']>): GoalClaim[] {
@@ -57,7 +67,9 @@ function goalClaims(skill: NonNullable<ReturnType<typeof parseShopSkill>['skill'
 /** Whether a claim holds of the goal. */
 function holds(claim: GoalClaim, goal: ShopGoal): boolean {
   if (claim.about === 'price') return claim.cents === goal.priceUpperCents;
-  const options = Object.entries(goal.options).flatMap(([name, value]) => [shopTerms(value), shopOptionTerms(name, value)].map((t) => t.join(' ')));
+  const options = Object.entries(goal.options).flatMap(([name, value]) =>
+    [shopTerms(value), shopOptionTerms(name, value)].map((t) => t.join(' ')),
+  );
   const titleWords = new Set(shopTerms([...goal.attributes, goal.typeName].join(' ')));
   const inTitle = claim.terms.every((w) => w === '-' || titleWords.has(w));
   switch (claim.about) {

@@ -18,11 +18,27 @@ const tok = tokenizerOf(SHOP);
 const model = presetConfig('micro', tok.vocabSize);
 
 function config(extra: Partial<TrainConfig> = {}): TrainConfig {
-  return { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 4, history: 1, maxSkillTokens: 56, lr: 1e-2, ...extra };
+  return {
+    ...defaultConfig('micro'),
+    groupSize: 2,
+    tasksPerUpdate: 2,
+    maxSteps: 4,
+    history: 1,
+    maxSkillTokens: 56,
+    lr: 1e-2,
+    ...extra,
+  };
 }
 
 function trainer(algo: Algo, extra: Partial<TrainConfig> = {}) {
-  return new Trainer({ backend: CpuBackend.fromSeed(model, 7), tokenizer: tok, algo, config: config(extra), seed: 3, world: shopRl() });
+  return new Trainer({
+    backend: CpuBackend.fromSeed(model, 7),
+    tokenizer: tok,
+    algo,
+    config: config(extra),
+    seed: 3,
+    world: shopRl(),
+  });
 }
 
 describe('training in the shop', () => {
@@ -74,13 +90,18 @@ describe('training in the shop', () => {
     const { current } = await runCheckpoints(t, 'micro', tok.hash);
     expect(current.metadata).toMatchObject({ env: 'shop', scale: 'tiny' });
     expect(runMetadata(current)).toMatchObject({ env: 'shop', scale: 'tiny' });
-    expect(() => runMetadata({ ...current, metadata: { ...current.metadata, scale: 'alfworld' } })).toThrow(/tiny, webshop \(the shop's\)/);
+    expect(() => runMetadata({ ...current, metadata: { ...current.metadata, scale: 'alfworld' } })).toThrow(
+      /tiny, webshop \(the shop's\)/,
+    );
   });
 
   it('runs the teacher check on shop games, and finds the world of an environment', async () => {
     const world = rlWorldOf(SHOP);
     expect(world).toBe(shopRl());
-    const check = await teacherCheck(world, CpuBackend.fromSeed(model, 5), tok, world.teacherScenes(3), { ...config(), maxSteps: 3 });
+    const check = await teacherCheck(world, CpuBackend.fromSeed(model, 5), tok, world.teacherScenes(3), {
+      ...config(),
+      maxSteps: 3,
+    });
     expect(check.games).toBe(3);
     expect(check.valid_skills).toBe(1);
     expect(check.skill_place_false).toBe(0);

@@ -8,9 +8,11 @@ import { mentionF1, referenceSkill, skillFidelity, skillMentions } from './skill
 
 describe('skill fidelity', () => {
   it('reads the entity mentions of a skill, with instance numbers where given', () => {
-    expect(skillMentions('avoid: forgetting to take the cloth 2 from the sinkbasin 1; you searched the cabinet 1 and the toilet 1.')).toEqual([
-      'cloth 2', 'sinkbasin 1', 'cabinet 1', 'toilet 1',
-    ]);
+    expect(
+      skillMentions(
+        'avoid: forgetting to take the cloth 2 from the sinkbasin 1; you searched the cabinet 1 and the toilet 1.',
+      ),
+    ).toEqual(['cloth 2', 'sinkbasin 1', 'cabinet 1', 'toilet 1']);
     expect(skillMentions('workflow: find the mug, heat it, put it in the cabinet 12.')).toEqual(['mug', 'cabinet 12']);
   });
 
@@ -20,7 +22,10 @@ describe('skill fidelity', () => {
     // 'sinkbasin 1' three times against once: 1 in common; 2 * 1 / (3 + 1)
     expect(mentionF1(['sinkbasin 1', 'sinkbasin 1', 'sinkbasin 1'], ['sinkbasin 1'])).toBe(0.5);
     // two of three in common: 2 * 2 / (3 + 3)
-    expect(mentionF1(['cloth 2', 'sinkbasin 1', 'cabinet 1'], ['cloth 2', 'sinkbasin 1', 'toilet 1'])).toBeCloseTo(2 / 3, 12);
+    expect(mentionF1(['cloth 2', 'sinkbasin 1', 'cabinet 1'], ['cloth 2', 'sinkbasin 1', 'toilet 1'])).toBeCloseTo(
+      2 / 3,
+      12,
+    );
   });
 
   it("scores the annotator's own skill 1, and a skill of another episode of the task lower", () => {

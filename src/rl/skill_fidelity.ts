@@ -15,7 +15,10 @@ import { WARMSTART_DEFAULTS } from './warmstart.ts';
 
 /** The entity mentions of a skill, in order: "sinkbasin 1", "mug", ... */
 export function skillMentions(text: string): string[] {
-  const words = text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   const out: string[] = [];
   words.forEach((w, i) => {
     if (!isObjectType(w) && !isReceptacleType(w)) return;
@@ -42,12 +45,25 @@ export function mentionF1(a: readonly string[], b: readonly string[]): number {
 }
 
 /** The annotator's skill of a finished trajectory, trimmed to the token budget the warm start taught. */
-export function referenceSkill(records: readonly StepRecord[], task: Task, won: boolean, tok: Tokenizer, maxSkillTokens: number): string {
+export function referenceSkill(
+  records: readonly StepRecord[],
+  task: Task,
+  won: boolean,
+  tok: Tokenizer,
+  maxSkillTokens: number,
+): string {
   const maxTokens = Math.min(WARMSTART_DEFAULTS.annotatedSkillTokens, maxSkillTokens);
   return annotate(records, task, won, { length: (s) => tok.encode(s).length, maxTokens });
 }
 
 /** Fidelity of `skill` to the trajectory (records, task, outcome): mention F1 against its reference skill. */
-export function skillFidelity(skill: string, records: readonly StepRecord[], task: Task, won: boolean, tok: Tokenizer, maxSkillTokens: number): number {
+export function skillFidelity(
+  skill: string,
+  records: readonly StepRecord[],
+  task: Task,
+  won: boolean,
+  tok: Tokenizer,
+  maxSkillTokens: number,
+): number {
   return mentionF1(skillMentions(skill), skillMentions(referenceSkill(records, task, won, tok, maxSkillTokens)));
 }

@@ -34,7 +34,8 @@ export function placeClaims(skill: Skill, taskObject: string): PlaceClaim[] {
   const claims: PlaceClaim[] = [];
   let last: NamedObject = { type: taskObject };
   const name = (t: Thing): NamedObject => {
-    if (t !== 'it' && t !== 'them') last = t.number === undefined ? { type: t.type } : { type: t.type, number: t.number };
+    if (t !== 'it' && t !== 'them')
+      last = t.number === undefined ? { type: t.type } : { type: t.type, number: t.number };
     return last;
   };
   const action = (a: Action) => {
@@ -53,11 +54,11 @@ export function placeClaims(skill: Skill, taskObject: string): PlaceClaim[] {
       const object = name(f.thing);
       for (const place of f.places) claims.push({ object, place, claim: f.not ? 'was-not' : 'was' });
     } else if (f.kind === 'first') action(f.action);
-    else if (f.kind === 'order') (action(f.action), action(f.then));
+    else if (f.kind === 'order') action(f.action), action(f.then);
     else if (f.kind === 'nothing' && f.after) action(f.after);
   };
   if (skill.kind === 'workflow') skill.actions.forEach(action);
-  else (mistake(skill.mistake), skill.signs.forEach(fact));
+  else mistake(skill.mistake), skill.signs.forEach(fact);
   skill.facts.forEach(fact);
   return claims;
 }
@@ -75,7 +76,13 @@ export interface SkillPlaceTruth {
   putsElsewhere: boolean;
 }
 
-const NO_CLAIM: SkillPlaceTruth = { statesTrue: false, statesFalse: false, goalAsStart: false, deniesTrue: false, putsElsewhere: false };
+const NO_CLAIM: SkillPlaceTruth = {
+  statesTrue: false,
+  statesFalse: false,
+  goalAsStart: false,
+  deniesTrue: false,
+  putsElsewhere: false,
+};
 
 /** Did an object matching `object` start in a receptacle matching `place` (numbers checked where given)? */
 function startedAt(scene: Pick<Scene, 'objects'>, object: NamedObject, place: Place): boolean {
@@ -118,7 +125,9 @@ export interface PlaceTruthShares {
 }
 
 /** The shares over skills and their scenes; null when there is none. */
-export function placeTruthShares(skills: readonly { text: string; scene: Pick<Scene, 'objects' | 'task'> }[]): PlaceTruthShares | null {
+export function placeTruthShares(
+  skills: readonly { text: string; scene: Pick<Scene, 'objects' | 'task'> }[],
+): PlaceTruthShares | null {
   if (skills.length === 0) return null;
   const truths = skills.map((s) => skillPlaceTruth(s.text, s.scene));
   return {

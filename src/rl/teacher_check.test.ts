@@ -15,7 +15,14 @@ import { householdRl } from './household_rl.ts';
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
 const SKILL = 'workflow: take the apple 1 from the countertop 1, put it in the fridge 1.';
-const options = { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
+const options = {
+  maxSteps: 3,
+  history: 3,
+  temperature: 1,
+  constrained: true,
+  maxCommandTokens: 12,
+  maxSkillTokens: 48,
+};
 
 describe('rollout with a skill in context', () => {
   const scenes = [generateScene('train', 0), generateScene('train', 1)];
@@ -23,7 +30,10 @@ describe('rollout with a skill in context', () => {
   it('without skills is the plain rollout, bit for bit', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const plain = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4));
-    const none = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4), undefined, [null, null]);
+    const none = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4), undefined, [
+      null,
+      null,
+    ]);
     expect(none.map((t) => Array.from(t.sequences[0].ids))).toEqual(plain.map((t) => Array.from(t.sequences[0].ids)));
     expect(none.map((t) => Array.from(t.lOld))).toEqual(plain.map((t) => Array.from(t.lOld)));
   });
@@ -31,12 +41,34 @@ describe('rollout with a skill in context', () => {
   it('puts the skill block right after the task line (episode layout) or in every step context (windowed)', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const block = skillTokens(tok, SKILL, SKILL_RESERVE + options.maxSkillTokens);
-    const [withSkill, without] = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], options, new Rng(4), undefined, [SKILL, null]);
+    const [withSkill, without] = await rollout(
+      householdEnvironment(),
+      be,
+      tok,
+      scenes,
+      [0, 1],
+      options,
+      new Rng(4),
+      undefined,
+      [SKILL, null],
+    );
     const task = taskTokens(tok, scenes[0].task.goal);
     const ids = Array.from(withSkill.sequences[0].ids);
     expect(ids.slice(task.length, task.length + block.length)).toEqual(block);
-    expect(Array.from(without.sequences[0].ids).slice(taskTokens(tok, scenes[1].task.goal).length)).not.toEqual(expect.arrayContaining(block.slice(0, 1)));
-    const windowed = await rollout(householdEnvironment(), be, tok, scenes.slice(0, 1), [0], { ...options, history: 1 }, new Rng(4), undefined, [SKILL]);
+    expect(Array.from(without.sequences[0].ids).slice(taskTokens(tok, scenes[1].task.goal).length)).not.toEqual(
+      expect.arrayContaining(block.slice(0, 1)),
+    );
+    const windowed = await rollout(
+      householdEnvironment(),
+      be,
+      tok,
+      scenes.slice(0, 1),
+      [0],
+      { ...options, history: 1 },
+      new Rng(4),
+      undefined,
+      [SKILL],
+    );
     for (const seq of windowed[0].sequences) {
       expect(Array.from(seq.ids).slice(task.length, task.length + block.length - 1)).toEqual(block.slice(0, -1));
     }
@@ -70,7 +102,15 @@ describe('teacher check', () => {
   it("with the policy's own skills: every game's skill written by its analyzer, same figures on a rerun", async () => {
     const be = CpuBackend.fromSeed(model, 5);
     const scenes = teacherScenes(6, TINY);
-    const own = await teacherCheck(householdRl(TINY), be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own');
+    const own = await teacherCheck(
+      householdRl(TINY),
+      be,
+      tok,
+      scenes,
+      { ...config, maxSkillTokens: 16 },
+      undefined,
+      'own',
+    );
     expect(own.skills).toBe('own');
     // Under the skill grammar (the tiny default) every skill that ends within the budget is usable.
     expect(own.valid_skills).toBeGreaterThan(0);
@@ -81,7 +121,9 @@ describe('teacher check', () => {
     expect([own.skill_place_false, annotator.skill_place_false]).toEqual([0, 0]);
     for (const check of [own, annotator]) expect(check.skill_place_true).toBeGreaterThanOrEqual(0);
     expect(own.first).toBe(annotator.first);
-    expect(await teacherCheck(householdRl(TINY), be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own')).toEqual(own);
+    expect(
+      await teacherCheck(householdRl(TINY), be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own'),
+    ).toEqual(own);
   });
 
   it('gives each game the skill of another game of its task type when there is one', () => {
@@ -95,7 +137,9 @@ describe('teacher check', () => {
   });
 
   it('refuses fewer than two games', async () => {
-    await expect(teacherCheck(householdRl(TINY), CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config)).rejects.toThrow(/at least 2 games/);
+    await expect(
+      teacherCheck(householdRl(TINY), CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config),
+    ).rejects.toThrow(/at least 2 games/);
   });
 });
 

@@ -109,17 +109,46 @@ export async function teacherPlays<S, R extends EpisodeStep>(
   writer: SkillWriter = 'annotator',
 ): Promise<TeacherPlays<S, R>> {
   const n = scenes.length;
-  if (n < 2) throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
+  if (n < 2)
+    throw new RangeError(`the teacher check needs at least 2 games (one's skill is another's control), got ${n}`);
   const options = evalRolloutOptions(config);
   const rng = new Rng(TEACHER_SEED);
-  const first = await playInChunks(world.env, backend, tok, scenes, options, (start) => rng.fork(`first/${start}`), onEpisode);
+  const first = await playInChunks(
+    world.env,
+    backend,
+    tok,
+    scenes,
+    options,
+    (start) => rng.fork(`first/${start}`),
+    onEpisode,
+  );
   const written =
     writer === 'annotator'
       ? first.map((t) => ({ text: world.referenceSkill(t, tok, config.maxSkillTokens), ok: true }))
-      : await writeSkills(world, backend, tok, first, config.maxSkillTokens, config.analyzerTemperature, rng.fork('analyzer'), { grammar: config.skillGrammar === 1 });
+      : await writeSkills(
+          world,
+          backend,
+          tok,
+          first,
+          config.maxSkillTokens,
+          config.analyzerTemperature,
+          rng.fork('analyzer'),
+          { grammar: config.skillGrammar === 1 },
+        );
   // One stream for every replay: they differ only by the skill in context (and a wrapped world's help).
   const again = async (skillsInContext: readonly (string | null)[], env = world.env) =>
-    (await playInChunks(env, backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext)).map((t) => t.won);
+    (
+      await playInChunks(
+        env,
+        backend,
+        tok,
+        scenes,
+        options,
+        (start) => rng.fork(`again/${start}`),
+        onEpisode,
+        skillsInContext,
+      )
+    ).map((t) => t.won);
   return {
     first,
     written,
@@ -140,7 +169,15 @@ export async function teacherCheck<S, R extends EpisodeStep>(
   onSkills?: (first: readonly Trajectory<S, R>[], skills: readonly (string | null)[]) => Promise<void>,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
-  const { first, written, skills, otherOf, again } = await teacherPlays(world, backend, tok, scenes, config, onEpisode, writer);
+  const { first, written, skills, otherOf, again } = await teacherPlays(
+    world,
+    backend,
+    tok,
+    scenes,
+    config,
+    onEpisode,
+    writer,
+  );
   const firstWon = first.map((t) => t.won);
   await onSkills?.(first, skills);
   const truth = world.truthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;

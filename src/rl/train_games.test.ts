@@ -8,7 +8,9 @@ describe('trainGames', () => {
   const run = { seed: 3, world: householdRl(TINY) };
   const games = (trainGames: number, updates: number) => {
     const config = { ...defaultConfig('tiny'), tasksPerUpdate: 2, groupSize: 1, trainGames };
-    return Array.from({ length: updates }, (_, u) => updateScenes(run, u, config).scenes.map((s) => JSON.stringify(s))).flat();
+    return Array.from({ length: updates }, (_, u) =>
+      updateScenes(run, u, config).scenes.map((s) => JSON.stringify(s)),
+    ).flat();
   };
 
   it('0 draws a fresh game for every task; n cycles through the first n games of the run', () => {

@@ -28,7 +28,14 @@ function small(extra: Partial<TrainConfig> = {}): TrainConfig {
 }
 
 function trainer(algo: Algo, config = small(), seed = 5): Trainer<Scene, StepRecord> {
-  const t = new Trainer({ backend: CpuBackend.fromSeed(model, 11), tokenizer: tok, algo, config, seed, world: householdRl(TINY) });
+  const t = new Trainer({
+    backend: CpuBackend.fromSeed(model, 11),
+    tokenizer: tok,
+    algo,
+    config,
+    seed,
+    world: householdRl(TINY),
+  });
   if (algo === 'seed-static') t.staticLibrary = { any: [SKILL] };
   return t;
 }
@@ -37,7 +44,15 @@ describe('rollout', () => {
   it('records l_old equal to the full forward score of the sequences it returns, and admissible commands only', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const scenes = [generateScene('train', 0), generateScene('train', 1)];
-    const ts = await rollout(householdEnvironment(), be, tok, scenes, [0, 1], { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(1));
+    const ts = await rollout(
+      householdEnvironment(),
+      be,
+      tok,
+      scenes,
+      [0, 1],
+      { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 },
+      new Rng(1),
+    );
     expect(ts).toHaveLength(2);
     for (const t of ts) {
       expect(t.records.length - 1).toBe(3);
@@ -50,7 +65,15 @@ describe('rollout', () => {
   it('windowed layout: one sequence per step, scored tokens match the decoder', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const scenes = [generateScene('train', 2)];
-    const ts = await rollout(householdEnvironment(), be, tok, scenes, [0], { maxSteps: 3, history: 1, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 }, new Rng(2));
+    const ts = await rollout(
+      householdEnvironment(),
+      be,
+      tok,
+      scenes,
+      [0],
+      { maxSteps: 3, history: 1, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 },
+      new Rng(2),
+    );
     expect(ts[0].sequences).toHaveLength(3);
     const scored = await be.score(packBatch(ts[0].sequences, tok.padId));
     for (let k = 0; k < scored.length; k++) expect(scored[k]).toBeCloseTo(ts[0].lOld[k], 5);
@@ -106,7 +129,12 @@ describe('Trainer', () => {
     const ids: number[] = [];
     for (const seq of traj.sequences) for (const p of seq.positions) ids.push(seq.ids[p]);
     expect(ids.length).toBe(b - a);
-    expect(tok.decode(ids)).toBe(traj.records.slice(1).map((r) => `${r.action} <end>`).join(' '));
+    expect(tok.decode(ids)).toBe(
+      traj.records
+        .slice(1)
+        .map((r) => `${r.action} <end>`)
+        .join(' '),
+    );
     for (let k = a; k < b; k++) {
       expect(loss.coef[k]).toBeCloseTo(loss.coefGrpo[k] + loss.coefOpd[k] + loss.coefKl[k], 6);
       expect(loss.delta[k]).toBeCloseTo(inputs.lSkill[k] - traj.lOld[k - a], 5);
@@ -151,7 +179,9 @@ describe('Trainer', () => {
   it('checks its config whenever it is set, keeping the last good one, and refuses changes in place', () => {
     expect(() => trainer('seed', small({ clip: 7 }))).toThrow(new RangeError('setting clip is outside [0, 1), got 7'));
     const t = trainer('seed');
-    expect(() => (t.config = { ...t.config, klCoef: -1 })).toThrow(new RangeError('setting klCoef is outside [0, 10], got -1'));
+    expect(() => (t.config = { ...t.config, klCoef: -1 })).toThrow(
+      new RangeError('setting klCoef is outside [0, 10], got -1'),
+    );
     expect(t.config.klCoef).toBe(small().klCoef);
     expect(() => ((t.config as TrainConfig).lambda = -50)).toThrow(TypeError);
     expect(t.config.lambda).toBe(small().lambda);
@@ -164,13 +194,24 @@ describe('Trainer', () => {
     const first = trainer('seed');
     await first.update();
     const { current, reference } = await runCheckpoints(first, 'micro', tok.hash);
-    const resumed = new Trainer({ backend: CpuBackend.fromSeed(model, 999), tokenizer: tok, algo: 'seed', config: small({ lambda: 7 }), seed: 5, world: householdRl(TINY) });
+    const resumed = new Trainer({
+      backend: CpuBackend.fromSeed(model, 999),
+      tokenizer: tok,
+      algo: 'seed',
+      config: small({ lambda: 7 }),
+      seed: 5,
+      world: householdRl(TINY),
+    });
     await restoreRun(resumed, current, reference);
     expect(resumed.config.lambda).toBe(small().lambda);
     const m = await resumed.update();
     expect(m.update).toBe(1);
-    expect(Array.from(await resumed.backend.readParameters())).toEqual(Array.from(await straight.backend.readParameters()));
-    expect(Array.from(await resumed.backend.readParameters('reference'))).toEqual(Array.from(await straight.backend.readParameters('reference')));
+    expect(Array.from(await resumed.backend.readParameters())).toEqual(
+      Array.from(await straight.backend.readParameters()),
+    );
+    expect(Array.from(await resumed.backend.readParameters('reference'))).toEqual(
+      Array.from(await straight.backend.readParameters('reference')),
+    );
   });
 
   it('grpo writes no skills; opid adds w * Delta to the advantage of tokens with a skill', async () => {
@@ -204,7 +245,11 @@ describe('degenerate skills', () => {
     for (let s = 0; s < 3; s++) await t.nextStage();
     const st = t.current!;
     // The annotator's skills never loop; one written skill that does (and still parses) is counted.
-    st.written[0] = { text: 'workflow: open the drawer 1, open the drawer 1, open the drawer 1.', ok: true, reason: '' };
+    st.written[0] = {
+      text: 'workflow: open the drawer 1, open the drawer 1, open the drawer 1.',
+      ok: true,
+      reason: '',
+    };
     const m = await t.update();
     expect(m.degenerateSkillRate).toBe(1 / st.trajectories.length);
     expect(m.validSkillRate).toBe(1);
@@ -285,7 +330,6 @@ describe('resampling flat groups', () => {
     expect(Array.from(st.advantages)).toEqual([0, 0, 0, 0]);
     expect(m.zeroVarianceGroups).toBe(1);
   });
-
 });
 
 describe('diagnostics in the metrics', () => {
@@ -295,7 +339,11 @@ describe('diagnostics in the metrics', () => {
     const st = t.current!;
     const flags = st.expertTokens!;
     expect(flags.length).toBe(st.tokenOffsets[st.trajectories.length]);
-    st.trajectories.forEach((tr, i) => expect(Array.from(flags.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]))).toEqual(Array.from(expertTokens(tr, tok))));
+    st.trajectories.forEach((tr, i) =>
+      expect(Array.from(flags.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]))).toEqual(
+        Array.from(expertTokens(tr, tok)),
+      ),
+    );
     const m = await t.update();
     expect(m.corrDeltaExpert).toBe(creditDiagnostics(st).corrDeltaExpert);
     expect(m.teacherOwnSkill).toBeNull();
@@ -310,8 +358,22 @@ describe('diagnostics in the metrics', () => {
     const second = await checked.update();
     await plain.update();
     await plain.update();
-    expect(Array.from(await checked.backend.readParameters())).toEqual(Array.from(await plain.backend.readParameters()));
-    const direct = await teacherCheck(householdRl(TINY), plain.backend, tok, validationScenes(TINY, 2), config, undefined, 'own');
-    expect([second.teacherNoSkill, second.teacherOwnSkill, second.teacherOtherSkill]).toEqual([direct.no_skill, direct.own_skill, direct.other_skill]);
+    expect(Array.from(await checked.backend.readParameters())).toEqual(
+      Array.from(await plain.backend.readParameters()),
+    );
+    const direct = await teacherCheck(
+      householdRl(TINY),
+      plain.backend,
+      tok,
+      validationScenes(TINY, 2),
+      config,
+      undefined,
+      'own',
+    );
+    expect([second.teacherNoSkill, second.teacherOwnSkill, second.teacherOtherSkill]).toEqual([
+      direct.no_skill,
+      direct.own_skill,
+      direct.other_skill,
+    ]);
   });
 });

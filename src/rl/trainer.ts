@@ -21,7 +21,14 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { rewardsStage } from './advantages.ts';
 import { checkConfig, type Algo, type TrainConfig } from './config.ts';
-import { buildStaticLibrary, hindsightStage, type CrossgamePool, type CrossgameSources, type RunSkills, type SkillLibrary } from './hindsight.ts';
+import {
+  buildStaticLibrary,
+  hindsightStage,
+  type CrossgamePool,
+  type CrossgameSources,
+  type RunSkills,
+  type SkillLibrary,
+} from './hindsight.ts';
 import { creditDiagnostics, zeroVarianceGroups } from './diagnostics.ts';
 import { lossHyper, lossStage, meanDivergence } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
@@ -230,7 +237,8 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
 
   private async beginUpdate(): Promise<void> {
     // seed-static: the warm-start policy (the current weights, before any update) writes the library once.
-    if (this.algo === 'seed-static' && !this.staticLibrary) this.staticLibrary = await buildStaticLibrary(this, this.config);
+    if (this.algo === 'seed-static' && !this.staticLibrary)
+      this.staticLibrary = await buildStaticLibrary(this, this.config);
     const config = { ...this.config };
     this.state = {
       update: this.updates,
@@ -281,10 +289,25 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
   private async teacherCheck(st: UpdateState<S, R>): Promise<UpdateState['teacher']> {
     const writer = st.algo === 'seed-annotator' || st.config.annotatorSkills === 1 ? 'annotator' : 'own';
     let kl: number | null = null;
-    const check = await teacherCheck(this.world, this.backend, this.tok, this.world.env.validationScenes(st.config.teacherGames), st.config, undefined, writer, async (first, skills) => {
-      kl = await validationDivergence(this, first, skills, st.config);
-    });
-    return { games: check.games, no_skill: check.no_skill, own_skill: check.own_skill, other_skill: check.other_skill, kl };
+    const check = await teacherCheck(
+      this.world,
+      this.backend,
+      this.tok,
+      this.world.env.validationScenes(st.config.teacherGames),
+      st.config,
+      undefined,
+      writer,
+      async (first, skills) => {
+        kl = await validationDivergence(this, first, skills, st.config);
+      },
+    );
+    return {
+      games: check.games,
+      no_skill: check.no_skill,
+      own_skill: check.own_skill,
+      other_skill: check.other_skill,
+      kl,
+    };
   }
 
   metrics(st: UpdateState<S, R>): UpdateMetrics {
@@ -304,7 +327,9 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       fidelitySum += this.world.skillFidelity(used.text, t, this.tok, st.config.maxSkillTokens);
       fidelityCount++;
     });
-    const truth = this.world.truthShares(ts.flatMap((t, i) => (st.written[i] ? [{ text: st.written[i]!.text, scene: t.scene }] : [])));
+    const truth = this.world.truthShares(
+      ts.flatMap((t, i) => (st.written[i] ? [{ text: st.written[i]!.text, scene: t.scene }] : [])),
+    );
     const skipped = st.skipped;
     const played = st.played ?? ts.length;
     const wins = st.playedWins ?? ts.filter((t) => t.won).length;
@@ -354,5 +379,9 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
 function gradientParts(st: UpdateState): Pick<UpdateMetrics, 'gradNormGrpo' | 'gradNormOpd' | 'gradNormRatio'> {
   if (st.skipped || !st.step) return { gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null };
   const parts = st.gradParts ?? { grpo: st.step.gradNorm, opd: 0 };
-  return { gradNormGrpo: parts.grpo, gradNormOpd: parts.opd, gradNormRatio: parts.grpo > 0 ? parts.opd / parts.grpo : null };
+  return {
+    gradNormGrpo: parts.grpo,
+    gradNormOpd: parts.opd,
+    gradNormRatio: parts.grpo > 0 ? parts.opd / parts.grpo : null,
+  };
 }

@@ -17,9 +17,18 @@ const model = presetConfig('micro', tok.vocabSize);
 beforeAll(() => installThreadHost(nodeThreadHost));
 afterAll(() => installThreadHost(null));
 
-async function train(threads: number): Promise<{ metrics: Omit<UpdateMetrics, 'wallMs' | 'tokensPerSecond'>[]; params: Float32Array; m: Float32Array }> {
+async function train(
+  threads: number,
+): Promise<{ metrics: Omit<UpdateMetrics, 'wallMs' | 'tokensPerSecond'>[]; params: Float32Array; m: Float32Array }> {
   const config = { ...defaultConfig('micro'), groupSize: 4, tasksPerUpdate: 3, maxSteps: 4, history: 4, lr: 1e-2 };
-  const t = new Trainer({ backend: CpuBackend.fromSeed(model, 21, { threads }), tokenizer: tok, algo: 'seed', config, seed: 8, world: householdRl(TINY) });
+  const t = new Trainer({
+    backend: CpuBackend.fromSeed(model, 21, { threads }),
+    tokenizer: tok,
+    algo: 'seed',
+    config,
+    seed: 8,
+    world: householdRl(TINY),
+  });
   const metrics = [];
   for (let u = 0; u < 3; u++) {
     const { wallMs: _w, tokensPerSecond: _t, ...rest } = await t.update();

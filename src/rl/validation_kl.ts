@@ -12,21 +12,43 @@ import type { Trajectory } from './rollout.ts';
 import type { UpdateContext } from './update_state.ts';
 
 /** Mean KL(student || own-skill teacher) over the decision tokens of the trajectories with a skill; null without any. */
-export async function validationDivergence(run: UpdateContext, trajectories: readonly Trajectory[], skills: readonly (string | null)[], config: TrainConfig): Promise<number | null> {
+export async function validationDivergence(
+  run: UpdateContext,
+  trajectories: readonly Trajectory[],
+  skills: readonly (string | null)[],
+  config: TrainConfig,
+): Promise<number | null> {
   const pairs = trajectories.flatMap((t, i) => (skills[i] === null ? [] : [{ t, skill: skills[i]! }]));
   if (pairs.length === 0) return null;
   const V = run.backend.config.vocabSize;
   const words = maskWords(V);
-  const plain = packBatch(pairs.flatMap((p) => p.t.sequences), run.tok.padId);
+  const plain = packBatch(
+    pairs.flatMap((p) => p.t.sequences),
+    run.tok.padId,
+  );
   const student = await run.backend.scoreRows(plain, 'current');
-  const teacher = await run.backend.scoreRows(packBatch(pairs.flatMap((p) => skillSequences(run, p.t, p.skill, config)), run.tok.padId), 'current');
+  const teacher = await run.backend.scoreRows(
+    packBatch(
+      pairs.flatMap((p) => skillSequences(run, p.t, p.skill, config)),
+      run.tok.padId,
+    ),
+    'current',
+  );
   const kl = new Float32Array(1);
   let sum = 0;
   let n = 0;
   for (let k = 0; k < plain.masks.length / words; k++) {
     if (!hadChoice(plain.masks, k * words, words)) continue;
     const row = [k * V, (k + 1) * V] as const;
-    distilDivergence(kl, student.subarray(...row), teacher.subarray(...row), plain.masks.subarray(k * words, (k + 1) * words), 1, V, 0);
+    distilDivergence(
+      kl,
+      student.subarray(...row),
+      teacher.subarray(...row),
+      plain.masks.subarray(k * words, (k + 1) * words),
+      1,
+      V,
+      0,
+    );
     sum += kl[0];
     n++;
   }

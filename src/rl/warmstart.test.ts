@@ -19,7 +19,8 @@ describe('explorer', () => {
   it('without noise solves most games, knowing only what it observed', () => {
     const rng = new Rng(4);
     let won = 0;
-    for (let i = 0; i < 60; i++) won += runExplorer(generateScene('train', i, TINY, 3), rng, { maxSteps: 15, noise: 0 }).game.won ? 1 : 0;
+    for (let i = 0; i < 60; i++)
+      won += runExplorer(generateScene('train', i, TINY, 3), rng, { maxSteps: 15, noise: 0 }).game.won ? 1 : 0;
     expect(won / 60).toBeGreaterThan(0.85);
   });
 
@@ -32,7 +33,12 @@ describe('explorer', () => {
     for (let i = 0; i < 60; i++) {
       const scene = generateScene('train', i, TINY, 3);
       const before = runExplorer(scene, rng, { maxSteps: 15, noise: 0 });
-      const take = before.game.records.find((r) => r.valid && r.action.startsWith('take ') && typeOfName(r.action.slice(5, r.action.indexOf(' from '))) === scene.task.object);
+      const take = before.game.records.find(
+        (r) =>
+          r.valid &&
+          r.action.startsWith('take ') &&
+          typeOfName(r.action.slice(5, r.action.indexOf(' from '))) === scene.task.object,
+      );
       if (!before.game.won || !take) continue;
       checked++;
       const from = take.action.slice(take.action.indexOf(' from ') + 6);
@@ -51,11 +57,15 @@ describe('explorer', () => {
   });
 
   it('primed with a skill, knows exactly what it states: instances, searched places, type-level lessons', () => {
-    const k = skillKnowledge('avoid: forgetting to take the mug 1 from the cabinet 2; you searched the fridge 1; the mug 1 was in the cabinet 2. a mug was in a cabinet.');
+    const k = skillKnowledge(
+      'avoid: forgetting to take the mug 1 from the cabinet 2; you searched the fridge 1; the mug 1 was in the cabinet 2. a mug was in a cabinet.',
+    );
     expect([...k.firstSeen]).toEqual([['mug 1', 'cabinet 2']]);
     expect([...k.searched]).toEqual(['fridge 1']);
     expect([...k.lessons]).toEqual([['mug', ['cabinet']]]);
-    const w = skillKnowledge('workflow: take the apple 2 from the fridge 1, heat it with the microwave 1, put it on the diningtable 1.');
+    const w = skillKnowledge(
+      'workflow: take the apple 2 from the fridge 1, heat it with the microwave 1, put it on the diningtable 1.',
+    );
     expect([...w.firstSeen]).toEqual([['apple 2', 'fridge 1']]);
     expect(skillKnowledge('not a skill').firstSeen.size).toBe(0);
     // A lesson alone sends the search to that type first.
@@ -64,10 +74,16 @@ describe('explorer', () => {
     let checked = 0;
     for (let i = 0; i < 80; i++) {
       const scene = generateScene('train', i, TINY, 11);
-      const type = scene.receptacles.map((r) => r.name.split(' ')[0]).find((t) => t === 'sidetable' || t === 'countertop');
+      const type = scene.receptacles
+        .map((r) => r.name.split(' ')[0])
+        .find((t) => t === 'sidetable' || t === 'countertop');
       if (!type) continue;
       checked++;
-      const e = runExplorer(scene, rng, { maxSteps: 4, noise: 0, prior: skillKnowledge(`workflow: find the ${scene.task.object}. a ${scene.task.object} was on a ${type}.`) });
+      const e = runExplorer(scene, rng, {
+        maxSteps: 4,
+        noise: 0,
+        prior: skillKnowledge(`workflow: find the ${scene.task.object}. a ${scene.task.object} was on a ${type}.`),
+      });
       const firstGo = e.game.records.find((r) => r.action.startsWith('go to '))?.action ?? '';
       lessonFirst += firstGo.startsWith(`go to ${type} `) ? 1 : 0;
     }
@@ -143,8 +159,14 @@ describe('annotator', () => {
         expect(skill).toContain(`instead of the ${scene.task.object};`);
         wrong++;
       }
-      if (skill.startsWith('avoid: forgetting to heat') || skill.startsWith('avoid: forgetting to cool') || skill.startsWith('avoid: forgetting to clean')) {
-        expect(skill).toMatch(/ (heat|cool|clean) it with the (microwave|fridge|sinkbasin) 1 before putting it (in|on) the /);
+      if (
+        skill.startsWith('avoid: forgetting to heat') ||
+        skill.startsWith('avoid: forgetting to cool') ||
+        skill.startsWith('avoid: forgetting to clean')
+      ) {
+        expect(skill).toMatch(
+          / (heat|cool|clean) it with the (microwave|fridge|sinkbasin) 1 before putting it (in|on) the /,
+        );
         order++;
       }
     }
@@ -160,7 +182,9 @@ describe('annotator', () => {
       const skill = annotate(e.game.records, scene.task, e.game.won, fit);
       for (const m of skill.matchAll(/the ([a-z]+) (\d+)/g)) {
         const name = `${m[1]} ${m[2]}`;
-        const mentioned = e.game.records.some((r) => r.seen.includes(name) || r.action.includes(name) || r.observation.includes(name));
+        const mentioned = e.game.records.some(
+          (r) => r.seen.includes(name) || r.action.includes(name) || r.observation.includes(name),
+        );
         expect(mentioned, `${skill} names ${name}`).toBe(true);
       }
     }
@@ -177,7 +201,9 @@ describe('warm start', () => {
     expect(a.counts.act).toBe(12);
     expect(a.counts.analyze).toBe(12);
     expect(a.counts.follow).toBeGreaterThan(0);
-    expect(a.sequences.map((s) => Array.from(s.ids).join(','))).toEqual(b.sequences.map((s) => Array.from(s.ids).join(',')));
+    expect(a.sequences.map((s) => Array.from(s.ids).join(','))).toEqual(
+      b.sequences.map((s) => Array.from(s.ids).join(',')),
+    );
     for (const s of a.sequences) expect(s.ids.length).toBeLessThanOrEqual(model.contextLength);
   });
 
@@ -185,7 +211,8 @@ describe('warm start', () => {
     // Noisy enough that some episodes fail: their avoid-rules have a follow example only when primed.
     const own = buildCorpus(tok, model.contextLength, { ...options, noise: 0.6, follow: 'own' });
     const primed = buildCorpus(tok, model.contextLength, { ...options, noise: 0.6, follow: 'primed' });
-    const of = (c: typeof own, kind: string) => c.sequences.filter((_, j) => c.kinds[j] === kind).map((s) => tok.decode(Array.from(s.ids)));
+    const of = (c: typeof own, kind: string) =>
+      c.sequences.filter((_, j) => c.kinds[j] === kind).map((s) => tok.decode(Array.from(s.ids)));
     expect(of(primed, 'act')).toEqual(of(own, 'act'));
     expect(of(primed, 'analyze')).toEqual(of(own, 'analyze'));
     expect(primed.counts.follow).toBeGreaterThan(own.counts.follow);
@@ -197,7 +224,8 @@ describe('warm start', () => {
   it('keeps only the kinds asked for, each example as in the full corpus', () => {
     const all = buildCorpus(tok, model.contextLength, options);
     const skills = buildCorpus(tok, model.contextLength, { ...options, kinds: ['follow', 'analyze'] });
-    const of = (c: typeof all, kind: string) => c.sequences.filter((_, j) => c.kinds[j] === kind).map((s) => Array.from(s.ids).join(','));
+    const of = (c: typeof all, kind: string) =>
+      c.sequences.filter((_, j) => c.kinds[j] === kind).map((s) => Array.from(s.ids).join(','));
     expect(skills.counts).toEqual({ act: 0, follow: all.counts.follow, analyze: all.counts.analyze });
     expect(of(skills, 'follow')).toEqual(of(all, 'follow'));
     expect(of(skills, 'analyze')).toEqual(of(all, 'analyze'));
@@ -210,7 +238,10 @@ describe('warm start', () => {
     const rng = new Rng(noisy.seed).fork('explorer');
     let dropped = 0;
     for (let i = 0; i < noisy.episodes; i++) {
-      const e = runExplorer(generateScene('train', i, TINY, noisy.seed), rng, { maxSteps: noisy.maxSteps, noise: noisy.noise });
+      const e = runExplorer(generateScene('train', i, TINY, noisy.seed), rng, {
+        maxSteps: noisy.maxSteps,
+        noise: noisy.noise,
+      });
       const a = clean.sequences.filter((_, j) => clean.kinds[j] === 'act')[i];
       const b = all.sequences.filter((_, j) => all.kinds[j] === 'act')[i];
       expect(Array.from(a.ids)).toEqual(Array.from(b.ids));
@@ -237,7 +268,9 @@ describe('warm start', () => {
     await trainWarmStart(be, tok, corpus, options, (s) => losses.push(s.loss));
     expect(losses).toHaveLength(12);
     expect(losses[0]).toBeGreaterThan(0);
-    expect(losses.slice(-3).reduce((a, b) => a + b, 0) / 3).toBeLessThan(losses.slice(0, 3).reduce((a, b) => a + b, 0) / 3);
+    expect(losses.slice(-3).reduce((a, b) => a + b, 0) / 3).toBeLessThan(
+      losses.slice(0, 3).reduce((a, b) => a + b, 0) / 3,
+    );
   });
 
   it('its loss is the token-mean negative log-likelihood of the scored tokens', async () => {
@@ -247,7 +280,9 @@ describe('warm start', () => {
     const logp = await be.score(packBatch(seqs, tok.padId));
     const nll = -logp.reduce((a, b) => a + b, 0) / logp.length;
     const losses: number[] = [];
-    await trainWarmStart(be, tok, { ...corpus, sequences: seqs }, { ...options, steps: 1, batch: 3 }, (s) => losses.push(s.loss));
+    await trainWarmStart(be, tok, { ...corpus, sequences: seqs }, { ...options, steps: 1, batch: 3 }, (s) =>
+      losses.push(s.loss),
+    );
     expect(losses[0]).toBeCloseTo(nll, 4);
   });
 
@@ -258,10 +293,16 @@ describe('warm start', () => {
     const picks = async (c: typeof corpus, focusSteps: number, focusShare = 0) => {
       const out: (readonly number[])[] = [];
       rates.length = 0;
-      await trainWarmStart(CpuBackend.fromSeed(model, 3), tok, c, { ...options, steps: 6, batch: 2, focusSteps, focusShare }, (s) => {
-        out.push(s.examples);
-        rates.push(s.lr);
-      });
+      await trainWarmStart(
+        CpuBackend.fromSeed(model, 3),
+        tok,
+        c,
+        { ...options, steps: 6, batch: 2, focusSteps, focusShare },
+        (s) => {
+          out.push(s.examples);
+          rates.push(s.lr);
+        },
+      );
       return out;
     };
     const focused = await picks({ ...corpus, focus }, 3);
@@ -269,7 +310,12 @@ describe('warm start', () => {
     // Each stage has its own schedule: the focus decays to 10% of the rate, the rest warms up again.
     expect(rates).toEqual([0, 1, 2, 0, 1, 2].map((s) => warmStartLr(options.lr, s, 3)));
     expect(rates[2]).toBeCloseTo(options.lr * 0.1 + 0.45 * options.lr * (1 + Math.cos(Math.PI * 0.5)), 12);
-    expect(focused.slice(3).flat().some((i) => !focus.includes(i))).toBe(true);
+    expect(
+      focused
+        .slice(3)
+        .flat()
+        .some((i) => !focus.includes(i)),
+    ).toBe(true);
     // With a focus share, every later batch keeps that share from the focus.
     const shared = await picks({ ...corpus, focus }, 3, 0.5);
     for (const step of shared.slice(3)) expect(step.filter((i) => focus.includes(i)).length).toBeGreaterThanOrEqual(1);

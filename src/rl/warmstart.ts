@@ -121,7 +121,11 @@ function concat(parts: Uint32Array[], length: number): Uint32Array {
 }
 
 /** The household's corpus, in rooms of `scale`. */
-export function buildCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions & { scale: RoomScale }): Corpus {
+export function buildCorpus(
+  tok: Tokenizer,
+  contextLength: number,
+  options: WarmStartOptions & { scale: RoomScale },
+): Corpus {
   const rng = new Rng(options.seed);
   const explore = rng.fork('explorer');
   const words = Math.ceil(tok.vocabSize / 32);
@@ -143,13 +147,18 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
     // Keep the steps that fit the rollout's episode budget, as a rollout would have.
     let steps = full.steps.length;
     let plain = episodeSequence(tok, full);
-    while (steps > 1 && plain.ids.length > budget) plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
+    while (steps > 1 && plain.ids.length > budget)
+      plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
     // Scored: every command the explorer chose itself (and, with scoreRandom, its random ones too).
     const positions: number[] = [];
     const masks: Uint32Array[] = [];
     let k = 0;
     for (let t = 0; t < steps; t++) {
-      const trie = new CommandTrie(admissible[t].map((c) => tok.encode(c)), tok.endId, tok.vocabSize);
+      const trie = new CommandTrie(
+        admissible[t].map((c) => tok.encode(c)),
+        tok.endId,
+        tok.vocabSize,
+      );
       const m = trie.commandMasks(tok.encode(full.steps[t].action));
       const n = m.length / words;
       if (options.scoreRandom || !random[t]) {
@@ -158,7 +167,12 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
       }
       k += n;
     }
-    return { full, complete: steps === full.steps.length, acting: { ...plain, commandPositions: Int32Array.from(positions) }, masks: concat(masks, positions.length * words) };
+    return {
+      full,
+      complete: steps === full.steps.length,
+      acting: { ...plain, commandPositions: Int32Array.from(positions) },
+      masks: concat(masks, positions.length * words),
+    };
   };
   for (let i = 0; i < options.episodes; i++) {
     const scene = generateScene('train', i, options.scale, options.seed);
@@ -167,11 +181,21 @@ export function buildCorpus(tok: Tokenizer, contextLength: number, options: Warm
     wins += game.won ? 1 : 0;
     const { full, complete, acting, masks } = acted(scene, episode);
     add(scored(acting, masks), 'act');
-    const skill = annotate(game.records, scene.task, game.won, { length: (t) => tok.encode(t).length, maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens) });
+    const skill = annotate(game.records, scene.task, game.won, {
+      length: (t) => tok.encode(t).length,
+      maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens),
+    });
     if (options.follow === 'own') {
       if (game.won && complete) add(scored(insertSkill(tok, acting, skill), masks), 'follow');
     } else {
-      const replay = acted(scene, runExplorer(scene, primedRng, { maxSteps: options.maxSteps, noise: options.noise, prior: skillKnowledge(skill) }));
+      const replay = acted(
+        scene,
+        runExplorer(scene, primedRng, {
+          maxSteps: options.maxSteps,
+          noise: options.noise,
+          prior: skillKnowledge(skill),
+        }),
+      );
       if (replay.complete) add(scored(insertSkill(tok, replay.acting, skill), replay.masks), 'follow');
     }
     const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
@@ -231,9 +255,19 @@ export async function trainWarmStart(
     const batch = packBatch(picked, tok.padId);
     const n = picked.reduce((s, q) => s + q.positions.length, 0);
     const zeros = new Float32Array(n);
-    const inputs: LossInputs = { advantage: zeros, mask: zeros, opdMask: new Float32Array(n).fill(1), lSkill: zeros, lOld: zeros, lRef: zeros };
+    const inputs: LossInputs = {
+      advantage: zeros,
+      mask: zeros,
+      opdMask: new Float32Array(n).fill(1),
+      lSkill: zeros,
+      lOld: zeros,
+      lRef: zeros,
+    };
     const out = await backend.lossBackward(batch, inputs, { lambda: 1, beta: 1, clip: 0.2, klCoef: 0, gate: false });
-    const lr = step < focusSteps ? warmStartLr(options.lr, step, focusSteps) : warmStartLr(options.lr, step - focusSteps, options.steps - focusSteps);
+    const lr =
+      step < focusSteps
+        ? warmStartLr(options.lr, step, focusSteps)
+        : warmStartLr(options.lr, step - focusSteps, options.steps - focusSteps);
     await backend.optimizerStep({ lr, beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 });
     if (step >= Math.floor(options.steps * 0.9)) tail.push(out.L_OPD);
     onStep?.({ step, loss: out.L_OPD, tokens: picked.reduce((s, q) => s + q.ids.length, 0), examples, lr });

@@ -124,7 +124,9 @@ describe('CommandTrie of a game', () => {
       node = trie.child(node, next);
     }
     expect(commands).toContain(tok.decode(ids));
-    expect(() => CommandTrie.fromCommands(tok, ['go to unicorn 1'])).toThrow(/"go to unicorn 1" has words outside the vocabulary: unicorn/);
+    expect(() => CommandTrie.fromCommands(tok, ['go to unicorn 1'])).toThrow(
+      /"go to unicorn 1" has words outside the vocabulary: unicorn/,
+    );
   });
 
   it('has a free-decoding mask of every text token and the end token', () => {

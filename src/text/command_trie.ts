@@ -58,9 +58,11 @@ export class CommandTrie {
       this.masks.push(mask);
     }
     if (slot) {
-      if (slot.open.length === 0 || slot.words.length === 0 || !(slot.maxPieces >= 1)) throw new RangeError('a free-text slot needs opening tokens, words and room for one');
+      if (slot.open.length === 0 || slot.words.length === 0 || !(slot.maxPieces >= 1))
+        throw new RangeError('a free-text slot needs opening tokens, words and room for one');
       for (const id of [...slot.words, slot.close]) {
-        if (!(Number.isInteger(id) && id >= 0 && id < vocabSize) || id === endId) throw new RangeError(`free-text token ${id} cannot be part of a command`);
+        if (!(Number.isInteger(id) && id >= 0 && id < vocabSize) || id === endId)
+          throw new RangeError(`free-text token ${id} cannot be part of a command`);
       }
       for (const id of slot.words) this.slotWords.add(id);
       this.slotBase = this.children.length;
@@ -101,17 +103,32 @@ export class CommandTrie {
   }
 
   /** The trie of a state's admissible commands, as the environment lists them, and of its free text if any. */
-  static fromCommands(tok: Tokenizer, commands: readonly string[], freeText: FreeTextCommand | null = null): CommandTrie {
+  static fromCommands(
+    tok: Tokenizer,
+    commands: readonly string[],
+    freeText: FreeTextCommand | null = null,
+  ): CommandTrie {
     const encode = (text: string, what: string) => {
       const encoded = tok.encode(text);
-      if (encoded.includes(tok.unkId)) throw new RangeError(`${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`);
+      if (encoded.includes(tok.unkId))
+        throw new RangeError(
+          `${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`,
+        );
       return encoded;
     };
-    return CommandTrie.fromEncoded(tok, commands.map((c) => encode(c, 'admissible command')), freeText && slotOf(tok, freeText, encode));
+    return CommandTrie.fromEncoded(
+      tok,
+      commands.map((c) => encode(c, 'admissible command')),
+      freeText && slotOf(tok, freeText, encode),
+    );
   }
 
   /** The trie of commands already encoded, with a free-text slot in token ids (`freeTextSlot`). */
-  static fromEncoded(tok: Pick<Tokenizer, 'endId' | 'vocabSize'>, commands: readonly (readonly number[])[], slot: CommandSlot | null = null): CommandTrie {
+  static fromEncoded(
+    tok: Pick<Tokenizer, 'endId' | 'vocabSize'>,
+    commands: readonly (readonly number[])[],
+    slot: CommandSlot | null = null,
+  ): CommandTrie {
     return new CommandTrie(commands, tok.endId, tok.vocabSize, slot);
   }
 
@@ -194,7 +211,11 @@ export class CommandTrie {
 /** A state's free text in token ids, built once per free text (the shop's search bar is one object). */
 const slots = new WeakMap<FreeTextCommand, WeakMap<object, CommandSlot>>();
 
-function slotOf(tok: Tokenizer, freeText: FreeTextCommand, encode: (text: string, what: string) => number[]): CommandSlot {
+function slotOf(
+  tok: Tokenizer,
+  freeText: FreeTextCommand,
+  encode: (text: string, what: string) => number[],
+): CommandSlot {
   let byTok = slots.get(freeText);
   if (!byTok) slots.set(freeText, (byTok = new WeakMap()));
   let slot = byTok.get(tok);
@@ -202,8 +223,14 @@ function slotOf(tok: Tokenizer, freeText: FreeTextCommand, encode: (text: string
     const close = encode(freeText.close, 'free-text closing');
     if (close.length !== 1) throw new RangeError(`free text must close with one token, not "${freeText.close}"`);
     const words = new Set<number>();
-    for (const text of freeText.words) for (const id of encode(text, 'free-text word')) if (id !== close[0]) words.add(id);
-    slot = { open: encode(freeText.open, 'free-text opening'), words: [...words], close: close[0], maxPieces: freeText.maxPieces };
+    for (const text of freeText.words)
+      for (const id of encode(text, 'free-text word')) if (id !== close[0]) words.add(id);
+    slot = {
+      open: encode(freeText.open, 'free-text opening'),
+      words: [...words],
+      close: close[0],
+      maxPieces: freeText.maxPieces,
+    };
     byTok.set(tok, slot);
   }
   return slot;
@@ -213,7 +240,8 @@ function slotOf(tok: Tokenizer, freeText: FreeTextCommand, encode: (text: string
 export function freeTextSlot(tok: Tokenizer, freeText: FreeTextCommand): CommandSlot {
   return slotOf(tok, freeText, (text, what) => {
     const encoded = tok.encode(text);
-    if (encoded.includes(tok.unkId)) throw new RangeError(`${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`);
+    if (encoded.includes(tok.unkId))
+      throw new RangeError(`${what} "${text}" has words outside the vocabulary: ${tok.unknownPieces(text).join(', ')}`);
     return encoded;
   });
 }

@@ -24,12 +24,21 @@ const episode: EpisodeText = {
     '-= Welcome to TextWorld, ALFRED! =-\n\nYou are in the middle of a room. Looking quickly around you, you see a ' +
     'cabinet 1, a countertop 1, and a microwave 1.\n\nYour task is to: put a hot mug in cabinet.',
   steps: [
-    { action: 'go to countertop 1', observation: 'You arrive at countertop 1. On the countertop 1, you see a mug 1.', valid: true },
+    {
+      action: 'go to countertop 1',
+      observation: 'You arrive at countertop 1. On the countertop 1, you see a mug 1.',
+      valid: true,
+    },
     { action: 'take mug 1 from cabinet 1', observation: 'Nothing happens.', valid: false },
-    { action: 'take mug 1 from countertop 1', observation: 'You pick up the mug 1 from the countertop 1.', valid: true },
+    {
+      action: 'take mug 1 from countertop 1',
+      observation: 'You pick up the mug 1 from the countertop 1.',
+      valid: true,
+    },
   ],
 };
-const ROOM = 'You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a countertop 1, and a microwave 1.';
+const ROOM =
+  'You are in the middle of a room. Looking quickly around you, you see a cabinet 1, a countertop 1, and a microwave 1.';
 const SKILL = 'workflow: find the mug, take it, heat it with the microwave 1.';
 const BLOCK = `<skill> refer to this skill when deciding what action to take: ${SKILL} <end>`;
 
@@ -55,8 +64,27 @@ describe('episodeSequence', () => {
 
   it('marks exactly the command tokens and their end tokens', () => {
     const scored = Array.from(seq.commandPositions, (p) => tok.token(seq.ids[p]));
-    expect(scored).toEqual(['go', 'to', 'countertop', '1', '<end>', 'take', 'mug', '1', 'from', 'cabinet', '1', '<end>',
-      'take', 'mug', '1', 'from', 'countertop', '1', '<end>']);
+    expect(scored).toEqual([
+      'go',
+      'to',
+      'countertop',
+      '1',
+      '<end>',
+      'take',
+      'mug',
+      '1',
+      'from',
+      'cabinet',
+      '1',
+      '<end>',
+      'take',
+      'mug',
+      '1',
+      'from',
+      'countertop',
+      '1',
+      '<end>',
+    ]);
     expect(seq.commandSpans.length).toBe(6);
     for (let s = 0; s < 3; s++) {
       const [a, b] = [seq.commandSpans[2 * s], seq.commandSpans[2 * s + 1]];
@@ -83,7 +111,9 @@ describe('episodeSequence', () => {
       expect(sk.plainToSkill[i]).toBe(i < 8 ? i : i + sk.skillLength);
     }
     expect(Array.from(sk.commandPositions)).toEqual(Array.from(seq.commandPositions, (p) => sk.plainToSkill[p]));
-    expect(Array.from(sk.commandPositions, (p) => sk.ids[p])).toEqual(Array.from(seq.commandPositions, (p) => seq.ids[p]));
+    expect(Array.from(sk.commandPositions, (p) => sk.ids[p])).toEqual(
+      Array.from(seq.commandPositions, (p) => seq.ids[p]),
+    );
     expect(() => insertSkill(tok, sk, SKILL)).toThrow(/already/);
   });
 });
@@ -92,7 +122,8 @@ describe('policyContext', () => {
   // Lengths in tokens: task line 8; "<obs> ROOM" 30; the three steps as history ("<obs> observation <act> command
   // <end>") 36, 26 and 12; the current observation 12; the ACT marker 1. All steps: 8 + 36 + 26 + 12 + 12 + 1 = 95.
   const CURRENT = '<obs> You pick up the mug 1 from the countertop 1. <act>';
-  const STEP1 = '<obs> You arrive at countertop 1. On the countertop 1, you see a mug 1. <act> take mug 1 from cabinet 1 <end>';
+  const STEP1 =
+    '<obs> You arrive at countertop 1. On the countertop 1, you see a mug 1. <act> take mug 1 from cabinet 1 <end>';
   const STEP2 = '<obs> Nothing happens. <act> take mug 1 from countertop 1 <end>';
 
   it('keeps the room line, the last H steps, the current observation and the ACT marker', () => {
@@ -118,24 +149,39 @@ describe('policyContext', () => {
 
     // A window of 2 pins the room line (89 tokens); at 60 both steps go (51 left), at 50 the room line too.
     expect(policyContext(tok, episode, { history: 2, maxLen: 512 }).length).toBe(89);
-    expect(text(policyContext(tok, episode, { history: 2, maxLen: 60 }))).toBe(`<task> put a hot mug in cabinet. <obs> ${ROOM} ${CURRENT}`);
-    expect(text(policyContext(tok, episode, { history: 2, maxLen: 50 }))).toBe(`<task> put a hot mug in cabinet. ${CURRENT}`);
+    expect(text(policyContext(tok, episode, { history: 2, maxLen: 60 }))).toBe(
+      `<task> put a hot mug in cabinet. <obs> ${ROOM} ${CURRENT}`,
+    );
+    expect(text(policyContext(tok, episode, { history: 2, maxLen: 50 }))).toBe(
+      `<task> put a hot mug in cabinet. ${CURRENT}`,
+    );
 
     // Task (8) + "<obs> You pick" (3) + <act> = 12: no history, the observation cut, no room for a skill.
     const tiny = policyContext(tok, episode, { history: 3, maxLen: 14, reserve: 2, skill: SKILL });
     expect(text(tiny)).toBe('<task> put a hot mug in cabinet. <obs> You pick <act>');
-    expect(() => policyContext(tok, episode, { history: 3, maxLen: 9 })).toThrow(/task line and markers need 10 tokens, more than the 9/);
+    expect(() => policyContext(tok, episode, { history: 3, maxLen: 9 })).toThrow(
+      /task line and markers need 10 tokens, more than the 9/,
+    );
     expect(() => policyContext(tok, episode, { history: -1, maxLen: 512 })).toThrow(/history/);
   });
 
   it('puts the skill block after the page, right before ACT, and leaves the rest as the plain context', () => {
     const plain = policyContext(tok, episode, { history: 1, maxLen: 512 });
     const after = policyContext(tok, episode, { history: 1, maxLen: 512, skill: SKILL, skillAfterPage: true });
-    expect(text(after)).toBe(`<task> put a hot mug in cabinet. <obs> ${ROOM} ${STEP2} ${CURRENT.replace(/ <act>$/, '')} ${BLOCK} <act>`);
+    expect(text(after)).toBe(
+      `<task> put a hot mug in cabinet. <obs> ${ROOM} ${STEP2} ${CURRENT.replace(/ <act>$/, '')} ${BLOCK} <act>`,
+    );
     expect(after.slice(0, plain.length - 1)).toEqual(plain.slice(0, -1));
     // The budget of the plain context plus 16: the same history, the skill cut to fit.
-    const cut = policyContext(tok, episode, { history: 1, maxLen: plain.length + 16, skill: SKILL, skillAfterPage: true });
-    expect(text(cut.slice(plain.length - 1))).toBe('<skill> refer to this skill when deciding what action to take: workflow: find <end> <act>');
+    const cut = policyContext(tok, episode, {
+      history: 1,
+      maxLen: plain.length + 16,
+      skill: SKILL,
+      skillAfterPage: true,
+    });
+    expect(text(cut.slice(plain.length - 1))).toBe(
+      '<skill> refer to this skill when deciding what action to take: workflow: find <end> <act>',
+    );
     const step = stepSequence(tok, episode, 2, { history: 1, maxLen: 512, skill: SKILL, skillAfterPage: true });
     const before = policyContext(tok, { ...episode, steps: episode.steps.slice(0, 2) }, { history: 1, maxLen: 512 });
     expect(step.skillAt).toBe(before.length - 1);
@@ -203,21 +249,35 @@ describe('analyzerContext', () => {
 describe('sequences of generated games', () => {
   it('hold no unknown token and give the observations back exactly', () => {
     fc.assert(
-      fc.property(fc.constantFrom('train', 'seen', 'unseen' as const), fc.integer({ min: 0, max: 5000 }), fc.array(fc.nat(), { maxLength: 12 }), (split, index, choices) => {
-        const game = new Game(generateScene(split as 'train' | 'seen' | 'unseen', index));
-        // Some random admissible commands, an invalid one, then the expert to the end.
-        for (const c of choices) if (!game.done) game.step(game.admissibleCommands()[c % game.admissibleCommands().length]);
-        if (!game.done) game.step('take sofa 1 from bed 1');
-        for (const c of game.done ? [] : game.expertPlan()) if (!game.done) game.step(c);
-        const ep: EpisodeText = { goal: game.scene.task.goal, opening: game.observation, steps: game.records.slice(1) };
-        const seq = episodeSequence(tok, ep);
-        const withSkill = insertSkill(tok, seq, SKILL);
-        for (const ids of [seq.ids, withSkill.ids, Int32Array.from(analyzerContext(tok, ep, game.won, { maxLen: 4096 }))]) {
-          expect(ids.includes(tok.unkId)).toBe(false);
-        }
-        for (const r of game.records) expect(tok.decode(tok.encode(r.observation))).toBe(r.observation);
-        for (const c of game.admissibleCommands()) expect(tok.decode(tok.encode(c))).toBe(c);
-      }),
+      fc.property(
+        fc.constantFrom('train', 'seen', 'unseen' as const),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (split, index, choices) => {
+          const game = new Game(generateScene(split as 'train' | 'seen' | 'unseen', index));
+          // Some random admissible commands, an invalid one, then the expert to the end.
+          for (const c of choices)
+            if (!game.done) game.step(game.admissibleCommands()[c % game.admissibleCommands().length]);
+          if (!game.done) game.step('take sofa 1 from bed 1');
+          for (const c of game.done ? [] : game.expertPlan()) if (!game.done) game.step(c);
+          const ep: EpisodeText = {
+            goal: game.scene.task.goal,
+            opening: game.observation,
+            steps: game.records.slice(1),
+          };
+          const seq = episodeSequence(tok, ep);
+          const withSkill = insertSkill(tok, seq, SKILL);
+          for (const ids of [
+            seq.ids,
+            withSkill.ids,
+            Int32Array.from(analyzerContext(tok, ep, game.won, { maxLen: 4096 })),
+          ]) {
+            expect(ids.includes(tok.unkId)).toBe(false);
+          }
+          for (const r of game.records) expect(tok.decode(tok.encode(r.observation))).toBe(r.observation);
+          for (const c of game.admissibleCommands()) expect(tok.decode(tok.encode(c))).toBe(c);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -10,7 +10,20 @@
 // (docs/seed-loss.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
 // The opening observation appears without ALFWorld's banner and task line (the task has its own line).
 import { BANNER } from '../env/text.ts';
-import { ACT, ANALYZE, FAILURE, INVALID, OBS, OUTCOME, SKILL, SKILL_INTRO, STEP, SUCCESS, TASK, VALID } from './markers.ts';
+import {
+  ACT,
+  ANALYZE,
+  FAILURE,
+  INVALID,
+  OBS,
+  OUTCOME,
+  SKILL,
+  SKILL_INTRO,
+  STEP,
+  SUCCESS,
+  TASK,
+  VALID,
+} from './markers.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 /** One command and what it produced; the environment's step records have this shape. */
@@ -251,7 +264,10 @@ interface AnalyzerOptions {
 /** The household's observations are cut to this many tokens for the analyzer (a sentence or two). */
 export const ANALYZER_OBSERVATION_TOKENS = 24;
 
-const DEFAULT_ANALYZER_OPTIONS: Readonly<Omit<AnalyzerOptions, 'maxLen'>> = { reserve: 48, maxObservationTokens: ANALYZER_OBSERVATION_TOKENS };
+const DEFAULT_ANALYZER_OPTIONS: Readonly<Omit<AnalyzerOptions, 'maxLen'>> = {
+  reserve: 48,
+  maxObservationTokens: ANALYZER_OBSERVATION_TOKENS,
+};
 
 /**
  * The trajectory compressed for the analyzer: per step the command, whether it was valid, and the observation
@@ -286,7 +302,9 @@ export function analyzerContext(
   const budget = maxLen - reserve;
   let length = head.length + 1 + steps.reduce((n, s) => n + s.length, 0);
   if (head.length + 1 > budget) {
-    throw new RangeError(`the analyzer's task and outcome need ${head.length + 1} tokens, more than the ${budget} available`);
+    throw new RangeError(
+      `the analyzer's task and outcome need ${head.length + 1} tokens, more than the ${budget} available`,
+    );
   }
   let first = 0;
   while (length > budget) length -= steps[first++].length;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CONTENT_STOPS, SHOP_SKILL_WORDS, centsOfPrice, formatShopSkill, priceOfCents, shopTerms, type ShopSkill } from './shop_skill.ts';
+import {
+  CONTENT_STOPS,
+  SHOP_SKILL_WORDS,
+  centsOfPrice,
+  formatShopSkill,
+  priceOfCents,
+  shopTerms,
+  type ShopSkill,
+} from './shop_skill.ts';
 import { parseShopSkill } from './shop_skill_parser.ts';
 import { arbitraryShopSkill, shopCatalogueWords } from './shop_skill_testing.ts';
 import { isDegenerateSkill } from './skill_repeats.ts';
@@ -11,8 +19,20 @@ describe('shop skill grammar and formatter', () => {
       kind: 'workflow',
       actions: [
         { verb: 'search', terms: ['cotton', 'flannel', 'shirt'] },
-        { verb: 'click', item: { title: { lacks: false, terms: ['regular', 'fit'] }, price: { over: false, price: { dollars: '30' } } } },
-        { verb: 'choose', options: [['black', 'color'], ['xx', '-', 'large', 'size']] },
+        {
+          verb: 'click',
+          item: {
+            title: { lacks: false, terms: ['regular', 'fit'] },
+            price: { over: false, price: { dollars: '30' } },
+          },
+        },
+        {
+          verb: 'choose',
+          options: [
+            ['black', 'color'],
+            ['xx', '-', 'large', 'size'],
+          ],
+        },
         { verb: 'buy' },
       ],
       facts: [{ kind: 'cost', price: { dollars: '12', cents: '24' } }],
@@ -27,13 +47,24 @@ describe('shop skill grammar and formatter', () => {
       signs: [{ kind: 'offered', offered: true, options: [['large', 'size']] }],
       facts: [{ kind: 'order', action: { verb: 'choose', options: [['large', 'size']] }, then: { verb: 'buy' } }],
     };
-    expect(formatShopSkill(avoid)).toBe('avoid: buying before choosing the large size; the item offered the large size. choose the large size before buying.');
-    expect(formatShopSkill({ kind: 'avoid', mistake: { kind: 'instead', action: { verb: 'next' }, of: { verb: 'search' } }, signs: [], facts: [] })).toBe(
-      'avoid: clicking next instead of searching again.',
+    expect(formatShopSkill(avoid)).toBe(
+      'avoid: buying before choosing the large size; the item offered the large size. choose the large size before buying.',
     );
+    expect(
+      formatShopSkill({
+        kind: 'avoid',
+        mistake: { kind: 'instead', action: { verb: 'next' }, of: { verb: 'search' } },
+        signs: [],
+        facts: [],
+      }),
+    ).toBe('avoid: clicking next instead of searching again.');
     expect(() => formatShopSkill({ kind: 'workflow', actions: [], facts: [] })).toThrow(/at least one step/);
-    expect(() => formatShopSkill({ kind: 'workflow', actions: [{ verb: 'buy', item: {} }], facts: [] })).toThrow(/buy now/);
-    expect(() => formatShopSkill({ kind: 'workflow', actions: [{ verb: 'search', terms: [] }], facts: [] })).toThrow(/at least one word/);
+    expect(() => formatShopSkill({ kind: 'workflow', actions: [{ verb: 'buy', item: {} }], facts: [] })).toThrow(
+      /buy now/,
+    );
+    expect(() => formatShopSkill({ kind: 'workflow', actions: [{ verb: 'search', terms: [] }], facts: [] })).toThrow(
+      /at least one word/,
+    );
   });
 
   it('parses every formatted skill back to the same structure', () => {
@@ -61,12 +92,26 @@ describe('shop skill grammar and formatter', () => {
     expect(parseShopSkill('avoid: running out of steps; the price bound was 40. 00 dollars.').skill).toMatchObject({
       signs: [{ kind: 'bound', price: { dollars: '40', cents: '00' } }],
     });
-    expect(parseShopSkill('workflow: buy now.')).toMatchObject({ ok: false, kind: 'workflow', reason: 'too short: 3 words, at least 5 needed' });
+    expect(parseShopSkill('workflow: buy now.')).toMatchObject({
+      ok: false,
+      kind: 'workflow',
+      reason: 'too short: 3 words, at least 5 needed',
+    });
     expect(parseShopSkill('avoid: invalid actions; nothing happens.')).toMatchObject({ ok: true, kind: 'avoid' });
-    expect(parseShopSkill('buy now and then search for it.')).toMatchObject({ ok: false, kind: null, reason: 'expected "workflow" or "avoid" at the start, got "buy"' });
-    expect(parseShopSkill('workflow: search for and shirt, buy now.').reason).toBe('expected a content word after "for", got "and"');
-    expect(parseShopSkill('workflow: buy it, search for cotton shirt.').reason).toBe('expected "now" after "buy", got "it"');
-    expect(parseShopSkill('avoid: running out of steps; the price bound was thirty dollars.').reason).toBe('expected a number after "was", got "thirty"');
+    expect(parseShopSkill('buy now and then search for it.')).toMatchObject({
+      ok: false,
+      kind: null,
+      reason: 'expected "workflow" or "avoid" at the start, got "buy"',
+    });
+    expect(parseShopSkill('workflow: search for and shirt, buy now.').reason).toBe(
+      'expected a content word after "for", got "and"',
+    );
+    expect(parseShopSkill('workflow: buy it, search for cotton shirt.').reason).toBe(
+      'expected "now" after "buy", got "it"',
+    );
+    expect(parseShopSkill('avoid: running out of steps; the price bound was thirty dollars.').reason).toBe(
+      'expected a number after "was", got "thirty"',
+    );
     expect(parseShopSkill('workflow: search for x - , buy now.').ok).toBe(false);
     expect(parseShopSkill('avoid: buying now before choosing the size.').reason).toMatch(/expected/);
   });
@@ -79,7 +124,15 @@ describe('shop skill grammar and formatter', () => {
   });
 
   it('turns text into terms: lower case, stops and marks dropped, "-" kept inside a word', () => {
-    expect(shopTerms("Northfold Men's X-Large Cotton Shirt")).toEqual(['northfold', "men's", 'x', '-', 'large', 'cotton', 'shirt']);
+    expect(shopTerms("Northfold Men's X-Large Cotton Shirt")).toEqual([
+      'northfold',
+      "men's",
+      'x',
+      '-',
+      'large',
+      'cotton',
+      'shirt',
+    ]);
     expect(shopTerms('cotton and linen, [SEP] - price')).toEqual(['cotton', 'linen', 'sep', 'price']);
     expect(shopTerms('and - , .')).toEqual([]);
   });
@@ -95,6 +148,10 @@ describe('shop skill grammar and formatter', () => {
   it('flags a shop skill that loops on a phrase with the household rule', () => {
     expect(isDegenerateSkill('workflow: click next, click next, click next, buy now.')).toBe(true);
     expect(isDegenerateSkill('workflow: choose the black color and the black color, buy now.')).toBe(true);
-    expect(isDegenerateSkill('workflow: search for cotton shirt, click next, click an item whose title says cotton shirt, buy now.')).toBe(false);
+    expect(
+      isDegenerateSkill(
+        'workflow: search for cotton shirt, click next, click an item whose title says cotton shirt, buy now.',
+      ),
+    ).toBe(false);
   });
 });

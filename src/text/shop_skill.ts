@@ -96,15 +96,26 @@ export const SHOP_GERUND: Readonly<Record<ShopAction['verb'], string>> = {
   buy: 'buying',
 };
 
-export const SHOP_IMPERATIVE: Readonly<Record<ShopAction['verb'], string>> = { search: 'search', click: 'click', next: 'click', back: 'go', choose: 'choose', buy: 'buy' };
+export const SHOP_IMPERATIVE: Readonly<Record<ShopAction['verb'], string>> = {
+  search: 'search',
+  click: 'click',
+  next: 'click',
+  back: 'go',
+  choose: 'choose',
+  buy: 'buy',
+};
 
 /** Every word and mark of the grammar, for the shop's vocabulary (content words come from the shop itself). */
 export const SHOP_SKILL_WORDS: readonly string[] = [
   ...new Set([
     ...Object.values(SHOP_IMPERATIVE),
     ...Object.values(SHOP_GERUND),
-    ...'workflow avoid for again an item whose title says lacks priced under over dollars next back to the and now'.split(' '),
-    ...'before instead of forgetting invalid actions running out steps first page had no price bound was cost'.split(' '),
+    ...'workflow avoid for again an item whose title says lacks priced under over dollars next back to the and now'.split(
+      ' ',
+    ),
+    ...'before instead of forgetting invalid actions running out steps first page had no price bound was cost'.split(
+      ' ',
+    ),
     ...'offered lacked titled instruction asked nothing happens after'.split(' '),
     ...': , ; . -'.split(' '),
   ]),
@@ -196,7 +207,13 @@ function factWords(f: ShopFact): string[] {
       return ['the', 'item', 'was', 'titled', ...termsWords(f.terms)];
     case 'asked':
       if (f.terms.length === 0) throw new RangeError('"the instruction asked for" needs at least one run of terms');
-      return ['the', 'instruction', 'asked', 'for', ...f.terms.flatMap((t, i) => [...(i > 0 ? ['and'] : []), ...termsWords(t)])];
+      return [
+        'the',
+        'instruction',
+        'asked',
+        'for',
+        ...f.terms.flatMap((t, i) => [...(i > 0 ? ['and'] : []), ...termsWords(t)]),
+      ];
     case 'nothing':
       return ['nothing', 'happens', ...(f.after ? ['after', ...actionWords(f.after, true)] : [])];
     case 'first':
@@ -240,7 +257,8 @@ export function shopTerms(text: string): string[] {
   const out: string[] = [];
   pieces.forEach((p, i) => {
     if (isContentWord(p)) out.push(p);
-    else if (p === '-' && out.length > 0 && isContentWord(pieces[i - 1] ?? '') && isContentWord(pieces[i + 1] ?? '')) out.push(p);
+    else if (p === '-' && out.length > 0 && isContentWord(pieces[i - 1] ?? '') && isContentWord(pieces[i + 1] ?? ''))
+      out.push(p);
   });
   return out;
 }

@@ -4,7 +4,12 @@ import { Rng } from '../common/rng.ts';
 import { MARKERS, NEWLINE } from './markers.ts';
 import { isWordPiece, splitPieces } from './pieces.ts';
 import { MIN_SHOP_SKILL_WORDS, SHOP_SKILL_WORDS, formatShopSkill } from './shop_skill.ts';
-import { ShopSkillGrammar, shopSkillGrammar, type ShopEntityFilter, type ShopSkillPrefix } from './shop_skill_grammar.ts';
+import {
+  ShopSkillGrammar,
+  shopSkillGrammar,
+  type ShopEntityFilter,
+  type ShopSkillPrefix,
+} from './shop_skill_grammar.ts';
 import { parseShopSkill } from './shop_skill_parser.ts';
 import { arbitraryShopSkill, shopTestTokenizer } from './shop_skill_testing.ts';
 import { Tokenizer } from './tokenizer.ts';
@@ -19,7 +24,8 @@ function allowedTokens(mask: Uint32Array): number[] {
 }
 
 const isSet = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-const after = (text: string, filter?: ShopEntityFilter) => allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 64, filter)).map((id) => tok.token(id));
+const after = (text: string, filter?: ShopEntityFilter) =>
+  allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 64, filter)).map((id) => tok.token(id));
 
 /** A random walk through the allowed tokens, taking the end token with probability pEnd whenever it may. */
 function randomWalk(rng: Rng, maxTokens: number, pEnd: number, filter?: ShopEntityFilter): number[] {
@@ -41,7 +47,9 @@ function randomWalk(rng: Rng, maxTokens: number, pEnd: number, filter?: ShopEnti
 function contentOf(value: unknown, inContent = false): string[] {
   if (typeof value === 'string') return inContent ? [value] : [];
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, v]) => contentOf(v, inContent || ['terms', 'options', 'dollars', 'cents'].includes(key)));
+  return Object.entries(value).flatMap(([key, v]) =>
+    contentOf(v, inContent || ['terms', 'options', 'dollars', 'cents'].includes(key)),
+  );
 }
 
 /** Whether a run of terms in a skill holds one word three times in a row. */
@@ -88,13 +96,18 @@ describe('shop skill grammar automaton', () => {
 
   it('every walk through the allowed tokens that ends at the end token is a valid skill within the budget', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 7, max: 64 }), fc.double({ min: 0, max: 0.5, noNaN: true }), (seed, maxTokens, pEnd) => {
-        const ids = randomWalk(new Rng(seed), maxTokens, pEnd);
-        expect(ids.length).toBeLessThanOrEqual(maxTokens);
-        const check = parseShopSkill(tok.decode(ids));
-        expect(check.reason).toBe('');
-        expect(check.ok).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 7, max: 64 }),
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        (seed, maxTokens, pEnd) => {
+          const ids = randomWalk(new Rng(seed), maxTokens, pEnd);
+          expect(ids.length).toBeLessThanOrEqual(maxTokens);
+          const check = parseShopSkill(tok.decode(ids));
+          expect(check.reason).toBe('');
+          expect(check.ok).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -106,7 +119,9 @@ describe('shop skill grammar automaton', () => {
         const ids = tok.encode(text);
         expect(tok.unknownPieces(text)).toEqual([]);
         const masks = grammar.skillMasks(ids, ids.length);
-        const allowedAt = ids.map((id, k) => isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id));
+        const allowedAt = ids.map((id, k) =>
+          isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id),
+        );
         // The decoder never writes a content word three times in a row: such a skill is refused at its third word.
         if (hasWordThrice(s)) {
           expect(allowedAt).toContain(false);
@@ -122,18 +137,26 @@ describe('shop skill grammar automaton', () => {
   });
 
   it('agrees with parseShopSkill on mutated skills (a token dropped, inserted or replaced)', () => {
-    const vocabulary = Array.from({ length: tok.vocabSize }, (_, id) => id).filter((id) => id !== tok.endId && id !== tok.id(NEWLINE));
+    const vocabulary = Array.from({ length: tok.vocabSize }, (_, id) => id).filter(
+      (id) => id !== tok.endId && id !== tok.id(NEWLINE),
+    );
     fc.assert(
-      fc.property(arbitraryShopSkill, fc.nat(), fc.nat(), fc.constantFrom('drop', 'insert', 'replace'), (s, at, pick, how) => {
-        const ids = tok.encode(formatShopSkill(s));
-        const k = at % (ids.length + (how === 'insert' ? 1 : 0));
-        const token = vocabulary[pick % vocabulary.length];
-        if (how === 'drop') ids.splice(k, 1);
-        else if (how === 'insert') ids.splice(k, 0, token);
-        else ids[k] = token;
-        const prefix = grammar.walk(ids);
-        expect(prefix !== null && grammar.complete(prefix)).toBe(parseShopSkill(tok.decode(ids)).ok);
-      }),
+      fc.property(
+        arbitraryShopSkill,
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom('drop', 'insert', 'replace'),
+        (s, at, pick, how) => {
+          const ids = tok.encode(formatShopSkill(s));
+          const k = at % (ids.length + (how === 'insert' ? 1 : 0));
+          const token = vocabulary[pick % vocabulary.length];
+          if (how === 'drop') ids.splice(k, 1);
+          else if (how === 'insert') ids.splice(k, 0, token);
+          else ids[k] = token;
+          const prefix = grammar.walk(ids);
+          expect(prefix !== null && grammar.complete(prefix)).toBe(parseShopSkill(tok.decode(ids)).ok);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -142,18 +165,38 @@ describe('shop skill grammar automaton', () => {
     const ids = randomWalk(new Rng(5), 7, 0);
     expect(ids.length).toBe(7);
     expect(parseShopSkill(tok.decode(ids)).ok).toBe(true);
-    expect(allowedTokens(grammar.allowed(grammar.initial, 3))).toEqual(allowedTokens(grammar.allowed(grammar.initial, 64)));
+    expect(allowedTokens(grammar.allowed(grammar.initial, 3))).toEqual(
+      allowedTokens(grammar.allowed(grammar.initial, 64)),
+    );
   });
 
   it('an entity filter limits content words and numbers to the trajectory, and leaves grammar words alone', () => {
-    const trajectory = splitPieces('i need a cotton oxford shirt, in navy, size x-large, and price lower than 40.00 dollars search[cotton oxford shirt]');
+    const trajectory = splitPieces(
+      'i need a cotton oxford shirt, in navy, size x-large, and price lower than 40.00 dollars search[cotton oxford shirt]',
+    );
     const filter = grammar.entityFilter(trajectory);
     // The vocabulary's content words that the trajectory holds, in any case; "and" is a stop and never content.
-    expect(after('workflow: search for', filter).sort()).toEqual(['00', '40', 'Search', 'cotton', 'dollars', 'large', 'navy', 'oxford', 'price', 'search', 'shirt', 'size', 'x']);
+    expect(after('workflow: search for', filter).sort()).toEqual([
+      '00',
+      '40',
+      'Search',
+      'cotton',
+      'dollars',
+      'large',
+      'navy',
+      'oxford',
+      'price',
+      'search',
+      'shirt',
+      'size',
+      'x',
+    ]);
     expect(after('avoid: running out of steps; the price bound was', filter).sort()).toEqual(['00', '40']);
     // Grammar words stay allowed where they are grammar words, whatever the trajectory says.
     expect(after('', filter).sort()).toEqual(['avoid', 'workflow']);
-    expect(after('workflow: search for cotton shirt. choose the navy', filter)).toEqual(expect.arrayContaining(['and', 'before', 'first', '-']));
+    expect(after('workflow: search for cotton shirt. choose the navy', filter)).toEqual(
+      expect.arrayContaining(['and', 'before', 'first', '-']),
+    );
     // A class the trajectory names nothing of stays whole: no numbers here, so every number is allowed.
     const wordsOnly = grammar.entityFilter(['cotton', 'shirt']);
     expect(after('avoid: running out of steps; the price bound was', wordsOnly).length).toBe(110);
@@ -183,14 +226,24 @@ describe('shop skill grammar automaton', () => {
     const ids = tok.encode('workflow: search for cotton shirt.');
     const masks = grammar.skillMasks(ids, 64);
     expect(masks.length).toBe((ids.length + 1) * grammar.maskWords);
-    expect(allowedTokens(masks.subarray(0, grammar.maskWords)).map((id) => tok.token(id)).sort()).toEqual(['avoid', 'workflow']);
-    expect(() => grammar.skillMasks(tok.encode('workflow: search for and.'), 64)).toThrow(/token 4 of the skill leaves the shop skill grammar/);
+    expect(
+      allowedTokens(masks.subarray(0, grammar.maskWords))
+        .map((id) => tok.token(id))
+        .sort(),
+    ).toEqual(['avoid', 'workflow']);
+    expect(() => grammar.skillMasks(tok.encode('workflow: search for and.'), 64)).toThrow(
+      /token 4 of the skill leaves the shop skill grammar/,
+    );
   });
 
   it('needs only the grammar words and a number in the vocabulary, and says which symbol a vocabulary lacks', () => {
     const small = new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS, '7']);
     expect(new ShopSkillGrammar(small).shortest).toBe(7);
-    expect(() => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS]))).toThrow('the vocabulary has no token for the shop skill symbol "#number"');
-    expect(() => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS.filter((w) => w !== 'lacked'), '7']))).toThrow(/symbol "lacked"/);
+    expect(() => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS]))).toThrow(
+      'the vocabulary has no token for the shop skill symbol "#number"',
+    );
+    expect(
+      () => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS.filter((w) => w !== 'lacked'), '7'])),
+    ).toThrow(/symbol "lacked"/);
   });
 });

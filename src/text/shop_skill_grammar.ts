@@ -19,8 +19,28 @@
 // into a dead end.
 import { MARKERS } from './markers.ts';
 import { isWordPiece } from './pieces.ts';
-import { CONTENT_STOPS, MIN_SHOP_SKILL_WORDS, SHOP_GERUND, SHOP_IMPERATIVE, isContentWord, type ShopAction } from './shop_skill.ts';
-import { ANY_PLACE, NUMBER, alt, determinise, distances, isWordSymbol, opt, seq, star, type Dfa, type Distances, type Rx } from './skill_automaton.ts';
+import {
+  CONTENT_STOPS,
+  MIN_SHOP_SKILL_WORDS,
+  SHOP_GERUND,
+  SHOP_IMPERATIVE,
+  isContentWord,
+  type ShopAction,
+} from './shop_skill.ts';
+import {
+  ANY_PLACE,
+  NUMBER,
+  alt,
+  determinise,
+  distances,
+  isWordSymbol,
+  opt,
+  seq,
+  star,
+  type Dfa,
+  type Distances,
+  type Rx,
+} from './skill_automaton.ts';
 import type { Tokenizer } from './tokenizer.ts';
 
 const WORD = '#word';
@@ -35,7 +55,10 @@ const MAX_WORD_RUN = 2;
 const closed = (rx: Rx): Rx => alt(rx);
 const terms = closed(seq(WORD, star(seq(opt('-'), WORD))));
 const price = seq(NUMBER, opt(seq('.', NUMBER)), 'dollars');
-const item = seq(opt(seq('whose', 'title', alt('says', 'lacks'), terms)), opt(seq('priced', alt('under', 'over'), price)));
+const item = seq(
+  opt(seq('whose', 'title', alt('says', 'lacks'), terms)),
+  opt(seq('priced', alt('under', 'over'), price)),
+);
 const options = seq('the', terms, star(seq('and', 'the', terms)));
 
 function step(gerund: boolean): Rx {
@@ -107,14 +130,18 @@ export class ShopSkillGrammar {
     const symbols = new Set<string>();
     for (const edges of this.dfa.next) {
       for (const sym of edges.keys()) symbols.add(sym);
-      if (edges.has(WORD) && edges.has(NUMBER)) throw new RangeError('a state of the shop skill automaton takes both a content word and a number');
+      if (edges.has(WORD) && edges.has(NUMBER))
+        throw new RangeError('a state of the shop skill automaton takes both a content word and a number');
       if (!edges.has(WORD)) continue;
       for (const sym of edges.keys()) {
-        if (sym !== WORD && isWordPiece(sym) && !CONTENT_STOPS.has(sym)) throw new RangeError(`the grammar word "${sym}" may follow a content word but is no content stop`);
+        if (sym !== WORD && isWordPiece(sym) && !CONTENT_STOPS.has(sym))
+          throw new RangeError(`the grammar word "${sym}" may follow a content word but is no content stop`);
       }
     }
     const markers = new Set<string>(MARKERS);
-    this.literal = tok.tokens.map((t) => (!markers.has(t) && symbols.has(t.toLowerCase()) ? t.toLowerCase() : undefined));
+    this.literal = tok.tokens.map((t) =>
+      !markers.has(t) && symbols.has(t.toLowerCase()) ? t.toLowerCase() : undefined,
+    );
     const add = (sym: string, id: number) => this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]);
     tok.tokens.forEach((t, id) => {
       if (markers.has(t)) return;
@@ -123,7 +150,9 @@ export class ShopSkillGrammar {
       if (isContentWord(t)) add(WORD, id);
       if (/^[0-9]+$/.test(t)) add(NUMBER, id);
     });
-    for (const sym of symbols) if (!this.symbolTokens.get(sym)?.length) throw new RangeError(`the vocabulary has no token for the shop skill symbol "${sym}"`);
+    for (const sym of symbols)
+      if (!this.symbolTokens.get(sym)?.length)
+        throw new RangeError(`the vocabulary has no token for the shop skill symbol "${sym}"`);
     this.table = distances(this.dfa, MIN_SHOP_SKILL_WORDS, 1 << ANY_PLACE);
     this.shortest = this.table.at(0, ANY_PLACE, MIN_SHOP_SKILL_WORDS);
   }
@@ -143,7 +172,13 @@ export class ShopSkillGrammar {
   next(prefix: ShopSkillPrefix, token: number): ShopSkillPrefix | null {
     const sym = this.symbolAt(prefix.state, token);
     if (sym === undefined) return null;
-    return { state: this.dfa.next[prefix.state].get(sym)!, words: prefix.words + (isWordSymbol(sym) ? 1 : 0), tokens: prefix.tokens + 1, lastWord: sym === WORD ? token : -1, lastWordRun: sym !== WORD ? 0 : token === prefix.lastWord ? prefix.lastWordRun + 1 : 1 };
+    return {
+      state: this.dfa.next[prefix.state].get(sym)!,
+      words: prefix.words + (isWordSymbol(sym) ? 1 : 0),
+      tokens: prefix.tokens + 1,
+      lastWord: sym === WORD ? token : -1,
+      lastWordRun: sym !== WORD ? 0 : token === prefix.lastWord ? prefix.lastWordRun + 1 : 1,
+    };
   }
 
   /** The prefix reached by a token sequence, or null when it leaves the grammar. */
@@ -202,7 +237,8 @@ export class ShopSkillGrammar {
   private grammarMask(prefix: ShopSkillPrefix, maxTokens: number): Uint32Array {
     const need = Math.max(0, MIN_SHOP_SKILL_WORDS - prefix.words);
     const left = maxTokens - prefix.tokens;
-    const budget = this.table.at(prefix.state, ANY_PLACE, need) <= left ? Math.min(left, this.table.cap) : this.table.cap;
+    const budget =
+      this.table.at(prefix.state, ANY_PLACE, need) <= left ? Math.min(left, this.table.cap) : this.table.cap;
     const key = `${prefix.state},${need},${budget}`;
     let mask = this.maskCache.get(key);
     if (mask === undefined) {

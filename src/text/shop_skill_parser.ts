@@ -58,7 +58,8 @@ class Reader {
     const out = [this.words[this.i++]];
     for (;;) {
       if (isContentWord(this.peek() ?? '')) out.push(this.words[this.i++]);
-      else if (this.peek() === '-' && isContentWord(this.peek(1) ?? '')) out.push(this.words[this.i++], this.words[this.i++]);
+      else if (this.peek() === '-' && isContentWord(this.peek(1) ?? ''))
+        out.push(this.words[this.i++], this.words[this.i++]);
       else return out;
     }
   }
@@ -240,7 +241,13 @@ export function parseShopSkill(text: string): ShopSkillCheck {
   const words = splitPieces(text.toLowerCase()).filter((p) => p !== '\n');
   const kind = skillKindOfPieces(words);
   const count = words.filter(isWordPiece).length;
-  if (count < MIN_SHOP_SKILL_WORDS) return { ok: false, kind, reason: `too short: ${count} words, at least ${MIN_SHOP_SKILL_WORDS} needed`, skill: null };
+  if (count < MIN_SHOP_SKILL_WORDS)
+    return {
+      ok: false,
+      kind,
+      reason: `too short: ${count} words, at least ${MIN_SHOP_SKILL_WORDS} needed`,
+      skill: null,
+    };
   try {
     return { ok: true, kind, reason: '', skill: readSkill(new Reader(words)) };
   } catch (err) {

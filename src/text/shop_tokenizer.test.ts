@@ -25,7 +25,10 @@ describe('the shop tokenizer', () => {
   it('encodes every page and click of expert games and random walks without an unknown piece', () => {
     const unknown = new Set<string>();
     const rng = new Rng(3);
-    for (const [catalogue, scale] of [[{ seed: 0, size: 3000 }, TINY_SHOP], [{ seed: 77, size: 500 }, WEBSHOP]] as const) {
+    for (const [catalogue, scale] of [
+      [{ seed: 0, size: 3000 }, TINY_SHOP],
+      [{ seed: 77, size: 500 }, WEBSHOP],
+    ] as const) {
       for (const split of ['train', 'seen', 'unseen'] as const) {
         for (let i = 0; i < 6; i++) {
           const scene = generateShopScene(split, i, 5, scale, catalogue);
@@ -38,7 +41,11 @@ describe('the shop tokenizer', () => {
           const walk = new ShopGame(scene, { scale });
           while (!walk.done) {
             const clicks = walk.admissibleCommands();
-            walk.step(walk.hasSearchBar() || clicks.length === 0 ? `search[${scene.goal.typeName} ${rng.pick(scene.goal.attributes)}]` : rng.pick(clicks));
+            walk.step(
+              walk.hasSearchBar() || clicks.length === 0
+                ? `search[${scene.goal.typeName} ${rng.pick(scene.goal.attributes)}]`
+                : rng.pick(clicks),
+            );
             for (const p of unknownOf(walk)) unknown.add(p);
           }
         }
@@ -52,5 +59,4 @@ describe('the shop tokenizer', () => {
     expect(ids.length).toBe(13);
     expect(tok.decode(ids)).toBe('click [ b0qxmkh97q ]');
   });
-
 });

@@ -41,7 +41,13 @@ describe('parseSkill', () => {
         { kind: 'searched', places: [drawer1, { det: '', type: 'cabinet', number: 2 }] },
       ],
       facts: [
-        { kind: 'was', thing: { det: 'the', type: 'mug', number: 1 }, not: false, prep: 'on', places: [{ det: 'the', type: 'countertop', number: 2 }] },
+        {
+          kind: 'was',
+          thing: { det: 'the', type: 'mug', number: 1 },
+          not: false,
+          prep: 'on',
+          places: [{ det: 'the', type: 'countertop', number: 2 }],
+        },
         { kind: 'state', place: { det: 'the', type: 'fridge', number: 1 }, state: 'closed' },
         { kind: 'first', action: { verb: 'search', places: [{ det: 'the', type: 'countertop', number: 2 }] } },
       ],
@@ -56,10 +62,20 @@ describe('parseSkill', () => {
     expect(r.ok).toBe(true);
     expect(r.skill).toEqual({
       kind: 'avoid',
-      mistake: { kind: 'instead', action: { verb: 'take', thing: { det: 'the', type: 'pot', number: 1 } }, of: { det: 'the', type: 'pan' } },
+      mistake: {
+        kind: 'instead',
+        action: { verb: 'take', thing: { det: 'the', type: 'pot', number: 1 } },
+        of: { det: 'the', type: 'pan' },
+      },
       signs: [{ kind: 'searched', places: [{ det: 'the', type: 'stoveburner', number: 1 }] }],
       facts: [
-        { kind: 'was', thing: { det: 'a', type: 'pan' }, not: false, prep: 'in', places: [{ det: 'a', type: 'cabinet' }] },
+        {
+          kind: 'was',
+          thing: { det: 'a', type: 'pan' },
+          not: false,
+          prep: 'in',
+          places: [{ det: 'a', type: 'cabinet' }],
+        },
         {
           kind: 'order',
           action: { verb: 'heat', thing: 'it', place: { det: 'the', type: 'microwave', number: 1 } },
@@ -85,7 +101,12 @@ describe('parseSkill', () => {
     });
     expect(mistake('putting the apple in the fridge 1 before cooling it')).toEqual({
       kind: 'before',
-      action: { verb: 'put', thing: { det: 'the', type: 'apple' }, prep: 'in', place: { det: 'the', type: 'fridge', number: 1 } },
+      action: {
+        verb: 'put',
+        thing: { det: 'the', type: 'apple' },
+        prep: 'in',
+        place: { det: 'the', type: 'fridge', number: 1 },
+      },
       then: { verb: 'cool', thing: 'it' },
     });
     expect(mistake('forgetting to use the desklamp')).toEqual({
@@ -101,11 +122,23 @@ describe('parseSkill', () => {
       ['workflow: find it.', 'workflow', /too short: 3 words, at least 5 needed/],
       ['', null, /too short: 0 words/],
       ['the mug is somewhere in the kitchen', null, /expected "workflow" or "avoid" at the start, got "the"/],
-      ['workflow: find the mug, take it, go to the mug', 'workflow', /expected a receptacle type after "the", got "mug"/],
+      [
+        'workflow: find the mug, take it, go to the mug',
+        'workflow',
+        /expected a receptacle type after "the", got "mug"/,
+      ],
       ['workflow: find the mug, take it, go to the sinkbasin 1', 'workflow', /the skill ends where "\." was expected/],
       ['avoid: going to the drawer 1 twice.', 'avoid', /expected ";" after "twice", got "\."/],
-      ['workflow: find the unicorn, take it, put it in the safe.', 'workflow', /expected an object type after "the", got "unicorn"/],
-      ['workflow: take the mug from cabinet 31, put it in the safe.', 'workflow', /expected an instance number from 1 to 30 after "cabinet", got "31"/],
+      [
+        'workflow: find the unicorn, take it, put it in the safe.',
+        'workflow',
+        /expected an object type after "the", got "unicorn"/,
+      ],
+      [
+        'workflow: take the mug from cabinet 31, put it in the safe.',
+        'workflow',
+        /expected an instance number from 1 to 30 after "cabinet", got "31"/,
+      ],
       ['workflow: heat the mug with the microwave 1. the mug was hot.', 'workflow', /expected "in" or "on"/],
       ['workflow: go to the desk 1, examine the desk 1, examine it. banana.', 'workflow', /expected a fact/],
     ];
@@ -124,8 +157,20 @@ describe('formatSkill', () => {
     expect(
       formatSkill({
         kind: 'avoid',
-        mistake: { kind: 'doing', action: { verb: 'search', places: [{ det: 'the same', type: 'drawer' }] }, how: 'twice' },
-        signs: [{ kind: 'was', thing: { det: 'the', type: 'mug' }, not: false, prep: 'on', places: [{ det: 'the', type: 'countertop' }] }],
+        mistake: {
+          kind: 'doing',
+          action: { verb: 'search', places: [{ det: 'the same', type: 'drawer' }] },
+          how: 'twice',
+        },
+        signs: [
+          {
+            kind: 'was',
+            thing: { det: 'the', type: 'mug' },
+            not: false,
+            prep: 'on',
+            places: [{ det: 'the', type: 'countertop' }],
+          },
+        ],
         facts: [],
       }),
     ).toBe('avoid: searching the same drawer twice; the mug was on the countertop.');
@@ -133,8 +178,12 @@ describe('formatSkill', () => {
 
   it('refuses a skill the grammar cannot express', () => {
     expect(() => formatSkill({ kind: 'workflow', actions: [], facts: [] })).toThrow(/at least one action/);
-    expect(() => formatSkill({ kind: 'avoid', mistake: { kind: 'invalid' }, signs: [], facts: [] })).toThrow(/warning sign/);
-    expect(() => formatSkill({ kind: 'workflow', actions: [{ verb: 'put', thing: 'it' }], facts: [] })).toThrow(/needs a prep/);
+    expect(() => formatSkill({ kind: 'avoid', mistake: { kind: 'invalid' }, signs: [], facts: [] })).toThrow(
+      /warning sign/,
+    );
+    expect(() => formatSkill({ kind: 'workflow', actions: [{ verb: 'put', thing: 'it' }], facts: [] })).toThrow(
+      /needs a prep/,
+    );
   });
 
   it('round-trips through parseSkill, and every formatted skill is in the vocabulary', () => {

@@ -43,7 +43,19 @@ import { joinPieces } from './pieces.ts';
 
 export const MIN_SKILL_WORDS = 5;
 
-export type Verb = 'find' | 'go' | 'open' | 'close' | 'take' | 'put' | 'heat' | 'cool' | 'clean' | 'use' | 'examine' | 'search';
+export type Verb =
+  | 'find'
+  | 'go'
+  | 'open'
+  | 'close'
+  | 'take'
+  | 'put'
+  | 'heat'
+  | 'cool'
+  | 'clean'
+  | 'use'
+  | 'examine'
+  | 'search';
 
 export type Thing = 'it' | 'them' | { det: 'the' | 'a' | 'another'; type: string; number?: number };
 export interface Place {
@@ -102,7 +114,9 @@ export const VERBS = Object.keys(GERUND) as Verb[];
 export const SKILL_WORDS: readonly string[] = [
   ...VERBS,
   ...Object.values(GERUND),
-  ...'workflow avoid to from in on with twice again before instead forgetting invalid commands running out of steps'.split(' '),
+  ...'workflow avoid to from in on with twice again before instead forgetting invalid commands running out of steps'.split(
+    ' ',
+  ),
   ...'was not closed open empty you searched nothing happens after first it them the a another same and'.split(' '),
   ...': , ; .'.split(' '),
 ];
@@ -140,13 +154,26 @@ function actionWords(a: Action, gerund: boolean): string[] {
     case 'close':
       return [verb, ...placeWords(need(a.place, a.verb, 'place'))];
     case 'take':
-      return [verb, ...thingWords(need(a.thing, a.verb, 'thing')), ...(a.place ? ['from', ...placeWords(a.place)] : [])];
+      return [
+        verb,
+        ...thingWords(need(a.thing, a.verb, 'thing')),
+        ...(a.place ? ['from', ...placeWords(a.place)] : []),
+      ];
     case 'put':
-      return [verb, ...thingWords(need(a.thing, a.verb, 'thing')), need(a.prep, a.verb, 'prep'), ...placeWords(need(a.place, a.verb, 'place'))];
+      return [
+        verb,
+        ...thingWords(need(a.thing, a.verb, 'thing')),
+        need(a.prep, a.verb, 'prep'),
+        ...placeWords(need(a.place, a.verb, 'place')),
+      ];
     case 'heat':
     case 'cool':
     case 'clean':
-      return [verb, ...thingWords(need(a.thing, a.verb, 'thing')), ...(a.place ? ['with', ...placeWords(a.place)] : [])];
+      return [
+        verb,
+        ...thingWords(need(a.thing, a.verb, 'thing')),
+        ...(a.place ? ['with', ...placeWords(a.place)] : []),
+      ];
     case 'examine':
       return [verb, ...(a.thing ? thingWords(a.thing) : placeWords(need(a.place, a.verb, 'thing or place')))];
     case 'search':

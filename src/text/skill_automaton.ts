@@ -74,7 +74,10 @@ const fact = alt(
   seq(action(false), alt('first', seq('before', action(true)))),
 );
 const SKILL_RX = seq(
-  alt(seq('workflow', ':', action(false), star(seq(',', action(false)))), seq('avoid', ':', mistake, plus(seq(';', fact)))),
+  alt(
+    seq('workflow', ':', action(false), star(seq(',', action(false)))),
+    seq('avoid', ':', mistake, plus(seq(';', fact))),
+  ),
   '.',
   star(seq(fact, '.')),
 );
@@ -113,7 +116,7 @@ function compile(nfa: Nfa, rx: Rx, from: number): number {
 function closure(nfa: Nfa, states: Iterable<number>): number[] {
   const seen = new Set(states);
   const stack = [...seen];
-  while (stack.length) for (const t of nfa.eps[stack.pop()!]) if (!seen.has(t)) (seen.add(t), stack.push(t));
+  while (stack.length) for (const t of nfa.eps[stack.pop()!]) if (!seen.has(t)) seen.add(t), stack.push(t);
   return [...seen].sort((a, b) => a - b);
 }
 
@@ -173,7 +176,8 @@ export interface Distances {
 }
 
 /** The bit a symbol needs open in the place class (0: none, the symbol is no place slot). */
-const slotBitOf = (sym: string): number => ((PLACE_SLOTS as readonly string[]).includes(sym) ? slotBit(sym as PlaceSlot) : 0);
+const slotBitOf = (sym: string): number =>
+  (PLACE_SLOTS as readonly string[]).includes(sym) ? slotBit(sym as PlaceSlot) : 0;
 
 /**
  * The distances when the objects a skill may name have the place classes of `objectClasses` (bit c set: some

@@ -92,17 +92,30 @@ export interface EntityFilter {
   /** Type token id -> mask of the number tokens allowed right after it (absent: every number). */
   readonly numbers: ReadonlyMap<number, Uint32Array>;
   /** With observed places: the slots of each object key the skill may name, and what "it" first stands for. */
-  readonly places?: { readonly subject: string; readonly slots: ReadonlyMap<string, ObjectSlots>; readonly objectClasses: number };
+  readonly places?: {
+    readonly subject: string;
+    readonly slots: ReadonlyMap<string, ObjectSlots>;
+    readonly objectClasses: number;
+  };
 }
 
 const bit = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
 const set = (mask: Uint32Array, id: number) => (mask[id >>> 5] |= 1 << (id & 31));
-const placeClass = (slots: ObjectSlots | undefined) => PLACE_SLOTS.reduce((c, slot) => (slots?.[slot] ? c | slotBit(slot) : c), 0);
+const placeClass = (slots: ObjectSlots | undefined) =>
+  PLACE_SLOTS.reduce((c, slot) => (slots?.[slot] ? c | slotBit(slot) : c), 0);
 const isSlot = (sym: string): sym is PlaceSlot => (PLACE_SLOTS as readonly string[]).includes(sym);
 
 export class SkillGrammar {
   readonly maskWords: number;
-  readonly initial: SkillPrefix = { state: 0, words: 0, tokens: 0, previous: -1, previousSymbol: '', subject: -1, subjectNumber: -1 };
+  readonly initial: SkillPrefix = {
+    state: 0,
+    words: 0,
+    tokens: 0,
+    previous: -1,
+    previousSymbol: '',
+    subject: -1,
+    subjectNumber: -1,
+  };
   /** Tokens (end token excluded) of the shortest valid skill. */
   readonly shortest: number;
   private readonly dfa: Dfa;
@@ -127,9 +140,11 @@ export class SkillGrammar {
         throw new RangeError(`the grammar word "${w}" is also a type name or a number`);
       }
     }
-    for (const w of objects) if (receptacles.has(w)) throw new RangeError(`"${w}" is both an object and a receptacle type`);
+    for (const w of objects)
+      if (receptacles.has(w)) throw new RangeError(`"${w}" is both an object and a receptacle type`);
     for (const map of this.dfa.next) {
-      if (RECEPTACLE_SYMBOLS.filter((s) => map.has(s)).length > 1) throw new RangeError('a state of the skill automaton reads a receptacle type two ways');
+      if (RECEPTACLE_SYMBOLS.filter((s) => map.has(s)).length > 1)
+        throw new RangeError('a state of the skill automaton reads a receptacle type two ways');
     }
     const markers = new Set<string>(MARKERS);
     this.tokenSymbol = tok.tokens.map((t) => {
@@ -140,15 +155,20 @@ export class SkillGrammar {
       if (numbers.has(t)) return NUMBER;
       return symbols.has(w) ? w : undefined;
     });
-    this.tokenSymbol.forEach((sym, id) => sym !== undefined && this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]));
+    this.tokenSymbol.forEach(
+      (sym, id) => sym !== undefined && this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]),
+    );
     for (const sym of PLACE_SLOTS) this.symbolTokens.set(sym, this.symbolTokens.get(RECEPTACLE) ?? []);
-    for (const sym of symbols) if (!this.symbolTokens.get(sym)?.length) throw new RangeError(`the vocabulary has no token for the skill symbol "${sym}"`);
+    for (const sym of symbols)
+      if (!this.symbolTokens.get(sym)?.length)
+        throw new RangeError(`the vocabulary has no token for the skill symbol "${sym}"`);
     this.shortest = this.distances(1 << ANY_PLACE).at(0, ANY_PLACE, MIN_SKILL_WORDS);
   }
 
   private distances(objectClasses: number): Distances {
     let table = this.distanceTables.get(objectClasses);
-    if (table === undefined) this.distanceTables.set(objectClasses, (table = distances(this.dfa, MIN_SKILL_WORDS, objectClasses)));
+    if (table === undefined)
+      this.distanceTables.set(objectClasses, (table = distances(this.dfa, MIN_SKILL_WORDS, objectClasses)));
     return table;
   }
 
@@ -220,7 +240,11 @@ export class SkillGrammar {
     return places ? { types, numbers, places: this.placeSlots(types, numbers, places) } : { types, numbers };
   }
 
-  private placeSlots(types: Uint32Array, numbers: ReadonlyMap<number, Uint32Array>, places: ObjectPlaces): NonNullable<EntityFilter['places']> {
+  private placeSlots(
+    types: Uint32Array,
+    numbers: ReadonlyMap<number, Uint32Array>,
+    places: ObjectPlaces,
+  ): NonNullable<EntityFilter['places']> {
     // A receptacle slot's mask: the receptacles of `names` that the type filter allows, each with its numbers.
     const placeMask = (names: ReadonlySet<string>): PlaceMask | null => {
       const out = { types: new Uint32Array(this.maskWords), numbers: new Map<number, Uint32Array>() };
@@ -228,7 +252,9 @@ export class SkillGrammar {
         if (!bit(types, id)) continue;
         const type = this.tok.token(id).toLowerCase();
         const after = new Uint32Array(this.maskWords);
-        for (const n of this.symbolTokens.get(NUMBER)!) if (names.has(`${type} ${this.tok.token(n)}`) && (!numbers.has(id) || bit(numbers.get(id)!, n))) set(after, n);
+        for (const n of this.symbolTokens.get(NUMBER)!)
+          if (names.has(`${type} ${this.tok.token(n)}`) && (!numbers.has(id) || bit(numbers.get(id)!, n)))
+            set(after, n);
         if (!after.some((w) => w !== 0)) continue;
         set(out.types, id);
         out.numbers.set(id, after);
@@ -245,7 +271,11 @@ export class SkillGrammar {
     const anywhere = anyOf(receptacles);
     const goal = anyOf(receptacles.filter((id) => this.tok.token(id).toLowerCase() === places.goal));
     const matching = (map: ReadonlyMap<string, readonly string[]>, key: string) =>
-      new Set([...map].filter(([object]) => object === key || object.slice(0, object.lastIndexOf(' ')) === key).flatMap(([, at]) => at));
+      new Set(
+        [...map]
+          .filter(([object]) => object === key || object.slice(0, object.lastIndexOf(' ')) === key)
+          .flatMap(([, at]) => at),
+      );
     const slots = new Map<string, ObjectSlots>();
     const add = (key: string) => {
       const seen = matching(places.seenIn, key);
@@ -262,7 +292,8 @@ export class SkillGrammar {
       const type = this.tok.token(id).toLowerCase();
       add(type);
       objectClasses |= 1 << placeClass(slots.get(type));
-      for (const n of this.symbolTokens.get(NUMBER)!) if (!numbers.has(id) || bit(numbers.get(id)!, n)) add(`${type} ${this.tok.token(n)}`);
+      for (const n of this.symbolTokens.get(NUMBER)!)
+        if (!numbers.has(id) || bit(numbers.get(id)!, n)) add(`${type} ${this.tok.token(n)}`);
     }
     if (!slots.has(places.subject)) add(places.subject);
     return { subject: places.subject, slots, objectClasses };
@@ -323,7 +354,12 @@ export class SkillGrammar {
    * budget. The budget counts an optional instance number as a word it may not get (the filter can refuse the
    * number): when that leaves nothing, the budget is ignored, as when no valid skill fits it.
    */
-  private placesMask(prefix: SkillPrefix, maxTokens: number, filter: EntityFilter, places: NonNullable<EntityFilter['places']>): Uint32Array {
+  private placesMask(
+    prefix: SkillPrefix,
+    maxTokens: number,
+    filter: EntityFilter,
+    places: NonNullable<EntityFilter['places']>,
+  ): Uint32Array {
     const table = this.distances(places.objectClasses);
     const slots = places.slots.get(this.subjectKey(prefix, places.subject));
     const current = placeClass(slots);
@@ -331,11 +367,18 @@ export class SkillGrammar {
     const out = this.placesMaskWithin(prefix, filter, places, table, budget);
     if (out.some((w) => w !== 0)) return out;
     const anyLength = this.placesMaskWithin(prefix, filter, places, table, table.cap);
-    if (!anyLength.some((w) => w !== 0)) throw new RangeError('the skill grammar reached a prefix that no valid skill completes under its filter');
+    if (!anyLength.some((w) => w !== 0))
+      throw new RangeError('the skill grammar reached a prefix that no valid skill completes under its filter');
     return anyLength;
   }
 
-  private placesMaskWithin(prefix: SkillPrefix, filter: EntityFilter, places: NonNullable<EntityFilter['places']>, table: Distances, budget: number): Uint32Array {
+  private placesMaskWithin(
+    prefix: SkillPrefix,
+    filter: EntityFilter,
+    places: NonNullable<EntityFilter['places']>,
+    table: Distances,
+    budget: number,
+  ): Uint32Array {
     const slots = places.slots.get(this.subjectKey(prefix, places.subject));
     const current = placeClass(slots);
     const need = Math.max(0, MIN_SKILL_WORDS - prefix.words);
@@ -345,7 +388,8 @@ export class SkillGrammar {
       const after = Math.max(0, need - (isWordSymbol(sym) ? 1 : 0));
       const fits = (placeClassAfter: number) => 1 + table.at(t, placeClassAfter, after) <= budget;
       if (sym === OBJECT) {
-        for (const id of this.symbolTokens.get(OBJECT)!) if (bit(filter.types, id) && fits(classOf(this.tok.token(id).toLowerCase()))) set(out, id);
+        for (const id of this.symbolTokens.get(OBJECT)!)
+          if (bit(filter.types, id) && fits(classOf(this.tok.token(id).toLowerCase()))) set(out, id);
       } else if (sym === NUMBER) {
         const slot = isSlot(prefix.previousSymbol) ? slots?.[prefix.previousSymbol] : undefined;
         const allowedAfter = slot ? slot.numbers.get(prefix.previous) : filter.numbers.get(prefix.previous);

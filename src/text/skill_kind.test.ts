@@ -15,7 +15,13 @@ describe('a skill kind', () => {
   });
 
   it("is the one both worlds' parsers report", () => {
-    for (const text of ['workflow: search for cotton shirt, buy now.', 'avoid: buying; the item lacked the navy color.', 'avoid', 'workflow: x', 'hello there']) {
+    for (const text of [
+      'workflow: search for cotton shirt, buy now.',
+      'avoid: buying; the item lacked the navy color.',
+      'avoid',
+      'workflow: x',
+      'hello there',
+    ]) {
       expect(parseShopSkill(text).kind).toBe(skillKindOf(text));
       expect(parseSkill(text).kind).toBe(skillKindOf(text));
     }

@@ -3,7 +3,18 @@
 import { MAX_INSTANCE_NUMBER, OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { isWordPiece, splitPieces } from './pieces.ts';
 import { skillKindOfPieces, type SkillKind } from './skill_kind.ts';
-import { GERUND, MIN_SKILL_WORDS, VERBS, type Action, type Fact, type Mistake, type Place, type Skill, type Thing, type Verb } from './skill.ts';
+import {
+  GERUND,
+  MIN_SKILL_WORDS,
+  VERBS,
+  type Action,
+  type Fact,
+  type Mistake,
+  type Place,
+  type Skill,
+  type Thing,
+  type Verb,
+} from './skill.ts';
 
 const VERB_OF_GERUND = new Map(VERBS.map((v) => [GERUND[v], v]));
 
@@ -42,7 +53,8 @@ class Reader {
   number(): number | undefined {
     const w = this.peek();
     if (w === undefined || !/^[0-9]+$/.test(w)) return undefined;
-    if (!/^[1-9][0-9]*$/.test(w) || Number(w) > MAX_INSTANCE_NUMBER) this.fail(`an instance number from 1 to ${MAX_INSTANCE_NUMBER}`);
+    if (!/^[1-9][0-9]*$/.test(w) || Number(w) > MAX_INSTANCE_NUMBER)
+      this.fail(`an instance number from 1 to ${MAX_INSTANCE_NUMBER}`);
     this.i++;
     return Number(w);
   }
@@ -60,7 +72,8 @@ function readThing(r: Reader): Thing {
     r.i++;
     return w;
   }
-  if (w !== 'the' && w !== 'a' && w !== 'another') r.fail('an object ("it", "them", or "the"/"a"/"another" and a type)');
+  if (w !== 'the' && w !== 'a' && w !== 'another')
+    r.fail('an object ("it", "them", or "the"/"a"/"another" and a type)');
   r.i++;
   const type = r.peek();
   if (type === undefined || !OBJECT_TYPES.has(type)) r.fail('an object type');

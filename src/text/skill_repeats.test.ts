@@ -3,13 +3,21 @@ import { isDegenerateSkill, repeatedPhrase } from './skill_repeats.ts';
 
 describe('skills that repeat a phrase', () => {
   it('finds a phrase repeated right after itself, joined by punctuation, "and" or nothing', () => {
-    expect(repeatedPhrase('workflow: open the drawer 1, open the drawer 1, open the drawer 1.')).toBe('open the drawer 1');
+    expect(repeatedPhrase('workflow: open the drawer 1, open the drawer 1, open the drawer 1.')).toBe(
+      'open the drawer 1',
+    );
     expect(repeatedPhrase('workflow: put the mug 1 in the bed 1 and the bed 1 and the bed 1.')).toBe('the bed 1');
-    expect(repeatedPhrase('avoid: taking it; the mug was in the cabinet 1; the mug was in the cabinet 1.')).toBe('the mug was in the cabinet 1');
+    expect(repeatedPhrase('avoid: taking it; the mug was in the cabinet 1; the mug was in the cabinet 1.')).toBe(
+      'the mug was in the cabinet 1',
+    );
     expect(repeatedPhrase('workflow: take it take it.')).toBe('take it');
     // A repeated sentence: the first copy found runs from inside the first sentence into the second.
-    expect(isDegenerateSkill('workflow: go to the sofa 1. the mug was on the sofa 1. the mug was on the sofa 1.')).toBe(true);
-    expect(isDegenerateSkill('workflow: open the drawer 1, close the drawer 1, open the drawer 1, close the drawer 1.')).toBe(true);
+    expect(isDegenerateSkill('workflow: go to the sofa 1. the mug was on the sofa 1. the mug was on the sofa 1.')).toBe(
+      true,
+    );
+    expect(
+      isDegenerateSkill('workflow: open the drawer 1, close the drawer 1, open the drawer 1, close the drawer 1.'),
+    ).toBe(true);
   });
 
   it('leaves ordinary skills alone, phrases that recur apart included', () => {

@@ -36,10 +36,15 @@ export function repeatedPhrase(text: string): string | null {
     if (PUNCTUATION.has(tokens[start])) continue;
     for (let length = MIN_PHRASE_WORDS; start + 2 * length <= tokens.length; length++) {
       const phrase = tokens.slice(start, start + length);
-      if (PUNCTUATION.has(phrase[length - 1]) || phrase.filter((t) => !PUNCTUATION.has(t)).length < MIN_PHRASE_WORDS) continue;
+      if (PUNCTUATION.has(phrase[length - 1]) || phrase.filter((t) => !PUNCTUATION.has(t)).length < MIN_PHRASE_WORDS)
+        continue;
       const after = start + length;
       const gap = tokens[after];
-      const copyAt = JOINING_WORDS.has(gap) ? [after, after + 1] : PUNCTUATION.has(gap) && startsClause(tokens, start) ? [after + 1] : [after];
+      const copyAt = JOINING_WORDS.has(gap)
+        ? [after, after + 1]
+        : PUNCTUATION.has(gap) && startsClause(tokens, start)
+          ? [after + 1]
+          : [after];
       if (copyAt.some((at) => sameRun(tokens, start, at, length))) return phrase.join(' ');
     }
   }

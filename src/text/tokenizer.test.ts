@@ -34,7 +34,21 @@ const REAL_TEXT = [
 describe('pieces', () => {
   it('splits words, punctuation, in/on, the banner marks and newlines, keeping case', () => {
     expect(splitPieces("-= Welcome to TextWorld, ALFRED! =-\n\nThere's a mug 12.")).toEqual([
-      '-=', 'Welcome', 'to', 'TextWorld', ',', 'ALFRED', '!', '=-', '\n', '\n', "There's", 'a', 'mug', '12', '.',
+      '-=',
+      'Welcome',
+      'to',
+      'TextWorld',
+      ',',
+      'ALFRED',
+      '!',
+      '=-',
+      '\n',
+      '\n',
+      "There's",
+      'a',
+      'mug',
+      '12',
+      '.',
     ]);
     expect(splitPieces('put mug 1 in/on shelf 2')).toEqual(['put', 'mug', '1', 'in/on', 'shelf', '2']);
   });
@@ -47,7 +61,11 @@ describe('pieces', () => {
 
   it('agrees with the environment splitter up to case and newlines', () => {
     for (const text of [...REAL_TEXT, ...allTemplateTexts()]) {
-      expect(splitPieces(text).filter((p) => p !== '\n').map((p) => p.toLowerCase())).toEqual(splitWords(text));
+      expect(
+        splitPieces(text)
+          .filter((p) => p !== '\n')
+          .map((p) => p.toLowerCase()),
+      ).toEqual(splitWords(text));
     }
   });
 });
@@ -60,7 +78,8 @@ describe('defaultTokenizer', () => {
     expect(tok.tokens.slice(0, MARKERS.length)).toEqual([...MARKERS]);
     expect([tok.padId, tok.unkId, tok.endId]).toEqual([0, 1, 2]);
     for (const w of [...environmentWords(), ...SKILL_WORDS]) expect(tok.has(w)).toBe(true);
-    for (const w of ['You', 'The', 'On', 'In', 'Nothing', 'TextWorld', 'ALFRED', "There's"]) expect(tok.has(w)).toBe(true);
+    for (const w of ['You', 'The', 'On', 'In', 'Nothing', 'TextWorld', 'ALFRED', "There's"])
+      expect(tok.has(w)).toBe(true);
     expect(tok.has('x')).toBe(false);
     expect(new Set(tok.tokens).size).toBe(tok.vocabSize);
     expect(tok.tokens.slice(MARKERS.length)).toEqual([...tok.tokens.slice(MARKERS.length)].sort());
@@ -77,11 +96,23 @@ describe('defaultTokenizer', () => {
   it('round-trips every sentence the environment can print, for every type name', () => {
     const objects = Object.keys(OBJECT_KINDS);
     const receps = Object.keys(RECEPTACLE_KINDS);
-    const texts: string[] = [introText(receps.map((r) => `${r} 30`), 'put a mug in cabinet')];
+    const texts: string[] = [
+      introText(
+        receps.map((r) => `${r} 30`),
+        'put a mug in cabinet',
+      ),
+    ];
     for (const o of objects) {
       texts.push(say.take(`${o} 1`, 'countertop 2'), say.plainThing(`${o} 7`), say.carrying(`${o} 3`));
     }
-    for (const r of receps) texts.push(say.onTop(`${r} 12`, objects.map((o) => `${o} 2`)), say.openView(`${r} 1`, []));
+    for (const r of receps)
+      texts.push(
+        say.onTop(
+          `${r} 12`,
+          objects.map((o) => `${o} 2`),
+        ),
+        say.openView(`${r} 1`, []),
+      );
     for (const text of [...texts, ...allTemplateTexts().filter((t) => !/\bx\b/.test(t))]) {
       expect(tok.unknownPieces(text)).toEqual([]);
       expect(tok.decode(tok.encode(text))).toBe(text);

@@ -25,7 +25,8 @@ export class Tokenizer {
   constructor(tokens: readonly string[]) {
     this.ids = new Map();
     tokens.forEach((t, i) => {
-      if (t === '' || /\s/.test(t)) throw new RangeError(`token ${i} ${JSON.stringify(t)} is empty or holds whitespace`);
+      if (t === '' || /\s/.test(t))
+        throw new RangeError(`token ${i} ${JSON.stringify(t)} is empty or holds whitespace`);
       if (this.ids.has(t)) throw new RangeError(`token ${JSON.stringify(t)} appears twice in the vocabulary`);
       this.ids.set(t, i);
     });
@@ -83,7 +84,11 @@ export class Tokenizer {
  * every text the world prints or accepts (for the household its word list and sentence templates, which add the
  * capitalised forms such as "You"), the skill grammar's words and the prompt builders' words.
  */
-function vocabularyOf(texts: readonly string[], skillWords: readonly string[], notWords: readonly string[] = []): string[] {
+function vocabularyOf(
+  texts: readonly string[],
+  skillWords: readonly string[],
+  notWords: readonly string[] = [],
+): string[] {
   const words = new Set<string>();
   for (const text of texts) for (const p of splitPieces(text)) words.add(p);
   for (const w of skillWords) words.add(w);
@@ -105,7 +110,13 @@ const cached = new Map<EnvironmentName, Tokenizer>();
 /** The tokenizer of a world, built once. */
 export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer {
   let tok = cached.get(env.name);
-  if (!tok) cached.set(env.name, (tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS))));
+  if (!tok)
+    cached.set(
+      env.name,
+      (tok = new Tokenizer(
+        env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS),
+      )),
+    );
   return tok;
 }
 

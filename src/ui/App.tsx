@@ -35,8 +35,9 @@ export function App() {
       <header className="page-header">
         <h1>SEED Playground</h1>
         <p className="tagline" data-testid="tagline">
-          SEED is GRPO plus a gated loss that pulls each token toward what the agent would do with its own hindsight skill; this page
-          trains a small transformer agent on <span data-testid="tagline-world">{WORLD_TASKS[world]}</span> live in your browser, and this run{' '}
+          SEED is GRPO plus a gated loss that pulls each token toward what the agent would do with its own hindsight
+          skill; this page trains a small transformer agent on{' '}
+          <span data-testid="tagline-world">{WORLD_TASKS[world]}</span> live in your browser, and this run{' '}
           <TrainingBackend />.
         </p>
       </header>
@@ -115,15 +116,14 @@ function GpuStatusView({ gpu }: { gpu: GpuStatus }) {
     case 'unavailable':
       return (
         <div className="banner banner-error" role="alert" data-testid="webgpu-unavailable" data-reason={gpu.reason}>
-          <strong>WebGPU is unavailable</strong>: {gpu.detail}.
-          <p data-testid="webgpu-fix">To enable it: {gpu.fix}.</p>
+          <strong>WebGPU is unavailable</strong>: {gpu.detail}.<p data-testid="webgpu-fix">To enable it: {gpu.fix}.</p>
         </div>
       );
     case 'lost':
       return (
         <div className="banner banner-error" role="alert" data-testid="webgpu-lost">
-          <strong>The GPU device was lost</strong> ({gpu.reason}): {gpu.message || 'no reason given'}. Reload the
-          page to get a new one.
+          <strong>The GPU device was lost</strong> ({gpu.reason}): {gpu.message || 'no reason given'}. Reload the page
+          to get a new one.
         </div>
       );
     case 'ready': {
@@ -154,8 +154,8 @@ function SelfTestPanel() {
     <section className="panel" aria-labelledby="selftest-title">
       <h2 id="selftest-title">Kernel self-test</h2>
       <p className="hint">
-        Runs the masked log-softmax and log-prob gather kernels on the GPU and compares them with the CPU
-        reference (tolerance {SELF_TEST_TOLERANCE.abs} + {SELF_TEST_TOLERANCE.rel}·|x|).
+        Runs the masked log-softmax and log-prob gather kernels on the GPU and compares them with the CPU reference
+        (tolerance {SELF_TEST_TOLERANCE.abs} + {SELF_TEST_TOLERANCE.rel}·|x|).
       </p>
       <button
         type="button"
@@ -170,8 +170,7 @@ function SelfTestPanel() {
           <p className={selfTest.result.passed ? 'ok' : 'bad'}>
             <span data-testid="selftest-verdict">{selfTest.result.passed ? 'PASS' : 'FAIL'}</span>: max |GPU − CPU| ={' '}
             <span data-testid="selftest-max-error">{selfTest.result.maxAbsError.toExponential(2)}</span> over{' '}
-            {selfTest.result.rows} rows × {selfTest.result.vocab} tokens, GPU run{' '}
-            {selfTest.result.gpuMs.toFixed(1)} ms.
+            {selfTest.result.rows} rows × {selfTest.result.vocab} tokens, GPU run {selfTest.result.gpuMs.toFixed(1)} ms.
           </p>
         )}
         {selfTest.state === 'failed' && (

@@ -9,7 +9,15 @@ interface LegendChip {
   value: string;
 }
 
-export function ChartLegend({ chips, at, onToggle }: { chips: LegendChip[]; at: string; onToggle: (index: number) => void }) {
+export function ChartLegend({
+  chips,
+  at,
+  onToggle,
+}: {
+  chips: LegendChip[];
+  at: string;
+  onToggle: (index: number) => void;
+}) {
   if (chips.length === 0) return null;
   return (
     <div className="chart-legend" data-testid="chart-legend">
@@ -26,7 +34,16 @@ export function ChartLegend({ chips, at, onToggle }: { chips: LegendChip[]; at: 
           data-label={s.label}
         >
           <svg width="24" height="8" aria-hidden="true">
-            <line x1="1" y1="4" x2="23" y2="4" stroke={s.colour} strokeOpacity={s.alpha} strokeWidth={Math.max(2, s.width)} strokeDasharray={s.dash.join(' ')} />
+            <line
+              x1="1"
+              y1="4"
+              x2="23"
+              y2="4"
+              stroke={s.colour}
+              strokeOpacity={s.alpha}
+              strokeWidth={Math.max(2, s.width)}
+              strokeDasharray={s.dash.join(' ')}
+            />
           </svg>{' '}
           {s.label} <span className="chip-value">{value}</span>
         </button>

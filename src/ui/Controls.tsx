@@ -33,8 +33,15 @@ export function Transport() {
     <section className="panel transport" aria-labelledby="controls-title" data-testid="transport">
       <div className="panel-head">
         <h2 id="controls-title">Training</h2>
-        <span className="engine-state" data-testid="engine-state" data-state={engine.state} role="status" aria-live="polite">
-          {engine.state === 'starting' && (env === 'household' ? 'Loading the warm-start policy…' : `Starting a ${env} run…`)}
+        <span
+          className="engine-state"
+          data-testid="engine-state"
+          data-state={engine.state}
+          role="status"
+          aria-live="polite"
+        >
+          {engine.state === 'starting' &&
+            (env === 'household' ? 'Loading the warm-start policy…' : `Starting a ${env} run…`)}
           {engine.state === 'ready' && 'Ready'}
           {engine.state === 'playing' && `Training…${status ? ` (${status})` : ''}`}
           {engine.state === 'busy' && `Busy: ${engine.what}…`}
@@ -57,7 +64,13 @@ export function Transport() {
         <button type="button" onClick={() => void stepStage()} disabled={!ready} data-testid="step-stage">
           Next stage
         </button>
-        <button type="button" className="secondary" onClick={() => void reset()} disabled={engine.state === 'starting'} data-testid="reset">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void reset()}
+          disabled={engine.state === 'starting'}
+          data-testid="reset"
+        >
           Reset
         </button>
       </div>
@@ -101,15 +114,28 @@ function Settings() {
           labels={WORLD_LABELS}
           onChange={(v) => void setSettings(presetDefaultsKeeping(settings, settings.preset, v as Settings['env']))}
         />
-        <ChoiceField settingKey="algo" value={settings.algo} labels={ALGORITHM_LABELS} onChange={(v) => update({ algo: v as Settings['algo'] })} />
+        <ChoiceField
+          settingKey="algo"
+          value={settings.algo}
+          labels={ALGORITHM_LABELS}
+          onChange={(v) => update({ algo: v as Settings['algo'] })}
+        />
         <ChoiceField
           settingKey="preset"
           value={settings.preset}
           labels={PRESET_LABELS}
           onChange={(v) => void setSettings(presetDefaultsKeeping(settings, v as Settings['preset']))}
         />
-        <ChoiceField settingKey="backend" value={settings.backend} onChange={(v) => update({ backend: v as Settings['backend'] })} />
-        <ChoiceField settingKey="decoding" value={settings.decoding} onChange={(v) => update({ decoding: v as Settings['decoding'] })} />
+        <ChoiceField
+          settingKey="backend"
+          value={settings.backend}
+          onChange={(v) => update({ backend: v as Settings['backend'] })}
+        />
+        <ChoiceField
+          settingKey="decoding"
+          value={settings.decoding}
+          onChange={(v) => update({ decoding: v as Settings['decoding'] })}
+        />
         {PAGE_NUMBER_KEYS.map((key) => (
           <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
         ))}
@@ -120,7 +146,12 @@ function Settings() {
           <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
         ))}
         <div className="button-row">
-          <button type="button" className="secondary" data-testid="paper-values" onClick={() => void setSettings(withPaperValues(settings))}>
+          <button
+            type="button"
+            className="secondary"
+            data-testid="paper-values"
+            onClick={() => void setSettings(withPaperValues(settings))}
+          >
             Paper’s values
           </button>
           <button
@@ -132,9 +163,7 @@ function Settings() {
             Playground defaults
           </button>
         </div>
-        <p className="hint">
-          Changes apply at the next update; {[...RESET_KEYS].join(', ')} start a new run.
-        </p>
+        <p className="hint">Changes apply at the next update; {[...RESET_KEYS].join(', ')} start a new run.</p>
       </fieldset>
     </div>
   );
@@ -169,7 +198,15 @@ function ChoiceField({
 }
 
 /** A number input that commits on Enter or blur, and only a valid value; an invalid one is marked and kept for editing. */
-function NumberField({ settingKey, value, onCommit }: { settingKey: NumericKey; value: number; onCommit: (value: number) => void }) {
+function NumberField({
+  settingKey,
+  value,
+  onCommit,
+}: {
+  settingKey: NumericKey;
+  value: number;
+  onCommit: (value: number) => void;
+}) {
   const spec = NUMBER_SPECS[settingKey];
   const { label, help } = SETTING_LABELS[settingKey];
   const id = useId();

@@ -30,7 +30,10 @@ export function Curves() {
   const trainId = useId();
   const fixedId = useId();
   // The same definitions while the world stays, so that a chart is not rebuilt at every point.
-  const defs = useMemo(() => CHARTS.map((def) => (!household && def.shopTitle ? { ...def, title: def.shopTitle } : def)), [household]);
+  const defs = useMemo(
+    () => CHARTS.map((def) => (!household && def.shopTitle ? { ...def, title: def.shopTitle } : def)),
+    [household],
+  );
   const charts = useMemo(
     () => defs.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
     [defs, curves, recorded, weight, showRaw, showTrain, x],
@@ -41,12 +44,18 @@ export function Curves() {
     else plots.current.delete(id);
   }, []);
   // The scrubbed recorded update, in the x axis's units (a recording keeps no wall time).
-  const markerX = recorded && marker !== null && x !== 'wall' ? (x === 'episodes' ? marker * recorded.episodesPerUpdate : marker) : null;
+  const markerX =
+    recorded && marker !== null && x !== 'wall'
+      ? x === 'episodes'
+        ? marker * recorded.episodesPerUpdate
+        : marker
+      : null;
   // Points of finished updates (the warm start's evaluation, update 0, is not one): tools and tests read it as the updates done.
   const points = Object.values(curves).reduce((n, list) => n + list.filter((m) => m.update > 0).length, 0);
   const hasData = points > 0 || recorded !== null || Object.keys(curves).length > 0;
 
-  const exportCsv = () => downloadText(curvesCsv(curves, recorded, liveSeed, raceCurves()), 'seed-curves.csv', 'text/csv');
+  const exportCsv = () =>
+    downloadText(curvesCsv(curves, recorded, liveSeed, raceCurves()), 'seed-curves.csv', 'text/csv');
   const exportPng = async () => {
     const images = charts.flatMap(({ def, data }) => {
       const plot = plots.current.get(def.id);
@@ -60,7 +69,13 @@ export function Curves() {
       <div className="panel-head">
         <h2 id="curves-title">Curves</h2>
         <div className="button-row">
-          <button type="button" className="secondary" onClick={() => void exportPng()} disabled={!hasData} data-testid="export-png">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void exportPng()}
+            disabled={!hasData}
+            data-testid="export-png"
+          >
             PNG
           </button>
           <button type="button" className="secondary" onClick={exportCsv} disabled={!hasData} data-testid="export-csv">
@@ -83,15 +98,34 @@ export function Curves() {
         />
         <output htmlFor={smoothingId}>{weight === 0 ? 'off' : weight.toFixed(2)}</output>
         <span>
-          <input id={rawId} type="checkbox" checked={showRaw} disabled={weight === 0} onChange={(e) => setShowRaw(e.target.checked)} data-testid="show-raw" />{' '}
+          <input
+            id={rawId}
+            type="checkbox"
+            checked={showRaw}
+            disabled={weight === 0}
+            onChange={(e) => setShowRaw(e.target.checked)}
+            data-testid="show-raw"
+          />{' '}
           <label htmlFor={rawId}>show raw values too</label>
         </span>
         <span>
-          <input id={trainId} type="checkbox" checked={showTrain} onChange={(e) => setShowTrain(e.target.checked)} data-testid="show-train" />{' '}
+          <input
+            id={trainId}
+            type="checkbox"
+            checked={showTrain}
+            onChange={(e) => setShowTrain(e.target.checked)}
+            data-testid="show-train"
+          />{' '}
           <label htmlFor={trainId}>training rollouts on the eval charts</label>
         </span>
         <span>
-          <input id={fixedId} type="checkbox" checked={fixedY} onChange={(e) => setFixedY(e.target.checked)} data-testid="fixed-y" />{' '}
+          <input
+            id={fixedId}
+            type="checkbox"
+            checked={fixedY}
+            onChange={(e) => setFixedY(e.target.checked)}
+            data-testid="fixed-y"
+          />{' '}
           <label htmlFor={fixedId}>fixed y range (each chart’s full scale)</label>
         </span>
         <span>
@@ -106,13 +140,19 @@ export function Curves() {
         </span>
       </div>
       <p className="hint">
-        Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED, <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the
-        controls); solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
-        {household ? '' : ' (the recorded run is the household’s, so it is not drawn beside this run)'}. A chart of several figures of
-        one run gives each its own colour and dash. The y axis fits the data unless the range is fixed. Hover a chart to read every series at an
-        update; drag to zoom, double-click to zoom out. Smoothing (an exponential moving average) applies to the live run.
+        Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED,{' '}
+        <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the controls); solid
+        lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
+        {household ? '' : ' (the recorded run is the household’s, so it is not drawn beside this run)'}. A chart of
+        several figures of one run gives each its own colour and dash. The y axis fits the data unless the range is
+        fixed. Hover a chart to read every series at an update; drag to zoom, double-click to zoom out. Smoothing (an
+        exponential moving average) applies to the live run.
       </p>
-      {points === 0 ? <p className="hint">Each update adds a point per run: success on eval-seen and eval-unseen, reward, loss terms, gate.</p> : null}
+      {points === 0 ? (
+        <p className="hint">
+          Each update adds a point per run: success on eval-seen and eval-unseen, reward, loss terms, gate.
+        </p>
+      ) : null}
       <div className="charts">
         {charts.map(({ def, data }) => (
           <UPlotChart key={def.id} def={def} data={data} marker={markerX} register={register} fixedY={fixedY} />

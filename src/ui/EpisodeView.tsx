@@ -2,7 +2,18 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { RunId, SkillView, TrajectoryView } from '../worker/protocol.ts';
 import type { SymbolName } from './explain.ts';
 import { Sym } from './Guide.tsx';
-import { colourOf, colourScale, filterTrajectories, isForced, keepSelection, shownBatch, tokenValue, type ColourBy, type ColourScale, type OutcomeFilter } from './run_record.ts';
+import {
+  colourOf,
+  colourScale,
+  filterTrajectories,
+  isForced,
+  keepSelection,
+  shownBatch,
+  tokenValue,
+  type ColourBy,
+  type ColourScale,
+  type OutcomeFilter,
+} from './run_record.ts';
 import { ShopPage } from './ShopPage.tsx';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';
@@ -47,13 +58,23 @@ export function EpisodeView() {
     <section className="panel" aria-labelledby="episodes-title" data-testid="episodes">
       <div className="panel-head">
         <h2 id="episodes-title">
-          Episodes {update !== undefined ? <small data-testid="episodes-update">update {update}{playing && showsCompleted ? ', the last completed' : ''}</small> : null}
+          Episodes{' '}
+          {update !== undefined ? (
+            <small data-testid="episodes-update">
+              update {update}
+              {playing && showsCompleted ? ', the last completed' : ''}
+            </small>
+          ) : null}
         </h2>
         <div className="button-row">
           {runs.length > 1 ? (
             <label>
               Run{' '}
-              <select value={view.run} onChange={(e) => setView({ run: e.target.value as RunId, selected: null })} data-testid="view-run">
+              <select
+                value={view.run}
+                onChange={(e) => setView({ run: e.target.value as RunId, selected: null })}
+                data-testid="view-run"
+              >
                 {runs.map((r) => (
                   <option key={r}>{r}</option>
                 ))}
@@ -62,7 +83,11 @@ export function EpisodeView() {
           ) : null}
           <label>
             Show{' '}
-            <select value={view.filter} onChange={(e) => setView({ filter: e.target.value as OutcomeFilter })} data-testid="filter">
+            <select
+              value={view.filter}
+              onChange={(e) => setView({ filter: e.target.value as OutcomeFilter })}
+              data-testid="filter"
+            >
               <option value="all">all</option>
               <option value="success">successes</option>
               <option value="failure">failures</option>
@@ -70,7 +95,11 @@ export function EpisodeView() {
           </label>
           <label>
             Colour by{' '}
-            <select value={view.colourBy} onChange={(e) => setView({ colourBy: e.target.value as ColourBy })} data-testid="colour-by">
+            <select
+              value={view.colourBy}
+              onChange={(e) => setView({ colourBy: e.target.value as ColourBy })}
+              data-testid="colour-by"
+            >
               {(Object.keys(COLOUR_LABELS) as ColourBy[]).map((k) => (
                 <option key={k} value={k}>
                   {COLOUR_LABELS[k]}
@@ -107,7 +136,11 @@ export function EpisodeView() {
           </div>
         ) : null}
       </div>
-      <Legend colourBy={view.colourBy} scale={scale} scored={batch.some((t) => t.scores !== null && t.scores.gate.length > 0 && !Number.isNaN(t.scores.gate[0]))} />
+      <Legend
+        colourBy={view.colourBy}
+        scale={scale}
+        scored={batch.some((t) => t.scores !== null && t.scores.gate.length > 0 && !Number.isNaN(t.scores.gate[0]))}
+      />
     </section>
   );
 }
@@ -118,15 +151,21 @@ function Legend({ colourBy, scale, scored }: { colourBy: ColourBy; scale: Colour
   const stops = [0, 0.25, 0.5, 0.75, 1].map((f) => range[0] + f * (range[1] - range[0]));
   const allZero = colourBy !== 'gate' && range[1] < 1e-11;
   return (
-    <div className="legend" aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`} data-testid="legend">
+    <div
+      className="legend"
+      aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`}
+      data-testid="legend"
+    >
       <span>{COLOUR_LABELS[colourBy]}:</span>
       {!scored ? <span className="muted">the colours come with stage 5 (loss) of the update</span> : null}
       {scored && allZero ? <span className="legend-swatch">0 for every decision token of this update</span> : null}
-      {!scored || allZero ? null : stops.map((v) => (
-        <span key={v} className="legend-swatch" style={{ background: colourOf(v, range, colourBy) }}>
-          {fmt(v)}
-        </span>
-      ))}
+      {!scored || allZero
+        ? null
+        : stops.map((v) => (
+            <span key={v} className="legend-swatch" style={{ background: colourOf(v, range, colourBy) }}>
+              {fmt(v)}
+            </span>
+          ))}
       {scored && !allZero && colourBy !== 'gate' ? (
         <span className="muted" data-testid="legend-scale">
           the scale ends at the 95th percentile of |value| over the update’s decision tokens
@@ -134,8 +173,8 @@ function Legend({ colourBy, scale, scored }: { colourBy: ColourBy; scale: Colour
         </span>
       ) : null}
       <span className="muted">
-        <span className="tok forced">grey</span> tokens were forced (the decoding mask allowed them alone: Delta 0, no gradient); unscored tokens are outlined; hover or
-        focus a token for its numbers
+        <span className="tok forced">grey</span> tokens were forced (the decoding mask allowed them alone: Delta 0, no
+        gradient); unscored tokens are outlined; hover or focus a token for its numbers
       </span>
     </div>
   );
@@ -198,11 +237,23 @@ function shopToken(tokens: readonly string[], k: number, first: boolean): { text
   const piece = tokens[k];
   const before = first ? null : tokens[k - 1];
   const continues = piece.startsWith('##') && piece.length > 2;
-  const glued = before !== null && (continues || piece === '[' || piece === ']' || piece === '-' || before === '[' || before === '-');
+  const glued =
+    before !== null &&
+    (continues || piece === '[' || piece === ']' || piece === '-' || before === '[' || before === '-');
   return { text: continues ? piece.slice(2) : piece, glued };
 }
 
-function Transcript({ t, colourBy, range, shop }: { t: TrajectoryView; colourBy: ColourBy; range: [number, number]; shop: boolean }) {
+function Transcript({
+  t,
+  colourBy,
+  range,
+  shop,
+}: {
+  t: TrajectoryView;
+  colourBy: ColourBy;
+  range: [number, number];
+  shop: boolean;
+}) {
   const [focus, setFocus] = useState<number | null>(null);
   const box = useRef<HTMLDivElement>(null);
   const k = focus !== null && focus < t.tokens.length ? focus : null;
@@ -217,9 +268,17 @@ function Transcript({ t, colourBy, range, shop }: { t: TrajectoryView; colourBy:
     box.current?.querySelector<HTMLElement>(`.tok[data-k="${next}"]`)?.focus();
   };
   return (
-    <div className="transcript" data-testid="transcript" data-index={t.index} data-won={t.won} ref={box} onKeyDown={onKeyDown}>
+    <div
+      className="transcript"
+      data-testid="transcript"
+      data-index={t.index}
+      data-won={t.won}
+      ref={box}
+      onKeyDown={onKeyDown}
+    >
       <p className="task-line">
-        <strong>Task:</strong> <span data-testid="transcript-goal">{t.goal}</span> <span className="muted">({t.taskType})</span>{' '}
+        <strong>Task:</strong> <span data-testid="transcript-goal">{t.goal}</span>{' '}
+        <span className="muted">({t.taskType})</span>{' '}
         <span className={t.won ? 'ok' : 'bad'} data-testid="transcript-outcome">
           {t.won ? 'success' : 'failure'}
         </span>{' '}
@@ -237,9 +296,11 @@ function Transcript({ t, colourBy, range, shop }: { t: TrajectoryView; colourBy:
               const forced = isForced(t, idx);
               const v = forced ? null : tokenValue(t, idx, colourBy);
               const unscored = tokenValue(t, idx, colourBy) === null;
-              const label = (forced ? 'forced, ' : '') + tokenNumbers(t, idx)
-                .map(([name, x]) => `${name.trim()} ${fmt(x)}`)
-                .join(', ');
+              const label =
+                (forced ? 'forced, ' : '') +
+                tokenNumbers(t, idx)
+                  .map(([name, x]) => `${name.trim()} ${fmt(x)}`)
+                  .join(', ');
               const shown = shop ? shopToken(t.tokens, idx, j === 0) : { text: t.tokens[idx], glued: false };
               return (
                 <span
@@ -268,7 +329,9 @@ function Transcript({ t, colourBy, range, shop }: { t: TrajectoryView; colourBy:
       ))}
       <div className="token-detail" aria-live="polite" data-testid="token-detail">
         {k === null ? (
-          <span className="muted">Hover or focus a command token to see its numbers (Tab to the tokens, then the arrow keys).</span>
+          <span className="muted">
+            Hover or focus a command token to see its numbers (Tab to the tokens, then the arrow keys).
+          </span>
         ) : (
           <>
             <strong>“{t.tokens[k]}”</strong>
@@ -297,11 +360,20 @@ function SkillCard({ t }: { t: TrajectoryView }) {
       {skill ? (
         <>
           <p>
-            <span className="skill-kind" data-testid="skill-kind" data-kind={skill.kind ?? ''} title="the kind its text states by its first word">
+            <span
+              className="skill-kind"
+              data-testid="skill-kind"
+              data-kind={skill.kind ?? ''}
+              title="the kind its text states by its first word"
+            >
               {skillKindLabel(skill.kind)}
             </span>
             {' · '}
-            <span className={skill.outcome === 'success' ? 'ok' : 'bad'} data-testid="skill-outcome" title="the outcome of the game the analyzer was told">
+            <span
+              className={skill.outcome === 'success' ? 'ok' : 'bad'}
+              data-testid="skill-outcome"
+              title="the outcome of the game the analyzer was told"
+            >
               written after a {skill.outcome}
             </span>
             {' · '}
@@ -311,13 +383,19 @@ function SkillCard({ t }: { t: TrajectoryView }) {
             {skill.repeats !== null ? (
               <>
                 {' · '}
-                <span className="bad" data-testid="skill-degenerate" title={`it repeats “${skill.repeats}” right after itself`}>
+                <span
+                  className="bad"
+                  data-testid="skill-degenerate"
+                  title={`it repeats “${skill.repeats}” right after itself`}
+                >
                   degenerate (repeats a phrase)
                 </span>
               </>
             ) : null}
           </p>
-          {skill.origin === 'library' ? <p className="muted">From the static library, written once by the warm-start policy.</p> : null}
+          {skill.origin === 'library' ? (
+            <p className="muted">From the static library, written once by the warm-start policy.</p>
+          ) : null}
           <blockquote data-testid="skill-text">{skill.text || '(empty)'}</blockquote>
           {skill.usedInstead ? (
             <p className="muted" data-testid="skill-used-instead">

@@ -15,14 +15,16 @@ const EVAL_UNSEEN = CHARTS.find((c) => c.id === 'success-unseen')!;
 const HEADLINE: ChartDef = {
   ...EVAL_UNSEEN,
   id: 'headline-unseen',
-  title: 'Success on eval-unseen (rooms never trained on): this run (solid) over the recorded benchmark (dashed, 95% bands)',
+  title:
+    'Success on eval-unseen (rooms never trained on): this run (solid) over the recorded benchmark (dashed, 95% bands)',
 };
 
 /** The headline of a world with no recorded benchmark: the run alone (the household's benchmark is not drawn). */
 const HEADLINE_ALONE: ChartDef = {
   ...HEADLINE,
   recorded: null,
-  title: 'Success on eval-unseen (games never trained on): this run (the recorded benchmark is the household’s, so it is not drawn)',
+  title:
+    'Success on eval-unseen (games never trained on): this run (the recorded benchmark is the household’s, so it is not drawn)',
 };
 
 /** The chart's height: most of a phone's screen width, more on a wide screen. */
@@ -47,7 +49,10 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
   const recordedLoad = useRecorded((s) => s.recorded);
   const household = usePageWorld() === 'household';
   const def = household ? HEADLINE : HEADLINE_ALONE;
-  const recorded = useMemo(() => (recordedLoad.state === 'ready' && household ? mainArms(recordedLoad.run) : null), [recordedLoad, household]);
+  const recorded = useMemo(
+    () => (recordedLoad.state === 'ready' && household ? mainArms(recordedLoad.run) : null),
+    [recordedLoad, household],
+  );
   // Raw points, one series per live run: the first screen reads at a glance (the curves below smooth).
   const data = useMemo(() => {
     const full = chartData(def, curves, recorded, { weight: 0, showRaw: false });
@@ -68,7 +73,8 @@ export function FindingSentence() {
   if (world !== 'household') {
     return (
       <p className="finding muted" data-testid="finding" data-state="other-world">
-        The recorded benchmark and its finding are the household’s: no {world} run is recorded yet, so this run is shown alone.
+        The recorded benchmark and its finding are the household’s: no {world} run is recorded yet, so this run is shown
+        alone.
       </p>
     );
   }
@@ -81,7 +87,15 @@ export function FindingSentence() {
     );
   }
   return (
-    <p className="finding" data-testid="finding" data-state="ready" data-arm={finding.arm} data-value={finding.value} data-ci={finding.ci.join(',')} data-verdict={finding.verdict}>
+    <p
+      className="finding"
+      data-testid="finding"
+      data-state="ready"
+      data-arm={finding.arm}
+      data-value={finding.value}
+      data-ci={finding.ci.join(',')}
+      data-verdict={finding.verdict}
+    >
       <strong>The finding so far:</strong> {finding.text}
     </p>
   );

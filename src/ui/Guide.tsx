@@ -72,7 +72,15 @@ function ownedByTarget(event: KeyboardEvent): boolean {
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.repeat || ownedByTarget(event)) return;
+      if (
+        event.defaultPrevented ||
+        event.ctrlKey ||
+        event.metaKey ||
+        event.altKey ||
+        event.repeat ||
+        ownedByTarget(event)
+      )
+        return;
       const key = event.key.toLowerCase();
       if (!SHORTCUTS.some((s) => s.key === key)) return;
       event.preventDefault();

@@ -22,7 +22,21 @@ interface Change {
 }
 
 /** `raw`: the number shown, unrounded, for tools that read the page (bench page). */
-export function Big({ label, value, raw, detail, change, testId }: { label: string; value: string; raw?: number | null; detail?: string; change?: Change | null; testId: string }) {
+export function Big({
+  label,
+  value,
+  raw,
+  detail,
+  change,
+  testId,
+}: {
+  label: string;
+  value: string;
+  raw?: number | null;
+  detail?: string;
+  change?: Change | null;
+  testId: string;
+}) {
   return (
     <div className="big-number">
       <div className="big-value">
@@ -30,7 +44,11 @@ export function Big({ label, value, raw, detail, change, testId }: { label: stri
           {value}
         </span>
         {change ? (
-          <span className={`big-change ${change.value > 0 ? 'up' : change.value < 0 ? 'down' : ''}`} data-testid={change.testId} data-value={change.value}>
+          <span
+            className={`big-change ${change.value > 0 ? 'up' : change.value < 0 ? 'down' : ''}`}
+            data-testid={change.testId}
+            data-value={change.value}
+          >
             {signedPoints(change.value)}
           </span>
         ) : null}
@@ -42,7 +60,12 @@ export function Big({ label, value, raw, detail, change, testId }: { label: stri
 }
 
 /** The change of a split's success from the warm start's evaluation to the last one; null before both exist. */
-function changeOf(warm: UpdateMetrics | null, last: UpdateMetrics | null, split: 'evalSeen' | 'evalUnseen', testId: string): Change | null {
+function changeOf(
+  warm: UpdateMetrics | null,
+  last: UpdateMetrics | null,
+  split: 'evalSeen' | 'evalUnseen',
+  testId: string,
+): Change | null {
   const from = warm?.[split];
   const to = last?.[split];
   return from == null || to == null ? null : { value: to - from, testId };
@@ -63,14 +86,31 @@ export function LiveNumbers() {
       : `after update ${evaluated.update}${warm ? ', points since the warm start' : ''}`;
   return (
     <section className="panel live" aria-labelledby="live-title" data-testid="live">
-      <h2 id="live-title">
-        Now {runCount > 1 ? <small>the {run} run</small> : null}
-      </h2>
+      <h2 id="live-title">Now {runCount > 1 ? <small>the {run} run</small> : null}</h2>
       <div className="big-numbers" aria-live="off" data-eval-update={evaluated?.update ?? ''}>
         <Big label="updates done" value={String(last?.update ?? 0)} raw={last?.update ?? 0} testId="live-update" />
-        <Big label="training episodes played" value={(last?.episodes ?? 0).toLocaleString('en')} raw={last?.episodes ?? 0} testId="live-episodes" />
-        <Big label="eval-seen success" value={evaluated?.evalSeen != null ? percent(evaluated.evalSeen) : '—'} raw={evaluated?.evalSeen ?? null} detail={evalDetail} change={changeOf(warm, evaluated, 'evalSeen', 'live-eval-seen-change')} testId="live-eval-seen" />
-        <Big label="eval-unseen success" value={evaluated?.evalUnseen != null ? percent(evaluated.evalUnseen) : '—'} raw={evaluated?.evalUnseen ?? null} detail={evalDetail} change={changeOf(warm, evaluated, 'evalUnseen', 'live-eval-unseen-change')} testId="live-eval-unseen" />
+        <Big
+          label="training episodes played"
+          value={(last?.episodes ?? 0).toLocaleString('en')}
+          raw={last?.episodes ?? 0}
+          testId="live-episodes"
+        />
+        <Big
+          label="eval-seen success"
+          value={evaluated?.evalSeen != null ? percent(evaluated.evalSeen) : '—'}
+          raw={evaluated?.evalSeen ?? null}
+          detail={evalDetail}
+          change={changeOf(warm, evaluated, 'evalSeen', 'live-eval-seen-change')}
+          testId="live-eval-seen"
+        />
+        <Big
+          label="eval-unseen success"
+          value={evaluated?.evalUnseen != null ? percent(evaluated.evalUnseen) : '—'}
+          raw={evaluated?.evalUnseen ?? null}
+          detail={evalDetail}
+          change={changeOf(warm, evaluated, 'evalUnseen', 'live-eval-unseen-change')}
+          testId="live-eval-unseen"
+        />
       </div>
     </section>
   );

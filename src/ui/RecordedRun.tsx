@@ -21,7 +21,12 @@ export function RecordedRun() {
   useEffect(() => void load(), [load]);
   if (recorded.state !== 'ready') {
     return (
-      <section className="panel" aria-labelledby="recorded-title" data-testid="recorded-run" data-state={recorded.state}>
+      <section
+        className="panel"
+        aria-labelledby="recorded-title"
+        data-testid="recorded-run"
+        data-state={recorded.state}
+      >
         <h2 id="recorded-title">Recorded run</h2>
         <p className={recorded.state === 'failed' ? 'bad' : 'muted'} role="status" data-testid="recorded-message">
           {recorded.state === 'loading' ? 'Loading the recorded run…' : recorded.message}
@@ -43,7 +48,13 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
   const comparisons = run.differences.filter((d) => d.b !== 'warm start');
   const world = usePageWorld();
   return (
-    <section className="panel recorded" aria-labelledby="recorded-title" data-testid="recorded-run" data-state="ready" data-update={shown}>
+    <section
+      className="panel recorded"
+      aria-labelledby="recorded-title"
+      data-testid="recorded-run"
+      data-state="ready"
+      data-update={shown}
+    >
       <div className="panel-head">
         <h2 id="recorded-title">
           Recorded run{' '}
@@ -54,13 +65,15 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
       </div>
       {world !== 'household' ? (
         <p className="banner banner-info" data-testid="recorded-world">
-          This benchmark trained in the household, not the {world}: its numbers are not this run’s, and the charts leave it out while the page plays the {world}.
+          This benchmark trained in the household, not the {world}: its numbers are not this run’s, and the charts leave
+          it out while the page plays the {world}.
         </p>
       ) : null}
       <p>
-        A finished {world === 'household' ? '' : 'household '}benchmark loaded from <code>{url}</code>, not trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the{' '}
-        {run.preset} preset, {mainSeeds} seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on {run.evalGames.seen} eval-seen
-        and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of the charts.
+        A finished {world === 'household' ? '' : 'household '}benchmark loaded from <code>{url}</code>, not trained in
+        this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the {run.preset} preset, {mainSeeds}{' '}
+        seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on {run.evalGames.seen}{' '}
+        eval-seen and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of the charts.
       </p>
       <dl className="facts">
         <dt>Command</dt>
@@ -116,8 +129,9 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
           <ul className="recorded-differences">
             {comparisons.map((d) => (
               <li key={`${d.a}-${d.b}`}>
-                {d.a} − {d.b} (seeds {d.seeds.join(', ') || 'none in common'}): eval-seen {signed(d.seen.value)} [{signed(d.seen.ci[0])}, {signed(d.seen.ci[1])}],
-                eval-unseen {signed(d.unseen.value)} [{signed(d.unseen.ci[0])}, {signed(d.unseen.ci[1])}] points
+                {d.a} − {d.b} (seeds {d.seeds.join(', ') || 'none in common'}): eval-seen {signed(d.seen.value)} [
+                {signed(d.seen.ci[0])}, {signed(d.seen.ci[1])}], eval-unseen {signed(d.unseen.value)} [
+                {signed(d.unseen.ci[0])}, {signed(d.unseen.ci[1])}] points
               </li>
             ))}
           </ul>
@@ -191,7 +205,9 @@ function forcedInRecord(e: RecordedEpisode, at: number): boolean {
 /** The recorded episodes' scale: the 95th percentile of |value| over their unforced tokens (robustBound). */
 function recordedRange(episodes: RecordedEpisode[], by: RecordedColour): [number, number] {
   if (by === 'gate') return [0, 1];
-  const values = episodes.flatMap((e) => valuesOf(e, by).filter((v, at): v is number => v !== null && !forcedInRecord(e, at)));
+  const values = episodes.flatMap((e) =>
+    valuesOf(e, by).filter((v, at): v is number => v !== null && !forcedInRecord(e, at)),
+  );
   const bound = robustBound(values);
   return [-bound, bound];
 }
@@ -204,7 +220,12 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
   return (
     <div className="recorded-episodes">
       <label htmlFor={selectId}>Colour tokens by </label>
-      <select id={selectId} value={by} onChange={(e) => setBy(e.target.value as RecordedColour)} data-testid="recorded-colour-by">
+      <select
+        id={selectId}
+        value={by}
+        onChange={(e) => setBy(e.target.value as RecordedColour)}
+        data-testid="recorded-colour-by"
+      >
         {COLOUR_BY.map((c) => (
           <option key={c.value} value={c.value}>
             {c.label}
@@ -215,7 +236,8 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
         {by === 'gate'
           ? 'Gate from 0 (white) to 1 (full colour).'
           : `The scale ends at ±${range[1].toPrecision(3)}, the 95th percentile of |value| over these episodes’ unforced tokens; larger values show its end colour.`}{' '}
-        <span className="tok forced">Grey</span> tokens were forced: the decoding mask allowed them alone (Delta exactly 0).
+        <span className="tok forced">Grey</span> tokens were forced: the decoding mask allowed them alone (Delta exactly
+        0).
       </p>
       {episodes.map((e, i) => (
         <EpisodeCard key={`${e.algo}-${e.seed}-${i}`} episode={e} by={by} range={range} />
@@ -226,14 +248,22 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
 
 const num = (v: number | null) => (v === null ? 'none' : String(v));
 
-function EpisodeCard({ episode: e, by, range }: { episode: RecordedEpisode; by: RecordedColour; range: [number, number] }) {
+function EpisodeCard({
+  episode: e,
+  by,
+  range,
+}: {
+  episode: RecordedEpisode;
+  by: RecordedColour;
+  range: [number, number];
+}) {
   const values = valuesOf(e, by);
   let k = 0;
   return (
     <article className="recorded-episode" data-testid="recorded-episode" data-algo={e.algo} data-update={e.update}>
       <h3>
-        <span className="swatch" style={{ background: colourOfRun(e.algo) }} /> {e.algo}, seed {e.seed}, update {e.update}:{' '}
-        <span className={e.won ? 'ok' : 'bad'}>{e.won ? 'won' : 'lost'}</span>{' '}
+        <span className="swatch" style={{ background: colourOfRun(e.algo) }} /> {e.algo}, seed {e.seed}, update{' '}
+        {e.update}: <span className={e.won ? 'ok' : 'bad'}>{e.won ? 'won' : 'lost'}</span>{' '}
         <span className="muted">
           (reward {e.reward}, advantage {e.advantage})
         </span>

@@ -17,9 +17,16 @@ export function Notices() {
     <div className="notices">
       {initial?.random ? (
         <div className="banner banner-warn" role="status" data-testid="random-start" data-env={initial.env}>
-          <strong>No warm start ships for {initial.env === 'household' ? `the ${initial.preset} preset` : `the ${initial.env}'s ${initial.preset} preset`}:</strong> this
-          run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it plays at random and will win almost nothing for a long time.{' '}
-          {shippedWarmStartsSentence(initial.env)}{initial.env === 'household' ? null : ` ${shippedWarmStartsSentence('household', true)}`}
+          <strong>
+            No warm start ships for{' '}
+            {initial.env === 'household'
+              ? `the ${initial.preset} preset`
+              : `the ${initial.env}'s ${initial.preset} preset`}
+            :
+          </strong>{' '}
+          this run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it plays at random and will win almost
+          nothing for a long time. {shippedWarmStartsSentence(initial.env)}
+          {initial.env === 'household' ? null : ` ${shippedWarmStartsSentence('household', true)}`}
         </div>
       ) : null}
       {notices.length > 0 ? (
@@ -74,13 +81,18 @@ export function ResumeOffer() {
         {runs.map((r) => (
           <li key={r.id} data-testid="resume-offer" data-run-id={r.id} data-updates={r.updates}>
             {r.id === thisRun ? 'This tab’s run, stopped by the loss of the GPU device: ' : ''}
-            {r.settings.algo} in the {r.settings.env}, {r.settings.preset}, seed {r.settings.seed}, reached update {r.updates} on{' '}
-            {new Date(r.savedAt).toLocaleString()}.
+            {r.settings.algo} in the {r.settings.env}, {r.settings.preset}, seed {r.settings.seed}, reached update{' '}
+            {r.updates} on {new Date(r.savedAt).toLocaleString()}.
             <span className="button-row">
               <button type="button" onClick={() => void resume(r.id)} data-testid="resume">
                 Resume it
               </button>
-              <button type="button" className="secondary" onClick={() => void discard(r.id)} data-testid="discard-saved">
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => void discard(r.id)}
+                data-testid="discard-saved"
+              >
                 Discard
               </button>
             </span>
@@ -91,7 +103,12 @@ export function ResumeOffer() {
             A saved run cannot be resumed: {r.problem}.
             {r.id ? (
               <span className="button-row">
-                <button type="button" className="secondary" onClick={() => void discard(r.id)} data-testid="discard-saved">
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => void discard(r.id)}
+                  data-testid="discard-saved"
+                >
                   Discard
                 </button>
               </span>
@@ -112,7 +129,12 @@ export function BackendPanel() {
   const info = usePlayground((s) => s.info);
   if (!info) return null;
   const b = info.backend;
-  const how = b.requested === 'auto' ? 'picked automatically' : b.requested === b.kind ? 'as requested' : `instead of the requested ${b.requested === 'webgpu' ? 'WebGPU' : 'CPU'}`;
+  const how =
+    b.requested === 'auto'
+      ? 'picked automatically'
+      : b.requested === b.kind
+        ? 'as requested'
+        : `instead of the requested ${b.requested === 'webgpu' ? 'WebGPU' : 'CPU'}`;
   return (
     <section className="panel" aria-labelledby="backend-title" data-testid="backend" data-kind={b.kind}>
       <h2 id="backend-title">Training backend</h2>
@@ -134,7 +156,8 @@ export function BackendPanel() {
         </div>
       ) : null}
       <p className="muted">
-        Started from <span data-testid="initial-source">{info.initial.source}</span> (the {info.initial.env}, {info.initial.preset}, {info.initial.parameters.toLocaleString()} parameters).
+        Started from <span data-testid="initial-source">{info.initial.source}</span> (the {info.initial.env},{' '}
+        {info.initial.preset}, {info.initial.parameters.toLocaleString()} parameters).
       </p>
     </section>
   );
@@ -154,7 +177,11 @@ export function CheckpointPanel() {
 
   const onExport = async () => {
     const bytes = await exportCheckpoint();
-    if (bytes) downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), `seed-${run}-${settings.env === 'household' ? '' : `${settings.env}-`}${settings.preset}.ckpt`);
+    if (bytes)
+      downloadBlob(
+        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+        `seed-${run}-${settings.env === 'household' ? '' : `${settings.env}-`}${settings.preset}.ckpt`,
+      );
   };
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -170,13 +197,27 @@ export function CheckpointPanel() {
         {last ? `; last saved at update ${last.update}, ${new Date(last.savedAt).toLocaleTimeString()}` : ''}.
       </p>
       <div className="button-row">
-        <button type="button" className="secondary" onClick={() => void onExport()} disabled={!canUse} data-testid="export-checkpoint">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void onExport()}
+          disabled={!canUse}
+          data-testid="export-checkpoint"
+        >
           Export checkpoint
         </button>
         <label htmlFor={id} className="file-button">
           Import checkpoint
         </label>
-        <input id={id} ref={input} type="file" accept=".ckpt,application/octet-stream" disabled={!canUse} onChange={(e) => void onFile(e.target.files?.[0])} data-testid="import-checkpoint" />
+        <input
+          id={id}
+          ref={input}
+          type="file"
+          accept=".ckpt,application/octet-stream"
+          disabled={!canUse}
+          onChange={(e) => void onFile(e.target.files?.[0])}
+          data-testid="import-checkpoint"
+        />
       </div>
       {message ? (
         <p className={message.ok ? 'ok' : 'bad'} role="status" data-testid="checkpoint-message" data-ok={message.ok}>

@@ -57,7 +57,13 @@ export function ScrollArea({ label, children }: { label: string; children: React
         </p>
       ) : null}
       <div className="scroll-frame">
-        <div className="scroll-body" ref={body} role="region" aria-label={label} tabIndex={overflow.wide ? 0 : undefined}>
+        <div
+          className="scroll-body"
+          ref={body}
+          role="region"
+          aria-label={label}
+          tabIndex={overflow.wide ? 0 : undefined}
+        >
           {children}
         </div>
       </div>

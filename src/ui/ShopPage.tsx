@@ -8,7 +8,9 @@ export function ShopPage({ text }: { text: string }) {
   return (
     <div className="shop-page" data-testid="shop-page" data-kind={page.kind} title={text}>
       <PageBody page={page} />
-      {instruction !== null && page.kind !== 'search' ? <p className="muted">(the page repeats the instruction)</p> : null}
+      {instruction !== null && page.kind !== 'search' ? (
+        <p className="muted">(the page repeats the instruction)</p>
+      ) : null}
     </div>
   );
 }
@@ -31,7 +33,8 @@ function PageBody({ page }: { page: ShopPageView }) {
     case 'search':
       return (
         <p>
-          <strong>Search page</strong> <span className="muted">(the instruction, the task above, and a search box)</span>
+          <strong>Search page</strong>{' '}
+          <span className="muted">(the instruction, the task above, and a search box)</span>
         </p>
       );
     case 'results':
@@ -62,7 +65,12 @@ function PageBody({ page }: { page: ShopPageView }) {
               <li key={o.name}>
                 {o.name}:{' '}
                 {o.values.map((v) => (
-                  <span key={v.value} className={`shop-option ${v.chosen ? 'chosen' : ''}`} data-testid="shop-option" data-chosen={v.chosen}>
+                  <span
+                    key={v.value}
+                    className={`shop-option ${v.chosen ? 'chosen' : ''}`}
+                    data-testid="shop-option"
+                    data-chosen={v.chosen}
+                  >
                     {v.chosen ? `✓ ${v.value}` : v.value}
                   </span>
                 ))}

@@ -53,11 +53,20 @@ export function StagePipeline({ snapshot, trajectory, example }: Props) {
 function ExampleCaption({ snapshot, trajectory, example }: Props) {
   if (!snapshot || !trajectory) return <>One token is followed through every stage once the rollout has run.</>;
   if (!example)
-    return <>Trajectory {trajectoryLabel(trajectory)} has no decision token: the command trie allowed each of its tokens alone. Pick another in Episodes.</>;
+    return (
+      <>
+        Trajectory {trajectoryLabel(trajectory)} has no decision token: the command trie allowed each of its tokens
+        alone. Pick another in Episodes.
+      </>
+    );
   return (
     <>
-      Following “<mark className="example-token" data-testid="example-token" data-k={example.k}>{example.text}</mark>” (command {example.step} of trajectory{' '}
-      {trajectoryLabel(trajectory)}, the decision its policy was least sure of): <span data-testid="example-at-stage">{exampleAtStage(snapshot.stage, snapshot, trajectory, example.k)}</span>.
+      Following “
+      <mark className="example-token" data-testid="example-token" data-k={example.k}>
+        {example.text}
+      </mark>
+      ” (command {example.step} of trajectory {trajectoryLabel(trajectory)}, the decision its policy was least sure of):{' '}
+      <span data-testid="example-at-stage">{exampleAtStage(snapshot.stage, snapshot, trajectory, example.k)}</span>.
     </>
   );
 }

@@ -9,7 +9,15 @@ import { isForced } from './run_record.ts';
 import { ScrollArea } from './ScrollArea.tsx';
 import { trajectoryLabel, type ExampleToken } from './stage_example.ts';
 
-export function RolloutTable({ trajectories, selected, example }: { trajectories: TrajectoryView[]; selected: TrajectoryView | null; example: ExampleToken | null }) {
+export function RolloutTable({
+  trajectories,
+  selected,
+  example,
+}: {
+  trajectories: TrajectoryView[];
+  selected: TrajectoryView | null;
+  example: ExampleToken | null;
+}) {
   return (
     <ScrollArea label="Rollout table">
       <table className="numbers" data-testid="stage-table">
@@ -63,7 +71,8 @@ export function CreditNote({ credit }: { credit: CreditView }) {
   const { corrDeltaExpert, decisionTokens, meanDelta, meanGate } = credit;
   return (
     <span data-testid="stage-credit">
-      . Over the update’s {decisionTokens} decision tokens: <Sym name="corr(Δ, expert)" /> {corrDeltaExpert === null ? 'not defined' : corrDeltaExpert.toFixed(3)}
+      . Over the update’s {decisionTokens} decision tokens: <Sym name="corr(Δ, expert)" />{' '}
+      {corrDeltaExpert === null ? 'not defined' : corrDeltaExpert.toFixed(3)}
       {meanDelta !== null && meanGate !== null ? `, mean Δ ${fmt(meanDelta)}, mean gate ${fmt(meanGate)}` : ''}
     </span>
   );
@@ -87,11 +96,20 @@ export function TokenTable({ t, columns, note, example, showForced, onShowForced
     <>
       <p className="stage-table-note" data-testid="stage-table-note">
         Pick another trajectory in Episodes; the exports hold every trajectory
-        {forced > 0 && !showForced ? `. ${forced} forced tokens are hidden: the command trie allowed each alone (probability 1, Δ 0, no gradient)` : ''}
+        {forced > 0 && !showForced
+          ? `. ${forced} forced tokens are hidden: the command trie allowed each alone (probability 1, Δ 0, no gradient)`
+          : ''}
         {note ? <>. {note}</> : null}
       </p>
       {forced > 0 ? (
-        <button type="button" className="secondary forced-toggle" aria-pressed={showForced} onClick={() => onShowForced(!showForced)} data-testid="forced-toggle" data-forced={forced}>
+        <button
+          type="button"
+          className="secondary forced-toggle"
+          aria-pressed={showForced}
+          onClick={() => onShowForced(!showForced)}
+          data-testid="forced-toggle"
+          data-forced={forced}
+        >
           {showForced ? 'Hide' : 'Show'} forced tokens ({forced})
         </button>
       ) : null}
@@ -116,7 +134,12 @@ export function TokenTable({ t, columns, note, example, showForced, onShowForced
                 .map((k) => {
                   const mine = k === example?.k;
                   return (
-                    <tr key={k} className={mine ? 'example-row' : undefined} data-example={mine || undefined} data-forced={isForced(t, k)}>
+                    <tr
+                      key={k}
+                      className={mine ? 'example-row' : undefined}
+                      data-example={mine || undefined}
+                      data-forced={isForced(t, k)}
+                    >
                       <td className="num">{i + 1}</td>
                       <td>{mine ? <mark className="example-token">{t.tokens[k]}</mark> : t.tokens[k]}</td>
                       {columns.map(([name, get]) => {

@@ -36,16 +36,34 @@ export function StageView() {
     <section className="panel" aria-labelledby="stages-title" data-testid="stages" data-stage={snapshot?.stage ?? ''}>
       <div className="panel-head">
         <h2 id="stages-title">
-          Step through one update {snapshot ? <small>update {snapshot.update} ({snapshot.run})</small> : null}
+          Step through one update{' '}
+          {snapshot ? (
+            <small>
+              update {snapshot.update} ({snapshot.run})
+            </small>
+          ) : null}
         </h2>
         <div className="button-row">
           <button type="button" onClick={() => void stepStage()} disabled={!ready} data-testid="stage-next">
             {done < 0 || done === STAGES.length - 1 ? 'Start: 1 rollout' : `Next: ${STAGE_TITLES[STAGES[done + 1]]}`}
           </button>
-          <button type="button" className="secondary" onClick={() => void exportTable('json')} disabled={!canExport} data-testid="export-loss-json" title="every token of the update with its numbers, in the format of `seed loss --in`">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void exportTable('json')}
+            disabled={!canExport}
+            data-testid="export-loss-json"
+            title="every token of the update with its numbers, in the format of `seed loss --in`"
+          >
             Per-token table: JSON
           </button>
-          <button type="button" className="secondary" onClick={() => void exportTable('csv')} disabled={!canExport} data-testid="export-tokens-csv">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void exportTable('csv')}
+            disabled={!canExport}
+            data-testid="export-tokens-csv"
+          >
             CSV
           </button>
         </div>
@@ -56,7 +74,13 @@ export function StageView() {
           <p className="stage-caption" data-testid="stage-caption">
             {STAGE_CAPTIONS[snapshot.stage]}
           </p>
-          <StageBody snapshot={snapshot} selected={selected} example={example} showForced={showForced} onShowForced={setShowForced} />
+          <StageBody
+            snapshot={snapshot}
+            selected={selected}
+            example={example}
+            showForced={showForced}
+            onShowForced={setShowForced}
+          />
           <Symbols names={STAGE_SYMBOLS[snapshot.stage]} />
         </>
       ) : (
@@ -114,7 +138,11 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
               {(snapshot.groups ?? []).map((g) => {
                 const episode = g.task === selected?.task ? selected.episode : null;
                 return (
-                  <tr key={g.task} className={episode === null ? undefined : 'example-row'} data-example={episode !== null || undefined}>
+                  <tr
+                    key={g.task}
+                    className={episode === null ? undefined : 'example-row'}
+                    data-example={episode !== null || undefined}
+                  >
                     <td>{g.goal}</td>
                     <td className="num">
                       <GroupValues values={g.rewards.map((r) => r.toFixed(1))} marked={episode} />
@@ -146,7 +174,11 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
             </thead>
             <tbody>
               {snapshot.trajectories.map((t) => (
-                <tr key={t.index} className={t.index === selected?.index ? 'example-row' : undefined} data-example={t.index === selected?.index || undefined}>
+                <tr
+                  key={t.index}
+                  className={t.index === selected?.index ? 'example-row' : undefined}
+                  data-example={t.index === selected?.index || undefined}
+                >
                   <td>{t.index}</td>
                   <td>{t.won ? 'success' : 'failure'}</td>
                   <td>{skillKindLabel(t.skill?.kind ?? null)}</td>
@@ -165,7 +197,16 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
       );
     case 'rescore':
       return selected ? (
-        <TokenTable {...tokens} t={selected} columns={[['l_old', (t, k) => t.lOld[k]], ['l_student', (t, k) => t.scores?.lStudent[k]], ['l_skill', (t, k) => t.scores?.lSkill[k]], ['l_ref', (t, k) => t.scores?.lRef[k]]]} />
+        <TokenTable
+          {...tokens}
+          t={selected}
+          columns={[
+            ['l_old', (t, k) => t.lOld[k]],
+            ['l_student', (t, k) => t.scores?.lStudent[k]],
+            ['l_skill', (t, k) => t.scores?.lSkill[k]],
+            ['l_ref', (t, k) => t.scores?.lRef[k]],
+          ]}
+        />
       ) : null;
     case 'loss':
       return selected ? (
@@ -174,8 +215,8 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
           t={selected}
           note={
             <>
-              <Sym name="λ" /> {snapshot.hyper.lambda}, <Sym name="β" /> {snapshot.hyper.beta}, <Sym name="clip" /> {snapshot.hyper.clip}, <Sym name="KL coefficient" />{' '}
-              {snapshot.hyper.klCoef}
+              <Sym name="λ" /> {snapshot.hyper.lambda}, <Sym name="β" /> {snapshot.hyper.beta}, <Sym name="clip" />{' '}
+              {snapshot.hyper.clip}, <Sym name="KL coefficient" /> {snapshot.hyper.klCoef}
               {snapshot.hyper.gate ? '' : ', gate off (g = 1)'}; coef = grpo + opd + kl = d L_SEED / d l_student
               {snapshot.credit ? <CreditNote credit={snapshot.credit} /> : null}
             </>

@@ -15,10 +15,21 @@ export function TeacherCheck() {
   const n = Number(games);
   const valid = Number.isInteger(n) && n >= 2 && n <= MAX_TEACHER_GAMES;
   return (
-    <section className="panel teacher-check" aria-labelledby="teacher-title" data-testid="teacher" data-state={teacher.state}>
+    <section
+      className="panel teacher-check"
+      aria-labelledby="teacher-title"
+      data-testid="teacher"
+      data-state={teacher.state}
+    >
       <h2 id="teacher-title">Teacher check of the current policy</h2>
       <div className="teacher-controls">
-        <button type="button" disabled={!ready || !valid} onClick={() => void runCheck(n)} data-testid="teacher-run" title={ready ? undefined : 'pause training first'}>
+        <button
+          type="button"
+          disabled={!ready || !valid}
+          onClick={() => void runCheck(n)}
+          data-testid="teacher-run"
+          title={ready ? undefined : 'pause training first'}
+        >
           {teacher.state === 'running' ? 'Running the teacher check…' : 'Run the teacher check'}
         </button>
         <label>
@@ -36,13 +47,24 @@ export function TeacherCheck() {
           games
         </label>
         <span className="muted">
-          Each game is played once, the policy writes its hindsight skill about it, and the game is played again without a skill, with its
-          own skill, and with another game’s. SEED can only help if the policy plays better with its own skill.
+          Each game is played once, the policy writes its hindsight skill about it, and the game is played again without
+          a skill, with its own skill, and with another game’s. SEED can only help if the policy plays better with its
+          own skill.
         </span>
       </div>
       {teacher.state === 'done' ? (
-        <div className="big-numbers" data-testid="teacher-result" data-own={teacher.result.ownSkill} data-none={teacher.result.noSkill}>
-          <Big label="with its own skill" value={percent(teacher.result.ownSkill)} testId="teacher-own" detail={`${teacher.result.games} games after update ${teacher.result.update}`} />
+        <div
+          className="big-numbers"
+          data-testid="teacher-result"
+          data-own={teacher.result.ownSkill}
+          data-none={teacher.result.noSkill}
+        >
+          <Big
+            label="with its own skill"
+            value={percent(teacher.result.ownSkill)}
+            testId="teacher-own"
+            detail={`${teacher.result.games} games after update ${teacher.result.update}`}
+          />
           <Big label="without a skill" value={percent(teacher.result.noSkill)} testId="teacher-none" />
           <Big label="with another game’s skill" value={percent(teacher.result.otherSkill)} testId="teacher-other" />
           <Big label="usable skills written" value={percent(teacher.result.validSkills)} testId="teacher-valid" />

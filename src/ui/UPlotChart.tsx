@@ -39,7 +39,8 @@ function drawBands(u: uPlot, data: ChartData): void {
       if (j === 0) ctx.moveTo(x, y);
       else ctx.lineTo(x, y);
     });
-    for (const k of [...idx].reverse()) ctx.lineTo(u.valToPos(data.xs[k], 'x', true), u.valToPos(s.band!.lo[k]!, 'y', true));
+    for (const k of [...idx].reverse())
+      ctx.lineTo(u.valToPos(data.xs[k], 'x', true), u.valToPos(s.band!.lo[k]!, 'y', true));
     ctx.closePath();
     ctx.fillStyle = withAlpha(s.colour, 0.16);
     ctx.fill();
@@ -84,10 +85,21 @@ function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: numbe
       // take uPlot's own steps (an option given as undefined replaces uPlot's default, so it is left out).
       d.xLabel === X_LABELS.wall
         ? { label: d.xLabel, size: 36, labelSize: 14 }
-        : { label: d.xLabel, size: 36, labelSize: 14, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000] },
+        : {
+            label: d.xLabel,
+            size: 36,
+            labelSize: 14,
+            incrs: [
+              1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000,
+              1_000_000,
+            ],
+          },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
       // Wide enough for the longest label, a minus sign included (a difference chart's ticks are negative too).
-      { size: (_u, values) => Math.max(46, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v).length))), values: (_u, ticks) => tickLabels(ticks, def.percent) },
+      {
+        size: (_u, values) => Math.max(46, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v).length))),
+        values: (_u, ticks) => tickLabels(ticks, def.percent),
+      },
     ],
     legend: { show: false },
     series: [
@@ -203,7 +215,10 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
       },
     });
     // The recorded series uPlot has drawn (data-recorded-series says what it is given, before it draws).
-    figure.current?.setAttribute('data-drawn-recorded', String(dataRef.current.series.filter((x) => x.source === 'recorded').length));
+    figure.current?.setAttribute(
+      'data-drawn-recorded',
+      String(dataRef.current.series.filter((x) => x.source === 'recorded').length),
+    );
     zoomed.current = false;
     u.over.addEventListener('dblclick', () => void (zoomed.current = false));
     const resize = new ResizeObserver(() => {
@@ -246,7 +261,8 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
     if (!u) return;
     if (stale.current) u.batch(() => drawNewest(u));
     else u.redraw(false);
-    if (marker !== null && data.xs.includes(marker)) u.setCursor({ left: u.valToPos(marker, 'x'), top: u.bbox.height / devicePixelRatio / 2 });
+    if (marker !== null && data.xs.includes(marker))
+      u.setCursor({ left: u.valToPos(marker, 'x'), top: u.bbox.height / devicePixelRatio / 2 });
     // The cursor goes to the scrubbed update when that changes, not at every live point.
   }, [marker]);
 
@@ -260,13 +276,23 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
       data-testid={`chart-${def.id}`}
       data-recorded-series={recorded}
       data-live-series={live}
-      data-live-points={data.ys.reduce((n, ys, i) => (data.series[i].source === 'live' ? n + ys.filter((y) => y !== null).length : n), 0)}
+      data-live-points={data.ys.reduce(
+        (n, ys, i) => (data.series[i].source === 'live' ? n + ys.filter((y) => y !== null).length : n),
+        0,
+      )}
       data-series={data.series.map((s) => s.label).join('|')}
-      data-y-range={yRangeOf(def, data, fixedY).map((v) => Number(v.toPrecision(4))).join(',')}
+      data-y-range={yRangeOf(def, data, fixedY)
+        .map((v) => Number(v.toPrecision(4)))
+        .join(',')}
     >
       <figcaption className="chart-title">{def.title}</figcaption>
       {empty ? <p className="hint">No points yet.</p> : null}
-      <div ref={host} className="chart-plot" role="img" aria-label={`${def.title}: ${data.series.map((s) => s.label).join(', ') || 'no points yet'}`} />
+      <div
+        ref={host}
+        className="chart-plot"
+        role="img"
+        aria-label={`${def.title}: ${data.series.map((s) => s.label).join(', ') || 'no points yet'}`}
+      />
       <ChartLegend
         chips={data.series.map((s, i) => ({ series: s, shown: !hidden.has(s.label), value: values[i] }))}
         at={cursor !== null && data.xs[cursor] !== undefined ? `${data.xLabel} ${data.xs[cursor]}:` : 'last values:'}

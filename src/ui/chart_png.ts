@@ -49,5 +49,7 @@ export async function chartsPng(charts: readonly ChartImage[], scale = 2): Promi
       ctx.fillText(s.label, x + 28, ly + 9);
     });
   });
-  return new Promise<Blob>((done, fail) => canvas.toBlob((b) => (b ? done(b) : fail(new Error('PNG encoding failed'))), 'image/png'));
+  return new Promise<Blob>((done, fail) =>
+    canvas.toBlob((b) => (b ? done(b) : fail(new Error('PNG encoding failed'))), 'image/png'),
+  );
 }

@@ -24,7 +24,8 @@ export function tickLabels(ticks: readonly number[], percent: boolean): string[]
   const scale = percent ? 100 : 1;
   const step = ticks.length > 1 ? Math.abs(ticks[1] - ticks[0]) * scale : 1;
   let decimals = 0;
-  while (decimals < 8 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-6 * 10 ** decimals) decimals++;
+  while (decimals < 8 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-6 * 10 ** decimals)
+    decimals++;
   return ticks.map((t) => `${(t * scale).toFixed(decimals)}${percent ? '%' : ''}`);
 }
 

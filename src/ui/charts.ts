@@ -63,7 +63,14 @@ export const CHARTS: readonly ChartDef[] = [
     yRange: [0, 1],
     percent: true,
   },
-  { id: 'reward', title: 'Mean reward', metrics: [{ key: 'meanReward', label: 'mean reward', kind: 'line' }], recorded: null, yRange: null, percent: false },
+  {
+    id: 'reward',
+    title: 'Mean reward',
+    metrics: [{ key: 'meanReward', label: 'mean reward', kind: 'line' }],
+    recorded: null,
+    yRange: null,
+    percent: false,
+  },
   {
     id: 'loss',
     title: 'Loss terms',
@@ -184,10 +191,18 @@ function aligned(xs: readonly number[], points: ReadonlyMap<number, number | nul
 }
 
 /** The chart's series: the recorded arms (if the chart has a split of them), then each live run's metrics. */
-export function chartData(def: ChartDef, curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null, options: ChartOptions): ChartData {
+export function chartData(
+  def: ChartDef,
+  curves: Record<string, UpdateMetrics[]>,
+  recorded: RecordedRun | null,
+  options: ChartOptions,
+): ChartData {
   const x = options.x ?? 'update';
   const runs = Object.keys(curves).sort();
-  const arms = def.recorded && recorded && x !== 'wall' ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) })) : [];
+  const arms =
+    def.recorded && recorded && x !== 'wall'
+      ? recorded.arms.map((arm) => ({ arm, band: armBand(arm, def.recorded!) }))
+      : [];
   const recordedX = (update: number) => (x === 'episodes' ? update * recorded!.episodesPerUpdate : update);
   const liveX = new Map(runs.map((run) => [run, liveXs(curves[run], x)]));
   const xSet = new Set<number>();

@@ -13,27 +13,100 @@ import { loadNewestRecord } from './recorded_load.ts';
 import { ema } from './smoothing.ts';
 import { warmStartPoint } from '../worker/views.ts';
 
-function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null, successTrain = 0.25): UpdateMetrics {
+function metrics(
+  run: 'seed' | 'grpo',
+  update: number,
+  evalSeen: number | null = null,
+  successTrain = 0.25,
+): UpdateMetrics {
   return {
-    run, update, episodes: 8 * update, successTrain, evalSeen, evalUnseen: evalSeen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0.2, KL: 0.01, total: 0.3, lambda: 0.1, beta: 5,
-    meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 1, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
-    meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: null,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
+    run,
+    update,
+    episodes: 8 * update,
+    successTrain,
+    evalSeen,
+    evalUnseen: evalSeen,
+    meanReward: 1,
+    L_GRPO: 0.1,
+    L_OPD: 0.2,
+    KL: 0.01,
+    total: 0.3,
+    lambda: 0.1,
+    beta: 5,
+    meanDelta: 0,
+    meanGate: 0.5,
+    validSkillRate: null,
+    skillFidelity: null,
+    skillPlaceTrue: null,
+    skillPlaceFalse: null,
+    corrDeltaAdvantage: null,
+    gradNorm: 1,
+    gradNormGrpo: null,
+    gradNormOpd: null,
+    gradNormRatio: null,
+    meanDivergence: null,
+    tokens: 10,
+    tokensPerSecond: 100,
+    wallMs: 100,
+    skipped: null,
+    meanAbsDelta: null,
+    forcedShare: null,
+    corrDeltaAdvantageWon: null,
+    corrDeltaAdvantageLost: null,
+    corrDeltaExpert: null,
+    zeroVarianceGroups: null,
+    teacherNoSkill: null,
+    teacherOwnSkill: null,
+    teacherOtherSkill: null,
+    validationKl: null,
+    degenerateSkillRate: null,
   };
 }
 
 function arm(algo: 'seed' | 'grpo', curves: [number, number, number | null, number | null][][]): RecordedArm {
   const interval = { value: 0.5, ci: [0.4, 0.6] as [number, number] };
-  return { algo, role: 'main', lr: 5e-4, final: { seen: interval, unseen: interval }, seeds: curves.map((curve, i) => ({ seed: i + 1, curve, final: { seen: 0.5, unseen: 0.5 } })) };
+  return {
+    algo,
+    role: 'main',
+    lr: 5e-4,
+    final: { seen: interval, unseen: interval },
+    seeds: curves.map((curve, i) => ({ seed: i + 1, curve, final: { seen: 0.5, unseen: 0.5 } })),
+  };
 }
 
 function record(): RecordedRun {
   return {
-    format: RECORD_FORMAT, version: RECORD_VERSION, command: 'npm run seed -- bench learn --updates 8', commit: 'abc1234', created: '2025-05-01T00:00:00.000Z',
-    preset: 'tiny', updates: 8, episodesPerUpdate: 32, evalEvery: 4, evalGames: { seen: 20, unseen: 20 }, warmstart: { seen: 0.2, unseen: 0.3 },
+    format: RECORD_FORMAT,
+    version: RECORD_VERSION,
+    command: 'npm run seed -- bench learn --updates 8',
+    commit: 'abc1234',
+    created: '2025-05-01T00:00:00.000Z',
+    preset: 'tiny',
+    updates: 8,
+    episodesPerUpdate: 32,
+    evalEvery: 4,
+    evalGames: { seen: 20, unseen: 20 },
+    warmstart: { seen: 0.2, unseen: 0.3 },
     arms: [
-      arm('grpo', [[[0, 0, 0.2, 0.3], [4, 128, 0.3, 0.2], [8, 256, 0.4, 0.5]], [[0, 0, 0.2, 0.3], [4, 128, 0.5, 0.4], [8, 256, 0.4, 0.3]]]),
-      arm('seed', [[[0, 0, 0.2, 0.3], [4, 128, 0.6, null], [8, 256, 0.6, 0.6]]]),
+      arm('grpo', [
+        [
+          [0, 0, 0.2, 0.3],
+          [4, 128, 0.3, 0.2],
+          [8, 256, 0.4, 0.5],
+        ],
+        [
+          [0, 0, 0.2, 0.3],
+          [4, 128, 0.5, 0.4],
+          [8, 256, 0.4, 0.3],
+        ],
+      ]),
+      arm('seed', [
+        [
+          [0, 0, 0.2, 0.3],
+          [4, 128, 0.6, null],
+          [8, 256, 0.6, 0.6],
+        ],
+      ]),
     ],
     differences: [],
     episodes: [],
@@ -56,7 +129,11 @@ describe('smoothing', () => {
 describe('a recorded arm over its seeds', () => {
   it('draws the mean with a 95% t interval, clipped to [0, 1], and no band for one seed', () => {
     const band = armBand(record().arms[0], 'seen');
-    expect(band.map((p) => [p.update, p.mean, p.seeds])).toEqual([[0, 0.2, 2], [4, 0.4, 2], [8, 0.4, 2]]);
+    expect(band.map((p) => [p.update, p.mean, p.seeds])).toEqual([
+      [0, 0.2, 2],
+      [4, 0.4, 2],
+      [8, 0.4, 2],
+    ]);
     // Two seeds 0.3 and 0.5: sd 0.1414, half-width 12.706 * 0.1414 / sqrt 2 = 1.27, clipped.
     expect(band[1]).toMatchObject({ lo: 0, hi: 1 });
     expect(band[0]).toMatchObject({ lo: 0.2, hi: 0.2 });
@@ -69,11 +146,14 @@ describe('a recorded arm over its seeds', () => {
 
   it('scrubs through the updates with episodes, or those of the curves when it has none', () => {
     expect(recordedUpdates(record())).toEqual([0, 4, 8]);
-    const withEpisodes = { ...record(), episodes: [8, 4, 8].map((update) => ({ update }) as RecordedRun['episodes'][number]) };
+    const withEpisodes = {
+      ...record(),
+      episodes: [8, 4, 8].map((update) => ({ update }) as RecordedRun['episodes'][number]),
+    };
     expect(recordedUpdates(withEpisodes)).toEqual([4, 8]);
   });
 
-  it('works out a loaded record\'s bands and updates once, however often the charts and the scrubber ask', () => {
+  it("works out a loaded record's bands and updates once, however often the charts and the scrubber ask", () => {
     const run = record();
     expect(armBand(run.arms[0], 'seen')).toBe(armBand(run.arms[0], 'seen'));
     expect(armBand(run.arms[0], 'unseen')).not.toBe(armBand(run.arms[0], 'seen'));
@@ -89,27 +169,45 @@ describe('chart series', () => {
     const d = chartData(unseen, live, record(), { weight: 0, showRaw: false, showTrain: true });
     expect(d.xs).toEqual([0, 1, 2, 3, 4, 8]);
     expect(d.series.map((s) => s.label)).toEqual([
-      'recorded grpo eval-unseen (mean of 2 seeds)', 'recorded seed eval-unseen (mean of 1 seed)', 'live seed train rollouts', 'live seed eval-unseen',
+      'recorded grpo eval-unseen (mean of 2 seeds)',
+      'recorded seed eval-unseen (mean of 1 seed)',
+      'live seed train rollouts',
+      'live seed eval-unseen',
     ]);
     expect(d.ys[0]).toEqual([0.3, null, null, null, 0.30000000000000004, 0.4]);
     expect(d.ys[3]).toEqual([null, null, 0.5, null, null, null]);
     expect(d.series[0]).toMatchObject({ source: 'recorded', dash: RECORDED_DASH, colour: colourOfRun('grpo') });
     expect(d.series[0].band?.seeds).toEqual([2, null, null, null, 2, 2]);
     expect(d.series[1].band).toBeNull();
-    expect(d.series[2]).toMatchObject({ source: 'live', width: 1, points: false, colour: colourOfRun('seed'), dash: TRAIN_DASH });
+    expect(d.series[2]).toMatchObject({
+      source: 'live',
+      width: 1,
+      points: false,
+      colour: colourOfRun('seed'),
+      dash: TRAIN_DASH,
+    });
     expect(d.series[3]).toMatchObject({ width: 2, points: true, dash: [], colour: colourOfRun('seed') });
     expect(colourOfRun('seed')).not.toBe(colourOfRun('grpo'));
   });
 
   it('leaves the training rollouts out of the eval charts unless asked for', () => {
     const d = chartData(unseen, live, record(), { weight: 0, showRaw: false });
-    expect(d.series.map((s) => s.label)).toEqual(['recorded grpo eval-unseen (mean of 2 seeds)', 'recorded seed eval-unseen (mean of 1 seed)', 'live seed eval-unseen']);
+    expect(d.series.map((s) => s.label)).toEqual([
+      'recorded grpo eval-unseen (mean of 2 seeds)',
+      'recorded seed eval-unseen (mean of 1 seed)',
+      'live seed eval-unseen',
+    ]);
   });
 
   it('tells every series of a chart apart by colour and by dash', () => {
     const gate = CHARTS.find((c) => c.id === 'gate')!;
     const full = (run: 'seed' | 'grpo', update: number) => ({
-      ...metrics(run, update), validSkillRate: 0.5, degenerateSkillRate: 0.1, skillFidelity: 0.4, skillPlaceTrue: 0.6, skillPlaceFalse: 0.05,
+      ...metrics(run, update),
+      validSkillRate: 0.5,
+      degenerateSkillRate: 0.1,
+      skillFidelity: 0.4,
+      skillPlaceTrue: 0.6,
+      skillPlaceFalse: 0.05,
     });
     const distinct = (values: string[]) => new Set(values).size === values.length;
     // One live run: each metric its own colour and dash.
@@ -118,7 +216,10 @@ describe('chart series', () => {
     expect(distinct(one.series.map((s) => s.colour))).toBe(true);
     expect(distinct(one.series.map((s) => s.dash.join()))).toBe(true);
     // Two live runs: the run's colour, the metric's dash; no two series alike.
-    const two = chartData(gate, { seed: [full('seed', 1)], grpo: [full('grpo', 1)] }, null, { weight: 0, showRaw: false });
+    const two = chartData(gate, { seed: [full('seed', 1)], grpo: [full('grpo', 1)] }, null, {
+      weight: 0,
+      showRaw: false,
+    });
     expect(two.series.filter((s) => s.run === 'grpo').every((s) => s.colour === colourOfRun('grpo'))).toBe(true);
     expect(distinct(two.series.map((s) => `${s.colour} ${s.dash.join()}`))).toBe(true);
     // An eval chart: the recorded and live runs of one algorithm share its colour and differ by dash.
@@ -126,8 +227,11 @@ describe('chart series', () => {
     expect(distinct(eval_.series.map((s) => `${s.colour} ${s.dash.join()}`))).toBe(true);
   });
 
-  it('fits the y axis to the data within the chart\'s bounds, or shows the fixed range', () => {
-    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.33), metrics('seed', 2, 0.43)] }, null, { weight: 0, showRaw: false });
+  it("fits the y axis to the data within the chart's bounds, or shows the fixed range", () => {
+    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.33), metrics('seed', 2, 0.43)] }, null, {
+      weight: 0,
+      showRaw: false,
+    });
     const [lo, hi] = yRangeOf(unseen, d, false);
     expect(lo).toBeCloseTo(0.32, 12);
     expect(hi).toBeCloseTo(0.44, 12);
@@ -136,12 +240,30 @@ describe('chart series', () => {
     const withBands = chartData(unseen, live, record(), { weight: 0, showRaw: false });
     expect(yRangeOf(unseen, withBands, false)).toEqual([0, 1]);
     // One value: padded by a tenth of it; no value: the chart's range.
-    expect(yRangeOf(unseen, chartData(unseen, { seed: [metrics('seed', 1, 0.5)] }, null, { weight: 0, showRaw: false }), false)).toEqual([0.45, 0.55]);
+    expect(
+      yRangeOf(
+        unseen,
+        chartData(unseen, { seed: [metrics('seed', 1, 0.5)] }, null, { weight: 0, showRaw: false }),
+        false,
+      ),
+    ).toEqual([0.45, 0.55]);
     expect(yRangeOf(unseen, chartData(unseen, {}, null, { weight: 0, showRaw: false }), false)).toEqual([0, 1]);
     // All 0: 5 percentage points above 0 on a chart of fractions, [-1, 1] on one without bounds.
-    expect(yRangeOf(unseen, chartData(unseen, { seed: [metrics('seed', 1, 0)] }, null, { weight: 0, showRaw: false }), false)).toEqual([0, 0.05]);
+    expect(
+      yRangeOf(
+        unseen,
+        chartData(unseen, { seed: [metrics('seed', 1, 0)] }, null, { weight: 0, showRaw: false }),
+        false,
+      ),
+    ).toEqual([0, 0.05]);
     const reward = CHARTS.find((c) => c.id === 'reward')!;
-    expect(yRangeOf(reward, chartData(reward, { seed: [{ ...metrics('seed', 1), meanReward: 0 }] }, null, { weight: 0, showRaw: false }), false)).toEqual([-1, 1]);
+    expect(
+      yRangeOf(
+        reward,
+        chartData(reward, { seed: [{ ...metrics('seed', 1), meanReward: 0 }] }, null, { weight: 0, showRaw: false }),
+        false,
+      ),
+    ).toEqual([-1, 1]);
     const loss = CHARTS.find((c) => c.id === 'loss')!;
     const l = chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false });
     // L_GRPO 0.1, L_OPD 0.2, KL 0.01: no bounds, the fixed view is the auto one.
@@ -152,11 +274,18 @@ describe('chart series', () => {
   it('smooths the live run only: raw values faint under the smoothed line, or the smoothed line alone', () => {
     const both = chartData(unseen, live, record(), { weight: 0.5, showRaw: true, showTrain: true });
     expect(both.series.slice(2).map((s) => s.label)).toEqual([
-      'live seed train rollouts (raw)', 'live seed train rollouts (smoothed)', 'live seed eval-unseen (raw)', 'live seed eval-unseen (smoothed)',
+      'live seed train rollouts (raw)',
+      'live seed train rollouts (smoothed)',
+      'live seed eval-unseen (raw)',
+      'live seed eval-unseen (smoothed)',
     ]);
     expect(both.series[2].alpha).toBeLessThan(both.series[3].alpha);
     expect(both.ys[0]).toEqual(chartData(unseen, live, record(), { weight: 0, showRaw: false }).ys[0]);
-    const only = chartData(unseen, { seed: [metrics('seed', 1, null, 0), metrics('seed', 2, null, 1)] }, null, { weight: 0.5, showRaw: false, showTrain: true });
+    const only = chartData(unseen, { seed: [metrics('seed', 1, null, 0), metrics('seed', 2, null, 1)] }, null, {
+      weight: 0.5,
+      showRaw: false,
+      showTrain: true,
+    });
     expect(only.series.map((s) => s.label)).toEqual(['live seed train rollouts (smoothed)']);
     expect(only.ys[0]).toEqual([0, expect.closeTo(0.5 / 0.75, 12)]);
     expect(seriesKey(both)).not.toBe(seriesKey(only));
@@ -169,9 +298,15 @@ describe('chart series', () => {
     expect(d.xs).toEqual([1, 2, 3]);
   });
 
-  it("draws the skill credit as corr(Delta, expert token), skipping updates where it is not defined", () => {
+  it('draws the skill credit as corr(Delta, expert token), skipping updates where it is not defined', () => {
     const credit = CHARTS.find((c) => c.id === 'credit')!;
-    const runs = { seed: [{ ...metrics('seed', 1), corrDeltaExpert: 0.22, corrDeltaAdvantage: -0.04 }, metrics('seed', 2), { ...metrics('seed', 3), corrDeltaExpert: 0.3 }] };
+    const runs = {
+      seed: [
+        { ...metrics('seed', 1), corrDeltaExpert: 0.22, corrDeltaAdvantage: -0.04 },
+        metrics('seed', 2),
+        { ...metrics('seed', 3), corrDeltaExpert: 0.3 },
+      ],
+    };
     const d = chartData(credit, runs, null, { weight: 0, showRaw: false });
     expect(d.series.map((s) => s.label)).toEqual(['live seed on decision tokens']);
     expect(d.ys).toEqual([[0.22, null, 0.3]]);
@@ -179,19 +314,46 @@ describe('chart series', () => {
 
   it('draws the distillation scale: the OPD / GRPO gradient-norm ratio and the divergence each update measured', () => {
     const scale = CHARTS.find((c) => c.id === 'scale')!;
-    const runs = { 'seed-exact': [{ ...metrics('seed', 1), gradNormRatio: 0.31, meanDivergence: 0.44 }, { ...metrics('seed', 2), gradNormRatio: 0.25, meanDivergence: 0.47 }] };
+    const runs = {
+      'seed-exact': [
+        { ...metrics('seed', 1), gradNormRatio: 0.31, meanDivergence: 0.44 },
+        { ...metrics('seed', 2), gradNormRatio: 0.25, meanDivergence: 0.47 },
+      ],
+    };
     const d = chartData(scale, runs, null, { weight: 0, showRaw: false });
-    expect(d.series.map((s) => s.label)).toEqual(['live seed-exact OPD / GRPO gradient norm', 'live seed-exact KL(student ‖ teacher), decision tokens']);
-    expect(d.ys).toEqual([[0.31, 0.25], [0.44, 0.47]]);
+    expect(d.series.map((s) => s.label)).toEqual([
+      'live seed-exact OPD / GRPO gradient norm',
+      'live seed-exact KL(student ‖ teacher), decision tokens',
+    ]);
+    expect(d.ys).toEqual([
+      [0.31, 0.25],
+      [0.44, 0.47],
+    ]);
   });
 });
 
 describe('the curves as CSV', () => {
   it('has a source column: a row per recorded arm, seed and evaluation, then a row per live run and update', () => {
-    const csv = curvesCsv({ seed: [metrics('seed', 1), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1)] }, record(), 7);
-    const rows = csv.trimEnd().split('\n').map((l) => l.split(','));
+    const csv = curvesCsv(
+      { seed: [metrics('seed', 1), metrics('seed', 2, 0.5)], grpo: [metrics('grpo', 1)] },
+      record(),
+      7,
+    );
+    const rows = csv
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
-    expect(rows[0].slice(0, 8)).toEqual(['source', 'run', 'seed', 'update', 'episodes', 'successTrain', 'evalSeen', 'evalUnseen']);
+    expect(rows[0].slice(0, 8)).toEqual([
+      'source',
+      'run',
+      'seed',
+      'update',
+      'episodes',
+      'successTrain',
+      'evalSeen',
+      'evalUnseen',
+    ]);
     const recorded = rows.filter((r) => r[0] === 'recorded');
     expect(recorded).toHaveLength(9);
     expect(recorded[1].slice(0, 8)).toEqual(['recorded', 'grpo', '1', '4', '128', '', '0.3', '0.2']);
@@ -203,29 +365,73 @@ describe('the curves as CSV', () => {
       ['live', 'seed', '7', '2', '16', '0.25', '0.5', '0.5'],
     ]);
     const column = (name: string) => rows[0].indexOf(name);
-    expect(rows.filter((r) => r[0] === 'live').map((r) => [r[column('lambda')], r[column('beta')]])).toEqual([['0.1', '5'], ['0.1', '5'], ['0.1', '5']]);
+    expect(rows.filter((r) => r[0] === 'live').map((r) => [r[column('lambda')], r[column('beta')]])).toEqual([
+      ['0.1', '5'],
+      ['0.1', '5'],
+      ['0.1', '5'],
+    ]);
     expect([recorded[1][column('lambda')], recorded[1][column('beta')]]).toEqual(['', '']);
     // A point of a run saved before lambda and beta were kept leaves their cells empty.
-    const old = curvesCsv({ seed: [{ ...metrics('seed', 1), lambda: null, beta: null }] }).trimEnd().split('\n')[1].split(',');
+    const old = curvesCsv({ seed: [{ ...metrics('seed', 1), lambda: null, beta: null }] })
+      .trimEnd()
+      .split('\n')[1]
+      .split(',');
     expect([old[column('lambda')], old[column('beta')]]).toEqual(['', '']);
-    expect(curvesCsv({ seed: [metrics('seed', 1)] }).trimEnd().split('\n').map((l) => l.split(',')[0])).toEqual(['source', 'live']);
+    expect(
+      curvesCsv({ seed: [metrics('seed', 1)] })
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['source', 'live']);
   });
 
   it('carries the diagnostics of every update: empty cells where an update has none', () => {
     const diagnosed: UpdateMetrics = {
-      ...metrics('seed', 3), meanAbsDelta: 0.61, forcedShare: 0.66, corrDeltaExpert: 0.22, corrDeltaAdvantageWon: 0.54, corrDeltaAdvantageLost: -0.125,
-      zeroVarianceGroups: 0.25, teacherNoSkill: 0.25, teacherOwnSkill: 0.4375, teacherOtherSkill: 0.375,
+      ...metrics('seed', 3),
+      meanAbsDelta: 0.61,
+      forcedShare: 0.66,
+      corrDeltaExpert: 0.22,
+      corrDeltaAdvantageWon: 0.54,
+      corrDeltaAdvantageLost: -0.125,
+      zeroVarianceGroups: 0.25,
+      teacherNoSkill: 0.25,
+      teacherOwnSkill: 0.4375,
+      teacherOtherSkill: 0.375,
     };
-    const [head, plain, row] = curvesCsv({ seed: [metrics('seed', 2), diagnosed] }).trimEnd().split('\n').map((l) => l.split(','));
+    const [head, plain, row] = curvesCsv({ seed: [metrics('seed', 2), diagnosed] })
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
     const at = (cells: string[], column: string) => cells[head.indexOf(column)];
-    const columns = ['meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups', 'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill'];
-    expect(columns.map((c) => at(row, c))).toEqual(['0.61', '0.66', '0.22', '0.54', '-0.125', '0.25', '0.25', '0.4375', '0.375']);
+    const columns = [
+      'meanAbsDelta',
+      'forcedShare',
+      'corrDeltaExpert',
+      'corrDeltaAdvantageWon',
+      'corrDeltaAdvantageLost',
+      'zeroVarianceGroups',
+      'teacherNoSkill',
+      'teacherOwnSkill',
+      'teacherOtherSkill',
+    ];
+    expect(columns.map((c) => at(row, c))).toEqual([
+      '0.61',
+      '0.66',
+      '0.22',
+      '0.54',
+      '-0.125',
+      '0.25',
+      '0.25',
+      '0.4375',
+      '0.375',
+    ]);
     expect(columns.map((c) => at(plain, c))).toEqual(columns.map(() => ''));
   });
 });
 
 describe('loading the recorded run', () => {
-  const index = (runs: { file: string; created: string }[]) => JSON.stringify({ format: RECORD_INDEX_FORMAT, runs: runs.map((r) => ({ ...r, command: 'c', commit: 'x' })) });
+  const index = (runs: { file: string; created: string }[]) =>
+    JSON.stringify({ format: RECORD_INDEX_FORMAT, runs: runs.map((r) => ({ ...r, command: 'c', commit: 'x' })) });
   const server = (files: Record<string, string>) => async (url: string) => {
     const body = files[url];
     return { ok: body !== undefined, status: body === undefined ? 404 : 200, text: async () => body ?? 'not found' };
@@ -233,7 +439,10 @@ describe('loading the recorded run', () => {
 
   it('loads the newest record the index lists', async () => {
     const files = {
-      'runs/index.json': index([{ file: 'old.json', created: '2025-01-01T00:00:00Z' }, { file: 'new.json', created: '2025-02-01T00:00:00Z' }]),
+      'runs/index.json': index([
+        { file: 'old.json', created: '2025-01-01T00:00:00Z' },
+        { file: 'new.json', created: '2025-02-01T00:00:00Z' },
+      ]),
       'runs/new.json': JSON.stringify(record()),
     };
     const loaded = await loadNewestRecord(server(files));
@@ -249,12 +458,24 @@ describe('loading the recorded run', () => {
       return [loaded.state, text];
     };
     expect(await message({})).toEqual(['failed', 'No recorded run: runs/index.json was not read (HTTP 404).']);
-    expect(await message({ 'runs/index.json': '<!doctype html><html></html>' })).toEqual(['failed', 'No recorded run: runs/index.json was not read (it is not JSON).']);
-    expect(await message({ 'runs/index.json': index([]) })).toEqual(['none', 'No recorded run: runs/index.json lists none.']);
+    expect(await message({ 'runs/index.json': '<!doctype html><html></html>' })).toEqual([
+      'failed',
+      'No recorded run: runs/index.json was not read (it is not JSON).',
+    ]);
+    expect(await message({ 'runs/index.json': index([]) })).toEqual([
+      'none',
+      'No recorded run: runs/index.json lists none.',
+    ]);
     const listed = index([{ file: 'r.json', created: '2025-01-01T00:00:00Z' }]);
-    expect(await message({ 'runs/index.json': listed })).toEqual(['failed', 'The recorded run runs/r.json was not shown: HTTP 404.']);
+    expect(await message({ 'runs/index.json': listed })).toEqual([
+      'failed',
+      'The recorded run runs/r.json was not shown: HTTP 404.',
+    ]);
     const corrupt = JSON.stringify({ ...record(), arms: [{ ...record().arms[0], algo: 'ppo' }] });
-    expect(await message({ 'runs/index.json': listed, 'runs/r.json': corrupt })).toEqual(['failed', 'The recorded run runs/r.json was not shown: arms[0].algo is "ppo", not an algorithm.']);
+    expect(await message({ 'runs/index.json': listed, 'runs/r.json': corrupt })).toEqual([
+      'failed',
+      'The recorded run runs/r.json was not shown: arms[0].algo is "ppo", not an algorithm.',
+    ]);
     const failing = async () => {
       throw new TypeError('Failed to fetch');
     };
@@ -264,9 +485,14 @@ describe('loading the recorded run', () => {
 
 describe('the x axis', () => {
   const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
-  const live = { seed: [{ ...metrics('seed', 1, 0.5), wallMs: 1500 }, { ...metrics('seed', 2, 0.6), wallMs: 500.4 }] };
+  const live = {
+    seed: [
+      { ...metrics('seed', 1, 0.5), wallMs: 1500 },
+      { ...metrics('seed', 2, 0.6), wallMs: 500.4 },
+    ],
+  };
 
-  it('counts updates, episodes (the recording at its episodes per update) or the live run\'s seconds', () => {
+  it("counts updates, episodes (the recording at its episodes per update) or the live run's seconds", () => {
     const byUpdate = chartData(unseen, live, record(), { weight: 0, showRaw: false });
     expect([byUpdate.xLabel, byUpdate.xs]).toEqual(['update', [0, 1, 2, 4, 8]]);
     const byEpisodes = chartData(unseen, live, record(), { weight: 0, showRaw: false, x: 'episodes' });
@@ -288,18 +514,35 @@ describe("the warm start's evaluation (update 0)", () => {
     const byUpdate = chartData(unseen, live, null, { weight: 0, showRaw: false, showTrain: true });
     expect(byUpdate.xs).toEqual([0, 1]);
     expect(byUpdate.series.map((s) => s.label)).toEqual(['live seed train rollouts', 'live seed eval-unseen']);
-    expect(byUpdate.ys).toEqual([[null, 0.25], [0.25, 0.5]]);
+    expect(byUpdate.ys).toEqual([
+      [null, 0.25],
+      [0.25, 0.5],
+    ]);
     expect(chartData(unseen, live, null, { weight: 0, showRaw: false, x: 'wall' }).xs).toEqual([0, 1.5]);
-    const [head, warm] = curvesCsv(live).trimEnd().split('\n').map((l) => l.split(','));
+    const [head, warm] = curvesCsv(live)
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
     const at = (column: string) => warm[head.indexOf(column)];
-    expect([at('update'), at('episodes'), at('evalSeen'), at('evalUnseen'), at('successTrain'), at('L_GRPO'), at('wallMs')]).toEqual(['0', '0', '0.2', '0.25', '', '', '']);
+    expect([
+      at('update'),
+      at('episodes'),
+      at('evalSeen'),
+      at('evalUnseen'),
+      at('successTrain'),
+      at('L_GRPO'),
+      at('wallMs'),
+    ]).toEqual(['0', '0', '0.2', '0.25', '', '', '']);
   });
 });
 
 describe('the legend chips', () => {
   const unseen = CHARTS.find((c) => c.id === 'success-unseen')!;
   it('read each series at the hovered update, else at its last value, with the recorded interval', () => {
-    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.5), metrics('seed', 2)] }, record(), { weight: 0, showRaw: false });
+    const d = chartData(unseen, { seed: [metrics('seed', 1, 0.5), metrics('seed', 2)] }, record(), {
+      weight: 0,
+      showRaw: false,
+    });
     // Columns: updates 0, 1, 2, 4, 8; the live series has a value at update 1 only.
     expect(d.xs).toEqual([0, 1, 2, 4, 8]);
     expect(chipValues(unseen, d, null)).toEqual(['40.0% [0.0%, 100.0%]', '60.0%', '50.0%']);
@@ -310,6 +553,8 @@ describe('the legend chips', () => {
     expect(tickLabels([-0.001, -0.0005, 0, 0.0005], false)).toEqual(['-0.0010', '-0.0005', '0.0000', '0.0005']);
     expect(tickLabels([0, 25, 50], false)).toEqual(['0', '25', '50']);
     const loss = CHARTS.find((c) => c.id === 'loss')!;
-    expect(chipValues(loss, chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false }), null)).toEqual(['0.1', '0.2', '0.01']);
+    expect(
+      chipValues(loss, chartData(loss, { seed: [metrics('seed', 1)] }, null, { weight: 0, showRaw: false }), null),
+    ).toEqual(['0.1', '0.2', '0.01']);
   });
 });

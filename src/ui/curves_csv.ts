@@ -6,11 +6,42 @@ import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 
 const METRICS: readonly (keyof UpdateMetrics)[] = [
-  'episodes', 'successTrain', 'evalSeen', 'evalUnseen', 'meanReward', 'L_GRPO', 'L_OPD', 'KL', 'total', 'lambda', 'beta',
-  'meanDelta', 'meanGate', 'validSkillRate', 'skillFidelity', 'skillPlaceTrue', 'skillPlaceFalse', 'corrDeltaAdvantage', 'gradNorm', 'tokensPerSecond', 'wallMs',
-  'gradNormGrpo', 'gradNormOpd', 'gradNormRatio', 'meanDivergence',
-  'meanAbsDelta', 'forcedShare', 'corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'zeroVarianceGroups',
-  'teacherNoSkill', 'teacherOwnSkill', 'teacherOtherSkill', 'validationKl', 'degenerateSkillRate',
+  'episodes',
+  'successTrain',
+  'evalSeen',
+  'evalUnseen',
+  'meanReward',
+  'L_GRPO',
+  'L_OPD',
+  'KL',
+  'total',
+  'lambda',
+  'beta',
+  'meanDelta',
+  'meanGate',
+  'validSkillRate',
+  'skillFidelity',
+  'skillPlaceTrue',
+  'skillPlaceFalse',
+  'corrDeltaAdvantage',
+  'gradNorm',
+  'tokensPerSecond',
+  'wallMs',
+  'gradNormGrpo',
+  'gradNormOpd',
+  'gradNormRatio',
+  'meanDivergence',
+  'meanAbsDelta',
+  'forcedShare',
+  'corrDeltaExpert',
+  'corrDeltaAdvantageWon',
+  'corrDeltaAdvantageLost',
+  'zeroVarianceGroups',
+  'teacherNoSkill',
+  'teacherOwnSkill',
+  'teacherOtherSkill',
+  'validationKl',
+  'degenerateSkillRate',
 ];
 
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];
@@ -24,21 +55,32 @@ export interface RaceCurves {
 }
 
 /** `liveSeed`: the seed the live run was started with (empty when unknown). */
-export function curvesCsv(curves: Record<string, UpdateMetrics[]>, recorded: RecordedRun | null = null, liveSeed: number | null = null, race: RaceCurves | null = null): string {
+export function curvesCsv(
+  curves: Record<string, UpdateMetrics[]>,
+  recorded: RecordedRun | null = null,
+  liveSeed: number | null = null,
+  race: RaceCurves | null = null,
+): string {
   const rows = [CSV_COLUMNS.join(',')];
   for (const arm of recorded?.arms ?? []) {
     for (const s of arm.seeds) {
       for (const [update, episodes, seen, unseen] of s.curve) {
-        const values: Partial<Record<keyof UpdateMetrics, number | null>> = { episodes, evalSeen: seen, evalUnseen: unseen };
+        const values: Partial<Record<keyof UpdateMetrics, number | null>> = {
+          episodes,
+          evalSeen: seen,
+          evalUnseen: unseen,
+        };
         rows.push(['recorded', arm.algo, s.seed, update, ...METRICS.map((c) => values[c])].map(cell).join(','));
       }
     }
   }
   for (const run of Object.keys(curves).sort()) {
-    for (const m of curves[run]) rows.push(['live', run, liveSeed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
+    for (const m of curves[run])
+      rows.push(['live', run, liveSeed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
   }
   for (const run of Object.keys(race?.arms ?? {}).sort()) {
-    for (const m of race!.arms[run]) rows.push(['race', run, race!.seed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
+    for (const m of race!.arms[run])
+      rows.push(['race', run, race!.seed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
   }
   return rows.join('\n') + '\n';
 }

@@ -10,7 +10,11 @@ export type Engine = Remote<EngineApi>;
  * `threads`: the CPU backend's thread budget (null: every core); `keepRuns`: whether the run saves to the browser
  * and is offered for resuming (a race arm's is not).
  */
-export function startEngine(onEvent: (event: EngineEvent) => void, threads: number | null = null, keepRuns = true): { engine: Engine; worker: Worker } {
+export function startEngine(
+  onEvent: (event: EngineEvent) => void,
+  threads: number | null = null,
+  keepRuns = true,
+): { engine: Engine; worker: Worker } {
   // The worker's name holds the site's root URL, where the shipped files (warm starts) are.
   const siteRoot = new URL(import.meta.env.BASE_URL, document.baseURI).href;
   const name = engineWorkerName({ siteRoot, threads, keepRuns });

@@ -66,8 +66,7 @@ export const STAGE_CAPTIONS: Readonly<Record<Stage, string>> = {
     'The same policy reads each game’s summary and outcome and writes a hindsight skill: “workflow:” after a win, “avoid:” after a loss. Only skills that follow the grammar and have at least 5 words are used.',
   rescore:
     'Every typed token is scored again: with the skill in the context by the weights that played (l_skill, the teacher), without it by the current weights (l_student, the student), and by the frozen weights the run started from (l_ref).',
-  loss:
-    'Delta = l_skill − l_student is how much the skill raised a token; the gate g keeps the tokens the skill endorses; coef is the push each token gets from the whole loss (negative raises its probability). Where the command trie allows one token only, Delta is 0 whatever the skill: the figures over the update count decision tokens only.',
+  loss: 'Delta = l_skill − l_student is how much the skill raised a token; the gate g keeps the tokens the skill endorses; coef is the push each token gets from the whole loss (negative raises its probability). Where the command trie allows one token only, Delta is 0 whatever the skill: the figures over the update count decision tokens only.',
   optimizer:
     'The gradient of L_SEED = L_GRPO + λ·L_OPD + KL coefficient·KL moves the weights one AdamW step; the table lists the parameters that moved most.',
 };
@@ -76,7 +75,8 @@ export const STAGE_CAPTIONS: Readonly<Record<Stage, string>> = {
 export const SYMBOLS = {
   l_old: 'log-probability of the token when it was typed (the weights that played, no skill in context)',
   l_student: 'log-probability of the token under the current weights, no skill in context: the student',
-  l_skill: 'log-probability of the token under the weights that played, with the hindsight skill in context: the teacher',
+  l_skill:
+    'log-probability of the token under the weights that played, with the hindsight skill in context: the teacher',
   l_ref: 'log-probability of the token under the frozen weights the run started from (the reference of the KL term)',
   R: 'reward of the game: 10 for a win, minus 0.1 per command that did nothing',
   mean: 'mean of R over the group (the plays of one task)',
@@ -110,8 +110,7 @@ export type SymbolName = keyof typeof SYMBOLS;
 export const PRESET_NOTES: Readonly<Record<PresetName, string>> = {
   micro:
     'micro (16 wide, 2 layers) takes seconds per update even without a GPU, but it plays close to random and writes few usable skills: expect flat curves and many groups with no GRPO signal. Use it to watch the mechanics (the six stages, Δ, the gate and the coefficients), not learning.',
-  tiny:
-    'tiny (48 wide, 2 layers) is made for a CPU. Its warm start wins some of its games from the start, and its own skills help it (run the teacher check). Watch eval success rise over minutes of Play, L_GRPO away from 0 on most updates, and the gate high where skills are right.',
+  tiny: 'tiny (48 wide, 2 layers) is made for a CPU. Its warm start wins some of its games from the start, and its own skills help it (run the teacher check). Watch eval success rise over minutes of Play, L_GRPO away from 0 on most updates, and the gate high where skills are right.',
   small:
     'small (128 wide, 4 layers) is meant for a GPU, and no warm start ships for it: it starts from seeded random weights and plays at random for a long time. There is little to see on a CPU.',
 };
@@ -120,8 +119,10 @@ export const PRESET_NOTES: Readonly<Record<PresetName, string>> = {
 export function shippedWarmStartsSentence(env: EnvironmentName, named = env !== 'household'): string {
   const shipped = PRESET_NAMES.filter((p) => SHIPPED_WARM_STARTS[env].includes(p));
   const whose = named ? `The ${env}’s` : 'The';
-  if (shipped.length === 0) return `No preset of the ${env} ships a warm start yet: each starts from seeded random weights and plays at random for a long time.`;
-  const names = shipped.length === 1 ? shipped[0] : `${shipped.slice(0, -1).join(', ')} and ${shipped[shipped.length - 1]}`;
+  if (shipped.length === 0)
+    return `No preset of the ${env} ships a warm start yet: each starts from seeded random weights and plays at random for a long time.`;
+  const names =
+    shipped.length === 1 ? shipped[0] : `${shipped.slice(0, -1).join(', ')} and ${shipped[shipped.length - 1]}`;
   return `${whose} ${names} preset${shipped.length === 1 ? '' : 's'} start${shipped.length === 1 ? 's' : ''} from a trained policy.`;
 }
 

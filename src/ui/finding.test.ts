@@ -7,7 +7,9 @@ import type { RecordedRun } from '../rl/recorded_run.ts';
 import { findingOf, signedPoints } from './finding.ts';
 
 function shippedRecord(): RecordedRun {
-  const index = JSON.parse(readFileSync('public/runs/index.json', 'utf8')) as { runs: { file: string; created: string }[] };
+  const index = JSON.parse(readFileSync('public/runs/index.json', 'utf8')) as {
+    runs: { file: string; created: string }[];
+  };
   const newest = [...index.runs].sort((a, b) => a.created.localeCompare(b.created)).pop()!;
   return parseRecordedRun(readFileSync(`public/runs/${newest.file}`, 'utf8'));
 }

@@ -13,8 +13,8 @@ interface BandPoint {
 
 /** t_{0.975} for 1..30 degrees of freedom; beyond, the value at 30 (a slightly wide band, never a narrow one). */
 const T975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086,
-  2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
 export function tQuantile975(df: number): number {
@@ -66,6 +66,8 @@ export function recordedUpdates(run: RecordedRun): readonly number[] {
 
 function computeUpdates(run: RecordedRun): number[] {
   const withEpisodes = [...new Set(run.episodes.map((e) => e.update))];
-  const updates = withEpisodes.length ? withEpisodes : run.arms.flatMap((a) => a.seeds.flatMap((s) => s.curve.map((p) => p[0])));
+  const updates = withEpisodes.length
+    ? withEpisodes
+    : run.arms.flatMap((a) => a.seeds.flatMap((s) => s.curve.map((p) => p[0])));
   return [...new Set(updates)].sort((a, b) => a - b);
 }

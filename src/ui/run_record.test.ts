@@ -15,7 +15,14 @@ import {
   type RunRecord,
 } from './run_record.ts';
 
-function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: boolean, delta: number[] = [], forced: number[] = []): TrajectoryView {
+function trajectory(
+  run: 'seed' | 'grpo',
+  update: number,
+  index: number,
+  won: boolean,
+  delta: number[] = [],
+  forced: number[] = [],
+): TrajectoryView {
   const f = (a: number[]) => Float32Array.from(a);
   return {
     run,
@@ -39,18 +46,64 @@ function trajectory(run: 'seed' | 'grpo', update: number, index: number, won: bo
       delta.length === 0
         ? null
         : {
-            lStudent: f(delta), lSkill: f(delta), lRef: f(delta), delta: f(delta), gate: f(delta), coef: f(delta.map((d) => -d)),
-            coefGrpo: f(delta), coefOpd: f(delta), coefKl: f(delta), divergence: f(delta.map((d) => d * d)), mask: f(delta), opdMask: f(delta),
+            lStudent: f(delta),
+            lSkill: f(delta),
+            lRef: f(delta),
+            delta: f(delta),
+            gate: f(delta),
+            coef: f(delta.map((d) => -d)),
+            coefGrpo: f(delta),
+            coefOpd: f(delta),
+            coefKl: f(delta),
+            divergence: f(delta.map((d) => d * d)),
+            mask: f(delta),
+            opdMask: f(delta),
           },
   };
 }
 
 function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null = null): UpdateMetrics {
   return {
-    run, update, episodes: update * 8, successTrain: 0.25, meanReward: 1.5, L_GRPO: -0.1, L_OPD: 0.2, KL: 0.001, total: 0.05, lambda: 0.1, beta: 5,
-    meanDelta: 0.1, meanGate: 0.6, validSkillRate: 0.75, skillFidelity: 0.5, skillPlaceTrue: 0.6, skillPlaceFalse: 0.05, corrDeltaAdvantage: 0.2, gradNorm: 1.2, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, evalSeen, evalUnseen: evalSeen, tokens: 90, tokensPerSecond: 100, wallMs: 900, skipped: null,
-    meanAbsDelta: 0.4, forcedShare: 0.6, corrDeltaAdvantageWon: 0.1, corrDeltaAdvantageLost: -0.1, corrDeltaExpert: 0.3, zeroVarianceGroups: 0.25,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
+    run,
+    update,
+    episodes: update * 8,
+    successTrain: 0.25,
+    meanReward: 1.5,
+    L_GRPO: -0.1,
+    L_OPD: 0.2,
+    KL: 0.001,
+    total: 0.05,
+    lambda: 0.1,
+    beta: 5,
+    meanDelta: 0.1,
+    meanGate: 0.6,
+    validSkillRate: 0.75,
+    skillFidelity: 0.5,
+    skillPlaceTrue: 0.6,
+    skillPlaceFalse: 0.05,
+    corrDeltaAdvantage: 0.2,
+    gradNorm: 1.2,
+    gradNormGrpo: null,
+    gradNormOpd: null,
+    gradNormRatio: null,
+    meanDivergence: null,
+    evalSeen,
+    evalUnseen: evalSeen,
+    tokens: 90,
+    tokensPerSecond: 100,
+    wallMs: 900,
+    skipped: null,
+    meanAbsDelta: 0.4,
+    forcedShare: 0.6,
+    corrDeltaAdvantageWon: 0.1,
+    corrDeltaAdvantageLost: -0.1,
+    corrDeltaExpert: 0.3,
+    zeroVarianceGroups: 0.25,
+    teacherNoSkill: null,
+    teacherOwnSkill: null,
+    teacherOtherSkill: null,
+    validationKl: null,
+    degenerateSkillRate: null,
   };
 }
 
@@ -77,7 +130,10 @@ describe('run record', () => {
     rec = applyEvent(rec, { type: 'update', metrics: metrics('seed', 1) });
     rec = applyEvent(rec, { type: 'update', metrics: metrics('grpo', 1) });
     rec = applyEvent(rec, { type: 'update', metrics: { ...metrics('seed', 2), meanReward: 3 } });
-    expect(rec.curves.seed.map((m) => [m.update, m.meanReward])).toEqual([[1, 1.5], [2, 3]]);
+    expect(rec.curves.seed.map((m) => [m.update, m.meanReward])).toEqual([
+      [1, 1.5],
+      [2, 3],
+    ]);
     expect(recordWithCurves(rec.curves.seed).curves.seed).toEqual(rec.curves.seed);
   });
 

@@ -36,7 +36,7 @@ export const EMPTY_RECORD: RunRecord = {
 
 function putTrajectory(rec: RunRecord, t: TrajectoryView): RunRecord {
   const current = rec.batchUpdate[t.run];
-  const list = current === t.update ? rec.batch[t.run] ?? [] : [];
+  const list = current === t.update ? (rec.batch[t.run] ?? []) : [];
   const next = list.filter((x) => x.index !== t.index);
   next.push(t);
   next.sort((a, b) => a.index - b.index);
@@ -66,7 +66,11 @@ export function applyEvent(rec: RunRecord, event: EngineEvent): RunRecord {
       for (const t of event.snapshot.trajectories) next = putTrajectory(next, t);
       if (event.snapshot.stage === 'optimizer') {
         const { run, update, trajectories } = event.snapshot;
-        next = { ...next, completed: { ...next.completed, [run]: trajectories }, completedUpdate: { ...next.completedUpdate, [run]: update } };
+        next = {
+          ...next,
+          completed: { ...next.completed, [run]: trajectories },
+          completedUpdate: { ...next.completedUpdate, [run]: update },
+        };
       }
       return next;
     }
@@ -106,7 +110,11 @@ const NO_TRAJECTORIES: readonly TrajectoryView[] = [];
  * (scored, with skills), never the half-built one; otherwise, and before any update completed, the newest,
  * which the step-through builds stage by stage.
  */
-export function shownBatch(rec: RunRecord, run: string, playing: boolean): { trajectories: readonly TrajectoryView[]; update: number | undefined } {
+export function shownBatch(
+  rec: RunRecord,
+  run: string,
+  playing: boolean,
+): { trajectories: readonly TrajectoryView[]; update: number | undefined } {
   if (playing && rec.completed[run]) return { trajectories: rec.completed[run], update: rec.completedUpdate[run] };
   return { trajectories: rec.batch[run] ?? NO_TRAJECTORIES, update: rec.batchUpdate[run] };
 }
@@ -126,7 +134,14 @@ export function keepSelection(list: readonly TrajectoryView[], selected: number 
 /** The value a token is coloured by, or null when the token has not been through the loss yet. */
 export function tokenValue(t: TrajectoryView, k: number, by: ColourBy): number | null {
   if (!t.scores) return null;
-  const v = by === 'delta' ? t.scores.delta[k] : by === 'gate' ? t.scores.gate[k] : by === 'kl' ? t.scores.divergence[k] : t.scores.coef[k];
+  const v =
+    by === 'delta'
+      ? t.scores.delta[k]
+      : by === 'gate'
+        ? t.scores.gate[k]
+        : by === 'kl'
+          ? t.scores.divergence[k]
+          : t.scores.coef[k];
   // Before the loss stage the per-token outputs are NaN: not scored yet.
   return Number.isNaN(v) ? null : v;
 }

@@ -22,20 +22,31 @@ const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
 };
 
 const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {
-  env: { label: 'World', help: 'what the agent plays: household tasks in rooms (ALFWorld-style), or shopping on a web shop (WebShop-style); each world has its own vocabulary and its own defaults, so changing it starts a new run with them' },
-  preset: { label: 'Model preset', help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU, from random weights (no warm start ships)' },
+  env: {
+    label: 'World',
+    help: 'what the agent plays: household tasks in rooms (ALFWorld-style), or shopping on a web shop (WebShop-style); each world has its own vocabulary and its own defaults, so changing it starts a new run with them',
+  },
+  preset: {
+    label: 'Model preset',
+    help: 'micro: seconds per update anywhere; tiny: the CPU preset; small: a real GPU, from random weights (no warm start ships)',
+  },
   algo: { label: 'Algorithm', help: 'what the run trains with' },
   decoding: { label: 'Decoding', help: 'constrained: only admissible commands; free: the paper’s setting' },
   backend: { label: 'Backend', help: 'auto picks what is faster on this machine' },
   seed: { label: 'Seed', help: 'the one seed of the run (tasks, sampling)' },
   speed: { label: 'Speed (updates/s, 0 = max)', help: 'how fast Play runs; 0 runs updates back to back' },
-  evalEvery: { label: 'Evaluate every N updates', help: 'success on eval-seen and eval-unseen at the warm start (update 0), after update 1 and every N updates' },
+  evalEvery: {
+    label: 'Evaluate every N updates',
+    help: 'success on eval-seen and eval-unseen at the warm start (update 0), after update 1 and every N updates',
+  },
   evalEpisodes: { label: 'Eval games per split', help: 'games of each fixed eval set played per evaluation' },
   checkpointEvery: { label: 'Checkpoint every N updates', help: 'saves the run to this browser (IndexedDB)' },
 };
 
 export const SETTING_LABELS: Readonly<Record<keyof Settings, { label: string; help: string }>> = {
-  ...(Object.fromEntries(PAGE_TRAIN_KEYS.map((k) => [k, { label: TRAIN_LABELS[k], help: TRAIN_SETTINGS[k].doc }])) as Record<PageTrainKey, { label: string; help: string }>),
+  ...(Object.fromEntries(
+    PAGE_TRAIN_KEYS.map((k) => [k, { label: TRAIN_LABELS[k], help: TRAIN_SETTINGS[k].doc }]),
+  ) as Record<PageTrainKey, { label: string; help: string }>),
   ...PAGE_LABELS,
 };
 
@@ -54,8 +65,9 @@ export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   'seed-annotator': "SEED, the rule-based annotator's skills (control)",
   opid: 'OPID (Delta added to the advantage)',
   'seed-nogate': 'SEED without the gate (g = 1)',
-  'seed-exact': "SEED, exact distillation: the full-vocabulary KL to the own-skill teacher at every visited position",
-  'seed-exact-crossgame': "SEED exact, distilling the teacher given another game's skill of the same type (what transfers)",
+  'seed-exact': 'SEED, exact distillation: the full-vocabulary KL to the own-skill teacher at every visited position',
+  'seed-exact-crossgame':
+    "SEED exact, distilling the teacher given another game's skill of the same type (what transfers)",
 };
 
 export const STAGE_TITLES: Readonly<Record<Stage, string>> = {

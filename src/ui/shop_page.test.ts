@@ -8,25 +8,38 @@ import { SHOP_SCALES } from '../env/shop/scale.ts';
 import { readShopPage } from './shop_page.ts';
 
 const products = catalogueOf(DEFAULT_CATALOGUE);
-const INSTRUCTION = 'i need a canvas duffel bag, adjustable strap, in black, size large, and price lower than 60.00 dollars';
+const INSTRUCTION =
+  'i need a canvas duffel bag, adjustable strap, in black, size large, and price lower than 60.00 dollars';
 
 describe('shop pages in the episode view', () => {
   for (const scale of Object.values(SHOP_SCALES)) {
     const head = scale.instructionOnEveryPage ? INSTRUCTION : null;
 
     it(`reads the ${scale.name} shop's search page, with its instruction set apart`, () => {
-      expect(readShopPage(renderPage({ kind: 'search' }, INSTRUCTION, scale))).toEqual({ page: { kind: 'search' }, instruction: INSTRUCTION });
+      expect(readShopPage(renderPage({ kind: 'search' }, INSTRUCTION, scale))).toEqual({
+        page: { kind: 'search' },
+        instruction: INSTRUCTION,
+      });
     });
 
     it(`reads the ${scale.name} shop's results pages as their products, with the page buttons`, () => {
       const results = products.slice(0, scale.maxResults);
       const last = Math.ceil(results.length / scale.resultsPerPage);
       for (const page of [1, 2, last]) {
-        const read = readShopPage(renderPage({ kind: 'results', query: 'duffel bag', results, page }, INSTRUCTION, scale));
+        const read = readShopPage(
+          renderPage({ kind: 'results', query: 'duffel bag', results, page }, INSTRUCTION, scale),
+        );
         const shown = results.slice((page - 1) * scale.resultsPerPage, page * scale.resultsPerPage);
         expect(read).toEqual({
           instruction: head,
-          page: { kind: 'results', page, total: results.length, prev: page > 1, next: page < last, results: shown.map((p) => ({ id: p.id, title: p.title, price: formatPrice(p.priceCents) })) },
+          page: {
+            kind: 'results',
+            page,
+            total: results.length,
+            prev: page > 1,
+            next: page < last,
+            results: shown.map((p) => ({ id: p.id, title: p.title, price: formatPrice(p.priceCents) })),
+          },
         });
       }
     });
@@ -36,7 +49,13 @@ describe('shop pages in the episode view', () => {
       const [first, second] = Object.entries(product.options);
       const chosen = { [first[0]]: first[1][1], [second[0]]: second[1][0] };
       for (const picked of [{}, { [first[0]]: first[1][1] }, chosen]) {
-        const read = readShopPage(renderPage({ kind: 'item', query: 'q', results: [product], page: 1, product, chosen: picked }, INSTRUCTION, scale));
+        const read = readShopPage(
+          renderPage(
+            { kind: 'item', query: 'q', results: [product], page: 1, product, chosen: picked },
+            INSTRUCTION,
+            scale,
+          ),
+        );
         expect(read.instruction).toBe(head);
         expect(read.page).toEqual({
           kind: 'item',
@@ -45,9 +64,14 @@ describe('shop pages in the episode view', () => {
           // WebShop lists every option with the chosen values marked; the tiny shop the options not yet chosen,
           // then each chosen one as its value.
           options: scale.chosenOptionsListed
-            ? Object.entries(product.options).map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: (picked as Record<string, string>)[name] === value })) }))
+            ? Object.entries(product.options).map(([name, values]) => ({
+                name,
+                values: values.map((value) => ({ value, chosen: (picked as Record<string, string>)[name] === value })),
+              }))
             : [
-                ...Object.entries(product.options).filter(([name]) => !(name in picked)).map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: false })) })),
+                ...Object.entries(product.options)
+                  .filter(([name]) => !(name in picked))
+                  .map(([name, values]) => ({ name, values: values.map((value) => ({ value, chosen: false })) })),
                 ...Object.entries(picked).map(([name, value]) => ({ name, values: [{ value, chosen: true }] })),
               ],
         });
@@ -65,9 +89,16 @@ describe('shop pages in the episode view', () => {
     expect(kinds).toContain('item');
     expect(kinds.slice(1, -1)).not.toContain('text');
     expect(readShopPage(episode.records.at(-1)!.observation).page).toMatchObject({ kind: 'purchase', score: '1.00' });
-    expect(readShopPage('Nothing happens.')).toEqual({ page: { kind: 'text', text: 'Nothing happens.' }, instruction: null });
+    expect(readShopPage('Nothing happens.')).toEqual({
+      page: { kind: 'text', text: 'Nothing happens.' },
+      instruction: null,
+    });
     // A page cut short (a results page missing a price) is shown as the text it is rather than misread.
-    const results = renderPage({ kind: 'results', query: 'q', results: products.slice(0, 2), page: 1 }, INSTRUCTION, SHOP_SCALES.tiny);
+    const results = renderPage(
+      { kind: 'results', query: 'q', results: products.slice(0, 2), page: 1 },
+      INSTRUCTION,
+      SHOP_SCALES.tiny,
+    );
     expect(readShopPage(results.slice(0, results.lastIndexOf(' [SEP] '))).page.kind).toBe('text');
   });
 });

@@ -54,7 +54,8 @@ function resultsPage(parts: readonly string[]): ShopPageView | null {
 
 function itemPage(parts: readonly string[]): ShopPageView | null {
   const n = parts.length;
-  if (parts[1] !== BUTTONS.prev || n < 5 || parts[n - 1] !== BUTTONS.buyNow || !parts[n - 2].startsWith(PRICE)) return null;
+  if (parts[1] !== BUTTONS.prev || n < 5 || parts[n - 1] !== BUTTONS.buyNow || !parts[n - 2].startsWith(PRICE))
+    return null;
   let middle = parts.slice(2, n - 3);
   const chosen = readSelectedPart(middle[middle.length - 1]);
   if (middle[middle.length - 1]?.startsWith(SELECTED_PART)) middle = middle.slice(0, -1);
@@ -68,7 +69,8 @@ function itemPage(parts: readonly string[]): ShopPageView | null {
     }
   }
   // The tiny shop stops listing an option once it is chosen: it shows as its chosen value alone.
-  for (const [name, value] of chosen) if (!options.some((o) => o.name === name)) options.push({ name, values: [{ value, chosen: true }] });
+  for (const [name, value] of chosen)
+    if (!options.some((o) => o.name === name)) options.push({ name, values: [{ value, chosen: true }] });
   return { kind: 'item', title: parts[n - 3], price: parts[n - 2].slice(PRICE.length), options };
 }
 

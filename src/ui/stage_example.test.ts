@@ -9,12 +9,27 @@ import { exampleAtStage, exampleToken, trajectoryLabel } from './stage_example.t
 function trajectory(lOld: number[], choice: number[]): TrajectoryView {
   const tokens = ['go', 'to', 'drawer', '1', '<end>', 'open', 'drawer', '1', '<end>'];
   return {
-    run: 'seed', update: 1, index: 4, task: 1, episode: 1, goal: 'open the drawer', taskType: 'open', opening: '',
+    run: 'seed',
+    update: 1,
+    index: 4,
+    task: 1,
+    episode: 1,
+    goal: 'open the drawer',
+    taskType: 'open',
+    opening: '',
     steps: [
       { command: 'go to drawer 1', observation: '', valid: true, tokenStart: 0, tokenCount: 5 },
       { command: 'open drawer 1', observation: '', valid: true, tokenStart: 5, tokenCount: 4 },
     ],
-    won: true, reward: 10, invalidSteps: 0, tokens, choice: Uint8Array.from(choice), lOld: Float32Array.from(lOld), advantage: 0.5, skill: null, scores: null,
+    won: true,
+    reward: 10,
+    invalidSteps: 0,
+    tokens,
+    choice: Uint8Array.from(choice),
+    lOld: Float32Array.from(lOld),
+    advantage: 0.5,
+    skill: null,
+    scores: null,
   };
 }
 
@@ -37,12 +52,28 @@ describe('example token', () => {
     const t = trajectory([-0.1, 0, -0.2, 0, 0, -0.05, -1.5, 0, 0], CHOICE);
     const filled = (x: number) => Float32Array.from({ length: 9 }, (_, i) => (i === 6 ? x : 0));
     const scores = {
-      lStudent: filled(-1.25), lSkill: filled(-0.5), lRef: filled(-2), delta: filled(0.75), gate: filled(0.625), coef: filled(-0.375),
+      lStudent: filled(-1.25),
+      lSkill: filled(-0.5),
+      lRef: filled(-2),
+      delta: filled(0.75),
+      gate: filled(0.625),
+      coef: filled(-0.375),
     } as unknown as TokenScores;
-    const snapshot: StageSnapshot = { run: 'seed', update: 1, stage: 'loss', trajectories: [t], groups: null, step: null, hyper: lossHyper('seed', defaultConfig('micro')), credit: null };
+    const snapshot: StageSnapshot = {
+      run: 'seed',
+      update: 1,
+      stage: 'loss',
+      trajectories: [t],
+      groups: null,
+      step: null,
+      hyper: lossHyper('seed', defaultConfig('micro')),
+      credit: null,
+    };
     expect(exampleAtStage('rollout', snapshot, t, 6)).toBe('typed with l_old -1.5000');
     expect(exampleAtStage('rewards', snapshot, t, 6)).toBe('its game scored R 10.0, advantage A 0.5000');
-    expect(exampleAtStage('rescore', snapshot, { ...t, scores }, 6)).toBe('l_student -1.2500, l_skill -0.5000, l_ref -2.0000');
+    expect(exampleAtStage('rescore', snapshot, { ...t, scores }, 6)).toBe(
+      'l_student -1.2500, l_skill -0.5000, l_ref -2.0000',
+    );
     expect(exampleAtStage('loss', snapshot, { ...t, scores }, 6)).toBe('Δ 0.7500, gate 0.6250, coef -0.3750');
     expect(exampleAtStage('loss', snapshot, t, 6)).toBe('no loss');
   });

@@ -42,9 +42,13 @@ export function exampleAtStage(stage: Stage, snapshot: StageSnapshot, t: Traject
     case 'rewards':
       return `its game scored R ${t.reward.toFixed(1)}, advantage A ${t.advantage === null ? '—' : fmt(t.advantage)}`;
     case 'skills':
-      return t.skill ? `its game’s skill, ${t.skill.valid ? 'usable' : 'not usable'}: “${t.skill.text || '(empty)'}”` : 'its game has no skill';
+      return t.skill
+        ? `its game’s skill, ${t.skill.valid ? 'usable' : 'not usable'}: “${t.skill.text || '(empty)'}”`
+        : 'its game has no skill';
     case 'rescore':
-      return s ? `l_student ${fmt(s.lStudent[k])}, l_skill ${fmt(s.lSkill[k])}, l_ref ${fmt(s.lRef[k])}` : 'not re-scored';
+      return s
+        ? `l_student ${fmt(s.lStudent[k])}, l_skill ${fmt(s.lSkill[k])}, l_ref ${fmt(s.lRef[k])}`
+        : 'not re-scored';
     case 'loss':
       return s ? `Δ ${fmt(s.delta[k])}, gate ${fmt(s.gate[k])}, coef ${fmt(s.coef[k])}` : 'no loss';
     case 'optimizer':

@@ -2,9 +2,25 @@
 // hash), and the record of the runs the training worker reports. The GPU runtime and the worker handle are
 // not state (neither serialisable nor rendered), so they live beside the store.
 import { create } from 'zustand';
-import type { EngineEvent, EngineInfo, RunId, SavedRunInfo, SavedRuns, TeacherCheckView, TokenTableExport } from '../worker/protocol.ts';
+import type {
+  EngineEvent,
+  EngineInfo,
+  RunId,
+  SavedRunInfo,
+  SavedRuns,
+  TeacherCheckView,
+  TokenTableExport,
+} from '../worker/protocol.ts';
 import { startEngine, type Engine } from './engine_client.ts';
-import { EMPTY_RECORD, afterImport, applyEvent, recordWithCurves, type ColourBy, type OutcomeFilter, type RunRecord } from './run_record.ts';
+import {
+  EMPTY_RECORD,
+  afterImport,
+  applyEvent,
+  recordWithCurves,
+  type ColourBy,
+  type OutcomeFilter,
+  type RunRecord,
+} from './run_record.ts';
 import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../worker/settings.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
@@ -159,7 +175,9 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
         pending.push(event);
       });
       engine = started.engine;
-      started.worker.addEventListener('error', (e) => set({ engine: { state: 'failed', message: `the training worker failed: ${e.message || 'no message'}` } }));
+      started.worker.addEventListener('error', (e) =>
+        set({ engine: { state: 'failed', message: `the training worker failed: ${e.message || 'no message'}` } }),
+      );
       await refreshSaved();
       await startRun(get().settings, null);
     })();
@@ -259,8 +277,15 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
       const imported = await engine.importCheckpoint(bytes);
       flushEvents();
       set((s) => ({ record: afterImport(s.record, imported.fromCheckpoint), teacher: { state: 'idle' } }));
-      const from = imported.fromCheckpoint ? `its update ${imported.updates}` : `update ${imported.updates} with its weights`;
-      set({ checkpointMessage: { ok: true, text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from ${from}` } });
+      const from = imported.fromCheckpoint
+        ? `its update ${imported.updates}`
+        : `update ${imported.updates} with its weights`;
+      set({
+        checkpointMessage: {
+          ok: true,
+          text: `imported a checkpoint of ${bytes.length} bytes; the run goes on from ${from}`,
+        },
+      });
     } catch (err) {
       set({ checkpointMessage: { ok: false, text: `import refused: ${messageOf(err)}` } });
     }
@@ -346,13 +371,23 @@ async function refreshSaved(): Promise<void> {
 async function startRun(settings: Settings, resume: string | null, saved?: SavedRunInfo): Promise<string | null> {
   if (!engine) return 'the training worker has not started';
   dropEvents();
-  setState({ engine: { state: 'starting' }, record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD, runSettings: null, teacher: { state: 'idle' } });
+  setState({
+    engine: { state: 'starting' },
+    record: saved ? recordWithCurves(saved.curves) : EMPTY_RECORD,
+    runSettings: null,
+    teacher: { state: 'idle' },
+  });
   let failed: string | null = null;
   try {
     const info = await engine.start(settings, resume);
     const run = info.runs.includes(getState().view.run) ? getState().view.run : info.runs[0];
     flushEvents();
-    setState((s) => ({ info, runSettings: settings, engine: { state: 'ready' }, view: { ...s.view, run, selected: null } }));
+    setState((s) => ({
+      info,
+      runSettings: settings,
+      engine: { state: 'ready' },
+      view: { ...s.view, run, selected: null },
+    }));
   } catch (err) {
     failed = messageOf(err);
     setState({ engine: { state: 'failed', message: failed } });

@@ -3,7 +3,15 @@ import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { decideBackend, isSoftwareAdapter } from './backend_choice.ts';
 
 function adapter(over: Partial<AdapterReport>): AdapterReport {
-  return { environment: 'browser', vendor: 'nvidia', architecture: 'ampere', device: '', description: 'NVIDIA GeForce RTX 3080', isFallback: false, ...over };
+  return {
+    environment: 'browser',
+    vendor: 'nvidia',
+    architecture: 'ampere',
+    device: '',
+    description: 'NVIDIA GeForce RTX 3080',
+    isFallback: false,
+    ...over,
+  };
 }
 
 describe('backend choice', () => {
@@ -19,13 +27,25 @@ describe('backend choice', () => {
     const soft = decideBackend('auto', { adapter: adapter({ architecture: 'swiftshader' }) });
     expect(soft).toMatchObject({ kind: 'cpu', fallback: null });
     expect(soft.reason).toContain('software');
-    const none = decideBackend('auto', { unavailable: { detail: 'this browser exposes no navigator.gpu', fix: 'use Chrome 113+' } });
-    expect(none).toEqual({ kind: 'cpu', reason: 'WebGPU is unavailable here, so the CPU backend trains', fallback: { detail: 'this browser exposes no navigator.gpu', fix: 'use Chrome 113+' } });
+    const none = decideBackend('auto', {
+      unavailable: { detail: 'this browser exposes no navigator.gpu', fix: 'use Chrome 113+' },
+    });
+    expect(none).toEqual({
+      kind: 'cpu',
+      reason: 'WebGPU is unavailable here, so the CPU backend trains',
+      fallback: { detail: 'this browser exposes no navigator.gpu', fix: 'use Chrome 113+' },
+    });
   });
 
   it('honours an explicit request', () => {
     expect(decideBackend('cpu', { adapter: adapter({}) }).kind).toBe('cpu');
-    expect(decideBackend('webgpu', { adapter: adapter({ isFallback: true }) })).toMatchObject({ kind: 'webgpu', software: true });
-    expect(decideBackend('webgpu', { unavailable: { detail: 'd', fix: 'f' } })).toMatchObject({ kind: 'cpu', fallback: { detail: 'd', fix: 'f' } });
+    expect(decideBackend('webgpu', { adapter: adapter({ isFallback: true }) })).toMatchObject({
+      kind: 'webgpu',
+      software: true,
+    });
+    expect(decideBackend('webgpu', { unavailable: { detail: 'd', fix: 'f' } })).toMatchObject({
+      kind: 'cpu',
+      fallback: { detail: 'd', fix: 'f' },
+    });
   });
 });

@@ -18,17 +18,30 @@ export function decideBackend(
   requested: BackendChoice,
   probe: { adapter: AdapterReport } | { unavailable: { detail: string; fix: string } } | null,
 ): Decision {
-  if (requested === 'cpu') return { kind: 'cpu', reason: 'the CPU backend was requested (backend=cpu)', fallback: null };
+  if (requested === 'cpu')
+    return { kind: 'cpu', reason: 'the CPU backend was requested (backend=cpu)', fallback: null };
   if (probe === null || 'unavailable' in probe) {
-    const why = probe && 'unavailable' in probe ? probe.unavailable : { detail: 'WebGPU was not probed', fix: 'reload the page' };
+    const why =
+      probe && 'unavailable' in probe ? probe.unavailable : { detail: 'WebGPU was not probed', fix: 'reload the page' };
     return { kind: 'cpu', reason: 'WebGPU is unavailable here, so the CPU backend trains', fallback: why };
   }
   const software = isSoftwareAdapter(probe.adapter);
   if (requested === 'webgpu') {
-    return { kind: 'webgpu', reason: software ? 'WebGPU was requested (backend=webgpu); this adapter is a software one, slower than the CPU path' : 'WebGPU was requested (backend=webgpu)', software };
+    return {
+      kind: 'webgpu',
+      reason: software
+        ? 'WebGPU was requested (backend=webgpu); this adapter is a software one, slower than the CPU path'
+        : 'WebGPU was requested (backend=webgpu)',
+      software,
+    };
   }
   if (software) {
-    return { kind: 'cpu', reason: 'the only WebGPU adapter is a software rasteriser, slower here than the CPU path; backend=webgpu forces it', fallback: null };
+    return {
+      kind: 'cpu',
+      reason:
+        'the only WebGPU adapter is a software rasteriser, slower here than the CPU path; backend=webgpu forces it',
+      fallback: null,
+    };
   }
   return { kind: 'webgpu', reason: 'a hardware GPU adapter is far faster than the CPU path', software: false };
 }

@@ -96,7 +96,9 @@ describe('engine', () => {
     const early = parseLossProblem(atRescore!.json);
     expect(Array.from(early.lStudent)).toEqual(rescore.trajectories.flatMap((t) => Array.from(t.scores!.lStudent)));
     expect(atRescore!.stage).toBe(4);
-    expect(atRescore!.csv.split('\n')[0]).toBe('trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask');
+    expect(atRescore!.csv.split('\n')[0]).toBe(
+      'trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask',
+    );
     expect(JSON.parse(atRescore!.json).tokens[0]).not.toHaveProperty('delta');
     // Stage 5: the exported loss JSON, recomputed by the CPU reference, gives the numbers shown per token; the
     // file and its CSV hold each token's text and the Delta, gate and coefficients shown.
@@ -105,17 +107,36 @@ describe('engine', () => {
     const problem = parseLossProblem(table.json);
     const noted = JSON.parse(table.json).tokens as Record<string, number | string>[];
     const csv = table.csv.trimEnd().split('\n');
-    expect(csv[0]).toBe('trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask,delta,gate,coef,coef_grpo,coef_opd,coef_kl');
+    expect(csv[0]).toBe(
+      'trajectory,step,token,l_old,l_student,l_skill,l_ref,advantage,mask,opd_mask,delta,gate,coef,coef_grpo,coef_opd,coef_kl',
+    );
     expect(csv).toHaveLength(1 + noted.length);
-    expect(problem.hyper).toEqual({ lambda: SETTINGS.lambda, beta: SETTINGS.beta, clip: SETTINGS.clip, klCoef: SETTINGS.klCoef, gate: true });
+    expect(problem.hyper).toEqual({
+      lambda: SETTINGS.lambda,
+      beta: SETTINGS.beta,
+      clip: SETTINGS.clip,
+      klCoef: SETTINGS.klCoef,
+      gate: true,
+    });
     const re = seedLoss(problem.lStudent, problem.inputs, problem.hyper);
     let k = 0;
     for (const t of loss.trajectories) {
       const s = t.scores!;
       for (let j = 0; j < t.tokens.length; j++, k++) {
-        expect(noted[k]).toMatchObject({ trajectory: t.index, token: t.tokens[j], delta: shortestFloat32(s.delta[j]), gate: shortestFloat32(s.gate[j]), coef: shortestFloat32(s.coef[j]) });
+        expect(noted[k]).toMatchObject({
+          trajectory: t.index,
+          token: t.tokens[j],
+          delta: shortestFloat32(s.delta[j]),
+          gate: shortestFloat32(s.gate[j]),
+          coef: shortestFloat32(s.coef[j]),
+        });
         const row = csv[k + 1].split(',');
-        expect([row[0], row[2], Number(row[10]), Number(row[12])]).toEqual([String(t.index), t.tokens[j], shortestFloat32(s.delta[j]), shortestFloat32(s.coef[j])]);
+        expect([row[0], row[2], Number(row[10]), Number(row[12])]).toEqual([
+          String(t.index),
+          t.tokens[j],
+          shortestFloat32(s.delta[j]),
+          shortestFloat32(s.coef[j]),
+        ]);
         expect(close(s.delta[j], re.delta[k], 1e-6)).toBe(true);
         expect(close(s.gate[j], re.gate[k], 1e-6)).toBe(true);
         expect(close(s.coef[j], re.coef[k], 1e-5)).toBe(true);
@@ -146,7 +167,9 @@ describe('engine', () => {
     await engine.stepUpdate();
     expect((await savedRecord(first.runId)).updates).toBe(1);
     // Settings out of range are refused whole: the run keeps the settings it had.
-    await expect(engine.configure({ ...SETTINGS, lambda: 0.25, beta: -3 })).rejects.toThrow(new RangeError('setting beta is outside [0, 100], got -3'));
+    await expect(engine.configure({ ...SETTINGS, lambda: 0.25, beta: -3 })).rejects.toThrow(
+      new RangeError('setting beta is outside [0, 100], got -3'),
+    );
     await engine.configure({ ...SETTINGS, lambda: 0.125, beta: 2 });
     await engine.stepStage('seed');
     await engine.stepStage('seed');
@@ -171,7 +194,10 @@ describe('engine', () => {
     const { host, engine, info } = await startedEngine({ ...SETTINGS, algo: 'both' });
     expect(info.runs).toEqual(['seed', 'grpo']);
     const metrics = await engine.stepUpdate();
-    expect(metrics.map((m) => [m.run, m.update])).toEqual([['seed', 1], ['grpo', 1]]);
+    expect(metrics.map((m) => [m.run, m.update])).toEqual([
+      ['seed', 1],
+      ['grpo', 1],
+    ]);
     expect(metrics[1].validSkillRate).toBeNull();
     expect(metrics[1].L_OPD).toBe(0);
     const saved = await savedRecord(info.runId);
@@ -182,7 +208,10 @@ describe('engine', () => {
     expect(grpoRef.params).toEqual(seedRef.params);
     const resumed = new Engine(memoryHost(host.browser));
     expect((await resumed.start(SETTINGS, info.runId)).runs).toEqual(['seed', 'grpo']);
-    expect((await resumed.stepUpdate()).map((m) => [m.run, m.update])).toEqual([['seed', 2], ['grpo', 2]]);
+    expect((await resumed.stepUpdate()).map((m) => [m.run, m.update])).toEqual([
+      ['seed', 2],
+      ['grpo', 2],
+    ]);
   });
 
   it('reports an update refused for a non-finite loss, and keeps the weights', async () => {
@@ -203,7 +232,9 @@ describe('engine', () => {
     const [m] = await engine.stepUpdate();
     expect(m.skipped).toBe('non-finite L_GRPO (value NaN)');
     expect(Number.isNaN(m.total)).toBe(true);
-    const errors = events.filter((e): e is Extract<EngineEvent, { type: 'error' }> => e.type === 'error').map((e) => e.message);
+    const errors = events
+      .filter((e): e is Extract<EngineEvent, { type: 'error' }> => e.type === 'error')
+      .map((e) => e.message);
     expect(errors).toEqual(['seed update 1 was refused before it touched the weights: non-finite L_GRPO (value NaN)']);
     expect(readCheckpoint(await engine.exportCheckpoint('seed')).params).toEqual(readCheckpoint(before).params);
   });
@@ -217,8 +248,16 @@ describe('engine', () => {
     await expect(engine.importCheckpoint(new TextEncoder().encode('hello'))).rejects.toThrow(/not a SEED checkpoint/);
     const tok = defaultTokenizer();
     const tiny = presetConfig('tiny', tok.vocabSize);
-    const other = writeCheckpoint({ config: tiny, vocabHash: tok.hash, params: initParameters(tiny, 1), optimizer: null, metadata: {} });
-    await expect(engine.importCheckpoint(other)).rejects.toThrow("the checkpoint's model differs from this run's micro preset: dModel 48 (expected 16), nHead 4 (expected 2), dMlp 192 (expected 64)");
+    const other = writeCheckpoint({
+      config: tiny,
+      vocabHash: tok.hash,
+      params: initParameters(tiny, 1),
+      optimizer: null,
+      metadata: {},
+    });
+    await expect(engine.importCheckpoint(other)).rejects.toThrow(
+      "the checkpoint's model differs from this run's micro preset: dModel 48 (expected 16), nHead 4 (expected 2), dMlp 192 (expected 64)",
+    );
     expect(await engine.exportCheckpoint('seed')).toEqual(before);
   });
 
@@ -229,13 +268,17 @@ describe('engine', () => {
     const atTwo = await engine.exportCheckpoint('seed');
     const other = await startedEngine();
     expect(await other.engine.importCheckpoint(atTwo)).toEqual({ updates: 2, fromCheckpoint: true });
-    expect((await other.engine.stepUpdate()).map((m) => [m.update, m.episodes])).toEqual([[3, 3 * SETTINGS.groupSize * SETTINGS.tasksPerUpdate]]);
+    expect((await other.engine.stepUpdate()).map((m) => [m.update, m.episodes])).toEqual([
+      [3, 3 * SETTINGS.groupSize * SETTINGS.tasksPerUpdate],
+    ]);
     // A warm start carries no run: the count goes on.
     const ck = readCheckpoint(atTwo);
     const warm = writeCheckpoint({ ...ck, optimizer: null, metadata: { stage: 'warmstart' } });
     expect(await other.engine.importCheckpoint(warm)).toEqual({ updates: 3, fromCheckpoint: false });
     const broken = writeCheckpoint({ ...ck, metadata: { ...ck.metadata, updates: 'two' } });
-    await expect(other.engine.importCheckpoint(broken)).rejects.toThrow('metadata.updates is "two", not a whole number in [0, 1000000000]');
+    await expect(other.engine.importCheckpoint(broken)).rejects.toThrow(
+      'metadata.updates is "two", not a whole number in [0, 1000000000]',
+    );
   });
 
   it('runs the teacher check of the current policy with skills it writes', async () => {
@@ -243,7 +286,8 @@ describe('engine', () => {
     await engine.stepUpdate();
     const check = await engine.teacherCheck('seed', 4);
     expect(check).toMatchObject({ run: 'seed', update: 1, games: 4 });
-    for (const x of [check.noSkill, check.ownSkill, check.otherSkill, check.validSkills]) expect(x * 4).toBe(Math.round(x * 4));
+    for (const x of [check.noSkill, check.ownSkill, check.otherSkill, check.validSkills])
+      expect(x * 4).toBe(Math.round(x * 4));
     await expect(engine.teacherCheck('seed', 1)).rejects.toThrow('the teacher check plays 2 to 256 games, not 1');
     expect((await engine.stepUpdate()).map((m) => m.update)).toEqual([2]);
   });

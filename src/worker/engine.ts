@@ -38,12 +38,24 @@ import {
 } from './protocol.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
-import { creditView, groupViews, largestChanges, metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
+import {
+  creditView,
+  groupViews,
+  largestChanges,
+  metricsView,
+  tokenTableOf,
+  trajectoryView,
+  warmStartPoint,
+} from './views.ts';
 import { rlWorldOf } from '../rl/rl_worlds.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
-  createBackend(choice: Settings['backend'], config: ModelConfig, params: Float32Array): Promise<{ backend: Backend; report: BackendReport }>;
+  createBackend(
+    choice: Settings['backend'],
+    config: ModelConfig,
+    params: Float32Array,
+  ): Promise<{ backend: Backend; report: BackendReport }>;
   now(): number;
   /** Lets queued messages (pause, configure) in between stages. */
   yieldToEvents(): Promise<void>;
@@ -52,7 +64,6 @@ export interface EngineHost extends RunIds, WarmStarts {
 
 /** Parameters listed in the optimizer stage's "largest changes". */
 const LARGEST_CHANGES = 8;
-
 
 interface Run {
   id: RunId;
@@ -101,7 +112,8 @@ export class Engine implements EngineApi {
    */
   private exclusive<T>(fn: () => Promise<T>, starting = false): Promise<T> {
     const call = async () => {
-      if (this.saves.lost && !starting) throw new Error('this run stopped when the GPU device was lost: resume it from its last checkpoint, or Reset');
+      if (this.saves.lost && !starting)
+        throw new Error('this run stopped when the GPU device was lost: resume it from its last checkpoint, or Reset');
       try {
         return await fn();
       } catch (err) {
@@ -118,7 +130,10 @@ export class Engine implements EngineApi {
     if (!(err instanceof GpuBackendLostError) || this.saves.lost) return err;
     this.saves.stopLost();
     const saved = this.saves.lastSaved;
-    const next = saved === null ? 'This run saved no checkpoint yet: Reset starts it again.' : `Its last checkpoint (update ${saved}) is offered at the top of the page: Resume goes on from there.`;
+    const next =
+      saved === null
+        ? 'This run saved no checkpoint yet: Reset starts it again.'
+        : `Its last checkpoint (update ${saved}) is offered at the top of the page: Resume goes on from there.`;
     const message = `${err.message}. ${next}`;
     this.emit({ type: 'lost', message });
     return new Error(message);
@@ -142,14 +157,28 @@ export class Engine implements EngineApi {
       this.tok = tokenizerOf(env);
       const copy = await this.saves.begin(saved);
       const config = presetConfig(settings.preset, this.tok.vocabSize);
-      const { params, source, random } = await initialWeights(this.host, settings.env, settings.preset, config, settings.seed, this.tok.hash);
+      const { params, source, random } = await initialWeights(
+        this.host,
+        settings.env,
+        settings.preset,
+        config,
+        settings.seed,
+        this.tok.hash,
+      );
       let report: BackendReport | null = null;
       for (const id of runIdsOf(settings.algo)) {
         const { backend, report: r } = await this.host.createBackend(settings.backend, config, params);
         report ??= r;
         await backend.writeParameters(params);
         await backend.setReferenceFromCurrent();
-        const trainer = new Trainer({ backend, tokenizer: this.tok, algo: id, config: trainConfigOf(settings), seed: settings.seed, world: rlWorldOf(env) });
+        const trainer = new Trainer({
+          backend,
+          tokenizer: this.tok,
+          algo: id,
+          config: trainConfigOf(settings),
+          seed: settings.seed,
+          world: rlWorldOf(env),
+        });
         this.attachCallbacks(trainer, id, generation);
         this.runs.push({ id, trainer, backend, lStudent: null, paramsBefore: null, step: null });
       }
@@ -157,7 +186,11 @@ export class Engine implements EngineApi {
         for (const run of this.runs) {
           const files = saved.runs.find((r) => r.id === run.id);
           if (!files) throw new Error(`the saved run has no ${run.id} run`);
-          await restoreRun(run.trainer, readCheckpoint(files.current, { vocabHash: this.tok.hash }), readCheckpoint(files.reference, { vocabHash: this.tok.hash }));
+          await restoreRun(
+            run.trainer,
+            readCheckpoint(files.current, { vocabHash: this.tok.hash }),
+            readCheckpoint(files.reference, { vocabHash: this.tok.hash }),
+          );
           run.trainer.config = trainConfigOf(settings);
         }
         this.curves = saved.curves.slice();
@@ -190,7 +223,21 @@ export class Engine implements EngineApi {
       onTrajectory: (t, update) => {
         if (generation !== this.generation) return;
         const config = trainer.current?.config ?? trainer.config;
-        this.emit({ type: 'trajectory', trajectory: trajectoryView(this.tok, id, update + 1, config.groupSize, t, config, null, null, trainer.backend.config.contextLength, trainer.world.analyzerObservationTokens) });
+        this.emit({
+          type: 'trajectory',
+          trajectory: trajectoryView(
+            this.tok,
+            id,
+            update + 1,
+            config.groupSize,
+            t,
+            config,
+            null,
+            null,
+            trainer.backend.config.contextLength,
+            trainer.world.analyzerObservationTokens,
+          ),
+        });
       },
     };
   }
@@ -198,7 +245,14 @@ export class Engine implements EngineApi {
   /** Refuses settings out of the settings table's ranges (a RangeError naming the first), changing nothing. */
   async configure(settings: Settings): Promise<void> {
     if (!this.settings) return;
-    const next = { ...settings, env: this.settings.env, preset: this.settings.preset, algo: this.settings.algo, seed: this.settings.seed, backend: this.settings.backend };
+    const next = {
+      ...settings,
+      env: this.settings.env,
+      preset: this.settings.preset,
+      algo: this.settings.algo,
+      seed: this.settings.seed,
+      backend: this.settings.backend,
+    };
     const config = checkConfig(trainConfigOf(next));
     this.settings = next;
     for (const r of this.runs) r.trainer.config = config;
@@ -271,12 +325,17 @@ export class Engine implements EngineApi {
     if (next === 'optimizer') run.paramsBefore = await run.backend.readParameters();
     const st = await trainer.nextStage();
     if (next === 'rescore' && inspect) {
-      const batch = packBatch(st.trajectories.flatMap((t) => t.sequences), this.tok.padId);
+      const batch = packBatch(
+        st.trajectories.flatMap((t) => t.sequences),
+        this.tok.padId,
+      );
       run.lStudent = await run.backend.score(batch, 'current');
     }
     if (next === 'optimizer' && run.paramsBefore) {
       const after = await run.backend.readParameters();
-      const { largest, rms } = largestChanges(run.backend.config, run.paramsBefore, after, LARGEST_CHANGES, (id) => this.tok.token(id));
+      const { largest, rms } = largestChanges(run.backend.config, run.paramsBefore, after, LARGEST_CHANGES, (id) =>
+        this.tok.token(id),
+      );
       const loss = st.loss;
       run.step = {
         L_GRPO: loss?.L_GRPO ?? Number.NaN,
@@ -302,7 +361,20 @@ export class Engine implements EngineApi {
       run: run.id,
       update: st.update + 1,
       stage,
-      trajectories: st.trajectories.map((t) => trajectoryView(this.tok, run.id, st.update + 1, config.groupSize, t, config, st, run.lStudent, run.backend.config.contextLength, run.trainer.world.analyzerObservationTokens)),
+      trajectories: st.trajectories.map((t) =>
+        trajectoryView(
+          this.tok,
+          run.id,
+          st.update + 1,
+          config.groupSize,
+          t,
+          config,
+          st,
+          run.lStudent,
+          run.backend.config.contextLength,
+          run.trainer.world.analyzerObservationTokens,
+        ),
+      ),
       groups: groupViews(st),
       step: run.step,
       hyper: st.lossHyper,
@@ -324,7 +396,13 @@ export class Engine implements EngineApi {
   }
 
   private evaluate(run: Run) {
-    return evaluateSplits(run.trainer.world.env, run.backend, this.tok, run.trainer.config, evalSplitScenes(run.trainer.world.env, this.settings!.evalEpisodes));
+    return evaluateSplits(
+      run.trainer.world.env,
+      run.backend,
+      this.tok,
+      run.trainer.config,
+      evalSplitScenes(run.trainer.world.env, this.settings!.evalEpisodes),
+    );
   }
 
   /** Metrics, evaluation and the periodic checkpoint of a finished update. */
@@ -344,7 +422,11 @@ export class Engine implements EngineApi {
     const metrics = metricsView(m, seen, unseen);
     this.curves.push(metrics);
     this.emit({ type: 'update', metrics });
-    if (metrics.skipped) this.emit({ type: 'error', message: `${run.id} update ${done} was refused before it touched the weights: ${metrics.skipped}` });
+    if (metrics.skipped)
+      this.emit({
+        type: 'error',
+        message: `${run.id} update ${done} was refused before it touched the weights: ${metrics.skipped}`,
+      });
     this.emit({ type: 'status', text: '' });
     if (run === this.runs[this.runs.length - 1] && done % settings.checkpointEvery === 0) await this.save(done);
   }
@@ -382,11 +464,28 @@ export class Engine implements EngineApi {
 
   teacherCheck(id: RunId, games: number): Promise<TeacherCheckView> {
     return this.exclusive(async () => {
-      if (!Number.isInteger(games) || games < 2 || games > MAX_TEACHER_GAMES) throw new RangeError(`the teacher check plays 2 to ${MAX_TEACHER_GAMES} games, not ${games}`);
+      if (!Number.isInteger(games) || games < 2 || games > MAX_TEACHER_GAMES)
+        throw new RangeError(`the teacher check plays 2 to ${MAX_TEACHER_GAMES} games, not ${games}`);
       const run = this.runOf(id);
       const trainer = run.trainer;
-      const check = await teacherCheck(trainer.world, run.backend, this.tok, trainer.world.teacherScenes(games), trainer.config, undefined, 'own');
-      return { run: run.id, update: trainer.updates, games, noSkill: check.no_skill, ownSkill: check.own_skill, otherSkill: check.other_skill, validSkills: check.valid_skills };
+      const check = await teacherCheck(
+        trainer.world,
+        run.backend,
+        this.tok,
+        trainer.world.teacherScenes(games),
+        trainer.config,
+        undefined,
+        'own',
+      );
+      return {
+        run: run.id,
+        update: trainer.updates,
+        games,
+        noSkill: check.no_skill,
+        ownSkill: check.own_skill,
+        otherSkill: check.other_skill,
+        validSkills: check.valid_skills,
+      };
     });
   }
 
@@ -418,10 +517,19 @@ export class Engine implements EngineApi {
       for (const run of this.runs) {
         await run.backend.writeParameters(ck.params);
         const n = ck.params.length;
-        await run.backend.writeOptimizerState(ck.optimizer ?? { m: new Float32Array(n), v: new Float32Array(n), step: 0 });
+        await run.backend.writeOptimizerState(
+          ck.optimizer ?? { m: new Float32Array(n), v: new Float32Array(n), step: 0 },
+        );
         // A fresh trainer: the open update was computed with the old weights. The counters go on.
         const old = run.trainer;
-        const trainer = new Trainer({ backend: run.backend, tokenizer: this.tok, algo: old.algo, config: old.config, seed: old.seed, world: old.world });
+        const trainer = new Trainer({
+          backend: run.backend,
+          tokenizer: this.tok,
+          algo: old.algo,
+          config: old.config,
+          seed: old.seed,
+          world: old.world,
+        });
         trainer.updates = counts ? counts.updates : old.updates;
         trainer.episodes = counts ? counts.episodes : old.episodes;
         trainer.staticLibrary = old.staticLibrary;

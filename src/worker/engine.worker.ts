@@ -4,7 +4,13 @@ import { expose } from 'comlink';
 import type { Backend } from '../backend/backend.ts';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { browserThreadHost } from '../backend/cpu/thread_browser.ts';
-import { cpuThreads, installThreadHost, setCpuThreads, singleThreadReason, startThreads } from '../backend/cpu/threads.ts';
+import {
+  cpuThreads,
+  installThreadHost,
+  setCpuThreads,
+  singleThreadReason,
+  startThreads,
+} from '../backend/cpu/threads.ts';
 import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
@@ -60,7 +66,11 @@ async function probe(): Promise<{ adapter: GpuRuntime['adapter'] } | { unavailab
   }
 }
 
-async function createBackend(choice: BackendChoice, config: ModelConfig, params: Float32Array): Promise<{ backend: Backend; report: BackendReport }> {
+async function createBackend(
+  choice: BackendChoice,
+  config: ModelConfig,
+  params: Float32Array,
+): Promise<{ backend: Backend; report: BackendReport }> {
   const probed = choice === 'cpu' ? null : await probe();
   const decision = decideBackend(choice, probed);
   const adapter = probed && 'adapter' in probed ? probed.adapter : null;
@@ -71,10 +81,25 @@ async function createBackend(choice: BackendChoice, config: ModelConfig, params:
   }
   // The CPU backend's workers start now, so that the first update does not wait for them.
   const threads = await startThreads(cpuThreads());
-  const single = threads > 1 ? null : (singleThreadReason() ?? (cpuThreads() > 1 ? 'its worker threads did not start' : options.threads === 1 ? 'the page gave it one thread' : 'this machine reports one core'));
+  const single =
+    threads > 1
+      ? null
+      : (singleThreadReason() ??
+        (cpuThreads() > 1
+          ? 'its worker threads did not start'
+          : options.threads === 1
+            ? 'the page gave it one thread'
+            : 'this machine reports one core'));
   return {
     backend: new CpuBackend(config, params, { threads }),
-    report: { kind: 'cpu', requested: choice, reason: decision.reason, adapter, fallback: decision.fallback, cpuThreads: { threads, single } },
+    report: {
+      kind: 'cpu',
+      requested: choice,
+      reason: decision.reason,
+      adapter,
+      fallback: decision.fallback,
+      cpuThreads: { threads, single },
+    },
   };
 }
 
@@ -104,7 +129,8 @@ const host: EngineHost = {
     const response = await fetch(url).catch((err: unknown) => {
       throw new Error(`could not load the warm start ${name}: ${messageOf(err)}`);
     });
-    if (!response.ok) throw new Error(`could not load the warm start ${name}: the server answered HTTP ${response.status}`);
+    if (!response.ok)
+      throw new Error(`could not load the warm start ${name}: the server answered HTTP ${response.status}`);
     return { bytes: new Uint8Array(await response.arrayBuffer()), source: `the shipped warm start (${name})` };
   },
   createBackend,

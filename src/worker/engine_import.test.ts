@@ -26,10 +26,26 @@ describe('importing a checkpoint on the page', () => {
     const metadata = (extra: Record<string, unknown>) => edited({ metadata: { ...ck.metadata, ...extra } });
     const cases: [string, Uint8Array, string][] = [
       ['updates -5', metadata({ updates: -5 }), 'metadata.updates is -5, not a whole number in [0, 1000000000]'],
-      ['tiny metadata on micro weights', metadata({ preset: 'tiny' }), 'its metadata names the tiny preset, but its weights are of the micro preset (dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192))'],
-      ['weights of 3e38', edited({ params: new Float32Array(ck.params.length).fill(3e38) }), 'the checkpoint: its weights give non-finite logits'],
-      ['a changed lnEps', edited({ config: { ...ck.config, lnEps: 1e-3 } }), "the checkpoint's model differs from this run's micro preset: lnEps 0.001 (expected 0.00001)"],
-      ['a 20 MB metadata block', sealedCheckpoint(headerJson(ck.config, { note: 'x'.repeat(20 << 20) }, ck.params.length), 4 * ck.params.length), 'corrupted checkpoint: a header of 20971'],
+      [
+        'tiny metadata on micro weights',
+        metadata({ preset: 'tiny' }),
+        'its metadata names the tiny preset, but its weights are of the micro preset (dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192))',
+      ],
+      [
+        'weights of 3e38',
+        edited({ params: new Float32Array(ck.params.length).fill(3e38) }),
+        'the checkpoint: its weights give non-finite logits',
+      ],
+      [
+        'a changed lnEps',
+        edited({ config: { ...ck.config, lnEps: 1e-3 } }),
+        "the checkpoint's model differs from this run's micro preset: lnEps 0.001 (expected 0.00001)",
+      ],
+      [
+        'a 20 MB metadata block',
+        sealedCheckpoint(headerJson(ck.config, { note: 'x'.repeat(20 << 20) }, ck.params.length), 4 * ck.params.length),
+        'corrupted checkpoint: a header of 20971',
+      ],
     ];
     for (const [label, bytes, message] of cases) {
       await expect(engine.importCheckpoint(bytes), label).rejects.toThrow(message);

@@ -27,7 +27,8 @@ function losingHost(browser = memoryBrowser()) {
   host.createBackend = async (_choice, config, params) => ({
     backend: new (class extends CpuBackend {
       override async lossBackward(...args: Parameters<CpuBackend['lossBackward']>) {
-        if (lose.now) throw new GpuBackendLostError({ reason: 'unknown', message: 'the adapter went away' }, 'lossBackward', 1);
+        if (lose.now)
+          throw new GpuBackendLostError({ reason: 'unknown', message: 'the adapter went away' }, 'lossBackward', 1);
         return super.lossBackward(...args);
       }
     })(config, params),
@@ -37,7 +38,7 @@ function losingHost(browser = memoryBrowser()) {
 }
 
 describe('saved runs', () => {
-  it('gives each tab its own record: a second tab is offered the first tab\'s run and never writes over it', async () => {
+  it("gives each tab its own record: a second tab is offered the first tab's run and never writes over it", async () => {
     const browser = memoryBrowser();
     const tabA = new Engine(memoryHost(browser));
     const a = await tabA.start(TEST_SETTINGS, null);
@@ -90,11 +91,13 @@ describe('saved runs', () => {
       { id: 'null-curve', problem: "curves[0] is null, not an update's metrics" },
       { id: 'old-clip', problem: 'settings: clip=2 is outside [0, 1)' },
     ]);
-    await expect(tab.start(TEST_SETTINGS, 'old-clip')).rejects.toThrow('the saved run cannot be resumed: settings: clip=2 is outside [0, 1)');
+    await expect(tab.start(TEST_SETTINGS, 'old-clip')).rejects.toThrow(
+      'the saved run cannot be resumed: settings: clip=2 is outside [0, 1)',
+    );
     await expect(tab.start(TEST_SETTINGS, 'gone')).rejects.toThrow('that saved run is no longer in this browser');
   });
 
-  it('offers the last checkpoint at once after a device loss; Reset and a step leave the lost run\'s record alone', async () => {
+  it("offers the last checkpoint at once after a device loss; Reset and a step leave the lost run's record alone", async () => {
     const browser = memoryBrowser();
     const { host, lose } = losingHost(browser);
     const engine = new Engine(host);
@@ -105,9 +108,12 @@ describe('saved runs', () => {
     const saved = bytesOf(await record(lostRun.runId));
 
     lose.now = true;
-    const message = /WebGPU device lost \(unknown\) during lossBackward .*resume from the last checkpoint.*Its last checkpoint \(update 1\) is offered at the top of the page/;
+    const message =
+      /WebGPU device lost \(unknown\) during lossBackward .*resume from the last checkpoint.*Its last checkpoint \(update 1\) is offered at the top of the page/;
     await expect(engine.stepUpdate()).rejects.toThrow(message);
-    expect(events.filter((e) => e.type === 'lost').map((e) => (e as { message: string }).message)).toEqual([expect.stringMatching(message)]);
+    expect(events.filter((e) => e.type === 'lost').map((e) => (e as { message: string }).message)).toEqual([
+      expect.stringMatching(message),
+    ]);
     // The offer needs no reload: the lost run is listed at once, and the run refuses to go on.
     expect((await engine.savedRuns()).runs.map((r) => [r.id, r.updates])).toEqual([[lostRun.runId, 1]]);
     await expect(engine.stepUpdate()).rejects.toThrow('this run stopped when the GPU device was lost');

@@ -44,4 +44,13 @@ export function memoryHost(browser: Browser = memoryBrowser()): EngineHost & { b
 }
 
 // Free decoding: a random policy writes invalid commands, so rewards differ within a group and the gradient is not 0.
-export const TEST_SETTINGS: Settings = { ...defaultSettings('micro'), decoding: 'free', groupSize: 2, tasksPerUpdate: 2, maxSteps: 4, history: 4, evalEpisodes: 2, checkpointEvery: 1 };
+export const TEST_SETTINGS: Settings = {
+  ...defaultSettings('micro'),
+  decoding: 'free',
+  groupSize: 2,
+  tasksPerUpdate: 2,
+  maxSteps: 4,
+  history: 4,
+  evalEpisodes: 2,
+  checkpointEvery: 1,
+};

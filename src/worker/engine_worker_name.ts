@@ -20,6 +20,13 @@ export function engineWorkerName(options: EngineWorkerOptions): string {
 export function engineWorkerOptions(name: string, fallback: string): EngineWorkerOptions {
   if (!name.startsWith('{')) return { siteRoot: name || fallback, threads: null, keepRuns: true };
   const parsed = JSON.parse(name) as Partial<EngineWorkerOptions>;
-  const threads = typeof parsed.threads === 'number' && Number.isInteger(parsed.threads) && parsed.threads >= 1 ? parsed.threads : null;
-  return { siteRoot: typeof parsed.siteRoot === 'string' ? parsed.siteRoot : fallback, threads, keepRuns: parsed.keepRuns !== false };
+  const threads =
+    typeof parsed.threads === 'number' && Number.isInteger(parsed.threads) && parsed.threads >= 1
+      ? parsed.threads
+      : null;
+  return {
+    siteRoot: typeof parsed.siteRoot === 'string' ? parsed.siteRoot : fallback,
+    threads,
+    keepRuns: parsed.keepRuns !== false,
+  };
 }

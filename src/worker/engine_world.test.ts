@@ -16,7 +16,7 @@ beforeEach(clearStore);
 const SHOP_SETTINGS = { ...TEST_SETTINGS, env: 'shop', history: defaultSettings('micro', 'shop').history } as const;
 
 describe('the world of a page run', () => {
-  it('trains, evaluates, checks and saves a shop run with the shop\'s vocabulary, and resumes it', async () => {
+  it("trains, evaluates, checks and saves a shop run with the shop's vocabulary, and resumes it", async () => {
     const host = memoryHost();
     let asked: string | null = null;
     host.warmStart = async (preset, env) => ((asked = `${env} ${preset}`), null);
@@ -25,13 +25,19 @@ describe('the world of a page run', () => {
     await engine.subscribe((e) => events.push(e));
     const info = await engine.start(SHOP_SETTINGS, null);
     expect(asked).toBe('shop micro');
-    expect(info.initial).toMatchObject({ env: 'shop', random: true, source: `a seeded random initialisation, seed ${TEST_SETTINGS.seed} (no warm start ships for the shop's micro preset)` });
+    expect(info.initial).toMatchObject({
+      env: 'shop',
+      random: true,
+      source: `a seeded random initialisation, seed ${TEST_SETTINGS.seed} (no warm start ships for the shop's micro preset)`,
+    });
 
     const [metrics] = await engine.stepUpdate();
     expect(metrics.update).toBe(1);
     // Update 1 is evaluated, on the shop's eval games.
     expect(metrics.evalUnseen).not.toBeNull();
-    const rollout = events.find((e): e is Extract<EngineEvent, { type: 'trajectory' }> => e.type === 'trajectory')!.trajectory;
+    const rollout = events.find(
+      (e): e is Extract<EngineEvent, { type: 'trajectory' }> => e.type === 'trajectory',
+    )!.trajectory;
     expect(rollout.opening).toMatch(/^WebShop \[SEP\] Instruction: \[SEP\] /);
     expect(environmentOf('shop').taskTypes).toContain(rollout.taskType);
 
@@ -53,7 +59,10 @@ describe('the world of a page run', () => {
 
     // The next household run is the household's again: its vocabulary, its pages.
     const household = await engine.start(TEST_SETTINGS, null);
-    expect(household.initial).toMatchObject({ env: 'household', source: `a seeded random initialisation, seed ${TEST_SETTINGS.seed} (no warm start ships for the micro preset)` });
+    expect(household.initial).toMatchObject({
+      env: 'household',
+      source: `a seeded random initialisation, seed ${TEST_SETTINGS.seed} (no warm start ships for the micro preset)`,
+    });
     const back = readCheckpoint(await engine.exportCheckpoint('seed'), { vocabHash: defaultTokenizer().hash });
     expect(back.metadata.env).toBeUndefined();
   });

@@ -36,12 +36,18 @@ const api: OnnxWorkerApi = {
       try {
         opened = await openPolicyFile(bytes);
       } catch (err) {
-        return { ok: false, message: err instanceof PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.` };
+        return {
+          ok: false,
+          message: err instanceof PolicyFileError ? err.message : `The file could not be run: ${messageOf(err)}.`,
+        };
       }
       const { config, card, opsetVersion } = opened.policy;
       const { env } = opened;
       const world = { name: env.name, scale: env.variant, evalCounts: env.evalCounts };
-      return { ok: true, policy: { config, card, opsetVersion, bytes: bytes.length, play: playSettingsOf(card, env.name), world } };
+      return {
+        ok: true,
+        policy: { config, card, opsetVersion, bytes: bytes.length, play: playSettingsOf(card, env.name), world },
+      };
     }),
 
   play: (request, onStep) =>

@@ -28,9 +28,13 @@ export interface PageExport {
  */
 function worldOfRun(metadata: Record<string, unknown>) {
   const name = metadata.env ?? 'household';
-  if (typeof name !== 'string' || !isEnvironmentName(name)) throw new Error(`the run's checkpoint names the world ${JSON.stringify(name)}, which this page does not know`);
+  if (typeof name !== 'string' || !isEnvironmentName(name))
+    throw new Error(`the run's checkpoint names the world ${JSON.stringify(name)}, which this page does not know`);
   const scale = metadata.scale ?? 'tiny';
-  if (typeof scale !== 'string' || !VARIANTS[name].includes(scale)) throw new Error(`the run's checkpoint names the ${name}'s scale ${JSON.stringify(scale)}, which this page does not know`);
+  if (typeof scale !== 'string' || !VARIANTS[name].includes(scale))
+    throw new Error(
+      `the run's checkpoint names the ${name}'s scale ${JSON.stringify(scale)}, which this page does not know`,
+    );
   return environmentOf(name, scale);
 }
 
@@ -47,7 +51,10 @@ export async function exportCheckpointOnnx(checkpoint: Uint8Array): Promise<Page
   const tokenizer = tokenizerOf(env);
   const card = trainingCardFromMetadata(ckpt.metadata, ckpt.optimizer?.step ?? 0);
   const threads = pageThreads();
-  const { bytes, report } = await exportVerifiedPolicy({ config: ckpt.config, params: ckpt.params, env, tokenizer, card }, { threads });
+  const { bytes, report } = await exportVerifiedPolicy(
+    { config: ckpt.config, params: ckpt.params, env, tokenizer, card },
+    { threads },
+  );
   return { bytes, report, card, config: ckpt.config, threads };
 }
 

@@ -53,10 +53,15 @@ export async function openPolicyFile(bytes: Uint8Array): Promise<OpenedPolicy> {
     throw new PolicyFileError(`The policy's vocabulary cannot be used: ${(err as Error).message}.`);
   }
   if (tokenizer.hash !== policy.vocabularyHash) {
-    throw new PolicyFileError(`The policy's vocabulary hashes to ${tokenizer.hash}, but the file says ${policy.vocabularyHash}.`);
+    throw new PolicyFileError(
+      `The policy's vocabulary hashes to ${tokenizer.hash}, but the file says ${policy.vocabularyHash}.`,
+    );
   }
   const env = worldOfPolicy(tokenizer.hash, policy.card);
-  if (env === null) throw new PolicyFileError(`The policy's vocabulary (${tokenizer.hash}) is not that of a world this page plays (${ENVIRONMENT_NAMES.join(', ')}).`);
+  if (env === null)
+    throw new PolicyFileError(
+      `The policy's vocabulary (${tokenizer.hash}) is not that of a world this page plays (${ENVIRONMENT_NAMES.join(', ')}).`,
+    );
   try {
     const session = await OnnxPolicySession.create(bytes, { config: policy.config, threads: pageThreads() });
     return { policy, tokenizer, env, session };
@@ -119,11 +124,16 @@ export function playSettingsOf(card: TrainingCard, world: EnvironmentName = 'hou
 
 /** Game `game` of a world's fixed evaluation set of a split (every world draws them with EVAL_SEED). */
 function evalGame<S>(env: Environment<S>, split: PlayRequest['split'], game: number): S {
-  if (!(Number.isInteger(game) && game >= 0 && game < env.evalCounts[split])) throw new RangeError(`eval-${split} has games 0 to ${env.evalCounts[split] - 1}, not ${game}`);
+  if (!(Number.isInteger(game) && game >= 0 && game < env.evalCounts[split]))
+    throw new RangeError(`eval-${split} has games 0 to ${env.evalCounts[split] - 1}, not ${game}`);
   return env.sceneOf(split, game, EVAL_SEED);
 }
 
-export async function playEvalGame(opened: OpenedPolicy, request: PlayRequest, onStep?: (step: GreedyStep, index: number) => void): Promise<GreedyEpisode> {
+export async function playEvalGame(
+  opened: OpenedPolicy,
+  request: PlayRequest,
+  onStep?: (step: GreedyStep, index: number) => void,
+): Promise<GreedyEpisode> {
   const { session, tokenizer, policy, env } = opened;
   return playGreedy(
     (ids, batch, seqLen) => session.logits(ids, batch, seqLen),
@@ -131,7 +141,11 @@ export async function playEvalGame(opened: OpenedPolicy, request: PlayRequest, o
     policy.config.contextLength,
     env,
     evalGame(env, request.split, request.game),
-    { maxSteps: request.maxSteps, history: request.history, maxCommandTokens: playSettingsOf(policy.card, env.name).maxCommandTokens },
+    {
+      maxSteps: request.maxSteps,
+      history: request.history,
+      maxCommandTokens: playSettingsOf(policy.card, env.name).maxCommandTokens,
+    },
     onStep,
   );
 }

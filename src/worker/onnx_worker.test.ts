@@ -21,7 +21,13 @@ const shopTok = tokenizerOf(shop);
 describe("the page's ONNX export", () => {
   it('exports a checkpoint only with a passed check, the weights and card kept', async () => {
     const policy = testPolicy('micro', 2);
-    const ckpt = writeCheckpoint({ config: policy.config, vocabHash: tok.hash, params: policy.params, optimizer: null, metadata: { algorithm: 'seed', updates: 7, seed: 3, preset: 'micro' } });
+    const ckpt = writeCheckpoint({
+      config: policy.config,
+      vocabHash: tok.hash,
+      params: policy.params,
+      optimizer: null,
+      metadata: { algorithm: 'seed', updates: 7, seed: 3, preset: 'micro' },
+    });
     const result = await exportCheckpointOnnx(ckpt);
     expect(result.report.ok).toBe(true);
     expect(result.report.maxAbsDiff).toBeLessThanOrEqual(LOGITS_TOLERANCE);
@@ -31,26 +37,66 @@ describe("the page's ONNX export", () => {
     expect(Array.from(back.params)).toEqual(Array.from(policy.params));
     expect(back.card).toEqual({ algorithm: 'seed', updates: 7, seed: 3, success: {}, extra: { preset: 'micro' } });
     expect(onnxFilename(result.card, result.config)).toBe('seed-policy-seed-u7-d16x2.onnx');
-    expect(onnxFilename({ ...result.card, algorithm: 'SEED / no gate' }, result.config)).toBe('seed-policy-seed-no-gate-u7-d16x2.onnx');
+    expect(onnxFilename({ ...result.card, algorithm: 'SEED / no gate' }, result.config)).toBe(
+      'seed-policy-seed-no-gate-u7-d16x2.onnx',
+    );
   });
 
   it('refuses bytes that are not a checkpoint of this vocabulary, saying why', async () => {
-    await expect(exportCheckpointOnnx(new TextEncoder().encode('hello'))).rejects.toThrow("the run's checkpoint could not be read: not a SEED checkpoint");
+    await expect(exportCheckpointOnnx(new TextEncoder().encode('hello'))).rejects.toThrow(
+      "the run's checkpoint could not be read: not a SEED checkpoint",
+    );
     const policy = testPolicy('micro', 2);
-    const other = writeCheckpoint({ config: policy.config, vocabHash: '00000000', params: policy.params, optimizer: null, metadata: {} });
+    const other = writeCheckpoint({
+      config: policy.config,
+      vocabHash: '00000000',
+      params: policy.params,
+      optimizer: null,
+      metadata: {},
+    });
     await expect(exportCheckpointOnnx(other)).rejects.toThrow(/the run's checkpoint could not be read: .*vocabulary/);
     // A run of the shop is read in the shop's vocabulary, and one that names no world of this build is refused.
-    const shopRun = writeCheckpoint({ config: policy.config, vocabHash: tok.hash, params: policy.params, optimizer: null, metadata: { stage: 'rl', env: 'shop', scale: 'tiny' } });
-    await expect(exportCheckpointOnnx(shopRun)).rejects.toThrow(new RegExp(`the run's checkpoint could not be read: .*vocabulary ${tok.hash}.*${shopTok.hash}`));
-    const elsewhere = writeCheckpoint({ config: policy.config, vocabHash: tok.hash, params: policy.params, optimizer: null, metadata: { env: 'garden' } });
-    await expect(exportCheckpointOnnx(elsewhere)).rejects.toThrow('the run\'s checkpoint names the world "garden", which this page does not know');
-    const scaled = writeCheckpoint({ config: policy.config, vocabHash: shopTok.hash, params: policy.params, optimizer: null, metadata: { env: 'shop', scale: 'huge' } });
-    await expect(exportCheckpointOnnx(scaled)).rejects.toThrow('the run\'s checkpoint names the shop\'s scale "huge", which this page does not know');
+    const shopRun = writeCheckpoint({
+      config: policy.config,
+      vocabHash: tok.hash,
+      params: policy.params,
+      optimizer: null,
+      metadata: { stage: 'rl', env: 'shop', scale: 'tiny' },
+    });
+    await expect(exportCheckpointOnnx(shopRun)).rejects.toThrow(
+      new RegExp(`the run's checkpoint could not be read: .*vocabulary ${tok.hash}.*${shopTok.hash}`),
+    );
+    const elsewhere = writeCheckpoint({
+      config: policy.config,
+      vocabHash: tok.hash,
+      params: policy.params,
+      optimizer: null,
+      metadata: { env: 'garden' },
+    });
+    await expect(exportCheckpointOnnx(elsewhere)).rejects.toThrow(
+      'the run\'s checkpoint names the world "garden", which this page does not know',
+    );
+    const scaled = writeCheckpoint({
+      config: policy.config,
+      vocabHash: shopTok.hash,
+      params: policy.params,
+      optimizer: null,
+      metadata: { env: 'shop', scale: 'huge' },
+    });
+    await expect(exportCheckpointOnnx(scaled)).rejects.toThrow(
+      'the run\'s checkpoint names the shop\'s scale "huge", which this page does not know',
+    );
   });
 
   it("exports a shop run in the shop's vocabulary, checked on the shop's expert episodes", async () => {
     const policy = testPolicy('micro', 6, shopTok);
-    const ckpt = writeCheckpoint({ config: policy.config, vocabHash: shopTok.hash, params: policy.params, optimizer: null, metadata: { stage: 'rl', algo: 'grpo', env: 'shop', scale: 'tiny', updates: 2 } });
+    const ckpt = writeCheckpoint({
+      config: policy.config,
+      vocabHash: shopTok.hash,
+      params: policy.params,
+      optimizer: null,
+      metadata: { stage: 'rl', algo: 'grpo', env: 'shop', scale: 'tiny', updates: 2 },
+    });
     const result = await exportCheckpointOnnx(ckpt);
     expect(result.report.ok).toBe(true);
     expect(result.report.cases.filter((c) => c.label.startsWith('episode')).length).toBeGreaterThanOrEqual(4);
@@ -86,8 +132,18 @@ describe("the page's run view", () => {
   it("starts from how the run played, as its card's config says; defaults otherwise", () => {
     const card = { algorithm: 'seed', updates: 1, seed: 1, success: {} };
     const config = (c: object) => ({ ...card, extra: { config: JSON.stringify(c) } });
-    expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }))).toEqual({ maxSteps: 15, history: 5, maxCommandTokens: 10, fromCard: true });
-    expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }))).toEqual({ maxSteps: 8, history: Infinity, maxCommandTokens: 12, fromCard: true });
+    expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }))).toEqual({
+      maxSteps: 15,
+      history: 5,
+      maxCommandTokens: 10,
+      fromCard: true,
+    });
+    expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }))).toEqual({
+      maxSteps: 8,
+      history: Infinity,
+      maxCommandTokens: 12,
+      fromCard: true,
+    });
     const household = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, fromCard: false };
     expect(defaultPlay('household')).toEqual(household);
     expect(playSettingsOf(card)).toEqual(household);
@@ -106,11 +162,20 @@ describe("the page's run view", () => {
       const request = { split: 'seen' as const, game: 5, maxSteps: 4, history: 2 };
       const episode = await playEvalGame(opened, request);
       const scene = shop.sceneOf('seen', 5, EVAL_SEED);
-      const reference = await playGreedy(cpuLogits(policy.config, policy.params), shopTok, policy.config.contextLength, shop, scene, { maxSteps: 4, history: 2, maxCommandTokens: playSettingsOf(policy.card, 'shop').maxCommandTokens });
+      const reference = await playGreedy(
+        cpuLogits(policy.config, policy.params),
+        shopTok,
+        policy.config.contextLength,
+        shop,
+        scene,
+        { maxSteps: 4, history: 2, maxCommandTokens: playSettingsOf(policy.card, 'shop').maxCommandTokens },
+      );
       expect(episode.goal).toBe(shop.goal(scene));
       expect(episode.steps.map((s) => s.action)).toEqual(reference.steps.map((s) => s.action));
       expect(episode.steps.length).toBeGreaterThan(0);
-      await expect(playEvalGame(opened, { ...request, game: shop.evalCounts.seen })).rejects.toThrow(`eval-seen has games 0 to ${shop.evalCounts.seen - 1}, not ${shop.evalCounts.seen}`);
+      await expect(playEvalGame(opened, { ...request, game: shop.evalCounts.seen })).rejects.toThrow(
+        `eval-seen has games 0 to ${shop.evalCounts.seen - 1}, not ${shop.evalCounts.seen}`,
+      );
     } finally {
       await opened.session.release();
     }
@@ -118,16 +183,23 @@ describe("the page's run view", () => {
 
   it('refuses other files with the reason: not ONNX, ONNX but not ours, damaged, foreign vocabulary', async () => {
     const refusal = async (bytes: Uint8Array) => {
-      const err = await openPolicyFile(bytes).then(() => null, (e: unknown) => e);
+      const err = await openPolicyFile(bytes).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(PolicyFileError);
       return (err as Error).message;
     };
     const ours = exportPolicyOnnx(testPolicy('micro', 1));
     expect(await refusal(new Uint8Array(0))).toBe('Not a policy this page can run: the file is empty.');
-    expect(await refusal(new TextEncoder().encode('{"not": "onnx"}'))).toMatch(/^Not a policy this page can run: not an ONNX model: /);
+    expect(await refusal(new TextEncoder().encode('{"not": "onnx"}'))).toMatch(
+      /^Not a policy this page can run: not an ONNX model: /,
+    );
     const model = decodeModel(ours);
     const bare = encodeModel({ ...model, metadata_props: [] });
-    expect(await refusal(bare)).toMatch(/^Not a policy this page can run: not a SEED Playground policy: the model has no "seed_playground\.format" metadata entry/);
+    expect(await refusal(bare)).toMatch(
+      /^Not a policy this page can run: not a SEED Playground policy: the model has no "seed_playground\.format" metadata entry/,
+    );
     const damaged = ours.slice();
     damaged[damaged.length >> 1] ^= 1;
     expect(await refusal(damaged)).toMatch(/damaged/);
@@ -135,16 +207,33 @@ describe("the page's run view", () => {
     const edited = decodeModel(ours);
     const ln = edited.graph!.node!.find((n) => n.name === 'lnf.out/LayerNormalization')!;
     ln.attribute = ln.attribute!.map((a) => (a.name === 'epsilon' ? { ...a, f: 10 } : a));
-    expect(await refusal(encodeModel(edited))).toMatch(/^Not a policy this page can run: graph node \d+ \(LayerNormalization lnf\.out\/LayerNormalization\): attribute epsilon is 10, expected 0\.00001\.$/);
+    expect(await refusal(encodeModel(edited))).toMatch(
+      /^Not a policy this page can run: graph node \d+ \(LayerNormalization lnf\.out\/LayerNormalization\): attribute epsilon is 10, expected 0\.00001\.$/,
+    );
     // A model config of 2^20 layers in a small file: the loader's size refusal (src/onnx/load.test.ts holds that
     // it comes before any layout is built), passed on as it is.
-    const deep = { ...model, metadata_props: model.metadata_props!.map((p) => (p.key === 'seed_playground.model_config' ? { ...p, value: JSON.stringify({ ...JSON.parse(p.value), nLayer: 1 << 20 }) } : p)) };
-    expect(await refusal(encodeModel(deep))).toMatch(/^Not a policy this page can run: the model config declares 1048576 layers/);
+    const deep = {
+      ...model,
+      metadata_props: model.metadata_props!.map((p) =>
+        p.key === 'seed_playground.model_config'
+          ? { ...p, value: JSON.stringify({ ...JSON.parse(p.value), nLayer: 1 << 20 }) }
+          : p,
+      ),
+    };
+    expect(await refusal(encodeModel(deep))).toMatch(
+      /^Not a policy this page can run: the model config declares 1048576 layers/,
+    );
     const reversed = [...tok.tokens].reverse();
     const foreign = exportPolicyOnnx({ ...testPolicy('micro', 1), vocabulary: reversed, vocabularyHash: tok.hash });
     expect(await refusal(foreign)).toMatch(/^The policy's vocabulary hashes to [0-9a-f]{8}, but the file says/);
     // A vocabulary true to its hash that no world speaks: no game to play.
-    const unknown = exportPolicyOnnx({ ...testPolicy('micro', 1), vocabulary: reversed, vocabularyHash: new Tokenizer(reversed).hash });
-    expect(await refusal(unknown)).toMatch(/^The policy's vocabulary \([0-9a-f]{8}\) is not that of a world this page plays \(household, shop\)\.$/);
+    const unknown = exportPolicyOnnx({
+      ...testPolicy('micro', 1),
+      vocabulary: reversed,
+      vocabularyHash: new Tokenizer(reversed).hash,
+    });
+    expect(await refusal(unknown)).toMatch(
+      /^The policy's vocabulary \([0-9a-f]{8}\) is not that of a world this page plays \(household, shop\)\.$/,
+    );
   });
 });

@@ -7,7 +7,14 @@ import { MAX_SAVED_RUNS, type SavedRun } from './saved_run.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
 
 function run(id: string, savedAt: number): SavedRun {
-  return { id, settings: DEFAULT_SETTINGS, updates: 1, savedAt, curves: [], runs: [{ id: 'seed', current: new Uint8Array([1, 2]), reference: new Uint8Array([3]) }] };
+  return {
+    id,
+    settings: DEFAULT_SETTINGS,
+    updates: 1,
+    savedAt,
+    curves: [],
+    runs: [{ id: 'seed', current: new Uint8Array([1, 2]), reference: new Uint8Array([3]) }],
+  };
 }
 
 async function keys(): Promise<string[]> {

@@ -39,7 +39,9 @@ export const indexedDbStore: RunStore = {
     const tx = (await database()).transaction(STORE, 'readwrite');
     await tx.store.put(run, run.id);
     const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll()]);
-    const others = keys.flatMap((key, i) => (typeof key === 'string' && key !== run.id ? [{ key, savedAt: savedAtOf(values[i]) }] : []));
+    const others = keys.flatMap((key, i) =>
+      typeof key === 'string' && key !== run.id ? [{ key, savedAt: savedAtOf(values[i]) }] : [],
+    );
     for (const key of runsToDrop(others, MAX_SAVED_RUNS - 1)) await tx.store.delete(key);
     await tx.done;
   },

@@ -136,7 +136,10 @@ export interface StepResultView {
 
 /** The trainer's figures of an update, each null at update 0 (no training has run). */
 type TrainingFigures = {
-  [K in keyof Omit<TrainerMetrics, 'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta' | 'episodes'>]: TrainerMetrics[K] | null;
+  [K in keyof Omit<
+    TrainerMetrics,
+    'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta' | 'episodes'
+  >]: TrainerMetrics[K] | null;
 };
 
 /**

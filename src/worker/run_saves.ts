@@ -41,7 +41,8 @@ export class RunSaves {
   /** The saved run of that id; throws a one-line reason when there is none or its record is refused. */
   async load(id: string): Promise<SavedRun> {
     const value = await this.host.store.get(id);
-    if (value === undefined) throw new Error('that saved run is no longer in this browser (discarded, or dropped for newer ones)');
+    if (value === undefined)
+      throw new Error('that saved run is no longer in this browser (discarded, or dropped for newer ones)');
     const check = savedRunFrom(value, id, this.vocabOf);
     if (!check.ok) throw new Error(`the saved run cannot be resumed: ${check.problem}`);
     return check.run;
@@ -92,7 +93,14 @@ export class RunSaves {
       if (key === this.id && !this.lost) continue;
       const check = savedRunFrom(value, key, this.vocabOf);
       if (!check.ok) refused.push({ id: key, problem: check.problem });
-      else runs.push({ id: key, settings: check.run.settings, updates: check.run.updates, savedAt: check.run.savedAt, curves: check.run.curves });
+      else
+        runs.push({
+          id: key,
+          settings: check.run.settings,
+          updates: check.run.updates,
+          savedAt: check.run.savedAt,
+          curves: check.run.curves,
+        });
     }
     runs.sort((a, b) => b.savedAt - a.savedAt);
     return { runs, refused };

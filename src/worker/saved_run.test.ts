@@ -26,24 +26,79 @@ function runFiles(settings: Settings, updates: number, played: Settings['env'] =
   return runIdsOf(settings.algo).map((id) => {
     const n = params.length;
     const metadata: RunMetadata = {
-      stage: 'rl', algo: id, seed: settings.seed, preset: settings.preset, ...(played === 'household' ? {} : { env: played }), scale: 'tiny', updates, episodes: 4 * updates,
-      config: trainConfigOf(settings), staticLibrary: null,
+      stage: 'rl',
+      algo: id,
+      seed: settings.seed,
+      preset: settings.preset,
+      ...(played === 'household' ? {} : { env: played }),
+      scale: 'tiny',
+      updates,
+      episodes: 4 * updates,
+      config: trainConfigOf(settings),
+      staticLibrary: null,
     };
     return {
       id,
-      current: writeCheckpoint({ config, vocabHash: tok.hash, params, optimizer: { m: new Float32Array(n), v: new Float32Array(n), step: updates }, metadata: { ...metadata } }),
-      reference: writeCheckpoint({ config, vocabHash: tok.hash, params, optimizer: null, metadata: { stage: 'reference', algo: id, seed: settings.seed } }),
+      current: writeCheckpoint({
+        config,
+        vocabHash: tok.hash,
+        params,
+        optimizer: { m: new Float32Array(n), v: new Float32Array(n), step: updates },
+        metadata: { ...metadata },
+      }),
+      reference: writeCheckpoint({
+        config,
+        vocabHash: tok.hash,
+        params,
+        optimizer: null,
+        metadata: { stage: 'reference', algo: id, seed: settings.seed },
+      }),
     };
   });
 }
 
 function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
   return {
-    run, update, episodes: 4 * update, successTrain: 0.25, evalSeen: update === 1 ? 0.5 : null, evalUnseen: update === 1 ? 0 : null, meanReward: -0.1,
-    L_GRPO: 0.01, L_OPD: 0, KL: 0.002, total: Number.NaN, lambda: 0.1, beta: 5, meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 0.3, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
-    tokens: 120, tokensPerSecond: 900, wallMs: 130, skipped: null,
-    meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: 0.5,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
+    run,
+    update,
+    episodes: 4 * update,
+    successTrain: 0.25,
+    evalSeen: update === 1 ? 0.5 : null,
+    evalUnseen: update === 1 ? 0 : null,
+    meanReward: -0.1,
+    L_GRPO: 0.01,
+    L_OPD: 0,
+    KL: 0.002,
+    total: Number.NaN,
+    lambda: 0.1,
+    beta: 5,
+    meanDelta: 0,
+    meanGate: 0.5,
+    validSkillRate: null,
+    skillFidelity: null,
+    skillPlaceTrue: null,
+    skillPlaceFalse: null,
+    corrDeltaAdvantage: null,
+    gradNorm: 0.3,
+    gradNormGrpo: null,
+    gradNormOpd: null,
+    gradNormRatio: null,
+    meanDivergence: null,
+    tokens: 120,
+    tokensPerSecond: 900,
+    wallMs: 130,
+    skipped: null,
+    meanAbsDelta: null,
+    forcedShare: null,
+    corrDeltaAdvantageWon: null,
+    corrDeltaAdvantageLost: null,
+    corrDeltaExpert: null,
+    zeroVarianceGroups: 0.5,
+    teacherNoSkill: null,
+    teacherOwnSkill: null,
+    teacherOtherSkill: null,
+    validationKl: null,
+    degenerateSkillRate: null,
   };
 }
 
@@ -102,7 +157,10 @@ describe('a saved-run record', () => {
     expectAccepted(VALID, 'run-1', VALID);
     expectAccepted(BOTH, 'run-1', BOTH);
     // With the warm start's evaluation first (update 0, no training figures), one per run.
-    const withWarmStart = { ...BOTH, curves: [warmStartPoint('seed', 0.3, 0.25), warmStartPoint('grpo', 0.3, 0.25), ...BOTH.curves] };
+    const withWarmStart = {
+      ...BOTH,
+      curves: [warmStartPoint('seed', 0.3, 0.25), warmStartPoint('grpo', 0.3, 0.25), ...BOTH.curves],
+    };
     expectAccepted(withWarmStart, 'run-1', withWarmStart);
     expect(problemOf({ ...withWarmStart, curves: [warmStartPoint('seed', 0.3, 0.25), ...withWarmStart.curves] })).toBe(
       'curves holds 5 points, more than 1 updates and the warm start of 2 run(s) give',
@@ -113,14 +171,27 @@ describe('a saved-run record', () => {
     expectAccepted(withField(VALID, ['curves', 0, 'extra'], 1), 'run-1', VALID);
     // A curve point saved before corrDeltaAdvantage or the other diagnostics existed reads them as null.
     expectAccepted(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], undefined), 'run-1', VALID);
-    expectAccepted(withField(VALID, ['curves', 0, 'zeroVarianceGroups'], undefined), 'run-1', withField(VALID, ['curves', 0, 'zeroVarianceGroups'], null) as SavedRun);
+    expectAccepted(
+      withField(VALID, ['curves', 0, 'zeroVarianceGroups'], undefined),
+      'run-1',
+      withField(VALID, ['curves', 0, 'zeroVarianceGroups'], null) as SavedRun,
+    );
     // One saved before the loss's lambda and beta were kept reads them as null.
-    const lossWeights = (v: null | undefined) => withField(withField(VALID, ['curves', 0, 'lambda'], v) as SavedRun, ['curves', 0, 'beta'], v);
+    const lossWeights = (v: null | undefined) =>
+      withField(withField(VALID, ['curves', 0, 'lambda'], v) as SavedRun, ['curves', 0, 'beta'], v);
     expectAccepted(lossWeights(undefined), 'run-1', lossWeights(null) as SavedRun);
     expect(problemOf(withField(VALID, ['curves', 0, 'beta'], '5'))).toBe('curves[0].beta is "5", not a number or null');
-    expectAccepted(withField(VALID, ['curves', 0, 'skillPlaceTrue'], undefined), 'run-1', withField(VALID, ['curves', 0, 'skillPlaceTrue'], null) as SavedRun);
-    expect(problemOf(withField(VALID, ['curves', 0, 'skillFidelity'], undefined))).toBe('curves[0].skillFidelity is undefined, not a number or null');
-    expect(problemOf(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], 'high'))).toBe('curves[0].corrDeltaAdvantage is "high", not a number or null');
+    expectAccepted(
+      withField(VALID, ['curves', 0, 'skillPlaceTrue'], undefined),
+      'run-1',
+      withField(VALID, ['curves', 0, 'skillPlaceTrue'], null) as SavedRun,
+    );
+    expect(problemOf(withField(VALID, ['curves', 0, 'skillFidelity'], undefined))).toBe(
+      'curves[0].skillFidelity is undefined, not a number or null',
+    );
+    expect(problemOf(withField(VALID, ['curves', 0, 'corrDeltaAdvantage'], 'high'))).toBe(
+      'curves[0].corrDeltaAdvantage is "high", not a number or null',
+    );
   });
 
   it('reads a run saved before the world choice as a household run, resumes a shop run, and refuses checkpoints of another world', () => {
@@ -131,34 +202,51 @@ describe('a saved-run record', () => {
     expect(problemOf(withField(shop, ['settings', 'env'], 'household'))).toMatch(/^the seed checkpoint: .*vocabulary/);
     const mislabelled = { ...shop, runs: runFiles(shop.settings, 1, 'household') };
     expect(problemOf(mislabelled)).toBe('the seed checkpoint played the household, the settings say the shop');
-    expect(problemOf(withField(VALID, ['settings', 'env'], 'garden'))).toBe('settings: env=garden must be one of household, shop');
+    expect(problemOf(withField(VALID, ['settings', 'env'], 'garden'))).toBe(
+      'settings: env=garden must be one of household, shop',
+    );
   });
 
   it('refuses a null curve point, an absurd update count, missing fields and wrong types, naming them', () => {
     expect(problemOf(withField(VALID, ['curves', 1], null))).toBe("curves[1] is null, not an update's metrics");
-    expect(problemOf(withField(VALID, ['updates'], 1e308))).toBe('updates is 1e+308, not a whole number in [1, 1000000000]');
+    expect(problemOf(withField(VALID, ['updates'], 1e308))).toBe(
+      'updates is 1e+308, not a whole number in [1, 1000000000]',
+    );
     expect(problemOf(withField(VALID, ['updates'], '2'))).toBe('updates is "2", not a whole number in [1, 1000000000]');
     expect(problemOf(withField(VALID, ['savedAt'], undefined))).toBe('savedAt is undefined, not a time');
     expect(problemOf(withField(VALID, ['runs'], undefined))).toBe('runs is undefined, not a list');
     expect(problemOf(withField(VALID, ['curves', 0, 'KL'], '0.1'))).toBe('curves[0].KL is "0.1", not a number or null');
-    expect(problemOf(withField(VALID, ['curves', 0, 'update'], 3))).toBe('curves[0].update is 3, not a whole number in [0, 2]');
-    expect(problemOf(withField(VALID, ['curves', 0, 'run'], 'grpo'))).toBe('curves[0].run is "grpo", not one of this run\'s algorithms (seed)');
+    expect(problemOf(withField(VALID, ['curves', 0, 'update'], 3))).toBe(
+      'curves[0].update is 3, not a whole number in [0, 2]',
+    );
+    expect(problemOf(withField(VALID, ['curves', 0, 'run'], 'grpo'))).toBe(
+      'curves[0].run is "grpo", not one of this run\'s algorithms (seed)',
+    );
     expect(problemOf(withField(VALID, ['settings', 'decoding'], undefined))).toBe('settings.decoding is missing');
-    expect(problemOf(withField(VALID, ['settings', 'lambda'], '0.5'))).toBe('settings: lambda=string 0.5 is not a number');
+    expect(problemOf(withField(VALID, ['settings', 'lambda'], '0.5'))).toBe(
+      'settings: lambda=string 0.5 is not a number',
+    );
     expect(problemOf(withField(VALID, ['settings'], null))).toBe('settings is null, not an object');
     expect(problemOf(null)).toBe('the record is null, not an object');
     expect(problemOf(VALID, 'run-2')).toBe('it is stored under "run-2" but names the run "run-1"');
   });
 
-  it('goes on with a run saved before its algorithm was renamed, under today\'s name', () => {
+  it("goes on with a run saved before its algorithm was renamed, under today's name", () => {
     const sibling = record({ ...MICRO_SETTINGS, algo: 'seed-sibling' }, 1);
     const former = structuredClone(sibling);
     former.settings = { ...former.settings, algo: 'seed-shuffled' as never };
     former.curves[0].run = 'seed-shuffled' as never;
-    former.runs = runFiles({ ...MICRO_SETTINGS, algo: 'seed-shuffled' as never }, 1).map((r) => ({ ...r, id: 'seed-shuffled' as never }));
+    former.runs = runFiles({ ...MICRO_SETTINGS, algo: 'seed-shuffled' as never }, 1).map((r) => ({
+      ...r,
+      id: 'seed-shuffled' as never,
+    }));
     const check = savedRunFrom(former, 'run-1', vocab);
     if (!check.ok) throw new Error(check.problem);
-    expect([check.run.settings.algo, check.run.curves[0].run, check.run.runs[0].id]).toEqual(['seed-sibling', 'seed-sibling', 'seed-sibling']);
+    expect([check.run.settings.algo, check.run.curves[0].run, check.run.runs[0].id]).toEqual([
+      'seed-sibling',
+      'seed-sibling',
+      'seed-sibling',
+    ]);
     expect(check.run.runs[0].current).toBe(former.runs[0].current);
   });
 
@@ -167,49 +255,103 @@ describe('a saved-run record', () => {
     expect(problemOf(withField(VALID, ['settings', 'groupSize'], undefined))).toBe('settings.groupSize is missing');
     // A setting added after the run was saved reads as the value runs had before it.
     expect(savedRunFrom(withField(VALID, ['settings', 'rewardDirected'], undefined), 'run-1', vocab).ok).toBe(true);
-    expect(problemOf(withField(VALID, ['settings', 'groupSize'], 1000))).toBe('settings: group=1000 is outside [1, 64]');
+    expect(problemOf(withField(VALID, ['settings', 'groupSize'], 1000))).toBe(
+      'settings: group=1000 is outside [1, 64]',
+    );
   });
 
   it('reads the checkpoints in full and holds them to the settings and the update count', () => {
     const bytes = VALID.runs[0].current.slice();
     bytes[bytes.length >> 1] ^= 0xff;
-    expect(problemOf(withField(VALID, ['runs', 0, 'current'], bytes))).toMatch(/^the seed checkpoint: corrupted checkpoint: checksum mismatch/);
-    expect(problemOf(withField(VALID, ['runs', 0, 'reference'], new Uint8Array(3)))).toMatch(/^the seed reference checkpoint: not a SEED checkpoint/);
+    expect(problemOf(withField(VALID, ['runs', 0, 'current'], bytes))).toMatch(
+      /^the seed checkpoint: corrupted checkpoint: checksum mismatch/,
+    );
+    expect(problemOf(withField(VALID, ['runs', 0, 'reference'], new Uint8Array(3)))).toMatch(
+      /^the seed reference checkpoint: not a SEED checkpoint/,
+    );
     expect(problemOf(withField(VALID, ['updates'], 5))).toBe('the seed checkpoint is at update 2, the record says 5');
-    expect(problemOf(withField(VALID, ['settings', 'seed'], 7))).toBe('the seed checkpoint is of seed seed 1, the settings say seed seed 7');
-    expect(problemOf(withField(VALID, ['settings', 'preset'], 'tiny'))).toBe("the seed checkpoint is not of the tiny preset's model: dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192)");
+    expect(problemOf(withField(VALID, ['settings', 'seed'], 7))).toBe(
+      'the seed checkpoint is of seed seed 1, the settings say seed seed 7',
+    );
+    expect(problemOf(withField(VALID, ['settings', 'preset'], 'tiny'))).toBe(
+      "the seed checkpoint is not of the tiny preset's model: dModel 16 (expected 48), nHead 2 (expected 4), dMlp 64 (expected 192)",
+    );
     expect(problemOf(withField(BOTH, ['runs', 1], undefined))).toBe('runs holds 1 runs; the both algorithm has 2');
   });
 
   it('keeps a refusal on one line whatever the record holds', () => {
     expect(problemOf(VALID, 'a\nb\u001b[31m')).toBe('it is stored under "a\\nb\\u001b[31m", not a run id');
-    expect(problemOf(withField(VALID, ['settings', 'algo'], 'x\ny'))).toBe(`settings: algo=x\\u000ay must be one of ${ALGORITHMS.join(', ')}`);
+    expect(problemOf(withField(VALID, ['settings', 'algo'], 'x\ny'))).toBe(
+      `settings: algo=x\\u000ay must be one of ${ALGORITHMS.join(', ')}`,
+    );
   });
 
   it('gives a value or a one-line reason for any input, never a throw', () => {
     fc.assert(
-      fc.property(fc.anything({ withNullPrototype: true, withTypedArray: true, withSparseArray: true, withBoxedValues: true, withMap: true, withSet: true, withDate: true }), fc.string(), (value, key) => {
-        expectValueOrOneLine(() => savedRunFrom(value, key, vocab));
-        expectValueOrOneLine(() => savedRunFrom(value, 'run-1', vocab));
-      }),
+      fc.property(
+        fc.anything({
+          withNullPrototype: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withDate: true,
+        }),
+        fc.string(),
+        (value, key) => {
+          expectValueOrOneLine(() => savedRunFrom(value, key, vocab));
+          expectValueOrOneLine(() => savedRunFrom(value, 'run-1', vocab));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('gives a value or a one-line reason for a valid record with any one field damaged', () => {
     const paths: (string | number)[][] = [
-      ['id'], ['settings'], ['updates'], ['savedAt'], ['curves'], ['runs'],
+      ['id'],
+      ['settings'],
+      ['updates'],
+      ['savedAt'],
+      ['curves'],
+      ['runs'],
       ...Object.keys(MICRO_SETTINGS).map((k) => ['settings', k]),
-      ['curves', 0], ['curves', 1, 'update'], ['curves', 0, 'evalSeen'], ['curves', 0, 'skipped'], ['curves', 0, 'run'],
-      ['runs', 0], ['runs', 0, 'id'], ['runs', 0, 'current'], ['runs', 0, 'reference'],
+      ['curves', 0],
+      ['curves', 1, 'update'],
+      ['curves', 0, 'evalSeen'],
+      ['curves', 0, 'skipped'],
+      ['curves', 0, 'run'],
+      ['runs', 0],
+      ['runs', 0, 'id'],
+      ['runs', 0, 'current'],
+      ['runs', 0, 'reference'],
     ];
     const odd = fc.oneof(
       fc.anything({ withNullPrototype: true, withTypedArray: true, withBoxedValues: true }),
-      fc.constantFrom(null, undefined, 1e308, -1, 0, Number.NaN, Infinity, '', '1', [], {}, new Uint8Array(0), 'both', 'tiny', { toString: 1 }),
+      fc.constantFrom(
+        null,
+        undefined,
+        1e308,
+        -1,
+        0,
+        Number.NaN,
+        Infinity,
+        '',
+        '1',
+        [],
+        {},
+        new Uint8Array(0),
+        'both',
+        'tiny',
+        { toString: 1 },
+      ),
     );
     fc.assert(
       fc.property(fc.constantFrom(...paths), odd, fc.boolean(), (path, v, both) => {
-        expectValueOrOneLine(() => savedRunFrom(withField(both && path[0] !== 'curves' ? BOTH : VALID, path, v), 'run-1', vocab));
+        expectValueOrOneLine(() =>
+          savedRunFrom(withField(both && path[0] !== 'curves' ? BOTH : VALID, path, v), 'run-1', vocab),
+        );
       }),
       { numRuns: 300 },
     );
@@ -220,7 +362,9 @@ describe('the records a store keeps', () => {
   it('drops the oldest past the limit, records with no usable time first', () => {
     const entries = Array.from({ length: 7 }, (_, i) => ({ key: `r${i}`, savedAt: 1000 + i }));
     expect(runsToDrop(entries)).toEqual(['r1', 'r0']);
-    expect(runsToDrop([...entries, { key: 'bad', savedAt: 'yesterday' }, { key: 'nan', savedAt: Number.NaN }])).toEqual(['r1', 'r0', 'bad', 'nan']);
+    expect(runsToDrop([...entries, { key: 'bad', savedAt: 'yesterday' }, { key: 'nan', savedAt: Number.NaN }])).toEqual(
+      ['r1', 'r0', 'bad', 'nan'],
+    );
     expect(runsToDrop(entries.slice(0, MAX_SAVED_RUNS))).toEqual([]);
   });
 });

@@ -12,7 +12,15 @@ import { configDifference, presetConfig } from '../model/config.ts';
 import { checkConfig, currentAlgoName, TRAIN_SETTINGS } from '../rl/config.ts';
 import { MAX_RUN_UPDATES, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { RunId, SavedRunInfo, UpdateMetrics } from './protocol.ts';
-import { PAGE_TRAIN_KEYS, SETTING_KEYS, runIdsOf, settingsFrom, trainConfigOf, type PageTrainKey, type Settings } from './settings.ts';
+import {
+  PAGE_TRAIN_KEYS,
+  SETTING_KEYS,
+  runIdsOf,
+  settingsFrom,
+  trainConfigOf,
+  type PageTrainKey,
+  type Settings,
+} from './settings.ts';
 
 export const MAX_SAVED_RUNS = 5;
 /** The latest time a record may say it was saved at (the largest a Date holds, in ms). */
@@ -66,7 +74,8 @@ function own(record: Record<string, unknown>, key: string): unknown {
 }
 
 function integerIn(v: unknown, min: number, max: number, what: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) refuse(`${what} is ${show(v)}, not a whole number in [${min}, ${max}]`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    refuse(`${what} is ${show(v)}, not a whole number in [${min}, ${max}]`);
   return v;
 }
 
@@ -123,7 +132,8 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
     const x = kind === 'added number?' && own(v, field) === undefined ? null : own(v, field);
     const at = `${where}.${field}`;
     if (kind === 'run') {
-      if (typeof x !== 'string' || !(runs as readonly string[]).includes(currentAlgoName(x))) refuse(`${at} is ${show(x)}, not one of this run's algorithms (${runs.join(', ')})`);
+      if (typeof x !== 'string' || !(runs as readonly string[]).includes(currentAlgoName(x)))
+        refuse(`${at} is ${show(x)}, not one of this run's algorithms (${runs.join(', ')})`);
       out[field] = currentAlgoName(x);
       continue;
     } else if (kind === 'update') {
@@ -141,16 +151,21 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
 function addedLater(key: keyof Settings): boolean {
   // A run saved before the page had a world choice played the household, the default.
   if (key === 'env') return true;
-  return (PAGE_TRAIN_KEYS as readonly string[]).includes(key) && TRAIN_SETTINGS[key as PageTrainKey].before !== undefined;
+  return (
+    (PAGE_TRAIN_KEYS as readonly string[]).includes(key) && TRAIN_SETTINGS[key as PageTrainKey].before !== undefined
+  );
 }
 
 function settingsOf(v: unknown): Settings {
   if (!isRecord(v)) refuse(`settings is ${show(v)}, not an object`);
   // A training setting added after a run was saved (its table row has a `before` value) reads as that value.
-  for (const key of SETTING_KEYS) if (own(v, key) === undefined && !addedLater(key)) refuse(`settings.${key} is missing`);
+  for (const key of SETTING_KEYS)
+    if (own(v, key) === undefined && !addedLater(key)) refuse(`settings.${key} is missing`);
   // A run saved before its algorithm was renamed goes on under today's name (rl/config.ts, FORMER_ALGO_NAMES).
   const { settings, notices: all } = settingsFrom(v);
-  const notices = all.filter((n) => !(n.key === 'algo' && currentAlgoName(n.value) === settings.algo && n.value !== settings.algo));
+  const notices = all.filter(
+    (n) => !(n.key === 'algo' && currentAlgoName(n.value) === settings.algo && n.value !== settings.algo),
+  );
   if (notices.length > 0) refuse(`settings: ${notices[0].key}=${notices[0].value} ${notices[0].reason}`);
   try {
     checkConfig(trainConfigOf(settings));
@@ -191,9 +206,12 @@ function runFilesOf(v: unknown, settings: Settings, updates: number, vocab: Voca
     } catch (err) {
       refuse(`the ${id} checkpoint: ${messageOf(err)}`);
     }
-    if (meta.algo !== id || meta.seed !== settings.seed) refuse(`the ${id} checkpoint is of ${meta.algo} seed ${meta.seed}, the settings say ${id} seed ${settings.seed}`);
-    if ((meta.env ?? 'household') !== settings.env) refuse(`the ${id} checkpoint played the ${meta.env ?? 'household'}, the settings say the ${settings.env}`);
-    if (meta.updates !== updates) refuse(`the ${id} checkpoint is at update ${meta.updates}, the record says ${updates}`);
+    if (meta.algo !== id || meta.seed !== settings.seed)
+      refuse(`the ${id} checkpoint is of ${meta.algo} seed ${meta.seed}, the settings say ${id} seed ${settings.seed}`);
+    if ((meta.env ?? 'household') !== settings.env)
+      refuse(`the ${id} checkpoint played the ${meta.env ?? 'household'}, the settings say the ${settings.env}`);
+    if (meta.updates !== updates)
+      refuse(`the ${id} checkpoint is at update ${meta.updates}, the record says ${updates}`);
     return { id, current: own(files, 'current') as Uint8Array, reference: own(files, 'reference') as Uint8Array };
   });
 }
@@ -206,12 +224,16 @@ function savedRunOf(value: unknown, key: string, vocabOf: VocabularyOf): SavedRu
   const settings = settingsOf(own(value, 'settings'));
   const updates = integerIn(own(value, 'updates'), 1, MAX_RUN_UPDATES, 'updates');
   const savedAt = own(value, 'savedAt');
-  if (typeof savedAt !== 'number' || !(savedAt >= 0 && savedAt <= MAX_TIME)) refuse(`savedAt is ${show(savedAt)}, not a time`);
+  if (typeof savedAt !== 'number' || !(savedAt >= 0 && savedAt <= MAX_TIME))
+    refuse(`savedAt is ${show(savedAt)}, not a time`);
   const ids = runIdsOf(settings.algo);
   const curvesValue = own(value, 'curves');
   if (!Array.isArray(curvesValue)) refuse(`curves is ${show(curvesValue)}, not a list`);
   // A point per run and update, and the warm start's evaluation (update 0).
-  if (curvesValue.length > (updates + 1) * ids.length) refuse(`curves holds ${curvesValue.length} points, more than ${updates} updates and the warm start of ${ids.length} run(s) give`);
+  if (curvesValue.length > (updates + 1) * ids.length)
+    refuse(
+      `curves holds ${curvesValue.length} points, more than ${updates} updates and the warm start of ${ids.length} run(s) give`,
+    );
   const curves = curvesValue.map((m, i) => metricsFrom(m, `curves[${i}]`, ids, updates));
   const runs = runFilesOf(own(value, 'runs'), settings, updates, vocabOf(settings.env));
   return { id, settings, updates, savedAt, curves, runs };
@@ -219,7 +241,10 @@ function savedRunOf(value: unknown, key: string, vocabOf: VocabularyOf): SavedRu
 
 /** Control characters (a newline, an ANSI escape) shown as escapes, so that a refusal stays one line. */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

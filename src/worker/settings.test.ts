@@ -33,12 +33,19 @@ function arbitrarySettings(): fc.Arbitrary<Settings> {
   const numbers = Object.fromEntries(
     numericKeys.map((k) => {
       const spec = NUMBER_SPECS[k];
-      const arb = spec.kind === 'real'
-        ? fc
-            .double({ min: spec.min, max: spec.max, maxExcluded: spec.belowMax, noNaN: true, noDefaultInfinity: true })
-            // A value that rounds to 0 in float32 is no valid setting: it reads as 0.
-            .map((x) => (Object.is(x, -0) || Math.fround(x) === 0 ? 0 : x))
-        : fc.integer({ min: spec.min, max: spec.max });
+      const arb =
+        spec.kind === 'real'
+          ? fc
+              .double({
+                min: spec.min,
+                max: spec.max,
+                maxExcluded: spec.belowMax,
+                noNaN: true,
+                noDefaultInfinity: true,
+              })
+              // A value that rounds to 0 in float32 is no valid setting: it reads as 0.
+              .map((x) => (Object.is(x, -0) || Math.fround(x) === 0 ? 0 : x))
+          : fc.integer({ min: spec.min, max: spec.max });
       return [k, arb];
     }),
   ) as Record<NumericKey, fc.Arbitrary<number>>;
@@ -72,35 +79,61 @@ describe('URL hash', () => {
   it('reads a hand-written hash', () => {
     const { settings, notices } = parseHash('#lambda=0.25&beta=2&algo=grpo&group=6&lr=1e-4&backend=cpu');
     expect(notices).toEqual([]);
-    expect(settings).toEqual({ ...DEFAULT_SETTINGS, lambda: 0.25, beta: 2, algo: 'grpo', groupSize: 6, lr: 1e-4, backend: 'cpu' });
+    expect(settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      lambda: 0.25,
+      beta: 2,
+      algo: 'grpo',
+      groupSize: 6,
+      lr: 1e-4,
+      backend: 'cpu',
+    });
   });
 
   it('takes the preset first, so the other keys default to that preset', () => {
     const { settings } = parseHash('#seed=3&preset=micro');
     expect(settings).toEqual({ ...defaultSettings('micro'), seed: 3 });
     expect(settings).toMatchObject({ groupSize: 4, tasksPerUpdate: 2, maxSteps: 8, history: 8 });
-    expect(DEFAULT_SETTINGS).toMatchObject({ preset: 'tiny', groupSize: 8, tasksPerUpdate: 4, evalEvery: 10, evalEpisodes: 134 });
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      preset: 'tiny',
+      groupSize: 8,
+      tasksPerUpdate: 4,
+      evalEvery: 10,
+      evalEpisodes: 134,
+    });
     expect(DEFAULT_SETTINGS.lambda).toBeGreaterThanOrEqual(0.1);
   });
 
   it('keeps the first of two presets, and takes the defaults of that preset', () => {
     const { settings, notices } = parseHash('#preset=micro&preset=tiny');
     expect(settings).toEqual(defaultSettings('micro'));
-    expect(notices).toEqual([{ key: 'preset', value: 'tiny', reason: 'appears twice', message: 'appears twice; the first value is kept' }]);
+    expect(notices).toEqual([
+      { key: 'preset', value: 'tiny', reason: 'appears twice', message: 'appears twice; the first value is kept' },
+    ]);
     // A first value that is not a preset is the one kept too: the default preset, with a notice for each.
     const bad = parseHash('#preset=huge&preset=micro');
     expect(bad.settings).toEqual(DEFAULT_SETTINGS);
-    expect(bad.notices.map((n) => [n.value, n.reason])).toEqual([['huge', `must be one of ${PRESET_NAMES.join(', ')}`], ['micro', 'appears twice']]);
+    expect(bad.notices.map((n) => [n.value, n.reason])).toEqual([
+      ['huge', `must be one of ${PRESET_NAMES.join(', ')}`],
+      ['micro', 'appears twice'],
+    ]);
   });
 
-  it('keeps the first value of every key, with the kept preset\'s defaults for the keys not given', () => {
-    const hashPairs = (s: Settings, keys: readonly (keyof Settings)[]) => formatHash(s).slice(1).split('&').filter((_, i) => keys.includes(SETTING_KEYS[i]));
+  it("keeps the first value of every key, with the kept preset's defaults for the keys not given", () => {
+    const hashPairs = (s: Settings, keys: readonly (keyof Settings)[]) =>
+      formatHash(s)
+        .slice(1)
+        .split('&')
+        .filter((_, i) => keys.includes(SETTING_KEYS[i]));
     fc.assert(
       fc.property(arbitrarySettings(), arbitrarySettings(), fc.subarray([...SETTING_KEYS]), (first, second, given) => {
         const keys: (keyof Settings)[] = ['preset', ...given.filter((k) => k !== 'preset')];
         const parsed = parseHash(`#${[...hashPairs(first, keys), ...hashPairs(second, keys)].join('&')}`);
         const kept = Object.fromEntries(keys.map((k) => [k, first[k]]));
-        expect(parsed.settings).toEqual({ ...defaultSettings(first.preset, keys.includes('env') ? first.env : 'household'), ...kept });
+        expect(parsed.settings).toEqual({
+          ...defaultSettings(first.preset, keys.includes('env') ? first.env : 'household'),
+          ...kept,
+        });
         expect(parsed.notices.map((n) => n.reason)).toEqual(keys.map(() => 'appears twice'));
       }),
       { numRuns: 300 },
@@ -108,7 +141,9 @@ describe('URL hash', () => {
   });
 
   it('falls back per key with a notice for malformed and out-of-range values', () => {
-    const { settings, notices } = parseHash('#lambda=abc&beta=-1&group=2.5&algo=ppo&temp=Infinity&seed=0x10&kl=&lr=0.002');
+    const { settings, notices } = parseHash(
+      '#lambda=abc&beta=-1&group=2.5&algo=ppo&temp=Infinity&seed=0x10&kl=&lr=0.002',
+    );
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, lr: 0.002 });
     expect(notices.map((n) => [n.key, n.value])).toEqual([
       ['lambda', 'abc'],
@@ -134,20 +169,38 @@ describe('URL hash', () => {
     expect(formatHash(shop.settings)).toMatch(/^#env=shop&preset=micro&/);
     const bad = parseHash('#env=webshop&preset=micro&lr=0.002');
     expect(bad.settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
-    expect(bad.notices.map((n) => `${n.key}=${n.value} ${n.message}`)).toEqual(['env=webshop must be one of household, shop; keeping the default household']);
-    expect(parseHash('#env=shop&env=household').notices.map((n) => [n.value, n.reason])).toEqual([['household', 'appears twice']]);
-    expect(parseHash('#env=').notices.map((n) => n.message)).toEqual(['must be one of household, shop; keeping the default household']);
-    expect(settingsFrom({ ...DEFAULT_SETTINGS, env: 7 }).notices.map((n) => n.message)).toEqual(['is not a string; keeping the default household']);
+    expect(bad.notices.map((n) => `${n.key}=${n.value} ${n.message}`)).toEqual([
+      'env=webshop must be one of household, shop; keeping the default household',
+    ]);
+    expect(parseHash('#env=shop&env=household').notices.map((n) => [n.value, n.reason])).toEqual([
+      ['household', 'appears twice'],
+    ]);
+    expect(parseHash('#env=').notices.map((n) => n.message)).toEqual([
+      'must be one of household, shop; keeping the default household',
+    ]);
+    expect(settingsFrom({ ...DEFAULT_SETTINGS, env: 7 }).notices.map((n) => n.message)).toEqual([
+      'is not a string; keeping the default household',
+    ]);
   });
 
-  it('keeps the world, algorithm, seed and backend when the preset\'s defaults are taken', () => {
+  it("keeps the world, algorithm, seed and backend when the preset's defaults are taken", () => {
     const s: Settings = { ...defaultSettings('micro', 'shop'), algo: 'grpo', seed: 7, backend: 'cpu', lr: 0.002 };
-    expect(presetDefaultsKeeping(s, 'tiny')).toEqual({ ...defaultSettings('tiny', 'shop'), algo: 'grpo', seed: 7, backend: 'cpu' });
+    expect(presetDefaultsKeeping(s, 'tiny')).toEqual({
+      ...defaultSettings('tiny', 'shop'),
+      algo: 'grpo',
+      seed: 7,
+      backend: 'cpu',
+    });
     expect(presetDefaultsKeeping(s).lr).toBe(defaultSettings('micro').lr);
-    expect(presetDefaultsKeeping(s, 'micro', 'household')).toEqual({ ...defaultSettings('micro'), algo: 'grpo', seed: 7, backend: 'cpu' });
+    expect(presetDefaultsKeeping(s, 'micro', 'household')).toEqual({
+      ...defaultSettings('micro'),
+      algo: 'grpo',
+      seed: 7,
+      backend: 'cpu',
+    });
   });
 
-  it('takes a world\'s own training defaults, as the command line does, the page\'s micro cut aside', () => {
+  it("takes a world's own training defaults, as the command line does, the page's micro cut aside", () => {
     const world = rlWorldOf(environmentOf('shop')).trainDefaults;
     expect(Object.keys(world).length).toBeGreaterThan(0);
     for (const preset of PRESET_NAMES) {
@@ -157,16 +210,24 @@ describe('URL hash', () => {
       const config = trainConfigOf(shop);
       for (const [key, value] of Object.entries(world)) expect(config[key as keyof typeof config]).toBe(value);
       // The household keeps the preset's values: links written before the world choice mean what they meant.
-      expect(trainConfigOf(defaultSettings(preset))).toMatchObject({ maxCommandTokens: defaultConfig(preset).maxCommandTokens, maxSkillTokens: defaultConfig(preset).maxSkillTokens });
+      expect(trainConfigOf(defaultSettings(preset))).toMatchObject({
+        maxCommandTokens: defaultConfig(preset).maxCommandTokens,
+        maxSkillTokens: defaultConfig(preset).maxSkillTokens,
+      });
     }
     // The world read first: a hash's other keys default to the shop's values whatever their order.
-    expect(parseHash('#preset=micro&lr=0.002&env=shop').settings).toEqual({ ...defaultSettings('micro', 'shop'), lr: 0.002 });
+    expect(parseHash('#preset=micro&lr=0.002&env=shop').settings).toEqual({
+      ...defaultSettings('micro', 'shop'),
+      lr: 0.002,
+    });
   });
 
   it('runs an algorithm named by its former name, with a notice', () => {
     const { settings, notices } = parseHash('#algo=seed-shuffled&lr=0.002');
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, algo: 'seed-sibling', lr: 0.002 });
-    expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([['algo', 'seed-shuffled', 'is the former name of seed-sibling; using seed-sibling']]);
+    expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([
+      ['algo', 'seed-shuffled', 'is the former name of seed-sibling; using seed-sibling'],
+    ]);
   });
 
   it('survives garbage: unknown keys, bad escapes, repeated keys', () => {
@@ -198,18 +259,45 @@ describe('URL hash', () => {
     const { settings, notices } = parseHash(`#${Array.from({ length: 25_000 }, (_, i) => `k${i}=1`).join('&')}&beta=3`);
     expect(settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
     expect(notices.map((n) => n.key)).toEqual(['k0', 'k1', 'k2', 'k3', 'k4', '']);
-    expect(notices[MAX_UNKNOWN_KEY_NOTICES]).toEqual({ key: '', value: '', reason: 'and 24995 more keys that are not a setting', message: 'and 24995 more keys that are not a setting; ignored', more: 24995 });
-    expect(parseHash('#a=1&b=2&c=3&d=4&e=5&f=6').notices[5].message).toBe('and 1 more key that is not a setting; ignored');
+    expect(notices[MAX_UNKNOWN_KEY_NOTICES]).toEqual({
+      key: '',
+      value: '',
+      reason: 'and 24995 more keys that are not a setting',
+      message: 'and 24995 more keys that are not a setting; ignored',
+      more: 24995,
+    });
+    expect(parseHash('#a=1&b=2&c=3&d=4&e=5&f=6').notices[5].message).toBe(
+      'and 1 more key that is not a setting; ignored',
+    );
   });
 
   it('never throws and always yields valid settings on arbitrary text', () => {
     const hashLike = fc
-      .array(fc.tuple(fc.oneof(fc.constantFrom(...SETTING_KEYS.map((k) => formatHash(DEFAULT_SETTINGS).slice(1).split('&')[SETTING_KEYS.indexOf(k)].split('=')[0])), fc.string()), fc.string({ unit: 'binary' })), { maxLength: 30 })
+      .array(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom(
+              ...SETTING_KEYS.map(
+                (k) => formatHash(DEFAULT_SETTINGS).slice(1).split('&')[SETTING_KEYS.indexOf(k)].split('=')[0],
+              ),
+            ),
+            fc.string(),
+          ),
+          fc.string({ unit: 'binary' }),
+        ),
+        { maxLength: 30 },
+      )
       .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), hashLike), (text) => {
         const { settings, notices } = parseHash(text);
-        for (const n of notices) expect([typeof n.key, typeof n.value, typeof n.message, typeof n.reason]).toEqual(['string', 'string', 'string', 'string']);
+        for (const n of notices)
+          expect([typeof n.key, typeof n.value, typeof n.message, typeof n.reason]).toEqual([
+            'string',
+            'string',
+            'string',
+            'string',
+          ]);
         for (const k of numericKeys) {
           const spec = NUMBER_SPECS[k];
           expect(settings[k]).toBeGreaterThanOrEqual(spec.min);
@@ -226,9 +314,17 @@ describe('URL hash', () => {
 describe('defaults', () => {
   it('paper values are the ones docs/seed-loss.md gives', () => {
     const p = withPaperValues(DEFAULT_SETTINGS);
-    expect([p.lambda, p.beta, p.groupSize, p.tasksPerUpdate, p.clip, p.klCoef, p.history, p.maxSteps, p.evalTemperature]).toEqual([
-      0.01, 5, 8, 16, 0.2, 0.01, 5, 30, 0.4,
-    ]);
+    expect([
+      p.lambda,
+      p.beta,
+      p.groupSize,
+      p.tasksPerUpdate,
+      p.clip,
+      p.klCoef,
+      p.history,
+      p.maxSteps,
+      p.evalTemperature,
+    ]).toEqual([0.01, 5, 8, 16, 0.2, 0.01, 5, 30, 0.4]);
     expect(p.lr).toBe(1e-6);
     expect(p.decoding).toBe('free');
     expect(p.seed).toBe(DEFAULT_SETTINGS.seed);
@@ -246,7 +342,13 @@ describe('defaults', () => {
 
 describe('stored settings', () => {
   it('refuses a value of the wrong type rather than converting it', () => {
-    const { settings, notices } = settingsFrom({ ...DEFAULT_SETTINGS, lambda: '0.5', preset: 3, algo: { toString: 1 }, beta: null });
+    const { settings, notices } = settingsFrom({
+      ...DEFAULT_SETTINGS,
+      lambda: '0.5',
+      preset: 3,
+      algo: { toString: 1 },
+      beta: null,
+    });
     expect(settings).toEqual(DEFAULT_SETTINGS);
     expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([
       ['preset', 'number 3', 'is not a string; keeping the default tiny'],
@@ -260,16 +362,23 @@ describe('stored settings', () => {
 
   it('reads any stored value without throwing', () => {
     fc.assert(
-      fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true }), fc.dictionary(fc.constantFrom(...SETTING_KEYS), fc.anything({ withNullPrototype: true })), (value, record) => {
-        settingsFrom(value);
-        settingsFrom(record);
-      }),
+      fc.property(
+        fc.anything({ withNullPrototype: true, withBoxedValues: true }),
+        fc.dictionary(fc.constantFrom(...SETTING_KEYS), fc.anything({ withNullPrototype: true })),
+        (value, record) => {
+          settingsFrom(value);
+          settingsFrom(record);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('keeps valid stored settings and repairs damaged ones', () => {
-    expect(settingsFrom({ ...DEFAULT_SETTINGS, lambda: 0.2 })).toEqual({ settings: { ...DEFAULT_SETTINGS, lambda: 0.2 }, notices: [] });
+    expect(settingsFrom({ ...DEFAULT_SETTINGS, lambda: 0.2 })).toEqual({
+      settings: { ...DEFAULT_SETTINGS, lambda: 0.2 },
+      notices: [],
+    });
     const repaired = settingsFrom({ lambda: 'x', beta: 3, unknown: 1 });
     expect(repaired.settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
     expect(repaired.notices.map((n) => n.key)).toEqual(['lambda']);

@@ -16,7 +16,15 @@ import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
 import { isEnvironmentName } from '../env/environment.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { parseDecimal, writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
-import { ALGOS, PAPER_CONFIG, TRAIN_SETTINGS, currentAlgoName, defaultConfig, type Algo, type TrainConfig } from '../rl/config.ts';
+import {
+  ALGOS,
+  PAPER_CONFIG,
+  TRAIN_SETTINGS,
+  currentAlgoName,
+  defaultConfig,
+  type Algo,
+  type TrainConfig,
+} from '../rl/config.ts';
 import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
@@ -106,7 +114,15 @@ export const CHOICE_SPECS: Readonly<Record<ChoiceKey, ChoiceSpec>> = {
 };
 
 /** Order of keys in the hash. */
-export const SETTING_KEYS: readonly (keyof Settings)[] = ['env', 'preset', 'algo', ...PAGE_TRAIN_KEYS, 'decoding', ...PAGE_NUMBER_KEYS, 'backend'];
+export const SETTING_KEYS: readonly (keyof Settings)[] = [
+  'env',
+  'preset',
+  'algo',
+  ...PAGE_TRAIN_KEYS,
+  'decoding',
+  ...PAGE_NUMBER_KEYS,
+  'backend',
+];
 
 /**
  * The page's defaults: the trainer's defaults for the preset (rl/config.ts, where the tiny presets differ from
@@ -140,7 +156,9 @@ function pageValues(c: TrainConfig): Pick<Settings, PageTrainKey | 'decoding'> {
  */
 export function defaultSettings(preset: PresetName = 'tiny', env: EnvironmentName = 'household'): Settings {
   const world = WORLD_TRAIN_DEFAULTS[env];
-  const worldValues = Object.fromEntries(PAGE_TRAIN_KEYS.filter((k) => world[k] !== undefined).map((k) => [k, world[k]]));
+  const worldValues = Object.fromEntries(
+    PAGE_TRAIN_KEYS.filter((k) => world[k] !== undefined).map((k) => [k, world[k]]),
+  );
   return {
     env,
     preset,
@@ -244,7 +262,10 @@ export function parseHash(hash: string): ParsedHash {
   // The first value of a key is the one used, the preset's and the world's too: the defaults follow those kept.
   const first = entries.find(([key]) => key === 'preset')?.[1];
   const world = entries.find(([key]) => key === 'env')?.[1];
-  const settings = defaultSettings(first !== undefined && isPresetName(first) ? first : DEFAULT_SETTINGS.preset, world !== undefined && isEnvironmentName(world) ? world : DEFAULT_SETTINGS.env);
+  const settings = defaultSettings(
+    first !== undefined && isPresetName(first) ? first : DEFAULT_SETTINGS.preset,
+    world !== undefined && isEnvironmentName(world) ? world : DEFAULT_SETTINGS.env,
+  );
   const seen = new Set<string>();
   let unknown = 0;
   for (const [key, value] of entries) {
@@ -266,7 +287,10 @@ export function parseHash(hash: string): ParsedHash {
         settings.algo = renamed as Algorithm;
         notices.push(notice(key, value, `is the former name of ${renamed}`, `using ${renamed}`));
       } else if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
-      else notices.push(notice(key, value, `must be one of ${options.join(', ')}`, `keeping the default ${String(settings[name])}`));
+      else
+        notices.push(
+          notice(key, value, `must be one of ${options.join(', ')}`, `keeping the default ${String(settings[name])}`),
+        );
       continue;
     }
     const n = parseDecimal(value);
@@ -297,7 +321,11 @@ export function formatHash(s: Settings): string {
 export const RESET_KEYS: ReadonlySet<keyof Settings> = new Set(['env', 'preset', 'algo', 'seed', 'backend']);
 
 /** A preset's defaults in a world for a run that keeps the other choices a person made (algorithm, seed, backend). */
-export function presetDefaultsKeeping(s: Settings, preset: PresetName = s.preset, env: EnvironmentName = s.env): Settings {
+export function presetDefaultsKeeping(
+  s: Settings,
+  preset: PresetName = s.preset,
+  env: EnvironmentName = s.env,
+): Settings {
   return { ...defaultSettings(preset, env), algo: s.algo, seed: s.seed, backend: s.backend };
 }
 
@@ -317,13 +345,28 @@ export function settingsFrom(value: unknown): ParsedHash {
   for (const key of SETTING_KEYS) {
     const v = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
     if (v === undefined) continue;
-    if (typeof v === (isNumericKey(key) ? 'number' : 'string')) parts.push(`${hashOf(key)}=${encodeURIComponent(wellFormed(String(v)))}`);
+    if (typeof v === (isNumericKey(key) ? 'number' : 'string'))
+      parts.push(`${hashOf(key)}=${encodeURIComponent(wellFormed(String(v)))}`);
     else wrongType.push([key, v]);
   }
   const { settings, notices } = parseHash(parts.join('&'));
   for (const [key, v] of wrongType) {
-    const label = typeof v === 'object' ? (v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object') : `${typeof v} ${String(v)}`;
-    notices.push(notice(hashOf(key), label, `is not a ${isNumericKey(key) ? 'number' : 'string'}`, `keeping the default ${String(settings[key])}`));
+    const label =
+      typeof v === 'object'
+        ? v === null
+          ? 'null'
+          : Array.isArray(v)
+            ? 'an array'
+            : 'an object'
+        : `${typeof v} ${String(v)}`;
+    notices.push(
+      notice(
+        hashOf(key),
+        label,
+        `is not a ${isNumericKey(key) ? 'number' : 'string'}`,
+        `keeping the default ${String(settings[key])}`,
+      ),
+    );
   }
   return { settings, notices };
 }

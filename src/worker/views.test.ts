@@ -25,16 +25,39 @@ const config = { ...defaultConfig('micro'), maxSteps: 3, history: 3 };
 async function twoTrajectories(): Promise<Trajectory[]> {
   const scene = generateScene('train', 0, TINY, 1);
   const backend = CpuBackend.fromSeed(model, 1);
-  const options = { maxSteps: 3, history: 3, temperature: 1, constrained: true, maxCommandTokens: 12, maxSkillTokens: 48 };
+  const options = {
+    maxSteps: 3,
+    history: 3,
+    temperature: 1,
+    constrained: true,
+    maxCommandTokens: 12,
+    maxSkillTokens: 48,
+  };
   return rollout(householdEnvironment(), backend, tok, [scene, scene], [0, 0], options, new Rng(2));
 }
 
 /** The fields of an update's state that the views read, after stage 3. */
 function stateAfterSkills(ts: Trajectory[], written: UpdateState['written'], used: UpdateState['used']): UpdateState {
   return {
-    update: 0, config, algo: 'seed', lossHyper: lossHyper('seed', config), stage: 3, scenes: ts.map((t) => t.scene), trajectories: ts,
-    rewards: new Float64Array([0, 0]), advantages: new Float64Array([0, 0]), groups: [{ task: 0, members: [0, 1], mean: 0, std: 0 }], written, used,
-    tokenOffsets: new Int32Array(0), inputs: null, loss: null, step: null, skipped: null, startedMs: 0, tokens: 0,
+    update: 0,
+    config,
+    algo: 'seed',
+    lossHyper: lossHyper('seed', config),
+    stage: 3,
+    scenes: ts.map((t) => t.scene),
+    trajectories: ts,
+    rewards: new Float64Array([0, 0]),
+    advantages: new Float64Array([0, 0]),
+    groups: [{ task: 0, members: [0, 1], mean: 0, std: 0 }],
+    written,
+    used,
+    tokenOffsets: new Int32Array(0),
+    inputs: null,
+    loss: null,
+    step: null,
+    skipped: null,
+    startedMs: 0,
+    tokens: 0,
   };
 }
 
@@ -48,7 +71,12 @@ describe('trajectory view', () => {
     expect(v.steps.map((s) => s.command)).toEqual(t.records.slice(1).map((r) => r.action));
     expect(v.tokens.length).toBe(t.lOld.length);
     for (const s of v.steps) {
-      expect(v.tokens.slice(s.tokenStart, s.tokenStart + s.tokenCount).filter((x) => x !== '<end>').join(' ')).toBe(tok.decode(tok.encode(s.command)).split(/\s+/).join(' '));
+      expect(
+        v.tokens
+          .slice(s.tokenStart, s.tokenStart + s.tokenCount)
+          .filter((x) => x !== '<end>')
+          .join(' '),
+      ).toBe(tok.decode(tok.encode(s.command)).split(/\s+/).join(' '));
       expect(v.tokens[s.tokenStart + s.tokenCount - 1]).toBe('<end>');
     }
     // A command's first word is a choice among several; within a command, the trie forces some tokens.
@@ -61,21 +89,82 @@ describe('trajectory view', () => {
 
   it('says which skill distillation used: its own, another trajectory’s, or the library’s', async () => {
     const ts = await twoTrajectories();
-    const own = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [A, B]), null, model.contextLength);
-    expect(own.skill).toMatchObject({ text: A.text, valid: true, repeats: null, origin: 'written', usedInstead: null, outcome: ts[0].won ? 'success' : 'failure' });
+    const own = trajectoryView(
+      tok,
+      'seed',
+      1,
+      2,
+      ts[0],
+      config,
+      stateAfterSkills(ts, [A, B], [A, B]),
+      null,
+      model.contextLength,
+    );
+    expect(own.skill).toMatchObject({
+      text: A.text,
+      valid: true,
+      repeats: null,
+      origin: 'written',
+      usedInstead: null,
+      outcome: ts[0].won ? 'success' : 'failure',
+    });
     const loop = { text: 'workflow: open the drawer 1, open the drawer 1, open the drawer 1.', ok: true, reason: '' };
-    const looping = trajectoryView(tok, 'seed', 1, 2, ts[0], config, stateAfterSkills(ts, [loop, B], [loop, B]), null, model.contextLength);
+    const looping = trajectoryView(
+      tok,
+      'seed',
+      1,
+      2,
+      ts[0],
+      config,
+      stateAfterSkills(ts, [loop, B], [loop, B]),
+      null,
+      model.contextLength,
+    );
     expect(looping.skill).toMatchObject({ valid: true, repeats: 'open the drawer 1' });
     expect(own.skill!.prompt.startsWith('<analyze> <task>')).toBe(true);
     for (const s of ts[0].records.slice(1)) expect(own.skill!.prompt).toContain(s.action);
 
-    const swapped = trajectoryView(tok, 'seed-sibling', 1, 2, ts[0], config, stateAfterSkills(ts, [A, B], [B, A]), null, model.contextLength);
-    expect(swapped.skill).toMatchObject({ text: A.text, origin: 'written', usedInstead: { text: B.text, valid: true } });
+    const swapped = trajectoryView(
+      tok,
+      'seed-sibling',
+      1,
+      2,
+      ts[0],
+      config,
+      stateAfterSkills(ts, [A, B], [B, A]),
+      null,
+      model.contextLength,
+    );
+    expect(swapped.skill).toMatchObject({
+      text: A.text,
+      origin: 'written',
+      usedInstead: { text: B.text, valid: true },
+    });
 
-    const library = trajectoryView(tok, 'seed-static', 1, 2, ts[1], config, stateAfterSkills(ts, [null, null], [B, B]), null, model.contextLength);
+    const library = trajectoryView(
+      tok,
+      'seed-static',
+      1,
+      2,
+      ts[1],
+      config,
+      stateAfterSkills(ts, [null, null], [B, B]),
+      null,
+      model.contextLength,
+    );
     expect(library.skill).toMatchObject({ text: B.text, origin: 'library', prompt: '', usedInstead: null });
 
-    const grpo = trajectoryView(tok, 'grpo', 1, 2, ts[1], config, stateAfterSkills(ts, [null, null], [null, null]), null, model.contextLength);
+    const grpo = trajectoryView(
+      tok,
+      'grpo',
+      1,
+      2,
+      ts[1],
+      config,
+      stateAfterSkills(ts, [null, null], [null, null]),
+      null,
+      model.contextLength,
+    );
     expect(grpo.skill).toBeNull();
   });
 });
@@ -87,8 +176,24 @@ describe('skill view', () => {
     const won = { ...ts[1], won: true };
     const odd = { text: 'go to the fridge 1 and open it', ok: false, reason: 'expected "workflow" or "avoid"' };
     const views = (written: UpdateState['written']) =>
-      [lost, won].map((t) => trajectoryView(tok, 'seed', 1, 2, t, config, stateAfterSkills([lost, won], written, written), null, model.contextLength).skill!);
-    expect(views([A, B]).map((v) => [v.outcome, v.kind])).toEqual([['failure', 'workflow'], ['success', 'avoid']]);
+      [lost, won].map(
+        (t) =>
+          trajectoryView(
+            tok,
+            'seed',
+            1,
+            2,
+            t,
+            config,
+            stateAfterSkills([lost, won], written, written),
+            null,
+            model.contextLength,
+          ).skill!,
+      );
+    expect(views([A, B]).map((v) => [v.outcome, v.kind])).toEqual([
+      ['failure', 'workflow'],
+      ['success', 'avoid'],
+    ]);
     expect(views([odd, odd]).map((v) => v.kind)).toEqual([null, null]);
   });
 });
@@ -97,8 +202,15 @@ describe('group view', () => {
   it('shows the group statistics the advantages were computed with, step-normalised ones included', async () => {
     const [a, b] = await twoTrajectories();
     // A won episode of 3 steps and a lost one of 1: step-normalised, the mean is (3 * 10 + 0) / 4 = 7.5, not 5.
-    const ts = [{ ...a, won: true, invalid: 0, records: a.records.slice(0, 4) }, { ...b, won: false, invalid: 0, records: b.records.slice(0, 2) }];
-    const st: UpdateState = { ...stateAfterSkills(ts, [null, null], [null, null]), config: { ...config, stepNormalised: 1 }, groups: [] };
+    const ts = [
+      { ...a, won: true, invalid: 0, records: a.records.slice(0, 4) },
+      { ...b, won: false, invalid: 0, records: b.records.slice(0, 2) },
+    ];
+    const st: UpdateState = {
+      ...stateAfterSkills(ts, [null, null], [null, null]),
+      config: { ...config, stepNormalised: 1 },
+      groups: [],
+    };
     expect(groupViews(st)).toBeNull();
     rewardsStage(st);
     const [g] = groupViews(st)!;
@@ -112,7 +224,14 @@ describe('group view', () => {
 
 describe('credit in the step-through', () => {
   it("shows the update's credit figures over its decision tokens once the loss ran", async () => {
-    const trainer = new Trainer({ backend: CpuBackend.fromSeed(model, 3), tokenizer: tok, algo: 'seed-static', config: { ...config, groupSize: 2, tasksPerUpdate: 2 }, seed: 4, world: householdRl(TINY) });
+    const trainer = new Trainer({
+      backend: CpuBackend.fromSeed(model, 3),
+      tokenizer: tok,
+      algo: 'seed-static',
+      config: { ...config, groupSize: 2, tasksPerUpdate: 2 },
+      seed: 4,
+      world: householdRl(TINY),
+    });
     trainer.staticLibrary = { any: [A.text] };
     for (let s = 0; s < 4; s++) await trainer.nextStage();
     const st = trainer.current!;
@@ -122,6 +241,11 @@ describe('credit in the step-through', () => {
     // Every trajectory has the library's skill: its decision tokens are exactly those with a choice.
     expect(d.decisionTokens).toBe(st.trajectories.reduce((n, t) => n + choiceTokens(t).reduce((m, c) => m + c, 0), 0));
     expect(d.decisionTokens).toBeGreaterThan(0);
-    expect(creditView(st)).toEqual({ decisionTokens: d.decisionTokens, corrDeltaExpert: d.corrDeltaExpert, meanDelta: d.meanDelta, meanGate: d.meanGate });
+    expect(creditView(st)).toEqual({
+      decisionTokens: d.decisionTokens,
+      corrDeltaExpert: d.corrDeltaExpert,
+      meanDelta: d.meanDelta,
+      meanGate: d.meanGate,
+    });
   });
 });

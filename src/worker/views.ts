@@ -14,7 +14,18 @@ import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
-import type { CreditView, GroupView, ParameterChange, RunId, SkillView, StepView, TokenScores, TokenTableExport, TrajectoryView, UpdateMetrics } from './protocol.ts';
+import type {
+  CreditView,
+  GroupView,
+  ParameterChange,
+  RunId,
+  SkillView,
+  StepView,
+  TokenScores,
+  TokenTableExport,
+  TrajectoryView,
+  UpdateMetrics,
+} from './protocol.ts';
 
 /** A trajectory as the page shows it, with whatever the update has computed for it so far. */
 export function trajectoryView(
@@ -34,7 +45,13 @@ export function trajectoryView(
   const tokens: string[] = [];
   t.commands.forEach((c, i) => {
     const record = t.records[i + 1];
-    steps.push({ command: record?.action ?? '', observation: record?.observation ?? '', valid: record?.valid ?? false, tokenStart: tokens.length, tokenCount: c.ids.length });
+    steps.push({
+      command: record?.action ?? '',
+      observation: record?.observation ?? '',
+      valid: record?.valid ?? false,
+      tokenStart: tokens.length,
+      tokenCount: c.ids.length,
+    });
     for (const id of c.ids) tokens.push(tok.token(id));
   });
   const i = t.index;
@@ -66,7 +83,13 @@ export function trajectoryView(
  * (rl/analyzer.ts); seed-static's library skill when the algorithm writes none; and the skill distillation
  * used instead, when that is another one (seed-sibling, seed-crossgame).
  */
-function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLength: number, observationTokens: number): SkillView | null {
+function skillView(
+  tok: Tokenizer,
+  t: Trajectory,
+  state: UpdateState,
+  contextLength: number,
+  observationTokens: number,
+): SkillView | null {
   const i = t.index;
   const written: WrittenSkill | null = state.written[i] ?? null;
   const used: WrittenSkill | null = state.used[i] ?? null;
@@ -76,9 +99,27 @@ function skillView(tok: Tokenizer, t: Trajectory, state: UpdateState, contextLen
   const reason = skill.ok ? null : skill.reason || 'unusable';
   const kind = skillKindOf(skill.text);
   const repeats = repeatedPhrase(skill.text);
-  if (!written) return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt: '', origin: 'library', usedInstead: null };
-  const prompt = tok.decode(analyzerContext(tok, episodeText(t), t.won, { maxLen: contextLength, reserve: state.config.maxSkillTokens + 1, maxObservationTokens: observationTokens }));
-  const usedInstead = used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
+  if (!written)
+    return {
+      text: skill.text,
+      valid: skill.ok,
+      reason,
+      repeats,
+      outcome,
+      kind,
+      prompt: '',
+      origin: 'library',
+      usedInstead: null,
+    };
+  const prompt = tok.decode(
+    analyzerContext(tok, episodeText(t), t.won, {
+      maxLen: contextLength,
+      reserve: state.config.maxSkillTokens + 1,
+      maxObservationTokens: observationTokens,
+    }),
+  );
+  const usedInstead =
+    used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
   return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt, origin: 'written', usedInstead };
 }
 
@@ -142,8 +183,12 @@ export function tokenTableOf(
 ): TokenTableExport {
   const loss = state.loss;
   const lStudent = loss?.lStudent ?? rescored;
-  if (!state.inputs || !lStudent) throw new Error('the per-token table exists once stage 4 (re-scoring) has run in the step-through, or stage 5 (loss)');
-  if (!hyper.gate) throw new Error('the loss JSON format has the gate always on; this run (seed-nogate) cannot be exported in it');
+  if (!state.inputs || !lStudent)
+    throw new Error(
+      'the per-token table exists once stage 4 (re-scoring) has run in the step-through, or stage 5 (loss)',
+    );
+  if (!hyper.gate)
+    throw new Error('the loss JSON format has the gate always on; this run (seed-nogate) cannot be exported in it');
   const inputs = state.inputs;
   const notes: TokenNote[] = [];
   for (const t of state.trajectories) {
@@ -151,12 +196,21 @@ export function tokenTableOf(
       for (const id of c.ids) {
         const k = notes.length;
         const note: TokenNote = { trajectory: t.index, step: step + 1, token: tok.token(id) };
-        if (loss) Object.assign(note, { delta: loss.delta[k], gate: loss.gate[k], coef: loss.coef[k], coef_grpo: loss.coefGrpo[k], coef_opd: loss.coefOpd[k], coef_kl: loss.coefKl[k] });
+        if (loss)
+          Object.assign(note, {
+            delta: loss.delta[k],
+            gate: loss.gate[k],
+            coef: loss.coef[k],
+            coef_grpo: loss.coefGrpo[k],
+            coef_opd: loss.coefOpd[k],
+            coef_kl: loss.coefKl[k],
+          });
         notes.push(note);
       }
     });
   }
-  if (notes.length !== lStudent.length) throw new Error(`the batch has ${lStudent.length} scored tokens, its commands ${notes.length}`);
+  if (notes.length !== lStudent.length)
+    throw new Error(`the batch has ${lStudent.length} scored tokens, its commands ${notes.length}`);
   const json = JSON.stringify(lossProblemToJson({ hyper, lStudent, inputs }, notes), null, 1);
   const columns: [string, (k: number) => number][] = [
     ['l_old', (k) => inputs.lOld[k]],
@@ -169,10 +223,18 @@ export function tokenTableOf(
   ];
   if (loss) {
     columns.push(['delta', (k) => loss.delta[k]], ['gate', (k) => loss.gate[k]], ['coef', (k) => loss.coef[k]]);
-    columns.push(['coef_grpo', (k) => loss.coefGrpo[k]], ['coef_opd', (k) => loss.coefOpd[k]], ['coef_kl', (k) => loss.coefKl[k]]);
+    columns.push(
+      ['coef_grpo', (k) => loss.coefGrpo[k]],
+      ['coef_opd', (k) => loss.coefOpd[k]],
+      ['coef_kl', (k) => loss.coefKl[k]],
+    );
   }
   const rows = [['trajectory', 'step', 'token', ...columns.map(([name]) => name)].join(',')];
-  notes.forEach((n, k) => rows.push([n.trajectory, n.step, csvText(n.token ?? ''), ...columns.map(([, get]) => shortestFloat32(get(k)))].join(',')));
+  notes.forEach((n, k) =>
+    rows.push(
+      [n.trajectory, n.step, csvText(n.token ?? ''), ...columns.map(([, get]) => shortestFloat32(get(k)))].join(','),
+    ),
+  );
   return { run, update: state.update + 1, stage: loss ? 5 : 4, json, csv: rows.join('\n') + '\n' };
 }
 
@@ -198,13 +260,46 @@ export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnse
 /** The curve's point at update 0: the warm start's evaluation, before any training (every training figure null). */
 export function warmStartPoint(run: RunId, evalSeen: number, evalUnseen: number): UpdateMetrics {
   return {
-    run, update: 0, episodes: 0, evalSeen, evalUnseen, successTrain: null, skipped: null, lambda: null, beta: null,
-    meanReward: null, L_GRPO: null, L_OPD: null, KL: null, total: null, meanDelta: null, meanGate: null, meanAbsDelta: null,
-    forcedShare: null, validSkillRate: null, degenerateSkillRate: null, skillFidelity: null, skillPlaceTrue: null,
-    skillPlaceFalse: null, corrDeltaAdvantage: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null,
-    corrDeltaExpert: null, zeroVarianceGroups: null, teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null,
-    validationKl: null, gradNorm: null, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null,
-    tokens: null, tokensPerSecond: null, wallMs: null,
+    run,
+    update: 0,
+    episodes: 0,
+    evalSeen,
+    evalUnseen,
+    successTrain: null,
+    skipped: null,
+    lambda: null,
+    beta: null,
+    meanReward: null,
+    L_GRPO: null,
+    L_OPD: null,
+    KL: null,
+    total: null,
+    meanDelta: null,
+    meanGate: null,
+    meanAbsDelta: null,
+    forcedShare: null,
+    validSkillRate: null,
+    degenerateSkillRate: null,
+    skillFidelity: null,
+    skillPlaceTrue: null,
+    skillPlaceFalse: null,
+    corrDeltaAdvantage: null,
+    corrDeltaAdvantageWon: null,
+    corrDeltaAdvantageLost: null,
+    corrDeltaExpert: null,
+    zeroVarianceGroups: null,
+    teacherNoSkill: null,
+    teacherOwnSkill: null,
+    teacherOtherSkill: null,
+    validationKl: null,
+    gradNorm: null,
+    gradNormGrpo: null,
+    gradNormOpd: null,
+    gradNormRatio: null,
+    meanDivergence: null,
+    tokens: null,
+    tokensPerSecond: null,
+    wallMs: null,
   };
 }
 
@@ -244,7 +339,8 @@ export function largestChanges(
     const view = views.find((v) => i >= v.offset && i < v.offset + v.size);
     if (!view) return { name: 'padding', index: [i], row: null, before: before[i], after: after[i] };
     const index = unravel(i - view.offset, view.shape);
-    const row = view.name === 'wte' ? `token “${tokenName(index[0])}”` : view.name === 'wpe' ? `position ${index[0]}` : null;
+    const row =
+      view.name === 'wte' ? `token “${tokenName(index[0])}”` : view.name === 'wpe' ? `position ${index[0]}` : null;
     return { name: view.name, index, row, before: before[i], after: after[i] };
   });
   return { largest, rms: Math.sqrt(sq / Math.max(1, after.length)) };

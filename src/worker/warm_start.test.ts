@@ -4,7 +4,14 @@
 import { existsSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeCheckpoint } from '../model/checkpoint.ts';
-import { PRESET_NAMES, presetConfig, shipsWarmStart, warmStartFile, warmStartPath, type PresetName } from '../model/config.ts';
+import {
+  PRESET_NAMES,
+  presetConfig,
+  shipsWarmStart,
+  warmStartFile,
+  warmStartPath,
+  type PresetName,
+} from '../model/config.ts';
 import { ENVIRONMENT_NAMES } from '../env/environment.ts';
 import { initParameters } from '../model/init.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
@@ -17,13 +24,22 @@ const tok = defaultTokenizer();
 
 function microCheckpoint(vocabHash = tok.hash): Uint8Array {
   const config = presetConfig('micro', tok.vocabSize);
-  return writeCheckpoint({ config, vocabHash, params: initParameters(config, 9), optimizer: null, metadata: { stage: 'warmstart' } });
+  return writeCheckpoint({
+    config,
+    vocabHash,
+    params: initParameters(config, 9),
+    optimizer: null,
+    metadata: { stage: 'warmstart' },
+  });
 }
 
 /** An engine whose host ships `bytes` as every preset's warm start. */
 function engineShipping(bytes: Uint8Array): Engine {
   const host = memoryHost();
-  host.warmStart = async (preset: PresetName) => ({ bytes, source: `the shipped warm start (${warmStartFile(preset)})` });
+  host.warmStart = async (preset: PresetName) => ({
+    bytes,
+    source: `the shipped warm start (${warmStartFile(preset)})`,
+  });
   return new Engine(host);
 }
 
@@ -31,7 +47,9 @@ describe('warm starts', () => {
   it('ship for exactly the presets listed', () => {
     for (const world of ENVIRONMENT_NAMES) {
       for (const preset of PRESET_NAMES) {
-        expect(`${world} ${preset}: ${existsSync(warmStartPath(preset, world))}`).toBe(`${world} ${preset}: ${shipsWarmStart(preset, world)}`);
+        expect(`${world} ${preset}: ${existsSync(warmStartPath(preset, world))}`).toBe(
+          `${world} ${preset}: ${shipsWarmStart(preset, world)}`,
+        );
         expect(warmStartPath(preset, world)).toBe(`public/${warmStartFile(preset, world)}`);
       }
     }
@@ -40,7 +58,9 @@ describe('warm starts', () => {
   it('a preset without one starts from seeded random weights and says so', async () => {
     const info = await new Engine(memoryHost()).start(TEST_SETTINGS, null);
     expect(info.initial.random).toBe(true);
-    expect(info.initial.source).toBe(`a seeded random initialisation, seed ${TEST_SETTINGS.seed} (no warm start ships for the micro preset)`);
+    expect(info.initial.source).toBe(
+      `a seeded random initialisation, seed ${TEST_SETTINGS.seed} (no warm start ships for the micro preset)`,
+    );
   });
 
   it('starts from a good one', async () => {
@@ -51,9 +71,18 @@ describe('warm starts', () => {
   it('refuses a web page, a truncated file and another vocabulary with a clear message, and recovers', async () => {
     const good = microCheckpoint();
     const cases: [Uint8Array, RegExp][] = [
-      [new TextEncoder().encode('<!doctype html>\n<html><body>SEED Playground</body></html>'), /^the shipped warm start \(warmstart-micro\.ckpt\) cannot be used: the server sent a web page \(HTML\) instead of a checkpoint/],
-      [good.subarray(0, good.length >> 1), /^the shipped warm start \(warmstart-micro\.ckpt\) cannot be used: .*truncated/],
-      [microCheckpoint('another-vocabulary'), /^the shipped warm start \(warmstart-micro\.ckpt\) cannot be used: .*vocabulary/],
+      [
+        new TextEncoder().encode('<!doctype html>\n<html><body>SEED Playground</body></html>'),
+        /^the shipped warm start \(warmstart-micro\.ckpt\) cannot be used: the server sent a web page \(HTML\) instead of a checkpoint/,
+      ],
+      [
+        good.subarray(0, good.length >> 1),
+        /^the shipped warm start \(warmstart-micro\.ckpt\) cannot be used: .*truncated/,
+      ],
+      [
+        microCheckpoint('another-vocabulary'),
+        /^the shipped warm start \(warmstart-micro\.ckpt\) cannot be used: .*vocabulary/,
+      ],
     ];
     for (const [bytes, message] of cases) {
       const host = memoryHost();

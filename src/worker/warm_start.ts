@@ -19,7 +19,8 @@ export interface WarmStarts {
 /** Why a warm-start file is no checkpoint, in words: a static host answers a missing file with its web page. */
 function badWarmStart(bytes: Uint8Array, err: unknown): string {
   const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
-  if (head.startsWith('<')) return 'the server sent a web page (HTML) instead of a checkpoint, so the file is probably missing from the site';
+  if (head.startsWith('<'))
+    return 'the server sent a web page (HTML) instead of a checkpoint, so the file is probably missing from the site';
   return messageOf(err);
 }
 

@@ -27,7 +27,16 @@ export function transposeKeys(keys: TransposedKeys, qkv: Float32Array, t0: numbe
  * The float64 loops take queries in blocks of 4 through dotRows, for the scores q.k and for att @ v (on
  * the value vectors transposed).
  */
-export function attentionForward(out: Floats, att: Floats, qkv: Floats, t0: number, t1: number, C: number, NH: number, keys?: TransposedKeys): void {
+export function attentionForward(
+  out: Floats,
+  att: Floats,
+  qkv: Floats,
+  t0: number,
+  t1: number,
+  C: number,
+  NH: number,
+  keys?: TransposedKeys,
+): void {
   if (out instanceof Float32Array) {
     if (keys === undefined) {
       keys = { kT: scratchLike(out, 0, C * t1) as Float32Array, stride: t1 };
@@ -78,9 +87,26 @@ export function attentionForward(out: Floats, att: Floats, qkv: Floats, t0: numb
  * compute per head the four products (datt = dout v^T, dq = dpre k, dk = dpre^T q, dv = att^T dout)
  * through dotRows on transposed copies, restricted to the causal triangle in blocks of 4 rows.
  */
-export function attentionBackward(dqkv: Floats, dout: Floats, qkv: Floats, att: Floats, T: number, C: number, NH: number): void {
+export function attentionBackward(
+  dqkv: Floats,
+  dout: Floats,
+  qkv: Floats,
+  att: Floats,
+  T: number,
+  C: number,
+  NH: number,
+): void {
   if (dqkv instanceof Float32Array) {
-    attentionBackwardF32(dqkv, dout as Float32Array, qkv as Float32Array, att as Float32Array, scratchLike(dqkv, 0, T * T + (T * C) / NH) as Float32Array, T, C, NH);
+    attentionBackwardF32(
+      dqkv,
+      dout as Float32Array,
+      qkv as Float32Array,
+      att as Float32Array,
+      scratchLike(dqkv, 0, T * T + (T * C) / NH) as Float32Array,
+      T,
+      C,
+      NH,
+    );
     return;
   }
   const hs = C / NH;

@@ -12,7 +12,15 @@ import { CpuBackend } from './cpu_backend.ts';
 import { allocActivations, allocBackwardScratch, gptBackward, gptForward, headBackward, headForward } from './gpt.ts';
 import { bindWeights } from './weights.ts';
 
-const config = validateConfig({ vocabSize: 40, contextLength: 32, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+const config = validateConfig({
+  vocabSize: 40,
+  contextLength: 32,
+  dModel: 16,
+  nLayer: 2,
+  nHead: 2,
+  dMlp: 64,
+  lnEps: 1e-5,
+});
 const V = config.vocabSize;
 const words = Math.ceil(V / 32);
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
@@ -55,7 +63,15 @@ function referenceGradient(params: Float32Array, batch: TokenBatch, coef: Float3
     }
     const dlnf = new Float64Array(T * C);
     headBackward(dlnf, g.wte, dlogits, gathered, rowIdx, w.wte, V, C, new Float64Array(R * C));
-    gptBackward(g, w, acts, dlnf, config, tokens, allocBackwardScratch((n) => new Float64Array(n), config, T));
+    gptBackward(
+      g,
+      w,
+      acts,
+      dlnf,
+      config,
+      tokens,
+      allocBackwardScratch((n) => new Float64Array(n), config, T),
+    );
   }
   return g64;
 }
@@ -70,7 +86,7 @@ describe('CpuBackend.lossBackward', () => {
     const out = await backend.lossBackward(batch, inputs, hyper);
     expect(Array.from(out.lStudent)).toEqual(Array.from(scored));
     expect(Number.isFinite(out.total)).toBe(true);
-    const grads = (await backend.readGradients());
+    const grads = await backend.readGradients();
     const ref = referenceGradient(await backend.readParameters(), batch, out.coef);
     let maxRef = 0;
     let maxErr = 0;
@@ -89,7 +105,9 @@ describe('CpuBackend.lossBackward', () => {
     const inputs = randomLossInputs(await a.score(batch), 5);
     await a.lossBackward(batch, inputs, hyper);
     await b.lossBackward(batch, inputs, hyper);
-    expect(Buffer.from((await b.readGradients()).buffer).equals(Buffer.from((await a.readGradients()).buffer))).toBe(true);
+    expect(Buffer.from((await b.readGradients()).buffer).equals(Buffer.from((await a.readGradients()).buffer))).toBe(
+      true,
+    );
   });
 
   it('refuses log-probs that overflow (weights of 3e38), naming the first such token, before touching the gradient', async () => {
@@ -160,7 +178,7 @@ describe('AdamW and clipping', () => {
     const batch = makeBatch(config, 4);
     const inputs = randomLossInputs(await backend.score(batch), 3);
     await backend.lossBackward(batch, inputs, hyper);
-    const grads = (await backend.readGradients());
+    const grads = await backend.readGradients();
     let s = 0;
     for (const x of grads) s += x * x;
     const norm = Math.sqrt(s);

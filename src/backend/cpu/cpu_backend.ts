@@ -48,7 +48,14 @@ import { activationFloats } from './gpt.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 import { distilDivergence, distilLogitGradient } from './distil.ts';
 import { seedLoss } from './seed_loss.ts';
-import { backwardJob, forwardJob, gradientGroups, reduceJob, type ForwardDesc, type SliceRef } from './sequence_jobs.ts';
+import {
+  backwardJob,
+  forwardJob,
+  gradientGroups,
+  reduceJob,
+  type ForwardDesc,
+  type SliceRef,
+} from './sequence_jobs.ts';
 import { cpuThreads, parallelFor } from './threads.ts';
 import { addIntoF32, firstNonFiniteF32 } from './wasm_kernels.ts';
 
@@ -148,7 +155,18 @@ export class CpuBackend implements Backend {
     const nScored = countScored(slices);
     this.scored = regrown(this.scored, nScored);
     const params = set === 'reference' ? this.reference : this.params;
-    await parallelFor(forwardJob, this.forwardDesc(batch, slices, params, slices.map(() => null), null), slices.length, this.threads);
+    await parallelFor(
+      forwardJob,
+      this.forwardDesc(
+        batch,
+        slices,
+        params,
+        slices.map(() => null),
+        null,
+      ),
+      slices.length,
+      this.threads,
+    );
     return this.scored.slice(0, nScored);
   }
 
@@ -159,7 +177,18 @@ export class CpuBackend implements Backend {
     this.scored = regrown(this.scored, nScored);
     this.logp = regrown(this.logp, nScored * V);
     const params = set === 'reference' ? this.reference : this.params;
-    await parallelFor(forwardJob, this.forwardDesc(batch, slices, params, slices.map(() => null), this.logp), slices.length, this.threads);
+    await parallelFor(
+      forwardJob,
+      this.forwardDesc(
+        batch,
+        slices,
+        params,
+        slices.map(() => null),
+        this.logp,
+      ),
+      slices.length,
+      this.threads,
+    );
     return this.logp.slice(0, nScored * V);
   }
 
@@ -190,7 +219,12 @@ export class CpuBackend implements Backend {
     await parallelFor(forwardJob, desc, slices.length, this.threads);
     const lStudent = this.scored.slice(0, nScored);
     refuseNonFiniteLogProbs(batch, lStudent);
-    const loss = seedLoss(lStudent, inputs, hyper, hyper.distil ? this.distil(batch, inputs, hyper, nScored) : undefined);
+    const loss = seedLoss(
+      lStudent,
+      inputs,
+      hyper,
+      hyper.distil ? this.distil(batch, inputs, hyper, nScored) : undefined,
+    );
     refuseNonFiniteLoss(loss);
 
     // Pass 2: the gradient by groups of sequences into the scratch gradient (group 0) and the group buffers.
@@ -202,7 +236,13 @@ export class CpuBackend implements Backend {
     const distilGrad = hyper.distil ? this.distilGrad : null;
     await parallelFor(backwardJob, { ...desc, coef: loss.coef, distilGrad, groups, grads }, nGroups, this.threads);
     const floats = this.layout.totalFloats;
-    if (nGroups > 1) await parallelFor(reduceJob, { grads, floats, chunk: REDUCE_CHUNK }, Math.ceil(floats / REDUCE_CHUNK), this.threads);
+    if (nGroups > 1)
+      await parallelFor(
+        reduceJob,
+        { grads, floats, chunk: REDUCE_CHUNK },
+        Math.ceil(floats / REDUCE_CHUNK),
+        this.threads,
+      );
     const badGrad = firstNonFiniteF32(this.gradScratch);
     if (badGrad >= 0) throw new NonFiniteError('gradient', describeParameter(this.layout, badGrad));
     addIntoF32(this.grads, this.gradScratch);
@@ -225,7 +265,15 @@ export class CpuBackend implements Backend {
     for (let k = 0; k < nScored; k++) {
       if (inputs.opdMask[k] === 0) continue;
       const rows = [k * V, (k + 1) * V] as const;
-      distilDivergence(divergence.subarray(k, k + 1), this.logp.subarray(...rows), teacher.subarray(...rows), batch.masks.subarray(k * words, (k + 1) * words), 1, V, alpha);
+      distilDivergence(
+        divergence.subarray(k, k + 1),
+        this.logp.subarray(...rows),
+        teacher.subarray(...rows),
+        batch.masks.subarray(k * words, (k + 1) * words),
+        1,
+        V,
+        alpha,
+      );
       scale[k] = hyper.lambda * inputs.opdMask[k] * (inputs.distilWeight?.[k] ?? 1) * invNOpd;
     }
     this.distilGrad = regrown(this.distilGrad, nScored * V);
@@ -240,7 +288,16 @@ export class CpuBackend implements Backend {
     const norm = gradientNorm(this.grads);
     if (!Number.isFinite(norm)) throw new NonFiniteError('gradient norm', `value ${norm}`);
     this.step += 1;
-    adamwUpdate(this.params, this.grads, this.m, this.v, this.layout, hyper, this.step, clipScale(norm, hyper.gradClip));
+    adamwUpdate(
+      this.params,
+      this.grads,
+      this.m,
+      this.v,
+      this.layout,
+      hyper,
+      this.step,
+      clipScale(norm, hyper.gradClip),
+    );
     this.grads.fill(0);
     return { gradNorm: norm, step: this.step };
   }
@@ -259,7 +316,8 @@ export class CpuBackend implements Backend {
   }
 
   dispose(): void {
-    for (const buf of [...this.keptBlocks, ...this.groupGrads, this.scored, this.logp, this.distilGrad]) freeHeapFloats(buf);
+    for (const buf of [...this.keptBlocks, ...this.groupGrads, this.scored, this.logp, this.distilGrad])
+      freeHeapFloats(buf);
     this.keptBlocks.length = 0;
     this.groupGrads.length = 0;
     this.scored = heapFloats(0);
@@ -280,14 +338,26 @@ export class CpuBackend implements Backend {
       if (rows.length > 0) {
         const tgt = new Int32Array(rows.length);
         for (let r = 0; r < rows.length; r++) tgt[r] = targets[base + rows[r]];
-        slices.push({ seq: s, T: rows[rows.length - 1] + 1, rows: Int32Array.from(rows), targets: tgt, firstScored: scored });
+        slices.push({
+          seq: s,
+          T: rows[rows.length - 1] + 1,
+          rows: Int32Array.from(rows),
+          targets: tgt,
+          firstScored: scored,
+        });
       }
       scored += rows.length;
     }
     return slices;
   }
 
-  private forwardDesc(batch: TokenBatch, slices: SliceRef[], params: Float32Array, kept: (Float32Array | null)[], logp: Float32Array | null): ForwardDesc {
+  private forwardDesc(
+    batch: TokenBatch,
+    slices: SliceRef[],
+    params: Float32Array,
+    kept: (Float32Array | null)[],
+    logp: Float32Array | null,
+  ): ForwardDesc {
     return {
       config: this.config,
       params,

@@ -46,7 +46,16 @@ export class CpuDecoder implements Decoder {
   ) {
     checkStreamCount(nStreams);
     for (let s = 0; s < nStreams; s++) {
-      this.streams.push({ length: 0, computed: 0, pending: [], qkv: [], kT: [], capacity: 0, last: heapFloats(config.dModel), next: heapFloats(config.dModel) });
+      this.streams.push({
+        length: 0,
+        computed: 0,
+        pending: [],
+        qkv: [],
+        kT: [],
+        capacity: 0,
+        last: heapFloats(config.dModel),
+        next: heapFloats(config.dModel),
+      });
     }
     this.out = heapFloats(2 * nStreams);
   }
@@ -59,7 +68,15 @@ export class CpuDecoder implements Decoder {
   }
 
   async sample(streams: Int32Array, masks: Uint32Array, temperature: number, uniforms: Float32Array): Promise<Sampled> {
-    checkSample(this.config, streams, masks, temperature, uniforms, (s) => this.stream(s), (s) => this.streams[s].length);
+    checkSample(
+      this.config,
+      streams,
+      masks,
+      temperature,
+      uniforms,
+      (s) => this.stream(s),
+      (s) => this.streams[s].length,
+    );
     await this.flush();
     const S = streams.length;
     const sts = Array.from(streams, (index) => this.streams[index]);
@@ -123,7 +140,12 @@ export class CpuDecoder implements Decoder {
         at += part.length;
       }
     });
-    await parallelFor(feedJob, { config: this.config, params: this.params, streams: this.table(fed), tokens, starts }, fed.length, this.threads);
+    await parallelFor(
+      feedJob,
+      { config: this.config, params: this.params, streams: this.table(fed), tokens, starts },
+      fed.length,
+      this.threads,
+    );
     for (const st of fed) {
       st.computed = st.length;
       st.pending = [];

@@ -174,7 +174,9 @@ export const feedJob: Job<FeedDesc> = {
     const tokens = desc.tokens.subarray(desc.starts[i], desc.starts[i + 1]);
     for (let start = 0; start < tokens.length; start += FEED_CHUNK) {
       const chunk = tokens.subarray(start, Math.min(tokens.length, start + FEED_CHUNK));
-      forwardSegments(desc.config, desc.params, desc.streams, [{ i, pos0: desc.streams.lengths[i] + start, tokens: chunk }]);
+      forwardSegments(desc.config, desc.params, desc.streams, [
+        { i, pos0: desc.streams.lengths[i] + start, tokens: chunk },
+      ]);
     }
   },
 };
@@ -196,7 +198,14 @@ export const sampleJob: Job<SampleDesc> = {
     matmulForward(s.logits, s.last, weightsOf(desc.params, config).wte, null, n, C, V);
     for (let k = 0; k < n; k++) {
       const i = lo + k;
-      const [token, logp] = sampleToken(s.logits.subarray(k * V, (k + 1) * V), desc.masks.subarray(i * words, (i + 1) * words), V, desc.temperature, desc.uniforms[i], s.sample);
+      const [token, logp] = sampleToken(
+        s.logits.subarray(k * V, (k + 1) * V),
+        desc.masks.subarray(i * words, (i + 1) * words),
+        V,
+        desc.temperature,
+        desc.uniforms[i],
+        s.sample,
+      );
       out[i] = token;
       out[S + i] = logp;
     }

@@ -19,7 +19,8 @@ function logSoftmaxRows(logits: number[], masks: Uint32Array, rows: number, voca
     for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) max = Math.max(max, logits[r * vocab + v]);
     let sum = 0;
     for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) sum += Math.exp(logits[r * vocab + v] - max);
-    for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) out[r * vocab + v] = logits[r * vocab + v] - max - Math.log(sum);
+    for (let v = 0; v < vocab; v++)
+      if (isAllowed(masks, r, words, v)) out[r * vocab + v] = logits[r * vocab + v] - max - Math.log(sum);
   }
   return out;
 }
@@ -54,7 +55,9 @@ describe('distilDivergence', () => {
     expect(out[0]).toBeCloseTo(0.5 * Math.log(2.5) + 0.3 * Math.log(1.5) + 0.2 * Math.log(1 / 3), 6);
     distilDivergence(out, lp, lq, ALL3, 1, 3, 0.5);
     const m = [0.35, 0.25, 0.4];
-    const js = 0.5 * p.reduce((s, pi, i) => s + pi * Math.log(pi / m[i]), 0) + 0.5 * q.reduce((s, qi, i) => s + qi * Math.log(qi / m[i]), 0);
+    const js =
+      0.5 * p.reduce((s, pi, i) => s + pi * Math.log(pi / m[i]), 0) +
+      0.5 * q.reduce((s, qi, i) => s + qi * Math.log(qi / m[i]), 0);
     expect(out[0]).toBeCloseTo(js, 6);
   });
 
@@ -73,8 +76,12 @@ describe('distilDivergence', () => {
   });
 
   it('refuses an alpha outside [0, 1) and short rows', () => {
-    expect(() => distilDivergence(new Float32Array(1), new Float32Array(3), new Float32Array(3), ALL3, 1, 3, 1)).toThrow(/alpha must be in \[0, 1\)/);
-    expect(() => distilDivergence(new Float32Array(1), new Float32Array(2), new Float32Array(3), ALL3, 1, 3, 0)).toThrow(/need 3 floats/);
+    expect(() =>
+      distilDivergence(new Float32Array(1), new Float32Array(3), new Float32Array(3), ALL3, 1, 3, 1),
+    ).toThrow(/alpha must be in \[0, 1\)/);
+    expect(() =>
+      distilDivergence(new Float32Array(1), new Float32Array(2), new Float32Array(3), ALL3, 1, 3, 0),
+    ).toThrow(/need 3 floats/);
   });
 });
 
@@ -86,12 +93,27 @@ describe('distilLogitGradient', () => {
       const V = 37;
       const words = maskWords(V);
       const masks = new Uint32Array(rows * words);
-      for (let r = 0; r < rows; r++) for (let v = 0; v < V; v++) if (rng.float() < 0.6 || v === r) masks[r * words + (v >>> 5)] |= 1 << (v & 31);
+      for (let r = 0; r < rows; r++)
+        for (let v = 0; v < V; v++) if (rng.float() < 0.6 || v === r) masks[r * words + (v >>> 5)] |= 1 << (v & 31);
       const z = Array.from({ length: rows * V }, () => 2 * rng.normal());
-      const teacher = logSoftmaxRows(Array.from({ length: rows * V }, () => 2 * rng.normal()), masks, rows, V);
+      const teacher = logSoftmaxRows(
+        Array.from({ length: rows * V }, () => 2 * rng.normal()),
+        masks,
+        rows,
+        V,
+      );
       const scale = Float32Array.of(1, 0.5, -2, 0);
       const grad = new Float32Array(rows * V);
-      distilLogitGradient(grad, Float32Array.from(logSoftmaxRows(z, masks, rows, V)), Float32Array.from(teacher), masks, scale, rows, V, alpha);
+      distilLogitGradient(
+        grad,
+        Float32Array.from(logSoftmaxRows(z, masks, rows, V)),
+        Float32Array.from(teacher),
+        masks,
+        scale,
+        rows,
+        V,
+        alpha,
+      );
       const h = 1e-5;
       let worst = 0;
       for (let r = 0; r < rows; r++) {
@@ -102,7 +124,8 @@ describe('distilLogitGradient', () => {
           up[r * V + v] += h;
           down[r * V + v] -= h;
           const lq = teacher.subarray(r * V, (r + 1) * V);
-          const numeric = (scale[r] * (divergence64(row(up), lq, alpha) - divergence64(row(down), lq, alpha))) / (2 * h);
+          const numeric =
+            (scale[r] * (divergence64(row(up), lq, alpha) - divergence64(row(down), lq, alpha))) / (2 * h);
           if (!isAllowed(masks, r, words, v)) expect(grad[r * V + v]).toBe(0);
           worst = Math.max(worst, Math.abs(grad[r * V + v] - numeric));
         }
@@ -114,12 +137,27 @@ describe('distilLogitGradient', () => {
 });
 
 describe('CpuBackend.lossBackward under exact distillation', () => {
-  const config = validateConfig({ vocabSize: 40, contextLength: 32, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+  const config = validateConfig({
+    vocabSize: 40,
+    contextLength: 32,
+    dModel: 16,
+    nLayer: 2,
+    nHead: 2,
+    dMlp: 64,
+    lnEps: 1e-5,
+  });
   const V = config.vocabSize;
 
   function teacherRows(batch: TokenBatch, nScored: number, seed: number): Float32Array {
     const rng = new Rng(seed);
-    return Float32Array.from(logSoftmaxRows(Array.from({ length: nScored * V }, () => 1.5 * rng.normal()), batch.masks, nScored, V));
+    return Float32Array.from(
+      logSoftmaxRows(
+        Array.from({ length: nScored * V }, () => 1.5 * rng.normal()),
+        batch.masks,
+        nScored,
+        V,
+      ),
+    );
   }
 
   it('L_OPD is the mean divergence over the OPD mask, coef_opd is 0, and the gradient matches finite differences of the total', async () => {
@@ -129,7 +167,12 @@ describe('CpuBackend.lossBackward under exact distillation', () => {
     const n = lStudent.length;
     const base = randomLossInputs(lStudent, 3);
     // Only the OPD term: no token in the GRPO and KL mask.
-    const inputs = { ...base, mask: new Float32Array(n), teacher: teacherRows(batch, n, 5), distilWeight: Float32Array.from({ length: n }, (_, k) => 0.5 + (k % 4) / 4) };
+    const inputs = {
+      ...base,
+      mask: new Float32Array(n),
+      teacher: teacherRows(batch, n, 5),
+      distilWeight: Float32Array.from({ length: n }, (_, k) => 0.5 + (k % 4) / 4),
+    };
     const hyper: LossHyper = { lambda: 0.7, beta: 5, clip: 0.2, klCoef: 0.1, gate: true, distil: { jsdAlpha: 0 } };
 
     const student = await probe.scoreRows(batch);
@@ -147,8 +190,11 @@ describe('CpuBackend.lossBackward under exact distillation', () => {
 
     const grads = await probe.readGradients();
     const params = await probe.readParameters();
-    const order = Array.from(grads.keys()).sort((a, b) => Math.abs(grads[b]) - Math.abs(grads[a])).slice(0, 8);
-    const totalAt = async (p: Float32Array) => (await new CpuBackend(config, p).lossBackward(batch, inputs, hyper)).total;
+    const order = Array.from(grads.keys())
+      .sort((a, b) => Math.abs(grads[b]) - Math.abs(grads[a]))
+      .slice(0, 8);
+    const totalAt = async (p: Float32Array) =>
+      (await new CpuBackend(config, p).lossBackward(batch, inputs, hyper)).total;
     for (const i of order) {
       const h = 2e-3;
       const up = params.slice();
@@ -166,7 +212,9 @@ describe('CpuBackend.lossBackward under exact distillation', () => {
     const inputs = randomLossInputs(await backend.score(batch), 1);
     const hyper: LossHyper = { lambda: 1, beta: 5, clip: 0.2, klCoef: 0, gate: true, distil: { jsdAlpha: 0 } };
     await expect(backend.lossBackward(batch, inputs, hyper)).rejects.toThrow(/needs the teacher's log-probs/);
-    await expect(backend.lossBackward(batch, { ...inputs, teacher: new Float32Array(3) }, hyper)).rejects.toThrow(/teacher has 3 floats/);
+    await expect(backend.lossBackward(batch, { ...inputs, teacher: new Float32Array(3) }, hyper)).rejects.toThrow(
+      /teacher has 3 floats/,
+    );
     expect((await backend.readGradients()).every((x) => x === 0)).toBe(true);
   });
 });

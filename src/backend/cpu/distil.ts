@@ -31,12 +31,24 @@ function divergenceSlope(lp: number, lq: number, alpha: number): number {
 function checkDistilShapes(name: string, lengths: number[], rows: number, vocab: number, alpha: number): void {
   if (!(alpha >= 0 && alpha < 1)) throw new RangeError(`${name}: alpha must be in [0, 1), got ${alpha}`);
   const [student, teacher, masks] = lengths;
-  if (student < rows * vocab || teacher < rows * vocab) throw new RangeError(`${name}: student and teacher rows need ${rows * vocab} floats, got ${student} and ${teacher}`);
-  if (masks < rows * maskWords(vocab)) throw new RangeError(`${name}: masks hold ${masks} < ${rows * maskWords(vocab)} words`);
+  if (student < rows * vocab || teacher < rows * vocab)
+    throw new RangeError(
+      `${name}: student and teacher rows need ${rows * vocab} floats, got ${student} and ${teacher}`,
+    );
+  if (masks < rows * maskWords(vocab))
+    throw new RangeError(`${name}: masks hold ${masks} < ${rows * maskWords(vocab)} words`);
 }
 
 /** out[r] = D(p_r || q_r) for each row r of student log-probs `student` and teacher log-probs `teacher`. */
-export function distilDivergence(out: Float32Array, student: Float32Array, teacher: Float32Array, masks: Uint32Array, rows: number, vocab: number, alpha: number): void {
+export function distilDivergence(
+  out: Float32Array,
+  student: Float32Array,
+  teacher: Float32Array,
+  masks: Uint32Array,
+  rows: number,
+  vocab: number,
+  alpha: number,
+): void {
   checkDistilShapes('distilDivergence', [student.length, teacher.length, masks.length], rows, vocab, alpha);
   const words = maskWords(vocab);
   for (let r = 0; r < rows; r++) {
@@ -61,16 +73,28 @@ export function distilDivergence(out: Float32Array, student: Float32Array, teach
  * sum_r scale[r] D(p_r || q_r) by the student's logits, added to what dlogits holds. Rows with scale 0 are
  * skipped (their teacher rows are not read).
  */
-export function distilLogitGradient(dlogits: Float32Array, student: Float32Array, teacher: Float32Array, masks: Uint32Array, scale: Float32Array, rows: number, vocab: number, alpha: number): void {
+export function distilLogitGradient(
+  dlogits: Float32Array,
+  student: Float32Array,
+  teacher: Float32Array,
+  masks: Uint32Array,
+  scale: Float32Array,
+  rows: number,
+  vocab: number,
+  alpha: number,
+): void {
   checkDistilShapes('distilLogitGradient', [student.length, teacher.length, masks.length], rows, vocab, alpha);
-  if (dlogits.length < rows * vocab || scale.length < rows) throw new RangeError(`distilLogitGradient: dlogits need ${rows * vocab} floats and scale ${rows}`);
+  if (dlogits.length < rows * vocab || scale.length < rows)
+    throw new RangeError(`distilLogitGradient: dlogits need ${rows * vocab} floats and scale ${rows}`);
   const words = maskWords(vocab);
   for (let r = 0; r < rows; r++) {
     const s = scale[r];
     if (s === 0) continue;
     let mean = 0;
     for (let v = 0; v < vocab; v++) {
-      if (allowed(masks, r * words, v)) mean += Math.exp(student[r * vocab + v]) * divergenceSlope(student[r * vocab + v], teacher[r * vocab + v], alpha);
+      if (allowed(masks, r * words, v))
+        mean +=
+          Math.exp(student[r * vocab + v]) * divergenceSlope(student[r * vocab + v], teacher[r * vocab + v], alpha);
     }
     for (let v = 0; v < vocab; v++) {
       if (!allowed(masks, r * words, v)) continue;

@@ -2,7 +2,15 @@
 import type { Floats } from './floats.ts';
 
 /** out: [T, C]; tokens: [T]; wte: [V, C]; wpe: [contextLength, C]; positions pos0 .. pos0 + T - 1. */
-export function encoderForward(out: Floats, tokens: Int32Array, wte: Floats, wpe: Floats, T: number, C: number, pos0 = 0): void {
+export function encoderForward(
+  out: Floats,
+  tokens: Int32Array,
+  wte: Floats,
+  wpe: Floats,
+  T: number,
+  C: number,
+  pos0 = 0,
+): void {
   for (let t = 0; t < T; t++) {
     const wt = tokens[t] * C;
     const wp = (pos0 + t) * C;
@@ -12,7 +20,15 @@ export function encoderForward(out: Floats, tokens: Int32Array, wte: Floats, wpe
 }
 
 /** Accumulates into dwte and dwpe. */
-export function encoderBackward(dwte: Floats, dwpe: Floats, dout: Floats, tokens: Int32Array, T: number, C: number, pos0 = 0): void {
+export function encoderBackward(
+  dwte: Floats,
+  dwpe: Floats,
+  dout: Floats,
+  tokens: Int32Array,
+  T: number,
+  C: number,
+  pos0 = 0,
+): void {
   for (let t = 0; t < T; t++) {
     const wt = tokens[t] * C;
     const wp = (pos0 + t) * C;

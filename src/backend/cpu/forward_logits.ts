@@ -33,8 +33,10 @@ export class ForwardLogits {
   run(ids: Int32Array, batch: number, seqLen: number): Float32Array {
     const { config } = this;
     const { vocabSize: V, dModel: C } = config;
-    if (ids.length !== batch * seqLen) throw new RangeError(`${ids.length} token ids do not fill [${batch}, ${seqLen}]`);
-    if (seqLen > config.contextLength) throw new RangeError(`sequence length ${seqLen} exceeds the context length ${config.contextLength}`);
+    if (ids.length !== batch * seqLen)
+      throw new RangeError(`${ids.length} token ids do not fill [${batch}, ${seqLen}]`);
+    if (seqLen > config.contextLength)
+      throw new RangeError(`sequence length ${seqLen} exceeds the context length ${config.contextLength}`);
     this.acts = this.grow(this.acts, activationFloats(config, seqLen));
     this.gathered = this.grow(this.gathered, seqLen * C);
     this.logits = this.grow(this.logits, seqLen * V);

@@ -10,7 +10,15 @@ import { CpuBackend } from './cpu_backend.ts';
 import { allocActivations, allocBackwardScratch, gptBackward, gptForward, headBackward, headForward } from './gpt.ts';
 import { bindWeights } from './weights.ts';
 
-const config: ModelConfig = validateConfig({ vocabSize: 11, contextLength: 8, dModel: 8, nLayer: 2, nHead: 2, dMlp: 16, lnEps: 1e-5 });
+const config: ModelConfig = validateConfig({
+  vocabSize: 11,
+  contextLength: 8,
+  dModel: 8,
+  nLayer: 2,
+  nHead: 2,
+  dMlp: 16,
+  lnEps: 1e-5,
+});
 
 /** Masked log-softmax of one float64 row; -Infinity where not allowed. */
 function logSoftmax64(row: Float64Array, allowed: boolean[]): Float64Array {
@@ -36,7 +44,9 @@ describe('GPT forward/backward (float64)', () => {
     const rows = new Int32Array([1, 3, 4, 5]);
     const targets = new Int32Array([2, 7, 0, 10]);
     const coef = [0.7, -1.3, 0.25, 2];
-    const allowed = Array.from(rows, (_, r) => Array.from({ length: V }, (_, v) => v === targets[r] || rng.float() < 0.6));
+    const allowed = Array.from(rows, (_, r) =>
+      Array.from({ length: V }, (_, v) => v === targets[r] || rng.float() < 0.6),
+    );
 
     const w = bindWeights(params, config, layout);
     const acts = allocActivations(Float64Array, config, T);
@@ -46,20 +56,30 @@ describe('GPT forward/backward (float64)', () => {
       gptForward(acts, w, config, tokens);
       headForward(logits, gathered, acts.lnf, rows, w.wte, V, C);
       let L = 0;
-      for (let r = 0; r < rows.length; r++) L += coef[r] * logSoftmax64(logits.subarray(r * V, (r + 1) * V), allowed[r])[targets[r]];
+      for (let r = 0; r < rows.length; r++)
+        L += coef[r] * logSoftmax64(logits.subarray(r * V, (r + 1) * V), allowed[r])[targets[r]];
       return L;
     };
     loss();
     const dlogits = new Float64Array(rows.length * V);
     for (let r = 0; r < rows.length; r++) {
       const lp = logSoftmax64(logits.subarray(r * V, (r + 1) * V), allowed[r]);
-      for (let v = 0; v < V; v++) dlogits[r * V + v] = allowed[r][v] ? coef[r] * ((v === targets[r] ? 1 : 0) - Math.exp(lp[v])) : 0;
+      for (let v = 0; v < V; v++)
+        dlogits[r * V + v] = allowed[r][v] ? coef[r] * ((v === targets[r] ? 1 : 0) - Math.exp(lp[v])) : 0;
     }
     const grads = new Float64Array(layout.totalFloats);
     const g = bindWeights(grads, config, layout);
     const dlnf = new Float64Array(T * C);
     headBackward(dlnf, g.wte, dlogits, gathered, rows, w.wte, V, C, new Float64Array(rows.length * C));
-    gptBackward(g, w, acts, dlnf, config, tokens, allocBackwardScratch((n) => new Float64Array(n), config, T));
+    gptBackward(
+      g,
+      w,
+      acts,
+      dlnf,
+      config,
+      tokens,
+      allocBackwardScratch((n) => new Float64Array(n), config, T),
+    );
 
     const h = 1e-5;
     let worst = 0;
@@ -89,7 +109,15 @@ describe('GPT forward/backward (float64)', () => {
 });
 
 describe('incremental decoding', () => {
-  const micro = validateConfig({ vocabSize: 40, contextLength: 160, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+  const micro = validateConfig({
+    vocabSize: 40,
+    contextLength: 160,
+    dModel: 16,
+    nLayer: 2,
+    nHead: 2,
+    dMlp: 64,
+    lnEps: 1e-5,
+  });
   const words = Math.ceil(micro.vocabSize / 32);
 
   async function rollout(backend: CpuBackend, seed: number, temperature: number) {
@@ -170,7 +198,9 @@ describe('incremental decoding', () => {
     await expect(dec.feed(0, Int32Array.of(40))).rejects.toThrow(/outside/);
     await expect(dec.feed(1, new Int32Array(161))).rejects.toThrow(/context length/);
     await dec.feed(0, Int32Array.of(1, 2));
-    await expect(dec.sample(Int32Array.of(0), new Uint32Array(words), 1, Float32Array.of(0.5))).rejects.toThrow(/allows no token/);
+    await expect(dec.sample(Int32Array.of(0), new Uint32Array(words), 1, Float32Array.of(0.5))).rejects.toThrow(
+      /allows no token/,
+    );
     dec.reset(0);
     expect(dec.length(0)).toBe(0);
   });
@@ -180,24 +210,28 @@ describe('incremental decoding', () => {
     const backend = CpuBackend.fromSeed(micro, 12);
     const mask = new Uint32Array(words).fill(0xffffffff);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 79 }), { minLength: 1, maxLength: 2 }), fc.nat(1000), async (sizes, salt) => {
-        const total = sizes.reduce((a, b) => a + b, 0);
-        const seq = Int32Array.from({ length: total }, (_, i) => (i * 13 + salt) % micro.vocabSize);
-        const dec = backend.openDecoder(1);
-        let at = 0;
-        for (const n of sizes) {
-          await dec.feed(0, seq.subarray(at, at + n));
-          at += n;
-        }
-        const { tokens, logprobs } = await dec.sample(Int32Array.of(0), mask, 1, Float32Array.of((salt % 97) / 97));
-        const all = new Int32Array(total + 1);
-        all.set(seq);
-        all[total] = tokens[0];
-        const targets = new Int32Array(total + 1).fill(-1);
-        targets[total - 1] = tokens[0];
-        const scored = await backend.score({ nSeq: 1, seqLen: total + 1, tokens: all, targets, masks: mask });
-        return scored[0] === logprobs[0];
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: 79 }), { minLength: 1, maxLength: 2 }),
+        fc.nat(1000),
+        async (sizes, salt) => {
+          const total = sizes.reduce((a, b) => a + b, 0);
+          const seq = Int32Array.from({ length: total }, (_, i) => (i * 13 + salt) % micro.vocabSize);
+          const dec = backend.openDecoder(1);
+          let at = 0;
+          for (const n of sizes) {
+            await dec.feed(0, seq.subarray(at, at + n));
+            at += n;
+          }
+          const { tokens, logprobs } = await dec.sample(Int32Array.of(0), mask, 1, Float32Array.of((salt % 97) / 97));
+          const all = new Int32Array(total + 1);
+          all.set(seq);
+          all[total] = tokens[0];
+          const targets = new Int32Array(total + 1).fill(-1);
+          targets[total - 1] = tokens[0];
+          const scored = await backend.score({ nSeq: 1, seqLen: total + 1, tokens: all, targets, masks: mask });
+          return scored[0] === logprobs[0];
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -207,7 +241,10 @@ describe('incremental decoding', () => {
     const prompt = Int32Array.from({ length: 30 }, (_, i) => (i * 7) % micro.vocabSize);
     const mask = new Uint32Array(words).fill(0xffffffff);
     const used = backend.openDecoder(1);
-    await used.feed(0, Int32Array.from({ length: 90 }, (_, i) => (i * 3) % micro.vocabSize));
+    await used.feed(
+      0,
+      Int32Array.from({ length: 90 }, (_, i) => (i * 3) % micro.vocabSize),
+    );
     used.reset(0);
     await used.feed(0, prompt);
     const fresh = backend.openDecoder(1);

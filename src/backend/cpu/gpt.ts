@@ -83,12 +83,21 @@ export function carveActivations<F extends Floats>(block: F, config: ModelConfig
   return { T, encoded, layers, lnf: take(T * C), lnfMean: take(T), lnfRstd: take(T) };
 }
 
-export function allocActivations<F extends Floats>(ctor: { new (n: number): F }, config: ModelConfig, T: number): Activations<F> {
+export function allocActivations<F extends Floats>(
+  ctor: { new (n: number): F },
+  config: ModelConfig,
+  T: number,
+): Activations<F> {
   return carveActivations(new ctor(activationFloats(config, T)), config, T);
 }
 
 /** Runs tokens[0 .. acts.T) through the model up to the final LayerNorm (acts.lnf). */
-export function gptForward<F extends Floats>(acts: Activations<F>, w: ModelWeights<F>, config: ModelConfig, tokens: Int32Array): void {
+export function gptForward<F extends Floats>(
+  acts: Activations<F>,
+  w: ModelWeights<F>,
+  config: ModelConfig,
+  tokens: Int32Array,
+): void {
   const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = config;
   const T = acts.T;
   encoderForward(acts.encoded, tokens, w.wte, w.wpe, T, C);
@@ -115,13 +124,31 @@ export function gptForward<F extends Floats>(acts: Activations<F>, w: ModelWeigh
  * Tied output head on selected rows: logits[r, v] = lnf[rows[r]] . wte[v]. `gathered` is scratch of at
  * least rows.length * C floats.
  */
-export function headForward<F extends Floats>(logits: F, gathered: F, lnf: F, rows: Int32Array, wte: F, V: number, C: number): void {
+export function headForward<F extends Floats>(
+  logits: F,
+  gathered: F,
+  lnf: F,
+  rows: Int32Array,
+  wte: F,
+  V: number,
+  C: number,
+): void {
   gatherRows(gathered, lnf, rows, C);
   matmulForward(logits, gathered, wte, null, rows.length, C, V);
 }
 
 /** Accumulates dwte and dlnf[rows[r]] from dlogits [rows.length, V]; `gathered` holds headForward's rows. */
-export function headBackward<F extends Floats>(dlnf: F, dwte: F, dlogits: F, gathered: F, rows: Int32Array, wte: F, V: number, C: number, scratch: F): void {
+export function headBackward<F extends Floats>(
+  dlnf: F,
+  dwte: F,
+  dlogits: F,
+  gathered: F,
+  rows: Int32Array,
+  wte: F,
+  V: number,
+  C: number,
+  scratch: F,
+): void {
   const R = rows.length;
   scratch.fill(0, 0, R * C);
   matmulBackward(scratch, dwte, null, dlogits, gathered, wte, R, C, V);
@@ -148,7 +175,11 @@ export interface BackwardScratch<F extends Floats> {
   dfchGelu: F;
 }
 
-export function allocBackwardScratch<F extends Floats>(alloc: (n: number) => F, config: ModelConfig, T: number): BackwardScratch<F> {
+export function allocBackwardScratch<F extends Floats>(
+  alloc: (n: number) => F,
+  config: ModelConfig,
+  T: number,
+): BackwardScratch<F> {
   const { dModel: C, dMlp: M } = config;
   return {
     dresidual: alloc(T * C),

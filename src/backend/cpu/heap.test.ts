@@ -26,7 +26,9 @@ describe('CPU heap', () => {
 
   it.runIf(heapIsShared)('refuses a block past its 2 GiB with a clear error, and still allocates after', () => {
     const before = heapStats().usedBytes;
-    expect(() => heapFloats(2 ** 29, false)).toThrow(/CPU heap: cannot grow to \d+ MiB \(the heap holds at most \d+ MiB\)/);
+    expect(() => heapFloats(2 ** 29, false)).toThrow(
+      /CPU heap: cannot grow to \d+ MiB \(the heap holds at most \d+ MiB\)/,
+    );
     const x = heapFloats(8);
     freeHeapFloats(x);
     expect(heapStats().usedBytes).toBe(before);

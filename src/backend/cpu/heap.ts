@@ -111,7 +111,10 @@ function allocBytes(bytes: number): number {
     const at = loadTop();
     const need = at + size;
     // The top is an Int32 of the memory, and the kernels take byte offsets as signed 32-bit integers.
-    if (need > TOP_LIMIT) throw new RangeError(`CPU heap: cannot grow to ${((need / 2 ** 20) | 0)} MiB (the heap holds at most ${(TOP_LIMIT / 2 ** 20) | 0} MiB)`);
+    if (need > TOP_LIMIT)
+      throw new RangeError(
+        `CPU heap: cannot grow to ${(need / 2 ** 20) | 0} MiB (the heap holds at most ${(TOP_LIMIT / 2 ** 20) | 0} MiB)`,
+      );
     if (need > memory.buffer.byteLength) growTo(need);
     if (!moveTop(at, need)) continue;
     sizeOf.set(at, size);
@@ -130,7 +133,9 @@ function growTo(need: number): void {
       // another thread may have grown it meanwhile
       if (need > memory.buffer.byteLength) memory.grow(Math.ceil((need - memory.buffer.byteLength) / PAGE));
     } catch {
-      throw new RangeError(`CPU heap: cannot grow to ${((need / 2 ** 20) | 0)} MiB (${(memory.buffer.byteLength / 2 ** 20) | 0} MiB in use)`);
+      throw new RangeError(
+        `CPU heap: cannot grow to ${(need / 2 ** 20) | 0} MiB (${(memory.buffer.byteLength / 2 ** 20) | 0} MiB in use)`,
+      );
     }
   }
 }

@@ -18,7 +18,17 @@ export function layernormForward(
   eps: number,
 ): void {
   if (out instanceof Float32Array) {
-    layernormForwardF32(out, mean as Float32Array, rstd as Float32Array, inp as Float32Array, weight as Float32Array, bias as Float32Array, N, C, eps);
+    layernormForwardF32(
+      out,
+      mean as Float32Array,
+      rstd as Float32Array,
+      inp as Float32Array,
+      weight as Float32Array,
+      bias as Float32Array,
+      N,
+      C,
+      eps,
+    );
     return;
   }
   for (let n = 0; n < N; n++) {
@@ -53,7 +63,18 @@ export function layernormBackward(
   C: number,
 ): void {
   if (dinp instanceof Float32Array) {
-    layernormBackwardF32(dinp, dweight as Float32Array, dbias as Float32Array, dout as Float32Array, inp as Float32Array, weight as Float32Array, mean as Float32Array, rstd as Float32Array, N, C);
+    layernormBackwardF32(
+      dinp,
+      dweight as Float32Array,
+      dbias as Float32Array,
+      dout as Float32Array,
+      inp as Float32Array,
+      weight as Float32Array,
+      mean as Float32Array,
+      rstd as Float32Array,
+      N,
+      C,
+    );
     return;
   }
   for (let n = 0; n < N; n++) {

@@ -65,7 +65,17 @@ describe('CPU layers: forward values', () => {
     const out = new Float64Array(4);
     const mean = new Float64Array(1);
     const rstd = new Float64Array(1);
-    layernormForward(out, mean, rstd, new Float64Array([1, 2, 3, 6]), new Float64Array([1, 1, 2, 1]), new Float64Array([0, 0, 0, 1]), 1, 4, 0);
+    layernormForward(
+      out,
+      mean,
+      rstd,
+      new Float64Array([1, 2, 3, 6]),
+      new Float64Array([1, 1, 2, 1]),
+      new Float64Array([0, 0, 0, 1]),
+      1,
+      4,
+      0,
+    );
     // mean 3, variance (4+1+0+9)/4 = 3.5
     const s = 1 / Math.sqrt(3.5);
     expect(mean[0]).toBe(3);

@@ -28,7 +28,8 @@ function reference(logits: Float32Array, masks: Uint32Array, rows: number, vocab
     if (max === -Infinity) continue;
     let sum = 0;
     for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) sum += Math.exp(logits[r * vocab + v] - max);
-    for (let v = 0; v < vocab; v++) if (isAllowed(masks, r, words, v)) out[r * vocab + v] = logits[r * vocab + v] - (max + Math.log(sum));
+    for (let v = 0; v < vocab; v++)
+      if (isAllowed(masks, r, words, v)) out[r * vocab + v] = logits[r * vocab + v] - (max + Math.log(sum));
   }
   return out;
 }
@@ -43,7 +44,7 @@ describe('maskedLogSoftmax', () => {
         fc.boolean(),
         (rows, vocab, seed, inHeap) => {
           let x = seed;
-          const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+          const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
           const words = Math.ceil(vocab / 32);
           const logits = inHeap ? heapFloats(rows * vocab) : new Float32Array(rows * vocab);
           for (let i = 0; i < logits.length; i++) logits[i] = 30 * (next() - 0.5);
@@ -51,7 +52,9 @@ describe('maskedLogSoftmax', () => {
           const want = reference(logits, masks, rows, vocab);
           const out = inHeap ? heapFloats(rows * vocab) : new Float32Array(rows * vocab);
           maskedLogSoftmax(out, logits, masks, rows, vocab);
-          const ok = Array.from(want).every((w, i) => (w === MASKED_LOG_PROB ? out[i] === Math.fround(w) : Math.abs(out[i] - w) <= 2e-6 * (1 + Math.abs(w))));
+          const ok = Array.from(want).every((w, i) =>
+            w === MASKED_LOG_PROB ? out[i] === Math.fround(w) : Math.abs(out[i] - w) <= 2e-6 * (1 + Math.abs(w)),
+          );
           if (inHeap) {
             freeHeapFloats(logits);
             freeHeapFloats(out);
@@ -122,7 +125,13 @@ describe('maskedLogSoftmax', () => {
 
   it('works in place', () => {
     const logits = Float32Array.from([0, Math.log(3)]);
-    maskedLogSoftmax(logits, logits, maskOf(1, 2, () => true), 1, 2);
+    maskedLogSoftmax(
+      logits,
+      logits,
+      maskOf(1, 2, () => true),
+      1,
+      2,
+    );
     expect(logits[0]).toBeCloseTo(-1.3862944, 6);
   });
 
@@ -189,7 +198,9 @@ describe('logitGradient', () => {
         expect(Math.abs(logp[r * vocab + v] - expected)).toBeLessThanOrEqual(1e-6 * (1 + Math.abs(expected)));
       }
     }
-    expect(() => logitGradient(logp, masks, coef, Int32Array.from([0, vocab, 0]), rows, vocab)).toThrow(/targets\[1\] = 37 is outside/);
+    expect(() => logitGradient(logp, masks, coef, Int32Array.from([0, vocab, 0]), rows, vocab)).toThrow(
+      /targets\[1\] = 37 is outside/,
+    );
   });
 });
 

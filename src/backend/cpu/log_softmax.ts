@@ -34,11 +34,20 @@ export function maskedLogSoftmax(
  * sum_r coef[r] log p_r(targets[r]) with respect to the logits, coef[r] (onehot(targets[r]) - p_r) over the
  * allowed tokens of row r and 0 elsewhere.
  */
-export function logitGradient(logp: Float32Array, masks: Uint32Array, coef: Float32Array, targets: Int32Array, rows: number, vocab: number): void {
+export function logitGradient(
+  logp: Float32Array,
+  masks: Uint32Array,
+  coef: Float32Array,
+  targets: Int32Array,
+  rows: number,
+  vocab: number,
+): void {
   checkShapes('logitGradient', logp.length, masks.length, rows, vocab);
-  if (coef.length < rows || targets.length < rows) throw new RangeError(`logitGradient: coef and targets need ${rows} entries`);
+  if (coef.length < rows || targets.length < rows)
+    throw new RangeError(`logitGradient: coef and targets need ${rows} entries`);
   for (let r = 0; r < rows; r++) {
-    if (!(targets[r] >= 0 && targets[r] < vocab)) throw new RangeError(`logitGradient: targets[${r}] = ${targets[r]} is outside [0, ${vocab})`);
+    if (!(targets[r] >= 0 && targets[r] < vocab))
+      throw new RangeError(`logitGradient: targets[${r}] = ${targets[r]} is outside [0, ${vocab})`);
   }
   logitGradF32(logp, masks, coef, targets, rows, vocab);
 }

@@ -35,7 +35,8 @@ function encode(x: unknown, blobs: Typed[], size: { bytes: number }): unknown {
     return { $t: a.constructor.name as TypedName, at, n: a.length };
   };
   if (isView(x)) return { $h: [x.byteOffset, x.length] };
-  if (x instanceof Int32Array || x instanceof Uint32Array || x instanceof Float32Array || x instanceof Float64Array) return blob(x);
+  if (x instanceof Int32Array || x instanceof Uint32Array || x instanceof Float32Array || x instanceof Float64Array)
+    return blob(x);
   if (Array.isArray(x)) {
     if (x.length > 0 && x.every(isView)) {
       const places = new Float64Array(2 * x.length);

@@ -34,7 +34,22 @@ export function dotRows(
   accumulate: boolean,
 ): void {
   if (out instanceof Float32Array) {
-    dotRowsF32(out, oOff, oStride, a as Float32Array, aOff, aStride, b as Float32Array, bOff, bStride, bias as Float32Array | null, N, K, M, accumulate);
+    dotRowsF32(
+      out,
+      oOff,
+      oStride,
+      a as Float32Array,
+      aOff,
+      aStride,
+      b as Float32Array,
+      bOff,
+      bStride,
+      bias as Float32Array | null,
+      N,
+      K,
+      M,
+      accumulate,
+    );
     return;
   }
   let n = 0;
@@ -53,45 +68,120 @@ export function dotRows(
       const b1 = b0 + bStride;
       const b2 = b1 + bStride;
       const b3 = b2 + bStride;
-      let s00 = 0, s01 = 0, s02 = 0, s03 = 0;
-      let s10 = 0, s11 = 0, s12 = 0, s13 = 0;
-      let s20 = 0, s21 = 0, s22 = 0, s23 = 0;
-      let s30 = 0, s31 = 0, s32 = 0, s33 = 0;
+      let s00 = 0,
+        s01 = 0,
+        s02 = 0,
+        s03 = 0;
+      let s10 = 0,
+        s11 = 0,
+        s12 = 0,
+        s13 = 0;
+      let s20 = 0,
+        s21 = 0,
+        s22 = 0,
+        s23 = 0;
+      let s30 = 0,
+        s31 = 0,
+        s32 = 0,
+        s33 = 0;
       for (let k = 0; k < K; k++) {
         const w0 = b[b0 + k];
         const w1 = b[b1 + k];
         const w2 = b[b2 + k];
         const w3 = b[b3 + k];
         let x = a[a0 + k];
-        s00 += x * w0; s01 += x * w1; s02 += x * w2; s03 += x * w3;
+        s00 += x * w0;
+        s01 += x * w1;
+        s02 += x * w2;
+        s03 += x * w3;
         x = a[a1 + k];
-        s10 += x * w0; s11 += x * w1; s12 += x * w2; s13 += x * w3;
+        s10 += x * w0;
+        s11 += x * w1;
+        s12 += x * w2;
+        s13 += x * w3;
         x = a[a2 + k];
-        s20 += x * w0; s21 += x * w1; s22 += x * w2; s23 += x * w3;
+        s20 += x * w0;
+        s21 += x * w1;
+        s22 += x * w2;
+        s23 += x * w3;
         x = a[a3 + k];
-        s30 += x * w0; s31 += x * w1; s32 += x * w2; s33 += x * w3;
+        s30 += x * w0;
+        s31 += x * w1;
+        s32 += x * w2;
+        s33 += x * w3;
       }
       if (bias !== null) {
-        const c0 = bias[m], c1 = bias[m + 1], c2 = bias[m + 2], c3 = bias[m + 3];
-        s00 += c0; s01 += c1; s02 += c2; s03 += c3;
-        s10 += c0; s11 += c1; s12 += c2; s13 += c3;
-        s20 += c0; s21 += c1; s22 += c2; s23 += c3;
-        s30 += c0; s31 += c1; s32 += c2; s33 += c3;
+        const c0 = bias[m],
+          c1 = bias[m + 1],
+          c2 = bias[m + 2],
+          c3 = bias[m + 3];
+        s00 += c0;
+        s01 += c1;
+        s02 += c2;
+        s03 += c3;
+        s10 += c0;
+        s11 += c1;
+        s12 += c2;
+        s13 += c3;
+        s20 += c0;
+        s21 += c1;
+        s22 += c2;
+        s23 += c3;
+        s30 += c0;
+        s31 += c1;
+        s32 += c2;
+        s33 += c3;
       }
       if (accumulate) {
-        out[y0 + m] += s00; out[y0 + m + 1] += s01; out[y0 + m + 2] += s02; out[y0 + m + 3] += s03;
-        out[y1 + m] += s10; out[y1 + m + 1] += s11; out[y1 + m + 2] += s12; out[y1 + m + 3] += s13;
-        out[y2 + m] += s20; out[y2 + m + 1] += s21; out[y2 + m + 2] += s22; out[y2 + m + 3] += s23;
-        out[y3 + m] += s30; out[y3 + m + 1] += s31; out[y3 + m + 2] += s32; out[y3 + m + 3] += s33;
+        out[y0 + m] += s00;
+        out[y0 + m + 1] += s01;
+        out[y0 + m + 2] += s02;
+        out[y0 + m + 3] += s03;
+        out[y1 + m] += s10;
+        out[y1 + m + 1] += s11;
+        out[y1 + m + 2] += s12;
+        out[y1 + m + 3] += s13;
+        out[y2 + m] += s20;
+        out[y2 + m + 1] += s21;
+        out[y2 + m + 2] += s22;
+        out[y2 + m + 3] += s23;
+        out[y3 + m] += s30;
+        out[y3 + m + 1] += s31;
+        out[y3 + m + 2] += s32;
+        out[y3 + m + 3] += s33;
       } else {
-        out[y0 + m] = s00; out[y0 + m + 1] = s01; out[y0 + m + 2] = s02; out[y0 + m + 3] = s03;
-        out[y1 + m] = s10; out[y1 + m + 1] = s11; out[y1 + m + 2] = s12; out[y1 + m + 3] = s13;
-        out[y2 + m] = s20; out[y2 + m + 1] = s21; out[y2 + m + 2] = s22; out[y2 + m + 3] = s23;
-        out[y3 + m] = s30; out[y3 + m + 1] = s31; out[y3 + m + 2] = s32; out[y3 + m + 3] = s33;
+        out[y0 + m] = s00;
+        out[y0 + m + 1] = s01;
+        out[y0 + m + 2] = s02;
+        out[y0 + m + 3] = s03;
+        out[y1 + m] = s10;
+        out[y1 + m + 1] = s11;
+        out[y1 + m + 2] = s12;
+        out[y1 + m + 3] = s13;
+        out[y2 + m] = s20;
+        out[y2 + m + 1] = s21;
+        out[y2 + m + 2] = s22;
+        out[y2 + m + 3] = s23;
+        out[y3 + m] = s30;
+        out[y3 + m + 1] = s31;
+        out[y3 + m + 2] = s32;
+        out[y3 + m + 3] = s33;
       }
     }
     for (; m < M; m++) {
-      for (let r = 0; r < 4; r++) dotOne(out, oOff + (n + r) * oStride + m, a, aOff + (n + r) * aStride, b, bOff + m * bStride, bias, m, K, accumulate);
+      for (let r = 0; r < 4; r++)
+        dotOne(
+          out,
+          oOff + (n + r) * oStride + m,
+          a,
+          aOff + (n + r) * aStride,
+          b,
+          bOff + m * bStride,
+          bias,
+          m,
+          K,
+          accumulate,
+        );
     }
   }
   for (; n < N; n++) {
@@ -103,7 +193,10 @@ export function dotRows(
       const b1 = b0 + bStride;
       const b2 = b1 + bStride;
       const b3 = b2 + bStride;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let k = 0; k < K; k++) {
         const x = a[a0 + k];
         s0 += x * b[b0 + k];
@@ -118,16 +211,33 @@ export function dotRows(
         s3 += bias[m + 3];
       }
       if (accumulate) {
-        out[y0 + m] += s0; out[y0 + m + 1] += s1; out[y0 + m + 2] += s2; out[y0 + m + 3] += s3;
+        out[y0 + m] += s0;
+        out[y0 + m + 1] += s1;
+        out[y0 + m + 2] += s2;
+        out[y0 + m + 3] += s3;
       } else {
-        out[y0 + m] = s0; out[y0 + m + 1] = s1; out[y0 + m + 2] = s2; out[y0 + m + 3] = s3;
+        out[y0 + m] = s0;
+        out[y0 + m + 1] = s1;
+        out[y0 + m + 2] = s2;
+        out[y0 + m + 3] = s3;
       }
     }
     for (; m < M; m++) dotOne(out, y0 + m, a, a0, b, bOff + m * bStride, bias, m, K, accumulate);
   }
 }
 
-function dotOne(out: Floats, at: number, a: Floats, a0: number, b: Floats, b0: number, bias: Floats | null, m: number, K: number, accumulate: boolean): void {
+function dotOne(
+  out: Floats,
+  at: number,
+  a: Floats,
+  a0: number,
+  b: Floats,
+  b0: number,
+  bias: Floats | null,
+  m: number,
+  K: number,
+  accumulate: boolean,
+): void {
   let s = 0;
   for (let k = 0; k < K; k++) s += a[a0 + k] * b[b0 + k];
   if (bias !== null) s += bias[m];
@@ -161,7 +271,15 @@ export function scratchLike(like: Floats, slot: number, n: number): Floats {
 }
 
 /** out: [N, OC]; inp: [N, C]; weight: [OC, C]; bias: [OC] or null. */
-export function matmulForward(out: Floats, inp: Floats, weight: Floats, bias: Floats | null, N: number, C: number, OC: number): void {
+export function matmulForward(
+  out: Floats,
+  inp: Floats,
+  weight: Floats,
+  bias: Floats | null,
+  N: number,
+  C: number,
+  OC: number,
+): void {
   dotRows(out, 0, OC, inp, 0, C, weight, 0, C, bias, N, C, OC, false);
 }
 

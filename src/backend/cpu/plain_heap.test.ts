@@ -6,7 +6,15 @@ import { validateConfig } from '../../model/config.ts';
 import { maskWords, type LossHyper } from '../backend.ts';
 import { makeBatch, randomLossInputs } from '../batch_testing.ts';
 
-const config = validateConfig({ vocabSize: 37, contextLength: 40, dModel: 12, nLayer: 2, nHead: 2, dMlp: 20, lnEps: 1e-5 });
+const config = validateConfig({
+  vocabSize: 37,
+  contextLength: 40,
+  dModel: 12,
+  nLayer: 2,
+  nHead: 2,
+  dMlp: 20,
+  lnEps: 1e-5,
+});
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
 const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 
@@ -17,7 +25,7 @@ async function run(): Promise<{ shared: boolean; out: Float32Array[] }> {
   const batch = makeBatch(config, 8, 5, 21);
   const l = await backend.score(batch);
   await backend.lossBackward(batch, randomLossInputs(l, 9), hyper);
-  const out = [l, (await backend.readGradients())];
+  const out = [l, await backend.readGradients()];
   await backend.optimizerStep(adam);
   out.push(await backend.readParameters());
   const decoder = backend.openDecoder(3);
@@ -44,6 +52,13 @@ describe('CPU backend without a shared heap', () => {
     const plain = await run();
     expect(plain.shared).toBe(false);
     expect(plain.out).toHaveLength(shared.out.length);
-    plain.out.forEach((x, i) => expect(Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(shared.out[i].buffer, shared.out[i].byteOffset, shared.out[i].byteLength)), `output ${i}`).toBe(true));
+    plain.out.forEach((x, i) =>
+      expect(
+        Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(
+          Buffer.from(shared.out[i].buffer, shared.out[i].byteOffset, shared.out[i].byteLength),
+        ),
+        `output ${i}`,
+      ).toBe(true),
+    );
   });
 });

@@ -49,7 +49,8 @@ describe('sampleToken', () => {
         fc.uniqueArray(fc.integer({ min: 0, max: V - 1 }), { minLength: 1, maxLength: V }),
         fc.double({ min: 0, max: 0.999999, noNaN: true }),
         fc.constantFrom(0, 0.4, 1, 3),
-        (ls, allowed, u, temp) => allowed.includes(sampleToken(Float32Array.from(ls), maskOf(allowed), V, temp, u, scratch)[0]),
+        (ls, allowed, u, temp) =>
+          allowed.includes(sampleToken(Float32Array.from(ls), maskOf(allowed), V, temp, u, scratch)[0]),
       ),
       { numRuns: 200 },
     );

@@ -236,26 +236,31 @@ describe('seedLoss gradient matches finite differences', () => {
 
   it('for random tokens, gate on and off', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 8 }), fc.boolean(), (seed, n, gate) => {
-        const rng = new Rng(seed);
-        const hyper: LossHyper = {
-          lambda: 0.05 + rng.float(),
-          beta: 0.5 + 5 * rng.float(),
-          clip: 0.1 + 0.2 * rng.float(),
-          klCoef: 0.05 + 0.5 * rng.float(),
-          gate,
-        };
-        const { lStudent, inputs } = pack(randomTokens(rng, n, hyper.clip));
-        const out = seedLoss(lStudent, inputs, hyper);
-        for (let k = 0; k < n; k++) {
-          const grpoKl = central(lStudent, inputs, hyper, k, true);
-          expect(Math.abs(grpoKl - (out.coefGrpo[k] + out.coefKl[k]))).toBeLessThan(1e-4 + 1e-3 * Math.abs(grpoKl));
-          if (!gate) {
-            const all = central(lStudent, inputs, hyper, k, false);
-            expect(Math.abs(all - out.coef[k])).toBeLessThan(1e-4 + 1e-3 * Math.abs(all));
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        (seed, n, gate) => {
+          const rng = new Rng(seed);
+          const hyper: LossHyper = {
+            lambda: 0.05 + rng.float(),
+            beta: 0.5 + 5 * rng.float(),
+            clip: 0.1 + 0.2 * rng.float(),
+            klCoef: 0.05 + 0.5 * rng.float(),
+            gate,
+          };
+          const { lStudent, inputs } = pack(randomTokens(rng, n, hyper.clip));
+          const out = seedLoss(lStudent, inputs, hyper);
+          for (let k = 0; k < n; k++) {
+            const grpoKl = central(lStudent, inputs, hyper, k, true);
+            expect(Math.abs(grpoKl - (out.coefGrpo[k] + out.coefKl[k]))).toBeLessThan(1e-4 + 1e-3 * Math.abs(grpoKl));
+            if (!gate) {
+              const all = central(lStudent, inputs, hyper, k, false);
+              expect(Math.abs(all - out.coef[k])).toBeLessThan(1e-4 + 1e-3 * Math.abs(all));
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -76,7 +76,12 @@ function seedLossBackward(out: LossOutput, lStudent: Float32Array, inputs: LossI
 }
 
 /** Forward and backward in one call, into a fresh LossOutput (with the exact divergences when given). */
-export function seedLoss(lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper, divergence?: Float32Array): LossOutput {
+export function seedLoss(
+  lStudent: Float32Array,
+  inputs: LossInputs,
+  hyper: LossHyper,
+  divergence?: Float32Array,
+): LossOutput {
   const out = allocateLossOutput(lStudent.length);
   if (divergence) out.divergence.set(divergence);
   seedLossForward(out, lStudent, inputs, hyper);

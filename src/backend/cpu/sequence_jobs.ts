@@ -192,7 +192,8 @@ export const backwardJob: Job<BackwardDesc> = {
       const dlogits = desc.logp!.subarray(sl.firstScored * V, (sl.firstScored + R) * V);
       const masks = desc.masks.subarray(sl.firstScored * words, (sl.firstScored + R) * words);
       logitGradient(dlogits, masks, desc.coef.subarray(sl.firstScored, sl.firstScored + R), sl.targets, R, V);
-      if (desc.distilGrad !== null) addIntoF32(dlogits, desc.distilGrad.subarray(sl.firstScored * V, (sl.firstScored + R) * V));
+      if (desc.distilGrad !== null)
+        addIntoF32(dlogits, desc.distilGrad.subarray(sl.firstScored * V, (sl.firstScored + R) * V));
       scratch.gathered = grown(scratch.gathered, R * C);
       scratch.head = grown(scratch.head, R * C);
       scratch.dlnf = grown(scratch.dlnf, T * C);
@@ -228,4 +229,3 @@ export const reduceJob: Job<ReduceDesc> = {
     for (const part of desc.grads.slice(1)) addIntoF32(out, part.subarray(lo, hi));
   },
 };
-

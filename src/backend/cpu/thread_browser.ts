@@ -5,12 +5,17 @@ import type { ThreadHost } from './threads.ts';
 export const browserThreadHost: ThreadHost = {
   cores: globalThis.navigator?.hardwareConcurrency ?? 1,
   spawn(init) {
-    const worker = new Worker(new URL('./thread.worker.ts', import.meta.url), { type: 'module', name: 'seed-cpu-thread' });
+    const worker = new Worker(new URL('./thread.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'seed-cpu-thread',
+    });
     worker.postMessage(init);
     return {
       started(ready, failed) {
         worker.addEventListener('message', () => ready(), { once: true });
-        worker.addEventListener('error', (e) => failed(new Error(e.message || 'a CPU worker thread could not start')), { once: true });
+        worker.addEventListener('error', (e) => failed(new Error(e.message || 'a CPU worker thread could not start')), {
+          once: true,
+        });
       },
     };
   },

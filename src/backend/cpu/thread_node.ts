@@ -8,7 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ThreadHost } from './threads.ts';
 
-const tsxApi = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+const tsxApi = pathToFileURL(
+  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs'),
+).href;
 const entry = new URL('./thread_node_entry.ts', import.meta.url).href;
 const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(entry)}))`;
 

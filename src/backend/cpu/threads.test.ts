@@ -11,11 +11,20 @@ import { GRADIENT_GROUPS, gradientGroups } from './sequence_jobs.ts';
 import { nodeThreadHost } from './thread_node.ts';
 import { cpuThreads, installThreadHost, singleThreadReason } from './threads.ts';
 
-const config = validateConfig({ vocabSize: 40, contextLength: 48, dModel: 12, nLayer: 2, nHead: 3, dMlp: 24, lnEps: 1e-5 });
+const config = validateConfig({
+  vocabSize: 40,
+  contextLength: 48,
+  dModel: 12,
+  nLayer: 2,
+  nHead: 3,
+  dMlp: 24,
+  lnEps: 1e-5,
+});
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
 const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 
-const same = (a: Float32Array, b: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+const same = (a: Float32Array, b: Float32Array) =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 beforeAll(() => installThreadHost(nodeThreadHost));
 afterAll(() => installThreadHost(null));
@@ -29,7 +38,7 @@ async function run(threads: number, budget?: number): Promise<Float32Array[]> {
     const l = await backend.score(batch);
     out.push(l, await backend.score(batch, 'reference'));
     await backend.lossBackward(batch, randomLossInputs(l, 40 + u), hyper);
-    out.push((await backend.readGradients()));
+    out.push(await backend.readGradients());
     await backend.optimizerStep(adam);
   }
   out.push(await backend.readParameters());
@@ -37,9 +46,18 @@ async function run(threads: number, budget?: number): Promise<Float32Array[]> {
   const decoder = backend.openDecoder(n);
   const all = Int32Array.from({ length: n }, (_, i) => i);
   const masks = new Uint32Array(n * maskWords(config.vocabSize)).fill(0xffffffff);
-  for (let s = 0; s < n; s++) await decoder.feed(s, Int32Array.from({ length: 3 + s }, (_, i) => (i * 7 + s) % config.vocabSize));
+  for (let s = 0; s < n; s++)
+    await decoder.feed(
+      s,
+      Int32Array.from({ length: 3 + s }, (_, i) => (i * 7 + s) % config.vocabSize),
+    );
   for (let k = 0; k < 4; k++) {
-    const { tokens, logprobs } = await decoder.sample(all, masks, 1, Float32Array.from(all, (i) => ((i + 1) * (k + 2)) / 40));
+    const { tokens, logprobs } = await decoder.sample(
+      all,
+      masks,
+      1,
+      Float32Array.from(all, (i) => ((i + 1) * (k + 2)) / 40),
+    );
     out.push(Float32Array.from(tokens), logprobs);
     await decoder.feed(k % n, Int32Array.of(k + 1, k + 2));
   }
@@ -74,17 +92,21 @@ describe('CPU backend threads', () => {
     recomputed.forEach((x, i) => expect(same(x, one[i]), `output ${i}, recomputed`).toBe(true));
   });
 
-  it('report an error of a worker\'s item to the caller, and a failed sampling step moves no stream', async () => {
+  it("report an error of a worker's item to the caller, and a failed sampling step moves no stream", async () => {
     const backend = CpuBackend.fromSeed(config, 3, { threads: 2 });
     const params = await backend.readParameters();
-    await backend.writeParameters(params.map((x, i) => (i < config.vocabSize * config.dModel ? 3e38 * (i % 2 ? 1 : -1) : x)));
+    await backend.writeParameters(
+      params.map((x, i) => (i < config.vocabSize * config.dModel ? 3e38 * (i % 2 ? 1 : -1) : x)),
+    );
     const n = 9;
     const decoder = backend.openDecoder(n);
     for (let s = 0; s < n; s++) await decoder.feed(s, Int32Array.of(1, 2, 3));
     const all = Int32Array.from({ length: n }, (_, i) => i);
     const masks = new Uint32Array(n * maskWords(config.vocabSize)).fill(0xffffffff);
     await expect(decoder.sample(all, masks, 1, new Float32Array(n).fill(0.5))).rejects.toThrow(RangeError);
-    await expect(decoder.sample(all, masks, 1, new Float32Array(n).fill(0.5))).rejects.toThrow(/^cannot sample: the logits are not finite$/);
+    await expect(decoder.sample(all, masks, 1, new Float32Array(n).fill(0.5))).rejects.toThrow(
+      /^cannot sample: the logits are not finite$/,
+    );
     for (let s = 0; s < n; s++) expect(decoder.length(s)).toBe(3);
     decoder.dispose();
     backend.dispose();

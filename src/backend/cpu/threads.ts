@@ -80,7 +80,7 @@ export function setCpuThreads(n: number): void {
 /** Why the CPU backend runs on one thread here, or null when it may use more. */
 export function singleThreadReason(): string | null {
   if (!heapIsShared) return 'the page is not cross-origin isolated (no SharedArrayBuffer)';
-  if (!mayBlock()) return 'this thread may not block (a page\'s main thread)';
+  if (!mayBlock()) return "this thread may not block (a page's main thread)";
   if (host === null) return 'no way to start worker threads here';
   return null;
 }
@@ -180,7 +180,8 @@ export async function parallelFor<D>(job: Job<D>, desc: D, items: number, thread
     Atomics.notify(p.words, WAKE + w);
   }
   work(p.words, p.text, job, desc, items, 0);
-  for (let done = Atomics.load(p.words, DONE); done < workers + 1; done = Atomics.load(p.words, DONE)) Atomics.wait(p.words, DONE, done);
+  for (let done = Atomics.load(p.words, DONE); done < workers + 1; done = Atomics.load(p.words, DONE))
+    Atomics.wait(p.words, DONE, done);
   if (Atomics.load(p.words, FAILED)) throw firstError(p.words, p.text, workers + 1);
 }
 
@@ -239,7 +240,8 @@ export function serve(control: SharedArrayBuffer, worker: number, jobs: Record<s
   let seen = 0;
   for (;;) {
     const spinStart = performance.now();
-    for (let spin = 1; Atomics.load(words, wake) === seen; spin++) if ((spin & 255) === 0 && performance.now() - spinStart > SPIN_MS) break;
+    for (let spin = 1; Atomics.load(words, wake) === seen; spin++)
+      if ((spin & 255) === 0 && performance.now() - spinStart > SPIN_MS) break;
     while (Atomics.load(words, wake) === seen) Atomics.wait(words, wake, seen);
     seen = Atomics.load(words, wake);
     let m: { job: string; desc: never };

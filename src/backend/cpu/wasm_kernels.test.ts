@@ -12,13 +12,26 @@ const fr = Math.fround;
 
 /** wasm/dot_rows.wat's order: lane j sums k = j mod 4 from +0, then (l0 + l1) + (l2 + l3), + bias, old + x. */
 function reference(
-  out: Float32Array, oOff: number, oStride: number, a: Float32Array, aOff: number, aStride: number,
-  b: Float32Array, bOff: number, bStride: number, bias: Float32Array | null, N: number, K: number, M: number, acc: boolean,
+  out: Float32Array,
+  oOff: number,
+  oStride: number,
+  a: Float32Array,
+  aOff: number,
+  aStride: number,
+  b: Float32Array,
+  bOff: number,
+  bStride: number,
+  bias: Float32Array | null,
+  N: number,
+  K: number,
+  M: number,
+  acc: boolean,
 ): void {
   for (let n = 0; n < N; n++) {
     for (let m = 0; m < M; m++) {
       const lane = [0, 0, 0, 0];
-      for (let k = 0; k < K; k++) lane[k % 4] = fr(lane[k % 4] + fr(a[aOff + n * aStride + k] * b[bOff + m * bStride + k]));
+      for (let k = 0; k < K; k++)
+        lane[k % 4] = fr(lane[k % 4] + fr(a[aOff + n * aStride + k] * b[bOff + m * bStride + k]));
       let x = fr(fr(lane[0] + lane[1]) + fr(lane[2] + lane[3]));
       if (bias) x = fr(x + bias[m]);
       const at = oOff + n * oStride + m;
@@ -52,7 +65,9 @@ describe('dot_rows (WebAssembly SIMD)', () => {
     fc.assert(
       fc.property(shape, (s) => {
         const rng = new Rng(s.seed);
-        const as = s.K + s.padA, bs = s.K + s.padB, os = s.M + s.padO;
+        const as = s.K + s.padA,
+          bs = s.K + s.padB,
+          os = s.M + s.padO;
         const heap = (bit: number): boolean => (s.placement & bit) !== 0;
         const a = filled(rng, s.offset + s.N * as, heap(1));
         const b = filled(rng, s.offset + s.M * bs, heap(2));
@@ -71,7 +86,9 @@ describe('dot_rows (WebAssembly SIMD)', () => {
 
   it('gives a row alone the same bits as in a batch, and ignores zero products past the end of a row', () => {
     const rng = new Rng(7);
-    const N = 9, K = 23, M = 10;
+    const N = 9,
+      K = 23,
+      M = 10;
     const a = filled(rng, N * K, true);
     const b = filled(rng, M * (K + 5), true);
     // keys K .. K+4 of every b row are multiplied by zeros appended to a (causal attention's masked keys)
@@ -101,7 +118,9 @@ describe('dot_rows (WebAssembly SIMD)', () => {
       const plain = await import('./wasm_kernels.ts');
       expect(plainHeap.heapIsShared).toBe(false);
       const rng = new Rng(11);
-      const N = 7, K = 30, M = 9;
+      const N = 7,
+        K = 30,
+        M = 9;
       const a = filled(rng, N * K, false);
       const b = filled(rng, M * K, false);
       const bias = filled(rng, M, false);
@@ -125,14 +144,28 @@ describe('dot_rows (WebAssembly SIMD)', () => {
   });
 
   it('is assembled from the current wasm/*.wat', () => {
-    expect(() => execFileSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], { stdio: 'pipe' }),
+    ).not.toThrow();
   });
 });
 
 /** wasm/mat_acc.wat's order: k in increasing order from +0, each product rounded, then old + sum. */
 function matAccReference(
-  out: Float32Array, oOff: number, oStride: number, a: Float32Array, aOff: number, aRow: number, aCol: number,
-  b: Float32Array, bOff: number, bStride: number, N: number, K: number, M: number, acc: boolean,
+  out: Float32Array,
+  oOff: number,
+  oStride: number,
+  a: Float32Array,
+  aOff: number,
+  aRow: number,
+  aCol: number,
+  b: Float32Array,
+  bOff: number,
+  bStride: number,
+  N: number,
+  K: number,
+  M: number,
+  acc: boolean,
 ): void {
   for (let n = 0; n < N; n++) {
     for (let m = 0; m < M; m++) {
@@ -152,7 +185,8 @@ describe('mat_acc and col_sums (WebAssembly SIMD)', () => {
         const heap = (bit: number): boolean => (s.placement & bit) !== 0;
         // a is [N, K] read by rows (aRow = K + pad, aCol = 1) or [K, N] read by columns (aRow = 1, aCol = N + pad)
         const [aRow, aCol] = byColumns ? [1, s.N + s.padA] : [s.K + s.padA, 1];
-        const bs = s.M + s.padB, os = s.M + s.padO;
+        const bs = s.M + s.padB,
+          os = s.M + s.padO;
         const a = filled(rng, s.offset + s.N * s.K * 2 + s.K * s.padA + s.N * s.padA + 4, heap(1));
         const b = filled(rng, s.offset + s.K * bs + 1, heap(2));
         const out = filled(rng, s.offset + s.N * os, heap(8));
@@ -169,7 +203,9 @@ describe('mat_acc and col_sums (WebAssembly SIMD)', () => {
 
   it('mat_acc gives a row alone the same bits as in a batch', () => {
     const rng = new Rng(3);
-    const N = 11, K = 9, M = 21;
+    const N = 11,
+      K = 9,
+      M = 21;
     const a = filled(rng, N * K, true);
     const b = filled(rng, K * M, true);
     const batch = heapFloats(N * M);
@@ -185,21 +221,27 @@ describe('mat_acc and col_sums (WebAssembly SIMD)', () => {
 
   it('col_sums adds each column summed from +0 in row order, bit for bit', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 19 }), fc.boolean(), fc.integer({ min: 1, max: 2 ** 30 }), (N, M, inHeap, seed) => {
-        const rng = new Rng(seed);
-        const a = filled(rng, N * M, inHeap);
-        const out = filled(rng, M, !inHeap);
-        const want = Float32Array.from(out, (o, m) => {
-          let s = 0;
-          for (let n = 0; n < N; n++) s = fr(s + a[n * M + m]);
-          return fr(o + s);
-        });
-        colSumsF32(out, a, N, M);
-        const same = Array.from(out).every((v, i) => Object.is(v, want[i]));
-        freeHeapFloats(a);
-        freeHeapFloats(out);
-        return same;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 1, max: 19 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        (N, M, inHeap, seed) => {
+          const rng = new Rng(seed);
+          const a = filled(rng, N * M, inHeap);
+          const out = filled(rng, M, !inHeap);
+          const want = Float32Array.from(out, (o, m) => {
+            let s = 0;
+            for (let n = 0; n < N; n++) s = fr(s + a[n * M + m]);
+            return fr(o + s);
+          });
+          colSumsF32(out, a, N, M);
+          const same = Array.from(out).every((v, i) => Object.is(v, want[i]));
+          freeHeapFloats(a);
+          freeHeapFloats(out);
+          return same;
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -16,7 +16,8 @@ import { matAccWasm } from './wasm/mat_acc.bytes.ts';
 function instantiate(module: { sharedMemory: string; plainMemory: string }): WebAssembly.Exports {
   const bytes = Uint8Array.from(atob(heapIsShared ? module.sharedMemory : module.plainMemory), (c) => c.charCodeAt(0));
   // Math.log: once per row of a log-softmax (wasm/logits.wat); WebAssembly has no log instruction
-  return new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: heapMemory, log: Math.log } }).exports;
+  return new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory: heapMemory, log: Math.log } })
+    .exports;
 }
 
 type Fn = (...args: number[]) => void;
@@ -74,7 +75,8 @@ class Operands {
   }
 
   finish(): void {
-    for (const s of this.staged) if (s.out) bytesOf(s.x, s.off, s.span).set(new Uint8Array(heapMemory.buffer, s.at, 4 * s.span));
+    for (const s of this.staged)
+      if (s.out) bytesOf(s.x, s.off, s.span).set(new Uint8Array(heapMemory.buffer, s.at, 4 * s.span));
     this.staged.length = 0;
   }
 }
@@ -107,7 +109,13 @@ export function firstNonFiniteF32(a: Float32Array): number {
  * out[r V + v] = masked log-softmax of logits row r at token v (wasm/logits.wat); masks: ceil(V / 32) words
  * a row. out may be logits.
  */
-export function maskedLogSoftmaxF32(out: Float32Array, logits: Float32Array, masks: Uint32Array, rows: number, V: number): void {
+export function maskedLogSoftmaxF32(
+  out: Float32Array,
+  logits: Float32Array,
+  masks: Uint32Array,
+  rows: number,
+  V: number,
+): void {
   if (rows <= 0) return;
   const words = Math.ceil(V / 32);
   const ops = operands.begin();
@@ -119,7 +127,14 @@ export function maskedLogSoftmaxF32(out: Float32Array, logits: Float32Array, mas
 }
 
 /** In place on log-probs lp [rows, V]: -c exp(lp) where allowed, 0 elsewhere, + c at the target (wasm/logits.wat). */
-export function logitGradF32(lp: Float32Array, masks: Uint32Array, coef: Float32Array, targets: Int32Array, rows: number, V: number): void {
+export function logitGradF32(
+  lp: Float32Array,
+  masks: Uint32Array,
+  coef: Float32Array,
+  targets: Int32Array,
+  rows: number,
+  V: number,
+): void {
   if (rows <= 0) return;
   const words = Math.ceil(V / 32);
   const ops = operands.begin();
@@ -138,11 +153,19 @@ function span(rows: number, stride: number, width: number): number {
 
 /** dotRows (matmul.ts) on float32 buffers. */
 export function dotRowsF32(
-  out: Float32Array, oOff: number, oStride: number,
-  a: Float32Array, aOff: number, aStride: number,
-  b: Float32Array, bOff: number, bStride: number,
+  out: Float32Array,
+  oOff: number,
+  oStride: number,
+  a: Float32Array,
+  aOff: number,
+  aStride: number,
+  b: Float32Array,
+  bOff: number,
+  bStride: number,
   bias: Float32Array | null,
-  N: number, K: number, M: number,
+  N: number,
+  K: number,
+  M: number,
   accumulate: boolean,
 ): void {
   if (N <= 0 || M <= 0) return;
@@ -160,10 +183,19 @@ export function dotRowsF32(
  * for n < N, m < M (wasm/mat_acc.wat).
  */
 export function matAccF32(
-  out: Float32Array, oOff: number, oStride: number,
-  a: Float32Array, aOff: number, aRow: number, aCol: number,
-  b: Float32Array, bOff: number, bStride: number,
-  N: number, K: number, M: number,
+  out: Float32Array,
+  oOff: number,
+  oStride: number,
+  a: Float32Array,
+  aOff: number,
+  aRow: number,
+  aCol: number,
+  b: Float32Array,
+  bOff: number,
+  bStride: number,
+  N: number,
+  K: number,
+  M: number,
   accumulate: boolean,
 ): void {
   if (N <= 0 || M <= 0) return;
@@ -186,7 +218,14 @@ export function colSumsF32(out: Float32Array, a: Float32Array, N: number, M: num
 }
 
 /** kT[c kts + t] = qkv[t 3C + C + c] for t0 <= t < t1: keys transposed, as attentionForwardF32 reads them. */
-export function attentionKeysF32(kT: Float32Array, kts: number, qkv: Float32Array, t0: number, t1: number, C: number): void {
+export function attentionKeysF32(
+  kT: Float32Array,
+  kts: number,
+  qkv: Float32Array,
+  t0: number,
+  t1: number,
+  C: number,
+): void {
   if (t1 <= t0) return;
   const ops = operands.begin();
   const pk = ops.ptr(kT, 0, span(C, kts, t1), true);
@@ -197,7 +236,15 @@ export function attentionKeysF32(kT: Float32Array, kts: number, qkv: Float32Arra
 
 /** attentionForward (attention.ts) on float32 buffers: queries t0 .. t1-1, out rows C apart, kT of rows 0 .. t1-1. */
 export function attentionForwardF32(
-  out: Float32Array, att: Float32Array, qkv: Float32Array, kT: Float32Array, kts: number, t0: number, t1: number, C: number, NH: number,
+  out: Float32Array,
+  att: Float32Array,
+  qkv: Float32Array,
+  kT: Float32Array,
+  kts: number,
+  t0: number,
+  t1: number,
+  C: number,
+  NH: number,
 ): void {
   const rows = t1 - t0;
   if (rows <= 0) return;
@@ -212,7 +259,14 @@ export function attentionForwardF32(
 
 /** attentionBackward (attention.ts) on float32 buffers; scratch: at least T T + T C / NH floats. */
 export function attentionBackwardF32(
-  dqkv: Float32Array, dout: Float32Array, qkv: Float32Array, att: Float32Array, scratch: Float32Array, T: number, C: number, NH: number,
+  dqkv: Float32Array,
+  dout: Float32Array,
+  qkv: Float32Array,
+  att: Float32Array,
+  scratch: Float32Array,
+  T: number,
+  C: number,
+  NH: number,
 ): void {
   if (T <= 0) return;
   const ops = operands.begin();
@@ -248,7 +302,15 @@ export function geluBackwardF32(dinp: Float32Array, inp: Float32Array, dout: Flo
 
 /** layernormForward (layernorm.ts) on float32 buffers. */
 export function layernormForwardF32(
-  out: Float32Array, mean: Float32Array, rstd: Float32Array, inp: Float32Array, weight: Float32Array, bias: Float32Array, N: number, C: number, eps: number,
+  out: Float32Array,
+  mean: Float32Array,
+  rstd: Float32Array,
+  inp: Float32Array,
+  weight: Float32Array,
+  bias: Float32Array,
+  N: number,
+  C: number,
+  eps: number,
 ): void {
   if (N <= 0) return;
   const ops = operands.begin();
@@ -264,8 +326,16 @@ export function layernormForwardF32(
 
 /** layernormBackward (layernorm.ts) on float32 buffers. */
 export function layernormBackwardF32(
-  dinp: Float32Array, dweight: Float32Array, dbias: Float32Array, dout: Float32Array, inp: Float32Array, weight: Float32Array,
-  mean: Float32Array, rstd: Float32Array, N: number, C: number,
+  dinp: Float32Array,
+  dweight: Float32Array,
+  dbias: Float32Array,
+  dout: Float32Array,
+  inp: Float32Array,
+  weight: Float32Array,
+  mean: Float32Array,
+  rstd: Float32Array,
+  N: number,
+  C: number,
 ): void {
   if (N <= 0) return;
   const ops = operands.begin();

@@ -66,12 +66,19 @@ describe('attention (WebAssembly SIMD)', () => {
 
   it('gives the rows t0 .. t1-1 computed alone the bits of the full forward, in the heap or staged', () => {
     const rng = new Rng(5);
-    const T = 23, NH = 3, C = 3 * 10;
+    const T = 23,
+      NH = 3,
+      C = 3 * 10;
     const qkv = normals(rng, T * 3 * C, 1.5, true);
     const out = heapFloats(T * C);
     const att = heapFloats(NH * T * T);
     attentionForward(out, att, qkv, 0, T, C, NH);
-    for (const [t0, t1] of [[0, 1], [5, 6], [7, 12], [22, 23]]) {
+    for (const [t0, t1] of [
+      [0, 1],
+      [5, 6],
+      [7, 12],
+      [22, 23],
+    ]) {
       for (const inHeap of [true, false]) {
         const rows = t1 - t0;
         const part = inHeap ? heapFloats(rows * C) : new Float32Array(rows * C);
@@ -96,7 +103,8 @@ describe('attention (WebAssembly SIMD)', () => {
 
   it('underflows far scores to exactly 0 and splits equal scores evenly', () => {
     // one head of size 1: score(t, j) = q_t k_j; the last query sees keys with scores 3, 3, 3, -1e4 and 3
-    const T = 5, C = 1;
+    const T = 5,
+      C = 1;
     const qkv = heapFloats(T * 3);
     const k = [1, 1, 1, -1e4, 1];
     for (let t = 0; t < T; t++) qkv.set([3, k[t], t], t * 3);
@@ -115,36 +123,46 @@ describe('attention (WebAssembly SIMD)', () => {
 describe('LayerNorm (WebAssembly SIMD)', () => {
   it('forward and backward match the float64 loops to float32 accuracy, in the heap or staged', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 41 }), fc.boolean(), fc.integer({ min: 1, max: 2 ** 30 }), (N, C, inHeap, seed) => {
-        const rng = new Rng(seed);
-        const inp = normals(rng, N * C, 2, inHeap);
-        for (let i = 0; i < N * C; i++) inp[i] += 3; // an offset the mean must remove
-        const w = normals(rng, C, 1, inHeap);
-        const b = normals(rng, C, 1, inHeap);
-        const dout = normals(rng, N * C, 1, inHeap);
-        const alloc = (n: number) => (inHeap ? heapFloats(n) : new Float32Array(n));
-        const [out, mean, rstd, dinp, dw, db] = [alloc(N * C), alloc(N), alloc(N), alloc(N * C), alloc(C), alloc(C)];
-        dinp.fill(0.5);
-        dw.fill(-1);
-        layernormForward(out, mean, rstd, inp, w, b, N, C, 1e-5);
-        layernormBackward(dinp, dw, db, dout, inp, w, mean, rstd, N, C);
-        const [out64, mean64, rstd64] = [new Float64Array(N * C), new Float64Array(N), new Float64Array(N)];
-        const [dinp64, dw64, db64] = [new Float64Array(N * C).fill(0.5), new Float64Array(C).fill(-1), new Float64Array(C)];
-        layernormForward(out64, mean64, rstd64, f64(inp), f64(w), f64(b), N, C, 1e-5);
-        layernormBackward(dinp64, dw64, db64, f64(dout), f64(inp), f64(w), mean64, rstd64, N, C);
-        // x - mean in float32 (and the mean kept as float32) loses digits on a row of nearly equal inputs, in
-        // proportion to |x| / std: the tolerances grow with that condition number
-        const k = 1 + 1e-2 * Math.max(...Array.from(inp, Math.abs)) * Math.max(...rstd64);
-        const ok =
-          worst(out, out64, 1e-5 * k, 1e-5 * k) <= 1 &&
-          worst(mean, mean64, 1e-6, 1e-6) <= 1 &&
-          worst(rstd, rstd64, 0, 1e-5) <= 1 &&
-          worst(dinp, dinp64, 1e-4 * k * Math.max(1, ...rstd64), 1e-4 * k) <= 1 &&
-          worst(dw, dw64, 1e-5 * N * k, 1e-5 * k) <= 1 &&
-          worst(db, db64, 1e-6 * N, 1e-6) <= 1;
-        if (inHeap) for (const v of [inp, w, b, dout, out, mean, rstd, dinp, dw, db]) freeHeapFloats(v);
-        return ok;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 1, max: 41 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        (N, C, inHeap, seed) => {
+          const rng = new Rng(seed);
+          const inp = normals(rng, N * C, 2, inHeap);
+          for (let i = 0; i < N * C; i++) inp[i] += 3; // an offset the mean must remove
+          const w = normals(rng, C, 1, inHeap);
+          const b = normals(rng, C, 1, inHeap);
+          const dout = normals(rng, N * C, 1, inHeap);
+          const alloc = (n: number) => (inHeap ? heapFloats(n) : new Float32Array(n));
+          const [out, mean, rstd, dinp, dw, db] = [alloc(N * C), alloc(N), alloc(N), alloc(N * C), alloc(C), alloc(C)];
+          dinp.fill(0.5);
+          dw.fill(-1);
+          layernormForward(out, mean, rstd, inp, w, b, N, C, 1e-5);
+          layernormBackward(dinp, dw, db, dout, inp, w, mean, rstd, N, C);
+          const [out64, mean64, rstd64] = [new Float64Array(N * C), new Float64Array(N), new Float64Array(N)];
+          const [dinp64, dw64, db64] = [
+            new Float64Array(N * C).fill(0.5),
+            new Float64Array(C).fill(-1),
+            new Float64Array(C),
+          ];
+          layernormForward(out64, mean64, rstd64, f64(inp), f64(w), f64(b), N, C, 1e-5);
+          layernormBackward(dinp64, dw64, db64, f64(dout), f64(inp), f64(w), mean64, rstd64, N, C);
+          // x - mean in float32 (and the mean kept as float32) loses digits on a row of nearly equal inputs, in
+          // proportion to |x| / std: the tolerances grow with that condition number
+          const k = 1 + 1e-2 * Math.max(...Array.from(inp, Math.abs)) * Math.max(...rstd64);
+          const ok =
+            worst(out, out64, 1e-5 * k, 1e-5 * k) <= 1 &&
+            worst(mean, mean64, 1e-6, 1e-6) <= 1 &&
+            worst(rstd, rstd64, 0, 1e-5) <= 1 &&
+            worst(dinp, dinp64, 1e-4 * k * Math.max(1, ...rstd64), 1e-4 * k) <= 1 &&
+            worst(dw, dw64, 1e-5 * N * k, 1e-5 * k) <= 1 &&
+            worst(db, db64, 1e-6 * N, 1e-6) <= 1;
+          if (inHeap) for (const v of [inp, w, b, dout, out, mean, rstd, dinp, dw, db]) freeHeapFloats(v);
+          return ok;
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -179,7 +197,7 @@ describe('GELU (WebAssembly SIMD, vector exp)', () => {
     freeHeapFloats(heapOut);
   });
 
-  it('backward adds gelu\'(x) dout, matching the float64 loop to float32 accuracy, in the heap or staged', () => {
+  it("backward adds gelu'(x) dout, matching the float64 loop to float32 accuracy, in the heap or staged", () => {
     const dout = Float32Array.from(inp, (_, i) => Math.cos(i));
     const got = new Float32Array(n).fill(0.25);
     geluBackward(got, inp, dout, n);

@@ -15,7 +15,11 @@ export interface ModelWeights<F extends Floats> {
   lnfb: F;
 }
 
-export function bindWeights<F extends Floats>(buffer: F, config: ModelConfig, layout: ParameterLayout = parameterLayout(config)): ModelWeights<F> {
+export function bindWeights<F extends Floats>(
+  buffer: F,
+  config: ModelConfig,
+  layout: ParameterLayout = parameterLayout(config),
+): ModelWeights<F> {
   if (buffer.length !== layout.totalFloats) {
     throw new RangeError(`parameter buffer holds ${buffer.length} floats, the layout needs ${layout.totalFloats}`);
   }

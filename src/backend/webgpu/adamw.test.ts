@@ -32,10 +32,15 @@ describe('optimizer kernels on WebGPU against the CPU reference', () => {
     for (const a of [params, grads, m, v]) for (let i = 0; i < n; i++) if (!inView[i]) a[i] = 0;
     const hyper = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, gradClip: 0.5 };
     const step = 3;
-    const got = await runKernels(gpu, { decay: decayBits(layout) }, { params: params.slice(), grads: grads.slice(), m: m.slice(), v: v.slice(), state: 4, partials: normPartials(n) }, (s, b) => {
-      gradNorm(s, b.state, b.partials, b.grads, n, hyper.gradClip);
-      adamwUpdate(s, b.params, b.grads, b.m, b.v, b.decay, b.state, n, hyper, step);
-    });
+    const got = await runKernels(
+      gpu,
+      { decay: decayBits(layout) },
+      { params: params.slice(), grads: grads.slice(), m: m.slice(), v: v.slice(), state: 4, partials: normPartials(n) },
+      (s, b) => {
+        gradNorm(s, b.state, b.partials, b.grads, n, hyper.gradClip);
+        adamwUpdate(s, b.params, b.grads, b.m, b.v, b.decay, b.state, n, hyper, step);
+      },
+    );
     const norm = gradientNorm(grads);
     expect(norm).toBeGreaterThan(hyper.gradClip); // the clip is active
     expect(worstError([got.state[0]], [norm], 0, 1e-5)).toBeLessThanOrEqual(1);
@@ -55,14 +60,30 @@ describe('optimizer kernels on WebGPU against the CPU reference', () => {
     const hyper = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0, gradClip: 1 };
     const ok = new Float32Array(7).fill(2);
     const bad = Float32Array.of(1, Infinity, 3);
-    const got = await runKernels(gpu, { decay: new Uint32Array(10), ok, bad, scratch: new Float32Array(n).fill(5) }, { params, grads, m: n, v: n, state: 4, partials: 1, flagBad: 1, flagOk: 1, acc: new Float32Array(n).fill(1), accOk: new Float32Array(n).fill(1) }, (s, b) => {
-      gradNorm(s, b.state, b.partials, b.grads, n, hyper.gradClip);
-      adamwUpdate(s, b.params, b.grads, b.m, b.v, b.decay, b.state, n, hyper, 1);
-      countNonFinite(s, b.flagBad, b.ok, 7, b.bad, 3);
-      countNonFinite(s, b.flagOk, b.ok, 7, b.ok, 7);
-      accumulateGradients(s, b.acc, b.scratch, b.flagBad, n);
-      accumulateGradients(s, b.accOk, b.scratch, b.flagOk, n);
-    });
+    const got = await runKernels(
+      gpu,
+      { decay: new Uint32Array(10), ok, bad, scratch: new Float32Array(n).fill(5) },
+      {
+        params,
+        grads,
+        m: n,
+        v: n,
+        state: 4,
+        partials: 1,
+        flagBad: 1,
+        flagOk: 1,
+        acc: new Float32Array(n).fill(1),
+        accOk: new Float32Array(n).fill(1),
+      },
+      (s, b) => {
+        gradNorm(s, b.state, b.partials, b.grads, n, hyper.gradClip);
+        adamwUpdate(s, b.params, b.grads, b.m, b.v, b.decay, b.state, n, hyper, 1);
+        countNonFinite(s, b.flagBad, b.ok, 7, b.bad, 3);
+        countNonFinite(s, b.flagOk, b.ok, 7, b.ok, 7);
+        accumulateGradients(s, b.acc, b.scratch, b.flagBad, n);
+        accumulateGradients(s, b.accOk, b.scratch, b.flagOk, n);
+      },
+    );
     expect(got.state[2]).toBe(0);
     expect(got.params.every((x) => x === 1)).toBe(true);
     expect(new Uint32Array(got.flagBad.buffer)[0]).toBe(1);

@@ -62,22 +62,52 @@ export function gradNorm(stage: Stage, state: Buf, partials: Buf, grads: Buf, n:
 }
 
 /** AdamW step number `step` (1-based) scaled by the clip factor in state; zeroes grads. Skipped when the norm is not finite. */
-export function adamwUpdate(stage: Stage, params: Buf, grads: Buf, m: Buf, v: Buf, decay: Buf, state: Buf, n: number, h: OptimizerHyper, step: number): void {
+export function adamwUpdate(
+  stage: Stage,
+  params: Buf,
+  grads: Buf,
+  m: Buf,
+  v: Buf,
+  decay: Buf,
+  state: Buf,
+  n: number,
+  h: OptimizerHyper,
+  step: number,
+): void {
   const g = threadGrid(n);
   if (!g) return;
   const c1 = 1 - Math.pow(h.beta1, step);
   const c2 = 1 - Math.pow(h.beta2, step);
-  const u = HYPER.pack({ n, grid_x: g.gridX, lr: h.lr, beta1: h.beta1, beta2: h.beta2, eps: h.eps, weight_decay: h.weightDecay, c1, c2 });
+  const u = HYPER.pack({
+    n,
+    grid_x: g.gridX,
+    lr: h.lr,
+    beta1: h.beta1,
+    beta2: h.beta2,
+    eps: h.eps,
+    weight_decay: h.weightDecay,
+    c1,
+    c2,
+  });
   stage.dispatch(K.adamw, [u, state, decay, params, grads, m, v], g.workgroups);
 }
 
 /** flag[0] = number of non-finite floats among a[0 .. nA) and b[0 .. nB). */
 export function countNonFinite(stage: Stage, flag: Buf, a: Buf, nA: number, b: Buf, nB: number): void {
-  stage.dispatch(K.countNonFinite, [SHAPE.pack({ n: nA, chunk: nB, groups: 0, grid_x: 0, clip: 0 }), a, b, flag], [1, 1, 1]);
+  stage.dispatch(
+    K.countNonFinite,
+    [SHAPE.pack({ n: nA, chunk: nB, groups: 0, grid_x: 0, clip: 0 }), a, b, flag],
+    [1, 1, 1],
+  );
 }
 
 /** grads += scratch (n floats) unless flag[0] != 0. */
 export function accumulateGradients(stage: Stage, grads: Buf, scratch: Buf, flag: Buf, n: number): void {
   const g = threadGrid(n);
-  if (g) stage.dispatch(K.accumulate, [SHAPE.pack({ n, chunk: 0, groups: 0, grid_x: g.gridX, clip: 0 }), scratch, flag, grads], g.workgroups);
+  if (g)
+    stage.dispatch(
+      K.accumulate,
+      [SHAPE.pack({ n, chunk: 0, groups: 0, grid_x: g.gridX, clip: 0 }), scratch, flag, grads],
+      g.workgroups,
+    );
 }

@@ -73,12 +73,15 @@ export class GpuDecoder implements Decoder {
     const limit = gpu.device.limits.maxStorageBufferBindingSize;
     if (cacheBytes > limit) {
       const most = Math.floor(limit / (contextLength * 3 * C * 4));
-      throw new RangeError(`decoder: a KV cache of ${nStreams} streams x ${contextLength} positions needs ${cacheBytes} bytes per layer, over this device's binding limit of ${limit}; use at most ${most} streams`);
+      throw new RangeError(
+        `decoder: a KV cache of ${nStreams} streams x ${contextLength} positions needs ${cacheBytes} bytes per layer, over this device's binding limit of ${limit}; use at most ${most} streams`,
+      );
     }
     this.lengths = new Array<number>(nStreams).fill(0);
     this.pending = Array.from({ length: nStreams }, () => []);
     this.caches = [];
-    for (let l = 0; l < nLayer; l++) this.caches.push(gpu.buffer(nStreams * contextLength * 3 * C * 4, undefined, `kv cache ${l}`));
+    for (let l = 0; l < nLayer; l++)
+      this.caches.push(gpu.buffer(nStreams * contextLength * 3 * C * 4, undefined, `kv cache ${l}`));
     this.last = gpu.buffer(nStreams * C * 4, undefined, 'decoder last rows');
   }
 
@@ -91,7 +94,15 @@ export class GpuDecoder implements Decoder {
     const { vocabSize: V, dModel: C } = this.config;
     const words = maskWords(V);
     const S = streams.length;
-    checkSample(this.config, streams, masks, temperature, uniforms, (s) => this.checkStream(s), (s) => this.length(s));
+    checkSample(
+      this.config,
+      streams,
+      masks,
+      temperature,
+      uniforms,
+      (s) => this.checkStream(s),
+      (s) => this.length(s),
+    );
     if (S === 0) return { tokens: new Int32Array(0), logprobs: new Float32Array(0) };
 
     const scratch = new Scratch(this.gpu);
@@ -106,7 +117,17 @@ export class GpuDecoder implements Decoder {
       matmulForward(stage, logits, gathered, this.params, this.offsets.wte, null, S, C, V, this.variant);
       const sampled = scratch.floats(S);
       const logprobs = scratch.floats(S);
-      sampleToken(stage, sampled, logprobs, logits, stage.upload(Uint32Array.from(masks.subarray(0, S * words))), stage.upload(Float32Array.from(uniforms.subarray(0, S))), S, V, temperature);
+      sampleToken(
+        stage,
+        sampled,
+        logprobs,
+        logits,
+        stage.upload(Uint32Array.from(masks.subarray(0, S * words))),
+        stage.upload(Float32Array.from(uniforms.subarray(0, S))),
+        S,
+        V,
+        temperature,
+      );
       const entries: SeqRows[] = [];
       const positions = new Int32Array(S);
       for (let i = 0; i < S; i++) {
@@ -156,7 +177,8 @@ export class GpuDecoder implements Decoder {
     const NH = this.config.nHead;
     const groups: SeqRows[][] = [];
     let group: SeqRows[] = [];
-    const cost = (g: SeqRows[]) => g.length * NH * Math.max(...g.map((e) => e.count)) * Math.max(...g.map((e) => e.pos0 + e.count));
+    const cost = (g: SeqRows[]) =>
+      g.length * NH * Math.max(...g.map((e) => e.count)) * Math.max(...g.map((e) => e.pos0 + e.count));
     for (let s = 0; s < this.nStreams; s++) {
       if (this.pending[s].length === 0) continue;
       const entry = { slot: s, pos0: this.lengths[s], count: this.pending[s].length };
@@ -168,7 +190,10 @@ export class GpuDecoder implements Decoder {
     }
     if (group.length > 0) groups.push(group);
     if (groups.length === 0) return;
-    const work = this.workspace(scratch, groups.map((g) => ({ entries: g, rows: Math.max(...g.map((e) => e.count)) })));
+    const work = this.workspace(
+      scratch,
+      groups.map((g) => ({ entries: g, rows: Math.max(...g.map((e) => e.count)) })),
+    );
     for (const entries of groups) {
       const rows = Math.max(...entries.map((e) => e.count));
       const tokens = new Int32Array(entries.length * rows);
@@ -214,7 +239,13 @@ export class GpuDecoder implements Decoder {
    * The full forward's layer sequence on new rows of several streams: each entry's rows go into its
    * stream's cache, attend to everything before them, and its last row's final LayerNorm lands in `last`.
    */
-  private forwardRows(stage: Stage, w: Workspace, batch: RowBatch, tokens: GPUBuffer | BufferSlice, positions: BufferSlice): void {
+  private forwardRows(
+    stage: Stage,
+    w: Workspace,
+    batch: RowBatch,
+    tokens: GPUBuffer | BufferSlice,
+    positions: BufferSlice,
+  ): void {
     const { dModel: C, dMlp: M, nHead: NH, lnEps: eps, contextLength: tCap } = this.config;
     const o = this.offsets;
     const p = this.params;

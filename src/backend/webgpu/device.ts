@@ -63,7 +63,9 @@ export function browserGpu(nav: { gpu?: GPU } | undefined = globalThis.navigator
     throw new WebGpuUnavailableError(
       'no-webgpu',
       'browser',
-      insecure ? 'navigator.gpu is missing because this page is not a secure context' : 'this browser exposes no navigator.gpu',
+      insecure
+        ? 'navigator.gpu is missing because this page is not a secure context'
+        : 'this browser exposes no navigator.gpu',
     );
   }
   return nav.gpu;

@@ -9,7 +9,15 @@ import { makeBatch, randomLossInputs } from '../batch_testing.ts';
 import { createNodeRuntime } from './node_gpu.ts';
 import { GpuBackendLostError, WebGpuBackend } from './webgpu_backend.ts';
 
-const config = validateConfig({ vocabSize: 40, contextLength: 24, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 });
+const config = validateConfig({
+  vocabSize: 40,
+  contextLength: 24,
+  dModel: 16,
+  nLayer: 2,
+  nHead: 2,
+  dMlp: 64,
+  lnEps: 1e-5,
+});
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
 const adam: OptimizerHyper = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 

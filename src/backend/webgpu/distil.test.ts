@@ -76,13 +76,20 @@ describe('distil_divergence / distil_logit_gradient on WebGPU against the CPU tw
         const want = new Float32Array(rows);
         divergenceCpu(want, c.student, c.teacher, c.masks, rows, vocab, alpha);
         want[rows - 1] = 0;
-        const got = await runKernels(gpu, { student: c.student, teacher: poisoned(c, [rows - 1]), masks: c.masks, weight }, { out: rows }, (s: Stage, b) => {
-          distilDivergence(s, b.out, b.student, b.teacher, b.masks, b.weight, rows, vocab, alpha);
-        });
+        const got = await runKernels(
+          gpu,
+          { student: c.student, teacher: poisoned(c, [rows - 1]), masks: c.masks, weight },
+          { out: rows },
+          (s: Stage, b) => {
+            distilDivergence(s, b.out, b.student, b.teacher, b.masks, b.weight, rows, vocab, alpha);
+          },
+        );
         expect(worstError(got.out, want, 2e-6, 2e-5), `rows ${rows} vocab ${vocab}`).toBeLessThanOrEqual(1);
         expect(got.out[FORCED_ROW]).toBe(0);
         expect(got.out[rows - 1]).toBe(0);
-        expect(Math.min(...Array.from(want).filter((_, r) => r !== FORCED_ROW && r !== rows - 1))).toBeGreaterThan(0.05);
+        expect(Math.min(...Array.from(want).filter((_, r) => r !== FORCED_ROW && r !== rows - 1))).toBeGreaterThan(
+          0.05,
+        );
       }
     });
 
@@ -95,12 +102,21 @@ describe('distil_divergence / distil_logit_gradient on WebGPU against the CPU tw
         const start = Float32Array.from({ length: rows * vocab }, () => rng.normal());
         const want = start.slice();
         gradientCpu(want, c.student, c.teacher, c.masks, scale, rows, vocab, alpha);
-        const got = await runKernels(gpu, { student: c.student, teacher: poisoned(c, [0]), masks: c.masks, scale }, { dlogits: start }, (s: Stage, b) => {
-          distilLogitGradient(s, b.dlogits, b.student, b.teacher, b.masks, b.scale, rows, vocab, alpha);
-        });
+        const got = await runKernels(
+          gpu,
+          { student: c.student, teacher: poisoned(c, [0]), masks: c.masks, scale },
+          { dlogits: start },
+          (s: Stage, b) => {
+            distilLogitGradient(s, b.dlogits, b.student, b.teacher, b.masks, b.scale, rows, vocab, alpha);
+          },
+        );
         expect(worstError(got.dlogits, want, 1e-6, 2e-5), `rows ${rows} vocab ${vocab}`).toBeLessThanOrEqual(1);
-        for (const r of [0, FORCED_ROW]) expect(Array.from(got.dlogits.subarray(r * vocab, (r + 1) * vocab)), `row ${r}`).toEqual(Array.from(start.subarray(r * vocab, (r + 1) * vocab)));
-        for (let i = 0; i < rows * vocab; i++) if (!isAllowed(c.masks, Math.floor(i / vocab), words, i % vocab)) expect(got.dlogits[i]).toBe(start[i]);
+        for (const r of [0, FORCED_ROW])
+          expect(Array.from(got.dlogits.subarray(r * vocab, (r + 1) * vocab)), `row ${r}`).toEqual(
+            Array.from(start.subarray(r * vocab, (r + 1) * vocab)),
+          );
+        for (let i = 0; i < rows * vocab; i++)
+          if (!isAllowed(c.masks, Math.floor(i / vocab), words, i % vocab)) expect(got.dlogits[i]).toBe(start[i]);
         // The kernel did add something: the rows that count moved by more than the tolerance.
         expect(worstError(got.dlogits, start, 1e-3, 0)).toBeGreaterThan(1);
       }
@@ -110,7 +126,11 @@ describe('distil_divergence / distil_logit_gradient on WebGPU against the CPU tw
   it('refuses an alpha outside [0, 1) and a bad shape before recording anything', () => {
     const stage = {} as Stage;
     const b = {} as GPUBuffer;
-    expect(() => distilDivergence(stage, b, b, b, b, b, 2, 10, 1)).toThrow(/^distil_divergence: alpha must be in \[0, 1\), got 1$/);
-    expect(() => distilLogitGradient(stage, b, b, b, b, b, 2, 0, 0)).toThrow(/^distil_logit_gradient: rows must be an integer >= 0 and vocab a positive integer/);
+    expect(() => distilDivergence(stage, b, b, b, b, b, 2, 10, 1)).toThrow(
+      /^distil_divergence: alpha must be in \[0, 1\), got 1$/,
+    );
+    expect(() => distilLogitGradient(stage, b, b, b, b, b, 2, 0, 0)).toThrow(
+      /^distil_logit_gradient: rows must be an integer >= 0 and vocab a positive integer/,
+    );
   });
 });

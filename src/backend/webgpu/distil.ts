@@ -10,7 +10,13 @@ import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
 /** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
-export const DISTIL_SHAPE = wgslStruct('DistilShape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32', alpha: 'f32' });
+export const DISTIL_SHAPE = wgslStruct('DistilShape', {
+  rows: 'u32',
+  vocab: 'u32',
+  mask_words: 'u32',
+  grid_x: 'u32',
+  alpha: 'f32',
+});
 
 const BINDINGS = ['uniform', 'read', 'read', 'read', 'read', 'write'] as const;
 
@@ -19,9 +25,22 @@ function sized(entryPoint: string, vocab: number): KernelSpec {
   return kernel(code, entryPoint, BINDINGS, { WG: logSoftmaxWorkgroupSize(vocab) });
 }
 
-function record(stage: Stage, entryPoint: string, out: Buf, student: Buf, teacher: Buf, masks: Buf, rowWeight: Buf, rows: number, vocab: number, alpha: number): void {
+function record(
+  stage: Stage,
+  entryPoint: string,
+  out: Buf,
+  student: Buf,
+  teacher: Buf,
+  masks: Buf,
+  rowWeight: Buf,
+  rows: number,
+  vocab: number,
+  alpha: number,
+): void {
   if (!Number.isInteger(rows) || rows < 0 || !Number.isInteger(vocab) || vocab < 1) {
-    throw new RangeError(`${entryPoint}: rows must be an integer >= 0 and vocab a positive integer, got rows ${rows}, vocab ${vocab}`);
+    throw new RangeError(
+      `${entryPoint}: rows must be an integer >= 0 and vocab a positive integer, got rows ${rows}, vocab ${vocab}`,
+    );
   }
   if (!(alpha >= 0 && alpha < 1)) throw new RangeError(`${entryPoint}: alpha must be in [0, 1), got ${alpha}`);
   if (rows === 0) return;
@@ -34,12 +53,32 @@ function record(stage: Stage, entryPoint: string, out: Buf, student: Buf, teache
  * divergence[r] = D(p_r || q_r) of student rows (masked log-probs, [rows * vocab]) against teacher rows
  * under the same masks, where rowWeight[r] != 0; 0 for the other rows, whose teacher rows are not read.
  */
-export function distilDivergence(stage: Stage, divergence: Buf, student: Buf, teacher: Buf, masks: Buf, rowWeight: Buf, rows: number, vocab: number, alpha: number): void {
+export function distilDivergence(
+  stage: Stage,
+  divergence: Buf,
+  student: Buf,
+  teacher: Buf,
+  masks: Buf,
+  rowWeight: Buf,
+  rows: number,
+  vocab: number,
+  alpha: number,
+): void {
   record(stage, 'distil_divergence', divergence, student, teacher, masks, rowWeight, rows, vocab, alpha);
 }
 
 /** dlogits[r, j] += scale[r] p_j (g_j - sum_i p_i g_i) over row r's allowed tokens; rows with scale 0 untouched. */
-export function distilLogitGradient(stage: Stage, dlogits: Buf, student: Buf, teacher: Buf, masks: Buf, scale: Buf, rows: number, vocab: number, alpha: number): void {
+export function distilLogitGradient(
+  stage: Stage,
+  dlogits: Buf,
+  student: Buf,
+  teacher: Buf,
+  masks: Buf,
+  scale: Buf,
+  rows: number,
+  vocab: number,
+  alpha: number,
+): void {
   record(stage, 'distil_logit_gradient', dlogits, student, teacher, masks, scale, rows, vocab, alpha);
 }
 
@@ -58,6 +97,8 @@ export interface DistilRows {
 export function distilRows(inputs: LossInputs, hyper: LossHyper, counts: LossCounts): DistilRows | null {
   if (!hyper.distil) return null;
   const { opdMask, distilWeight } = inputs;
-  const scale = Float32Array.from(opdMask, (opd, k) => (opd === 0 ? 0 : hyper.lambda * opd * (distilWeight?.[k] ?? 1) * counts.invNOpd));
+  const scale = Float32Array.from(opdMask, (opd, k) =>
+    opd === 0 ? 0 : hyper.lambda * opd * (distilWeight?.[k] ?? 1) * counts.invNOpd,
+  );
   return { teacher: inputs.teacher!, opdMask, scale, alpha: hyper.distil.jsdAlpha };
 }

@@ -33,10 +33,15 @@ describe('encoder kernels on WebGPU against the CPU reference', () => {
     const dout = randn(rng, B * T * C);
     const grads0 = randn(rng, params.length, 0.1);
     const { starts, order } = tokenRowIndex(tokens, V);
-    const got = await runKernels(gpu, { params, tokens, positions, dout, starts, order }, { out: B * T * C, grads: grads0.slice() }, (s, b) => {
-      encoderForward(s, b.out, b.params, b.tokens, b.positions, B * T, C, 0, wpeOff);
-      encoderBackward(s, b.grads, b.dout, b.starts, b.order, B * T, T, C, V, 0, wpeOff);
-    });
+    const got = await runKernels(
+      gpu,
+      { params, tokens, positions, dout, starts, order },
+      { out: B * T * C, grads: grads0.slice() },
+      (s, b) => {
+        encoderForward(s, b.out, b.params, b.tokens, b.positions, B * T, C, 0, wpeOff);
+        encoderBackward(s, b.grads, b.dout, b.starts, b.order, B * T, T, C, V, 0, wpeOff);
+      },
+    );
     const out = new Float32Array(B * T * C);
     const grads = grads0.slice();
     for (let b = 0; b < B; b++) {

@@ -7,7 +7,15 @@ import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
 /** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
-export const SHAPE = wgslStruct('Shape', { n: 'u32', c: 'u32', vocab: 'u32', seq_len: 'u32', wte_off: 'u32', wpe_off: 'u32', grid_x: 'u32' });
+export const SHAPE = wgslStruct('Shape', {
+  n: 'u32',
+  c: 'u32',
+  vocab: 'u32',
+  seq_len: 'u32',
+  wte_off: 'u32',
+  wpe_off: 'u32',
+  grid_x: 'u32',
+});
 
 const BINDINGS = ['uniform', 'read', 'read', 'read', 'write'] as const;
 const FORWARD = kernel(code, 'encoder_forward', BINDINGS);
@@ -15,7 +23,17 @@ const BACKWARD_WTE = kernel(code, 'encoder_backward_wte', BINDINGS);
 const BACKWARD_WPE = kernel(code, 'encoder_backward_wpe', BINDINGS);
 
 /** out[n] = wte[tokens[n]] + wpe[positions[n]]: out [n, C]; tokens, positions: i32[n]. */
-export function encoderForward(stage: Stage, out: Buf, params: Buf, tokens: Buf, positions: Buf, n: number, C: number, wteOff: number, wpeOff: number): void {
+export function encoderForward(
+  stage: Stage,
+  out: Buf,
+  params: Buf,
+  tokens: Buf,
+  positions: Buf,
+  n: number,
+  C: number,
+  wteOff: number,
+  wpeOff: number,
+): void {
   const g = threadGrid(n * C);
   if (!g) return;
   const u = SHAPE.pack({ n, c: C, vocab: 0, seq_len: 0, wte_off: wteOff, wpe_off: wpeOff, grid_x: g.gridX });
@@ -26,7 +44,10 @@ export function encoderForward(stage: Stage, out: Buf, params: Buf, tokens: Buf,
  * Rows of each token id in ascending order, for the deterministic embedding gradient: the rows of token v
  * are order[starts[v] .. starts[v + 1]).
  */
-export function tokenRowIndex(tokens: Int32Array, V: number): { starts: Uint32Array<ArrayBuffer>; order: Uint32Array<ArrayBuffer> } {
+export function tokenRowIndex(
+  tokens: Int32Array,
+  V: number,
+): { starts: Uint32Array<ArrayBuffer>; order: Uint32Array<ArrayBuffer> } {
   const starts = new Uint32Array(V + 1);
   for (let i = 0; i < tokens.length; i++) starts[tokens[i] + 1]++;
   for (let v = 0; v < V; v++) starts[v + 1] += starts[v];
@@ -40,11 +61,24 @@ export function tokenRowIndex(tokens: Int32Array, V: number): { starts: Uint32Ar
  * Accumulates dwte (per vocabulary row, over its own positions) and dwpe (rows 0 .. seqLen-1, over the
  * n / seqLen sequences) from dout [n, C]; row b * seqLen + t sits at position t.
  */
-export function encoderBackward(stage: Stage, grads: Buf, dout: Buf, starts: Buf, order: Buf, n: number, seqLen: number, C: number, V: number, wteOff: number, wpeOff: number): void {
+export function encoderBackward(
+  stage: Stage,
+  grads: Buf,
+  dout: Buf,
+  starts: Buf,
+  order: Buf,
+  n: number,
+  seqLen: number,
+  C: number,
+  V: number,
+  wteOff: number,
+  wpeOff: number,
+): void {
   const gw = threadGrid(V * C);
   const gp = threadGrid(seqLen * C);
   if (!gw || !gp) return;
-  const shape = (gridX: number) => SHAPE.pack({ n, c: C, vocab: V, seq_len: seqLen, wte_off: wteOff, wpe_off: wpeOff, grid_x: gridX });
+  const shape = (gridX: number) =>
+    SHAPE.pack({ n, c: C, vocab: V, seq_len: seqLen, wte_off: wteOff, wpe_off: wpeOff, grid_x: gridX });
   stage.dispatch(BACKWARD_WTE, [shape(gw.gridX), dout, starts, order, grads], gw.workgroups);
   stage.dispatch(BACKWARD_WPE, [shape(gp.gridX), dout, starts, order, grads], gp.workgroups);
 }

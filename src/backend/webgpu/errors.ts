@@ -25,7 +25,8 @@ const NODE_FIX =
 
 function fixFor(environment: GpuEnvironment, reason: UnavailableReason): string {
   if (reason === 'insufficient-limits') return 'use a device with a more capable GPU, or a smaller model preset';
-  if (environment === 'node' && reason === 'no-webgpu') return 'run `npm install` so that the `webgpu` package is present';
+  if (environment === 'node' && reason === 'no-webgpu')
+    return 'run `npm install` so that the `webgpu` package is present';
   return environment === 'browser' ? BROWSER_FIX : NODE_FIX;
 }
 

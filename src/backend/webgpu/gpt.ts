@@ -73,7 +73,15 @@ export function allocGpuActivations(scratch: Scratch, config: ModelConfig, B: nu
 }
 
 /** Runs the batch through the model up to the final LayerNorm (acts.lnf). */
-export function gptForward(stage: Stage, acts: GpuActivations, params: GPUBuffer, o: ModelOffsets, config: ModelConfig, inputs: GpuBatchInputs, variant: MatmulVariant): void {
+export function gptForward(
+  stage: Stage,
+  acts: GpuActivations,
+  params: GPUBuffer,
+  o: ModelOffsets,
+  config: ModelConfig,
+  inputs: GpuBatchInputs,
+  variant: MatmulVariant,
+): void {
   const { dModel: C, dMlp: M, nHead: NH, lnEps: eps } = config;
   const { B, T } = acts;
   const N = B * T;

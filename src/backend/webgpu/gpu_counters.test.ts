@@ -42,7 +42,14 @@ describe('GPU counters', () => {
       await stage.submit();
       await Promise.all(reads);
       gpu.stopCounting();
-      expect(counters).toMatchObject({ dispatches: 3, passes: 2, submits: 1, writes: 1, readbacks: 1, bytesRead: 72 * 4 });
+      expect(counters).toMatchObject({
+        dispatches: 3,
+        passes: 2,
+        submits: 1,
+        writes: 1,
+        readbacks: 1,
+        bytesRead: 72 * 4,
+      });
       expect(counters.bytesWritten).toBeGreaterThanOrEqual(8);
       expect(counters.mapWaitMs).toBeGreaterThanOrEqual(0);
       const snapshot = { ...counters };
@@ -99,7 +106,8 @@ describe('GPU counters', () => {
       const rng = new Rng(6);
       const ids = Int32Array.from({ length: streams }, (_, i) => i);
       const allowAll = new Uint32Array(streams * maskWords(config.vocabSize)).fill(0xffffffff);
-      for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.of(rng.int(config.vocabSize), rng.int(config.vocabSize)));
+      for (let s = 0; s < streams; s++)
+        await dec.feed(s, Int32Array.of(rng.int(config.vocabSize), rng.int(config.vocabSize)));
       const first = await counted(() => dec.sample(ids, allowAll, 1, new Float32Array(streams).fill(0.5)));
       expect(first).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 8 * streams });
       const step = await counted(() => dec.sample(ids, allowAll, 1, new Float32Array(streams).fill(0.25)));
@@ -117,8 +125,20 @@ describe('GPU counters', () => {
       const loss = await counted(() => web.lossBackward(batch, inputs, hyper));
       expect(loss).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * (R * TOKEN_OUT_FLOATS + 1) });
       // Exact distillation sends the teacher's rows with the stage's one write and reads back no more.
-      const distil = await counted(() => web.lossBackward(batch, { ...inputs, teacher: randomTeacherRows(batch, config.vocabSize, 9) }, { ...hyper, distil: { jsdAlpha: 0 } }));
-      expect(distil).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * (R * TOKEN_OUT_FLOATS + 1), dispatches: loss.dispatches + 2 });
+      const distil = await counted(() =>
+        web.lossBackward(
+          batch,
+          { ...inputs, teacher: randomTeacherRows(batch, config.vocabSize, 9) },
+          { ...hyper, distil: { jsdAlpha: 0 } },
+        ),
+      );
+      expect(distil).toMatchObject({
+        submits: 1,
+        writes: 1,
+        readbacks: 1,
+        bytesRead: 4 * (R * TOKEN_OUT_FLOATS + 1),
+        dispatches: loss.dispatches + 2,
+      });
       expect(distil.bytesWritten).toBeGreaterThanOrEqual(loss.bytesWritten + 4 * R * config.vocabSize);
       const rows = await counted(() => web.scoreRows(batch));
       expect(rows).toMatchObject({ submits: 1, writes: 1, readbacks: 1, bytesRead: 4 * R * config.vocabSize });

@@ -37,7 +37,18 @@ const COUNTER_NAMES: readonly (keyof GpuCounters)[] = [
 ];
 
 export function zeroCounters(): GpuCounters {
-  return { dispatches: 0, passes: 0, submits: 0, writes: 0, bytesWritten: 0, readbacks: 0, bytesRead: 0, mapWaitMs: 0, scopeWaitMs: 0, finishWaitMs: 0 };
+  return {
+    dispatches: 0,
+    passes: 0,
+    submits: 0,
+    writes: 0,
+    bytesWritten: 0,
+    readbacks: 0,
+    bytesRead: 0,
+    mapWaitMs: 0,
+    scopeWaitMs: 0,
+    finishWaitMs: 0,
+  };
 }
 
 /** a + b, field by field. */

@@ -50,6 +50,8 @@ describe('sizes', () => {
   });
 
   it('gives log-softmax a power-of-two workgroup in [32, 256], about 16 tokens per thread', () => {
-    expect([1, 300, 512, 513, 1024, 2048, 4096, 5000].map(logSoftmaxWorkgroupSize)).toEqual([32, 32, 32, 64, 64, 128, 256, 256]);
+    expect([1, 300, 512, 513, 1024, 2048, 4096, 5000].map(logSoftmaxWorkgroupSize)).toEqual([
+      32, 32, 32, 64, 64, 128, 256, 256,
+    ]);
   });
 });

@@ -34,7 +34,12 @@ export interface KernelSpec {
 }
 
 /** A kernel of `code` (a shader's source without the prelude). */
-export function kernel(code: string, entryPoint: string, bindings: readonly BindingKind[], constants?: Readonly<Record<string, number>>): KernelSpec {
+export function kernel(
+  code: string,
+  entryPoint: string,
+  bindings: readonly BindingKind[],
+  constants?: Readonly<Record<string, number>>,
+): KernelSpec {
   return constants ? { entryPoint, code, bindings, constants } : { entryPoint, code, bindings };
 }
 

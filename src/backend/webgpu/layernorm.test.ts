@@ -5,7 +5,10 @@
 // well inside 1e-5 absolute; the parameter gradients sum over rows and get 1e-4.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../common/rng.ts';
-import { layernormBackward as layernormBackwardCpu, layernormForward as layernormForwardCpu } from '../cpu/layernorm.ts';
+import {
+  layernormBackward as layernormBackwardCpu,
+  layernormForward as layernormForwardCpu,
+} from '../cpu/layernorm.ts';
 import { layernormBackward, layernormForward } from './layernorm.ts';
 import { randn, runKernels, worstError } from './gpu_testing.ts';
 import type { GpuRuntime } from './runtime.ts';
@@ -33,10 +36,15 @@ describe('layernorm kernels on WebGPU against the CPU reference', () => {
       const dout = randn(rng, N * C);
       const dinp0 = randn(rng, N * C, 0.5);
       const grads0 = randn(rng, 128, 0.1);
-      const got = await runKernels(gpu, { params, inp, dout }, { out: N * C, stats: 2 * N, dinp: dinp0.slice(), grads: grads0.slice() }, (s, b) => {
-        layernormForward(s, b.out, b.stats, b.inp, b.params, 0, bOff, N, C, 1e-5);
-        layernormBackward(s, b.dinp, b.grads, b.dout, b.inp, b.stats, b.params, 0, bOff, N, C);
-      });
+      const got = await runKernels(
+        gpu,
+        { params, inp, dout },
+        { out: N * C, stats: 2 * N, dinp: dinp0.slice(), grads: grads0.slice() },
+        (s, b) => {
+          layernormForward(s, b.out, b.stats, b.inp, b.params, 0, bOff, N, C, 1e-5);
+          layernormBackward(s, b.dinp, b.grads, b.dout, b.inp, b.stats, b.params, 0, bOff, N, C);
+        },
+      );
       const out = new Float32Array(N * C);
       const mean = new Float32Array(N);
       const rstd = new Float32Array(N);

@@ -15,7 +15,18 @@ const BACKWARD_INPUT = kernel(code, 'layernorm_backward_input', BACKWARD_BINDING
 const BACKWARD_PARAMS = kernel(code, 'layernorm_backward_params', BACKWARD_BINDINGS);
 
 /** out [N, C], stats [N, 2] (mean, rstd) from inp [N, C]. */
-export function layernormForward(stage: Stage, out: Buf, stats: Buf, inp: Buf, params: Buf, wOff: number, bOff: number, N: number, C: number, eps: number): void {
+export function layernormForward(
+  stage: Stage,
+  out: Buf,
+  stats: Buf,
+  inp: Buf,
+  params: Buf,
+  wOff: number,
+  bOff: number,
+  N: number,
+  C: number,
+  eps: number,
+): void {
   const g = threadGrid(N);
   if (!g) return;
   const u = SHAPE.pack({ n: N, c: C, eps, w_off: wOff, b_off: bOff, grid_x: g.gridX });
@@ -23,11 +34,31 @@ export function layernormForward(stage: Stage, out: Buf, stats: Buf, inp: Buf, p
 }
 
 /** Accumulates into dinp [N, C] and the weight and bias gradients. */
-export function layernormBackward(stage: Stage, dinp: Buf, grads: Buf, dout: Buf, inp: Buf, stats: Buf, params: Buf, wOff: number, bOff: number, N: number, C: number): void {
+export function layernormBackward(
+  stage: Stage,
+  dinp: Buf,
+  grads: Buf,
+  dout: Buf,
+  inp: Buf,
+  stats: Buf,
+  params: Buf,
+  wOff: number,
+  bOff: number,
+  N: number,
+  C: number,
+): void {
   const gr = threadGrid(N);
   const gc = threadGrid(C);
   if (!gr || !gc) return;
-  const res = (gridX: number) => [SHAPE.pack({ n: N, c: C, eps: 0, w_off: wOff, b_off: bOff, grid_x: gridX }), params, inp, stats, dout, dinp, grads];
+  const res = (gridX: number) => [
+    SHAPE.pack({ n: N, c: C, eps: 0, w_off: wOff, b_off: bOff, grid_x: gridX }),
+    params,
+    inp,
+    stats,
+    dout,
+    dinp,
+    grads,
+  ];
   stage.dispatch(BACKWARD_INPUT, res(gr.gridX), gr.workgroups);
   stage.dispatch(BACKWARD_PARAMS, res(gc.gridX), gc.workgroups);
 }

@@ -37,7 +37,15 @@ describe('matmul kernels on WebGPU against the CPU reference', () => {
       const dout = randn(rng, N * OC);
       const grads0 = randn(rng, params.length, 0.1);
       const bo = bias ? bOff : null;
-      const outputs = { naive: N * OC, vec4: N * OC, tiled: N * OC, dinp: N * C, grads: grads0.slice(), dinp4: N * C, grads4: grads0.slice() };
+      const outputs = {
+        naive: N * OC,
+        vec4: N * OC,
+        tiled: N * OC,
+        dinp: N * C,
+        grads: grads0.slice(),
+        dinp4: N * C,
+        grads4: grads0.slice(),
+      };
       const got = await runKernels(gpu, { params, inp, dout }, outputs, (s, b) => {
         matmulForward(s, b.naive, b.inp, b.params, 0, bo, N, C, OC, 'naive');
         matmulForward(s, b.vec4, b.inp, b.params, 0, bo, N, C, OC, 'vec4');
@@ -72,7 +80,12 @@ describe('matmul kernels on WebGPU against the CPU reference', () => {
       const params = randn(rng, bOff + OC);
       const inp = randn(rng, N * C);
       const residual = randn(rng, N * OC, 3);
-      const outputs = Object.fromEntries(variants.flatMap((v) => [[`plain ${v}`, N * OC], [`fused ${v}`, N * OC]]));
+      const outputs = Object.fromEntries(
+        variants.flatMap((v) => [
+          [`plain ${v}`, N * OC],
+          [`fused ${v}`, N * OC],
+        ]),
+      );
       const got = await runKernels(gpu, { params, inp, residual }, outputs, (s, b) => {
         for (const v of variants) {
           matmulForward(s, b[`plain ${v}`], b.inp, b.params, 0, bOff, N, C, OC, v);

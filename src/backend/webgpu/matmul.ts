@@ -8,7 +8,16 @@ import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
 /** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
-export const SHAPE = wgslStruct('Shape', { n: 'u32', c: 'u32', oc: 'u32', w_off: 'u32', b_off: 'u32', has_bias: 'u32', grid_x: 'u32', has_residual: 'u32' });
+export const SHAPE = wgslStruct('Shape', {
+  n: 'u32',
+  c: 'u32',
+  oc: 'u32',
+  w_off: 'u32',
+  b_off: 'u32',
+  has_bias: 'u32',
+  grid_x: 'u32',
+  has_residual: 'u32',
+});
 
 const FORWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'write', 'read'];
 const BACKWARD_BINDINGS: BindingKind[] = ['uniform', 'read', 'read', 'read', 'write', 'write'];
@@ -34,21 +43,58 @@ const TILE = 16;
 export type MatmulVariant = 'naive' | 'vec4' | 'tiled';
 
 function checkAligned(name: string, ...offsets: number[]): void {
-  for (const off of offsets) if (off % 4 !== 0) throw new RangeError(`${name}: vec4 kernels need offsets that are multiples of 4 floats, got ${off}`);
+  for (const off of offsets)
+    if (off % 4 !== 0)
+      throw new RangeError(`${name}: vec4 kernels need offsets that are multiples of 4 floats, got ${off}`);
 }
 
-function shape(N: number, C: number, OC: number, wOff: number, bOff: number | null, gridX: number, residual = false): Uint32Array<ArrayBuffer> {
-  return SHAPE.pack({ n: N, c: C, oc: OC, w_off: wOff, b_off: bOff ?? 0, has_bias: bOff === null ? 0 : 1, grid_x: gridX, has_residual: residual ? 1 : 0 });
+function shape(
+  N: number,
+  C: number,
+  OC: number,
+  wOff: number,
+  bOff: number | null,
+  gridX: number,
+  residual = false,
+): Uint32Array<ArrayBuffer> {
+  return SHAPE.pack({
+    n: N,
+    c: C,
+    oc: OC,
+    w_off: wOff,
+    b_off: bOff ?? 0,
+    has_bias: bOff === null ? 0 : 1,
+    grid_x: gridX,
+    has_residual: residual ? 1 : 0,
+  });
 }
 
 /**
  * out [N, OC] = inp [N, C] @ weight^T + bias; bOff null = no bias. With `residual` [N, OC], out = residual
  * + that: the residual connection in the same pass (out must be another buffer than residual).
  */
-export function matmulForward(stage: Stage, out: Buf, inp: Buf, params: Buf, wOff: number, bOff: number | null, N: number, C: number, OC: number, variant: MatmulVariant = 'naive', residual: Buf | null = null): void {
+export function matmulForward(
+  stage: Stage,
+  out: Buf,
+  inp: Buf,
+  params: Buf,
+  wOff: number,
+  bOff: number | null,
+  N: number,
+  C: number,
+  OC: number,
+  variant: MatmulVariant = 'naive',
+  residual: Buf | null = null,
+): void {
   if (N === 0 || OC === 0) return;
   // Without a residual, binding 4 holds any read-only buffer: the kernel does not read it.
-  const resources = (gridX: number) => [shape(N, C, OC, wOff, bOff, gridX, residual !== null), params, inp, out, residual ?? inp];
+  const resources = (gridX: number) => [
+    shape(N, C, OC, wOff, bOff, gridX, residual !== null),
+    params,
+    inp,
+    out,
+    residual ?? inp,
+  ];
   if (variant === 'tiled') {
     const wx = Math.ceil(OC / TILE);
     const wy = Math.ceil(N / TILE);

@@ -44,5 +44,8 @@ interface NodeRuntimeOptions extends Omit<AcquireOptions, 'environment'> {
 /** A runtime on Node's WebGPU; throws WebGpuUnavailableError naming the Vulkan driver fix. */
 export async function createNodeRuntime(options: NodeRuntimeOptions = {}): Promise<GpuRuntime> {
   const { adapter, ...acquire } = options;
-  return GpuRuntime.create(await loadNodeGpu(adapter ? [`adapter=${adapter}`] : []), { ...acquire, environment: 'node' });
+  return GpuRuntime.create(await loadNodeGpu(adapter ? [`adapter=${adapter}`] : []), {
+    ...acquire,
+    environment: 'node',
+  });
 }

@@ -15,7 +15,8 @@ const FILL = kernel(code, 'fill', ['uniform', 'write']);
 /** out[pairs[2i + 1]] = inp[pairs[2i]] for rows of `width` floats; pairs: u32[rows * 2]. */
 export function copyRows(stage: Stage, out: Buf, inp: Buf, pairs: Buf, rows: number, width: number): void {
   const g = threadGrid(rows * width);
-  if (g) stage.dispatch(COPY_ROWS, [SHAPE.pack({ rows, width, value: 0, grid_x: g.gridX }), pairs, inp, out], g.workgroups);
+  if (g)
+    stage.dispatch(COPY_ROWS, [SHAPE.pack({ rows, width, value: 0, grid_x: g.gridX }), pairs, inp, out], g.workgroups);
 }
 
 /** out[0 .. n) = value. */

@@ -74,15 +74,21 @@ describe('typed errors', () => {
   });
 
   it('names the Vulkan driver variables when Node finds no adapter', async () => {
-    const promise = acquireDevice(fakeGpu(async () => null), { environment: 'node' });
+    const promise = acquireDevice(
+      fakeGpu(async () => null),
+      { environment: 'node' },
+    );
     await expect(promise).rejects.toBeInstanceOf(WebGpuUnavailableError);
     await expect(promise).rejects.toMatchObject({
       reason: 'no-adapter',
       fix: expect.stringContaining('VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json'),
     });
-    await expect(acquireDevice(fakeGpu(async () => null), { environment: 'node' })).rejects.toThrow(
-      /LD_LIBRARY_PATH=\/usr\/lib\/chromium/,
-    );
+    await expect(
+      acquireDevice(
+        fakeGpu(async () => null),
+        { environment: 'node' },
+      ),
+    ).rejects.toThrow(/LD_LIBRARY_PATH=\/usr\/lib\/chromium/);
   });
 
   it('turns a throwing requestAdapter and a failing requestDevice into typed errors', async () => {
@@ -116,7 +122,11 @@ describe('typed errors', () => {
     expect(limits.maxStorageBufferBindingSize).toBe(134217728);
     expect(limits.maxBufferSize).toBe(268435456);
     expect(limits.maxStorageBuffersPerShaderStage).toBe(8);
-    const big = chooseLimits(fakeAdapter({ maxStorageBuffersPerShaderStage: 16, maxBufferSize: 2 ** 34 }).limits, {}, 'browser');
+    const big = chooseLimits(
+      fakeAdapter({ maxStorageBuffersPerShaderStage: 16, maxBufferSize: 2 ** 34 }).limits,
+      {},
+      'browser',
+    );
     expect(big.maxStorageBuffersPerShaderStage).toBe(10);
     expect(big.maxBufferSize).toBe(1 << 30);
   });
@@ -130,7 +140,11 @@ describe('typed errors', () => {
       "import('./src/backend/webgpu/node_gpu.ts').then((m) => m.createNodeRuntime())" +
       ".then(() => console.log('GOT A DEVICE'), (e) => { console.log(e.name + ': ' + e.message); process.exitCode = 3; });";
     // The runtime builds shader modules with the WGSL prelude, a `?raw` import (what the CLI loads too).
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/register-raw.mjs', '-e', script], { env, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', '-e', script],
+      { env, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(result.stdout).toMatch(/WebGpuUnavailableError: WebGPU unavailable \(no-adapter\)/);
     expect(result.stdout).toContain('VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json');
     expect(result.status).toBe(3);

@@ -37,7 +37,14 @@ describe('sampling kernel on WebGPU against the CPU reference', () => {
       const tokens = new Int32Array(got.tokens.buffer);
       const scratch = allocSampleScratch(vocab);
       for (let r = 0; r < rows; r++) {
-        const [token, logp] = sampleCpu(logits.subarray(r * vocab, (r + 1) * vocab), masks.subarray(r * words, (r + 1) * words), vocab, temperature, draws[r], scratch);
+        const [token, logp] = sampleCpu(
+          logits.subarray(r * vocab, (r + 1) * vocab),
+          masks.subarray(r * words, (r + 1) * words),
+          vocab,
+          temperature,
+          draws[r],
+          scratch,
+        );
         expect(tokens[r], `row ${r} at temperature ${temperature}`).toBe(token);
         expect(worstError([got.logprobs[r]], [logp], 2e-5, 2e-6)).toBeLessThanOrEqual(1);
       }

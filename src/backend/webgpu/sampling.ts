@@ -9,7 +9,13 @@ import type { Stage } from './stage.ts';
 import { wgslStruct } from './wgsl_struct.ts';
 
 /** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
-export const SHAPE = wgslStruct('Shape', { rows: 'u32', vocab: 'u32', mask_words: 'u32', grid_x: 'u32', temperature: 'f32' });
+export const SHAPE = wgslStruct('Shape', {
+  rows: 'u32',
+  vocab: 'u32',
+  mask_words: 'u32',
+  grid_x: 'u32',
+  temperature: 'f32',
+});
 
 const SAMPLE = kernel(code, 'sample_token', ['uniform', 'read', 'read', 'read', 'write', 'write']);
 
@@ -18,7 +24,17 @@ const SAMPLE = kernel(code, 'sample_token', ['uniform', 'read', 'read', 'read', 
  * [rows, vocab], masks [rows * ceil(vocab / 32)] and draws (f32[rows] in [0, 1)). A row that allows no
  * token gets token -1.
  */
-export function sampleToken(stage: Stage, tokens: Buf, logprobs: Buf, logits: Buf, masks: Buf, draws: Buf, rows: number, vocab: number, temperature: number): void {
+export function sampleToken(
+  stage: Stage,
+  tokens: Buf,
+  logprobs: Buf,
+  logits: Buf,
+  masks: Buf,
+  draws: Buf,
+  rows: number,
+  vocab: number,
+  temperature: number,
+): void {
   checkTemperature(temperature);
   const g = threadGrid(rows);
   if (!g) return;

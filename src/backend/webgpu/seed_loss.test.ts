@@ -80,7 +80,9 @@ describe('SEED kernels on WebGPU against the CPU reference', () => {
       expect(got.coefOpd.every((c) => c === 0)).toBe(true);
       expect(got.L_OPD).toBeGreaterThan(0.1);
     }
-    await expect(runSeedLoss(gpu, lStudent, inputs, HYPER, divergence.subarray(1))).rejects.toThrow(/69 divergences for 70 tokens/);
+    await expect(runSeedLoss(gpu, lStudent, inputs, HYPER, divergence.subarray(1))).rejects.toThrow(
+      /69 divergences for 70 tokens/,
+    );
   });
 
   it('gives mean 0 over an empty OPD mask and the gate 1/2 at zero shift', async () => {
@@ -131,7 +133,8 @@ describe('SEED kernels on WebGPU against the CPU reference', () => {
     });
     const want = new Float32Array(rows * vocab);
     for (let r = 0; r < rows; r++) {
-      for (let v = 0; v < vocab; v++) want[r * vocab + v] = isAllowed(masks, r, words, v) ? -coefs[r] * Math.exp(logp[r * vocab + v]) : 0;
+      for (let v = 0; v < vocab; v++)
+        want[r * vocab + v] = isAllowed(masks, r, words, v) ? -coefs[r] * Math.exp(logp[r * vocab + v]) : 0;
       want[r * vocab + targets[r]] += coefs[r];
     }
     expect(worstError(got.dlogits, want, 1e-7, 1e-5)).toBeLessThanOrEqual(1);
@@ -141,9 +144,30 @@ describe('SEED kernels on WebGPU against the CPU reference', () => {
 
   it('packs loss inputs in struct order', () => {
     const one = Float32Array.of(1);
-    const packed = packLossInputs({ advantage: one, mask: Float32Array.of(2), opdMask: Float32Array.of(3), lSkill: Float32Array.of(4), lOld: Float32Array.of(5), lRef: Float32Array.of(6) }, 1);
+    const packed = packLossInputs(
+      {
+        advantage: one,
+        mask: Float32Array.of(2),
+        opdMask: Float32Array.of(3),
+        lSkill: Float32Array.of(4),
+        lOld: Float32Array.of(5),
+        lRef: Float32Array.of(6),
+      },
+      1,
+    );
     expect(Array.from(packed)).toEqual([1, 2, 3, 4, 5, 6, 1, 0]);
-    const weighted = packLossInputs({ advantage: one, mask: one, opdMask: one, lSkill: one, lOld: one, lRef: one, distilWeight: Float32Array.of(0.25) }, 1);
+    const weighted = packLossInputs(
+      {
+        advantage: one,
+        mask: one,
+        opdMask: one,
+        lSkill: one,
+        lOld: one,
+        lRef: one,
+        distilWeight: Float32Array.of(0.25),
+      },
+      1,
+    );
     expect(weighted[TOKEN_IN.offsets.distil_weight]).toBe(0.25);
   });
 });

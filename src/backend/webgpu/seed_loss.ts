@@ -26,7 +26,15 @@ export const HYPER = wgslStruct('Hyper', {
   distil_on: 'u32',
 });
 /** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
-export const TOKEN_IN = wgslStruct('TokenIn', { advantage: 'f32', mask: 'f32', opd_mask: 'f32', l_skill: 'f32', l_old: 'f32', l_ref: 'f32', distil_weight: 'f32' });
+export const TOKEN_IN = wgslStruct('TokenIn', {
+  advantage: 'f32',
+  mask: 'f32',
+  opd_mask: 'f32',
+  l_skill: 'f32',
+  l_old: 'f32',
+  l_ref: 'f32',
+  distil_weight: 'f32',
+});
 /** @public: shaders.test.ts reads the module's exports to check each struct against its shader. */
 export const TOKEN_OUT = wgslStruct('TokenOut', {
   l_student: 'f32',
@@ -59,14 +67,27 @@ export function packLossInputs(inputs: LossInputs, n: number): Float32Array<Arra
   checkLossInputs(inputs, n);
   const { advantage, mask, opdMask, lSkill, lOld, lRef } = inputs;
   const distilWeight = inputs.distilWeight ?? new Float32Array(n).fill(1);
-  return TOKEN_IN.packColumns({ advantage, mask, opd_mask: opdMask, l_skill: lSkill, l_old: lOld, l_ref: lRef, distil_weight: distilWeight }, n);
+  return TOKEN_IN.packColumns(
+    { advantage, mask, opd_mask: opdMask, l_skill: lSkill, l_old: lOld, l_ref: lRef, distil_weight: distilWeight },
+    n,
+  );
 }
 
 /** The Hyper uniform of n tokens. */
 function lossHyper(n: number, counts: LossCounts, hyper: LossHyper, gridX: number): Uint32Array<ArrayBuffer> {
   const { lambda, beta, clip, klCoef } = hyper;
   const flags = { gate_on: hyper.gate ? 1 : 0, distil_on: hyper.distil ? 1 : 0 };
-  return HYPER.pack({ n, inv_n: counts.invN, inv_n_opd: counts.invNOpd, lambda, beta, clip, kl_coef: klCoef, grid_x: gridX, ...flags });
+  return HYPER.pack({
+    n,
+    inv_n: counts.invN,
+    inv_n_opd: counts.invNOpd,
+    lambda,
+    beta,
+    clip,
+    kl_coef: klCoef,
+    grid_x: gridX,
+    ...flags,
+  });
 }
 
 /**
@@ -74,8 +95,18 @@ function lossHyper(n: number, counts: LossCounts, hyper: LossHyper, gridX: numbe
  * lStudent (f32[n]). counts are those of the whole batch, so that a batch can run in chunks. Under exact
  * distillation (hyper.distil) divergence (f32[n], distilDivergence) is the OPD term's per-token divergence.
  */
-export function seedLoss(stage: Stage, out: Buf, inputs: Buf, lStudent: Buf, n: number, counts: LossCounts, hyper: LossHyper, divergence: Buf | null = null): void {
-  if (hyper.distil && !divergence) throw new RangeError('seedLoss: exact distillation needs the divergence of each token');
+export function seedLoss(
+  stage: Stage,
+  out: Buf,
+  inputs: Buf,
+  lStudent: Buf,
+  n: number,
+  counts: LossCounts,
+  hyper: LossHyper,
+  divergence: Buf | null = null,
+): void {
+  if (hyper.distil && !divergence)
+    throw new RangeError('seedLoss: exact distillation needs the divergence of each token');
   const g = threadGrid(n);
   if (!g) return;
   const words = lossHyper(n, counts, hyper, g.gridX);
@@ -86,7 +117,16 @@ export function seedLoss(stage: Stage, out: Buf, inputs: Buf, lStudent: Buf, n: 
 }
 
 /** dlogits [rows, vocab] = c_r (onehot(target_r) - exp(logProbs)) on allowed tokens, 0 elsewhere. */
-export function seedLogitGradient(stage: Stage, dlogits: Buf, logProbs: Buf, masks: Buf, targets: Buf, tokens: Buf, rows: number, vocab: number): void {
+export function seedLogitGradient(
+  stage: Stage,
+  dlogits: Buf,
+  logProbs: Buf,
+  masks: Buf,
+  targets: Buf,
+  tokens: Buf,
+  rows: number,
+  vocab: number,
+): void {
   const g = threadGrid(rows * vocab);
   if (!g) return;
   const u = LOGIT_SHAPE.pack({ rows, vocab, mask_words: maskWords(vocab), grid_x: g.gridX });
@@ -123,10 +163,17 @@ export function unpackLossOutput(raw: Float32Array, n: number, inputs: LossInput
  * exact distillation, divergence holds each token's divergence (0 for every token when absent), as the
  * CPU's seedLoss takes it.
  */
-export async function runSeedLoss(gpu: GpuRuntime, lStudent: Float32Array, inputs: LossInputs, hyper: LossHyper, divergence?: Float32Array): Promise<LossOutput> {
+export async function runSeedLoss(
+  gpu: GpuRuntime,
+  lStudent: Float32Array,
+  inputs: LossInputs,
+  hyper: LossHyper,
+  divergence?: Float32Array,
+): Promise<LossOutput> {
   const n = lStudent.length;
   if (n === 0) return unpackLossOutput(new Float32Array(0), 0, inputs, hyper);
-  if (divergence && divergence.length !== n) throw new RangeError(`runSeedLoss: ${divergence.length} divergences for ${n} tokens`);
+  if (divergence && divergence.length !== n)
+    throw new RangeError(`runSeedLoss: ${divergence.length} divergences for ${n} tokens`);
   const inputsBuffer = gpu.upload(packLossInputs(inputs, n));
   const studentBuffer = gpu.upload(Float32Array.from(lStudent));
   const divergenceBuffer = gpu.upload(divergence ? Float32Array.from(divergence) : new Float32Array(n));

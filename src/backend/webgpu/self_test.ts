@@ -21,7 +21,12 @@ export interface SelfTestResult {
   gpuMs: number;
 }
 
-export async function runLogSoftmaxSelfTest(gpu: GpuRuntime, seed = 1, rows = 16, vocab = 301): Promise<SelfTestResult> {
+export async function runLogSoftmaxSelfTest(
+  gpu: GpuRuntime,
+  seed = 1,
+  rows = 16,
+  vocab = 301,
+): Promise<SelfTestResult> {
   const rng = new Rng(seed);
   const words = maskWords(vocab);
   const logits = new Float32Array(rows * vocab);

@@ -58,26 +58,44 @@ function structMismatches(wgsl: ParsedStruct, decl: WgslStruct<string>): string[
   if (got.join(', ') !== declared.join(', ')) out.push(`fields ${got.join(', ')} != declared ${declared.join(', ')}`);
   const firstPad = wgsl.fields.findIndex((f) => f.name.startsWith('_pad'));
   if (firstPad >= 0 && firstPad < own.length) out.push('padding before a field');
-  if (wgsl.fields.length !== decl.words) out.push(`${wgsl.fields.length} words, declared ${decl.words} (padded to 16 bytes)`);
-  if (!wgsl.fields.every((f) => ['u32', 'i32', 'f32'].includes(f.type as WgslScalar))) out.push('a field that is not a 32-bit scalar');
+  if (wgsl.fields.length !== decl.words)
+    out.push(`${wgsl.fields.length} words, declared ${decl.words} (padded to 16 bytes)`);
+  if (!wgsl.fields.every((f) => ['u32', 'i32', 'f32'].includes(f.type as WgslScalar)))
+    out.push('a field that is not a 32-bit scalar');
   return out;
 }
 
 /** Names declared at module scope (fn, const, override, var, struct). */
 function declaredNames(code: string): string[] {
-  return [...withoutComments(code).matchAll(/^(?:fn|const|override|struct|var(?:<[^>]*>)?)\s+(\w+)/gm)].map((m) => m[1]);
+  return [...withoutComments(code).matchAll(/^(?:fn|const|override|struct|var(?:<[^>]*>)?)\s+(\w+)/gm)].map(
+    (m) => m[1],
+  );
 }
 
 describe('the WGSL struct parser', () => {
   it('reads fields in order and tells a matching declaration from a drifted one', () => {
-    const [parsed] = parseStructs('// c\nstruct Shape {\n  n: u32, // rows\n  eps: f32,\n  _pad0: u32,\n  _pad1: u32,\n}');
-    expect(parsed).toEqual({ name: 'Shape', fields: [{ name: 'n', type: 'u32' }, { name: 'eps', type: 'f32' }, { name: '_pad0', type: 'u32' }, { name: '_pad1', type: 'u32' }] });
+    const [parsed] = parseStructs(
+      '// c\nstruct Shape {\n  n: u32, // rows\n  eps: f32,\n  _pad0: u32,\n  _pad1: u32,\n}',
+    );
+    expect(parsed).toEqual({
+      name: 'Shape',
+      fields: [
+        { name: 'n', type: 'u32' },
+        { name: 'eps', type: 'f32' },
+        { name: '_pad0', type: 'u32' },
+        { name: '_pad1', type: 'u32' },
+      ],
+    });
     expect(structMismatches(parsed, new WgslStruct('Shape', { n: 'u32', eps: 'f32' }))).toEqual([]);
     expect(structMismatches(parsed, new WgslStruct('Shape', { n: 'u32', eps: 'u32' }))).toHaveLength(1);
     expect(structMismatches(parsed, new WgslStruct('Shape', { eps: 'f32', n: 'u32' }))).toHaveLength(1);
-    expect(structMismatches(parsed, new WgslStruct('Shape', { n: 'u32', eps: 'f32', k: 'u32', j: 'u32', i: 'u32' }))).toHaveLength(2);
+    expect(
+      structMismatches(parsed, new WgslStruct('Shape', { n: 'u32', eps: 'f32', k: 'u32', j: 'u32', i: 'u32' })),
+    ).toHaveLength(2);
     const [unpadded] = parseStructs('struct S { a: u32, b: u32 }');
-    expect(structMismatches(unpadded, new WgslStruct('S', { a: 'u32', b: 'u32' }))).toEqual(['2 words, declared 4 (padded to 16 bytes)']);
+    expect(structMismatches(unpadded, new WgslStruct('S', { a: 'u32', b: 'u32' }))).toEqual([
+      '2 words, declared 4 (padded to 16 bytes)',
+    ]);
   });
 });
 
@@ -124,7 +142,9 @@ describe('the prelude', () => {
   });
 
   it.each(families)('compiles in front of %s.wgsl', async (family) => {
-    const module = gpu.device.createShaderModule({ code: moduleSource(readFileSync(join(shadersDir, `${family}.wgsl`), 'utf8')) });
+    const module = gpu.device.createShaderModule({
+      code: moduleSource(readFileSync(join(shadersDir, `${family}.wgsl`), 'utf8')),
+    });
     const info = await module.getCompilationInfo();
     expect(info.messages.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([]);
   });

@@ -135,7 +135,9 @@ export class Stage {
     }
     kernel.bindings.forEach((kind, i) => {
       if ((kind === 'uniform') !== isUniformData(resources[i])) {
-        throw new TypeError(`${kernel.entryPoint}: binding ${i} is ${kind} and needs ${kind === 'uniform' ? 'typed-array values' : 'a buffer'}`);
+        throw new TypeError(
+          `${kernel.entryPoint}: binding ${i} is ${kind} and needs ${kind === 'uniform' ? 'typed-array values' : 'a buffer'}`,
+        );
       }
       // Uploads share their buffer with the uniforms, which no dispatch may also write.
       if (kind === 'write' && this.data.isUpload(resources[i])) {
@@ -235,7 +237,9 @@ export class Stage {
     const dispatches = this.commands.filter((c): c is Dispatch => c.kind === 'dispatch');
     const count = Math.max(2, 2 * dispatches.length);
     if (count > MAX_QUERIES) {
-      throw new RangeError(`stage "${this.label}": at most ${MAX_QUERIES / 2} timed dispatches, got ${dispatches.length}`);
+      throw new RangeError(
+        `stage "${this.label}": at most ${MAX_QUERIES / 2} timed dispatches, got ${dispatches.length}`,
+      );
     }
     const { device, pool } = this.context;
     const querySet = device.createQuerySet({ label: this.label, type: 'timestamp', count });
@@ -402,7 +406,8 @@ export class Stage {
     for (const command of this.commands) {
       if (command.kind !== 'dispatch') continue;
       for (const resource of command.resources) {
-        if (isUniformData(resource)) values.push(new Uint8Array(resource.buffer, resource.byteOffset, resource.byteLength));
+        if (isUniformData(resource))
+          values.push(new Uint8Array(resource.buffer, resource.byteOffset, resource.byteLength));
       }
     }
     return values;

@@ -50,7 +50,11 @@ export class StageData {
     }
     const data = new Uint8Array(total);
     uniforms.forEach((bytes, i) => data.set(bytes, slots[i].offset));
-    const buffer = pool.acquire(total, GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, 'stage data');
+    const buffer = pool.acquire(
+      total,
+      GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      'stage data',
+    );
     for (const [slice, bytes] of this.uploads) {
       data.set(bytes, slice.offset!);
       slice.buffer = buffer;

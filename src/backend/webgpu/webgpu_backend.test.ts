@@ -46,7 +46,9 @@ describe('WebGpuBackend against CpuBackend', () => {
       await cpu.writeParameters(other);
       await web.writeParameters(other);
       expect(worstError(await web.score(batch), await cpu.score(batch), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
-      expect(worstError(await web.score(batch, 'reference'), await cpu.score(batch, 'reference'), 2e-5, 1e-4)).toBeLessThanOrEqual(1);
+      expect(
+        worstError(await web.score(batch, 'reference'), await cpu.score(batch, 'reference'), 2e-5, 1e-4),
+      ).toBeLessThanOrEqual(1);
       await web.setReferenceFromCurrent();
       expect(Array.from(await web.readParameters('reference'))).toEqual(Array.from(other));
     } finally {
@@ -54,91 +56,119 @@ describe('WebGpuBackend against CpuBackend', () => {
     }
   });
 
-  it.each(['vec4', 'naive', 'tiled'] as MatmulVariant[])('gives the CPU loss, per-token numbers and gradient, then equal parameters after 3 training steps (matmul %s)', async (matmul) => {
-    const params = initParameters(config, 3);
-    const cpu = new CpuBackend(config, params);
-    const web = new WebGpuBackend(gpu, config, params, { matmul });
-    try {
-      for (let step = 0; step < 3; step++) {
-        const batch = makeBatch(config, 10 + step);
-        const inputs = randomLossInputs(await cpu.score(batch), 20 + step);
-        const want = await cpu.lossBackward(batch, inputs, hyper);
-        const got = await web.lossBackward(batch, inputs, hyper);
-        for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) {
-          expect(worstError(got[key], want[key], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
+  it.each(['vec4', 'naive', 'tiled'] as MatmulVariant[])(
+    'gives the CPU loss, per-token numbers and gradient, then equal parameters after 3 training steps (matmul %s)',
+    async (matmul) => {
+      const params = initParameters(config, 3);
+      const cpu = new CpuBackend(config, params);
+      const web = new WebGpuBackend(gpu, config, params, { matmul });
+      try {
+        for (let step = 0; step < 3; step++) {
+          const batch = makeBatch(config, 10 + step);
+          const inputs = randomLossInputs(await cpu.score(batch), 20 + step);
+          const want = await cpu.lossBackward(batch, inputs, hyper);
+          const got = await web.lossBackward(batch, inputs, hyper);
+          for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl'] as const) {
+            expect(worstError(got[key], want[key], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
+          }
+          for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
+            expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
+          }
+          if (step === 0)
+            expect(
+              worstError(await web.readGradients(), await cpu.readGradients(), 1e-5, 2e-3),
+              'gradient',
+            ).toBeLessThanOrEqual(1);
+          const a = await cpu.optimizerStep(adam);
+          const b = await web.optimizerStep(adam);
+          expect(b.step).toBe(a.step);
+          expect(worstError([b.gradNorm], [a.gradNorm], 0, 1e-3)).toBeLessThanOrEqual(1);
+        }
+        const moved = await cpu.readParameters();
+        expect(worstError(moved, params, 1e-4, 0)).toBeGreaterThan(1); // the steps did move the weights
+        expect(worstError(await web.readParameters(), moved, 2e-5, 0)).toBeLessThanOrEqual(1);
+        const cs = await cpu.readOptimizerState();
+        const ws = await web.readOptimizerState();
+        expect(ws.step).toBe(3);
+        expect(worstError(ws.m, cs.m, 1e-7, 2e-3)).toBeLessThanOrEqual(1);
+        expect(Array.from(await web.readGradients()).every((x) => x === 0)).toBe(true);
+      } finally {
+        web.dispose();
+      }
+    },
+  );
+
+  it.each([0, 0.3])(
+    'gives the CPU rows, divergences, loss and gradient under exact distillation (alpha %d), whole and in chunks',
+    async (jsdAlpha) => {
+      const params = initParameters(config, 21);
+      const cpu = new CpuBackend(config, params);
+      const web = new WebGpuBackend(gpu, config, params);
+      const chunked = new WebGpuBackend(gpu, config, params, { activationBudget: chunkFloats(config, 1, 19) });
+      try {
+        const batch = makeBatch(config, 22);
+        const rows = await web.scoreRows(batch);
+        expect(worstError(rows, await cpu.scoreRows(batch), 2e-5, 1e-4), 'scoreRows').toBeLessThanOrEqual(1);
+        expect(Array.from(await chunked.scoreRows(batch))).toEqual(Array.from(rows));
+        const teacher = randomTeacherRows(batch, V, 23);
+        const base = randomLossInputs(await cpu.score(batch), 24);
+        const inputs = { ...base, teacher, distilWeight: Float32Array.from(base.mask, (_, k) => 0.5 + (k % 3) / 2) };
+        const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha } };
+        const want = await cpu.lossBackward(batch, inputs, distilHyper);
+        const got = await web.lossBackward(batch, inputs, distilHyper);
+        for (const key of [
+          'lStudent',
+          'delta',
+          'gate',
+          'coef',
+          'coefGrpo',
+          'coefOpd',
+          'coefKl',
+          'divergence',
+        ] as const) {
+          expect(worstError(got[key], want[key], 2e-5, 1e-4), key).toBeLessThanOrEqual(1);
         }
         for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
-          expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), `${key} step ${step}`).toBeLessThanOrEqual(1);
+          expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), key).toBeLessThanOrEqual(1);
         }
-        if (step === 0) expect(worstError(await web.readGradients(), (await cpu.readGradients()), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
-        const a = await cpu.optimizerStep(adam);
-        const b = await web.optimizerStep(adam);
-        expect(b.step).toBe(a.step);
-        expect(worstError([b.gradNorm], [a.gradNorm], 0, 1e-3)).toBeLessThanOrEqual(1);
+        expect(got.divergence.some((d, k) => inputs.opdMask[k] === 0 && d !== 0)).toBe(false);
+        expect(got.L_OPD).toBeGreaterThan(0.1);
+        const gradient = await web.readGradients();
+        expect(worstError(gradient, await cpu.readGradients(), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
+        // The distillation's part of the gradient is there: the paper's term gives another one.
+        await web.zeroGradients();
+        await web.lossBackward(batch, inputs, hyper);
+        expect(worstError(await web.readGradients(), gradient, 1e-4, 1e-2)).toBeGreaterThan(1);
+        const split = await chunked.lossBackward(batch, inputs, distilHyper);
+        expect(Array.from(split.divergence)).toEqual(Array.from(got.divergence));
+        expect(split.total).toBe(got.total);
+        expect(worstError(await chunked.readGradients(), gradient, 1e-6, 1e-4), 'chunked gradient').toBeLessThanOrEqual(
+          1,
+        );
+      } finally {
+        web.dispose();
+        chunked.dispose();
       }
-      const moved = await cpu.readParameters();
-      expect(worstError(moved, params, 1e-4, 0)).toBeGreaterThan(1); // the steps did move the weights
-      expect(worstError(await web.readParameters(), moved, 2e-5, 0)).toBeLessThanOrEqual(1);
-      const cs = await cpu.readOptimizerState();
-      const ws = await web.readOptimizerState();
-      expect(ws.step).toBe(3);
-      expect(worstError(ws.m, cs.m, 1e-7, 2e-3)).toBeLessThanOrEqual(1);
-      expect(Array.from(await web.readGradients()).every((x) => x === 0)).toBe(true);
-    } finally {
-      web.dispose();
-    }
-  });
-
-  it.each([0, 0.3])('gives the CPU rows, divergences, loss and gradient under exact distillation (alpha %d), whole and in chunks', async (jsdAlpha) => {
-    const params = initParameters(config, 21);
-    const cpu = new CpuBackend(config, params);
-    const web = new WebGpuBackend(gpu, config, params);
-    const chunked = new WebGpuBackend(gpu, config, params, { activationBudget: chunkFloats(config, 1, 19) });
-    try {
-      const batch = makeBatch(config, 22);
-      const rows = await web.scoreRows(batch);
-      expect(worstError(rows, await cpu.scoreRows(batch), 2e-5, 1e-4), 'scoreRows').toBeLessThanOrEqual(1);
-      expect(Array.from(await chunked.scoreRows(batch))).toEqual(Array.from(rows));
-      const teacher = randomTeacherRows(batch, V, 23);
-      const base = randomLossInputs(await cpu.score(batch), 24);
-      const inputs = { ...base, teacher, distilWeight: Float32Array.from(base.mask, (_, k) => 0.5 + (k % 3) / 2) };
-      const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha } };
-      const want = await cpu.lossBackward(batch, inputs, distilHyper);
-      const got = await web.lossBackward(batch, inputs, distilHyper);
-      for (const key of ['lStudent', 'delta', 'gate', 'coef', 'coefGrpo', 'coefOpd', 'coefKl', 'divergence'] as const) {
-        expect(worstError(got[key], want[key], 2e-5, 1e-4), key).toBeLessThanOrEqual(1);
-      }
-      for (const key of ['L_GRPO', 'L_OPD', 'KL', 'total'] as const) {
-        expect(worstError([got[key]], [want[key]], 2e-5, 1e-4), key).toBeLessThanOrEqual(1);
-      }
-      expect(got.divergence.some((d, k) => inputs.opdMask[k] === 0 && d !== 0)).toBe(false);
-      expect(got.L_OPD).toBeGreaterThan(0.1);
-      const gradient = await web.readGradients();
-      expect(worstError(gradient, await cpu.readGradients(), 1e-5, 2e-3), 'gradient').toBeLessThanOrEqual(1);
-      // The distillation's part of the gradient is there: the paper's term gives another one.
-      await web.zeroGradients();
-      await web.lossBackward(batch, inputs, hyper);
-      expect(worstError(await web.readGradients(), gradient, 1e-4, 1e-2)).toBeGreaterThan(1);
-      const split = await chunked.lossBackward(batch, inputs, distilHyper);
-      expect(Array.from(split.divergence)).toEqual(Array.from(got.divergence));
-      expect(split.total).toBe(got.total);
-      expect(worstError(await chunked.readGradients(), gradient, 1e-6, 1e-4), 'chunked gradient').toBeLessThanOrEqual(1);
-    } finally {
-      web.dispose();
-      chunked.dispose();
-    }
-  });
+    },
+  );
 
   it('refuses a divergence term that overflows float32 (distil weight 1e38) before touching the gradient, and goes on', async () => {
     const web = new WebGpuBackend(gpu, config, initParameters(config, 25));
     try {
       const batch = makeBatch(config, 26);
-      const good = { ...randomLossInputs(await web.score(batch), 27), teacher: await web.scoreRows(batch, 'reference') };
+      const good = {
+        ...randomLossInputs(await web.score(batch), 27),
+        teacher: await web.scoreRows(batch, 'reference'),
+      };
       const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha: 0 } };
       await web.lossBackward(batch, good, distilHyper);
       const before = await web.readGradients();
       const k = good.opdMask.indexOf(1);
-      const bad = { ...good, teacher: good.teacher.map((x, i) => (x > -1e29 && Math.floor(i / V) === k ? -1e3 : x)), distilWeight: good.mask.map((_, j) => (j === k ? 1e38 : 1)) };
+      const bad = {
+        ...good,
+        teacher: good.teacher.map((x, i) => (x > -1e29 && Math.floor(i / V) === k ? -1e3 : x)),
+        distilWeight: good.mask.map((_, j) => (j === k ? 1e38 : 1)),
+      };
       await expect(web.lossBackward(batch, bad, distilHyper)).rejects.toThrow(/^non-finite L_OPD \(value Infinity\)/);
       expect(Array.from(await web.readGradients())).toEqual(Array.from(before));
       await expect(web.lossBackward(batch, good, distilHyper)).resolves.toBeDefined();
@@ -232,12 +262,22 @@ describe('WebGpuBackend against CpuBackend', () => {
       for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.of(rng.int(V), rng.int(V)));
       const positions = 5;
       // The first sample also runs the queued prompts; count the steps after it.
-      await dec.sample(Int32Array.from({ length: streams }, (_, i) => i), new Uint32Array(streams * words).fill(0xffffffff), 1, new Float32Array(streams).fill(0.5));
+      await dec.sample(
+        Int32Array.from({ length: streams }, (_, i) => i),
+        new Uint32Array(streams * words).fill(0xffffffff),
+        1,
+        new Float32Array(streams).fill(0.5),
+      );
       const before = web.bytesRead;
       const writtenBefore = web.bytesWritten;
       for (let p = 0; p < positions; p++) {
         const ids = Int32Array.from({ length: streams }, (_, i) => i);
-        await dec.sample(ids, new Uint32Array(streams * words).fill(0xffffffff), 1, Float32Array.from(ids, () => rng.float()));
+        await dec.sample(
+          ids,
+          new Uint32Array(streams * words).fill(0xffffffff),
+          1,
+          Float32Array.from(ids, () => rng.float()),
+        );
       }
       const perPosition = (web.bytesRead - before) / positions;
       // Budget: a token (i32) and a log-prob (f32) per stream; one logit row would already be 4 V bytes.
@@ -253,10 +293,33 @@ describe('WebGpuBackend against CpuBackend', () => {
   });
 
   it('picks the vec4 matmul on software adapters and the tiled one on hardware', () => {
-    const report = { environment: 'node' as const, vendor: 'google', architecture: 'swiftshader', device: '', description: 'SwiftShader driver', isFallback: true };
+    const report = {
+      environment: 'node' as const,
+      vendor: 'google',
+      architecture: 'swiftshader',
+      device: '',
+      description: 'SwiftShader driver',
+      isFallback: true,
+    };
     expect(preferredMatmul(report)).toBe('vec4');
-    expect(preferredMatmul({ ...report, vendor: 'nvidia', architecture: 'hopper', description: 'NVIDIA H200', isFallback: false })).toBe('tiled');
-    expect(preferredMatmul({ ...report, vendor: 'mesa', architecture: '', description: 'llvmpipe (LLVM 15.0.6, 256 bits)', isFallback: false })).toBe('vec4');
+    expect(
+      preferredMatmul({
+        ...report,
+        vendor: 'nvidia',
+        architecture: 'hopper',
+        description: 'NVIDIA H200',
+        isFallback: false,
+      }),
+    ).toBe('tiled');
+    expect(
+      preferredMatmul({
+        ...report,
+        vendor: 'mesa',
+        architecture: '',
+        description: 'llvmpipe (LLVM 15.0.6, 256 bits)',
+        isFallback: false,
+      }),
+    ).toBe('vec4');
   });
 
   it('keeps the number of live GPU buffers constant across updates', async () => {

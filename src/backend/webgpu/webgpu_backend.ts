@@ -50,14 +50,29 @@ import type { AdapterReport } from './device.ts';
 import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
 import { allocGpuActivations, gptBackward, gptForward, type GpuActivations } from './gpt.ts';
 import { distilDivergence, distilLogitGradient, distilRows, type DistilRows } from './distil.ts';
-import { accumulateGradients, adamwUpdate, countNonFinite, decayBits, gradNorm, NORM_STATE_FLOATS, normPartials } from './adamw.ts';
+import {
+  accumulateGradients,
+  adamwUpdate,
+  countNonFinite,
+  decayBits,
+  gradNorm,
+  NORM_STATE_FLOATS,
+  normPartials,
+} from './adamw.ts';
 import { tokenRowIndex } from './encoder.ts';
 import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
 import { matmulBackward, matmulForward, type MatmulVariant } from './matmul.ts';
 import { copyRows, fill } from './rows.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { Scratch } from './scratch.ts';
-import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_IN_FLOATS, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
+import {
+  packLossInputs,
+  seedLogitGradient,
+  seedLoss,
+  TOKEN_IN_FLOATS,
+  TOKEN_OUT_FLOATS,
+  unpackLossOutput,
+} from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
 interface WebGpuBackendOptions {
@@ -219,7 +234,12 @@ export class WebGpuBackend implements Backend {
         const scratch = new Scratch(this.gpu);
         try {
           const plan = planBatch(chunk.batch, this.config);
-          const { lStudent } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+          const { lStudent } = this.forwardLogProbs(
+            stage,
+            scratch,
+            plan,
+            set === 'reference' ? this.reference : this.params,
+          );
           stage.copy(lStudent, { buffer: lStudentAll, offset: chunk.firstScored * 4 }, chunk.nScored * 4);
         } finally {
           // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
@@ -249,7 +269,12 @@ export class WebGpuBackend implements Backend {
         const scratch = new Scratch(this.gpu);
         try {
           const plan = planBatch(chunk.batch, this.config);
-          const { logp } = this.forwardLogProbs(stage, scratch, plan, set === 'reference' ? this.reference : this.params);
+          const { logp } = this.forwardLogProbs(
+            stage,
+            scratch,
+            plan,
+            set === 'reference' ? this.reference : this.params,
+          );
           stage.copy(logp, { buffer: rowsAll, offset: chunk.firstScored * V * 4 }, chunk.nScored * V * 4);
         } finally {
           // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
@@ -285,7 +310,11 @@ export class WebGpuBackend implements Backend {
         const scratch = new Scratch(this.gpu);
         try {
           const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper, distil);
-          stage.copy(tokens, { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 }, chunk.nScored * TOKEN_OUT_FLOATS * 4);
+          stage.copy(
+            tokens,
+            { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 },
+            chunk.nScored * TOKEN_OUT_FLOATS * 4,
+          );
         } finally {
           // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
           scratch.release();
@@ -309,7 +338,15 @@ export class WebGpuBackend implements Backend {
    * One chunk of lossBackward, recorded into stage: forward, (divergences,) SEED loss and logit gradient
    * (plus the divergences'), backward into the scratch gradient. Returns the chunk's TokenOut buffer.
    */
-  private chunkLossBackward(stage: Stage, scratch: Scratch, chunk: BatchChunk, tokenIn: Float32Array<ArrayBuffer>, counts: LossCounts, hyper: LossHyper, distil: DistilRows | null): GPUBuffer {
+  private chunkLossBackward(
+    stage: Stage,
+    scratch: Scratch,
+    chunk: BatchChunk,
+    tokenIn: Float32Array<ArrayBuffer>,
+    counts: LossCounts,
+    hyper: LossHyper,
+    distil: DistilRows | null,
+  ): GPUBuffer {
     const { vocabSize: V, dModel: C } = this.config;
     const plan = planBatch(chunk.batch, this.config);
     const R = chunk.nScored;
@@ -320,22 +357,68 @@ export class WebGpuBackend implements Backend {
     fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
     const teacher = distil && stage.upload(distil.teacher.slice(first * V, (first + R) * V));
     const divergence = distil && scratch.floats(R);
-    if (distil) distilDivergence(stage, divergence!, logp, teacher!, masks, stage.upload(distil.opdMask.slice(first, first + R)), R, V, distil.alpha);
+    if (distil)
+      distilDivergence(
+        stage,
+        divergence!,
+        logp,
+        teacher!,
+        masks,
+        stage.upload(distil.opdMask.slice(first, first + R)),
+        R,
+        V,
+        distil.alpha,
+      );
     seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper, divergence);
     const dlogits = scratch.floats(R * V);
     seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
-    if (distil) distilLogitGradient(stage, dlogits, logp, teacher!, masks, stage.upload(distil.scale.slice(first, first + R)), R, V, distil.alpha);
+    if (distil)
+      distilLogitGradient(
+        stage,
+        dlogits,
+        logp,
+        teacher!,
+        masks,
+        stage.upload(distil.scale.slice(first, first + R)),
+        R,
+        V,
+        distil.alpha,
+      );
     const dgathered = scratch.floats(R * C);
-    matmulBackward(stage, dgathered, this.gradScratch, dlogits, gathered, this.params, this.offsets.wte, null, R, C, V, this.variant);
+    matmulBackward(
+      stage,
+      dgathered,
+      this.gradScratch,
+      dlogits,
+      gathered,
+      this.params,
+      this.offsets.wte,
+      null,
+      R,
+      C,
+      V,
+      this.variant,
+    );
     const N = plan.B * plan.T;
     const dlnf = scratch.floats(N * C);
     fill(stage, dlnf, N * C, 0);
     copyRows(stage, dlnf, dgathered, stage.upload(plan.scatterPairs), R, C);
     const index = tokenRowIndex(plan.tokens, V);
-    gptBackward(stage, scratch, this.gradScratch, this.params, this.offsets, acts, dlnf, this.config, {
-      starts: stage.upload(index.starts),
-      order: stage.upload(index.order),
-    }, this.variant);
+    gptBackward(
+      stage,
+      scratch,
+      this.gradScratch,
+      this.params,
+      this.offsets,
+      acts,
+      dlnf,
+      this.config,
+      {
+        starts: stage.upload(index.starts),
+        order: stage.upload(index.order),
+      },
+      this.variant,
+    );
     return tokens;
   }
 
@@ -344,7 +427,18 @@ export class WebGpuBackend implements Backend {
     checkOptimizerHyper(hyper);
     const stage = this.stage('optimizerStep');
     gradNorm(stage, this.normState, this.normPartials, this.grads, this.n, hyper.gradClip);
-    adamwUpdate(stage, this.params, this.grads, this.m, this.v, this.decay, this.normState, this.n, hyper, this.step + 1);
+    adamwUpdate(
+      stage,
+      this.params,
+      this.grads,
+      this.m,
+      this.v,
+      this.decay,
+      this.normState,
+      this.n,
+      hyper,
+      this.step + 1,
+    );
     const state = stage.read(this.normState, NORM_STATE_FLOATS * 4);
     await this.submit('optimizerStep', stage);
     this.bytesRead += NORM_STATE_FLOATS * 4;
@@ -367,14 +461,36 @@ export class WebGpuBackend implements Backend {
 
   openDecoder(nStreams: number): Decoder {
     this.checkOpen();
-    return new GpuDecoder(this.gpu, this.config, this.offsets, this.params, nStreams, this.variant, (bytes) => (this.bytesRead += bytes), (bytes) => (this.bytesWritten += bytes), (op, err) => this.translate(op, err), this.decodeBudget);
+    return new GpuDecoder(
+      this.gpu,
+      this.config,
+      this.offsets,
+      this.params,
+      nStreams,
+      this.variant,
+      (bytes) => (this.bytesRead += bytes),
+      (bytes) => (this.bytesWritten += bytes),
+      (op, err) => this.translate(op, err),
+      this.decodeBudget,
+    );
   }
 
   /** Gives the backend's buffers back; the runtime (and its device) stays with its owner. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.gpu.release(this.params, this.reference, this.grads, this.gradScratch, this.m, this.v, this.decay, this.normState, this.normPartials, this.flag);
+    this.gpu.release(
+      this.params,
+      this.reference,
+      this.grads,
+      this.gradScratch,
+      this.m,
+      this.v,
+      this.decay,
+      this.normState,
+      this.normPartials,
+      this.flag,
+    );
   }
 
   /** The forward of a planned batch up to the log-prob of each scored target, recorded into stage. */
@@ -382,11 +498,19 @@ export class WebGpuBackend implements Backend {
     const { vocabSize: V, dModel: C } = this.config;
     const R = plan.rows.length;
     const acts: GpuActivations = allocGpuActivations(scratch, this.config, plan.B, plan.T);
-    gptForward(stage, acts, params, this.offsets, this.config, {
-      tokens: stage.upload(plan.tokens),
-      positions: stage.upload(plan.positions),
-      seqs: stage.upload(plan.seqs),
-    }, this.variant);
+    gptForward(
+      stage,
+      acts,
+      params,
+      this.offsets,
+      this.config,
+      {
+        tokens: stage.upload(plan.tokens),
+        positions: stage.upload(plan.positions),
+        seqs: stage.upload(plan.seqs),
+      },
+      this.variant,
+    );
     const gathered = scratch.floats(R * C);
     copyRows(stage, gathered, acts.lnf, stage.upload(plan.gatherPairs), R, C);
     const logits = scratch.floats(R * V);

@@ -29,7 +29,14 @@ describe('wgslStruct', () => {
 
   it('packs arrays of structs, and columns of f32 fields into structs', () => {
     const R = wgslStruct('Rows', { slot: 'u32', pos0: 'u32', count: 'u32' });
-    expect(Array.from(R.packArray([{ slot: 1, pos0: 2, count: 3 }, { slot: 4, pos0: 5, count: 6 }]))).toEqual([1, 2, 3, 0, 4, 5, 6, 0]);
+    expect(
+      Array.from(
+        R.packArray([
+          { slot: 1, pos0: 2, count: 3 },
+          { slot: 4, pos0: 5, count: 6 },
+        ]),
+      ),
+    ).toEqual([1, 2, 3, 0, 4, 5, 6, 0]);
     expect(R.packArray([]).length).toBe(0);
     const T = wgslStruct('Tok', { a: 'f32', b: 'f32' });
     expect(Array.from(T.packColumns({ a: [1, 2], b: [3, 4] }, 2))).toEqual([1, 3, 0, 0, 2, 4, 0, 0]);

@@ -42,7 +42,8 @@ export class WgslStruct<F extends string> {
         if (type === 'f32') floats[at] = v;
         else if (type === 'i32') ints[at] = v;
         else {
-          if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new RangeError(`${this.name}.${name} must be a u32, got ${v}`);
+          if (!Number.isInteger(v) || v < 0 || v > 0xffffffff)
+            throw new RangeError(`${this.name}.${name} must be a u32, got ${v}`);
           out[at] = v;
         }
       });

@@ -42,13 +42,55 @@ export const command = defineCommand({
       default: '300',
       description: `tokens per sequence: at least a prompt, an observation and a command (${PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS}), at most the preset's context length`,
     },
-    seqs: { type: 'string', value: 'N', limit: limits.seqs, default: '8', description: 'sequences per forward and backward' },
-    streams: { type: 'string', value: 'N', limit: limits.streams, defaultText: `tasks x group, at most ${limits.streams.max}`, description: 'episodes decoded side by side in the rollout' },
-    tasks: { type: 'string', value: 'N', limit: limits.tasks, default: '8', description: 'tasks per update of the update estimate' },
-    group: { type: 'string', value: 'N', limit: limits.group, default: '8', description: 'episodes per task (the GRPO group) of the update estimate' },
-    reps: { type: 'string', value: 'N', limit: limits.reps, default: '3', description: 'timed runs of each pass (the median is reported)' },
-    updates: { type: 'string', value: 'N', limit: limits.updates, default: '5', description: 'whole SEED updates timed per thread count' },
-    seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the inputs' },
+    seqs: {
+      type: 'string',
+      value: 'N',
+      limit: limits.seqs,
+      default: '8',
+      description: 'sequences per forward and backward',
+    },
+    streams: {
+      type: 'string',
+      value: 'N',
+      limit: limits.streams,
+      defaultText: `tasks x group, at most ${limits.streams.max}`,
+      description: 'episodes decoded side by side in the rollout',
+    },
+    tasks: {
+      type: 'string',
+      value: 'N',
+      limit: limits.tasks,
+      default: '8',
+      description: 'tasks per update of the update estimate',
+    },
+    group: {
+      type: 'string',
+      value: 'N',
+      limit: limits.group,
+      default: '8',
+      description: 'episodes per task (the GRPO group) of the update estimate',
+    },
+    reps: {
+      type: 'string',
+      value: 'N',
+      limit: limits.reps,
+      default: '3',
+      description: 'timed runs of each pass (the median is reported)',
+    },
+    updates: {
+      type: 'string',
+      value: 'N',
+      limit: limits.updates,
+      default: '5',
+      description: 'whole SEED updates timed per thread count',
+    },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: limits.seed,
+      default: '1',
+      description: 'the seed of the weights and the inputs',
+    },
     out: outOption('cpu.md'),
   },
 });
@@ -102,15 +144,28 @@ async function rollout(backend: CpuBackend, streams: number, len: number, rng: R
   const dec = backend.openDecoder(streams);
   const all = Int32Array.from({ length: streams }, (_, i) => i);
   const masks = new Uint32Array(streams * words).fill(0xffffffff);
-  for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.from({ length: PROMPT_TOKENS }, () => rng.int(V)));
+  for (let s = 0; s < streams; s++)
+    await dec.feed(
+      s,
+      Int32Array.from({ length: PROMPT_TOKENS }, () => rng.int(V)),
+    );
   let length = PROMPT_TOKENS;
   let sampled = 0;
   while (length + COMMAND_TOKENS + OBSERVATION_TOKENS <= len) {
     for (let k = 0; k < COMMAND_TOKENS; k++) {
-      await dec.sample(all, masks, 1, Float32Array.from({ length: streams }, () => rng.float()));
+      await dec.sample(
+        all,
+        masks,
+        1,
+        Float32Array.from({ length: streams }, () => rng.float()),
+      );
       sampled += streams;
     }
-    for (let s = 0; s < streams; s++) await dec.feed(s, Int32Array.from({ length: OBSERVATION_TOKENS }, () => rng.int(V)));
+    for (let s = 0; s < streams; s++)
+      await dec.feed(
+        s,
+        Int32Array.from({ length: OBSERVATION_TOKENS }, () => rng.int(V)),
+      );
     length += COMMAND_TOKENS + OBSERVATION_TOKENS;
   }
   dec.dispose();
@@ -138,7 +193,11 @@ export async function run(args: string[]): Promise<number> {
   const preset = presetOf(values.preset, usageLine(command));
   const config = presetConfig(preset, defaultTokenizer().vocabSize);
   // --len: a sequence holds at least a prompt, an observation and a command, and fits the context.
-  const len = numberOption(values.len, 'len', { integer: true, min: PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS, max: config.contextLength });
+  const len = numberOption(values.len, 'len', {
+    integer: true,
+    min: PROMPT_TOKENS + OBSERVATION_TOKENS + COMMAND_TOKENS,
+    max: config.contextLength,
+  });
   const nSeq = numberOption(values.seqs, 'seqs', limits.seqs);
   const tasks = numberOption(values.tasks, 'tasks', limits.tasks);
   const group = numberOption(values.group, 'group', limits.group);
@@ -165,7 +224,9 @@ export async function run(args: string[]): Promise<number> {
   };
   const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
   const tokens = nSeq * len;
-  process.stderr.write(`bench cpu: ${preset} (d ${config.dModel}, ${config.nLayer} layers, V ${config.vocabSize}), ${nSeq} x ${len} tokens, ${reps} reps\n`);
+  process.stderr.write(
+    `bench cpu: ${preset} (d ${config.dModel}, ${config.nLayer} layers, V ${config.vocabSize}), ${nSeq} x ${len} tokens, ${reps} reps\n`,
+  );
 
   const fwd = await measure(reps, () => backend.score(batch));
   process.stderr.write('  forward done\n');
@@ -179,7 +240,11 @@ export async function run(args: string[]): Promise<number> {
   const roll = await measure(reps, async () => {
     sampled = await rollout(backend, streams, len, rollRng);
   });
-  const rolled = streams * (PROMPT_TOKENS + Math.floor((len - PROMPT_TOKENS) / (OBSERVATION_TOKENS + COMMAND_TOKENS)) * (OBSERVATION_TOKENS + COMMAND_TOKENS));
+  const rolled =
+    streams *
+    (PROMPT_TOKENS +
+      Math.floor((len - PROMPT_TOKENS) / (OBSERVATION_TOKENS + COMMAND_TOKENS)) *
+        (OBSERVATION_TOKENS + COMMAND_TOKENS));
   process.stderr.write('  rollout done\n');
   const [kn, kk, km] = [len, config.dModel, config.dMlp];
   // operands in the CPU heap, as the backend keeps them, so the kernel reads them in place
@@ -201,7 +266,9 @@ export async function run(args: string[]): Promise<number> {
   const all = cpuThreads();
   const counts = [...new Set([1, 2, Math.max(2, all)])];
   process.stderr.write(`  SEED updates on ${counts.join(', ')} threads\n`);
-  const scaling = await measureThreadScaling(config, preset, defaultTokenizer(), counts, updates, seed, (line) => process.stderr.write(`    ${line}\n`));
+  const scaling = await measureThreadScaling(config, preset, defaultTokenizer(), counts, updates, seed, (line) =>
+    process.stderr.write(`    ${line}\n`),
+  );
   const loadAfter = loadavg()[0];
 
   const attended = (len + 1) / 2;

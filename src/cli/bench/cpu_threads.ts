@@ -52,7 +52,15 @@ export async function measureThreadScaling(
   const init = existsSync(warm) ? warm : `seeded initialisation (seed ${seed})`;
   const params = existsSync(warm) ? (await readCheckpointFile(warm, tok)).params : initParameters(config, seed);
   const trainers = counts.map(
-    (threads) => new Trainer({ backend: new CpuBackend(config, params, { threads }), tokenizer: tok, algo: 'seed', config: defaultConfig(preset), seed, world: householdRl(TINY) }),
+    (threads) =>
+      new Trainer({
+        backend: new CpuBackend(config, params, { threads }),
+        tokenizer: tok,
+        algo: 'seed',
+        config: defaultConfig(preset),
+        seed,
+        world: householdRl(TINY),
+      }),
   );
   const times: number[][] = counts.map(() => []);
   let tokens = 0;

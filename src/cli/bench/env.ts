@@ -21,8 +21,20 @@ export const command = defineCommand({
     'the expert over N generated games of every split at both scales (solved within max steps, step distribution per task type), and the replay of the real ALFWorld ' +
     'transcripts kept in src/env/testdata/alfworld-transcripts. Prints tables on stdout and writes env.md.',
   options: {
-    games: { type: 'string', value: 'N', limit: LIMITS.benchEnv.games, default: '1000', description: 'games the expert plays per split and scale' },
-    steps: { type: 'string', value: 'N', limit: LIMITS.benchEnv.steps, default: '300000', description: 'environment steps timed per scale' },
+    games: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.benchEnv.games,
+      default: '1000',
+      description: 'games the expert plays per split and scale',
+    },
+    steps: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.benchEnv.steps,
+      default: '300000',
+      description: 'environment steps timed per scale',
+    },
     out: outOption('env.md'),
   },
 });
@@ -127,7 +139,12 @@ export async function run(args: string[]): Promise<number> {
   const speeds = SCALE_LIST.map((s) => measureSpeed(s, steps));
   const speedTable = table(
     ['scale', 'steps/s (admissible listed + step)', 'steps/s (step only)', 'scenes generated/s'],
-    speeds.map((s) => [s.scale, Math.round(s.withAdmissible).toLocaleString('en'), Math.round(s.stepOnly).toLocaleString('en'), Math.round(s.scenesPerSecond).toLocaleString('en')]),
+    speeds.map((s) => [
+      s.scale,
+      Math.round(s.withAdmissible).toLocaleString('en'),
+      Math.round(s.stepOnly).toLocaleString('en'),
+      Math.round(s.scenesPerSecond).toLocaleString('en'),
+    ]),
   );
 
   process.stderr.write(`expert on ${games} games per split and scale...\n`);
@@ -135,8 +152,13 @@ export async function run(args: string[]): Promise<number> {
   const solvedTable = table(
     ['scale', 'split', 'games', 'solved within max steps', 'max steps', 'receptacles (mean)', 'objects (mean)'],
     expertRows.map((r) => [
-      r.scale, r.split, r.games, `${r.solved} (${((100 * r.solved) / r.games).toFixed(1)}%)`,
-      r.scale === 'tiny' ? TINY.maxSteps : ALFWORLD.maxSteps, r.receptacles.toFixed(1), r.objects.toFixed(1),
+      r.scale,
+      r.split,
+      r.games,
+      `${r.solved} (${((100 * r.solved) / r.games).toFixed(1)}%)`,
+      r.scale === 'tiny' ? TINY.maxSteps : ALFWORLD.maxSteps,
+      r.receptacles.toFixed(1),
+      r.objects.toFixed(1),
     ]),
   );
   const distRows: (string | number)[][] = [];
@@ -153,7 +175,9 @@ export async function run(args: string[]): Promise<number> {
   const matched = comparisons.filter((c) => c.match).length;
   const flagged = comparisons.filter((c) => c.flagged).length;
   const transcriptLine = `${matched}/${comparisons.length} observations match`;
-  const misses = comparisons.filter((c) => !c.match).map((c) => `- ${c.file} step ${c.step} \`${c.action}\`${c.flagged ? ' (flagged in the data)' : ''}`);
+  const misses = comparisons
+    .filter((c) => !c.match)
+    .map((c) => `- ${c.file} step ${c.step} \`${c.action}\`${c.flagged ? ' (flagged in the data)' : ''}`);
   const transcriptText =
     `${matched} of ${comparisons.length} observations match (${((100 * matched) / comparisons.length).toFixed(1)}%; ` +
     `${flagged} of the mismatches are steps the data itself flags as not engine text). Mismatches:\n\n${misses.join('\n')}\n\n` +
@@ -162,7 +186,13 @@ export async function run(args: string[]): Promise<number> {
     'this environment does not copy.';
 
   const report = [
-    ...reportHead('Environment benchmark', 'env', ['--games', String(games), '--steps', String(steps)], commit, ` (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`),
+    ...reportHead(
+      'Environment benchmark',
+      'env',
+      ['--games', String(games), '--steps', String(steps)],
+      commit,
+      ` (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}).`,
+    ),
     '## Speed',
     '',
     `Random admissible walks over 200 training scenes, ${steps.toLocaleString('en')} steps per scale, episodes of the scale's max steps.`,

@@ -23,7 +23,19 @@ describe('bench onnx --quick', () => {
   });
 
   it('prints exactly one JSON object on stdout, progress on stderr, and writes no report', async () => {
-    const { code, stdout, stderr } = await runCaptured(run, ['--quick', '--presets', 'micro', '--batches', '1,2', '--seqs', '8', '--reps', '1', '--out', '/nonexistent/dir']);
+    const { code, stdout, stderr } = await runCaptured(run, [
+      '--quick',
+      '--presets',
+      'micro',
+      '--batches',
+      '1,2',
+      '--seqs',
+      '8',
+      '--reps',
+      '1',
+      '--out',
+      '/nonexistent/dir',
+    ]);
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(Object.keys(out)).toEqual(['rows', 'threads']);

@@ -8,7 +8,13 @@ import { cpus, loadavg } from 'node:os';
 import { maskWords, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../common/rng.ts';
-import { PRESET_NAMES, presetConfig, forwardFlopsPerToken, type ModelConfig, type PresetName } from '../../model/config.ts';
+import {
+  PRESET_NAMES,
+  presetConfig,
+  forwardFlopsPerToken,
+  type ModelConfig,
+  type PresetName,
+} from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { cpuLogits } from '../../onnx/cpu_logits.ts';
 import { exportPolicyOnnx } from '../../onnx/export.ts';
@@ -29,13 +35,50 @@ export const command = defineCommand({
     "on one thread; the CPU backend's training pass (forward, a loss on every position, backward) is timed beside them. Times are the best of --reps alternating runs " +
     'after a warm-up. Writes onnx.md and prints its table, or with --quick prints one JSON object instead.',
   options: {
-    presets: { type: 'string', choices: PRESET_NAMES, list: true, defaultText: 'micro,tiny,small; tiny,small with --quick', description: 'the models measured' },
-    batches: { type: 'string', value: 'N,...', limit: LIMITS.benchOnnx.batches, list: true, default: '1,4', description: 'sequences per forward' },
-    seqs: { type: 'string', value: 'N,...', limit: LIMITS.benchOnnx.seqs, list: true, default: '64,256', description: 'tokens per sequence' },
-    reps: { type: 'string', value: 'N', limit: LIMITS.benchOnnx.reps, defaultText: '15; 3 with --quick', description: 'timed rounds (the best is reported)' },
-    seed: { type: 'string', value: 'S', limit: LIMITS.benchOnnx.seed, default: '1', description: 'the seed of the weights and the token ids' },
+    presets: {
+      type: 'string',
+      choices: PRESET_NAMES,
+      list: true,
+      defaultText: 'micro,tiny,small; tiny,small with --quick',
+      description: 'the models measured',
+    },
+    batches: {
+      type: 'string',
+      value: 'N,...',
+      limit: LIMITS.benchOnnx.batches,
+      list: true,
+      default: '1,4',
+      description: 'sequences per forward',
+    },
+    seqs: {
+      type: 'string',
+      value: 'N,...',
+      limit: LIMITS.benchOnnx.seqs,
+      list: true,
+      default: '64,256',
+      description: 'tokens per sequence',
+    },
+    reps: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.benchOnnx.reps,
+      defaultText: '15; 3 with --quick',
+      description: 'timed rounds (the best is reported)',
+    },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: LIMITS.benchOnnx.seed,
+      default: '1',
+      description: 'the seed of the weights and the token ids',
+    },
     out: outOption('onnx.md'),
-    quick: { type: 'boolean', default: false, description: 'fewer presets and runs, no report: one JSON object on stdout (rows of preset, batch, seq, cpu_ms, ort_wasm_ms, and threads)' },
+    quick: {
+      type: 'boolean',
+      default: false,
+      description:
+        'fewer presets and runs, no report: one JSON object on stdout (rows of preset, batch, seq, cpu_ms, ort_wasm_ms, and threads)',
+    },
   },
 });
 
@@ -52,10 +95,19 @@ interface Row {
 }
 
 /** --quick's output: one JSON object, a row per preset and shape run, and the threads each side ran on. */
-export function quickJson(rows: readonly Pick<Row, 'preset' | 'batch' | 'seqLen' | 'cpuMs' | 'ortMs'>[], threads: number): string {
+export function quickJson(
+  rows: readonly Pick<Row, 'preset' | 'batch' | 'seqLen' | 'cpuMs' | 'ortMs'>[],
+  threads: number,
+): string {
   const ms = (x: number) => Math.round(x * 1000) / 1000;
   return JSON.stringify({
-    rows: rows.map((r) => ({ preset: r.preset, batch: r.batch, seq: r.seqLen, cpu_ms: ms(r.cpuMs), ort_wasm_ms: ms(r.ortMs) })),
+    rows: rows.map((r) => ({
+      preset: r.preset,
+      batch: r.batch,
+      seq: r.seqLen,
+      cpu_ms: ms(r.cpuMs),
+      ort_wasm_ms: ms(r.ortMs),
+    })),
     threads,
   });
 }
@@ -82,12 +134,28 @@ async function alternatingBest(reps: number, warmMs: number, fns: (() => unknown
 }
 
 /** The training pass on the token ids: every position scored (its target the next id), every token allowed. */
-function trainingPass(backend: CpuBackend, config: ModelConfig, ids: Int32Array, batch: number, seqLen: number): () => Promise<unknown> {
+function trainingPass(
+  backend: CpuBackend,
+  config: ModelConfig,
+  ids: Int32Array,
+  batch: number,
+  seqLen: number,
+): () => Promise<unknown> {
   const words = maskWords(config.vocabSize);
   const targets = Int32Array.from(ids, (_, i) => ids[(i + 1) % ids.length]);
-  const tokens: TokenBatch = { nSeq: batch, seqLen, tokens: ids, targets, masks: new Uint32Array(ids.length * words).fill(0xffffffff) };
+  const tokens: TokenBatch = {
+    nSeq: batch,
+    seqLen,
+    tokens: ids,
+    targets,
+    masks: new Uint32Array(ids.length * words).fill(0xffffffff),
+  };
   const n = ids.length;
-  const inputs = { advantage: new Float32Array(n).fill(1), mask: new Float32Array(n).fill(1), opdMask: new Float32Array(n).fill(1) };
+  const inputs = {
+    advantage: new Float32Array(n).fill(1),
+    mask: new Float32Array(n).fill(1),
+    opdMask: new Float32Array(n).fill(1),
+  };
   const hyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
   const near = new Float32Array(n).fill(-5.5);
   // the gradient accumulates across runs, as across the batches of an update
@@ -98,7 +166,11 @@ export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(args, command);
   const commit = sourceCommit();
   const quick = values.quick === true;
-  const presets = choiceList(values.presets ?? (quick ? 'tiny,small' : PRESET_NAMES.join(',')), 'presets', PRESET_NAMES);
+  const presets = choiceList(
+    values.presets ?? (quick ? 'tiny,small' : PRESET_NAMES.join(',')),
+    'presets',
+    PRESET_NAMES,
+  );
   const limits = LIMITS.benchOnnx;
   const batches = numberList(values.batches ?? '', 'batches', limits.batches);
   const seqs = numberList(values.seqs ?? '', 'seqs', limits.seqs);
@@ -134,7 +206,16 @@ export async function run(args: string[]): Promise<number> {
         if (backend) fns.push(trainingPass(backend, config, ids, batch, seqLen));
         const [cpuMs, ortMs, trainMs] = await alternatingBest(reps, quick ? 200 : 500, fns);
         const flops = batch * seqLen * forwardFlopsPerToken(config, (seqLen + 1) / 2);
-        rows.push({ preset, batch, seqLen, cpuMs, ortMs, trainMs: trainMs ?? null, maxDiff, gflopCpu: flops / (cpuMs * 1e6) });
+        rows.push({
+          preset,
+          batch,
+          seqLen,
+          cpuMs,
+          ortMs,
+          trainMs: trainMs ?? null,
+          maxDiff,
+          gflopCpu: flops / (cpuMs * 1e6),
+        });
       }
     }
     await session.release();

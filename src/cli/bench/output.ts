@@ -31,7 +31,13 @@ export function reportPath(out: string | undefined, name: string): string {
  * The opening lines of a report: its title, the command that produced it (with `detail` after it) and the
  * commit it ran on (`sourceCommit()` taken when the bench started).
  */
-export function reportHead(title: string, bench: string, args: readonly string[], commit: SourceCommit | null, detail = ''): string[] {
+export function reportHead(
+  title: string,
+  bench: string,
+  args: readonly string[],
+  commit: SourceCommit | null,
+  detail = '',
+): string[] {
   return [`# ${title}`, '', `Command: \`${commandLine(`bench ${bench}`, args)}\`${detail}`, commitLine(commit), ''];
 }
 

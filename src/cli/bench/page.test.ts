@@ -3,12 +3,19 @@ import { evalsFromCsv, grpoSignalShare, riseOf } from './page.ts';
 
 describe('bench page figures', () => {
   it('counts the live updates whose L_GRPO is not zero, ignoring recorded rows and empty cells', () => {
-    const csv = ['source,run,seed,update,L_GRPO,evalSeen', 'recorded,grpo,1,16,,0.5', 'live,seed,1,1,0,', 'live,seed,1,2,0.031,0.4', 'live,seed,1,3,-0.2,', 'live,seed,1,4,,'].join('\n');
+    const csv = [
+      'source,run,seed,update,L_GRPO,evalSeen',
+      'recorded,grpo,1,16,,0.5',
+      'live,seed,1,1,0,',
+      'live,seed,1,2,0.031,0.4',
+      'live,seed,1,3,-0.2,',
+      'live,seed,1,4,,',
+    ].join('\n');
     expect(grpoSignalShare(csv)).toBeCloseTo(2 / 3, 12);
     expect(grpoSignalShare('source,L_GRPO\nrecorded,0.1\n')).toBeNull();
   });
 
-  it('takes the rise from the first evaluation (the warm start\'s) to the last, in points of the mean of both splits', () => {
+  it("takes the rise from the first evaluation (the warm start's) to the last, in points of the mean of both splits", () => {
     expect(riseOf([{ seconds: 3, update: 1, seen: 0.25, unseen: 0.35 }])).toBeNull();
     const rise = riseOf([
       { seconds: 3, update: 1, seen: 0.25, unseen: 0.35 },
@@ -18,7 +25,7 @@ describe('bench page figures', () => {
     expect(rise).toBeCloseTo(15, 9);
   });
 
-  it('takes every live evaluation from the CSV, the warm start\'s first, up to the last update shown in time, timed by the first reading that showed it', () => {
+  it("takes every live evaluation from the CSV, the warm start's first, up to the last update shown in time, timed by the first reading that showed it", () => {
     const csv = [
       'source,run,seed,update,evalSeen,evalUnseen,L_GRPO',
       'recorded,grpo,1,16,0.5,0.5,',

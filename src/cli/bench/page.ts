@@ -28,19 +28,52 @@ export const command = defineCommand({
   name: 'bench page',
   summary: "the page's default run in headless Chromium: eval success over time, updates per second, backend",
   description:
-    'Builds the site from the current code (or takes --site DIR), serves it from a sub-path, and for each seed opens a fresh browser profile in Debian\'s ' +
-    'headless Chromium at the page\'s defaults (only #seed=S in the link), presses Play and reads the live numbers once a second for --minutes. ' +
+    "Builds the site from the current code (or takes --site DIR), serves it from a sub-path, and for each seed opens a fresh browser profile in Debian's " +
+    "headless Chromium at the page's defaults (only #seed=S in the link), presses Play and reads the live numbers once a second for --minutes. " +
     'Reports per seed the backend and threads the page chose, updates per second, the share of updates with a GRPO signal (a group with a win and a loss), ' +
     `and the eval curve; the run reaches its target when the mean of eval-seen and eval-unseen success rises by ${TARGET_RISE} points or more from the ` +
     "warm start's evaluation (update 0) to the last one within the time. Writes page.md and page.json. " +
     'With --shots, measures nothing and writes pictures of the first screen at 1440x900 and 390x844 (shots/ beside page.md) after a short Play with the first seed.',
   options: {
-    minutes: { type: 'string', value: 'N', limit: limits.minutes, default: '5', description: 'minutes of Play per seed (decimals allowed)' },
-    seeds: { type: 'string', value: 'K', limit: limits.seeds, default: '3', description: 'seeds run, one after another' },
-    'first-seed': { type: 'string', value: 'S', limit: limits['first-seed'], default: '1', description: 'the first seed; the others follow it' },
-    link: { type: 'string', value: 'k=v&...', defaultText: "none: the page's defaults", description: 'settings added to the link after seed=S, in the page\'s hash keys (e.g. preset=tiny&evalevery=10&evaleps=64), to try other defaults' },
-    site: { type: 'string', value: 'DIR', defaultText: 'a fresh build of the current code', description: 'a built site (vite build) to measure instead' },
-    shots: { type: 'boolean', default: false, description: 'only write the first screen\'s pictures (Play until a second evaluation shows, at most --minutes)' },
+    minutes: {
+      type: 'string',
+      value: 'N',
+      limit: limits.minutes,
+      default: '5',
+      description: 'minutes of Play per seed (decimals allowed)',
+    },
+    seeds: {
+      type: 'string',
+      value: 'K',
+      limit: limits.seeds,
+      default: '3',
+      description: 'seeds run, one after another',
+    },
+    'first-seed': {
+      type: 'string',
+      value: 'S',
+      limit: limits['first-seed'],
+      default: '1',
+      description: 'the first seed; the others follow it',
+    },
+    link: {
+      type: 'string',
+      value: 'k=v&...',
+      defaultText: "none: the page's defaults",
+      description:
+        "settings added to the link after seed=S, in the page's hash keys (e.g. preset=tiny&evalevery=10&evaleps=64), to try other defaults",
+    },
+    site: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'a fresh build of the current code',
+      description: 'a built site (vite build) to measure instead',
+    },
+    shots: {
+      type: 'boolean',
+      default: false,
+      description: "only write the first screen's pictures (Play until a second evaluation shows, at most --minutes)",
+    },
     out: outOption('page.md and page.json'),
   },
 });
@@ -103,7 +136,9 @@ function liveRows(csv: string): ((column: string) => string)[] {
 
 /** The share of the live run's updates in the curves CSV whose L_GRPO is not zero. */
 export function grpoSignalShare(csv: string): number | null {
-  const values = liveRows(csv).filter((cell) => cell('L_GRPO') !== '').map((cell) => Number(cell('L_GRPO')));
+  const values = liveRows(csv)
+    .filter((cell) => cell('L_GRPO') !== '')
+    .map((cell) => Number(cell('L_GRPO')));
   return values.length ? values.filter((v) => v !== 0).length / values.length : null;
 }
 
@@ -125,7 +160,12 @@ export function evalsFromCsv(csv: string, samples: readonly UpdateSample[], thro
     const update = Number(cell('update'));
     if (update > through) continue;
     const shown = samples.find((s) => s.update >= update);
-    evals.push({ seconds: shown?.seconds ?? samples[samples.length - 1]?.seconds ?? 0, update, seen: Number(cell('evalSeen')), unseen: Number(cell('evalUnseen')) });
+    evals.push({
+      seconds: shown?.seconds ?? samples[samples.length - 1]?.seconds ?? 0,
+      update,
+      seen: Number(cell('evalSeen')),
+      unseen: Number(cell('evalUnseen')),
+    });
   }
   return evals.sort((a, b) => a.update - b.update);
 }
@@ -137,7 +177,14 @@ export function riseOf(evals: readonly EvalPoint[]): number | null {
   return evals.length < 2 ? null : meanPoints(evals[evals.length - 1]) - meanPoints(evals[0]);
 }
 
-async function runSeed(browser: Browser, site: string, seed: number, link: string, seconds: number, log: (line: string) => void): Promise<SeedResult> {
+async function runSeed(
+  browser: Browser,
+  site: string,
+  seed: number,
+  link: string,
+  seconds: number,
+  log: (line: string) => void,
+): Promise<SeedResult> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
   try {
     const page = await context.newPage();
@@ -145,12 +192,21 @@ async function runSeed(browser: Browser, site: string, seed: number, link: strin
     page.on('pageerror', (err) => problems.push(err.message));
     await page.goto(`${site}#seed=${seed}${link ? `&${link}` : ''}`);
     // The service worker makes the site cross-origin isolated with one reload; a browser without it runs as is.
-    await page.waitForFunction(() => globalThis.crossOriginIsolated === true, null, { timeout: 30_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(() => globalThis.crossOriginIsolated === true, null, { timeout: 30_000 })
+      .catch(() => undefined);
     await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor({ timeout: 180_000 });
     const crossOriginIsolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
     const backend = (await page.getByTestId('backend-kind').textContent())?.trim() ?? 'unknown';
-    const threads = Number((await page.getByTestId('backend-threads').getAttribute('data-threads').catch(() => null)) ?? 1);
-    log(`  seed ${seed}: ${backend}, ${threads} thread(s), cross-origin isolated ${crossOriginIsolated}; Play for ${seconds} s`);
+    const threads = Number(
+      (await page
+        .getByTestId('backend-threads')
+        .getAttribute('data-threads')
+        .catch(() => null)) ?? 1,
+    );
+    log(
+      `  seed ${seed}: ${backend}, ${threads} thread(s), cross-origin isolated ${crossOriginIsolated}; Play for ${seconds} s`,
+    );
     await page.getByTestId('play').click();
     const t0 = performance.now();
     const samples: UpdateSample[] = [];
@@ -164,7 +220,9 @@ async function runSeed(browser: Browser, site: string, seed: number, link: strin
       samples.push({ seconds: Math.round(elapsed * 10) / 10, update: last.update });
       if (elapsed >= nextLog) {
         const shown = last.evalUpdate !== null && last.seen !== null && last.unseen !== null;
-        log(`  seed ${seed}: ${Math.round(elapsed)} s, update ${last.update}${shown ? `, eval ${(100 * last.seen!).toFixed(1)}% / ${(100 * last.unseen!).toFixed(1)}% after update ${last.evalUpdate}` : ''}`);
+        log(
+          `  seed ${seed}: ${Math.round(elapsed)} s, update ${last.update}${shown ? `, eval ${(100 * last.seen!).toFixed(1)}% / ${(100 * last.unseen!).toFixed(1)}% after update ${last.evalUpdate}` : ''}`,
+        );
         nextLog += 30;
       }
       await page.waitForTimeout(Math.min(1000, Math.max(0, (seconds - elapsed) * 1000)));
@@ -172,7 +230,10 @@ async function runSeed(browser: Browser, site: string, seed: number, link: strin
     const elapsed = (performance.now() - t0) / 1000;
     await page.getByTestId('pause').click();
     await page.getByTestId('play').waitFor({ timeout: 120_000 });
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('export-csv').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('export-csv').click(),
+    ]);
     const csv = await readFile(await download.path(), 'utf8');
     const evals = evalsFromCsv(csv, samples, last.update);
     const rise = riseOf(evals);
@@ -198,7 +259,9 @@ function buildSite(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'seed-bench-page-'));
   process.stderr.write(`building the site into ${dir}\n`);
   const vite = resolve('node_modules/vite/bin/vite.js');
-  const built = spawnSync(process.execPath, [vite, 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const built = spawnSync(process.execPath, [vite, 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (built.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new CliError(`vite build failed (exit ${built.status ?? built.signal})`);
@@ -208,7 +271,15 @@ function buildSite(): { dir: string; cleanup: () => void } {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function report(args: string[], link: string, results: SeedResult[], failed: { seed: number; error: string }[], minutes: number, machine: string, commit: ReturnType<typeof sourceCommit>): string {
+function report(
+  args: string[],
+  link: string,
+  results: SeedResult[],
+  failed: { seed: number; error: string }[],
+  minutes: number,
+  machine: string,
+  commit: ReturnType<typeof sourceCommit>,
+): string {
   const lines = [
     ...reportHead("The page's default run in headless Chromium", 'page', args, commit),
     `Machine: ${machine}. Each seed: a fresh browser profile, the built site served from a sub-path, the page's defaults with \`#seed=S${link ? `&${link}` : ''}\`, Play for ${minutes} minute(s).`,
@@ -228,7 +299,10 @@ function report(args: string[], link: string, results: SeedResult[], failed: { s
   }
   for (const f of failed) lines.push(`| ${f.seed} | failed: ${f.error.replace(/\|/g, '/')} | | | | | | | | | |`);
   lines.push('', 'Eval curves (seconds after Play: update, eval-seen / eval-unseen):', '');
-  for (const r of results) lines.push(`- seed ${r.seed}: ${r.evals.map((e) => `${Math.round(e.seconds)} s: ${e.update}, ${pct(e.seen)} / ${pct(e.unseen)}`).join('; ')}`);
+  for (const r of results)
+    lines.push(
+      `- seed ${r.seed}: ${r.evals.map((e) => `${Math.round(e.seconds)} s: ${e.update}, ${pct(e.seen)} / ${pct(e.unseen)}`).join('; ')}`,
+    );
   lines.push('', 'page.json beside this report holds every evaluation of every seed.', '');
   return lines.join('\n');
 }
@@ -260,7 +334,9 @@ export async function run(args: string[]): Promise<number> {
     for (let k = 0; k < seeds; k++) {
       const seed = firstSeed + k;
       try {
-        results.push(await runSeed(browser, server.url, seed, link, minutes * 60, (line) => process.stderr.write(`${line}\n`)));
+        results.push(
+          await runSeed(browser, server.url, seed, link, minutes * 60, (line) => process.stderr.write(`${line}\n`)),
+        );
       } catch (err) {
         const error = (err instanceof Error ? err.message : String(err)).split('\n')[0];
         process.stderr.write(`  seed ${seed} failed: ${error}\n`);
@@ -304,7 +380,13 @@ export async function run(args: string[]): Promise<number> {
 }
 
 /** --shots: the first screen's pictures, in shots/ beside the report. */
-async function shots(site: string | undefined, mdPath: string, seed: number, link: string, minutes: number): Promise<number> {
+async function shots(
+  site: string | undefined,
+  mdPath: string,
+  seed: number,
+  link: string,
+  minutes: number,
+): Promise<number> {
   const built = site === undefined ? buildSite() : null;
   const server = await serveStatic(site ?? built!.dir, 'seed').catch((err: Error) => {
     built?.cleanup();
@@ -315,7 +397,13 @@ async function shots(site: string | undefined, mdPath: string, seed: number, lin
     browser = await launchChromium().catch((err: Error) => {
       throw new CliError(err.message);
     });
-    const written = await firstScreenShots(browser, `${server.url}#seed=${seed}${link ? `&${link}` : ''}`, join(dirname(mdPath), 'shots'), minutes * 60, (line) => process.stderr.write(`${line}\n`));
+    const written = await firstScreenShots(
+      browser,
+      `${server.url}#seed=${seed}${link ? `&${link}` : ''}`,
+      join(dirname(mdPath), 'shots'),
+      minutes * 60,
+      (line) => process.stderr.write(`${line}\n`),
+    );
     for (const shot of written) process.stdout.write(`${portablePath(shot.path)}\n`);
   } finally {
     await browser?.close();

@@ -35,7 +35,11 @@ function shotName(viewport: Viewport): string {
 export async function partBottoms(page: Page): Promise<Record<string, number | null>> {
   const out: Record<string, number | null> = {};
   for (const id of FIRST_SCREEN_PARTS) {
-    const box = await page.getByTestId(id).first().boundingBox().catch(() => null);
+    const box = await page
+      .getByTestId(id)
+      .first()
+      .boundingBox()
+      .catch(() => null);
     out[id] = box ? Math.round(box.y + box.height) : null;
   }
   return out;
@@ -53,7 +57,13 @@ async function evaluationsShown(page: Page): Promise<number> {
  * evaluation, plays until `EVALS_BEFORE_SHOT` evaluations are on the chart (or `maxPlaySeconds` pass), pauses,
  * and writes the viewport's picture into `dir`.
  */
-export async function firstScreenShots(browser: Browser, url: string, dir: string, maxPlaySeconds: number, log: (line: string) => void): Promise<Shot[]> {
+export async function firstScreenShots(
+  browser: Browser,
+  url: string,
+  dir: string,
+  maxPlaySeconds: number,
+  log: (line: string) => void,
+): Promise<Shot[]> {
   mkdirSync(dir, { recursive: true });
   const shots: Shot[] = [];
   for (const viewport of SHOT_VIEWPORTS) {
@@ -61,7 +71,9 @@ export async function firstScreenShots(browser: Browser, url: string, dir: strin
     try {
       const page = await context.newPage();
       await page.goto(url);
-      await page.waitForFunction(() => globalThis.crossOriginIsolated === true, null, { timeout: 30_000 }).catch(() => undefined);
+      await page
+        .waitForFunction(() => globalThis.crossOriginIsolated === true, null, { timeout: 30_000 })
+        .catch(() => undefined);
       await page.locator('[data-testid="engine-state"][data-state="ready"]').waitFor({ timeout: 180_000 });
       await page.locator('[data-testid="live-eval-unseen-change"]').waitFor({ timeout: 180_000 });
       await page.getByTestId('play').click();

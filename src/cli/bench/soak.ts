@@ -30,11 +30,41 @@ export const command = defineCommand({
   options: {
     updates: { type: 'string', value: 'N', limit: limits.updates, default: '1000', description: 'updates run' },
     preset: presetOption({ default: 'micro', description: 'the model trained' }),
-    streams: { type: 'string', value: 'N', limit: limits.streams, default: '4', description: 'streams decoded in lockstep per update' },
-    prompt: { type: 'string', value: 'N', limit: limits.prompt, default: '16', description: "tokens of each stream's prompt" },
-    decode: { type: 'string', value: 'N', limit: limits.decode, default: '8', description: 'tokens sampled per stream (prompt + decode must fit the context)' },
-    every: { type: 'string', value: 'N', limit: limits.every, default: '50', description: 'records the resources after every Nth update (and after the first and the last)' },
-    seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the tokens' },
+    streams: {
+      type: 'string',
+      value: 'N',
+      limit: limits.streams,
+      default: '4',
+      description: 'streams decoded in lockstep per update',
+    },
+    prompt: {
+      type: 'string',
+      value: 'N',
+      limit: limits.prompt,
+      default: '16',
+      description: "tokens of each stream's prompt",
+    },
+    decode: {
+      type: 'string',
+      value: 'N',
+      limit: limits.decode,
+      default: '8',
+      description: 'tokens sampled per stream (prompt + decode must fit the context)',
+    },
+    every: {
+      type: 'string',
+      value: 'N',
+      limit: limits.every,
+      default: '50',
+      description: 'records the resources after every Nth update (and after the first and the last)',
+    },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: limits.seed,
+      default: '1',
+      description: 'the seed of the weights and the tokens',
+    },
     out: outOption('soak.md'),
   },
 });
@@ -62,7 +92,8 @@ export async function run(args: string[]): Promise<number> {
   const preset = presetOf(values.preset, usageLine(command));
   const config = presetConfig(preset, defaultTokenizer().vocabSize);
   const seqLen = promptLen + decode;
-  if (seqLen > config.contextLength) throw new CliError(`--prompt + --decode = ${seqLen} exceeds the context length ${config.contextLength}`, 2);
+  if (seqLen > config.contextLength)
+    throw new CliError(`--prompt + --decode = ${seqLen} exceeds the context length ${config.contextLength}`, 2);
 
   let gpu: GpuRuntime;
   try {
@@ -111,20 +142,36 @@ export async function run(args: string[]): Promise<number> {
       const lOld: number[] = [];
       const allowAll = new Uint32Array(streams * words).fill(0xffffffff);
       for (let p = 0; p < decode; p++) {
-        const sampled = await decoder.sample(ids, allowAll, 1, Float32Array.from(ids, () => rng.float()));
+        const sampled = await decoder.sample(
+          ids,
+          allowAll,
+          1,
+          Float32Array.from(ids, () => rng.float()),
+        );
         for (let s = 0; s < streams; s++) tokens[s * seqLen + promptLen + p] = sampled.tokens[s];
         lOld.push(...sampled.logprobs);
       }
       decoder.dispose();
       // Update: the sampled tokens are the scored targets.
       const targets = new Int32Array(streams * seqLen).fill(-1);
-      for (let s = 0; s < streams; s++) for (let p = 0; p < decode; p++) targets[s * seqLen + promptLen + p - 1] = tokens[s * seqLen + promptLen + p];
+      for (let s = 0; s < streams; s++)
+        for (let p = 0; p < decode; p++) targets[s * seqLen + promptLen + p - 1] = tokens[s * seqLen + promptLen + p];
       const nScored = streams * decode;
-      const batch: TokenBatch = { nSeq: streams, seqLen, tokens, targets, masks: new Uint32Array(nScored * words).fill(0xffffffff) };
+      const batch: TokenBatch = {
+        nSeq: streams,
+        seqLen,
+        tokens,
+        targets,
+        masks: new Uint32Array(nScored * words).fill(0xffffffff),
+      };
       const lRef = await backend.score(batch, 'reference');
       const advantage = Float32Array.from({ length: nScored }, (_, k) => (Math.floor(k / decode) % 2 === 0 ? 1 : -1));
       const ones = new Float32Array(nScored).fill(1);
-      await backend.lossBackward(batch, { advantage, mask: ones, opdMask: ones, lSkill: lRef, lOld: lRef, lRef }, hyper);
+      await backend.lossBackward(
+        batch,
+        { advantage, mask: ones, opdMask: ones, lSkill: lRef, lOld: lRef, lRef },
+        hyper,
+      );
       await backend.optimizerStep(adam);
       if (u === 1 || u % every === 0 || u === updates) record(u);
     }
@@ -141,7 +188,10 @@ export async function run(args: string[]): Promise<number> {
   const table = [
     '| update | live GPU buffers | in use | staging | pipelines | GPU MB | JS heap MB | seconds |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...samples.map((s) => `| ${s.update} | ${s.live} | ${s.inUse} | ${s.staging} | ${s.pipelines} | ${s.gpuMB.toFixed(2)} | ${s.heapMB.toFixed(1)} | ${s.seconds.toFixed(1)} |`),
+    ...samples.map(
+      (s) =>
+        `| ${s.update} | ${s.live} | ${s.inUse} | ${s.staging} | ${s.pipelines} | ${s.gpuMB.toFixed(2)} | ${s.heapMB.toFixed(1)} | ${s.seconds.toFixed(1)} |`,
+    ),
   ];
   const verdict =
     `Live GPU buffers: ${first.live} after update 1, ${last.live} after update ${last.update}; ` +
@@ -153,7 +203,7 @@ export async function run(args: string[]): Promise<number> {
     ...reportHead('Soak benchmark: WebGPU backend resource hygiene', 'soak', args, commit),
     `Adapter: ${adapter}. Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}.`,
     `Each update: a fresh GPU decoder for ${streams} streams (prompt ${promptLen} tokens, ${decode} tokens sampled in lockstep), a reference-policy score, loss-backward and AdamW on the ${preset} preset.`,
-    'Live GPU buffers = the pool\'s live buffers (in use + free) + the staging ring. The heap is sampled after a full garbage collection.',
+    "Live GPU buffers = the pool's live buffers (in use + free) + the staging ring. The heap is sampled after a full garbage collection.",
     '',
     verdict,
     '',

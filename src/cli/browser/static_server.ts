@@ -30,7 +30,8 @@ export async function serveStatic(root: string, mount: string): Promise<StaticSi
   const base = `/${mount.replace(/^\/+|\/+$/g, '')}/`;
   const rootDir = resolve(root);
   const index = await stat(join(rootDir, 'index.html')).catch(() => null);
-  if (!index) throw new Error(`no built site at ${rootDir}/index.html: run \`vite build\` first (npm run test:e2e does)`);
+  if (!index)
+    throw new Error(`no built site at ${rootDir}/index.html: run \`vite build\` first (npm run test:e2e does)`);
 
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);

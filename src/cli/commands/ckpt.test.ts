@@ -17,12 +17,25 @@ describe('seed ckpt', () => {
     const sub = join(dir, 'blocked');
     mkdirSync(join(sub, 'taken.ckpt', 'inside'), { recursive: true });
     // --out names a directory, which a file never replaces.
-    const err = await runCaptured(run, ['init', '--preset', 'micro', '--seed', '1', '--out', join(sub, 'taken.ckpt')]).then(() => null, (e: unknown) => e);
+    const err = await runCaptured(run, [
+      'init',
+      '--preset',
+      'micro',
+      '--seed',
+      '1',
+      '--out',
+      join(sub, 'taken.ckpt'),
+    ]).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CliError);
     expect((err as CliError).message).toMatch(/^cannot write .*taken\.ckpt: not a regular file$/);
     expect(readdirSync(sub)).toEqual(['taken.ckpt']);
     const missing = join(dir, 'no-such-dir', 'a.ckpt');
-    await expect(runCaptured(run, ['init', '--preset', 'micro', '--seed', '1', '--out', missing])).rejects.toThrow(`cannot write ${missing}: ENOENT`);
+    await expect(runCaptured(run, ['init', '--preset', 'micro', '--seed', '1', '--out', missing])).rejects.toThrow(
+      `cannot write ${missing}: ENOENT`,
+    );
   });
 
   it('init writes the seeded micro model, and inspect prints its config and metadata', async () => {
@@ -49,13 +62,19 @@ describe('seed ckpt', () => {
     const bytes = readFileSync(file);
     const cut = join(dir, 'cut.ckpt');
     writeFileSync(cut, bytes.subarray(0, 100));
-    await expect(run(['inspect', cut])).rejects.toThrow(new CliError(`${cut}: truncated checkpoint: 100 of ${bytes.length} bytes`));
+    await expect(run(['inspect', cut])).rejects.toThrow(
+      new CliError(`${cut}: truncated checkpoint: 100 of ${bytes.length} bytes`),
+    );
     const text = join(dir, 'text.ckpt');
     writeFileSync(text, 'hello');
     await expect(run(['inspect', text])).rejects.toThrow(/not a SEED checkpoint/);
     await expect(run(['inspect', join(dir, 'missing')])).rejects.toThrow(/cannot read .*ENOENT/);
-    await expect(run(['init', '--preset', 'big', '--seed', '1', '--out', file])).rejects.toThrow(/^--preset must be one of micro, tiny, small, got "big"$/);
-    await expect(run(['init', '--preset', 'tiny', '--seed', 'x', '--out', file])).rejects.toThrow(/--seed must be a decimal number, got "x"/);
+    await expect(run(['init', '--preset', 'big', '--seed', '1', '--out', file])).rejects.toThrow(
+      /^--preset must be one of micro, tiny, small, got "big"$/,
+    );
+    await expect(run(['init', '--preset', 'tiny', '--seed', 'x', '--out', file])).rejects.toThrow(
+      /--seed must be a decimal number, got "x"/,
+    );
     await expect(run(['frobnicate'])).rejects.toBeInstanceOf(CliError);
   });
 
@@ -63,7 +82,9 @@ describe('seed ckpt', () => {
     const file = join(dir, 'other.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(join(dir, 'micro.ckpt'))));
     writeFileSync(file, writeCheckpoint({ ...ck, vocabHash: 'deadbeef' }));
-    await expect(run(['inspect', file])).rejects.toThrow(new RegExp(`written for vocabulary deadbeef, this build's vocabulary is ${defaultTokenizer().hash}`));
+    await expect(run(['inspect', file])).rejects.toThrow(
+      new RegExp(`written for vocabulary deadbeef, this build's vocabulary is ${defaultTokenizer().hash}`),
+    );
     const shown = await runCaptured(run, ['inspect', file, '--any-vocab']);
     expect(JSON.parse(shown.stdout).vocabMatches).toBe(false);
   });

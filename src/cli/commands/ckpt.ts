@@ -5,7 +5,15 @@ import { presetConfig } from '../../model/config.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultTokenizer } from '../../text/tokenizer.ts';
-import { noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, usageError } from '../args.ts';
+import {
+  noPositionals,
+  numberOption,
+  parseOptions,
+  presetOf,
+  presetOption,
+  requireOption,
+  usageError,
+} from '../args.ts';
 import { runGroup } from '../group.ts';
 import { defineCommand, usageLine, type GroupSpec } from '../help.ts';
 import { readCheckpointBytes, writeAtomic } from '../io.ts';
@@ -14,10 +22,17 @@ import { LIMITS } from '../limits.ts';
 export const initCommand = defineCommand({
   name: 'ckpt init',
   summary: 'write a freshly initialised checkpoint of a preset',
-  description: "Writes the preset's seeded initial weights (no optimizer state) as a checkpoint file and prints its description as JSON on stdout, as `ckpt inspect` does.",
+  description:
+    "Writes the preset's seeded initial weights (no optimizer state) as a checkpoint file and prints its description as JSON on stdout, as `ckpt inspect` does.",
   options: {
     preset: presetOption({ required: true, description: "the model's size" }),
-    seed: { type: 'string', value: 'S', limit: LIMITS.ckptInit.seed, required: true, description: 'the seed of the initial weights' },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: LIMITS.ckptInit.seed,
+      required: true,
+      description: 'the seed of the initial weights',
+    },
     out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint file to write' },
   },
 });
@@ -30,14 +45,19 @@ export const inspectCommand = defineCommand({
     'a truncated, corrupted or foreign file is refused in one line.',
   positionals: 'FILE',
   options: {
-    'any-vocab': { type: 'boolean', default: false, description: "read a checkpoint written for another vocabulary than this build's (refused otherwise)" },
+    'any-vocab': {
+      type: 'boolean',
+      default: false,
+      description: "read a checkpoint written for another vocabulary than this build's (refused otherwise)",
+    },
   },
 });
 
 export const group: GroupSpec = {
   name: 'ckpt',
   summary: 'create (init) or inspect a model checkpoint',
-  description: 'A checkpoint holds the model config, the flat parameter buffer, the AdamW state of a run and its metadata.',
+  description:
+    'A checkpoint holds the model config, the flat parameter buffer, the AdamW state of a run and its metadata.',
   noun: 'ckpt command',
   members: {
     init: async () => ({ command: initCommand, run: init }),

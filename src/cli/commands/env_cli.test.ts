@@ -36,7 +36,10 @@ describe('seed scenes / expert / play', () => {
     writeFileSync(actions, [...commands, 'look', 'inventory'].join('\n') + '\n');
     const played = await runCaptured(play.run, ['--scene', sceneFile, '--actions', actions]);
     expect(played.code).toBe(0);
-    const lines = played.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = played.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBe(commands.length + 1);
     expect(Object.keys(lines[0])).toEqual(['step', 'action', 'observation', 'admissible', 'reward', 'done', 'won']);
     expect(lines[0]).toMatchObject({ step: 0, action: null, reward: 0, done: false, won: false });
@@ -52,7 +55,10 @@ describe('seed scenes / expert / play', () => {
     const actions = join(dir, 'junk.txt');
     writeFileSync(actions, '\nfly away\r\nlook\nlook\n');
     const played = await runCaptured(play.run, ['--scene', sceneFile, '--actions', actions, '--max-steps', '3']);
-    const lines = played.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = played.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.action, l.observation, l.done])).toEqual([
       [null, lines[0].observation, false],
       ['', 'Nothing happens.', false],
@@ -66,15 +72,29 @@ describe('seed scenes / expert / play', () => {
     const doc = JSON.parse(sceneToJson(generateScene('train', 0)));
     doc.objects[0].in = 'nowhere 1';
     writeFileSync(bad, JSON.stringify(doc));
-    await expect(runCaptured(expert.run, ['--scene', bad])).rejects.toThrow(new CliError(`${bad}: objects[0].in: "nowhere 1" is not a receptacle of this scene`));
-    await expect(runCaptured(expert.run, ['--scene', join(dir, 'missing.json')])).rejects.toThrow(/cannot read .*missing\.json: ENOENT/);
+    await expect(runCaptured(expert.run, ['--scene', bad])).rejects.toThrow(
+      new CliError(`${bad}: objects[0].in: "nowhere 1" is not a receptacle of this scene`),
+    );
+    await expect(runCaptured(expert.run, ['--scene', join(dir, 'missing.json')])).rejects.toThrow(
+      /cannot read .*missing\.json: ENOENT/,
+    );
     await expect(runCaptured(play.run, ['--scene', bad])).rejects.toBeInstanceOf(CliError);
     const good = join(dir, 'good.json');
     writeFileSync(good, sceneToJson(sceneFromJson(sceneToJson(generateScene('train', 0)))));
-    await expect(runCaptured(play.run, ['--scene', good, '--actions', join(dir, 'none.txt')])).rejects.toThrow(/cannot read .*none\.txt: ENOENT/);
-    await expect(runCaptured(scenes.run, ['--split', 'valid', '--count', '1', '--seed', '0', '--out', dir])).rejects.toThrow(/--split must be one of/);
-    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir])).rejects.toThrow(/--count must be a decimal number, got "x"/);
-    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--out', dir])).rejects.toThrow(/missing --seed/);
-    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge'])).rejects.toThrow(/--scale must be one of/);
+    await expect(runCaptured(play.run, ['--scene', good, '--actions', join(dir, 'none.txt')])).rejects.toThrow(
+      /cannot read .*none\.txt: ENOENT/,
+    );
+    await expect(
+      runCaptured(scenes.run, ['--split', 'valid', '--count', '1', '--seed', '0', '--out', dir]),
+    ).rejects.toThrow(/--split must be one of/);
+    await expect(
+      runCaptured(scenes.run, ['--split', 'train', '--count', 'x', '--seed', '0', '--out', dir]),
+    ).rejects.toThrow(/--count must be a decimal number, got "x"/);
+    await expect(runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--out', dir])).rejects.toThrow(
+      /missing --seed/,
+    );
+    await expect(
+      runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge']),
+    ).rejects.toThrow(/--scale must be one of/);
   });
 });

@@ -24,14 +24,36 @@ export const command = defineCommand({
   summary: 'success of a checkpoint on eval-seen, eval-unseen or scene files, overall and per task type',
   description:
     "Plays the fixed eval-seen or eval-unseen games (or every scene JSON file of a directory) once each with the checkpoint's policy, " +
-    'with the settings of its run (sampling at its evalTemperature, 0.4 by default, the paper\'s; 0 = greedy), ' +
+    "with the settings of its run (sampling at its evalTemperature, 0.4 by default, the paper's; 0 = greedy), " +
     'and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout.',
   options: {
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
-    split: { type: 'string', value: 'seen|unseen', defaultText: 'none (required unless --scenes)', description: `the fixed evaluation set: eval-seen (${EVAL_COUNTS.seen} games in training rooms) or eval-unseen (${EVAL_COUNTS.unseen} in unseen rooms)` },
-    episodes: { type: 'string', value: 'N', limit: LIMITS.eval.episodes, defaultText: 'every game of the split or every file of DIR', description: 'plays only the first N games' },
-    scenes: { type: 'string', value: 'DIR', defaultText: 'the games of --split', description: 'plays every .json scene file of DIR (in name order) instead of a split' },
-    temperature: { type: 'string', value: 'T', limit: LIMITS.eval.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
+    split: {
+      type: 'string',
+      value: 'seen|unseen',
+      defaultText: 'none (required unless --scenes)',
+      description: `the fixed evaluation set: eval-seen (${EVAL_COUNTS.seen} games in training rooms) or eval-unseen (${EVAL_COUNTS.unseen} in unseen rooms)`,
+    },
+    episodes: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.eval.episodes,
+      defaultText: 'every game of the split or every file of DIR',
+      description: 'plays only the first N games',
+    },
+    scenes: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'the games of --split',
+      description: 'plays every .json scene file of DIR (in name order) instead of a split',
+    },
+    temperature: {
+      type: 'string',
+      value: 'T',
+      limit: LIMITS.eval.temperature,
+      defaultText: "the checkpoint's run's evalTemperature",
+      description: 'the sampling temperature (0 = greedy)',
+    },
     backend: backendOption('the backend that runs the policy'),
     env: ENV_OPTION,
     scale: SCALE_OPTION,
@@ -56,7 +78,8 @@ export async function loadScenes<S>(env: Environment<S>, dir: string): Promise<S
     throw new CliError(`cannot read ${dir}: ${code(err)}`);
   }
   if (names.length === 0) throw new CliError(`${dir} holds no .json scene files`);
-  if (names.length > MAX_SCENE_FILES) throw new CliError(`${dir} holds ${names.length} .json files; --scenes reads at most ${MAX_SCENE_FILES}`);
+  if (names.length > MAX_SCENE_FILES)
+    throw new CliError(`${dir} holds ${names.length} .json files; --scenes reads at most ${MAX_SCENE_FILES}`);
   const scenes: S[] = [];
   for (const name of names) {
     scenes.push(await readWorldScene(env, join(dir, name)));
@@ -72,11 +95,18 @@ export function checkpointPreset(ck: Checkpoint, path: string): PresetName {
   const named: unknown = ck.metadata.preset;
   const shaped = presetOfShape(ck.config);
   if (named === undefined) {
-    if (shaped === null) throw new CliError(`${path}: names no preset, and its model (${describeModel(ck.config)}) has none of the presets' shapes`);
+    if (shaped === null)
+      throw new CliError(
+        `${path}: names no preset, and its model (${describeModel(ck.config)}) has none of the presets' shapes`,
+      );
     return shaped;
   }
-  if (typeof named !== 'string' || !isPresetName(named)) throw new CliError(`${path}: metadata.preset is ${quote(named)}, not one of ${PRESET_NAMES.join(', ')}`);
-  if (shaped !== named) throw new CliError(`${path}: metadata.preset is ${named}, but its model (${describeModel(ck.config)}) is not the ${named} preset's`);
+  if (typeof named !== 'string' || !isPresetName(named))
+    throw new CliError(`${path}: metadata.preset is ${quote(named)}, not one of ${PRESET_NAMES.join(', ')}`);
+  if (shaped !== named)
+    throw new CliError(
+      `${path}: metadata.preset is ${named}, but its model (${describeModel(ck.config)}) is not the ${named} preset's`,
+    );
   return named;
 }
 
@@ -88,7 +118,12 @@ function describeModel(c: ModelConfig): string {
  * The settings a checkpoint's policy is evaluated with: its run's config (metadata.config of the checkpoint at
  * `path`, checked like any other config) over its preset's defaults, and --temperature when given.
  */
-export function evalConfigOf(ck: Checkpoint, path: string, temperature: string | undefined, env: Environment): TrainConfig {
+export function evalConfigOf(
+  ck: Checkpoint,
+  path: string,
+  temperature: string | undefined,
+  env: Environment,
+): TrainConfig {
   const preset = checkpointPreset(ck, path);
   const saved: unknown = ck.metadata.config;
   if (saved !== undefined && (typeof saved !== 'object' || saved === null || Array.isArray(saved))) {
@@ -100,7 +135,8 @@ export function evalConfigOf(ck: Checkpoint, path: string, temperature: string |
   } catch (err) {
     throw new CliError(`${path}: metadata.config: ${(err as Error).message}`);
   }
-  if (temperature !== undefined) config.evalTemperature = numberOption(temperature, 'temperature', LIMITS.eval.temperature);
+  if (temperature !== undefined)
+    config.evalTemperature = numberOption(temperature, 'temperature', LIMITS.eval.temperature);
   return config;
 }
 
@@ -114,7 +150,8 @@ export async function run(args: string[]): Promise<number> {
     scenes = await loadScenes(env, values.scenes);
   } else {
     const split = requireOption(values.split, 'split', usage);
-    if (split !== 'seen' && split !== 'unseen') throw new CliError(`--split must be seen or unseen, got ${quote(split)}`, 2);
+    if (split !== 'seen' && split !== 'unseen')
+      throw new CliError(`--split must be seen or unseen, got ${quote(split)}`, 2);
     scenes = env.evalScenes(split);
   }
   const episodes = numberOption(values.episodes, 'episodes', LIMITS.eval.episodes, scenes.length);

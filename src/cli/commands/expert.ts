@@ -6,9 +6,15 @@ import { defineCommand, usageLine } from '../help.ts';
 export const command = defineCommand({
   name: 'expert',
   summary: "print the expert's commands that solve a scene JSON file, one per line",
-  description: "Prints the expert's shortest solution of the scene on stdout, one command per line (the input of `seed play --actions`), and its number of steps on stderr.",
+  description:
+    "Prints the expert's shortest solution of the scene on stdout, one command per line (the input of `seed play --actions`), and its number of steps on stderr.",
   options: {
-    scene: { type: 'string', value: 'FILE', required: true, description: 'the scene JSON file to solve (from `seed scenes`)' },
+    scene: {
+      type: 'string',
+      value: 'FILE',
+      required: true,
+      description: 'the scene JSON file to solve (from `seed scenes`)',
+    },
     env: ENV_OPTION,
     scale: SCALE_OPTION,
   },

@@ -19,7 +19,13 @@ const dir = mkdtempSync(join(tmpdir(), 'export-onnx-'));
 const tokenizer = defaultTokenizer();
 const config = presetConfig('micro', tokenizer.vocabSize);
 const params = trainedLikeParameters(config, 8);
-const metadata = { preset: 'micro', seed: 8, algorithm: 'grpo', updates: 40, success: { 'eval-seen': 0.25, 'eval-unseen': 0.1 } };
+const metadata = {
+  preset: 'micro',
+  seed: 8,
+  algorithm: 'grpo',
+  updates: 40,
+  success: { 'eval-seen': 0.25, 'eval-unseen': 0.1 },
+};
 
 function checkpointFile(name: string, vocabHash = tokenizer.hash): string {
   const path = join(dir, name);
@@ -33,7 +39,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('export-onnx', () => {
   it('writes a verified, self-describing file and prints a JSON summary', async () => {
     const out = join(dir, 'policy.onnx');
-    const { code, stdout } = await runCaptured(run, ['--ckpt', checkpointFile('ok.ckpt'), '--out', out, '--episodes', '3']);
+    const { code, stdout } = await runCaptured(run, [
+      '--ckpt',
+      checkpointFile('ok.ckpt'),
+      '--out',
+      out,
+      '--episodes',
+      '3',
+    ]);
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.verification.ok).toBe(true);
@@ -43,7 +56,13 @@ describe('export-onnx', () => {
     const file = readFileSync(out);
     expect(checkOnnxModel(file).outputs.logits).toEqual(['batch', 'sequence', tokenizer.vocabSize]);
     const loaded = readPolicyOnnx(file);
-    expect(loaded.card).toEqual({ algorithm: 'grpo', updates: 40, seed: 8, success: metadata.success, extra: { preset: 'micro' } });
+    expect(loaded.card).toEqual({
+      algorithm: 'grpo',
+      updates: 40,
+      seed: 8,
+      success: metadata.success,
+      extra: { preset: 'micro' },
+    });
     expect(loaded.vocabulary).toEqual(tokenizer.tokens);
     expect(loaded.vocabularyHash).toBe(tokenizer.hash);
     expect(Buffer.from(loaded.params.buffer).equals(Buffer.from(params.buffer))).toBe(true);
@@ -53,7 +72,16 @@ describe('export-onnx', () => {
     const shopTok = tokenizerOf(environmentOf('shop'));
     const shopConfig = presetConfig('micro', shopTok.vocabSize);
     const path = join(dir, 'shop.ckpt');
-    writeFileSync(path, writeCheckpoint({ config: shopConfig, vocabHash: shopTok.hash, params: trainedLikeParameters(shopConfig, 2), optimizer: null, metadata: { stage: 'warmstart', env: 'shop', scale: 'tiny', seed: 2 } }));
+    writeFileSync(
+      path,
+      writeCheckpoint({
+        config: shopConfig,
+        vocabHash: shopTok.hash,
+        params: trainedLikeParameters(shopConfig, 2),
+        optimizer: null,
+        metadata: { stage: 'warmstart', env: 'shop', scale: 'tiny', seed: 2 },
+      }),
+    );
     const out = join(dir, 'shop.onnx');
     const refused = await runCaptured(run, ['--ckpt', path, '--out', out]).catch((e: unknown) => e);
     expect((refused as Error).message).toMatch(/it is a shop checkpoint: --env shop/);
@@ -71,7 +99,9 @@ describe('export-onnx', () => {
 
   it('refuses a checkpoint of another vocabulary and writes nothing', async () => {
     const out = join(dir, 'other.onnx');
-    const err = await runCaptured(run, ['--ckpt', checkpointFile('other.ckpt', '0badc0de'), '--out', out]).catch((e: unknown) => e);
+    const err = await runCaptured(run, ['--ckpt', checkpointFile('other.ckpt', '0badc0de'), '--out', out]).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CliError);
     expect((err as Error).message).toMatch(/other\.ckpt: checkpoint was written for vocabulary 0badc0de/);
     expect(existsSync(out)).toBe(false);
@@ -80,7 +110,9 @@ describe('export-onnx', () => {
   it('refuses a file that is not a checkpoint, and missing options, with usage', async () => {
     const notCkpt = join(dir, 'not.ckpt');
     writeFileSync(notCkpt, 'hello');
-    await expect(runCaptured(run, ['--ckpt', notCkpt, '--out', join(dir, 'n.onnx')])).rejects.toThrow(/not\.ckpt: not a SEED checkpoint/);
+    await expect(runCaptured(run, ['--ckpt', notCkpt, '--out', join(dir, 'n.onnx')])).rejects.toThrow(
+      /not\.ckpt: not a SEED checkpoint/,
+    );
     const missing = await runCaptured(run, ['--ckpt', notCkpt]).catch((e: unknown) => e);
     expect((missing as CliError).exitCode).toBe(2);
     expect((missing as CliError).message).toMatch(/^missing --out; usage: npm run seed -- export-onnx/);
@@ -98,14 +130,30 @@ describe('export-onnx', () => {
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
     });
     const out = join(sub, 'policy.onnx');
-    await expect(runCaptured(run, ['--ckpt', checkpointFile('full.ckpt'), '--out', out, '--episodes', '0'])).rejects.toThrow(new CliError(`cannot write ${out}: ENOSPC`));
+    await expect(
+      runCaptured(run, ['--ckpt', checkpointFile('full.ckpt'), '--out', out, '--episodes', '0']),
+    ).rejects.toThrow(new CliError(`cannot write ${out}: ENOSPC`));
     expect(readdirSync(sub)).toEqual([]);
   });
 
   it('from the command line: one line on stderr and a non-zero exit, no stack trace', () => {
-    const res = spawnSync('npx', ['tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', 'export-onnx', '--ckpt', join(dir, 'absent.ckpt'), '--out', join(dir, 'a.onnx')], {
-      encoding: 'utf8',
-    });
+    const res = spawnSync(
+      'npx',
+      [
+        'tsx',
+        '--import',
+        './scripts/register-raw.mjs',
+        'src/cli/main.ts',
+        'export-onnx',
+        '--ckpt',
+        join(dir, 'absent.ckpt'),
+        '--out',
+        join(dir, 'a.onnx'),
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe(`error: cannot read ${join(dir, 'absent.ckpt')}: ENOENT`);
   });

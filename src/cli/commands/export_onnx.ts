@@ -25,8 +25,20 @@ export const command = defineCommand({
     out: { type: 'string', value: 'FILE', required: true, description: 'the .onnx file to write' },
     env: ENV_OPTION,
     scale: SCALE_OPTION,
-    seed: { type: 'string', value: 'N', limit: LIMITS.exportOnnx.seed, default: '1', description: 'the seed of the random token sequences of the check' },
-    episodes: { type: 'string', value: 'N', limit: LIMITS.exportOnnx.episodes, default: '3', description: 'expert episodes encoded for the check' },
+    seed: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.exportOnnx.seed,
+      default: '1',
+      description: 'the seed of the random token sequences of the check',
+    },
+    episodes: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.exportOnnx.episodes,
+      default: '3',
+      description: 'expert episodes encoded for the check',
+    },
   },
 });
 
@@ -34,7 +46,9 @@ const usage = usageLine(command);
 
 function logCases(report: VerifyReport): void {
   for (const c of report.cases) {
-    process.stderr.write(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(20)} max |diff| ${c.maxAbsDiff.toExponential(2)}\n`);
+    process.stderr.write(
+      `  ${c.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(20)} max |diff| ${c.maxAbsDiff.toExponential(2)}\n`,
+    );
   }
 }
 
@@ -55,7 +69,10 @@ export async function run(args: string[]): Promise<number> {
   let bytes: Uint8Array;
   let report: VerifyReport;
   try {
-    ({ bytes, report } = await exportVerifiedPolicy({ config: ckpt.config, params: ckpt.params, env, tokenizer, card }, { seed, episodes }));
+    ({ bytes, report } = await exportVerifiedPolicy(
+      { config: ckpt.config, params: ckpt.params, env, tokenizer, card },
+      { seed, episodes },
+    ));
   } catch (err) {
     if (err instanceof OnnxPolicyError) throw new CliError(`${ckptPath}: ${err.message}`);
     if (err instanceof OnnxVerificationError) {

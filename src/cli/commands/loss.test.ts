@@ -64,7 +64,13 @@ describe('seed loss', () => {
   });
 
   it('refuses the loss settings that --set refuses, with the same words', async () => {
-    for (const [field, key, value] of [['lambda', 'lambda', -50], ['beta', 'beta', -3], ['clip', 'clip', 7], ['kl_coef', 'klCoef', -1], ['clip', 'clip', 1]] as const) {
+    for (const [field, key, value] of [
+      ['lambda', 'lambda', -50],
+      ['beta', 'beta', -3],
+      ['clip', 'clip', 7],
+      ['kl_coef', 'klCoef', -1],
+      ['clip', 'clip', 1],
+    ] as const) {
       const path = file(`${field}-${value}.json`, JSON.stringify({ ...input, [field]: value }));
       const setMessage = (() => {
         try {
@@ -90,7 +96,9 @@ describe('seed loss', () => {
   it('names the problem of a malformed or missing file', async () => {
     const bad = (name: string, content: string) => ['--in', file(name, content)];
     const noSkill = { ...input, tokens: [input.tokens[0], { ...input.tokens[1], l_skill: undefined }] };
-    expect(await cliErrorOf(bad('a.json', JSON.stringify(noSkill)))).toMatch(/a\.json: tokens\[1\]\.l_skill is missing/);
+    expect(await cliErrorOf(bad('a.json', JSON.stringify(noSkill)))).toMatch(
+      /a\.json: tokens\[1\]\.l_skill is missing/,
+    );
     expect(await cliErrorOf(bad('b.json', '{"lambda": 0.01,'))).toMatch(/b\.json: not valid JSON/);
     expect(await cliErrorOf(bad('c.json', JSON.stringify({ ...input, tokens: [] })))).toMatch(/tokens must hold/);
     const wrongType = { ...input, tokens: [{ ...input.tokens[0], mask: '1' }] };

@@ -18,8 +18,18 @@ export const command = defineCommand({
     'Reads per-token log-probabilities (l_student, l_skill, l_old, l_ref), advantages and masks with the hyper-parameters, and prints L_GRPO, L_OPD, KL and the total, ' +
     'and per token Delta, the gate and coef = d total / d l_student, as JSON on stdout. The page exports its per-token table in this format.',
   options: {
-    in: { type: 'string', value: 'FILE', required: true, description: 'the JSON input (the format of src/backend/loss_json.ts)' },
-    backend: { type: 'string', value: 'cpu|webgpu', default: 'cpu', description: "the backend whose SEED loss is evaluated: the CPU reference or the WebGPU kernels (Node's WebGPU)" },
+    in: {
+      type: 'string',
+      value: 'FILE',
+      required: true,
+      description: 'the JSON input (the format of src/backend/loss_json.ts)',
+    },
+    backend: {
+      type: 'string',
+      value: 'cpu|webgpu',
+      default: 'cpu',
+      description: "the backend whose SEED loss is evaluated: the CPU reference or the WebGPU kernels (Node's WebGPU)",
+    },
   },
 });
 

@@ -15,9 +15,20 @@ export const command = defineCommand({
     '{"step", "action", "observation", "admissible", "reward", "done", "won"}. Step 0 is the opening observation, with action null. ' +
     'Commands after the end of the episode are ignored and counted on stderr.',
   options: {
-    scene: { type: 'string', value: 'FILE', required: true, description: 'the scene JSON file to play (from `seed scenes`)' },
+    scene: {
+      type: 'string',
+      value: 'FILE',
+      required: true,
+      description: 'the scene JSON file to play (from `seed scenes`)',
+    },
     actions: { type: 'string', value: 'FILE', defaultText: 'stdin', description: 'the commands to play, one per line' },
-    'max-steps': { type: 'string', value: 'N', limit: LIMITS.play['max-steps'], defaultText: "the world's: 30 in the household, 15 in the shop", description: 'the episode ends after N steps' },
+    'max-steps': {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.play['max-steps'],
+      defaultText: "the world's: 30 in the household, 15 in the shop",
+      description: 'the episode ends after N steps',
+    },
     env: ENV_OPTION,
     scale: SCALE_OPTION,
   },
@@ -32,11 +43,22 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps'], env.defaultMaxSteps);
   const scene = await readWorldScene(env, path);
-  const actions = values.actions === undefined ? createInterface({ input: process.stdin, crlfDelay: Infinity }) : await readLines(values.actions);
+  const actions =
+    values.actions === undefined
+      ? createInterface({ input: process.stdin, crlfDelay: Infinity })
+      : await readLines(values.actions);
   const game = env.episode(scene, maxSteps);
-  const emit = (step: number, action: string | null, r: { observation: string; reward: number; done: boolean; won: boolean }) => {
+  const emit = (
+    step: number,
+    action: string | null,
+    r: { observation: string; reward: number; done: boolean; won: boolean },
+  ) => {
     // The shop's search page lists no clicks; it takes search[...] (WebShop's has_search_bar).
-    const admissible = game.done ? [] : game.freeText() ? [`${game.freeText()!.open}...${game.freeText()!.close}`, ...game.admissibleCommands()] : game.admissibleCommands();
+    const admissible = game.done
+      ? []
+      : game.freeText()
+        ? [`${game.freeText()!.open}...${game.freeText()!.close}`, ...game.admissibleCommands()]
+        : game.admissibleCommands();
     const line = { step, action, observation: r.observation, admissible, reward: r.reward, done: r.done, won: r.won };
     process.stdout.write(JSON.stringify(line) + '\n');
   };

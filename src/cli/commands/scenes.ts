@@ -19,10 +19,32 @@ export const command = defineCommand({
     `The fixed evaluation sets are --split seen --count ${EVAL_COUNTS.seen} and --split unseen --count ${EVAL_COUNTS.unseen} with --seed ${EVAL_SEED} ` +
     `(the shop's: ${SHOP_EVAL_COUNTS.seen} and ${SHOP_EVAL_COUNTS.unseen}).`,
   options: {
-    split: { type: 'string', value: SPLITS.join('|'), required: true, description: 'the split the scenes are drawn from: training rooms, or the eval-seen or eval-unseen games' },
-    count: { type: 'string', value: 'N', limit: LIMITS.scenes.count, required: true, description: 'how many scenes to write' },
-    seed: { type: 'string', value: 'S', limit: LIMITS.scenes.seed, required: true, description: 'the seed of the generator' },
-    out: { type: 'string', value: 'DIR', required: true, description: 'the directory the files go to (created when missing)' },
+    split: {
+      type: 'string',
+      value: SPLITS.join('|'),
+      required: true,
+      description: 'the split the scenes are drawn from: training rooms, or the eval-seen or eval-unseen games',
+    },
+    count: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.scenes.count,
+      required: true,
+      description: 'how many scenes to write',
+    },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: LIMITS.scenes.seed,
+      required: true,
+      description: 'the seed of the generator',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      required: true,
+      description: 'the directory the files go to (created when missing)',
+    },
     scale: SCALE_OPTION,
     env: ENV_OPTION,
   },
@@ -34,7 +56,8 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
   const split = requireOption(values.split, 'split', usage);
-  if (!(SPLITS as readonly string[]).includes(split)) throw new CliError(`--split must be one of ${SPLITS.join(', ')}, got ${quote(split)}`, 2);
+  if (!(SPLITS as readonly string[]).includes(split))
+    throw new CliError(`--split must be one of ${SPLITS.join(', ')}, got ${quote(split)}`, 2);
   const count = numberOption(values.count, 'count', LIMITS.scenes.count);
   const seed = numberOption(values.seed, 'seed', LIMITS.scenes.seed);
   const out = requireOption(values.out, 'out', usage);

@@ -16,7 +16,19 @@ const dir = mkdtempSync(join(tmpdir(), 'seed-shop-train-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const out = join(dir, 'run');
 const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=4'];
-const args = (dirName: string) => ['--env', 'shop', '--algo', 'seed', '--preset', 'micro', '--seed', '3', '--out', dirName, ...small];
+const args = (dirName: string) => [
+  '--env',
+  'shop',
+  '--algo',
+  'seed',
+  '--preset',
+  'micro',
+  '--seed',
+  '3',
+  '--out',
+  dirName,
+  ...small,
+];
 const base = args(out);
 
 describe('seed train / eval / teacher --env shop (micro preset)', () => {
@@ -30,23 +42,58 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
     const ck = readCheckpoint(new Uint8Array(readFileSync(join(out, 'last.ckpt'))));
     expect(ck.metadata).toMatchObject({ env: 'shop', scale: 'tiny', updates: 2 });
     // The shop's own defaults (window layout, longer commands and skills) under the --set values.
-    expect(ck.metadata.config).toMatchObject({ history: 2, maxSkillTokens: 56, maxCommandTokens: 16, maxSteps: 4, groupSize: 2 });
+    expect(ck.metadata.config).toMatchObject({
+      history: 2,
+      maxSkillTokens: 56,
+      maxCommandTokens: 16,
+      maxSteps: 4,
+      groupSize: 2,
+    });
     const other = readCheckpoint(new Uint8Array(readFileSync(join(straight, 'last.ckpt'))));
     expect(Array.from(ck.params)).toEqual(Array.from(other.params));
-    const lines = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(out, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1]);
   });
 
-  it("warmstart --env shop writes a shop checkpoint and card that train --env shop starts from", async () => {
+  it('warmstart --env shop writes a shop checkpoint and card that train --env shop starts from', async () => {
     const warm = join(dir, 'shop-warm.ckpt');
-    const { code } = await runCaptured(warmRun, ['--env', 'shop', '--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '4', '--steps', '2', '--eval-episodes', '2', '--teacher-games', '2']);
+    const { code } = await runCaptured(warmRun, [
+      '--env',
+      'shop',
+      '--preset',
+      'micro',
+      '--seed',
+      '2',
+      '--out',
+      warm,
+      '--episodes',
+      '4',
+      '--steps',
+      '2',
+      '--eval-episodes',
+      '2',
+      '--teacher-games',
+      '2',
+    ]);
     expect(code).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'shop-warm.json'), 'utf8'));
-    expect(card).toMatchObject({ env: 'shop', scale: 'tiny', preset: 'micro', steps: 2, eval_episodes: { seen: 2, unseen: 2 } });
+    expect(card).toMatchObject({
+      env: 'shop',
+      scale: 'tiny',
+      preset: 'micro',
+      steps: 2,
+      eval_episodes: { seen: 2, unseen: 2 },
+    });
     expect(card.corpus.examples.act).toBeGreaterThan(0);
     expect(card.corpus.examples.follow).toBeGreaterThan(0);
     expect(card.corpus.examples.analyze).toBe(4);
-    expect(readCheckpoint(new Uint8Array(readFileSync(warm))).metadata).toMatchObject({ stage: 'warmstart', env: 'shop' });
+    expect(readCheckpoint(new Uint8Array(readFileSync(warm))).metadata).toMatchObject({
+      stage: 'warmstart',
+      env: 'shop',
+    });
     const trained = await runCaptured(trainRun, [...args(join(dir, 'from-warm')), '--updates', '1', '--init', warm]);
     expect(JSON.parse(trained.stdout)).toMatchObject({ updates: 1 });
   });
@@ -56,9 +103,14 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
     const ev = await runCaptured(evalRun, ['--env', 'shop', '--ckpt', ckpt, '--split', 'unseen', '--episodes', '3']);
     const result = JSON.parse(ev.stdout);
     expect(result.episodes).toBe(3);
-    for (const type of Object.keys(result.per_type)) expect(['shirts', 'shoes', 'bags', 'lamps', 'mugs']).toContain(type);
-    const teacher = JSON.parse((await runCaptured(teacherRun, ['--env', 'shop', '--ckpt', ckpt, '--games', '2'])).stdout);
+    for (const type of Object.keys(result.per_type))
+      expect(['shirts', 'shoes', 'bags', 'lamps', 'mugs']).toContain(type);
+    const teacher = JSON.parse(
+      (await runCaptured(teacherRun, ['--env', 'shop', '--ckpt', ckpt, '--games', '2'])).stdout,
+    );
     expect(teacher).toMatchObject({ skills: 'own', games: 2, valid_skills: 1 });
-    await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'unseen', '--episodes', '1'])).rejects.toThrow(/it is a shop checkpoint: --env shop/);
+    await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'unseen', '--episodes', '1'])).rejects.toThrow(
+      /it is a shop checkpoint: --env shop/,
+    );
   });
 });

@@ -27,11 +27,30 @@ export const command = defineCommand({
       type: 'string',
       value: 'own|annotator',
       default: 'own',
-      description: "who writes each game's skill: the policy's analyzer, as SEED's hindsight stage does (own), or the rule-based annotator (annotator: faithful by construction)",
+      description:
+        "who writes each game's skill: the policy's analyzer, as SEED's hindsight stage does (own), or the rule-based annotator (annotator: faithful by construction)",
     },
-    games: { type: 'string', value: 'N', limit: LIMITS.teacher.games, default: '512', description: "games played, each 4 times: once to write its skill, then without a skill, with its own and with another game's (at least 2 games: one game's skill is another's control)" },
-    scenes: { type: 'string', value: 'DIR', defaultText: "the check's own games of training rooms", description: 'play the scene files (.json) of DIR instead (their first N)' },
-    temperature: { type: 'string', value: 'T', limit: LIMITS.teacher.temperature, defaultText: "the checkpoint's run's evalTemperature", description: 'the sampling temperature (0 = greedy)' },
+    games: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.teacher.games,
+      default: '512',
+      description:
+        "games played, each 4 times: once to write its skill, then without a skill, with its own and with another game's (at least 2 games: one game's skill is another's control)",
+    },
+    scenes: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: "the check's own games of training rooms",
+      description: 'play the scene files (.json) of DIR instead (their first N)',
+    },
+    temperature: {
+      type: 'string',
+      value: 'T',
+      limit: LIMITS.teacher.temperature,
+      defaultText: "the checkpoint's run's evalTemperature",
+      description: 'the sampling temperature (0 = greedy)',
+    },
     backend: backendOption('the backend that runs the policy'),
     env: ENV_OPTION,
     scale: SCALE_OPTION,
@@ -45,13 +64,15 @@ export async function run(args: string[]): Promise<number> {
   noPositionals(positionals, usage);
   const path = requireOption(values.ckpt, 'ckpt', usage);
   const writer = values.skills!;
-  if (!(SKILL_WRITERS as readonly string[]).includes(writer)) throw new CliError(`--skills must be one of ${SKILL_WRITERS.join(', ')}, got ${quote(writer)}`, 2);
+  if (!(SKILL_WRITERS as readonly string[]).includes(writer))
+    throw new CliError(`--skills must be one of ${SKILL_WRITERS.join(', ')}, got ${quote(writer)}`, 2);
   // At least 2 games: one game's skill is another's control.
   const games = numberOption(values.games, 'games', LIMITS.teacher.games);
   const env = environmentFrom(values.env, values.scale);
   const world = rlWorldOf(env);
   const scenes = values.scenes !== undefined ? await loadScenes(env, values.scenes) : null;
-  if (scenes !== null && scenes.length < 2) throw new CliError(`${quote(values.scenes)} holds ${scenes.length} scene; the check needs at least 2`, 2);
+  if (scenes !== null && scenes.length < 2)
+    throw new CliError(`${quote(values.scenes)} holds ${scenes.length} scene; the check needs at least 2`, 2);
   const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(path, tok);
   const config = evalConfigOf(ck, path, values.temperature, env);

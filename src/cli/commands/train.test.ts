@@ -1,5 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evalScenes } from '../../env/generate.ts';
@@ -18,12 +27,38 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const warm = join(dir, 'warm.ckpt');
 const shippedMicro = join('public', 'warmstart-micro.ckpt');
-const small = ['--set', 'groupSize=2', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=3', '--set', 'history=3', '--set', 'lr=0.01'];
+const small = [
+  '--set',
+  'groupSize=2',
+  '--set',
+  'tasksPerUpdate=2',
+  '--set',
+  'maxSteps=3',
+  '--set',
+  'history=3',
+  '--set',
+  'lr=0.01',
+];
 const params = (path: string) => Array.from(readCheckpoint(new Uint8Array(readFileSync(path))).params);
 
 describe('seed warmstart / train / eval (micro preset)', () => {
   it('warmstart writes a checkpoint and a card with the success and skill figures', async () => {
-    const { code, stdout } = await runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', warm, '--episodes', '6', '--steps', '3', '--eval-episodes', '3', '--teacher-games', '3']);
+    const { code, stdout } = await runCaptured(warmRun, [
+      '--preset',
+      'micro',
+      '--seed',
+      '2',
+      '--out',
+      warm,
+      '--episodes',
+      '6',
+      '--steps',
+      '3',
+      '--eval-episodes',
+      '3',
+      '--teacher-games',
+      '3',
+    ]);
     expect(code).toBe(0);
     const card = JSON.parse(readFileSync(join(dir, 'warm.json'), 'utf8'));
     expect(JSON.parse(stdout)).toEqual(card);
@@ -41,9 +76,26 @@ describe('seed warmstart / train / eval (micro preset)', () => {
   }, 60_000);
 
   it('warmstart --backend webgpu trains as the CPU reference does, and its card says so', async () => {
-    const base = ['--preset', 'micro', '--seed', '2', '--episodes', '6', '--steps', '2', '--eval-episodes', '2', '--teacher-games', '0'];
-    expect((await runCaptured(warmRun, [...base, '--backend', 'cpu', '--out', join(dir, 'warm-cpu.ckpt')])).code).toBe(0);
-    expect((await runCaptured(warmRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'warm-gpu.ckpt')])).code).toBe(0);
+    const base = [
+      '--preset',
+      'micro',
+      '--seed',
+      '2',
+      '--episodes',
+      '6',
+      '--steps',
+      '2',
+      '--eval-episodes',
+      '2',
+      '--teacher-games',
+      '0',
+    ];
+    expect((await runCaptured(warmRun, [...base, '--backend', 'cpu', '--out', join(dir, 'warm-cpu.ckpt')])).code).toBe(
+      0,
+    );
+    expect(
+      (await runCaptured(warmRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'warm-gpu.ckpt')])).code,
+    ).toBe(0);
     const card = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
     expect(card('warm-cpu.json')).not.toHaveProperty('backend');
     expect(card('warm-gpu.json')).toMatchObject({ backend: 'webgpu', steps: 2 });
@@ -58,30 +110,68 @@ describe('seed warmstart / train / eval (micro preset)', () => {
   it('train writes JSONL metrics and checkpoints; a resumed run ends with the same weights as a straight one', async () => {
     const straight = join(dir, 'straight');
     const split = join(dir, 'split');
-    const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--checkpoint-every', '1', ...small];
+    const base = [
+      '--algo',
+      'seed',
+      '--preset',
+      'micro',
+      '--seed',
+      '4',
+      '--backend',
+      'cpu',
+      '--init',
+      warm,
+      '--checkpoint-every',
+      '1',
+      ...small,
+    ];
     expect((await runCaptured(trainRun, [...base, '--updates', '3', '--out', straight])).code).toBe(0);
     expect((await runCaptured(trainRun, [...base, '--updates', '2', '--out', split])).code).toBe(0);
     expect(readdirSync(straight).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'reference.ckpt']);
     // Lines written before the diagnostics existed go on being read and kept.
-    const older = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => {
-      const { corrDeltaExpert: _e, zeroVarianceGroups: _z, teacherOwnSkill: _t, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify(rest) + '\n';
-    });
+    const older = readFileSync(join(split, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const {
+          corrDeltaExpert: _e,
+          zeroVarianceGroups: _z,
+          teacherOwnSkill: _t,
+          ...rest
+        } = JSON.parse(l) as Record<string, unknown>;
+        return JSON.stringify(rest) + '\n';
+      });
     writeFileSync(join(split, 'metrics.jsonl'), older.join(''));
     // What a full disk or a kill leaves in the middle of an append: a last line without its newline.
     appendFileSync(join(split, 'metrics.jsonl'), '{"update":2,"succ');
-    const { code, stdout, stderr } = await runCaptured(trainRun, [...base, '--updates', '3', '--out', split, '--resume']);
+    const { code, stdout, stderr } = await runCaptured(trainRun, [
+      ...base,
+      '--updates',
+      '3',
+      '--out',
+      split,
+      '--resume',
+    ]);
     expect(code).toBe(0);
-    expect(stderr).toContain('metrics.jsonl: dropped 1 line: a partial last line (17 characters, no newline) left by an interrupted write\n');
+    expect(stderr).toContain(
+      'metrics.jsonl: dropped 1 line: a partial last line (17 characters, no newline) left by an interrupted write\n',
+    );
     const summary = JSON.parse(stdout);
     expect(summary).toMatchObject({ algo: 'seed', updates: 3, episodes: 12 });
     expect(params(join(split, 'last.ckpt'))).toEqual(params(join(straight, 'last.ckpt')));
-    const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(split, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1, 2]);
     expect(lines.map((l) => 'zeroVarianceGroups' in l)).toEqual([false, false, true]);
     // Each line names the loss's lambda and beta of its update (the preset's, as no --set changes them).
     const { lambda, beta } = defaultConfig('micro');
-    expect(lines.map((l) => [l.lambda, l.beta])).toEqual([[lambda, beta], [lambda, beta], [lambda, beta]]);
+    expect(lines.map((l) => [l.lambda, l.beta])).toEqual([
+      [lambda, beta],
+      [lambda, beta],
+      [lambda, beta],
+    ]);
     // Counted as the page counts: after the third update it shows "update 3" (the line's 0-based index + 1),
     // the number of updates done; the progress says the same, with the time elapsed.
     expect(summary.last.update).toBe(lines[2].update);
@@ -98,11 +188,41 @@ describe('seed warmstart / train / eval (micro preset)', () => {
 
   it('train --backend webgpu runs the same update as the CPU reference', async () => {
     // Seed 2 of the shipped micro warm start writes a usable skill in this batch, so the OPD term moves the weights.
-    const tiny = ['--set', 'groupSize=4', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=6', '--set', 'history=6', '--set', 'lr=0.01', '--set', 'constrained=0'];
-    const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '2', '--updates', '1', '--init', shippedMicro, ...tiny];
+    const tiny = [
+      '--set',
+      'groupSize=4',
+      '--set',
+      'tasksPerUpdate=2',
+      '--set',
+      'maxSteps=6',
+      '--set',
+      'history=6',
+      '--set',
+      'lr=0.01',
+      '--set',
+      'constrained=0',
+    ];
+    const base = [
+      '--algo',
+      'seed',
+      '--preset',
+      'micro',
+      '--seed',
+      '2',
+      '--updates',
+      '1',
+      '--init',
+      shippedMicro,
+      ...tiny,
+    ];
     expect((await runCaptured(trainRun, [...base, '--backend', 'cpu', '--out', join(dir, 'on-cpu')])).code).toBe(0);
     expect((await runCaptured(trainRun, [...base, '--backend', 'webgpu', '--out', join(dir, 'on-gpu')])).code).toBe(0);
-    const metric = (run: string) => JSON.parse(readFileSync(join(dir, run, 'metrics.jsonl'), 'utf8').trim().split('\n')[0]);
+    const metric = (run: string) =>
+      JSON.parse(
+        readFileSync(join(dir, run, 'metrics.jsonl'), 'utf8')
+          .trim()
+          .split('\n')[0],
+      );
     expect(metric('on-gpu').success).toBe(metric('on-cpu').success);
     expect(metric('on-gpu').total).toBeCloseTo(metric('on-cpu').total, 4);
     const cpu = params(join(dir, 'on-cpu', 'last.ckpt'));
@@ -114,7 +234,14 @@ describe('seed warmstart / train / eval (micro preset)', () => {
   }, 120_000);
 
   it('eval prints success, per_type and episodes', async () => {
-    const { code, stdout } = await runCaptured(evalRun, ['--ckpt', join(dir, 'straight', 'last.ckpt'), '--split', 'unseen', '--episodes', '3']);
+    const { code, stdout } = await runCaptured(evalRun, [
+      '--ckpt',
+      join(dir, 'straight', 'last.ckpt'),
+      '--split',
+      'unseen',
+      '--episodes',
+      '3',
+    ]);
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     expect(Object.keys(result).sort()).toEqual(['episodes', 'per_type', 'success']);
@@ -126,12 +253,16 @@ describe('seed warmstart / train / eval (micro preset)', () => {
   it('eval --scenes plays scene JSON files: the same figures as the split they were written from', async () => {
     const scenes = join(dir, 'scenes');
     mkdirSync(scenes);
-    evalScenes('seen').slice(0, 3).forEach((scene, i) => writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene)));
+    evalScenes('seen')
+      .slice(0, 3)
+      .forEach((scene, i) => writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene)));
     // A directory named like a scene file is not one.
     mkdirSync(join(scenes, 'x.json'));
     const ckpt = join(dir, 'straight', 'last.ckpt');
     const fromFiles = JSON.parse((await runCaptured(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).stdout);
-    const fromSplit = JSON.parse((await runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'seen', '--episodes', '3'])).stdout);
+    const fromSplit = JSON.parse(
+      (await runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'seen', '--episodes', '3'])).stdout,
+    );
     expect(fromFiles).toEqual(fromSplit);
     writeFileSync(join(scenes, 'g9.json'), '{"room": "kitchen"');
     await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--scenes', scenes])).rejects.toThrow(/g9\.json/);
@@ -140,8 +271,24 @@ describe('seed warmstart / train / eval (micro preset)', () => {
   it('never overwrites a run directory unasked, and one run at a time holds it', async () => {
     const straight = join(dir, 'straight');
     const before = readFileSync(join(straight, 'metrics.jsonl'), 'utf8');
-    const base = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--init', warm, '--updates', '1', ...small];
-    await expect(runCaptured(trainRun, [...base, '--out', straight])).rejects.toThrow(/straight already holds files \(.*\): --resume continues its run, --force starts over$/);
+    const base = [
+      '--algo',
+      'seed',
+      '--preset',
+      'micro',
+      '--seed',
+      '4',
+      '--backend',
+      'cpu',
+      '--init',
+      warm,
+      '--updates',
+      '1',
+      ...small,
+    ];
+    await expect(runCaptured(trainRun, [...base, '--out', straight])).rejects.toThrow(
+      /straight already holds files \(.*\): --resume continues its run, --force starts over$/,
+    );
     expect(readFileSync(join(straight, 'metrics.jsonl'), 'utf8')).toBe(before);
     const held = join(dir, 'held');
     mkdirSync(held);
@@ -151,7 +298,12 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     mkdirSync(forced);
     writeFileSync(join(forced, 'metrics.jsonl'), '{"update":0}\n{"update":1}\n');
     expect((await runCaptured(trainRun, [...base, '--out', forced, '--force'])).code).toBe(0);
-    expect(readFileSync(join(forced, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).update)).toEqual([0]);
+    expect(
+      readFileSync(join(forced, 'metrics.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).update),
+    ).toEqual([0]);
     expect(readdirSync(forced).sort()).toEqual(['last.ckpt', 'metrics.jsonl', 'reference.ckpt']);
   }, 60_000);
 
@@ -160,13 +312,41 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     cpSync(join(dir, 'straight'), run, { recursive: true });
     const last = join(run, 'last.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(last)));
-    writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: { ...(ck.metadata.config as object), maxSteps: -3 } } }));
-    await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen', '--episodes', '1'])).rejects.toThrow(new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
-    await expect(runCaptured(teacherRun, ['--ckpt', last, '--games', '2'])).rejects.toThrow(new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
-    const resume = ['--algo', 'seed', '--preset', 'micro', '--seed', '4', '--backend', 'cpu', '--updates', '3', '--out', run, '--resume'];
-    await expect(runCaptured(trainRun, resume)).rejects.toThrow(new CliError(`--resume: ${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`));
+    writeFileSync(
+      last,
+      writeCheckpoint({
+        ...ck,
+        metadata: { ...ck.metadata, config: { ...(ck.metadata.config as object), maxSteps: -3 } },
+      }),
+    );
+    await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen', '--episodes', '1'])).rejects.toThrow(
+      new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`),
+    );
+    await expect(runCaptured(teacherRun, ['--ckpt', last, '--games', '2'])).rejects.toThrow(
+      new CliError(`${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`),
+    );
+    const resume = [
+      '--algo',
+      'seed',
+      '--preset',
+      'micro',
+      '--seed',
+      '4',
+      '--backend',
+      'cpu',
+      '--updates',
+      '3',
+      '--out',
+      run,
+      '--resume',
+    ];
+    await expect(runCaptured(trainRun, resume)).rejects.toThrow(
+      new CliError(`--resume: ${last}: metadata.config: setting maxSteps is outside [1, 100], got -3`),
+    );
     writeFileSync(last, writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: 'fast' } }));
-    await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen'])).rejects.toThrow(new CliError(`${last}: metadata.config must be a JSON object, got "fast"`));
+    await expect(runCaptured(evalRun, ['--ckpt', last, '--split', 'seen'])).rejects.toThrow(
+      new CliError(`${last}: metadata.config must be a JSON object, got "fast"`),
+    );
   }, 60_000);
 
   it('reads the former name of an algorithm, in --algo and in a checkpoint, and says so on stderr', async () => {
@@ -178,7 +358,14 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     const line = JSON.parse(readFileSync(join(run, 'metrics.jsonl'), 'utf8').trim());
     expect(line.algo).toBe('seed-sibling');
     expect('corrDeltaAdvantage' in line).toBe(true);
-    for (const key of ['corrDeltaExpert', 'corrDeltaAdvantageWon', 'corrDeltaAdvantageLost', 'meanAbsDelta', 'forcedShare']) expect(key in line, key).toBe(true);
+    for (const key of [
+      'corrDeltaExpert',
+      'corrDeltaAdvantageWon',
+      'corrDeltaAdvantageLost',
+      'meanAbsDelta',
+      'forcedShare',
+    ])
+      expect(key in line, key).toBe(true);
     expect(line.zeroVarianceGroups).toBeGreaterThanOrEqual(0);
     expect(line.teacherOwnSkill).toBeNull();
     expect(line.skillPlaceTrue === null || (line.skillPlaceTrue >= 0 && line.skillPlaceTrue <= 1)).toBe(true);
@@ -196,12 +383,26 @@ describe('seed warmstart / train / eval (micro preset)', () => {
 
   it('refuses bad input with one clear line', async () => {
     const base = ['--preset', 'micro', '--updates', '1', '--seed', '1', '--init', warm, '--out', join(dir, 'x')];
-    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(/--backend must be cpu or webgpu, got "tpu"/);
-    await expect(runCaptured(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(/unknown --algo "ppo"/);
-    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x'])).rejects.toThrow(CliError);
-    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(/holds no checkpoint \(its run stopped before its first one\): --force starts the run over$/);
-    await expect(runCaptured(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(/cannot read/);
-    await expect(runCaptured(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(/--split must be seen or unseen/);
-    await expect(runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', join(dir, 'k.ckpt'), '--kinds', 'act,teach'])).rejects.toThrow(/^--kinds must be a comma-separated list of act, follow, analyze, got "act,teach"$/);
+    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'tpu', ...base])).rejects.toThrow(
+      /--backend must be cpu or webgpu, got "tpu"/,
+    );
+    await expect(runCaptured(trainRun, ['--algo', 'ppo', '--backend', 'cpu', ...base])).rejects.toThrow(
+      /unknown --algo "ppo"/,
+    );
+    await expect(
+      runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--set', 'lambda=x']),
+    ).rejects.toThrow(CliError);
+    await expect(runCaptured(trainRun, ['--algo', 'seed', '--backend', 'cpu', ...base, '--resume'])).rejects.toThrow(
+      /holds no checkpoint \(its run stopped before its first one\): --force starts the run over$/,
+    );
+    await expect(runCaptured(evalRun, ['--ckpt', join(dir, 'missing.ckpt'), '--split', 'seen'])).rejects.toThrow(
+      /cannot read/,
+    );
+    await expect(runCaptured(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(
+      /--split must be seen or unseen/,
+    );
+    await expect(
+      runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', join(dir, 'k.ckpt'), '--kinds', 'act,teach']),
+    ).rejects.toThrow(/^--kinds must be a comma-separated list of act, follow, analyze, got "act,teach"$/);
   }, 60_000);
 });

@@ -13,7 +13,16 @@ import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
-import { applySetOptions, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption, settingsSection } from '../args.ts';
+import {
+  applySetOptions,
+  noPositionals,
+  numberOption,
+  parseOptions,
+  presetOf,
+  presetOption,
+  requireOption,
+  settingsSection,
+} from '../args.ts';
 import { backendOption, openBackend } from '../backend.ts';
 import { CliError } from '../cli_error.ts';
 import { appendLine, checkOutputsApart, progressBar, writeAtomic } from '../io.ts';
@@ -34,21 +43,82 @@ export const command = defineCommand({
     'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
     '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).',
   options: {
-    algo: { type: 'string', value: ALGOS.join('|'), required: true, description: 'the algorithm: GRPO, SEED, or an ablation or control of SEED' },
+    algo: {
+      type: 'string',
+      value: ALGOS.join('|'),
+      required: true,
+      description: 'the algorithm: GRPO, SEED, or an ablation or control of SEED',
+    },
     preset: presetOption({ required: true, description: "the model's size; it must be the warm start's" }),
-    updates: { type: 'string', value: 'N', limit: LIMITS.train.updates, required: true, description: 'the run ends when N updates are done (counting those of a resumed run)' },
-    seed: { type: 'string', value: 'S', limit: LIMITS.train.seed, required: true, description: "the run's seed: its training games and sampling" },
+    updates: {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.train.updates,
+      required: true,
+      description: 'the run ends when N updates are done (counting those of a resumed run)',
+    },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: LIMITS.train.seed,
+      required: true,
+      description: "the run's seed: its training games and sampling",
+    },
     backend: backendOption('the backend that computes the forward and backward passes'),
     env: ENV_OPTION,
     scale: SCALE_OPTION,
-    set: { type: 'string', value: 'key=value', multiple: true, default: [], description: "changes a training setting from the preset's default (settings below)" },
-    init: { type: 'string', value: 'FILE', defaultText: 'public/warmstart-<preset>.ckpt (the shop: warmstart-shop-<preset>.ckpt) when present, else a seeded random init', description: 'the checkpoint the run starts from' },
-    out: { type: 'string', value: 'DIR', defaultText: 'bench/runs/<algo>-<preset>-s<seed> (the shop: shop-<algo>-...)', description: "the run's directory" },
-    resume: { type: 'boolean', default: false, description: "continues the run in DIR from its last.ckpt (the metrics of updates after it are redone)" },
-    force: { type: 'boolean', default: false, description: 'starts over in a DIR that holds a run: removes its run files once the new run\'s inputs are read and checked' },
-    'checkpoint-every': { type: 'string', value: 'N', limit: LIMITS.train['checkpoint-every'], default: '10', description: 'writes the checkpoints after every Nth update (0: only at the end)' },
-    'eval-every': { type: 'string', value: 'N', limit: LIMITS.train['eval-every'], default: '0', description: 'evaluates on eval-seen and eval-unseen after every Nth update (0: never)' },
-    'eval-episodes': { type: 'string', value: 'N', limit: LIMITS.train['eval-episodes'], default: '0', description: `games per split of each evaluation (0: every game, ${EVAL_COUNTS.seen} seen and ${EVAL_COUNTS.unseen} unseen)` },
+    set: {
+      type: 'string',
+      value: 'key=value',
+      multiple: true,
+      default: [],
+      description: "changes a training setting from the preset's default (settings below)",
+    },
+    init: {
+      type: 'string',
+      value: 'FILE',
+      defaultText:
+        'public/warmstart-<preset>.ckpt (the shop: warmstart-shop-<preset>.ckpt) when present, else a seeded random init',
+      description: 'the checkpoint the run starts from',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'bench/runs/<algo>-<preset>-s<seed> (the shop: shop-<algo>-...)',
+      description: "the run's directory",
+    },
+    resume: {
+      type: 'boolean',
+      default: false,
+      description: 'continues the run in DIR from its last.ckpt (the metrics of updates after it are redone)',
+    },
+    force: {
+      type: 'boolean',
+      default: false,
+      description:
+        "starts over in a DIR that holds a run: removes its run files once the new run's inputs are read and checked",
+    },
+    'checkpoint-every': {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.train['checkpoint-every'],
+      default: '10',
+      description: 'writes the checkpoints after every Nth update (0: only at the end)',
+    },
+    'eval-every': {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.train['eval-every'],
+      default: '0',
+      description: 'evaluates on eval-seen and eval-unseen after every Nth update (0: never)',
+    },
+    'eval-episodes': {
+      type: 'string',
+      value: 'N',
+      limit: LIMITS.train['eval-episodes'],
+      default: '0',
+      description: `games per split of each evaluation (0: every game, ${EVAL_COUNTS.seen} seen and ${EVAL_COUNTS.unseen} unseen)`,
+    },
   },
   sections: [settingsSection()],
 });
@@ -72,10 +142,18 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   const world = rlWorldOf(env);
   // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
-  const config: TrainConfig = applySetOptions({ ...defaultConfig(preset), ...world.trainDefaults }, values.set as string[]);
-  const out = values.out ?? join('bench', 'runs', `${env.name === 'household' ? '' : `${env.name}-`}${algo}-${preset}-s${seed}`);
+  const config: TrainConfig = applySetOptions(
+    { ...defaultConfig(preset), ...world.trainDefaults },
+    values.set as string[],
+  );
+  const out =
+    values.out ?? join('bench', 'runs', `${env.name === 'household' ? '' : `${env.name}-`}${algo}-${preset}-s${seed}`);
   const resume = values.resume === true;
-  if (values.init !== undefined && !resume) checkOutputsApart(RUN_FILES.map((name) => ({ option: '--out', path: join(out, name) })), [{ option: '--init', path: values.init }]);
+  if (values.init !== undefined && !resume)
+    checkOutputsApart(
+      RUN_FILES.map((name) => ({ option: '--out', path: join(out, name) })),
+      [{ option: '--init', path: values.init }],
+    );
   const tok = tokenizerOf(env);
   const model = presetConfig(preset, tok.vocabSize);
   // A new run's start is read before the directory is even created; a resumed run's files once it is locked.
@@ -83,7 +161,25 @@ export async function run(args: string[]): Promise<number> {
   const lock = await openRunDir(out, { resume, force: values.force === true });
   try {
     const from = start ? { params: start } : await readResumeInputs(out, preset, model, tok);
-    return await train({ algo, preset, updates, seed, checkpointEvery, evalEvery, evalEpisodes, config, out, backend: values.backend!, from, force: values.force === true, set: values.set as string[], env }, tok);
+    return await train(
+      {
+        algo,
+        preset,
+        updates,
+        seed,
+        checkpointEvery,
+        evalEvery,
+        evalEpisodes,
+        config,
+        out,
+        backend: values.backend!,
+        from,
+        force: values.force === true,
+        set: values.set as string[],
+        env,
+      },
+      tok,
+    );
   } finally {
     lock.release();
   }
@@ -128,7 +224,8 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     await writeAtomic(metricsPath, resumed.metrics.kept.map((l) => l.text + '\n').join(''));
     if (resumed.metrics.note) process.stderr.write(resumed.metrics.note + '\n');
     const saved = (resumed.current.metadata as { algo?: unknown }).algo;
-    if (saved !== trainer.algo) process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
+    if (saved !== trainer.algo)
+      process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
     process.stderr.write(`resumed ${out} after update ${trainer.updates}\n`);
   } else {
     if (o.force) await clearRunFiles(out);
@@ -141,15 +238,27 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     await writeAtomic(lastPath, writeCheckpoint(current));
   };
   // The bar counts completed updates, as the page numbers them: "update 3/12" once the third is done.
-  const bar = progressBar(`${algo} ${preset} seed ${seed}`, updates, { start: Math.min(trainer.updates, updates), unit: 'update' });
+  const bar = progressBar(`${algo} ${preset} seed ${seed}`, updates, {
+    start: Math.min(trainer.updates, updates),
+    unit: 'update',
+  });
   let last: UpdateMetrics | null = null;
   const t0 = performance.now();
   while (trainer.updates < updates) {
     last = await trainer.update();
     const line: Record<string, unknown> = { ...last };
-    if (last.skipped) process.stderr.write(`\nupdate ${last.update + 1} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`);
+    if (last.skipped)
+      process.stderr.write(
+        `\nupdate ${last.update + 1} refused: non-finite ${last.skipped.term} (${last.skipped.where}); weights unchanged\n`,
+      );
     if (evalEvery > 0 && trainer.updates % evalEvery === 0) {
-      const ev = await evaluateSplits(trainer.world.env, backend, tok, trainer.config, evalSplitScenes(trainer.world.env, evalEpisodes));
+      const ev = await evaluateSplits(
+        trainer.world.env,
+        backend,
+        tok,
+        trainer.config,
+        evalSplitScenes(trainer.world.env, evalEpisodes),
+      );
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
     }
     await appendLine(metricsPath, JSON.stringify(line) + '\n');
@@ -162,7 +271,17 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
   // shows for the last one (1-based: "update 12" is the twelfth; null before the first); `last` is this
   // process's last metrics line, its `update` the 0-based index of metrics.jsonl.
   const done = trainer.updates;
-  const summary = { algo, preset, seed, updates: done, last_update: done > 0 ? done : null, episodes: trainer.episodes, out, wall_s: (performance.now() - t0) / 1000, last };
+  const summary = {
+    algo,
+    preset,
+    seed,
+    updates: done,
+    last_update: done > 0 ? done : null,
+    episodes: trainer.episodes,
+    out,
+    wall_s: (performance.now() - t0) / 1000,
+    last,
+  };
   process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   return 0;
 }

@@ -10,10 +10,26 @@ import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import { rlWorldOf } from '../../rl/rl_worlds.ts';
-import { EXAMPLE_KINDS, FOCUS_KINDS, FOLLOW_KINDS, trainWarmStart, WARMSTART_DEFAULTS, type WarmStartOptions } from '../../rl/warmstart.ts';
+import {
+  EXAMPLE_KINDS,
+  FOCUS_KINDS,
+  FOLLOW_KINDS,
+  trainWarmStart,
+  WARMSTART_DEFAULTS,
+  type WarmStartOptions,
+} from '../../rl/warmstart.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { backendOption, openBackend } from '../backend.ts';
-import { choiceList, choiceOption, noPositionals, numberOption, parseOptions, presetOf, presetOption, requireOption } from '../args.ts';
+import {
+  choiceList,
+  choiceOption,
+  noPositionals,
+  numberOption,
+  parseOptions,
+  presetOf,
+  presetOption,
+  requireOption,
+} from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { checkOutputsApart, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
@@ -27,28 +43,114 @@ export const command = defineCommand({
   name: 'warmstart',
   summary: 'build the warm-start corpus, train a preset on it, write the checkpoint and its card',
   description:
-    'Builds the warm-start corpus from a seed (the explorer acting, episodes replayed with a skill to follow, the analyzer writing the annotator\'s skill), ' +
+    "Builds the warm-start corpus from a seed (the explorer acting, episodes replayed with a skill to follow, the analyzer writing the annotator's skill), " +
     'trains the preset on it from a seeded init, evaluates it, and writes the checkpoint and its JSON card (FILE with .json for .ckpt): corpus seed, steps, loss, ' +
     'success on eval-seen and eval-unseen, valid-skill rate and skill fidelity. The card goes to stdout too.',
   options: {
     preset: presetOption({ required: true, description: "the model's size" }),
-    seed: { type: 'string', value: 'S', limit: limits.seed, required: true, description: 'the seed of the corpus and of the initial weights' },
-    out: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint to write; its card goes beside it' },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: limits.seed,
+      required: true,
+      description: 'the seed of the corpus and of the initial weights',
+    },
+    out: {
+      type: 'string',
+      value: 'FILE',
+      required: true,
+      description: 'the checkpoint to write; its card goes beside it',
+    },
     env: ENV_OPTION,
     scale: SCALE_OPTION,
-    backend: backendOption('the backend that trains and evaluates the model (the corpus is built on the CPU either way)'),
-    episodes: { type: 'string', value: 'N', limit: limits.episodes, defaultText: worldDefault('episodes'), description: "the explorer's episodes in the corpus" },
-    steps: { type: 'string', value: 'N', limit: limits.steps, defaultText: worldDefault('steps'), description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)' },
-    lr: { type: 'string', value: 'X', limit: limits.lr, defaultText: worldDefault('lr'), description: 'the learning rate' },
-    'focus-steps': { type: 'string', value: 'N', limit: limits['focus-steps'], defaultText: worldDefault('focusSteps'), description: "the first steps that train on the corpus's focus alone (the shop's option choices; the household's corpus has none)" },
-    'focus-share': { type: 'string', value: 'X', limit: limits['focus-share'], defaultText: worldDefault('focusShare'), description: "the share of every later batch drawn from the corpus's focus" },
-    focus: { type: 'string', choices: FOCUS_KINDS, list: true, default: WARMSTART_DEFAULTS.focus.join(','), description: "what the corpus's focus holds: the shop's option choices, the follow steps whose command its skill decides (read), the analyzer examples" },
-    init: { type: 'string', value: 'FILE', defaultText: "a seeded random init (the preset's)", description: 'continues the training of an earlier warm start (its steps add to this one\'s in the card)' },
-    'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of the evaluation (0: every game)' },
-    'teacher-games': { type: 'string', value: 'N', limit: limits['teacher-games'], default: '512', description: "games of the card's teacher check, with each skill writer (0: no check)" },
-    'score-random': { type: 'boolean', default: false, description: "scores the explorer's random commands too (by default they only lead it to the states a weak agent reaches)" },
-    follow: { type: 'string', choices: FOLLOW_KINDS, default: WARMSTART_DEFAULTS.follow, description: "the follow examples: the won episodes again with their own skill, or primed replays of every episode, whose skill changes the actions" },
-    kinds: { type: 'string', choices: EXAMPLE_KINDS, list: true, default: WARMSTART_DEFAULTS.kinds.join(','), description: 'the kinds of example the corpus keeps (follow and analyze alone, continued from an --init that acts, are the paper\'s stage 1)' },
+    backend: backendOption(
+      'the backend that trains and evaluates the model (the corpus is built on the CPU either way)',
+    ),
+    episodes: {
+      type: 'string',
+      value: 'N',
+      limit: limits.episodes,
+      defaultText: worldDefault('episodes'),
+      description: "the explorer's episodes in the corpus",
+    },
+    steps: {
+      type: 'string',
+      value: 'N',
+      limit: limits.steps,
+      defaultText: worldDefault('steps'),
+      description: 'optimizer steps (0 with --init: only evaluates that checkpoint and writes its card)',
+    },
+    lr: {
+      type: 'string',
+      value: 'X',
+      limit: limits.lr,
+      defaultText: worldDefault('lr'),
+      description: 'the learning rate',
+    },
+    'focus-steps': {
+      type: 'string',
+      value: 'N',
+      limit: limits['focus-steps'],
+      defaultText: worldDefault('focusSteps'),
+      description:
+        "the first steps that train on the corpus's focus alone (the shop's option choices; the household's corpus has none)",
+    },
+    'focus-share': {
+      type: 'string',
+      value: 'X',
+      limit: limits['focus-share'],
+      defaultText: worldDefault('focusShare'),
+      description: "the share of every later batch drawn from the corpus's focus",
+    },
+    focus: {
+      type: 'string',
+      choices: FOCUS_KINDS,
+      list: true,
+      default: WARMSTART_DEFAULTS.focus.join(','),
+      description:
+        "what the corpus's focus holds: the shop's option choices, the follow steps whose command its skill decides (read), the analyzer examples",
+    },
+    init: {
+      type: 'string',
+      value: 'FILE',
+      defaultText: "a seeded random init (the preset's)",
+      description: "continues the training of an earlier warm start (its steps add to this one's in the card)",
+    },
+    'eval-episodes': {
+      type: 'string',
+      value: 'N',
+      limit: limits['eval-episodes'],
+      default: '0',
+      description: 'games per split of the evaluation (0: every game)',
+    },
+    'teacher-games': {
+      type: 'string',
+      value: 'N',
+      limit: limits['teacher-games'],
+      default: '512',
+      description: "games of the card's teacher check, with each skill writer (0: no check)",
+    },
+    'score-random': {
+      type: 'boolean',
+      default: false,
+      description:
+        "scores the explorer's random commands too (by default they only lead it to the states a weak agent reaches)",
+    },
+    follow: {
+      type: 'string',
+      choices: FOLLOW_KINDS,
+      default: WARMSTART_DEFAULTS.follow,
+      description:
+        'the follow examples: the won episodes again with their own skill, or primed replays of every episode, whose skill changes the actions',
+    },
+    kinds: {
+      type: 'string',
+      choices: EXAMPLE_KINDS,
+      list: true,
+      default: WARMSTART_DEFAULTS.kinds.join(','),
+      description:
+        "the kinds of example the corpus keeps (follow and analyze alone, continued from an --init that acts, are the paper's stage 1)",
+    },
   },
 });
 
@@ -87,28 +189,45 @@ export async function run(args: string[]): Promise<number> {
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
   };
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
-  if (options.steps === 0 && values.init === undefined) throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
-  if (values.init !== undefined) checkOutputsApart([{ option: '--out', path: out }, { option: 'the card of --out', path: cardPath(out) }], [{ option: '--init', path: values.init }]);
+  if (options.steps === 0 && values.init === undefined)
+    throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
+  if (values.init !== undefined)
+    checkOutputsApart(
+      [
+        { option: '--out', path: out },
+        { option: 'the card of --out', path: cardPath(out) },
+      ],
+      [{ option: '--init', path: values.init }],
+    );
   const tok = tokenizerOf(env);
   const config = presetConfig(preset, tok.vocabSize);
   const t0 = performance.now();
 
   const corpus = world.warmStartCorpus(tok, config.contextLength, options);
-  process.stderr.write(`corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`);
+  process.stderr.write(
+    `corpus: ${corpus.sequences.length} examples (${JSON.stringify(corpus.counts)}), explorer success ${corpus.explorerSuccess.toFixed(3)}\n`,
+  );
   // --init continues the training of an earlier warm start (its steps add to this run's in the card).
   const init = values.init === undefined ? null : await readCheckpointFile(values.init, tok);
   const difference = init && configDifference(init.config, config);
-  if (difference) throw new CliError(`--init ${values.init} is not a checkpoint of the ${preset} preset: ${difference}`);
-  const priorSteps = init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0 ? (init.metadata.steps as number) : 0;
+  if (difference)
+    throw new CliError(`--init ${values.init} is not a checkpoint of the ${preset} preset: ${difference}`);
+  const priorSteps =
+    init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0
+      ? (init.metadata.steps as number)
+      : 0;
   const backend = await openBackend(values.backend!, config, init ? init.params : initParameters(config, seed));
   const bar = progressBar('warm start', options.steps);
   let tokens = 0;
   // --steps 0 with --init only evaluates an earlier warm start and writes its card (its loss is carried over).
   const priorLoss = init && typeof init.metadata.loss === 'number' ? init.metadata.loss : NaN;
-  const loss = options.steps === 0 ? priorLoss : await trainWarmStart(backend, tok, corpus, options, (s) => {
-    tokens += s.tokens;
-    bar.update(s.step + 1, { info: `loss ${s.loss.toFixed(3)}` });
-  });
+  const loss =
+    options.steps === 0
+      ? priorLoss
+      : await trainWarmStart(backend, tok, corpus, options, (s) => {
+          tokens += s.tokens;
+          bar.update(s.step + 1, { info: `loss ${s.loss.toFixed(3)}` });
+        });
   bar.stop();
   const trainSeconds = (performance.now() - t0) / 1000;
 
@@ -126,9 +245,20 @@ export async function run(args: string[]): Promise<number> {
   // training) every finished skill parses, so that rate is reported beside it.
   // Fidelity: how well the usable skills name the objects and places of their trajectories (skill_fidelity.ts).
   const rateOf = async (grammar: boolean) => {
-    const skills = await writeSkills(world, backend, tok, sample, rl.maxSkillTokens, rl.analyzerTemperature, new Rng(seed).fork('skills'), { grammar });
+    const skills = await writeSkills(
+      world,
+      backend,
+      tok,
+      sample,
+      rl.maxSkillTokens,
+      rl.analyzerTemperature,
+      new Rng(seed).fork('skills'),
+      { grammar },
+    );
     const usable = skills.map((s, i) => [s, sample[i]] as const).filter(([s]) => s.ok);
-    const fidelity = usable.length ? usable.reduce((sum, [s, t]) => sum + world.skillFidelity(s.text, t, tok, rl.maxSkillTokens), 0) / usable.length : null;
+    const fidelity = usable.length
+      ? usable.reduce((sum, [s, t]) => sum + world.skillFidelity(s.text, t, tok, rl.maxSkillTokens), 0) / usable.length
+      : null;
     return { skills, rate: skills.length ? usable.length / skills.length : 0, fidelity };
   };
   const { skills, rate: validSkillRate } = await rateOf(false);
@@ -140,7 +270,15 @@ export async function run(args: string[]): Promise<number> {
   if (teacherGames >= 2) {
     for (const writer of SKILL_WRITERS) {
       const teacherBar = progressBar(`teacher check (${writer})`, 4 * teacherGames);
-      teacher[writer] = await teacherCheck(world, backend, tok, world.teacherScenes(teacherGames), rl, () => teacherBar.increment(), writer);
+      teacher[writer] = await teacherCheck(
+        world,
+        backend,
+        tok,
+        world.teacherScenes(teacherGames),
+        rl,
+        () => teacherBar.increment(),
+        writer,
+      );
       teacherBar.stop();
     }
   }
@@ -151,9 +289,26 @@ export async function run(args: string[]): Promise<number> {
     ...(values.backend === 'cpu' ? {} : { backend: values.backend }),
     preset,
     corpus_seed: seed,
-    corpus: { episodes: options.episodes, explorer_noise: options.noise, random_commands_scored: options.scoreRandom, follow: options.follow, kinds: options.kinds, explorer_success: corpus.explorerSuccess, examples: corpus.counts },
+    corpus: {
+      episodes: options.episodes,
+      explorer_noise: options.noise,
+      random_commands_scored: options.scoreRandom,
+      follow: options.follow,
+      kinds: options.kinds,
+      explorer_success: corpus.explorerSuccess,
+      examples: corpus.counts,
+    },
     steps: priorSteps + options.steps,
-    ...(corpus.focus?.length ? { focus: { kinds: options.focus, examples: corpus.focus.length, steps: Math.min(options.focusSteps, options.steps), share: options.focusShare } } : {}),
+    ...(corpus.focus?.length
+      ? {
+          focus: {
+            kinds: options.focus,
+            examples: corpus.focus.length,
+            steps: Math.min(options.focusSteps, options.steps),
+            share: options.focusShare,
+          },
+        }
+      : {}),
     continued_from: values.init === undefined ? null : portablePath(values.init),
     batch: options.batch,
     lr: options.lr,
@@ -178,7 +333,18 @@ export async function run(args: string[]): Promise<number> {
     vocabHash: tok.hash,
     params: await backend.readParameters(),
     optimizer: null,
-    metadata: { stage: 'warmstart', ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }), preset, seed, steps: priorSteps + options.steps, episodes: options.episodes, loss, success_seen: seen.success, success_unseen: unseen.success, valid_skill_rate: validSkillRate },
+    metadata: {
+      stage: 'warmstart',
+      ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }),
+      preset,
+      seed,
+      steps: priorSteps + options.steps,
+      episodes: options.episodes,
+      loss,
+      success_seen: seen.success,
+      success_unseen: unseen.success,
+      valid_skill_rate: validSkillRate,
+    },
   });
   await writeAtomic(out, bytes);
   await writeAtomic(cardPath(out), JSON.stringify(card, null, 2) + '\n');

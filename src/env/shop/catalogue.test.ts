@@ -18,7 +18,9 @@ describe('generateCatalogue', () => {
     expect(() => checkCatalogue(catalogue)).not.toThrow();
     for (const category of CATEGORIES) expect(catalogue.filter((p) => p.category === category.name).length).toBe(600);
     const shirt = catalogue.find((p) => p.category === 'shirts' && p.attributes.includes('long sleeve'))!;
-    expect(shirt.title).toMatch(/^[A-Z][a-z]+ Men's (.* )?Long Sleeve (.* )?(Cotton|Linen|Polyester|Bamboo) [A-Z][a-z]+ Shirt$/);
+    expect(shirt.title).toMatch(
+      /^[A-Z][a-z]+ Men's (.* )?Long Sleeve (.* )?(Cotton|Linen|Polyester|Bamboo) [A-Z][a-z]+ Shirt$/,
+    );
     expect(shirt.id).toMatch(/^B0[A-Z0-9]{8}$/);
     for (const p of catalogue) {
       const [low, high] = CATEGORIES.find((c) => c.name === p.category)!.price;
@@ -41,8 +43,15 @@ describe('generateCatalogue', () => {
 
 describe('checkCatalogue', () => {
   const good: Product = {
-    id: 'B000000001', title: 'Kestrel Ceramic Coffee Mug', category: 'mugs', query: 'mugs', path: ['home & kitchen'],
-    nouns: ['coffee', 'mug'], attributes: ['ceramic'], options: { color: ['white', 'black'] }, priceCents: 999,
+    id: 'B000000001',
+    title: 'Kestrel Ceramic Coffee Mug',
+    category: 'mugs',
+    query: 'mugs',
+    path: ['home & kitchen'],
+    nouns: ['coffee', 'mug'],
+    attributes: ['ceramic'],
+    options: { color: ['white', 'black'] },
+    priceCents: 999,
   };
 
   it('names the product and field at fault', () => {
@@ -54,10 +63,14 @@ describe('checkCatalogue', () => {
     expect(() => checkCatalogue([{ ...good, title: ' ' }])).toThrow(/products\[0\]\.title is empty/);
     expect(() => checkCatalogue([{ ...good, nouns: [] }])).toThrow(/nouns is empty/);
     expect(() => checkCatalogue([{ ...good, priceCents: -5 }])).toThrow(/priceCents must be a positive integer/);
-    expect(() => checkCatalogue([{ ...good, options: { color: ['white'], size: ['white'] } }])).toThrow(/appears under two options/);
+    expect(() => checkCatalogue([{ ...good, options: { color: ['white'], size: ['white'] } }])).toThrow(
+      /appears under two options/,
+    );
     expect(() => checkCatalogue([{ ...good, options: { color: ['White'] } }])).toThrow(/lower case/);
     expect(() => checkCatalogue([{ ...good, options: { color: [] } }])).toThrow(/has no values/);
-    expect(() => checkCatalogue([{ ...good, options: { color: ['buy now'] } }])).toThrow(/options\.color value "buy now" is a button's label/);
+    expect(() => checkCatalogue([{ ...good, options: { color: ['buy now'] } }])).toThrow(
+      /options\.color value "buy now" is a button's label/,
+    );
     expect(() => checkCatalogue([good])).not.toThrow();
   });
 });

@@ -70,8 +70,15 @@ function drawProduct(rng: Rng, category: Category, id: string): Product {
   const options = Object.fromEntries(category.options.map((o) => [o.name, drawValues(rng, o.values)]));
   const [low, high] = category.price;
   return {
-    id, title, category: category.name, query: category.query, path: category.path, nouns: type.nouns,
-    attributes: all, options, priceCents: low * 100 + rng.int((high - low) * 100),
+    id,
+    title,
+    category: category.name,
+    query: category.query,
+    path: category.path,
+    nouns: type.nouns,
+    attributes: all,
+    options,
+    priceCents: low * 100 + rng.int((high - low) * 100),
   };
 }
 
@@ -89,9 +96,12 @@ function drawId(rng: Rng, taken: Set<string>): string {
 /** `size` products, the categories in turn, drawn from the seed alone. */
 export function generateCatalogue(spec: CatalogueSpec = DEFAULT_CATALOGUE): Product[] {
   const { seed, size } = spec;
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new CatalogueError(`catalogue seed must be an integer in 0..2^32-1, got ${seed}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new CatalogueError(`catalogue seed must be an integer in 0..2^32-1, got ${seed}`);
   if (!Number.isInteger(size) || size < CATEGORIES.length || size > MAX_CATALOGUE_SIZE) {
-    throw new CatalogueError(`catalogue size must be an integer in ${CATEGORIES.length}..${MAX_CATALOGUE_SIZE}, got ${size}`);
+    throw new CatalogueError(
+      `catalogue size must be an integer in ${CATEGORIES.length}..${MAX_CATALOGUE_SIZE}, got ${size}`,
+    );
   }
   const rng = new Rng(hashString(`shop/catalogue/${seed}`));
   const taken = new Set<string>();
@@ -118,20 +128,31 @@ export function checkCatalogue(products: readonly Product[]): void {
     const where = `products[${i}]`;
     // Letters and digits both: the tokenizer spells such a word character by character (text/pieces.ts).
     if (!/^[A-Z0-9]{10}$/.test(p.id) || !/[A-Z]/.test(p.id) || !/[0-9]/.test(p.id)) {
-      throw new CatalogueError(`${where}.id must be 10 upper case letters and digits, both, got ${JSON.stringify(p.id)}`);
+      throw new CatalogueError(
+        `${where}.id must be 10 upper case letters and digits, both, got ${JSON.stringify(p.id)}`,
+      );
     }
     if (ids.has(p.id)) throw new CatalogueError(`${where}.id ${p.id} appears twice`);
     ids.add(p.id);
     if (p.title.trim() === '') throw new CatalogueError(`${where}.title is empty`);
-    if (p.nouns.length === 0) throw new CatalogueError(`${where}.nouns is empty: the type match needs the product type's nouns`);
-    if (!Number.isInteger(p.priceCents) || p.priceCents <= 0) throw new CatalogueError(`${where}.priceCents must be a positive integer, got ${p.priceCents}`);
+    if (p.nouns.length === 0)
+      throw new CatalogueError(`${where}.nouns is empty: the type match needs the product type's nouns`);
+    if (!Number.isInteger(p.priceCents) || p.priceCents <= 0)
+      throw new CatalogueError(`${where}.priceCents must be a positive integer, got ${p.priceCents}`);
     const seen = new Set<string>();
     for (const [name, values] of Object.entries(p.options)) {
       if (values.length === 0) throw new CatalogueError(`${where}.options.${name} has no values`);
       for (const value of values) {
-        if (value !== value.toLowerCase() || value.trim() === '') throw new CatalogueError(`${where}.options.${name} value ${JSON.stringify(value)} must be non-empty lower case`);
-        if (BUTTON_LABELS.has(value)) throw new CatalogueError(`${where}.options.${name} value "${value}" is a button's label`);
-        if (seen.has(value)) throw new CatalogueError(`${where}.options value "${value}" appears under two options: a click on it would be ambiguous`);
+        if (value !== value.toLowerCase() || value.trim() === '')
+          throw new CatalogueError(
+            `${where}.options.${name} value ${JSON.stringify(value)} must be non-empty lower case`,
+          );
+        if (BUTTON_LABELS.has(value))
+          throw new CatalogueError(`${where}.options.${name} value "${value}" is a button's label`);
+        if (seen.has(value))
+          throw new CatalogueError(
+            `${where}.options value "${value}" appears under two options: a click on it would be ambiguous`,
+          );
         seen.add(value);
       }
     }

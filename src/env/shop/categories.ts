@@ -46,7 +46,9 @@ function types(...names: string[]): ProductType[] {
 
 export const CATEGORIES: readonly Category[] = [
   {
-    name: 'shirts', query: 'shirts', audience: "Men's",
+    name: 'shirts',
+    query: 'shirts',
+    audience: "Men's",
     path: ['clothing, shoes & jewelry', 'men', 'clothing', 'shirts'],
     types: types('oxford shirt', 'polo shirt', 'henley shirt', 'flannel shirt', 'dress shirt'),
     attributes: [
@@ -62,7 +64,9 @@ export const CATEGORIES: readonly Category[] = [
     price: [12, 60],
   },
   {
-    name: 'shoes', query: 'shoes', audience: "Men's",
+    name: 'shoes',
+    query: 'shoes',
+    audience: "Men's",
     path: ['clothing, shoes & jewelry', 'men', 'shoes'],
     types: types('running shoes', 'canvas sneakers', 'leather loafers', 'hiking boots', 'boat shoes'),
     attributes: [
@@ -77,13 +81,19 @@ export const CATEGORIES: readonly Category[] = [
     price: [25, 120],
   },
   {
-    name: 'bags', query: 'bags', audience: '',
+    name: 'bags',
+    query: 'bags',
+    audience: '',
     path: ['clothing, shoes & jewelry', 'luggage & travel gear', 'bags'],
     types: types('backpack', 'tote bag', 'messenger bag', 'duffel bag', 'crossbody bag'),
     attributes: [
       { values: ['leather', 'canvas', 'nylon', 'polyester'], inTitle: true, always: true },
       { values: ['vintage', 'casual', 'travel'], inTitle: true, always: false },
-      { values: ['water resistant', 'laptop compartment', 'adjustable strap', 'zipper closure'], inTitle: false, always: false },
+      {
+        values: ['water resistant', 'laptop compartment', 'adjustable strap', 'zipper closure'],
+        inTitle: false,
+        always: false,
+      },
     ],
     options: [
       { name: 'color', values: ['black', 'brown', 'navy', 'grey', 'green', 'red'], phrase: 'in {v}' },
@@ -92,7 +102,9 @@ export const CATEGORIES: readonly Category[] = [
     price: [15, 90],
   },
   {
-    name: 'lamps', query: 'lamps', audience: '',
+    name: 'lamps',
+    query: 'lamps',
+    audience: '',
     path: ['home & kitchen', 'lighting & ceiling fans', 'lamps & shades'],
     types: types('desk lamp', 'floor lamp', 'table lamp', 'bedside lamp', 'reading lamp'),
     attributes: [
@@ -107,7 +119,9 @@ export const CATEGORIES: readonly Category[] = [
     price: [18, 110],
   },
   {
-    name: 'mugs', query: 'mugs', audience: '',
+    name: 'mugs',
+    query: 'mugs',
+    audience: '',
     path: ['home & kitchen', 'kitchen & dining', 'dining & entertaining', 'mugs'],
     types: types('coffee mug', 'travel mug', 'camping mug', 'tea mug', 'soup mug'),
     attributes: [
@@ -124,6 +138,16 @@ export const CATEGORIES: readonly Category[] = [
 ];
 
 export const BRANDS: readonly string[] = [
-  'Northfold', 'Amberline', 'Kestrel', 'Halden', 'Brightwater', 'Oakhurst', 'Lumio', 'Carraway', 'Fenwick',
-  'Sorrel', 'Tidewell', 'Marlowe',
+  'Northfold',
+  'Amberline',
+  'Kestrel',
+  'Halden',
+  'Brightwater',
+  'Oakhurst',
+  'Lumio',
+  'Carraway',
+  'Fenwick',
+  'Sorrel',
+  'Tidewell',
+  'Marlowe',
 ];

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { catalogueOf } from './catalogue.ts';
 import { satisfies } from './expert.ts';
 import { ShopGame } from './game.ts';
-import { SHOP_EVAL_COUNTS, combinationOf, evalShopScenes, generateShopScene, isHeldOut, validationShopScenes } from './splits.ts';
+import {
+  SHOP_EVAL_COUNTS,
+  combinationOf,
+  evalShopScenes,
+  generateShopScene,
+  isHeldOut,
+  validationShopScenes,
+} from './splits.ts';
 import type { ShopScene } from './scene.ts';
 
 function playExpert(scene: ShopScene): ShopGame {
@@ -34,7 +41,11 @@ describe('the shop expert', () => {
     const scene = generateShopScene('train', 5);
     const products = catalogueOf(scene.catalogue);
     const product = (id: string) => products.find((p) => p.id.toLowerCase() === id)!;
-    const listed = (game: ShopGame) => game.admissibleCommands().filter((c) => /^click\[b0/.test(c)).map((c) => c.slice(6, -1));
+    const listed = (game: ShopGame) =>
+      game
+        .admissibleCommands()
+        .filter((c) => /^click\[b0/.test(c))
+        .map((c) => c.slice(6, -1));
 
     const game = new ShopGame(scene);
     game.step(game.expertPlan()[0]);

@@ -42,7 +42,12 @@ function fromResults(results: readonly Product[], page: number, goal: ShopGoal, 
 }
 
 /** A fresh search's plan, from the search page. */
-export function planFromSearch(engine: ShopSearch, goal: ShopGoal, targetTitle: string, scale: ShopScale): string[] | null {
+export function planFromSearch(
+  engine: ShopSearch,
+  goal: ShopGoal,
+  targetTitle: string,
+  scale: ShopScale,
+): string[] | null {
   for (const query of [expertQuery(goal), targetTitle]) {
     const plan = fromResults(engine.search(query, scale.maxResults), 1, goal, scale.resultsPerPage);
     if (plan) return [`search[${query}]`, ...plan];

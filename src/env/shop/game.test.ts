@@ -24,13 +24,20 @@ describe('ShopGame pages and actions', () => {
   it("lists WebShop's ten results a page with ids, titles and prices, and pages with Next > and < Prev", () => {
     const game = new ShopGame(scene, { scale: WEBSHOP });
     const page1 = searched(game);
-    expect(page1).toMatch(/^Instruction: \[SEP\] .* \[SEP\] Back to Search \[SEP\] Page 1 \(Total results: 50\) \[SEP\] Next > \[SEP\] B0/);
+    expect(page1).toMatch(
+      /^Instruction: \[SEP\] .* \[SEP\] Back to Search \[SEP\] Page 1 \(Total results: 50\) \[SEP\] Next > \[SEP\] B0/,
+    );
     expect(page1.match(/\$\d+\.\d\d/g)).toHaveLength(10);
     const commands = game.admissibleCommands();
     expect(commands.slice(0, 2)).toEqual(['click[back to search]', 'click[next >]']);
     expect(commands.slice(2)).toHaveLength(10);
     expect(game.hasSearchBar()).toBe(false);
-    expect(game.step('search[mug]')).toMatchObject({ observation: NOTHING_HAPPENS, valid: false, reward: 0, done: false });
+    expect(game.step('search[mug]')).toMatchObject({
+      observation: NOTHING_HAPPENS,
+      valid: false,
+      reward: 0,
+      done: false,
+    });
     expect(game.step('click[< prev]').valid).toBe(false);
     expect(game.step('click[Next >]').observation).toContain('Page 2 (Total results: 50) [SEP] < Prev [SEP] Next >');
     expect(game.step('click[< prev]').observation).toBe(page1);
@@ -43,7 +50,8 @@ describe('ShopGame pages and actions', () => {
     expect(page1).toMatch(/^Back to Search \[SEP\] Page 1 \(Total results: 25\) \[SEP\] Next > \[SEP\] B0/);
     expect(page1.match(/\$\d+\.\d\d/g)).toHaveLength(5);
     expect(game.admissibleCommands().slice(2)).toHaveLength(5);
-    for (let page = 2; page <= 5; page++) expect(game.step('click[next >]').observation).toContain(`Page ${page} (Total results: 25)`);
+    for (let page = 2; page <= 5; page++)
+      expect(game.step('click[next >]').observation).toContain(`Page ${page} (Total results: 25)`);
     expect(game.admissibleCommands()).not.toContain('click[next >]');
     game.step('click[back to search]');
     expect(game.records.at(-1)!.observation).toContain(`Instruction: [SEP] ${scene.goal.instruction}`);
@@ -59,7 +67,12 @@ describe('ShopGame pages and actions', () => {
     expect(item).toContain(`Back to Search [SEP] < Prev [SEP] ${firstName} [SEP] ${firstValues.join(' [SEP] ')}`);
     expect(item).toContain(`${product.title} [SEP] Price: $${(product.priceCents / 100).toFixed(2)} [SEP] Buy Now`);
     expect(game.admissibleCommands()).toEqual([
-      'click[back to search]', 'click[< prev]', ...Object.values(product.options).flat().map((v) => `click[${v}]`), 'click[buy now]',
+      'click[back to search]',
+      'click[< prev]',
+      ...Object.values(product.options)
+        .flat()
+        .map((v) => `click[${v}]`),
+      'click[buy now]',
     ]);
     expect(game.step(`click[${firstValues[1]}]`).observation).toContain(`Selected: ${firstName}: ${firstValues[1]}`);
     expect(game.step('click[next >]')).toMatchObject({ observation: NOTHING_HAPPENS, valid: false });
@@ -72,21 +85,32 @@ describe('ShopGame pages and actions', () => {
   it('answers "Nothing happens." to actions outside the grammar or the page, changing nothing', () => {
     const game = new ShopGame(scene);
     for (const action of ['', 'go to fridge 1', 'search[]', 'click[buy now]', 'click[b0zzzzzzzz]', 'search[shirt']) {
-      expect(game.step(action)).toEqual({ observation: NOTHING_HAPPENS, reward: 0, done: false, won: false, valid: false });
+      expect(game.step(action)).toEqual({
+        observation: NOTHING_HAPPENS,
+        reward: 0,
+        done: false,
+        won: false,
+        valid: false,
+      });
       expect(game.hasSearchBar()).toBe(true);
     }
   });
 
-  it('ends on Buy Now with WebShop\'s reward, and after maxSteps with 0', () => {
+  it("ends on Buy Now with WebShop's reward, and after maxSteps with 0", () => {
     const game = new ShopGame(scene);
     searched(game);
-    const wrong = game.admissibleCommands().slice(2).find((c) => c !== `click[${scene.goal.targetId.toLowerCase()}]`)!;
+    const wrong = game
+      .admissibleCommands()
+      .slice(2)
+      .find((c) => c !== `click[${scene.goal.targetId.toLowerCase()}]`)!;
     game.step(wrong);
     const end = game.step('click[buy now]');
     expect(end.done).toBe(true);
     expect(end.reward).toBeLessThan(1);
     expect(end.won).toBe(false);
-    expect(end.observation).toBe(`Thank you for shopping with us! [SEP] Purchased [SEP] ${game.records.at(-1)!.item} [SEP] Your score (min 0.0, max 1.0) [SEP] ${end.reward.toFixed(2)}`);
+    expect(end.observation).toBe(
+      `Thank you for shopping with us! [SEP] Purchased [SEP] ${game.records.at(-1)!.item} [SEP] Your score (min 0.0, max 1.0) [SEP] ${end.reward.toFixed(2)}`,
+    );
     expect(() => game.step('click[buy now]')).toThrow(/episode is over/);
 
     const short = new ShopGame(scene, { maxSteps: 2 });
@@ -97,6 +121,8 @@ describe('ShopGame pages and actions', () => {
   });
 
   it('refuses a scene whose target is not in its catalogue', () => {
-    expect(() => new ShopGame({ ...scene, goal: { ...scene.goal, targetId: 'B0NOTHERE0' } })).toThrow(/B0NOTHERE0 is not in its catalogue/);
+    expect(() => new ShopGame({ ...scene, goal: { ...scene.goal, targetId: 'B0NOTHERE0' } })).toThrow(
+      /B0NOTHERE0 is not in its catalogue/,
+    );
   });
 });

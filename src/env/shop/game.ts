@@ -55,7 +55,8 @@ export class ShopGame {
 
   constructor(scene: ShopScene, options: { maxSteps?: number; scale?: ShopScale } = {}) {
     const maxSteps = options.maxSteps ?? SHOP_MAX_STEPS;
-    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1)
+      throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
     const products = catalogueOf(scene.catalogue);
     const target = products.find((p) => p.id === scene.goal.targetId);
     if (!target) throw new RangeError(`the scene's target ${scene.goal.targetId} is not in its catalogue`);
@@ -65,7 +66,16 @@ export class ShopGame {
     this.targetTitle = target.title;
     this.site = new ShopSite(this.engine, scene.goal.instruction, options.scale ?? TINY_SHOP);
     this.observation = this.site.render();
-    this.records.push({ step: 0, action: '', observation: this.observation, reward: 0, done: false, won: false, valid: true, ...this.where() });
+    this.records.push({
+      step: 0,
+      action: '',
+      observation: this.observation,
+      reward: 0,
+      done: false,
+      won: false,
+      valid: true,
+      ...this.where(),
+    });
   }
 
   get steps(): number {
@@ -107,7 +117,9 @@ export class ShopGame {
     this.success = won;
     this.finished = purchase !== null || this.stepCount >= this.maxSteps;
     // WebShop's last page shows the score of the purchase.
-    const observation = purchase ? [outcome.observation, PURCHASE_TEXTS.score, reward.toFixed(2)].join(SEP) : outcome.observation;
+    const observation = purchase
+      ? [outcome.observation, PURCHASE_TEXTS.score, reward.toFixed(2)].join(SEP)
+      : outcome.observation;
     const result: ShopStepResult = { observation, reward, done: this.finished, won, valid: outcome.valid };
     this.records.push({ ...result, step: this.stepCount, action: canonicalAction(action), ...this.where() });
     return result;

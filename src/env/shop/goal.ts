@@ -36,7 +36,10 @@ function instructionText(goal: Omit<ShopGoal, 'instruction' | 'targetId'>, categ
   const titled = new Set(spec.attributes.filter((g) => g.inTitle).flatMap((g) => g.values));
   // As in titles, the material (the first group) reads last before the type: "long sleeve cotton shirt".
   const material = new Set(spec.attributes[0].values);
-  const before = [...goal.attributes.filter((a) => titled.has(a) && !material.has(a)), ...goal.attributes.filter((a) => material.has(a))];
+  const before = [
+    ...goal.attributes.filter((a) => titled.has(a) && !material.has(a)),
+    ...goal.attributes.filter((a) => material.has(a)),
+  ];
   const after = goal.attributes.filter((a) => !titled.has(a));
   const noun = [...before, goal.typeName].join(' ');
   // A plural type ("hiking boots") takes no article.
@@ -50,10 +53,21 @@ function instructionText(goal: Omit<ShopGoal, 'instruction' | 'targetId'>, categ
 }
 
 /** The goal of `target` asking for these attributes (in the category's group order), option values and bound. */
-export function makeGoal(target: Product, attributes: readonly string[], options: Readonly<Record<string, string>>, priceUpperCents: number): ShopGoal {
+export function makeGoal(
+  target: Product,
+  attributes: readonly string[],
+  options: Readonly<Record<string, string>>,
+  priceUpperCents: number,
+): ShopGoal {
   const goal = {
-    targetId: target.id, typeName: typeNameOf(target), query: target.query, path: target.path, nouns: target.nouns,
-    attributes: [...attributes], options: { ...options }, priceUpperCents,
+    targetId: target.id,
+    typeName: typeNameOf(target),
+    query: target.query,
+    path: target.path,
+    nouns: target.nouns,
+    attributes: [...attributes],
+    options: { ...options },
+    priceUpperCents,
   };
   return { ...goal, instruction: instructionText(goal, target.category) };
 }

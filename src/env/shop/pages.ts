@@ -30,7 +30,14 @@ export function formatPrice(cents: number): string {
 export type ShopPage =
   | { kind: 'search' }
   | { kind: 'results'; query: string; results: readonly Product[]; page: number }
-  | { kind: 'item'; query: string; results: readonly Product[]; page: number; product: Product; chosen: Readonly<Record<string, string>> };
+  | {
+      kind: 'item';
+      query: string;
+      results: readonly Product[];
+      page: number;
+      product: Product;
+      chosen: Readonly<Record<string, string>>;
+    };
 
 export function pageCount(results: readonly unknown[], perPage: number): number {
   return Math.max(1, Math.ceil(results.length / perPage));
@@ -52,8 +59,13 @@ export function readSelectedPart(part: string | undefined): Map<string, string> 
 }
 
 /** The item page's options as the page lists them: every one (WebShop), or those not yet chosen. */
-export function listedOptions(page: Extract<ShopPage, { kind: 'item' }>, scale: ShopScale): [string, readonly string[]][] {
-  return Object.entries(page.product.options).filter(([name]) => scale.chosenOptionsListed || page.chosen[name] === undefined);
+export function listedOptions(
+  page: Extract<ShopPage, { kind: 'item' }>,
+  scale: ShopScale,
+): [string, readonly string[]][] {
+  return Object.entries(page.product.options).filter(
+    ([name]) => scale.chosenOptionsListed || page.chosen[name] === undefined,
+  );
 }
 
 export function renderPage(page: ShopPage, instruction: string, scale: ShopScale): string {
@@ -65,7 +77,8 @@ export function renderPage(page: ShopPage, instruction: string, scale: ShopScale
       const parts = [...head, BUTTONS.backToSearch, `Page ${page.page} (Total results: ${page.results.length})`];
       if (page.page > 1) parts.push(BUTTONS.prev);
       if (page.page < pageCount(page.results, scale.resultsPerPage)) parts.push(BUTTONS.next);
-      for (const p of resultsOnPage(page.results, page.page, scale.resultsPerPage)) parts.push(p.id, p.title, formatPrice(p.priceCents));
+      for (const p of resultsOnPage(page.results, page.page, scale.resultsPerPage))
+        parts.push(p.id, p.title, formatPrice(p.priceCents));
       return parts.join(SEP);
     }
     case 'item': {

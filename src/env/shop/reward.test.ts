@@ -4,25 +4,43 @@ import { shopReward, typeReward, type GoalRequirements } from './reward.ts';
 
 const shirtPath = ['clothing, shoes & jewelry', 'men', 'clothing', 'shirts'];
 const shirt: Product = {
-  id: 'B000000001', title: "Halden Men's Long Sleeve Cotton Oxford Shirt", category: 'shirts', query: 'shirts',
-  path: shirtPath, nouns: ['oxford', 'shirt'], attributes: ['cotton', 'long sleeve', 'machine washable'],
-  options: { color: ['navy', 'white'], size: ['medium', 'large'] }, priceCents: 2499,
+  id: 'B000000001',
+  title: "Halden Men's Long Sleeve Cotton Oxford Shirt",
+  category: 'shirts',
+  query: 'shirts',
+  path: shirtPath,
+  nouns: ['oxford', 'shirt'],
+  attributes: ['cotton', 'long sleeve', 'machine washable'],
+  options: { color: ['navy', 'white'], size: ['medium', 'large'] },
+  priceCents: 2499,
 };
 // i need a long sleeve cotton oxford shirt, in navy, size large, and price lower than 30.00 dollars
 const goal: GoalRequirements = {
-  query: 'shirts', path: shirtPath, nouns: ['oxford', 'shirt'], attributes: ['cotton', 'long sleeve'],
-  options: { color: 'navy', size: 'large' }, priceUpperCents: 3000,
+  query: 'shirts',
+  path: shirtPath,
+  nouns: ['oxford', 'shirt'],
+  attributes: ['cotton', 'long sleeve'],
+  options: { color: 'navy', size: 'large' },
+  priceUpperCents: 3000,
 };
 
 describe('shopReward (WebShop get_reward)', () => {
   it('is 1 for a full match', () => {
     expect(shopReward(shirt, { color: 'navy', size: 'large' }, goal)).toEqual({
-      reward: 1, typeFactor: 1, attributeMatches: 2, optionMatches: 2, priceMatch: true,
+      reward: 1,
+      typeFactor: 1,
+      attributeMatches: 2,
+      optionMatches: 2,
+      priceMatch: true,
     });
   });
 
   it('counts attributes and options matched over |U_att| + |U_opt| + 1', () => {
-    const linen = { ...shirt, title: "Halden Men's Long Sleeve Linen Oxford Shirt", attributes: ['linen', 'long sleeve'] };
+    const linen = {
+      ...shirt,
+      title: "Halden Men's Long Sleeve Linen Oxford Shirt",
+      attributes: ['linen', 'long sleeve'],
+    };
     // (1 attribute + 1 option + price) / (2 + 2 + 1)
     expect(shopReward(linen, { color: 'white', size: 'large' }, goal).reward).toBeCloseTo(3 / 5, 12);
     // an option left unchosen matches nothing: (2 + 1 + 1) / 5
@@ -44,8 +62,12 @@ describe('shopReward (WebShop get_reward)', () => {
 
   it('is 0 for a product of another type, whatever else matches', () => {
     const mug: Product = {
-      ...shirt, title: 'Kestrel Cotton Coffee Mug', category: 'mugs', query: 'mugs',
-      path: ['home & kitchen', 'kitchen & dining', 'mugs'], nouns: ['coffee', 'mug'],
+      ...shirt,
+      title: 'Kestrel Cotton Coffee Mug',
+      category: 'mugs',
+      query: 'mugs',
+      path: ['home & kitchen', 'kitchen & dining', 'mugs'],
+      nouns: ['coffee', 'mug'],
     };
     const parts = shopReward(mug, { color: 'navy', size: 'large' }, goal);
     expect(parts.typeFactor).toBe(0);

@@ -26,7 +26,10 @@ export interface RewardParts {
   priceMatch: boolean;
 }
 
-export function typeReward(bought: Pick<Product, 'query' | 'path' | 'nouns'>, goal: Pick<GoalRequirements, 'query' | 'path' | 'nouns'>): number {
+export function typeReward(
+  bought: Pick<Product, 'query' | 'path' | 'nouns'>,
+  goal: Pick<GoalRequirements, 'query' | 'path' | 'nouns'>,
+): number {
   const queryMatch = bought.query === goal.query;
   const goalPath = new Set(goal.path);
   const categoryMatch = new Set(bought.path.filter((p) => goalPath.has(p))).size >= 2;
@@ -41,7 +44,11 @@ export function typeReward(bought: Pick<Product, 'query' | 'path' | 'nouns'>, go
 }
 
 /** The reward of buying `bought` with the chosen options (option name to value) against the goal. */
-export function shopReward(bought: Product, chosen: Readonly<Record<string, string>>, goal: GoalRequirements): RewardParts {
+export function shopReward(
+  bought: Product,
+  chosen: Readonly<Record<string, string>>,
+  goal: GoalRequirements,
+): RewardParts {
   const title = bought.title.toLowerCase();
   const attributeMatches = goal.attributes.filter((a) => bought.attributes.includes(a) || title.includes(a)).length;
   const wanted = new Set(Object.values(goal.options));

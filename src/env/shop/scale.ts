@@ -17,6 +17,18 @@ export interface ShopScale {
   chosenOptionsListed: boolean;
 }
 
-export const TINY_SHOP: ShopScale = { name: 'tiny', resultsPerPage: 5, maxResults: 25, instructionOnEveryPage: false, chosenOptionsListed: false };
-export const WEBSHOP: ShopScale = { name: 'webshop', resultsPerPage: 10, maxResults: 50, instructionOnEveryPage: true, chosenOptionsListed: true };
+export const TINY_SHOP: ShopScale = {
+  name: 'tiny',
+  resultsPerPage: 5,
+  maxResults: 25,
+  instructionOnEveryPage: false,
+  chosenOptionsListed: false,
+};
+export const WEBSHOP: ShopScale = {
+  name: 'webshop',
+  resultsPerPage: 10,
+  maxResults: 50,
+  instructionOnEveryPage: true,
+  chosenOptionsListed: true,
+};
 export const SHOP_SCALES: Readonly<Record<ShopScale['name'], ShopScale>> = { tiny: TINY_SHOP, webshop: WEBSHOP };

@@ -5,18 +5,27 @@ import { drawGoal, makeGoal } from './goal.ts';
 import { ShopSceneError, shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
 
 const products = catalogueOf(DEFAULT_CATALOGUE);
-const shirt = products.find((p) => p.category === 'shirts' && p.attributes.includes('long sleeve') && p.options.color.includes('navy'))!;
+const shirt = products.find(
+  (p) => p.category === 'shirts' && p.attributes.includes('long sleeve') && p.options.color.includes('navy'),
+)!;
 const boots = products.find((p) => p.nouns.join(' ') === 'hiking boots')!;
 
 describe('goals', () => {
   it('reads as a WebShop instruction', () => {
-    const goal = makeGoal(shirt, [shirt.attributes[0], 'long sleeve'], { color: 'navy', size: shirt.options.size[0] }, 4000);
-    expect(goal.instruction).toBe(`i need a long sleeve ${shirt.attributes[0]} ${goal.typeName}, in navy, size ${shirt.options.size[0]}, and price lower than 40.00 dollars`);
+    const goal = makeGoal(
+      shirt,
+      [shirt.attributes[0], 'long sleeve'],
+      { color: 'navy', size: shirt.options.size[0] },
+      4000,
+    );
+    expect(goal.instruction).toBe(
+      `i need a long sleeve ${shirt.attributes[0]} ${goal.typeName}, in navy, size ${shirt.options.size[0]}, and price lower than 40.00 dollars`,
+    );
     const plural = makeGoal(boots, [boots.attributes[0]], {}, 15000);
     expect(plural.instruction).toBe(`i need ${boots.attributes[0]} hiking boots, and price lower than 150.00 dollars`);
   });
 
-  it('asks for the target\'s own attributes and options, under a WebShop price bound above its price', () => {
+  it("asks for the target's own attributes and options, under a WebShop price bound above its price", () => {
     const rng = new Rng(7);
     for (const target of products.slice(0, 200)) {
       const goal = drawGoal(rng, target);
@@ -51,8 +60,12 @@ describe('shop scene JSON', () => {
     expect(bad((d) => (d.catalogue.size = 1))).toThrow(/^catalogue: catalogue size must be/);
     expect(bad((d) => (d.goal.targetId = 'B0NOTHERE0'))).toThrow(/^goal\.targetId: no product "B0NOTHERE0"/);
     expect(bad((d) => (d.goal.attributes = []))).toThrow(/^goal\.attributes: must be a non-empty list/);
-    expect(bad((d) => (d.goal.attributes = ['velvet']))).toThrow(/^goal\.attributes\[0\]: "velvet" is not an attribute/);
-    expect(bad((d) => (d.goal.options = { colour: 'navy' }))).toThrow(/^goal\.options\.colour: .* has no option "colour"/);
+    expect(bad((d) => (d.goal.attributes = ['velvet']))).toThrow(
+      /^goal\.attributes\[0\]: "velvet" is not an attribute/,
+    );
+    expect(bad((d) => (d.goal.options = { colour: 'navy' }))).toThrow(
+      /^goal\.options\.colour: .* has no option "colour"/,
+    );
     expect(bad((d) => (d.goal.options.color = 'pink'))).toThrow(/^goal\.options\.color: "pink" is not one of/);
     expect(bad((d) => (d.goal.priceUpperCents = 1))).toThrow(/^goal\.priceUpperCents: must be an integer/);
     try {

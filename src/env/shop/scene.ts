@@ -13,7 +13,10 @@ export interface ShopScene {
 }
 
 export class ShopSceneError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(field === '' ? message : `${field}: ${message}`);
     this.name = 'ShopSceneError';
   }
@@ -21,7 +24,11 @@ export class ShopSceneError extends Error {
 
 export function shopSceneToJson(scene: ShopScene): string {
   const { targetId, attributes, options, priceUpperCents } = scene.goal;
-  return JSON.stringify({ version: SHOP_SCENE_VERSION, catalogue: scene.catalogue, goal: { targetId, attributes, options, priceUpperCents } });
+  return JSON.stringify({
+    version: SHOP_SCENE_VERSION,
+    catalogue: scene.catalogue,
+    goal: { targetId, attributes, options, priceUpperCents },
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -42,15 +49,21 @@ function catalogueFrom(value: unknown): { spec: CatalogueSpec; products: Product
 function goalFrom(value: unknown, products: readonly Product[]): ShopGoal {
   if (!isRecord(value)) throw new ShopSceneError('goal', 'must be an object');
   const target = products.find((p) => p.id === value.targetId);
-  if (!target) throw new ShopSceneError('goal.targetId', `no product ${JSON.stringify(value.targetId)} in the catalogue`);
+  if (!target)
+    throw new ShopSceneError('goal.targetId', `no product ${JSON.stringify(value.targetId)} in the catalogue`);
   const attributes = value.attributes;
-  if (!Array.isArray(attributes) || attributes.length === 0) throw new ShopSceneError('goal.attributes', 'must be a non-empty list');
+  if (!Array.isArray(attributes) || attributes.length === 0)
+    throw new ShopSceneError('goal.attributes', 'must be a non-empty list');
   attributes.forEach((a, i) => {
     if (typeof a !== 'string' || !target.attributes.includes(a)) {
-      throw new ShopSceneError(`goal.attributes[${i}]`, `${JSON.stringify(a)} is not an attribute of ${target.id} (${target.attributes.join(', ')})`);
+      throw new ShopSceneError(
+        `goal.attributes[${i}]`,
+        `${JSON.stringify(a)} is not an attribute of ${target.id} (${target.attributes.join(', ')})`,
+      );
     }
   });
-  if (new Set(attributes).size !== attributes.length) throw new ShopSceneError('goal.attributes', 'lists an attribute twice');
+  if (new Set(attributes).size !== attributes.length)
+    throw new ShopSceneError('goal.attributes', 'lists an attribute twice');
   const options = value.options;
   if (!isRecord(options)) throw new ShopSceneError('goal.options', 'must be an object from option name to value');
   for (const [name, chosen] of Object.entries(options)) {
@@ -62,7 +75,10 @@ function goalFrom(value: unknown, products: readonly Product[]): ShopGoal {
   }
   const bound = value.priceUpperCents;
   if (typeof bound !== 'number' || !Number.isInteger(bound) || bound < target.priceCents) {
-    throw new ShopSceneError('goal.priceUpperCents', `must be an integer number of cents at least the target's price ${target.priceCents}, got ${JSON.stringify(bound)}`);
+    throw new ShopSceneError(
+      'goal.priceUpperCents',
+      `must be an integer number of cents at least the target's price ${target.priceCents}, got ${JSON.stringify(bound)}`,
+    );
   }
   return makeGoal(target, attributes as string[], options as Record<string, string>, bound);
 }
@@ -76,7 +92,8 @@ export function shopSceneFromJson(text: string): ShopScene {
     throw new ShopSceneError('', `not JSON: ${(error as Error).message}`);
   }
   if (!isRecord(data)) throw new ShopSceneError('', 'a shop scene is a JSON object');
-  if (data.version !== SHOP_SCENE_VERSION) throw new ShopSceneError('version', `must be ${SHOP_SCENE_VERSION}, got ${JSON.stringify(data.version)}`);
+  if (data.version !== SHOP_SCENE_VERSION)
+    throw new ShopSceneError('version', `must be ${SHOP_SCENE_VERSION}, got ${JSON.stringify(data.version)}`);
   const { spec, products } = catalogueFrom(data.catalogue);
   return { catalogue: spec, goal: goalFrom(data.goal, products) };
 }

@@ -4,8 +4,15 @@ import { ShopSearch } from './search.ts';
 
 function product(id: string, title: string, attributes: string[]): Product {
   return {
-    id, title, attributes, category: 'shirts', query: 'shirts', path: ['clothing'], nouns: ['shirt'],
-    options: { color: ['black'] }, priceCents: 1000,
+    id,
+    title,
+    attributes,
+    category: 'shirts',
+    query: 'shirts',
+    path: ['clothing'],
+    nouns: ['shirt'],
+    options: { color: ['black'] },
+    priceCents: 1000,
   };
 }
 

@@ -4,7 +4,16 @@
 // as WebShop lower-cases its clickables). An action the page does not offer changes nothing and answers
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
-import { BUTTONS, PURCHASE_TEXTS, SEP, listedOptions, pageCount, renderPage, resultsOnPage, type ShopPage } from './pages.ts';
+import {
+  BUTTONS,
+  PURCHASE_TEXTS,
+  SEP,
+  listedOptions,
+  pageCount,
+  renderPage,
+  resultsOnPage,
+  type ShopPage,
+} from './pages.ts';
 import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';
 
@@ -73,13 +82,19 @@ export class ShopSite {
       if (page.page < pageCount(page.results, this.scale.resultsPerPage)) out.push(lower(BUTTONS.next));
       return [...out, ...resultsOnPage(page.results, page.page, this.scale.resultsPerPage).map((p) => lower(p.id))];
     }
-    return [lower(BUTTONS.backToSearch), lower(BUTTONS.prev), ...listedOptions(page, this.scale).flatMap(([, values]) => values), lower(BUTTONS.buyNow)];
+    return [
+      lower(BUTTONS.backToSearch),
+      lower(BUTTONS.prev),
+      ...listedOptions(page, this.scale).flatMap(([, values]) => values),
+      lower(BUTTONS.buyNow),
+    ];
   }
 
   apply(action: string): Outcome {
     const parsed = parseAction(action);
     if (parsed?.verb === 'search') return this.search(parsed.argument);
-    if (parsed?.verb === 'click' && this.clickables().includes(lower(parsed.argument))) return this.click(lower(parsed.argument));
+    if (parsed?.verb === 'click' && this.clickables().includes(lower(parsed.argument)))
+      return this.click(lower(parsed.argument));
     return { observation: NOTHING_HAPPENS, valid: false };
   }
 
@@ -101,10 +116,18 @@ export class ShopSite {
       if (label === lower(BUTTONS.next)) return this.show({ ...page, page: page.page + 1 });
       if (label === lower(BUTTONS.prev)) return this.show({ ...page, page: page.page - 1 });
       const product = page.results.find((p) => lower(p.id) === label)!;
-      return this.show({ kind: 'item', query: page.query, results: page.results, page: page.page, product, chosen: {} });
+      return this.show({
+        kind: 'item',
+        query: page.query,
+        results: page.results,
+        page: page.page,
+        product,
+        chosen: {},
+      });
     }
     if (page.kind !== 'item') throw new Error(`no click on the ${page.kind} page`);
-    if (label === lower(BUTTONS.prev)) return this.show({ kind: 'results', query: page.query, results: page.results, page: page.page });
+    if (label === lower(BUTTONS.prev))
+      return this.show({ kind: 'results', query: page.query, results: page.results, page: page.page });
     if (label === lower(BUTTONS.buyNow)) {
       this.bought = { product: page.product, chosen: page.chosen };
       return { observation: [PURCHASE_TEXTS.thanks, PURCHASE_TEXTS.purchased, page.product.id].join(SEP), valid: true };

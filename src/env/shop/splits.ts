@@ -34,13 +34,24 @@ export function isHeldOut(goal: Pick<ShopGoal, 'typeName' | 'attributes'>): bool
 }
 
 /** Game `index` of a split: the same split, index, seed and catalogue give the same scene. */
-export function generateShopScene(split: ShopSplit, index: number, seed = 0, scale: ShopScale = TINY_SHOP, catalogue: CatalogueSpec = DEFAULT_CATALOGUE): ShopScene {
+export function generateShopScene(
+  split: ShopSplit,
+  index: number,
+  seed = 0,
+  scale: ShopScale = TINY_SHOP,
+  catalogue: CatalogueSpec = DEFAULT_CATALOGUE,
+): ShopScene {
   if (!SHOP_SPLITS.includes(split)) throw new RangeError(`unknown shop split "${split}" (${SHOP_SPLITS.join(', ')})`);
-  if (!Number.isInteger(index) || index < 0) throw new RangeError(`game index must be a non-negative integer, got ${index}`);
+  if (!Number.isInteger(index) || index < 0)
+    throw new RangeError(`game index must be a non-negative integer, got ${index}`);
   const products = catalogueOf(catalogue);
   const engine = searchEngineOf(products);
   // WebShop's games keep the stream they had before scales existed; the tiny shop's are drawn apart.
-  const rng = new Rng(hashString(scale === TINY_SHOP ? `shop/${scale.name}/game/${split}/${seed}/${index}` : `shop/game/${split}/${seed}/${index}`));
+  const rng = new Rng(
+    hashString(
+      scale === TINY_SHOP ? `shop/${scale.name}/game/${split}/${seed}/${index}` : `shop/game/${split}/${seed}/${index}`,
+    ),
+  );
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const target = rng.pick(products);
     const goal = drawGoal(rng, target);
@@ -48,10 +59,16 @@ export function generateShopScene(split: ShopSplit, index: number, seed = 0, sca
     if (planFromSearch(engine, goal, target.title, scale) === null) continue;
     return { catalogue, goal };
   }
-  throw new Error(`no ${split} game found in ${MAX_DRAWS} draws (catalogue seed ${catalogue.seed}, size ${catalogue.size})`);
+  throw new Error(
+    `no ${split} game found in ${MAX_DRAWS} draws (catalogue seed ${catalogue.seed}, size ${catalogue.size})`,
+  );
 }
 
-export function evalShopScenes(split: 'seen' | 'unseen', count = SHOP_EVAL_COUNTS[split], scale: ShopScale = TINY_SHOP): ShopScene[] {
+export function evalShopScenes(
+  split: 'seen' | 'unseen',
+  count = SHOP_EVAL_COUNTS[split],
+  scale: ShopScale = TINY_SHOP,
+): ShopScene[] {
   return Array.from({ length: count }, (_, i) => generateShopScene(split, i, EVAL_SEED, scale));
 }
 

@@ -37,8 +37,17 @@ export function queryTexts(): string[] {
 
 export function shopTexts(): string[] {
   const texts: string[] = [
-    'WebShop', 'Instruction:', 'Search', 'Page 1 (Total results: 50)', 'Selected: color: black, size: large', 'Price: $12.34',
-    SEP, NOTHING_HAPPENS, ...Object.values(PURCHASE_TEXTS), 'search[query]', 'click[item]',
+    'WebShop',
+    'Instruction:',
+    'Search',
+    'Page 1 (Total results: 50)',
+    'Selected: color: black, size: large',
+    'Price: $12.34',
+    SEP,
+    NOTHING_HAPPENS,
+    ...Object.values(PURCHASE_TEXTS),
+    'search[query]',
+    'click[item]',
     'i need a shirt, and an item, and price lower than 30.00 dollars',
   ];
   for (const label of Object.values(BUTTONS)) texts.push(label, label.toLowerCase());

@@ -30,6 +30,12 @@ export function testPolicy(preset: PresetName, seed = 1, tokenizer: Tokenizer = 
     params: trainedLikeParameters(config, seed),
     vocabulary: [...tokenizer.tokens],
     vocabularyHash: tokenizer.hash,
-    card: { algorithm: 'seed', updates: 12, seed, success: { 'eval-seen': 0.25, 'eval-unseen': 0.125 }, extra: { preset } },
+    card: {
+      algorithm: 'seed',
+      updates: 12,
+      seed,
+      success: { 'eval-seen': 0.25, 'eval-unseen': 0.125 },
+      extra: { preset },
+    },
   };
 }

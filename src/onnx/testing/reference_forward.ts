@@ -4,7 +4,13 @@
 import type { ModelConfig } from '../../model/config.ts';
 import { blockViewName, parameterLayout, viewOf } from '../../model/layout.ts';
 
-export function referenceLogits(config: ModelConfig, params: Float32Array, ids: Int32Array, batch: number, seqLen: number): Float32Array {
+export function referenceLogits(
+  config: ModelConfig,
+  params: Float32Array,
+  ids: Int32Array,
+  batch: number,
+  seqLen: number,
+): Float32Array {
   const layout = parameterLayout(config);
   const w = (name: string) => viewOf(params, layout.views[name]);
   const { dModel: d, vocabSize: V, nHead: H, lnEps: eps } = config;
@@ -14,9 +20,24 @@ export function referenceLogits(config: ModelConfig, params: Float32Array, ids: 
     let x = embed(tokens, w('wte'), w('wpe'), d);
     for (let l = 0; l < config.nLayer; l++) {
       const p = (part: string) => w(blockViewName(l, part));
-      const a = linear(attention(linear(layernorm(x, p('ln1.w'), p('ln1.b'), d, eps), p('attn.qkv.w'), p('attn.qkv.b'), d), seqLen, d, H), p('attn.proj.w'), p('attn.proj.b'), d);
+      const a = linear(
+        attention(
+          linear(layernorm(x, p('ln1.w'), p('ln1.b'), d, eps), p('attn.qkv.w'), p('attn.qkv.b'), d),
+          seqLen,
+          d,
+          H,
+        ),
+        p('attn.proj.w'),
+        p('attn.proj.b'),
+        d,
+      );
       x = add(x, a);
-      const m = linear(gelu(linear(layernorm(x, p('ln2.w'), p('ln2.b'), d, eps), p('mlp.fc.w'), p('mlp.fc.b'), d)), p('mlp.proj.w'), p('mlp.proj.b'), config.dMlp);
+      const m = linear(
+        gelu(linear(layernorm(x, p('ln2.w'), p('ln2.b'), d, eps), p('mlp.fc.w'), p('mlp.fc.b'), d)),
+        p('mlp.proj.w'),
+        p('mlp.proj.b'),
+        config.dMlp,
+      );
       x = add(x, m);
     }
     const xf = layernorm(x, w('lnf.w'), w('lnf.b'), d, eps);

@@ -24,7 +24,8 @@ type ExportState =
 
 const PHASE_TEXT: Record<Phase, string> = {
   weights: 'reading the weights from the training worker',
-  verifying: 'exporting, then running the file with onnxruntime-web (loaded once, in its own worker) and comparing its logits with the CPU forward',
+  verifying:
+    'exporting, then running the file with onnxruntime-web (loaded once, in its own worker) and comparing its logits with the CPU forward',
 };
 
 export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
@@ -46,12 +47,22 @@ export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
     try {
       const bytes = await checkpoint();
       if (!bytes) {
-        update({ state: 'failed', message: 'the training worker has no checkpoint to export right now; try again when the run is ready', report: null });
+        update({
+          state: 'failed',
+          message: 'the training worker has no checkpoint to export right now; try again when the run is ready',
+          report: null,
+        });
         return;
       }
       update({ state: 'working', phase: 'verifying' });
       const outcome = await withOnnxWorker<ExportOutcome>((worker) => worker.exportCheckpoint(bytes));
-      if (outcome.ok) update({ state: 'verified', result: outcome.result, filename: outcome.filename, ms: performance.now() - started });
+      if (outcome.ok)
+        update({
+          state: 'verified',
+          result: outcome.result,
+          filename: outcome.filename,
+          ms: performance.now() - started,
+        });
       else update({ state: 'failed', message: outcome.message, report: outcome.report });
     } catch (err) {
       update({ state: 'failed', message: messageOf(err), report: null });
@@ -69,9 +80,9 @@ export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
     <section className="panel onnx-panel" aria-labelledby="onnx-export-title" data-testid="onnx-export-panel">
       <h2 id="onnx-export-title">Export ONNX</h2>
       <p className="hint">
-        Writes the policy as an ONNX model (opset 17, <code>input_ids</code> → <code>logits</code>) with its vocabulary and
-        training card. Before it is offered, onnxruntime-web runs the file in this page and its logits must equal the
-        playground's CPU forward within 1e-4 on random token sequences and on expert episodes.
+        Writes the policy as an ONNX model (opset 17, <code>input_ids</code> → <code>logits</code>) with its vocabulary
+        and training card. Before it is offered, onnxruntime-web runs the file in this page and its logits must equal
+        the playground's CPU forward within 1e-4 on random token sequences and on expert episodes.
       </p>
       <div className="button-row">
         <button type="button" onClick={() => void onExport()} disabled={working} data-testid="onnx-export">
@@ -85,8 +96,14 @@ export function OnnxExportPanel({ checkpoint }: OnnxExportPanelProps) {
       </div>
       <div data-testid="onnx-export-status" data-state={status.state} role="status">
         {status.state === 'idle' ? <p className="muted">The download appears here once the check has passed.</p> : null}
-        {status.state === 'working' ? <p className="muted">Step {status.phase === 'weights' ? 1 : 2} of 2: {PHASE_TEXT[status.phase]}…</p> : null}
-        {status.state === 'verified' ? <Verified result={status.result} filename={status.filename} ms={status.ms} /> : null}
+        {status.state === 'working' ? (
+          <p className="muted">
+            Step {status.phase === 'weights' ? 1 : 2} of 2: {PHASE_TEXT[status.phase]}…
+          </p>
+        ) : null}
+        {status.state === 'verified' ? (
+          <Verified result={status.result} filename={status.filename} ms={status.ms} />
+        ) : null}
         {status.state === 'failed' ? (
           <div className="banner banner-error" role="alert" data-testid="onnx-export-error">
             <strong>No file to download</strong>: {status.message}
@@ -107,8 +124,9 @@ function Verified({ result, filename, ms }: { result: PageExport; filename: stri
         |diff| = <span data-testid="onnx-max-diff">{report.maxAbsDiff.toExponential(2)}</span> ≤ {report.tolerance}.
       </p>
       <p className="muted">
-        <code>{filename}</code>: {(bytes.length / 1024).toFixed(1)} KiB; {card.algorithm}, {card.updates} update{card.updates === 1 ? '' : 's'}, seed {card.seed}; checked in{' '}
-        {(ms / 1000).toFixed(1)} s on {threads} WebAssembly thread{threads === 1 ? '' : 's'}.
+        <code>{filename}</code>: {(bytes.length / 1024).toFixed(1)} KiB; {card.algorithm}, {card.updates} update
+        {card.updates === 1 ? '' : 's'}, seed {card.seed}; checked in {(ms / 1000).toFixed(1)} s on {threads}{' '}
+        WebAssembly thread{threads === 1 ? '' : 's'}.
       </p>
       <CaseTable report={report} />
     </div>

@@ -80,14 +80,20 @@ export function OnnxRunPanel() {
     <section className="panel onnx-panel" aria-labelledby="onnx-run-title" data-testid="onnx-run-panel">
       <h2 id="onnx-run-title">Run an exported model</h2>
       <p className="hint">
-        Load an .onnx file exported by the playground; onnxruntime-web runs it in this page and plays one eval game
-        of its world greedily (the admissible command with the largest logits, token by token).
+        Load an .onnx file exported by the playground; onnxruntime-web runs it in this page and plays one eval game of
+        its world greedily (the admissible command with the largest logits, token by token).
       </p>
       <div className="button-row">
         <label htmlFor={inputId} className="file-button">
           Load .onnx file
         </label>
-        <input id={inputId} type="file" accept=".onnx,application/octet-stream" onChange={(e) => void onFile(e.target.files?.[0])} data-testid="onnx-file" />
+        <input
+          id={inputId}
+          type="file"
+          accept=".onnx,application/octet-stream"
+          onChange={(e) => void onFile(e.target.files?.[0])}
+          data-testid="onnx-file"
+        />
       </div>
       <div data-testid="onnx-file-status" data-state={file.state}>
         {file.state === 'loading' ? <p className="muted">Reading {file.name}…</p> : null}
@@ -110,20 +116,44 @@ export function OnnxRunPanel() {
             </label>
             <label>
               Game{' '}
-              <input type="number" min={0} max={evalCounts[split] - 1} step={1} value={game} onChange={(e) => setGame(e.target.valueAsNumber)} data-testid="onnx-game" />
+              <input
+                type="number"
+                min={0}
+                max={evalCounts[split] - 1}
+                step={1}
+                value={game}
+                onChange={(e) => setGame(e.target.valueAsNumber)}
+                data-testid="onnx-game"
+              />
             </label>
             <label>
               Max steps{' '}
-              <input type="number" min={1} max={50} step={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.valueAsNumber)} data-testid="onnx-max-steps" />
+              <input
+                type="number"
+                min={1}
+                max={50}
+                step={1}
+                value={maxSteps}
+                onChange={(e) => setMaxSteps(e.target.valueAsNumber)}
+                data-testid="onnx-max-steps"
+              />
             </label>
           </div>
           <p className="muted" data-testid="onnx-context">
             Context: {contextText(file.policy.play.history)}
-            {file.policy.play.fromCard ? ', as the training run played' : ' (the file does not say how its run played)'}.
+            {file.policy.play.fromCard ? ', as the training run played' : ' (the file does not say how its run played)'}
+            .
           </p>
-          {!validGame ? <p className="bad">The game must be a whole number from 0 to {evalCounts[split] - 1}.</p> : null}
+          {!validGame ? (
+            <p className="bad">The game must be a whole number from 0 to {evalCounts[split] - 1}.</p>
+          ) : null}
           {!validSteps ? <p className="bad">Max steps must be a whole number from 1 to 50.</p> : null}
-          <button type="button" onClick={() => void onPlay()} disabled={!validGame || !validSteps || play.state === 'playing'} data-testid="onnx-play">
+          <button
+            type="button"
+            onClick={() => void onPlay()}
+            disabled={!validGame || !validSteps || play.state === 'playing'}
+            data-testid="onnx-play"
+          >
             {play.state === 'playing' ? 'Playing…' : 'Play one episode'}
           </button>
           <Transcript play={play} shop={file.policy.world.name === 'shop'} />
@@ -137,14 +167,21 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
   const { config, card } = policy;
   const success = Object.entries(card.success);
   return (
-    <dl className="facts" data-testid="onnx-policy" data-algorithm={card.algorithm} data-updates={card.updates} data-world={policy.world.name}>
+    <dl
+      className="facts"
+      data-testid="onnx-policy"
+      data-algorithm={card.algorithm}
+      data-updates={card.updates}
+      data-world={policy.world.name}
+    >
       <dt>File</dt>
       <dd>
         {name} ({(policy.bytes / 1024).toFixed(1)} KiB, opset {policy.opsetVersion})
       </dd>
       <dt>Model</dt>
       <dd>
-        d {config.dModel}, {config.nLayer} layers, {config.nHead} heads, context {config.contextLength}, vocabulary {config.vocabSize}
+        d {config.dModel}, {config.nLayer} layers, {config.nHead} heads, context {config.contextLength}, vocabulary{' '}
+        {config.vocabSize}
       </dd>
       <dt>World</dt>
       <dd>
@@ -183,8 +220,8 @@ function Transcript({ play, shop }: { play: PlayState; shop: boolean }) {
       </ol>
       {play.state === 'done' ? (
         <p className={play.episode.won ? 'ok' : 'bad'} data-testid="onnx-outcome" data-won={play.episode.won}>
-          {play.episode.won ? 'Solved' : 'Not solved'} in {play.episode.steps.length} steps; {play.episode.forwards} forward passes in{' '}
-          {(play.ms / 1000).toFixed(2)} s.
+          {play.episode.won ? 'Solved' : 'Not solved'} in {play.episode.steps.length} steps; {play.episode.forwards}{' '}
+          forward passes in {(play.ms / 1000).toFixed(2)} s.
           {play.episode.windowed ? ' Later steps saw only part of the episode.' : ''}
         </p>
       ) : null}
@@ -198,6 +235,6 @@ function Transcript({ play, shop }: { play: PlayState; shop: boolean }) {
 }
 
 function contextText(history: number): string {
-  if (history === Infinity) return 'the whole episode (the oldest steps leave only when the model\'s context is full)';
+  if (history === Infinity) return "the whole episode (the oldest steps leave only when the model's context is full)";
   return `the task and the last ${history} step${history === 1 ? '' : 's'}`;
 }

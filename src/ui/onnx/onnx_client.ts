@@ -14,7 +14,9 @@ let started: Started | null = null;
 function start(): Started {
   const worker = new Worker(new URL('../../worker/onnx.worker.ts', import.meta.url), { type: 'module', name: 'onnx' });
   const failure = new Promise<never>((_, fail) => {
-    worker.addEventListener('error', (e) => fail(new Error(`the ONNX worker failed: ${e.message || 'its script could not be loaded'}`)));
+    worker.addEventListener('error', (e) =>
+      fail(new Error(`the ONNX worker failed: ${e.message || 'its script could not be loaded'}`)),
+    );
   });
   failure.catch(() => undefined);
   return { api: wrap<OnnxWorkerApi>(worker), failure };

@@ -29,7 +29,11 @@ function exportCsv(): void {
   const page = usePlayground.getState();
   const recordedLoad = useRecorded.getState().recorded;
   const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
-  downloadText(curvesCsv(page.record.curves, recorded, page.runSettings?.seed ?? null, raceCurves()), 'seed-curves.csv', 'text/csv');
+  downloadText(
+    curvesCsv(page.record.curves, recorded, page.runSettings?.seed ?? null, raceCurves()),
+    'seed-curves.csv',
+    'text/csv',
+  );
 }
 
 function RaceButtons() {
@@ -46,14 +50,32 @@ function RaceButtons() {
           Play race
         </button>
       ) : (
-        <button type="button" className="secondary" onClick={() => void pause()} disabled={phase !== 'playing'} data-testid="race-pause">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void pause()}
+          disabled={phase !== 'playing'}
+          data-testid="race-pause"
+        >
           Pause race
         </button>
       )}
-      <button type="button" className="secondary" onClick={stop} disabled={phase === 'idle' || phase === 'stopped' || phase === 'failed'} data-testid="race-stop">
+      <button
+        type="button"
+        className="secondary"
+        onClick={stop}
+        disabled={phase === 'idle' || phase === 'stopped' || phase === 'failed'}
+        data-testid="race-stop"
+      >
         Stop
       </button>
-      <button type="button" className="secondary" onClick={exportCsv} disabled={!hasPoints} data-testid="race-export-csv">
+      <button
+        type="button"
+        className="secondary"
+        onClick={exportCsv}
+        disabled={!hasPoints}
+        data-testid="race-export-csv"
+      >
         CSV
       </button>
     </div>
@@ -69,8 +91,18 @@ export function RacePanel() {
   const cores = coresHere();
   const plan = racePlan(page, cores);
   const changed = started && phase !== 'failed' && phase !== 'stopped' ? changedSinceStart(started, page) : [];
-  const success = useMemo(() => raceSuccessData(arms.map((a) => a.algo), arms.map((a) => a.curve)), [arms]);
-  const difference = useMemo(() => (arms.length === 2 ? raceDifferenceData(arms[0].curve, arms[1].curve) : null), [arms]);
+  const success = useMemo(
+    () =>
+      raceSuccessData(
+        arms.map((a) => a.algo),
+        arms.map((a) => a.curve),
+      ),
+    [arms],
+  );
+  const difference = useMemo(
+    () => (arms.length === 2 ? raceDifferenceData(arms[0].curve, arms[1].curve) : null),
+    [arms],
+  );
   return (
     <section className="panel race" aria-labelledby="race-title" data-testid="race" data-phase={phase}>
       <div className="panel-head">
@@ -78,30 +110,38 @@ export function RacePanel() {
         <RaceButtons />
       </div>
       <p className="hint">
-        Trains grpo and {started ? arms[1]?.algo : plan.arms[1]} side by side in the {(started ?? page).env}, from the same starting weights (the run’s warm start
-        where one ships) with the page’s settings (seed{' '}
-        {started?.seed ?? page.seed}: the same training tasks and evaluation games for both), each in its own worker (on the CPU backend,{' '}
-        {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`} of this machine’s {cores}). The page’s own run pauses while the race plays, and
-        playing it pauses the race. The race keeps the settings it started with: edits apply to the next race.
+        Trains grpo and {started ? arms[1]?.algo : plan.arms[1]} side by side in the {(started ?? page).env}, from the
+        same starting weights (the run’s warm start where one ships) with the page’s settings (seed{' '}
+        {started?.seed ?? page.seed}: the same training tasks and evaluation games for both), each in its own worker (on
+        the CPU backend, {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`} of this machine’s {cores}). The
+        page’s own run pauses while the race plays, and playing it pauses the race. The race keeps the settings it
+        started with: edits apply to the next race.
       </p>
       <p data-testid="race-status" data-phase={phase}>
         Race: {PHASE_TEXT[phase]}
       </p>
       {message ? (
-        <div className={`banner ${phase === 'failed' ? 'banner-error' : 'banner-warn'}`} role="alert" data-testid="race-message">
+        <div
+          className={`banner ${phase === 'failed' ? 'banner-error' : 'banner-warn'}`}
+          role="alert"
+          data-testid="race-message"
+        >
           {message}
         </div>
       ) : null}
       {changed.length > 0 ? (
         <p className="hint" data-testid="race-settings-changed">
-          Changed since the race started ({changed.map((key) => SETTING_LABELS[key].label).join(', ')}): they apply to the next race.
+          Changed since the race started ({changed.map((key) => SETTING_LABELS[key].label).join(', ')}): they apply to
+          the next race.
         </p>
       ) : null}
       {arms.length === 2 ? <RaceReadout arms={arms} /> : null}
       {success.xs.length > 0 ? (
         <div className="charts race-charts">
           <UPlotChart def={RACE_SUCCESS} data={success} marker={null} register={noRegister} fixedY={false} />
-          {difference ? <UPlotChart def={RACE_DIFFERENCE} data={difference} marker={null} register={noRegister} fixedY={false} /> : null}
+          {difference ? (
+            <UPlotChart def={RACE_DIFFERENCE} data={difference} marker={null} register={noRegister} fixedY={false} />
+          ) : null}
         </div>
       ) : null}
     </section>

@@ -43,9 +43,14 @@ export function RaceReadout({ arms }: { arms: readonly RaceArm[] }) {
           <ArmLine key={arm.algo} arm={arm} index={i} />
         ))}
       </ul>
-      <p className="race-difference" data-testid="race-difference" data-pairs={unseen.pairs} data-mean={unseen.mean ?? ''}>
-        <strong>{seed.algo} − grpo so far</strong> (the same evaluation games, paired by update): {splitSentence('eval-unseen', unseen)};{' '}
-        {splitSentence('eval-seen', seen)}.
+      <p
+        className="race-difference"
+        data-testid="race-difference"
+        data-pairs={unseen.pairs}
+        data-mean={unseen.mean ?? ''}
+      >
+        <strong>{seed.algo} − grpo so far</strong> (the same evaluation games, paired by update):{' '}
+        {splitSentence('eval-unseen', unseen)}; {splitSentence('eval-seen', seen)}.
       </p>
     </>
   );

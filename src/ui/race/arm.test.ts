@@ -34,7 +34,14 @@ vi.mock('../engine_client.ts', () => ({
     fakes.push(arm);
     const info = (s: Settings): EngineInfo => ({
       runId: 'x',
-      backend: { kind: 'cpu', requested: 'auto', reason: '', adapter: null, fallback: null, cpuThreads: { threads: threads!, single: null } },
+      backend: {
+        kind: 'cpu',
+        requested: 'auto',
+        reason: '',
+        adapter: null,
+        fallback: null,
+        cpuThreads: { threads: threads!, single: null },
+      },
       initial: { source: 'warm', preset: s.preset, env: s.env, parameters: 1, random: false },
       runs: [s.algo as 'grpo'],
     });
@@ -95,13 +102,19 @@ describe('a race', () => {
   beforeEach(() => {
     useRace.getState().stop();
     fakes.length = 0;
-    usePlayground.setState({ settings: { ...defaultSettings('micro'), algo: 'grpo', seed: 5 }, engine: { state: 'ready' } });
+    usePlayground.setState({
+      settings: { ...defaultSettings('micro'), algo: 'grpo', seed: 5 },
+      engine: { state: 'ready' },
+    });
   });
 
   it('starts both arms from the page settings and plays them; the page playing pauses it', async () => {
     await Promise.race([useRace.getState().start(), settle()]);
     await settle();
-    expect(fakes.map((f) => [f.settings?.algo, f.settings?.seed])).toEqual([['grpo', 5], ['seed-exact', 5]]);
+    expect(fakes.map((f) => [f.settings?.algo, f.settings?.seed])).toEqual([
+      ['grpo', 5],
+      ['seed-exact', 5],
+    ]);
     expect(useRace.getState().phase).toBe('playing');
     expect(fakes.every((f) => f.playing)).toBe(true);
     fakes[1].onEvent({ type: 'update', metrics: point(1, 0.25) });
@@ -120,7 +133,9 @@ describe('a race', () => {
     fakes[1].failWorker('out of memory');
     const state = useRace.getState();
     expect(state.phase).toBe('failed');
-    expect(state.message).toBe('The seed-exact arm stopped: its training worker failed: out of memory. The other arm was stopped with it; the curves so far are kept.');
+    expect(state.message).toBe(
+      'The seed-exact arm stopped: its training worker failed: out of memory. The other arm was stopped with it; the curves so far are kept.',
+    );
     expect(fakes.map((f) => f.terminated)).toEqual([true, true]);
     expect(state.arms[0].curve).toHaveLength(1);
     // A late event of the failed race changes nothing.

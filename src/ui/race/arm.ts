@@ -20,7 +20,10 @@ export function newArm(algo: Algo): RaceArm {
 export function armStarted(arm: RaceArm, info: EngineInfo): RaceArm {
   const { backend } = info;
   const threads = backend.cpuThreads?.threads;
-  const text = backend.kind === 'webgpu' ? 'WebGPU' : `CPU, ${threads ?? 1} thread${threads === 1 || threads === undefined ? '' : 's'}`;
+  const text =
+    backend.kind === 'webgpu'
+      ? 'WebGPU'
+      : `CPU, ${threads ?? 1} thread${threads === 1 || threads === undefined ? '' : 's'}`;
   return { ...arm, backend: text };
 }
 

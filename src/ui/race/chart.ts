@@ -32,7 +32,10 @@ const SPLITS: readonly { key: EvalSplit; name: string }[] = [
 /** Dash per arm and split: GRPO solid and dotted, the hindsight arm dashed and dash-dotted. */
 const ARM_DASH: readonly [number[], number[]][] = [
   [[], [2, 3]],
-  [[7, 4], [10, 3, 2, 3]],
+  [
+    [7, 4],
+    [10, 3, 2, 3],
+  ],
 ];
 const DIFFERENCE_COLOUR = '#000000';
 
@@ -57,11 +60,17 @@ export function raceSuccessData(arms: readonly Algo[], curves: readonly (readonl
     SPLITS.forEach(({ key, name }, s) => {
       const points = new Map<number, number>();
       for (const m of curves[a] ?? []) if (m[key] !== null) points.set(m.update, m[key]!);
-      if (points.size > 0) perSeries.push({ spec: line(`${algo} ${name}`, algo, colourOfRun(algo), ARM_DASH[a % 2][s], true), points });
+      if (points.size > 0)
+        perSeries.push({ spec: line(`${algo} ${name}`, algo, colourOfRun(algo), ARM_DASH[a % 2][s], true), points });
     });
   });
   const grid = columns(perSeries.flatMap((p) => [...p.points.keys()]));
-  return { xs: grid.xs, xLabel: X_LABELS.update, series: perSeries.map((p) => p.spec), ys: perSeries.map((p) => grid.at(p.points)) };
+  return {
+    xs: grid.xs,
+    xLabel: X_LABELS.update,
+    series: perSeries.map((p) => p.spec),
+    ys: perSeries.map((p) => grid.at(p.points)),
+  };
 }
 
 /** The paired differences of both splits and the running mean of eval-unseen's. */
@@ -69,10 +78,24 @@ export function raceDifferenceData(grpo: readonly UpdateMetrics[], seed: readonl
   const unseen = pairedEvaluations(grpo, seed, 'evalUnseen');
   const seen = pairedEvaluations(grpo, seed, 'evalSeen');
   const rows = [
-    { spec: line('eval-unseen difference', 'race', DIFFERENCE_COLOUR, [], true), points: new Map(unseen.map((p) => [p.update, p.difference])) },
-    { spec: line('eval-unseen mean so far', 'race', '#0072B2', [7, 4], false), points: new Map(runningMeans(unseen).map((p) => [p.update, p.mean])) },
-    { spec: line('eval-seen difference', 'race', '#D55E00', [2, 3], true), points: new Map(seen.map((p) => [p.update, p.difference])) },
+    {
+      spec: line('eval-unseen difference', 'race', DIFFERENCE_COLOUR, [], true),
+      points: new Map(unseen.map((p) => [p.update, p.difference])),
+    },
+    {
+      spec: line('eval-unseen mean so far', 'race', '#0072B2', [7, 4], false),
+      points: new Map(runningMeans(unseen).map((p) => [p.update, p.mean])),
+    },
+    {
+      spec: line('eval-seen difference', 'race', '#D55E00', [2, 3], true),
+      points: new Map(seen.map((p) => [p.update, p.difference])),
+    },
   ].filter((r) => r.points.size > 0);
   const grid = columns(rows.flatMap((r) => [...r.points.keys()]));
-  return { xs: grid.xs, xLabel: X_LABELS.update, series: rows.map((r) => r.spec), ys: rows.map((r) => grid.at(r.points)) };
+  return {
+    xs: grid.xs,
+    xLabel: X_LABELS.update,
+    series: rows.map((r) => r.spec),
+    ys: rows.map((r) => grid.at(r.points)),
+  };
 }

@@ -32,7 +32,11 @@ function evaluations(curve: readonly UpdateMetrics[], split: EvalSplit): Map<num
 }
 
 /** The evaluations of `split` that both arms have reached, by update, ascending. */
-export function pairedEvaluations(grpo: readonly UpdateMetrics[], seed: readonly UpdateMetrics[], split: EvalSplit): PairedEvaluation[] {
+export function pairedEvaluations(
+  grpo: readonly UpdateMetrics[],
+  seed: readonly UpdateMetrics[],
+  split: EvalSplit,
+): PairedEvaluation[] {
   const seedAt = evaluations(seed, split);
   const pairs: PairedEvaluation[] = [];
   for (const [update, g] of evaluations(grpo, split)) {

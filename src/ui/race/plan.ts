@@ -21,7 +21,10 @@ export function racePlan(page: Settings, cores: number): RacePlan {
   const seedArm: Algo = page.algo === 'grpo' || page.algo === 'both' ? DEFAULT_SEED_ARM : page.algo;
   return {
     arms: ['grpo', seedArm],
-    settings: [{ ...page, algo: 'grpo' }, { ...page, algo: seedArm }],
+    settings: [
+      { ...page, algo: 'grpo' },
+      { ...page, algo: seedArm },
+    ],
     threads: Math.max(1, Math.floor(cores / 2)),
   };
 }

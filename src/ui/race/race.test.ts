@@ -9,18 +9,70 @@ import { raceDifferenceData, raceSuccessData } from './chart.ts';
 import { differenceSoFar, pairedEvaluations, runningMeans } from './pairs.ts';
 import { changedSinceStart, racePlan } from './plan.ts';
 
-function point(run: Algo, update: number, evalUnseen: number | null, evalSeen: number | null = evalUnseen): UpdateMetrics {
+function point(
+  run: Algo,
+  update: number,
+  evalUnseen: number | null,
+  evalSeen: number | null = evalUnseen,
+): UpdateMetrics {
   return {
-    run, update, episodes: 6 * update, successTrain: 0.5, evalSeen, evalUnseen, meanReward: 1, L_GRPO: 0.1, L_OPD: 0, KL: 0.01, total: 0.1, lambda: 0.1, beta: 5,
-    meanDelta: 0, meanGate: 0.5, validSkillRate: null, skillFidelity: null, skillPlaceTrue: null, skillPlaceFalse: null, corrDeltaAdvantage: null, gradNorm: 1, gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, meanDivergence: null, tokens: 10, tokensPerSecond: 100, wallMs: 100, skipped: null,
-    meanAbsDelta: null, forcedShare: null, corrDeltaAdvantageWon: null, corrDeltaAdvantageLost: null, corrDeltaExpert: null, zeroVarianceGroups: null,
-    teacherNoSkill: null, teacherOwnSkill: null, teacherOtherSkill: null, validationKl: null, degenerateSkillRate: null,
+    run,
+    update,
+    episodes: 6 * update,
+    successTrain: 0.5,
+    evalSeen,
+    evalUnseen,
+    meanReward: 1,
+    L_GRPO: 0.1,
+    L_OPD: 0,
+    KL: 0.01,
+    total: 0.1,
+    lambda: 0.1,
+    beta: 5,
+    meanDelta: 0,
+    meanGate: 0.5,
+    validSkillRate: null,
+    skillFidelity: null,
+    skillPlaceTrue: null,
+    skillPlaceFalse: null,
+    corrDeltaAdvantage: null,
+    gradNorm: 1,
+    gradNormGrpo: null,
+    gradNormOpd: null,
+    gradNormRatio: null,
+    meanDivergence: null,
+    tokens: 10,
+    tokensPerSecond: 100,
+    wallMs: 100,
+    skipped: null,
+    meanAbsDelta: null,
+    forcedShare: null,
+    corrDeltaAdvantageWon: null,
+    corrDeltaAdvantageLost: null,
+    corrDeltaExpert: null,
+    zeroVarianceGroups: null,
+    teacherNoSkill: null,
+    teacherOwnSkill: null,
+    teacherOtherSkill: null,
+    validationKl: null,
+    degenerateSkillRate: null,
   };
 }
 
-const GRPO = [point('grpo', 1, 0.25), point('grpo', 2, null), point('grpo', 3, 0.5, 0.75), point('grpo', 4, null), point('grpo', 5, 0.25)];
+const GRPO = [
+  point('grpo', 1, 0.25),
+  point('grpo', 2, null),
+  point('grpo', 3, 0.5, 0.75),
+  point('grpo', 4, null),
+  point('grpo', 5, 0.25),
+];
 // SEED is one evaluation behind: its update 5 has not run yet.
-const SEED = [point('seed-exact', 1, 0.5), point('seed-exact', 2, null), point('seed-exact', 3, 0.25, 1), point('seed-exact', 4, null)];
+const SEED = [
+  point('seed-exact', 1, 0.5),
+  point('seed-exact', 2, null),
+  point('seed-exact', 3, 0.25, 1),
+  point('seed-exact', 4, null),
+];
 
 describe('a race plan', () => {
   it('races GRPO against seed-exact from the page settings, with the cores split between the arms', () => {
@@ -28,7 +80,10 @@ describe('a race plan', () => {
     const plan = racePlan(page, 8);
     expect(plan.arms).toEqual(['grpo', 'seed-exact']);
     expect(plan.settings.map((s) => s.algo)).toEqual(['grpo', 'seed-exact']);
-    expect(plan.settings.map((s) => [s.seed, s.lr, s.preset])).toEqual([[9, 0.002, 'micro'], [9, 0.002, 'micro']]);
+    expect(plan.settings.map((s) => [s.seed, s.lr, s.preset])).toEqual([
+      [9, 0.002, 'micro'],
+      [9, 0.002, 'micro'],
+    ]);
     expect(plan.threads).toBe(4);
     expect(racePlan(page, 1).threads).toBe(1);
     expect(racePlan(page, 3).threads).toBe(1);
@@ -40,7 +95,10 @@ describe('a race plan', () => {
   });
 
   it('races in the world the page plays', () => {
-    expect(racePlan({ ...defaultSettings('micro'), env: 'shop' }, 4).settings.map((s) => s.env)).toEqual(['shop', 'shop']);
+    expect(racePlan({ ...defaultSettings('micro'), env: 'shop' }, 4).settings.map((s) => s.env)).toEqual([
+      'shop',
+      'shop',
+    ]);
     expect(changedSinceStart(defaultSettings('micro'), { ...defaultSettings('micro'), env: 'shop' })).toEqual(['env']);
   });
 
@@ -66,10 +124,17 @@ describe('pairing the arms evaluations', () => {
     const warm = [point('grpo', 0, 0.3)];
     const pairs = pairedEvaluations([...warm, ...GRPO], [point('seed-exact', 0, 0.3), ...SEED], 'evalSeen');
     expect(pairs.map((p) => p.update)).toEqual([0, 1, 3]);
-    expect(differenceSoFar(pairs)).toEqual({ pairs: 2, mean: 0.25, last: { update: 3, grpo: 0.75, seed: 1, difference: 0.25 } });
+    expect(differenceSoFar(pairs)).toEqual({
+      pairs: 2,
+      mean: 0.25,
+      last: { update: 3, grpo: 0.75, seed: 1, difference: 0.25 },
+    });
     expect(differenceSoFar(pairedEvaluations(GRPO, SEED, 'evalUnseen')).mean).toBe(0);
     expect(differenceSoFar([])).toEqual({ pairs: 0, mean: null, last: null });
-    expect(runningMeans(pairedEvaluations(GRPO, SEED, 'evalUnseen'))).toEqual([{ update: 1, mean: 0.25 }, { update: 3, mean: 0 }]);
+    expect(runningMeans(pairedEvaluations(GRPO, SEED, 'evalUnseen'))).toEqual([
+      { update: 1, mean: 0.25 },
+      { update: 3, mean: 0 },
+    ]);
   });
 });
 
@@ -77,7 +142,12 @@ describe('the race charts', () => {
   it('draws each arm and split as its own series, told apart by dash as well as colour', () => {
     const data = raceSuccessData(['grpo', 'seed-exact'], [GRPO, SEED]);
     expect(data.xs).toEqual([1, 3, 5]);
-    expect(data.series.map((s) => s.label)).toEqual(['grpo eval-unseen', 'grpo eval-seen', 'seed-exact eval-unseen', 'seed-exact eval-seen']);
+    expect(data.series.map((s) => s.label)).toEqual([
+      'grpo eval-unseen',
+      'grpo eval-seen',
+      'seed-exact eval-unseen',
+      'seed-exact eval-seen',
+    ]);
     expect(new Set(data.series.map((s) => JSON.stringify(s.dash))).size).toBe(4);
     expect(new Set(data.series.map((s) => s.colour)).size).toBe(2);
     expect(data.ys[2]).toEqual([0.5, 0.25, null]);
@@ -86,16 +156,30 @@ describe('the race charts', () => {
   it('draws the paired differences and the running mean at the paired updates only', () => {
     const data = raceDifferenceData(GRPO, SEED);
     expect(data.xs).toEqual([1, 3]);
-    expect(data.series.map((s) => s.label)).toEqual(['eval-unseen difference', 'eval-unseen mean so far', 'eval-seen difference']);
-    expect(data.ys).toEqual([[0.25, -0.25], [0.25, 0], [0.25, 0.25]]);
+    expect(data.series.map((s) => s.label)).toEqual([
+      'eval-unseen difference',
+      'eval-unseen mean so far',
+      'eval-seen difference',
+    ]);
+    expect(data.ys).toEqual([
+      [0.25, -0.25],
+      [0.25, 0],
+      [0.25, 0.25],
+    ]);
     expect(raceDifferenceData(GRPO, []).series).toEqual([]);
   });
 });
 
 describe('a race in the curves CSV', () => {
   it('adds a row per arm and update, tagged race with the arm algorithm and the race seed', () => {
-    const csv = curvesCsv({ seed: [point('seed', 1, 0.5)] }, null, 1, { seed: 7, arms: { grpo: GRPO.slice(0, 2), 'seed-exact': SEED.slice(0, 1) } });
-    const rows = csv.trimEnd().split('\n').map((l) => l.split(','));
+    const csv = curvesCsv({ seed: [point('seed', 1, 0.5)] }, null, 1, {
+      seed: 7,
+      arms: { grpo: GRPO.slice(0, 2), 'seed-exact': SEED.slice(0, 1) },
+    });
+    const rows = csv
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split(','));
     expect(rows[0]).toEqual([...CSV_COLUMNS]);
     expect(rows.slice(1).map((r) => r.slice(0, 8))).toEqual([
       ['live', 'seed', '1', '1', '6', '0.5', '0.5', '0.5'],

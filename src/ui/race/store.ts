@@ -51,7 +51,9 @@ export const useRace = create<RaceState>()((set, get) => ({
     watchPage();
     workers = plan.arms.map((_, i) => {
       const started = startEngine((event) => onEvent(race, i, event), plan.threads, false);
-      started.worker.addEventListener('error', (e) => fail(race, i, `its training worker failed: ${e.message || 'no message'}`));
+      started.worker.addEventListener('error', (e) =>
+        fail(race, i, `its training worker failed: ${e.message || 'no message'}`),
+      );
       return started;
     });
     const answers = await Promise.allSettled(workers.map((w, i) => w.engine.start(plan.settings[i], null)));
@@ -69,7 +71,11 @@ export const useRace = create<RaceState>()((set, get) => ({
     await usePlayground.getState().pause();
     set({ phase: 'playing', message: null });
     // An arm that fails ends the race at once, while the other is still playing.
-    await Promise.all(workers.map((w, i) => w.engine.play(Number.MAX_SAFE_INTEGER).catch((err: unknown) => fail(race, i, messageOf(err)))));
+    await Promise.all(
+      workers.map((w, i) =>
+        w.engine.play(Number.MAX_SAFE_INTEGER).catch((err: unknown) => fail(race, i, messageOf(err))),
+      ),
+    );
     if (race === generation) set({ phase: 'paused' });
   },
 
@@ -113,14 +119,21 @@ function fail(race: number, arm: number, message: string): void {
   if (race !== generation) return;
   const algo = useRace.getState().arms[arm]?.algo ?? 'an';
   end();
-  useRace.setState({ phase: 'failed', message: `The ${algo} arm stopped: ${message}. The other arm was stopped with it; the curves so far are kept.` });
+  useRace.setState({
+    phase: 'failed',
+    message: `The ${algo} arm stopped: ${message}. The other arm was stopped with it; the curves so far are kept.`,
+  });
 }
 
 /** Playing the page's own run pauses the race: the two would share the cores. */
 function watchPage(): void {
   unwatchPage = usePlayground.subscribe((s, before) => {
-    if (s.engine.state !== 'playing' || before.engine.state === 'playing' || useRace.getState().phase !== 'playing') return;
-    useRace.setState({ message: "The race paused: the page's own run is playing, and the two would share the cores. Play the race to go on (it pauses the page's run)." });
+    if (s.engine.state !== 'playing' || before.engine.state === 'playing' || useRace.getState().phase !== 'playing')
+      return;
+    useRace.setState({
+      message:
+        "The race paused: the page's own run is playing, and the two would share the cores. Play the race to go on (it pauses the page's run).",
+    });
     void useRace.getState().pause();
   });
 }

@@ -1,18 +1,36 @@
 // The cases of `bench kernels`: every WebGPU kernel of an update and of decoding on the model's shapes, each
 // next to its CPU twin on the same host data, and one whole update on both backends.
 import { Rng } from '../../../common/rng.ts';
-import { maskWords, type LossHyper, type LossInputs, type OptimizerHyper, type TokenBatch } from '../../../backend/backend.ts';
+import {
+  maskWords,
+  type LossHyper,
+  type LossInputs,
+  type OptimizerHyper,
+  type TokenBatch,
+} from '../../../backend/backend.ts';
 import { adamwUpdate as adamwCpu, clipScale, gradientNorm } from '../../../backend/cpu/adamw.ts';
-import { attentionBackward as attentionBackwardCpu, attentionForward as attentionForwardCpu } from '../../../backend/cpu/attention.ts';
+import {
+  attentionBackward as attentionBackwardCpu,
+  attentionForward as attentionForwardCpu,
+} from '../../../backend/cpu/attention.ts';
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
-import { encoderBackward as encoderBackwardCpu, encoderForward as encoderForwardCpu } from '../../../backend/cpu/encoder.ts';
+import {
+  encoderBackward as encoderBackwardCpu,
+  encoderForward as encoderForwardCpu,
+} from '../../../backend/cpu/encoder.ts';
 import { geluBackward as geluBackwardCpu, geluForward as geluForwardCpu } from '../../../backend/cpu/gelu.ts';
-import { layernormBackward as layernormBackwardCpu, layernormForward as layernormForwardCpu } from '../../../backend/cpu/layernorm.ts';
+import {
+  layernormBackward as layernormBackwardCpu,
+  layernormForward as layernormForwardCpu,
+} from '../../../backend/cpu/layernorm.ts';
 import { allowToken, isAllowed, lossCounts } from '../../../backend/contract.ts';
 import { maskedLogSoftmax as maskedLogSoftmaxCpu } from '../../../backend/cpu/log_softmax.ts';
 import { matmulBackward as matmulBackwardCpu, matmulForward as matmulForwardCpu } from '../../../backend/cpu/matmul.ts';
 import { allocSampleScratch, sampleToken as sampleTokenCpu } from '../../../backend/cpu/sampling.ts';
-import { distilDivergence as distilDivergenceCpu, distilLogitGradient as distilLogitGradientCpu } from '../../../backend/cpu/distil.ts';
+import {
+  distilDivergence as distilDivergenceCpu,
+  distilLogitGradient as distilLogitGradientCpu,
+} from '../../../backend/cpu/distil.ts';
 import { seedLoss as seedLossCpu } from '../../../backend/cpu/seed_loss.ts';
 import { adamwUpdate, decayBits, gradNorm, normPartials } from '../../../backend/webgpu/adamw.ts';
 import { attentionBackward, attentionForward, packSeqRows } from '../../../backend/webgpu/attention.ts';
@@ -66,7 +84,22 @@ export function shapesOf(config: ModelConfig, B: number, T: number): Shapes {
   const N = B * T;
   const R = Math.max(1, Math.floor(N / 4));
   const layout = parameterLayout(config);
-  return { B, T, N, R, S: Math.min(32, R), V, C, M, NH, hs: C / NH, words: maskWords(V), P: layout.totalFloats, layout, offsets: modelOffsets(layout, config.nLayer) };
+  return {
+    B,
+    T,
+    N,
+    R,
+    S: Math.min(32, R),
+    V,
+    C,
+    M,
+    NH,
+    hs: C / NH,
+    words: maskWords(V),
+    P: layout.totalFloats,
+    layout,
+    offsets: modelOffsets(layout, config.nLayer),
+  };
 }
 
 const HYPER: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
@@ -128,9 +161,34 @@ export function hostData(config: ModelConfig, s: Shapes, seed: number, rng: Rng)
   const studentLogp = new Float32Array(R * V);
   const teacherLogp = new Float32Array(R * V);
   maskedLogSoftmaxCpu(studentLogp, logits, masks, R, V);
-  maskedLogSoftmaxCpu(teacherLogp, logits.map((z) => z + 0.5 * rng.normal()), masks, R, V);
+  maskedLogSoftmaxCpu(
+    teacherLogp,
+    logits.map((z) => z + 0.5 * rng.normal()),
+    masks,
+    R,
+    V,
+  );
   const rowWeight = Float32Array.from({ length: R }, () => 0.1);
-  return { params, tokens, positions, x, xm, qkv, doutC, doutM, gathered, logits, masks, targets, lStudent, lossInputs, draws, studentLogp, teacherLogp, rowWeight };
+  return {
+    params,
+    tokens,
+    positions,
+    x,
+    xm,
+    qkv,
+    doutC,
+    doutM,
+    gathered,
+    logits,
+    masks,
+    targets,
+    lStudent,
+    lossInputs,
+    draws,
+    studentLogp,
+    teacherLogp,
+    rowWeight,
+  };
 }
 
 type Gpu = ReturnType<typeof uploadAll>;
@@ -218,29 +276,65 @@ async function forwardCases({ s, h, g, c, add, rows }: Ctx): Promise<Record<Matm
   const view = (off: number, n: number) => h.params.subarray(off, off + n);
   const causalPairs = B * NH * ((T * (T + 1)) / 2);
   const variantTotals: Record<MatmulVariant, number> = { naive: 0, vec4: 0, tiled: 0 };
-  await add('encoder_forward', N * C, (st) => encoderForward(st, g.outC, g.params, g.tokens, g.positions, N, C, o.wte, o.wpe), () => {
-    for (let b = 0; b < B; b++) encoderForwardCpu(c.out.subarray(b * T * C), h.tokens.subarray(b * T, b * T + T), h.params.subarray(o.wte), h.params.subarray(o.wpe), T, C);
-  });
-  await add('layernorm_forward', 7 * N * C, (st) => layernormForward(st, g.outC, g.stats, g.x, g.params, b0.ln1w, b0.ln1b, N, C, 1e-5), () =>
-    layernormForwardCpu(c.out, c.mean, c.rstd, h.x, view(b0.ln1w, C), view(b0.ln1b, C), N, C, 1e-5),
+  await add(
+    'encoder_forward',
+    N * C,
+    (st) => encoderForward(st, g.outC, g.params, g.tokens, g.positions, N, C, o.wte, o.wpe),
+    () => {
+      for (let b = 0; b < B; b++)
+        encoderForwardCpu(
+          c.out.subarray(b * T * C),
+          h.tokens.subarray(b * T, b * T + T),
+          h.params.subarray(o.wte),
+          h.params.subarray(o.wpe),
+          T,
+          C,
+        );
+    },
+  );
+  await add(
+    'layernorm_forward',
+    7 * N * C,
+    (st) => layernormForward(st, g.outC, g.stats, g.x, g.params, b0.ln1w, b0.ln1b, N, C, 1e-5),
+    () => layernormForwardCpu(c.out, c.mean, c.rstd, h.x, view(b0.ln1w, C), view(b0.ln1b, C), N, C, 1e-5),
   );
   for (const variant of MATMUL_VARIANTS) {
     const before = rows.length;
-    await add(`matmul_forward ${variant}, qkv ${N}x${C}x${3 * C}`, 2 * N * C * 3 * C, (st) => matmulForward(st, g.out3C, g.x, g.params, b0.qkvw, b0.qkvb, N, C, 3 * C, variant), () =>
-      matmulForwardCpu(c.out, h.x, view(b0.qkvw, 3 * C * C), view(b0.qkvb, 3 * C), N, C, 3 * C),
+    await add(
+      `matmul_forward ${variant}, qkv ${N}x${C}x${3 * C}`,
+      2 * N * C * 3 * C,
+      (st) => matmulForward(st, g.out3C, g.x, g.params, b0.qkvw, b0.qkvb, N, C, 3 * C, variant),
+      () => matmulForwardCpu(c.out, h.x, view(b0.qkvw, 3 * C * C), view(b0.qkvb, 3 * C), N, C, 3 * C),
     );
-    await add(`matmul_forward ${variant}, fc ${N}x${C}x${M}`, 2 * N * C * M, (st) => matmulForward(st, g.outM, g.x, g.params, b0.fcw, b0.fcb, N, C, M, variant), () =>
-      matmulForwardCpu(c.outM, h.x, view(b0.fcw, M * C), view(b0.fcb, M), N, C, M),
+    await add(
+      `matmul_forward ${variant}, fc ${N}x${C}x${M}`,
+      2 * N * C * M,
+      (st) => matmulForward(st, g.outM, g.x, g.params, b0.fcw, b0.fcb, N, C, M, variant),
+      () => matmulForwardCpu(c.outM, h.x, view(b0.fcw, M * C), view(b0.fcb, M), N, C, M),
     );
-    await add(`matmul_forward ${variant}, head ${R}x${C}x${V}`, 2 * R * C * V, (st) => matmulForward(st, g.outV, g.gathered, g.params, o.wte, null, R, C, V, variant), () =>
-      matmulForwardCpu(c.logits, h.gathered, view(o.wte, V * C), null, R, C, V),
+    await add(
+      `matmul_forward ${variant}, head ${R}x${C}x${V}`,
+      2 * R * C * V,
+      (st) => matmulForward(st, g.outV, g.gathered, g.params, o.wte, null, R, C, V, variant),
+      () => matmulForwardCpu(c.logits, h.gathered, view(o.wte, V * C), null, R, C, V),
     );
     variantTotals[variant] = rows.slice(before).reduce((t, r) => t + r.gpuMs, 0);
   }
-  await add('attention_forward', causalPairs * (4 * hs + 5), (st) => attentionForward(st, g.outC, g.att, g.qkv, g.seqs, B, T, T, C, NH), () => {
-    for (let b = 0; b < B; b++) attentionForwardCpu(c.out.subarray(b * T * C), c.att, h.qkv.subarray(b * T * 3 * C), 0, T, C, NH);
-  });
-  await add('gelu_forward', 15 * N * M, (st) => geluForward(st, g.outM, g.xm, N * M), () => geluForwardCpu(c.outM, h.xm, N * M));
+  await add(
+    'attention_forward',
+    causalPairs * (4 * hs + 5),
+    (st) => attentionForward(st, g.outC, g.att, g.qkv, g.seqs, B, T, T, C, NH),
+    () => {
+      for (let b = 0; b < B; b++)
+        attentionForwardCpu(c.out.subarray(b * T * C), c.att, h.qkv.subarray(b * T * 3 * C), 0, T, C, NH);
+    },
+  );
+  await add(
+    'gelu_forward',
+    15 * N * M,
+    (st) => geluForward(st, g.outM, g.xm, N * M),
+    () => geluForwardCpu(c.outM, h.xm, N * M),
+  );
   return variantTotals;
 }
 
@@ -250,50 +344,139 @@ async function backwardCases({ s, h, g, c, add }: Ctx): Promise<void> {
   const b0 = o.blocks[0];
   const view = (off: number, n: number) => h.params.subarray(off, off + n);
   const causalPairs = B * NH * ((T * (T + 1)) / 2);
-  await add('masked_log_softmax', 4 * R * V, (st) => maskedLogSoftmax(st, g.outV, g.logits, g.masks, R, V), () => maskedLogSoftmaxCpu(c.logits, h.logits, h.masks, R, V));
-  await add('probability_shift + seed_loss_coefficient', 40 * R, (st) => seedLoss(st, g.tokOut, g.lossIn, g.lStudent, R, lossCounts(h.lossInputs), HYPER), () => seedLossCpu(h.lStudent, h.lossInputs, HYPER));
-  await add('seed_logit_gradient', 3 * R * V, (st) => seedLogitGradient(st, g.outV, g.logits, g.masks, g.targets, g.tokOut, R, V), () => {
-    for (let r = 0; r < R; r++) {
-      for (let v = 0; v < V; v++) c.logits[r * V + v] = isAllowed(h.masks, r, words, v) ? -0.1 * Math.exp(h.logits[r * V + v]) : 0;
-      c.logits[r * V + h.targets[r]] += 0.1;
-    }
-  });
-  // Exact distillation (the seed-exact algorithms): the reverse KL of every scored row and its gradient on the row's logits.
-  await add('distil_divergence (reverse KL)', 6 * R * V, (st) => distilDivergence(st, g.divergence, g.studentLogp, g.teacherLogp, g.masks, g.rowWeight, R, V, 0), () =>
-    distilDivergenceCpu(c.divergence, h.studentLogp, h.teacherLogp, h.masks, R, V, 0),
+  await add(
+    'masked_log_softmax',
+    4 * R * V,
+    (st) => maskedLogSoftmax(st, g.outV, g.logits, g.masks, R, V),
+    () => maskedLogSoftmaxCpu(c.logits, h.logits, h.masks, R, V),
   );
-  await add('distil_logit_gradient (reverse KL)', 10 * R * V, (st) => distilLogitGradient(st, g.outV, g.studentLogp, g.teacherLogp, g.masks, g.rowWeight, R, V, 0), () =>
-    distilLogitGradientCpu(c.logits, h.studentLogp, h.teacherLogp, h.masks, h.rowWeight, R, V, 0),
+  await add(
+    'probability_shift + seed_loss_coefficient',
+    40 * R,
+    (st) => seedLoss(st, g.tokOut, g.lossIn, g.lStudent, R, lossCounts(h.lossInputs), HYPER),
+    () => seedLossCpu(h.lStudent, h.lossInputs, HYPER),
+  );
+  await add(
+    'seed_logit_gradient',
+    3 * R * V,
+    (st) => seedLogitGradient(st, g.outV, g.logits, g.masks, g.targets, g.tokOut, R, V),
+    () => {
+      for (let r = 0; r < R; r++) {
+        for (let v = 0; v < V; v++)
+          c.logits[r * V + v] = isAllowed(h.masks, r, words, v) ? -0.1 * Math.exp(h.logits[r * V + v]) : 0;
+        c.logits[r * V + h.targets[r]] += 0.1;
+      }
+    },
+  );
+  // Exact distillation (the seed-exact algorithms): the reverse KL of every scored row and its gradient on the row's logits.
+  await add(
+    'distil_divergence (reverse KL)',
+    6 * R * V,
+    (st) => distilDivergence(st, g.divergence, g.studentLogp, g.teacherLogp, g.masks, g.rowWeight, R, V, 0),
+    () => distilDivergenceCpu(c.divergence, h.studentLogp, h.teacherLogp, h.masks, R, V, 0),
+  );
+  await add(
+    'distil_logit_gradient (reverse KL)',
+    10 * R * V,
+    (st) => distilLogitGradient(st, g.outV, g.studentLogp, g.teacherLogp, g.masks, g.rowWeight, R, V, 0),
+    () => distilLogitGradientCpu(c.logits, h.studentLogp, h.teacherLogp, h.masks, h.rowWeight, R, V, 0),
   );
   for (const variant of ['naive', 'vec4'] as MatmulVariant[]) {
-    await add(`matmul_backward ${variant}, fc ${N}x${C}x${M}`, 4 * N * C * M, (st) => matmulBackward(st, g.outC, g.grads, g.doutM, g.x, g.params, b0.fcw, b0.fcb, N, C, M, variant), () =>
-      matmulBackwardCpu(c.out, c.grads, c.grads.subarray(b0.fcb), h.doutM, h.x, view(b0.fcw, M * C), N, C, M),
+    await add(
+      `matmul_backward ${variant}, fc ${N}x${C}x${M}`,
+      4 * N * C * M,
+      (st) => matmulBackward(st, g.outC, g.grads, g.doutM, g.x, g.params, b0.fcw, b0.fcb, N, C, M, variant),
+      () => matmulBackwardCpu(c.out, c.grads, c.grads.subarray(b0.fcb), h.doutM, h.x, view(b0.fcw, M * C), N, C, M),
     );
   }
-  await add('attention_backward', causalPairs * (8 * hs + 4), (st) => attentionBackward(st, g.out3C, g.dpre, g.doutC, g.qkv, g.att, B, T, C, NH), () => {
-    for (let b = 0; b < B; b++) {
-      attentionForwardCpu(c.out, c.att, h.qkv.subarray(b * T * 3 * C), 0, T, C, NH);
-      attentionBackwardCpu(c.out.subarray(0, 3 * T * C), h.doutC.subarray(b * T * C), h.qkv.subarray(b * T * 3 * C), c.att, T, C, NH);
-    }
-  });
-  await add('layernorm_backward', 14 * N * C, (st) => layernormBackward(st, g.outC2, g.grads, g.doutC, g.x, g.stats, g.params, b0.ln1w, b0.ln1b, N, C), () =>
-    layernormBackwardCpu(c.out, c.grads.subarray(b0.ln1w), c.grads.subarray(b0.ln1b), h.doutC, h.x, view(b0.ln1w, C), c.mean, c.rstd, N, C),
+  await add(
+    'attention_backward',
+    causalPairs * (8 * hs + 4),
+    (st) => attentionBackward(st, g.out3C, g.dpre, g.doutC, g.qkv, g.att, B, T, C, NH),
+    () => {
+      for (let b = 0; b < B; b++) {
+        attentionForwardCpu(c.out, c.att, h.qkv.subarray(b * T * 3 * C), 0, T, C, NH);
+        attentionBackwardCpu(
+          c.out.subarray(0, 3 * T * C),
+          h.doutC.subarray(b * T * C),
+          h.qkv.subarray(b * T * 3 * C),
+          c.att,
+          T,
+          C,
+          NH,
+        );
+      }
+    },
   );
-  await add('gelu_backward', 20 * N * M, (st) => geluBackward(st, g.outM, g.xm, g.doutM, N * M), () => geluBackwardCpu(c.outM, h.xm, h.doutM, N * M));
-  await add('encoder_backward', 2 * N * C, (st) => encoderBackward(st, g.grads, g.doutC, g.starts, g.order, N, T, C, V, o.wte, o.wpe), () => {
-    for (let b = 0; b < B; b++) encoderBackwardCpu(c.grads.subarray(o.wte), c.grads.subarray(o.wpe), h.doutC.subarray(b * T * C), h.tokens.subarray(b * T, b * T + T), T, C);
-  });
+  await add(
+    'layernorm_backward',
+    14 * N * C,
+    (st) => layernormBackward(st, g.outC2, g.grads, g.doutC, g.x, g.stats, g.params, b0.ln1w, b0.ln1b, N, C),
+    () =>
+      layernormBackwardCpu(
+        c.out,
+        c.grads.subarray(b0.ln1w),
+        c.grads.subarray(b0.ln1b),
+        h.doutC,
+        h.x,
+        view(b0.ln1w, C),
+        c.mean,
+        c.rstd,
+        N,
+        C,
+      ),
+  );
+  await add(
+    'gelu_backward',
+    20 * N * M,
+    (st) => geluBackward(st, g.outM, g.xm, g.doutM, N * M),
+    () => geluBackwardCpu(c.outM, h.xm, h.doutM, N * M),
+  );
+  await add(
+    'encoder_backward',
+    2 * N * C,
+    (st) => encoderBackward(st, g.grads, g.doutC, g.starts, g.order, N, T, C, V, o.wte, o.wpe),
+    () => {
+      for (let b = 0; b < B; b++)
+        encoderBackwardCpu(
+          c.grads.subarray(o.wte),
+          c.grads.subarray(o.wpe),
+          h.doutC.subarray(b * T * C),
+          h.tokens.subarray(b * T, b * T + T),
+          T,
+          C,
+        );
+    },
+  );
   const cm = new Float32Array(P);
   const cv = new Float32Array(P);
   const cParams = h.params.slice();
-  await add('grad_norm + adamw_update', 20 * P, (st) => {
-    gradNorm(st, g.state, g.partials, g.grads, P, 1);
-    adamwUpdate(st, g.params, g.grads, g.m, g.v, g.decay, g.state, P, ADAM, 1);
-  }, () => adamwCpu(cParams, c.grads, cm, cv, layout, ADAM, 1, clipScale(gradientNorm(c.grads), 1)));
+  await add(
+    'grad_norm + adamw_update',
+    20 * P,
+    (st) => {
+      gradNorm(st, g.state, g.partials, g.grads, P, 1);
+      adamwUpdate(st, g.params, g.grads, g.m, g.v, g.decay, g.state, P, ADAM, 1);
+    },
+    () => adamwCpu(cParams, c.grads, cm, cv, layout, ADAM, 1, clipScale(gradientNorm(c.grads), 1)),
+  );
   const sampleScratch = allocSampleScratch(V);
-  await add(`sample_token, ${S} streams`, 8 * S * V, (st) => sampleToken(st, g.sampled, g.sampledLogp, g.logits, g.masks, g.draws, S, V, 1), () => {
-    for (let r = 0; r < S; r++) sampleTokenCpu(h.logits.subarray(r * V, (r + 1) * V), h.masks.subarray(r * words, (r + 1) * words), V, 1, 0.5, sampleScratch);
-  });
+  await add(
+    `sample_token, ${S} streams`,
+    8 * S * V,
+    (st) => sampleToken(st, g.sampled, g.sampledLogp, g.logits, g.masks, g.draws, S, V, 1),
+    () => {
+      for (let r = 0; r < S; r++)
+        sampleTokenCpu(
+          h.logits.subarray(r * V, (r + 1) * V),
+          h.masks.subarray(r * words, (r + 1) * words),
+          V,
+          1,
+          0.5,
+          sampleScratch,
+        );
+    },
+  );
 }
 
 export interface KernelTimes {
@@ -325,10 +508,24 @@ export async function timeKernels(gpu: GpuRuntime, s: Shapes, h: HostData, reps:
  * One whole update, loss-backward on the batch then the optimizer step, on the CPU and on WebGPU with each
  * matmul variant: which variant trains fastest is measured on the adapter at hand.
  */
-export async function timeWholeUpdates(gpu: GpuRuntime, config: ModelConfig, s: Shapes, h: HostData, reps: number): Promise<Row[]> {
+export async function timeWholeUpdates(
+  gpu: GpuRuntime,
+  config: ModelConfig,
+  s: Shapes,
+  h: HostData,
+  reps: number,
+): Promise<Row[]> {
   const { B, T, N, R, words } = s;
-  const batch: TokenBatch = { nSeq: B, seqLen: T, tokens: h.tokens, targets: new Int32Array(N).fill(-1), masks: new Uint32Array(R * words) };
-  const scoredAt = Array.from({ length: N }, (_, i) => i).filter((i) => i % 4 === 3).slice(0, R);
+  const batch: TokenBatch = {
+    nSeq: B,
+    seqLen: T,
+    tokens: h.tokens,
+    targets: new Int32Array(N).fill(-1),
+    masks: new Uint32Array(R * words),
+  };
+  const scoredAt = Array.from({ length: N }, (_, i) => i)
+    .filter((i) => i % 4 === 3)
+    .slice(0, R);
   scoredAt.forEach((i, r) => (batch.targets[i] = h.targets[r]));
   batch.masks.set(h.masks);
   const update = async (backend: WebGpuBackend | CpuBackend) => {
@@ -344,7 +541,13 @@ export async function timeWholeUpdates(gpu: GpuRuntime, config: ModelConfig, s: 
   for (const variant of MATMUL_VARIANTS) {
     const web = new WebGpuBackend(gpu, config, h.params, { matmul: variant });
     try {
-      rows.push({ name: `whole update (loss-backward + AdamW, matmul ${variant})`, flop, gpuMs: await cpuMedian(runs, () => update(web)), gpuDeviceMs: null, cpuMs });
+      rows.push({
+        name: `whole update (loss-backward + AdamW, matmul ${variant})`,
+        flop,
+        gpuMs: await cpuMedian(runs, () => update(web)),
+        gpuDeviceMs: null,
+        cpuMs,
+      });
     } finally {
       web.dispose();
     }

@@ -31,7 +31,8 @@ const limits = LIMITS.benchKernels;
 
 export const command = defineCommand({
   name: 'bench kernels',
-  summary: 'WebGPU: round trips of a SEED update per stage, kernels vs the CPU reference, whole update per matmul variant, matmul vs tfjs-webgpu, fraction of the adapter peak',
+  summary:
+    'WebGPU: round trips of a SEED update per stage, kernels vs the CPU reference, whole update per matmul variant, matmul vs tfjs-webgpu, fraction of the adapter peak',
   description:
     "The host round trips of whole SEED updates on the WebGPU backend per stage, every WebGPU kernel on the model's real shapes against its CPU twin, one whole update " +
     "with each matmul variant, matmul_forward against tfjs-backend-webgpu's matmul on the same adapter, and each kernel's fraction of the adapter's own FMA peak. " +
@@ -39,12 +40,47 @@ export const command = defineCommand({
   options: {
     preset: presetOption({ default: 'tiny', description: 'the model whose shapes the kernels run on' }),
     seqs: { type: 'string', value: 'N', limit: limits.seqs, default: '4', description: 'sequences per batch' },
-    'seq-len': { type: 'string', value: 'N', limit: limits['seq-len'], default: '128', description: "tokens per sequence (at most the preset's context length)" },
-    reps: { type: 'string', value: 'N', limit: limits.reps, default: '5', description: 'timed repetitions of each kernel' },
-    seed: { type: 'string', value: 'S', limit: limits.seed, default: '1', description: 'the seed of the weights and the inputs' },
-    'update-presets': { type: 'string', choices: PRESET_NAMES, list: true, empty: 'none', default: SHIPPED_WARM_STARTS.household.join(','), description: 'presets whose whole SEED update is counted per stage (by default those that ship a warm start, which the update starts from)' },
-    hardware: { type: 'boolean', default: false, description: 'refuses a software adapter: an unattended run on a GPU machine must measure the GPU' },
-    adapter: { type: 'string', value: 'NAME', defaultText: "Dawn's high-performance choice", description: "the adapter by name as Dawn lists them (Dawn's adapter= option)" },
+    'seq-len': {
+      type: 'string',
+      value: 'N',
+      limit: limits['seq-len'],
+      default: '128',
+      description: "tokens per sequence (at most the preset's context length)",
+    },
+    reps: {
+      type: 'string',
+      value: 'N',
+      limit: limits.reps,
+      default: '5',
+      description: 'timed repetitions of each kernel',
+    },
+    seed: {
+      type: 'string',
+      value: 'S',
+      limit: limits.seed,
+      default: '1',
+      description: 'the seed of the weights and the inputs',
+    },
+    'update-presets': {
+      type: 'string',
+      choices: PRESET_NAMES,
+      list: true,
+      empty: 'none',
+      default: SHIPPED_WARM_STARTS.household.join(','),
+      description:
+        'presets whose whole SEED update is counted per stage (by default those that ship a warm start, which the update starts from)',
+    },
+    hardware: {
+      type: 'boolean',
+      default: false,
+      description: 'refuses a software adapter: an unattended run on a GPU machine must measure the GPU',
+    },
+    adapter: {
+      type: 'string',
+      value: 'NAME',
+      defaultText: "Dawn's high-performance choice",
+      description: "the adapter by name as Dawn lists them (Dawn's adapter= option)",
+    },
     out: outOption('the report'),
   },
 });
@@ -75,7 +111,17 @@ function parseKernelOptions(args: string[]): Options {
   const reps = numberOption(values.reps, 'reps', limits.reps);
   const seed = numberOption(values.seed, 'seed', limits.seed);
   const updatePresets = choiceList(values['update-presets'], 'update-presets', PRESET_NAMES, 'none');
-  return { preset, B, T, reps, seed, updatePresets, hardware: values.hardware === true, adapter: values.adapter, out: values.out };
+  return {
+    preset,
+    B,
+    T,
+    reps,
+    seed,
+    updatePresets,
+    hardware: values.hardware === true,
+    adapter: values.adapter,
+    out: values.out,
+  };
 }
 
 async function openGpu(adapter: string | undefined): Promise<GpuRuntime> {
@@ -91,15 +137,20 @@ export async function run(args: string[]): Promise<number> {
   const o = parseKernelOptions(args);
   const commit = sourceCommit();
   const config = presetConfig(o.preset, defaultTokenizer().vocabSize);
-  if (o.T > config.contextLength) throw new CliError(`--seq-len ${o.T} exceeds the context length ${config.contextLength}`, 2);
+  if (o.T > config.contextLength)
+    throw new CliError(`--seq-len ${o.T} exceeds the context length ${config.contextLength}`, 2);
   const s = shapesOf(config, o.B, o.T);
   const loadAtStart = loadavg()[0];
   const gpu = await openGpu(o.adapter);
   const software = isSoftwareAdapter(gpu.adapter);
-  process.stderr.write(`bench kernels: adapter ${formatAdapter(gpu.adapter)} (${software ? 'software' : 'hardware'}); ${o.preset} preset, ${s.B} x ${s.T} tokens, ${s.R} scored\n`);
+  process.stderr.write(
+    `bench kernels: adapter ${formatAdapter(gpu.adapter)} (${software ? 'software' : 'hardware'}); ${o.preset} preset, ${s.B} x ${s.T} tokens, ${s.R} scored\n`,
+  );
   if (o.hardware && software) {
     gpu.dispose();
-    throw new CliError(`--hardware: the adapter is ${formatAdapter(gpu.adapter)}, a software one; give Dawn the GPU's Vulkan driver (DEVELOPERS.md, WebGPU in Node)`);
+    throw new CliError(
+      `--hardware: the adapter is ${formatAdapter(gpu.adapter)}, a software one; give Dawn the GPU's Vulkan driver (DEVELOPERS.md, WebGPU in Node)`,
+    );
   }
   const updates: UpdateCost[] = [];
   for (const preset of o.updatePresets) {

@@ -4,15 +4,33 @@ import { describe, expect, it } from 'vitest';
 import type { AdapterReport } from '../../../backend/webgpu/device.ts';
 import { adapterLine, reportName } from './report.ts';
 
-const swiftshader: AdapterReport = { environment: 'node', vendor: 'google', architecture: 'swiftshader', device: 'swiftshader-device-subzero-', description: 'SwiftShader driver 5.0.0', isFallback: true };
-const h200: AdapterReport = { environment: 'node', vendor: 'nvidia', architecture: 'hopper', device: '', description: 'NVIDIA H200', isFallback: false };
+const swiftshader: AdapterReport = {
+  environment: 'node',
+  vendor: 'google',
+  architecture: 'swiftshader',
+  device: 'swiftshader-device-subzero-',
+  description: 'SwiftShader driver 5.0.0',
+  isFallback: true,
+};
+const h200: AdapterReport = {
+  environment: 'node',
+  vendor: 'nvidia',
+  architecture: 'hopper',
+  device: '',
+  description: 'NVIDIA H200',
+  isFallback: false,
+};
 
 describe('kernel report naming', () => {
   it('keeps kernels.md for software adapters and names a GPU report after the GPU', () => {
     expect(reportName(swiftshader)).toBe('kernels.md');
-    expect(reportName({ ...h200, description: 'llvmpipe (LLVM 15.0.6, 256 bits)', vendor: 'mesa', architecture: '' })).toBe('kernels.md');
+    expect(
+      reportName({ ...h200, description: 'llvmpipe (LLVM 15.0.6, 256 bits)', vendor: 'mesa', architecture: '' }),
+    ).toBe('kernels.md');
     expect(reportName(h200)).toBe('kernels-nvidia-hopper.md');
-    expect(reportName({ ...h200, vendor: 'amd', architecture: 'unknown', description: 'Radeon RX 7900 XTX' })).toBe('kernels-amd-radeon-rx-7900-xtx.md');
+    expect(reportName({ ...h200, vendor: 'amd', architecture: 'unknown', description: 'Radeon RX 7900 XTX' })).toBe(
+      'kernels-amd-radeon-rx-7900-xtx.md',
+    );
   });
 
   it('says whether the adapter is hardware', () => {

@@ -25,8 +25,15 @@ interface Results extends KernelTimes {
 /** The report's file: kernels.md for a software adapter, kernels-<vendor>-<architecture>.md beside it for a GPU. */
 export function reportName(adapter: AdapterReport): string {
   if (isSoftwareAdapter(adapter)) return 'kernels.md';
-  const name = [adapter.vendor, adapter.architecture === 'unknown' ? adapter.description : adapter.architecture].join(' ');
-  return `kernels-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'gpu'}.md`;
+  const name = [adapter.vendor, adapter.architecture === 'unknown' ? adapter.description : adapter.architecture].join(
+    ' ',
+  );
+  return `kernels-${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'gpu'
+  }.md`;
 }
 
 /** The adapter line: what ran the kernels, and whether this is a hardware measurement. */
@@ -45,20 +52,25 @@ function updateLines(updates: UpdateCost[]): string[] {
   return [
     '## Host round trips per SEED update',
     '',
-    'One whole update of `seed` (the preset\'s default settings, from its warm-start policy) on this adapter, stage by stage; the',
+    "One whole update of `seed` (the preset's default settings, from its warm-start policy) on this adapter, stage by stage; the",
     `last of ${updates[0].update + 1} updates, the first ones warming the pipelines and the buffer pool. Dispatches and compute passes are`,
     'encoded into one command buffer per submit; writes are queue.writeBuffer calls (each stage sends its uniforms and uploads in one);',
-    'readbacks are mapAsync calls. Waiting is the share of the stage\'s wall time spent inside mapAsync, popErrorScope and',
+    "readbacks are mapAsync calls. Waiting is the share of the stage's wall time spent inside mapAsync, popErrorScope and",
     'onSubmittedWorkDone. What each readback is for: rollout and skills read the sampled token and its log-prob per stream at each',
-    'decoding step (the environment and the skill grammar choose the next step\'s mask on the host); re-scoring reads l_skill, then',
+    "decoding step (the environment and the skill grammar choose the next step's mask on the host); re-scoring reads l_skill, then",
     'l_ref, once per call; loss-backward reads the per-token loss terms and the non-finite count once, at its end; the optimizer',
     'clips on the device and reads (norm, clip scale, finite flag). A batch over the activation budget runs its chunks of sequences',
-    'one after the other in the same submit. On a software adapter the GPU\'s work runs on the same CPU, so the waiting is mostly',
-    'the kernels\' own compute.',
+    "one after the other in the same submit. On a software adapter the GPU's work runs on the same CPU, so the waiting is mostly",
+    "the kernels' own compute.",
     '',
     ...updates.flatMap((u) => {
       const c: ModelConfig = presetConfig(u.preset, vocab);
-      return [`### ${u.preset} (d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads), ${u.tokens} response tokens, policy ${u.policy}`, '', ...updateTable(u), ''];
+      return [
+        `### ${u.preset} (d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads), ${u.tokens} response tokens, policy ${u.policy}`,
+        '',
+        ...updateTable(u),
+        '',
+      ];
     }),
   ];
 }
@@ -75,14 +87,24 @@ export function resultLines(r: Results): string[] {
         `${(row.cpuMs / row.gpuMs).toFixed(2)} | ${gflops(row.flop, row.gpuMs).toFixed(3)} | ${gflops(row.flop, row.cpuMs).toFixed(3)} | ${(gflops(row.flop, row.gpuMs) / r.peak).toFixed(4)} |`,
     ),
   ];
-  const tfjsTable = ['| matmul | ours (naive) ms | ours (vec4) ms | ours (tiled) ms | tfjs-webgpu ms | tfjs / best of ours |', '|---|---:|---:|---:|---:|---:|'];
+  const tfjsTable = [
+    '| matmul | ours (naive) ms | ours (vec4) ms | ours (tiled) ms | tfjs-webgpu ms | tfjs / best of ours |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
   for (const name of ['qkv', 'fc', 'head']) {
-    const ms = MATMUL_VARIANTS.map((v) => r.rows.find((row) => row.name.startsWith(`matmul_forward ${v}, ${name}`))!.gpuMs);
+    const ms = MATMUL_VARIANTS.map(
+      (v) => r.rows.find((row) => row.name.startsWith(`matmul_forward ${v}, ${name}`))!.gpuMs,
+    );
     const t = r.tfjs.ms[name];
-    tfjsTable.push(`| ${name} | ${ms.map((m) => m.toFixed(2)).join(' | ')} | ${t === undefined ? 'n/a' : t.toFixed(2)} | ${t === undefined ? 'n/a' : (t / Math.min(...ms)).toFixed(2)} |`);
+    tfjsTable.push(
+      `| ${name} | ${ms.map((m) => m.toFixed(2)).join(' | ')} | ${t === undefined ? 'n/a' : t.toFixed(2)} | ${t === undefined ? 'n/a' : (t / Math.min(...ms)).toFixed(2)} |`,
+    );
   }
   const forward = r.variantTotals;
-  const update = Object.fromEntries(MATMUL_VARIANTS.map((v, i) => [v, r.wholeUpdates[i].gpuMs])) as Record<MatmulVariant, number>;
+  const update = Object.fromEntries(MATMUL_VARIANTS.map((v, i) => [v, r.wholeUpdates[i].gpuMs])) as Record<
+    MatmulVariant,
+    number
+  >;
   const measured = fastest(update);
   const ms = (t: Record<MatmulVariant, number>) => MATMUL_VARIANTS.map((v) => `${v} ${t[v].toFixed(2)} ms`).join(', ');
   return [
@@ -95,14 +117,16 @@ export function resultLines(r: Results): string[] {
     ...table,
     '',
     timestamps
-      ? 'GPU-time: from timestamp queries around each dispatch in a pass of its own (implementations may coarsen them); the wall-clock column includes each stage\'s submit and completion.'
+      ? "GPU-time: from timestamp queries around each dispatch in a pass of its own (implementations may coarsen them); the wall-clock column includes each stage's submit and completion."
       : 'GPU-time: n/a, this adapter has no timestamp queries.',
     '',
     '## Matmul variant',
     '',
     `Matmul forward over the three shapes: ${ms(forward)}: ${fastest(forward)} is fastest.`,
     `Whole update: ${ms(update)}: ${measured} is fastest; the backend picks ${r.variant} on this adapter (preferredMatmul)` +
-      (measured === r.variant ? ', as measured.' : `, which this measurement contradicts: here ${measured} trains faster.`),
+      (measured === r.variant
+        ? ', as measured.'
+        : `, which this measurement contradicts: here ${measured} trains faster.`),
     '',
     ...tfjsTable,
     '',

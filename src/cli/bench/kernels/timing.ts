@@ -95,7 +95,11 @@ export interface TfjsResult {
 }
 
 /** tfjs-backend-webgpu's matMul (transposeB, as our [OC, C] weights) on the same shapes, or why it could not run. */
-export async function tfjsMatmuls(shapes: Record<string, [number, number, number]>, reps: number, rng: Rng): Promise<TfjsResult> {
+export async function tfjsMatmuls(
+  shapes: Record<string, [number, number, number]>,
+  reps: number,
+  rng: Rng,
+): Promise<TfjsResult> {
   const ms: Record<string, number> = {};
   try {
     const { loadNodeGpu } = await import('../../../backend/webgpu/node_gpu.ts');
@@ -126,7 +130,10 @@ export async function tfjsMatmuls(shapes: Record<string, [number, number, number
       a.dispose();
       w.dispose();
     }
-    return { ms, note: 'tfjs-core + tfjs-backend-webgpu 4.22.0 on the `webgpu` package\'s navigator.gpu (its own device on the same adapter); time per matMul includes one 4-byte-per-output readback amortised over the reps' };
+    return {
+      ms,
+      note: "tfjs-core + tfjs-backend-webgpu 4.22.0 on the `webgpu` package's navigator.gpu (its own device on the same adapter); time per matMul includes one 4-byte-per-output readback amortised over the reps",
+    };
   } catch (err) {
     return { ms, note: `tfjs-backend-webgpu did not run: ${err instanceof Error ? err.message : String(err)}` };
   }

@@ -38,14 +38,26 @@ export interface UpdateCost {
 }
 
 /** Runs `updates` SEED updates of `preset` on gpu and returns the cost of the last one, per stage. */
-export async function measureUpdates(gpu: GpuRuntime, preset: PresetName, seed: number, updates: number): Promise<UpdateCost> {
+export async function measureUpdates(
+  gpu: GpuRuntime,
+  preset: PresetName,
+  seed: number,
+  updates: number,
+): Promise<UpdateCost> {
   const tok = defaultTokenizer();
   const model = presetConfig(preset, tok.vocabSize);
   const warmStart = warmStartPath(preset);
   const fromCheckpoint = existsSync(warmStart);
   const params = fromCheckpoint ? (await readCheckpointFile(warmStart, tok)).params : initParameters(model, seed);
   const backend = new WebGpuBackend(gpu, model, params);
-  const trainer = new Trainer({ backend, tokenizer: tok, algo: 'seed', config: defaultConfig(preset), seed, world: householdRl(TINY) });
+  const trainer = new Trainer({
+    backend,
+    tokenizer: tok,
+    algo: 'seed',
+    config: defaultConfig(preset),
+    seed,
+    world: householdRl(TINY),
+  });
   try {
     let stages: StageCost[] = [];
     let tokens = 0;
@@ -62,7 +74,9 @@ export async function measureUpdates(gpu: GpuRuntime, preset: PresetName, seed: 
         }
         stages.push({ stage, wallMs: performance.now() - t0, counters });
       }
-      process.stderr.write(`  ${preset} update ${u + 1}/${updates}: ${stages.reduce((t, s) => t + s.wallMs, 0).toFixed(0)} ms\n`);
+      process.stderr.write(
+        `  ${preset} update ${u + 1}/${updates}: ${stages.reduce((t, s) => t + s.wallMs, 0).toFixed(0)} ms\n`,
+      );
     }
     const total: StageCost = {
       stage: 'update',

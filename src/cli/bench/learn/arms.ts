@@ -11,7 +11,10 @@ export function distils(algo: Algo): boolean {
  * The control that gives a distilling arm another game's skill of the same task type (the right kind of
  * advice, the wrong facts): what the arm must beat for the facts of its own game to carry credit.
  */
-export const CROSSGAME_CONTROL: Readonly<Partial<Record<Algo, Algo>>> = { seed: 'seed-crossgame', 'seed-exact': 'seed-exact-crossgame' };
+export const CROSSGAME_CONTROL: Readonly<Partial<Record<Algo, Algo>>> = {
+  seed: 'seed-crossgame',
+  'seed-exact': 'seed-exact-crossgame',
+};
 
 /**
  * The arm a control or ablation varies: a cross-game control its arm, the paper's seed the exact
@@ -40,7 +43,8 @@ export const ARM_NOTES: Readonly<Record<Algo, string>> = {
   seed: "the paper's SEED: GRPO plus the gated one-sample distillation term toward the policy given the trajectory's own hindsight skill.",
   'seed-exact':
     "exact hindsight distillation: at every decision position the student visited, the full-vocabulary divergence (reverse KL, or JSD with jsdAlpha) to the pre-update policy given the trajectory's own hindsight skill.",
-  'seed-exact-crossgame': "seed-exact distilling the teacher given another game's skill of the same task type (what transfers, without this game's facts).",
+  'seed-exact-crossgame':
+    "seed-exact distilling the teacher given another game's skill of the same task type (what transfers, without this game's facts).",
   'seed-crossgame': "seed with another game's skill of the same task type (the right kind of advice, the wrong facts).",
   'seed-annotator': "seed distilling from the rule-based annotator's faithful skills.",
   'seed-sibling': "seed with a sibling's skill of the same game (the same facts, another trajectory).",

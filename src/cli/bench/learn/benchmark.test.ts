@@ -25,7 +25,17 @@ function fakeRunner(fails: (j: Job) => boolean = () => false) {
     return jobs.map((job) => {
       if (fails(job)) return { job, error: 'exited with code 1' };
       const won = [job.algo === 'grpo' ? 0.5 : job.config.lambda, 0];
-      return { job, result: fakeResult(job.algo, job.seed, won, { lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight, success_validation: job.kind === 'sweep' ? job.config.lambda : null, curve: [[32, won[0] / 2]], curve_won: [won] }) };
+      return {
+        job,
+        result: fakeResult(job.algo, job.seed, won, {
+          lr: job.config.lr,
+          lambda: job.config.lambda,
+          opid_weight: job.config.opidWeight,
+          success_validation: job.kind === 'sweep' ? job.config.lambda : null,
+          curve: [[32, won[0] / 2]],
+          curve_won: [won],
+        }),
+      };
     });
   };
   return { asked, run };
@@ -34,8 +44,28 @@ function fakeRunner(fails: (j: Job) => boolean = () => false) {
 describe('bench learn: the plan', () => {
   it('defaults to grpo and seed-exact with three controls, a lambda sweep on 2 seeds, one learning rate, within the budget', () => {
     const p = plan('--workers', '2');
-    expect([p.algos, p.controls, p.ablations, p.seeds, p.controlSeeds, p.lrs, p.lambdas, p.sweepSeeds, p.sweepUpdates, p.fractions]).toEqual([
-      ['grpo', 'seed-exact'], ['seed', 'seed-exact-crossgame', 'seed-crossgame'], [], 8, 3, [5e-4], [0.03, 0.1, 0.3], 2, 192, [],
+    expect([
+      p.algos,
+      p.controls,
+      p.ablations,
+      p.seeds,
+      p.controlSeeds,
+      p.lrs,
+      p.lambdas,
+      p.sweepSeeds,
+      p.sweepUpdates,
+      p.fractions,
+    ]).toEqual([
+      ['grpo', 'seed-exact'],
+      ['seed', 'seed-exact-crossgame', 'seed-crossgame'],
+      [],
+      8,
+      3,
+      [5e-4],
+      [0.03, 0.1, 0.3],
+      2,
+      192,
+      [],
     ]);
     expect(estimatePlan(p)).toBeLessThanOrEqual(DEFAULT_BUDGET_MINUTES * 60);
     const full = plan('--workers', '2', '--full');
@@ -45,9 +75,28 @@ describe('bench learn: the plan', () => {
     expect(estimatePlan(plan('--workers', '2', '--fractions', '0.25,0.5,1'))).toBeLessThanOrEqual(120 * 60);
   });
 
-  it('estimates the shop\'s benchmark from what its runs measured: an update about 11 times the household\'s', () => {
+  it("estimates the shop's benchmark from what its runs measured: an update about 11 times the household's", () => {
     // The shop's recorded benchmark (bench/learn_shop.md) ran 71.6 min on 2 workers.
-    const args = ['--algos', 'grpo,seed', '--controls', 'seed-crossgame', '--seeds', '8', '--control-seeds', '8', '--updates', '32', '--eval-every', '16', '--lambdas', '0.03,0.1,0.3', '--sweep-updates', '16', '--workers', '2'];
+    const args = [
+      '--algos',
+      'grpo,seed',
+      '--controls',
+      'seed-crossgame',
+      '--seeds',
+      '8',
+      '--control-seeds',
+      '8',
+      '--updates',
+      '32',
+      '--eval-every',
+      '16',
+      '--lambdas',
+      '0.03,0.1,0.3',
+      '--sweep-updates',
+      '16',
+      '--workers',
+      '2',
+    ];
     const shop = estimatePlan(plan(...args, '--env', 'shop'));
     expect(shop / 60).toBeGreaterThan(50);
     expect(shop / 60).toBeLessThan(90);
@@ -58,16 +107,24 @@ describe('bench learn: the plan', () => {
     const fixed = plan('--set', 'lambda=0.2', '--set', 'lr=1e-3');
     expect([fixed.lambdas, fixed.lrs, fixed.base.lambda, fixed.base.lr]).toEqual([[0.2], [1e-3], 0.2, 1e-3]);
     expect(plan('--lambdas', '0.05').base.lambda).toBe(0.05);
-    expect(() => plan('--set', 'lambda=0.2', '--lambdas', '0.1,0.3')).toThrow(/--set lambda=\.\.\. and --lambdas both give lambda/);
+    expect(() => plan('--set', 'lambda=0.2', '--lambdas', '0.1,0.3')).toThrow(
+      /--set lambda=\.\.\. and --lambdas both give lambda/,
+    );
     expect(() => plan('--sweep-seeds', '1')).toThrow(/--sweep-seeds must be at least 2 when sweeping/);
     expect(plan('--sweep-seeds', '1', '--lambdas', '0.1').sweepSeeds).toBe(1);
     expect(() => plan('--lambdas', '0.1,-1')).toThrow(CliError);
   });
 
-  it('runs the fractions without controls, and refuses the main benchmark\'s options with them', () => {
+  it("runs the fractions without controls, and refuses the main benchmark's options with them", () => {
     const p = plan('--fractions', '0.5,0.25,0.5');
     expect([p.fractions, p.controls]).toEqual([[0.25, 0.5], []]);
-    for (const extra of [['--controls', 'seed'], ['--control-seeds', '2'], ['--ablations', 'opid'], ['--record', 'r.json'], ['--full']]) {
+    for (const extra of [
+      ['--controls', 'seed'],
+      ['--control-seeds', '2'],
+      ['--ablations', 'opid'],
+      ['--record', 'r.json'],
+      ['--full'],
+    ]) {
       expect(() => plan('--fractions', '0.5', ...extra)).toThrow(/is for the main benchmark, not for --fractions/);
     }
     expect(() => plan('--fractions', '0')).toThrow(CliError);
@@ -77,43 +134,104 @@ describe('bench learn: the plan', () => {
 
 describe('bench learn: the runs', () => {
   it('runs the sweep, then every main run, control and ablation at its chosen settings, each curve from the warm start', async () => {
-    const p = { ...plan('--seeds', '2', '--control-seeds', '1', '--ablations', 'opid', '--updates', '4', '--lambdas', '0.1,0.3'), workers: 1 };
+    const p = {
+      ...plan('--seeds', '2', '--control-seeds', '1', '--ablations', 'opid', '--updates', '4', '--lambdas', '0.1,0.3'),
+      workers: 1,
+    };
     const { asked, run } = fakeRunner((j) => j.algo === 'grpo' && j.seed === 2);
     const o = await runPlan(p, run, quiet);
     expect(asked).toHaveLength(3);
     // opid's weight is swept like a lambda (every value scores alike here: the first is kept).
-    expect(asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.opidWeight}`)).toEqual([0.01, 0.1, 1].flatMap((w) => [`sweep opid 1000 ${w}`, `sweep opid 1001 ${w}`]));
+    expect(asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.opidWeight}`)).toEqual(
+      [0.01, 0.1, 1].flatMap((w) => [`sweep opid 1000 ${w}`, `sweep opid 1001 ${w}`]),
+    );
     expect(asked[2].find((j) => j.algo === 'opid')!.config.opidWeight).toBe(0.01);
     const main = asked[2].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.lambda}`);
     expect(main).toEqual([
-      'warmstart grpo 0 0.1', 'run grpo 1 0.1', 'run seed-exact 1 0.3', 'run grpo 2 0.1', 'run seed-exact 2 0.3',
-      'run seed 1 0.3', 'run seed-exact-crossgame 1 0.3', 'run seed-crossgame 1 0.3', 'run opid 1 0.3',
+      'warmstart grpo 0 0.1',
+      'run grpo 1 0.1',
+      'run seed-exact 1 0.3',
+      'run grpo 2 0.1',
+      'run seed-exact 2 0.3',
+      'run seed 1 0.3',
+      'run seed-exact-crossgame 1 0.3',
+      'run seed-crossgame 1 0.3',
+      'run opid 1 0.3',
     ]);
     expect(o.failed).toMatchObject([{ kind: 'run', algo: 'grpo', seed: 2 }]);
     expect(o.runs).toHaveLength(7);
-    expect(o.runs[0].curve).toEqual([[0, o.warm.success_unseen], [32, 0.25]]);
+    expect(o.runs[0].curve).toEqual([
+      [0, o.warm.success_unseen],
+      [32, 0.25],
+    ]);
     expect(o.runs[0].curve_won).toEqual([o.warm.won_unseen, [0.5, 0]]);
     expect(o.fractions).toEqual([]);
   });
 
   it('runs grpo and each distilling main arm at every fraction, on that share of the training games', async () => {
-    const p = { ...plan('--fractions', '0.25,0.5', '--algos', 'grpo,seed-exact,opid', '--seeds', '2', '--updates', '10', '--lambdas', '0.2'), workers: 1 };
+    const p = {
+      ...plan(
+        '--fractions',
+        '0.25,0.5',
+        '--algos',
+        'grpo,seed-exact,opid',
+        '--seeds',
+        '2',
+        '--updates',
+        '10',
+        '--lambdas',
+        '0.2',
+      ),
+      workers: 1,
+    };
     const { asked, run } = fakeRunner();
     const o = await runPlan(p, run, quiet);
     expect(asked).toHaveLength(1);
     expect(asked[0].slice(1).map((j) => `${j.algo} ${j.seed} ${j.config.trainGames}`)).toEqual([
-      'grpo 1 10', 'seed-exact 1 10', 'grpo 2 10', 'seed-exact 2 10', 'grpo 1 20', 'seed-exact 1 20', 'grpo 2 20', 'seed-exact 2 20',
+      'grpo 1 10',
+      'seed-exact 1 10',
+      'grpo 2 10',
+      'seed-exact 2 10',
+      'grpo 1 20',
+      'seed-exact 1 20',
+      'grpo 2 20',
+      'seed-exact 2 20',
     ]);
     expect(fractionGames(p, 0.25)).toBe(10);
-    expect(o.fractions.map((f) => [f.fraction, f.trainGames, f.runs.length])).toEqual([[0.25, 10, 4], [0.5, 20, 4]]);
+    expect(o.fractions.map((f) => [f.fraction, f.trainGames, f.runs.length])).toEqual([
+      [0.25, 10, 4],
+      [0.5, 20, 4],
+    ]);
     expect(o.runs).toEqual([]);
   });
 });
 
 describe('bench learn: in-process on the micro preset', () => {
   const micro = (args: string[]): LearnPlan => ({
-    ...plan('--updates', '2', '--sweep-updates', '1', '--eval-every', '1', '--eval-episodes', '2', '--eval-samples', '1', '--set', 'groupSize=2', '--set', 'tasksPerUpdate=2', '--set', 'maxSteps=3', '--set', 'history=3', ...args),
-    init: 'public/warmstart-micro.ckpt', preset: 'micro', workers: 1,
+    ...plan(
+      '--updates',
+      '2',
+      '--sweep-updates',
+      '1',
+      '--eval-every',
+      '1',
+      '--eval-episodes',
+      '2',
+      '--eval-samples',
+      '1',
+      '--set',
+      'groupSize=2',
+      '--set',
+      'tasksPerUpdate=2',
+      '--set',
+      'maxSteps=3',
+      '--set',
+      'history=3',
+      ...args,
+    ),
+    init: 'public/warmstart-micro.ckpt',
+    preset: 'micro',
+    workers: 1,
   });
   const inProcess = async (jobs: Job[]): Promise<JobOutcome[]> => {
     const out: JobOutcome[] = [];
@@ -121,14 +239,37 @@ describe('bench learn: in-process on the micro preset', () => {
     return out;
   };
   const outcome = (p: LearnPlan, o: Awaited<ReturnType<typeof runPlan>>) => ({
-    ...p, ...o, command: 'bench learn', commit: null, evalGames: evalGames(p.evalEpisodes, environmentOf(p.env ?? 'household')), wallSeconds: 1, estimatedSeconds: 1, full: false,
+    ...p,
+    ...o,
+    command: 'bench learn',
+    commit: null,
+    evalGames: evalGames(p.evalEpisodes, environmentOf(p.env ?? 'household')),
+    wallSeconds: 1,
+    estimatedSeconds: 1,
+    full: false,
   });
 
   it('sweeps lambda, runs every arm and writes a report with the areas, diagnostics and headline', async () => {
-    const p = micro(['--seeds', '1', '--control-seeds', '1', '--controls', 'seed-exact-crossgame', '--lambdas', '0.1,1']);
+    const p = micro([
+      '--seeds',
+      '1',
+      '--control-seeds',
+      '1',
+      '--controls',
+      'seed-exact-crossgame',
+      '--lambdas',
+      '0.1,1',
+    ]);
     const o = await runPlan(p, inProcess, quiet);
-    expect(o.points.map((x) => [x.algo, x.value, x.seeds])).toEqual([['seed-exact', 0.1, [1000, 1001]], ['seed-exact', 1, [1000, 1001]]]);
-    expect(o.runs.map((r) => [r.algo, r.lambda])).toEqual([['grpo', p.base.lambda], ['seed-exact', o.settings.get('seed-exact')!.lambda], ['seed-exact-crossgame', o.settings.get('seed-exact')!.lambda]]);
+    expect(o.points.map((x) => [x.algo, x.value, x.seeds])).toEqual([
+      ['seed-exact', 0.1, [1000, 1001]],
+      ['seed-exact', 1, [1000, 1001]],
+    ]);
+    expect(o.runs.map((r) => [r.algo, r.lambda])).toEqual([
+      ['grpo', p.base.lambda],
+      ['seed-exact', o.settings.get('seed-exact')!.lambda],
+      ['seed-exact-crossgame', o.settings.get('seed-exact')!.lambda],
+    ]);
     const report = renderLearn(outcome(p, o));
     expect(report.headline).toMatch(/^Best distilling arm: seed-exact \(lambda (0\.1|1), lr 0\.0005\)/);
     expect(report.differences.map((d) => d.label)).toContain('seed-exact - seed-exact-crossgame');
@@ -140,7 +281,9 @@ describe('bench learn: in-process on the micro preset', () => {
   it('runs the data fractions and reports each with its differences', async () => {
     const p = micro(['--fractions', '0.5', '--seeds', '1', '--lambdas', '0.1']);
     const o = await runPlan(p, inProcess, quiet);
-    expect(o.fractions.map((f) => [f.fraction, f.trainGames, f.runs.map((r) => r.algo)])).toEqual([[0.5, 2, ['grpo', 'seed-exact']]]);
+    expect(o.fractions.map((f) => [f.fraction, f.trainGames, f.runs.map((r) => r.algo)])).toEqual([
+      [0.5, 2, ['grpo', 'seed-exact']],
+    ]);
     const report = renderFractions({ ...outcome(p, o), fractions: o.fractions });
     expect(report.markdown).toContain('| seed-exact at 0.5 - grpo at 0.5 | 1 |');
     expect(report.table).toContain('| 0.5 | 2 | seed-exact | 1 | 0.1 |');

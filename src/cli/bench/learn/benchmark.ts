@@ -10,7 +10,16 @@ import { CliError } from '../../cli_error.ts';
 import { distils } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import { estimateSeconds } from './pool.ts';
-import { chooseSettings, failedRun, type ArmSettings, type Chosen, type FailedRun, type MakeJob, type Runner, type SweepPlan } from './sweep.ts';
+import {
+  chooseSettings,
+  failedRun,
+  type ArmSettings,
+  type Chosen,
+  type FailedRun,
+  type MakeJob,
+  type Runner,
+  type SweepPlan,
+} from './sweep.ts';
 
 export interface LearnPlan extends SweepPlan {
   seeds: number;
@@ -47,11 +56,21 @@ export interface RunsOutcome extends Chosen {
 
 function jobMaker(plan: LearnPlan): MakeJob {
   return (kind, algo, seed, updates, config) => ({
-    kind, algo, seed, updates, config, init: plan.init, evalEvery: plan.evalEvery, evalEpisodes: plan.evalEpisodes, evalSamples: plan.evalSamples,
+    kind,
+    algo,
+    seed,
+    updates,
+    config,
+    init: plan.init,
+    evalEvery: plan.evalEvery,
+    evalEpisodes: plan.evalEpisodes,
+    evalSamples: plan.evalSamples,
     ...(plan.preset ? { preset: plan.preset } : {}),
     ...(plan.env && plan.env !== 'household' ? { env: plan.env } : {}),
     // A recorded benchmark keeps the episodes of each arm's first seed.
-    ...(plan.record && kind === 'run' ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(updates, plan.evalEvery) : [] } } : {}),
+    ...(plan.record && kind === 'run'
+      ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(updates, plan.evalEvery) : [] } }
+      : {}),
   });
 }
 
@@ -73,10 +92,16 @@ const configOf = (plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>, a: 
 /** The warm start's evaluation, then the runs of the main benchmark or of every fraction, tagged with their fraction. */
 function runJobs(plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>): { job: Job; fraction: number | null }[] {
   const job = jobMaker(plan);
-  const jobs: { job: Job; fraction: number | null }[] = [{ job: job('warmstart', 'grpo', 0, 0, plan.base), fraction: null }];
-  const add = (a: Algo, seed: number, fraction: number | null, config = configOf(plan, settings, a)) => jobs.push({ job: job('run', a, seed, plan.updates, config), fraction });
+  const jobs: { job: Job; fraction: number | null }[] = [
+    { job: job('warmstart', 'grpo', 0, 0, plan.base), fraction: null },
+  ];
+  const add = (a: Algo, seed: number, fraction: number | null, config = configOf(plan, settings, a)) =>
+    jobs.push({ job: job('run', a, seed, plan.updates, config), fraction });
   if (plan.fractions.length) {
-    for (const f of plan.fractions) for (let s = 1; s <= plan.seeds; s++) for (const a of fractionArms(plan.algos)) add(a, s, f, { ...configOf(plan, settings, a), trainGames: fractionGames(plan, f) });
+    for (const f of plan.fractions)
+      for (let s = 1; s <= plan.seeds; s++)
+        for (const a of fractionArms(plan.algos))
+          add(a, s, f, { ...configOf(plan, settings, a), trainGames: fractionGames(plan, f) });
     return jobs;
   }
   for (let s = 1; s <= plan.seeds; s++) for (const a of plan.algos) add(a, s, null);
@@ -86,21 +111,42 @@ function runJobs(plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>): { j
 }
 
 /** The plan whose arms' settings are chosen: the data fractions run only grpo and the main arms that distil. */
-const sweptPlan = (plan: LearnPlan): LearnPlan => (plan.fractions.length ? { ...plan, algos: fractionArms(plan.algos) } : plan);
+const sweptPlan = (plan: LearnPlan): LearnPlan =>
+  plan.fractions.length ? { ...plan, algos: fractionArms(plan.algos) } : plan;
 
 /** The estimated wall seconds of the whole plan: its sweeps, one after the other, then its runs. */
 export function estimatePlan(whole: LearnPlan): number {
   const plan = sweptPlan(whole);
   const job = jobMaker(plan);
   const seeds = Array.from({ length: plan.sweepSeeds }, (_, i) => SWEEP_SEED + i);
-  const sweep = (arms: Algo[], values: number[]) => arms.flatMap((a) => values.flatMap(() => seeds.map((s) => job('sweep', a, s, plan.sweepUpdates, plan.base))));
+  const sweep = (arms: Algo[], values: number[]) =>
+    arms.flatMap((a) => values.flatMap(() => seeds.map((s) => job('sweep', a, s, plan.sweepUpdates, plan.base))));
   const lr = plan.lrs.length > 1 ? sweep(plan.algos, plan.lrs) : [];
   const lambda = plan.lambdas.length > 1 ? sweep(plan.algos.filter(distils), plan.lambdas) : [];
   const arms = [...plan.algos, ...plan.controls, ...plan.ablations];
-  const opidWeight = plan.opidWeights.length > 1 ? sweep(arms.filter((a) => a === 'opid'), plan.opidWeights) : [];
-  const settings = new Map(arms.map((a) => [a, { lr: plan.lrs[0], lambda: plan.base.lambda, opidWeight: plan.base.opidWeight, how: { lr: '', lambda: '', opidWeight: '' } }]));
+  const opidWeight =
+    plan.opidWeights.length > 1
+      ? sweep(
+          arms.filter((a) => a === 'opid'),
+          plan.opidWeights,
+        )
+      : [];
+  const settings = new Map(
+    arms.map((a) => [
+      a,
+      {
+        lr: plan.lrs[0],
+        lambda: plan.base.lambda,
+        opidWeight: plan.base.opidWeight,
+        how: { lr: '', lambda: '', opidWeight: '' },
+      },
+    ]),
+  );
   const runs = runJobs(plan, settings).map((j) => j.job);
-  return [lr, lambda, opidWeight, runs].reduce((t, jobs) => t + (jobs.length ? estimateSeconds(jobs, plan.workers) : 0), 0);
+  return [lr, lambda, opidWeight, runs].reduce(
+    (t, jobs) => t + (jobs.length ? estimateSeconds(jobs, plan.workers) : 0),
+    0,
+  );
 }
 
 /** Chooses the settings, then runs the main benchmark or the fractions. */
@@ -108,13 +154,19 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
   const chosen = await chooseSettings(sweptPlan(plan), jobMaker(plan), run, log);
   const jobs = runJobs(plan, chosen.settings);
   const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
-  log(`${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`);
+  log(
+    `${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`,
+  );
   const outcomes = await run(jobs.map((j) => j.job));
   const warm = outcomes[0].result;
   if (!warm) throw new CliError(`the warm start's evaluation failed: ${outcomes[0].error}`);
   const failed: FailedRun[] = [...chosen.failed];
   const runs: JobResult[] = [];
-  const fractions: FractionRuns[] = plan.fractions.map((fraction) => ({ fraction, trainGames: fractionGames(plan, fraction), runs: [] }));
+  const fractions: FractionRuns[] = plan.fractions.map((fraction) => ({
+    fraction,
+    trainGames: fractionGames(plan, fraction),
+    runs: [],
+  }));
   outcomes.slice(1).forEach((o, i) => {
     if (!o.result) return void failed.push(failedRun(o.job, o.error));
     // Every curve starts at the warm start: its success and, per game, its outcomes.

@@ -23,7 +23,12 @@ export function diagnosticsTable(rows: readonly AlgoRow[]): string {
 
 /** Per arm, per metric of MEAN_METRICS, its mean over updates and seeds (null when no run had one): for learn.json. */
 export function diagnosticsJson(rows: readonly AlgoRow[]): Record<string, Record<string, number | null>> {
-  return Object.fromEntries(rows.map((r) => [r.algo, Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, Number.isFinite(r.metrics[k]) ? r.metrics[k] : null]))]));
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.algo,
+      Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, Number.isFinite(r.metrics[k]) ? r.metrics[k] : null])),
+    ]),
+  );
 }
 
 /**

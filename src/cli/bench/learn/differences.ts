@@ -37,7 +37,8 @@ function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): 
   // ablations): the paper's seed as a control is compared with seed-exact, not seed-exact with it.
   ran.forEach((x, i) => {
     const varied = controlledArm(x);
-    if (x !== 'grpo' && distils(varied) && ran.indexOf(varied) >= 0 && ran.indexOf(varied) < i && !has(varied, x)) pairs.push([varied, x]);
+    if (x !== 'grpo' && distils(varied) && ran.indexOf(varied) >= 0 && ran.indexOf(varied) < i && !has(varied, x))
+      pairs.push([varied, x]);
   });
   return pairs;
 }
@@ -45,12 +46,24 @@ function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): 
 const MEASURES = ['seen', 'unseen', 'auc'] as const satisfies readonly Measure[];
 
 /** Every difference of the report, its intervals drawn from `rng` in the order of the pairs (seen, unseen, area). */
-export function differences(arms: readonly Algo[], runs: readonly JobResult[], warm: JobResult, clusters: SplitClusters, rng: Rng): Difference[] {
+export function differences(
+  arms: readonly Algo[],
+  runs: readonly JobResult[],
+  warm: JobResult,
+  clusters: SplitClusters,
+  rng: Rng,
+): Difference[] {
   const of = (a: Algo) => runs.filter((r) => r.algo === a);
   return differencePairs(arms, (a) => of(a).length > 0).map(([a, b]) => {
     const side = (measure: Measure) => {
-      const other = b === 'warm start' ? (measure === 'seen' ? warm.won_seen : warm.won_unseen) : scoresBySeed(of(b), measure);
-      return clusterBootstrap(scoresBySeed(of(a), measure), other, clusters[measure === 'seen' ? 'seen' : 'unseen'], rng);
+      const other =
+        b === 'warm start' ? (measure === 'seen' ? warm.won_seen : warm.won_unseen) : scoresBySeed(of(b), measure);
+      return clusterBootstrap(
+        scoresBySeed(of(a), measure),
+        other,
+        clusters[measure === 'seen' ? 'seen' : 'unseen'],
+        rng,
+      );
     };
     const [seen, unseen, auc] = MEASURES.map(side);
     return { label: `${a} - ${b}`, a, b, seen, unseen, auc };
@@ -68,7 +81,10 @@ export function differenceTable(diffs: readonly Difference[]): string {
   return [
     '| difference | seeds | eval-seen points [95% CI] | eval-unseen points [95% CI] | eval-unseen area under the curve, points [95% CI] |',
     '|---|---|---|---|---|',
-    ...diffs.map((d) => `| ${d.label} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.seen)} | ${differenceCell(d.unseen)} | ${differenceCell(d.auc)} |`),
+    ...diffs.map(
+      (d) =>
+        `| ${d.label} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.seen)} | ${differenceCell(d.unseen)} | ${differenceCell(d.auc)} |`,
+    ),
   ].join('\n');
 }
 

@@ -13,8 +13,25 @@ import { CLUSTER_WORDS, layoutClusters, type EvalGame } from './games.ts';
 import { bestDistillingArm, verdict } from './headline.ts';
 import type { JobResult } from './job.ts';
 import { curveDigits, failureSection, provenanceLine, wonDigits } from './report.ts';
-import { AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, mean, pct, scoresBySeed, type Estimate } from './stats.ts';
-import { settingsJson, sweepSection, type ArmSettings, type FailedRun, type SweepPlan, type SweepPoint, type SweepRun } from './sweep.ts';
+import {
+  AREA_NOTE,
+  areaByGame,
+  BOOTSTRAP_REPLICATES,
+  clusterBootstrap,
+  mean,
+  pct,
+  scoresBySeed,
+  type Estimate,
+} from './stats.ts';
+import {
+  settingsJson,
+  sweepSection,
+  type ArmSettings,
+  type FailedRun,
+  type SweepPlan,
+  type SweepPoint,
+  type SweepRun,
+} from './sweep.ts';
 
 export interface FractionsOutcome extends SweepPlan {
   command: string;
@@ -48,25 +65,35 @@ export interface FractionDifference {
   auc: Estimate;
 }
 
-const label = (d: Pick<FractionDifference, 'a' | 'aFraction' | 'b' | 'bFraction'>) => `${d.a} at ${d.aFraction} - ${d.b} at ${d.bFraction}`;
+const label = (d: Pick<FractionDifference, 'a' | 'aFraction' | 'b' | 'bFraction'>) =>
+  `${d.a} at ${d.aFraction} - ${d.b} at ${d.bFraction}`;
 const interval = (e: Estimate) => `${pct(e.value)} [${pct(e.ci[0])}, ${pct(e.ci[1])}]`;
 
 /**
  * Per fraction, each distilling arm against grpo at that fraction; then each distilling arm at every smaller
  * fraction against grpo at the largest. Paired by seed (the seeds both ran), over eval-unseen's layouts.
  */
-export function fractionDifferences(fractions: readonly FractionRuns[], clusters: number[][], rng: Rng): FractionDifference[] {
+export function fractionDifferences(
+  fractions: readonly FractionRuns[],
+  clusters: number[][],
+  rng: Rng,
+): FractionDifference[] {
   const of = (f: FractionRuns, a: Algo) => f.runs.filter((r) => r.algo === a);
   const compare = (a: Algo, fa: FractionRuns, fb: FractionRuns): FractionDifference => {
-    const side = (measure: 'unseen' | 'auc') => clusterBootstrap(scoresBySeed(of(fa, a), measure), scoresBySeed(of(fb, 'grpo'), measure), clusters, rng);
+    const side = (measure: 'unseen' | 'auc') =>
+      clusterBootstrap(scoresBySeed(of(fa, a), measure), scoresBySeed(of(fb, 'grpo'), measure), clusters, rng);
     return { a, aFraction: fa.fraction, b: 'grpo', bFraction: fb.fraction, unseen: side('unseen'), auc: side('auc') };
   };
   const ran = (f: FractionRuns) => [...new Set(f.runs.map((r) => r.algo))].filter(distils);
   const diffs: FractionDifference[] = [];
   for (const f of fractions) if (of(f, 'grpo').length) for (const a of ran(f)) diffs.push(compare(a, f, f));
-  const largest = fractions.reduce<FractionRuns | null>((m, f) => (m === null || f.fraction > m.fraction ? f : m), null);
+  const largest = fractions.reduce<FractionRuns | null>(
+    (m, f) => (m === null || f.fraction > m.fraction ? f : m),
+    null,
+  );
   if (largest && of(largest, 'grpo').length) {
-    for (const f of fractions) if (f.fraction < largest.fraction) for (const a of ran(f)) diffs.push(compare(a, f, largest));
+    for (const f of fractions)
+      if (f.fraction < largest.fraction) for (const a of ran(f)) diffs.push(compare(a, f, largest));
   }
   return diffs;
 }
@@ -97,11 +124,19 @@ function fractionsHeadline(o: FractionsOutcome, diffs: readonly FractionDifferen
   if (!mine.length) return `Best distilling arm: ${best.algo} (${best.why}); no GRPO runs to compare it with.`;
   return [
     `Best distilling arm: ${best.algo}, ${best.why}. On eval-unseen, paired by seed:`,
-    ...mine.map((d) => `${label(d)}: final success ${differenceCell(d.unseen)} points, ${verdict(d.unseen)}; area under the curve ${differenceCell(d.auc)}, ${verdict(d.auc)}.`),
+    ...mine.map(
+      (d) =>
+        `${label(d)}: final success ${differenceCell(d.unseen)} points, ${verdict(d.unseen)}; area under the curve ${differenceCell(d.auc)}, ${verdict(d.auc)}.`,
+    ),
   ].join(' ');
 }
 
-export function renderFractions(o: FractionsOutcome): { markdown: string; json: object; headline: string; table: string } {
+export function renderFractions(o: FractionsOutcome): {
+  markdown: string;
+  json: object;
+  headline: string;
+  table: string;
+} {
   const rng = new Rng(hashString('bench/learn/fractions/bootstrap'));
   const clusters = layoutClusters(o.evalGames.unseen);
   const table = fractionTable(o, clusters, rng);
@@ -110,7 +145,19 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
   const base: TrainConfig = o.base;
   const tasks = o.updates * base.tasksPerUpdate;
   const settings = settingsJson(o.settings);
-  const configHash = hashString(JSON.stringify({ base, settings, fractions: o.fractions.map((f) => f.fraction), seeds: o.seeds, updates: o.updates, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, evalSamples: o.evalSamples, init: o.init }))
+  const configHash = hashString(
+    JSON.stringify({
+      base,
+      settings,
+      fractions: o.fractions.map((f) => f.fraction),
+      seeds: o.seeds,
+      updates: o.updates,
+      evalEvery: o.evalEvery,
+      evalEpisodes: o.evalEpisodes,
+      evalSamples: o.evalSamples,
+      init: o.init,
+    }),
+  )
     .toString(16)
     .padStart(8, '0');
   const runs = o.fractions.flatMap((f) => f.runs);
@@ -134,7 +181,10 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
     '',
     '| difference | seeds | eval-unseen points [95% CI] | area under the curve, points [95% CI] |',
     '|---|---|---|---|',
-    ...diffs.map((d) => `| ${label(d)} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.unseen)} | ${differenceCell(d.auc)} |`),
+    ...diffs.map(
+      (d) =>
+        `| ${label(d)} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.unseen)} | ${differenceCell(d.auc)} |`,
+    ),
     '',
     '## Runs that failed or were refused',
     '',
@@ -157,13 +207,31 @@ export function renderFractions(o: FractionsOutcome): { markdown: string; json: 
   const json = {
     headline: head,
     fractions: o.fractions.map((f) => ({
-      fraction: f.fraction, train_games: f.trainGames,
+      fraction: f.fraction,
+      train_games: f.trainGames,
       runs: f.runs.map((r) => ({
-        algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_unseen: r.success_unseen, auc_unseen: mean(areaByGame(r.curve, r.curve_won)), curve: r.curve,
-        wall_s: Number(r.wall_s.toFixed(1)), metric_means: r.metric_means, won_unseen: wonDigits(r.won_unseen, o.evalSamples), curve_won_unseen: curveDigits(r, o.evalSamples),
+        algo: r.algo,
+        seed: r.seed,
+        lr: r.lr,
+        lambda: r.lambda,
+        success_unseen: r.success_unseen,
+        auc_unseen: mean(areaByGame(r.curve, r.curve_won)),
+        curve: r.curve,
+        wall_s: Number(r.wall_s.toFixed(1)),
+        metric_means: r.metric_means,
+        won_unseen: wonDigits(r.won_unseen, o.evalSamples),
+        curve_won_unseen: curveDigits(r, o.evalSamples),
       })),
     })),
-    differences: diffs.map((d) => ({ a: d.a, a_fraction: d.aFraction, b: d.b, b_fraction: d.bFraction, seeds: d.unseen.seeds, unseen: side(d.unseen), auc: side(d.auc) })),
+    differences: diffs.map((d) => ({
+      a: d.a,
+      a_fraction: d.aFraction,
+      b: d.b,
+      b_fraction: d.bFraction,
+      seeds: d.unseen.seeds,
+      unseen: side(d.unseen),
+      auc: side(d.auc),
+    })),
     eval_games: o.evalGames.unseen,
     eval_samples: o.evalSamples,
     warmstart: { success_unseen: o.warm.success_unseen, won_unseen: wonDigits(o.warm.won_unseen, o.evalSamples) },

@@ -16,11 +16,15 @@ describe('bench learn: the eval games', () => {
         expect(g.type).toBe(scenes[split][i].task.type);
         const [room, pool, index] = g.layout.split('/');
         expect([room, pool]).toEqual([scenes[split][i].room, split === 'seen' ? 'train' : 'unseen']);
-        expect(roomLayout(scenes[split][i].room, pool as 'train' | 'unseen', Number(index), TINY).map((r) => r.name)).toEqual(scenes[split][i].receptacles.map((r) => r.name));
+        expect(
+          roomLayout(scenes[split][i].room, pool as 'train' | 'unseen', Number(index), TINY).map((r) => r.name),
+        ).toEqual(scenes[split][i].receptacles.map((r) => r.name));
       });
     }
     expect(evalGames(5, householdEnvironment(TINY)).seen).toEqual(games.seen.slice(0, 5));
-    expect(layoutId({ room: 'kitchen', receptacles: roomLayout('kitchen', 'unseen', 3, TINY) }, TINY)).toBe('kitchen/unseen/3');
+    expect(layoutId({ room: 'kitchen', receptacles: roomLayout('kitchen', 'unseen', 3, TINY) }, TINY)).toBe(
+      'kitchen/unseen/3',
+    );
   });
 
   it('groups games by layout, in order of their first game', () => {
@@ -30,7 +34,18 @@ describe('bench learn: the eval games', () => {
 
   it("a run plays the games in that order, and reports corr(Delta, advantage) and seed-crossgame's skill sources", async () => {
     const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 3, maxSteps: 3, history: 3 };
-    const job = { kind: 'run', algo: 'seed-crossgame', seed: 1, updates: 2, config, init: 'public/warmstart-micro.ckpt', evalEvery: 1, evalEpisodes: 3, evalSamples: 1, preset: 'micro' } as const;
+    const job = {
+      kind: 'run',
+      algo: 'seed-crossgame',
+      seed: 1,
+      updates: 2,
+      config,
+      init: 'public/warmstart-micro.ckpt',
+      evalEvery: 1,
+      evalEpisodes: 3,
+      evalSamples: 1,
+      preset: 'micro',
+    } as const;
     const r = await runJob(job);
     const games = evalGames(3, householdEnvironment(TINY));
     expect(r.won_seen).toHaveLength(games.seen.length);

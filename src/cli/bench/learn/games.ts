@@ -15,7 +15,10 @@ export interface EvalGame {
 /** How a report names a world's clusters of games, and what a cluster shares. */
 export const CLUSTER_WORDS: Readonly<Record<EnvironmentName, { plural: string; shared: string }>> = {
   household: { plural: 'room layouts', shared: 'games of one room share what makes them easy or hard' },
-  shop: { plural: 'type and attribute combinations', shared: 'games of one combination share what makes them easy or hard' },
+  shop: {
+    plural: 'type and attribute combinations',
+    shared: 'games of one combination share what makes them easy or hard',
+  },
 };
 
 /** A report's file name in a world: the household's keeps its name, the shop's adds the world ("learn_shop"). */

@@ -19,7 +19,11 @@ export interface BestArm {
  * The main distilling arm of best mean validation success at its chosen settings (the lambda sweep's, else the
  * learning-rate sweep's); without a sweep the only main distilling arm, or the first given. Null when none.
  */
-export function bestDistillingArm(algos: readonly Algo[], settings: ReadonlyMap<Algo, ArmSettings>, points: readonly SweepPoint[]): BestArm | null {
+export function bestDistillingArm(
+  algos: readonly Algo[],
+  settings: ReadonlyMap<Algo, ArmSettings>,
+  points: readonly SweepPoint[],
+): BestArm | null {
   const candidates = algos.filter(distils);
   if (!candidates.length) return null;
   const param = points.some((p) => p.param === 'lambda') ? 'lambda' : 'lr';
@@ -30,10 +34,15 @@ export function bestDistillingArm(algos: readonly Algo[], settings: ReadonlyMap<
   });
   if (scored.length) {
     const best = scored.reduce((b, s) => (s.validation > b.validation ? s : b));
-    const others = scored.length > 1 ? `, the best of ${scored.map((s) => `${s.algo} ${pct(s.validation)}%`).join(', ')}` : '';
+    const others =
+      scored.length > 1 ? `, the best of ${scored.map((s) => `${s.algo} ${pct(s.validation)}%`).join(', ')}` : '';
     return { ...best, why: `${pct(best.validation)}% on the validation games at its chosen ${param}${others}` };
   }
-  return { algo: candidates[0], validation: null, why: candidates.length > 1 ? 'no sweep ran: the first distilling arm given' : 'the only distilling main arm' };
+  return {
+    algo: candidates[0],
+    validation: null,
+    why: candidates.length > 1 ? 'no sweep ran: the first distilling arm given' : 'the only distilling main arm',
+  };
 }
 
 /** "ahead (interval above zero)", "behind (...)" or "not separable (interval includes zero)". */
@@ -45,7 +54,11 @@ export function verdict(e: Estimate): string {
 }
 
 /** The headline sentence, or why there is none. */
-export function headline(best: BestArm | null, settings: ReadonlyMap<Algo, ArmSettings>, diffs: readonly Difference[]): string {
+export function headline(
+  best: BestArm | null,
+  settings: ReadonlyMap<Algo, ArmSettings>,
+  diffs: readonly Difference[],
+): string {
   if (!best) return 'No main arm distils: no hindsight arm to compare with GRPO.';
   const s = settings.get(best.algo);
   const against = (b: Algo, name: string): string => {

@@ -7,8 +7,18 @@ import { runJob, type Job } from './job.ts';
 import { MEAN_METRIC_KEYS } from './update_means.ts';
 
 const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
-const job = (kind: Job['kind'], algo: Job['algo'], lambda: number): Job =>
-  ({ kind, algo, seed: 1, updates: 3, config: { ...config, lambda }, init: 'public/warmstart-micro.ckpt', evalEvery: 2, evalEpisodes: 3, evalSamples: 2, preset: 'micro' });
+const job = (kind: Job['kind'], algo: Job['algo'], lambda: number): Job => ({
+  kind,
+  algo,
+  seed: 1,
+  updates: 3,
+  config: { ...config, lambda },
+  init: 'public/warmstart-micro.ckpt',
+  evalEvery: 2,
+  evalEpisodes: 3,
+  evalSamples: 2,
+  preset: 'micro',
+});
 
 describe('bench learn: a job', () => {
   it('averages the update metrics over the updates that define them, and keeps each curve point per game', async () => {
@@ -22,7 +32,9 @@ describe('bench learn: a job', () => {
     expect(exact.curve).toHaveLength(2);
     expect(exact.curve_won).toHaveLength(2);
     expect(exact.curve_won[0]).toHaveLength(3);
-    exact.curve_won.forEach((won, i) => expect(won.reduce((a, b) => a + b, 0) / won.length).toBeCloseTo(exact.curve[i][1], 12));
+    exact.curve_won.forEach((won, i) =>
+      expect(won.reduce((a, b) => a + b, 0) / won.length).toBeCloseTo(exact.curve[i][1], 12),
+    );
     expect(exact.curve_won[1]).toEqual(exact.won_unseen);
     const grpo = await runJob(job('run', 'grpo', 0.3));
     expect(grpo.metric_means.meanDivergence).toBeNull();

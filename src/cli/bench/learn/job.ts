@@ -77,7 +77,14 @@ export interface JobResult extends UpdateMeans {
 }
 
 /** Success over `samples` independent sampling streams, and per game the fraction of its episodes won. */
-async function play<S>(env: Environment<S>, backend: Backend, tok: Tokenizer, config: TrainConfig, scenes: readonly S[], samples = 1): Promise<{ result: EvalResult; won: number[] }> {
+async function play<S>(
+  env: Environment<S>,
+  backend: Backend,
+  tok: Tokenizer,
+  config: TrainConfig,
+  scenes: readonly S[],
+  samples = 1,
+): Promise<{ result: EvalResult; won: number[] }> {
   const wins = new Array<number>(scenes.length).fill(0);
   const types: string[] = [];
   const flags: boolean[] = [];
@@ -105,10 +112,18 @@ export async function runJob(job: Job): Promise<JobResult> {
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes, env);
   const curve: [number, number][] = [];
   const curveWon: number[][] = [];
-  const record = job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
+  const record =
+    job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
   if (job.kind !== 'warmstart') {
-    const trainer = new Trainer({ backend, tokenizer: tok, algo: job.algo, config: job.config, seed: job.seed, world: rlWorldOf(env) });
+    const trainer = new Trainer({
+      backend,
+      tokenizer: tok,
+      algo: job.algo,
+      config: job.config,
+      seed: job.seed,
+      world: rlWorldOf(env),
+    });
     // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
     // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {
@@ -123,16 +138,36 @@ export async function runJob(job: Job): Promise<JobResult> {
         const unseen = point ? point.result.success : NaN;
         curve.push([trainer.episodes, unseen]);
         curveWon.push(point ? point.won : []);
-        if (record && !last) record.curve.push([trainer.updates, trainer.episodes, (await play(env, backend, tok, job.config, seenScenes)).result.success, unseen]);
+        if (record && !last)
+          record.curve.push([
+            trainer.updates,
+            trainer.episodes,
+            (await play(env, backend, tok, job.config, seenScenes)).result.success,
+            unseen,
+          ]);
       }
     }
   }
-  const common = { algo: job.algo, seed: job.seed, lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight };
+  const common = {
+    algo: job.algo,
+    seed: job.seed,
+    lr: job.config.lr,
+    lambda: job.config.lambda,
+    opid_weight: job.config.opidWeight,
+  };
   if (job.kind === 'sweep') {
     const validation = await play(env, backend, tok, job.config, cut(env.validationScenes()), job.evalSamples);
     return {
-      ...common, success_seen: NaN, success_unseen: NaN, success_validation: validation.result.success,
-      per_type: { seen: {}, unseen: {} }, curve, curve_won: curveWon, wall_s: (performance.now() - t0) / 1000, won_seen: [], won_unseen: [],
+      ...common,
+      success_seen: NaN,
+      success_unseen: NaN,
+      success_validation: validation.result.success,
+      per_type: { seen: {}, unseen: {} },
+      curve,
+      curve_won: curveWon,
+      wall_s: (performance.now() - t0) / 1000,
+      won_seen: [],
+      won_unseen: [],
       ...means.result(),
     };
   }
@@ -142,7 +177,8 @@ export async function runJob(job: Job): Promise<JobResult> {
     curve[curve.length - 1][1] = unseen.result.success;
     curveWon[curveWon.length - 1] = unseen.won;
   }
-  if (record && curve.length) record.curve.push([job.updates, curve[curve.length - 1][0], seen.result.success, unseen.result.success]);
+  if (record && curve.length)
+    record.curve.push([job.updates, curve[curve.length - 1][0], seen.result.success, unseen.result.success]);
   return {
     ...common,
     success_seen: seen.result.success,

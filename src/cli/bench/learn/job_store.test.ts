@@ -20,7 +20,15 @@ function setup(name: string) {
   const init = join(root, `${name}.init`);
   writeFileSync(init, 'weights');
   const job = (seed: number, algo: Job['algo'] = 'grpo'): Job => ({
-    kind: 'run', algo, seed, updates: 4, config: defaultConfig('tiny'), init, evalEvery: 2, evalEpisodes: 2, evalSamples: 1,
+    kind: 'run',
+    algo,
+    seed,
+    updates: 4,
+    config: defaultConfig('tiny'),
+    init,
+    evalEvery: 2,
+    evalEpisodes: 2,
+    evalSamples: 1,
   });
   return { dir, job };
 }
@@ -32,7 +40,9 @@ function recording(fails: (j: Job) => boolean = () => false) {
     asked.push(jobs);
     const out: JobOutcome[] = [];
     for (const job of jobs) {
-      const outcome: JobOutcome = fails(job) ? { job, error: 'exited with code 1' } : { job, result: fakeResult(job.algo, job.seed, [job.seed % 2, 1]) };
+      const outcome: JobOutcome = fails(job)
+        ? { job, error: 'exited with code 1' }
+        : { job, result: fakeResult(job.algo, job.seed, [job.seed % 2, 1]) };
       await onDone(outcome);
       out.push(outcome);
     }
@@ -97,12 +107,18 @@ describe('bench learn --resume: the store of finished runs', () => {
     expect(await JobStore.open(dir, { hash: 'abc1234', dirty: true }, false)).toBeNull();
     expect(await JobStore.open(dir, null, false)).toBeNull();
     await expect(JobStore.open(dir, { hash: 'abc1234', dirty: true }, true)).rejects.toThrow(CliError);
-    await expect(JobStore.open(dir, null, true)).rejects.toThrow(/--resume needs a clean git checkout: .*not a git checkout/);
+    await expect(JobStore.open(dir, null, true)).rejects.toThrow(
+      /--resume needs a clean git checkout: .*not a git checkout/,
+    );
   });
 
-  it("the report says how many runs an earlier invocation ran", () => {
+  it('the report says how many runs an earlier invocation ran', () => {
     const facts = { commit: CLEAN, wallSeconds: 90, workers: 2, estimatedSeconds: 600 };
-    expect(provenanceLine(facts, '0badc0de')).toMatch(/^Commit: abc1234; configuration hash 0badc0de; wall time 1\.5 min on \d+ cores \(2 workers; estimated 10\.0 min before it ran\)\.$/);
-    expect(provenanceLine({ ...facts, resumed: 7 }, '0badc0de')).toMatch(/\. 7 of the runs were taken from an earlier invocation of this command at this commit \(--resume\); their wall times in the table are those they took then\.$/);
+    expect(provenanceLine(facts, '0badc0de')).toMatch(
+      /^Commit: abc1234; configuration hash 0badc0de; wall time 1\.5 min on \d+ cores \(2 workers; estimated 10\.0 min before it ran\)\.$/,
+    );
+    expect(provenanceLine({ ...facts, resumed: 7 }, '0badc0de')).toMatch(
+      /\. 7 of the runs were taken from an earlier invocation of this command at this commit \(--resume\); their wall times in the table are those they took then\.$/,
+    );
   });
 });

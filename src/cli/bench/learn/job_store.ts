@@ -45,7 +45,11 @@ export class JobStore {
    */
   static async open(outDir: string, commit: SourceCommit | null, resume: boolean): Promise<JobStore | null> {
     if (!commit || commit.dirty) {
-      if (resume) throw new CliError(`--resume needs a clean git checkout: the kept runs are keyed by the commit that ran them, and ${commit ? 'this tree has uncommitted changes (outside bench/)' : 'this is not a git checkout'}`, 2);
+      if (resume)
+        throw new CliError(
+          `--resume needs a clean git checkout: the kept runs are keyed by the commit that ran them, and ${commit ? 'this tree has uncommitted changes (outside bench/)' : 'this is not a git checkout'}`,
+          2,
+        );
       return null;
     }
     const dir = join(outDir, JOB_STORE_DIR);
@@ -64,7 +68,12 @@ export class JobStore {
     if (!names.has(`${key}.json`)) return null;
     try {
       const stored = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as StoredRun;
-      if (JSON.stringify(stored.job) === JSON.stringify(job) && typeof stored.result === 'object' && stored.result !== null) return stored.result;
+      if (
+        JSON.stringify(stored.job) === JSON.stringify(job) &&
+        typeof stored.result === 'object' &&
+        stored.result !== null
+      )
+        return stored.result;
     } catch {
       // Unreadable (a file cut short): the run goes again.
     }
@@ -85,7 +94,10 @@ export class JobStore {
       }
       this.asked += jobs.length;
       this.resumed += found.size;
-      if (this.resume) log(`resumed ${found.size} of ${jobs.length} runs from ${this.dir}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`);
+      if (this.resume)
+        log(
+          `resumed ${found.size} of ${jobs.length} runs from ${this.dir}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`,
+        );
       const keep = async (outcome: JobOutcome) => {
         if (!outcome.result) return;
         const stored: StoredRun = { job: outcome.job, result: outcome.result };

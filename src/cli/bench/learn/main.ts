@@ -54,7 +54,8 @@ const DEFAULT_CONTROL_SEEDS = 3;
 
 export const command = defineCommand({
   name: 'bench learn',
-  summary: 'GRPO vs hindsight distillation from one warm start: success and area under the curve with 95% intervals, diagnostics, data fractions',
+  summary:
+    'GRPO vs hindsight distillation from one warm start: success and area under the curve with 95% intervals, diagnostics, data fractions',
   description:
     "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds 1..K, the controls seeds 1..K', the ablations " +
     "seed 1; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
@@ -62,45 +63,158 @@ export const command = defineCommand({
     `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
     'learn_fractions.md and learn_fractions.json instead.',
   options: {
-    worker: { type: 'string', value: 'JSON', defaultText: 'none', description: "runs one job given as JSON and prints its result (how the benchmark's child processes are started)" },
-    seeds: { type: 'string', value: 'K', limit: limits.seeds, defaultText: `${DEFAULT_SEEDS} (${FULL_SEEDS} with --full)`, description: 'seeds of each main arm (and of each arm at each fraction)' },
+    worker: {
+      type: 'string',
+      value: 'JSON',
+      defaultText: 'none',
+      description: "runs one job given as JSON and prints its result (how the benchmark's child processes are started)",
+    },
+    seeds: {
+      type: 'string',
+      value: 'K',
+      limit: limits.seeds,
+      defaultText: `${DEFAULT_SEEDS} (${FULL_SEEDS} with --full)`,
+      description: 'seeds of each main arm (and of each arm at each fraction)',
+    },
     updates: { type: 'string', value: 'N', limit: limits.updates, default: '192', description: 'updates per run' },
-    algos: { type: 'string', value: 'a,b', default: 'grpo,seed-exact', description: 'the main arms (algorithms, comma-separated)' },
+    algos: {
+      type: 'string',
+      value: 'a,b',
+      default: 'grpo,seed-exact',
+      description: 'the main arms (algorithms, comma-separated)',
+    },
     controls: {
-      type: 'string', value: 'a,b|none', defaultText: DEFAULT_CONTROLS,
+      type: 'string',
+      value: 'a,b|none',
+      defaultText: DEFAULT_CONTROLS,
       description: 'the controls, each at the settings of the arm it varies (none with --fractions)',
     },
-    'control-seeds': { type: 'string', value: 'K', limit: limits['control-seeds'], defaultText: String(DEFAULT_CONTROL_SEEDS), description: 'seeds of each control' },
-    ablations: { type: 'string', value: 'a,b|none', defaultText: 'none', description: 'ablations, one seed each at the settings of the arm they vary (seed-static, opid, seed-nogate)' },
-    set: { type: 'string', value: 'key=value', multiple: true, default: [], description: 'changes a training setting of every run (settings below); lr and lambda given here are not swept' },
-    lrs: { type: 'string', value: 'x,y', limit: limits.lrs, list: true, defaultText: '5e-4, or --set lr', description: 'learning rates: one for every arm, or a sweep of each main arm over several' },
-    lambdas: { type: 'string', value: 'x,y', limit: limits.lambdas, list: true, defaultText: `${DEFAULT_LAMBDAS}, or --set lambda`, description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)' },
+    'control-seeds': {
+      type: 'string',
+      value: 'K',
+      limit: limits['control-seeds'],
+      defaultText: String(DEFAULT_CONTROL_SEEDS),
+      description: 'seeds of each control',
+    },
+    ablations: {
+      type: 'string',
+      value: 'a,b|none',
+      defaultText: 'none',
+      description: 'ablations, one seed each at the settings of the arm they vary (seed-static, opid, seed-nogate)',
+    },
+    set: {
+      type: 'string',
+      value: 'key=value',
+      multiple: true,
+      default: [],
+      description: 'changes a training setting of every run (settings below); lr and lambda given here are not swept',
+    },
+    lrs: {
+      type: 'string',
+      value: 'x,y',
+      limit: limits.lrs,
+      list: true,
+      defaultText: '5e-4, or --set lr',
+      description: 'learning rates: one for every arm, or a sweep of each main arm over several',
+    },
+    lambdas: {
+      type: 'string',
+      value: 'x,y',
+      limit: limits.lambdas,
+      list: true,
+      defaultText: `${DEFAULT_LAMBDAS}, or --set lambda`,
+      description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)',
+    },
     'opid-weights': {
-      type: 'string', value: 'x,y', limit: limits['opid-weights'], list: true, defaultText: `${DEFAULT_OPID_WEIGHTS}, or --set opidWeight`,
+      type: 'string',
+      value: 'x,y',
+      limit: limits['opid-weights'],
+      list: true,
+      defaultText: `${DEFAULT_OPID_WEIGHTS}, or --set opidWeight`,
       description: "opid's weights of Delta swept when opid runs, as a main arm or an ablation (one value: no sweep)",
     },
-    'sweep-seeds': { type: 'string', value: 'K', limit: limits['sweep-seeds'], default: '2', description: 'seeds per value of a sweep (at least 2 when sweeping)' },
-    'sweep-updates': { type: 'string', value: 'N', limit: limits['sweep-updates'], defaultText: '--updates', description: 'updates per sweep run' },
-    full: { type: 'boolean', description: `${FULL_SEEDS} seeds per main arm and 3 per control: longer than the default's ${DEFAULT_BUDGET_MINUTES}-minute budget, and the report says so` },
-    fractions: {
-      type: 'string', value: 'f,g', limit: limits.fractions, list: true, defaultText: 'none',
-      description: 'instead of the main benchmark, grpo and each main distilling arm trained on these fractions of the training games (learn_fractions.md)',
+    'sweep-seeds': {
+      type: 'string',
+      value: 'K',
+      limit: limits['sweep-seeds'],
+      default: '2',
+      description: 'seeds per value of a sweep (at least 2 when sweeping)',
     },
-    'eval-every': { type: 'string', value: 'N', limit: limits['eval-every'], default: '16', description: 'a point of the curve every N updates' },
-    'eval-episodes': { type: 'string', value: 'N', limit: limits['eval-episodes'], default: '0', description: 'games per split of each evaluation (0: every game)' },
-    'eval-samples': { type: 'string', value: 'K', limit: limits['eval-samples'], default: '4', description: 'sampled episodes per game in the final evaluation (the curve takes one)' },
-    init: { type: 'string', value: 'FILE', defaultText: `${warmStartPath(PRESET)} (the shop: ${warmStartPath(PRESET, 'shop')})`, description: 'the warm start every run begins from' },
-    env: { ...ENV_OPTION, description: "the world the runs play (its tiny scale); the shop's report files are named learn_shop*, learn_fractions_shop*" },
-    workers: { type: 'string', value: 'W', limit: limits.workers, defaultText: 'the cores, at most 2', description: 'child processes running jobs at once' },
-    out: { type: 'string', value: 'DIR', defaultText: 'bench/', description: 'the directory of the report (a named run goes to bench/runs/<label>)' },
+    'sweep-updates': {
+      type: 'string',
+      value: 'N',
+      limit: limits['sweep-updates'],
+      defaultText: '--updates',
+      description: 'updates per sweep run',
+    },
+    full: {
+      type: 'boolean',
+      description: `${FULL_SEEDS} seeds per main arm and 3 per control: longer than the default's ${DEFAULT_BUDGET_MINUTES}-minute budget, and the report says so`,
+    },
+    fractions: {
+      type: 'string',
+      value: 'f,g',
+      limit: limits.fractions,
+      list: true,
+      defaultText: 'none',
+      description:
+        'instead of the main benchmark, grpo and each main distilling arm trained on these fractions of the training games (learn_fractions.md)',
+    },
+    'eval-every': {
+      type: 'string',
+      value: 'N',
+      limit: limits['eval-every'],
+      default: '16',
+      description: 'a point of the curve every N updates',
+    },
+    'eval-episodes': {
+      type: 'string',
+      value: 'N',
+      limit: limits['eval-episodes'],
+      default: '0',
+      description: 'games per split of each evaluation (0: every game)',
+    },
+    'eval-samples': {
+      type: 'string',
+      value: 'K',
+      limit: limits['eval-samples'],
+      default: '4',
+      description: 'sampled episodes per game in the final evaluation (the curve takes one)',
+    },
+    init: {
+      type: 'string',
+      value: 'FILE',
+      defaultText: `${warmStartPath(PRESET)} (the shop: ${warmStartPath(PRESET, 'shop')})`,
+      description: 'the warm start every run begins from',
+    },
+    env: {
+      ...ENV_OPTION,
+      description:
+        "the world the runs play (its tiny scale); the shop's report files are named learn_shop*, learn_fractions_shop*",
+    },
+    workers: {
+      type: 'string',
+      value: 'W',
+      limit: limits.workers,
+      defaultText: 'the cores, at most 2',
+      description: 'child processes running jobs at once',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'bench/',
+      description: 'the directory of the report (a named run goes to bench/runs/<label>)',
+    },
     resume: {
       type: 'boolean',
       description: `takes the runs an earlier invocation finished, kept in DIR/${JOB_STORE_DIR}/ by job, commit and init checkpoint, instead of running them again (needs a clean git checkout)`,
     },
     record: {
-      type: 'string', value: 'FILE', defaultText: 'none',
+      type: 'string',
+      value: 'FILE',
+      defaultText: 'none',
       description:
-        'also writes a record of the runs for the page to FILE (under 2 MB: every arm and seed\'s eval-seen and eval-unseen curves, the final figures with their intervals, ' +
+        "also writes a record of the runs for the page to FILE (under 2 MB: every arm and seed's eval-seen and eval-unseen curves, the final figures with their intervals, " +
         'and 2 episodes per arm at up to 4 evaluated updates with per-token Delta, gate and coefficient) and lists it in index.json beside FILE; the page shows the newest ' +
         'record of public/runs/. Each point of the curves then evaluates eval-seen too',
     },
@@ -115,7 +229,8 @@ function algoList(text: string, name: string): Algo[] {
   return text.split(',').map((s) => {
     const given = s.trim();
     const algo = currentAlgoName(given);
-    if (!isAlgo(algo)) throw new CliError(`--${name}: unknown algorithm ${quote(given)} (known: ${ALGOS.join(', ')})`, 2);
+    if (!isAlgo(algo))
+      throw new CliError(`--${name}: unknown algorithm ${quote(given)} (known: ${ALGOS.join(', ')})`, 2);
     if (algo !== given) process.stderr.write(`--${name}: ${given} is the former name of ${algo}: running ${algo}\n`);
     return algo;
   });
@@ -129,30 +244,50 @@ function setsKey(settings: readonly string[], key: string): boolean {
 /** What the options ask for, checked; no file is read. */
 export function readPlan(values: ReturnType<typeof parseOptions<typeof command.options>>['values']): LearnPlan {
   const full = values.full === true;
-  const fractions = values.fractions === undefined ? [] : [...new Set(numberList(values.fractions, 'fractions', limits.fractions))].sort((a, b) => a - b);
+  const fractions =
+    values.fractions === undefined
+      ? []
+      : [...new Set(numberList(values.fractions, 'fractions', limits.fractions))].sort((a, b) => a - b);
   if (fractions.length) {
     for (const name of ['controls', 'control-seeds', 'ablations', 'record', 'full'] as const) {
       if (values[name] !== undefined) {
-        throw new CliError(`--${name} is for the main benchmark, not for --fractions (grpo and each main distilling arm)`, 2);
+        throw new CliError(
+          `--${name} is for the main benchmark, not for --fractions (grpo and each main distilling arm)`,
+          2,
+        );
       }
     }
   }
   const seeds = numberOption(values.seeds, 'seeds', limits.seeds, full ? FULL_SEEDS : DEFAULT_SEEDS);
-  const controlSeeds = numberOption(values['control-seeds'], 'control-seeds', limits['control-seeds'], DEFAULT_CONTROL_SEEDS);
+  const controlSeeds = numberOption(
+    values['control-seeds'],
+    'control-seeds',
+    limits['control-seeds'],
+    DEFAULT_CONTROL_SEEDS,
+  );
   const updates = numberOption(values.updates, 'updates', limits.updates);
   const sweepUpdates = numberOption(values['sweep-updates'], 'sweep-updates', limits['sweep-updates'], updates);
   const sweepSeeds = numberOption(values['sweep-seeds'], 'sweep-seeds', limits['sweep-seeds']);
   const algos = algoList(values.algos!, 'algos');
-  const controls = fractions.length ? [] : algoList(values.controls ?? DEFAULT_CONTROLS, 'controls').filter((a) => !algos.includes(a));
-  const ablations = algoList(values.ablations ?? 'none', 'ablations').filter((a) => !algos.includes(a) && !controls.includes(a));
+  const controls = fractions.length
+    ? []
+    : algoList(values.controls ?? DEFAULT_CONTROLS, 'controls').filter((a) => !algos.includes(a));
+  const ablations = algoList(values.ablations ?? 'none', 'ablations').filter(
+    (a) => !algos.includes(a) && !controls.includes(a),
+  );
   const settings = values.set as string[];
   const env = (values.env ?? 'household') as EnvironmentName;
   // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
   const base = applySetOptions({ ...defaultConfig(PRESET), ...rlWorldOf(environmentOf(env)).trainDefaults }, settings);
   // A value given with --set is the one every arm runs at: it is not swept.
-  const swept = (key: 'lr' | 'lambda' | 'opidWeight', option: 'lrs' | 'lambdas' | 'opid-weights', fallback: string): number[] => {
+  const swept = (
+    key: 'lr' | 'lambda' | 'opidWeight',
+    option: 'lrs' | 'lambdas' | 'opid-weights',
+    fallback: string,
+  ): number[] => {
     if (setsKey(settings, key)) {
-      if (values[option] !== undefined) throw new CliError(`--set ${key}=... and --${option} both give ${key}: give one`, 2);
+      if (values[option] !== undefined)
+        throw new CliError(`--set ${key}=... and --${option} both give ${key}: give one`, 2);
       return [base[key]];
     }
     return [...new Set(numberList(values[option] ?? fallback, option, limits[option]))];
@@ -164,9 +299,25 @@ export function readPlan(values: ReturnType<typeof parseOptions<typeof command.o
   if (lrs.length === 1) base.lr = lrs[0];
   if (opidWeights.length === 1) base.opidWeight = opidWeights[0];
   const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].includes('opid');
-  if ((lrs.length > 1 || lambdas.length > 1 || opidSwept) && sweepSeeds < 2) throw new CliError(`--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`, 2);
+  if ((lrs.length > 1 || lambdas.length > 1 || opidSwept) && sweepSeeds < 2)
+    throw new CliError(
+      `--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`,
+      2,
+    );
   return {
-    algos, controls, ablations, base, lrs, lambdas, opidWeights, sweepSeeds, sweepUpdates, seeds, controlSeeds, updates, fractions,
+    algos,
+    controls,
+    ablations,
+    base,
+    lrs,
+    lambdas,
+    opidWeights,
+    sweepSeeds,
+    sweepUpdates,
+    seeds,
+    controlSeeds,
+    updates,
+    fractions,
     evalEvery: numberOption(values['eval-every'], 'eval-every', limits['eval-every']),
     evalEpisodes: numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']),
     evalSamples: numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']),
@@ -195,33 +346,52 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentOf(plan.env ?? 'household');
   await readCheckpointFile(plan.init, tokenizerOf(env));
   // A directory that cannot be made fails now, not after the runs.
-  if (values.out?.endsWith('.md')) throw new CliError(`--out names the directory of the report files, got ${quote(values.out)}`, 2);
+  if (values.out?.endsWith('.md'))
+    throw new CliError(`--out names the directory of the report files, got ${quote(values.out)}`, 2);
   await makeDir(outPath(values.out, '.'));
   const recordFile = values.record;
   if (recordFile !== undefined) await readRecordIndex(recordFile);
   const log = (s: string) => process.stderr.write(s + '\n');
   const commit = sourceCommit();
   const estimatedSeconds = estimatePlan(plan);
-  log(`estimated wall time: ${(estimatedSeconds / 60).toFixed(0)} min on ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`);
+  log(
+    `estimated wall time: ${(estimatedSeconds / 60).toFixed(0)} min on ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`,
+  );
   const store = await JobStore.open(outPath(values.out, '.'), commit, values.resume === true);
   const pool = (jobs: Job[], onDone?: Parameters<typeof runAll>[3]) => runAll(jobs, plan.workers, log, onDone);
   const t0 = performance.now();
   const outcome = await runPlan(plan, store ? store.runner(pool, log) : pool, log);
   const common = {
-    ...plan, command: commandLine('bench learn', args), commit, init: portablePath(plan.init), settings: outcome.settings, sweep: outcome.sweep, points: outcome.points,
-    failed: outcome.failed, warm: outcome.warm, evalGames: evalGames(plan.evalEpisodes, env), wallSeconds: (performance.now() - t0) / 1000, estimatedSeconds,
+    ...plan,
+    command: commandLine('bench learn', args),
+    commit,
+    init: portablePath(plan.init),
+    settings: outcome.settings,
+    sweep: outcome.sweep,
+    points: outcome.points,
+    failed: outcome.failed,
+    warm: outcome.warm,
+    evalGames: evalGames(plan.evalEpisodes, env),
+    wallSeconds: (performance.now() - t0) / 1000,
+    estimatedSeconds,
     resumed: store?.resumed ?? 0,
   };
   if (plan.fractions.length) {
     const report = renderFractions({ ...common, fractions: outcome.fractions });
     await writeOutput(outPath(values.out, `${reportName('learn_fractions', plan.env)}.md`), report.markdown);
-    await writeOutput(outPath(values.out, `${reportName('learn_fractions', plan.env)}.json`), JSON.stringify(report.json, null, 2) + '\n');
+    await writeOutput(
+      outPath(values.out, `${reportName('learn_fractions', plan.env)}.json`),
+      JSON.stringify(report.json, null, 2) + '\n',
+    );
     process.stdout.write(report.headline + '\n\n' + report.table + '\n');
   } else {
     const learn = { ...common, runs: outcome.runs, full: values.full === true };
     const report = renderLearn(learn);
     await writeOutput(outPath(values.out, `${reportName('learn', plan.env)}.md`), report.markdown);
-    await writeOutput(outPath(values.out, `${reportName('learn', plan.env)}.json`), JSON.stringify(report.json, null, 2) + '\n');
+    await writeOutput(
+      outPath(values.out, `${reportName('learn', plan.env)}.json`),
+      JSON.stringify(report.json, null, 2) + '\n',
+    );
     await writeOutput(outPath(values.out, `${reportName('learn_curve', plan.env)}.svg`), report.svg);
     if (recordFile !== undefined) {
       const bytes = await writeRecord(recordFile, buildRecord(learn, report, new Date()));
@@ -230,6 +400,9 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(report.headline + '\n\n' + report.table + '\n\n' + report.efficiency + '\n');
   }
   process.stderr.write(`warm start seen ${pct(outcome.warm.success_seen)}%\n`);
-  if (outcome.failed.length) process.stderr.write(`${outcome.failed.length} run${outcome.failed.length === 1 ? '' : 's'} failed: listed in the report\n`);
+  if (outcome.failed.length)
+    process.stderr.write(
+      `${outcome.failed.length} run${outcome.failed.length === 1 ? '' : 's'} failed: listed in the report\n`,
+    );
   return 0;
 }

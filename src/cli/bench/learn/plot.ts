@@ -16,7 +16,8 @@ export function curveSvg(series: Series[]): string {
   const yMax = Math.min(1, Math.max(0.1, ...all.map(([, y]) => y)) * 1.1);
   const x = (e: number) => m.l + (e / xMax) * (W - m.l - m.r);
   const y = (v: number) => H - m.b - (v / yMax) * (H - m.t - m.b);
-  const path = (c: [number, number][]) => c.map(([e, v], i) => `${i ? 'L' : 'M'}${x(e).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  const path = (c: [number, number][]) =>
+    c.map(([e, v], i) => `${i ? 'L' : 'M'}${x(e).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
@@ -41,6 +42,14 @@ export function curveSvg(series: Series[]): string {
 }
 
 export const COLORS: Record<string, string> = {
-  grpo: '#1f77b4', seed: '#d62728', 'seed-static': '#2ca02c', 'seed-sibling': '#9467bd', 'seed-crossgame': '#e377c2', 'seed-annotator': '#17becf',
-  opid: '#ff7f0e', 'seed-nogate': '#8c564b', 'seed-exact': '#332288', 'seed-exact-crossgame': '#882255',
+  grpo: '#1f77b4',
+  seed: '#d62728',
+  'seed-static': '#2ca02c',
+  'seed-sibling': '#9467bd',
+  'seed-crossgame': '#e377c2',
+  'seed-annotator': '#17becf',
+  opid: '#ff7f0e',
+  'seed-nogate': '#8c564b',
+  'seed-exact': '#332288',
+  'seed-exact-crossgame': '#882255',
 };

@@ -18,8 +18,16 @@ import type { Job, JobResult } from './job.ts';
  * whole rows.
  */
 const UPDATE_SECONDS: Record<Algo, number> = {
-  grpo: 0.49, seed: 0.8, 'seed-static': 0.72, 'seed-sibling': 0.79, 'seed-crossgame': 0.79, 'seed-annotator': 0.69, opid: 0.81, 'seed-nogate': 0.96,
-  'seed-exact': 1.4, 'seed-exact-crossgame': 1.4,
+  grpo: 0.49,
+  seed: 0.8,
+  'seed-static': 0.72,
+  'seed-sibling': 0.79,
+  'seed-crossgame': 0.79,
+  'seed-annotator': 0.69,
+  opid: 0.81,
+  'seed-nogate': 0.96,
+  'seed-exact': 1.4,
+  'seed-exact-crossgame': 1.4,
 };
 /**
  * What an update and an evaluation episode cost in each world, against the household's: a shop step is a
@@ -44,7 +52,11 @@ function games(evalEpisodes: number, world: EnvironmentName): { seen: number; un
   if (!counts) {
     const env = environmentOf(world);
     const cut = (n: number) => (evalEpisodes > 0 ? Math.min(evalEpisodes, n) : n);
-    counts = { seen: cut(env.evalCounts.seen), unseen: cut(env.evalCounts.unseen), validation: cut(env.validationScenes().length) };
+    counts = {
+      seen: cut(env.evalCounts.seen),
+      unseen: cut(env.evalCounts.unseen),
+      validation: cut(env.validationScenes().length),
+    };
     gameCounts.set(`${world}/${evalEpisodes}`, counts);
   }
   return counts;
@@ -72,14 +84,21 @@ export function estimateSeconds(jobs: readonly Job[], workers: number): number {
 }
 
 /** What became of a job: its result, or why it has none. */
-export type JobOutcome = { job: Job; result: JobResult; error?: undefined } | { job: Job; result?: undefined; error: string };
+export type JobOutcome =
+  | { job: Job; result: JobResult; error?: undefined }
+  | { job: Job; result?: undefined; error: string };
 
 /**
  * Runs jobs in child processes, at most `workers` at a time, longest first (so that no long run starts last
  * and leaves the other workers idle); `onDone` hears of each result as it comes (job_store.ts keeps it), and
  * the outcomes come back in the order given.
  */
-export async function runAll(jobs: Job[], workers: number, log: (s: string) => void, onDone: (outcome: JobOutcome) => Promise<void> = async () => {}): Promise<JobOutcome[]> {
+export async function runAll(
+  jobs: Job[],
+  workers: number,
+  log: (s: string) => void,
+  onDone: (outcome: JobOutcome) => Promise<void> = async () => {},
+): Promise<JobOutcome[]> {
   const outcomes: JobOutcome[] = new Array(jobs.length);
   const cost = jobSeconds;
   const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
@@ -89,12 +108,18 @@ export async function runAll(jobs: Job[], workers: number, log: (s: string) => v
     while (next < order.length) {
       const i = order[next++];
       const job = jobs[i];
-      const name = job.kind === 'warmstart' ? 'warm start' : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.algo === 'opid' ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
+      const name =
+        job.kind === 'warmstart'
+          ? 'warm start'
+          : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.algo === 'opid' ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
         const r = await runChild(job);
         outcomes[i] = { job, result: r };
         await onDone(outcomes[i]);
-        const scores = r.success_validation !== null ? `validation ${r.success_validation.toFixed(3)}` : `seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)}`;
+        const scores =
+          r.success_validation !== null
+            ? `validation ${r.success_validation.toFixed(3)}`
+            : `seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)}`;
         log(`[${++done}/${jobs.length}] ${name}: ${scores} (${r.wall_s.toFixed(0)} s)`);
       } catch (err) {
         outcomes[i] = { job, error: (err as Error).message };
@@ -108,14 +133,19 @@ export async function runAll(jobs: Job[], workers: number, log: (s: string) => v
 
 function runChild(job: Job): Promise<JobResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'bench', 'learn', '--worker', JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, process.argv[1], 'bench', 'learn', '--worker', JSON.stringify(job)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new CliError(`a benchmark run (${job.algo} seed ${job.seed}) exited with code ${code}`));
+      if (code !== 0)
+        return reject(new CliError(`a benchmark run (${job.algo} seed ${job.seed}) exited with code ${code}`));
       try {
         resolve(JSON.parse(out.trim().split('\n').pop()!) as JobResult);
       } catch {

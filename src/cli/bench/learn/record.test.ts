@@ -21,16 +21,35 @@ const GAMES = [
 
 function result(algo: Algo, seed: number, won: number[]): JobResult {
   const success = won.reduce((a, b) => a + b, 0) / won.length;
-  return fakeResult(algo, seed, won, { per_type: { seen: {}, unseen: {} }, curve: [[64, success]], curve_won: [won], wall_s: 1, recorded: { curve: [[2, 64, success, success]], episodes: [] } });
+  return fakeResult(algo, seed, won, {
+    per_type: { seen: {}, unseen: {} },
+    curve: [[64, success]],
+    curve_won: [won],
+    wall_s: 1,
+    recorded: { curve: [[2, 64, success, success]], episodes: [] },
+  });
 }
 
 function outcome(): LearnOutcome {
   return fakeOutcome(
-    [result('seed', 2, [1, 1]), result('grpo', 1, [0, 1]), result('seed', 1, [1, 0]), result('grpo', 2, [0, 0]), result('seed-sibling', 1, [1, 1])],
+    [
+      result('seed', 2, [1, 1]),
+      result('grpo', 1, [0, 1]),
+      result('seed', 1, [1, 0]),
+      result('grpo', 2, [0, 0]),
+      result('seed-sibling', 1, [1, 1]),
+    ],
     GAMES,
     {
-      command: 'npm run seed -- bench learn --updates 2 --record public/runs/r.json', commit: { hash: 'abc1234', dirty: false }, init: 'public/warmstart-tiny.ckpt',
-      controls: ['seed-sibling'], seeds: 2, evalEvery: 2, evalSamples: 1, warm: result('grpo', 0, [0, 1]), wallSeconds: 10,
+      command: 'npm run seed -- bench learn --updates 2 --record public/runs/r.json',
+      commit: { hash: 'abc1234', dirty: false },
+      init: 'public/warmstart-tiny.ckpt',
+      controls: ['seed-sibling'],
+      seeds: 2,
+      evalEvery: 2,
+      evalSamples: 1,
+      warm: result('grpo', 0, [0, 1]),
+      wallSeconds: 10,
     },
   );
 }
@@ -42,18 +61,35 @@ afterEach(async () => {
 });
 
 describe('bench learn --record', () => {
-  it('builds a record the page accepts: every arm and seed from the warm start, the report\'s intervals', () => {
+  it("builds a record the page accepts: every arm and seed from the warm start, the report's intervals", () => {
     const o = outcome();
     const report = renderLearn(o);
     const record = parseRecordedRun(JSON.stringify(buildRecord(o, report, new Date('2025-05-01T12:00:00Z'))));
-    expect(record).toMatchObject({ command: o.command, commit: 'abc1234', created: '2025-05-01T12:00:00.000Z', updates: 2, episodesPerUpdate: 32, warmstart: { seen: 0.5, unseen: 0.5 } });
-    expect(record.arms.map((a) => [a.algo, a.role, a.seeds.map((s) => s.seed)])).toEqual([['grpo', 'main', [1, 2]], ['seed', 'main', [1, 2]], ['seed-sibling', 'control', [1]]]);
-    expect(record.arms[1].seeds[0].curve).toEqual([[0, 0, 0.5, 0.5], [2, 64, 0.5, 0.5]]);
+    expect(record).toMatchObject({
+      command: o.command,
+      commit: 'abc1234',
+      created: '2025-05-01T12:00:00.000Z',
+      updates: 2,
+      episodesPerUpdate: 32,
+      warmstart: { seen: 0.5, unseen: 0.5 },
+    });
+    expect(record.arms.map((a) => [a.algo, a.role, a.seeds.map((s) => s.seed)])).toEqual([
+      ['grpo', 'main', [1, 2]],
+      ['seed', 'main', [1, 2]],
+      ['seed-sibling', 'control', [1]],
+    ]);
+    expect(record.arms[1].seeds[0].curve).toEqual([
+      [0, 0, 0.5, 0.5],
+      [2, 64, 0.5, 0.5],
+    ]);
     const seedRow = report.rows.find((r) => r.algo === 'seed')!;
     expect(record.arms[1].final.unseen.value).toBe(0.75);
     expect(record.arms[1].final.unseen.ci).toEqual(seedRow.unseenCi.map((x) => Math.round(x * 1e4) / 1e4));
     const diff = report.differences.find((d) => d.label === 'seed - grpo')!;
-    expect(record.differences.find((d) => d.a === 'seed' && d.b === 'grpo')?.seen.value).toBeCloseTo(diff.seen.value, 4);
+    expect(record.differences.find((d) => d.a === 'seed' && d.b === 'grpo')?.seen.value).toBeCloseTo(
+      diff.seen.value,
+      4,
+    );
   });
 
   it('writes the record and lists it in index.json beside it; a second record joins, the same name replaces', async () => {
@@ -64,7 +100,10 @@ describe('bench learn --record', () => {
     await writeRecord(join(dir, 'second.json'), { ...record, created: '2025-06-01T12:00:00.000Z' });
     await writeRecord(join(dir, 'first.json'), { ...record, created: '2025-07-01T12:00:00.000Z' });
     const index = checkRecordIndex(JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')));
-    expect(index.runs.map((r) => [r.file, r.created])).toEqual([['second.json', '2025-06-01T12:00:00.000Z'], ['first.json', '2025-07-01T12:00:00.000Z']]);
+    expect(index.runs.map((r) => [r.file, r.created])).toEqual([
+      ['second.json', '2025-06-01T12:00:00.000Z'],
+      ['first.json', '2025-07-01T12:00:00.000Z'],
+    ]);
     expect(parseRecordedRun(await readFile(join(dir, 'first.json'), 'utf8')).created).toBe('2025-07-01T12:00:00.000Z');
   });
 
@@ -72,21 +111,39 @@ describe('bench learn --record', () => {
     dir = await mkdtemp(join(tmpdir(), 'seed-record-'));
     expect(await readRecordIndex(join(dir, 'r.json'))).toEqual({ format: RECORD_INDEX_FORMAT, runs: [] });
     await writeFile(join(dir, 'index.json'), '{"runs": 3}');
-    await expect(readRecordIndex(join(dir, 'r.json'))).rejects.toThrow(/index\.json" is not an index of recorded runs \(the index's format is undefined/);
+    await expect(readRecordIndex(join(dir, 'r.json'))).rejects.toThrow(
+      /index\.json" is not an index of recorded runs \(the index's format is undefined/,
+    );
     await expect(readRecordIndex(join(dir, 'my record.json'))).rejects.toBeInstanceOf(CliError);
-    await expect(readRecordIndex(join(dir, 'r.txt'))).rejects.toThrow("--record names a .json file");
+    await expect(readRecordIndex(join(dir, 'r.txt'))).rejects.toThrow('--record names a .json file');
   });
 
   it('a recorded job evaluates both splits at each point of its curve and keeps its episodes at the updates given', async () => {
     const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
-    const job = { kind: 'run' as const, algo: 'seed' as const, seed: 1, updates: 2, config, init: 'public/warmstart-micro.ckpt', evalEvery: 1, evalEpisodes: 2, evalSamples: 1, preset: 'micro' as const };
+    const job = {
+      kind: 'run' as const,
+      algo: 'seed' as const,
+      seed: 1,
+      updates: 2,
+      config,
+      init: 'public/warmstart-micro.ckpt',
+      evalEvery: 1,
+      evalEpisodes: 2,
+      evalSamples: 1,
+      preset: 'micro' as const,
+    };
     const recorded = await runJob({ ...job, record: { episodeUpdates: [2] } });
     const plain = await runJob(job);
     expect(plain.recorded).toBeUndefined();
     // Recording changes nothing of the run's own figures.
     expect({ ...recorded, recorded: undefined, wall_s: 0 }).toEqual({ ...plain, wall_s: 0 });
-    expect(recorded.recorded!.curve.map(([u, e, , unseen]) => [u, e, unseen])).toEqual(recorded.curve.map(([e, unseen], i) => [i + 1, e, unseen]));
+    expect(recorded.recorded!.curve.map(([u, e, , unseen]) => [u, e, unseen])).toEqual(
+      recorded.curve.map(([e, unseen], i) => [i + 1, e, unseen]),
+    );
     expect(recorded.recorded!.curve[1][2]).toBe(recorded.success_seen);
-    expect(recorded.recorded!.episodes.map((e) => [e.algo, e.seed, e.update])).toEqual([['seed', 1, 2], ['seed', 1, 2]]);
+    expect(recorded.recorded!.episodes.map((e) => [e.algo, e.seed, e.update])).toEqual([
+      ['seed', 1, 2],
+      ['seed', 1, 2],
+    ]);
   });
 });

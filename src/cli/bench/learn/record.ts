@@ -29,7 +29,11 @@ const rate = (x: number | null) => (x === null ? null : r4(x));
 const interval = (value: number, ci: [number, number]): Interval => ({ value: r4(value), ci: [r4(ci[0]), r4(ci[1])] });
 
 export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date): RecordedRun {
-  const roles: [Algo, ArmRole][] = [...o.algos.map((a) => [a, 'main'] as [Algo, ArmRole]), ...o.controls.map((a) => [a, 'control'] as [Algo, ArmRole]), ...o.ablations.map((a) => [a, 'ablation'] as [Algo, ArmRole])];
+  const roles: [Algo, ArmRole][] = [
+    ...o.algos.map((a) => [a, 'main'] as [Algo, ArmRole]),
+    ...o.controls.map((a) => [a, 'control'] as [Algo, ArmRole]),
+    ...o.ablations.map((a) => [a, 'ablation'] as [Algo, ArmRole]),
+  ];
   const arms: RecordedArm[] = [];
   for (const [algo, role] of roles) {
     const runs = o.runs.filter((r) => r.algo === algo).sort((a, b) => a.seed - b.seed);
@@ -42,13 +46,17 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
       final: { seen: interval(row.seen, row.seenCi), unseen: interval(row.unseen, row.unseenCi) },
       seeds: runs.map((r) => ({
         seed: r.seed,
-        curve: [[0, 0, o.warm.success_seen, o.warm.success_unseen] as CurvePoint, ...(r.recorded?.curve ?? [])].map(([u, e, s, n]): CurvePoint => [u, e, rate(s), rate(n)]),
+        curve: [[0, 0, o.warm.success_seen, o.warm.success_unseen] as CurvePoint, ...(r.recorded?.curve ?? [])].map(
+          ([u, e, s, n]): CurvePoint => [u, e, rate(s), rate(n)],
+        ),
         final: { seen: r4(r.success_seen), unseen: r4(r.success_unseen) },
       })),
     });
   }
   const order = (a: Algo) => roles.findIndex(([x]) => x === a);
-  const episodes = o.runs.flatMap((r) => r.recorded?.episodes ?? []).sort((a, b) => order(a.algo) - order(b.algo) || a.update - b.update);
+  const episodes = o.runs
+    .flatMap((r) => r.recorded?.episodes ?? [])
+    .sort((a, b) => order(a.algo) - order(b.algo) || a.update - b.update);
   return {
     format: RECORD_FORMAT,
     version: RECORD_VERSION,
@@ -62,7 +70,13 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     evalGames: { seen: o.evalGames.seen.length, unseen: o.evalGames.unseen.length },
     warmstart: { seen: r4(o.warm.success_seen), unseen: r4(o.warm.success_unseen) },
     arms,
-    differences: report.differences.map((d) => ({ a: d.a, b: d.b, seeds: d.unseen.seeds, seen: interval(d.seen.value, d.seen.ci), unseen: interval(d.unseen.value, d.unseen.ci) })),
+    differences: report.differences.map((d) => ({
+      a: d.a,
+      b: d.b,
+      seeds: d.unseen.seeds,
+      seen: interval(d.seen.value, d.seen.ci),
+      unseen: interval(d.unseen.value, d.unseen.ci),
+    })),
     episodes,
   };
 }
@@ -77,7 +91,8 @@ function indexPath(file: string): string {
  */
 export async function readRecordIndex(file: string): Promise<RecordIndex> {
   const name = basename(file);
-  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*\.json$/.test(name)) throw new CliError(`--record names a .json file of letters, digits, '.', '_' and '-', got ${quote(name)}`, 2);
+  if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*\.json$/.test(name))
+    throw new CliError(`--record names a .json file of letters, digits, '.', '_' and '-', got ${quote(name)}`, 2);
   const path = indexPath(file);
   let text: string;
   try {
@@ -89,7 +104,10 @@ export async function readRecordIndex(file: string): Promise<RecordIndex> {
   try {
     return checkRecordIndex(JSON.parse(text));
   } catch (err) {
-    throw new CliError(`${quote(path)} is not an index of recorded runs (${(err as Error).message}): fix or remove it`, 2);
+    throw new CliError(
+      `${quote(path)} is not an index of recorded runs (${(err as Error).message}): fix or remove it`,
+      2,
+    );
   }
 }
 
@@ -97,7 +115,8 @@ export async function readRecordIndex(file: string): Promise<RecordIndex> {
 export async function writeRecord(file: string, record: RecordedRun): Promise<number> {
   const text = JSON.stringify(record) + '\n';
   const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_RECORD_BYTES) throw new CliError(`the record would take ${bytes} bytes, over the ${MAX_RECORD_BYTES}-byte budget: not written`);
+  if (bytes > MAX_RECORD_BYTES)
+    throw new CliError(`the record would take ${bytes} bytes, over the ${MAX_RECORD_BYTES}-byte budget: not written`);
   const index = await readRecordIndex(file);
   const name = basename(file);
   const runs = index.runs.filter((r) => r.file !== name);

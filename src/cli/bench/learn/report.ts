@@ -12,10 +12,29 @@ import { CLUSTER_WORDS, layoutClusters, reportName, type EvalGame } from './game
 import { bestDistillingArm, headline } from './headline.ts';
 import { PRESET, type JobResult } from './job.ts';
 import { COLORS, curveSvg } from './plot.ts';
-import { algoRow, AREA_NOTE, areaByGame, BOOTSTRAP_REPLICATES, clusterBootstrap, dataEfficiency, mean, meanCurve, pct, type AlgoRow, type SplitClusters } from './stats.ts';
+import {
+  algoRow,
+  AREA_NOTE,
+  areaByGame,
+  BOOTSTRAP_REPLICATES,
+  clusterBootstrap,
+  dataEfficiency,
+  mean,
+  meanCurve,
+  pct,
+  type AlgoRow,
+  type SplitClusters,
+} from './stats.ts';
 import { ARM_NOTES, distils } from './arms.ts';
 import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
-import { settingsJson, sweepSection, type ArmSettings, type FailedRun, type SweepPoint, type SweepRun } from './sweep.ts';
+import {
+  settingsJson,
+  sweepSection,
+  type ArmSettings,
+  type FailedRun,
+  type SweepPoint,
+  type SweepRun,
+} from './sweep.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {
@@ -96,16 +115,28 @@ export function wonDigits(won: number[], samples: number): string {
 const interval = (ci: [number, number]) => `[${pct(ci[0])}, ${pct(ci[1])}]`;
 const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 
-function mainTable(warm: JobResult, rows: AlgoRow[], settings: ReadonlyMap<Algo, ArmSettings>, clusters: SplitClusters, rng: Rng): string {
+function mainTable(
+  warm: JobResult,
+  rows: AlgoRow[],
+  settings: ReadonlyMap<Algo, ArmSettings>,
+  clusters: SplitClusters,
+  rng: Rng,
+): string {
   const warmCi = (won: number[], c: number[][]) => interval(clusterBootstrap(new Map([[0, won]]), null, c, rng).ci);
   const unseen = `${pct(warm.success_unseen)} ${warmCi(warm.won_unseen, clusters.unseen)}`;
-  const lambda = (a: Algo) => (distils(a) ? String(settings.get(a)?.lambda ?? 'n/a') : a === 'opid' ? `opid weight ${settings.get(a)?.opidWeight ?? 'n/a'}` : '-');
+  const lambda = (a: Algo) =>
+    distils(a)
+      ? String(settings.get(a)?.lambda ?? 'n/a')
+      : a === 'opid'
+        ? `opid weight ${settings.get(a)?.opidWeight ?? 'n/a'}`
+        : '-';
   return [
     '| algorithm | seeds | lr | lambda or OPID weight | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
     '|---|---|---|---|---|---|---|---|',
     `| warm start | - | - | - | ${pct(warm.success_seen)} ${warmCi(warm.won_seen, clusters.seen)} | ${unseen} | ${unseen} | - |`,
     ...rows.map(
-      (r) => `| ${r.algo} | ${r.seeds} | ${r.lr} | ${lambda(r.algo)} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.auc)} ${interval(r.aucCi)} | ${fixed(r.wall, 0)} |`,
+      (r) =>
+        `| ${r.algo} | ${r.seeds} | ${r.lr} | ${lambda(r.algo)} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.auc)} ${interval(r.aucCi)} | ${fixed(r.wall, 0)} |`,
     ),
   ].join('\n');
 }
@@ -115,7 +146,10 @@ function typeTable(warm: JobResult, rows: AlgoRow[]): string {
   return [
     `| task type | warm start seen / unseen | ${rows.map((r) => `${r.algo} seen / unseen`).join(' | ')} |`,
     `|---|---|${rows.map(() => '---').join('|')}|`,
-    ...types.map((t) => `| ${t} | ${pct(warm.per_type.seen[t])} / ${pct(warm.per_type.unseen[t] ?? NaN)} | ${rows.map((r) => `${pct(r.perType[t]?.seen ?? NaN)} / ${pct(r.perType[t]?.unseen ?? NaN)}`).join(' | ')} |`),
+    ...types.map(
+      (t) =>
+        `| ${t} | ${pct(warm.per_type.seen[t])} / ${pct(warm.per_type.unseen[t] ?? NaN)} | ${rows.map((r) => `${pct(r.perType[t]?.seen ?? NaN)} / ${pct(r.perType[t]?.unseen ?? NaN)}`).join(' | ')} |`,
+    ),
   ].join('\n');
 }
 
@@ -128,16 +162,27 @@ export function failureSection(failed: readonly FailedRun[], runs: readonly JobR
     ),
     ...runs
       .filter((r) => r.skipped_updates > 0)
-      .map((r) => `- ${r.algo} seed ${r.seed}: ${r.skipped_updates} of ${updates} updates refused for a non-finite loss or gradient (the weights kept their last good values)`),
+      .map(
+        (r) =>
+          `- ${r.algo} seed ${r.seed}: ${r.skipped_updates} of ${updates} updates refused for a non-finite loss or gradient (the weights kept their last good values)`,
+      ),
   ];
   if (lines.length === 0) return 'None: every run finished, and no update was refused.';
-  const note = 'A failed run is left out of the tables and of every difference, which pairs only the seeds both of its arms finished.';
+  const note =
+    'A failed run is left out of the tables and of every difference, which pairs only the seeds both of its arms finished.';
   return [...(failed.length ? [note, ''] : []), ...lines].join('\n');
 }
 
 function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
   const crossgame = o.runs.filter((r) => r.crossgame);
-  const sources = crossgame.reduce((s, r) => ({ update: s.update + r.crossgame!.update, pool: s.pool + r.crossgame!.pool, none: s.none + r.crossgame!.none }), { update: 0, pool: 0, none: 0 });
+  const sources = crossgame.reduce(
+    (s, r) => ({
+      update: s.update + r.crossgame!.update,
+      pool: s.pool + r.crossgame!.pool,
+      none: s.none + r.crossgame!.none,
+    }),
+    { update: 0, pool: 0, none: 0 },
+  );
   const total = sources.update + sources.pool + sources.none;
   const seeds = (k: number) => `${k} seed${k === 1 ? '' : 's'}`;
   return [
@@ -147,15 +192,15 @@ function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
       "each control and ablation at the learning rate and lambda of the arm it varies (the settings section says which). Each control changes only the skill a trajectory distils from; rollouts, rewards and advantages are its arm's. " +
       "If a distilling arm does no better than its cross-game control, the facts of the trajectory's own game carry no credit." +
       (total
-      ? ` The cross-game controls' skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
-      : ''),
+        ? ` The cross-game controls' skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
+        : ''),
   ].join('\n');
 }
 
 const DIAGNOSTICS_NOTE =
   "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts). " +
   'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts). ' +
-  'GRPO and OPD gradient norms: the norms of the two parts of an update\'s gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). ' +
+  "GRPO and OPD gradient norms: the norms of the two parts of an update's gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). " +
   'Every figure is a mean over the updates where it is defined, then over seeds.';
 
 /** Per point of a run's curve, its games' outcomes as digits (the first and last points at evalSamples episodes per game, the others at one). */
@@ -167,7 +212,10 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const { base, warm, runs, updates, evalSamples } = o;
   const arms = [...o.algos, ...o.controls, ...o.ablations];
   const rng = new Rng(hashString('bench/learn/bootstrap'));
-  const clusters: SplitClusters = { seen: layoutClusters(o.evalGames.seen), unseen: layoutClusters(o.evalGames.unseen) };
+  const clusters: SplitClusters = {
+    seen: layoutClusters(o.evalGames.seen),
+    unseen: layoutClusters(o.evalGames.unseen),
+  };
   const byAlgo = (a: Algo) => runs.filter((r) => r.algo === a);
   const episodesPerRun = updates * base.tasksPerUpdate * base.groupSize;
   const rows = arms.map((a) => algoRow(a, byAlgo(a), clusters, rng));
@@ -176,25 +224,60 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const best = bestDistillingArm(o.algos, o.settings, o.points);
   const head = headline(best, o.settings, diffs);
   const efficiency = best
-    ? dataEfficiency(meanCurve(byAlgo('grpo')), meanCurve(byAlgo(best.algo)), warm.success_unseen, episodesPerRun, o.algos, best.algo)
+    ? dataEfficiency(
+        meanCurve(byAlgo('grpo')),
+        meanCurve(byAlgo(best.algo)),
+        warm.success_unseen,
+        episodesPerRun,
+        o.algos,
+        best.algo,
+      )
     : 'No main arm distils: no data-efficiency figure.';
   const settings = settingsJson(o.settings);
   const configHash = hashString(
     JSON.stringify({
-      base, settings, updates, seeds: o.seeds, evalEvery: o.evalEvery, evalEpisodes: o.evalEpisodes, ...(evalSamples > 1 ? { evalSamples } : {}), init: o.init, lrs: o.lrs, lambdas: o.lambdas, ...(o.settings.has('opid') ? { opidWeights: o.opidWeights } : {}),
-      sweepUpdates: o.sweepUpdates, sweepSeeds: o.sweepSeeds, ...(o.controls.length ? { controls: o.controls, controlSeeds: o.controlSeeds } : {}),
+      base,
+      settings,
+      updates,
+      seeds: o.seeds,
+      evalEvery: o.evalEvery,
+      evalEpisodes: o.evalEpisodes,
+      ...(evalSamples > 1 ? { evalSamples } : {}),
+      init: o.init,
+      lrs: o.lrs,
+      lambdas: o.lambdas,
+      ...(o.settings.has('opid') ? { opidWeights: o.opidWeights } : {}),
+      sweepUpdates: o.sweepUpdates,
+      sweepSeeds: o.sweepSeeds,
+      ...(o.controls.length ? { controls: o.controls, controlSeeds: o.controlSeeds } : {}),
     }),
-  ).toString(16).padStart(8, '0');
-  const svg = curveSvg(arms.map((a) => ({ label: a, color: COLORS[a] ?? '#333', curve: meanCurve(byAlgo(a)), seeds: byAlgo(a).map((r) => r.curve) })));
+  )
+    .toString(16)
+    .padStart(8, '0');
+  const svg = curveSvg(
+    arms.map((a) => ({
+      label: a,
+      color: COLORS[a] ?? '#333',
+      curve: meanCurve(byAlgo(a)),
+      seeds: byAlgo(a).map((r) => r.curve),
+    })),
+  );
   const words = CLUSTER_WORDS[o.env ?? 'household'];
   const layouts = `${clusters.seen.length} and ${clusters.unseen.length} ${words.plural}`;
-  const corr: Record<string, number | null> = Object.fromEntries(rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]));
+  const corr: Record<string, number | null> = Object.fromEntries(
+    rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]),
+  );
   const markdown = [
     `# Learning benchmark: GRPO and hindsight distillation on the tiny preset${o.env === 'shop' ? ', in the shop' : ''}`,
     '',
     `Command: \`${o.command}\`  `,
     provenanceLine(o, configHash),
-    ...(o.full ? ['', `A --full run: ${o.seeds} seeds per main arm and ${o.controlSeeds} per control, longer than the default's budget of ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores.`] : []),
+    ...(o.full
+      ? [
+          '',
+          `A --full run: ${o.seeds} seeds per main arm and ${o.controlSeeds} per control, longer than the default's budget of ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores.`,
+        ]
+      : []),
     '',
     `Every run starts from the same warm start (${o.init}) and plays ${base.resampleRounds > 0 ? 'at least ' : ''}${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
       `Seed k draws the same training tasks in every arm (the tasks of update u depend only on the run seed and u), so differences are paired by seed${base.resampleRounds > 0 ? ` up to the replaced groups: a group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update, which depends on the rewards; the curves count every episode played` : ''}. ` +
@@ -262,12 +345,35 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     eval_games: o.evalGames,
     headline: head,
     best_distilling_arm: best,
-    warmstart: { success_seen: warm.success_seen, success_unseen: warm.success_unseen, won_seen: wonDigits(warm.won_seen, evalSamples), won_unseen: wonDigits(warm.won_unseen, evalSamples) },
+    warmstart: {
+      success_seen: warm.success_seen,
+      success_unseen: warm.success_unseen,
+      won_seen: wonDigits(warm.won_seen, evalSamples),
+      won_unseen: wonDigits(warm.won_unseen, evalSamples),
+    },
     runs: runs.map((r) => ({
-      algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, success_seen: r.success_seen, success_unseen: r.success_unseen, auc_unseen: mean(areaByGame(r.curve, r.curve_won)), per_type: r.per_type,
-      curve: r.curve, wall_s: Number(r.wall_s.toFixed(1)), valid_skill_rate: r.valid_skill_rate, skill_fidelity: r.skill_fidelity, mean_delta: r.mean_delta, mean_gate: r.mean_gate,
-      corr_delta_advantage: r.corr_delta_advantage, crossgame: r.crossgame, metric_means: r.metric_means, teacher: r.teacher,
-      skipped_updates: r.skipped_updates, won_seen: wonDigits(r.won_seen, evalSamples), won_unseen: wonDigits(r.won_unseen, evalSamples), curve_won_unseen: curveDigits(r, evalSamples),
+      algo: r.algo,
+      seed: r.seed,
+      lr: r.lr,
+      lambda: r.lambda,
+      success_seen: r.success_seen,
+      success_unseen: r.success_unseen,
+      auc_unseen: mean(areaByGame(r.curve, r.curve_won)),
+      per_type: r.per_type,
+      curve: r.curve,
+      wall_s: Number(r.wall_s.toFixed(1)),
+      valid_skill_rate: r.valid_skill_rate,
+      skill_fidelity: r.skill_fidelity,
+      mean_delta: r.mean_delta,
+      mean_gate: r.mean_gate,
+      corr_delta_advantage: r.corr_delta_advantage,
+      crossgame: r.crossgame,
+      metric_means: r.metric_means,
+      teacher: r.teacher,
+      skipped_updates: r.skipped_updates,
+      won_seen: wonDigits(r.won_seen, evalSamples),
+      won_unseen: wonDigits(r.won_unseen, evalSamples),
+      curve_won_unseen: curveDigits(r, evalSamples),
     })),
     corr_delta_advantage: corr,
     diagnostics: diagnosticsJson(rows),

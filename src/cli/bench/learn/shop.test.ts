@@ -31,11 +31,51 @@ describe('bench learn --env shop', () => {
     const tok = tokenizerOf(SHOP);
     const model = presetConfig('micro', tok.vocabSize);
     const init = join(dir, 'shop-micro.ckpt');
-    writeFileSync(init, writeCheckpoint({ config: model, vocabHash: tok.hash, params: initParameters(model, 1), optimizer: null, metadata: { stage: 'warmstart', preset: 'micro' } }));
-    const config = { ...defaultConfig('micro'), ...shopRl().trainDefaults, groupSize: 2, tasksPerUpdate: 2, maxSteps: 4 };
-    const r = await runJob({ kind: 'run', algo: 'grpo', seed: 1, updates: 1, config, init, evalEvery: 1, evalEpisodes: 3, evalSamples: 1, preset: 'micro', env: 'shop' });
+    writeFileSync(
+      init,
+      writeCheckpoint({
+        config: model,
+        vocabHash: tok.hash,
+        params: initParameters(model, 1),
+        optimizer: null,
+        metadata: { stage: 'warmstart', preset: 'micro' },
+      }),
+    );
+    const config = {
+      ...defaultConfig('micro'),
+      ...shopRl().trainDefaults,
+      groupSize: 2,
+      tasksPerUpdate: 2,
+      maxSteps: 4,
+    };
+    const r = await runJob({
+      kind: 'run',
+      algo: 'grpo',
+      seed: 1,
+      updates: 1,
+      config,
+      init,
+      evalEvery: 1,
+      evalEpisodes: 3,
+      evalSamples: 1,
+      preset: 'micro',
+      env: 'shop',
+    });
     expect(r.won_unseen).toHaveLength(3);
     for (const type of Object.keys(r.per_type.unseen)) expect(SHOP.taskTypes).toContain(type);
-    await expect(runJob({ kind: 'warmstart', algo: 'grpo', seed: 1, updates: 0, config, init, evalEvery: 1, evalEpisodes: 1, evalSamples: 1, preset: 'micro' })).rejects.toThrow(/it is a shop checkpoint/);
+    await expect(
+      runJob({
+        kind: 'warmstart',
+        algo: 'grpo',
+        seed: 1,
+        updates: 0,
+        config,
+        init,
+        evalEvery: 1,
+        evalEpisodes: 1,
+        evalSamples: 1,
+        preset: 'micro',
+      }),
+    ).rejects.toThrow(/it is a shop checkpoint/);
   });
 });

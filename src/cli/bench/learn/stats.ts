@@ -49,10 +49,18 @@ export function clusterBootstrap(
 ): Estimate {
   const seeds = [...a.keys()].filter((s) => b === null || !isSeeded(b) || b.has(s)).sort((x, y) => x - y);
   const flat = clusters.flat();
-  const lists = [...seeds.map((s) => a.get(s)!), ...(b === null ? [] : isSeeded(b) ? seeds.map((s) => b.get(s)!) : [b])];
+  const lists = [
+    ...seeds.map((s) => a.get(s)!),
+    ...(b === null ? [] : isSeeded(b) ? seeds.map((s) => b.get(s)!) : [b]),
+  ];
   const games = lists.length ? lists[0].length : flat.length;
-  if (lists.some((w) => w.length !== games)) throw new RangeError('clusterBootstrap: every run must play the same games');
-  if (flat.length !== games || new Set(flat).size !== games || flat.some((g) => !(Number.isInteger(g) && g >= 0 && g < games))) {
+  if (lists.some((w) => w.length !== games))
+    throw new RangeError('clusterBootstrap: every run must play the same games');
+  if (
+    flat.length !== games ||
+    new Set(flat).size !== games ||
+    flat.some((g) => !(Number.isInteger(g) && g >= 0 && g < games))
+  ) {
     throw new RangeError('clusterBootstrap: the clusters must hold every game once');
   }
   if (seeds.length === 0 || games === 0) return { value: NaN, ci: [NaN, NaN], seeds };
@@ -108,7 +116,11 @@ export function dataEfficiency(
   arm: string,
 ): string {
   if (!(grpoCurve.length && armCurve.length)) {
-    return `Data efficiency needs both GRPO and ${arm} runs; this benchmark ran only ` + (algos.join(', ') || 'ablations') + '.';
+    return (
+      `Data efficiency needs both GRPO and ${arm} runs; this benchmark ran only ` +
+      (algos.join(', ') || 'ablations') +
+      '.'
+    );
   }
   const target = grpoCurve[grpoCurve.length - 1][1];
   if (!(target > warmUnseen)) {
@@ -120,8 +132,10 @@ export function dataEfficiency(
   const share = (e: number) => `${e} of ${episodesPerRun} episodes (${pct(e / episodesPerRun)}%)`;
   if (stayFrom >= 0) {
     const e = trained[stayFrom][0];
-    return `${arm} reaches GRPO's final eval-unseen success (${pct(target)}%) after ${share(e)} and stays there` +
-      (touch && touch[0] < e ? ` (its mean curve first touched it after ${touch[0]}).` : '.');
+    return (
+      `${arm} reaches GRPO's final eval-unseen success (${pct(target)}%) after ${share(e)} and stays there` +
+      (touch && touch[0] < e ? ` (its mean curve first touched it after ${touch[0]}).` : '.')
+    );
   }
   return touch
     ? `${arm} does not reach GRPO's final eval-unseen success (${pct(target)}%) to stay: its mean curve touches it after ${share(touch[0])} but ends at ${pct(armCurve[armCurve.length - 1][1])}%.`
@@ -144,7 +158,8 @@ export interface SplitClusters {
  * point i; a curve of one point (or no span) is that point's scores.
  */
 export function areaByGame(curve: readonly [number, number][], won: readonly (readonly number[])[]): number[] {
-  if (!curve.length || won.length !== curve.length) throw new RangeError('areaByGame: one list of game scores per point of the curve');
+  if (!curve.length || won.length !== curve.length)
+    throw new RangeError('areaByGame: one list of game scores per point of the curve');
   const games = won[0].length;
   if (won.some((w) => w.length !== games)) throw new RangeError('areaByGame: every point must score the same games');
   const span = curve[curve.length - 1][0] - curve[0][0];
@@ -166,7 +181,8 @@ export type Measure = 'seen' | 'unseen' | 'auc';
 
 /** The runs' per-game scores of a measure, by seed. */
 export function scoresBySeed(rs: readonly JobResult[], measure: Measure): SeedScores {
-  const scores = (r: JobResult) => (measure === 'seen' ? r.won_seen : measure === 'unseen' ? r.won_unseen : areaByGame(r.curve, r.curve_won));
+  const scores = (r: JobResult) =>
+    measure === 'seen' ? r.won_seen : measure === 'unseen' ? r.won_unseen : areaByGame(r.curve, r.curve_won);
   return new Map(rs.map((r) => [r.seed, scores(r)]));
 }
 
@@ -199,7 +215,10 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
   const types = Object.keys(rs[0]?.per_type.unseen ?? {});
   const perType: Record<string, { seen: number; unseen: number }> = {};
   for (const type of new Set([...types, ...Object.keys(rs[0]?.per_type.seen ?? {})])) {
-    perType[type] = { seen: mean(rs.map((r) => r.per_type.seen[type] ?? NaN)), unseen: mean(rs.map((r) => r.per_type.unseen[type] ?? NaN)) };
+    perType[type] = {
+      seen: mean(rs.map((r) => r.per_type.seen[type] ?? NaN)),
+      unseen: mean(rs.map((r) => r.per_type.unseen[type] ?? NaN)),
+    };
   }
   const defined = (xs: (number | null)[]) => mean(xs.filter((x): x is number => x !== null));
   const auc = clusterBootstrap(scoresBySeed(rs, 'auc'), null, clusters.unseen, rng);
@@ -219,7 +238,10 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
     gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
     delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
     corr: defined(rs.map((r) => r.corr_delta_advantage)),
-    metrics: Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, defined(rs.map((r) => r.metric_means[k]))])) as Record<keyof MetricMeans, number>,
+    metrics: Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, defined(rs.map((r) => r.metric_means[k]))])) as Record<
+      keyof MetricMeans,
+      number
+    >,
     wall: mean(rs.map((r) => r.wall_s)),
   };
 }

@@ -6,41 +6,97 @@ import { CliError } from '../../cli_error.ts';
 import type { Job } from './job.ts';
 import { fakeResult, metricMeans } from './learn_testing.ts';
 import type { JobOutcome } from './pool.ts';
-import { bestPoint, chooseSettings, sweepPoints, sweepSection, type MakeJob, type SweepPlan, type SweepRun } from './sweep.ts';
+import {
+  bestPoint,
+  chooseSettings,
+  sweepPoints,
+  sweepSection,
+  type MakeJob,
+  type SweepPlan,
+  type SweepRun,
+} from './sweep.ts';
 
 const base = defaultConfig('tiny');
-const makeJob: MakeJob = (kind, algo, seed, updates, config) => ({ kind, algo, seed, updates, config, init: 'w.ckpt', evalEvery: 1, evalEpisodes: 2, evalSamples: 1 });
+const makeJob: MakeJob = (kind, algo, seed, updates, config) => ({
+  kind,
+  algo,
+  seed,
+  updates,
+  config,
+  init: 'w.ckpt',
+  evalEvery: 1,
+  evalEpisodes: 2,
+  evalSamples: 1,
+});
 
 /** A runner whose validation success is `score(job)`, the OPD / GRPO ratio 3 x lambda, and that fails the jobs `fails` names. */
 function runner(score: (j: Job) => number, fails: (j: Job) => boolean = () => false) {
   const asked: Job[] = [];
   const run = async (jobs: Job[]): Promise<JobOutcome[]> => {
     asked.push(...jobs);
-    return jobs.map((job) => (fails(job) ? { job, error: 'exited with code 1' } : {
-      job,
-      result: fakeResult(job.algo, job.seed, [0], {
-        lr: job.config.lr, lambda: job.config.lambda, opid_weight: job.config.opidWeight, success_validation: score(job),
-        metric_means: metricMeans({ gradNormGrpo: 1, gradNormOpd: 3 * job.config.lambda, gradNormRatio: job.algo === 'grpo' ? 0 : 3 * job.config.lambda, meanDivergence: null }),
-      }),
-    }));
+    return jobs.map((job) =>
+      fails(job)
+        ? { job, error: 'exited with code 1' }
+        : {
+            job,
+            result: fakeResult(job.algo, job.seed, [0], {
+              lr: job.config.lr,
+              lambda: job.config.lambda,
+              opid_weight: job.config.opidWeight,
+              success_validation: score(job),
+              metric_means: metricMeans({
+                gradNormGrpo: 1,
+                gradNormOpd: 3 * job.config.lambda,
+                gradNormRatio: job.algo === 'grpo' ? 0 : 3 * job.config.lambda,
+                meanDivergence: null,
+              }),
+            }),
+          },
+    );
   };
   return { asked, run };
 }
 
 const plan = (over: Partial<SweepPlan> = {}): SweepPlan => ({
-  algos: ['grpo', 'seed-exact'], controls: ['seed', 'seed-exact-crossgame', 'seed-crossgame'], ablations: [], base, lrs: [5e-4], lambdas: [0.03, 0.1, 0.3], opidWeights: [1e-3], sweepSeeds: 2, sweepUpdates: 4, ...over,
+  algos: ['grpo', 'seed-exact'],
+  controls: ['seed', 'seed-exact-crossgame', 'seed-crossgame'],
+  ablations: [],
+  base,
+  lrs: [5e-4],
+  lambdas: [0.03, 0.1, 0.3],
+  opidWeights: [1e-3],
+  sweepSeeds: 2,
+  sweepUpdates: 4,
+  ...over,
 });
 
 describe('bench learn: settings chosen on validation', () => {
-  it('sweeps lambda for each distilling main arm on 2 seeds per value and picks the best mean; controls take their arm\'s', async () => {
+  it("sweeps lambda for each distilling main arm on 2 seeds per value and picks the best mean; controls take their arm's", async () => {
     // Seed 1000 prefers 0.3, seed 1001 prefers 0.1 by more: the mean picks 0.1.
-    const { asked, run } = runner((j) => (j.config.lambda === 0.3 ? (j.seed === 1000 ? 0.5 : 0.1) : j.config.lambda === 0.1 ? (j.seed === 1000 ? 0.3 : 0.5) : 0.2));
+    const { asked, run } = runner((j) =>
+      j.config.lambda === 0.3
+        ? j.seed === 1000
+          ? 0.5
+          : 0.1
+        : j.config.lambda === 0.1
+          ? j.seed === 1000
+            ? 0.3
+            : 0.5
+          : 0.2,
+    );
     const c = await chooseSettings(plan(), makeJob, run, () => {});
     expect(asked.map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.updates} ${j.config.lambda} ${j.config.lr}`)).toEqual(
       [0.03, 0.1, 0.3].flatMap((l) => [1000, 1001].map((s) => `sweep seed-exact ${s} 4 ${l} 0.0005`)),
     );
-    expect(c.points.map((p) => [p.value, p.success, p.per_seed, p.grad_norm_ratio])).toEqual([[0.03, 0.2, [0.2, 0.2], 0.09], [0.1, 0.4, [0.3, 0.5], 0.30000000000000004], [0.3, 0.3, [0.5, 0.1], 0.8999999999999999]]);
-    const of = (a: Algo) => { const s = c.settings.get(a)!; return [s.lr, s.lambda, s.how.lambda]; };
+    expect(c.points.map((p) => [p.value, p.success, p.per_seed, p.grad_norm_ratio])).toEqual([
+      [0.03, 0.2, [0.2, 0.2], 0.09],
+      [0.1, 0.4, [0.3, 0.5], 0.30000000000000004],
+      [0.3, 0.3, [0.5, 0.1], 0.8999999999999999],
+    ]);
+    const of = (a: Algo) => {
+      const s = c.settings.get(a)!;
+      return [s.lr, s.lambda, s.how.lambda];
+    };
     expect(of('seed-exact')).toEqual([5e-4, 0.1, 'best mean validation success of 2 seeds per value']);
     expect(of('grpo')).toEqual([5e-4, base.lambda, 'no distillation term']);
     expect(of('seed-exact-crossgame')).toEqual([5e-4, 0.1, "seed-exact's"]);
@@ -51,12 +107,34 @@ describe('bench learn: settings chosen on validation', () => {
     expect(text).toContain("| seed-crossgame | 0.0005 | seed-exact's | 0.1 | seed-exact's |");
   });
 
-  it('sweeps the learning rate of every main arm first, then lambda at each arm\'s chosen rate; controls of seed follow seed', async () => {
-    const { asked, run } = runner((j) => (j.config.lr === (j.algo === 'grpo' ? 1e-3 : 3e-4) ? 0.6 : 0.2) + (j.config.lambda === 0.3 ? 0.1 : 0));
-    const c = await chooseSettings(plan({ algos: ['grpo', 'seed'], controls: ['seed-crossgame', 'seed-annotator'], ablations: ['opid'], lrs: [3e-4, 1e-3], lambdas: [0.1, 0.3] }), makeJob, run, () => {});
-    expect(asked.filter((j) => j.config.lambda !== base.lambda || j.config.lr === 3e-4).map((j) => `${j.algo} ${j.config.lr} ${j.config.lambda}`)).toContain('seed 0.0003 0.3');
+  it("sweeps the learning rate of every main arm first, then lambda at each arm's chosen rate; controls of seed follow seed", async () => {
+    const { asked, run } = runner(
+      (j) => (j.config.lr === (j.algo === 'grpo' ? 1e-3 : 3e-4) ? 0.6 : 0.2) + (j.config.lambda === 0.3 ? 0.1 : 0),
+    );
+    const c = await chooseSettings(
+      plan({
+        algos: ['grpo', 'seed'],
+        controls: ['seed-crossgame', 'seed-annotator'],
+        ablations: ['opid'],
+        lrs: [3e-4, 1e-3],
+        lambdas: [0.1, 0.3],
+      }),
+      makeJob,
+      run,
+      () => {},
+    );
+    expect(
+      asked
+        .filter((j) => j.config.lambda !== base.lambda || j.config.lr === 3e-4)
+        .map((j) => `${j.algo} ${j.config.lr} ${j.config.lambda}`),
+    ).toContain('seed 0.0003 0.3');
     expect(asked.slice(0, 8).every((j) => j.config.lambda === base.lambda)).toBe(true);
-    expect(asked.slice(8).map((j) => `${j.algo} ${j.config.lr} ${j.config.lambda}`)).toEqual(['seed 0.0003 0.1', 'seed 0.0003 0.1', 'seed 0.0003 0.3', 'seed 0.0003 0.3']);
+    expect(asked.slice(8).map((j) => `${j.algo} ${j.config.lr} ${j.config.lambda}`)).toEqual([
+      'seed 0.0003 0.1',
+      'seed 0.0003 0.1',
+      'seed 0.0003 0.3',
+      'seed 0.0003 0.3',
+    ]);
     expect(c.settings.get('grpo')!.lr).toBe(1e-3);
     expect([c.settings.get('seed')!.lr, c.settings.get('seed')!.lambda]).toEqual([3e-4, 0.3]);
     for (const a of ['seed-crossgame', 'seed-annotator', 'opid'] as const) expect(c.settings.get(a)!.lr).toBe(3e-4);
@@ -69,44 +147,105 @@ describe('bench learn: settings chosen on validation', () => {
     const c = await chooseSettings(plan({ lambdas: [0.2] }), makeJob, none.run, () => {});
     expect(none.asked).toEqual([]);
     expect(c.settings.get('seed-exact')).toMatchObject({ lambda: 0.2, how: { lambda: 'the one value given' } });
-    expect(sweepSection(c, plan({ lambdas: [0.2] }), 0, 1)).toContain('No sweep: one learning rate and one lambda were given.');
-    const some = runner((j) => j.config.lambda, (j) => j.config.lambda === 0.3 && j.seed === 1000);
+    expect(sweepSection(c, plan({ lambdas: [0.2] }), 0, 1)).toContain(
+      'No sweep: one learning rate and one lambda were given.',
+    );
+    const some = runner(
+      (j) => j.config.lambda,
+      (j) => j.config.lambda === 0.3 && j.seed === 1000,
+    );
     const partial = await chooseSettings(plan(), makeJob, some.run, () => {});
-    expect(partial.failed).toMatchObject([{ kind: 'sweep', algo: 'seed-exact', seed: 1000, lambda: 0.3, error: 'exited with code 1' }]);
+    expect(partial.failed).toMatchObject([
+      { kind: 'sweep', algo: 'seed-exact', seed: 1000, lambda: 0.3, error: 'exited with code 1' },
+    ]);
     expect(partial.settings.get('seed-exact')!.lambda).toBe(0.3);
-    const all = runner(() => 0.5, () => true);
+    const all = runner(
+      () => 0.5,
+      () => true,
+    );
     await expect(chooseSettings(plan(), makeJob, all.run, () => {})).rejects.toThrow(CliError);
   });
 
   it("sweeps opid's weight like a lambda, at the learning rate opid runs at, as an ablation or a main arm", async () => {
     const score = (j: Job) => (j.algo === 'opid' ? (j.config.opidWeight === 0.1 ? 0.6 : 0.3) : j.config.lambda);
     const asAblation = runner(score);
-    const c = await chooseSettings(plan({ algos: ['grpo', 'seed'], controls: [], ablations: ['opid'], lrs: [3e-4, 1e-3], lambdas: [0.1], opidWeights: [0.01, 0.1, 1] }), makeJob, asAblation.run, () => {});
+    const c = await chooseSettings(
+      plan({
+        algos: ['grpo', 'seed'],
+        controls: [],
+        ablations: ['opid'],
+        lrs: [3e-4, 1e-3],
+        lambdas: [0.1],
+        opidWeights: [0.01, 0.1, 1],
+      }),
+      makeJob,
+      asAblation.run,
+      () => {},
+    );
     const opidRuns = asAblation.asked.filter((j) => j.algo === 'opid');
     expect(opidRuns.map((j) => `${j.kind} ${j.seed} ${j.config.opidWeight} ${j.config.lr}`)).toEqual(
       [0.01, 0.1, 1].flatMap((w) => [1000, 1001].map((s) => `sweep ${s} ${w} ${c.settings.get('seed')!.lr}`)),
     );
-    expect(c.settings.get('opid')).toMatchObject({ opidWeight: 0.1, how: { opidWeight: 'best mean validation success of 2 seeds per value', lambda: 'no distillation term' } });
+    expect(c.settings.get('opid')).toMatchObject({
+      opidWeight: 0.1,
+      how: { opidWeight: 'best mean validation success of 2 seeds per value', lambda: 'no distillation term' },
+    });
     expect(c.settings.get('seed')!.how.opidWeight).toBe('no OPID term');
-    expect(c.points.filter((p) => p.param === 'opidWeight').map((p) => [p.value, p.success])).toEqual([[0.01, 0.3], [0.1, 0.6], [1, 0.3]]);
+    expect(c.points.filter((p) => p.param === 'opidWeight').map((p) => [p.value, p.success])).toEqual([
+      [0.01, 0.3],
+      [0.1, 0.6],
+      [1, 0.3],
+    ]);
     const text = sweepSection(c, plan({ ablations: ['opid'] }), 2, 1);
     expect(text).toContain('| opid | opidWeight | 0.1 | 60.0 | 60.0, 60.0 |');
     expect(text).toMatch(/\| opid \| [0-9.e-]+ \| seed's \| opid weight 0.1 \| best mean validation success/);
 
     const asMain = runner(score);
-    const m = await chooseSettings(plan({ algos: ['grpo', 'opid'], controls: [], opidWeights: [0.01, 1] }), makeJob, asMain.run, () => {});
-    expect(asMain.asked.map((j) => `${j.algo} ${j.config.opidWeight}`)).toEqual(['opid 0.01', 'opid 0.01', 'opid 1', 'opid 1']);
+    const m = await chooseSettings(
+      plan({ algos: ['grpo', 'opid'], controls: [], opidWeights: [0.01, 1] }),
+      makeJob,
+      asMain.run,
+      () => {},
+    );
+    expect(asMain.asked.map((j) => `${j.algo} ${j.config.opidWeight}`)).toEqual([
+      'opid 0.01',
+      'opid 0.01',
+      'opid 1',
+      'opid 1',
+    ]);
     expect(m.settings.get('opid')!.opidWeight).toBe(0.01);
     const one = runner(score);
-    const given = await chooseSettings(plan({ algos: ['grpo', 'opid'], controls: [], opidWeights: [0.2] }), makeJob, one.run, () => {});
+    const given = await chooseSettings(
+      plan({ algos: ['grpo', 'opid'], controls: [], opidWeights: [0.2] }),
+      makeJob,
+      one.run,
+      () => {},
+    );
     expect(one.asked).toEqual([]);
     expect(given.settings.get('opid')).toMatchObject({ opidWeight: 0.2, how: { opidWeight: 'the one value given' } });
   });
 
   it('summarises a value over the seeds that finished, and takes the first of equal means', () => {
-    const run = (lambda: number, seed: number, success: number, ratio: number | null): SweepRun => ({ param: 'lambda', algo: 'seed', seed, lr: 5e-4, lambda, opidWeight: 1e-3, success_validation: success, grad_norm_ratio: ratio });
-    const points = sweepPoints([run(0.1, 1001, 0.4, 0.2), run(0.1, 1000, 0.2, null), run(0.3, 1000, 0.3, 0.6)], 'lambda', 'seed', [0.03, 0.1, 0.3]);
-    expect(points.map((p) => [p.value, p.seeds, p.success, p.grad_norm_ratio])).toEqual([[0.1, [1000, 1001], 0.30000000000000004, 0.2], [0.3, [1000], 0.3, 0.6]]);
+    const run = (lambda: number, seed: number, success: number, ratio: number | null): SweepRun => ({
+      param: 'lambda',
+      algo: 'seed',
+      seed,
+      lr: 5e-4,
+      lambda,
+      opidWeight: 1e-3,
+      success_validation: success,
+      grad_norm_ratio: ratio,
+    });
+    const points = sweepPoints(
+      [run(0.1, 1001, 0.4, 0.2), run(0.1, 1000, 0.2, null), run(0.3, 1000, 0.3, 0.6)],
+      'lambda',
+      'seed',
+      [0.03, 0.1, 0.3],
+    );
+    expect(points.map((p) => [p.value, p.seeds, p.success, p.grad_norm_ratio])).toEqual([
+      [0.1, [1000, 1001], 0.30000000000000004, 0.2],
+      [0.3, [1000], 0.3, 0.6],
+    ]);
     expect(bestPoint(points)!.value).toBe(0.1);
     expect(bestPoint([])).toBeNull();
   });

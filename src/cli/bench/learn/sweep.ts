@@ -62,7 +62,15 @@ export interface FailedRun {
 
 export function failedRun(job: Job, error: string): FailedRun {
   const { lr, lambda, trainGames } = job.config;
-  return { kind: job.kind === 'sweep' ? 'sweep' : 'run', algo: job.algo, seed: job.seed, lr, lambda, trainGames, error };
+  return {
+    kind: job.kind === 'sweep' ? 'sweep' : 'run',
+    algo: job.algo,
+    seed: job.seed,
+    lr,
+    lambda,
+    trainGames,
+    error,
+  };
 }
 
 /** What the sweeps need to know of the benchmark. */
@@ -92,15 +100,29 @@ export interface Chosen {
 }
 
 /** Per value, in the order given, the runs of `algo` that swept `param` at that value. */
-export function sweepPoints(runs: readonly SweepRun[], param: SweepParam, algo: Algo, values: readonly number[]): SweepPoint[] {
+export function sweepPoints(
+  runs: readonly SweepRun[],
+  param: SweepParam,
+  algo: Algo,
+  values: readonly number[],
+): SweepPoint[] {
   return values.flatMap((value) => {
-    const mine = runs.filter((r) => r.param === param && r.algo === algo && r[param] === value).sort((a, b) => a.seed - b.seed);
+    const mine = runs
+      .filter((r) => r.param === param && r.algo === algo && r[param] === value)
+      .sort((a, b) => a.seed - b.seed);
     if (!mine.length) return [];
     const ratios = mine.flatMap((r) => (r.grad_norm_ratio === null ? [] : [r.grad_norm_ratio]));
-    return [{
-      param, algo, value, seeds: mine.map((r) => r.seed), per_seed: mine.map((r) => r.success_validation),
-      success: mean(mine.map((r) => r.success_validation)), grad_norm_ratio: ratios.length ? mean(ratios) : null,
-    }];
+    return [
+      {
+        param,
+        algo,
+        value,
+        seeds: mine.map((r) => r.seed),
+        per_seed: mine.map((r) => r.success_validation),
+        success: mean(mine.map((r) => r.success_validation)),
+        grad_norm_ratio: ratios.length ? mean(ratios) : null,
+      },
+    ];
   });
 }
 
@@ -110,41 +132,80 @@ export function bestPoint(points: readonly SweepPoint[]): SweepPoint | null {
 }
 
 const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
-  param, algo: r.algo, seed: r.seed, lr: r.lr, lambda: r.lambda, opidWeight: r.opid_weight, success_validation: r.success_validation!, grad_norm_ratio: r.metric_means.gradNormRatio,
+  param,
+  algo: r.algo,
+  seed: r.seed,
+  lr: r.lr,
+  lambda: r.lambda,
+  opidWeight: r.opid_weight,
+  success_validation: r.success_validation!,
+  grad_norm_ratio: r.metric_means.gradNormRatio,
 });
 
 /**
  * Runs the sweeps the plan asks for and settles every arm's learning rate and lambda. A sweep run that fails
  * is listed; an arm none of whose sweep runs finished leaves nothing to choose from, and stops the benchmark.
  */
-export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner, log: (s: string) => void): Promise<Chosen> {
+export async function chooseSettings(
+  plan: SweepPlan,
+  job: MakeJob,
+  run: Runner,
+  log: (s: string) => void,
+): Promise<Chosen> {
   const { algos, base, lrs, lambdas, sweepSeeds, sweepUpdates } = plan;
   const settings = new Map<Algo, ArmSettings>();
   const sweep: SweepRun[] = [];
   const points: SweepPoint[] = [];
   const failed: FailedRun[] = [];
   const seeds = Array.from({ length: sweepSeeds }, (_, i) => SWEEP_SEED + i);
-  const sweepOver = async (param: SweepParam, arms: Algo[], values: number[], config: (a: Algo, value: number) => TrainConfig) => {
-    log(`${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`);
-    const outcomes = await run(arms.flatMap((a) => values.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v))))));
+  const sweepOver = async (
+    param: SweepParam,
+    arms: Algo[],
+    values: number[],
+    config: (a: Algo, value: number) => TrainConfig,
+  ) => {
+    log(
+      `${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`,
+    );
+    const outcomes = await run(
+      arms.flatMap((a) => values.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v))))),
+    );
     for (const o of outcomes) {
       if (o.result) sweep.push(sweepRun(param, o.result));
       else failed.push(failedRun(o.job, o.error));
     }
-    return new Map(arms.map((a) => {
-      const mine = sweepPoints(sweep, param, a, values);
-      const best = bestPoint(mine);
-      if (!best) throw new CliError(`every ${param} sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no ${param} to choose`);
-      points.push(...mine);
-      return [a, best.value];
-    }));
+    return new Map(
+      arms.map((a) => {
+        const mine = sweepPoints(sweep, param, a, values);
+        const best = bestPoint(mine);
+        if (!best)
+          throw new CliError(
+            `every ${param} sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no ${param} to choose`,
+          );
+        points.push(...mine);
+        return [a, best.value];
+      }),
+    );
   };
   const sweepHow = `best mean validation success of ${sweepSeeds} seeds per value`;
-  const lrOf = lrs.length > 1 ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) })) : null;
-  const opidHow = (a: Algo) => (a === 'opid' ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term');
-  for (const a of algos) settings.set(a, { lr: lrOf?.get(a) ?? lrs[0], lambda: base.lambda, opidWeight: base.opidWeight, how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '', opidWeight: opidHow(a) } });
+  const lrOf =
+    lrs.length > 1
+      ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) }))
+      : null;
+  const opidHow = (a: Algo) =>
+    a === 'opid' ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term';
+  for (const a of algos)
+    settings.set(a, {
+      lr: lrOf?.get(a) ?? lrs[0],
+      lambda: base.lambda,
+      opidWeight: base.opidWeight,
+      how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '', opidWeight: opidHow(a) },
+    });
   const distilling = algos.filter(distils);
-  const lambdaOf = lambdas.length > 1 && distilling.length ? await sweepOver('lambda', distilling, lambdas, (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda })) : null;
+  const lambdaOf =
+    lambdas.length > 1 && distilling.length
+      ? await sweepOver('lambda', distilling, lambdas, (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda }))
+      : null;
   for (const a of algos) {
     const s = settings.get(a)!;
     if (!distils(a)) s.how.lambda = 'no distillation term';
@@ -165,7 +226,13 @@ export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner,
       opidWeight: base.opidWeight,
       how: {
         lr: source ? `${source}'s` : 'the first rate given',
-        lambda: !distils(a) ? 'no distillation term' : source ? `${source}'s` : lambdas.length === 1 ? 'the one value given' : "the preset's (no main arm distils)",
+        lambda: !distils(a)
+          ? 'no distillation term'
+          : source
+            ? `${source}'s`
+            : lambdas.length === 1
+              ? 'the one value given'
+              : "the preset's (no main arm distils)",
         opidWeight: opidHow(a),
       },
     });
@@ -174,7 +241,14 @@ export async function chooseSettings(plan: SweepPlan, job: MakeJob, run: Runner,
   // learning rate opid runs at, whether opid is a main arm or an ablation.
   const opid = [...settings.keys()].filter((a) => a === 'opid');
   if (opid.length) {
-    const weightOf = plan.opidWeights.length > 1 ? await sweepOver('opidWeight', opid, plan.opidWeights, (a, opidWeight) => ({ ...base, lr: settings.get(a)!.lr, opidWeight })) : null;
+    const weightOf =
+      plan.opidWeights.length > 1
+        ? await sweepOver('opidWeight', opid, plan.opidWeights, (a, opidWeight) => ({
+            ...base,
+            lr: settings.get(a)!.lr,
+            opidWeight,
+          }))
+        : null;
     for (const a of opid) settings.get(a)!.opidWeight = weightOf?.get(a) ?? plan.opidWeights[0];
   }
   return { settings, sweep, points, failed };
@@ -187,13 +261,23 @@ function lambdaDuringLrSweep(plan: SweepPlan): number {
 
 /** Every arm's settings as learn.json keeps them; the OPID weight only for opid, the one arm it changes. */
 export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<string, unknown> {
-  return Object.fromEntries([...settings].map(([a, s]) => [a, a === 'opid'
-    ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, how: s.how }
-    : { lr: s.lr, lambda: s.lambda, how: { lr: s.how.lr, lambda: s.how.lambda } }]));
+  return Object.fromEntries(
+    [...settings].map(([a, s]) => [
+      a,
+      a === 'opid'
+        ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, how: s.how }
+        : { lr: s.lr, lambda: s.lambda, how: { lr: s.how.lr, lambda: s.how.lambda } },
+    ]),
+  );
 }
 
 /** The report's section on the sweeps and on how each arm's settings were chosen. */
-export function sweepSection(c: Pick<Chosen, 'settings' | 'points'>, plan: SweepPlan, evalEpisodes: number, evalSamples: number): string {
+export function sweepSection(
+  c: Pick<Chosen, 'settings' | 'points'>,
+  plan: SweepPlan,
+  evalEpisodes: number,
+  evalSamples: number,
+): string {
   const all = environmentOf(plan.env ?? 'household').validationScenes().length;
   const games = evalEpisodes > 0 ? Math.min(evalEpisodes, all) : all;
   const fixed = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
@@ -202,22 +286,36 @@ export function sweepSection(c: Pick<Chosen, 'settings' | 'points'>, plan: Sweep
     parts.push(
       `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} validation games ` +
         `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
-        (plan.lrs.length > 1 && plan.lambdas.length > 1 ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. ` : '') +
+        (plan.lrs.length > 1 && plan.lambdas.length > 1
+          ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. `
+          : '') +
         'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds.',
       '',
       '| algorithm | setting | value | validation % (mean) | per seed % | OPD / GRPO norm |',
       '|---|---|---|---|---|---|',
-      ...c.points.map((p) => `| ${p.algo} | ${p.param} | ${p.value} | ${pct(p.success)} | ${p.per_seed.map(pct).join(', ')} | ${fixed(p.grad_norm_ratio)} |`),
+      ...c.points.map(
+        (p) =>
+          `| ${p.algo} | ${p.param} | ${p.value} | ${pct(p.success)} | ${p.per_seed.map(pct).join(', ')} | ${fixed(p.grad_norm_ratio)} |`,
+      ),
       '',
     );
-    const ratios = c.points.filter((p) => p.param === 'lambda' && p.grad_norm_ratio !== null).map((p) => p.grad_norm_ratio!);
-    if (ratios.length) parts.push(`The lambda grid spans OPD / GRPO norm ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}.`, '');
+    const ratios = c.points
+      .filter((p) => p.param === 'lambda' && p.grad_norm_ratio !== null)
+      .map((p) => p.grad_norm_ratio!);
+    if (ratios.length)
+      parts.push(
+        `The lambda grid spans OPD / GRPO norm ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}.`,
+        '',
+      );
   } else parts.push('No sweep: one learning rate and one lambda were given.', '');
   parts.push(
     '| arm | lr | chosen by | lambda or OPID weight | chosen by |',
     '|---|---|---|---|---|',
     ...[...c.settings].map(([a, s]) => {
-      const [weight, how] = a === 'opid' ? [`opid weight ${s.opidWeight}`, s.how.opidWeight] : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
+      const [weight, how] =
+        a === 'opid'
+          ? [`opid weight ${s.opidWeight}`, s.how.opidWeight]
+          : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
       return `| ${a} | ${s.lr} | ${s.how.lr} | ${weight} | ${how} |`;
     }),
   );

@@ -4,7 +4,9 @@ import type { CrossgameSources } from '../../../rl/hindsight.ts';
 import type { UpdateMetrics } from '../../../rl/trainer.ts';
 
 /** The keys of UpdateMetrics that hold a number, or a number or null (a figure some updates lack). */
-type NumericMetric = { [K in keyof UpdateMetrics]-?: UpdateMetrics[K] extends number | null ? K : never }[keyof UpdateMetrics];
+type NumericMetric = {
+  [K in keyof UpdateMetrics]-?: UpdateMetrics[K] extends number | null ? K : never;
+}[keyof UpdateMetrics];
 
 /**
  * The update metrics a run reports as their mean over the updates where they are defined (not null), each with
@@ -105,7 +107,9 @@ export class MeansOfUpdates {
       crossgame: this.crossgame,
       skipped_updates: this.skipped,
       teacher: this.teacher,
-      metric_means: Object.fromEntries([...this.metrics].map(([key, [sum, n]]) => [key, n ? sum / n : null])) as MetricMeans,
+      metric_means: Object.fromEntries(
+        [...this.metrics].map(([key, [sum, n]]) => [key, n ? sum / n : null]),
+      ) as MetricMeans,
     };
   }
 }
