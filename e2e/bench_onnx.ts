@@ -152,5 +152,5 @@ function formatReport(r: BenchResult, chromium: string, foreign: string[], warni
       ...warnings.slice(0, 20).map((w) => `- \`${w.replace(/`/g, "'").slice(0, 400)}\``),
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

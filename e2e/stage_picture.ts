@@ -6,16 +6,14 @@ export const STAGES = ['rollout', 'rewards', 'skills', 'rescore', 'loss', 'optim
 
 /** The picture shows the six stages in order, `stage` alone lit, the stages before it done. */
 export async function expectPictureAt(page: Page, stage: (typeof STAGES)[number]): Promise<void> {
-  const boxes = await page
-    .locator('[data-testid="stage-pipeline"] [data-testid="pipeline-box"]')
-    .evaluateAll((els) =>
-      els.map((el) => ({
-        stage: el.getAttribute('data-stage'),
-        lit: el.getAttribute('data-lit'),
-        current: el.getAttribute('aria-current'),
-        done: el.classList.contains('done'),
-      })),
-    );
+  const boxes = await page.locator('[data-testid="stage-pipeline"] [data-testid="pipeline-box"]').evaluateAll((els) =>
+    els.map((el) => ({
+      stage: el.getAttribute('data-stage'),
+      lit: el.getAttribute('data-lit'),
+      current: el.getAttribute('aria-current'),
+      done: el.classList.contains('done'),
+    })),
+  );
   expect(boxes.map((b) => b.stage)).toEqual([...STAGES]);
   expect(boxes.filter((b) => b.lit === 'true').map((b) => b.stage)).toEqual([stage]);
   expect(boxes.filter((b) => b.current === 'step').map((b) => b.stage)).toEqual([stage]);

@@ -51,7 +51,7 @@ function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${quote(v.length > 20 ? v.slice(0, 20) + '...' : v)}`;
+  if (typeof v === 'string') return `the string ${quote(v.length > 20 ? `${v.slice(0, 20)}...` : v)}`;
   if (typeof v === 'number') return String(v);
   return `a ${typeof v}`;
 }

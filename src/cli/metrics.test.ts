@@ -56,7 +56,7 @@ describe('resumedMetrics', () => {
       line(3),
       line(4),
     ];
-    writeFileSync(path, lines.join('\n') + '\n{"update":5,"su');
+    writeFileSync(path, `${lines.join('\n')}\n{"update":5,"su`);
     const { kept, note } = resumedMetrics(path, await readMetrics(path), { algo: 'seed', updates: 3 });
     expect(kept.map((l) => l.text)).toEqual([line(0), line(1), line(2)]);
     expect(note).toBe(

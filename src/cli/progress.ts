@@ -63,7 +63,7 @@ export function progressBar(label: string, total: number, options: BarOptions = 
         shown = tenth;
         const elapsed = (performance.now() - t0) / 1000;
         stream.write(
-          progressLine(label, value, total, elapsed, secondsLeft(value, total, start, elapsed), unit, info) + '\n',
+          `${progressLine(label, value, total, elapsed, secondsLeft(value, total, start, elapsed), unit, info)}\n`,
         );
       }
     };

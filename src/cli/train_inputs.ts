@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvironmentName } from '../env/environment.ts';
-import { type Checkpoint } from '../model/checkpoint.ts';
+import type { Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetOfConfig, warmStartPath, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { unusableWeights } from '../rl/policy_probe.ts';

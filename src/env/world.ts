@@ -198,7 +198,7 @@ export class World {
       return this.put(this.objIndex.get(o), this.recIndex.get(r));
     }
     for (const verb of ['heat', 'cool', 'clean'] as const) {
-      if (cmd.startsWith(verb + ' ')) {
+      if (cmd.startsWith(`${verb} `)) {
         const [o, r] = split(cmd.slice(verb.length + 1), ' with ');
         return this.change(verb, this.objIndex.get(o), this.recIndex.get(r));
       }

@@ -58,7 +58,7 @@ export function warmStartPath(preset: PresetName, world: EnvironmentName = 'hous
 }
 
 export function isPresetName(name: string): name is PresetName {
-  return Object.prototype.hasOwnProperty.call(PRESETS, name);
+  return Object.hasOwn(PRESETS, name);
 }
 
 export function presetConfig(name: PresetName, vocabSize: number): ModelConfig {

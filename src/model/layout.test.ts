@@ -16,8 +16,8 @@ describe('parameterLayout', () => {
     const config = presetConfig('micro', 100);
     const layout = parameterLayout(config);
     // wte 100x16 = 1600 floats -> next view at 1600 (already a multiple of 64); wpe 512x16 = 8192.
-    expect(layout.views['wte']).toMatchObject({ offset: 0, size: 1600, shape: [100, 16] });
-    expect(layout.views['wpe']).toMatchObject({ offset: 1600, size: 8192, shape: [512, 16] });
+    expect(layout.views.wte).toMatchObject({ offset: 0, size: 1600, shape: [100, 16] });
+    expect(layout.views.wpe).toMatchObject({ offset: 1600, size: 8192, shape: [512, 16] });
     expect(layout.views['h0.ln1.w']).toMatchObject({ offset: 9792, size: 16 });
     expect(layout.views['h0.ln1.b'].offset).toBe(9856);
     expect(layout.views['h0.attn.qkv.w'].shape).toEqual([48, 16]);
@@ -89,7 +89,7 @@ describe('initParameters', () => {
     expect(Array.from(p.subarray(ln.offset, ln.offset + ln.size)).every((x) => x === 1)).toBe(true);
     const b = layout.views['h0.attn.qkv.b'];
     expect(Array.from(p.subarray(b.offset, b.offset + b.size)).every((x) => x === 0)).toBe(true);
-    const w = layout.views['wte'];
+    const w = layout.views.wte;
     let s2 = 0;
     for (let i = 0; i < w.size; i++) s2 += p[w.offset + i] ** 2;
     expect(Math.sqrt(s2 / w.size)).toBeCloseTo(0.02, 3);

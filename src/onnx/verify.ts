@@ -1,7 +1,7 @@
 // Verification of an exported policy: onnxruntime-web runs the file and its logits must equal the
 // playground's own forward within LOGITS_TOLERANCE on random and real token sequences. Only a file that
 // passes is offered for download (page) or written (CLI).
-import { Rng } from '../common/rng.ts';
+import type { Rng } from '../common/rng.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { OnnxPolicySession, type RuntimeOptions } from './runtime.ts';
 

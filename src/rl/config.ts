@@ -39,7 +39,7 @@ const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = { 'seed-shuffled': 'se
 
 /** The algorithm's name of today for a former name; any other name unchanged. */
 export function currentAlgoName(name: string): string {
-  return Object.prototype.hasOwnProperty.call(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
+  return Object.hasOwn(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
 }
 
 interface TrainSetting extends SettingRange {
@@ -224,7 +224,7 @@ export function defaultConfig(preset: PresetName): TrainConfig {
 }
 
 export function isConfigKey(key: string): key is TrainKey {
-  return Object.prototype.hasOwnProperty.call(TABLE, key);
+  return Object.hasOwn(TABLE, key);
 }
 
 /** Applies "key=value" settings; throws a RangeError naming the key for an unknown key or a bad value. */

@@ -177,7 +177,7 @@ describe('checking a recorded run', () => {
   it('a record of the full default size stays under the budget and reads back as written', () => {
     const record = fullRecord();
     expect(record.episodes).toHaveLength(8 * EPISODE_UPDATES * EPISODES_PER_UPDATE);
-    const json = JSON.stringify(record) + '\n';
+    const json = `${JSON.stringify(record)}\n`;
     expect(json.length).toBeGreaterThan(MAX_RECORD_BYTES / 8);
     expect(json.length).toBeLessThan(MAX_RECORD_BYTES);
     expect(parseRecordedRun(json)).toEqual(record);

@@ -13,7 +13,7 @@
 // (the same reading as the skill grammar's places filter, text/skill_grammar.ts).
 import { numberOf, typeOf } from '../env/knowledge.ts';
 import type { Scene } from '../env/scene.ts';
-import { type Action, type Fact, type Mistake, type Place, type Skill, type Thing } from '../text/skill.ts';
+import type { Action, Fact, Mistake, Place, Skill, Thing } from '../text/skill.ts';
 import { parseSkill } from '../text/skill_parser.ts';
 
 /** An object of the skill, "it" and "them" resolved. */

@@ -82,5 +82,5 @@ export function curvesCsv(
     for (const m of race!.arms[run])
       rows.push(['race', run, race!.seed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }

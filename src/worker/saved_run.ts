@@ -70,7 +70,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function integerIn(v: unknown, min: number, max: number, what: string): number {

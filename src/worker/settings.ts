@@ -343,7 +343,7 @@ export function settingsFrom(value: unknown): ParsedHash {
   const parts: string[] = [];
   const wrongType: [keyof Settings, unknown][] = [];
   for (const key of SETTING_KEYS) {
-    const v = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+    const v = Object.hasOwn(record, key) ? record[key] : undefined;
     if (v === undefined) continue;
     if (typeof v === (isNumericKey(key) ? 'number' : 'string'))
       parts.push(`${hashOf(key)}=${encodeURIComponent(wellFormed(String(v)))}`);

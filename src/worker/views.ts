@@ -235,7 +235,7 @@ export function tokenTableOf(
       [n.trajectory, n.step, csvText(n.token ?? ''), ...columns.map(([, get]) => shortestFloat32(get(k)))].join(','),
     ),
   );
-  return { run, update: state.update + 1, stage: loss ? 5 : 4, json, csv: rows.join('\n') + '\n' };
+  return { run, update: state.update + 1, stage: loss ? 5 : 4, json, csv: `${rows.join('\n')}\n` };
 }
 
 /** A CSV field: quoted when it holds a comma, a quote or a line break. */

@@ -31,8 +31,8 @@ export function adamwUpdate(
   step: number,
   gradScale: number,
 ): void {
-  const c1 = 1 - Math.pow(h.beta1, step);
-  const c2 = 1 - Math.pow(h.beta2, step);
+  const c1 = 1 - h.beta1 ** step;
+  const c2 = 1 - h.beta2 ** step;
   for (const view of layout.list) {
     const wd = view.decay ? h.weightDecay : 0;
     const end = view.offset + view.size;

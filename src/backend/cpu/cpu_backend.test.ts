@@ -116,7 +116,7 @@ describe('CpuBackend.lossBackward', () => {
     const batch = makeBatch(config, 14);
     const inputs = randomLossInputs(await backend.score(batch), 15);
     const huge = await backend.readParameters();
-    const wte = parameterLayout(config).views['wte'];
+    const wte = parameterLayout(config).views.wte;
     for (let i = 0; i < wte.size; i++) huge[wte.offset + i] = i % 2 ? 3e38 : -3e38;
     await backend.writeParameters(huge);
     const err = await backend.lossBackward(batch, inputs, hyper).catch((e: unknown) => e);

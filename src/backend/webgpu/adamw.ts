@@ -76,8 +76,8 @@ export function adamwUpdate(
 ): void {
   const g = threadGrid(n);
   if (!g) return;
-  const c1 = 1 - Math.pow(h.beta1, step);
-  const c2 = 1 - Math.pow(h.beta2, step);
+  const c1 = 1 - h.beta1 ** step;
+  const c2 = 1 - h.beta2 ** step;
   const u = HYPER.pack({
     n,
     grid_x: g.gridX,

@@ -58,7 +58,7 @@ interface AcquiredDevice {
 
 /** The page's or worker's GPU object, or a typed error saying how to get one. */
 export function browserGpu(nav: { gpu?: GPU } | undefined = globalThis.navigator as { gpu?: GPU } | undefined): GPU {
-  if (!nav || !nav.gpu) {
+  if (!nav?.gpu) {
     const insecure = typeof globalThis.isSecureContext === 'boolean' && !globalThis.isSecureContext;
     throw new WebGpuUnavailableError(
       'no-webgpu',

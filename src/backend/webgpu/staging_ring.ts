@@ -44,7 +44,7 @@ export class StagingRing {
     // After destroy (device disposed mid-read) there is nothing left to give back to.
     if (this.slots.length === 0) return;
     const slot = this.slots.find((s) => s.buffer === buffer);
-    if (!slot || !slot.busy) throw new Error(`StagingRing.release: "${buffer.label}" is not a busy staging buffer`);
+    if (!slot?.busy) throw new Error(`StagingRing.release: "${buffer.label}" is not a busy staging buffer`);
     slot.busy = false;
   }
 

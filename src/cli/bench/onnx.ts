@@ -222,7 +222,7 @@ export async function run(args: string[]): Promise<number> {
     backend?.dispose();
   }
   if (quick) {
-    process.stdout.write(quickJson(rows, ortThreads) + '\n');
+    process.stdout.write(`${quickJson(rows, ortThreads)}\n`);
     return 0;
   }
 
@@ -234,7 +234,7 @@ export async function run(args: string[]): Promise<number> {
       `| ${r.preset} | ${r.batch} | ${r.seqLen} | ${r.cpuMs.toFixed(2)} | ${r.ortMs.toFixed(2)} | ${(r.cpuMs / r.ortMs).toFixed(2)} | ${r.gflopCpu.toFixed(2)} | ${r.trainMs!.toFixed(2)} | ${(r.trainMs! / r.cpuMs).toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
     );
   }
-  process.stdout.write(table.join('\n') + '\n');
+  process.stdout.write(`${table.join('\n')}\n`);
 
   const report = [
     ...reportHead('ONNX benchmark: CPU forward vs onnxruntime-web (wasm) in Node', 'onnx', args, commit),

@@ -375,7 +375,7 @@ export async function run(args: string[]): Promise<number> {
   };
   const mdPath = reportPath(values.out, 'page.md');
   await writeOutput(mdPath, md);
-  await writeOutput(join(dirname(mdPath), 'page.json'), JSON.stringify(json, null, 1) + '\n');
+  await writeOutput(join(dirname(mdPath), 'page.json'), `${JSON.stringify(json, null, 1)}\n`);
   return failed.length ? 1 : 0;
 }
 

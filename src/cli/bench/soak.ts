@@ -195,10 +195,10 @@ export async function run(args: string[]): Promise<number> {
   ];
   const verdict =
     `Live GPU buffers: ${first.live} after update 1, ${last.live} after update ${last.update}; ` +
-    `${constant ? 'constant from update ' + (afterFirst[0] ?? first).update + ' on' : 'NOT constant'}. ` +
+    `${constant ? `constant from update ${(afterFirst[0] ?? first).update} on` : 'NOT constant'}. ` +
     `JS heap: ${Math.min(...heap).toFixed(1)}-${Math.max(...heap).toFixed(1)} MB (${first.heapMB.toFixed(1)} MB after update 1, ${last.heapMB.toFixed(1)} MB at the end). ` +
     `${(last.seconds / updates).toFixed(2)} s per update.`;
-  process.stdout.write([verdict, '', ...table].join('\n') + '\n');
+  process.stdout.write(`${[verdict, '', ...table].join('\n')}\n`);
   const report = [
     ...reportHead('Soak benchmark: WebGPU backend resource hygiene', 'soak', args, commit),
     `Adapter: ${adapter}. Machine: ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} logical cores), Node ${process.version}.`,

@@ -16,7 +16,7 @@ const members: Record<string, () => Promise<CommandModule>> = {
 
 export const group: GroupSpec = {
   name: 'bench',
-  summary: 'benchmarks: ' + Object.keys(members).join(', '),
+  summary: `benchmarks: ${Object.keys(members).join(', ')}`,
   description:
     'Each benchmark prints a table on stdout and writes its report under bench/ (or --out DIR), headed by the command that produced it and the commit it ran on.',
   noun: 'benchmark',

@@ -88,7 +88,7 @@ async function init(args: string[]): Promise<number> {
   const bytes = writeCheckpoint(ck);
   await writeAtomic(out, bytes);
   process.stderr.write(`wrote ${out} (${bytes.length} bytes, ${ck.params.length} parameters)\n`);
-  process.stdout.write(JSON.stringify(describe(ck, bytes.length, true), null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(describe(ck, bytes.length, true), null, 2)}\n`);
   return 0;
 }
 
@@ -98,7 +98,7 @@ async function inspect(args: string[]): Promise<number> {
   const path = positionals[0];
   const hash = defaultTokenizer().hash;
   const { checkpoint: ck, bytes } = await readCheckpointBytes(path, values['any-vocab'] ? null : hash);
-  process.stdout.write(JSON.stringify(describe(ck, bytes, ck.vocabHash === hash), null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(describe(ck, bytes, ck.vocabHash === hash), null, 2)}\n`);
   return 0;
 }
 

@@ -33,7 +33,7 @@ describe('seed scenes / expert / play', () => {
     const plan = await runCaptured(expert.run, ['--scene', sceneFile]);
     const commands = plan.stdout.trim().split('\n');
     const actions = join(dir, 'actions.txt');
-    writeFileSync(actions, [...commands, 'look', 'inventory'].join('\n') + '\n');
+    writeFileSync(actions, `${[...commands, 'look', 'inventory'].join('\n')}\n`);
     const played = await runCaptured(play.run, ['--scene', sceneFile, '--actions', actions]);
     expect(played.code).toBe(0);
     const lines = played.stdout

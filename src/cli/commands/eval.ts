@@ -163,6 +163,6 @@ export async function run(args: string[]): Promise<number> {
   const bar = progressBar('eval', scenes.length);
   const result = await evaluate(env, backend, tok, scenes, config, () => bar.increment());
   bar.stop();
-  process.stdout.write(JSON.stringify(result) + '\n');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
   return 0;
 }

@@ -28,7 +28,7 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   const scene = await readWorldScene(env, requireOption(values.scene, 'scene', usage));
   const plan = env.episode(scene).expertPlan();
-  process.stdout.write(plan.map((c) => c + '\n').join(''));
+  process.stdout.write(plan.map((c) => `${c}\n`).join(''));
   process.stderr.write(`${plan.length} steps\n`);
   return 0;
 }

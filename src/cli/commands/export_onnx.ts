@@ -93,6 +93,6 @@ export async function run(args: string[]): Promise<number> {
     card,
     verification: { ok: true, tolerance: report.tolerance, maxAbsDiff: report.maxAbsDiff, cases: report.cases.length },
   };
-  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

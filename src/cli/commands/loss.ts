@@ -78,6 +78,6 @@ export async function run(args: string[]): Promise<number> {
       throw new CliError(`${term} is not finite (${out[term]}): the log-probabilities are too far apart`);
     }
   }
-  process.stdout.write(JSON.stringify(lossOutputToJson(out), null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(lossOutputToJson(out), null, 2)}\n`);
   return 0;
 }

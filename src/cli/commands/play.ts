@@ -60,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
         ? [`${game.freeText()!.open}...${game.freeText()!.close}`, ...game.admissibleCommands()]
         : game.admissibleCommands();
     const line = { step, action, observation: r.observation, admissible, reward: r.reward, done: r.done, won: r.won };
-    process.stdout.write(JSON.stringify(line) + '\n');
+    process.stdout.write(`${JSON.stringify(line)}\n`);
   };
   emit(0, null, { observation: game.observation, reward: 0, done: false, won: false });
   let ignored = 0;

@@ -67,7 +67,7 @@ export async function run(args: string[]): Promise<number> {
   for (let i = 0; i < count; i++) {
     const path = join(out, `${split}-${seed}-${String(i).padStart(width, '0')}.json`);
     await writeAtomic(path, env.sceneToJson(env.sceneOf(split as 'train' | 'seen' | 'unseen', i, seed)));
-    process.stdout.write(path + '\n');
+    process.stdout.write(`${path}\n`);
   }
   process.stderr.write(`wrote ${count} ${env.variant} ${env.name} ${split} scenes (seed ${seed}) to ${out}\n`);
   return 0;

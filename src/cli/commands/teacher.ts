@@ -81,6 +81,6 @@ export async function run(args: string[]): Promise<number> {
   const bar = progressBar('teacher check', 4 * played.length);
   const result = await teacherCheck(world, backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
-  process.stdout.write(JSON.stringify(result) + '\n');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
   return 0;
 }

@@ -139,7 +139,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
           teacherOwnSkill: _t,
           ...rest
         } = JSON.parse(l) as Record<string, unknown>;
-        return JSON.stringify(rest) + '\n';
+        return `${JSON.stringify(rest)}\n`;
       });
     writeFileSync(join(split, 'metrics.jsonl'), older.join(''));
     // What a full disk or a kill leaves in the middle of an append: a last line without its newline.

@@ -221,8 +221,8 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     }
     if (o.set.length) trainer.config = applySetOptions(trainer.config, o.set);
     // Every input has passed its checks: only now does the run directory change.
-    await writeAtomic(metricsPath, resumed.metrics.kept.map((l) => l.text + '\n').join(''));
-    if (resumed.metrics.note) process.stderr.write(resumed.metrics.note + '\n');
+    await writeAtomic(metricsPath, resumed.metrics.kept.map((l) => `${l.text}\n`).join(''));
+    if (resumed.metrics.note) process.stderr.write(`${resumed.metrics.note}\n`);
     const saved = (resumed.current.metadata as { algo?: unknown }).algo;
     if (saved !== trainer.algo)
       process.stderr.write(`${lastPath} names its algorithm ${String(saved)}, the former name of ${trainer.algo}\n`);
@@ -261,7 +261,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
       );
       line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
     }
-    await appendLine(metricsPath, JSON.stringify(line) + '\n');
+    await appendLine(metricsPath, `${JSON.stringify(line)}\n`);
     if (checkpointEvery > 0 && trainer.updates % checkpointEvery === 0) await save();
     bar.update(trainer.updates, { info: `success ${last.success.toFixed(2)} loss ${Number(last.total).toFixed(3)}` });
   }
@@ -282,6 +282,6 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     wall_s: (performance.now() - t0) / 1000,
     last,
   };
-  process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   return 0;
 }

@@ -347,8 +347,8 @@ export async function run(args: string[]): Promise<number> {
     },
   });
   await writeAtomic(out, bytes);
-  await writeAtomic(cardPath(out), JSON.stringify(card, null, 2) + '\n');
+  await writeAtomic(cardPath(out), `${JSON.stringify(card, null, 2)}\n`);
   process.stderr.write(`wrote ${out} and ${cardPath(out)}\n`);
-  process.stdout.write(JSON.stringify(card, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(card, null, 2)}\n`);
   return 0;
 }

@@ -1,6 +1,6 @@
 // The cases of `bench kernels`: every WebGPU kernel of an update and of decoding on the model's shapes, each
 // next to its CPU twin on the same host data, and one whole update on both backends.
-import { Rng } from '../../../common/rng.ts';
+import type { Rng } from '../../../common/rng.ts';
 import {
   maskWords,
   type LossHyper,

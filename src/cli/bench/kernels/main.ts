@@ -168,7 +168,7 @@ export async function run(args: string[]): Promise<number> {
   const adapter = gpu.adapter;
   gpu.dispose();
   const lines = resultLines({ rows, variantTotals, wholeUpdates, updates, adapter, variant, peak, tfjs });
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
   const text = reportText({ args, commit, preset: o.preset, reps: o.reps, loadAtStart, config, shapes: s }, lines);
   await writeOutput(reportPath(o.out, reportName(adapter)), text);
   return 0;

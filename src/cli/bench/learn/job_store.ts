@@ -102,7 +102,7 @@ export class JobStore {
         if (!outcome.result) return;
         const stored: StoredRun = { job: outcome.job, result: outcome.result };
         try {
-          await writeAtomic(join(this.dir, `${keys.get(outcome.job)}.json`), JSON.stringify(stored) + '\n');
+          await writeAtomic(join(this.dir, `${keys.get(outcome.job)}.json`), `${JSON.stringify(stored)}\n`);
         } catch (err) {
           // The run itself stands; only a later --resume would run it again.
           log(`could not keep a finished run in ${this.dir}: ${messageOf(err)}`);

@@ -339,7 +339,7 @@ export async function run(args: string[]): Promise<number> {
       throw new CliError(`--worker takes the JSON of a job (${(err as Error).message})`, 2);
     }
     const result = await runJob(job);
-    process.stdout.write(JSON.stringify(result) + '\n');
+    process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   }
   const plan = readPlan(values);
@@ -351,7 +351,7 @@ export async function run(args: string[]): Promise<number> {
   await makeDir(outPath(values.out, '.'));
   const recordFile = values.record;
   if (recordFile !== undefined) await readRecordIndex(recordFile);
-  const log = (s: string) => process.stderr.write(s + '\n');
+  const log = (s: string) => process.stderr.write(`${s}\n`);
   const commit = sourceCommit();
   const estimatedSeconds = estimatePlan(plan);
   log(
@@ -381,23 +381,23 @@ export async function run(args: string[]): Promise<number> {
     await writeOutput(outPath(values.out, `${reportName('learn_fractions', plan.env)}.md`), report.markdown);
     await writeOutput(
       outPath(values.out, `${reportName('learn_fractions', plan.env)}.json`),
-      JSON.stringify(report.json, null, 2) + '\n',
+      `${JSON.stringify(report.json, null, 2)}\n`,
     );
-    process.stdout.write(report.headline + '\n\n' + report.table + '\n');
+    process.stdout.write(`${report.headline}\n\n${report.table}\n`);
   } else {
     const learn = { ...common, runs: outcome.runs, full: values.full === true };
     const report = renderLearn(learn);
     await writeOutput(outPath(values.out, `${reportName('learn', plan.env)}.md`), report.markdown);
     await writeOutput(
       outPath(values.out, `${reportName('learn', plan.env)}.json`),
-      JSON.stringify(report.json, null, 2) + '\n',
+      `${JSON.stringify(report.json, null, 2)}\n`,
     );
     await writeOutput(outPath(values.out, `${reportName('learn_curve', plan.env)}.svg`), report.svg);
     if (recordFile !== undefined) {
       const bytes = await writeRecord(recordFile, buildRecord(learn, report, new Date()));
       log(`record: ${bytes} bytes`);
     }
-    process.stdout.write(report.headline + '\n\n' + report.table + '\n\n' + report.efficiency + '\n');
+    process.stdout.write(`${report.headline}\n\n${report.table}\n\n${report.efficiency}\n`);
   }
   process.stderr.write(`warm start seen ${pct(outcome.warm.success_seen)}%\n`);
   if (outcome.failed.length)

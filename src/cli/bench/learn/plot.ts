@@ -38,7 +38,7 @@ export function curveSvg(series: Series[]): string {
     parts.push(`<text x="${W - m.r + 10}" y="${m.t + 16 + 18 * i}" fill="${s.color}">${s.label}</text>`);
   });
   parts.push('</svg>');
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }
 
 export const COLORS: Record<string, string> = {

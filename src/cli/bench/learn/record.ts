@@ -113,7 +113,7 @@ export async function readRecordIndex(file: string): Promise<RecordIndex> {
 
 /** Writes the record to `file` (refused over the byte budget) and lists it in the index beside it. */
 export async function writeRecord(file: string, record: RecordedRun): Promise<number> {
-  const text = JSON.stringify(record) + '\n';
+  const text = `${JSON.stringify(record)}\n`;
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_RECORD_BYTES)
     throw new CliError(`the record would take ${bytes} bytes, over the ${MAX_RECORD_BYTES}-byte budget: not written`);
@@ -122,6 +122,6 @@ export async function writeRecord(file: string, record: RecordedRun): Promise<nu
   const runs = index.runs.filter((r) => r.file !== name);
   runs.push({ file: name, created: record.created, command: record.command, commit: record.commit });
   await writeOutput(file, text);
-  await writeOutput(indexPath(file), JSON.stringify({ format: RECORD_INDEX_FORMAT, runs }, null, 2) + '\n');
+  await writeOutput(indexPath(file), `${JSON.stringify({ format: RECORD_INDEX_FORMAT, runs }, null, 2)}\n`);
   return bytes;
 }
