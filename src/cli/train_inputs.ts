@@ -1,6 +1,6 @@
 // Everything `seed train` reads, read and checked before it writes or removes anything in its run directory:
 // the checkpoint a new run starts from (its whole model header against the preset, weights whose forward is
-// finite), or the two checkpoints and the metrics of a run it resumes (rl/run_metadata.ts checks every field
+// finite), or the checkpoints (the teacher's too, when the run holds one) and the metrics of a run it resumes (rl/run_metadata.ts checks every field
 // of the run's metadata). A refusal is one line naming the file; the old run stays as it was.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import type { Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetOfConfig, warmStartPath, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { unusableWeights } from '../rl/policy_probe.ts';
-import { checkRunReference, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
+import { checkRunReference, checkRunTeacher, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { readCheckpointFile } from './io.ts';
@@ -50,6 +50,8 @@ export async function readStartWeights(
 export interface ResumeInputs {
   current: Checkpoint;
   reference: Checkpoint;
+  /** The held teacher's weights of a run that refreshes its teacher every K > 1 updates; null otherwise. */
+  teacher: Checkpoint | null;
   meta: RunMetadata;
   /** The metrics lines the resumed run keeps, and the line that says what it dropped (null when nothing). */
   metrics: { kept: MetricsLine[]; note: string | null };
@@ -84,9 +86,17 @@ export async function readResumeInputs(
   } catch (err) {
     throw new CliError(`--resume: ${refPath}: ${(err as Error).message}`);
   }
+  const teacherPath = join(out, 'teacher.ckpt');
+  const teacher = existsSync(teacherPath) ? await readCheckpointFile(teacherPath, tok) : null;
+  try {
+    checkRunTeacher(teacher, current, meta);
+  } catch (err) {
+    throw new CliError(`--resume: ${teacherPath}: ${(err as Error).message}`);
+  }
   checkWeights(current, lastPath, preset, model);
   checkWeights(reference, refPath, preset, model);
+  if (teacher) checkWeights(teacher, teacherPath, preset, model);
   const metricsPath = join(out, 'metrics.jsonl');
   const metrics = resumedMetrics(metricsPath, await readMetrics(metricsPath), meta);
-  return { current, reference, meta, metrics };
+  return { current, reference, teacher, meta, metrics };
 }

@@ -204,6 +204,12 @@ const TABLE = {
     before: 64,
     doc: "validation games of each teacher check (each played four times: first, no skill, own skill, another game's skill)",
   },
+  teacherRefresh: {
+    ...count(0, 1_000_000),
+    paper: 1,
+    before: 1,
+    doc: "K: the teacher that re-scores with the skill has the policy's weights of every K-th update (1 = the pre-update policy, the paper's; 0 = never refreshed: the weights the run started from)",
+  },
 } satisfies Record<string, TrainSetting>;
 
 export type TrainKey = keyof typeof TABLE;

@@ -16,6 +16,7 @@ import { skillTokens, policyContext } from '../text/prompts.ts';
 import { insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
+import { withTeacher } from './teacher_weights.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The trajectory's scored sequences with `skill` in the context, scoring the same command tokens. */
@@ -53,7 +54,7 @@ function sampledTokens(t: Trajectory): Int32Array {
   return Int32Array.from(t.sequences.flatMap((seq) => Array.from(seq.positions, (p) => seq.ids[p])));
 }
 
-/** The trajectories' skill-conditioned batch scored by the pre-update weights: per token l_skill, and the whole rows when `rows`. */
+/** The trajectories' skill-conditioned batch scored by the teacher's weights (teacher_weights.ts): per token l_skill, and the whole rows when `rows`. */
 async function scoreWithSkills(
   run: UpdateContext,
   ts: readonly Trajectory[],
@@ -66,8 +67,13 @@ async function scoreWithSkills(
     ts.flatMap((t, i) => skillSequences(run, t, skills[i], config)),
     run.tok.padId,
   );
-  if (!rows) return { lSkill: await run.backend.score(batch, 'current'), rows: null, masks: batch.masks };
-  const all = await run.backend.scoreRows(batch, 'current');
+  if (!rows)
+    return {
+      lSkill: await withTeacher(run, config, (set) => run.backend.score(batch, set)),
+      rows: null,
+      masks: batch.masks,
+    };
+  const all = await withTeacher(run, config, (set) => run.backend.scoreRows(batch, set));
   const targets = Int32Array.from(ts.flatMap((t) => Array.from(sampledTokens(t))));
   return { lSkill: Float32Array.from(targets, (target, k) => all[k * V + target]), rows: all, masks: batch.masks };
 }
@@ -98,7 +104,11 @@ async function advisorWeights(
     true,
   );
   const ownStart: number[] = [];
-  usable.reduce((k, t) => (ownStart.push(k), k + t.lOld.length), 0);
+  let start = 0;
+  for (const t of usable) {
+    ownStart.push(start);
+    start += t.lOld.length;
+  }
   const kl = new Float32Array(1);
   let j = 0;
   for (const { t, u } of pairs) {
@@ -127,7 +137,9 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
   const exact = st.lossHyper.distil !== undefined;
   const nTok = off[ts.length];
   const lOld = new Float32Array(nTok);
-  ts.forEach((t, i) => lOld.set(t.lOld, off[i]));
+  ts.forEach((t, i) => {
+    lOld.set(t.lOld, off[i]);
+  });
   const lSkill = lOld.slice();
   const opdMask = new Float32Array(nTok);
   const teacher = exact ? new Float32Array(nTok * V) : undefined;
@@ -155,7 +167,9 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
   const all = ts.flatMap((t) => t.sequences);
   const lRef = config.klCoef > 0 ? await backend.score(packBatch(all, tok.padId), 'reference') : lOld.slice();
   const advantage = new Float32Array(nTok);
-  ts.forEach((_, i) => advantage.fill(st.advantages[i], off[i], off[i + 1]));
+  ts.forEach((_, i) => {
+    advantage.fill(st.advantages[i], off[i], off[i + 1]);
+  });
   if (exact && config.rewardDirected === 1) {
     // Distil only where the skill moves the sampled token the way the reward does.
     for (let k = 0; k < nTok; k++)

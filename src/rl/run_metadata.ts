@@ -144,3 +144,29 @@ export function checkRunReference(reference: Checkpoint, current: Checkpoint, me
   if (difference) refuse(`its model differs from the run's: ${difference}`);
   if (allZero(reference.params)) refuse('its weights are all zero, not a trained or initialised model');
 }
+
+/**
+ * Refuses a teacher checkpoint that is not the held teacher of the run whose metadata is `meta` (a run whose
+ * config refreshes its teacher every K > 1 updates carries one: rl/teacher_weights.ts), and a run that needs
+ * one and has none.
+ */
+export function checkRunTeacher(teacher: Checkpoint | null, current: Checkpoint, meta: RunMetadata): void {
+  const needs = meta.config.teacherRefresh > 1;
+  if (teacher === null) {
+    if (needs)
+      refuse(
+        `the run refreshes its teacher every ${meta.config.teacherRefresh} updates, and its teacher checkpoint is missing`,
+      );
+    return;
+  }
+  const m = teacher.metadata;
+  if (m.stage !== 'teacher') refuse('not a run\'s teacher (metadata.stage is not "teacher")');
+  if (!needs)
+    refuse(`a teacher checkpoint, but the run's teacherRefresh is ${meta.config.teacherRefresh}: it holds none`);
+  if (typeof m.algo !== 'string' || currentAlgoName(m.algo) !== meta.algo || m.seed !== meta.seed) {
+    refuse(`its teacher is of ${quote(m.algo)} seed ${quote(m.seed)}, the run is ${meta.algo} seed ${meta.seed}`);
+  }
+  const difference = configDifference(teacher.config, current.config);
+  if (difference) refuse(`its teacher's model differs from the run's: ${difference}`);
+  if (allZero(teacher.params)) refuse("its teacher's weights are all zero, not a trained or initialised model");
+}

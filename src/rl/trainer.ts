@@ -35,6 +35,7 @@ import { optimizerStage } from './optimizer_step.ts';
 import { rescoreStage } from './rescore.ts';
 import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
 import { teacherCheck } from './teacher_check.ts';
+import { refreshTeacher } from './teacher_weights.ts';
 import { validationDivergence } from './validation_kl.ts';
 import type { RlWorld } from './rl_world.ts';
 import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
@@ -171,6 +172,8 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
   staticLibrary: SkillLibrary | null = null;
   /** seed-crossgame: the newest usable skills of earlier updates, by task type. */
   crossgamePool: CrossgamePool = {};
+  /** The teacher's weights while the config holds a copy (teacherRefresh > 1: teacher_weights.ts). */
+  teacherParams: Float32Array | null = null;
   private state: UpdateState<S, R> | null = null;
   private checked: Readonly<TrainConfig>;
 
@@ -240,6 +243,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
     if (this.algo === 'seed-static' && !this.staticLibrary)
       this.staticLibrary = await buildStaticLibrary(this, this.config);
     const config = { ...this.config };
+    await refreshTeacher(this, config, this.updates, this);
     this.state = {
       update: this.updates,
       config,

@@ -23,6 +23,8 @@ export interface UpdateContext<S = unknown, R extends EpisodeStep = EpisodeStep>
   readonly seed: number;
   /** The world the run plays, with its skills. */
   readonly world: RlWorld<S, R>;
+  /** The teacher's weights when the config holds a copy (teacherRefresh > 1: teacher_weights.ts). */
+  readonly teacherParams?: Float32Array | null;
 }
 
 /** A GRPO group: the trajectories of one task and the reward statistics their advantages were computed with. */

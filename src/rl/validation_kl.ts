@@ -1,7 +1,8 @@
 // KL(student || teacher) on held-out states: on the validation games the teacher check plays, at every
 // decision position of the student's own first play (more than one allowed token), the exact reverse KL from
-// the plain policy to the same weights with the trajectory's own hindsight skill in context. It says whether
-// training brings the student toward its skill-conditioned teacher on states it never trained on.
+// the plain policy to the teacher's weights (the same weights unless the run holds a frozen teacher:
+// teacher_weights.ts) with the trajectory's own hindsight skill in context. It says whether training brings the
+// student toward its skill-conditioned teacher on states it never trained on.
 import { maskWords } from '../backend/backend.ts';
 import { distilDivergence } from '../backend/cpu/distil.ts';
 import { packBatch } from './batch.ts';
@@ -9,6 +10,7 @@ import type { TrainConfig } from './config.ts';
 import { hadChoice } from './diagnostics.ts';
 import { skillSequences } from './rescore.ts';
 import type { Trajectory } from './rollout.ts';
+import { withTeacher } from './teacher_weights.ts';
 import type { UpdateContext } from './update_state.ts';
 
 /** Mean KL(student || own-skill teacher) over the decision tokens of the trajectories with a skill; null without any. */
@@ -27,13 +29,11 @@ export async function validationDivergence(
     run.tok.padId,
   );
   const student = await run.backend.scoreRows(plain, 'current');
-  const teacher = await run.backend.scoreRows(
-    packBatch(
-      pairs.flatMap((p) => skillSequences(run, p.t, p.skill, config)),
-      run.tok.padId,
-    ),
-    'current',
+  const skilled = packBatch(
+    pairs.flatMap((p) => skillSequences(run, p.t, p.skill, config)),
+    run.tok.padId,
   );
+  const teacher = await withTeacher(run, config, (set) => run.backend.scoreRows(skilled, set));
   const kl = new Float32Array(1);
   let sum = 0;
   let n = 0;

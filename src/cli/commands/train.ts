@@ -1,6 +1,7 @@
 // `seed train`: trains from a warm-start checkpoint with the chosen algorithm, writing JSONL metrics and
 // checkpoints that a resumed run continues exactly; its options, files and output are declared in `command`
 // below (the --help text).
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Environment } from '../../env/environment.ts';
 import { EVAL_COUNTS } from '../../env/generate.ts';
@@ -37,7 +38,7 @@ export const command = defineCommand({
   summary: 'train a policy with grpo, seed or an ablation; JSONL metrics, checkpoints, exact resume',
   description:
     'Trains from a warm-start checkpoint with the chosen algorithm. DIR receives metrics.jsonl (one JSON line per update, its "update" the 0-based index, ' +
-    'with the evaluations), last.ckpt (weights, AdamW state, run metadata) and reference.ckpt, every --checkpoint-every updates and at the end; ' +
+    'with the evaluations), last.ckpt (weights, AdamW state, run metadata), reference.ckpt and, for a run whose teacher is refreshed every K > 1 updates, teacher.ckpt, every --checkpoint-every updates and at the end; ' +
     '--resume continues from them exactly. A run holds DIR through a lock file while it runs; a DIR that already holds files is refused unless --resume ' +
     'continues its run or --force starts over.\n\n' +
     'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
@@ -208,6 +209,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
   const model = presetConfig(preset, tok.vocabSize);
   const lastPath = join(out, 'last.ckpt');
   const refPath = join(out, 'reference.ckpt');
+  const teacherPath = join(out, 'teacher.ckpt');
   const metricsPath = join(out, 'metrics.jsonl');
 
   const resumed = 'current' in o.from ? o.from : null;
@@ -215,7 +217,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
   const trainer = new Trainer({ backend, tokenizer: tok, algo: algo as Algo, config, seed, world: rlWorldOf(o.env) });
   if (resumed) {
     try {
-      await restoreRun(trainer, resumed.current, resumed.reference);
+      await restoreRun(trainer, resumed.current, resumed.reference, resumed.teacher);
     } catch (err) {
       throw new CliError(`--resume: ${lastPath}: ${(err as Error).message}`);
     }
@@ -233,8 +235,11 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
   }
 
   const save = async () => {
-    const { current, reference } = await runCheckpoints(trainer, preset, tok.hash);
+    const { current, reference, teacher } = await runCheckpoints(trainer, preset, tok.hash);
     await writeAtomic(refPath, writeCheckpoint(reference));
+    // A run that holds no teacher leaves no teacher file behind, which a resume would refuse.
+    if (teacher) await writeAtomic(teacherPath, writeCheckpoint(teacher));
+    else await rm(teacherPath, { force: true });
     await writeAtomic(lastPath, writeCheckpoint(current));
   };
   // The bar counts completed updates, as the page numbers them: "update 3/12" once the third is done.
