@@ -51,6 +51,7 @@ try {
       // onnxruntime's own log lines carry a timestamp; without it, repeats collapse into one line.
       const text = m
         .text()
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: it strips the terminal's colour escapes
         .replace(/\u001b\[[0-9;]*m/g, '')
         .replace(/^\d{4}-\d\d-\d\d [\d:.]+ /, '');
       if ((m.type() === 'error' || m.type() === 'warning') && !warnings.includes(text)) warnings.push(text);

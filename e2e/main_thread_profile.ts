@@ -40,7 +40,10 @@ function functionTimes(profile: CpuProfile): { busyMs: number; functions: Functi
   const times = new Map<string, FunctionTime>();
   const at = (key: string) => {
     let t = times.get(key);
-    if (!t) times.set(key, (t = { name: key, selfMs: 0, totalMs: 0 }));
+    if (!t) {
+      t = { name: key, selfMs: 0, totalMs: 0 };
+      times.set(key, t);
+    }
     return t;
   };
   const samples = profile.samples ?? [];

@@ -90,7 +90,9 @@ describe('race mode', () => {
 
     // A setting edited mid-race applies to the next race, and the race says so.
     await page.evaluate(
-      (hash) => void (location.hash = hash),
+      (hash) => {
+        location.hash = hash;
+      },
       formatHash({ ...FAST, algo: 'grpo', seed: 3, lr: 0.002 }),
     );
     await expect.poll(() => page.getByTestId('race-settings-changed').textContent()).toContain('Learning rate');

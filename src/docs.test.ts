@@ -127,6 +127,7 @@ describe('cited documents', () => {
       { document: 'docs/seed-loss.md', anchor: 'the-per-token-coefficient' },
       { document: 'bench/notes/TUNING.md', heading: 'A lambda sweep' },
     ]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text, with a template literal in it
     const code = "writeFile('../bench/ui.md'); `${name}.md`; https://github.com/onnx/onnx/blob/main/docs/IR.md";
     expect(citations(code)).toEqual([{ document: '../bench/ui.md' }]);
     expect(anchorOf("Settings: the paper's values")).toBe('settings-the-papers-values');

@@ -42,7 +42,7 @@ describe('loss JSON input', () => {
   });
 
   it('names the problem of a malformed input', () => {
-    const withToken = (k: number, patch: object) => ({
+    const withToken = (patch: object) => ({
       ...valid,
       tokens: [token, token, token, { ...token, ...patch }],
     });
@@ -62,11 +62,11 @@ describe('loss JSON input', () => {
       [{ ...valid, tokens: undefined }, /^tokens must be an array \(got nothing\)/],
       [{ ...valid, tokens: [token, 3] }, /^tokens\[1\] must be an object \(got 3\)/],
       [{ ...valid, tokens: [token, token, token, noSkill] }, /^tokens\[3\]\.l_skill is missing/],
-      [withToken(3, { l_skill: '1' }), /^tokens\[3\]\.l_skill must be a finite number/],
-      [withToken(3, { advantage: 1e39 }), /^tokens\[3\]\.advantage .*overflows float32/],
-      [withToken(3, { mask: 0.5 }), /^tokens\[3\]\.mask must be 0 or 1 \(got 0\.5\)/],
-      [withToken(3, { opd_mask: true }), /^tokens\[3\]\.opd_mask must be a finite number \(got a boolean\)/],
-      [withToken(3, { lstudent: 1 }), /^unknown field tokens\[3\]\.lstudent/],
+      [withToken({ l_skill: '1' }), /^tokens\[3\]\.l_skill must be a finite number/],
+      [withToken({ advantage: 1e39 }), /^tokens\[3\]\.advantage .*overflows float32/],
+      [withToken({ mask: 0.5 }), /^tokens\[3\]\.mask must be 0 or 1 \(got 0\.5\)/],
+      [withToken({ opd_mask: true }), /^tokens\[3\]\.opd_mask must be a finite number \(got a boolean\)/],
+      [withToken({ lstudent: 1 }), /^unknown field tokens\[3\]\.lstudent/],
       [{ ...valid, gamma: 1 }, /^unknown field gamma/],
     ];
     for (const [value, message] of cases) expect(errorOf(value)).toMatch(message);

@@ -30,12 +30,7 @@ export function usageError(message: string, usage: string): CliError {
  */
 export function parseOptions<T extends Record<string, OptionSpec>>(args: string[], command: CommandSpec<T>) {
   if (wantsHelp(args)) throw new HelpRequest(helpText(command));
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw usageError((err as Error).message, usageLine(command));
-  }
+  const parsed = parseStrict(args, command);
   for (const [name, o] of Object.entries(command.options)) {
     const value: unknown = (parsed.values as Record<string, unknown>)[name];
     if (!o.choices || value === undefined) continue;
@@ -45,6 +40,15 @@ export function parseOptions<T extends Record<string, OptionSpec>>(args: string[
     }
   }
   return parsed;
+}
+
+/** Node's parseArgs, strict: an unknown option or a missing value is a usage error with the command's usage line. */
+function parseStrict<T extends Record<string, OptionSpec>>(args: string[], command: CommandSpec<T>) {
+  try {
+    return parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw usageError((err as Error).message, usageLine(command));
+  }
 }
 
 /** The value of option --name when it is one of `choices` (typed by them), or a CliError naming the choices. */
@@ -139,7 +143,9 @@ export function settingsSection(): HelpSection {
     heading: 'settings (--set key=value; true and false stand for 1 and 0)',
     entries: TRAIN_KEYS.map((key) => {
       const byValue = new Map<number, PresetName[]>();
-      configs.forEach((c, i) => byValue.set(c[key], [...(byValue.get(c[key]) ?? []), PRESET_NAMES[i]]));
+      configs.forEach((c, i) => {
+        byValue.set(c[key], [...(byValue.get(c[key]) ?? []), PRESET_NAMES[i]]);
+      });
       const defaults =
         byValue.size === 1
           ? String(configs[0][key])

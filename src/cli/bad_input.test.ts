@@ -256,6 +256,7 @@ describe('the bad-input corpus against the command line', () => {
         if (!/^error: [^\n]*\n$/.test(stderr))
           problems.push(`stderr is not one "error:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
         if (stderr.includes('    at ')) problems.push('a stack trace');
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for raw control characters
         if (/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(stderr)) problems.push('a raw control character');
         const after = files(root);
         for (const [path, size] of after) if (before.get(path) !== size) problems.push(`left ${path} (${size} bytes)`);

@@ -5,7 +5,7 @@
 // loaded; progress goes to stderr (progress.ts).
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import type { EnvironmentName } from '../env/environment.ts';
@@ -53,7 +53,7 @@ export async function writeAtomic(path: string, data: Uint8Array | string): Prom
  * previous length, so the file never ends in a partial line, and becomes a CliError.
  */
 export async function appendLine(path: string, text: string): Promise<void> {
-  let file;
+  let file: FileHandle;
   try {
     file = await open(path, 'a');
   } catch (err) {
@@ -104,7 +104,7 @@ export function checkOutputsApart(outputs: readonly NamedPath[], inputs: readonl
  * in one line once that many bytes have been read, or at once when the file's size says so.
  */
 export async function readInput(path: string, maxBytes: number): Promise<Uint8Array> {
-  let file;
+  let file: FileHandle;
   try {
     file = await open(path, 'r');
   } catch (err) {

@@ -7,7 +7,15 @@ afterEach(() => vi.restoreAllMocks());
 /** A stream that keeps what is written; `isTTY` says whether it passes for a terminal. */
 function stream(isTTY: boolean) {
   const chunks: string[] = [];
-  return { chunks, isTTY, columns: 200, write: (chunk: string) => (chunks.push(String(chunk)), true) };
+  return {
+    chunks,
+    isTTY,
+    columns: 200,
+    write: (chunk: string) => {
+      chunks.push(String(chunk));
+      return true;
+    },
+  };
 }
 
 describe('progress', () => {

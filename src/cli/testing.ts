@@ -11,12 +11,14 @@ export interface Captured {
 export async function runCaptured(run: (args: string[]) => Promise<number>, args: string[]): Promise<Captured> {
   let stdout = '';
   let stderr = '';
-  const out = vi
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi
-    .spyOn(process.stderr, 'write')
-    .mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
   try {
     return { code: await run(args), stdout, stderr };
   } finally {

@@ -29,6 +29,7 @@ describe('parseJson', () => {
       message = (err as Error).message;
     }
     expect(message).toMatch(/\S/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for a newline or a terminal escape
     expect(message).not.toMatch(/[\n\u001b]/);
   });
 });

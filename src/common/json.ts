@@ -18,7 +18,11 @@ export function jsonDepth(text: string, limit = Infinity): number {
     } else if (c === 0x22) {
       inString = true;
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
     } else if (c === 0x5d || c === 0x7d) {
       depth--;
     }
@@ -44,6 +48,7 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
  * control character appear escaped as in JSON (\n, \u001b).
  */
 export function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: it finds the control characters to escape
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';

@@ -18,6 +18,7 @@ export function parsesOrRefuses(parse: () => unknown, errorClass: ErrorClass): '
     parse();
   } catch (err) {
     if (!(err instanceof errorClass)) throw err;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for control characters
     expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     outcome = 'refused';
   }
@@ -34,6 +35,7 @@ export async function parsesOrRefusesAsync(
     await parse();
   } catch (err) {
     if (!(err instanceof errorClass)) throw err;
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for control characters
     expect(err.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     outcome = 'refused';
   }

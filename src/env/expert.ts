@@ -72,7 +72,9 @@ class Planner {
 
 function indices(list: readonly string[], type: string): number[] {
   const out: number[] = [];
-  list.forEach((t, i) => t === type && out.push(i));
+  list.forEach((t, i) => {
+    if (t === type) out.push(i);
+  });
   return out;
 }
 

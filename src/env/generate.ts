@@ -56,7 +56,10 @@ export function roomLayout(
   if (!Number.isInteger(index) || index < 0 || index >= size)
     throw new RangeError(`layout index ${index} outside 0..${size - 1}`);
   let byRoom = pools.get(scale);
-  if (!byRoom) pools.set(scale, (byRoom = new Map()));
+  if (!byRoom) {
+    byRoom = new Map();
+    pools.set(scale, byRoom);
+  }
   let layouts = byRoom.get(`${pool}/${room}`);
   if (!layouts) {
     layouts = [];
@@ -233,7 +236,9 @@ function number(rng: Rng, placed: SceneObject[]): SceneObject[] {
   for (const p of placed) byType.set(p.name, [...(byType.get(p.name) ?? []), p]);
   const out: SceneObject[] = [];
   for (const [type, items] of byType) {
-    rng.shuffle(items).forEach((p, i) => out.push({ name: `${type} ${i + 1}`, in: p.in }));
+    rng.shuffle(items).forEach((p, i) => {
+      out.push({ name: `${type} ${i + 1}`, in: p.in });
+    });
   }
   return out.sort((a, b) => compareListing(a.name, b.name));
 }

@@ -121,7 +121,7 @@ describe('verification fails when the file and the forward disagree', () => {
   });
 
   it('non-finite logits never pass', async () => {
-    const nan = (ids: Int32Array, batch: number, seqLen: number) => {
+    const nan = (_ids: Int32Array, batch: number, seqLen: number) => {
       const out = new Float32Array(batch * seqLen * policy.config.vocabSize);
       out[out.length - 1] = NaN;
       return out;

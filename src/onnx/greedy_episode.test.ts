@@ -51,8 +51,12 @@ describe('greedy episode of an exported policy', () => {
       expect(played.windowed).toBe(false);
       // The rollout's l_old per command token, summed per step: the masked log-prob of the command.
       const perStep = new Float64Array(played.steps.length);
-      t.tokenStep.forEach((step, k) => (perStep[step] += t.lOld[k]));
-      played.steps.forEach((s, k) => expect(Math.abs(s.logprob - perStep[k])).toBeLessThan(1e-4));
+      t.tokenStep.forEach((step, k) => {
+        perStep[step] += t.lOld[k];
+      });
+      played.steps.forEach((s, k) => {
+        expect(Math.abs(s.logprob - perStep[k])).toBeLessThan(1e-4);
+      });
       expect(played.forwards).toBeGreaterThan(0);
       expect(played.forwards).toBeLessThan(t.lOld.length);
       for (const s of played.steps) distinct.add(s.action);
@@ -80,7 +84,9 @@ describe('greedy episode of an exported policy', () => {
       const played = await playGreedy(forward, tok, policy.config.contextLength, household, scene, options);
       expect(played.steps.map((s) => s.action)).toEqual(trajectories[i].records.slice(1).map((r) => r.action));
       // Each step's context is the rollout's windowed sequence without its command.
-      played.steps.forEach((s, t) => expect(s.contextTokens).toBe(trajectories[i].sequences[t].positions[0]));
+      played.steps.forEach((s, t) => {
+        expect(s.contextTokens).toBe(trajectories[i].sequences[t].positions[0]);
+      });
       expect(played.windowed).toBe(true);
     }
   });
@@ -107,7 +113,9 @@ describe('greedy episode of an exported policy', () => {
       const played = await playGreedy(forward, shopTok, policy.config.contextLength, shop, scene, options);
       expect(played.goal).toBe(shop.goal(scene));
       expect(played.steps.map((s) => s.action)).toEqual(trajectories[i].records.slice(1).map((r) => r.action));
-      played.steps.forEach((s, t) => expect(s.contextTokens).toBe(trajectories[i].sequences[t].positions[0]));
+      played.steps.forEach((s, t) => {
+        expect(s.contextTokens).toBe(trajectories[i].sequences[t].positions[0]);
+      });
       expect(played.won).toBe(trajectories[i].won);
       searches.push(...played.steps.map((s) => s.action).filter((a) => a.startsWith('search[')));
     }
@@ -137,7 +145,9 @@ describe('greedy episode of an exported policy', () => {
         OPTIONS,
       );
       expect(onnx.steps.map((s) => s.action)).toEqual(cpu.steps.map((s) => s.action));
-      onnx.steps.forEach((s, k) => expect(Math.abs(s.logprob - cpu.steps[k].logprob)).toBeLessThan(1e-4));
+      onnx.steps.forEach((s, k) => {
+        expect(Math.abs(s.logprob - cpu.steps[k].logprob)).toBeLessThan(1e-4);
+      });
       expect(onnx.steps.length).toBe(OPTIONS.maxSteps);
     } finally {
       await session.release();

@@ -46,7 +46,9 @@ export function readPolicyOnnx(bytes: Uint8Array): LoadedPolicy {
   checkPolicyGraph(model, meta.config, layout);
 
   const params = new Float32Array(layout.totalFloats);
-  layout.list.forEach((view, i) => params.set(tensorFloats(tensors[i]), view.offset));
+  layout.list.forEach((view, i) => {
+    params.set(tensorFloats(tensors[i]), view.offset);
+  });
   const props = model.metadata_props ?? [];
   const crc = props.find((p) => p.key === CRC_KEY)?.value;
   if (crc === undefined) throw new OnnxPolicyError(`metadata "${CRC_KEY}" is missing`);

@@ -42,6 +42,7 @@ export class OnnxPolicyError extends Error {
     // One line whatever the file held: control characters quoted from it are escaped.
     super(
       message.replace(
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: it finds the control characters to escape
         /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
         (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
       ),

@@ -49,7 +49,10 @@ function findPythonWithOnnx(): string {
   const candidates = [process.env.SEED_PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string => !!c);
   for (const python of candidates) {
     const probe = spawnSync(python, ['-c', 'import onnx'], { encoding: 'utf8' });
-    if (probe.status === 0) return (cachedPython = python);
+    if (probe.status === 0) {
+      cachedPython = python;
+      return python;
+    }
   }
   throw new OnnxCheckerUnavailableError(candidates);
 }

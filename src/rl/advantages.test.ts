@@ -17,7 +17,7 @@ describe('rewards and group advantages', () => {
     expect(a[0]).toBeCloseTo(5 / s0, 9);
     expect(a[1]).toBeCloseTo(-5 / s0, 9);
     expect(a[2]).toBeCloseTo(4.95 / (Math.sqrt(2 * 4.95 * 4.95) + 1e-6), 9);
-    expect(a[5]).toBeCloseTo(-0.7071067, 6);
+    expect(a[5]).toBeCloseTo(-Math.SQRT1_2, 6);
   });
 
   it('a group of one: mean 0, std 1; an all-equal group: advantage 0', () => {

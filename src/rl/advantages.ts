@@ -20,10 +20,14 @@ export function groupStats(values: readonly number[], weights?: readonly number[
   const n = w.reduce((a, b) => a + b, 0);
   if (n <= 1) return { mean: 0, std: 1 };
   let sum = 0;
-  values.forEach((v, i) => (sum += w[i] * v));
+  values.forEach((v, i) => {
+    sum += w[i] * v;
+  });
   const mean = sum / n;
   let sq = 0;
-  values.forEach((v, i) => (sq += w[i] * (v - mean) * (v - mean)));
+  values.forEach((v, i) => {
+    sq += w[i] * (v - mean) * (v - mean);
+  });
   return { mean, std: Math.sqrt(sq / (n - 1)) };
 }
 
@@ -40,7 +44,9 @@ export function groupAdvantages(
 ): { advantages: Float64Array; groups: TaskGroup[] } {
   const out = new Float64Array(rewards.length);
   const members = new Map<number, number[]>();
-  groups.forEach((g, i) => members.set(g, [...(members.get(g) ?? []), i]));
+  groups.forEach((g, i) => {
+    members.set(g, [...(members.get(g) ?? []), i]);
+  });
   const stats: TaskGroup[] = [];
   for (const [task, idx] of members) {
     const values = idx.map((i) => rewards[i]);

@@ -135,7 +135,9 @@ export async function writeSkills<S, R extends EpisodeStep>(
     }
     return written.map((ids, i) => {
       const masks = new Uint32Array(masksOf[i].length * words);
-      masksOf[i].forEach((m, k) => masks.set(m, k * words));
+      masksOf[i].forEach((m, k) => {
+        masks.set(m, k * words);
+      });
       return { ...checkedSkill(world, tok.decode(ids)), ids: Int32Array.from(ids), masks };
     });
   }

@@ -77,7 +77,9 @@ function crossgameSeed(config: TrainConfig): number {
 describe('skill assignment', () => {
   it('seed: each trajectory distils from its own skill; unusable skills give no OPD signal', async () => {
     const st = await afterStages('seed', 4);
-    st.used.forEach((s, i) => expect(s).toBe(st.written[i]));
+    st.used.forEach((s, i) => {
+      expect(s).toBe(st.written[i]);
+    });
     st.trajectories.forEach((_, i) => {
       const mask = Array.from(st.inputs!.opdMask.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]));
       expect(new Set(mask)).toEqual(new Set([i % 3 === 2 ? 0 : 1]));
@@ -134,9 +136,11 @@ describe('skill assignment', () => {
       expect(m.crossgame).toEqual(sources);
       if (u === 0) expect(sources.update > 0 && sources.none > 0).toBe(true);
       fromPool += sources.pool;
-      st.trajectories.forEach(
-        (tr, j) => st.written[j]!.ok && (earlier[tr.scene.task.type] ??= []).push(st.written[j]!.text),
-      );
+      st.trajectories.forEach((tr, j) => {
+        if (!st.written[j]!.ok) return;
+        earlier[tr.scene.task.type] ??= [];
+        earlier[tr.scene.task.type].push(st.written[j]!.text);
+      });
     }
     expect(fromPool).toBeGreaterThan(0);
     for (const [type, skills] of Object.entries(earlier))

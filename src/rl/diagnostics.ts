@@ -97,7 +97,10 @@ export function updateExpertTokens(
   const caches = new Map<Scene, ExpertCache>();
   const parts = trajectories.map((t) => {
     let cache = caches.get(t.scene);
-    if (!cache) caches.set(t.scene, (cache = new Map()));
+    if (!cache) {
+      cache = new Map();
+      caches.set(t.scene, cache);
+    }
     return expertTokens(t, tok, cache);
   });
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

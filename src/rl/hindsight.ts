@@ -96,7 +96,8 @@ export async function buildStaticLibrary(run: UpdateContext, config: TrainConfig
   skills.forEach((s, i) => {
     if (!s.ok) return;
     const type = env.taskType(scenes[i]);
-    (library[type] ??= []).push(s.text);
+    library[type] ??= [];
+    library[type].push(s.text);
   });
   return library;
 }
@@ -144,7 +145,9 @@ function crossgameSkills(
   st.trajectories.forEach((t, j) => {
     const skill = st.written[j];
     if (!skill?.ok) return;
-    const kept = (pool[typeOf(t)] ??= []);
+    const type = typeOf(t);
+    pool[type] ??= [];
+    const kept = pool[type];
     kept.push(skill.text);
     if (kept.length > CROSSGAME_POOL_SIZE) kept.shift();
   });

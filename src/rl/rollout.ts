@@ -233,7 +233,9 @@ export async function rollout<S, R extends EpisodeStep>(
         const l = live[i];
         const ids = Int32Array.from(sampled[k]);
         const masks = new Uint32Array(ids.length * words);
-        chosenMasks[k].forEach((m, j) => masks.set(m, j * words));
+        chosenMasks[k].forEach((m, j) => {
+          masks.set(m, j * words);
+        });
         l.commands.push({ ids, masks });
         if (!windowed) for (const t of ids) l.ids.push(t);
         const listed = tries ? tries[k].completedCommand(node[k]) : -1;
@@ -308,7 +310,9 @@ export async function rolloutStage<S, R extends EpisodeStep>(
   }
   st.scenes = st.trajectories.map((t) => t.scene);
   const offsets = new Int32Array(st.trajectories.length + 1);
-  st.trajectories.forEach((t, i) => (offsets[i + 1] = offsets[i] + t.lOld.length));
+  st.trajectories.forEach((t, i) => {
+    offsets[i + 1] = offsets[i] + t.lOld.length;
+  });
   st.tokenOffsets = offsets;
   st.tokens = st.trajectories.reduce((n, t) => n + t.sequences.reduce((m, s) => m + s.ids.length, 0), 0);
 }

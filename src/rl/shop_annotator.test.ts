@@ -231,9 +231,9 @@ describe('the shop annotator', () => {
         const ids = tok.encode(text);
         expect(tok.unknownPieces(text)).toEqual([]);
         const masks = grammar.skillMasks(ids, 200, filter);
-        [...ids, tok.endId].forEach((id, k) =>
-          expect((masks[k * grammar.maskWords + (id >>> 5)] >>> (id & 31)) & 1, `${text} @${k}`).toBe(1),
-        );
+        [...ids, tok.endId].forEach((id, k) => {
+          expect((masks[k * grammar.maskWords + (id >>> 5)] >>> (id & 31)) & 1, `${text} @${k}`).toBe(1);
+        });
         return text;
       };
       for (const game of wins) {

@@ -81,7 +81,10 @@ describe('the shop warm-start corpus', () => {
     const after = buildShopCorpus(SHOP, tok, CONTEXT, { ...options, skillAfterPage: true });
     expect(after.counts).toEqual(corpus.counts);
     after.sequences.forEach((s, i) => {
-      if (after.kinds[i] !== 'follow') return expect(s).toEqual(corpus.sequences[i]);
+      if (after.kinds[i] !== 'follow') {
+        expect(s).toEqual(corpus.sequences[i]);
+        return;
+      }
       const ids = Array.from(s.ids.subarray(0, s.positions[0]));
       expect(ids[ids.length - 1]).toBe(tok.id(ACT));
       expect(ids[ids.length - 2]).toBe(tok.endId);
@@ -107,7 +110,10 @@ describe('the shop warm-start corpus', () => {
     const chosen = { act: 0, follow: 0, later: 0 };
     corpus.sequences.forEach((s, i) => {
       const kind = corpus.kinds[i];
-      if (kind === 'analyze') return expect(focus.has(i)).toBe(false);
+      if (kind === 'analyze') {
+        expect(focus.has(i)).toBe(false);
+        return;
+      }
       const context = tok.decode(s.ids.subarray(0, s.positions[0]));
       const page = context.slice(context.lastIndexOf(OBS));
       const command = tok.decode(s.ids.subarray(s.positions[0], s.ids.length - 1));

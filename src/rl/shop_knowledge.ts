@@ -130,7 +130,7 @@ export function shopSkillKnowledge(text: string): ShopPrior {
     if (f.kind === 'first' || f.kind === 'order') actionFacts(prior, f.action);
   };
   if (skill.kind === 'workflow') {
-    skill.actions.forEach((a) => actionFacts(prior, a));
+    for (const a of skill.actions) actionFacts(prior, a);
   } else {
     const m = skill.mistake;
     const boughtWrong = m.kind === 'doing' && m.action.verb === 'buy';

@@ -55,7 +55,7 @@ function goalClaims(skill: NonNullable<ReturnType<typeof parseShopSkill>['skill'
       action(f.then, true);
     }
   };
-  if (skill.kind === 'workflow') skill.actions.forEach((a) => action(a, true));
+  if (skill.kind === 'workflow') for (const a of skill.actions) action(a, true);
   else {
     mistake(skill.mistake);
     skill.signs.forEach(fact);

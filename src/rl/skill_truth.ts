@@ -54,11 +54,16 @@ export function placeClaims(skill: Skill, taskObject: string): PlaceClaim[] {
       const object = name(f.thing);
       for (const place of f.places) claims.push({ object, place, claim: f.not ? 'was-not' : 'was' });
     } else if (f.kind === 'first') action(f.action);
-    else if (f.kind === 'order') action(f.action), action(f.then);
-    else if (f.kind === 'nothing' && f.after) action(f.after);
+    else if (f.kind === 'order') {
+      action(f.action);
+      action(f.then);
+    } else if (f.kind === 'nothing' && f.after) action(f.after);
   };
   if (skill.kind === 'workflow') skill.actions.forEach(action);
-  else mistake(skill.mistake), skill.signs.forEach(fact);
+  else {
+    mistake(skill.mistake);
+    skill.signs.forEach(fact);
+  }
   skill.facts.forEach(fact);
   return claims;
 }

@@ -339,11 +339,11 @@ describe('diagnostics in the metrics', () => {
     const st = t.current!;
     const flags = st.expertTokens!;
     expect(flags.length).toBe(st.tokenOffsets[st.trajectories.length]);
-    st.trajectories.forEach((tr, i) =>
+    st.trajectories.forEach((tr, i) => {
       expect(Array.from(flags.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1]))).toEqual(
         Array.from(expertTokens(tr, tok)),
-      ),
-    );
+      );
+    });
     const m = await t.update();
     expect(m.corrDeltaExpert).toBe(creditDiagnostics(st).corrDeltaExpert);
     expect(m.teacherOwnSkill).toBeNull();

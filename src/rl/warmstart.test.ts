@@ -98,7 +98,9 @@ describe('explorer', () => {
     for (let i = 0; i < 60; i++) {
       const scene = generateScene('train', i, TINY, 3);
       const e = runExplorer(scene, rng, { maxSteps: 15, noise: 0.5 });
-      e.game.records.slice(1).forEach((r, t) => expect(e.admissible[t]).toContain(r.action));
+      e.game.records.slice(1).forEach((r, t) => {
+        expect(e.admissible[t]).toContain(r.action);
+      });
       noisy += e.game.won ? 1 : 0;
       clean += runExplorer(scene, rng, { maxSteps: 15, noise: 0 }).game.won ? 1 : 0;
     }

@@ -217,7 +217,10 @@ function slotOf(
   encode: (text: string, what: string) => number[],
 ): CommandSlot {
   let byTok = slots.get(freeText);
-  if (!byTok) slots.set(freeText, (byTok = new WeakMap()));
+  if (!byTok) {
+    byTok = new WeakMap();
+    slots.set(freeText, byTok);
+  }
   let slot = byTok.get(tok);
   if (!slot) {
     const close = encode(freeText.close, 'free-text closing');

@@ -228,7 +228,9 @@ function skillPieces(s: ShopSkill): string[] {
   if (s.kind === 'workflow') {
     if (s.actions.length === 0) throw new RangeError('a workflow needs at least one step');
     out.push('workflow', ':');
-    s.actions.forEach((a, i) => out.push(...(i > 0 ? [','] : []), ...actionWords(a, false)));
+    s.actions.forEach((a, i) => {
+      out.push(...(i > 0 ? [','] : []), ...actionWords(a, false));
+    });
   } else {
     out.push('avoid', ':', ...mistakeWords(s.mistake));
     for (const f of s.signs) out.push(';', ...factWords(f));

@@ -24,7 +24,7 @@ function allowedTokens(mask: Uint32Array): number[] {
 }
 
 const isSet = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-const after = (text: string, filter?: ShopEntityFilter) =>
+const allowedAfter = (text: string, filter?: ShopEntityFilter) =>
   allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 64, filter)).map((id) => tok.token(id));
 
 /** A random walk through the allowed tokens, taking the end token with probability pEnd whenever it may. */
@@ -72,12 +72,12 @@ describe('shop skill grammar automaton', () => {
   });
 
   it('allows exactly the grammar continuations: words after a verb, content after "for", stops after content', () => {
-    expect(after('').sort()).toEqual(['avoid', 'workflow']);
-    expect(after('workflow: search').sort()).toEqual(['again', 'for']);
-    expect(after('workflow: click').sort()).toEqual(['an', 'next']);
-    expect(after('workflow: search for cotton shirt, buy')).toEqual(['Now', 'now']);
+    expect(allowedAfter('').sort()).toEqual(['avoid', 'workflow']);
+    expect(allowedAfter('workflow: search').sort()).toEqual(['again', 'for']);
+    expect(allowedAfter('workflow: click').sort()).toEqual(['an', 'next']);
+    expect(allowedAfter('workflow: search for cotton shirt, buy')).toEqual(['Now', 'now']);
     // After "for": every content word of the vocabulary, grammar words that are no stops among them.
-    const content = after('workflow: search for');
+    const content = allowedAfter('workflow: search for');
     expect(content).toContain('cotton');
     expect(content).toContain('Northfold');
     expect(content).toContain('search');
@@ -85,13 +85,15 @@ describe('shop skill grammar automaton', () => {
     expect(content).not.toContain('and');
     expect(content).not.toContain('-');
     // After a content word: more content, "-", or what may follow the run (a stop or a mark).
-    const more = after('workflow: click an item whose title says regular');
+    const more = allowedAfter('workflow: click an item whose title says regular');
     expect(more).toEqual(expect.arrayContaining(['fit', '-', 'priced', ',', '.']));
     expect(more).not.toContain('and');
-    expect(after('workflow: choose the black color')).toEqual(expect.arrayContaining(['and', ',', '.', 'size']));
+    expect(allowedAfter('workflow: choose the black color')).toEqual(expect.arrayContaining(['and', ',', '.', 'size']));
     // A price: digits, then a point or "dollars".
-    expect(after('avoid: running out of steps; the price bound was').every((t) => /^[0-9]+$/.test(t))).toBe(true);
-    expect(after('avoid: running out of steps; the price bound was 30').sort()).toEqual(['.', 'dollars']);
+    expect(allowedAfter('avoid: running out of steps; the price bound was').every((t) => /^[0-9]+$/.test(t))).toBe(
+      true,
+    );
+    expect(allowedAfter('avoid: running out of steps; the price bound was 30').sort()).toEqual(['.', 'dollars']);
   });
 
   it('every walk through the allowed tokens that ends at the end token is a valid skill within the budget', () => {
@@ -176,7 +178,7 @@ describe('shop skill grammar automaton', () => {
     );
     const filter = grammar.entityFilter(trajectory);
     // The vocabulary's content words that the trajectory holds, in any case; "and" is a stop and never content.
-    expect(after('workflow: search for', filter).sort()).toEqual([
+    expect(allowedAfter('workflow: search for', filter).sort()).toEqual([
       '00',
       '40',
       'Search',
@@ -191,16 +193,16 @@ describe('shop skill grammar automaton', () => {
       'size',
       'x',
     ]);
-    expect(after('avoid: running out of steps; the price bound was', filter).sort()).toEqual(['00', '40']);
+    expect(allowedAfter('avoid: running out of steps; the price bound was', filter).sort()).toEqual(['00', '40']);
     // Grammar words stay allowed where they are grammar words, whatever the trajectory says.
-    expect(after('', filter).sort()).toEqual(['avoid', 'workflow']);
-    expect(after('workflow: search for cotton shirt. choose the navy', filter)).toEqual(
+    expect(allowedAfter('', filter).sort()).toEqual(['avoid', 'workflow']);
+    expect(allowedAfter('workflow: search for cotton shirt. choose the navy', filter)).toEqual(
       expect.arrayContaining(['and', 'before', 'first', '-']),
     );
     // A class the trajectory names nothing of stays whole: no numbers here, so every number is allowed.
     const wordsOnly = grammar.entityFilter(['cotton', 'shirt']);
-    expect(after('avoid: running out of steps; the price bound was', wordsOnly).length).toBe(110);
-    expect(after('workflow: search for', grammar.entityFilter(['and', '[', '7'])).sort()).toEqual(['7']);
+    expect(allowedAfter('avoid: running out of steps; the price bound was', wordsOnly).length).toBe(110);
+    expect(allowedAfter('workflow: search for', grammar.entityFilter(['and', '[', '7'])).sort()).toEqual(['7']);
     // Walks under a filter end in valid skills whose content words all come from the trajectory.
     const named = new Set(trajectory.map((w) => w.toLowerCase()));
     for (let seed = 0; seed < 100; seed++) {
@@ -213,12 +215,12 @@ describe('shop skill grammar automaton', () => {
 
   it('lets a content word stand twice in a row, not three times, while the parser accepts any run', () => {
     const filter = grammar.entityFilter(splitPieces('price leather loafers cotton shirt'));
-    expect(after('avoid: buying; the item was titled leather', filter)).toContain('leather');
-    expect(after('avoid: buying; the item was titled leather leather', filter)).not.toContain('leather');
-    expect(after('avoid: buying; the item was titled leather leather', filter)).toContain('loafers');
+    expect(allowedAfter('avoid: buying; the item was titled leather', filter)).toContain('leather');
+    expect(allowedAfter('avoid: buying; the item was titled leather leather', filter)).not.toContain('leather');
+    expect(allowedAfter('avoid: buying; the item was titled leather leather', filter)).toContain('loafers');
     // Without a filter too, and the run starts again after another word.
-    expect(after('avoid: buying; the item was titled price price')).not.toContain('price');
-    expect(after('avoid: buying; the item was titled price price shirt')).toContain('price');
+    expect(allowedAfter('avoid: buying; the item was titled price price')).not.toContain('price');
+    expect(allowedAfter('avoid: buying; the item was titled price price shirt')).toContain('price');
     expect(parseShopSkill('avoid: buying; the item was titled price price price.').ok).toBe(true);
   });
 

@@ -184,7 +184,10 @@ export class ShopSkillGrammar {
   /** The prefix reached by a token sequence, or null when it leaves the grammar. */
   walk(ids: readonly number[]): ShopSkillPrefix | null {
     let prefix: ShopSkillPrefix | null = this.initial;
-    for (const id of ids) if ((prefix = this.next(prefix, id)) === null) return null;
+    for (const id of ids) {
+      prefix = this.next(prefix, id);
+      if (prefix === null) return null;
+    }
     return prefix;
   }
 
@@ -276,6 +279,9 @@ const grammars = new WeakMap<Tokenizer, ShopSkillGrammar>();
 /** The shop skill automaton of a tokenizer, built once. */
 export function shopSkillGrammar(tok: Tokenizer): ShopSkillGrammar {
   let g = grammars.get(tok);
-  if (g === undefined) grammars.set(tok, (g = new ShopSkillGrammar(tok)));
+  if (g === undefined) {
+    g = new ShopSkillGrammar(tok);
+    grammars.set(tok, g);
+  }
   return g;
 }

@@ -221,7 +221,9 @@ function skillPieces(s: Skill): string[] {
   if (s.kind === 'workflow') {
     if (s.actions.length === 0) throw new RangeError('a workflow needs at least one action');
     out.push('workflow', ':');
-    s.actions.forEach((a, i) => out.push(...(i > 0 ? [','] : []), ...actionWords(a, false)));
+    s.actions.forEach((a, i) => {
+      out.push(...(i > 0 ? [','] : []), ...actionWords(a, false));
+    });
   } else {
     if (s.signs.length === 0) throw new RangeError('an avoidance rule needs at least one warning sign');
     out.push('avoid', ':', ...mistakeWords(s.mistake));

@@ -90,7 +90,11 @@ interface Nfa {
 }
 
 function compile(nfa: Nfa, rx: Rx, from: number): number {
-  const node = () => (nfa.eps.push([]), nfa.edges.push([]), nfa.eps.length - 1);
+  const node = () => {
+    nfa.eps.push([]);
+    nfa.edges.push([]);
+    return nfa.eps.length - 1;
+  };
   if (typeof rx === 'string') {
     const to = node();
     nfa.edges[from].push([rx, to]);
@@ -116,7 +120,12 @@ function compile(nfa: Nfa, rx: Rx, from: number): number {
 function closure(nfa: Nfa, states: Iterable<number>): number[] {
   const seen = new Set(states);
   const stack = [...seen];
-  while (stack.length) for (const t of nfa.eps[stack.pop()!]) if (!seen.has(t)) seen.add(t), stack.push(t);
+  while (stack.length)
+    for (const t of nfa.eps[stack.pop()!])
+      if (!seen.has(t)) {
+        seen.add(t);
+        stack.push(t);
+      }
   return [...seen].sort((a, b) => a - b);
 }
 
@@ -205,7 +214,10 @@ export function distances(dfa: Dfa, minWords: number, objectClasses: number): Di
             let rest = Infinity;
             if (sym !== OBJECT) rest = d[index(t, c, after)];
             else for (const k of named) rest = Math.min(rest, d[index(t, k, after)]);
-            if (1 + rest < d[index(s, c, need)]) (d[index(s, c, need)] = 1 + rest), (changed = true);
+            if (1 + rest < d[index(s, c, need)]) {
+              d[index(s, c, need)] = 1 + rest;
+              changed = true;
+            }
           }
         }
       }

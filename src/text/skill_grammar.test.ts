@@ -95,9 +95,9 @@ describe('skill grammar automaton', () => {
         const text = formatSkill(s);
         const ids = tok.encode(text);
         const masks = grammar.skillMasks(ids, ids.length);
-        ids.forEach((id, k) =>
-          expect(isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id)).toBe(true),
-        );
+        ids.forEach((id, k) => {
+          expect(isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id)).toBe(true);
+        });
         const last = masks.subarray(ids.length * grammar.maskWords);
         const words = splitPieces(text).filter(isWordPiece).length;
         expect(isSet(last, tok.endId)).toBe(words >= MIN_SKILL_WORDS);

@@ -155,9 +155,9 @@ export class SkillGrammar {
       if (numbers.has(t)) return NUMBER;
       return symbols.has(w) ? w : undefined;
     });
-    this.tokenSymbol.forEach(
-      (sym, id) => sym !== undefined && this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]),
-    );
+    this.tokenSymbol.forEach((sym, id) => {
+      if (sym !== undefined) this.symbolTokens.set(sym, [...(this.symbolTokens.get(sym) ?? []), id]);
+    });
     for (const sym of PLACE_SLOTS) this.symbolTokens.set(sym, this.symbolTokens.get(RECEPTACLE) ?? []);
     for (const sym of symbols)
       if (!this.symbolTokens.get(sym)?.length)
@@ -167,8 +167,10 @@ export class SkillGrammar {
 
   private distances(objectClasses: number): Distances {
     let table = this.distanceTables.get(objectClasses);
-    if (table === undefined)
-      this.distanceTables.set(objectClasses, (table = distances(this.dfa, MIN_SKILL_WORDS, objectClasses)));
+    if (table === undefined) {
+      table = distances(this.dfa, MIN_SKILL_WORDS, objectClasses);
+      this.distanceTables.set(objectClasses, table);
+    }
     return table;
   }
 
@@ -199,7 +201,10 @@ export class SkillGrammar {
   /** The prefix reached by a token sequence, or null when it leaves the grammar. */
   walk(ids: readonly number[]): SkillPrefix | null {
     let prefix: SkillPrefix | null = this.initial;
-    for (const id of ids) if ((prefix = this.next(prefix, id)) === null) return null;
+    for (const id of ids) {
+      prefix = this.next(prefix, id);
+      if (prefix === null) return null;
+    }
     return prefix;
   }
 
@@ -432,6 +437,9 @@ const grammars = new WeakMap<Tokenizer, SkillGrammar>();
 /** The skill automaton of a tokenizer, built once. */
 export function skillGrammar(tok: Tokenizer): SkillGrammar {
   let g = grammars.get(tok);
-  if (g === undefined) grammars.set(tok, (g = new SkillGrammar(tok)));
+  if (g === undefined) {
+    g = new SkillGrammar(tok);
+    grammars.set(tok, g);
+  }
   return g;
 }

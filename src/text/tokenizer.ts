@@ -110,13 +110,10 @@ const cached = new Map<EnvironmentName, Tokenizer>();
 /** The tokenizer of a world, built once. */
 export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer {
   let tok = cached.get(env.name);
-  if (!tok)
-    cached.set(
-      env.name,
-      (tok = new Tokenizer(
-        env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS),
-      )),
-    );
+  if (!tok) {
+    tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS));
+    cached.set(env.name, tok);
+  }
   return tok;
 }
 

@@ -90,12 +90,12 @@ export function SettingsPanel() {
   return (
     <section className="panel" aria-labelledby="settings-title" data-testid="settings">
       <h2 id="settings-title">Settings</h2>
-      <Settings />
+      <SettingsFields />
     </section>
   );
 }
 
-function Settings() {
+function SettingsFields() {
   const settings = usePlayground((s) => s.settings);
   const setSettings = usePlayground((s) => s.setSettings);
   const update = (patch: Partial<Settings>) => void setSettings({ ...settings, ...patch });

@@ -151,7 +151,7 @@ function Legend({ colourBy, scale, scored }: { colourBy: ColourBy; scale: Colour
   const stops = [0, 0.25, 0.5, 0.75, 1].map((f) => range[0] + f * (range[1] - range[0]));
   const allZero = colourBy !== 'gate' && range[1] < 1e-11;
   return (
-    <div
+    <figure
       className="legend"
       aria-label={`Colour legend: ${COLOUR_LABELS[colourBy]} from ${fmt(range[0])} to ${fmt(range[1])}`}
       data-testid="legend"
@@ -176,7 +176,7 @@ function Legend({ colourBy, scale, scored }: { colourBy: ColourBy; scale: Colour
         <span className="tok forced">grey</span> tokens were forced (the decoding mask allowed them alone: Delta 0, no
         gradient); unscored tokens are outlined; hover or focus a token for its numbers
       </span>
-    </div>
+    </figure>
   );
 }
 
@@ -268,6 +268,7 @@ function Transcript({
     box.current?.querySelector<HTMLElement>(`.tok[data-k="${next}"]`)?.focus();
   };
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys move the roving tab stop between the tokens inside, whose keys bubble here
     <div
       className="transcript"
       data-testid="transcript"
@@ -288,6 +289,7 @@ function Transcript({
       </p>
       <Observation text={t.opening} shop={shop} />
       {t.steps.map((step, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a transcript's steps never change order, so a step is its place
         <div key={i} className="step" data-testid="transcript-step">
           <div className="command">
             <span aria-hidden="true">&gt; </span>
@@ -303,6 +305,7 @@ function Transcript({
                   .join(', ');
               const shown = shop ? shopToken(t.tokens, idx, j === 0) : { text: t.tokens[idx], glued: false };
               return (
+                // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useAriaPropsSupportedByRole: a token is a focusable piece of text that shows its numbers when hovered or focused, and its label says them
                 <span
                   key={idx}
                   className={`tok ${unscored ? 'unscored' : forced ? 'forced' : ''}${shown.glued ? ' glued' : ''}`}

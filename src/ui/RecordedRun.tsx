@@ -240,6 +240,7 @@ function RecordedEpisodes({ episodes }: { episodes: RecordedEpisode[] }) {
         0).
       </p>
       {episodes.map((e, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the record's episodes never change order
         <EpisodeCard key={`${e.algo}-${e.seed}-${i}`} episode={e} by={by} range={range} />
       ))}
     </div>
@@ -292,6 +293,7 @@ function EpisodeCard({
           const start = k;
           k += s.tokens;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: an episode's steps never change order
             <li key={j}>
               <span className={s.valid ? 'command' : 'command bad'}>
                 {e.tokens.slice(start, start + s.tokens).map((t, m) => {
@@ -300,6 +302,7 @@ function EpisodeCard({
                   const v = forced ? null : values[at];
                   return (
                     <span
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a command's tokens never change order
                       key={m}
                       className={forced ? 'tok forced' : v === null ? 'tok unscored' : 'tok'}
                       style={v === null ? undefined : { background: colourOf(v, range, by) }}

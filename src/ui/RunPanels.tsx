@@ -34,6 +34,7 @@ export function Notices() {
           <strong>Some settings in the link were not used:</strong>
           <ul>
             {notices.map((n, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the link's notices are read once, in the link's order
               <li key={i} data-testid="hash-notice" data-key={n.key}>
                 {n.more ? null : (
                   <>
@@ -54,6 +55,7 @@ export function Notices() {
       {errors.length > 0 ? (
         <div className="banner banner-error" role="alert" data-testid="run-errors">
           {errors.map((e, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the errors are only appended
             <p key={i}>{e}</p>
           ))}
         </div>

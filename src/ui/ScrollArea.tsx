@@ -19,7 +19,7 @@ function measure(el: HTMLElement): Overflow {
  * hint above it, and a tab stop so that the keyboard can scroll it too.
  */
 export function ScrollArea({ label, children }: { label: string; children: ReactNode }) {
-  const body = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLElement>(null);
   const [overflow, setOverflow] = useState<Overflow>({ wide: false, atEnd: true });
   useEffect(() => {
     const el = body.current;
@@ -57,15 +57,9 @@ export function ScrollArea({ label, children }: { label: string; children: React
         </p>
       ) : null}
       <div className="scroll-frame">
-        <div
-          className="scroll-body"
-          ref={body}
-          role="region"
-          aria-label={label}
-          tabIndex={overflow.wide ? 0 : undefined}
-        >
+        <section className="scroll-body" ref={body} aria-label={label} tabIndex={overflow.wide ? 0 : undefined}>
           {children}
-        </div>
+        </section>
       </div>
     </div>
   );

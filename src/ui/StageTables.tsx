@@ -51,6 +51,7 @@ export function RolloutTable({
                       </>
                     );
                     return (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: a game's commands never change order
                       <span key={i} className="cmd-chip">
                         {mine && example?.step === i + 1 ? <mark className="example-token">{chip}</mark> : chip}
                       </span>

@@ -298,6 +298,7 @@ function GroupValues({ values, marked }: { values: string[]; marked: number | nu
   return (
     <>
       {values.map((v, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a group's values never change order
         <span key={i}>
           {i > 0 ? ', ' : ''}
           {i === marked ? <mark className="example-value">{v}</mark> : v}

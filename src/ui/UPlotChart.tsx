@@ -194,6 +194,9 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
   }, []);
 
   const empty = data.xs.length === 0;
+  // The chart is made again when its x axis or its series change (key: uPlot fixes its series when made), not at
+  // every new point, which it reads through dataRef.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key is the trigger to make the chart again
   useEffect(() => {
     // uPlot has no axes to draw without a point: the chart is made once there is one.
     const el = host.current;
@@ -202,7 +205,9 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
       data: () => dataRef.current,
       marker: () => markerRef.current,
       hidden: () => hiddenRef.current,
-      onZoom: () => void (zoomed.current = true),
+      onZoom: () => {
+        zoomed.current = true;
+      },
       onCursor: setCursor,
     };
     const u = new uPlot(options(def, hooks, fixedY, el.clientWidth || 400, height), plotData(dataRef.current), el);
@@ -220,7 +225,9 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
       String(dataRef.current.series.filter((x) => x.source === 'recorded').length),
     );
     zoomed.current = false;
-    u.over.addEventListener('dblclick', () => void (zoomed.current = false));
+    u.over.addEventListener('dblclick', () => {
+      zoomed.current = false;
+    });
     const resize = new ResizeObserver(() => {
       if (el.clientWidth > 0 && el.clientWidth !== u.width) u.setSize({ width: el.clientWidth, height });
     });
@@ -234,6 +241,8 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
     };
   }, [def, key, register, empty, fixedY, height, drawNewest]);
 
+  // Each new data is drawn; drawNewest reads it through dataRef, as the PNG export and the sight observer do.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: data is the trigger to draw
   useEffect(() => {
     const u = plot.current;
     if (!u) return;
@@ -261,10 +270,11 @@ export function UPlotChart({ def, data, marker, register, fixedY, height = DEFAU
     if (!u) return;
     if (stale.current) u.batch(() => drawNewest(u));
     else u.redraw(false);
-    if (marker !== null && data.xs.includes(marker))
+    // The cursor goes to the scrubbed update when that changes, not at every live point: the points are read
+    // through dataRef.
+    if (marker !== null && dataRef.current.xs.includes(marker))
       u.setCursor({ left: u.valToPos(marker, 'x'), top: u.bbox.height / devicePixelRatio / 2 });
-    // The cursor goes to the scrubbed update when that changes, not at every live point.
-  }, [marker]);
+  }, [marker, drawNewest]);
 
   const values = chipValues(def, data, cursor !== null && cursor < data.xs.length ? cursor : null);
   const recorded = data.series.filter((s) => s.source === 'recorded').length;

@@ -284,7 +284,7 @@ export function yRangeOf(def: ChartDef, data: ChartData, fixed: boolean): [numbe
     lo = Math.min(lo, v);
     hi = Math.max(hi, v);
   };
-  data.ys.forEach((row) => row.forEach(take));
+  for (const row of data.ys) row.forEach(take);
   for (const s of data.series) {
     s.band?.lo.forEach(take);
     s.band?.hi.forEach(take);

@@ -27,7 +27,8 @@ const bands = new WeakMap<RecordedArm, Partial<Record<'seen' | 'unseen', readonl
 /** The arm's band on a split (computed once per arm and split). */
 export function armBand(arm: RecordedArm, split: 'seen' | 'unseen'): readonly BandPoint[] {
   const known = bands.get(arm) ?? {};
-  const band = (known[split] ??= computeBand(arm, split));
+  known[split] ??= computeBand(arm, split);
+  const band = known[split];
   bands.set(arm, known);
   return band;
 }
@@ -60,7 +61,10 @@ const scrubbed = new WeakMap<RecordedRun, readonly number[]>();
 /** The updates a person can scrub through: those with recorded episodes, or else those of the curves (computed once per record). */
 export function recordedUpdates(run: RecordedRun): readonly number[] {
   let updates = scrubbed.get(run);
-  if (!updates) scrubbed.set(run, (updates = computeUpdates(run)));
+  if (!updates) {
+    updates = computeUpdates(run);
+    scrubbed.set(run, updates);
+  }
   return updates;
 }
 

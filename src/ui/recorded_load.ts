@@ -2,7 +2,7 @@
 // from a sub-path), then the newest record it lists, each checked (src/rl/recorded_run_check.ts). Whatever
 // goes wrong ends in a one-line message, and the page goes on with its live run alone.
 import { messageOf } from '../common/errors.ts';
-import type { RecordedRun } from '../rl/recorded_run.ts';
+import type { RecordIndex, RecordedRun } from '../rl/recorded_run.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
 
 export type RecordedLoad =
@@ -24,7 +24,7 @@ async function textOf(get: Get, url: string): Promise<string> {
 
 export async function loadNewestRecord(get: Get = (url) => fetch(url), dir = RUNS_DIR): Promise<RecordedLoad> {
   const indexUrl = `${dir}index.json`;
-  let index;
+  let index: RecordIndex;
   try {
     const text = await textOf(get, indexUrl);
     let json: unknown;

@@ -164,7 +164,9 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
         set((s) => ({ record: events.reduce(applyEvent, s.record) }));
       };
       flushEvents = flush;
-      dropEvents = () => void (pending = []);
+      dropEvents = () => {
+        pending = [];
+      };
       const started = startEngine((event) => {
         // The lost run's last checkpoint is offered at once.
         if (event.type === 'lost') void refreshSaved();

@@ -78,7 +78,9 @@ describe('engine', () => {
     for (const g of rewards.groups!) {
       const mean = g.rewards.reduce((a, b) => a + b, 0) / g.rewards.length;
       expect(g.mean).toBeCloseTo(mean, 12);
-      g.advantages.forEach((a, j) => expect(a).toBeCloseTo((g.rewards[j] - g.mean) / (g.std + 1e-6), 9));
+      g.advantages.forEach((a, j) => {
+        expect(a).toBeCloseTo((g.rewards[j] - g.mean) / (g.std + 1e-6), 9);
+      });
     }
     // Stage 3: every trajectory has a skill, told its own outcome.
     for (const t of skills.trajectories) {
@@ -88,7 +90,9 @@ describe('engine', () => {
     }
     // Stage 4: l_student from a plain scoring pass equals l_old (same weights, same context) to float32 noise.
     for (const t of rescore.trajectories) {
-      t.scores!.lStudent.forEach((x, k) => expect(close(x, t.lOld[k], 1e-4)).toBe(true));
+      t.scores!.lStudent.forEach((x, k) => {
+        expect(close(x, t.lOld[k], 1e-4)).toBe(true);
+      });
       expect(t.scores!.delta.every(Number.isNaN)).toBe(true);
     }
     // The table exported at stage 4 holds the l_student shown there, the same inputs, and recomputes to the

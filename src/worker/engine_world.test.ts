@@ -19,7 +19,10 @@ describe('the world of a page run', () => {
   it("trains, evaluates, checks and saves a shop run with the shop's vocabulary, and resumes it", async () => {
     const host = memoryHost();
     let asked: string | null = null;
-    host.warmStart = async (preset, env) => ((asked = `${env} ${preset}`), null);
+    host.warmStart = async (preset, env) => {
+      asked = `${env} ${preset}`;
+      return null;
+    };
     const engine = new Engine(host);
     const events: EngineEvent[] = [];
     await engine.subscribe((e) => events.push(e));

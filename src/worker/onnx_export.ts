@@ -1,10 +1,10 @@
 // The page's ONNX export, loaded on demand (it brings onnxruntime-web and its 14 MB WebAssembly file): a
 // checkpoint of the run becomes an .onnx file only after onnxruntime-web has run that file and matched the
 // CPU forward within LOGITS_TOLERANCE on random and real token sequences (onnx/verified_export.ts).
-import { isEnvironmentName } from '../env/environment.ts';
+import { type Environment, isEnvironmentName } from '../env/environment.ts';
 import { environmentOf } from '../env/environments.ts';
 import { VARIANTS } from '../env/world_facts.ts';
-import { CheckpointError, readCheckpoint } from '../model/checkpoint.ts';
+import { type Checkpoint, CheckpointError, readCheckpoint } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { trainingCardFromMetadata } from '../onnx/card.ts';
 import type { TrainingCard } from '../onnx/metadata.ts';
@@ -39,8 +39,8 @@ function worldOfRun(metadata: Record<string, unknown>) {
 }
 
 export async function exportCheckpointOnnx(checkpoint: Uint8Array): Promise<PageExport> {
-  let ckpt;
-  let env;
+  let ckpt: Checkpoint;
+  let env: Environment;
   try {
     env = worldOfRun(readCheckpoint(checkpoint).metadata);
     ckpt = readCheckpoint(checkpoint, { vocabHash: tokenizerOf(env).hash });

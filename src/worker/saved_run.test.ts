@@ -147,6 +147,7 @@ function withField(value: SavedRun, path: readonly (string | number)[], v: unkno
 function expectValueOrOneLine(run: () => SavedRunCheck): void {
   const check = run();
   if (!check.ok) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for a line break or a terminal escape
     expect(check.problem).not.toMatch(/[\n\r\u001b]/);
     expect(check.problem.length).toBeGreaterThan(0);
   }

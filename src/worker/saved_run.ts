@@ -242,6 +242,7 @@ function savedRunOf(value: unknown, key: string, vocabOf: VocabularyOf): SavedRu
 /** Control characters (a newline, an ANSI escape) shown as escapes, so that a refusal stays one line. */
 function oneLine(text: string): string {
   return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: it finds the control characters to escape
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

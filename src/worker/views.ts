@@ -230,11 +230,11 @@ export function tokenTableOf(
     );
   }
   const rows = [['trajectory', 'step', 'token', ...columns.map(([name]) => name)].join(',')];
-  notes.forEach((n, k) =>
+  notes.forEach((n, k) => {
     rows.push(
       [n.trajectory, n.step, csvText(n.token ?? ''), ...columns.map(([, get]) => shortestFloat32(get(k)))].join(','),
-    ),
-  );
+    );
+  });
   return { run, update: state.update + 1, stage: loss ? 5 : 4, json, csv: `${rows.join('\n')}\n` };
 }
 

@@ -131,7 +131,9 @@ export class CpuDecoder implements Decoder {
     if (fed.length === 0) return;
     for (const st of fed) this.reserve(st, st.length);
     const starts = new Int32Array(fed.length + 1);
-    fed.forEach((st, i) => (starts[i + 1] = starts[i] + st.length - st.computed));
+    fed.forEach((st, i) => {
+      starts[i + 1] = starts[i] + st.length - st.computed;
+    });
     const tokens = new Int32Array(starts[fed.length]);
     fed.forEach((st, i) => {
       let at = starts[i];

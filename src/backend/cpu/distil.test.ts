@@ -180,7 +180,11 @@ describe('CpuBackend.lossBackward under exact distillation', () => {
     distilDivergence(div, student, inputs.teacher, batch.masks, n, V, 0);
     let sum = 0;
     let count = 0;
-    for (let k = 0; k < n; k++) if (inputs.opdMask[k]) (sum += inputs.distilWeight[k] * div[k]), count++;
+    for (let k = 0; k < n; k++)
+      if (inputs.opdMask[k]) {
+        sum += inputs.distilWeight[k] * div[k];
+        count++;
+      }
 
     const out = await probe.lossBackward(batch, inputs, hyper);
     expect(out.L_OPD).toBeCloseTo(sum / count, 5);

@@ -173,7 +173,9 @@ describe('incremental decoding', () => {
       }
       for (const p of sampledAt) targets[p - 1] = tokens[p];
       const masks = new Uint32Array(sampledAt.length * words);
-      masksOf[s].forEach((m, i) => masks.set(m, i * words));
+      masksOf[s].forEach((m, i) => {
+        masks.set(m, i * words);
+      });
       const scored = await backend.score({ nSeq: 1, seqLen: T, tokens, targets, masks });
       expect(Array.from(scored)).toEqual(logprobs[s]);
     }

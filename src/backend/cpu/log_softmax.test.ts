@@ -44,7 +44,10 @@ describe('maskedLogSoftmax', () => {
         fc.boolean(),
         (rows, vocab, seed, inHeap) => {
           let x = seed;
-          const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+          const next = () => {
+            x = (x * 1103515245 + 12345) % 2 ** 31;
+            return x / 2 ** 31;
+          };
           const words = Math.ceil(vocab / 32);
           const logits = inHeap ? heapFloats(rows * vocab) : new Float32Array(rows * vocab);
           for (let i = 0; i < logits.length; i++) logits[i] = 30 * (next() - 0.5);

@@ -52,13 +52,13 @@ describe('CPU backend without a shared heap', () => {
     const plain = await run();
     expect(plain.shared).toBe(false);
     expect(plain.out).toHaveLength(shared.out.length);
-    plain.out.forEach((x, i) =>
+    plain.out.forEach((x, i) => {
       expect(
         Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(
           Buffer.from(shared.out[i].buffer, shared.out[i].byteOffset, shared.out[i].byteLength),
         ),
         `output ${i}`,
-      ).toBe(true),
-    );
+      ).toBe(true);
+    });
   });
 });

@@ -114,7 +114,10 @@ export function weightsOf(buffer: Float32Array, config: ModelConfig): ModelWeigh
   if (w === undefined) {
     const key = configKey(config);
     let layout = layouts.get(key);
-    if (layout === undefined) layouts.set(key, (layout = parameterLayout(config)));
+    if (layout === undefined) {
+      layout = parameterLayout(config);
+      layouts.set(key, layout);
+    }
     w = bindWeights(buffer.subarray(0, layout.totalFloats), config, layout);
     bound.set(buffer, w);
   }

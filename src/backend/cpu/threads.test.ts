@@ -85,11 +85,15 @@ describe('CPU backend threads', () => {
     for (const threads of [2, 3]) {
       const many = await run(threads);
       expect(many).toHaveLength(one.length);
-      many.forEach((x, i) => expect(same(x, one[i]), `output ${i} on ${threads} threads`).toBe(true));
+      many.forEach((x, i) => {
+        expect(same(x, one[i]), `output ${i} on ${threads} threads`).toBe(true);
+      });
     }
     // activations recomputed in the second pass instead of kept: the same bits again
     const recomputed = await run(2, 0);
-    recomputed.forEach((x, i) => expect(same(x, one[i]), `output ${i}, recomputed`).toBe(true));
+    recomputed.forEach((x, i) => {
+      expect(same(x, one[i]), `output ${i}, recomputed`).toBe(true);
+    });
   });
 
   it("report an error of a worker's item to the caller, and a failed sampling step moves no stream", async () => {

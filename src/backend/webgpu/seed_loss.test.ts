@@ -127,7 +127,9 @@ describe('SEED kernels on WebGPU against the CPU reference', () => {
     maskedLogSoftmax(logp, logits, masks, rows, vocab);
     const coefs = Float32Array.of(0.3, -1.2, 2, 0, 1e-3);
     const tokens = new Float32Array(rows * TOKEN_OUT_FLOATS);
-    coefs.forEach((c, r) => (tokens[r * TOKEN_OUT_FLOATS + TOKEN_OUT.offsets.coef] = c));
+    coefs.forEach((c, r) => {
+      tokens[r * TOKEN_OUT_FLOATS + TOKEN_OUT.offsets.coef] = c;
+    });
     const got = await runKernels(gpu, { logp, masks, targets, tokens }, { dlogits: rows * vocab }, (s, b) => {
       seedLogitGradient(s, b.dlogits, b.logp, b.masks, b.targets, b.tokens, rows, vocab);
     });

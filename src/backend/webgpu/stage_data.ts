@@ -49,7 +49,9 @@ export class StageData {
       total = roundUp(total + size, uniformAlign);
     }
     const data = new Uint8Array(total);
-    uniforms.forEach((bytes, i) => data.set(bytes, slots[i].offset));
+    uniforms.forEach((bytes, i) => {
+      data.set(bytes, slots[i].offset);
+    });
     const buffer = pool.acquire(
       total,
       GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,

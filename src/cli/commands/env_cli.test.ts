@@ -23,7 +23,9 @@ describe('seed scenes / expert / play', () => {
     expect(files[0]).toBe('seen-2026-00.json');
     expect(r.stdout.trim().split('\n')).toEqual(files.map((f) => join(out, f)));
     const evalSet = evalScenes('seen');
-    files.forEach((f, i) => expect(readFileSync(join(out, f), 'utf8')).toBe(sceneToJson(evalSet[i])));
+    files.forEach((f, i) => {
+      expect(readFileSync(join(out, f), 'utf8')).toBe(sceneToJson(evalSet[i]));
+    });
   });
 
   it('expert prints a plan that play replays to a win, one JSON line per step', async () => {

@@ -2,6 +2,7 @@
 // Delta, the gate and coef = d total / d l_student as JSON on stdout (`command` below; the file format is
 // documented in src/backend/loss_json.ts).
 import type { LossOutput } from '../../backend/backend.ts';
+import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
 import { seedLoss } from '../../backend/cpu/seed_loss.ts';
 import { LossJsonError, lossOutputToJson, parseLossProblem, type LossProblem } from '../../backend/loss_json.ts';
 import { quote } from '../../common/json.ts';
@@ -46,7 +47,7 @@ async function evaluateOnWebGpu(p: LossProblem): Promise<LossOutput> {
   const { createNodeRuntime } = await import('../../backend/webgpu/node_gpu.ts');
   const { WebGpuUnavailableError } = await import('../../backend/webgpu/errors.ts');
   const { runSeedLoss } = await import('../../backend/webgpu/seed_loss.ts');
-  let gpu;
+  let gpu: GpuRuntime;
   try {
     gpu = await createNodeRuntime();
   } catch (err) {

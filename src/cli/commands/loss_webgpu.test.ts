@@ -20,11 +20,9 @@ async function jsonOf(args: string[]): Promise<Record<string, unknown>> {
 
 function numbersOf(value: unknown, out: number[] = []): number[] {
   if (typeof value === 'number') out.push(value);
-  else if (Array.isArray(value)) value.forEach((v) => numbersOf(v, out));
+  else if (Array.isArray(value)) for (const v of value) numbersOf(v, out);
   else if (value && typeof value === 'object')
-    Object.keys(value)
-      .sort()
-      .forEach((k) => numbersOf((value as Record<string, unknown>)[k], out));
+    for (const k of Object.keys(value).sort()) numbersOf((value as Record<string, unknown>)[k], out);
   return out;
 }
 
@@ -50,9 +48,9 @@ describe('seed loss --backend webgpu', () => {
       const cpu = numbersOf(await jsonOf(['--in', path, '--backend', 'cpu']));
       const gpu = numbersOf(await jsonOf(['--in', path, '--backend', 'webgpu']));
       expect(gpu.length).toBe(cpu.length);
-      cpu.forEach((want, i) =>
-        expect(Math.abs(gpu[i] - want), `file ${f} number ${i}`).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(want)),
-      );
+      cpu.forEach((want, i) => {
+        expect(Math.abs(gpu[i] - want), `file ${f} number ${i}`).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(want));
+      });
     }
   });
 });

@@ -255,7 +255,9 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     mkdirSync(scenes);
     evalScenes('seen')
       .slice(0, 3)
-      .forEach((scene, i) => writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene)));
+      .forEach((scene, i) => {
+        writeFileSync(join(scenes, `g${i}.json`), sceneToJson(scene));
+      });
     // A directory named like a scene file is not one.
     mkdirSync(join(scenes, 'x.json'));
     const ckpt = join(dir, 'straight', 'last.ckpt');

@@ -116,7 +116,10 @@ const catalogues = new Map<string, Product[]>();
 export function catalogueOf(spec: CatalogueSpec): Product[] {
   const key = `${spec.seed}/${spec.size}`;
   let products = catalogues.get(key);
-  if (!products) catalogues.set(key, (products = generateCatalogue(spec)));
+  if (!products) {
+    products = generateCatalogue(spec);
+    catalogues.set(key, products);
+  }
   return products;
 }
 

@@ -35,6 +35,9 @@ const engines = new WeakMap<readonly Product[], ShopSearch>();
 /** The search engine of a catalogue, built once. */
 export function searchEngineOf(products: readonly Product[]): ShopSearch {
   let engine = engines.get(products);
-  if (!engine) engines.set(products, (engine = new ShopSearch(products)));
+  if (!engine) {
+    engine = new ShopSearch(products);
+    engines.set(products, engine);
+  }
   return engine;
 }

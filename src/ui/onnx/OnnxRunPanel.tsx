@@ -209,6 +209,7 @@ function Transcript({ play, shop }: { play: PlayState; shop: boolean }) {
       ) : null}
       <ol className="onnx-steps">
         {steps.map((s, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: an episode's steps never change order
           <li key={i} data-testid="onnx-step" data-valid={s.valid}>
             <span className="command">&gt; {s.action}</span>{' '}
             <span className="muted" title="log-probability of the command under the constrained policy">

@@ -28,7 +28,9 @@ vi.mock('../engine_client.ts', () => ({
       onEvent,
       terminated: false,
       playing: false,
-      failWorker: (message) => errorListeners.forEach((l) => l({ message })),
+      failWorker: (message) => {
+        for (const l of errorListeners) l({ message });
+      },
       rejectPlay: () => undefined,
     };
     fakes.push(arm);
@@ -62,7 +64,9 @@ vi.mock('../engine_client.ts', () => ({
       pause: async () => endPlay?.(),
     };
     const worker = {
-      terminate: () => void (arm.terminated = true),
+      terminate: () => {
+        arm.terminated = true;
+      },
       addEventListener: (_type: string, listener: (e: { message: string }) => void) => errorListeners.push(listener),
     };
     return { engine, worker };

@@ -526,7 +526,9 @@ export async function timeWholeUpdates(
   const scoredAt = Array.from({ length: N }, (_, i) => i)
     .filter((i) => i % 4 === 3)
     .slice(0, R);
-  scoredAt.forEach((i, r) => (batch.targets[i] = h.targets[r]));
+  scoredAt.forEach((i, r) => {
+    batch.targets[i] = h.targets[r];
+  });
   batch.masks.set(h.masks);
   const update = async (backend: WebGpuBackend | CpuBackend) => {
     await backend.lossBackward(batch, h.lossInputs, HYPER);

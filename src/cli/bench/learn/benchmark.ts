@@ -168,7 +168,10 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
     runs: [],
   }));
   outcomes.slice(1).forEach((o, i) => {
-    if (!o.result) return void failed.push(failedRun(o.job, o.error));
+    if (!o.result) {
+      failed.push(failedRun(o.job, o.error));
+      return;
+    }
     // Every curve starts at the warm start: its success and, per game, its outcomes.
     o.result.curve.unshift([0, warm.success_unseen]);
     o.result.curve_won.unshift(warm.won_unseen);

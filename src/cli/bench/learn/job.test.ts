@@ -32,9 +32,9 @@ describe('bench learn: a job', () => {
     expect(exact.curve).toHaveLength(2);
     expect(exact.curve_won).toHaveLength(2);
     expect(exact.curve_won[0]).toHaveLength(3);
-    exact.curve_won.forEach((won, i) =>
-      expect(won.reduce((a, b) => a + b, 0) / won.length).toBeCloseTo(exact.curve[i][1], 12),
-    );
+    exact.curve_won.forEach((won, i) => {
+      expect(won.reduce((a, b) => a + b, 0) / won.length).toBeCloseTo(exact.curve[i][1], 12);
+    });
     expect(exact.curve_won[1]).toEqual(exact.won_unseen);
     const grpo = await runJob(job('run', 'grpo', 0.3));
     expect(grpo.metric_means.meanDivergence).toBeNull();

@@ -59,7 +59,10 @@ export class JobStore {
 
   private async key(job: Job): Promise<string> {
     let init = this.inits.get(job.init);
-    if (init === undefined) this.inits.set(job.init, (init = sha256(await readFile(job.init))));
+    if (init === undefined) {
+      init = sha256(await readFile(job.init));
+      this.inits.set(job.init, init);
+    }
     return sha256(JSON.stringify({ job, commit: this.commit, init }));
   }
 

@@ -74,7 +74,8 @@ export class MeansOfUpdates {
       this.corr[1]++;
     }
     if (m.crossgame) {
-      const sum = (this.crossgame ??= { update: 0, pool: 0, none: 0 });
+      this.crossgame ??= { update: 0, pool: 0, none: 0 };
+      const sum = this.crossgame;
       sum.update += m.crossgame.update;
       sum.pool += m.crossgame.pool;
       sum.none += m.crossgame.none;
