@@ -1,12 +1,21 @@
 // The differences `bench learn` reports: every arm against grpo and against the warm start, and each control
 // or ablation against the arm it varies (a distilling arm against its cross-game control among them), each on
 // eval-seen, eval-unseen and the area under the eval-unseen curve, with its cluster-bootstrap interval
-// (stats.ts): paired by seed, over room layouts.
+// (stats.ts): paired by seed, over room layouts; and beside it the interval over seeds alone with the count of
+// seeds ahead, drawn from a stream of its own so that the cluster intervals are those they would be without it.
 import type { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/config.ts';
 import { controlledArm, CROSSGAME_CONTROL, distils } from './arms.ts';
 import type { JobResult } from './job.ts';
-import { clusterBootstrap, scoresBySeed, type Estimate, type Measure, type SplitClusters } from './stats.ts';
+import {
+  clusterBootstrap,
+  scoresBySeed,
+  seedBootstrap,
+  type Estimate,
+  type Measure,
+  type SeedEstimate,
+  type SplitClusters,
+} from './stats.ts';
 
 export interface Difference {
   /** "seed - grpo", "seed-crossgame - warm start". */
@@ -17,6 +26,8 @@ export interface Difference {
   unseen: Estimate;
   /** Area under the eval-unseen curve; against the warm start, its flat curve (its own eval-unseen success). */
   auc: Estimate;
+  /** The same three, with intervals over seeds alone (the eval games held fixed). */
+  seedOnly: { seen: SeedEstimate; unseen: SeedEstimate; auc: SeedEstimate };
 }
 
 /**
@@ -54,19 +65,30 @@ export function differences(
   rng: Rng,
 ): Difference[] {
   const of = (a: Algo) => runs.filter((r) => r.algo === a);
+  const seedRng = rng.fork('seed-only');
   return differencePairs(arms, (a) => of(a).length > 0).map(([a, b]) => {
-    const side = (measure: Measure) => {
-      const other =
-        b === 'warm start' ? (measure === 'seen' ? warm.won_seen : warm.won_unseen) : scoresBySeed(of(b), measure);
-      return clusterBootstrap(
+    const other = (measure: Measure) =>
+      b === 'warm start' ? (measure === 'seen' ? warm.won_seen : warm.won_unseen) : scoresBySeed(of(b), measure);
+    const side = (measure: Measure) =>
+      clusterBootstrap(
         scoresBySeed(of(a), measure),
-        other,
+        other(measure),
         clusters[measure === 'seen' ? 'seen' : 'unseen'],
         rng,
       );
-    };
     const [seen, unseen, auc] = MEASURES.map(side);
-    return { label: `${a} - ${b}`, a, b, seen, unseen, auc };
+    const [seedSeen, seedUnseen, seedAuc] = MEASURES.map((m) =>
+      seedBootstrap(scoresBySeed(of(a), m), other(m), seedRng),
+    );
+    return {
+      label: `${a} - ${b}`,
+      a,
+      b,
+      seen,
+      unseen,
+      auc,
+      seedOnly: { seen: seedSeen, unseen: seedUnseen, auc: seedAuc },
+    };
   });
 }
 
@@ -88,8 +110,33 @@ export function differenceTable(diffs: readonly Difference[]): string {
   ].join('\n');
 }
 
+/**
+ * The differences with their intervals over seeds alone: each cell the difference, its interval and how many
+ * of the common seeds are ahead.
+ */
+export function seedOnlyTable(diffs: readonly Difference[]): string {
+  const cell = (e: SeedEstimate) =>
+    `${points(e.value)} [${points(e.ci[0])}, ${points(e.ci[1])}], ${e.ahead} of ${e.seeds.length} ahead`;
+  return [
+    '| difference | eval-seen points [95% CI over seeds] | eval-unseen points [95% CI over seeds] | area under the curve, points [95% CI over seeds] |',
+    '|---|---|---|---|',
+    ...diffs.map(
+      (d) => `| ${d.label} | ${cell(d.seedOnly.seen)} | ${cell(d.seedOnly.unseen)} | ${cell(d.seedOnly.auc)} |`,
+    ),
+  ].join('\n');
+}
+
 /** A difference as learn.json holds it (fractions, not points). */
 export function differenceJson(d: Difference): object {
   const side = (e: Estimate) => ({ value: e.value, ci: e.ci });
-  return { a: d.a, b: d.b, seeds: d.unseen.seeds, seen: side(d.seen), unseen: side(d.unseen), auc: side(d.auc) };
+  const seedSide = (e: SeedEstimate) => ({ ci: e.ci, ahead: e.ahead });
+  return {
+    a: d.a,
+    b: d.b,
+    seeds: d.unseen.seeds,
+    seen: side(d.seen),
+    unseen: side(d.unseen),
+    auc: side(d.auc),
+    seed_only: { seen: seedSide(d.seedOnly.seen), unseen: seedSide(d.seedOnly.unseen), auc: seedSide(d.seedOnly.auc) },
+  };
 }

@@ -179,6 +179,14 @@ describe('bench learn report', () => {
     // Digits per point: the warm start's and the final point at 2 samples per game.
     expect(json.runs[1].curve_won_unseen).toEqual(['1111', '2121']);
     expect(json.differences[0].auc.value).toBe(0.125);
+    // Over seeds alone: one seed, ahead on every measure.
+    expect(diff.seedOnly.auc).toMatchObject({ value: 0.125, ci: [0.125, 0.125], ahead: 1 });
+    expect(r.markdown).toContain(
+      '| seed - grpo | +25.0 [+25.0, +25.0], 1 of 1 ahead | +25.0 [+25.0, +25.0], 1 of 1 ahead | +12.5 [+12.5, +12.5], 1 of 1 ahead |',
+    );
+    expect((json.differences[0] as unknown as { seed_only: unknown }).seed_only).toMatchObject({
+      unseen: { ci: [0.25, 0.25], ahead: 1 },
+    });
   });
 
   it('compares each distilling arm with its cross-game control and names the best on validation in the headline', () => {

@@ -7,7 +7,7 @@ import { hashString, Rng } from '../../../common/rng.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
 import { diagnosticsJson, diagnosticsTable, teacherText } from './diagnostics.ts';
-import { differenceJson, differences, differenceTable, type Difference } from './differences.ts';
+import { differenceJson, differences, differenceTable, seedOnlyTable, type Difference } from './differences.ts';
 import { CLUSTER_WORDS, layoutClusters, reportName, type EvalGame } from './games.ts';
 import { bestDistillingArm, headline } from './headline.ts';
 import { PRESET, type JobResult } from './job.ts';
@@ -314,6 +314,10 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     "Each arm against grpo and against the warm start, each distilling arm against its cross-game control, and each other control or ablation against the arm it varies. A difference uses the seeds both arms ran (listed); a replicate draws the same seeds and the same layouts for both sides, so what a seed's training tasks or a room make easy cancels out.",
     '',
     differenceTable(diffs),
+    '',
+    'The same differences with intervals over seeds alone: a bootstrap of the per-seed differences with the eval games held fixed (what another draw of training runs would change), and how many of the common seeds are ahead.',
+    '',
+    seedOnlyTable(diffs),
     '',
     '## Data efficiency',
     '',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import { areaByGame, clusterBootstrap, dataEfficiency, type GameScores } from './stats.ts';
+import { areaByGame, clusterBootstrap, dataEfficiency, seedBootstrap, type GameScores } from './stats.ts';
 
 /** Games 0..n-1 in layouts of `size` consecutive games. */
 const layouts = (n: number, size: number) =>
@@ -224,5 +224,35 @@ describe('bench learn: area under the curve', () => {
         [[1, 0], [1]],
       ),
     ).toThrow(/same games/);
+  });
+});
+
+describe('bench learn: the interval over seeds alone', () => {
+  it('bootstraps the per-seed differences (hand-computed), counts the seeds ahead, pairs only common seeds', () => {
+    // Per-seed differences of mean scores: seed 1 +0.5, seed 2 +0.25, seed 3 -0.25 (seed 4 has no partner).
+    const a = new Map<number, GameScores>([
+      [1, [1, 1, 1, 1]],
+      [2, [1, 1, 0, 0]],
+      [3, [0, 0, 0, 0]],
+      [4, [1, 1, 1, 1]],
+    ]);
+    const b = new Map<number, GameScores>([
+      [1, [1, 1, 0, 0]],
+      [2, [1, 0, 0, 0]],
+      [3, [1, 0, 0, 0]],
+    ]);
+    const e = seedBootstrap(a, b, new Rng(3), 4000);
+    expect(e.seeds).toEqual([1, 2, 3]);
+    expect(e.value).toBeCloseTo(0.5 / 3, 12);
+    expect(e.ahead).toBe(2);
+    // Means of three draws from {+0.5, +0.25, -0.25}: the extremes are -0.25 and +0.5, each with chance 1/27.
+    expect(e.ci[0]).toBeGreaterThanOrEqual(-0.25);
+    expect(e.ci[1]).toBeLessThanOrEqual(0.5);
+    expect(e.ci[0]).toBeLessThan(e.value);
+    expect(e.ci[1]).toBeGreaterThan(e.value);
+    // Against one fixed list (the warm start), every seed counts; identical arms give the point 0.
+    expect(seedBootstrap(a, [1, 0, 0, 0], new Rng(1), 100)).toMatchObject({ seeds: [1, 2, 3, 4], ahead: 3 });
+    expect(seedBootstrap(b, b, new Rng(1), 100)).toEqual({ value: 0, ci: [0, 0], seeds: [1, 2, 3], ahead: 0 });
+    expect(seedBootstrap(new Map(), b, new Rng(1), 100).seeds).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ export type GameScores = readonly (number | boolean)[];
 export const BOOTSTRAP_REPLICATES = 2000;
 
 /** One arm's per-game scores on one split, by run seed. */
-type SeedScores = ReadonlyMap<number, GameScores>;
+export type SeedScores = ReadonlyMap<number, GameScores>;
 
 export interface Estimate {
   /** The mean over the seeds used (both sides' seeds, for a difference) of the mean over all games. */
@@ -89,6 +89,47 @@ export function clusterBootstrap(
   }
   stats.sort((x, y) => x - y);
   return { value, ci: [quantileSorted(stats, 0.025), quantileSorted(stats, 0.975)], seeds };
+}
+
+/** A difference paired by seed, its interval from resampling seeds alone, and how many seeds are ahead. */
+export interface SeedEstimate {
+  /** Mean over the common seeds of the per-seed difference of mean scores (the same value clusterBootstrap gives). */
+  value: number;
+  /** 95% percentile interval of a bootstrap over seeds, every game in every replicate. */
+  ci: [number, number];
+  seeds: number[];
+  /** Seeds whose difference is above 0. */
+  ahead: number;
+}
+
+/**
+ * The difference of `a` from `b` paired by seed, its interval from the spread of seeds alone: the games (and so
+ * the room layouts) are held fixed, so the interval says what another draw of training runs would change, not
+ * another draw of eval games; beside the cluster bootstrap, which resamples both.
+ */
+export function seedBootstrap(
+  a: SeedScores,
+  b: SeedScores | GameScores,
+  rng: Rng,
+  replicates = BOOTSTRAP_REPLICATES,
+): SeedEstimate {
+  const seeds = [...a.keys()].filter((s) => !isSeeded(b) || b.has(s)).sort((x, y) => x - y);
+  const meanOf = (scores: GameScores) => scores.reduce<number>((t, x) => t + +x, 0) / scores.length;
+  const perSeed = seeds.map((s) => meanOf(a.get(s)!) - meanOf(isSeeded(b) ? b.get(s)! : b));
+  if (perSeed.length === 0) return { value: NaN, ci: [NaN, NaN], seeds, ahead: 0 };
+  const stats: number[] = [];
+  for (let r = 0; r < replicates; r++) {
+    let total = 0;
+    for (let k = 0; k < perSeed.length; k++) total += perSeed[rng.int(perSeed.length)];
+    stats.push(total / perSeed.length);
+  }
+  stats.sort((x, y) => x - y);
+  return {
+    value: mean(perSeed),
+    ci: [quantileSorted(stats, 0.025), quantileSorted(stats, 0.975)],
+    seeds,
+    ahead: perSeed.filter((d) => d > 0).length,
+  };
 }
 
 export function mean(xs: number[]): number {

@@ -9,6 +9,7 @@ import type { JobOutcome } from './pool.ts';
 import {
   bestPoint,
   chooseSettings,
+  pastEdge,
   sweepPoints,
   sweepSection,
   type MakeJob,
@@ -223,6 +224,57 @@ describe('bench learn: settings chosen on validation', () => {
     );
     expect(one.asked).toEqual([]);
     expect(given.settings.get('opid')).toMatchObject({ opidWeight: 0.2, how: { opidWeight: 'the one value given' } });
+  });
+
+  it("grows an arm's grid past the edge that holds its best value, each arm on its own, until the best is inside", async () => {
+    // grpo's validation success rises with the rate up to 3.33e-3 and falls past it; seed-exact's peaks at 3e-4.
+    const { asked, run } = runner((j) =>
+      j.algo === 'grpo' ? (j.config.lr <= 3.4e-3 ? j.config.lr * 100 : 0.1) : j.config.lr === 3e-4 ? 0.5 : 0.2,
+    );
+    const logged: string[] = [];
+    const c = await chooseSettings(plan({ lrs: [3e-4, 1e-3], lambdas: [0.1], extend: 3 }), makeJob, run, (line) =>
+      logged.push(line),
+    );
+    // seed-exact's best, 3e-4, is the low edge: one step down (9e-5) loses, so 3e-4 is inside its grid.
+    expect(asked.slice(8).map((j) => `${j.algo} ${j.config.lr}`)).toEqual([
+      'grpo 0.00333',
+      'grpo 0.00333',
+      'seed-exact 0.00009',
+      'seed-exact 0.00009',
+      'grpo 0.0111',
+      'grpo 0.0111',
+    ]);
+    expect(c.settings.get('grpo')!.lr).toBe(0.00333);
+    expect(c.settings.get('seed-exact')!.lr).toBe(3e-4);
+    expect(c.edges).toEqual([]);
+    expect(c.points.filter((p) => p.algo === 'grpo').map((p) => p.value)).toEqual([3e-4, 1e-3, 0.00333, 0.0111]);
+    expect(logged.some((l) => l.includes('one step past it: grpo 0.00333, seed-exact 0.00009'))).toBe(true);
+    const text = sweepSection(c, plan({ lrs: [3e-4, 1e-3], lambdas: [0.1], extend: 3 }), 2, 1);
+    expect(text).toContain('| grpo | lr | 0.0111 | 10.0 | 10.0, 10.0 |');
+    expect(text).toContain('at most 3 times');
+
+    // Out of steps: the best still at the edge is named in the report.
+    const rising = runner((j) => j.config.lr);
+    const capped = await chooseSettings(
+      plan({ algos: ['grpo'], lrs: [1e-4, 2e-4], lambdas: [0.1], extend: 1 }),
+      makeJob,
+      rising.run,
+      () => {},
+    );
+    expect(capped.settings.get('grpo')!.lr).toBe(4e-4);
+    expect(capped.edges).toEqual([{ param: 'lr', algo: 'grpo', value: 4e-4 }]);
+    expect(sweepSection(capped, plan({ algos: ['grpo'], lrs: [1e-4, 2e-4], extend: 1 }), 2, 1)).toContain(
+      "Still at an edge of its grid when it stopped growing (the best may lie beyond): grpo's lr 0.0004.",
+    );
+  });
+
+  it("steps past an edge at the ratio of its two nearest values, within the setting's range", () => {
+    expect(pastEdge([0.03, 0.1, 0.3], 0.3, 'lambda')).toBe(0.9);
+    expect(pastEdge([0.03, 0.1, 0.3], 0.03, 'lambda')).toBe(0.009);
+    expect(pastEdge([0.03, 0.1, 0.3], 0.1, 'lambda')).toBeNull();
+    expect(pastEdge([5e-4, 1e-3], 1e-3, 'lr')).toBe(2e-3);
+    expect(pastEdge([0.3, 0.6], 0.6, 'lr')).toBeNull();
+    expect(pastEdge([0.1], 0.1, 'lr')).toBeNull();
   });
 
   it('summarises a value over the seeds that finished, and takes the first of equal means', () => {

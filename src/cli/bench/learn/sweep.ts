@@ -1,8 +1,11 @@
 // The settings of each arm of `bench learn`, chosen on the validation games only: a learning-rate sweep over
 // the main arms (when more than one rate is given) and then a lambda sweep over the main arms that distil
 // (when more than one lambda is given), each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
-// that no main run draws; the value with the best mean validation success wins. Controls and ablations take
-// the settings of the main arm they vary (arms.ts). Also the report's section on how each setting was chosen.
+// that no main run draws; the value with the best mean validation success wins. A best value at an edge of
+// the grid says only that the best may lie beyond it: the arm's grid then grows by one step past that edge
+// (the ratio of its last two values) and the new value runs, until the best lies inside or `extend` steps
+// were taken (each arm on its own). Controls and ablations take the settings of the main arm they vary
+// (arms.ts). Also the report's section on how each setting was chosen.
 import type { EnvironmentName } from '../../../env/environment.ts';
 import { environmentOf } from '../../../env/environments.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
@@ -85,6 +88,8 @@ export interface SweepPlan {
   opidWeights: number[];
   sweepSeeds: number;
   sweepUpdates: number;
+  /** Steps a grid may grow past an edge that holds its best value, per arm and setting; absent: none. */
+  extend?: number;
   /** The world the benchmark plays; absent: the household. */
   env?: EnvironmentName;
 }
@@ -97,6 +102,42 @@ export interface Chosen {
   sweep: SweepRun[];
   points: SweepPoint[];
   failed: FailedRun[];
+  /** The chosen values that still sit at an edge of their arm's grid once it stopped growing. */
+  edges: SweepEdge[];
+}
+
+/** A chosen value at an edge of its grid: the best may lie beyond what was tried. */
+export interface SweepEdge {
+  param: SweepParam;
+  algo: Algo;
+  value: number;
+}
+
+/** The ranges a grid may grow into: a learning rate in (0, 1], lambda and OPID weight as the settings table has them. */
+const SWEEP_RANGES: Readonly<Record<SweepParam, readonly [number, number]>> = {
+  lr: [0, 1],
+  lambda: [0, 100],
+  opidWeight: [0, 10],
+};
+
+/**
+ * One step past the edge of `grid` (sorted, ascending) that holds `best`, at the ratio of the grid's two values
+ * nearest that edge (three significant digits); null when `best` lies inside, the grid has one value, or the
+ * step leaves the setting's range.
+ */
+export function pastEdge(grid: readonly number[], best: number, param: SweepParam): number | null {
+  if (grid.length < 2) return null;
+  const [low, high] = SWEEP_RANGES[param];
+  const n = grid.length;
+  const next =
+    best === grid[n - 1]
+      ? (grid[n - 1] * grid[n - 1]) / grid[n - 2]
+      : best === grid[0]
+        ? (grid[0] * grid[0]) / grid[1]
+        : null;
+  if (next === null || !Number.isFinite(next)) return null;
+  const value = Number(next.toPrecision(3));
+  return value > low && value <= high && !grid.includes(value) ? value : null;
 }
 
 /** Per value, in the order given, the runs of `algo` that swept `param` at that value. */
@@ -157,6 +198,7 @@ export async function chooseSettings(
   const sweep: SweepRun[] = [];
   const points: SweepPoint[] = [];
   const failed: FailedRun[] = [];
+  const edges: SweepEdge[] = [];
   const seeds = Array.from({ length: sweepSeeds }, (_, i) => SWEEP_SEED + i);
   const sweepOver = async (
     param: SweepParam,
@@ -167,23 +209,52 @@ export async function chooseSettings(
     log(
       `${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`,
     );
-    const outcomes = await run(
-      arms.flatMap((a) => values.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v))))),
-    );
-    for (const o of outcomes) {
-      if (o.result) sweep.push(sweepRun(param, o.result));
-      else failed.push(failedRun(o.job, o.error));
+    const runValues = async (grids: ReadonlyMap<Algo, readonly number[]>) => {
+      const outcomes = await run(
+        [...grids].flatMap(([a, vs]) =>
+          vs.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v)))),
+        ),
+      );
+      for (const o of outcomes) {
+        if (o.result) sweep.push(sweepRun(param, o.result));
+        else failed.push(failedRun(o.job, o.error));
+      }
+    };
+    const grids = new Map(arms.map((a) => [a, [...values].sort((x, y) => x - y)]));
+    await runValues(new Map(arms.map((a) => [a, values])));
+    const bestOf = (a: Algo) => {
+      const best = bestPoint(sweepPoints(sweep, param, a, grids.get(a)!));
+      if (!best)
+        throw new CliError(
+          `every ${param} sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no ${param} to choose`,
+        );
+      return best.value;
+    };
+    for (let step = 0; step < (plan.extend ?? 0); step++) {
+      const next = new Map<Algo, number[]>();
+      for (const a of arms) {
+        const beyond = pastEdge(grids.get(a)!, bestOf(a), param);
+        if (beyond !== null) next.set(a, [beyond]);
+      }
+      if (next.size === 0) break;
+      log(
+        `${param} sweep: best at an edge of the grid, one step past it: ${[...next].map(([a, [v]]) => `${a} ${v}`).join(', ')}`,
+      );
+      for (const [a, [v]] of next)
+        grids.set(
+          a,
+          [...grids.get(a)!, v].sort((x, y) => x - y),
+        );
+      await runValues(next);
     }
     return new Map(
       arms.map((a) => {
-        const mine = sweepPoints(sweep, param, a, values);
-        const best = bestPoint(mine);
-        if (!best)
-          throw new CliError(
-            `every ${param} sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no ${param} to choose`,
-          );
-        points.push(...mine);
-        return [a, best.value];
+        const grid = grids.get(a)!;
+        const best = bestOf(a);
+        points.push(...sweepPoints(sweep, param, a, grid));
+        if (grid.length > 1 && (best === grid[0] || best === grid[grid.length - 1]))
+          edges.push({ param, algo: a, value: best });
+        return [a, best];
       }),
     );
   };
@@ -251,7 +322,7 @@ export async function chooseSettings(
         : null;
     for (const a of opid) settings.get(a)!.opidWeight = weightOf?.get(a) ?? plan.opidWeights[0];
   }
-  return { settings, sweep, points, failed };
+  return { settings, sweep, points, failed, edges };
 }
 
 /** The lambda of the learning-rate sweep's runs: the one value given, else the preset's. */
@@ -273,7 +344,7 @@ export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<s
 
 /** The report's section on the sweeps and on how each arm's settings were chosen. */
 export function sweepSection(
-  c: Pick<Chosen, 'settings' | 'points'>,
+  c: Pick<Chosen, 'settings' | 'points'> & Partial<Pick<Chosen, 'edges'>>,
   plan: SweepPlan,
   evalEpisodes: number,
   evalSamples: number,
@@ -289,6 +360,9 @@ export function sweepSection(
         (plan.lrs.length > 1 && plan.lambdas.length > 1
           ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. `
           : '') +
+        (plan.extend
+          ? `A grid whose best value sat at an edge grew by one step past it (the ratio of its two values nearest that edge), for each arm on its own, at most ${plan.extend} time${plan.extend === 1 ? '' : 's'}. `
+          : '') +
         'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds.',
       '',
       '| algorithm | setting | value | validation % (mean) | per seed % | OPD / GRPO norm |',
@@ -299,6 +373,11 @@ export function sweepSection(
       ),
       '',
     );
+    if (c.edges?.length)
+      parts.push(
+        `Still at an edge of its grid when it stopped growing (the best may lie beyond): ${c.edges.map((e) => `${e.algo}'s ${e.param} ${e.value}`).join(', ')}.`,
+        '',
+      );
     const ratios = c.points
       .filter((p) => p.param === 'lambda' && p.grad_norm_ratio !== null)
       .map((p) => p.grad_norm_ratio!);
