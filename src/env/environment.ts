@@ -67,6 +67,12 @@ export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly defaultMaxSteps: number;
   /** The task types success is reported by (the household's six, the shop's categories). */
   readonly taskTypes: readonly string[];
+  /**
+   * An episode's score in [0, 1] from its records, for a world that grades a result beyond success (the shop:
+   * WebShop's reward of the purchase, 0 without one; success is a score of 1); null for a world whose only
+   * result is success (the household). Evaluations, curves and reports give a score only where this is set.
+   */
+  readonly score: ((records: readonly EpisodeStep[]) => number) | null;
   readonly evalCounts: Readonly<Record<EvalSplitName, number>>;
   /** Train game `index` of a run seed: the same index and seed give the same game. */
   trainScene(index: number, seed: number): S;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from './environment.ts';
 import { isEnvironmentName } from './environment.ts';
 import { environmentOf } from './environments.ts';
-import { VARIANTS } from './world_facts.ts';
+import { VARIANTS, WORLD_SCORED } from './world_facts.ts';
 
 describe('the worlds behind one interface', () => {
   for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => VARIANTS[n].map((v) => [n, v] as const))) {
@@ -45,6 +45,14 @@ describe('the worlds behind one interface', () => {
         expect(env.sceneToJson(env.sceneFromJson(env.sceneToJson(scene)))).toBe(env.sceneToJson(scene));
         expect(() => env.sceneFromJson('{"version": 99}')).toThrow(/version/);
         expect(() => env.sceneFromJson('not json')).toThrow(/JSON/);
+      });
+
+      it('has a score exactly where its facts say, in [0, 1] and 1 for a won game', () => {
+        expect(env.score !== null).toBe(WORLD_SCORED[name]);
+        if (env.score === null) return;
+        const episode = env.episode(env.trainScene(2, 5));
+        for (const command of episode.expertPlan()) episode.step(command);
+        expect(env.score(episode.records)).toBe(1);
       });
 
       it('takes a step budget', () => {

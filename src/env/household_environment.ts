@@ -20,6 +20,7 @@ export function householdEnvironment(scale: RoomScale = TINY): HouseholdEnvironm
       variant: scale.name,
       defaultMaxSteps: DEFAULT_MAX_STEPS,
       taskTypes: TASK_TYPES,
+      score: null,
       evalCounts: EVAL_COUNTS,
       trainScene: (index, seed) => generateScene('train', index, scale, seed),
       sceneOf: (split, index, seed) => generateScene(split, index, scale, seed),

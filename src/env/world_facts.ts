@@ -17,3 +17,12 @@ export const WORLD_TASK_TYPES: Readonly<Record<EnvironmentName, readonly string[
   household: TASK_TYPES,
   shop: CATEGORIES.map((c) => c.query),
 };
+
+/**
+ * Whether a world grades an episode beyond success (environment.ts `score`): the shop's WebShop score. The
+ * page's charts and numbers show a score where this says so.
+ */
+export const WORLD_SCORED: Readonly<Record<EnvironmentName, boolean>> = {
+  household: false,
+  shop: true,
+};

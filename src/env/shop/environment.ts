@@ -1,6 +1,6 @@
 // The shop world behind the environment interface: WebShop-style games over the default catalogue, at a scale.
 import type { Environment } from '../environment.ts';
-import { ShopGame, SHOP_MAX_STEPS, type ShopStepRecord } from './game.ts';
+import { ShopGame, SHOP_MAX_STEPS, shopScore, type ShopStepRecord } from './game.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
 import { combinationOf, evalShopScenes, generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './splits.ts';
@@ -20,6 +20,7 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       variant: scale.name,
       defaultMaxSteps: SHOP_MAX_STEPS,
       taskTypes: WORLD_TASK_TYPES.shop,
+      score: shopScore,
       evalCounts: SHOP_EVAL_COUNTS,
       trainScene: (index, seed) => generateShopScene('train', index, seed, scale),
       sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),

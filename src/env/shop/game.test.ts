@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueOf } from './catalogue.ts';
-import { SHOP_MAX_STEPS, ShopGame } from './game.ts';
+import { SHOP_MAX_STEPS, ShopGame, shopScore } from './game.ts';
 import { WEBSHOP } from './scale.ts';
 import { NOTHING_HAPPENS } from './site.ts';
 import { generateShopScene } from './splits.ts';
@@ -118,6 +118,21 @@ describe('ShopGame pages and actions', () => {
     expect(short.step('look')).toMatchObject({ done: true, won: false, reward: 0 });
     expect(new ShopGame(scene).maxSteps).toBe(SHOP_MAX_STEPS);
     expect(() => new ShopGame(scene, { maxSteps: 0 })).toThrow(/maxSteps must be a positive integer/);
+  });
+
+  it("scores an episode by its purchase's reward, 0 without one, and 1 exactly when it is won", () => {
+    const partial = new ShopGame(scene);
+    searched(partial);
+    partial.step(partial.admissibleCommands().find((c) => c !== `click[${scene.goal.targetId.toLowerCase()}]`)!);
+    const end = partial.step('click[buy now]');
+    expect(shopScore(partial.records)).toBe(end.reward);
+    const expert = new ShopGame(scene);
+    for (const action of expert.expertPlan()) expert.step(action);
+    expect([shopScore(expert.records), expert.won]).toEqual([1, true]);
+    const short = new ShopGame(scene, { maxSteps: 1 });
+    expect(shopScore(short.records)).toBe(0);
+    short.step('look');
+    expect([shopScore(short.records), short.done]).toEqual([0, true]);
   });
 
   it('refuses a scene whose target is not in its catalogue', () => {

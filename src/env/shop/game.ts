@@ -41,6 +41,14 @@ export interface ShopStepRecord extends ShopStepResult {
   item: string | null;
 }
 
+/**
+ * WebShop's score of an episode: the reward of its purchase, which ends it (so it is the last step's), or 0
+ * when it ran out of steps first. Success is a score of 1.
+ */
+export function shopScore(records: readonly Pick<ShopStepRecord, 'reward'>[]): number {
+  return records[records.length - 1].reward;
+}
+
 export class ShopGame {
   readonly scene: ShopScene;
   readonly maxSteps: number;
