@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { parsesOrRefuses, parsesOrRefusesAsync } from '../common/parser_testing.ts';
+import { underflows } from '../common/setting_range.ts';
 import { defaultConfig, checkConfig } from '../rl/config.ts';
 import { applySetOptions, limitedNumber, parseOptions } from './args.ts';
 import { CliError } from './cli_error.ts';
@@ -69,7 +70,7 @@ const words = fc.oneof(
 const argv = fc.array(words, { maxLength: 10 });
 
 describe('command-line numbers (property)', () => {
-  it('are accepted exactly when decimal, whole for counts and in range', () => {
+  it('are accepted exactly when decimal, read as written, whole and in plain digits for counts, and in range', () => {
     fc.assert(
       fc.property(numberText, fc.constantFrom(...ALL_LIMITS), (text, limit) => {
         if (parsesOrRefuses(() => limitedNumber(text, '--n', limit), CliError) === 'refused') return;
@@ -77,7 +78,8 @@ describe('command-line numbers (property)', () => {
         expect(DECIMAL.test(text)).toBe(true);
         expect(n).toBeGreaterThanOrEqual(limit.min);
         expect(n).toBeLessThanOrEqual(limit.max);
-        if (limit.integer) expect(Number.isInteger(n)).toBe(true);
+        if (limit.integer) expect(String(n)).toBe(text);
+        expect(Number.isFinite(n) && !underflows(text, n)).toBe(true);
       }),
       { numRuns: 500 },
     );

@@ -1,12 +1,20 @@
 // Option parsing shared by the CLI commands: node's util.parseArgs, with its errors turned into CliErrors, and
-// strict numbers: decimal notation only (no hexadecimal, no blanks, no empty string), whole numbers for
-// counts, and every value inside its range from limits.ts. The options are those a command declares
-// (help.ts CommandSpec); --help or -h among them asks for its help instead (a HelpRequest).
+// strict numbers: decimal notation only (no hexadecimal, no blanks, no empty string), none that reads as 0 or
+// as Infinity when it was written as neither (1e-400, 1e400), whole numbers for counts written in plain digits
+// (2, not +2, 02, 2.0 or 2e0), and every value inside its range from limits.ts. The options are those a
+// command declares (help.ts CommandSpec); --help or -h among them asks for its help instead (a HelpRequest).
 import { parseArgs } from 'node:util';
 import { quote } from '../common/json.ts';
-import { describeRange, parseDecimal } from '../common/setting_range.ts';
+import { describeRange, parseDecimal, underflows } from '../common/setting_range.ts';
 import { PRESET_NAMES, type PresetName } from '../model/config.ts';
-import { applySettings, defaultConfig, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../rl/config.ts';
+import {
+  applySettings,
+  defaultConfig,
+  isConfigKey,
+  TRAIN_KEYS,
+  TRAIN_SETTINGS,
+  type TrainConfig,
+} from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
 import {
   HelpRequest,
@@ -86,21 +94,35 @@ export function requireOption(value: string | undefined, name: string, usage: st
   return value;
 }
 
-/** A number written in decimal (an exponent is allowed: 1e3), or a CliError naming `what`. */
+/**
+ * A number written in decimal (an exponent is allowed: 1e-3), or a CliError naming `what`. A text that names
+ * a number too small or too large for a float64 reads as 0 or Infinity, which is not the number written: it is
+ * refused, as the settings refuse it (common/setting_range.ts).
+ */
 function decimalOption(text: string, what: string): number {
   const n = parseDecimal(text);
-  if (!Number.isFinite(n)) throw new CliError(`${what} must be a decimal number, got ${quote(text)}`, 2);
+  if (Number.isNaN(n)) throw new CliError(`${what} must be a decimal number, got ${quote(text)}`, 2);
+  if (!Number.isFinite(n))
+    throw new CliError(`${what} is too large to be a number, got ${quote(text)} (it reads as Infinity)`, 2);
+  if (underflows(text, n))
+    throw new CliError(`${what} is too small to be told from 0, got ${quote(text)} (it reads as 0; write 0 for 0)`, 2);
   return n;
 }
 
-/** `text` as a number within `limit`, or a CliError naming `what` and the range. */
+/**
+ * `text` as a number within `limit`, or a CliError naming `what` and the range. A count is written in plain
+ * digits, as the help and the messages write it: another spelling of the same number (+2, 02, 2.0, 2e0) is
+ * refused with the expected form, so that a typo or a script's formatting is not read as something else.
+ */
 export function limitedNumber(text: string, what: string, limit: Limit): number {
   const n = decimalOption(text, what);
   if (limit.integer && !Number.isInteger(n))
     throw new CliError(`${what} must be a whole number, got ${quote(text)}`, 2);
   const below = limit.aboveMin ? n <= limit.min : n < limit.min;
   const above = limit.belowMax ? n >= limit.max : n > limit.max;
-  if (below || above) throw new CliError(`${what} must be in ${describeLimit(limit)}, got ${text}`, 2);
+  if (below || above) throw new CliError(`${what} must be in ${describeLimit(limit)}, got ${quote(text)}`, 2);
+  if (limit.integer && text !== String(n))
+    throw new CliError(`${what} must be written in plain digits, as ${n}, got ${quote(text)}`, 2);
   return n;
 }
 
@@ -129,11 +151,21 @@ export function applySetOptions(config: TrainConfig, settings: readonly string[]
       throw new CliError(`--set: ${quote(setting)} needs a decimal number or true/false after "="`, 2);
     }
   }
+  let applied: TrainConfig;
   try {
-    return applySettings(config, settings);
+    applied = applySettings(config, settings);
   } catch (err) {
     throw new CliError(`--set: ${(err as Error).message}`, 2);
   }
+  // A whole-number setting in its range is written as the counts of the options are (limitedNumber).
+  for (const setting of settings) {
+    const key = setting.slice(0, setting.indexOf('=')).trim();
+    const value = setting.slice(setting.indexOf('=') + 1).trim();
+    const n = parseDecimal(value);
+    if (isConfigKey(key) && TRAIN_SETTINGS[key].kind === 'integer' && Number.isInteger(n) && value !== String(n))
+      throw new CliError(`--set: setting ${key} must be written in plain digits, as ${n}, got ${quote(value)}`, 2);
+  }
+  return applied;
 }
 
 /** The help's table of the settings `--set key=value` takes: each with its meaning, range and preset defaults. */

@@ -41,10 +41,15 @@ describe('seed teacher', () => {
     await expect(teacherRun(['--ckpt', file, '--skills', 'mine'])).rejects.toThrow(
       /--skills must be one of own, annotator/,
     );
-    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(/--games must be in 2\.\.100000, got 1/);
+    await expect(teacherRun(['--ckpt', file, '--games', '1'])).rejects.toThrow(
+      /--games must be in 2\.\.100000, got "1"/,
+    );
+    await expect(teacherRun(['--ckpt', file, '--games', '+2'])).rejects.toThrow(
+      '--games must be written in plain digits, as 2, got "+2"',
+    );
     await expect(teacherRun(['--games', '4'])).rejects.toThrow(/--ckpt/);
     await expect(teacherRun(['--ckpt', file, '--temperature=-1'])).rejects.toThrow(
-      /--temperature must be in \[0, 5\], got -1/,
+      /--temperature must be in \[0, 5\], got "-1"/,
     );
   });
 });
