@@ -1,5 +1,7 @@
 // --env: scenes, expert and play speak the shop as they speak the household, and a scene of one world given
-// to the other is refused with the file's name.
+// to the other is refused with the file's name, the world it is of and the --env that reads it; an option that
+// the world of --env has not is refused naming what each world has.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import { CliError } from './cli_error.ts';
 import * as expert from './commands/expert.ts';
 import * as play from './commands/play.ts';
 import * as scenes from './commands/scenes.ts';
+import * as warmstart from './commands/warmstart.ts';
 import { runCaptured } from './testing.ts';
 
 describe('--env shop', () => {
@@ -74,12 +77,42 @@ describe('--env shop', () => {
       join(dir, 'shop'),
     ]);
     await runCaptured(scenes.run, ['--split', 'seen', '--count', '1', '--seed', '0', '--out', join(dir, 'home')]);
-    await expect(runCaptured(expert.run, ['--scene', join(dir, 'shop', 'seen-0-0.json')])).rejects.toThrow(
-      /seen-0-0\.json: .*catalogue/,
+    const shopScene = join(dir, 'shop', 'seen-0-0.json');
+    const homeScene = join(dir, 'home', 'seen-0-0.json');
+    const cases = [
+      [expert.run, []],
+      [play.run, ['--actions', '/dev/null']],
+    ] as const;
+    for (const [command, extra] of cases) {
+      await expect(runCaptured(command, ['--scene', shopScene, ...extra])).rejects.toThrow(
+        `${shopScene} is a shop scene, not a household one: pass --env shop`,
+      );
+      await expect(runCaptured(command, ['--env', 'shop', '--scene', homeScene, ...extra])).rejects.toThrow(
+        `${homeScene} is a household scene, not a shop one: leave out --env (or pass --env household)`,
+      );
+    }
+    // A file of neither world says what the world --env chose expects of it.
+    const neither = join(dir, 'neither.json');
+    await writeFile(neither, '{"version": 1}');
+    await expect(runCaptured(expert.run, ['--env', 'shop', '--scene', neither])).rejects.toThrow(
+      /neither\.json: catalogue: .* \(read as a shop scene\)$/,
     );
-    await expect(
-      runCaptured(expert.run, ['--env', 'shop', '--scene', join(dir, 'home', 'seen-0-0.json')]),
-    ).rejects.toThrow(/\(read as a shop scene\)/);
     await expect(runCaptured(expert.run, ['--env', 'kitchen', '--scene', 'x.json'])).rejects.toThrow(CliError);
+  });
+});
+
+describe('options a world does not have', () => {
+  it('warmstart --focus names the focuses of each world when the world of --env has not the one asked for', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'focus-')), 'w.ckpt');
+    const base = ['--preset', 'micro', '--seed', '1', '--out', out];
+    await expect(runCaptured(warmstart.run, [...base, '--focus', 'option'])).rejects.toThrow(
+      "--focus option: the household's warm-start corpus has no option focus (the household's corpus has no focus; the shop's focuses: option, read, analyze)",
+    );
+    // The shop takes it: the refusal that follows is of another option, after the focus was read.
+    await expect(
+      runCaptured(warmstart.run, [...base, '--env', 'shop', '--focus', 'option,read', '--steps', '0']),
+    ).rejects.toThrow('--steps 0 needs --init');
+    await expect(runCaptured(warmstart.run, [...base, '--steps', '0'])).rejects.toThrow('--steps 0 needs --init');
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -35,15 +35,39 @@ export function environmentFrom(value: string | undefined, scale = 'tiny'): Envi
   return environmentOf(name, scale);
 }
 
-/** A scene JSON file of a world, checked; every refusal names the file. */
+/**
+ * A scene JSON file of a world, checked; every refusal names the file. A scene of another world says which
+ * world it is of and the --env that reads it, rather than what the first field the world expects lacks.
+ */
 export async function readWorldScene<S>(env: Environment<S>, path: string): Promise<S> {
   const text = await readTextInput(path, MAX_INPUT_BYTES.scene);
   try {
     return env.sceneFromJson(text);
   } catch (err) {
+    if (!(err instanceof SceneError || err instanceof ShopSceneError)) throw err;
+    const other = worldOfScene(text, env.name);
+    if (other !== null)
+      throw new CliError(`${path} is a ${other} scene, not a ${env.name} one: ${envRemedy(other)}`, 2);
     // The household is the default world: a refusal names the other one, which --env chose.
-    if (err instanceof SceneError || err instanceof ShopSceneError)
-      throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
-    throw err;
+    throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
   }
+}
+
+/** How to name a world on the command line: --env, left out for the default world. */
+function envRemedy(name: EnvironmentName): string {
+  return name === 'household' ? 'leave out --env (or pass --env household)' : `pass --env ${name}`;
+}
+
+/** The world other than `not` whose scene parser takes `text`, or null. */
+function worldOfScene(text: string, not: EnvironmentName): EnvironmentName | null {
+  for (const name of ENVIRONMENT_NAMES) {
+    if (name === not) continue;
+    try {
+      environmentOf(name).sceneFromJson(text);
+      return name;
+    } catch {
+      // Not a scene of this world either.
+    }
+  }
+  return null;
 }

@@ -53,6 +53,8 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
       teacherScenes: (count) => teacherScenes(count, scale),
       analyzerObservationTokens: ANALYZER_OBSERVATION_TOKENS,
       warmStartDefaults: {},
+      // The household's corpus has no focus: every example is drawn alike.
+      focusKinds: [],
       warmStartCorpus: (tok, contextLength, options) => buildCorpus(tok, contextLength, { ...options, scale }),
     };
     cache.set(scale, world);

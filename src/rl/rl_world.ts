@@ -5,7 +5,7 @@
 import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
-import type { Corpus, WarmStartOptions } from './warmstart.ts';
+import type { Corpus, FocusKind, WarmStartOptions } from './warmstart.ts';
 import type { Trajectory } from './rollout.ts';
 
 /** Constrained decoding of one trajectory's skill: the mask of the next token, and the step past a sampled one. */
@@ -57,6 +57,8 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly analyzerObservationTokens: number;
   /** What this world's warm start changes from warmstart.ts's defaults. */
   readonly warmStartDefaults: Readonly<Partial<WarmStartOptions>>;
+  /** The kinds of step its warm-start corpus can focus on (WarmStartOptions.focus); none when it has no focus. */
+  readonly focusKinds: readonly FocusKind[];
   /** The warm start's corpus: the world's explorer acting, primed replays with a skill to follow, the analyzer. */
   warmStartCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus;
 }

@@ -17,6 +17,7 @@ import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus
 import type { TrainConfig } from './config.ts';
 import { WORLD_TRAIN_DEFAULTS } from './world_defaults.ts';
 import { mentionF1 } from './skill_fidelity.ts';
+import { FOCUS_KINDS } from './warmstart.ts';
 
 /** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
 const TEACHER_SEED = 2029;
@@ -83,6 +84,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
         focusSteps: 3000,
         focusShare: 0.25,
       },
+      focusKinds: FOCUS_KINDS,
       warmStartCorpus: (tok, contextLength, options) =>
         buildShopCorpus(env, tok, contextLength, {
           ...options,

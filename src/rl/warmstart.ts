@@ -38,7 +38,7 @@ type FollowKind = (typeof FOLLOW_KINDS)[number];
  * and the analyzer examples, which teach writing a skill true to its episode.
  */
 export const FOCUS_KINDS = ['option', 'read', 'analyze'] as const;
-type FocusKind = (typeof FOCUS_KINDS)[number];
+export type FocusKind = (typeof FOCUS_KINDS)[number];
 
 export interface WarmStartOptions {
   seed: number;

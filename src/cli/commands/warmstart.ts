@@ -1,6 +1,7 @@
 // `seed warmstart`: builds the warm-start corpus, trains a preset on it, evaluates it and writes the checkpoint
 // and its card; its options and files are declared in `command` below (the --help text).
 import { Rng } from '../../common/rng.ts';
+import { ENVIRONMENT_NAMES } from '../../env/environment.ts';
 import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
@@ -9,6 +10,7 @@ import { defaultConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
+import type { RlWorld } from '../../rl/rl_world.ts';
 import { rlWorldOf } from '../../rl/rl_worlds.ts';
 import {
   EXAMPLE_KINDS,
@@ -16,6 +18,7 @@ import {
   FOLLOW_KINDS,
   trainWarmStart,
   WARMSTART_DEFAULTS,
+  type FocusKind,
   type WarmStartOptions,
 } from '../../rl/warmstart.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
@@ -106,9 +109,9 @@ export const command = defineCommand({
       type: 'string',
       choices: FOCUS_KINDS,
       list: true,
-      default: WARMSTART_DEFAULTS.focus.join(','),
+      defaultText: WARMSTART_DEFAULTS.focus.join(','),
       description:
-        "what the corpus's focus holds: the shop's option choices, the follow steps whose command its skill decides (read), the analyzer examples",
+        "what the corpus's focus holds: the shop's option choices, the follow steps whose command its skill decides (read), the analyzer examples (the household's corpus has no focus)",
     },
     init: {
       type: 'string',
@@ -162,6 +165,25 @@ function worldDefault(key: 'episodes' | 'steps' | 'lr' | 'focusSteps' | 'focusSh
   return `${WARMSTART_DEFAULTS[key]}${shop !== undefined && shop !== WARMSTART_DEFAULTS[key] ? ` (the shop: ${shop})` : ''}`;
 }
 
+/**
+ * The kinds --focus names, each one the world's corpus can put in its focus (a kind it cannot would be dropped
+ * without a word); the default, which a corpus without a focus ignores, when the option is absent.
+ */
+function focusOf(text: string | undefined, world: RlWorld): FocusKind[] {
+  if (text === undefined) return [...WARMSTART_DEFAULTS.focus];
+  const kinds = choiceList(text, 'focus', FOCUS_KINDS);
+  const foreign = kinds.filter((k) => !world.focusKinds.includes(k));
+  if (foreign.length === 0) return kinds;
+  const each = ENVIRONMENT_NAMES.map((name) => {
+    const own = rlWorldOf(environmentFrom(name)).focusKinds;
+    return own.length ? `the ${name}'s focuses: ${own.join(', ')}` : `the ${name}'s corpus has no focus`;
+  });
+  throw new CliError(
+    `--focus ${foreign.join(',')}: the ${world.env.name}'s warm-start corpus has no ${foreign.join(' or ')} focus (${each.join('; ')})`,
+    2,
+  );
+}
+
 function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
 }
@@ -183,7 +205,7 @@ export async function run(args: string[]): Promise<number> {
     lr: numberOption(values.lr, 'lr', limits.lr, defaults.lr),
     focusSteps: numberOption(values['focus-steps'], 'focus-steps', limits['focus-steps'], defaults.focusSteps),
     focusShare: numberOption(values['focus-share'], 'focus-share', limits['focus-share'], defaults.focusShare),
-    focus: choiceList(values.focus, 'focus', FOCUS_KINDS),
+    focus: focusOf(values.focus, world),
     scoreRandom: values['score-random'],
     follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
