@@ -1,7 +1,8 @@
 // A training run's directory (`train --out DIR`): one run at a time holds it through a lock file, and a
 // directory that already holds files is only continued (--resume) or started over (--force), never
 // overwritten unasked. --force removes the old run's files only once the new run's inputs have all been read
-// and checked (train.ts calls clearRunFiles then), so a refused start leaves the old run as it was.
+// and checked (train.ts calls clearRunFiles then), so a refused start leaves the old run as it was. `bench
+// learn` holds its report directory through the same lock.
 import {
   closeSync,
   linkSync,
@@ -135,8 +136,11 @@ function removeStaleLock(path: string, holder: number | null): void {
   process.stderr.write(`taking over ${path}: its process ${holder ?? '(unreadable id)'} is no longer running\n`);
 }
 
-/** Locks `dir` for this process; throws a CliError naming the holder when another running process has it. */
-export function lockRunDir(dir: string): RunDirLock {
+/**
+ * Locks `dir` for this process; throws a CliError naming the holder when another running process has it, and
+ * `why` one process at a time may write `dir`.
+ */
+export function lockRunDir(dir: string, why = 'one run at a time writes a run directory'): RunDirLock {
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (createLock(path)) return holdLock(path);
@@ -146,7 +150,7 @@ export function lockRunDir(dir: string): RunDirLock {
       throw new CliError(`cannot lock ${dir}: ${path} is ${kind}, not a lock file; remove it if no run uses ${dir}`);
     const holder = holderOf(path);
     if (holder !== null && isRunning(holder)) {
-      throw new CliError(`${dir} is in use by process ${holder} (${path}); one run at a time writes a run directory`);
+      throw new CliError(`${dir} is in use by process ${holder} (${path}); ${why}`);
     }
     removeStaleLock(path, holder);
   }

@@ -1,6 +1,7 @@
 // The check a recorded run (recorded_run.ts) and its index pass before the page draws them: a record is input
 // like a link or a file, so a damaged, truncated or older one is refused with a one-line reason that names
-// the first field in the way, and the page goes on without it.
+// the first field in the way, and the page goes on without it. The field checks are shared with the check of
+// a run that `bench learn --resume` kept (src/cli/bench/learn/kept_run_check.ts).
 import { isPresetName, PRESETS } from '../model/config.ts';
 import { isAlgo } from './config.ts';
 import {
@@ -29,11 +30,11 @@ export class RecordedRunError extends Error {
   }
 }
 
-function refuse(message: string): never {
+export function refuse(message: string): never {
   throw new RecordedRunError(message);
 }
 
-function show(v: unknown): string {
+export function show(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (v === null || typeof v !== 'object') return String(v);
   return Array.isArray(v) ? 'an array' : 'an object';
@@ -41,12 +42,12 @@ function show(v: unknown): string {
 
 type Fields = Record<string, unknown>;
 
-function object(v: unknown, at: string): Fields {
+export function object(v: unknown, at: string): Fields {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) refuse(`${at} is ${show(v)}, not an object`);
   return v as Fields;
 }
 
-function array(v: unknown, at: string, max = 1e6): unknown[] {
+export function array(v: unknown, at: string, max = 1e6): unknown[] {
   if (!Array.isArray(v)) refuse(`${at} is ${show(v)}, not a list`);
   if (v.length > max) refuse(`${at} has ${v.length} entries, more than ${max}`);
   return v;
@@ -58,13 +59,13 @@ function text(v: unknown, at: string, max = 2000): string {
   return v;
 }
 
-function num(v: unknown, at: string, lo = -Infinity, hi = Infinity): number {
+export function num(v: unknown, at: string, lo = -Infinity, hi = Infinity): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi)
     refuse(`${at} is ${show(v)}, not a number in [${lo}, ${hi}]`);
   return v;
 }
 
-function whole(v: unknown, at: string, lo: number, hi: number): number {
+export function whole(v: unknown, at: string, lo: number, hi: number): number {
   if (!Number.isInteger(v)) refuse(`${at} is ${show(v)}, not a whole number`);
   return num(v, at, lo, hi);
 }
@@ -114,7 +115,7 @@ const isRateOrNull = (x: unknown) => x === null || (typeof x === 'number' && x >
  * Point `i` of a curve (`curve` names it). A record holds up to tens of thousands of points: a good one is
  * taken without building the names a refusal would use.
  */
-function curvePoint(v: unknown, curve: string, i: number, updates: number): CurvePoint {
+export function curvePoint(v: unknown, curve: string, i: number, updates: number): CurvePoint {
   if (Array.isArray(v) && v.length === 4) {
     const [update, episodes, seen, unseen] = v as unknown[];
     const whole = (x: unknown, hi: number) => Number.isInteger(x) && (x as number) >= 0 && (x as number) <= hi;
@@ -178,7 +179,7 @@ function perToken(v: unknown, at: string, n: number): (number | null)[] {
   return a.map((x, k) => (x === null ? null : num(x, `${at}[${k}]`)));
 }
 
-function episode(v: unknown, at: string, updates: number): RecordedEpisode {
+export function episode(v: unknown, at: string, updates: number): RecordedEpisode {
   const o = object(v, at);
   const tokens = array(o.tokens, `${at}.tokens`, 10_000).map((t, k) => text(t, `${at}.tokens[${k}]`, 100));
   const steps = array(o.steps, `${at}.steps`, 1000).map((s, k): RecordedStep => {

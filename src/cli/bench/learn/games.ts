@@ -2,6 +2,7 @@
 // lists their outcomes), with the room layout and task type of each: the intervals resample layouts, not
 // games, since games of one room share what makes them easy or hard.
 import type { Environment, EnvironmentName } from '../../../env/environment.ts';
+import { environmentOf } from '../../../env/environments.ts';
 
 export interface EvalGame {
   /**
@@ -30,6 +31,27 @@ export function reportName(name: string, world: EnvironmentName | undefined): st
 export function evalSets<S>(evalEpisodes: number, env: Environment<S>): { seen: S[]; unseen: S[] } {
   const cut = (list: S[]) => (evalEpisodes > 0 ? list.slice(0, evalEpisodes) : list);
   return { seen: cut(env.evalScenes('seen')), unseen: cut(env.evalScenes('unseen')) };
+}
+
+const gameCounts = new Map<string, { seen: number; unseen: number; validation: number }>();
+
+/** How many games a benchmark's runs play in each eval set and on validation (a sweep run), for `evalEpisodes`. */
+export function evalGameCounts(
+  evalEpisodes: number,
+  world: EnvironmentName,
+): { seen: number; unseen: number; validation: number } {
+  let counts = gameCounts.get(`${world}/${evalEpisodes}`);
+  if (!counts) {
+    const env = environmentOf(world);
+    const cut = (n: number) => (evalEpisodes > 0 ? Math.min(evalEpisodes, n) : n);
+    counts = {
+      seen: cut(env.evalCounts.seen),
+      unseen: cut(env.evalCounts.unseen),
+      validation: cut(env.validationScenes().length),
+    };
+    gameCounts.set(`${world}/${evalEpisodes}`, counts);
+  }
+  return counts;
 }
 
 /** Cluster and task type of each eval game, in the order of evalSets. */

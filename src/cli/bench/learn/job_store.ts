@@ -3,15 +3,19 @@
 // over. A job's key is the SHA-256 of its JSON, the source commit and the bytes of its init checkpoint: a run
 // is taken from the store only when the same code would run the same job from the same weights, which on the
 // CPU backend gives the same result bit for bit. A tree with uncommitted changes names no code, so it neither
-// keeps runs nor resumes. Failed runs are not kept: they run again.
+// keeps runs nor resumes. Failed runs are not kept: they run again. A kept file that --resume cannot use
+// (unreadable, of another shape or job, a number out of range: kept_run_check.ts) counts as missing: it is
+// renamed beside itself (KEY.json.damaged), never removed, and its job runs again under its usual name.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
+import { parseJson } from '../../../common/json.ts';
 import { commitId, type SourceCommit } from '../../provenance.ts';
 import { CliError } from '../../cli_error.ts';
-import { writeAtomic } from '../../io.ts';
+import { readTextInput, writeAtomic } from '../../io.ts';
 import type { Job, JobResult } from './job.ts';
+import { checkKeptRun, type KeptRun } from './kept_run_check.ts';
 import type { JobOutcome } from './pool.ts';
 
 export const JOB_STORE_DIR = '.learn_jobs';
@@ -19,10 +23,10 @@ export const JOB_STORE_DIR = '.learn_jobs';
 /** Runs jobs, telling `onDone` of each outcome as it comes; outcomes in the order given. */
 export type ReportingRunner = (jobs: Job[], onDone: (outcome: JobOutcome) => Promise<void>) => Promise<JobOutcome[]>;
 
-interface StoredRun {
-  job: Job;
-  result: JobResult;
-}
+/** The most bytes a kept run is read to: a recorded run with its episodes takes a few megabytes. */
+const MAX_KEPT_BYTES = 64 << 20;
+
+const reason = (err: unknown) => (err as NodeJS.ErrnoException).code ?? messageOf(err);
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -32,6 +36,8 @@ export class JobStore {
   resumed = 0;
   unusable = 0;
   private readonly inits = new Map<string, string>();
+  /** Keys whose damaged file could not be moved aside: a fresh run is not written over it. */
+  private readonly blocked = new Set<string>();
 
   private constructor(
     readonly dir: string,
@@ -53,8 +59,28 @@ export class JobStore {
       return null;
     }
     const dir = join(outDir, JOB_STORE_DIR);
-    await mkdir(dir, { recursive: true });
-    return new JobStore(dir, commitId(commit), resume);
+    const info = await stat(dir).catch(() => null);
+    if (info && !info.isDirectory())
+      throw new CliError(
+        `${dir} is not a folder: bench learn keeps its finished runs there (--resume); move it away or give another --out`,
+      );
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (err) {
+      throw new CliError(`cannot create ${dir}, the folder of the finished runs (--resume): ${reason(err)}`);
+    }
+    const store = new JobStore(dir, commitId(commit), resume);
+    if (resume) await store.names();
+    return store;
+  }
+
+  /** The names in the store's folder. */
+  private async names(): Promise<Set<string>> {
+    try {
+      return new Set(await readdir(this.dir));
+    } catch (err) {
+      throw new CliError(`cannot read ${this.dir}, the folder of the finished runs (--resume): ${reason(err)}`);
+    }
   }
 
   private async key(job: Job): Promise<string> {
@@ -66,21 +92,50 @@ export class JobStore {
     return sha256(JSON.stringify({ job, commit: this.commit, init }));
   }
 
-  /** The result kept under `key` for `job`, or null (none, unreadable, or another job's). */
-  private async stored(key: string, job: Job, names: Set<string>): Promise<JobResult | null> {
+  /**
+   * The result kept under `key` for `job`, or null: none kept, or a file that cannot be used (unreadable, not
+   * JSON, not this job's result: kept_run_check.ts), which is moved aside and said so in one line on `log`.
+   */
+  private async stored(key: string, job: Job, names: Set<string>, log: (s: string) => void): Promise<JobResult | null> {
     if (!names.has(`${key}.json`)) return null;
+    const path = join(this.dir, `${key}.json`);
+    let text: string;
     try {
-      const stored = JSON.parse(await readFile(join(this.dir, `${key}.json`), 'utf8')) as StoredRun;
-      if (
-        JSON.stringify(stored.job) === JSON.stringify(job) &&
-        typeof stored.result === 'object' &&
-        stored.result !== null
-      )
-        return stored.result;
-    } catch {
-      // Unreadable (a file cut short): the run goes again.
+      text = await readTextInput(path, MAX_KEPT_BYTES);
+    } catch (err) {
+      return this.setAside(key, path, messageOf(err), log);
     }
+    let value: unknown;
+    try {
+      value = parseJson(text);
+    } catch (err) {
+      return this.setAside(key, path, `not JSON: ${messageOf(err)}`, log);
+    }
+    try {
+      return checkKeptRun(value, job);
+    } catch (err) {
+      return this.setAside(key, path, messageOf(err), log);
+    }
+  }
+
+  /**
+   * Renames a kept file that cannot be used to KEY.json.damaged beside it (.damaged.2 and on when that is
+   * taken), so that its job's fresh run goes under the usual name and the damaged file is still there to look
+   * at. Where it cannot be moved, it stays as it is and the fresh run is not written over it.
+   */
+  private async setAside(key: string, path: string, why: string, log: (s: string) => void): Promise<null> {
     this.unusable++;
+    let aside = `${path}.damaged`;
+    for (let n = 2; (await lstat(aside).catch(() => null)) !== null; n++) aside = `${path}.damaged.${n}`;
+    try {
+      await rename(path, aside);
+      log(`${path} cannot be used (${why}): moved to ${basename(aside)} beside it, and its job runs again`);
+    } catch (err) {
+      this.blocked.add(key);
+      log(
+        `${path} cannot be used (${why}) nor moved aside (${reason(err)}): left as it is, and its job runs again without being kept`,
+      );
+    }
     return null;
   }
 
@@ -89,10 +144,10 @@ export class JobStore {
     return async (jobs) => {
       const keys = new Map<Job, string>();
       for (const job of jobs) keys.set(job, await this.key(job));
-      const names = new Set(this.resume ? await readdir(this.dir) : []);
+      const names = this.resume ? await this.names() : new Set<string>();
       const found = new Map<Job, JobResult>();
       for (const job of jobs) {
-        const result = this.resume ? await this.stored(keys.get(job)!, job, names) : null;
+        const result = this.resume ? await this.stored(keys.get(job)!, job, names, log) : null;
         if (result) found.set(job, result);
       }
       this.asked += jobs.length;
@@ -102,10 +157,11 @@ export class JobStore {
           `resumed ${found.size} of ${jobs.length} runs from ${this.dir}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`,
         );
       const keep = async (outcome: JobOutcome) => {
-        if (!outcome.result) return;
-        const stored: StoredRun = { job: outcome.job, result: outcome.result };
+        const key = keys.get(outcome.job)!;
+        if (!outcome.result || this.blocked.has(key)) return;
+        const kept: KeptRun = { job: outcome.job, result: outcome.result };
         try {
-          await writeAtomic(join(this.dir, `${keys.get(outcome.job)}.json`), `${JSON.stringify(stored)}\n`);
+          await writeAtomic(join(this.dir, `${key}.json`), `${JSON.stringify(kept)}\n`);
         } catch (err) {
           // The run itself stands; only a later --resume would run it again.
           log(`could not keep a finished run in ${this.dir}: ${messageOf(err)}`);

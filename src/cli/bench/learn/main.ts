@@ -30,6 +30,7 @@ import { CliError } from '../../cli_error.ts';
 import { warmStartPath } from '../../../model/config.ts';
 import { makeDir, readCheckpointFile } from '../../io.ts';
 import { commandLine, portablePath, sourceCommit } from '../../provenance.ts';
+import { lockRunDir } from '../../run_dir.ts';
 import { outPath, writeOutput } from '../output.ts';
 import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
 import { renderFractions } from './fractions.ts';
@@ -203,7 +204,8 @@ export const command = defineCommand({
       type: 'string',
       value: 'DIR',
       defaultText: 'bench/',
-      description: 'the directory of the report (a named run goes to bench/runs/<label>)',
+      description:
+        'the directory of the report (a named run goes to bench/runs/<label>), held by one invocation at a time (DIR/run.lock)',
     },
     resume: {
       type: 'boolean',
@@ -241,8 +243,10 @@ function setsKey(settings: readonly string[], key: string): boolean {
   return settings.some((s) => s.slice(0, Math.max(0, s.indexOf('='))).trim() === key);
 }
 
+type LearnValues = ReturnType<typeof parseOptions<typeof command.options>>['values'];
+
 /** What the options ask for, checked; no file is read. */
-export function readPlan(values: ReturnType<typeof parseOptions<typeof command.options>>['values']): LearnPlan {
+export function readPlan(values: LearnValues): LearnPlan {
   const full = values.full === true;
   const fractions =
     values.fractions === undefined
@@ -348,7 +352,20 @@ export async function run(args: string[]): Promise<number> {
   // A directory that cannot be made fails now, not after the runs.
   if (values.out?.endsWith('.md'))
     throw new CliError(`--out names the directory of the report files, got ${quote(values.out)}`, 2);
-  await makeDir(outPath(values.out, '.'));
+  const outDir = outPath(values.out, '.');
+  await makeDir(outDir);
+  // Two invocations on one directory would keep runs in the same store and write over each other's report.
+  const lock = lockRunDir(outDir, 'one bench learn at a time writes its report directory');
+  try {
+    return await runLocked(args, values, plan, outDir);
+  } finally {
+    lock.release();
+  }
+}
+
+/** The benchmark, once its report directory is made and locked. */
+async function runLocked(args: string[], values: LearnValues, plan: LearnPlan, outDir: string): Promise<number> {
+  const env = environmentOf(plan.env ?? 'household');
   const recordFile = values.record;
   if (recordFile !== undefined) await readRecordIndex(recordFile);
   const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -357,7 +374,7 @@ export async function run(args: string[]): Promise<number> {
   log(
     `estimated wall time: ${(estimatedSeconds / 60).toFixed(0)} min on ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`,
   );
-  const store = await JobStore.open(outPath(values.out, '.'), commit, values.resume === true);
+  const store = await JobStore.open(outDir, commit, values.resume === true);
   const pool = (jobs: Job[], onDone?: Parameters<typeof runAll>[3]) => runAll(jobs, plan.workers, log, onDone);
   const t0 = performance.now();
   const outcome = await runPlan(plan, store ? store.runner(pool, log) : pool, log);
