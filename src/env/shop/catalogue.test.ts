@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from './categories.ts';
-import { CatalogueError, DEFAULT_CATALOGUE, checkCatalogue, generateCatalogue, type Product } from './catalogue.ts';
+import {
+  CATALOGUE_CACHE_SIZE,
+  CatalogueError,
+  DEFAULT_CATALOGUE,
+  cachedCatalogues,
+  catalogueOf,
+  checkCatalogue,
+  generateCatalogue,
+  type Product,
+} from './catalogue.ts';
+import { ShopGame } from './game.ts';
 import { formatPrice } from './pages.ts';
+import { generateShopScene } from './splits.ts';
 
 describe('generateCatalogue', () => {
   const catalogue = generateCatalogue();
@@ -33,6 +44,11 @@ describe('generateCatalogue', () => {
     expect(() => generateCatalogue({ seed: -1, size: 10 })).toThrow(CatalogueError);
     expect(() => generateCatalogue({ seed: 0, size: 2 })).toThrow(/catalogue size must be an integer in 5\.\./);
     expect(() => generateCatalogue({ seed: 0, size: 1.5 })).toThrow(CatalogueError);
+    // A seed or size of the wrong type reads as what it is (a scene file's "1" is not the number 1).
+    expect(() => generateCatalogue({ seed: '1' as unknown as number, size: 10 })).toThrow(
+      'catalogue seed must be an integer in 0..2^32-1, got "1"',
+    );
+    expect(() => generateCatalogue({ seed: 0, size: -1 })).toThrow(/, got -1$/);
   });
 
   it('formats prices as WebShop does', () => {
@@ -72,5 +88,44 @@ describe('checkCatalogue', () => {
       /options\.color value "buy now" is a button's label/,
     );
     expect(() => checkCatalogue([good])).not.toThrow();
+  });
+});
+
+describe('catalogueOf', () => {
+  // Small catalogues of their own seeds: scene files may each name one.
+  const specs = Array.from({ length: CATALOGUE_CACHE_SIZE + 3 }, (_, i) => ({ seed: 900 + i, size: 40 }));
+
+  it('keeps at most CATALOGUE_CACHE_SIZE catalogues, the most recently used, and builds another one again alike', () => {
+    const first = specs.map((spec) => {
+      const products = catalogueOf(spec);
+      expect(cachedCatalogues()).toBeLessThanOrEqual(CATALOGUE_CACHE_SIZE);
+      return products;
+    });
+    // The last CATALOGUE_CACHE_SIZE are shared as built; the first, evicted, is built again with the same products.
+    for (const i of [specs.length - 1, specs.length - CATALOGUE_CACHE_SIZE])
+      expect(catalogueOf(specs[i])).toBe(first[i]);
+    const again = catalogueOf(specs[0]);
+    expect(again).not.toBe(first[0]);
+    expect(again).toEqual(first[0]);
+    expect(again).toEqual(generateCatalogue(specs[0]));
+    expect(cachedCatalogues()).toBe(CATALOGUE_CACHE_SIZE);
+    // A use moves a catalogue to the end: the one used just before the rebuild outlives those used earlier.
+    catalogueOf(specs[specs.length - CATALOGUE_CACHE_SIZE]);
+    catalogueOf(specs[1]);
+    expect(catalogueOf(specs[specs.length - CATALOGUE_CACHE_SIZE])).toBe(first[specs.length - CATALOGUE_CACHE_SIZE]);
+  });
+
+  it('gives the same games whether a catalogue was kept or built again', () => {
+    const scenes = specs.map((spec, i) => generateShopScene('train', i, 1, undefined, spec));
+    const play = () =>
+      scenes.map((scene) => {
+        const game = new ShopGame(scene);
+        for (const command of game.expertPlan()) game.step(command);
+        expect(cachedCatalogues()).toBeLessThanOrEqual(CATALOGUE_CACHE_SIZE);
+        return { won: game.won, observations: game.records.map((r) => r.observation) };
+      });
+    const once = play();
+    expect(once.every((g) => g.won)).toBe(true);
+    expect(play()).toEqual(once);
   });
 });

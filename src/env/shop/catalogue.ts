@@ -2,6 +2,7 @@
 // id (an ASIN such as "B07X4KQ2ZM"), a title ("Northfold Men's Long Sleeve Cotton Oxford Shirt"), attributes,
 // options with their values, and a price. The same seed and size give the same catalogue; `checkCatalogue`
 // refuses a hand-built one that the shop could not serve (duplicate ids, an option value under two names, ...).
+import { quote } from '../../common/json.ts';
 import { Rng, hashString } from '../../common/rng.ts';
 import { BRANDS, CATEGORIES, type AttributeGroup, type Category } from './categories.ts';
 import { BUTTONS } from './pages.ts';
@@ -97,10 +98,10 @@ function drawId(rng: Rng, taken: Set<string>): string {
 export function generateCatalogue(spec: CatalogueSpec = DEFAULT_CATALOGUE): Product[] {
   const { seed, size } = spec;
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
-    throw new CatalogueError(`catalogue seed must be an integer in 0..2^32-1, got ${seed}`);
+    throw new CatalogueError(`catalogue seed must be an integer in 0..2^32-1, got ${quote(seed)}`);
   if (!Number.isInteger(size) || size < CATEGORIES.length || size > MAX_CATALOGUE_SIZE) {
     throw new CatalogueError(
-      `catalogue size must be an integer in ${CATEGORIES.length}..${MAX_CATALOGUE_SIZE}, got ${size}`,
+      `catalogue size must be an integer in ${CATEGORIES.length}..${MAX_CATALOGUE_SIZE}, got ${quote(size)}`,
     );
   }
   const rng = new Rng(hashString(`shop/catalogue/${seed}`));
@@ -110,16 +111,37 @@ export function generateCatalogue(spec: CatalogueSpec = DEFAULT_CATALOGUE): Prod
   return products;
 }
 
+/**
+ * How many catalogues stay built. A run plays one (the default: every split and the teacher check draw from
+ * it), and scene files name a few; a 100,000-product catalogue takes about 80 MB, and its search index (held
+ * by search.ts through a WeakMap keyed by the catalogue, so released with it) about as much again. Keeping
+ * every catalogue built would hold all those that scene files name, when each names its own (24 files of
+ * 100,000 products: 4 GB); four keep the default and the few others in use, a few hundred MB at most.
+ */
+export const CATALOGUE_CACHE_SIZE = 4;
+
+/** The catalogues built, by seed and size, the most recently used last. */
 const catalogues = new Map<string, Product[]>();
 
-/** The catalogue of a spec, generated once and shared (products are never mutated). */
+/** The number of catalogues the cache holds now. */
+export function cachedCatalogues(): number {
+  return catalogues.size;
+}
+
+/**
+ * The catalogue of a spec, shared (products are never mutated) while it is among the CATALOGUE_CACHE_SIZE most
+ * recently used; one used less recently is generated again, the same products from the same seed and size.
+ */
 export function catalogueOf(spec: CatalogueSpec): Product[] {
   const key = `${spec.seed}/${spec.size}`;
   let products = catalogues.get(key);
-  if (!products) {
+  if (products) {
+    catalogues.delete(key);
+  } else {
     products = generateCatalogue(spec);
-    catalogues.set(key, products);
+    if (catalogues.size >= CATALOGUE_CACHE_SIZE) catalogues.delete(catalogues.keys().next().value!);
   }
+  catalogues.set(key, products);
   return products;
 }
 
