@@ -19,7 +19,7 @@ import { NonFiniteError, type Backend } from '../backend/backend.ts';
 import type { EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
-import { rewardsStage } from './advantages.ts';
+import { rewardProblem, rewardsStage } from './advantages.ts';
 import { checkConfig, type Algo, type TrainConfig } from './config.ts';
 import {
   buildStaticLibrary,
@@ -52,6 +52,8 @@ export interface UpdateMetrics {
   episodes: number;
   /** Over every episode played, those of resampled groups included. */
   success: number;
+  /** The mean score of the same episodes (Environment.score: the shop's WebShop score); absent where the world has none. */
+  score?: number;
   /** Over the trajectories trained on. */
   meanReward: number;
   L_GRPO: number;
@@ -153,9 +155,15 @@ export interface TrainerOptions<S = unknown, R extends EpisodeStep = EpisodeStep
   callbacks?: TrainerCallbacks<S, R>;
 }
 
-/** A frozen copy of the config once it passed the settings table's check (which throws a RangeError naming the setting). */
-function checkedCopy(config: TrainConfig): Readonly<TrainConfig> {
-  return Object.freeze(checkConfig({ ...config }));
+/**
+ * A frozen copy of the config once it passed the settings table's check (which throws a RangeError naming the
+ * setting) and the world's (a reward from a score it has not).
+ */
+function checkedCopy(config: TrainConfig, env: RlWorld['env']): Readonly<TrainConfig> {
+  const checked = checkConfig({ ...config });
+  const problem = rewardProblem(env, checked);
+  if (problem) throw new RangeError(problem);
+  return Object.freeze(checked);
 }
 
 export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implements UpdateContext<S, R>, RunSkills {
@@ -181,7 +189,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
     this.backend = options.backend;
     this.tok = options.tokenizer;
     this.algo = options.algo;
-    this.checked = checkedCopy(options.config);
+    this.checked = checkedCopy(options.config, options.world.env);
     this.seed = options.seed;
     this.world = options.world;
     this.callbacks = options.callbacks ?? {};
@@ -196,7 +204,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
   }
 
   set config(next: TrainConfig) {
-    this.checked = checkedCopy(next);
+    this.checked = checkedCopy(next, this.world.env);
   }
 
   get current(): UpdateState<S, R> | null {
@@ -289,20 +297,33 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
     }
   }
 
-  /** The teacher check of the current weights on validation games, skills written as this run writes them. */
+  /** The teacher check after an update (teacherEvery). */
   private async teacherCheck(st: UpdateState<S, R>): Promise<UpdateState['teacher']> {
-    const writer = st.algo === 'seed-annotator' || st.config.annotatorSkills === 1 ? 'annotator' : 'own';
+    return this.checkTeacher(st.config);
+  }
+
+  /**
+   * The teacher check of the current weights on `config.teacherGames` validation games (the same games and
+   * sampling stream at every call), skills written as this run writes them, with the KL from the student to
+   * the teacher the run distils on those games' states. Leaves the run as it was: a caller may check at any
+   * point between updates, before the first among them.
+   */
+  async checkTeacher(config: TrainConfig = this.config): Promise<NonNullable<UpdateState['teacher']>> {
+    const writer = this.algo === 'seed-annotator' || config.annotatorSkills === 1 ? 'annotator' : 'own';
+    // Before the first update a held teacher has not been taken yet: it is the current weights, as the update
+    // about to begin takes them.
+    await refreshTeacher(this, config, this.updates, this);
     let kl: number | null = null;
     const check = await teacherCheck(
       this.world,
       this.backend,
       this.tok,
-      this.world.env.validationScenes(st.config.teacherGames),
-      st.config,
+      this.world.env.validationScenes(config.teacherGames),
+      config,
       undefined,
       writer,
       async (first, skills) => {
-        kl = await validationDivergence(this, first, skills, st.config);
+        kl = await validationDivergence(this, first, skills, config);
       },
     );
     return {
@@ -342,6 +363,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       algo: st.algo,
       episodes: this.episodes,
       success: played ? wins / played : 0,
+      ...(st.playedScore === undefined ? {} : { score: played ? st.playedScore / played : 0 }),
       meanReward: ts.length ? st.rewards.reduce((a, b) => a + b, 0) / ts.length : 0,
       L_GRPO: skipped ? NaN : (loss?.L_GRPO ?? 0),
       L_OPD: skipped ? NaN : (loss?.L_OPD ?? 0),

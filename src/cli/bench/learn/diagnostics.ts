@@ -50,3 +50,67 @@ export function teacherText(runs: readonly JobResult[]): string {
   });
   return `Teacher gap (own skill minus no skill on the validation games; mean over seeds): ${parts.join('; ')}.`;
 }
+
+/** One arm's teacher checks at one update: means over the seeds that checked there. */
+interface TeacherRow {
+  update: number;
+  seeds: number;
+  no_skill: number;
+  own_skill: number;
+  other_skill: number;
+  /** KL from the student to its teacher on the validation states; null when no seed measured one. */
+  kl: number | null;
+}
+
+/** Per arm, per update a check ran at, the means over seeds of the check's figures. */
+export function teacherRows(runs: readonly JobResult[]): Map<string, TeacherRow[]> {
+  const out = new Map<string, TeacherRow[]>();
+  for (const arm of new Set(runs.filter((r) => r.teacher.length > 0).map((r) => r.algo))) {
+    const mine = runs.filter((r) => r.algo === arm);
+    const updates = [...new Set(mine.flatMap((r) => r.teacher.map(([u]) => u)))].sort((a, b) => a - b);
+    out.set(
+      arm,
+      updates.map((update) => {
+        const at = mine.flatMap((r) => r.teacher.filter(([u]) => u === update));
+        const kls = mine.flatMap((r) => (r.teacher_kl ?? []).filter(([u, kl]) => u === update && kl !== null));
+        return {
+          update,
+          seeds: at.length,
+          no_skill: mean(at.map((c) => c[1])),
+          own_skill: mean(at.map((c) => c[2])),
+          other_skill: mean(at.map((c) => c[3])),
+          kl: kls.length ? mean(kls.map(([, kl]) => kl!)) : null,
+        };
+      }),
+    );
+  }
+  return out;
+}
+
+/**
+ * The teacher checks as a table: per arm and update, success with no skill, the game's own and another game's
+ * (the policy writing them as its run does), the own skill's gain and the KL to the teacher; empty when none ran.
+ */
+export function teacherTable(runs: readonly JobResult[]): string {
+  const rows = teacherRows(runs);
+  if (rows.size === 0) return '';
+  const gain = (r: TeacherRow) => {
+    const d = 100 * (r.own_skill - r.no_skill);
+    return `${d >= 0 ? '+' : ''}${d.toFixed(1)}`;
+  };
+  return [
+    '| arm | after update | seeds | no skill % | own skill % | other skill % | own - no skill, points | KL to the teacher |',
+    '|---|---|---|---|---|---|---|---|',
+    ...[...rows].flatMap(([arm, rs]) =>
+      rs.map(
+        (r) =>
+          `| ${arm} | ${r.update} | ${r.seeds} | ${pct(r.no_skill)} | ${pct(r.own_skill)} | ${pct(r.other_skill)} | ${gain(r)} | ${r.kl === null ? 'n/a' : figure(r.kl)} |`,
+      ),
+    ),
+  ].join('\n');
+}
+
+/** The teacher checks as learn.json holds them: per arm, one entry per update a check ran at. */
+export function teacherJson(runs: readonly JobResult[]): Record<string, TeacherRow[]> {
+  return Object.fromEntries(teacherRows(runs));
+}

@@ -41,6 +41,30 @@ describe('bench learn: a job', () => {
     expect(grpo.metric_means.gradNormOpd).toBe(0);
   }, 60_000);
 
+  it('plays the teacher check at the updates it is told, the warm start (0) among them, with the KL to its teacher', async () => {
+    const checked = await runJob({
+      ...job('run', 'seed-exact', 0.3),
+      config: { ...config, lambda: 0.3, teacherGames: 4, teacherEvery: 2 },
+      teacherAt: [0, 1, 3, 7],
+    });
+    // teacherEvery's check after update 2 among the scheduled ones; 7 lies past the run.
+    expect(checked.teacher.map(([u]) => u)).toEqual([0, 1, 2, 3]);
+    expect(checked.teacher_kl.map(([u]) => u)).toEqual([0, 1, 3]);
+    for (const [, none, own, other] of checked.teacher)
+      for (const x of [none, own, other]) expect(x).toBeGreaterThanOrEqual(0);
+    expect(checked.teacher_kl.every(([, kl]) => kl === null || kl >= 0)).toBe(true);
+    // The checks leave the run as it was: its figures are those of the same run unchecked.
+    const plain = await runJob({
+      ...job('run', 'seed-exact', 0.3),
+      config: { ...config, lambda: 0.3, teacherGames: 4 },
+    });
+    expect(plain.won_unseen).toEqual(checked.won_unseen);
+    expect(plain.teacher).toEqual([]);
+    // A sweep run plays none.
+    const sweep = await runJob({ ...job('sweep', 'seed-exact', 0.3), teacherAt: [0, 1] });
+    expect(sweep.teacher).toEqual([]);
+  }, 120_000);
+
   it('scores a sweep run on the validation games only', async () => {
     const r = await runJob(job('sweep', 'seed-exact', 0.03));
     expect(r.success_validation).toBeGreaterThanOrEqual(0);

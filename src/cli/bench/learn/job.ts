@@ -39,6 +39,11 @@ export interface Job {
   env?: EnvironmentName;
   /** Set when the benchmark is recorded: the updates (from 1) whose episodes this run keeps (none: only the curve). */
   record?: { episodeUpdates: number[] };
+  /**
+   * Runs only: the updates after which the run plays the teacher check on config.teacherGames validation games
+   * (0: before the first update, the warm start's weights), with the KL to its teacher; none when absent.
+   */
+  teacherAt?: number[];
 }
 
 /** What a recorded run keeps beyond the report's figures. */
@@ -74,6 +79,8 @@ export interface JobResult extends UpdateMeans {
   won_unseen: number[];
   /** Only when the job was given `record`. */
   recorded?: JobRecord;
+  /** Per teacher check of `teacher` (in its order), the KL from the student to its teacher on validation states. */
+  teacher_kl: [number, number | null][];
 }
 
 /** Success over `samples` independent sampling streams, and per game the fraction of its episodes won. */
@@ -101,6 +108,19 @@ async function play<S>(
   return { result: summarise(types, flags), won: wins.map((w) => w / samples) };
 }
 
+/**
+ * The means of the run's updates with the scheduled teacher checks (teacherAt) among those the config's
+ * teacherEvery ran, in the order of their updates.
+ */
+function withChecks(
+  means: UpdateMeans,
+  checks: [number, number, number, number][],
+  kl: [number, number | null][],
+): UpdateMeans & Pick<JobResult, 'teacher_kl'> {
+  const teacher = [...means.teacher, ...checks].sort((a, b) => a[0] - b[0]);
+  return { ...means, teacher, teacher_kl: kl };
+}
+
 /** One run (or the warm start's evaluation), in this process. */
 export async function runJob(job: Job): Promise<JobResult> {
   const env = environmentOf(job.env ?? 'household');
@@ -115,6 +135,8 @@ export async function runJob(job: Job): Promise<JobResult> {
   const record =
     job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
+  const teacherChecks: [number, number, number, number][] = [];
+  const teacherKl: [number, number | null][] = [];
   if (job.kind !== 'warmstart') {
     const trainer = new Trainer({
       backend,
@@ -124,10 +146,18 @@ export async function runJob(job: Job): Promise<JobResult> {
       seed: job.seed,
       world: rlWorldOf(env),
     });
+    const teacherAt = new Set(job.kind === 'run' ? (job.teacherAt ?? []) : []);
+    const check = async () => {
+      const c = await trainer.checkTeacher();
+      teacherChecks.push([trainer.updates, c.no_skill, c.own_skill, c.other_skill]);
+      teacherKl.push([trainer.updates, c.kl]);
+    };
+    if (teacherAt.has(0)) await check();
     // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
     // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {
       means.add(await trainer.update());
+      if (teacherAt.has(trainer.updates)) await check();
       if (record && job.record!.episodeUpdates.includes(trainer.updates)) {
         const state = trainer.current!;
         for (const i of pickEpisodes(state)) record.episodes.push(recordedEpisode(tok, state, i, job.seed));
@@ -168,7 +198,7 @@ export async function runJob(job: Job): Promise<JobResult> {
       wall_s: (performance.now() - t0) / 1000,
       won_seen: [],
       won_unseen: [],
-      ...means.result(),
+      ...withChecks(means.result(), teacherChecks, teacherKl),
     };
   }
   const seen = await play(env, backend, tok, job.config, seenScenes, job.evalSamples);
@@ -190,7 +220,7 @@ export async function runJob(job: Job): Promise<JobResult> {
     wall_s: (performance.now() - t0) / 1000,
     won_seen: seen.won,
     won_unseen: unseen.won,
-    ...means.result(),
+    ...withChecks(means.result(), teacherChecks, teacherKl),
     ...(record ? { recorded: record } : {}),
   };
 }

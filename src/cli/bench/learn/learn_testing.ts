@@ -37,6 +37,7 @@ export function fakeResult(algo: Algo, seed: number, won: number[], extra: Parti
     skipped_updates: 0,
     metric_means: metrics,
     teacher: [],
+    teacher_kl: [],
     ...extra,
   };
 }

@@ -159,6 +159,25 @@ describe('bench learn report', () => {
     expect(json.runs[1].metric_means).toEqual(means(0.2).metric_means);
   });
 
+  it('tables the teacher checks per arm and update: means over the seeds that checked there, the gain and the KL', () => {
+    const o = outcome(null);
+    const a = fakeResult('seed', 1, [1, 0, 1, 0], {
+      teacher: [
+        [0, 0.25, 0.5, 0.5],
+        [24, 0.5, 0.5, 0.25],
+      ],
+      teacher_kl: [
+        [0, 0.2],
+        [24, null],
+      ],
+    });
+    const b = fakeResult('seed', 2, [1, 0, 1, 0], { teacher: [[0, 0.75, 1, 0.5]], teacher_kl: [[0, 0.4]] });
+    const r = renderLearn({ ...o, runs: [fakeResult('grpo', 1, [1, 0, 1, 0]), a, b] });
+    expect(r.markdown).toContain('| seed | 0 | 2 | 50.0 | 75.0 | 50.0 | +25.0 | 0.3 |');
+    expect(r.markdown).toContain('| seed | 24 | 1 | 50.0 | 50.0 | 25.0 | +0.0 | n/a |');
+    expect((r.json as { teacher_checks: Record<string, unknown[]> }).teacher_checks.seed).toHaveLength(2);
+  });
+
   it('pairs the area under the curve by seed like final success, from per-game outcomes at every point', () => {
     const o = outcome(null);
     // Both arms start at the warm start; seed ends 0.25 higher on every game than grpo: half of that over the run.

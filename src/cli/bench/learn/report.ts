@@ -6,7 +6,7 @@ import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
-import { diagnosticsJson, diagnosticsTable, teacherText } from './diagnostics.ts';
+import { diagnosticsJson, diagnosticsTable, teacherJson, teacherTable, teacherText } from './diagnostics.ts';
 import { differenceJson, differences, differenceTable, seedOnlyTable, type Difference } from './differences.ts';
 import { CLUSTER_WORDS, layoutClusters, reportName, type EvalGame } from './games.ts';
 import { bestDistillingArm, headline } from './headline.ts';
@@ -301,6 +301,8 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     '',
     teacherText(o.runs),
     '',
+    teacherTable(o.runs),
+    '',
     '## Runs that failed or were refused',
     '',
     failureSection(o.failed, o.runs, o.updates),
@@ -381,6 +383,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     })),
     corr_delta_advantage: corr,
     diagnostics: diagnosticsJson(rows),
+    teacher_checks: teacherJson(o.runs),
     differences: diffs.map(differenceJson),
     failed: o.failed,
     settings,
