@@ -154,7 +154,7 @@ const DAMAGE: [string, (good: Kept, other: string) => string, RegExp][] = [
   ['not JSON', () => 'not json', /^not JSON: /],
   ['cut short', (_, other) => other.slice(0, 120), /^not JSON: /],
   ['empty', () => '', /^not JSON: /],
-  ['{}', () => '{}', /^it holds the run of another job than the one its name stands for \(job is undefined\)$/],
+  ['{}', () => '{}', /^it names no job$/],
   ['a string', () => '"run"', /^the file is "run", not an object$/],
   ['null', () => 'null', /^the file is null, not an object$/],
   ['another job', (_, other) => other, /^it holds the run of another job /],
