@@ -1,12 +1,64 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { groupAdvantages, groupStats } from './advantages.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
+import { SHOP } from '../env/shop/environment.ts';
+import { groupAdvantages, groupStats, rewardProblem, rewardsStage } from './advantages.ts';
 import { totalReward } from './rollout.ts';
+import type { UpdateState } from './update_state.ts';
+
+const bySuccess = { winReward: 10, invalidPenalty: 0.1, scoreReward: 0 };
+const byScore = { ...bySuccess, scoreReward: 1 };
 
 describe('rewards and group advantages', () => {
-  it('R = 10 won - 0.1 invalid', () => {
-    expect(totalReward({ won: true, invalid: 3 }, 10, 0.1)).toBeCloseTo(9.7, 12);
-    expect(totalReward({ won: false, invalid: 2 }, 10, 0.1)).toBeCloseTo(-0.2, 12);
+  it('R = 10 won - 0.1 invalid (scoreReward 0), whatever the score', () => {
+    expect(totalReward({ won: true, invalid: 3, score: 1 }, bySuccess)).toBeCloseTo(9.7, 12);
+    expect(totalReward({ won: false, invalid: 2, score: 0.75 }, bySuccess)).toBeCloseTo(-0.2, 12);
+    expect(totalReward({ won: false, invalid: 0, score: null }, bySuccess)).toBe(0);
+  });
+
+  it('R = 10 score - 0.1 invalid (scoreReward 1), and no reward from a score a world has not', () => {
+    expect(totalReward({ won: false, invalid: 2, score: 0.75 }, byScore)).toBeCloseTo(7.3, 12);
+    expect(totalReward({ won: true, invalid: 0, score: 1 }, byScore)).toBe(10);
+    expect(totalReward({ won: false, invalid: 1, score: 0 }, byScore)).toBeCloseTo(-0.1, 12);
+    // winReward 4, invalidPenalty 0.5: 4 * 0.6 - 0.5 = 1.9.
+    expect(totalReward({ won: false, invalid: 1, score: 0.6 }, { ...byScore, winReward: 4, invalidPenalty: 0.5 })).toBe(
+      1.9,
+    );
+    expect(() => totalReward({ won: true, invalid: 0, score: null }, byScore)).toThrow(/gives none/);
+  });
+
+  it('takes scoreReward 1 only in a world with a score', () => {
+    expect(rewardProblem(SHOP, byScore)).toBeNull();
+    expect(rewardProblem(householdEnvironment(), bySuccess)).toBeNull();
+    expect(rewardProblem(householdEnvironment(), byScore)).toBe(
+      "scoreReward=1 trains on the world's score, and the household has none (success is its only result): use scoreReward=0",
+    );
+  });
+
+  it('computes the group advantages from the scores under scoreReward 1, from success under 0', () => {
+    // One group of four: scores 1 (won), 0.5, 0, 0.5, no invalid command.
+    const trajectories = [1, 0.5, 0, 0.5].map((score) => ({
+      task: 0,
+      won: score === 1,
+      score,
+      invalid: 0,
+      records: [{}, {}],
+    }));
+    const stage = (config: typeof bySuccess) => {
+      const st = { config, trajectories } as unknown as UpdateState;
+      rewardsStage(st);
+      return st;
+    };
+    // Rewards 10, 5, 0, 5: mean 5, std sqrt(50 / 3) = 4.0825.
+    const scored = stage(byScore);
+    expect(Array.from(scored.rewards)).toEqual([10, 5, 0, 5]);
+    const std = Math.sqrt(50 / 3) + 1e-6;
+    expect(Array.from(scored.advantages)).toEqual([5 / std, 0, -5 / std, 0]);
+    // By success: 10, 0, 0, 0: mean 2.5, std 5.
+    const won = stage(bySuccess);
+    expect(Array.from(won.rewards)).toEqual([10, 0, 0, 0]);
+    expect(won.advantages[0]).toBeCloseTo(7.5 / (5 + 1e-6), 12);
+    expect(won.advantages[1]).toBeCloseTo(-2.5 / (5 + 1e-6), 12);
   });
 
   it('matches hand-computed values (std with N - 1, eps 1e-6)', () => {

@@ -1,9 +1,12 @@
 // Episode rewards and GRPO group advantages (docs/seed-loss.md):
-//   R_i = winReward * won_i - invalidPenalty * invalid_i
+//   R_i = winReward * won_i - invalidPenalty * invalid_i            (scoreReward 0)
+//   R_i = winReward * score_i - invalidPenalty * invalid_i          (scoreReward 1: a world with a score, the shop)
 //   A_i = (R_i - mean_group(R)) / (std_group(R) + 1e-6), std with N - 1 (torch.std); a group of one has mean 0
 //   and std 1 (as veRL), so its advantage is its reward.
 // With stepNormalised the group statistics are taken over the group's step samples, each trajectory's reward
 // repeated once per step (verl-agent: longer episodes weigh more).
+import type { Environment } from '../env/environment.ts';
+import type { TrainConfig } from './config.ts';
 import { totalReward } from './rollout.ts';
 import type { TaskGroup, UpdateState } from './update_state.ts';
 
@@ -58,10 +61,20 @@ export function groupAdvantages(
   return { advantages: out, groups: stats };
 }
 
+/** Why a world cannot train with the config's reward (scoreReward 1 where it has no score), or null. */
+export function rewardProblem(
+  env: Pick<Environment, 'name' | 'score'>,
+  config: Pick<TrainConfig, 'scoreReward'>,
+): string | null {
+  return config.scoreReward === 1 && env.score === null
+    ? `scoreReward=1 trains on the world's score, and the ${env.name} has none (success is its only result): use scoreReward=0`
+    : null;
+}
+
 /** Stage 2: every trajectory's reward, and the group advantages with the statistics behind them. */
 export function rewardsStage(st: UpdateState): void {
   const { config, trajectories: ts } = st;
-  st.rewards = Float64Array.from(ts, (t) => totalReward(t, config.winReward, config.invalidPenalty));
+  st.rewards = Float64Array.from(ts, (t) => totalReward(t, config));
   const { advantages, groups } = groupAdvantages(
     Array.from(st.rewards),
     ts.map((t) => t.task),

@@ -139,6 +139,12 @@ const TABLE = {
   },
   winReward: { ...real(0, 1000), paper: 10, doc: 'reward of a won episode' },
   invalidPenalty: { ...real(0, 100), paper: 0.1, doc: 'reward subtracted per invalid command' },
+  scoreReward: {
+    ...SWITCH,
+    paper: 0,
+    before: 0,
+    doc: "1 = an episode's reward is winReward times the world's score in [0, 1] (the shop's WebShop score, which credits a purchase that meets part of the goal), less the invalid penalty, as WebShop's papers train; 0 = winReward for success alone. Only a world with a score takes 1 (the household has none)",
+  },
   stepNormalised: {
     ...SWITCH,
     paper: 0,

@@ -5,8 +5,10 @@ import { TINY } from '../env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
-import { evalSplitScenes, evaluate, evaluateSplits } from './evaluate.ts';
+import { evalSplitScenes, evaluate, evaluateSplits, summarise } from './evaluate.ts';
 import { householdEnvironment } from '../env/household_environment.ts';
+import { SHOP } from '../env/shop/environment.ts';
+import { tokenizerOf } from '../text/tokenizer.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -60,5 +62,42 @@ describe('evaluateSplits: eval-seen and eval-unseen', () => {
     expect(both.seen).toEqual(await evaluate(householdEnvironment(), backend, tok, scenes.seen, config));
     expect(both.unseen).toEqual(await evaluate(householdEnvironment(), backend, tok, scenes.unseen, config));
     expect(splits).toEqual([...Array(4).fill('seen'), ...Array(4).fill('unseen')]);
+  });
+});
+
+describe("the score: a world's grade beyond success", () => {
+  it('summarises the mean score beside success where scores are given, and none where not', () => {
+    const types = ['a', 'a', 'b'];
+    const won = [true, false, false];
+    expect(summarise(types, won, [1, 0.5, 0.25])).toEqual({
+      success: 1 / 3,
+      score: 1.75 / 3,
+      per_type: { a: 0.5, b: 0 },
+      episodes: 3,
+    });
+    expect(summarise(types, won)).toEqual({ success: 1 / 3, per_type: { a: 0.5, b: 0 }, episodes: 3 });
+    expect(Object.keys(summarise(types, won))).not.toContain('score');
+  });
+
+  it("gives the shop's mean score over its episodes, and the household no score at all", async () => {
+    const shopTok = tokenizerOf(SHOP);
+    const backend = CpuBackend.fromSeed(presetConfig('micro', shopTok.vocabSize), 4);
+    const config = { ...defaultConfig('micro'), maxSteps: 4, history: 1, evalTemperature: 1 };
+    const scores: number[] = [];
+    const shop = await evaluate(SHOP, backend, shopTok, SHOP.evalScenes('seen', 6), config, (t) => {
+      expect(t.score).toBe(SHOP.score!(t.records));
+      scores.push(t.score!);
+    });
+    expect(scores).toHaveLength(6);
+    expect(shop.score).toBe(scores.reduce((a, b) => a + b, 0) / 6);
+    const household = await evaluate(
+      householdEnvironment(),
+      CpuBackend.fromSeed(model, 5),
+      tok,
+      evalScenes('seen', TINY).slice(0, 2),
+      { ...defaultConfig('micro'), maxSteps: 2 },
+      (t) => expect(t.score).toBeNull(),
+    );
+    expect(Object.keys(household)).toEqual(['success', 'per_type', 'episodes']);
   });
 });

@@ -1,6 +1,7 @@
 // Evaluation: each scene played once by the current policy (temperature 0.4 by default, the paper's; 0 is
-// greedy), success per task type and overall as fractions in [0, 1]. The sampling stream is fixed by a seed,
-// so an evaluation of the same weights gives the same numbers.
+// greedy), success per task type and overall as fractions in [0, 1], and in a world with a score (the shop)
+// the mean score in [0, 1] beside it, as WebShop's papers report both. The sampling stream is fixed by a
+// seed, so an evaluation of the same weights gives the same numbers.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
 import type { Environment, EpisodeStep } from '../env/environment.ts';
@@ -14,6 +15,8 @@ const EVAL_CHUNK = 48;
 
 export interface EvalResult {
   success: number;
+  /** The mean of the episodes' scores (Environment.score), in [0, 1]; absent where the world has none. */
+  score?: number;
   per_type: Record<string, number>;
   episodes: number;
 }
@@ -93,6 +96,7 @@ export async function evaluate<S, R extends EpisodeStep>(
   return summarise(
     scenes.map((s) => env.taskType(s)),
     trajectories.map((t) => t.won),
+    env.score ? trajectories.map((t) => t.score!) : null,
   );
 }
 
@@ -123,7 +127,12 @@ export async function evaluateSplits<S, R extends EpisodeStep>(
   return { seen, unseen };
 }
 
-export function summarise(types: readonly string[], won: readonly boolean[]): EvalResult {
+/** Success overall and per type; with `scores` (a world with a score), their mean too. */
+export function summarise(
+  types: readonly string[],
+  won: readonly boolean[],
+  scores: readonly number[] | null = null,
+): EvalResult {
   const count = new Map<string, [number, number]>();
   types.forEach((type, i) => {
     const c = count.get(type) ?? [0, 0];
@@ -134,5 +143,8 @@ export function summarise(types: readonly string[], won: readonly boolean[]): Ev
   const per_type: Record<string, number> = {};
   for (const type of [...count.keys()].sort()) per_type[type] = count.get(type)![0] / count.get(type)![1];
   const wins = won.filter(Boolean).length;
-  return { success: won.length ? wins / won.length : 0, per_type, episodes: won.length };
+  const success = won.length ? wins / won.length : 0;
+  if (scores === null) return { success, per_type, episodes: won.length };
+  const score = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0;
+  return { success, score, per_type, episodes: won.length };
 }

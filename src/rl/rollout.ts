@@ -59,6 +59,8 @@ export interface Trajectory<S = unknown, R extends EpisodeStep = EpisodeStep> {
   /** Every step of the game, step 0 being the opening observation. */
   records: R[];
   won: boolean;
+  /** The world's score of the episode in [0, 1] (Environment.score: the shop's WebShop score); null where it has none. */
+  score: number | null;
   invalid: number;
   /** Ended because the episode outgrew the context, not by success or maxSteps. */
   truncated: boolean;
@@ -85,8 +87,18 @@ export function episodeText(
   };
 }
 
-export function totalReward(t: Pick<Trajectory, 'won' | 'invalid'>, winReward: number, invalidPenalty: number): number {
-  return (t.won ? winReward : 0) - invalidPenalty * t.invalid;
+/** The settings an episode's reward R_i reads (advantages.ts). */
+export type RewardConfig = Pick<TrainConfig, 'winReward' | 'invalidPenalty' | 'scoreReward'>;
+
+/**
+ * R_i: winReward for a won episode (scoreReward 0), or winReward times its score (scoreReward 1: WebShop's
+ * partial reward, which credits a purchase that meets some of the goal), less invalidPenalty per invalid command.
+ */
+export function totalReward(t: Pick<Trajectory, 'won' | 'invalid' | 'score'>, config: RewardConfig): number {
+  const { winReward, invalidPenalty } = config;
+  if (config.scoreReward !== 1) return (t.won ? winReward : 0) - invalidPenalty * t.invalid;
+  if (t.score === null) throw new RangeError("scoreReward=1 needs the episode's score, and its world gives none");
+  return winReward * t.score - invalidPenalty * t.invalid;
 }
 
 interface Live<R extends EpisodeStep> {
@@ -150,7 +162,7 @@ export async function rollout<S, R extends EpisodeStep>(
       i,
       tasks[i],
       scenes[i],
-      { goal: goals[i], taskType: env.taskType(scenes[i]) },
+      { goal: goals[i], taskType: env.taskType(scenes[i]), score: env.score },
       windowed,
       tok,
       words,
@@ -305,6 +317,7 @@ export async function rolloutStage<S, R extends EpisodeStep>(
   );
   st.played = st.trajectories.length;
   st.playedWins = st.trajectories.filter((t) => t.won).length;
+  if (run.world.env.score) st.playedScore = scoreSum(st.trajectories);
   for (let round = 1; round <= config.resampleRounds; round++) {
     if (!(await resampleFlatGroups(run, st, round, onTrajectory))) break;
   }
@@ -331,9 +344,7 @@ async function resampleFlatGroups<S, R extends EpisodeStep>(
   const G = config.groupSize;
   const flat: number[] = [];
   for (let b = 0; b < config.tasksPerUpdate; b++) {
-    const rewards = st.trajectories
-      .slice(b * G, (b + 1) * G)
-      .map((t) => totalReward(t, config.winReward, config.invalidPenalty));
+    const rewards = st.trajectories.slice(b * G, (b + 1) * G).map((t) => totalReward(t, config));
     if (rewards.every((r) => r === rewards[0])) flat.push(b);
   }
   if (flat.length === 0) return false;
@@ -359,10 +370,16 @@ async function resampleFlatGroups<S, R extends EpisodeStep>(
   );
   st.played = (st.played ?? 0) + fresh.length;
   st.playedWins = (st.playedWins ?? 0) + fresh.filter((t) => t.won).length;
+  if (st.playedScore !== undefined) st.playedScore += scoreSum(fresh);
   flat.forEach((b, k) => {
     for (let g = 0; g < G; g++) st.trajectories[b * G + g] = { ...fresh[k * G + g], index: b * G + g };
   });
   return true;
+}
+
+/** The summed score of episodes of a world with a score. */
+function scoreSum(ts: readonly Pick<Trajectory, 'score'>[]): number {
+  return ts.reduce((sum, t) => sum + t.score!, 0);
 }
 
 function buildTrajectory<S, R extends EpisodeStep>(
@@ -370,7 +387,7 @@ function buildTrajectory<S, R extends EpisodeStep>(
   index: number,
   task: number,
   scene: S,
-  { goal, taskType }: { goal: string; taskType: string },
+  { goal, taskType, score }: { goal: string; taskType: string; score: Environment['score'] },
   windowed: boolean,
   tok: Tokenizer,
   words: number,
@@ -414,6 +431,7 @@ function buildTrajectory<S, R extends EpisodeStep>(
     taskType,
     records,
     won: l.game.won,
+    score: score ? score(records) : null,
     invalid: records.filter((r) => r.step > 0 && !r.valid).length,
     truncated: l.truncated,
     layout: windowed ? 'window' : 'episode',

@@ -74,6 +74,8 @@ export interface UpdateState<S = unknown, R extends EpisodeStep = EpisodeStep> {
   /** Episodes played and won in the rollout stage, those of replaced (resampled) groups included. */
   played?: number;
   playedWins?: number;
+  /** Their summed score, in a world with a score (Environment.score); absent in one without. */
+  playedScore?: number;
   /** The teacher check on validation games after the update, when the config's teacherEvery asked for one. */
   /** The teacher check after the update (teacherEvery), with the validation KL (validation_kl.ts). */
   teacher?: (TeacherSuccess & { kl: number | null }) | null;

@@ -138,7 +138,7 @@ export interface StepResultView {
 type TrainingFigures = {
   [K in keyof Omit<
     TrainerMetrics,
-    'update' | 'algo' | 'success' | 'skipped' | 'crossgame' | 'lambda' | 'beta' | 'episodes'
+    'update' | 'algo' | 'success' | 'score' | 'skipped' | 'crossgame' | 'lambda' | 'beta' | 'episodes'
   >]: TrainerMetrics[K] | null;
 };
 

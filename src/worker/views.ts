@@ -11,7 +11,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
-import { episodeText, totalReward, type Trajectory } from '../rl/rollout.ts';
+import { episodeText, totalReward, type RewardConfig, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
 import type {
@@ -34,7 +34,7 @@ export function trajectoryView(
   update: number,
   groupSize: number,
   t: Trajectory,
-  config: { winReward: number; invalidPenalty: number },
+  config: RewardConfig,
   state: UpdateState | null,
   lStudent: Float32Array | null,
   contextLength: number,
@@ -67,7 +67,7 @@ export function trajectoryView(
     opening: openingRoomText(t.records[0].observation),
     steps,
     won: t.won,
-    reward: totalReward(t, config.winReward, config.invalidPenalty),
+    reward: totalReward(t, config),
     invalidSteps: t.invalid,
     tokens,
     choice: choiceTokens(t),
