@@ -6,7 +6,7 @@ import { SceneError } from '../env/scene.ts';
 import { ShopSceneError } from '../env/shop/scene.ts';
 import { CliError } from './cli_error.ts';
 import type { OptionSpec } from './help.ts';
-import { readTextInput } from './io.ts';
+import { envRemedy, readTextInput } from './io.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
 
 export const ENV_OPTION = {
@@ -51,11 +51,6 @@ export async function readWorldScene<S>(env: Environment<S>, path: string): Prom
     // The household is the default world: a refusal names the other one, which --env chose.
     throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
   }
-}
-
-/** How to name a world on the command line: --env, left out for the default world. */
-function envRemedy(name: EnvironmentName): string {
-  return name === 'household' ? 'leave out --env (or pass --env household)' : `pass --env ${name}`;
 }
 
 /** The world other than `not` whose scene parser takes `text`, or null. */

@@ -4,8 +4,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EnvironmentName } from '../env/environment.ts';
+import { environmentOf } from '../env/environments.ts';
+import { writeCheckpoint } from '../model/checkpoint.ts';
+import { presetConfig } from '../model/config.ts';
+import { initParameters } from '../model/init.ts';
+import { tokenizerOf } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
-import { appendLine, makeDir, readInput, writeAtomic } from './io.ts';
+import { appendLine, makeDir, readCheckpointFile, readInput, writeAtomic } from './io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-io-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -148,5 +154,31 @@ describe('makeDir', () => {
     expect((await failure(makeDir(join(file, 'sub')))).message).toMatch(
       /^cannot create .*plain\/sub: (ENOTDIR|EEXIST)$/,
     );
+  });
+});
+
+describe('readCheckpointFile', () => {
+  /** A micro checkpoint of a world's vocabulary. */
+  function checkpointOf(name: EnvironmentName): string {
+    const tok = tokenizerOf(environmentOf(name));
+    const config = presetConfig('micro', tok.vocabSize);
+    const path = join(dir, `${name}.ckpt`);
+    const ck = { config, vocabHash: tok.hash, params: initParameters(config, 1), optimizer: null, metadata: {} };
+    writeFileSync(path, writeCheckpoint(ck));
+    return path;
+  }
+
+  it('says a checkpoint of the other world is one, names both worlds and the --env that reads it', async () => {
+    const shop = checkpointOf('shop');
+    const home = checkpointOf('household');
+    const shopTok = tokenizerOf(environmentOf('shop'));
+    const homeTok = tokenizerOf(environmentOf('household'));
+    expect((await failure(readCheckpointFile(shop, homeTok))).message).toMatch(
+      /\(it is a shop checkpoint, not a household one: pass --env shop\)$/,
+    );
+    expect((await failure(readCheckpointFile(home, shopTok))).message).toMatch(
+      /\(it is a household checkpoint, not a shop one: leave out --env \(or pass --env household\)\)$/,
+    );
+    expect((await readCheckpointFile(shop, shopTok)).vocabHash).toBe(shopTok.hash);
   });
 });

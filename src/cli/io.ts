@@ -9,8 +9,7 @@ import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import type { EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import { tokenizerOf, worldOfVocabulary, type Tokenizer } from '../text/tokenizer.ts';
+import { otherWorldCheckpoint, worldOfVocabulary, type Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
 
@@ -152,12 +151,18 @@ export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'has
   } catch (err) {
     // A checkpoint of the other world fails on its vocabulary: say which world it is of.
     const other = err instanceof CliError ? await worldOfCheckpoint(path) : null;
-    if (other !== null && tokenizerOf(environmentOf(other)).hash !== tok.hash)
+    const here = worldOfVocabulary(tok.hash);
+    if (other !== null && here !== null && other !== here)
       throw new CliError(
-        `${err instanceof Error ? err.message : String(err)} (it is a ${other} checkpoint: --env ${other})`,
+        `${err instanceof Error ? err.message : String(err)} (${otherWorldCheckpoint(other, here, envRemedy(other))})`,
       );
     throw err;
   }
+}
+
+/** How to name a world on the command line: its --env, which the default world may leave out. */
+export function envRemedy(name: EnvironmentName): string {
+  return name === 'household' ? 'leave out --env (or pass --env household)' : `pass --env ${name}`;
 }
 
 /** The world whose vocabulary a readable checkpoint was written for, or null. */

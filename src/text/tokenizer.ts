@@ -122,6 +122,14 @@ export function worldOfVocabulary(hash: string): EnvironmentName | null {
   return ENVIRONMENT_NAMES.find((name) => tokenizerOf(environmentOf(name)).hash === hash) ?? null;
 }
 
+/**
+ * Why a checkpoint of world `of` does not load where world `here` is played, and how to load it (`remedy`: the
+ * command line's "pass --env shop", the page's "switch World to the shop"): one wording for both.
+ */
+export function otherWorldCheckpoint(of: EnvironmentName, here: EnvironmentName, remedy: string): string {
+  return `it is a ${of} checkpoint, not a ${here} one: ${remedy}`;
+}
+
 /** The household's tokenizer. */
 export function defaultTokenizer(): Tokenizer {
   return tokenizerOf(householdEnvironment());

@@ -37,6 +37,7 @@ import {
   type UpdateMetrics,
 } from './protocol.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
+import { readImportedCheckpoint } from './import_checkpoint.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
 import {
   creditView,
@@ -500,7 +501,7 @@ export class Engine implements EngineApi {
   importCheckpoint(bytes: Uint8Array): Promise<ImportedCheckpoint> {
     this.stopRequested = true;
     return this.exclusive(async () => {
-      const ck: Checkpoint = readCheckpoint(bytes, { vocabHash: this.tok.hash });
+      const ck: Checkpoint = readImportedCheckpoint(bytes, this.tok.hash, this.settings!.env);
       const config = this.runs[0]?.backend.config;
       if (!config) throw new Error('no run has started');
       const preset = this.settings!.preset;

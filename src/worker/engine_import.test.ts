@@ -1,11 +1,16 @@
 // The page's import of a checkpoint makes the checks `seed train` makes (rl/run_metadata.ts, rl/policy_probe.ts):
 // a run checkpoint's metadata out of range or of another preset, weights whose forward overflows, a header that
 // differs from the preset in any field, a metadata block far larger than a run's are refused in one line, and
-// the run goes on with its own weights.
+// the run goes on with its own weights. A checkpoint of the other world is refused naming both worlds.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { environmentOf } from '../env/environments.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
+import { presetConfig } from '../model/config.ts';
+import { initParameters } from '../model/init.ts';
+import { tokenizerOf } from '../text/tokenizer.ts';
 import { headerJson, sealedCheckpoint } from '../model/checkpoint_testing.ts';
 import { Engine } from './engine.ts';
+import { readImportedCheckpoint } from './import_checkpoint.ts';
 import { TEST_SETTINGS, clearStore, memoryHost } from './engine_testing.ts';
 
 beforeEach(clearStore);
@@ -54,4 +59,33 @@ describe('importing a checkpoint on the page', () => {
     const [next] = await engine.stepUpdate();
     expect(next.update).toBe(2);
   });
+
+  it('refuses a checkpoint of the other world naming both worlds and saying to switch World', async () => {
+    const engine = await startedEngine();
+    const before = await engine.exportCheckpoint('seed');
+    await expect(engine.importCheckpoint(microCheckpoint('shop'))).rejects.toThrow(
+      'it is a shop checkpoint, not a household one: switch World to the shop to import it',
+    );
+    expect(await engine.exportCheckpoint('seed')).toEqual(before);
+    const shopHash = tokenizerOf(environmentOf('shop')).hash;
+    expect(() => readImportedCheckpoint(microCheckpoint('household'), shopHash, 'shop')).toThrow(
+      'it is a household checkpoint, not a shop one: switch World to the household to import it',
+    );
+    // A vocabulary of no world keeps the reader's own refusal, by its hash.
+    const foreign = writeCheckpoint({ ...readCheckpoint(before), vocabHash: 'deadbeef' });
+    expect(() => readImportedCheckpoint(foreign, shopHash, 'shop')).toThrow(/written for vocabulary deadbeef/);
+  });
 });
+
+/** A micro checkpoint of seeded weights in a world's vocabulary. */
+function microCheckpoint(world: 'household' | 'shop'): Uint8Array {
+  const tok = tokenizerOf(environmentOf(world));
+  const config = presetConfig('micro', tok.vocabSize);
+  return writeCheckpoint({
+    config,
+    vocabHash: tok.hash,
+    params: initParameters(config, 1),
+    optimizer: null,
+    metadata: {},
+  });
+}

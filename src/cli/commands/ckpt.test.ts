@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { shopEnvironment } from '../../env/shop/environment.ts';
+import { presetConfig } from '../../model/config.ts';
+import { defaultTokenizer, tokenizerOf } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './ckpt.ts';
 import { runCaptured } from '../testing.ts';
@@ -78,14 +80,36 @@ describe('seed ckpt', () => {
     await expect(run(['frobnicate'])).rejects.toBeInstanceOf(CliError);
   });
 
-  it('refuses a checkpoint of another vocabulary unless --any-vocab', async () => {
+  it('refuses a checkpoint of a vocabulary no world has unless --any-vocab', async () => {
     const file = join(dir, 'other.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(join(dir, 'micro.ckpt'))));
     writeFileSync(file, writeCheckpoint({ ...ck, vocabHash: 'deadbeef' }));
+    const shop = tokenizerOf(shopEnvironment()).hash;
     await expect(run(['inspect', file])).rejects.toThrow(
-      new RegExp(`written for vocabulary deadbeef, this build's vocabulary is ${defaultTokenizer().hash}`),
+      `${file}: checkpoint was written for vocabulary "deadbeef", which is no world's of this build (household: ${defaultTokenizer().hash}, shop: ${shop}); --any-vocab reads it anyway`,
     );
-    const shown = await runCaptured(run, ['inspect', file, '--any-vocab']);
-    expect(JSON.parse(shown.stdout).vocabMatches).toBe(false);
+    const shown = JSON.parse((await runCaptured(run, ['inspect', file, '--any-vocab'])).stdout);
+    expect(shown.vocabMatches).toBe(false);
+    expect(shown.world).toBe(null);
+  });
+
+  it("names a checkpoint's world, the shop's as the household's", async () => {
+    const tok = tokenizerOf(shopEnvironment());
+    const config = presetConfig('micro', tok.vocabSize);
+    const file = join(dir, 'shop.ckpt');
+    writeFileSync(
+      file,
+      writeCheckpoint({
+        config,
+        vocabHash: tok.hash,
+        params: initParameters(config, 1),
+        optimizer: null,
+        metadata: {},
+      }),
+    );
+    const shop = JSON.parse((await runCaptured(run, ['inspect', file])).stdout);
+    expect(shop).toMatchObject({ world: 'shop', vocabHash: tok.hash, vocabMatches: true });
+    const home = JSON.parse((await runCaptured(run, ['inspect', join(dir, 'micro.ckpt')])).stdout);
+    expect(home).toMatchObject({ world: 'household', vocabMatches: true });
   });
 });

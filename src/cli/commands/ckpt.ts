@@ -1,10 +1,13 @@
 // `seed ckpt init` writes a freshly initialised checkpoint; `seed ckpt inspect` prints a checkpoint's config and
-// metadata as JSON, or refuses the file in one line (truncated, corrupted, wrong version, or written for
-// another vocabulary). Their options are declared in `initCommand` and `inspectCommand` (the --help texts).
+// metadata as JSON with the world whose vocabulary it has, or refuses the file in one line (truncated,
+// corrupted, wrong version, or written for a vocabulary of no world). Their options are declared in `initCommand` and `inspectCommand` (the --help texts).
 import { presetConfig } from '../../model/config.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { quote } from '../../common/json.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../env/environment.ts';
+import { environmentOf } from '../../env/environments.ts';
+import { defaultTokenizer, tokenizerOf, worldOfVocabulary } from '../../text/tokenizer.ts';
 import {
   noPositionals,
   numberOption,
@@ -14,6 +17,7 @@ import {
   requireOption,
   usageError,
 } from '../args.ts';
+import { CliError } from '../cli_error.ts';
 import { runGroup } from '../group.ts';
 import { defineCommand, usageLine, type GroupSpec } from '../help.ts';
 import { readCheckpointBytes, writeAtomic } from '../io.ts';
@@ -41,14 +45,14 @@ export const inspectCommand = defineCommand({
   name: 'ckpt inspect',
   summary: "print a checkpoint's size, config, parameter norm and metadata as JSON",
   description:
-    "Prints the checkpoint's size in bytes, model config, vocabulary hash, parameter count and norm, optimizer step and metadata as JSON on stdout; " +
+    "Prints the checkpoint's size in bytes, model config, vocabulary hash, the world whose vocabulary it is (household or shop), parameter count and norm, optimizer step and metadata as JSON on stdout; " +
     'a truncated, corrupted or foreign file is refused in one line.',
   positionals: 'FILE',
   options: {
     'any-vocab': {
       type: 'boolean',
       default: false,
-      description: "read a checkpoint written for another vocabulary than this build's (refused otherwise)",
+      description: 'read a checkpoint written for a vocabulary of no world of this build (refused otherwise)',
     },
   },
 });
@@ -88,7 +92,7 @@ async function init(args: string[]): Promise<number> {
   const bytes = writeCheckpoint(ck);
   await writeAtomic(out, bytes);
   process.stderr.write(`wrote ${out} (${bytes.length} bytes, ${ck.params.length} parameters)\n`);
-  process.stdout.write(`${JSON.stringify(describe(ck, bytes.length, true), null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(describe(ck, bytes.length, 'household'), null, 2)}\n`);
   return 0;
 }
 
@@ -96,20 +100,28 @@ async function inspect(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, inspectCommand);
   if (positionals.length !== 1) throw usageError('ckpt inspect takes one FILE', usageLine(inspectCommand));
   const path = positionals[0];
-  const hash = defaultTokenizer().hash;
-  const { checkpoint: ck, bytes } = await readCheckpointBytes(path, values['any-vocab'] ? null : hash);
-  process.stdout.write(`${JSON.stringify(describe(ck, bytes, ck.vocabHash === hash), null, 2)}\n`);
+  const { checkpoint: ck, bytes } = await readCheckpointBytes(path, null);
+  const world = worldOfVocabulary(ck.vocabHash);
+  if (world === null && !values['any-vocab']) {
+    const known = ENVIRONMENT_NAMES.map((name) => `${name}: ${tokenizerOf(environmentOf(name)).hash}`);
+    throw new CliError(
+      `${path}: checkpoint was written for vocabulary ${quote(ck.vocabHash)}, which is no world's of this build (${known.join(', ')}); --any-vocab reads it anyway`,
+    );
+  }
+  process.stdout.write(`${JSON.stringify(describe(ck, bytes, world), null, 2)}\n`);
   return 0;
 }
 
-function describe(ck: Checkpoint, bytes: number, vocabMatches: boolean) {
+/** What inspect and init print; `world` is the world whose vocabulary the checkpoint has (null: none of this build's). */
+function describe(ck: Checkpoint, bytes: number, world: EnvironmentName | null) {
   let s = 0;
   for (let i = 0; i < ck.params.length; i++) s += ck.params[i] * ck.params[i];
   return {
     bytes,
     config: ck.config,
     vocabHash: ck.vocabHash,
-    vocabMatches,
+    world,
+    vocabMatches: world !== null,
     parameters: ck.params.length,
     parameterNorm: Number(Math.sqrt(s).toPrecision(6)),
     optimizer: ck.optimizer ? { step: ck.optimizer.step } : null,

@@ -84,7 +84,7 @@ describe('export-onnx', () => {
     );
     const out = join(dir, 'shop.onnx');
     const refused = await runCaptured(run, ['--ckpt', path, '--out', out]).catch((e: unknown) => e);
-    expect((refused as Error).message).toMatch(/it is a shop checkpoint: --env shop/);
+    expect((refused as Error).message).toMatch(/it is a shop checkpoint, not a household one: pass --env shop/);
     expect(existsSync(out)).toBe(false);
     const { code, stdout } = await runCaptured(run, ['--ckpt', path, '--out', out, '--env', 'shop', '--episodes', '2']);
     expect(code).toBe(0);

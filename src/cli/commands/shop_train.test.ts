@@ -110,7 +110,7 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
     );
     expect(teacher).toMatchObject({ skills: 'own', games: 2, valid_skills: 1 });
     await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'unseen', '--episodes', '1'])).rejects.toThrow(
-      /it is a shop checkpoint: --env shop/,
+      /it is a shop checkpoint, not a household one: pass --env shop/,
     );
   });
 });
