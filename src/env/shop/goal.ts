@@ -17,9 +17,19 @@ export interface ShopGoal extends GoalRequirements {
 /** WebShop's price bounds: multiples of ten dollars. */
 const PRICE_STEPS_CENTS = Array.from({ length: 99 }, (_, i) => (i + 1) * 1000);
 
+/** The bounds a goal of this price draws from: the first four steps above it. */
+function boundsAbove(priceCents: number): number[] {
+  return PRICE_STEPS_CENTS.filter((p) => p > priceCents).slice(0, 4);
+}
+
+/** The highest bound a goal of a product at this price can draw. */
+export function highestPriceBound(priceCents: number): number {
+  return boundsAbove(priceCents).at(-1) ?? priceCents;
+}
+
 /** WebShop's bound: of the first four steps above the price, two drawn, the larger kept. */
 function drawPriceBound(rng: Rng, priceCents: number): number {
-  const above = PRICE_STEPS_CENTS.filter((p) => p > priceCents).slice(0, 4);
+  const above = boundsAbove(priceCents);
   if (above.length < 2) throw new RangeError(`no price bound above ${priceCents} cents`);
   const first = rng.int(above.length);
   const second = (first + 1 + rng.int(above.length - 1)) % above.length;

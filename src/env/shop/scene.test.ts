@@ -74,4 +74,38 @@ describe('shop scene JSON', () => {
       expect((error as ShopSceneError).field).toBe('goal.options.size');
     }
   });
+
+  // JSON.parse makes "__proto__" an own key like any other; a lookup in the target's options must not find
+  // Object.prototype's members behind these names.
+  it.each(['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'])(
+    'refuses the option %s as one the target does not have',
+    (name) => {
+      const text = shopSceneToJson(scene).replace('"options":{', `"options":{"${name}":"navy",`);
+      expect(() => shopSceneFromJson(text)).toThrow(
+        new ShopSceneError(`goal.options.${name}`, `${shirt.id} has no option "${name}"`),
+      );
+    },
+  );
+
+  it('refuses a field the format does not have, at the top, in the catalogue and in the goal', () => {
+    expect(bad((d) => (d.goal.instruction = 'i need a red mug'))).toThrow(
+      /^goal\.instruction: unknown field: the goal writes it from the target/,
+    );
+    expect(bad((d) => (d.instructions = 'x'))).toThrow(new ShopSceneError('instructions', 'unknown field'));
+    expect(bad((d) => (d.catalogue.products = []))).toThrow(new ShopSceneError('catalogue.products', 'unknown field'));
+    expect(bad((d) => (d.goal['price bound'] = 1))).toThrow(new ShopSceneError('goal."price bound"', 'unknown field'));
+    expect(bad((d) => (d.catalogue.seed = '0'))).toThrow(/^catalogue\.seed: must be an integer, got "0"/);
+  });
+
+  it("bounds the price from the target's price to the highest bound a goal of the catalogue draws", () => {
+    // The dearest product of the default catalogue is under 120 dollars: four ten-dollar steps above it end at 150.
+    expect(Math.max(...products.map((p) => p.priceCents))).toBeLessThan(12000);
+    expect(Math.max(...products.map((p) => p.priceCents))).toBeGreaterThanOrEqual(11000);
+    const at = (cents: number) => bad((d) => (d.goal.priceUpperCents = cents));
+    expect(at(15000)).not.toThrow();
+    expect(at(15001)).toThrow(/^goal\.priceUpperCents: must be an integer number of cents from .* to 15000 \(/);
+    expect(at(1e300)).toThrow(/ to 15000 .*, got 1e\+300$/);
+    expect(at(shirt.priceCents)).not.toThrow();
+    expect(at(shirt.priceCents - 1)).toThrow(/^goal\.priceUpperCents: /);
+  });
 });
