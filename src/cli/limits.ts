@@ -55,6 +55,16 @@ export const LIMITS = {
   eval: { episodes: count(1, 100_000), temperature: TEMPERATURE },
   teacher: { games: count(2, 100_000), temperature: TEMPERATURE },
   exportOnnx: { seed: SEED, episodes: count(0, 100) },
+  probeOptionCopy: {
+    steps: count(0, 1_000_000),
+    'task-words': count(1, 1000),
+    filler: count(0, 1000),
+    'train-examples': count(1, 1_000_000),
+    'train-games': count(1, 100_000),
+    'held-out': count(1, 100_000),
+  },
+  probeReadingCeiling: { games: count(2, 100_000) },
+  probeSkill: { games: count(1, 100_000) },
   benchEnv: { games: count(1, 100_000), steps: count(1000, 100_000_000) },
   benchCpu: {
     seqs: count(1, 256),
@@ -80,6 +90,11 @@ export const LIMITS = {
     'opid-weights': real(0, 10),
     'sweep-seeds': count(1, 100),
     fractions: real(0, 1, { aboveMin: true }),
+    // Seeds of the main runs stay below the sweep's (job.ts, SWEEP_SEED 1000) with the most seeds there are.
+    'first-seed': count(1, 899),
+    'extend-grid': count(0, 10),
+    'teacher-at': count(0, 100_000),
+    'teacher-games': count(2, 256),
   },
   benchOnnx: { batches: count(1, 64), seqs: count(1, 1024), reps: count(1, 1000), seed: SEED },
   benchPage: { minutes: real(0, 600, { aboveMin: true }), seeds: count(1, 20), 'first-seed': SEED },

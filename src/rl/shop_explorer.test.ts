@@ -213,7 +213,7 @@ describe('the shop explorer', () => {
     expect(fromWinsPrimed).toBe(fromWins);
   });
 
-  // The steps a skill decided are what a policy must read its skill for (scripts/shop_skill_probe.ts).
+  // The steps a skill decided are what a policy must read its skill for (shop_skill_probe.ts, `probe skill`).
   it('names, at each step a skill decided, the command it would have given without the skill', () => {
     const rng = new Rng(2);
     const decided: Record<string, number> = {};
@@ -239,7 +239,7 @@ describe('the shop explorer', () => {
     expect(decided.open).toBeGreaterThan(5);
   });
 
-  // scripts/shop_reading_ceiling.ts steps a policy's game as the explorer would: explorerCommand must be its choice.
+  // shop_reading_ceiling.ts steps a policy's game as the explorer would: explorerCommand must be its choice.
   it("gives, in a game under way, the explorer's own choice, primed or not", () => {
     const rng = new Rng(4);
     let compared = 0;

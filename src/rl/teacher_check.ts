@@ -93,12 +93,12 @@ export interface TeacherPlays<S, R extends EpisodeStep> {
   otherOf: number[];
   /**
    * Each game played again from the check's one stream with `skillsInContext`, whether it was won; `env` may be a
-   * world that wraps the check's (scripts/shop_reading_ceiling.ts steps some commands as a better player would).
+   * world that wraps the check's (shop_reading_ceiling.ts steps some commands as a better player would).
    */
   again(skillsInContext: readonly (string | null)[], env?: RlWorld<S, R>['env']): Promise<boolean[]>;
 }
 
-/** The first plays and skills of the check, and its replay stream (teacherCheck; scripts that add plays to it). */
+/** The first plays and skills of the check, and its replay stream (teacherCheck; probes that add plays to it). */
 export async function teacherPlays<S, R extends EpisodeStep>(
   world: RlWorld<S, R>,
   backend: Backend,
