@@ -27,6 +27,7 @@ import {
   type Task,
 } from './scene.ts';
 import { TASK_TYPES, type TaskType } from './text.ts';
+import { WORLD_EVAL_COUNTS } from './world_facts.ts';
 
 export type Split = 'train' | 'seen' | 'unseen';
 export const SPLITS: readonly Split[] = ['train', 'seen', 'unseen'];
@@ -34,7 +35,7 @@ export type LayoutPool = 'train' | 'unseen';
 
 export const EVAL_SEED = 2026;
 const VALIDATION_SEED = 2027;
-export const EVAL_COUNTS: Readonly<Record<'seen' | 'unseen', number>> = { seen: 140, unseen: 134 };
+export const EVAL_COUNTS = WORLD_EVAL_COUNTS.household;
 
 /** Chance that a cabinet or drawer of a layout opens (ALFWorld has some that do not). */
 const OPENABLE_STORAGE = 0.75;

@@ -1,5 +1,6 @@
-// What is known of each world without loading it (its rules, catalogue or search engine): its scales and its
-// task types, for the readers of saved runs and checkpoints that must check them on the page's main thread.
+// What is known of each world without loading it (its rules, catalogue or search engine): its scales, its task
+// types and the sizes of its fixed eval sets, for the readers of saved runs and checkpoints that must check them
+// on the page's main thread, and for the page's settings.
 import type { EnvironmentName } from './environment.ts';
 import { SCALES } from './scale.ts';
 import { CATEGORIES } from './shop/categories.ts';
@@ -25,4 +26,10 @@ export const WORLD_TASK_TYPES: Readonly<Record<EnvironmentName, readonly string[
 export const WORLD_SCORED: Readonly<Record<EnvironmentName, boolean>> = {
   household: false,
   shop: true,
+};
+
+/** The games of each world's fixed eval sets: the household's as ALFWorld's valid_seen and valid_unseen. */
+export const WORLD_EVAL_COUNTS: Readonly<Record<EnvironmentName, Readonly<Record<'seen' | 'unseen', number>>>> = {
+  household: { seen: 140, unseen: 134 },
+  shop: { seen: 200, unseen: 200 },
 };

@@ -1,11 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import {
   CHOICE_SPECS,
-  NUMBER_SPECS,
   PAGE_NUMBER_KEYS,
   PAGE_TRAIN_KEYS,
   RESET_KEYS,
   numberProblem,
+  numberSpecOf,
   presetDefaultsKeeping,
   withPaperValues,
   type NumericKey,
@@ -137,13 +137,25 @@ function SettingsFields() {
           onChange={(v) => update({ decoding: v as Settings['decoding'] })}
         />
         {PAGE_NUMBER_KEYS.map((key) => (
-          <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
+          <NumberField
+            key={key}
+            settingKey={key}
+            value={settings[key]}
+            env={settings.env}
+            onCommit={(v) => update({ [key]: v })}
+          />
         ))}
       </fieldset>
       <fieldset>
         <legend>Hyper-parameters</legend>
         {PAGE_TRAIN_KEYS.map((key) => (
-          <NumberField key={key} settingKey={key} value={settings[key]} onCommit={(v) => update({ [key]: v })} />
+          <NumberField
+            key={key}
+            settingKey={key}
+            value={settings[key]}
+            env={settings.env}
+            onCommit={(v) => update({ [key]: v })}
+          />
         ))}
         <div className="button-row">
           <button
@@ -201,19 +213,22 @@ function ChoiceField({
 function NumberField({
   settingKey,
   value,
+  env,
   onCommit,
 }: {
   settingKey: NumericKey;
   value: number;
+  /** The world of the run: its range is the world's (the eval games per split). */
+  env: Settings['env'];
   onCommit: (value: number) => void;
 }) {
-  const spec = NUMBER_SPECS[settingKey];
+  const spec = numberSpecOf(settingKey, env);
   const { label, help } = SETTING_LABELS[settingKey];
   const id = useId();
   const [text, setText] = useState(String(value));
   useEffect(() => setText(String(value)), [value]);
   const parsed = text.trim() === '' ? Number.NaN : Number(text);
-  const problem = Number.isNaN(parsed) ? 'not a number' : numberProblem(settingKey, parsed, text.trim());
+  const problem = Number.isNaN(parsed) ? 'not a number' : numberProblem(settingKey, parsed, text.trim(), env);
   const commit = () => {
     if (!problem && parsed !== value) onCommit(parsed);
   };

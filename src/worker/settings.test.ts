@@ -17,6 +17,7 @@ import {
   formatHash,
   needsReset,
   numberProblem,
+  numberSpecOf,
   PAGE_TRAIN_KEYS,
   parseHash,
   presetDefaultsKeeping,
@@ -30,32 +31,35 @@ import {
 const numericKeys = Object.keys(NUMBER_SPECS) as NumericKey[];
 
 function arbitrarySettings(): fc.Arbitrary<Settings> {
-  const numbers = Object.fromEntries(
-    numericKeys.map((k) => {
-      const spec = NUMBER_SPECS[k];
-      const arb =
-        spec.kind === 'real'
-          ? fc
-              .double({
-                min: spec.min,
-                max: spec.max,
-                maxExcluded: spec.belowMax,
-                noNaN: true,
-                noDefaultInfinity: true,
-              })
-              // A value that rounds to 0 in float32 is no valid setting: it reads as 0.
-              .map((x) => (Object.is(x, -0) || Math.fround(x) === 0 ? 0 : x))
-          : fc.integer({ min: spec.min, max: spec.max });
-      return [k, arb];
-    }),
-  ) as Record<NumericKey, fc.Arbitrary<number>>;
-  return fc.record({
-    ...numbers,
-    env: fc.constantFrom(...ENVIRONMENT_NAMES),
-    preset: fc.constantFrom(...PRESET_NAMES),
-    algo: fc.constantFrom(...ALGORITHMS),
-    decoding: fc.constantFrom(...DECODINGS),
-    backend: fc.constantFrom(...BACKENDS),
+  // The numbers' ranges are the world's (numberSpecOf): the world is drawn first.
+  return fc.constantFrom(...ENVIRONMENT_NAMES).chain((env) => {
+    const numbers = Object.fromEntries(
+      numericKeys.map((k) => {
+        const spec = numberSpecOf(k, env);
+        const arb =
+          spec.kind === 'real'
+            ? fc
+                .double({
+                  min: spec.min,
+                  max: spec.max,
+                  maxExcluded: spec.belowMax,
+                  noNaN: true,
+                  noDefaultInfinity: true,
+                })
+                // A value that rounds to 0 in float32 is no valid setting: it reads as 0.
+                .map((x) => (Object.is(x, -0) || Math.fround(x) === 0 ? 0 : x))
+            : fc.integer({ min: spec.min, max: spec.max });
+        return [k, arb];
+      }),
+    ) as Record<NumericKey, fc.Arbitrary<number>>;
+    return fc.record({
+      ...numbers,
+      env: fc.constant(env),
+      preset: fc.constantFrom(...PRESET_NAMES),
+      algo: fc.constantFrom(...ALGORITHMS),
+      decoding: fc.constantFrom(...DECODINGS),
+      backend: fc.constantFrom(...BACKENDS),
+    });
   });
 }
 
@@ -128,10 +132,13 @@ describe('URL hash', () => {
     fc.assert(
       fc.property(arbitrarySettings(), arbitrarySettings(), fc.subarray([...SETTING_KEYS]), (first, second, given) => {
         const keys: (keyof Settings)[] = ['preset', ...given.filter((k) => k !== 'preset')];
+        // The first values are those of its world; without env the link is the household's, whose range they need.
+        const world = keys.includes('env') ? first.env : 'household';
+        fc.pre(numericKeys.every((k) => numberProblem(k, first[k], String(first[k]), world) === null));
         const parsed = parseHash(`#${[...hashPairs(first, keys), ...hashPairs(second, keys)].join('&')}`);
         const kept = Object.fromEntries(keys.map((k) => [k, first[k]]));
         expect(parsed.settings).toEqual({
-          ...defaultSettings(first.preset, keys.includes('env') ? first.env : 'household'),
+          ...defaultSettings(first.preset, world),
           ...kept,
         });
         expect(parsed.notices.map((n) => n.reason)).toEqual(keys.map(() => 'appears twice'));
@@ -252,7 +259,24 @@ describe('URL hash', () => {
       `lambda=1e-400 is too small: it rounds to 0 in float32; keeping the default ${DEFAULT_SETTINGS.lambda}`,
       `speed=1e-46 is too small: it rounds to 0 in float32; keeping the default ${DEFAULT_SETTINGS.speed}`,
     ]);
-    expect(numberProblem('lr', 0, '1e-400')).toBe('too small: it rounds to 0 in float32');
+    expect(numberProblem('lr', 0, '1e-400', 'household')).toBe('too small: it rounds to 0 in float32');
+  });
+
+  it("takes as many eval games per split as the run's world has: every game of its smaller eval set", () => {
+    for (const env of ENVIRONMENT_NAMES) {
+      const { seen, unseen } = environmentOf(env).evalCounts;
+      const most = Math.min(seen, unseen);
+      expect(numberSpecOf('evalEpisodes', env).max).toBe(most);
+      const taken = parseHash(`#env=${env}&evaleps=${most}`);
+      expect([taken.settings.evalEpisodes, taken.notices]).toEqual([most, []]);
+      const { notices } = parseHash(`#env=${env}&evaleps=${most + 1}`);
+      expect(notices.map((n) => `${n.key}=${n.value} ${n.reason}`)).toEqual([
+        `evaleps=${most + 1} is outside [1, ${most}]`,
+      ]);
+      expect(numberProblem('evalEpisodes', most + 1, String(most + 1), env)).toBe(`outside [1, ${most}]`);
+    }
+    expect(numberSpecOf('evalEpisodes', 'shop').max).toBe(200);
+    expect(parseHash('#evaleps=200&env=shop').settings.evalEpisodes).toBe(200);
   });
 
   it(`names at most ${MAX_UNKNOWN_KEY_NOTICES} keys that are not settings, and counts the rest in one notice`, () => {
@@ -299,7 +323,7 @@ describe('URL hash', () => {
             'string',
           ]);
         for (const k of numericKeys) {
-          const spec = NUMBER_SPECS[k];
+          const spec = numberSpecOf(k, settings.env);
           expect(settings[k]).toBeGreaterThanOrEqual(spec.min);
           expect(settings[k]).toBeLessThanOrEqual(spec.max);
           if (spec.belowMax) expect(settings[k]).toBeLessThan(spec.max);

@@ -13,6 +13,7 @@
 // command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
 // notice counts the rest.
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
+import { WORLD_EVAL_COUNTS } from '../env/world_facts.ts';
 import { isEnvironmentName } from '../env/environment.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { parseDecimal, writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
@@ -62,6 +63,12 @@ export interface NumberSpec extends SettingRange {
   hash: string;
 }
 
+/** The most eval games per split a run of a world plays: every game of its smaller fixed eval set. */
+function evalGamesOf(env: EnvironmentName): number {
+  const { seen, unseen } = WORLD_EVAL_COUNTS[env];
+  return Math.min(seen, unseen);
+}
+
 /** The page's own numeric settings. */
 const PAGE_NUMBERS = {
   /** The one seed of the run (tasks, sampling). */
@@ -70,8 +77,11 @@ const PAGE_NUMBERS = {
   speed: { kind: 'real', min: 0, max: 100, hash: 'speed' },
   /** Evaluate on eval-seen and eval-unseen at the warm start (update 0), after update 1 and every this many updates. */
   evalEvery: { kind: 'integer', min: 1, max: 1000, hash: 'evalevery' },
-  /** Games per eval split (the first games of the fixed eval sets; the smaller set has 134). */
-  evalEpisodes: { kind: 'integer', min: 1, max: 134, hash: 'evaleps' },
+  /**
+   * Games per eval split (the first games of the fixed eval sets): up to the most of any world here, and in a
+   * run up to its own world's smaller set (numberSpecOf: the household's 134, the shop's 200).
+   */
+  evalEpisodes: { kind: 'integer', min: 1, max: Math.max(...ENVIRONMENT_NAMES.map(evalGamesOf)), hash: 'evaleps' },
   /** Checkpoint the run to IndexedDB every this many updates. */
   checkpointEvery: { kind: 'integer', min: 1, max: 1000, hash: 'ckpt' },
 } as const satisfies Record<string, NumberSpec>;
@@ -219,9 +229,17 @@ export interface ParsedHash {
   notices: SettingNotice[];
 }
 
-/** Why a value (written as `text`) is refused for a numeric setting, or null when it is fine: the rule of `--set`. */
-export function numberProblem(key: NumericKey, value: number, text = String(value)): string | null {
-  return writtenValueProblem(NUMBER_SPECS[key], text, value);
+/** The range of a numeric setting in a run of world `env`: the eval games per split are the world's own. */
+export function numberSpecOf(key: NumericKey, env: EnvironmentName): NumberSpec {
+  return key === 'evalEpisodes' ? { ...NUMBER_SPECS[key], max: evalGamesOf(env) } : NUMBER_SPECS[key];
+}
+
+/**
+ * Why a value (written as `text`) is refused for a numeric setting of a run of world `env`, or null when it is
+ * fine: the rule of `--set`.
+ */
+export function numberProblem(key: NumericKey, value: number, text: string, env: EnvironmentName): string | null {
+  return writtenValueProblem(numberSpecOf(key, env), text, value);
 }
 
 function isNumericKey(key: keyof Settings): key is NumericKey {
@@ -294,7 +312,7 @@ export function parseHash(hash: string): ParsedHash {
       continue;
     }
     const n = parseDecimal(value);
-    const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n, value);
+    const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n, value, settings.env);
     if (problem) notices.push(notice(key, value, `is ${problem}`, `keeping the default ${settings[name]}`));
     else settings[name] = n;
   }

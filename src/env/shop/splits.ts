@@ -17,10 +17,11 @@ import { drawGoal, type ShopGoal } from './goal.ts';
 import type { ShopScene } from './scene.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { searchEngineOf } from './search.ts';
+import { WORLD_EVAL_COUNTS } from '../world_facts.ts';
 
 export type ShopSplit = 'train' | 'seen' | 'unseen';
 const SHOP_SPLITS: readonly ShopSplit[] = ['train', 'seen', 'unseen'];
-export const SHOP_EVAL_COUNTS: Readonly<Record<'seen' | 'unseen', number>> = { seen: 200, unseen: 200 };
+export const SHOP_EVAL_COUNTS = WORLD_EVAL_COUNTS.shop;
 const SHOP_VALIDATION_SEED = 2027;
 const HELD_OUT_ONE_IN = 5;
 const MAX_DRAWS = 1000;
