@@ -91,4 +91,9 @@ export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
   sceneFromJson(text: string): S;
   /** Every text the world can print or accept: the tokenizer's vocabulary comes from it. */
   texts(): string[];
+  /**
+   * Why a command typed by a person cannot be played (one line), or null: the shop's search longer than a policy
+   * writes. Cheap on any text, so that a caller checks before the world parses it.
+   */
+  commandRefusal(command: string): string | null;
 }

@@ -33,6 +33,7 @@ export function householdEnvironment(scale: RoomScale = TINY): HouseholdEnvironm
       sceneToJson,
       sceneFromJson: (text) => sceneFromJson(text),
       texts: () => [...environmentWords(), ...allTemplateTexts()],
+      commandRefusal: () => null,
     };
     cache.set(scale, env);
   }

@@ -3,7 +3,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { generateScene, evalScenes } from '../../env/generate.ts';
+import { shopSceneToJson } from '../../env/shop/scene.ts';
+import { MAX_QUERY_PIECES } from '../../env/shop/site.ts';
+import { generateShopScene } from '../../env/shop/splits.ts';
 import { sceneFromJson, sceneToJson } from '../../env/scene.ts';
 import { CliError } from '../cli_error.ts';
 import * as expert from './expert.ts';
@@ -99,4 +103,45 @@ describe('seed scenes / expert / play', () => {
       runCaptured(scenes.run, ['--split', 'train', '--count', '1', '--seed', '0', '--out', dir, '--scale', 'huge']),
     ).rejects.toThrow(/--scale must be one of/);
   });
+});
+
+describe('seed play in the shop', () => {
+  const sceneFile = join(dir, 'shop.json');
+  writeFileSync(sceneFile, shopSceneToJson(generateShopScene('train', 0)));
+  const shop = ['--env', 'shop', '--scene', sceneFile];
+
+  it('refuses a search longer than the policy writes in an --actions file, naming the line and the limit', async () => {
+    const actions = join(dir, 'long-search.txt');
+    const query = Array<string>(10_000).fill('shirt').join(' ');
+    writeFileSync(actions, `search[cotton shirt]\nclick[back to search]\nsearch[${query}]\n`);
+    const refused = await runCaptured(play.run, [...shop, '--actions', actions]).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused).toEqual(
+      new CliError(
+        `${actions} line 3: a search query holds at most ${MAX_QUERY_PIECES} word pieces (each word, number and mark such as "-" is one), as the policy's search bar does; this one holds more (${query.length} characters)`,
+      ),
+    );
+    writeFileSync(actions, `search[${query.split(' ').slice(0, MAX_QUERY_PIECES).join(' ')}]\n`);
+    const { stdout } = await runCaptured(play.run, [...shop, '--actions', actions]);
+    expect(stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('refuses such a search on stdin at its line and exits while the writer keeps stdin open', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', 'play', ...shop],
+      { stdio: ['pipe', 'pipe', 'pipe'], timeout: 120_000, killSignal: 'SIGKILL' },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdin.write(`search[cotton shirt]\nsearch[${'a-'.repeat(2 << 20)}]\n`);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: stdin line 2: a search query holds at most 12 word pieces [^\n]*\n$/);
+    expect(stdout.trim().split('\n')).toHaveLength(2);
+  }, 120_000);
 });

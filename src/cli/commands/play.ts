@@ -1,6 +1,8 @@
 // `seed play`: plays commands on a scene and prints one JSON line per step; its options and output are
 // declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
+import { MAX_QUERY_PIECES } from '../../env/shop/site.ts';
+import { CliError } from '../cli_error.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
 import { readTextInput } from '../io.ts';
@@ -13,7 +15,8 @@ export const command = defineCommand({
   description:
     'Plays commands, one per line (an empty line is the empty command), from a file or from stdin as they arrive, and prints one JSON line per step: ' +
     '{"step", "action", "observation", "admissible", "reward", "done", "won"}. Step 0 is the opening observation, with action null. ' +
-    'Commands after the end of the episode are ignored and counted on stderr.',
+    'Commands after the end of the episode are ignored and counted on stderr. ' +
+    `A shop search longer than a policy writes (${MAX_QUERY_PIECES} word pieces) is refused: in a file before the first step, on stdin at its line.`,
   options: {
     scene: {
       type: 'string',
@@ -43,10 +46,21 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   const maxSteps = numberOption(values['max-steps'], 'max-steps', LIMITS.play['max-steps'], env.defaultMaxSteps);
   const scene = await readWorldScene(env, path);
-  const actions =
-    values.actions === undefined
-      ? createInterface({ input: process.stdin, crlfDelay: Infinity })
-      : await readLines(values.actions);
+  // A file is checked whole before the first step; stdin line by line, as its lines arrive.
+  const refusal = (action: string, where: string): CliError | null => {
+    const why = env.commandRefusal(action);
+    return why === null ? null : new CliError(`${where}: ${why}`);
+  };
+  let actions: AsyncIterable<string> | string[];
+  if (values.actions === undefined) {
+    actions = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  } else {
+    actions = await readLines(values.actions);
+    for (const [i, action] of actions.entries()) {
+      const refused = refusal(action, `${values.actions} line ${i + 1}`);
+      if (refused) throw refused;
+    }
+  }
   const game = env.episode(scene, maxSteps);
   const emit = (
     step: number,
@@ -64,7 +78,15 @@ export async function run(args: string[]): Promise<number> {
   };
   emit(0, null, { observation: game.observation, reward: 0, done: false, won: false });
   let ignored = 0;
+  let line = 0;
   for await (const action of actions) {
+    line++;
+    const refused = values.actions === undefined ? refusal(action, `stdin line ${line}`) : null;
+    if (refused) {
+      // Nothing more is read: a writer that keeps stdin open would otherwise keep the command waiting.
+      process.stdin.destroy();
+      throw refused;
+    }
     if (game.done) {
       ignored++;
       continue;

@@ -3,6 +3,7 @@ import type { Environment } from '../environment.ts';
 import { ShopGame, SHOP_MAX_STEPS, shopScore, type ShopStepRecord } from './game.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
+import { shopActionRefusal } from './site.ts';
 import { combinationOf, evalShopScenes, generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './splits.ts';
 import { shopTexts } from './vocabulary.ts';
 import { WORLD_TASK_TYPES } from '../world_facts.ts';
@@ -33,6 +34,7 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       sceneToJson: shopSceneToJson,
       sceneFromJson: shopSceneFromJson,
       texts: shopTexts,
+      commandRefusal: shopActionRefusal,
     };
     cache.set(scale, env);
   }

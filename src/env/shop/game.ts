@@ -9,15 +9,13 @@ import { PURCHASE_TEXTS, SEP, type ShopPage } from './pages.ts';
 import { shopReward } from './reward.ts';
 import type { ShopScene } from './scene.ts';
 import { searchEngineOf, type ShopSearch } from './search.ts';
-import { canonicalAction, ShopSite } from './site.ts';
+import { canonicalAction, MAX_QUERY_PIECES, ShopSite } from './site.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { queryTexts } from './vocabulary.ts';
 import type { FreeTextCommand } from '../environment.ts';
 
 /** WebShop's step budget in the SEED paper's setting. */
 export const SHOP_MAX_STEPS = 15;
-/** Word pieces a query holds at most: the longest instruction's type, attributes and options fit. */
-const MAX_QUERY_PIECES = 12;
 let searchBar: FreeTextCommand | null = null;
 
 interface ShopStepResult {

@@ -18,6 +18,11 @@ import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';
 
 export const NOTHING_HAPPENS = 'Nothing happens.';
+/**
+ * Word pieces a query holds at most: the longest instruction's type, attributes and options fit. The policy's
+ * search bar writes no more (ShopGame.freeText), and the site takes no longer query from anyone.
+ */
+export const MAX_QUERY_PIECES = 12;
 
 export interface Purchase {
   product: Product;
@@ -38,6 +43,32 @@ const lower = (label: string) => label.toLowerCase();
 function parseAction(action: string): { verb: 'search' | 'click'; argument: string } | null {
   const match = /^(search|click)\s*\[(.*)\]$/s.exec(action.trim());
   return match ? { verb: match[1] as 'search' | 'click', argument: match[2].trim().replace(/\s+/g, ' ') } : null;
+}
+
+/**
+ * Whether `text` holds more than `limit` word pieces as the tokenizer splits it (text/pieces.ts: a run of
+ * letters, digits and apostrophes is one piece, or one per character where it mixes letters and digits, and
+ * every other character but whitespace is one). Counting stops past the limit, so a query of megabytes costs
+ * one scan of its text up to there and is never split or searched.
+ */
+export function overPieces(text: string, limit: number): boolean {
+  const piece = /in\/on|-=|=-|[A-Za-z0-9']+|\n|[^\sA-Za-z0-9']/g;
+  let count = 0;
+  for (let m = piece.exec(text); m !== null; m = piece.exec(text)) {
+    count += /[A-Za-z]/.test(m[0]) && /[0-9]/.test(m[0]) ? m[0].length : 1;
+    if (count > limit) return true;
+  }
+  return false;
+}
+
+/** Why the shop cannot take `action` from a player (a search longer than a policy writes), or null. */
+export function shopActionRefusal(action: string): string | null {
+  const parsed = parseAction(action);
+  if (parsed?.verb !== 'search' || !overPieces(parsed.argument, MAX_QUERY_PIECES)) return null;
+  return (
+    `a search query holds at most ${MAX_QUERY_PIECES} word pieces (each word, number and mark such as "-" is one), ` +
+    `as the policy's search bar does; this one holds more (${parsed.argument.length} characters)`
+  );
 }
 
 /** The action in WebShop's written form ("search[cotton shirt]"); text that is no action is returned trimmed. */
@@ -104,7 +135,8 @@ export class ShopSite {
   }
 
   private search(query: string): Outcome {
-    if (!this.hasSearchBar() || query === '') return { observation: NOTHING_HAPPENS, valid: false };
+    if (!this.hasSearchBar() || query === '' || overPieces(query, MAX_QUERY_PIECES))
+      return { observation: NOTHING_HAPPENS, valid: false };
     return this.show({ kind: 'results', query, results: this.engine.search(query, this.scale.maxResults), page: 1 });
   }
 
