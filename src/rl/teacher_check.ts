@@ -58,6 +58,8 @@ export interface TeacherCheck extends TeacherSuccess {
   after_failed: TeacherSuccess;
   /** own_skill - no_skill with its 95% interval, paired by game (normal approximation): the check's question. */
   own_gain: { mean: number; ci95: [number, number] };
+  /** In a world with a score (the shop): the mean score, in [0, 1], of the same plays; absent elsewhere. */
+  score?: Omit<TeacherSuccess, 'games'> & { first: number };
 }
 
 /** The mean of b - a over paired outcomes and its 95% interval (normal approximation, the sample's own spread). */
@@ -96,6 +98,8 @@ export interface TeacherPlays<S, R extends EpisodeStep> {
    * world that wraps the check's (shop_reading_ceiling.ts steps some commands as a better player would).
    */
   again(skillsInContext: readonly (string | null)[], env?: RlWorld<S, R>['env']): Promise<boolean[]>;
+  /** The same replay, its episodes whole (their scores among them). */
+  replay(skillsInContext: readonly (string | null)[], env?: RlWorld<S, R>['env']): Promise<Trajectory<S, R>[]>;
 }
 
 /** The first plays and skills of the check, and its replay stream (teacherCheck; probes that add plays to it). */
@@ -136,25 +140,15 @@ export async function teacherPlays<S, R extends EpisodeStep>(
           { grammar: config.skillGrammar === 1 },
         );
   // One stream for every replay: they differ only by the skill in context (and a wrapped world's help).
-  const again = async (skillsInContext: readonly (string | null)[], env = world.env) =>
-    (
-      await playInChunks(
-        env,
-        backend,
-        tok,
-        scenes,
-        options,
-        (start) => rng.fork(`again/${start}`),
-        onEpisode,
-        skillsInContext,
-      )
-    ).map((t) => t.won);
+  const replay = (skillsInContext: readonly (string | null)[], env = world.env) =>
+    playInChunks(env, backend, tok, scenes, options, (start) => rng.fork(`again/${start}`), onEpisode, skillsInContext);
   return {
     first,
     written,
     skills: written.map((w) => (w.ok ? w.text : null)),
     otherOf: otherGameOf(scenes.map((s) => world.env.taskType(s))),
-    again,
+    again: async (skillsInContext, env) => (await replay(skillsInContext, env)).map((t) => t.won),
+    replay,
   };
 }
 
@@ -169,7 +163,7 @@ export async function teacherCheck<S, R extends EpisodeStep>(
   onSkills?: (first: readonly Trajectory<S, R>[], skills: readonly (string | null)[]) => Promise<void>,
 ): Promise<TeacherCheck> {
   const n = scenes.length;
-  const { first, written, skills, otherOf, again } = await teacherPlays(
+  const { first, written, skills, otherOf, replay } = await teacherPlays(
     world,
     backend,
     tok,
@@ -181,9 +175,8 @@ export async function teacherCheck<S, R extends EpisodeStep>(
   const firstWon = first.map((t) => t.won);
   await onSkills?.(first, skills);
   const truth = world.truthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;
-  const none = await again([]);
-  const own = await again(skills);
-  const other = await again(skills.map((_, i) => skills[otherOf[i]]));
+  const plays = [await replay([]), await replay(skills), await replay(skills.map((_, i) => skills[otherOf[i]]))];
+  const [none, own, other] = plays.map((ts) => ts.map((t) => t.won));
   const success = (keep: (i: number) => boolean): TeacherSuccess => {
     const ids = scenes.map((_, i) => i).filter(keep);
     const rate = (won: boolean[]) => (ids.length ? ids.filter((i) => won[i]).length / ids.length : 0);
@@ -203,5 +196,12 @@ export async function teacherCheck<S, R extends EpisodeStep>(
     after_won: success((i) => firstWon[i]),
     after_failed: success((i) => !firstWon[i]),
     own_gain: pairedGain(none, own),
+    ...(world.env.score ? { score: meanScores(first, plays) } : {}),
   };
+}
+
+/** The mean score of the first plays and of each replay (no skill, own skill, other skill). */
+function meanScores(first: readonly Trajectory[], [none, own, other]: readonly Trajectory[][]): TeacherCheck['score'] {
+  const mean = (ts: readonly Trajectory[]) => ts.reduce((sum, t) => sum + t.score!, 0) / ts.length;
+  return { first: mean(first), no_skill: mean(none), own_skill: mean(own), other_skill: mean(other) };
 }

@@ -25,7 +25,8 @@ export const command = defineCommand({
   description:
     "Plays the fixed eval-seen or eval-unseen games (or every scene JSON file of a directory) once each with the checkpoint's policy, " +
     "with the settings of its run (sampling at its evalTemperature, 0.4 by default, the paper's; 0 = greedy), " +
-    'and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout.',
+    'and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout; in a world with a score (the shop) ' +
+    '"score" follows "success": the mean of WebShop\'s score of each episode, in [0, 1] (success is a score of 1).',
   options: {
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
     split: {

@@ -56,6 +56,37 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.update)).toEqual([0, 1]);
+    // The shop's score beside success: the mean over the update's episodes, in [0, 1].
+    for (const l of lines) expect(l.score).toBeGreaterThanOrEqual(l.success);
+    for (const l of lines) expect(l.score).toBeLessThanOrEqual(1);
+  });
+
+  it('evaluates with the score beside success, and the household refuses a reward from a score it has not', async () => {
+    const run = join(dir, 'scored');
+    const trained = await runCaptured(trainRun, [
+      ...args(run),
+      '--updates',
+      '1',
+      '--eval-every',
+      '1',
+      '--eval-episodes',
+      '2',
+      '--set',
+      'scoreReward=1',
+    ]);
+    expect(trained.code).toBe(0);
+    const line = JSON.parse(readFileSync(join(run, 'metrics.jsonl'), 'utf8'));
+    expect(Object.keys(line.eval)).toEqual(['seen', 'unseen', 'score_seen', 'score_unseen']);
+    expect(line.eval.score_unseen).toBeGreaterThanOrEqual(line.eval.unseen);
+    expect(readCheckpoint(new Uint8Array(readFileSync(join(run, 'last.ckpt')))).metadata.config).toMatchObject({
+      scoreReward: 1,
+    });
+    await expect(
+      runCaptured(trainRun, [
+        ...['--algo', 'grpo', '--preset', 'micro', '--seed', '1', '--updates', '1', '--out', join(dir, 'household')],
+        ...['--set', 'scoreReward=1'],
+      ]),
+    ).rejects.toThrow(/^--set: scoreReward=1 trains on the world's score, and the household has none/);
   });
 
   it('warmstart --env shop writes a shop checkpoint and card that train --env shop starts from', async () => {
@@ -103,12 +134,16 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
     const ev = await runCaptured(evalRun, ['--env', 'shop', '--ckpt', ckpt, '--split', 'unseen', '--episodes', '3']);
     const result = JSON.parse(ev.stdout);
     expect(result.episodes).toBe(3);
+    expect(Object.keys(result)).toEqual(['success', 'score', 'per_type', 'episodes']);
+    expect(result.score).toBeGreaterThanOrEqual(result.success);
     for (const type of Object.keys(result.per_type))
       expect(['shirts', 'shoes', 'bags', 'lamps', 'mugs']).toContain(type);
     const teacher = JSON.parse(
       (await runCaptured(teacherRun, ['--env', 'shop', '--ckpt', ckpt, '--games', '2'])).stdout,
     );
     expect(teacher).toMatchObject({ skills: 'own', games: 2, valid_skills: 1 });
+    expect(Object.keys(teacher.score)).toEqual(['first', 'no_skill', 'own_skill', 'other_skill']);
+    expect(teacher.score.own_skill).toBeGreaterThanOrEqual(teacher.own_skill);
     await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'unseen', '--episodes', '1'])).rejects.toThrow(
       /it is a shop checkpoint, not a household one: pass --env shop/,
     );

@@ -20,7 +20,8 @@ export const command = defineCommand({
     "The teacher check: whether the checkpoint's policy wins more with the hindsight skill of its own earlier episode of a game in its context than with none " +
     "or with the skill of another game of the same task type, the premise of SEED's distillation. Prints JSON on stdout: " +
     '{"skills", "valid_skills", "skill_place_true", "skill_place_false", "games", "first", "no_skill", "own_skill", "other_skill", "after_won": {...}, "after_failed": {...}, ' +
-    '"own_gain": {"mean", "ci95"}} (fractions in [0, 1]; own_gain is own_skill - no_skill with its 95% interval, paired by game).',
+    '"own_gain": {"mean", "ci95"}} (fractions in [0, 1]; own_gain is own_skill - no_skill with its 95% interval, paired by game); ' +
+    'in a world with a score (the shop), "score": {"first", "no_skill", "own_skill", "other_skill"}, the mean WebShop score of the same plays, in [0, 1].',
   options: {
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
     skills: {

@@ -7,6 +7,7 @@ import type { Environment } from '../../env/environment.ts';
 import { EVAL_COUNTS } from '../../env/generate.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { presetConfig, type PresetName } from '../../model/config.ts';
+import { rewardProblem } from '../../rl/advantages.ts';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
@@ -42,7 +43,10 @@ export const command = defineCommand({
     '--resume continues from them exactly. A run holds DIR through a lock file while it runs; a DIR that already holds files is refused unless --resume ' +
     'continues its run or --force starts over.\n\n' +
     'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
-    '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).',
+    '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).\n\n' +
+    'In a world with a score (the shop: WebShop\'s score of a purchase, in [0, 1]; success is a score of 1) a metrics line also holds "score", ' +
+    'the mean score of the update\'s episodes beside their success, and an evaluation "score_seen" and "score_unseen" beside "seen" and "unseen"; ' +
+    '--set scoreReward=1 trains on the score, which a world without one (the household) refuses.',
   options: {
     algo: {
       type: 'string',
@@ -143,9 +147,9 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   const world = rlWorldOf(env);
   // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
-  const config: TrainConfig = applySetOptions(
-    { ...defaultConfig(preset), ...world.trainDefaults },
-    values.set as string[],
+  const config: TrainConfig = takenBy(
+    env,
+    applySetOptions({ ...defaultConfig(preset), ...world.trainDefaults }, values.set as string[]),
   );
   const out =
     values.out ?? join('bench', 'runs', `${env.name === 'household' ? '' : `${env.name}-`}${algo}-${preset}-s${seed}`);
@@ -221,7 +225,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     } catch (err) {
       throw new CliError(`--resume: ${lastPath}: ${(err as Error).message}`);
     }
-    if (o.set.length) trainer.config = applySetOptions(trainer.config, o.set);
+    if (o.set.length) trainer.config = takenBy(o.env, applySetOptions(trainer.config, o.set));
     // Every input has passed its checks: only now does the run directory change.
     await writeAtomic(metricsPath, resumed.metrics.kept.map((l) => `${l.text}\n`).join(''));
     if (resumed.metrics.note) process.stderr.write(`${resumed.metrics.note}\n`);
@@ -264,11 +268,18 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
         trainer.config,
         evalSplitScenes(trainer.world.env, evalEpisodes),
       );
-      line.eval = { seen: ev.seen.success, unseen: ev.unseen.success };
+      line.eval = {
+        seen: ev.seen.success,
+        unseen: ev.unseen.success,
+        ...(ev.seen.score === undefined ? {} : { score_seen: ev.seen.score, score_unseen: ev.unseen.score }),
+      };
     }
     await appendLine(metricsPath, `${JSON.stringify(line)}\n`);
     if (checkpointEvery > 0 && trainer.updates % checkpointEvery === 0) await save();
-    bar.update(trainer.updates, { info: `success ${last.success.toFixed(2)} loss ${Number(last.total).toFixed(3)}` });
+    const score = last.score === undefined ? '' : ` score ${last.score.toFixed(2)}`;
+    bar.update(trainer.updates, {
+      info: `success ${last.success.toFixed(2)}${score} loss ${Number(last.total).toFixed(3)}`,
+    });
   }
   bar.stop();
   await save();
@@ -289,4 +300,11 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   return 0;
+}
+
+/** The config, when the run's world takes it (a reward from a score only where the world has one); else a one-line refusal. */
+function takenBy(env: Environment, config: TrainConfig): TrainConfig {
+  const problem = rewardProblem(env, config);
+  if (problem) throw new CliError(`--set: ${problem}`, 2);
+  return config;
 }
