@@ -8,14 +8,18 @@ import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
-import { makeDir, writeAtomic } from '../io.ts';
+import { makeDir, progressBar, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
+
+/** The count from which progress shows on stderr: a second or more of work (5 to 15 ms a scene); fewer end sooner. */
+export const PROGRESS_FROM = 100;
 
 export const command = defineCommand({
   name: 'scenes',
   summary: 'write generated scenes of a world (train, eval-seen or eval-unseen) as scene JSON files',
   description:
-    'Writes N generated scenes of a split as scene JSON files, DIR/<split>-<seed>-<index>.json, and prints their paths on stdout, one per line. ' +
+    'Writes N generated scenes of a split as scene JSON files, DIR/<split>-<seed>-<index>.json, and prints their paths on stdout, one per line ' +
+    `(from ${PROGRESS_FROM} scenes, its progress on stderr). ` +
     `The fixed evaluation sets are --split seen --count ${EVAL_COUNTS.seen} and --split unseen --count ${EVAL_COUNTS.unseen} with --seed ${EVAL_SEED} ` +
     `(the shop's: ${SHOP_EVAL_COUNTS.seen} and ${SHOP_EVAL_COUNTS.unseen}).`,
   options: {
@@ -64,11 +68,14 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   await makeDir(out);
   const width = String(count - 1).length;
+  const bar = count >= PROGRESS_FROM ? progressBar('scenes', count) : null;
   for (let i = 0; i < count; i++) {
     const path = join(out, `${split}-${seed}-${String(i).padStart(width, '0')}.json`);
     await writeAtomic(path, env.sceneToJson(env.sceneOf(split as 'train' | 'seen' | 'unseen', i, seed)));
     process.stdout.write(`${path}\n`);
+    bar?.increment();
   }
+  bar?.stop();
   process.stderr.write(`wrote ${count} ${env.variant} ${env.name} ${split} scenes (seed ${seed}) to ${out}\n`);
   return 0;
 }
