@@ -1,19 +1,10 @@
 // The cases of `bench kernels`: every WebGPU kernel of an update and of decoding on the model's shapes, each
-// next to its CPU twin on the same host data, and one whole update on both backends.
-import type { Rng } from '../../../common/rng.ts';
-import {
-  maskWords,
-  type LossHyper,
-  type LossInputs,
-  type OptimizerHyper,
-  type TokenBatch,
-} from '../../../backend/backend.ts';
+// next to its CPU twin on the same host data (host_data.ts); the whole update is whole_update.ts.
 import { adamwUpdate as adamwCpu, clipScale, gradientNorm } from '../../../backend/cpu/adamw.ts';
 import {
   attentionBackward as attentionBackwardCpu,
   attentionForward as attentionForwardCpu,
 } from '../../../backend/cpu/attention.ts';
-import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import {
   encoderBackward as encoderBackwardCpu,
   encoderForward as encoderForwardCpu,
@@ -23,7 +14,7 @@ import {
   layernormBackward as layernormBackwardCpu,
   layernormForward as layernormForwardCpu,
 } from '../../../backend/cpu/layernorm.ts';
-import { allowToken, isAllowed, lossCounts } from '../../../backend/contract.ts';
+import { isAllowed, lossCounts } from '../../../backend/contract.ts';
 import { maskedLogSoftmax as maskedLogSoftmaxCpu } from '../../../backend/cpu/log_softmax.ts';
 import { matmulBackward as matmulBackwardCpu, matmulForward as matmulForwardCpu } from '../../../backend/cpu/matmul.ts';
 import { allocSampleScratch, sampleToken as sampleTokenCpu } from '../../../backend/cpu/sampling.ts';
@@ -44,11 +35,8 @@ import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { sampleToken } from '../../../backend/webgpu/sampling.ts';
 import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS } from '../../../backend/webgpu/seed_loss.ts';
 import type { Stage } from '../../../backend/webgpu/stage.ts';
-import { WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
-import { forwardFlopsPerToken, type ModelConfig } from '../../../model/config.ts';
-import { initParameters } from '../../../model/init.ts';
-import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../../model/layout.ts';
-import { cpuMedian, gpuTime, randn } from './timing.ts';
+import { ADAM, HYPER, type HostData, type Shapes } from './host_data.ts';
+import { cpuMedian, gpuTime } from './timing.ts';
 
 export const MATMUL_VARIANTS: readonly MatmulVariant[] = ['naive', 'vec4', 'tiled'];
 
@@ -59,136 +47,6 @@ export interface Row {
   /** The GPU's own time (timestamps), null where the adapter has none. */
   gpuDeviceMs: number | null;
   cpuMs: number;
-}
-
-/** A batch of B sequences x T tokens on a model: N rows, R of them scored, S decoding streams. */
-export interface Shapes {
-  B: number;
-  T: number;
-  N: number;
-  R: number;
-  S: number;
-  V: number;
-  C: number;
-  M: number;
-  NH: number;
-  hs: number;
-  words: number;
-  P: number;
-  layout: ParameterLayout;
-  offsets: ModelOffsets;
-}
-
-export function shapesOf(config: ModelConfig, B: number, T: number): Shapes {
-  const { vocabSize: V, dModel: C, dMlp: M, nHead: NH } = config;
-  const N = B * T;
-  const R = Math.max(1, Math.floor(N / 4));
-  const layout = parameterLayout(config);
-  return {
-    B,
-    T,
-    N,
-    R,
-    S: Math.min(32, R),
-    V,
-    C,
-    M,
-    NH,
-    hs: C / NH,
-    words: maskWords(V),
-    P: layout.totalFloats,
-    layout,
-    offsets: modelOffsets(layout, config.nLayer),
-  };
-}
-
-const HYPER: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
-const ADAM: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
-
-/** The host data every case reads: seeded weights, tokens, activations, logits, masks and loss inputs. */
-interface HostData {
-  params: Float32Array;
-  tokens: Int32Array<ArrayBuffer>;
-  positions: Int32Array<ArrayBuffer>;
-  x: Float32Array<ArrayBuffer>;
-  xm: Float32Array<ArrayBuffer>;
-  qkv: Float32Array<ArrayBuffer>;
-  doutC: Float32Array<ArrayBuffer>;
-  doutM: Float32Array<ArrayBuffer>;
-  gathered: Float32Array<ArrayBuffer>;
-  logits: Float32Array<ArrayBuffer>;
-  masks: Uint32Array<ArrayBuffer>;
-  targets: Int32Array<ArrayBuffer>;
-  lStudent: Float32Array<ArrayBuffer>;
-  lossInputs: LossInputs;
-  /** Masked log-probs of the student and of the skill-conditioned teacher (exact distillation), and a weight per row. */
-  studentLogp: Float32Array<ArrayBuffer>;
-  teacherLogp: Float32Array<ArrayBuffer>;
-  rowWeight: Float32Array<ArrayBuffer>;
-  /** Uniform draws of the decoding streams. */
-  draws: Float32Array<ArrayBuffer>;
-}
-
-export function hostData(config: ModelConfig, s: Shapes, seed: number, rng: Rng): HostData {
-  const { N, R, S, V, C, M, T, words } = s;
-  const params = initParameters(config, seed);
-  const tokens = Int32Array.from({ length: N }, () => rng.int(V));
-  const positions = Int32Array.from({ length: N }, (_, i) => i % T);
-  const x = randn(rng, N * C);
-  const xm = randn(rng, N * M);
-  const qkv = randn(rng, 3 * N * C);
-  const doutC = randn(rng, N * C);
-  const doutM = randn(rng, N * M);
-  const gathered = randn(rng, R * C);
-  const logits = randn(rng, R * V, 3);
-  const masks = new Uint32Array(R * words);
-  const targets = new Int32Array(R);
-  for (let r = 0; r < R; r++) {
-    for (let v = 0; v < V; v++) if (rng.float() < 0.3) allowToken(masks, r, words, v);
-    targets[r] = rng.int(V);
-    allowToken(masks, r, words, targets[r]);
-  }
-  const lStudent = Float32Array.from({ length: R }, () => -rng.float() * 4);
-  const lossInputs: LossInputs = {
-    advantage: randn(rng, R),
-    mask: new Float32Array(R).fill(1),
-    opdMask: new Float32Array(R).fill(1),
-    lSkill: lStudent.map((l) => l + 0.3 * rng.normal()),
-    lOld: lStudent.map((l) => l + 0.1 * rng.normal()),
-    lRef: lStudent.map((l) => l + 0.1 * rng.normal()),
-  };
-  const draws = Float32Array.from({ length: S }, () => rng.float());
-  const studentLogp = new Float32Array(R * V);
-  const teacherLogp = new Float32Array(R * V);
-  maskedLogSoftmaxCpu(studentLogp, logits, masks, R, V);
-  maskedLogSoftmaxCpu(
-    teacherLogp,
-    logits.map((z) => z + 0.5 * rng.normal()),
-    masks,
-    R,
-    V,
-  );
-  const rowWeight = Float32Array.from({ length: R }, () => 0.1);
-  return {
-    params,
-    tokens,
-    positions,
-    x,
-    xm,
-    qkv,
-    doutC,
-    doutM,
-    gathered,
-    logits,
-    masks,
-    targets,
-    lStudent,
-    lossInputs,
-    draws,
-    studentLogp,
-    teacherLogp,
-    rowWeight,
-  };
 }
 
 type Gpu = ReturnType<typeof uploadAll>;
@@ -502,57 +360,4 @@ export async function timeKernels(gpu: GpuRuntime, s: Shapes, h: HostData, reps:
   } finally {
     gpu.release(...Object.values(g));
   }
-}
-
-/**
- * One whole update, loss-backward on the batch then the optimizer step, on the CPU and on WebGPU with each
- * matmul variant: which variant trains fastest is measured on the adapter at hand.
- */
-export async function timeWholeUpdates(
-  gpu: GpuRuntime,
-  config: ModelConfig,
-  s: Shapes,
-  h: HostData,
-  reps: number,
-): Promise<Row[]> {
-  const { B, T, N, R, words } = s;
-  const batch: TokenBatch = {
-    nSeq: B,
-    seqLen: T,
-    tokens: h.tokens,
-    targets: new Int32Array(N).fill(-1),
-    masks: new Uint32Array(R * words),
-  };
-  const scoredAt = Array.from({ length: N }, (_, i) => i)
-    .filter((i) => i % 4 === 3)
-    .slice(0, R);
-  scoredAt.forEach((i, r) => {
-    batch.targets[i] = h.targets[r];
-  });
-  batch.masks.set(h.masks);
-  const update = async (backend: WebGpuBackend | CpuBackend) => {
-    await backend.lossBackward(batch, h.lossInputs, HYPER);
-    await backend.optimizerStep(ADAM);
-  };
-  const flop = 3 * N * forwardFlopsPerToken(config, (T + 1) / 2, R / N);
-  const runs = Math.min(reps, 3);
-  process.stderr.write('  whole update\n');
-  const cpuBackend = new CpuBackend(config, h.params);
-  const cpuMs = await cpuMedian(runs, () => update(cpuBackend));
-  const rows: Row[] = [];
-  for (const variant of MATMUL_VARIANTS) {
-    const web = new WebGpuBackend(gpu, config, h.params, { matmul: variant });
-    try {
-      rows.push({
-        name: `whole update (loss-backward + AdamW, matmul ${variant})`,
-        flop,
-        gpuMs: await cpuMedian(runs, () => update(web)),
-        gpuDeviceMs: null,
-        cpuMs,
-      });
-    } finally {
-      web.dispose();
-    }
-  }
-  return rows;
 }

@@ -22,10 +22,12 @@ import { LIMITS } from '../../limits.ts';
 import { CliError } from '../../cli_error.ts';
 import { sourceCommit } from '../../provenance.ts';
 import { outOption, reportPath, writeOutput } from '../output.ts';
-import { hostData, shapesOf, timeKernels, timeWholeUpdates } from './cases.ts';
+import { timeKernels } from './cases.ts';
+import { hostData, shapesOf } from './host_data.ts';
 import { reportName, reportText, resultLines } from './report.ts';
 import { fmaPeak, tfjsMatmuls } from './timing.ts';
 import { measureUpdates, type UpdateCost } from './update.ts';
+import { timeWholeUpdates } from './whole_update.ts';
 
 const limits = LIMITS.benchKernels;
 

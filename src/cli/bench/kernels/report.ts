@@ -7,7 +7,8 @@ import { presetConfig, type ModelConfig } from '../../../model/config.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import type { SourceCommit } from '../../provenance.ts';
 import { reportHead } from '../output.ts';
-import { MATMUL_VARIANTS, type KernelTimes, type Row, type Shapes } from './cases.ts';
+import { MATMUL_VARIANTS, type KernelTimes, type Row } from './cases.ts';
+import type { Shapes } from './host_data.ts';
 import type { TfjsResult } from './timing.ts';
 import { updateTable, type UpdateCost } from './update.ts';
 
