@@ -47,7 +47,7 @@ async function lSkillUnder(t: Trainer<Scene, StepRecord>, params: Float32Array):
 /** l_skill of the usable trajectories' tokens as the update's loss inputs hold them, in scored order. */
 function heldLSkill(t: Trainer<Scene, StepRecord>): number[] {
   const st = t.current!;
-  return st.trajectories.flatMap((tr, i) =>
+  return st.trajectories.flatMap((_, i) =>
     st.used[i]?.ok ? Array.from(st.inputs!.lSkill.subarray(st.tokenOffsets[i], st.tokenOffsets[i + 1])) : [],
   );
 }
