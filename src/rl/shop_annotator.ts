@@ -26,6 +26,7 @@
 import type { ShopStepRecord } from '../env/shop/game.ts';
 import type { ShopGoal } from '../env/shop/goal.ts';
 import { CATEGORIES } from '../env/shop/categories.ts';
+import { ITEM_TABS, showsItem } from '../env/shop/pages.ts';
 import {
   formatShopSkill,
   priceOfCents,
@@ -61,7 +62,7 @@ const titleFits = (title: string, goal: ShopGoal) => holdsAll(wordsOf(title), go
 
 const bound = (goal: ShopGoal): ShopFact => ({ kind: 'bound', price: priceOfCents(goal.priceUpperCents) });
 
-/** A raw action as a skill step, when the grammar has one ("< prev" has none). */
+/** A raw action as a skill step, when the grammar has one ("< prev" and the item's tabs have none). */
 function stepOf(action: string): ShopAction | null {
   const search = /^search\[(.*)\]$/s.exec(action.trim());
   if (search) {
@@ -75,6 +76,7 @@ function stepOf(action: string): ShopAction | null {
   if (label === 'back to search') return { verb: 'back' };
   if (label === 'buy now') return { verb: 'buy' };
   if (/^b0[a-z0-9]{8}$/.test(label)) return { verb: 'click', item: {} };
+  if ((ITEM_TABS as readonly string[]).includes(label)) return null;
   const terms = shopTerms(label);
   return terms.length && label !== '< prev' ? { verb: 'choose', options: [terms] } : null;
 }
@@ -84,9 +86,10 @@ function lastItemPage(records: readonly ShopStepRecord[], end = records.length):
   for (let i = end - 1; i >= 0; i--) {
     const page = itemPage(records[i]);
     if (!page) continue;
-    // The tiny shop stops listing an option once it is chosen: the item offers what any page of this visit listed.
+    // The tiny shop stops listing an option once it is chosen: the item offers what any page of this visit listed
+    // (a visit goes on through the item's tabs).
     const offered = new Set(page.optionParts);
-    for (let j = i - 1; j >= 0 && records[j].page === 'item'; j--)
+    for (let j = i - 1; j >= 0 && showsItem(records[j].page); j--)
       for (const part of itemPage(records[j])?.optionParts ?? []) offered.add(part);
     return { ...page, optionParts: [...offered] };
   }
@@ -96,7 +99,7 @@ function lastItemPage(records: readonly ShopStepRecord[], end = records.length):
 /** The results page the bought item was opened from: its number, and the first page of that search. */
 function openedFrom(records: readonly ShopStepRecord[]): { page: number; firstPage: ShopStepRecord | null } {
   let open = records.length - 1;
-  while (open > 0 && records[open].page === 'item') open--;
+  while (open > 0 && showsItem(records[open].page)) open--;
   const page = resultsPageNumber(records[open]) ?? 1;
   let first = open;
   while (first > 0 && !(records[first].page === 'results' && resultsPageNumber(records[first]) === 1)) first--;

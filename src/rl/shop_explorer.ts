@@ -5,7 +5,10 @@
 // a results page it opens the first listed item whose title shows every word of the instruction's noun phrase
 // and whose price is under the bound (the next page when none; back to search and a shorter query when the
 // results run out); on the item page it chooses the option values the instruction asks for that the page
-// offers, and buys (so an item lacking one, or lacking an attribute no title shows, is bought). With probability
+// offers, and buys (so an item lacking one, or lacking an attribute no title shows, is bought). Now and then
+// (`TAB_RATE` of the items it opens, by a coin drawn from the game's state, so that a replay of the same records
+// draws it again) it first reads the item's Description or Features tab and comes back with "< prev"; what the
+// tab says does not change its choice, but the warm start sees that the tabs exist. With probability
 // `noise` it acts at random instead (a random click, or on the search page a search of a random subset of the
 // instruction's words), so it wanders as a weak agent does; those steps are marked, so a corpus need not
 // imitate them.
@@ -16,10 +19,10 @@
 // item is right), a later page when the skill says the first had none, the options it names, and no item the
 // skill says was bought wrongly: one with the title it names, or, when it says the item lacked an option
 // value, one whose page does not offer it (left with "< prev" and not opened again).
-import type { Rng } from '../common/rng.ts';
+import { Rng, hashString } from '../common/rng.ts';
 import type { Environment, Episode, FreeTextCommand } from '../env/environment.ts';
 import type { ShopStepRecord } from '../env/shop/game.ts';
-import { BUTTONS, SEP } from '../env/shop/pages.ts';
+import { BUTTONS, ITEM_TABS, SEP, showsItem } from '../env/shop/pages.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { shopTerms } from '../text/shop_skill.ts';
 import { readInstruction, NO_SHOP_PRIOR, type ShopPrior, type WantedItem } from './shop_knowledge.ts';
@@ -29,6 +32,8 @@ interface ShopExplorerOptions {
   maxSteps: number;
   noise: number;
   prior?: ShopPrior;
+  /** The share of the items it opens whose Description or Features tab it reads first; TAB_RATE unless given. */
+  readTabs?: number;
 }
 
 export interface ShopExplorerEpisode {
@@ -64,6 +69,8 @@ const NEXT = click(BUTTONS.next);
 const BACK = click(BUTTONS.backToSearch);
 const BUY = click(BUTTONS.buyNow);
 const ITEM_CLICK = /^click\[(b0[a-z0-9]{8})\]$/;
+/** The share of the items the explorer opens whose Description or Features tab it reads first (either, evenly). */
+export const TAB_RATE = 0.2;
 
 const holdsAll = (words: ReadonlySet<string>, terms: readonly string[]) => terms.every((t) => words.has(t));
 const sameTerms = (a: readonly string[], b: readonly string[]) =>
@@ -155,6 +162,15 @@ function wantedOptions(offered: readonly string[], wanted: WantedItem, prior: Sh
   return [...new Set([...wanted.options, ...named])];
 }
 
+/**
+ * The tab to read on an item just opened, or null: a coin seeded by the game's opening page, the item and the step,
+ * so that the same records always draw the same (a primed and an unprimed choice at one state agree on it).
+ */
+function tabToRead(records: readonly ShopStepRecord[], opened: ShopStepRecord, rate: number): string | null {
+  const coin = new Rng(hashString(`shop-explorer/tab/${records[0].observation}/${opened.item}/${opened.step}`)).float();
+  return coin < rate ? ITEM_TABS[coin < rate / 2 ? 0 : 1] : null;
+}
+
 /** The explorer's own choice from what the pages showed. */
 function deliberateCommand(
   records: readonly ShopStepRecord[],
@@ -162,6 +178,7 @@ function deliberateCommand(
   bar: FreeTextCommand | null,
   wanted: WantedItem,
   prior: ShopPrior,
+  readTabs = TAB_RATE,
 ): string {
   const seen = seenSoFar(records, wanted, prior);
   const { page } = seen;
@@ -176,6 +193,10 @@ function deliberateCommand(
     const elsewhere = prior.query !== null && seen.query !== queries(wanted, prior, bar)[0];
     return admissible.includes(NEXT) && !elsewhere ? NEXT : BACK;
   }
+  // On an item's tab: back to the item.
+  if (page.page !== 'item' && showsItem(page.page)) return PREV;
+  const tab = ITEM_CLICK.test(page.action) ? tabToRead(records, page, readTabs) : null;
+  if (tab !== null && admissible.includes(click(tab))) return click(tab);
   const item = itemPage(page);
   if (item === null) return BACK;
   // What the item offers: the values listed and those chosen (the tiny shop no longer lists a chosen option).
@@ -220,6 +241,7 @@ export function runShopExplorer<S>(
   const game = env.episode(scene, options.maxSteps);
   const wanted = readInstruction(env.goal(scene));
   const prior = options.prior ?? NO_SHOP_PRIOR;
+  const readTabs = options.readTabs ?? TAB_RATE;
   const admissible: string[][] = [];
   const freeText: (FreeTextCommand | null)[] = [];
   const random: boolean[] = [];
@@ -233,11 +255,11 @@ export function runShopExplorer<S>(
     random.push(noisy);
     const command = noisy
       ? randomCommand(commands, bar, wanted, rng)
-      : deliberateCommand(game.records, commands, bar, wanted, prior);
+      : deliberateCommand(game.records, commands, bar, wanted, prior, readTabs);
     const plain =
       noisy || prior === NO_SHOP_PRIOR
         ? command
-        : deliberateCommand(game.records, commands, bar, wanted, NO_SHOP_PRIOR);
+        : deliberateCommand(game.records, commands, bar, wanted, NO_SHOP_PRIOR, readTabs);
     withoutSkill.push(plain === command ? null : plain);
     game.step(command);
   }

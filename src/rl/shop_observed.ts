@@ -3,7 +3,7 @@
 // showed, which the shop skill grammar's entity filter limits a skill's content words to. The annotator reads
 // only these, never the catalogue, so a skill says nothing the trajectory did not see.
 import type { ShopStepRecord } from '../env/shop/game.ts';
-import { readSelectedPart, SELECTED, SEP } from '../env/shop/pages.ts';
+import { BUTTONS, readSelectedPart, SELECTED, SEP } from '../env/shop/pages.ts';
 import { splitPieces } from '../text/pieces.ts';
 
 export interface ListedItem {
@@ -48,14 +48,15 @@ export function resultsPageNumber(record: ShopStepRecord): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The item page a record shows, or null on another page (the purchase page included). */
+/** The item page a record shows, or null on another page (its tabs and the purchase page included). */
 export function itemPage(record: ShopStepRecord): ItemPage | null {
-  if (record.page !== 'item' || !record.observation.endsWith(`${SEP}Buy Now`)) return null;
+  if (record.page !== 'item' || !record.observation.endsWith(`${SEP}${BUTTONS.buyNow}`)) return null;
   const parts = record.observation.split(SEP);
-  const priceAt = parts.length - 2;
-  const cents = centsOf(parts[priceAt]);
+  // The price follows the title; the tabs' buttons and Buy Now follow the price.
+  const priceAt = parts.findLastIndex((p) => p.startsWith('Price: '));
+  const cents = priceAt > 0 ? centsOf(parts[priceAt]) : null;
   if (cents === null) return null;
-  const prev = parts.indexOf('< Prev');
+  const prev = parts.indexOf(BUTTONS.prev);
   const selectedPart = parts.find((p) => p.startsWith(`${SELECTED} `));
   const selected = readSelectedPart(selectedPart);
   const optionsEnd = selectedPart === undefined ? priceAt - 1 : parts.indexOf(selectedPart);

@@ -140,11 +140,11 @@ describe('the skill probe', () => {
 });
 
 describe('the reading-ceiling probe', () => {
-  it('replaces option clicks only: no button, no item id', () => {
+  it('replaces option clicks only: no button, no item tab, no item id', () => {
     expect(isOptionClick('click[navy]')).toBe(true);
     expect(isOptionClick('click[x-large]')).toBe(true);
-    for (const c of ['click[buy now]', 'click[< prev]', 'click[next >]', 'click[back to search]', 'click[b0a1b2c3d4]'])
-      expect(isOptionClick(c)).toBe(false);
+    const others = ['click[buy now]', 'click[< prev]', 'click[next >]', 'click[back to search]', 'click[b0a1b2c3d4]'];
+    for (const c of [...others, 'click[description]', 'click[features]']) expect(isOptionClick(c)).toBe(false);
     expect(isOptionClick('search[navy shirt]')).toBe(false);
   });
 });

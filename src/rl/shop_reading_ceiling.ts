@@ -46,9 +46,8 @@ interface ReadingCeiling {
   gain: { mean: number; ci95: [number, number] };
 }
 
-const NOT_OPTIONS = new Set(
-  [BUTTONS.backToSearch, BUTTONS.prev, BUTTONS.next, BUTTONS.buyNow].map((b) => `click[${b.toLowerCase()}]`),
-);
+/** Every button's click: the page buttons, the item's tabs and Buy Now. */
+const NOT_OPTIONS = new Set(Object.values(BUTTONS).map((b) => `click[${b.toLowerCase()}]`));
 
 /** Whether a command clicks an option value: a click that is no button and no item id. */
 export function isOptionClick(command: string): boolean {

@@ -1,9 +1,12 @@
 // The shop's vocabulary holds every text the shop prints or accepts, for catalogues of any seed: pages met on the
-// expert's way and on random walks, the clicks every page lists, and the search words.
+// expert's way and on random walks, the clicks every page lists, every item's Description and Features tab, and
+// the search words. An item's tabs are short beside the tiny model's 512-token context.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../common/rng.ts';
+import { catalogueOf } from '../env/shop/catalogue.ts';
 import { SHOP } from '../env/shop/environment.ts';
 import { ShopGame } from '../env/shop/game.ts';
+import { ITEM_TABS, renderPage } from '../env/shop/pages.ts';
 import { generateShopScene } from '../env/shop/splits.ts';
 import { TINY_SHOP, WEBSHOP } from '../env/shop/scale.ts';
 import { defaultTokenizer, tokenizerOf } from './tokenizer.ts';
@@ -42,7 +45,8 @@ describe('the shop tokenizer', () => {
           while (!walk.done) {
             const clicks = walk.admissibleCommands();
             walk.step(
-              walk.hasSearchBar() || clicks.length === 0
+              // Every page before the purchase takes a search; the walk searches on a fifth of its clicking pages.
+              clicks.length === 0 || rng.float() < 0.2
                 ? `search[${scene.goal.typeName} ${rng.pick(scene.goal.attributes)}]`
                 : rng.pick(clicks),
             );
@@ -52,6 +56,33 @@ describe('the shop tokenizer', () => {
       }
     }
     expect([...unknown]).toEqual([]);
+  });
+
+  // Measured: over the default catalogue the longest Description tab is 40 tokens and the longest Features tab 35
+  // at the tiny scale (78 and 73 at WebShop's, with the instruction; the longest item page is 102 and 140).
+  it("encodes every item's tabs, in catalogues of two seeds, and keeps them short at both scales", () => {
+    const instruction =
+      'i need a long sleeve slim fit cotton oxford shirt, machine washable, in xx-large, and price lower than 100.00 dollars';
+    const longest: Record<string, number> = {};
+    for (const catalogue of [
+      { seed: 0, size: 3000 },
+      { seed: 77, size: 1000 },
+    ]) {
+      for (const product of catalogueOf(catalogue)) {
+        for (const scale of [TINY_SHOP, WEBSHOP]) {
+          for (const kind of ITEM_TABS) {
+            const page = { kind, query: 'q', results: [product], page: 1, product, chosen: {} };
+            const text = renderPage(page, instruction, scale);
+            expect(tok.unknownPieces(text), text).toEqual([]);
+            const key = `${scale.name} ${kind}`;
+            longest[key] = Math.max(longest[key] ?? 0, tok.encode(text).length);
+          }
+        }
+      }
+    }
+    expect(longest['tiny description']).toBeLessThanOrEqual(48);
+    expect(longest['tiny features']).toBeLessThanOrEqual(48);
+    expect(Math.max(...Object.values(longest))).toBeLessThanOrEqual(96);
   });
 
   it('encodes a product id as one letter and its continuations, so decoding gives the click back', () => {

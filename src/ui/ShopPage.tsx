@@ -1,13 +1,15 @@
 // A shop page in the episode view (shop_page.ts reads its text): the results as a list of products, an item
-// with its options (the chosen ones marked) and price, the purchase with its score. The instruction is the
-// task line's, so a page that prints it again says only that it does.
+// with its options (the chosen ones marked) and price, its Description tab as text and its Features tab as a
+// list, the purchase with its score. The instruction is the task line's, so a page that prints it again says
+// only that it does; the search bar is one more button.
+import { BUTTONS, SEARCH_BAR } from '../env/shop/pages.ts';
 import { readShopPage, type ShopPageView } from './shop_page.ts';
 
 export function ShopPage({ text }: { text: string }) {
-  const { page, instruction } = readShopPage(text);
+  const { page, instruction, searchBar } = readShopPage(text);
   return (
     <div className="shop-page" data-testid="shop-page" data-kind={page.kind} title={text}>
-      <PageBody page={page} />
+      <PageBody page={page} bar={searchBar ? [SEARCH_BAR] : []} />
       {instruction !== null && page.kind !== 'search' ? (
         <p className="muted">(the page repeats the instruction)</p>
       ) : null}
@@ -28,7 +30,10 @@ function Buttons({ labels }: { labels: readonly string[] }) {
   );
 }
 
-function PageBody({ page }: { page: ShopPageView }) {
+/** The buttons every tab of an item shows. */
+const TAB_BUTTONS = [BUTTONS.backToSearch, BUTTONS.prev];
+
+function PageBody({ page, bar }: { page: ShopPageView; bar: readonly string[] }) {
   switch (page.kind) {
     case 'search':
       return (
@@ -42,7 +47,14 @@ function PageBody({ page }: { page: ShopPageView }) {
         <>
           <p>
             <strong>Results</strong>, page {page.page} ({page.total} in all){' '}
-            <Buttons labels={['Back to Search', ...(page.prev ? ['< Prev'] : []), ...(page.next ? ['Next >'] : [])]} />
+            <Buttons
+              labels={[
+                ...bar,
+                BUTTONS.backToSearch,
+                ...(page.prev ? [BUTTONS.prev] : []),
+                ...(page.next ? [BUTTONS.next] : []),
+              ]}
+            />
           </p>
           <ol className="shop-results" data-testid="shop-results">
             {page.results.map((r) => (
@@ -58,7 +70,15 @@ function PageBody({ page }: { page: ShopPageView }) {
         <>
           <p>
             <strong data-testid="shop-item-title">{page.title}</strong> <span className="shop-price">{page.price}</span>{' '}
-            <Buttons labels={['Back to Search', '< Prev', 'Buy Now']} />
+            <Buttons
+              labels={[
+                ...bar,
+                BUTTONS.backToSearch,
+                BUTTONS.prev,
+                ...(page.tabs ? [BUTTONS.description, BUTTONS.features] : []),
+                BUTTONS.buyNow,
+              ]}
+            />
           </p>
           <ul className="shop-options">
             {page.options.map((o) => (
@@ -75,6 +95,28 @@ function PageBody({ page }: { page: ShopPageView }) {
                   </span>
                 ))}
               </li>
+            ))}
+          </ul>
+        </>
+      );
+    case 'description':
+      return (
+        <>
+          <p>
+            <strong>Description</strong> <Buttons labels={[...bar, ...TAB_BUTTONS]} />
+          </p>
+          <p data-testid="shop-description">{page.text}</p>
+        </>
+      );
+    case 'features':
+      return (
+        <>
+          <p>
+            <strong>Features</strong> <Buttons labels={[...bar, ...TAB_BUTTONS]} />
+          </p>
+          <ul className="shop-options" data-testid="shop-features">
+            {page.features.map((f) => (
+              <li key={f}>{f}</li>
             ))}
           </ul>
         </>

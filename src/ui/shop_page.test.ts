@@ -1,9 +1,11 @@
 // The shop's pages read back into their parts: every page the shop renders, at both of its scales, gives the
-// products, options, choices and prices it was rendered from, and a text that is no page stays text.
+// products, options, choices, prices and item tabs it was rendered from, pages recorded before the shop had tabs
+// and a search bar on every page read as well, and a text that is no page stays text.
 import { describe, expect, it } from 'vitest';
 import { environmentOf } from '../env/environments.ts';
 import { catalogueOf, DEFAULT_CATALOGUE } from '../env/shop/catalogue.ts';
 import { formatPrice, renderPage } from '../env/shop/pages.ts';
+import { productText } from '../env/shop/product_text.ts';
 import { SHOP_SCALES } from '../env/shop/scale.ts';
 import { readShopPage } from './shop_page.ts';
 
@@ -19,6 +21,7 @@ describe('shop pages in the episode view', () => {
       expect(readShopPage(renderPage({ kind: 'search' }, INSTRUCTION, scale))).toEqual({
         page: { kind: 'search' },
         instruction: INSTRUCTION,
+        searchBar: false,
       });
     });
 
@@ -32,6 +35,7 @@ describe('shop pages in the episode view', () => {
         const shown = results.slice((page - 1) * scale.resultsPerPage, page * scale.resultsPerPage);
         expect(read).toEqual({
           instruction: head,
+          searchBar: true,
           page: {
             kind: 'results',
             page,
@@ -57,10 +61,12 @@ describe('shop pages in the episode view', () => {
           ),
         );
         expect(read.instruction).toBe(head);
+        expect(read.searchBar).toBe(true);
         expect(read.page).toEqual({
           kind: 'item',
           title: product.title,
           price: formatPrice(product.priceCents),
+          tabs: true,
           // WebShop lists every option with the chosen values marked; the tiny shop the options not yet chosen,
           // then each chosen one as its value.
           options: scale.chosenOptionsListed
@@ -77,7 +83,38 @@ describe('shop pages in the episode view', () => {
         });
       }
     });
+
+    it(`reads the ${scale.name} shop's Description tab as its text and its Features tab as its list`, () => {
+      for (const product of products.slice(0, 40)) {
+        const item = { query: 'q', results: [product], page: 1, product, chosen: {} };
+        const { description, features } = productText(product);
+        const read = (kind: 'description' | 'features') =>
+          readShopPage(renderPage({ ...item, kind }, INSTRUCTION, scale));
+        expect(read('description')).toEqual({
+          instruction: head,
+          searchBar: true,
+          page: { kind: 'description', text: description },
+        });
+        expect(read('features')).toEqual({ instruction: head, searchBar: true, page: { kind: 'features', features } });
+      }
+    });
   }
+
+  it('reads the pages of runs recorded before the item tabs and the search bar on every page', () => {
+    const product = products[0];
+    const [name, values] = Object.entries(product.options)[0];
+    const price = formatPrice(product.priceCents);
+    const old = ['Back to Search', '< Prev', name, ...values, product.title, `Price: ${price}`, 'Buy Now'];
+    expect(readShopPage(old.join(' [SEP] '))).toMatchObject({
+      searchBar: false,
+      page: { kind: 'item', title: product.title, price, tabs: false, options: [{ name }] },
+    });
+    const results = ['Back to Search', 'Page 1 (Total results: 1)', product.id, product.title, price];
+    expect(readShopPage(results.join(' [SEP] ')).page).toMatchObject({
+      kind: 'results',
+      results: [{ id: product.id }],
+    });
+  });
 
   it('reads every page of an expert episode, the purchase with its score, and leaves other text as text', () => {
     const env = environmentOf('shop');
@@ -92,6 +129,7 @@ describe('shop pages in the episode view', () => {
     expect(readShopPage('Nothing happens.')).toEqual({
       page: { kind: 'text', text: 'Nothing happens.' },
       instruction: null,
+      searchBar: false,
     });
     // A page cut short (a results page missing a price) is shown as the text it is rather than misread.
     const results = renderPage(
@@ -100,5 +138,14 @@ describe('shop pages in the episode view', () => {
       SHOP_SCALES.tiny,
     );
     expect(readShopPage(results.slice(0, results.lastIndexOf(' [SEP] '))).page.kind).toBe('text');
+    // So is an item page cut short before its Buy Now: it is no Features tab.
+    const product = products[1];
+    const item = renderPage(
+      { kind: 'item', query: 'q', results: [product], page: 1, product, chosen: {} },
+      INSTRUCTION,
+      SHOP_SCALES.tiny,
+    );
+    for (const cut of [1, 2, 3])
+      expect(readShopPage(item.split(' [SEP] ').slice(0, -cut).join(' [SEP] ')).page.kind).toBe('text');
   });
 });

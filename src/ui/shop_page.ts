@@ -1,10 +1,12 @@
 // A shop page as the episode view shows it: WebShop's text form (env/shop/pages.ts, parts joined by " [SEP] ")
 // read back into its parts, so that a results page reads as a list of products, an item page as its options
-// (the chosen ones marked) and price, and the purchase page as what was bought and its score. The instruction,
-// which the task line already shows, is set apart so that the view prints it once. Text that is no shop page
-// ("Nothing happens.", a page of a form this reader does not know) stays text.
+// (the chosen ones marked) and price, its Description tab as its text and its Features tab as a list, and the
+// purchase page as what was bought and its score. The instruction, which the task line already shows, is set
+// apart so that the view prints it once, and so is the search bar that pages after the search page show. Pages
+// of runs recorded before the shop had tabs and a search bar on every page read as well. Text that is no shop
+// page ("Nothing happens.", a page of a form this reader does not know) stays text.
 import { CATEGORIES } from '../env/shop/categories.ts';
-import { BUTTONS, PURCHASE_TEXTS, readSelectedPart, SELECTED, SEP } from '../env/shop/pages.ts';
+import { BUTTONS, PURCHASE_TEXTS, readSelectedPart, SEARCH_BAR, SELECTED, SEP } from '../env/shop/pages.ts';
 
 interface ShopResult {
   id: string;
@@ -20,7 +22,9 @@ interface ShopOption {
 export type ShopPageView =
   | { kind: 'search' }
   | { kind: 'results'; page: number; total: number; prev: boolean; next: boolean; results: ShopResult[] }
-  | { kind: 'item'; title: string; price: string; options: ShopOption[] }
+  | { kind: 'item'; title: string; price: string; options: ShopOption[]; tabs: boolean }
+  | { kind: 'description'; text: string }
+  | { kind: 'features'; features: string[] }
   | { kind: 'purchase'; id: string; score: string | null }
   | { kind: 'text'; text: string };
 
@@ -28,6 +32,8 @@ export interface ReadShopPage {
   page: ShopPageView;
   /** The instruction the page printed at its head (WebShop prints it on every page; the tiny shop on the search page). */
   instruction: string | null;
+  /** Whether a page after the search page showed the search bar (every one does, since the shop takes a search anywhere). */
+  searchBar: boolean;
 }
 
 /** The option names of the catalogue's categories: on an item page, each starts its list of values. */
@@ -53,9 +59,12 @@ function resultsPage(parts: readonly string[]): ShopPageView | null {
 }
 
 function itemPage(parts: readonly string[]): ShopPageView | null {
-  const n = parts.length;
-  if (parts[1] !== BUTTONS.prev || n < 5 || parts[n - 1] !== BUTTONS.buyNow || !parts[n - 2].startsWith(PRICE))
-    return null;
+  if (parts[1] !== BUTTONS.prev || parts[parts.length - 1] !== BUTTONS.buyNow) return null;
+  let end = parts.length - 1;
+  const tabs = parts[end - 2] === BUTTONS.description && parts[end - 1] === BUTTONS.features;
+  if (tabs) end -= 2;
+  const n = end + 1;
+  if (n < 5 || !parts[n - 2].startsWith(PRICE)) return null;
   let middle = parts.slice(2, n - 3);
   const chosen = readSelectedPart(middle[middle.length - 1]);
   if (middle[middle.length - 1]?.startsWith(SELECTED_PART)) middle = middle.slice(0, -1);
@@ -71,7 +80,18 @@ function itemPage(parts: readonly string[]): ShopPageView | null {
   // The tiny shop stops listing an option once it is chosen: it shows as its chosen value alone.
   for (const [name, value] of chosen)
     if (!options.some((o) => o.name === name)) options.push({ name, values: [{ value, chosen: true }] });
-  return { kind: 'item', title: parts[n - 3], price: parts[n - 2].slice(PRICE.length), options };
+  return { kind: 'item', title: parts[n - 3], price: parts[n - 2].slice(PRICE.length), options, tabs };
+}
+
+/** An item's tab: its Description (one part, a sentence or two) or its Features (one part a bullet, none a sentence). */
+function tabPage(parts: readonly string[]): ShopPageView | null {
+  const content = parts.slice(2);
+  // An item page cut short is no tab: it holds buttons or a price.
+  const buttons: readonly string[] = Object.values(BUTTONS);
+  const itemPart = (p: string) => buttons.includes(p) || p.startsWith(PRICE);
+  if (parts[1] !== BUTTONS.prev || content.length === 0 || content.some(itemPart)) return null;
+  if (content.length === 1 && content[0].endsWith('.')) return { kind: 'description', text: content[0] };
+  return content.some((p) => p.endsWith('.')) ? null : { kind: 'features', features: content };
 }
 
 function purchasePage(parts: readonly string[]): ShopPageView | null {
@@ -89,9 +109,13 @@ export function readShopPage(text: string): ReadShopPage {
     instruction = parts[1];
     parts = parts.slice(2);
   }
+  const searchBar = !search && parts[0] === SEARCH_BAR;
+  if (searchBar) parts = parts.slice(1);
   let page: ShopPageView | null = null;
-  if (search) page = parts.length === 1 && parts[0] === 'Search' ? { kind: 'search' } : null;
-  else if (parts[0] === BUTTONS.backToSearch) page = resultsPage(parts) ?? itemPage(parts);
+  if (search) page = parts.length === 1 && parts[0] === SEARCH_BAR ? { kind: 'search' } : null;
+  else if (parts[0] === BUTTONS.backToSearch) page = resultsPage(parts) ?? itemPage(parts) ?? tabPage(parts);
   else if (parts[0] === PURCHASE_TEXTS.thanks) page = purchasePage(parts);
-  return page ? { page, instruction } : { page: { kind: 'text', text }, instruction: null };
+  return page
+    ? { page, instruction, searchBar }
+    : { page: { kind: 'text', text }, instruction: null, searchBar: false };
 }

@@ -2,10 +2,11 @@
 // the instruction's attributes and product type ("long sleeve cotton oxford shirt"; the target's full title
 // when that query finds no fitting product), pages to the first result that satisfies the goal, opens it,
 // chooses the goal's option values and buys. A product already open or listed that satisfies the goal is used
-// where it stands.
+// where it stands; from an item's tab it first goes back to the item ("< prev"). A new search is written on the
+// page where the expert stands, since every page before the purchase has the search bar.
 import type { Product } from './catalogue.ts';
 import type { ShopGoal } from './goal.ts';
-import { BUTTONS } from './pages.ts';
+import { BUTTONS, type ShopPage } from './pages.ts';
 import { shopReward } from './reward.ts';
 import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';
@@ -55,20 +56,30 @@ export function planFromSearch(
   return null;
 }
 
+/** The plan from a page without a fresh search: the open or a listed product that satisfies the goal, or null. */
+function planOnPage(page: ShopPage, goal: ShopGoal, perPage: number): string[] | null {
+  switch (page.kind) {
+    case 'search':
+      return null;
+    case 'results':
+      return fromResults(page.results, page.page, goal, perPage);
+    case 'item': {
+      if (satisfies(page.product, goal)) return optionsAndBuy(page.product, goal, page.chosen);
+      const plan = fromResults(page.results, page.page, goal, perPage);
+      return plan && [click(BUTTONS.prev), ...plan];
+    }
+    default: {
+      const plan = planOnPage({ ...page, kind: 'item' }, goal, perPage);
+      return plan && [click(BUTTONS.prev), ...plan];
+    }
+  }
+}
+
 export function planFrom(site: ShopSite, engine: ShopSearch, goal: ShopGoal, targetTitle: string): string[] {
   if (site.purchase !== null) return [];
-  const page = site.page;
-  if (page.kind === 'item' && satisfies(page.product, goal)) return optionsAndBuy(page.product, goal, page.chosen);
-  const perPage = site.scale.resultsPerPage;
-  if (page.kind === 'results') {
-    const plan = fromResults(page.results, page.page, goal, perPage);
-    if (plan) return plan;
-  }
-  if (page.kind === 'item') {
-    const plan = fromResults(page.results, page.page, goal, perPage);
-    if (plan) return [click(BUTTONS.prev), ...plan];
-  }
+  const plan = planOnPage(site.page, goal, site.scale.resultsPerPage);
+  if (plan) return plan;
   const fresh = planFromSearch(engine, goal, targetTitle, site.scale);
   if (!fresh) throw new Error(`no search finds a product that satisfies "${goal.instruction}"`);
-  return page.kind === 'search' ? fresh : [click(BUTTONS.backToSearch), ...fresh];
+  return fresh;
 }

@@ -35,7 +35,7 @@ export interface ShopStepRecord extends ShopStepResult {
   page: ShopPage['kind'];
   /** The last search's query after the step; null before the first. */
   query: string | null;
-  /** The product whose page is open (or was bought) after the step; null elsewhere. */
+  /** The product whose page or tab is open (or was bought) after the step; null elsewhere. */
   item: string | null;
 }
 
@@ -96,19 +96,19 @@ export class ShopGame {
     return this.success;
   }
 
-  /** Whether the page takes search[query] (the search page only). */
+  /** Whether the page takes search[query]: every page before the purchase, as in WebShop's text environment. */
   hasSearchBar(): boolean {
     return this.site.hasSearchBar();
   }
 
-  /** The search bar as free text: "search[" then words of the catalogue, then "]"; null on other pages. */
+  /** The search bar as free text: "search[" then words of the catalogue, then "]"; null once the episode is bought. */
   freeText(): FreeTextCommand | null {
     if (!this.hasSearchBar()) return null;
     searchBar ??= { open: 'search[', close: ']', words: queryTexts(), maxPieces: MAX_QUERY_PIECES };
     return searchBar;
   }
 
-  /** The click actions the page offers, in page order; the search page takes search[...] instead. */
+  /** The click actions the page offers, in page order; the search page offers none, only search[...]. */
   admissibleCommands(): string[] {
     return this.site.clickables().map((label) => `click[${label}]`);
   }
@@ -138,7 +138,7 @@ export class ShopGame {
 
   private where(): Pick<ShopStepRecord, 'page' | 'query' | 'item'> {
     const page = this.site.page;
-    const item = this.site.purchase?.product.id ?? (page.kind === 'item' ? page.product.id : null);
+    const item = this.site.purchase?.product.id ?? ('product' in page ? page.product.id : null);
     return { page: page.kind, query: page.kind === 'search' ? this.lastQuery() : page.query, item };
   }
 

@@ -1,7 +1,10 @@
 // The shop's pages as text, in WebShop's simple observation form: the page's parts joined by " [SEP] ",
-// buttons written as their labels. The item page leaves out WebShop's Description, Features and Reviews
-// tabs (the catalogue has no text behind them) and adds a "Selected" part once an option is chosen.
+// buttons written as their labels. The item page offers WebShop's Description and Features tabs (product_text.ts
+// writes what they show) and adds a "Selected" part once an option is chosen; it leaves out the Reviews and
+// Attributes tabs and the rating, which nothing a goal asks for depends on. Every page before the purchase shows
+// the search bar ("Search"): WebShop's text environment takes a search from any page.
 import type { Product } from './catalogue.ts';
+import { productText } from './product_text.ts';
 import type { ShopScale } from './scale.ts';
 
 export const SEP = ' [SEP] ';
@@ -10,8 +13,17 @@ export const BUTTONS = {
   backToSearch: 'Back to Search',
   next: 'Next >',
   prev: '< Prev',
+  description: 'Description',
+  features: 'Features',
   buyNow: 'Buy Now',
 } as const;
+
+/** The search bar as its button reads: the search page ends with it, and every other page but the last shows it. */
+export const SEARCH_BAR = 'Search';
+
+/** The item page's tabs, each a sub-page of the item, as click[...] names them. */
+export const ITEM_TABS = ['description', 'features'] as const;
+export type ItemTab = (typeof ITEM_TABS)[number];
 
 /** What opens the item page's part that lists the options chosen so far (absent before the first). */
 export const SELECTED = 'Selected:';
@@ -27,17 +39,25 @@ export function formatPrice(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }
 
+/** An open item: the search and results page it was opened from, and the options chosen so far. */
+interface ItemState {
+  query: string;
+  results: readonly Product[];
+  page: number;
+  product: Product;
+  chosen: Readonly<Record<string, string>>;
+}
+
 export type ShopPage =
   | { kind: 'search' }
   | { kind: 'results'; query: string; results: readonly Product[]; page: number }
-  | {
-      kind: 'item';
-      query: string;
-      results: readonly Product[];
-      page: number;
-      product: Product;
-      chosen: Readonly<Record<string, string>>;
-    };
+  | ({ kind: 'item' } & ItemState)
+  | ({ kind: ItemTab } & ItemState);
+
+/** Whether a page shows an item: its own page or one of its tabs. */
+export function showsItem(kind: ShopPage['kind']): kind is 'item' | ItemTab {
+  return kind === 'item' || (ITEM_TABS as readonly string[]).includes(kind);
+}
 
 export function pageCount(results: readonly unknown[], perPage: number): number {
   return Math.max(1, Math.ceil(results.length / perPage));
@@ -72,9 +92,14 @@ export function renderPage(page: ShopPage, instruction: string, scale: ShopScale
   const head = page.kind === 'search' || scale.instructionOnEveryPage ? ['Instruction:', instruction] : [];
   switch (page.kind) {
     case 'search':
-      return ['WebShop', ...head, 'Search'].join(SEP);
+      return ['WebShop', ...head, SEARCH_BAR].join(SEP);
     case 'results': {
-      const parts = [...head, BUTTONS.backToSearch, `Page ${page.page} (Total results: ${page.results.length})`];
+      const parts = [
+        ...head,
+        SEARCH_BAR,
+        BUTTONS.backToSearch,
+        `Page ${page.page} (Total results: ${page.results.length})`,
+      ];
       if (page.page > 1) parts.push(BUTTONS.prev);
       if (page.page < pageCount(page.results, scale.resultsPerPage)) parts.push(BUTTONS.next);
       for (const p of resultsOnPage(page.results, page.page, scale.resultsPerPage))
@@ -82,12 +107,18 @@ export function renderPage(page: ShopPage, instruction: string, scale: ShopScale
       return parts.join(SEP);
     }
     case 'item': {
-      const parts = [...head, BUTTONS.backToSearch, BUTTONS.prev];
+      const parts = [...head, SEARCH_BAR, BUTTONS.backToSearch, BUTTONS.prev];
       for (const [name, values] of listedOptions(page, scale)) parts.push(name, ...values);
       const chosen = Object.entries(page.chosen).map(([name, value]) => `${name}: ${value}`);
       if (chosen.length > 0) parts.push(`${SELECTED} ${chosen.join(', ')}`);
-      parts.push(page.product.title, `Price: ${formatPrice(page.product.priceCents)}`, BUTTONS.buyNow);
+      parts.push(page.product.title, `Price: ${formatPrice(page.product.priceCents)}`);
+      parts.push(BUTTONS.description, BUTTONS.features, BUTTONS.buyNow);
       return parts.join(SEP);
     }
+    // WebShop's sub-pages: the search bar, Back to Search, "< Prev" back to the item, then the tab's text.
+    case 'description':
+      return [...head, SEARCH_BAR, BUTTONS.backToSearch, BUTTONS.prev, productText(page.product).description].join(SEP);
+    case 'features':
+      return [...head, SEARCH_BAR, BUTTONS.backToSearch, BUTTONS.prev, ...productText(page.product).features].join(SEP);
   }
 }

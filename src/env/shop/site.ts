@@ -1,11 +1,15 @@
 // The shop's state and rules: which page is shown and what each action does there. The grammar is WebShop's:
-// search[query] on the search page; click[x] on any other, where x is a button ("back to search", "next >",
-// "< prev", "buy now"), an item id on a results page or an option value on an item page (case is ignored,
-// as WebShop lower-cases its clickables). An action the page does not offer changes nothing and answers
+// search[query] on any page before the purchase (WebShop's text environment takes a search from any page);
+// click[x] on any page but the search page, where x is a button ("back to search", "next >", "< prev",
+// "description", "features", "buy now"), an item id on a results page or an option value on an item page
+// (case is ignored, as WebShop lower-cases its clickables). An item's tab is a sub-page whose "< prev" returns to
+// the item as it was, its chosen options kept. An action the page does not offer changes nothing and answers
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
 import {
   BUTTONS,
+  ITEM_TABS,
+  type ItemTab,
   PURCHASE_TEXTS,
   SEP,
   listedOptions,
@@ -99,8 +103,9 @@ export class ShopSite {
     return renderPage(this.current, this.instruction, this.scale);
   }
 
+  /** Whether the page takes search[query]: every page before the purchase. */
   hasSearchBar(): boolean {
-    return this.current.kind === 'search' && this.bought === null;
+    return this.bought === null;
   }
 
   /** The labels click[...] takes on this page, lower case, in page order (WebShop's clickables). */
@@ -113,10 +118,12 @@ export class ShopSite {
       if (page.page < pageCount(page.results, this.scale.resultsPerPage)) out.push(lower(BUTTONS.next));
       return [...out, ...resultsOnPage(page.results, page.page, this.scale.resultsPerPage).map((p) => lower(p.id))];
     }
+    if (page.kind !== 'item') return [lower(BUTTONS.backToSearch), lower(BUTTONS.prev)];
     return [
       lower(BUTTONS.backToSearch),
       lower(BUTTONS.prev),
       ...listedOptions(page, this.scale).flatMap(([, values]) => values),
+      ...ITEM_TABS,
       lower(BUTTONS.buyNow),
     ];
   }
@@ -157,9 +164,12 @@ export class ShopSite {
         chosen: {},
       });
     }
-    if (page.kind !== 'item') throw new Error(`no click on the ${page.kind} page`);
+    if (page.kind === 'search') throw new Error('no click on the search page');
+    // A tab's one other click is "< prev": back to its item, as it was.
+    if (page.kind !== 'item') return this.show({ ...page, kind: 'item' });
     if (label === lower(BUTTONS.prev))
       return this.show({ kind: 'results', query: page.query, results: page.results, page: page.page });
+    if ((ITEM_TABS as readonly string[]).includes(label)) return this.show({ ...page, kind: label as ItemTab });
     if (label === lower(BUTTONS.buyNow)) {
       this.bought = { product: page.product, chosen: page.chosen };
       return { observation: [PURCHASE_TEXTS.thanks, PURCHASE_TEXTS.purchased, page.product.id].join(SEP), valid: true };

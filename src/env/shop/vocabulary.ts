@@ -1,13 +1,14 @@
 // Every text the shop can print or accept, for the shop's tokenizer (text/tokenizer.ts splits them into pieces):
-// the pages' fixed words, every brand, type, attribute, option name, value and phrase of the categories (in the
-// title case the titles print and the lower case instructions and clicks use), the instruction's frame, the
-// numbers prices, bounds and page counts print, and the characters of product ids (upper case on pages, lower
-// case in clicks). The list is built from the categories, not from one catalogue, so a catalogue of any seed
-// and size prints nothing outside it.
+// the pages' fixed words, the words of the items' Descriptions and Features (product_text.ts), every brand,
+// type, attribute, option name, value and phrase of the categories (in the title case the titles print and the
+// lower case instructions and clicks use), the instruction's frame, the numbers prices, bounds and page counts
+// print, and the characters of product ids (upper case on pages, lower case in clicks). The list is built from
+// the categories, not from one catalogue, so a catalogue of any seed and size prints nothing outside it.
 import { NOTHING_HAPPENS } from './site.ts';
 import { BRANDS, CATEGORIES } from './categories.ts';
 import { titleCase } from './catalogue.ts';
-import { BUTTONS, PURCHASE_TEXTS, SEP } from './pages.ts';
+import { BUTTONS, PURCHASE_TEXTS, SEARCH_BAR, SEP } from './pages.ts';
+import { productTextWords } from './product_text.ts';
 
 /** Prices, price bounds and result counts print no number above this (the dearest category ends at 120 dollars). */
 const LARGEST_NUMBER = 199;
@@ -39,7 +40,7 @@ export function shopTexts(): string[] {
   const texts: string[] = [
     'WebShop',
     'Instruction:',
-    'Search',
+    SEARCH_BAR,
     'Page 1 (Total results: 50)',
     'Selected: color: black, size: large',
     'Price: $12.34',
@@ -51,7 +52,7 @@ export function shopTexts(): string[] {
     'i need a shirt, and an item, and price lower than 30.00 dollars',
   ];
   for (const label of Object.values(BUTTONS)) texts.push(label, label.toLowerCase());
-  texts.push(...BRANDS, ...queryTexts());
+  texts.push(...BRANDS, ...queryTexts(), ...productTextWords());
   for (const category of CATEGORIES) {
     // Skills name title words in lower case ("men's").
     texts.push(category.audience, category.audience.toLowerCase(), category.query);
