@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trainingCardFromMetadata } from './card.ts';
+import { decodeMetadata, encodeMetadata } from './metadata.ts';
 
 describe('training card from checkpoint metadata', () => {
   it('takes algorithm, updates, seed and success rates, and keeps the rest as extra', () => {
@@ -43,5 +44,25 @@ describe('training card from checkpoint metadata', () => {
     const card = trainingCardFromMetadata({ success: { seen: 62, unseen: 0.5, bad: 'x' } });
     expect(card.success).toEqual({ unseen: 0.5 });
     expect(card.extra).toEqual({ 'success.seen': '62', 'success.bad': '"x"' });
+  });
+
+  // A checkpoint's metadata is parsed JSON, whose keys may be any text: one named like a member of every object
+  // is an entry like another, through the card and the ONNX metadata written from it.
+  it('keeps entries named like members of every object, through the ONNX metadata and back', () => {
+    const metadata = JSON.parse(
+      '{"algo": "seed", "__proto__": {"a": 1}, "constructor": "c", "toString": 2, "success": {"__proto__": 0.5, "valueOf": 7}}',
+    );
+    const card = trainingCardFromMetadata(metadata);
+    expect(Object.entries(card.success)).toEqual([['__proto__', 0.5]]);
+    expect(Object.entries(card.extra!)).toEqual([
+      ['success.valueOf', '7'],
+      ['__proto__', '{"a":1}'],
+      ['constructor', 'c'],
+      ['toString', 2],
+    ]);
+    const config = { vocabSize: 2, contextLength: 8, dModel: 8, nLayer: 1, nHead: 1, dMlp: 16, lnEps: 1e-5 };
+    const back = decodeMetadata(encodeMetadata({ config, vocabulary: ['a', 'b'], vocabularyHash: 'h', card })).card;
+    expect(Object.entries(back.success)).toEqual([['__proto__', 0.5]]);
+    expect(Object.entries(back.extra!).sort()).toEqual(Object.entries(card.extra!).sort());
   });
 });

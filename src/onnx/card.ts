@@ -15,12 +15,14 @@ export function trainingCardFromMetadata(metadata: Record<string, unknown>, opti
   const named = [metadata.algorithm, metadata.algo].find((v): v is string => typeof v === 'string' && v !== '');
   const algorithm = named ?? (updates === 0 ? 'init' : 'unknown');
   const seed = Number.isInteger(metadata.seed) ? (metadata.seed as number) : 0;
-  const success: Record<string, number> = {};
-  const extra: Record<string, string | number | boolean> = {};
+  // Entries first, objects after (Object.fromEntries): an assignment to a key named "__proto__" would set the
+  // object's prototype and drop the entry.
+  const rates: [string, number][] = [];
+  const others: [string, string | number | boolean][] = [];
   if (typeof metadata.success === 'object' && metadata.success !== null) {
     for (const [split, rate] of Object.entries(metadata.success)) {
-      if (typeof rate === 'number' && rate >= 0 && rate <= 1) success[split] = rate;
-      else extra[`success.${split}`] = JSON.stringify(rate);
+      if (typeof rate === 'number' && rate >= 0 && rate <= 1) rates.push([split, rate]);
+      else others.push([`success.${split}`, JSON.stringify(rate)]);
     }
   }
   for (const [key, value] of Object.entries(metadata)) {
@@ -30,10 +32,11 @@ export function trainingCardFromMetadata(metadata: Record<string, unknown>, opti
       typeof value === 'boolean' ||
       (typeof value === 'number' && Number.isFinite(value))
     )
-      extra[key] = value;
-    else if (value !== null && value !== undefined) extra[key] = JSON.stringify(value);
+      others.push([key, value]);
+    else if (value !== null && value !== undefined) others.push([key, JSON.stringify(value)]);
   }
-  return Object.keys(extra).length > 0
-    ? { algorithm, updates, seed, success, extra }
+  const success = Object.fromEntries(rates);
+  return others.length > 0
+    ? { algorithm, updates, seed, success, extra: Object.fromEntries(others) }
     : { algorithm, updates, seed, success };
 }

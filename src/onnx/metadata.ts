@@ -166,8 +166,11 @@ function shown(value: unknown): string {
 function stableJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
+    // fromEntries, not assignment, keeps a key named "__proto__" as an entry.
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map((k) => [k, (v as Record<string, unknown>)[k]]),
+    );
   });
 }
