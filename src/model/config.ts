@@ -25,8 +25,11 @@ type Shape = Omit<ModelConfig, 'vocabSize'>;
 
 /**
  * micro: unit tests and the end-to-end suite (software WebGPU), seconds per update.
- * tiny:  trains on a CPU (2 cores): the learning benchmark and the shipped warm start.
+ * tiny:  trains on a CPU (2 cores): the learning benchmark and the shipped warm starts.
  * small: a laptop GPU in the browser.
+ * The token embedding grows with the world's vocabulary: micro has 18,864 parameters with the household's (255
+ * tokens) and 26,576 with the shop's (737), tiny 93,456 and 116,592, small 957,056 and 1,018,752
+ * (docs/architecture.md, "The model and its presets").
  */
 export const PRESETS: Readonly<Record<PresetName, Readonly<Shape>>> = {
   micro: { contextLength: 512, dModel: 16, nLayer: 2, nHead: 2, dMlp: 64, lnEps: 1e-5 },

@@ -1,12 +1,35 @@
 // `seed probe`: each probe on a tiny input prints its lines and tables, with numbers that mean what they say.
-import { describe, expect, it } from 'vitest';
-import { warmStartPath } from '../../model/config.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SHOP } from '../../env/shop/environment.ts';
+import { writeCheckpoint } from '../../model/checkpoint.ts';
+import { presetConfig, warmStartPath } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
 import { runCli } from '../cli.ts';
 import { runCaptured } from '../testing.ts';
 import { run as probeRun } from './probe.ts';
 import { run as teacherRun } from './teacher.ts';
 
 const SHOP_FILE = warmStartPath('tiny', 'shop');
+const dir = mkdtempSync(join(tmpdir(), 'seed-probe-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** A tiny shop policy at its seeded initial weights: what the probes measure of any policy holds for it too. */
+const INIT_FILE = join(dir, 'shop-init.ckpt');
+const tok = tokenizerOf(SHOP);
+const config = presetConfig('tiny', tok.vocabSize);
+writeFileSync(
+  INIT_FILE,
+  writeCheckpoint({
+    config,
+    vocabHash: tok.hash,
+    params: initParameters(config, 5),
+    optimizer: null,
+    metadata: { preset: 'tiny', seed: 5, stage: 'init', updates: 0 },
+  }),
+);
 const lines = (text: string) => text.trimEnd().split('\n');
 /** The numbers of a table cell or line, in order. */
 const numbers = (text: string) => [...text.matchAll(/-?\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
@@ -71,11 +94,11 @@ describe('seed probe option-copy', () => {
 
 describe('seed probe reading-ceiling', () => {
   it("plays the teacher check's games: its none and own columns are the check's, its gain is own - none", async () => {
-    const { code, stdout } = await runCaptured(probeRun, ['reading-ceiling', '--ckpt', SHOP_FILE, '--games', '4']);
+    const { code, stdout } = await runCaptured(probeRun, ['reading-ceiling', '--ckpt', INIT_FILE, '--games', '4']);
     expect(code).toBe(0);
     const out = lines(stdout);
     expect(out[0]).toMatch(
-      new RegExp(`^${SHOP_FILE}, own skills \\(\\d usable\\), 4 teacher-check games; first episodes won \\d$`),
+      new RegExp(`^${INIT_FILE}, own skills \\(\\d usable\\), 4 teacher-check games; first episodes won \\d$`),
     );
     expect(out[1]).toBe(
       "| games | n | none / own / own, read perfectly / another game's, read perfectly / none, options right / own, read perfectly, options right |",
@@ -88,7 +111,7 @@ describe('seed probe reading-ceiling', () => {
     expect(won.n).toBe(numbers(out[0]).at(-1));
     for (const row of [all, won, failed]) expect(row.success).toHaveLength(6);
     const check = JSON.parse(
-      (await runCaptured(teacherRun, ['--env', 'shop', '--ckpt', SHOP_FILE, '--games', '4'])).stdout,
+      (await runCaptured(teacherRun, ['--env', 'shop', '--ckpt', INIT_FILE, '--games', '4'])).stdout,
     );
     expect(all.success[0]).toBeCloseTo(100 * check.no_skill, 1);
     expect(all.success[1]).toBeCloseTo(100 * check.own_skill, 1);
@@ -105,11 +128,11 @@ describe('seed probe reading-ceiling', () => {
 
 describe('seed probe skill', () => {
   it('tallies every decided step once, with shares and probabilities per context', async () => {
-    const { code, stdout } = await runCaptured(probeRun, ['skill', '--ckpt', SHOP_FILE, '--games', '12']);
+    const { code, stdout } = await runCaptured(probeRun, ['skill', '--ckpt', INIT_FILE, '--games', '12']);
     expect(code).toBe(0);
     const out = lines(stdout);
-    const [total] = numbers(out[0].slice(SHOP_FILE.length));
-    expect(out[0]).toBe(`${SHOP_FILE}: ${total} steps a skill decided in 12 held-out games`);
+    const [total] = numbers(out[0].slice(INIT_FILE.length));
+    expect(out[0]).toBe(`${INIT_FILE}: ${total} steps a skill decided in 12 held-out games`);
     expect(out[1]).toBe('| step | steps | most probable, own / none / swapped | probability, own / none / swapped |');
     const rows = out.slice(3).map((l) => l.split('|').map((c) => c.trim()));
     expect(rows.length).toBeGreaterThan(0);
