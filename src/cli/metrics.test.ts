@@ -65,10 +65,12 @@ describe('resumedMetrics', () => {
     );
   });
 
-  it('says nothing when every line is kept, lines naming the algorithm by a former name included', async () => {
+  it("says nothing when every line is kept; another algorithm's lines are not the run's", async () => {
     const path = join(dir, 'whole.jsonl');
-    writeFileSync(path, `${line(0, { algo: 'seed-shuffled' })}\n${line(1, { algo: 'seed-sibling' })}\n`);
+    writeFileSync(path, `${line(0, { algo: 'seed-sibling' })}\n${line(1, { algo: 'seed-sibling' })}\n`);
     const { kept, note } = resumedMetrics(path, await readMetrics(path), { algo: 'seed-sibling', updates: 2 });
     expect([kept.length, note]).toEqual([2, null]);
+    writeFileSync(path, `${line(0, { algo: 'seed-shuffled' })}\n${line(1, { algo: 'seed-sibling' })}\n`);
+    expect(resumedMetrics(path, await readMetrics(path), { algo: 'seed-sibling', updates: 2 }).kept).toHaveLength(1);
   });
 });

@@ -134,6 +134,14 @@ export const RECEPTACLE_KINDS: Readonly<Record<string, ReceptacleKind>> = {
   tvstand: surface,
 };
 
+/**
+ * The preposition a skill puts before a receptacle of this type ("a mug was in a cabinet", "on a countertop"):
+ * "in" an openable receptacle, a basin or the garbage can, "on" every other surface.
+ */
+export function receptaclePrep(type: string): 'in' | 'on' {
+  return RECEPTACLE_KINDS[type]?.openable || type.endsWith('basin') || type === 'garbagecan' ? 'in' : 'on';
+}
+
 /** The receptacle type that performs each state change. */
 export const APPLIANCE = { heat: 'microwave', cool: 'fridge', clean: 'sinkbasin' } as const;
 

@@ -23,7 +23,7 @@
 // When a skill must be cut to a token budget, what goes first is what the rest implies or what carries least:
 // the searched receptacles, then go-to actions, then the type-level lesson.
 import type { StepRecord } from '../env/game.ts';
-import { APPLIANCE, numberOf, RECEPTACLE_KINDS, typeOf } from '../env/knowledge.ts';
+import { APPLIANCE, numberOf, receptaclePrep, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Task } from '../env/scene.ts';
 import {
   formatSkill,
@@ -55,8 +55,7 @@ function typeLesson(object: string, at: string): Fact {
 }
 
 function prepOf(receptacle: string): 'in' | 'on' {
-  const type = typeOf(receptacle);
-  return RECEPTACLE_KINDS[type]?.openable || type.endsWith('basin') || type === 'garbagecan' ? 'in' : 'on';
+  return receptaclePrep(typeOf(receptacle));
 }
 
 /** take X from R / put X in/on R / heat X with R: the object and receptacle of a command. */

@@ -8,23 +8,83 @@ import { LOSS_RANGES } from '../backend/loss_settings.ts';
 import { ROUNDS_TO_ZERO, settingProblem, underflows, type SettingRange } from '../common/setting_range.ts';
 import type { PresetName } from '../model/config.ts';
 
-export const ALGOS = [
+/** The algorithms that are not part controls, in the order the page and the command line list them. */
+const BASE_ALGOS = [
   'grpo',
   'seed',
   'seed-static',
   'seed-sibling',
-  'seed-crossgame',
   'seed-annotator',
   'opid',
   'seed-nogate',
   'seed-exact',
-  'seed-exact-crossgame',
 ] as const;
-export type Algo = (typeof ALGOS)[number];
+
+/** The distilling arms that have part controls: the paper's seed and the exact distillation. */
+const PART_ARMS = ['seed', 'seed-exact'] as const;
+export type PartArm = (typeof PART_ARMS)[number];
+
+/**
+ * What a part control gives the teacher in place of the trajectory's own skill: another game's skill
+ * (crossgame) or a transform of its own (the world's skillPart, rl_world.ts). `<arm>-<part>` is the control,
+ * run at the arm's settings; from the same seed its rollouts, rewards and advantages are the arm's.
+ */
+const SKILL_PARTS = ['crossgame', 'procedure', 'facts', 'empty', 'shuffled'] as const;
+export type SkillPart = (typeof SKILL_PARTS)[number];
+/** The parts that transform the trajectory's own skill. */
+export type SkillTransform = Exclude<SkillPart, 'crossgame'>;
+
+/** What the teacher re-scores with under each part, in place of the trajectory's own skill (docs/seed-loss.md). */
+export const SKILL_PART_NOTES: Readonly<Record<SkillPart, string>> = {
+  crossgame: "another game's skill of the same task type (the right kind of advice, the wrong facts)",
+  procedure: 'its own skill with every instance fact removed or replaced by a placeholder (the procedure alone)',
+  facts: 'only the instance facts its own skill states, as sentences (the facts alone)',
+  empty: 'an empty skill block: the block as with a skill, no skill words in it',
+  shuffled: "its own skill's words in a random order (the words without their order)",
+};
+
+/** The part controls' names: `<arm>-<part>`. */
+export type PartControl = `${PartArm}-${SkillPart}`;
+export type Algo = (typeof BASE_ALGOS)[number] | PartControl;
+
+function isPartArm(algo: Algo): algo is PartArm {
+  return (PART_ARMS as readonly string[]).includes(algo);
+}
+
+/** The part control of an arm. */
+export function partControl(arm: PartArm, part: SkillPart): PartControl {
+  return `${arm}-${part}`;
+}
+
+/** The entries of a table keyed by algorithm for the part controls, from their arm and part (a colour, a label). */
+export function partControlTable<T>(entry: (arm: PartArm, part: SkillPart) => T): Record<PartControl, T> {
+  return Object.fromEntries(
+    PART_ARMS.flatMap((arm) => SKILL_PARTS.map((part) => [partControl(arm, part), entry(arm, part)])),
+  ) as Record<PartControl, T>;
+}
+
+/** Every algorithm: each arm with part controls followed by its controls, in the order of SKILL_PARTS. */
+export const ALGOS: readonly Algo[] = BASE_ALGOS.flatMap((algo): Algo[] =>
+  isPartArm(algo) ? [algo, ...SKILL_PARTS.map((part) => partControl(algo, part))] : [algo],
+);
+
+const PART_OF: ReadonlyMap<Algo, { arm: PartArm; part: SkillPart }> = new Map(
+  PART_ARMS.flatMap((arm) => SKILL_PARTS.map((part) => [partControl(arm, part), { arm, part }] as const)),
+);
+
+/** The arm an algorithm runs as (its loss, its settings): a part control's arm, any other algorithm itself. */
+export function armOf(algo: Algo): Exclude<Algo, PartControl> {
+  return PART_OF.get(algo)?.arm ?? (algo as Exclude<Algo, PartControl>);
+}
+
+/** The part a part control gives the teacher; null for every other algorithm. */
+export function skillPartOf(algo: Algo): SkillPart | null {
+  return PART_OF.get(algo)?.part ?? null;
+}
 
 /** The algorithms that distil the skill-conditioned teacher exactly, over the whole vocabulary (docs/seed-loss.md). */
 export function isExactAlgo(algo: Algo): boolean {
-  return algo === 'seed-exact' || algo === 'seed-exact-crossgame';
+  return armOf(algo) === 'seed-exact';
 }
 
 export function isAlgo(name: string): name is Algo {
@@ -33,9 +93,10 @@ export function isAlgo(name: string): name is Algo {
 
 /**
  * Former names of algorithms, which saved runs, links and scripts may still hold: each is read as its
- * algorithm of today, and whoever reads one says so (a notice on the page, a line on stderr).
+ * algorithm of today, and whoever reads one says so (a notice on the page, a line on stderr). None is read
+ * today: seed-sibling's former name, seed-shuffled, names seed's shuffled-words control now.
  */
-const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = { 'seed-shuffled': 'seed-sibling' };
+const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = {};
 
 /** The algorithm's name of today for a former name; any other name unchanged. */
 export function currentAlgoName(name: string): string {

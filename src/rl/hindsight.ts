@@ -14,13 +14,17 @@
 //   facts. When no other group of the update has that type, the skill comes from the last CROSSGAME_POOL_SIZE
 //   usable skills of that type written in earlier updates (the pool, part of the run's state); with none
 //   there either, the trajectory distils from nothing (opd_mask 0), and the update counts it.
+// - the other part controls of seed and seed-exact (seed-procedure, seed-facts, seed-empty, seed-shuffled and
+//   their seed-exact-* twins): the policy writes every skill, and each trajectory distils from the world's
+//   transform of its own (RlWorld.skillPart: its procedure, its facts, no words, its words shuffled), usable
+//   where the written skill is, so the transform changes what the teacher reads and never which tokens distil.
 // - seed-annotator (faithful hindsight): the rule-based annotator of the warm start (annotator.ts, through
 //   skill_fidelity.ts's referenceSkill) writes the skills instead of the policy; the setting
 //   annotatorSkills = 1 does the same under any skill-writing algorithm.
 // - grpo writes none.
 import type { Rng } from '../common/rng.ts';
 import { checkedSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
-import type { TrainConfig } from './config.ts';
+import { skillPartOf, type SkillTransform, type TrainConfig } from './config.ts';
 import { rollout, rolloutOptions, type Trajectory } from './rollout.ts';
 import { updateRng, type UpdateContext, type UpdateState } from './update_state.ts';
 
@@ -154,6 +158,16 @@ function crossgameSkills(
   return { skills, sources };
 }
 
+/** A part control: each usable skill as the world transforms it, usable as written; an unusable one as written. */
+function transformedSkills(
+  run: UpdateContext,
+  st: UpdateState,
+  part: SkillTransform,
+  rng: Rng,
+): (WrittenSkill | null)[] {
+  return st.written.map((s) => (s?.ok ? { text: run.world.skillPart(part, s.text, rng), ok: true, reason: '' } : s));
+}
+
 /** Stage 3: fills the written and the used skill of every trajectory (and seed-crossgame's pool). */
 export async function hindsightStage(run: UpdateContext, st: UpdateState, skills: RunSkills): Promise<void> {
   const n = st.trajectories.length;
@@ -174,12 +188,14 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
     return;
   }
   st.written = await writeHindsight(run, st.trajectories, st.config, rng.fork('analyzer'));
+  const part = skillPartOf(run.algo);
   if (run.algo === 'seed-sibling') siblingSkills(st, rng.fork('shuffle'));
-  else if (run.algo === 'seed-crossgame' || run.algo === 'seed-exact-crossgame') {
+  else if (part === 'crossgame') {
     const drawn = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame'));
     st.used = drawn.skills;
     st.crossgame = drawn.sources;
-  } else {
+  } else if (part) st.used = transformedSkills(run, st, part, rng.fork('parts'));
+  else {
     st.used = st.written.slice();
     if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0)
       st.advisor = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame')).skills;

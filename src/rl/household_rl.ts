@@ -6,12 +6,13 @@ import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import { TINY } from '../env/scale.ts';
 import { ANALYZER_OBSERVATION_TOKENS } from '../text/prompts.ts';
+import { skillFacts, skillProcedure } from '../text/skill_parts.ts';
 import { parseSkill } from '../text/skill_parser.ts';
 import { skillGrammar } from '../text/skill_grammar.ts';
 import { trajectoryWords } from './analyzer.ts';
 import { updateExpertTokens } from './diagnostics.ts';
 import { observedPlaces } from './observed_places.ts';
-import type { RlWorld } from './rl_world.ts';
+import { worldSkillPart, type RlWorld } from './rl_world.ts';
 import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
 import { teacherScenes } from './teacher_check.ts';
@@ -45,6 +46,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
         const { ok, reason } = parseSkill(text);
         return { ok, reason };
       },
+      skillPart: worldSkillPart({ procedure: skillProcedure, facts: skillFacts }),
       referenceSkill: (t, tok, maxSkillTokens) => referenceSkill(t.records, t.scene.task, t.won, tok, maxSkillTokens),
       skillFidelity: (skill, t, tok, maxSkillTokens) =>
         skillFidelity(skill, t.records, t.scene.task, t.won, tok, maxSkillTokens),

@@ -2,9 +2,11 @@
 // checked and judged, and how its expert's moves are recognised. Each world has one (household_rl.ts,
 // shop_rl.ts); the trainer, the analyzer, the teacher check and the command line take it, so they never name a
 // world.
+import type { Rng } from '../common/rng.ts';
 import type { Environment, EpisodeStep } from '../env/environment.ts';
+import { shufflePieces } from '../text/pieces.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import type { TrainConfig } from './config.ts';
+import type { SkillTransform, TrainConfig } from './config.ts';
 import type { Corpus, FocusKind, WarmStartOptions } from './warmstart.ts';
 import type { Trajectory } from './rollout.ts';
 
@@ -43,6 +45,11 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   skillDecoder(tok: Tokenizer, t: Trajectory<S, R>): SkillDecoder;
   /** Whether a skill text is usable for distillation: it parses under the world's grammar and is long enough. */
   checkSkill(text: string): SkillCheck;
+  /**
+   * A part control's text for a usable skill (docs/seed-loss.md, "Part controls"): its procedure or its facts
+   * as the world's grammar has them, nothing, or its words shuffled by `rng`. What the teacher re-scores with.
+   */
+  skillPart(part: SkillTransform, text: string, rng: Rng): string;
   /** The rule-based annotator's skill of a finished episode (faithful hindsight; what the warm start imitates). */
   referenceSkill(t: FinishedEpisode<S, R>, tok: Tokenizer, maxSkillTokens: number): string;
   /** How close a skill is to the annotator's of the same trajectory, in [0, 1]. */
@@ -61,4 +68,23 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
   readonly focusKinds: readonly FocusKind[];
   /** The warm start's corpus: the world's explorer acting, primed replays with a skill to follow, the analyzer. */
   warmStartCorpus(tok: Tokenizer, contextLength: number, options: WarmStartOptions): Corpus;
+}
+
+/** A world's skillPart from its grammar's procedure and facts; the empty text and the shuffle are every world's. */
+export function worldSkillPart(grammar: {
+  procedure(text: string): string;
+  facts(text: string): string;
+}): RlWorld['skillPart'] {
+  return (part, text, rng) => {
+    switch (part) {
+      case 'procedure':
+        return grammar.procedure(text);
+      case 'facts':
+        return grammar.facts(text);
+      case 'empty':
+        return '';
+      case 'shuffled':
+        return shufflePieces(text, rng);
+    }
+  };
 }

@@ -7,9 +7,10 @@ import { SHOP, type ShopEnvironment } from '../env/shop/environment.ts';
 import { shopTerms } from '../text/shop_skill.ts';
 import { shopSkillGrammar } from '../text/shop_skill_grammar.ts';
 import { parseShopSkill } from '../text/shop_skill_parser.ts';
+import { shopSkillFacts, shopSkillProcedure } from '../text/shop_skill_parts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { expertMoveTokens } from './diagnostics.ts';
-import type { FinishedEpisode, RlWorld } from './rl_world.ts';
+import { worldSkillPart, type FinishedEpisode, type RlWorld } from './rl_world.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
@@ -61,6 +62,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
         const { ok, reason } = parseShopSkill(text);
         return { ok, reason };
       },
+      skillPart: worldSkillPart({ procedure: shopSkillProcedure, facts: shopSkillFacts }),
       referenceSkill: shopReference,
       // The content words a skill shares with the annotator's, as the household's mention F1.
       skillFidelity: (skill, t, tok, maxSkillTokens) =>

@@ -13,6 +13,8 @@
 // rules, so joining the pieces of any text the environment prints gives the text back; other text comes back
 // with its whitespace normalised.
 
+import type { Rng } from '../common/rng.ts';
+
 const PIECE = /in\/on|-=|=-|[A-Za-z0-9']+|\n|[^\sA-Za-z0-9']/g;
 const NO_SPACE_BEFORE = new Set(['.', ',', ':', ';', '!', '?']);
 const CONTINUATION = '##';
@@ -43,4 +45,17 @@ export function joinPieces(pieces: readonly string[]): string {
 /** A piece that is a word (letters or digits), as opposed to punctuation or a newline. */
 export function isWordPiece(piece: string): boolean {
   return /^[A-Za-z0-9]/.test(piece);
+}
+
+/**
+ * The text's pieces in a random order, drawn from `rng`; a spelled run (a piece and its continuations) moves as
+ * one, so that the text encodes to the same tokens as the original, permuted.
+ */
+export function shufflePieces(text: string, rng: Rng): string {
+  const units: string[][] = [];
+  for (const p of splitPieces(text)) {
+    if (p.startsWith(CONTINUATION) && p.length > CONTINUATION.length && units.length > 0) units.at(-1)!.push(p);
+    else units.push([p]);
+  }
+  return joinPieces(rng.shuffle(units).flat());
 }

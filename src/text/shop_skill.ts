@@ -271,3 +271,8 @@ export function shopOptionTerms(name: string, value: string): string[] {
   const n = shopTerms(name);
   return v.at(-1) === n[0] ? [...v, ...n.slice(1)] : [...v, ...n];
 }
+
+/** Fact sentences, each closed by a period, with no head: a shop skill's facts alone (shop_skill_parts.ts). */
+export function formatShopFacts(facts: readonly ShopFact[]): string {
+  return joinPieces(facts.flatMap((f) => [...factWords(f), '.']));
+}

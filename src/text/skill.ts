@@ -238,3 +238,17 @@ function skillPieces(s: Skill): string[] {
 export function formatSkill(s: Skill): string {
   return joinPieces(skillPieces(s));
 }
+
+/** Fact sentences, each closed by a period, with no head: a skill's facts alone (skill_parts.ts). */
+export function formatFacts(facts: readonly Fact[]): string {
+  return joinPieces(facts.flatMap((f) => [...factWords(f), '.']));
+}
+
+/**
+ * As formatSkill, except that an avoidance rule may have no warning sign left ("avoid: MISTAKE."): a skill's
+ * procedure, once its fact sentences are removed (skill_parts.ts).
+ */
+export function formatSkillPart(s: Skill): string {
+  if (s.kind === 'workflow' || s.signs.length > 0) return formatSkill(s);
+  return joinPieces(['avoid', ':', ...mistakeWords(s.mistake), '.', ...s.facts.flatMap((f) => [...factWords(f), '.'])]);
+}

@@ -15,6 +15,7 @@ import {
   type OutcomeFilter,
 } from './run_record.ts';
 import { ShopPage } from './ShopPage.tsx';
+import { SkillUsedInstead } from './SkillUsedInstead.tsx';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';
 
@@ -400,11 +401,7 @@ function SkillCard({ t }: { t: TrajectoryView }) {
             <p className="muted">From the static library, written once by the warm-start policy.</p>
           ) : null}
           <blockquote data-testid="skill-text">{skill.text || '(empty)'}</blockquote>
-          {skill.usedInstead ? (
-            <p className="muted" data-testid="skill-used-instead">
-              Distilled with another trajectory’s skill instead (shuffled control): “{skill.usedInstead.text}”
-            </p>
-          ) : null}
+          {skill.usedInstead ? <SkillUsedInstead used={skill.usedInstead} /> : null}
           {skill.prompt ? (
             <details>
               <summary>Analyzer prompt</summary>

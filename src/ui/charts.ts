@@ -9,7 +9,7 @@
 // live runs, the colour is the run's and the dash the metric's. The raw training rollouts are left out of the
 // eval charts unless asked for: their swings would hide the recorded bands. Eval lines are drawn after, so on
 // top of, the thin training line.
-import type { Algo } from '../rl/config.ts';
+import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../rl/config.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { armBand } from './recorded_curves.ts';
@@ -121,19 +121,27 @@ export const CHARTS: readonly ChartDef[] = [
   },
 ];
 
+/** A colour per part, its seed control's and its seed-exact control's (Okabe-Ito, then Paul Tol's). */
+const PART_COLOURS: Readonly<Record<SkillPart, Readonly<Record<PartArm, string>>>> = {
+  crossgame: { seed: '#009E73', 'seed-exact': '#882255' },
+  procedure: { seed: '#DDCC77', 'seed-exact': '#999933' },
+  facts: { seed: '#88CCEE', 'seed-exact': '#117733' },
+  empty: { seed: '#BBBBBB', 'seed-exact': '#555555' },
+  shuffled: { seed: '#EE8866', 'seed-exact': '#AA4499' },
+};
+
 /** One colour per algorithm (Okabe-Ito), the same in every chart, recorded or live. */
-export const ALGO_COLOURS: Record<Algo, string> = {
+export const ALGO_COLOURS: Readonly<Record<Algo, string>> = {
   seed: '#0072B2',
   grpo: '#E69F00',
-  'seed-crossgame': '#009E73',
   'seed-annotator': '#CC79A7',
   'seed-sibling': '#D55E00',
   'seed-static': '#56B4E9',
   opid: '#000000',
   'seed-nogate': '#7F7F7F',
   'seed-exact': '#332288',
-  'seed-exact-crossgame': '#882255',
-};
+  ...partControlTable((arm, part) => PART_COLOURS[part][arm]),
+} satisfies Record<Exclude<Algo, PartControl>, string>;
 
 export function colourOfRun(run: string): string {
   return ALGO_COLOURS[run as Algo] ?? '#444444';

@@ -1,6 +1,6 @@
 // What the page calls each setting, algorithm and stage. A training setting's help text is its line in the
 // trainer's table (rl/config.ts); the page writes help only for the settings of its own.
-import { TRAIN_SETTINGS } from '../rl/config.ts';
+import { partControlTable, TRAIN_SETTINGS, type PartControl, type SkillPart } from '../rl/config.ts';
 import type { Stage } from '../rl/update_state.ts';
 import { PAGE_TRAIN_KEYS, type Algorithm, type PageTrainKey, type Settings } from '../worker/settings.ts';
 
@@ -55,20 +55,29 @@ export const WORLD_LABELS: Readonly<Record<Settings['env'], string>> = {
   shop: 'Shop (WebShop-style pages)',
 };
 
+/** What the teacher is given under each part control, in the algorithm setting's words. */
+const PART_LABELS: Readonly<Record<SkillPart, string>> = {
+  crossgame: "another game's skill of the same task type",
+  procedure: "the skill's procedure, its facts replaced or removed",
+  facts: "only the skill's facts",
+  empty: 'an empty skill',
+  shuffled: "the skill's words shuffled",
+};
+
 export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   seed: 'SEED',
   grpo: 'GRPO',
   both: 'SEED and GRPO side by side',
   'seed-static': 'SEED, static skill library (ablation)',
   'seed-sibling': "SEED, a sibling's skill of the same game (control)",
-  'seed-crossgame': "SEED, another game's skill of the same task type (control)",
   'seed-annotator': "SEED, the rule-based annotator's skills (control)",
   opid: 'OPID (Delta added to the advantage)',
   'seed-nogate': 'SEED without the gate (g = 1)',
   'seed-exact': 'SEED, exact distillation: the full-vocabulary KL to the own-skill teacher at every visited position',
-  'seed-exact-crossgame':
-    "SEED exact, distilling the teacher given another game's skill of the same type (what transfers)",
-};
+  ...partControlTable(
+    (arm, part) => `${arm === 'seed' ? 'SEED' : 'SEED exact'}, the teacher given ${PART_LABELS[part]} (control)`,
+  ),
+} satisfies Record<Exclude<Algorithm, PartControl>, string>;
 
 export const STAGE_TITLES: Readonly<Record<Stage, string>> = {
   rollout: '1 Rollout',

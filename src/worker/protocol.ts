@@ -4,7 +4,7 @@
 import type { LossHyper } from '../backend/backend.ts';
 import type { EnvironmentName } from '../env/environment.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
-import type { Algo } from '../rl/config.ts';
+import type { Algo, SkillPart } from '../rl/config.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { Stage } from '../rl/update_state.ts';
 import type { SkillKind } from '../text/skill_kind.ts';
@@ -50,8 +50,12 @@ export interface SkillView {
   prompt: string;
   /** 'library': seed-static's skill, written once by the warm-start policy, not from this trajectory. */
   origin: 'written' | 'library';
-  /** seed-sibling, seed-crossgame: the skill of another trajectory that the distillation used instead; null otherwise. */
-  usedInstead: { text: string; valid: boolean } | null;
+  /**
+   * What the distillation's teacher was given instead of the skill written: a sibling's skill (seed-sibling, part
+   * null) or, under a part control, that part: another game's skill, or this skill's procedure, facts, nothing
+   * or its words shuffled (rl/config.ts SkillPart); null when it was the skill written.
+   */
+  usedInstead: { text: string; valid: boolean; part: SkillPart | null } | null;
 }
 
 /** Per scored token of a trajectory, in scored order (the command tokens of every step). */

@@ -229,12 +229,12 @@ describe('URL hash', () => {
     });
   });
 
-  it('runs an algorithm named by its former name, with a notice', () => {
-    const { settings, notices } = parseHash('#algo=seed-shuffled&lr=0.002');
-    expect(settings).toEqual({ ...DEFAULT_SETTINGS, algo: 'seed-sibling', lr: 0.002 });
-    expect(notices.map((n) => [n.key, n.value, n.message])).toEqual([
-      ['algo', 'seed-shuffled', 'is the former name of seed-sibling; using seed-sibling'],
-    ]);
+  it('runs every part control a link names: seed-shuffled is the shuffled-words control, no former name', () => {
+    for (const algo of ['seed-shuffled', 'seed-procedure', 'seed-exact-facts', 'seed-exact-empty'] as const) {
+      const { settings, notices } = parseHash(`#algo=${algo}&lr=0.002`);
+      expect(settings).toEqual({ ...DEFAULT_SETTINGS, algo, lr: 0.002 });
+      expect(notices).toEqual([]);
+    }
   });
 
   it('survives garbage: unknown keys, bad escapes, repeated keys', () => {

@@ -1,12 +1,13 @@
 // What the page is told about a trajectory: its steps and tokens line up with the rollout, and its skill
-// says where it came from (written from this trajectory, seed-static's library, or swapped by seed-sibling).
+// says where it came from (written from this trajectory, seed-static's library, swapped by seed-sibling, or given
+// to the teacher as a part control's part).
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
 import { TINY } from '../env/scale.ts';
 import { presetConfig } from '../model/config.ts';
-import { defaultConfig } from '../rl/config.ts';
+import { defaultConfig, type Algo } from '../rl/config.ts';
 import { rewardsStage } from '../rl/advantages.ts';
 import { lossHyper } from '../rl/loss.ts';
 import { rollout, type Trajectory } from '../rl/rollout.ts';
@@ -37,12 +38,17 @@ async function twoTrajectories(): Promise<Trajectory[]> {
 }
 
 /** The fields of an update's state that the views read, after stage 3. */
-function stateAfterSkills(ts: Trajectory[], written: UpdateState['written'], used: UpdateState['used']): UpdateState {
+function stateAfterSkills(
+  ts: Trajectory[],
+  written: UpdateState['written'],
+  used: UpdateState['used'],
+  algo: Algo = 'seed',
+): UpdateState {
   return {
     update: 0,
     config,
-    algo: 'seed',
-    lossHyper: lossHyper('seed', config),
+    algo,
+    lossHyper: lossHyper(algo, config),
     stage: 3,
     scenes: ts.map((t) => t.scene),
     trajectories: ts,
@@ -138,8 +144,32 @@ describe('trajectory view', () => {
     expect(swapped.skill).toMatchObject({
       text: A.text,
       origin: 'written',
-      usedInstead: { text: B.text, valid: true },
+      usedInstead: { text: B.text, valid: true, part: null },
     });
+
+    // A part control: the teacher read a transform of the skill written, shown beside it even where it reads
+    // the same, and what it is.
+    const parts = [
+      { algo: 'seed-procedure', text: 'workflow: go to it, open it.' },
+      { algo: 'seed-exact-empty', text: '' },
+      { algo: 'seed-facts', text: A.text },
+    ] as const;
+    for (const { algo, text } of parts) {
+      const transformed = { text, ok: true, reason: '' };
+      const v = trajectoryView(
+        tok,
+        'seed',
+        1,
+        2,
+        ts[0],
+        config,
+        stateAfterSkills(ts, [A, B], [transformed, B], algo),
+        null,
+        model.contextLength,
+      );
+      expect(v.skill, algo).toMatchObject({ text: A.text, origin: 'written' });
+      expect(v.skill!.usedInstead, algo).toEqual({ text, valid: true, part: algo.replace(/^seed(-exact)?-/, '') });
+    }
 
     const library = trajectoryView(
       tok,

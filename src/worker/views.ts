@@ -10,6 +10,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
+import { skillPartOf } from '../rl/config.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { episodeText, totalReward, type RewardConfig, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
@@ -81,7 +82,8 @@ export function trajectoryView(
 /**
  * The skill the trajectory's policy wrote, with the analyzer's context exactly as the analyzer read it
  * (rl/analyzer.ts); seed-static's library skill when the algorithm writes none; and the skill distillation
- * used instead, when that is another one (seed-sibling, seed-crossgame).
+ * used instead, when that is another one (seed-sibling, seed-crossgame) or a part control's transform of this
+ * one, which is shown even where it reads as the skill written.
  */
 function skillView(
   tok: Tokenizer,
@@ -118,8 +120,11 @@ function skillView(
       maxObservationTokens: observationTokens,
     }),
   );
+  const part = skillPartOf(state.algo);
   const usedInstead =
-    used && used !== written && used.text !== written.text ? { text: used.text, valid: used.ok } : null;
+    used && used !== written && (part !== null || used.text !== written.text)
+      ? { text: used.text, valid: used.ok, part }
+      : null;
   return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt, origin: 'written', usedInstead };
 }
 

@@ -1,6 +1,15 @@
 // How the arms of `bench learn` relate: which distil (and so have a lambda to choose), which arm each control
-// or ablation is compared with and takes its settings from, and each distilling arm's cross-game control.
-import type { Algo } from '../../../rl/config.ts';
+// or ablation is compared with and takes its settings from, and each distilling arm's cross-game control. A
+// part control (`<arm>-<part>`, rl/config.ts) varies its arm.
+import {
+  armOf,
+  partControl,
+  partControlTable,
+  skillPartOf,
+  SKILL_PART_NOTES,
+  type Algo,
+  type PartControl,
+} from '../../../rl/config.ts';
 
 /** Whether an arm has a distillation term weighted by lambda: every algorithm but grpo and opid. */
 export function distils(algo: Algo): boolean {
@@ -12,17 +21,16 @@ export function distils(algo: Algo): boolean {
  * advice, the wrong facts): what the arm must beat for the facts of its own game to carry credit.
  */
 export const CROSSGAME_CONTROL: Readonly<Partial<Record<Algo, Algo>>> = {
-  seed: 'seed-crossgame',
-  'seed-exact': 'seed-exact-crossgame',
+  seed: partControl('seed', 'crossgame'),
+  'seed-exact': partControl('seed-exact', 'crossgame'),
 };
 
 /**
- * The arm a control or ablation varies: a cross-game control its arm, the paper's seed the exact
- * distillation, every other variant of the paper's loss seed.
+ * The arm a control or ablation varies: a part control its arm, the paper's seed the exact distillation,
+ * every other variant of the paper's loss seed.
  */
 export function controlledArm(arm: Algo): Algo {
-  const own = Object.entries(CROSSGAME_CONTROL).find(([, control]) => control === arm);
-  if (own) return own[0] as Algo;
+  if (skillPartOf(arm)) return armOf(arm);
   return arm === 'seed' ? 'seed-exact' : 'seed';
 }
 
@@ -37,18 +45,21 @@ export function settingsSource(arm: Algo, mains: readonly Algo[]): Algo | null {
   return mains.find(distils) ?? null;
 }
 
-/** What each arm is, in one line (the report lists the arms it ran). */
-export const ARM_NOTES: Readonly<Record<Algo, string>> = {
+/** What each arm that is no part control is, in one line. */
+const OWN_NOTES: Readonly<Record<Exclude<Algo, PartControl>, string>> = {
   grpo: 'GRPO alone: group-relative advantages, no hindsight.',
   seed: "the paper's SEED: GRPO plus the gated one-sample distillation term toward the policy given the trajectory's own hindsight skill.",
   'seed-exact':
     "exact hindsight distillation: at every decision position the student visited, the full-vocabulary divergence (reverse KL, or JSD with jsdAlpha) to the pre-update policy given the trajectory's own hindsight skill.",
-  'seed-exact-crossgame':
-    "seed-exact distilling the teacher given another game's skill of the same task type (what transfers, without this game's facts).",
-  'seed-crossgame': "seed with another game's skill of the same task type (the right kind of advice, the wrong facts).",
   'seed-annotator': "seed distilling from the rule-based annotator's faithful skills.",
   'seed-sibling': "seed with a sibling's skill of the same game (the same facts, another trajectory).",
   'seed-static': 'seed with a library of skills written once by the warm start.',
   opid: 'OPID: the shift Delta added to the advantage, A + opidWeight * Delta, no distillation term.',
   'seed-nogate': 'seed without the gate (g = 1).',
+};
+
+/** What each arm is, in one line (the report lists the arms it ran); a part control's from its arm and part. */
+export const ARM_NOTES: Readonly<Record<Algo, string>> = {
+  ...OWN_NOTES,
+  ...partControlTable((arm, part) => `${arm} distilling the teacher given ${SKILL_PART_NOTES[part]}.`),
 };

@@ -1,5 +1,7 @@
 // The learning-curve plot of `bench learn` as a standalone SVG: per algorithm its mean eval-unseen curve
 // (bold) over the curves of its seeds (faint), training episodes on the x axis.
+import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../../../rl/config.ts';
+
 export interface Series {
   label: string;
   color: string;
@@ -41,15 +43,23 @@ export function curveSvg(series: Series[]): string {
   return `${parts.join('\n')}\n`;
 }
 
-export const COLORS: Record<string, string> = {
+/** A colour per part, its seed control's and its seed-exact control's. */
+const PART_COLORS: Readonly<Record<SkillPart, Readonly<Record<PartArm, string>>>> = {
+  crossgame: { seed: '#e377c2', 'seed-exact': '#882255' },
+  procedure: { seed: '#bcbd22', 'seed-exact': '#999933' },
+  facts: { seed: '#aec7e8', 'seed-exact': '#117733' },
+  empty: { seed: '#c7c7c7', 'seed-exact': '#555555' },
+  shuffled: { seed: '#ffbb78', 'seed-exact': '#aa4499' },
+};
+
+export const COLORS: Readonly<Record<Algo, string>> = {
   grpo: '#1f77b4',
   seed: '#d62728',
   'seed-static': '#2ca02c',
   'seed-sibling': '#9467bd',
-  'seed-crossgame': '#e377c2',
   'seed-annotator': '#17becf',
   opid: '#ff7f0e',
   'seed-nogate': '#8c564b',
   'seed-exact': '#332288',
-  'seed-exact-crossgame': '#882255',
-};
+  ...partControlTable((arm, part) => PART_COLORS[part][arm]),
+} satisfies Record<Exclude<Algo, PartControl>, string>;

@@ -4,7 +4,7 @@
 // Also the estimate of a plan's wall time, from the measured cost of an update of each arm.
 import { spawn } from 'node:child_process';
 import type { EnvironmentName } from '../../../env/environment.ts';
-import type { Algo } from '../../../rl/config.ts';
+import { armOf, type Algo, type PartControl } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils } from './arms.ts';
 import { evalGameCounts } from './games.ts';
@@ -15,9 +15,10 @@ import type { Job, JobResult } from './job.ts';
  * measured per-run wall times of the benchmark (grpo 120 s, seed 179 s, seed-annotator 158 s per 192-update
  * run with its evaluations; seed-exact about 1.4 s per update): skills and re-scoring cost extra, the
  * annotator's skills, like the static library's, need no decoding, and exact distillation scores the teacher's
- * whole rows.
+ * whole rows. A part control that was not measured costs what its arm does: its transform of a skill is
+ * nothing beside the update.
  */
-const UPDATE_SECONDS: Record<Algo, number> = {
+const UPDATE_SECONDS: Readonly<Record<Exclude<Algo, PartControl>, number> & Partial<Record<PartControl, number>>> = {
   grpo: 0.49,
   seed: 0.8,
   'seed-static': 0.72,
@@ -29,6 +30,10 @@ const UPDATE_SECONDS: Record<Algo, number> = {
   'seed-exact': 1.4,
   'seed-exact-crossgame': 1.4,
 };
+function updateSeconds(algo: Algo): number {
+  return UPDATE_SECONDS[algo] ?? UPDATE_SECONDS[armOf(algo)];
+}
+
 /**
  * What an update and an evaluation episode cost in each world, against the household's: a shop step is a
  * sequence of its own (the window layout), so an update re-reads every page. Measured in the shop's benchmark
@@ -50,7 +55,7 @@ export const DEFAULT_BUDGET_MINUTES = 75;
 function jobSeconds(job: Job): number {
   const world = job.env ?? 'household';
   const g = evalGameCounts(job.evalEpisodes, world);
-  const training = job.kind === 'warmstart' ? 0 : job.updates * UPDATE_SECONDS[job.algo] * WORLD_COST[world].update;
+  const training = job.kind === 'warmstart' ? 0 : job.updates * updateSeconds(job.algo) * WORLD_COST[world].update;
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));
   const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);

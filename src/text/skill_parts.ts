@@ -1,0 +1,149 @@
+// Parts of a household skill, for the controls that give the teacher a part of the trajectory's own skill
+// (docs/seed-loss.md, "Part controls"). Each reads the skill into its structure (skill_parser.ts), keeps one
+// part and writes it back in the grammar's words, so every word is one of the vocabulary's:
+// - the procedure: every object becomes "it" ("them" stays), and every receptacle too, since the grammar has
+//   no word for a place and "it" is the one it uses for a thing already named; a receptacle an action may leave
+//   out ("take it from R", "heat it with R") is left out. The sentences that only state where things were or
+//   were not, a receptacle's state or what was searched go; the actions, their order ("take it first", "heat it
+//   before putting it in it"), the mistake and "nothing happens after ..." stay, with their verbs.
+//   "workflow: go to the cabinet 2, take the mug 1 from the cabinet 2, put it in the microwave 1. the mug 1 was
+//   in the cabinet 2." -> "workflow: go to it, take it, put it in it."
+// - the facts: the sentences of this game's facts (where an object was or was not, a receptacle's state, what
+//   was searched) and those its actions state, as the grammar writes them, with no head and no procedure:
+//   "take X from R" says "X was in R" ("on" a surface: env/knowledge.ts receptaclePrep), "open R" says "R was
+//   closed", "search R" says "you searched R". An action the skill names but that did nothing ("nothing happens
+//   after ...") or was never done ("forgetting to ...") states nothing. The example above gives "the mug 1 was in
+//   the cabinet 2." (once); a skill that states no fact gives "".
+import { receptaclePrep } from '../env/knowledge.ts';
+import { formatFacts, formatSkillPart, type Action, type Fact, type Mistake, type Place, type Skill } from './skill.ts';
+import { parseSkill } from './skill_parser.ts';
+
+/** A receptacle as the procedure writes it: the word "it" (the formatter writes a place's type as its word). */
+const SOME_PLACE: Place = { det: '', type: 'it' };
+
+function parsed(text: string): Skill {
+  const { skill, reason } = parseSkill(text);
+  if (!skill) throw new RangeError(`the skill does not parse (${reason}): ${JSON.stringify(text)}`);
+  return skill;
+}
+
+function procedureAction(a: Action): Action {
+  const thing = a.thing === 'them' ? 'them' : 'it';
+  switch (a.verb) {
+    case 'find':
+    case 'use':
+    case 'take':
+    case 'heat':
+    case 'cool':
+    case 'clean':
+      return { verb: a.verb, thing };
+    case 'go':
+    case 'open':
+    case 'close':
+      return { verb: a.verb, place: SOME_PLACE };
+    case 'put':
+      return { verb: 'put', thing, prep: a.prep, place: SOME_PLACE };
+    case 'examine':
+      return a.thing ? { verb: 'examine', thing } : { verb: 'examine', place: SOME_PLACE };
+    case 'search':
+      return { verb: 'search', places: [SOME_PLACE] };
+  }
+}
+
+function procedureMistake(m: Mistake): Mistake {
+  switch (m.kind) {
+    case 'doing':
+      return { ...m, action: procedureAction(m.action) };
+    case 'before':
+      // biome-ignore lint/suspicious/noThenProperty: the grammar's second action, never awaited
+      return { kind: 'before', action: procedureAction(m.action), then: procedureAction(m.then) };
+    case 'instead':
+      return { kind: 'instead', action: procedureAction(m.action), of: m.of === 'them' ? 'them' : 'it' };
+    case 'forgetting':
+      return { kind: 'forgetting', action: procedureAction(m.action) };
+    case 'invalid':
+    case 'steps':
+      return m;
+  }
+}
+
+/** A fact sentence of the procedure: a rule, an order or a command that did nothing; null for a fact of this game. */
+function procedureFact(f: Fact): Fact | null {
+  switch (f.kind) {
+    case 'was':
+    case 'state':
+    case 'searched':
+      return null;
+    case 'nothing':
+      return f.after ? { kind: 'nothing', after: procedureAction(f.after) } : f;
+    case 'first':
+      return { kind: 'first', action: procedureAction(f.action) };
+    case 'order':
+      // biome-ignore lint/suspicious/noThenProperty: the grammar's second action, never awaited
+      return { kind: 'order', action: procedureAction(f.action), then: procedureAction(f.then) };
+  }
+}
+
+function procedureFacts(facts: readonly Fact[]): Fact[] {
+  return facts.map(procedureFact).filter((f): f is Fact => f !== null);
+}
+
+/** The skill's procedure: its instance facts removed, its objects and receptacles "it". */
+export function skillProcedure(text: string): string {
+  const s = parsed(text);
+  const facts = procedureFacts(s.facts);
+  return formatSkillPart(
+    s.kind === 'workflow'
+      ? { kind: 'workflow', actions: s.actions.map(procedureAction), facts }
+      : { kind: 'avoid', mistake: procedureMistake(s.mistake), signs: procedureFacts(s.signs), facts },
+  );
+}
+
+/** The facts an action states about this game, when it was done. */
+function actionFacts(a: Action): Fact[] {
+  if (a.verb === 'take' && a.thing && a.place)
+    return [{ kind: 'was', thing: a.thing, not: false, prep: receptaclePrep(a.place.type), places: [a.place] }];
+  if (a.verb === 'open' && a.place) return [{ kind: 'state', place: a.place, state: 'closed' }];
+  if (a.verb === 'search' && a.places) return [{ kind: 'searched', places: a.places }];
+  return [];
+}
+
+function mistakeFacts(m: Mistake): Fact[] {
+  switch (m.kind) {
+    case 'doing':
+    case 'instead':
+      return actionFacts(m.action);
+    case 'before':
+      return [...actionFacts(m.action), ...actionFacts(m.then)];
+    case 'forgetting':
+    case 'invalid':
+    case 'steps':
+      return [];
+  }
+}
+
+function factFacts(f: Fact): Fact[] {
+  switch (f.kind) {
+    case 'was':
+    case 'state':
+    case 'searched':
+      return [f];
+    case 'nothing':
+      return [];
+    case 'first':
+      return actionFacts(f.action);
+    case 'order':
+      return [...actionFacts(f.action), ...actionFacts(f.then)];
+  }
+}
+
+/** The skill's instance facts as sentences, in the skill's order, each once; "" when it states none. */
+export function skillFacts(text: string): string {
+  const s = parsed(text);
+  const head =
+    s.kind === 'workflow'
+      ? s.actions.flatMap(actionFacts)
+      : [...mistakeFacts(s.mistake), ...s.signs.flatMap(factFacts)];
+  const sentences = [...head, ...s.facts.flatMap(factFacts)].map((f) => formatFacts([f]));
+  return [...new Set(sentences)].join(' ');
+}
