@@ -20,6 +20,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScene } from '../env/generate.ts';
 import { sceneToJson } from '../env/scene.ts';
+import { shopSceneToJson } from '../env/shop/scene.ts';
+import { generateShopScene } from '../env/shop/splits.ts';
 import { readCheckpoint, writeCheckpoint } from '../model/checkpoint.ts';
 import { headerJson, sealedCheckpoint } from '../model/checkpoint_testing.ts';
 import { presetConfig } from '../model/config.ts';
@@ -140,6 +142,17 @@ beforeAll(async () => {
   mkdirSync(at('lock-dir', 'run.lock'));
   mkdirSync(at('cut-short'));
   writeFileSync(at('cut-short', 'metrics.jsonl'), '');
+  // Shop scenes: an option named like a member of every object, a field the format lacks, a bound far too high.
+  const shop = shopSceneToJson(generateShopScene('train', 0));
+  writeFileSync(at('shop.json'), shop);
+  mkdirSync(at('poisoned-shop'));
+  for (const [i, name] of ['constructor', '__proto__'].entries())
+    writeFileSync(at('poisoned-shop', `${i}.json`), shop.replace('"options":{', `"options":{"${name}":"x",`));
+  writeFileSync(at('shop-instruction.json'), shop.replace('"goal":{', '"goal":{"instruction":"i need a mug",'));
+  writeFileSync(at('shop-bound.json'), shop.replace(/"priceUpperCents":\d+/, '"priceUpperCents":1e300'));
+  // Searches longer than a policy writes: 10,000 words, and a 4 MB line.
+  writeFileSync(at('long-search.txt'), `search[${Array<string>(10_000).fill('shirt').join(' ')}]\n`);
+  writeFileSync(at('huge-search.txt'), `search[${'a-'.repeat(2 << 20)}]\n`);
 }, 60_000);
 
 const micro = ['--preset', 'micro', '--seed', '1'];
@@ -194,6 +207,24 @@ const corpus: [string, string[]][] = [
   ['scene /dev/zero', ['expert', '--scene', '/dev/zero']],
   ['play --actions /dev/zero', ['play', '--scene', at('scene.json'), '--actions', '/dev/zero']],
   ['deep loss input', ['loss', '--in', at('deep-loss.json')]],
+  // Shop scenes and searches.
+  ['shop option "constructor": expert', ['expert', '--env', 'shop', '--scene', at('poisoned-shop', '0.json')]],
+  ['shop option "__proto__": play', ['play', '--env', 'shop', '--scene', at('poisoned-shop', '1.json')]],
+  [
+    'shop options named like object members: eval --scenes',
+    ['eval', '--ckpt', ckptFile, '--env', 'shop', '--scenes', at('poisoned-shop')],
+  ],
+  [
+    'shop options named like object members: teacher --scenes',
+    ['teacher', '--ckpt', ckptFile, '--env', 'shop', '--scenes', at('poisoned-shop')],
+  ],
+  ['shop goal.instruction', ['expert', '--env', 'shop', '--scene', at('shop-instruction.json')]],
+  ['shop priceUpperCents 1e300', ['expert', '--env', 'shop', '--scene', at('shop-bound.json')]],
+  [
+    'play a 10,000-word search',
+    ['play', '--env', 'shop', '--scene', at('shop.json'), '--actions', at('long-search.txt')],
+  ],
+  ['play a 4 MB search', ['play', '--env', 'shop', '--scene', at('shop.json'), '--actions', at('huge-search.txt')]],
   ['loss --in a directory', ['loss', '--in', root]],
   // Writes that cannot happen: nothing partial, no temporary file.
   ['ckpt init --out a directory', ['ckpt', 'init', ...micro, '--out', 'OUT']],
