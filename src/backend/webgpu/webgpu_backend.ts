@@ -4,9 +4,9 @@
 // per-token loss numbers and metrics come back.
 //
 // lossBackward is one stage (one submit): it zeroes the scratch gradient, then per chunk of sequences (one
-// chunk unless the batch exceeds the activation budget) forward -> tied head on the scored rows -> masked
-// log-softmax -> l_student -> probability shift and fused SEED coefficient -> logit gradient -> backward
-// into the scratch gradient. Under exact distillation the chunk's teacher rows are uploaded too, each
+// chunk unless the batch exceeds the activation budget; chunk_passes.ts records each) forward -> tied head
+// on the scored rows -> masked log-softmax -> l_student -> probability shift and fused SEED coefficient ->
+// logit gradient -> backward into the scratch gradient. Under exact distillation the chunk's teacher rows are uploaded too, each
 // token's divergence is computed before the coefficient (which takes it as the OPD term), and its logit
 // gradient is added to the SEED one before the backward. The chunks run one after the other in the same
 // buffers, so memory stays one chunk's. The coefficient of a token needs only its own l_student (and
@@ -39,17 +39,16 @@ import {
   refuseNonFiniteInputs,
   refuseNonFiniteLogProbs,
   refuseNonFiniteLoss,
-  type LossCounts,
 } from '../contract.ts';
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { modelOffsets, parameterLayout, type ModelOffsets, type ParameterLayout } from '../../model/layout.ts';
-import { planBatch, splitBatch, type BatchChunk, type BatchPlan } from './batch.ts';
+import { planBatch, splitBatch } from './batch.ts';
+import { chunkLossBackward, forwardLogProbs, type ChunkModel } from './chunk_passes.ts';
 import { GpuDecoder } from './decoder.ts';
 import type { AdapterReport } from './device.ts';
 import { DeviceLostError, type DeviceLostInfo } from './errors.ts';
-import { allocGpuActivations, gptBackward, gptForward, type GpuActivations } from './gpt.ts';
-import { distilDivergence, distilLogitGradient, distilRows, type DistilRows } from './distil.ts';
+import { distilRows } from './distil.ts';
 import {
   accumulateGradients,
   adamwUpdate,
@@ -59,20 +58,11 @@ import {
   NORM_STATE_FLOATS,
   normPartials,
 } from './adamw.ts';
-import { tokenRowIndex } from './encoder.ts';
-import { gatherLogProbs, maskedLogSoftmax } from './log_softmax.ts';
-import { matmulBackward, matmulForward, type MatmulVariant } from './matmul.ts';
-import { copyRows, fill } from './rows.ts';
+import type { MatmulVariant } from './matmul.ts';
+import { fill } from './rows.ts';
 import type { GpuRuntime } from './runtime.ts';
 import { Scratch } from './scratch.ts';
-import {
-  packLossInputs,
-  seedLogitGradient,
-  seedLoss,
-  TOKEN_IN_FLOATS,
-  TOKEN_OUT_FLOATS,
-  unpackLossOutput,
-} from './seed_loss.ts';
+import { packLossInputs, TOKEN_OUT_FLOATS, unpackLossOutput } from './seed_loss.ts';
 import type { Stage } from './stage.ts';
 
 interface WebGpuBackendOptions {
@@ -134,6 +124,8 @@ export class WebGpuBackend implements Backend {
   private readonly normPartials: GPUBuffer;
   private readonly flag: GPUBuffer;
   private readonly variant: MatmulVariant;
+  /** What the chunk passes (chunk_passes.ts) run. */
+  private readonly model: ChunkModel;
   private readonly budget: number;
   private readonly decodeBudget: number | undefined;
   private step = 0;
@@ -154,6 +146,7 @@ export class WebGpuBackend implements Backend {
     this.offsets = modelOffsets(this.layout, config.nLayer);
     this.n = this.layout.totalFloats;
     this.variant = options.matmul ?? preferredMatmul(gpu.adapter);
+    this.model = { config, offsets: this.offsets, variant: this.variant };
     this.budget = options.activationBudget ?? 32 * 1024 * 1024;
     this.decodeBudget = options.decodeAttentionBudget;
     const bytes = this.n * 4;
@@ -222,68 +215,49 @@ export class WebGpuBackend implements Backend {
   }
 
   async score(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
-    this.checkOpen();
-    const chunks = splitBatch(batch, this.config, this.budget);
-    const R = chunks.reduce((n, c) => n + c.nScored, 0);
-    if (R === 0) return new Float32Array(0);
-    const all = new Scratch(this.gpu);
-    try {
-      const lStudentAll = all.floats(R);
-      const stage = this.stage('score');
-      for (const chunk of chunks) {
-        const scratch = new Scratch(this.gpu);
-        try {
-          const plan = planBatch(chunk.batch, this.config);
-          const { lStudent } = this.forwardLogProbs(
-            stage,
-            scratch,
-            plan,
-            set === 'reference' ? this.reference : this.params,
-          );
-          stage.copy(lStudent, { buffer: lStudentAll, offset: chunk.firstScored * 4 }, chunk.nScored * 4);
-        } finally {
-          // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
-          scratch.release();
-        }
-      }
-      const out = stage.read(lStudentAll, R * 4);
-      await this.submit('score', stage);
-      this.bytesRead += R * 4;
-      return new Float32Array(await out);
-    } finally {
-      all.release();
-    }
+    return this.scoreChunks('score', batch, set, 1, (pass) => pass.lStudent);
   }
 
   async scoreRows(batch: TokenBatch, set: ParameterSet = 'current'): Promise<Float32Array> {
+    return this.scoreChunks('scoreRows', batch, set, this.config.vocabSize, (pass) => pass.logp);
+  }
+
+  /** One stage: the forward of each chunk, then one readback of `width` floats per scored row from `pick`. */
+  private async scoreChunks(
+    operation: string,
+    batch: TokenBatch,
+    set: ParameterSet,
+    width: number,
+    pick: (pass: ReturnType<typeof forwardLogProbs>) => GPUBuffer,
+  ): Promise<Float32Array> {
     this.checkOpen();
-    const V = this.config.vocabSize;
     const chunks = splitBatch(batch, this.config, this.budget);
     const R = chunks.reduce((n, c) => n + c.nScored, 0);
     if (R === 0) return new Float32Array(0);
     const all = new Scratch(this.gpu);
     try {
-      const rowsAll = all.floats(R * V);
-      const stage = this.stage('scoreRows');
+      const outAll = all.floats(R * width);
+      const stage = this.stage(operation);
       for (const chunk of chunks) {
         const scratch = new Scratch(this.gpu);
         try {
           const plan = planBatch(chunk.batch, this.config);
-          const { logp } = this.forwardLogProbs(
+          const pass = forwardLogProbs(
+            this.model,
             stage,
             scratch,
             plan,
             set === 'reference' ? this.reference : this.params,
           );
-          stage.copy(logp, { buffer: rowsAll, offset: chunk.firstScored * V * 4 }, chunk.nScored * V * 4);
+          stage.copy(pick(pass), { buffer: outAll, offset: chunk.firstScored * width * 4 }, chunk.nScored * width * 4);
         } finally {
           // Recorded is enough (see Scratch.release): the next chunk reuses these buffers after this one.
           scratch.release();
         }
       }
-      const out = stage.read(rowsAll, R * V * 4);
-      await this.submit('scoreRows', stage);
-      this.bytesRead += R * V * 4;
+      const out = stage.read(outAll, R * width * 4);
+      await this.submit(operation, stage);
+      this.bytesRead += R * width * 4;
       return new Float32Array(await out);
     } finally {
       all.release();
@@ -309,7 +283,17 @@ export class WebGpuBackend implements Backend {
       for (const chunk of chunks) {
         const scratch = new Scratch(this.gpu);
         try {
-          const tokens = this.chunkLossBackward(stage, scratch, chunk, tokenIn, counts, hyper, distil);
+          const tokens = chunkLossBackward(
+            this.model,
+            { params: this.params, gradient: this.gradScratch },
+            stage,
+            scratch,
+            chunk,
+            tokenIn,
+            counts,
+            hyper,
+            distil,
+          );
           stage.copy(
             tokens,
             { buffer: tokensAll, offset: chunk.firstScored * TOKEN_OUT_FLOATS * 4 },
@@ -332,94 +316,6 @@ export class WebGpuBackend implements Backend {
     } finally {
       all.release();
     }
-  }
-
-  /**
-   * One chunk of lossBackward, recorded into stage: forward, (divergences,) SEED loss and logit gradient
-   * (plus the divergences'), backward into the scratch gradient. Returns the chunk's TokenOut buffer.
-   */
-  private chunkLossBackward(
-    stage: Stage,
-    scratch: Scratch,
-    chunk: BatchChunk,
-    tokenIn: Float32Array<ArrayBuffer>,
-    counts: LossCounts,
-    hyper: LossHyper,
-    distil: DistilRows | null,
-  ): GPUBuffer {
-    const { vocabSize: V, dModel: C } = this.config;
-    const plan = planBatch(chunk.batch, this.config);
-    const R = chunk.nScored;
-    const first = chunk.firstScored;
-    const { acts, gathered, logp, lStudent, masks, targets } = this.forwardLogProbs(stage, scratch, plan, this.params);
-    const inputsBuffer = stage.upload(tokenIn.subarray(first * TOKEN_IN_FLOATS, (first + R) * TOKEN_IN_FLOATS));
-    const tokens = scratch.floats(R * TOKEN_OUT_FLOATS);
-    fill(stage, tokens, R * TOKEN_OUT_FLOATS, 0);
-    const teacher = distil && stage.upload(distil.teacher.slice(first * V, (first + R) * V));
-    const divergence = distil && scratch.floats(R);
-    if (distil)
-      distilDivergence(
-        stage,
-        divergence!,
-        logp,
-        teacher!,
-        masks,
-        stage.upload(distil.opdMask.slice(first, first + R)),
-        R,
-        V,
-        distil.alpha,
-      );
-    seedLoss(stage, tokens, inputsBuffer, lStudent, R, counts, hyper, divergence);
-    const dlogits = scratch.floats(R * V);
-    seedLogitGradient(stage, dlogits, logp, masks, targets, tokens, R, V);
-    if (distil)
-      distilLogitGradient(
-        stage,
-        dlogits,
-        logp,
-        teacher!,
-        masks,
-        stage.upload(distil.scale.slice(first, first + R)),
-        R,
-        V,
-        distil.alpha,
-      );
-    const dgathered = scratch.floats(R * C);
-    matmulBackward(
-      stage,
-      dgathered,
-      this.gradScratch,
-      dlogits,
-      gathered,
-      this.params,
-      this.offsets.wte,
-      null,
-      R,
-      C,
-      V,
-      this.variant,
-    );
-    const N = plan.B * plan.T;
-    const dlnf = scratch.floats(N * C);
-    fill(stage, dlnf, N * C, 0);
-    copyRows(stage, dlnf, dgathered, stage.upload(plan.scatterPairs), R, C);
-    const index = tokenRowIndex(plan.tokens, V);
-    gptBackward(
-      stage,
-      scratch,
-      this.gradScratch,
-      this.params,
-      this.offsets,
-      acts,
-      dlnf,
-      this.config,
-      {
-        starts: stage.upload(index.starts),
-        order: stage.upload(index.order),
-      },
-      this.variant,
-    );
-    return tokens;
   }
 
   async optimizerStep(hyper: OptimizerHyper): Promise<StepStats> {
@@ -491,37 +387,6 @@ export class WebGpuBackend implements Backend {
       this.normPartials,
       this.flag,
     );
-  }
-
-  /** The forward of a planned batch up to the log-prob of each scored target, recorded into stage. */
-  private forwardLogProbs(stage: Stage, scratch: Scratch, plan: BatchPlan, params: GPUBuffer) {
-    const { vocabSize: V, dModel: C } = this.config;
-    const R = plan.rows.length;
-    const acts: GpuActivations = allocGpuActivations(scratch, this.config, plan.B, plan.T);
-    gptForward(
-      stage,
-      acts,
-      params,
-      this.offsets,
-      this.config,
-      {
-        tokens: stage.upload(plan.tokens),
-        positions: stage.upload(plan.positions),
-        seqs: stage.upload(plan.seqs),
-      },
-      this.variant,
-    );
-    const gathered = scratch.floats(R * C);
-    copyRows(stage, gathered, acts.lnf, stage.upload(plan.gatherPairs), R, C);
-    const logits = scratch.floats(R * V);
-    matmulForward(stage, logits, gathered, params, this.offsets.wte, null, R, C, V, this.variant);
-    const masks = stage.upload(plan.masks);
-    const targets = stage.upload(plan.targets);
-    const logp = scratch.floats(R * V);
-    maskedLogSoftmax(stage, logp, logits, masks, R, V);
-    const lStudent = scratch.floats(R);
-    gatherLogProbs(stage, lStudent, logp, targets, R, V);
-    return { acts, gathered, logp, lStudent, masks, targets };
   }
 
   /** Throws the NonFiniteError the CPU would throw for the same numbers. */
