@@ -1,71 +1,30 @@
 // The Backend contract (backend.ts, contract.ts) run against both backends: the same cases, and the same
-// words for every refusal, on the CPU reference and on WebGPU (Node's Dawn). Numbers are compared between
-// the backends in webgpu/webgpu_backend.test.ts; here each backend answers for itself.
+// words for every refusal, on the CPU reference and on WebGPU (Node's Dawn); the decoder's are in
+// decoder_conformance.test.ts. Numbers are compared between the backends in webgpu/webgpu_backend.test.ts;
+// here each backend answers for itself.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Rng } from '../common/rng.ts';
-import { validateConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { parameterLayout } from '../model/layout.ts';
-import {
-  NonFiniteError,
-  maskWords,
-  type Backend,
-  type LossHyper,
-  type OptimizerHyper,
-  type TokenBatch,
-} from './backend.ts';
+import { NonFiniteError, type LossHyper, type OptimizerHyper, type TokenBatch } from './backend.ts';
 import { makeBatch, randomLossInputs, randomTeacherRows, scoredCount } from './batch_testing.ts';
+import { backendsUnderTest, config, V, withBackend, words } from './conformance_testing.ts';
 import { describeScored, isAllowed, MASKED_LOG_PROB } from './contract.ts';
-import { CpuBackend } from './cpu/cpu_backend.ts';
 import { distilDivergence } from './cpu/distil.ts';
 import type { GpuRuntime } from './webgpu/runtime.ts';
 import { testRuntime } from './webgpu/test_device.ts';
-import { WebGpuBackend } from './webgpu/webgpu_backend.ts';
 
-const config = validateConfig({
-  vocabSize: 40,
-  contextLength: 32,
-  dModel: 16,
-  nLayer: 2,
-  nHead: 2,
-  dMlp: 64,
-  lnEps: 1e-5,
-});
-const V = config.vocabSize;
-const words = maskWords(V);
 const n = parameterLayout(config).totalFloats;
 const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.1, gate: true };
 const distilHyper: LossHyper = { ...hyper, distil: { jsdAlpha: 0.3 } };
 const adam: OptimizerHyper = { lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 
-type Subject = Backend & { readGradients(): Float32Array | Promise<Float32Array> };
-
 let gpu: GpuRuntime;
-const backends: { kind: Backend['kind']; open: (seed: number) => Subject }[] = [
-  { kind: 'cpu', open: (seed) => CpuBackend.fromSeed(config, seed) },
-  { kind: 'webgpu', open: (seed) => WebGpuBackend.fromSeed(gpu, config, seed) },
-];
-
 beforeAll(async () => {
   gpu = await testRuntime();
 });
 
 function bytes(a: Float32Array): Buffer {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-}
-
-/** Runs `body` on a fresh backend and disposes it. */
-async function withBackend(
-  open: (seed: number) => Subject,
-  seed: number,
-  body: (b: Subject) => Promise<void>,
-): Promise<void> {
-  const backend = open(seed);
-  try {
-    await body(backend);
-  } finally {
-    backend.dispose();
-  }
 }
 
 const BAD_BATCHES: [string, (b: TokenBatch) => TokenBatch, RegExp][] = [
@@ -108,7 +67,7 @@ const BAD_BATCHES: [string, (b: TokenBatch) => TokenBatch, RegExp][] = [
   ],
 ];
 
-describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind, open }) => {
+describe.each(backendsUnderTest(() => gpu))('the $kind backend keeps the Backend contract', ({ kind, open }) => {
   it('is the kind it says', async () => {
     await withBackend(open, 1, async (b) => expect(b.kind).toBe(kind));
   });
@@ -383,104 +342,4 @@ describe.each(backends)('the $kind backend keeps the Backend contract', ({ kind,
       });
     },
   );
-
-  describe('its decoder', () => {
-    const all = new Uint32Array(3 * words).fill(0xffffffff);
-    const half = Float32Array.of(0.5, 0.5, 0.5);
-    const BAD_CALLS: [string, (d: ReturnType<Backend['openDecoder']>) => Promise<unknown>, RegExp][] = [
-      ['a stream outside', (d) => d.feed(3, Int32Array.of(1)), /^stream 3 is outside \[0, 3\)$/],
-      [
-        'a feed past the context',
-        (d) => d.feed(0, new Int32Array(30)),
-        /^stream 0: 3 \+ 30 tokens exceed the context length 32$/,
-      ],
-      [
-        'a token outside the vocabulary',
-        (d) => d.feed(0, Int32Array.of(2, V)),
-        /^stream 0: token 40 is outside \[0, 40\)$/,
-      ],
-      [
-        'too few mask words',
-        (d) => d.sample(Int32Array.of(0, 1), all.subarray(0, 3), 1, half),
-        /^sample: masks hold 3 words, need 4$/,
-      ],
-      [
-        'too few uniforms',
-        (d) => d.sample(Int32Array.of(0, 1), all, 1, half.subarray(0, 1)),
-        /^sample: 1 uniforms for 2 streams$/,
-      ],
-      [
-        'a negative temperature',
-        (d) => d.sample(Int32Array.of(0), all, -1, half),
-        /^temperature must be >= 0, got -1$/,
-      ],
-      [
-        'a stream listed twice',
-        (d) => d.sample(Int32Array.of(0, 0), all, 1, half),
-        /^sample: stream 0 is listed twice$/,
-      ],
-      [
-        'an empty stream',
-        (d) => d.sample(Int32Array.of(2), all, 1, half),
-        /^sample: stream 2 is empty; feed it a prompt first$/,
-      ],
-      [
-        'a full stream',
-        (d) => d.sample(Int32Array.of(1), all, 1, half),
-        /^sample: stream 1 is at the context length 32$/,
-      ],
-      [
-        'a draw of 1',
-        (d) => d.sample(Int32Array.of(0), all, 1, Float32Array.of(1)),
-        /^uniform draw must be in \[0, 1\), got 1$/,
-      ],
-      // Bits at or past the vocabulary do not count: 40 tokens fill word 1 up to bit 7.
-      [
-        'a mask that allows nothing',
-        (d) => d.sample(Int32Array.of(0), Uint32Array.of(0, 0xffffff00), 1, half),
-        /^cannot sample: the mask allows no token$/,
-      ],
-    ];
-
-    it.each(BAD_CALLS)('refuses %s and changes no stream', async (_, call, message) => {
-      await withBackend(open, 16, async (b) => {
-        const d = b.openDecoder(3);
-        try {
-          await d.feed(0, Int32Array.of(1, 2, 3));
-          await d.feed(1, new Int32Array(32).fill(4));
-          await expect(call(d)).rejects.toThrow(message);
-          expect([d.length(0), d.length(1), d.length(2)]).toEqual([3, 32, 0]);
-        } finally {
-          d.dispose();
-        }
-      });
-    });
-
-    it('counts fed and sampled tokens, resets a stream, and refuses every call once disposed', async () => {
-      await withBackend(open, 17, async (b) => {
-        expect(() => b.openDecoder(0)).toThrow(/^decoder needs at least one stream, got 0$/);
-        const d = b.openDecoder(2);
-        const rng = new Rng(18);
-        await d.feed(0, Int32Array.of(1, 2));
-        await d.feed(1, Int32Array.of(3));
-        await d.feed(0, Int32Array.of(4));
-        const masks = Uint32Array.of(0b1010, 0, 0xffffffff, 0xff);
-        const got = await d.sample(Int32Array.of(1, 0), masks, 1, Float32Array.of(rng.float(), rng.float()));
-        expect([1, 3]).toContain(got.tokens[0]);
-        expect(got.tokens[1]).toBeGreaterThanOrEqual(0);
-        expect(got.tokens[1]).toBeLessThan(V);
-        expect(got.logprobs.every((l) => l <= 0)).toBe(true);
-        expect([d.length(0), d.length(1)]).toEqual([4, 2]);
-        expect((await d.sample(new Int32Array(0), new Uint32Array(0), 1, new Float32Array(0))).tokens.length).toBe(0);
-        d.reset(0);
-        expect(d.length(0)).toBe(0);
-        d.dispose();
-        expect(() => d.length(1)).toThrow(/^decoder was disposed$/);
-        await expect(d.feed(1, Int32Array.of(1))).rejects.toThrow(/^decoder was disposed$/);
-        await expect(d.sample(Int32Array.of(1), masks, 1, Float32Array.of(0.5))).rejects.toThrow(
-          /^decoder was disposed$/,
-        );
-      });
-    });
-  });
 });
