@@ -96,6 +96,15 @@ describe('the shop', () => {
     expect(await page.locator(HEADLINE).getAttribute('data-recorded-series')).toBe('0');
     expect(await page.getByTestId('finding').getAttribute('data-state')).toBe('other-world');
     expect(await page.getByTestId('chart-success-unseen').getAttribute('data-recorded-series')).toBe('0');
+    // WebShop's mean score beside success: its chart, and each split's number after the evaluation, in [0, 1].
+    expect(await page.getByTestId('chart-score').count()).toBe(1);
+    for (const split of ['seen', 'unseen']) {
+      const score = Number(await page.getByTestId(`live-score-${split}`).getAttribute('data-value'));
+      expect(score).toBeGreaterThanOrEqual(
+        Number(await page.getByTestId(`live-eval-${split}`).getAttribute('data-value')),
+      );
+      expect(score).toBeLessThanOrEqual(1);
+    }
     await page.screenshot({ path: `${SCREENSHOTS}/e2e-shop-trained.png`, fullPage: true });
 
     await page.reload();
@@ -120,6 +129,9 @@ describe('the shop', () => {
     });
     expect(await page.getByTestId('tagline-world').textContent()).toBe('household tasks');
     expect(await notice.count()).toBe(0);
+    // The household has no score: no score chart, no score number.
+    expect(await page.getByTestId('chart-score').count()).toBe(0);
+    expect(await page.getByTestId('live-score-seen').count()).toBe(0);
 
     expect(foreignRequests(opened)).toEqual([]);
     expect(problems).toEqual([]);

@@ -8,6 +8,7 @@ import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart, type ChartCanvas } from './UPlotChart.tsx';
+import { WORLD_SCORED } from '../env/world_facts.ts';
 import { usePageWorld } from './world.ts';
 import './curves.css';
 
@@ -17,7 +18,9 @@ export function Curves() {
   const recordedLoad = useRecorded((s) => s.recorded);
   const marker = useRecorded((s) => s.update);
   // The recorded run is the household's: another world's charts show the live run alone.
-  const household = usePageWorld() === 'household';
+  const world = usePageWorld();
+  const household = world === 'household';
+  const scored = WORLD_SCORED[world];
   const recorded = recordedLoad.state === 'ready' && household ? recordedLoad.run : null;
   const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
   const [showRaw, setShowRaw] = useState(true);
@@ -31,8 +34,11 @@ export function Curves() {
   const fixedId = useId();
   // The same definitions while the world stays, so that a chart is not rebuilt at every point.
   const defs = useMemo(
-    () => CHARTS.map((def) => (!household && def.shopTitle ? { ...def, title: def.shopTitle } : def)),
-    [household],
+    () =>
+      CHARTS.filter((def) => scored || !def.scored).map((def) =>
+        !household && def.shopTitle ? { ...def, title: def.shopTitle } : def,
+      ),
+    [household, scored],
   );
   const charts = useMemo(
     () => defs.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
@@ -55,7 +61,7 @@ export function Curves() {
   const hasData = points > 0 || recorded !== null || Object.keys(curves).length > 0;
 
   const exportCsv = () =>
-    downloadText(curvesCsv(curves, recorded, liveSeed, raceCurves()), 'seed-curves.csv', 'text/csv');
+    downloadText(curvesCsv(curves, recorded, liveSeed, raceCurves(), scored), 'seed-curves.csv', 'text/csv');
   const exportPng = async () => {
     const images = charts.flatMap(({ def, data }) => {
       const plot = plots.current.get(def.id);

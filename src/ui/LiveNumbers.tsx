@@ -1,8 +1,11 @@
 // Where the shown run stands, in large numbers: updates done, episodes played, and the success of its last
-// evaluation per split with its change since the warm start's evaluation (update 0).
+// evaluation per split with its change since the warm start's evaluation (update 0); in a world with a score
+// (the shop), that evaluation's mean score per split beside it.
+import { WORLD_SCORED } from '../env/world_facts.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { signedPoints } from './finding.ts';
 import { usePlayground } from './store.ts';
+import { usePageWorld } from './world.ts';
 
 const NO_METRICS: readonly UpdateMetrics[] = [];
 
@@ -71,6 +74,19 @@ function changeOf(
   return from == null || to == null ? null : { value: to - from, testId };
 }
 
+/** A split's mean WebShop score, in [0, 1] as every figure of the score (success is a score of 1). */
+function ScoreBig({ split, value, detail }: { split: 'seen' | 'unseen'; value: number | null; detail: string }) {
+  return (
+    <Big
+      label={`eval-${split} score (0 to 1)`}
+      value={value !== null ? value.toFixed(3) : '—'}
+      raw={value}
+      detail={detail}
+      testId={`live-score-${split}`}
+    />
+  );
+}
+
 export function LiveNumbers() {
   const run = usePlayground((s) => s.view.run);
   // Selectors return what the store holds (a fresh [] each call would render without end).
@@ -79,6 +95,7 @@ export function LiveNumbers() {
   const last = list.length ? list[list.length - 1] : null;
   const evaluated = lastEval(list);
   const warm = list.find((m) => m.update === 0 && m.evalSeen !== null) ?? null;
+  const scored = WORLD_SCORED[usePageWorld()];
   const evalDetail = !evaluated
     ? 'evaluating the warm start…'
     : evaluated.update === 0
@@ -111,6 +128,12 @@ export function LiveNumbers() {
           change={changeOf(warm, evaluated, 'evalUnseen', 'live-eval-unseen-change')}
           testId="live-eval-unseen"
         />
+        {scored ? (
+          <>
+            <ScoreBig split="seen" value={evaluated?.scoreSeen ?? null} detail={evalDetail} />
+            <ScoreBig split="unseen" value={evaluated?.scoreUnseen ?? null} detail={evalDetail} />
+          </>
+        ) : null}
       </div>
     </section>
   );

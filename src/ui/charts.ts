@@ -36,6 +36,8 @@ export interface ChartDef {
   yRange: [number, number] | null;
   /** Values are fractions, read out as percentages. */
   percent: boolean;
+  /** Drawn only in a world with a score (world_facts.ts WORLD_SCORED). */
+  scored?: boolean;
 }
 
 export const CHARTS: readonly ChartDef[] = [
@@ -62,6 +64,19 @@ export const CHARTS: readonly ChartDef[] = [
     recorded: 'seen',
     yRange: [0, 1],
     percent: true,
+  },
+  {
+    id: 'score',
+    title: "Mean score (WebShop's, 0 to 1: a purchase meeting part of the goal; success is 1)",
+    metrics: [
+      { key: 'scoreTrain', label: 'train rollouts', kind: 'train' },
+      { key: 'scoreSeen', label: 'eval-seen', kind: 'eval' },
+      { key: 'scoreUnseen', label: 'eval-unseen', kind: 'eval' },
+    ],
+    recorded: null,
+    yRange: [0, 1],
+    percent: false,
+    scored: true,
   },
   {
     id: 'reward',

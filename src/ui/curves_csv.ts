@@ -2,6 +2,7 @@
 // update: only episodes and the two eval splits), the live run's (every metric) and a race's arms (every metric,
 // `source` race and `run` the arm's algorithm), told apart by `source`.
 // Empty cells where an update has no value (no evaluation at that update, a figure a recording keeps not).
+// In a world with a score (the shop) the score's columns, in [0, 1], follow success's.
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 
@@ -44,7 +45,17 @@ const METRICS: readonly (keyof UpdateMetrics)[] = [
   'degenerateSkillRate',
 ];
 
+/** The mean scores of the training rollouts and the eval sets, after the success columns, in a world with a score. */
+const SCORE_METRICS: readonly (keyof UpdateMetrics)[] = ['scoreTrain', 'scoreSeen', 'scoreUnseen'];
+const SCORED_METRICS = [
+  ...METRICS.slice(0, METRICS.indexOf('evalUnseen') + 1),
+  ...SCORE_METRICS,
+  ...METRICS.slice(METRICS.indexOf('evalUnseen') + 1),
+];
+
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];
+/** The columns in a world with a score (world_facts.ts WORLD_SCORED). */
+export const SCORED_CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...SCORED_METRICS];
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
@@ -54,14 +65,16 @@ export interface RaceCurves {
   arms: Record<string, readonly UpdateMetrics[]>;
 }
 
-/** `liveSeed`: the seed the live run was started with (empty when unknown). */
+/** `liveSeed`: the seed the live run was started with (empty when unknown); `scored`: the world has a score. */
 export function curvesCsv(
   curves: Record<string, UpdateMetrics[]>,
   recorded: RecordedRun | null = null,
   liveSeed: number | null = null,
   race: RaceCurves | null = null,
+  scored = false,
 ): string {
-  const rows = [CSV_COLUMNS.join(',')];
+  const metrics = scored ? SCORED_METRICS : METRICS;
+  const rows = [(scored ? SCORED_CSV_COLUMNS : CSV_COLUMNS).join(',')];
   for (const arm of recorded?.arms ?? []) {
     for (const s of arm.seeds) {
       for (const [update, episodes, seen, unseen] of s.curve) {
@@ -70,17 +83,17 @@ export function curvesCsv(
           evalSeen: seen,
           evalUnseen: unseen,
         };
-        rows.push(['recorded', arm.algo, s.seed, update, ...METRICS.map((c) => values[c])].map(cell).join(','));
+        rows.push(['recorded', arm.algo, s.seed, update, ...metrics.map((c) => values[c])].map(cell).join(','));
       }
     }
   }
   for (const run of Object.keys(curves).sort()) {
     for (const m of curves[run])
-      rows.push(['live', run, liveSeed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
+      rows.push(['live', run, liveSeed, m.update, ...metrics.map((c) => m[c])].map(cell).join(','));
   }
   for (const run of Object.keys(race?.arms ?? {}).sort()) {
     for (const m of race!.arms[run])
-      rows.push(['race', run, race!.seed, m.update, ...METRICS.map((c) => m[c])].map(cell).join(','));
+      rows.push(['race', run, race!.seed, m.update, ...metrics.map((c) => m[c])].map(cell).join(','));
   }
   return `${rows.join('\n')}\n`;
 }

@@ -166,6 +166,14 @@ export interface UpdateMetrics extends TrainingFigures {
   /** Success on the fixed eval sets, when this update ran an evaluation; null otherwise. */
   evalSeen: number | null;
   evalUnseen: number | null;
+  /**
+   * In a world with a score (the shop's WebShop score, in [0, 1]): the mean score of the training rollouts (the
+   * trainer's `score`) and of each eval set where success is given; null or absent in a world without one, and
+   * in a run saved before the score was kept.
+   */
+  scoreTrain?: number | null;
+  scoreSeen?: number | null;
+  scoreUnseen?: number | null;
   /** Set when a non-finite loss or gradient stopped the update before the weights changed. */
   skipped: string | null;
 }

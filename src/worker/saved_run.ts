@@ -87,6 +87,9 @@ const METRIC_FIELDS = {
   successTrain: 'number?',
   evalSeen: 'number?',
   evalUnseen: 'number?',
+  scoreTrain: 'optional number?',
+  scoreSeen: 'optional number?',
+  scoreUnseen: 'optional number?',
   meanReward: 'number?',
   L_GRPO: 'number?',
   L_OPD: 'number?',
@@ -128,7 +131,9 @@ function metricsFrom(v: unknown, where: string, runs: readonly RunId[], updates:
   if (!isRecord(v)) refuse(`${where} is ${show(v)}, not an update's metrics`);
   const out: Record<string, unknown> = {};
   for (const [field, kind] of Object.entries(METRIC_FIELDS)) {
-    // A field added after a record was saved reads as null in it ('added number?').
+    // A field added after a record was saved reads as null in it ('added number?'); one that only some worlds
+    // have (the score) stays absent where it was ('optional number?').
+    if (kind === 'optional number?' && own(v, field) === undefined) continue;
     const x = kind === 'added number?' && own(v, field) === undefined ? null : own(v, field);
     const at = `${where}.${field}`;
     if (kind === 'run') {

@@ -12,6 +12,7 @@ import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
 import { skillPartOf } from '../rl/config.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
+import type { EvalResult, EvalSplit } from '../rl/evaluate.ts';
 import { episodeText, totalReward, type RewardConfig, type Trajectory } from '../rl/rollout.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { UpdateState } from '../rl/update_state.ts';
@@ -248,28 +249,43 @@ function csvText(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics). */
-export function metricsView(m: TrainerMetrics, evalSeen: number | null, evalUnseen: number | null): UpdateMetrics {
-  const { update, algo, success, skipped, crossgame: _sources, ...shared } = m;
+/** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics), with its evaluation if it ran one. */
+export function metricsView(m: TrainerMetrics, evaluation: Record<EvalSplit, EvalResult> | null): UpdateMetrics {
+  const { update, algo, success, score, skipped, crossgame: _sources, ...shared } = m;
   return {
     ...shared,
     run: algo,
     update: update + 1,
     successTrain: success,
-    evalSeen,
-    evalUnseen,
+    evalSeen: evaluation?.seen.success ?? null,
+    evalUnseen: evaluation?.unseen.success ?? null,
+    scoreTrain: score ?? null,
+    scoreSeen: evaluation?.seen.score ?? null,
+    scoreUnseen: evaluation?.unseen.score ?? null,
     skipped: skipped ? `non-finite ${skipped.term} (${skipped.where})` : null,
   };
 }
 
-/** The curve's point at update 0: the warm start's evaluation, before any training (every training figure null). */
-export function warmStartPoint(run: RunId, evalSeen: number, evalUnseen: number): UpdateMetrics {
+/**
+ * The curve's point at update 0: the warm start's evaluation, before any training (every training figure
+ * null), with its mean scores in a world with a score.
+ */
+export function warmStartPoint(
+  run: RunId,
+  evalSeen: number,
+  evalUnseen: number,
+  /** The evaluation's results, whose mean scores the point keeps (a world with a score). */
+  scores: Partial<Record<EvalSplit, Pick<EvalResult, 'score'>>> = {},
+): UpdateMetrics {
   return {
     run,
     update: 0,
     episodes: 0,
     evalSeen,
     evalUnseen,
+    scoreSeen: scores.seen?.score ?? null,
+    scoreUnseen: scores.unseen?.score ?? null,
+    scoreTrain: null,
     successTrain: null,
     skipped: null,
     lambda: null,
