@@ -9,15 +9,12 @@ import { environmentOf } from '../env/environments.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig, type ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
-import { packBatch } from '../rl/batch.ts';
 import { checkConfig } from '../rl/config.ts';
-import { evalSplitScenes, evaluateSplits } from '../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../rl/run_checkpoint.ts';
 import { runMetadata } from '../rl/run_metadata.ts';
 import { unusableWeights } from '../rl/policy_probe.ts';
-import { teacherCheck } from '../rl/teacher_check.ts';
 import { Trainer } from '../rl/trainer.ts';
-import { STAGES, type Stage, type UpdateState } from '../rl/update_state.ts';
+import { STAGES } from '../rl/update_state.ts';
 import { tokenizerOf, type Tokenizer } from '../text/tokenizer.ts';
 import { GpuBackendLostError } from '../backend/webgpu/webgpu_backend.ts';
 import { runIdsOf, trainConfigOf, type Settings } from './settings.ts';
@@ -31,23 +28,22 @@ import {
   type RunId,
   type SavedRuns,
   type StageSnapshot,
-  type StepResultView,
   type TeacherCheckView,
   type TokenTableExport,
   type UpdateMetrics,
 } from './protocol.ts';
+import {
+  advanceStage,
+  evaluateRun,
+  runTeacherCheck,
+  stageSnapshot,
+  trainerOnNewWeights,
+  type Run,
+} from './engine_run.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { readImportedCheckpoint } from './import_checkpoint.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
-import {
-  creditView,
-  groupViews,
-  largestChanges,
-  metricsView,
-  tokenTableOf,
-  trajectoryView,
-  warmStartPoint,
-} from './views.ts';
+import { metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
 import { rlWorldOf } from '../rl/rl_worlds.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
@@ -61,19 +57,6 @@ export interface EngineHost extends RunIds, WarmStarts {
   /** Lets queued messages (pause, configure) in between stages. */
   yieldToEvents(): Promise<void>;
   sleep(ms: number): Promise<void>;
-}
-
-/** Parameters listed in the optimizer stage's "largest changes". */
-const LARGEST_CHANGES = 8;
-
-interface Run {
-  id: RunId;
-  trainer: Trainer;
-  backend: Backend;
-  /** l_student of the open update from a scoring pass at stage 4 (step-through only). */
-  lStudent: Float32Array | null;
-  paramsBefore: Float32Array | null;
-  step: StepResultView | null;
 }
 
 /** The tokenizer of a world: each has its own vocabulary, so a model's vocabSize depends on the world it plays. */
@@ -316,71 +299,12 @@ export class Engine implements EngineApi {
 
   /** One stage of the run's open update, with what the page shows of it. */
   private async runStage(run: Run, inspect: boolean): Promise<StageSnapshot> {
-    const trainer = run.trainer;
-    const open = trainer.current;
-    const next: Stage = open && open.stage < STAGES.length ? STAGES[open.stage] : 'rollout';
-    if (next === 'rollout') {
-      run.lStudent = null;
-      run.step = null;
-    }
-    if (next === 'optimizer') run.paramsBefore = await run.backend.readParameters();
-    const st = await trainer.nextStage();
-    if (next === 'rescore' && inspect) {
-      const batch = packBatch(
-        st.trajectories.flatMap((t) => t.sequences),
-        this.tok.padId,
-      );
-      run.lStudent = await run.backend.score(batch, 'current');
-    }
-    if (next === 'optimizer' && run.paramsBefore) {
-      const after = await run.backend.readParameters();
-      const { largest, rms } = largestChanges(run.backend.config, run.paramsBefore, after, LARGEST_CHANGES, (id) =>
-        this.tok.token(id),
-      );
-      const loss = st.loss;
-      run.step = {
-        L_GRPO: loss?.L_GRPO ?? Number.NaN,
-        L_OPD: loss?.L_OPD ?? Number.NaN,
-        KL: loss?.KL ?? Number.NaN,
-        total: loss?.total ?? Number.NaN,
-        gradNorm: st.step?.gradNorm ?? Number.NaN,
-        largest,
-        rmsChange: rms,
-      };
-      run.paramsBefore = null;
-    }
-    const snapshot = this.snapshot(run, st, next);
+    const { st, stage: next } = await advanceStage(run, this.tok, inspect);
+    const snapshot = stageSnapshot(run, this.tok, st, next);
     // While playing, the page is sent what changes its views: the skills, then the scored, applied update
     // (transcripts arrive one by one during the rollout). Stepping shows every stage.
     if (inspect || next === 'skills' || next === 'optimizer') this.emit({ type: 'stage', snapshot });
     return snapshot;
-  }
-
-  private snapshot(run: Run, st: UpdateState, stage: Stage): StageSnapshot {
-    const config = st.config;
-    return {
-      run: run.id,
-      update: st.update + 1,
-      stage,
-      trajectories: st.trajectories.map((t) =>
-        trajectoryView(
-          this.tok,
-          run.id,
-          st.update + 1,
-          config.groupSize,
-          t,
-          config,
-          st,
-          run.lStudent,
-          run.backend.config.contextLength,
-          run.trainer.world.analyzerObservationTokens,
-        ),
-      ),
-      groups: groupViews(st),
-      step: run.step,
-      hyper: st.lossHyper,
-      credit: creditView(st),
-    };
   }
 
   /** The curve's update-0 point of every run: they all start from the same weights, so one evaluation serves. */
@@ -389,7 +313,7 @@ export class Engine implements EngineApi {
     this.emit({ type: 'status', text: 'evaluating the warm start' });
     const result = await this.evaluate(run);
     for (const r of this.runs) {
-      const point = warmStartPoint(r.id, result.seen.success, result.unseen.success, result);
+      const point = warmStartPoint(r.id, result.seen.success, result.unseen.success);
       this.curves.push(point);
       this.emit({ type: 'update', metrics: point });
     }
@@ -397,13 +321,7 @@ export class Engine implements EngineApi {
   }
 
   private evaluate(run: Run) {
-    return evaluateSplits(
-      run.trainer.world.env,
-      run.backend,
-      this.tok,
-      run.trainer.config,
-      evalSplitScenes(run.trainer.world.env, this.settings!.evalEpisodes),
-    );
+    return evaluateRun(run, this.tok, this.settings!.evalEpisodes);
   }
 
   /** Metrics, evaluation and the periodic checkpoint of a finished update. */
@@ -412,12 +330,15 @@ export class Engine implements EngineApi {
     const settings = this.settings!;
     const m = run.trainer.metrics(st);
     const done = st.update + 1;
-    let evaluation: Parameters<typeof metricsView>[1] = null;
+    let seen: number | null = null;
+    let unseen: number | null = null;
     if (done === 1 || done % settings.evalEvery === 0) {
       this.emit({ type: 'status', text: `evaluating ${run.id} after update ${done}` });
-      evaluation = await this.evaluate(run);
+      const result = await this.evaluate(run);
+      seen = result.seen.success;
+      unseen = result.unseen.success;
     }
-    const metrics = metricsView(m, evaluation);
+    const metrics = metricsView(m, seen, unseen);
     this.curves.push(metrics);
     this.emit({ type: 'update', metrics });
     if (metrics.skipped)
@@ -464,26 +385,7 @@ export class Engine implements EngineApi {
     return this.exclusive(async () => {
       if (!Number.isInteger(games) || games < 2 || games > MAX_TEACHER_GAMES)
         throw new RangeError(`the teacher check plays 2 to ${MAX_TEACHER_GAMES} games, not ${games}`);
-      const run = this.runOf(id);
-      const trainer = run.trainer;
-      const check = await teacherCheck(
-        trainer.world,
-        run.backend,
-        this.tok,
-        trainer.world.teacherScenes(games),
-        trainer.config,
-        undefined,
-        'own',
-      );
-      return {
-        run: run.id,
-        update: trainer.updates,
-        games,
-        noSkill: check.no_skill,
-        ownSkill: check.own_skill,
-        otherSkill: check.other_skill,
-        validSkills: check.valid_skills,
-      };
+      return runTeacherCheck(this.runOf(id), this.tok, games);
     });
   }
 
@@ -518,20 +420,7 @@ export class Engine implements EngineApi {
         await run.backend.writeOptimizerState(
           ck.optimizer ?? { m: new Float32Array(n), v: new Float32Array(n), step: 0 },
         );
-        // A fresh trainer: the open update was computed with the old weights. The counters go on.
-        const old = run.trainer;
-        const trainer = new Trainer({
-          backend: run.backend,
-          tokenizer: this.tok,
-          algo: old.algo,
-          config: old.config,
-          seed: old.seed,
-          world: old.world,
-        });
-        trainer.updates = counts ? counts.updates : old.updates;
-        trainer.episodes = counts ? counts.episodes : old.episodes;
-        trainer.staticLibrary = old.staticLibrary;
-        trainer.crossgamePool = old.crossgamePool;
+        const trainer = trainerOnNewWeights(run, this.tok, counts);
         this.attachCallbacks(trainer, run.id, generation);
         run.trainer = trainer;
         run.lStudent = null;
