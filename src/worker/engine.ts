@@ -313,7 +313,7 @@ export class Engine implements EngineApi {
     this.emit({ type: 'status', text: 'evaluating the warm start' });
     const result = await this.evaluate(run);
     for (const r of this.runs) {
-      const point = warmStartPoint(r.id, result.seen.success, result.unseen.success);
+      const point = warmStartPoint(r.id, result.seen.success, result.unseen.success, result);
       this.curves.push(point);
       this.emit({ type: 'update', metrics: point });
     }
@@ -330,15 +330,12 @@ export class Engine implements EngineApi {
     const settings = this.settings!;
     const m = run.trainer.metrics(st);
     const done = st.update + 1;
-    let seen: number | null = null;
-    let unseen: number | null = null;
+    let evaluation: Parameters<typeof metricsView>[1] = null;
     if (done === 1 || done % settings.evalEvery === 0) {
       this.emit({ type: 'status', text: `evaluating ${run.id} after update ${done}` });
-      const result = await this.evaluate(run);
-      seen = result.seen.success;
-      unseen = result.unseen.success;
+      evaluation = await this.evaluate(run);
     }
-    const metrics = metricsView(m, seen, unseen);
+    const metrics = metricsView(m, evaluation);
     this.curves.push(metrics);
     this.emit({ type: 'update', metrics });
     if (metrics.skipped)
