@@ -135,7 +135,10 @@ describe('bench learn: the plan', () => {
 describe('bench learn: the runs', () => {
   it('runs the sweep, then every main run, control and ablation at its chosen settings, each curve from the warm start', async () => {
     const p = {
-      ...plan('--seeds', '2', '--control-seeds', '1', '--ablations', 'opid', '--updates', '4', '--lambdas', '0.1,0.3'),
+      ...plan(
+        ...['--seeds', '2', '--control-seeds', '1', '--ablations', 'opid', '--updates', '4', '--lambdas', '0.1,0.3'],
+        ...['--extend-grid', '0'],
+      ),
       workers: 1,
     };
     const { asked, run } = fakeRunner((j) => j.algo === 'grpo' && j.seed === 2);
@@ -166,6 +169,45 @@ describe('bench learn: the runs', () => {
     ]);
     expect(o.runs[0].curve_won).toEqual([o.warm.won_unseen, [0.5, 0]]);
     expect(o.fractions).toEqual([]);
+  });
+
+  it('starts every arm at --first-seed, grows the lambda grid past its best edge, and checks the teacher as told', async () => {
+    const p = {
+      ...plan(
+        ...['--seeds', '2', '--first-seed', '6', '--control-seeds', '1', '--controls', 'seed-exact-crossgame'],
+        ...['--updates', '4', '--lambdas', '0.1,0.3', '--extend-grid', '1', '--teacher-at', '4,0,24'],
+      ),
+      workers: 1,
+    };
+    expect([p.firstSeed, p.teacherAt, p.extend, p.base.teacherGames]).toEqual([6, [0, 4, 24], 1, 256]);
+    const { asked, run } = fakeRunner();
+    const o = await runPlan(p, run, quiet);
+    // The lambda sweep, its step past 0.3 (the fake's best is the largest lambda), then the runs.
+    expect(asked.map((jobs) => [...new Set(jobs.map((j) => `${j.kind} ${j.config.lambda}`))])).toEqual([
+      ['sweep 0.1', 'sweep 0.3'],
+      ['sweep 0.9'],
+      ['warmstart 0.1', 'run 0.1', 'run 0.9'],
+    ]);
+    expect(o.edges).toEqual([{ param: 'lambda', algo: 'seed-exact', value: 0.9 }]);
+    const runs = asked[2].filter((j) => j.kind === 'run');
+    expect(runs.map((j) => `${j.algo} ${j.seed}`)).toEqual([
+      'grpo 6',
+      'seed-exact 6',
+      'grpo 7',
+      'seed-exact 7',
+      'seed-exact-crossgame 6',
+    ]);
+    expect(runs.every((j) => JSON.stringify(j.teacherAt) === '[0,4]')).toBe(true);
+    expect(
+      asked
+        .flat()
+        .filter((j) => j.kind !== 'run')
+        .every((j) => j.teacherAt === undefined),
+    ).toBe(true);
+    expect(plan('--teacher-at', 'none').teacherAt).toEqual([]);
+    expect(plan('--set', 'teacherGames=8').base.teacherGames).toBe(8);
+    expect(() => plan('--set', 'teacherGames=8', '--teacher-games', '9')).toThrow(CliError);
+    expect(() => plan('--first-seed', '900')).toThrow(CliError);
   });
 
   it('runs grpo and each distilling main arm at every fraction, on that share of the training games', async () => {
@@ -227,6 +269,13 @@ describe('bench learn: in-process on the micro preset', () => {
       'maxSteps=3',
       '--set',
       'history=3',
+      // The teacher check at the warm start on 4 games: every run plays one.
+      '--teacher-at',
+      '0',
+      '--teacher-games',
+      '4',
+      '--extend-grid',
+      '0',
       ...args,
     ),
     init: 'public/warmstart-micro.ckpt',
@@ -276,6 +325,8 @@ describe('bench learn: in-process on the micro preset', () => {
     const diagnostics = (report.json as { diagnostics: Record<string, { gradNormRatio: number | null }> }).diagnostics;
     expect(diagnostics['seed-exact'].gradNormRatio).toBeGreaterThan(0);
     for (const r of o.runs) expect(r.curve_won).toHaveLength(r.curve.length);
+    for (const r of o.runs) expect(r.teacher.map(([u]) => u)).toEqual([0]);
+    expect(report.markdown).toMatch(/\| seed-exact \| 0 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [-+][0-9.]+ \|/);
   }, 120_000);
 
   it('runs the data fractions and reports each with its differences', async () => {

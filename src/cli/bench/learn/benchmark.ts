@@ -22,8 +22,12 @@ import {
 } from './sweep.ts';
 
 export interface LearnPlan extends SweepPlan {
+  /** The first seed of every arm: main arms run seeds firstSeed..firstSeed+seeds-1, controls as many as controlSeeds. */
+  firstSeed?: number;
   seeds: number;
   controlSeeds: number;
+  /** The updates after which every run plays the teacher check (0: before the first); absent: none. */
+  teacherAt?: number[];
   updates: number;
   evalEvery: number;
   evalEpisodes: number;
@@ -69,8 +73,9 @@ function jobMaker(plan: LearnPlan): MakeJob {
     ...(plan.env && plan.env !== 'household' ? { env: plan.env } : {}),
     // A recorded benchmark keeps the episodes of each arm's first seed.
     ...(plan.record && kind === 'run'
-      ? { record: { episodeUpdates: seed === 1 ? episodeUpdates(updates, plan.evalEvery) : [] } }
+      ? { record: { episodeUpdates: seed === (plan.firstSeed ?? 1) ? episodeUpdates(updates, plan.evalEvery) : [] } }
       : {}),
+    ...(kind === 'run' && plan.teacherAt?.length ? { teacherAt: plan.teacherAt.filter((u) => u <= updates) } : {}),
   });
 }
 
@@ -97,16 +102,17 @@ function runJobs(plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>): { j
   ];
   const add = (a: Algo, seed: number, fraction: number | null, config = configOf(plan, settings, a)) =>
     jobs.push({ job: job('run', a, seed, plan.updates, config), fraction });
+  const first = plan.firstSeed ?? 1;
   if (plan.fractions.length) {
     for (const f of plan.fractions)
-      for (let s = 1; s <= plan.seeds; s++)
+      for (let s = first; s < first + plan.seeds; s++)
         for (const a of fractionArms(plan.algos))
           add(a, s, f, { ...configOf(plan, settings, a), trainGames: fractionGames(plan, f) });
     return jobs;
   }
-  for (let s = 1; s <= plan.seeds; s++) for (const a of plan.algos) add(a, s, null);
-  for (let s = 1; s <= plan.controlSeeds; s++) for (const a of plan.controls) add(a, s, null);
-  for (const a of plan.ablations) add(a, 1, null);
+  for (let s = first; s < first + plan.seeds; s++) for (const a of plan.algos) add(a, s, null);
+  for (let s = first; s < first + plan.controlSeeds; s++) for (const a of plan.controls) add(a, s, null);
+  for (const a of plan.ablations) add(a, first, null);
   return jobs;
 }
 

@@ -117,7 +117,10 @@ function withChecks(
   checks: [number, number, number, number][],
   kl: [number, number | null][],
 ): UpdateMeans & Pick<JobResult, 'teacher_kl'> {
-  const teacher = [...means.teacher, ...checks].sort((a, b) => a[0] - b[0]);
+  // A scheduled check after an update that teacherEvery checked too plays the same games with the same weights
+  // and stream: the same figures, kept once.
+  const every = new Set(means.teacher.map(([u]) => u));
+  const teacher = [...means.teacher, ...checks.filter(([u]) => !every.has(u))].sort((a, b) => a[0] - b[0]);
   return { ...means, teacher, teacher_kl: kl };
 }
 

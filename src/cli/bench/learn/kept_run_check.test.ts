@@ -26,7 +26,7 @@ const plan: LearnPlan = {
         ...['--algos', 'grpo,seed-exact', '--controls', 'seed-crossgame', '--seeds', '1', '--control-seeds', '1'],
         ...['--lambdas', '0.1,1', '--sweep-seeds', '2', '--sweep-updates', '1', '--updates', '3', '--eval-every', '2'],
         ...['--eval-episodes', '2', '--eval-samples', '1', '--set', 'groupSize=2', '--set', 'tasksPerUpdate=2'],
-        ...['--set', 'maxSteps=3', '--set', 'history=3'],
+        ...['--set', 'maxSteps=3', '--set', 'history=3', '--teacher-at', '0,2', '--teacher-games', '4'],
       ],
       command,
     ).values,
@@ -65,6 +65,9 @@ describe('bench learn --resume on real runs (micro preset)', () => {
     expect([...kinds].sort()).toEqual(['run recorded', 'sweep', 'warmstart']);
     expect(before.runs.find((r) => r.algo === 'seed-crossgame')!.crossgame).not.toBeNull();
     expect(before.runs.every((r) => r.recorded!.episodes.length > 0)).toBe(true);
+    expect(before.runs.every((r) => r.teacher.map(([u]) => u).join() === '0,2' && r.teacher_kl.length === 2)).toBe(
+      true,
+    );
 
     const store = join(dir, JOB_STORE_DIR);
     const files = readdirSync(store).map((f) => join(store, f));

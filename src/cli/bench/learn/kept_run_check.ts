@@ -152,14 +152,23 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   whole(r.skipped_updates, 'result.skipped_updates', 0, job.updates);
   const means = object(r.metric_means, 'result.metric_means');
   for (const key of MEAN_METRIC_KEYS) orNull(inRange(METRIC_RANGES[key]))(means[key], `result.metric_means.${key}`);
-  const teacher = array(r.teacher, 'result.teacher', job.updates).map((t, i) =>
+  // A check at update 0 is the warm start's (job.teacherAt); the others follow updates 1..updates.
+  const teacher = array(r.teacher, 'result.teacher', job.updates + 1).map((t, i) =>
     list(t, `result.teacher[${i}]`, 4, 'the update, then success with no skill, its own and another', (x, at, k) =>
-      k === 0 ? whole(x, at, 1, job.updates) : rate(x, at),
+      k === 0 ? whole(x, at, 0, job.updates) : rate(x, at),
     ),
   );
   for (let i = 1; i < teacher.length; i++)
     if (teacher[i][0] <= teacher[i - 1][0])
       refuse(`result.teacher[${i}] is at update ${teacher[i][0]}, not after update ${teacher[i - 1][0]}`);
+  const checked = new Set(teacher.map(([u]) => u));
+  array(r.teacher_kl, 'result.teacher_kl', teacher.length).forEach((t, i) => {
+    const [update] = list(t, `result.teacher_kl[${i}]`, 2, 'the update, then the KL to the teacher', (x, at, k) =>
+      k === 0 ? whole(x, at, 0, job.updates) : orNull(inRange(METRIC_RANGES.validationKl))(x, at),
+    );
+    if (!checked.has(update as number))
+      refuse(`result.teacher_kl[${i}] is at update ${update}, where no teacher check ran`);
+  });
   checkRecorded(r.recorded, job, schedule, curve);
   return r as unknown as JobResult;
 }

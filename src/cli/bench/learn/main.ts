@@ -1,20 +1,21 @@
-// `seed bench learn [--seeds K] [--updates N] [--algos a,b] [--controls a,b|none] [--control-seeds K]
-//   [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--lambdas x,y] [--opid-weights x,y] [--sweep-seeds K]
-//   [--sweep-updates N] [--full] [--fractions f,g] [--eval-every N] [--eval-episodes N] [--eval-samples K]
+// `seed bench learn [--seeds K] [--first-seed S] [--updates N] [--algos a,b] [--controls a,b|none]
+//   [--control-seeds K] [--ablations a,b|none] [--set key=value ...] [--lrs x,y] [--lambdas x,y]
+//   [--opid-weights x,y] [--sweep-seeds K] [--sweep-updates N] [--extend-grid N] [--teacher-at u,v|none]
+//   [--teacher-games N] [--full] [--fractions f,g] [--eval-every N] [--eval-episodes N] [--eval-samples K]
 //   [--init FILE] [--workers W] [--out DIR] [--record FILE]`
 // Our reproduction of the paper's table on the tiny preset: the arms are algorithms, all from the same warm
 // start with equal episodes. The main arms (GRPO and the exact hindsight distillation by default) run seeds
-// 1..K, the controls seeds 1..K', the ablations seed 1; seed k draws the same training tasks in every arm, so
-// differences pair by seed. Each setting that is swept (lambda of every distilling main arm; opid's weight when
-// opid runs; the learning rate
-// when several are given) is chosen on the validation games from a few seeds per value, never on the eval
-// sets it reports (sweep.ts); controls and ablations take the settings of the arm they vary. With
-// --fractions, the data-fraction runs instead of the main benchmark (benchmark.ts). Independent runs go to W
-// child processes (one per core: pool.ts), each a job (job.ts); a run that fails is reported, not fatal.
-// Writes DIR/learn.md, DIR/learn.json and DIR/learn_curve.svg (report.ts), or DIR/learn_fractions.md and
-// .json (fractions.ts); DIR defaults to bench/, a named run goes to bench/runs/<label>; prints the table on
-// stdout. With --record FILE, also a compact record of the runs for the page, listed in index.json beside
-// FILE (record.ts).
+// S..S+K-1 (S = 1 unless --first-seed), the controls seeds S..S+K'-1, the ablations seed S; seed k draws the
+// same training tasks in every arm, so differences pair by seed. Each setting that is swept (lambda of every
+// distilling main arm; opid's weight when opid runs; the learning rate when several are given) is chosen on
+// the validation games from a few seeds per value, never on the eval sets it reports, a grid growing past an
+// edge that holds its best value (sweep.ts); controls and ablations take the settings of the arm they vary.
+// Every run plays the teacher check at the updates --teacher-at names. With --fractions, the data-fraction
+// runs instead of the main benchmark (benchmark.ts). Independent runs go to W child processes (one per core:
+// pool.ts), each a job (job.ts); a run that fails is reported, not fatal. Writes DIR/learn.md, DIR/learn.json
+// and DIR/learn_curve.svg (report.ts), or DIR/learn_fractions.md and .json (fractions.ts); DIR defaults to
+// bench/, a named run goes to bench/runs/<label>; prints the table on stdout. With --record FILE, also a
+// compact record of the runs for the page, listed in index.json beside FILE (record.ts).
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
 import type { EnvironmentName } from '../../../env/environment.ts';
@@ -52,14 +53,19 @@ export const DEFAULT_LAMBDAS = '0.03,0.1,0.3';
 const DEFAULT_OPID_WEIGHTS = '0.01,0.1,1';
 const DEFAULT_CONTROLS = 'seed,seed-exact-crossgame,seed-crossgame';
 const DEFAULT_CONTROL_SEEDS = 3;
+/** Enough steps for a grid of three to reach nine times past its edge. */
+const DEFAULT_EXTEND = 2;
+/** The teacher check at the warm start, and as the teacher's lead is spent (it closed within ~100 updates). */
+const DEFAULT_TEACHER_AT = '0,24,48,96';
+const DEFAULT_TEACHER_GAMES = 256;
 
 export const command = defineCommand({
   name: 'bench learn',
   summary:
     'GRPO vs hindsight distillation from one warm start: success and area under the curve with 95% intervals, diagnostics, data fractions',
   description:
-    "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds 1..K, the controls seeds 1..K', the ablations " +
-    "seed 1; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
+    "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds S..S+K-1 (--first-seed S, 1 by default), the controls S..S+K'-1, the ablations " +
+    "seed S; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
     'validation games from --sweep-seeds seeds per value; controls and ablations take the settings of the arm they vary. Runs go to W child processes; a run that fails is ' +
     `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
     'learn_fractions.md and learn_fractions.json instead.',
@@ -140,6 +146,37 @@ export const command = defineCommand({
       limit: limits['sweep-seeds'],
       default: '2',
       description: 'seeds per value of a sweep (at least 2 when sweeping)',
+    },
+    'extend-grid': {
+      type: 'string',
+      value: 'N',
+      limit: limits['extend-grid'],
+      default: String(DEFAULT_EXTEND),
+      description:
+        "steps an arm's sweep grid grows past the edge that holds its best value, one value at a time, until the best lies inside (0: the grid as given)",
+    },
+    'first-seed': {
+      type: 'string',
+      value: 'S',
+      limit: limits['first-seed'],
+      default: '1',
+      description:
+        "the first seed of every arm: the main arms run seeds S..S+K-1, the controls S..S+K'-1 (a later invocation adds seeds to an earlier one)",
+    },
+    'teacher-at': {
+      type: 'string',
+      value: 'u,v|none',
+      list: true,
+      default: DEFAULT_TEACHER_AT,
+      description:
+        'the updates after which every run (not the sweeps) plays the teacher check on --teacher-games validation games, 0 before the first, with the KL to its teacher; none for none',
+    },
+    'teacher-games': {
+      type: 'string',
+      value: 'N',
+      limit: limits['teacher-games'],
+      defaultText: `${DEFAULT_TEACHER_GAMES}, or --set teacherGames`,
+      description: 'validation games of each teacher check of --teacher-at (the same games at every check)',
     },
     'sweep-updates': {
       type: 'string',
@@ -263,6 +300,7 @@ export function readPlan(values: LearnValues): LearnPlan {
     }
   }
   const seeds = numberOption(values.seeds, 'seeds', limits.seeds, full ? FULL_SEEDS : DEFAULT_SEEDS);
+  const firstSeed = numberOption(values['first-seed'], 'first-seed', limits['first-seed']);
   const controlSeeds = numberOption(
     values['control-seeds'],
     'control-seeds',
@@ -279,7 +317,17 @@ export function readPlan(values: LearnValues): LearnPlan {
   const ablations = algoList(values.ablations ?? 'none', 'ablations').filter(
     (a) => !algos.includes(a) && !controls.includes(a),
   );
-  const settings = values.set as string[];
+  const settings = [...(values.set as string[])];
+  if (!setsKey(settings, 'teacherGames'))
+    settings.push(
+      `teacherGames=${numberOption(values['teacher-games'], 'teacher-games', limits['teacher-games'], DEFAULT_TEACHER_GAMES)}`,
+    );
+  else if (values['teacher-games'] !== undefined)
+    throw new CliError('--set teacherGames=... and --teacher-games both give teacherGames: give one', 2);
+  const teacherAt =
+    values['teacher-at'] === 'none'
+      ? []
+      : [...new Set(numberList(values['teacher-at']!, 'teacher-at', limits['teacher-at']))].sort((a, b) => a - b);
   const env = (values.env ?? 'household') as EnvironmentName;
   // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
   const base = applySetOptions({ ...defaultConfig(PRESET), ...rlWorldOf(environmentOf(env)).trainDefaults }, settings);
@@ -312,6 +360,9 @@ export function readPlan(values: LearnValues): LearnPlan {
     algos,
     controls,
     ablations,
+    firstSeed,
+    teacherAt,
+    extend: numberOption(values['extend-grid'], 'extend-grid', limits['extend-grid']),
     base,
     lrs,
     lambdas,
@@ -386,6 +437,7 @@ async function runLocked(args: string[], values: LearnValues, plan: LearnPlan, o
     settings: outcome.settings,
     sweep: outcome.sweep,
     points: outcome.points,
+    edges: outcome.edges,
     failed: outcome.failed,
     warm: outcome.warm,
     evalGames: evalGames(plan.evalEpisodes, env),

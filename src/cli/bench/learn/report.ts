@@ -32,6 +32,7 @@ import {
   sweepSection,
   type ArmSettings,
   type FailedRun,
+  type SweepEdge,
   type SweepPoint,
   type SweepRun,
 } from './sweep.ts';
@@ -44,7 +45,10 @@ export interface LearnOutcome {
   commit: SourceCommit | null;
   init: string;
   base: TrainConfig;
-  /** The main arms (seeds 1..seeds), the controls (seeds 1..controlSeeds) and the ablations (seed 1). */
+  /**
+   * The main arms (seeds firstSeed..firstSeed+seeds-1), the controls (as many as controlSeeds from firstSeed) and
+   * the ablations (seed firstSeed).
+   */
   algos: Algo[];
   controls: Algo[];
   ablations: Algo[];
@@ -64,6 +68,14 @@ export interface LearnOutcome {
   settings: Map<Algo, ArmSettings>;
   sweep: SweepRun[];
   points: SweepPoint[];
+  /** The chosen values still at an edge of their grid (sweep.ts); absent: none. */
+  edges?: SweepEdge[];
+  /** Steps a sweep grid could grow past an edge; absent: none. */
+  extend?: number;
+  /** The first seed of every arm; absent: 1. */
+  firstSeed?: number;
+  /** The updates after which every run played the teacher check; absent: none scheduled. */
+  teacherAt?: number[];
   /** Set by --full: more seeds than the default's budget allows, and the report says so. */
   full: boolean;
   /** The plan's estimated wall time before it ran (pool.ts, estimateSeconds). */
@@ -387,7 +399,16 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     differences: diffs.map(differenceJson),
     failed: o.failed,
     settings,
-    sweep: { seeds: o.sweepSeeds, updates: o.sweepUpdates, runs: o.sweep, points: o.points },
+    sweep: {
+      seeds: o.sweepSeeds,
+      updates: o.sweepUpdates,
+      extend: o.extend ?? 0,
+      runs: o.sweep,
+      points: o.points,
+      edges: o.edges ?? [],
+    },
+    first_seed: o.firstSeed ?? 1,
+    teacher_at: o.teacherAt ?? [],
     full: o.full,
     config_hash: configHash,
     commit: commitId(o.commit),
