@@ -1,12 +1,12 @@
 // The first screen at a laptop's and a phone's viewport: without scrolling, Play, the eval-unseen chart with
 // the recorded benchmark's bands and the live run's points, the "Now" numbers with their change since the warm
 // start, and the sentence of the recorded finding, whose numbers are the record's. The header names the
-// backend that trains.
+// backend that trains. In the shop at a laptop's viewport, every chart's y tick labels lie inside the chart.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/cli/bench/page_shots.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
-import { formatHash } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash } from '../src/worker/settings.ts';
 import { FAST, SCREENSHOTS, curvePoints, downloadText, engineReady, openPlayground } from './page.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 
@@ -17,6 +17,24 @@ function shippedRecord() {
 }
 
 const HEADLINE = '[data-testid="chart-headline-unseen"]';
+
+/**
+ * Per drawn chart, the leftmost column of its canvas that holds ink, in CSS pixels: the y tick labels are the
+ * leftmost things drawn, right-aligned against the plot, so a label cut at the chart's edge inks column 0.
+ */
+function leftmostInk(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const figure of document.querySelectorAll('figure.chart')) {
+    const canvas = figure.querySelector('canvas');
+    if (!canvas) continue;
+    const width = Math.min(canvas.width, 100);
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, width, canvas.height);
+    let left = Infinity;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) left = Math.min(left, ((i - 3) / 4) % width);
+    out[figure.getAttribute('data-testid')!] = left / devicePixelRatio;
+  }
+  return out;
+}
 
 describe('first screen', () => {
   const chromium = chromiumForSuite();
@@ -74,4 +92,25 @@ describe('first screen', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it("keeps every chart's y tick labels inside the chart in the shop at 1440x900", async () => {
+    // The shop's micro defaults (its episode layout), cut to FAST's short games and quick evaluations.
+    const { groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes } = FAST;
+    const shop = { ...defaultSettings('micro', 'shop'), groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes };
+    const { page, problems } = await openPlayground(chromium.browser, formatHash(shop), { width: 1440, height: 900 });
+    await engineReady(page);
+    await page.getByTestId('step-update').click();
+    await engineReady(page);
+    // The warm start's evaluation and update 1's, and the update's loss, drawn.
+    await expect.poll(async () => Number(await page.locator(HEADLINE).getAttribute('data-live-points'))).toBe(2);
+    await expect
+      .poll(async () => Number(await page.getByTestId('chart-loss').getAttribute('data-live-points')))
+      .toBeGreaterThan(0);
+    const left = await page.evaluate(leftmostInk);
+    expect(Object.keys(left)).toContain('chart-headline-unseen');
+    expect(Object.keys(left)).toContain('chart-loss');
+    for (const [chart, x] of Object.entries(left)) expect(x, `${chart}'s leftmost ink`).toBeGreaterThanOrEqual(2);
+    await page.locator(HEADLINE).screenshot({ path: `${SCREENSHOTS}/e2e-first-screen-shop-chart.png` });
+    expect(problems).toEqual([]);
+  });
 });

@@ -9,11 +9,30 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { ChartLegend } from './ChartLegend.tsx';
-import { chipValues, tickLabels } from './chart_readout.ts';
+import { chipValues, tickLabels, yAxisSize } from './chart_readout.ts';
 import { X_LABELS, seriesKey, yRangeOf, type ChartData, type ChartDef } from './charts.ts';
 
 const DEFAULT_HEIGHT = 200;
 const SYNC_KEY = 'seed-curves';
+/** uPlot's own axis font, named so that the y axis is measured in the font its labels are drawn in. */
+const AXIS_FONT =
+  '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"';
+/** The y axis's least width, in CSS pixels: charts whose labels are short keep their plots aligned. */
+const MIN_Y_AXIS = 46;
+
+let measuring: CanvasRenderingContext2D | null = null;
+
+/**
+ * A tick label's width in CSS pixels in the axis font, measured on a canvas of its own: uPlot remembers the font
+ * it last set on its canvas and does not set it again, so a font changed there would draw its next text.
+ */
+function labelWidth(text: string): number {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  // A canvas without a 2D context measures nothing: 8 pixels a character is wider than the font's.
+  if (!measuring) return 8 * text.length;
+  measuring.font = AXIS_FONT;
+  return measuring.measureText(text).width;
+}
 
 function withAlpha(hex: string, alpha: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -95,9 +114,14 @@ function options(def: ChartDef, hooks: ChartHooks, fixedY: boolean, width: numbe
             ],
           },
       // An option given as undefined replaces uPlot's default: the formatter is set only where it is wanted.
-      // Wide enough for the longest label, a minus sign included (a difference chart's ticks are negative too).
+      // Wide enough for the widest label as drawn, measured in the axis's font (a minus sign, decimals, a %).
       {
-        size: (_u, values) => Math.max(46, 14 + 7 * Math.max(0, ...(values ?? []).map((v) => String(v).length))),
+        font: AXIS_FONT,
+        size: (u, values, axisIdx) => {
+          const axis = u.axes[axisIdx];
+          const tick = axis.ticks?.show === false ? 0 : (axis.ticks?.size ?? 0);
+          return yAxisSize(values, labelWidth, tick + (axis.gap ?? 0), MIN_Y_AXIS);
+        },
         values: (_u, ticks) => tickLabels(ticks, def.percent),
       },
     ],

@@ -1,6 +1,6 @@
 // What a chart's text reads: each series' value at the hovered update, else at its last update with a value
 // (its legend chips), as a percentage on charts of fractions, with the recorded run's 95% interval where it has
-// one; and the y axis's tick labels.
+// one; the y axis's tick labels, and the width of the axis that holds them.
 import type { ChartData, ChartDef, SeriesSpec } from './charts.ts';
 
 function formatValue(def: ChartDef, v: number | null | undefined): string {
@@ -27,6 +27,27 @@ export function tickLabels(ticks: readonly number[], percent: boolean): string[]
   while (decimals < 8 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-6 * 10 ** decimals)
     decimals++;
   return ticks.map((t) => `${(t * scale).toFixed(decimals)}${percent ? '%' : ''}`);
+}
+
+/** CSS pixels between the widest y tick label and the chart's left edge. */
+const Y_AXIS_EDGE = 4;
+
+/**
+ * The width of a y axis, in CSS pixels, that holds its widest tick label whole: the label as `measure` gives
+ * its width in the axis's font, the tick and the gap drawn between the label and the plot (`tickAndGap`), and a
+ * margin at the chart's edge; at least `min`. uPlot right-aligns the labels against the plot, so an axis
+ * narrower than its widest label cuts that label's first characters at the chart's left edge ("53.0%" reads
+ * ":3.0%"); a width guessed from the number of characters does so in a font wider than the guess.
+ */
+export function yAxisSize(
+  labels: readonly string[] | null,
+  measure: (text: string) => number,
+  tickAndGap: number,
+  min: number,
+): number {
+  let widest = 0;
+  for (const label of labels ?? []) widest = Math.max(widest, measure(label));
+  return Math.max(min, Math.ceil(widest + tickAndGap + Y_AXIS_EDGE));
 }
 
 /** Per series: its value at the column `cursor` (the hovered update), or at its last value when null. */
