@@ -26,6 +26,7 @@ import {
 } from './config.ts';
 import { householdRl } from './household_rl.ts';
 import { skillSequences } from './rescore.ts';
+import type { Trajectory } from './rollout.ts';
 import { shopRl } from './shop_rl.ts';
 import { Trainer } from './trainer.ts';
 import { updateRng } from './update_state.ts';
@@ -64,6 +65,11 @@ async function afterStages(algo: Algo, stages: number, config = small()) {
   return t;
 }
 
+/** What a run played: its tasks, games, steps and the rollout's log-probs. */
+function plays(st: { trajectories: readonly Trajectory[] }) {
+  return st.trajectories.map((t) => ({ task: t.task, scene: t.scene, records: t.records, lOld: Array.from(t.lOld) }));
+}
+
 describe('part controls: names', () => {
   it('names every part control <arm>-<part>, runs it as its arm, and says which part it gives', () => {
     for (const arm of ['seed', 'seed-exact'] as const) {
@@ -92,6 +98,8 @@ describe('part controls: the teacher reads a transform of the trajectory’s own
       for (const part of TRANSFORMS) {
         const algo = partControl(arm, part);
         const st = (await afterStages(algo, 4)).current!;
+        expect(plays(st), algo).toEqual(plays(base));
+        expect(Array.from(st.advantages), algo).toEqual(Array.from(base.advantages));
         expect(st.written, algo).toEqual(base.written);
         expect(st.lossHyper, algo).toEqual(base.lossHyper);
         expect(Array.from(st.inputs!.opdMask), algo).toEqual(Array.from(base.inputs!.opdMask));
