@@ -24,6 +24,9 @@ import { WORLD_TRAIN_DEFAULTS } from './rl/world_defaults.ts';
 import { ANALYZER_OBSERVATION_TOKENS } from './text/prompts.ts';
 import { MIN_SKILL_WORDS } from './text/skill.ts';
 import { tokenizerOf } from './text/tokenizer.ts';
+import { MASKED_LOG_PROB } from './backend/contract.ts';
+import { MAX_RECORD_BYTES } from './rl/recorded_run.ts';
+import { MAX_SAVED_RUNS } from './worker/saved_run.ts';
 import { read, stated, tableRows } from './docs_testing.ts';
 
 const num = (text: string) => Number(text.replace(/,/g, ''));
@@ -231,5 +234,34 @@ describe('the household', () => {
     expect(stated(loss, /one of the last (\d+) usable skills/g)).toEqual([[String(CROSSGAME_POOL_SIZE)]]);
     expect(stated(loss, /cut to\s+(\d+) tokens/g)).toEqual([[String(ANALYZER_OBSERVATION_TOKENS)]]);
     expect(rlWorldOf(environmentOf('household')).analyzerObservationTokens).toBe(ANALYZER_OBSERVATION_TOKENS);
+  });
+});
+
+describe("the code's constants that the design notes name", () => {
+  const notes = ['DEVELOPERS.md', 'docs/architecture.md', 'docs/seed-loss.md'];
+
+  it("the masked log-prob, the views' alignment, the saved runs kept and the recorded run's size", () => {
+    for (const file of notes)
+      for (const [value] of stated(read(file), /`MASKED_LOG_PROB = (-?[\d.e-]+)`/g))
+        expect(Number(value), file).toBe(MASKED_LOG_PROB);
+    // Each view starts at the first multiple of the alignment past the one before it: that pins the alignment.
+    const layout = parameterLayout(presetConfig('micro', vocabSize('household')));
+    for (const file of ['DEVELOPERS.md', 'docs/architecture.md']) {
+      for (const [floats] of stated(read(file), /at (?:a )?multiples? of (\d+) floats/g)) {
+        const align = num(floats);
+        layout.list.slice(1).forEach((view, i) => {
+          const end = layout.list[i].offset + layout.list[i].size;
+          expect(view.offset, `${file}: ${view.name}`).toBe(Math.ceil(end / align) * align);
+        });
+      }
+    }
+    expect(stated(read('DEVELOPERS.md'), /multiple of \d+ floats \((\d+) bytes/g)).toEqual([
+      [String(4 * num(stated(read('DEVELOPERS.md'), /multiple of (\d+) floats/g)[0][0]))],
+    ]);
+    const architecture = read('docs/architecture.md');
+    expect(stated(architecture, /The (\w+) runs saved last are kept/g).map(([w]) => WORDS[w])).toEqual([
+      MAX_SAVED_RUNS,
+    ]);
+    expect(stated(architecture, /under (\d+) MB\)/g).map(([mb]) => num(mb) * 1024 * 1024)).toEqual([MAX_RECORD_BYTES]);
   });
 });
