@@ -74,6 +74,16 @@ describe('bench learn --resume on real runs (micro preset)', () => {
     expect(files).toHaveLength(first.asked.length);
     const kept = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { job: Job });
     for (const k of kept) expect(() => checkKeptRun(k, k.job)).not.toThrow();
+    // A task type named like a member of every object is refused as any name that is no task type of the world.
+    const run = kept.find((k) => k.job.kind === 'run')!;
+    for (const name of ['constructor', '__proto__', 'toString', 'zz']) {
+      const copy = structuredClone(run) as { job: Job; result: { per_type: { seen: object } } };
+      // As JSON.parse gives it: an own entry, "__proto__" too.
+      Object.defineProperty(copy.result.per_type.seen, name, { value: 0.5, enumerable: true, writable: true });
+      expect(() => checkKeptRun(copy, run.job)).toThrow(
+        `result.per_type.seen names "${name}", not a task type of the run's world`,
+      );
+    }
 
     const resumed = inProcess();
     const log: string[] = [];

@@ -3,6 +3,7 @@
 // so the whole of it is checked against what its job implies: the same job, the arm, seed and settings it ran
 // with, one curve point per evaluation of its schedule, one figure per eval game, and every number in its
 // range. A refusal names the first field in the way, in one line.
+import { WORLD_TASK_TYPES } from '../../../env/world_facts.ts';
 import { array, curvePoint, episode, num, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
 import { evalGameCounts } from './games.ts';
 import type { Job, JobResult } from './job.ts';
@@ -80,10 +81,15 @@ function evalUpdates(job: Job): number[] {
   return updates;
 }
 
-/** Per task type, a success rate: at most as many types as the split has games, and one at least if it has any. */
-function perType(v: unknown, at: string, games: number): Record<string, number> {
+/**
+ * Per task type of the world, a success rate: at most as many types as the split has games, and one at least if
+ * it has any. A name is checked against the world's list: the report looks each up in every run's figures.
+ */
+function perType(v: unknown, at: string, games: number, taskTypes: readonly string[]): Record<string, number> {
   const o = object(v, at);
   const types = Object.keys(o);
+  const stranger = types.find((type) => !taskTypes.includes(type));
+  if (stranger !== undefined) refuse(`${at} names ${show(stranger)}, not a task type of the run's world`);
   if (types.length > Math.min(games, MAX_TYPES) || (games > 0 && types.length === 0))
     refuse(`${at} names ${types.length} task types for ${games} games`);
   for (const type of types) rate(o[type], `${at}[${JSON.stringify(type)}]`);
@@ -120,8 +126,9 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   if (sweep) rate(r.success_validation, 'result.success_validation');
   else nothing('success_validation');
   const types = object(r.per_type, 'result.per_type');
-  perType(types.seen, 'result.per_type.seen', seen);
-  perType(types.unseen, 'result.per_type.unseen', unseen);
+  const taskTypes = WORLD_TASK_TYPES[job.env ?? 'household'];
+  perType(types.seen, 'result.per_type.seen', seen, taskTypes);
+  perType(types.unseen, 'result.per_type.unseen', unseen, taskTypes);
 
   const schedule = evalUpdates(job);
   const points = `one per evaluation, after update ${schedule.join(', ') || 'none'}`;
