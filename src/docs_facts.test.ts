@@ -264,4 +264,26 @@ describe("the code's constants that the design notes name", () => {
     ]);
     expect(stated(architecture, /under (\d+) MB\)/g).map(([mb]) => num(mb) * 1024 * 1024)).toEqual([MAX_RECORD_BYTES]);
   });
+
+  it('the constants the code keeps to itself, read from their declarations', () => {
+    /** The value a module declares for a constant it does not export: `const NAME = value;`. */
+    const declared = (file: string, name: string) => {
+      const [value] = stated(read(file), new RegExp(`^const ${name} = ([\\d.]+);$`, 'gm'));
+      return Number(value[0]);
+    };
+    const [lines] = stated(read('DEVELOPERS.md'), /holds more than (\d+) lines \(`src\/file_length\.test\.ts`\)/g);
+    expect(num(lines[0])).toBe(declared('src/file_length.test.ts', 'MAX_LINES'));
+    const [flush] = stated(read('docs/architecture.md'), /applied together at most every (\d+) ms/g);
+    expect(num(flush[0])).toBe(declared('src/ui/store.ts', 'FLUSH_MS'));
+    const environment = read('docs/environment.md');
+    const [opens] = stated(environment, /each opens with chance ([\d.]+)\)/g);
+    expect(Number(opens[0])).toBe(declared('src/env/generate.ts', 'OPENABLE_STORAGE'));
+    const heldOut = declared('src/env/shop/splits.ts', 'HELD_OUT_ONE_IN');
+    expect(stated(environment, /one combination in (\w+), chosen by a hash/g).map(([w]) => WORDS[w])).toEqual([
+      heldOut,
+    ]);
+    expect(
+      stated(read('src/env/shop/splits.ts'), /One combination in (\w+), chosen by a hash/g).map(([w]) => WORDS[w]),
+    ).toEqual([heldOut]);
+  });
 });
