@@ -174,6 +174,16 @@ const corpus: [string, string[]][] = [
   ['--checkpoint-every=-1', ['train', ...trainArgs, '--checkpoint-every=-1', '--out', 'OUT']],
   ['--eval-episodes=-5', ['train', ...trainArgs, '--eval-episodes=-5', '--out', 'OUT']],
   ['--temperature 1e400', ['eval', '--ckpt', ckptFile, '--split', 'seen', '--temperature', '1e400']],
+  ['--focus-share 1e-400', ['warmstart', ...micro, '--focus-share', '1e-400', '--out', 'OUT/w.ckpt']],
+  ['teacher --games +2', ['teacher', '--ckpt', ckptFile, '--games', '+2']],
+  ['scenes --seed abc', ['scenes', '--split', 'train', '--count', '2', '--seed', 'abc', '--out', 'OUT']],
+  // Options and files of the other world.
+  ['warmstart --focus option in the household', ['warmstart', ...micro, '--focus', 'option', '--out', 'OUT/w.ckpt']],
+  ['expert on a shop scene without --env', ['expert', '--scene', at('shop.json')]],
+  [
+    'play --env shop on a household scene',
+    ['play', '--env', 'shop', '--scene', at('scene.json'), '--actions', '/dev/null'],
+  ],
   // Huge counts.
   ['scenes --count 1e12', ['scenes', '--split', 'train', '--count', '1e12', '--seed', '1', '--out', 'OUT']],
   ['warmstart --episodes 1e12', ['warmstart', ...micro, '--episodes', '1e12', '--out', 'OUT/w.ckpt']],
