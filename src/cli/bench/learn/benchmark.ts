@@ -178,9 +178,11 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
       failed.push(failedRun(o.job, o.error));
       return;
     }
-    // Every curve starts at the warm start: its success and, per game, its outcomes.
+    // Every curve starts at the warm start: its success and, per game, its outcomes (and scores, in a world with a score).
     o.result.curve.unshift([0, warm.success_unseen]);
     o.result.curve_won.unshift(warm.won_unseen);
+    o.result.curve_score?.unshift(warm.score_unseen!);
+    o.result.curve_scores?.unshift(warm.scores_unseen!);
     const fraction = jobs[i + 1].fraction;
     (fraction === null ? runs : fractions.find((f) => f.fraction === fraction)!.runs).push(o.result);
   });

@@ -81,9 +81,24 @@ export interface JobResult extends UpdateMeans {
   recorded?: JobRecord;
   /** Per teacher check of `teacher` (in its order), the KL from the student to its teacher on validation states. */
   teacher_kl: [number, number | null][];
+  /**
+   * In a world with a score (the shop's WebShop score, in [0, 1]; absent in one without): the final evaluation's
+   * mean score per split, and per eval game the mean score of its evalSamples episodes (as won_seen, won_unseen).
+   */
+  score_seen?: number;
+  score_unseen?: number;
+  scores_seen?: number[];
+  scores_unseen?: number[];
+  /** Per point of `curve`, the eval-unseen mean score; the parent puts the warm start's first. */
+  curve_score?: number[];
+  /** Per point of `curve`, per eval-unseen game, its mean score (as curve_won): the score's area under the curve. */
+  curve_scores?: number[][];
 }
 
-/** Success over `samples` independent sampling streams, and per game the fraction of its episodes won. */
+/**
+ * Success over `samples` independent sampling streams, and per game the fraction of its episodes won; in a
+ * world with a score, the mean score too, and per game the mean score of its episodes (null in one without).
+ */
 async function play<S>(
   env: Environment<S>,
   backend: Backend,
@@ -91,21 +106,31 @@ async function play<S>(
   config: TrainConfig,
   scenes: readonly S[],
   samples = 1,
-): Promise<{ result: EvalResult; won: number[] }> {
+): Promise<{ result: EvalResult; won: number[]; scores: number[] | null }> {
   const wins = new Array<number>(scenes.length).fill(0);
+  const scoreSums = new Array<number>(scenes.length).fill(0);
   const types: string[] = [];
   const flags: boolean[] = [];
+  const scores: number[] = [];
   for (let k = 0; k < samples; k++) {
-    const byIndex = new Map<number, boolean>();
-    await evaluate(env, backend, tok, scenes, config, (t) => byIndex.set(t.task, t.won), k);
+    const byIndex = new Map<number, { won: boolean; score: number | null }>();
+    await evaluate(env, backend, tok, scenes, config, (t) => byIndex.set(t.task, { won: t.won, score: t.score }), k);
     scenes.forEach((scene, i) => {
-      const won = byIndex.get(i) ?? false;
+      const won = byIndex.get(i)?.won ?? false;
+      const score = byIndex.get(i)?.score ?? 0;
       wins[i] += won ? 1 : 0;
+      scoreSums[i] += score;
       types.push(env.taskType(scene));
       flags.push(won);
+      scores.push(score);
     });
   }
-  return { result: summarise(types, flags), won: wins.map((w) => w / samples) };
+  const scored = env.score !== null;
+  return {
+    result: summarise(types, flags, scored ? scores : null),
+    won: wins.map((w) => w / samples),
+    scores: scored ? scoreSums.map((s) => s / samples) : null,
+  };
 }
 
 /**
@@ -135,6 +160,8 @@ export async function runJob(job: Job): Promise<JobResult> {
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes, env);
   const curve: [number, number][] = [];
   const curveWon: number[][] = [];
+  const curveScore: number[] = [];
+  const curveScores: number[][] = [];
   const record =
     job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
   const means = new MeansOfUpdates();
@@ -171,6 +198,8 @@ export async function runJob(job: Job): Promise<JobResult> {
         const unseen = point ? point.result.success : NaN;
         curve.push([trainer.episodes, unseen]);
         curveWon.push(point ? point.won : []);
+        curveScore.push(point?.result.score ?? NaN);
+        curveScores.push(point?.scores ?? []);
         if (record && !last)
           record.curve.push([
             trainer.updates,
@@ -209,6 +238,8 @@ export async function runJob(job: Job): Promise<JobResult> {
   if (curve.length && Number.isNaN(curve[curve.length - 1][1])) {
     curve[curve.length - 1][1] = unseen.result.success;
     curveWon[curveWon.length - 1] = unseen.won;
+    curveScore[curveScore.length - 1] = unseen.result.score ?? NaN;
+    curveScores[curveScores.length - 1] = unseen.scores ?? [];
   }
   if (record && curve.length)
     record.curve.push([job.updates, curve[curve.length - 1][0], seen.result.success, unseen.result.success]);
@@ -225,5 +256,15 @@ export async function runJob(job: Job): Promise<JobResult> {
     won_unseen: unseen.won,
     ...withChecks(means.result(), teacherChecks, teacherKl),
     ...(record ? { recorded: record } : {}),
+    ...(env.score
+      ? {
+          score_seen: seen.result.score,
+          score_unseen: unseen.result.score,
+          scores_seen: seen.scores!,
+          scores_unseen: unseen.scores!,
+          curve_score: curveScore,
+          curve_scores: curveScores,
+        }
+      : {}),
   };
 }

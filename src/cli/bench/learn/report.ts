@@ -11,6 +11,7 @@ import { differenceJson, differences, differenceTable, seedOnlyTable, type Diffe
 import { CLUSTER_WORDS, layoutClusters, reportName, type EvalGame } from './games.ts';
 import { bestDistillingArm, headline } from './headline.ts';
 import { PRESET, type JobResult } from './job.ts';
+import { scoreReport } from './score.ts';
 import { COLORS, curveSvg } from './plot.ts';
 import {
   algoRow,
@@ -233,6 +234,8 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const rows = arms.map((a) => algoRow(a, byAlgo(a), clusters, rng));
   const table = mainTable(warm, rows, o.settings, clusters, rng);
   const diffs = differences(arms, runs, warm, clusters, rng);
+  // In a world with a score (the shop), its own section beside success's; none in the household.
+  const score = scoreReport(arms, runs, warm, clusters, diffs);
   const best = bestDistillingArm(o.algos, o.settings, o.points);
   const head = headline(best, o.settings, diffs);
   const efficiency = best
@@ -333,6 +336,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     '',
     seedOnlyTable(diffs),
     '',
+    ...(score ? [score.markdown, ''] : []),
     '## Data efficiency',
     '',
     efficiency,
@@ -368,6 +372,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       success_unseen: warm.success_unseen,
       won_seen: wonDigits(warm.won_seen, evalSamples),
       won_unseen: wonDigits(warm.won_unseen, evalSamples),
+      ...(warm.score_seen === undefined ? {} : { score_seen: warm.score_seen, score_unseen: warm.score_unseen }),
     },
     runs: runs.map((r) => ({
       algo: r.algo,
@@ -392,11 +397,15 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       won_seen: wonDigits(r.won_seen, evalSamples),
       won_unseen: wonDigits(r.won_unseen, evalSamples),
       curve_won_unseen: curveDigits(r, evalSamples),
+      ...(r.score_seen === undefined
+        ? {}
+        : { score_seen: r.score_seen, score_unseen: r.score_unseen, curve_score: r.curve_score }),
     })),
     corr_delta_advantage: corr,
     diagnostics: diagnosticsJson(rows),
     teacher_checks: teacherJson(o.runs),
     differences: diffs.map(differenceJson),
+    ...(score ? { score: score.json } : {}),
     failed: o.failed,
     settings,
     sweep: {
