@@ -211,7 +211,7 @@ describe("the documents' settings", () => {
     expect(settingProblems(pairs)).toEqual([]);
     expect(pairs.filter((p) => changedKeys.includes(p.key as TrainKey))).toEqual([]);
     const environment = settingRows(read('environment.md'));
-    expect(environment.map((r) => r.key)).toEqual(['winReward', 'invalidPenalty', 'maxSteps']);
+    expect(environment.map((r) => r.key)).toEqual(['winReward', 'invalidPenalty', 'scoreReward', 'maxSteps']);
     expect(settingProblems(environment)).toEqual([]);
   });
 
