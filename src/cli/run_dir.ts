@@ -22,7 +22,7 @@ import { makeDir } from './io.ts';
 /** The lock file: the id of the process that holds the directory, created exclusively. */
 export const LOCK_FILE = 'run.lock';
 /** The files of a run, removed by --force. */
-export const RUN_FILES = ['metrics.jsonl', 'last.ckpt', 'reference.ckpt'] as const;
+export const RUN_FILES = ['metrics.jsonl', 'last.ckpt', 'reference.ckpt', 'teacher.ckpt'] as const;
 
 export interface RunDirLock {
   /** Removes the lock file (once; also done when the process exits or is interrupted). */

@@ -25,14 +25,15 @@ const PART_ARMS = ['seed', 'seed-exact'] as const;
 export type PartArm = (typeof PART_ARMS)[number];
 
 /**
- * What a part control gives the teacher in place of the trajectory's own skill: another game's skill
- * (crossgame) or a transform of its own (the world's skillPart, rl_world.ts). `<arm>-<part>` is the control,
- * run at the arm's settings; from the same seed its rollouts, rewards and advantages are the arm's.
+ * The one part of what the teacher reads that a part control changes: the skill, as another game's skill
+ * (crossgame) or a transform of its own (the world's skillPart, rl_world.ts), or the teacher's weights
+ * (frozen: the weights the run started from, never refreshed, with the trajectory's own skill). `<arm>-<part>` is
+ * the control, run at the arm's settings; from the same seed its rollouts, rewards and advantages are the arm's.
  */
-const SKILL_PARTS = ['crossgame', 'procedure', 'facts', 'empty', 'shuffled'] as const;
+const SKILL_PARTS = ['crossgame', 'procedure', 'facts', 'empty', 'shuffled', 'frozen'] as const;
 export type SkillPart = (typeof SKILL_PARTS)[number];
 /** The parts that transform the trajectory's own skill. */
-export type SkillTransform = Exclude<SkillPart, 'crossgame'>;
+export type SkillTransform = Exclude<SkillPart, 'crossgame' | 'frozen'>;
 
 /** What the teacher re-scores with under each part, in place of the trajectory's own skill (docs/seed-loss.md). */
 export const SKILL_PART_NOTES: Readonly<Record<SkillPart, string>> = {
@@ -41,13 +42,14 @@ export const SKILL_PART_NOTES: Readonly<Record<SkillPart, string>> = {
   facts: 'only the instance facts its own skill states, as sentences (the facts alone)',
   empty: 'an empty skill block: the block as with a skill, no skill words in it',
   shuffled: "its own skill's words in a random order (the words without their order)",
+  frozen: 'its own skill, the teacher keeping the weights the run started from (teacherRefresh 0 whatever the setting)',
 };
 
 /** The part controls' names: `<arm>-<part>`. */
 export type PartControl = `${PartArm}-${SkillPart}`;
 export type Algo = (typeof BASE_ALGOS)[number] | PartControl;
 
-function isPartArm(algo: Algo): algo is PartArm {
+export function isPartArm(algo: Algo): algo is PartArm {
   return (PART_ARMS as readonly string[]).includes(algo);
 }
 
@@ -80,6 +82,11 @@ export function armOf(algo: Algo): Exclude<Algo, PartControl> {
 /** The part a part control gives the teacher; null for every other algorithm. */
 export function skillPartOf(algo: Algo): SkillPart | null {
   return PART_OF.get(algo)?.part ?? null;
+}
+
+/** K of the teacher refreshed every K updates (teacher_weights.ts): the setting's, or 0 under a frozen control. */
+export function teacherRefreshOf(algo: Algo, config: Pick<TrainConfig, 'teacherRefresh'>): number {
+  return skillPartOf(algo) === 'frozen' ? 0 : config.teacherRefresh;
 }
 
 /** The algorithms that distil the skill-conditioned teacher exactly, over the whole vocabulary (docs/seed-loss.md). */

@@ -194,7 +194,7 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
     const drawn = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame'));
     st.used = drawn.skills;
     st.crossgame = drawn.sources;
-  } else if (part) st.used = transformedSkills(run, st, part, rng.fork('parts'));
+  } else if (part && part !== 'frozen') st.used = transformedSkills(run, st, part, rng.fork('parts'));
   else {
     st.used = st.written.slice();
     if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0)

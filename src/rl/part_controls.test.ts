@@ -73,7 +73,7 @@ function plays(st: { trajectories: readonly Trajectory[] }) {
 describe('part controls: names', () => {
   it('names every part control <arm>-<part>, runs it as its arm, and says which part it gives', () => {
     for (const arm of ['seed', 'seed-exact'] as const) {
-      for (const part of ['crossgame', ...TRANSFORMS] as const) {
+      for (const part of ['crossgame', ...TRANSFORMS, 'frozen'] as const) {
         const algo = partControl(arm, part);
         expect(algo).toBe(`${arm}-${part}`);
         expect(ALGOS).toContain(algo);
@@ -87,7 +87,7 @@ describe('part controls: names', () => {
       expect(skillPartOf(algo)).toBeNull();
     }
     expect(new Set(ALGOS).size).toBe(ALGOS.length);
-    expect(ALGOS.filter((a) => skillPartOf(a) !== null)).toHaveLength(10);
+    expect(ALGOS.filter((a) => skillPartOf(a) !== null)).toHaveLength(12);
   });
 });
 

@@ -15,7 +15,7 @@ import {
   type PresetName,
 } from '../model/config.ts';
 import { quote } from '../common/json.ts';
-import { checkConfig, currentAlgoName, isAlgo, TRAIN_SETTINGS, type TrainConfig } from './config.ts';
+import { checkConfig, currentAlgoName, isAlgo, teacherRefreshOf, TRAIN_SETTINGS, type TrainConfig } from './config.ts';
 import { CROSSGAME_POOL_SIZE, type CrossgamePool, type SkillLibrary } from './hindsight.ts';
 
 export interface RunMetadata {
@@ -151,18 +151,15 @@ export function checkRunReference(reference: Checkpoint, current: Checkpoint, me
  * one and has none.
  */
 export function checkRunTeacher(teacher: Checkpoint | null, current: Checkpoint, meta: RunMetadata): void {
-  const needs = meta.config.teacherRefresh > 1;
+  const refresh = isAlgo(meta.algo) ? teacherRefreshOf(meta.algo, meta.config) : meta.config.teacherRefresh;
+  const needs = refresh > 1;
   if (teacher === null) {
-    if (needs)
-      refuse(
-        `the run refreshes its teacher every ${meta.config.teacherRefresh} updates, and its teacher checkpoint is missing`,
-      );
+    if (needs) refuse(`the run refreshes its teacher every ${refresh} updates, and its teacher checkpoint is missing`);
     return;
   }
   const m = teacher.metadata;
   if (m.stage !== 'teacher') refuse('not a run\'s teacher (metadata.stage is not "teacher")');
-  if (!needs)
-    refuse(`a teacher checkpoint, but the run's teacherRefresh is ${meta.config.teacherRefresh}: it holds none`);
+  if (!needs) refuse(`a teacher checkpoint, but the run's teacherRefresh is ${refresh}: it holds none`);
   if (typeof m.algo !== 'string' || currentAlgoName(m.algo) !== meta.algo || m.seed !== meta.seed) {
     refuse(`its teacher is of ${quote(m.algo)} seed ${quote(m.seed)}, the run is ${meta.algo} seed ${meta.seed}`);
   }

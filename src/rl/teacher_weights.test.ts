@@ -90,13 +90,28 @@ describe('the teacher refreshed every K updates (teacherRefresh)', () => {
     expect(heldLSkill(t)).toEqual(await lSkillUnder(t, atTwo));
   });
 
+  it('a frozen control re-scores its own skill with the weights the run started from, whatever the setting', async () => {
+    for (const arm of ['seed', 'seed-exact'] as const) {
+      const t = trainer(`${arm}-frozen`, small({ teacherRefresh: 1 }));
+      const start = await t.backend.readParameters();
+      await t.update();
+      await throughRescore(t);
+      const st = t.current!;
+      expect(st.used).toEqual(st.written);
+      expect(heldLSkill(t)).toEqual(await lSkillUnder(t, start));
+      expect(heldLSkill(t)).not.toEqual(await lSkillUnder(t, await t.backend.readParameters()));
+      // Its checkpoint holds no teacher: the reference is the weights it started from.
+      expect((await runCheckpoints(t, 'micro', tok.hash)).teacher).toBeNull();
+    }
+  });
+
   it('puts the weights back when the scoring throws', async () => {
     const be = CpuBackend.fromSeed(model, 3);
     const own = await be.readParameters();
     const held = CpuBackend.fromSeed(model, 4);
     const teacherParams = await held.readParameters();
     await expect(
-      withTeacher({ backend: be, teacherParams }, { teacherRefresh: 3 }, async () => {
+      withTeacher({ backend: be, algo: 'seed', teacherParams }, { teacherRefresh: 3 }, async () => {
         expect(Array.from(await be.readParameters())).toEqual(Array.from(teacherParams));
         throw new Error('boom');
       }),

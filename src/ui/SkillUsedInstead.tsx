@@ -9,6 +9,7 @@ const PART_TITLES: Readonly<Record<SkillPart, string>> = {
   facts: 'only the facts this skill states (facts control)',
   empty: 'an empty skill block (empty control)',
   shuffled: 'this skill’s words in a random order (shuffled control)',
+  frozen: 'this skill, with the weights the run started from (frozen-teacher control)',
 };
 
 /** The heading of what the teacher read instead of the skill written. */

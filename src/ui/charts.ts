@@ -143,6 +143,7 @@ const PART_COLOURS: Readonly<Record<SkillPart, Readonly<Record<PartArm, string>>
   facts: { seed: '#88CCEE', 'seed-exact': '#117733' },
   empty: { seed: '#BBBBBB', 'seed-exact': '#555555' },
   shuffled: { seed: '#EE8866', 'seed-exact': '#AA4499' },
+  frozen: { seed: '#44BB99', 'seed-exact': '#225555' },
 };
 
 /** One colour per algorithm (Okabe-Ito), the same in every chart, recorded or live. */

@@ -62,6 +62,7 @@ const PART_LABELS: Readonly<Record<SkillPart, string>> = {
   facts: "only the skill's facts",
   empty: 'an empty skill',
   shuffled: "the skill's words shuffled",
+  frozen: "its own skill, the teacher's weights frozen at the start",
 };
 
 export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {

@@ -5,7 +5,7 @@ import { ALGOS, armOf, skillPartOf, type Algo } from '../../../rl/config.ts';
 import { parseOptions } from '../../args.ts';
 import { ARM_NOTES, CROSSGAME_CONTROL, controlledArm, settingsSource } from './arms.ts';
 import { estimatePlan } from './benchmark.ts';
-import { command, readPlan } from './main.ts';
+import { command, readPlan } from './plan_options.ts';
 import { COLORS } from './plot.ts';
 
 const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);

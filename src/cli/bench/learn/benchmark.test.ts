@@ -9,7 +9,7 @@ import { renderFractions } from './fractions.ts';
 import { evalGames } from './games.ts';
 import { runJob, type Job } from './job.ts';
 import { fakeResult } from './learn_testing.ts';
-import { command, readPlan } from './main.ts';
+import { command, readPlan } from './plan_options.ts';
 import { DEFAULT_BUDGET_MINUTES, type JobOutcome } from './pool.ts';
 import { renderLearn } from './report.ts';
 import { environmentOf } from '../../../env/environments.ts';

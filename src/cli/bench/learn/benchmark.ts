@@ -158,7 +158,11 @@ export function estimatePlan(whole: LearnPlan): number {
 /** Chooses the settings, then runs the main benchmark or the fractions. */
 export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => void): Promise<RunsOutcome> {
   const chosen = await chooseSettings(sweptPlan(plan), jobMaker(plan), run, log);
-  const jobs = runJobs(plan, chosen.settings);
+  // --pick-best: only the best distilling arm of the sweeps runs, with its controls.
+  const jobs = runJobs(
+    plan.pickBest ? { ...plan, algos: chosen.algos, controls: chosen.controls } : plan,
+    chosen.settings,
+  );
   const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
   log(
     `${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`,

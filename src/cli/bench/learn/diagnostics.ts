@@ -63,7 +63,7 @@ interface TeacherRow {
 }
 
 /** Per arm, per update a check ran at, the means over seeds of the check's figures. */
-export function teacherRows(runs: readonly JobResult[]): Map<string, TeacherRow[]> {
+function teacherRows(runs: readonly JobResult[]): Map<string, TeacherRow[]> {
   const out = new Map<string, TeacherRow[]>();
   for (const arm of new Set(runs.filter((r) => r.teacher.length > 0).map((r) => r.algo))) {
     const mine = runs.filter((r) => r.algo === arm);

@@ -11,7 +11,7 @@ import { runPlan, type LearnPlan } from './benchmark.ts';
 import { runJob, type Job } from './job.ts';
 import { JOB_STORE_DIR, JobStore, type ReportingRunner } from './job_store.ts';
 import { checkKeptRun } from './kept_run_check.ts';
-import { command, readPlan } from './main.ts';
+import { command, readPlan } from './plan_options.ts';
 import type { JobOutcome } from './pool.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'kept-runs-'));

@@ -50,6 +50,7 @@ const PART_COLORS: Readonly<Record<SkillPart, Readonly<Record<PartArm, string>>>
   facts: { seed: '#aec7e8', 'seed-exact': '#117733' },
   empty: { seed: '#c7c7c7', 'seed-exact': '#555555' },
   shuffled: { seed: '#ffbb78', 'seed-exact': '#aa4499' },
+  frozen: { seed: '#98df8a', 'seed-exact': '#225555' },
 };
 
 export const COLORS: Readonly<Record<Algo, string>> = {

@@ -69,6 +69,8 @@ export interface LearnOutcome {
   settings: Map<Algo, ArmSettings>;
   sweep: SweepRun[];
   points: SweepPoint[];
+  /** With --pick-best: the distilling arm that ran, those dropped, and each one's validation success. */
+  picked?: { best: Algo; dropped: Algo[]; success: Record<string, number> };
   /** The chosen values still at an edge of their grid (sweep.ts); absent: none. */
   edges?: SweepEdge[];
   /** Steps a sweep grid could grow past an edge; absent: none. */
@@ -415,6 +417,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       runs: o.sweep,
       points: o.points,
       edges: o.edges ?? [],
+      ...(o.picked ? { picked: o.picked } : {}),
     },
     first_seed: o.firstSeed ?? 1,
     teacher_at: o.teacherAt ?? [],

@@ -15,7 +15,7 @@ import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { parseOptions } from '../../args.ts';
 import { runPlan } from './benchmark.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
-import { command, readPlan } from './main.ts';
+import { command, readPlan } from './plan_options.ts';
 import { fakeOutcome, fakeResult } from './learn_testing.ts';
 import { renderLearn } from './report.ts';
 import { scoreReport } from './score.ts';

@@ -268,6 +268,33 @@ describe('bench learn: settings chosen on validation', () => {
     );
   });
 
+  it("--pick-best: only the distilling arm best on validation runs, and the dropped arm's controls run as its", async () => {
+    // seed-exact peaks at lambda 0.1 with 0.4, seed at 0.3 with 0.5: seed is the better arm at its chosen lambda.
+    const { run } = runner((j) =>
+      j.algo === 'seed-exact' ? (j.config.lambda === 0.1 ? 0.4 : 0.2) : j.config.lambda === 0.3 ? 0.5 : 0.1,
+    );
+    const logged: string[] = [];
+    const p = plan({
+      algos: ['grpo', 'seed', 'seed-exact'],
+      controls: ['seed-exact-procedure', 'seed-crossgame', 'seed-exact-frozen'],
+      lambdas: [0.1, 0.3, 1],
+      pickBest: true,
+    });
+    const c = await chooseSettings(p, makeJob, run, (l) => logged.push(l));
+    expect(c.algos).toEqual(['grpo', 'seed']);
+    expect(c.controls).toEqual(['seed-procedure', 'seed-crossgame', 'seed-frozen']);
+    expect(c.picked).toEqual({ best: 'seed', dropped: ['seed-exact'], success: { seed: 0.5, 'seed-exact': 0.4 } });
+    expect([...c.settings.keys()].sort()).toEqual(['grpo', 'seed', 'seed-crossgame', 'seed-frozen', 'seed-procedure']);
+    expect(c.settings.get('seed-procedure')).toMatchObject({ lambda: 0.3, how: { lambda: "seed's" } });
+    expect(logged).toContain('best distilling arm on validation: seed; seed-exact runs no more');
+    expect(sweepSection(c, p, 2, 1)).toContain(
+      'The distilling arm that ran: seed, best on validation at its chosen settings (seed 50.0%, seed-exact 40.0%)',
+    );
+    await expect(chooseSettings(plan({ pickBest: true }), makeJob, run, () => {})).rejects.toThrow(
+      /needs two distilling main arms/,
+    );
+  });
+
   it("steps past an edge at the ratio of its two nearest values, within the setting's range", () => {
     expect(pastEdge([0.03, 0.1, 0.3], 0.3, 'lambda')).toBe(0.9);
     expect(pastEdge([0.03, 0.1, 0.3], 0.03, 'lambda')).toBe(0.009);

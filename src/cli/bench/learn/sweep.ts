@@ -8,7 +8,7 @@
 // (arms.ts). Also the report's section on how each setting was chosen.
 import type { EnvironmentName } from '../../../env/environment.ts';
 import { environmentOf } from '../../../env/environments.ts';
-import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import { armOf, isPartArm, partControl, skillPartOf, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils, settingsSource } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
@@ -90,6 +90,8 @@ export interface SweepPlan {
   sweepUpdates: number;
   /** Steps a grid may grow past an edge that holds its best value, per arm and setting; absent: none. */
   extend?: number;
+  /** Only the distilling main arm best on validation runs (its controls take the dropped arms' controls' place). */
+  pickBest?: boolean;
   /** The world the benchmark plays; absent: the household. */
   env?: EnvironmentName;
 }
@@ -99,6 +101,11 @@ export type Runner = (jobs: Job[]) => Promise<JobOutcome[]>;
 
 export interface Chosen {
   settings: Map<Algo, ArmSettings>;
+  /** The main arms that run, and the controls: the plan's, or with --pick-best the best distilling arm's. */
+  algos: Algo[];
+  controls: Algo[];
+  /** With --pick-best: the distilling main arm that runs, the ones dropped and each one's validation success. */
+  picked?: { best: Algo; dropped: Algo[]; success: Record<string, number> };
   sweep: SweepRun[];
   points: SweepPoint[];
   failed: FailedRun[];
@@ -288,8 +295,15 @@ export async function chooseSettings(
       s.how.lambda = 'the one value given';
     }
   }
-  for (const a of [...plan.controls, ...plan.ablations]) {
-    const source = settingsSource(a, algos);
+  const picked = plan.pickBest ? pickBest(plan, settings, points) : null;
+  const mains = picked ? algos.filter((a) => !picked.dropped.includes(a)) : algos;
+  const controls = picked ? plan.controls.map((a) => asControlOf(a, picked.best, picked.dropped)) : plan.controls;
+  if (picked)
+    log(
+      `best distilling arm on validation: ${picked.best}; ${picked.dropped.join(', ')} run${picked.dropped.length === 1 ? 's' : ''} no more`,
+    );
+  for (const a of [...new Set(controls)].filter((c) => !mains.includes(c)).concat(plan.ablations)) {
+    const source = settingsSource(a, mains);
     const from = source ? settings.get(source)! : null;
     settings.set(a, {
       lr: from?.lr ?? lrs[0],
@@ -322,7 +336,51 @@ export async function chooseSettings(
         : null;
     for (const a of opid) settings.get(a)!.opidWeight = weightOf?.get(a) ?? plan.opidWeights[0];
   }
-  return { settings, sweep, points, failed, edges };
+  for (const a of picked?.dropped ?? []) settings.delete(a);
+  return {
+    settings,
+    sweep,
+    points,
+    failed,
+    edges,
+    algos: mains,
+    controls: [...new Set(controls)].filter((c) => !mains.includes(c)),
+    ...(picked ? { picked: { best: picked.best, dropped: picked.dropped, success: picked.success } } : {}),
+  };
+}
+
+/**
+ * Of the distilling main arms, the one whose chosen settings scored best on validation (the sweep point of its
+ * chosen lambda, or of its chosen rate when lambda was not swept); every other distilling main arm is dropped.
+ * Refuses a plan whose sweeps leave nothing to compare.
+ */
+function pickBest(
+  plan: SweepPlan,
+  settings: ReadonlyMap<Algo, ArmSettings>,
+  points: readonly SweepPoint[],
+): { best: Algo; dropped: Algo[]; success: Record<string, number> } {
+  const distilling = plan.algos.filter(distils);
+  if (distilling.length < 2)
+    throw new CliError(`--pick-best needs two distilling main arms, got ${distilling.join(', ') || 'none'}`, 2);
+  const success: Record<string, number> = {};
+  for (const a of distilling) {
+    const s = settings.get(a)!;
+    const point =
+      points.find((p) => p.algo === a && p.param === 'lambda' && p.value === s.lambda) ??
+      points.find((p) => p.algo === a && p.param === 'lr' && p.value === s.lr);
+    if (!point)
+      throw new CliError(`--pick-best compares the arms' sweeps on validation: sweep lambda or the learning rate`, 2);
+    success[a] = point.success;
+  }
+  const best = distilling.reduce((x, y) => (success[y] > success[x] ? y : x));
+  return { best, dropped: distilling.filter((a) => a !== best), success };
+}
+
+/** A control of a dropped arm as the same control of the best arm (seed-procedure for seed-exact-procedure). */
+function asControlOf(control: Algo, best: Algo, dropped: readonly Algo[]): Algo {
+  const part = skillPartOf(control);
+  if (part === null || !dropped.includes(armOf(control)) || !isPartArm(best)) return control;
+  return partControl(best, part);
 }
 
 /** The lambda of the learning-rate sweep's runs: the one value given, else the preset's. */
@@ -344,7 +402,7 @@ export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<s
 
 /** The report's section on the sweeps and on how each arm's settings were chosen. */
 export function sweepSection(
-  c: Pick<Chosen, 'settings' | 'points'> & Partial<Pick<Chosen, 'edges'>>,
+  c: Pick<Chosen, 'settings' | 'points'> & Partial<Pick<Chosen, 'edges' | 'picked'>>,
   plan: SweepPlan,
   evalEpisodes: number,
   evalSamples: number,
@@ -373,6 +431,11 @@ export function sweepSection(
       ),
       '',
     );
+    if (c.picked)
+      parts.push(
+        `The distilling arm that ran: ${c.picked.best}, best on validation at its chosen settings (${[c.picked.best, ...c.picked.dropped].map((a) => `${a} ${pct(c.picked!.success[a])}%`).join(', ')}); the others ran their sweeps only, and their controls ran as ${c.picked.best}'s.`,
+        '',
+      );
     if (c.edges?.length)
       parts.push(
         `Still at an edge of its grid when it stopped growing (the best may lie beyond): ${c.edges.map((e) => `${e.algo}'s ${e.param} ${e.value}`).join(', ')}.`,

@@ -1,0 +1,362 @@
+// The options of `seed bench learn` (its `command`: each option once, with its range and default) and the plan
+// they ask for (readPlan), checked before any file is read or any run starts. main.ts runs the plan.
+import { cpus } from 'node:os';
+import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
+import type { EnvironmentName } from '../../../env/environment.ts';
+import { environmentOf } from '../../../env/environments.ts';
+import { rlWorldOf } from '../../../rl/rl_worlds.ts';
+import { ENV_OPTION } from '../../environment_option.ts';
+import { applySetOptions, numberList, numberOption, type parseOptions, settingsSection } from '../../args.ts';
+import { defineCommand } from '../../help.ts';
+import { LIMITS } from '../../limits.ts';
+import { quote } from '../../../common/json.ts';
+import { CliError } from '../../cli_error.ts';
+import { warmStartPath } from '../../../model/config.ts';
+import type { LearnPlan } from './benchmark.ts';
+import { PRESET } from './job.ts';
+import { JOB_STORE_DIR } from './job_store.ts';
+import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
+
+const limits = LIMITS.benchLearn;
+
+/** Seeds of each main arm: what fits the default budget, and what --full runs. */
+const DEFAULT_SEEDS = 8;
+const FULL_SEEDS = 10;
+const DEFAULT_LAMBDAS = '0.03,0.1,0.3';
+/** opid's A + w * Delta: from a shift that barely moves the advantage to one as large as it. */
+const DEFAULT_OPID_WEIGHTS = '0.01,0.1,1';
+const DEFAULT_CONTROLS = 'seed,seed-exact-crossgame,seed-crossgame';
+const DEFAULT_CONTROL_SEEDS = 3;
+/** Enough steps for a grid of three to reach nine times past its edge. */
+const DEFAULT_EXTEND = 2;
+/** The teacher check at the warm start, and as the teacher's lead is spent (it closed within ~100 updates). */
+const DEFAULT_TEACHER_AT = '0,24,48,96';
+const DEFAULT_TEACHER_GAMES = 256;
+
+export const command = defineCommand({
+  name: 'bench learn',
+  summary:
+    'GRPO vs hindsight distillation from one warm start: success and area under the curve with 95% intervals, diagnostics, data fractions',
+  description:
+    "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds S..S+K-1 (--first-seed S, 1 by default), the controls S..S+K'-1, the ablations " +
+    "seed S; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
+    'validation games from --sweep-seeds seeds per value; controls and ablations take the settings of the arm they vary. Runs go to W child processes; a run that fails is ' +
+    `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
+    'learn_fractions.md and learn_fractions.json instead.',
+  options: {
+    worker: {
+      type: 'string',
+      value: 'JSON',
+      defaultText: 'none',
+      description: "runs one job given as JSON and prints its result (how the benchmark's child processes are started)",
+    },
+    seeds: {
+      type: 'string',
+      value: 'K',
+      limit: limits.seeds,
+      defaultText: `${DEFAULT_SEEDS} (${FULL_SEEDS} with --full)`,
+      description: 'seeds of each main arm (and of each arm at each fraction)',
+    },
+    updates: { type: 'string', value: 'N', limit: limits.updates, default: '192', description: 'updates per run' },
+    algos: {
+      type: 'string',
+      value: 'a,b',
+      default: 'grpo,seed-exact',
+      description: 'the main arms (algorithms, comma-separated)',
+    },
+    controls: {
+      type: 'string',
+      value: 'a,b|none',
+      defaultText: DEFAULT_CONTROLS,
+      description: 'the controls, each at the settings of the arm it varies (none with --fractions)',
+    },
+    'control-seeds': {
+      type: 'string',
+      value: 'K',
+      limit: limits['control-seeds'],
+      defaultText: String(DEFAULT_CONTROL_SEEDS),
+      description: 'seeds of each control',
+    },
+    ablations: {
+      type: 'string',
+      value: 'a,b|none',
+      defaultText: 'none',
+      description: 'ablations, one seed each at the settings of the arm they vary (seed-static, opid, seed-nogate)',
+    },
+    set: {
+      type: 'string',
+      value: 'key=value',
+      multiple: true,
+      default: [],
+      description: 'changes a training setting of every run (settings below); lr and lambda given here are not swept',
+    },
+    lrs: {
+      type: 'string',
+      value: 'x,y',
+      limit: limits.lrs,
+      list: true,
+      defaultText: '5e-4, or --set lr',
+      description: 'learning rates: one for every arm, or a sweep of each main arm over several',
+    },
+    lambdas: {
+      type: 'string',
+      value: 'x,y',
+      limit: limits.lambdas,
+      list: true,
+      defaultText: `${DEFAULT_LAMBDAS}, or --set lambda`,
+      description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)',
+    },
+    'opid-weights': {
+      type: 'string',
+      value: 'x,y',
+      limit: limits['opid-weights'],
+      list: true,
+      defaultText: `${DEFAULT_OPID_WEIGHTS}, or --set opidWeight`,
+      description: "opid's weights of Delta swept when opid runs, as a main arm or an ablation (one value: no sweep)",
+    },
+    'sweep-seeds': {
+      type: 'string',
+      value: 'K',
+      limit: limits['sweep-seeds'],
+      default: '2',
+      description: 'seeds per value of a sweep (at least 2 when sweeping)',
+    },
+    'extend-grid': {
+      type: 'string',
+      value: 'N',
+      limit: limits['extend-grid'],
+      default: String(DEFAULT_EXTEND),
+      description:
+        "steps an arm's sweep grid grows past the edge that holds its best value, one value at a time, until the best lies inside (0: the grid as given)",
+    },
+    'pick-best': {
+      type: 'boolean',
+      description:
+        "of the distilling main arms, only the one whose chosen settings score best on validation runs the main seeds; each control of another arm runs as the winner's same control (seed-procedure for seed-exact-procedure)",
+    },
+    'first-seed': {
+      type: 'string',
+      value: 'S',
+      limit: limits['first-seed'],
+      default: '1',
+      description:
+        "the first seed of every arm: the main arms run seeds S..S+K-1, the controls S..S+K'-1 (a later invocation adds seeds to an earlier one)",
+    },
+    'teacher-at': {
+      type: 'string',
+      value: 'u,v|none',
+      list: true,
+      default: DEFAULT_TEACHER_AT,
+      description:
+        'the updates after which every run (not the sweeps) plays the teacher check on --teacher-games validation games, 0 before the first, with the KL to its teacher; none for none',
+    },
+    'teacher-games': {
+      type: 'string',
+      value: 'N',
+      limit: limits['teacher-games'],
+      defaultText: `${DEFAULT_TEACHER_GAMES}, or --set teacherGames`,
+      description: 'validation games of each teacher check of --teacher-at (the same games at every check)',
+    },
+    'sweep-updates': {
+      type: 'string',
+      value: 'N',
+      limit: limits['sweep-updates'],
+      defaultText: '--updates',
+      description: 'updates per sweep run',
+    },
+    full: {
+      type: 'boolean',
+      description: `${FULL_SEEDS} seeds per main arm and 3 per control: longer than the default's ${DEFAULT_BUDGET_MINUTES}-minute budget, and the report says so`,
+    },
+    fractions: {
+      type: 'string',
+      value: 'f,g',
+      limit: limits.fractions,
+      list: true,
+      defaultText: 'none',
+      description:
+        'instead of the main benchmark, grpo and each main distilling arm trained on these fractions of the training games (learn_fractions.md)',
+    },
+    'eval-every': {
+      type: 'string',
+      value: 'N',
+      limit: limits['eval-every'],
+      default: '16',
+      description: 'a point of the curve every N updates',
+    },
+    'eval-episodes': {
+      type: 'string',
+      value: 'N',
+      limit: limits['eval-episodes'],
+      default: '0',
+      description: 'games per split of each evaluation (0: every game)',
+    },
+    'eval-samples': {
+      type: 'string',
+      value: 'K',
+      limit: limits['eval-samples'],
+      default: '4',
+      description: 'sampled episodes per game in the final evaluation (the curve takes one)',
+    },
+    init: {
+      type: 'string',
+      value: 'FILE',
+      defaultText: `${warmStartPath(PRESET)} (the shop: ${warmStartPath(PRESET, 'shop')})`,
+      description: 'the warm start every run begins from',
+    },
+    env: {
+      ...ENV_OPTION,
+      description:
+        "the world the runs play (its tiny scale); the shop's report files are named learn_shop*, learn_fractions_shop*",
+    },
+    workers: {
+      type: 'string',
+      value: 'W',
+      limit: limits.workers,
+      defaultText: 'the cores, at most 2',
+      description: 'child processes running jobs at once',
+    },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'bench/',
+      description:
+        'the directory of the report (a named run goes to bench/runs/<label>), held by one invocation at a time (DIR/run.lock)',
+    },
+    resume: {
+      type: 'boolean',
+      description: `takes the runs an earlier invocation finished, kept in DIR/${JOB_STORE_DIR}/ by job, commit and init checkpoint, instead of running them again (needs a clean git checkout)`,
+    },
+    record: {
+      type: 'string',
+      value: 'FILE',
+      defaultText: 'none',
+      description:
+        "also writes a record of the runs for the page to FILE (under 2 MB: every arm and seed's eval-seen and eval-unseen curves, the final figures with their intervals, " +
+        'and 2 episodes per arm at up to 4 evaluated updates with per-token Delta, gate and coefficient) and lists it in index.json beside FILE; the page shows the newest ' +
+        'record of public/runs/. Each point of the curves then evaluates eval-seen too',
+    },
+  },
+  sections: [settingsSection()],
+});
+
+function algoList(text: string, name: string): Algo[] {
+  if (text === 'none' || text === '') return [];
+  return text.split(',').map((s) => {
+    const given = s.trim();
+    const algo = currentAlgoName(given);
+    if (!isAlgo(algo))
+      throw new CliError(`--${name}: unknown algorithm ${quote(given)} (known: ${ALGOS.join(', ')})`, 2);
+    if (algo !== given) process.stderr.write(`--${name}: ${given} is the former name of ${algo}: running ${algo}\n`);
+    return algo;
+  });
+}
+
+/** The values of --set for `key`, if any. */
+function setsKey(settings: readonly string[], key: string): boolean {
+  return settings.some((s) => s.slice(0, Math.max(0, s.indexOf('='))).trim() === key);
+}
+
+export type LearnValues = ReturnType<typeof parseOptions<typeof command.options>>['values'];
+
+/** What the options ask for, checked; no file is read. */
+export function readPlan(values: LearnValues): LearnPlan {
+  const full = values.full === true;
+  const fractions =
+    values.fractions === undefined
+      ? []
+      : [...new Set(numberList(values.fractions, 'fractions', limits.fractions))].sort((a, b) => a - b);
+  if (fractions.length) {
+    for (const name of ['controls', 'control-seeds', 'ablations', 'record', 'full'] as const) {
+      if (values[name] !== undefined) {
+        throw new CliError(
+          `--${name} is for the main benchmark, not for --fractions (grpo and each main distilling arm)`,
+          2,
+        );
+      }
+    }
+  }
+  const seeds = numberOption(values.seeds, 'seeds', limits.seeds, full ? FULL_SEEDS : DEFAULT_SEEDS);
+  const firstSeed = numberOption(values['first-seed'], 'first-seed', limits['first-seed']);
+  const controlSeeds = numberOption(
+    values['control-seeds'],
+    'control-seeds',
+    limits['control-seeds'],
+    DEFAULT_CONTROL_SEEDS,
+  );
+  const updates = numberOption(values.updates, 'updates', limits.updates);
+  const sweepUpdates = numberOption(values['sweep-updates'], 'sweep-updates', limits['sweep-updates'], updates);
+  const sweepSeeds = numberOption(values['sweep-seeds'], 'sweep-seeds', limits['sweep-seeds']);
+  const algos = algoList(values.algos!, 'algos');
+  const controls = fractions.length
+    ? []
+    : algoList(values.controls ?? DEFAULT_CONTROLS, 'controls').filter((a) => !algos.includes(a));
+  const ablations = algoList(values.ablations ?? 'none', 'ablations').filter(
+    (a) => !algos.includes(a) && !controls.includes(a),
+  );
+  const settings = [...(values.set as string[])];
+  if (!setsKey(settings, 'teacherGames'))
+    settings.push(
+      `teacherGames=${numberOption(values['teacher-games'], 'teacher-games', limits['teacher-games'], DEFAULT_TEACHER_GAMES)}`,
+    );
+  else if (values['teacher-games'] !== undefined)
+    throw new CliError('--set teacherGames=... and --teacher-games both give teacherGames: give one', 2);
+  const teacherAt =
+    values['teacher-at'] === 'none'
+      ? []
+      : [...new Set(numberList(values['teacher-at']!, 'teacher-at', limits['teacher-at']))].sort((a, b) => a - b);
+  const env = (values.env ?? 'household') as EnvironmentName;
+  // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
+  const base = applySetOptions({ ...defaultConfig(PRESET), ...rlWorldOf(environmentOf(env)).trainDefaults }, settings);
+  // A value given with --set is the one every arm runs at: it is not swept.
+  const swept = (
+    key: 'lr' | 'lambda' | 'opidWeight',
+    option: 'lrs' | 'lambdas' | 'opid-weights',
+    fallback: string,
+  ): number[] => {
+    if (setsKey(settings, key)) {
+      if (values[option] !== undefined)
+        throw new CliError(`--set ${key}=... and --${option} both give ${key}: give one`, 2);
+      return [base[key]];
+    }
+    return [...new Set(numberList(values[option] ?? fallback, option, limits[option]))];
+  };
+  const lrs = swept('lr', 'lrs', '5e-4');
+  const lambdas = swept('lambda', 'lambdas', DEFAULT_LAMBDAS);
+  const opidWeights = swept('opidWeight', 'opid-weights', DEFAULT_OPID_WEIGHTS);
+  if (lambdas.length === 1) base.lambda = lambdas[0];
+  if (lrs.length === 1) base.lr = lrs[0];
+  if (opidWeights.length === 1) base.opidWeight = opidWeights[0];
+  const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].includes('opid');
+  if ((lrs.length > 1 || lambdas.length > 1 || opidSwept) && sweepSeeds < 2)
+    throw new CliError(
+      `--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`,
+      2,
+    );
+  return {
+    algos,
+    controls,
+    ablations,
+    firstSeed,
+    teacherAt,
+    pickBest: values['pick-best'] === true,
+    extend: numberOption(values['extend-grid'], 'extend-grid', limits['extend-grid']),
+    base,
+    lrs,
+    lambdas,
+    opidWeights,
+    sweepSeeds,
+    sweepUpdates,
+    seeds,
+    controlSeeds,
+    updates,
+    fractions,
+    evalEvery: numberOption(values['eval-every'], 'eval-every', limits['eval-every']),
+    evalEpisodes: numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']),
+    evalSamples: numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']),
+    init: values.init ?? warmStartPath(PRESET, env),
+    env,
+    workers: numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length))),
+    record: values.record !== undefined,
+  };
+}
