@@ -3,9 +3,19 @@ import type { Environment } from '../environment.ts';
 import { ShopGame, SHOP_MAX_STEPS, shopScore, type ShopStepRecord } from './game.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
-import { shopActionRefusal } from './site.ts';
+import { MAX_QUERY_PIECES, shopActionRefusal } from './site.ts';
 import { combinationOf, evalShopScenes, generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './splits.ts';
-import { shopTexts } from './vocabulary.ts';
+import { queryTexts, shopTexts } from './vocabulary.ts';
+
+let queryChars = 0;
+/** The longest search the policy's bar writes: MAX_QUERY_PIECES of the longest piece a query may hold, spaced. */
+function maxQueryChars(): number {
+  if (queryChars === 0) {
+    const longest = Math.max(...queryTexts().flatMap((t) => t.split(/\s+/).map((w) => w.length)));
+    queryChars = MAX_QUERY_PIECES * (longest + 1) - 1;
+  }
+  return queryChars;
+}
 import { WORLD_TASK_TYPES } from '../world_facts.ts';
 
 export type ShopEnvironment = Environment<ShopScene, ShopStepRecord> & { readonly scale: ShopScale };
@@ -34,7 +44,7 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       sceneToJson: shopSceneToJson,
       sceneFromJson: shopSceneFromJson,
       texts: shopTexts,
-      commandRefusal: shopActionRefusal,
+      commandRefusal: (action) => shopActionRefusal(action, maxQueryChars()),
     };
     cache.set(scale, env);
   }

@@ -1,5 +1,6 @@
 // A search query is capped at the word pieces the policy's search bar writes (MAX_QUERY_PIECES): a longer one
 // is refused before it is split or searched, whoever types it, and every query the expert writes fits.
+import { queryTexts } from './vocabulary.ts';
 import { describe, expect, it } from 'vitest';
 import { BRANDS, CATEGORIES } from './categories.ts';
 import { ShopGame } from './game.ts';
@@ -36,6 +37,15 @@ describe('the search query limit', () => {
     expect(shopActionRefusal(`search[${words(10_000)}]`)).toMatch(/at most 12 word pieces/);
     expect(shopActionRefusal(`search[${'shirt '.repeat(700_000)}]`)).toMatch(/at most 12 word pieces/);
     expect(shopActionRefusal(`search[${'-'.repeat(4 << 20)}]`)).toMatch(/at most 12 word pieces/);
+    // One run of letters is one piece however long: the world's refusal also bounds the characters, at what
+    // twelve of the longest words a query may hold come to, spaced.
+    const longest = Math.max(...queryTexts().flatMap((t) => t.split(' ').map((w) => w.length)));
+    const limit = MAX_QUERY_PIECES * (longest + 1) - 1;
+    expect(SHOP.commandRefusal(`search[${'a'.repeat(4 << 20)}]`)).toMatch(
+      new RegExp(`and ${limit} characters, .*this one holds more \\(${4 << 20} characters\\)`),
+    );
+    expect(SHOP.commandRefusal(`search[${'a'.repeat(limit + 1)}]`)).not.toBeNull();
+    expect(SHOP.commandRefusal(`search[${'a'.repeat(limit)}]`)).toBeNull();
   });
 
   it('leaves clicks, other text and the household alone', () => {

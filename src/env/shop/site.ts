@@ -65,13 +65,20 @@ export function overPieces(text: string, limit: number): boolean {
   return false;
 }
 
-/** Why the shop cannot take `action` from a player (a search longer than a policy writes), or null. */
-export function shopActionRefusal(action: string): string | null {
+/**
+ * Why the shop cannot take `action` from a player (a search longer than a policy writes), or null: more than
+ * MAX_QUERY_PIECES word pieces, or more than `maxChars` characters (what that many of the longest words a query
+ * may hold come to; a single run of letters is one piece however long, and no policy writes one of megabytes).
+ */
+export function shopActionRefusal(action: string, maxChars = Number.POSITIVE_INFINITY): string | null {
   const parsed = parseAction(action);
-  if (parsed?.verb !== 'search' || !overPieces(parsed.argument, MAX_QUERY_PIECES)) return null;
+  if (parsed?.verb !== 'search') return null;
+  const long = parsed.argument.length > maxChars;
+  if (!long && !overPieces(parsed.argument, MAX_QUERY_PIECES)) return null;
   return (
-    `a search query holds at most ${MAX_QUERY_PIECES} word pieces (each word, number and mark such as "-" is one), ` +
-    `as the policy's search bar does; this one holds more (${parsed.argument.length} characters)`
+    `a search query holds at most ${MAX_QUERY_PIECES} word pieces (each word, number and mark such as "-" is one)` +
+    `${Number.isFinite(maxChars) ? ` and ${maxChars} characters` : ''}, as the policy's search bar does; ` +
+    `this one holds more (${parsed.argument.length} characters)`
   );
 }
 
