@@ -6,9 +6,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WORLD_TASK_TYPES } from '../../../env/world_facts.ts';
 import { parseOptions } from '../../args.ts';
 import { runPlan, type LearnPlan } from './benchmark.ts';
-import { runJob, type Job } from './job.ts';
+import { runJob, type Job, type JobResult } from './job.ts';
+import { fakeResult } from './learn_testing.ts';
 import { JOB_STORE_DIR, JobStore, type ReportingRunner } from './job_store.ts';
 import { checkKeptRun } from './kept_run_check.ts';
 import { command, readPlan } from './plan_options.ts';
@@ -117,4 +119,58 @@ describe('bench learn --resume on real runs (micro preset)', () => {
       ),
     ]);
   }, 300_000);
+});
+
+describe('a kept run of a world with a score', () => {
+  const job: Job = {
+    kind: 'run',
+    algo: 'grpo',
+    seed: 1,
+    updates: 4,
+    config: { ...plan.base, lr: 5e-4, lambda: 0.1, opidWeight: 1e-3 },
+    init: 'w.ckpt',
+    evalEvery: 2,
+    evalEpisodes: 2,
+    evalSamples: 1,
+    env: 'shop',
+  };
+  const result = (extra: Partial<JobResult>): JobResult =>
+    fakeResult('grpo', 1, [1, 0], {
+      lr: 5e-4,
+      lambda: 0.1,
+      opid_weight: 1e-3,
+      per_type: { seen: { [WORLD_TASK_TYPES.shop[0]]: 0.5 }, unseen: { [WORLD_TASK_TYPES.shop[0]]: 0.5 } },
+      curve: [
+        [32, 0.5],
+        [64, 0.5],
+      ],
+      curve_won: [
+        [1, 0],
+        [1, 0],
+      ],
+      score_seen: 0.75,
+      score_unseen: 0.75,
+      scores_seen: [1, 0.5],
+      scores_unseen: [1, 0.5],
+      curve_score: [0.75, 0.75],
+      curve_scores: [
+        [1, 0.5],
+        [1, 0.5],
+      ],
+      ...extra,
+    });
+  it('keeps its score beside success, every figure in [0, 1] and of its length; a household run keeps none', () => {
+    expect(() => checkKeptRun({ job, result: result({}) }, job)).not.toThrow();
+    expect(() => checkKeptRun({ job, result: result({ score_unseen: 1.5 }) }, job)).toThrow(/^result.score_unseen/);
+    expect(() => checkKeptRun({ job, result: result({ curve_scores: [[1, 0.5]] }) }, job)).toThrow(
+      /^result.curve_scores/,
+    );
+    expect(() => checkKeptRun({ job, result: result({ scores_seen: undefined }) }, job)).toThrow(/^result.scores_seen/);
+    const household = { ...job, env: undefined };
+    delete household.env;
+    const types = { pick_and_place_simple: 0.5 };
+    expect(() =>
+      checkKeptRun({ job: household, result: result({ per_type: { seen: types, unseen: types } }) }, household),
+    ).toThrow(/^result.score_seen is 0.75, but this run job scores nothing/);
+  });
 });

@@ -3,7 +3,7 @@
 // so the whole of it is checked against what its job implies: the same job, the arm, seed and settings it ran
 // with, one curve point per evaluation of its schedule, one figure per eval game, and every number in its
 // range. A refusal names the first field in the way, in one line.
-import { WORLD_TASK_TYPES } from '../../../env/world_facts.ts';
+import { WORLD_SCORED, WORLD_TASK_TYPES } from '../../../env/world_facts.ts';
 import { array, curvePoint, episode, num, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
 import { evalGameCounts } from './games.ts';
 import type { Job, JobResult } from './job.ts';
@@ -96,6 +96,42 @@ function perType(v: unknown, at: string, games: number, taskTypes: readonly stri
   return o as Record<string, number>;
 }
 
+const SCORE_KEYS = [
+  'score_seen',
+  'score_unseen',
+  'scores_seen',
+  'scores_unseen',
+  'curve_score',
+  'curve_scores',
+] as const;
+
+/**
+ * A world with a score (the shop's WebShop score) keeps it beside success in every run but a sweep: each split's
+ * mean, each eval game's and each point of the curve's, all in [0, 1]; a run of another world or a sweep has none.
+ */
+function checkScores(
+  r: Record<string, unknown>,
+  job: Job,
+  seen: number,
+  unseen: number,
+  points: number,
+  what: string,
+): void {
+  if (!WORLD_SCORED[job.env ?? 'household'] || job.kind === 'sweep') {
+    for (const key of SCORE_KEYS)
+      if (r[key] !== undefined) refuse(`result.${key} is ${show(r[key])}, but this ${job.kind} job scores nothing`);
+    return;
+  }
+  rate(r.score_seen, 'result.score_seen');
+  rate(r.score_unseen, 'result.score_unseen');
+  list(r.scores_seen, 'result.scores_seen', seen, 'one per eval-seen game', rate);
+  list(r.scores_unseen, 'result.scores_unseen', unseen, 'one per eval-unseen game', rate);
+  list(r.curve_score, 'result.curve_score', points, what, rate);
+  list(r.curve_scores, 'result.curve_scores', points, what, (w, at) =>
+    list(w, at, unseen, 'one per eval-unseen game', rate),
+  );
+}
+
 /**
  * The result a kept file holds for `job`, checked whole; throws (one line, naming the first field in the way)
  * when the file is of another job, of another shape, or holds a number out of its range.
@@ -143,6 +179,7 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   list(r.curve_won, 'result.curve_won', schedule.length, points, (w, at) =>
     list(w, at, unseen, 'one per eval-unseen game', rate),
   );
+  checkScores(r, job, seen, unseen, schedule.length, points);
   list(r.won_seen, 'result.won_seen', seen, 'one per eval-seen game', rate);
   list(r.won_unseen, 'result.won_unseen', unseen, 'one per eval-unseen game', rate);
   num(r.wall_s, 'result.wall_s', 0, MAX_WALL_SECONDS);
