@@ -23,15 +23,8 @@ import {
   scoresBySeed,
   type Estimate,
 } from './stats.ts';
-import {
-  settingsJson,
-  sweepSection,
-  type ArmSettings,
-  type FailedRun,
-  type SweepPlan,
-  type SweepPoint,
-  type SweepRun,
-} from './sweep.ts';
+import type { ArmSettings, FailedRun, SweepPlan, SweepPoint, SweepRun } from './sweep.ts';
+import { settingsJson, sweepSection } from './sweep_report.ts';
 
 export interface FractionsOutcome extends SweepPlan {
   command: string;

@@ -28,15 +28,8 @@ import {
 } from './stats.ts';
 import { ARM_NOTES, distils } from './arms.ts';
 import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
-import {
-  settingsJson,
-  sweepSection,
-  type ArmSettings,
-  type FailedRun,
-  type SweepEdge,
-  type SweepPoint,
-  type SweepRun,
-} from './sweep.ts';
+import type { ArmSettings, FailedRun, SweepEdge, SweepPoint, SweepRun } from './sweep.ts';
+import { settingsJson, sweepSection } from './sweep_report.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {

@@ -11,11 +11,11 @@ import {
   chooseSettings,
   pastEdge,
   sweepPoints,
-  sweepSection,
   type MakeJob,
   type SweepPlan,
   type SweepRun,
 } from './sweep.ts';
+import { sweepSection } from './sweep_report.ts';
 
 const base = defaultConfig('tiny');
 const makeJob: MakeJob = (kind, algo, seed, updates, config) => ({

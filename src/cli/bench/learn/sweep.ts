@@ -4,16 +4,15 @@
 // that no main run draws; the value with the best mean validation success wins. A best value at an edge of
 // the grid says only that the best may lie beyond it: the arm's grid then grows by one step past that edge
 // (the ratio of its last two values) and the new value runs, until the best lies inside or `extend` steps
-// were taken (each arm on its own). Controls and ablations take the settings of the main arm they vary
-// (arms.ts). Also the report's section on how each setting was chosen.
+// were taken (each arm on its own). With pickBest only the distilling main arm best on validation goes on.
+// Controls and ablations take the settings of the main arm they vary (arms.ts); sweep_report.ts reports all this.
 import type { EnvironmentName } from '../../../env/environment.ts';
-import { environmentOf } from '../../../env/environments.ts';
 import { armOf, isPartArm, partControl, skillPartOf, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils, settingsSource } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import type { JobOutcome } from './pool.ts';
-import { mean, pct } from './stats.ts';
+import { mean } from './stats.ts';
 
 export type SweepParam = 'lr' | 'lambda' | 'opidWeight';
 
@@ -384,82 +383,6 @@ function asControlOf(control: Algo, best: Algo, dropped: readonly Algo[]): Algo 
 }
 
 /** The lambda of the learning-rate sweep's runs: the one value given, else the preset's. */
-function lambdaDuringLrSweep(plan: SweepPlan): number {
+export function lambdaDuringLrSweep(plan: SweepPlan): number {
   return plan.lambdas.length === 1 ? plan.lambdas[0] : plan.base.lambda;
-}
-
-/** Every arm's settings as learn.json keeps them; the OPID weight only for opid, the one arm it changes. */
-export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<string, unknown> {
-  return Object.fromEntries(
-    [...settings].map(([a, s]) => [
-      a,
-      a === 'opid'
-        ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, how: s.how }
-        : { lr: s.lr, lambda: s.lambda, how: { lr: s.how.lr, lambda: s.how.lambda } },
-    ]),
-  );
-}
-
-/** The report's section on the sweeps and on how each arm's settings were chosen. */
-export function sweepSection(
-  c: Pick<Chosen, 'settings' | 'points'> & Partial<Pick<Chosen, 'edges' | 'picked'>>,
-  plan: SweepPlan,
-  evalEpisodes: number,
-  evalSamples: number,
-): string {
-  const all = environmentOf(plan.env ?? 'household').validationScenes().length;
-  const games = evalEpisodes > 0 ? Math.min(evalEpisodes, all) : all;
-  const fixed = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
-  const parts: string[] = [];
-  if (c.points.length) {
-    parts.push(
-      `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} validation games ` +
-        `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
-        (plan.lrs.length > 1 && plan.lambdas.length > 1
-          ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. `
-          : '') +
-        (plan.extend
-          ? `A grid whose best value sat at an edge grew by one step past it (the ratio of its two values nearest that edge), for each arm on its own, at most ${plan.extend} time${plan.extend === 1 ? '' : 's'}. `
-          : '') +
-        'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds.',
-      '',
-      '| algorithm | setting | value | validation % (mean) | per seed % | OPD / GRPO norm |',
-      '|---|---|---|---|---|---|',
-      ...c.points.map(
-        (p) =>
-          `| ${p.algo} | ${p.param} | ${p.value} | ${pct(p.success)} | ${p.per_seed.map(pct).join(', ')} | ${fixed(p.grad_norm_ratio)} |`,
-      ),
-      '',
-    );
-    if (c.picked)
-      parts.push(
-        `The distilling arm that ran: ${c.picked.best}, best on validation at its chosen settings (${[c.picked.best, ...c.picked.dropped].map((a) => `${a} ${pct(c.picked!.success[a])}%`).join(', ')}); the others ran their sweeps only, and their controls ran as ${c.picked.best}'s.`,
-        '',
-      );
-    if (c.edges?.length)
-      parts.push(
-        `Still at an edge of its grid when it stopped growing (the best may lie beyond): ${c.edges.map((e) => `${e.algo}'s ${e.param} ${e.value}`).join(', ')}.`,
-        '',
-      );
-    const ratios = c.points
-      .filter((p) => p.param === 'lambda' && p.grad_norm_ratio !== null)
-      .map((p) => p.grad_norm_ratio!);
-    if (ratios.length)
-      parts.push(
-        `The lambda grid spans OPD / GRPO norm ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}.`,
-        '',
-      );
-  } else parts.push('No sweep: one learning rate and one lambda were given.', '');
-  parts.push(
-    '| arm | lr | chosen by | lambda or OPID weight | chosen by |',
-    '|---|---|---|---|---|',
-    ...[...c.settings].map(([a, s]) => {
-      const [weight, how] =
-        a === 'opid'
-          ? [`opid weight ${s.opidWeight}`, s.how.opidWeight]
-          : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
-      return `| ${a} | ${s.lr} | ${s.how.lr} | ${weight} | ${how} |`;
-    }),
-  );
-  return parts.join('\n');
 }
