@@ -5,10 +5,10 @@
 // nothing leaves the origin. A shop run exports in the shop's vocabulary, and its file plays a shop game.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { environmentOf } from '../src/env/environments.ts';
-import { EVAL_SEED, generateScene } from '../src/env/generate.ts';
-import { householdEnvironment } from '../src/env/household_environment.ts';
-import { TINY } from '../src/env/scale.ts';
+import { environmentOf } from '../src/worlds/environments.ts';
+import { EVAL_SEED, generateScene } from '../src/worlds/household/env/generate.ts';
+import { householdEnvironment } from '../src/worlds/household/env/household_environment.ts';
+import { TINY } from '../src/worlds/household/env/scale.ts';
 import { readCheckpoint } from '../src/model/checkpoint.ts';
 import { cpuLogits } from '../src/onnx/cpu_logits.ts';
 import { readPolicyOnnx } from '../src/onnx/load.ts';

@@ -5,24 +5,24 @@
 // src/docs_names.test.ts holds the names and lists the documents give.
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES, type EnvironmentName } from './env/environment.ts';
-import { environmentOf } from './env/environments.ts';
-import { DEFAULT_MAX_STEPS } from './env/game.ts';
-import { EVAL_COUNTS, EVAL_SEED, generateScene, validationScenes } from './env/generate.ts';
-import { SCALES, TINY } from './env/scale.ts';
-import { DEFAULT_CATALOGUE } from './env/shop/catalogue.ts';
-import { BRANDS, CATEGORIES } from './env/shop/categories.ts';
-import { SHOP } from './env/shop/environment.ts';
-import { SHOP_MAX_STEPS, ShopGame } from './env/shop/game.ts';
-import { SHOP_SCALES, TINY_SHOP, WEBSHOP } from './env/shop/scale.ts';
-import { generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './env/shop/splits.ts';
+import { environmentOf } from './worlds/environments.ts';
+import { DEFAULT_MAX_STEPS } from './worlds/household/env/game.ts';
+import { EVAL_COUNTS, EVAL_SEED, generateScene, validationScenes } from './worlds/household/env/generate.ts';
+import { SCALES, TINY } from './worlds/household/env/scale.ts';
+import { DEFAULT_CATALOGUE } from './worlds/shop/env/catalogue.ts';
+import { BRANDS, CATEGORIES } from './worlds/shop/env/categories.ts';
+import { SHOP } from './worlds/shop/env/environment.ts';
+import { SHOP_MAX_STEPS, ShopGame } from './worlds/shop/env/game.ts';
+import { SHOP_SCALES, TINY_SHOP, WEBSHOP } from './worlds/shop/env/scale.ts';
+import { generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './worlds/shop/env/splits.ts';
 import { PRESET_NAMES, PRESETS, presetConfig, type PresetName } from './model/config.ts';
 import { parameterLayout } from './model/layout.ts';
 import { CROSSGAME_POOL_SIZE } from './rl/hindsight.ts';
-import { rlWorldOf } from './rl/rl_worlds.ts';
+import { rlWorldOf } from './worlds/rl_worlds.ts';
 import { WARMSTART_DEFAULTS } from './rl/warmstart.ts';
 import { WORLD_TRAIN_DEFAULTS } from './rl/world_defaults.ts';
 import { ANALYZER_OBSERVATION_TOKENS } from './text/prompts.ts';
-import { MIN_SKILL_WORDS } from './text/skill.ts';
+import { MIN_SKILL_WORDS } from './worlds/household/skills/skill.ts';
 import { tokenizerOf } from './text/tokenizer.ts';
 import { MASKED_LOG_PROB } from './backend/contract.ts';
 import { MAX_RECORD_BYTES } from './rl/recorded_run.ts';
@@ -46,8 +46,8 @@ const PROSE = [
   'docs/architecture.md',
   'docs/seed-loss.md',
   'docs/environment.md',
-  'src/env/README.md',
-  'src/env/shop/README.md',
+  'src/worlds/household/README.md',
+  'src/worlds/shop/README.md',
   'src/rl/README.md',
   'src/model/config.ts',
 ];
@@ -100,7 +100,9 @@ describe('the model', () => {
       /household's \((\d+)\s*(?:\*\s*)?tokens\) and .*? shop's \((\d+)\)/gs,
     );
     expect(config[0].map(num)).toEqual(both);
-    expect(stated(read('src/env/shop/README.md'), /`tokenizerOf\(SHOP\)`, (\d+) tokens/g)).toEqual([[String(both[1])]]);
+    expect(stated(read('src/worlds/shop/README.md'), /`tokenizerOf\(SHOP\)`, (\d+) tokens/g)).toEqual([
+      [String(both[1])],
+    ]);
     expect(stated(read('docs/environment.md'), /the shop's vocabulary is closed too: (\d+) tokens/g)).toEqual([
       [String(both[1])],
     ]);
@@ -109,9 +111,9 @@ describe('the model', () => {
 
 describe('the shop', () => {
   const environment = read('docs/environment.md');
-  const shopReadme = read('src/env/shop/README.md');
+  const shopReadme = read('src/worlds/shop/README.md');
 
-  it("environment.md's scale table holds src/env/shop/scale.ts", () => {
+  it("environment.md's scale table holds src/worlds/shop/env/scale.ts", () => {
     const rows = tableRows(environment, /^\| shop scale \| results a page \| results in all \|/);
     expect(rows.map((r) => r[0].match(/`(\w+)`/)![1])).toEqual(Object.keys(SHOP_SCALES));
     for (const [name, perPage, inAll, instruction, listed] of rows) {
@@ -136,7 +138,7 @@ describe('the shop', () => {
     expect(stated(read('docs/seed-loss.md'), /with (\d+) results a page at the tiny scale/g)).toEqual([
       [String(TINY_SHOP.resultsPerPage)],
     ]);
-    const comment = read('src/env/shop/scale.ts');
+    const comment = read('src/worlds/shop/env/scale.ts');
     expect(stated(comment, /WebShop's pages list (\d+) results, (\d+) in all/g)).toEqual([pages(WEBSHOP)]);
     expect(stated(comment, /The tiny shop lists (\d+) results a page, (\d+) in all/g)).toEqual([pages(TINY_SHOP)]);
   });
@@ -189,7 +191,7 @@ describe('the shop', () => {
 describe('the household', () => {
   const environment = read('docs/environment.md');
 
-  it("environment.md's room scale table holds src/env/scale.ts", () => {
+  it("environment.md's room scale table holds src/worlds/household/env/scale.ts", () => {
     const range = (text: string) => (text.includes('-') ? text.split('-').map(num) : [num(text), num(text)]);
     const rows = tableRows(environment, /^\| scale \| receptacles \| objects \|/);
     expect(rows.map((r) => r[0].match(/`(\w+)`/)![1])).toEqual(Object.keys(SCALES));
@@ -207,7 +209,7 @@ describe('the household', () => {
     expect(
       stated(environment, /`evalScenes\('seen'\)`, (\d+) games, and `evalScenes\('unseen'\)`, (\d+) games/g),
     ).toEqual([evalSets]);
-    const envReadme = read('src/env/README.md');
+    const envReadme = read('src/worlds/household/README.md');
     expect(stated(envReadme, /\/\/ (\d+) games \((\d+) for 'seen'\), EVAL_SEED = (\d+)/g)).toEqual([
       [evalSets[1], evalSets[0], String(EVAL_SEED)],
     ]);
@@ -277,13 +279,15 @@ describe("the code's constants that the design notes name", () => {
     expect(num(flush[0])).toBe(declared('src/ui/store.ts', 'FLUSH_MS'));
     const environment = read('docs/environment.md');
     const [opens] = stated(environment, /each opens with chance ([\d.]+)\)/g);
-    expect(Number(opens[0])).toBe(declared('src/env/generate.ts', 'OPENABLE_STORAGE'));
-    const heldOut = declared('src/env/shop/splits.ts', 'HELD_OUT_ONE_IN');
+    expect(Number(opens[0])).toBe(declared('src/worlds/household/env/generate.ts', 'OPENABLE_STORAGE'));
+    const heldOut = declared('src/worlds/shop/env/splits.ts', 'HELD_OUT_ONE_IN');
     expect(stated(environment, /one combination in (\w+), chosen by a hash/g).map(([w]) => WORDS[w])).toEqual([
       heldOut,
     ]);
     expect(
-      stated(read('src/env/shop/splits.ts'), /One combination in (\w+), chosen by a hash/g).map(([w]) => WORDS[w]),
+      stated(read('src/worlds/shop/env/splits.ts'), /One combination in (\w+), chosen by a hash/g).map(
+        ([w]) => WORDS[w],
+      ),
     ).toEqual([heldOut]);
   });
 });

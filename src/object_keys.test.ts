@@ -4,14 +4,14 @@
 // reader's answer for such a name with its answer for a plain unknown name put in the same place.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateScene } from './env/generate.ts';
-import { environmentOf } from './env/environments.ts';
-import { isObjectType, isReceptacleType } from './env/knowledge.ts';
-import { sceneFromJson, sceneToJson } from './env/scene.ts';
+import { generateScene } from './worlds/household/env/generate.ts';
+import { environmentOf } from './worlds/environments.ts';
+import { isObjectType, isReceptacleType } from './worlds/household/env/knowledge.ts';
+import { sceneFromJson, sceneToJson } from './worlds/household/env/scene.ts';
 import { Rng } from './common/rng.ts';
-import { catalogueOf, DEFAULT_CATALOGUE } from './env/shop/catalogue.ts';
-import { drawGoal } from './env/shop/goal.ts';
-import { shopSceneFromJson, shopSceneToJson } from './env/shop/scene.ts';
+import { catalogueOf, DEFAULT_CATALOGUE } from './worlds/shop/env/catalogue.ts';
+import { drawGoal } from './worlds/shop/env/goal.ts';
+import { shopSceneFromJson, shopSceneToJson } from './worlds/shop/env/scene.ts';
 import { lossProblemFromJson } from './backend/loss_json.ts';
 import type { Checkpoint } from './model/checkpoint.ts';
 import { isPresetName, presetConfig } from './model/config.ts';

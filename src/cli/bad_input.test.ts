@@ -18,10 +18,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateScene } from '../env/generate.ts';
-import { sceneToJson } from '../env/scene.ts';
-import { shopSceneToJson } from '../env/shop/scene.ts';
-import { generateShopScene } from '../env/shop/splits.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
+import { sceneToJson } from '../worlds/household/env/scene.ts';
+import { shopSceneToJson } from '../worlds/shop/env/scene.ts';
+import { generateShopScene } from '../worlds/shop/env/splits.ts';
 import { readCheckpoint, writeCheckpoint } from '../model/checkpoint.ts';
 import { headerJson, sealedCheckpoint } from '../model/checkpoint_testing.ts';
 import { presetConfig } from '../model/config.ts';

@@ -18,7 +18,7 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   train: () => import('./commands/train.ts'),
   eval: () => import('./commands/eval.ts'),
   teacher: () => import('./commands/teacher.ts'),
-  probe: () => import('./commands/probe.ts'),
+  probe: () => import('../worlds/shop/cli/probe.ts'),
   bench: () => import('./commands/bench.ts'),
   'export-onnx': () => import('./commands/export_onnx.ts'),
 };

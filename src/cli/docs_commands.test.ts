@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commands } from './cli.ts';
 import { group as benchGroup } from './commands/bench.ts';
-import { group as probeGroup } from './commands/probe.ts';
+import { group as probeGroup } from '../worlds/shop/cli/probe.ts';
 
 const rootDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const read = (path: string) => readFileSync(join(rootDir, path), 'utf8');

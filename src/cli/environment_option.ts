@@ -1,9 +1,9 @@
 // The --env option of the commands that play a world: its declaration, and the world and scene files it names.
 import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import { VARIANTS } from '../env/world_facts.ts';
-import { SceneError } from '../env/scene.ts';
-import { ShopSceneError } from '../env/shop/scene.ts';
+import { environmentOf } from '../worlds/environments.ts';
+import { VARIANTS } from '../worlds/facts.ts';
+import { SceneError } from '../worlds/household/env/scene.ts';
+import { ShopSceneError } from '../worlds/shop/env/scene.ts';
 import { CliError } from './cli_error.ts';
 import type { OptionSpec } from './help.ts';
 import { envRemedy, readTextInput } from './io.ts';

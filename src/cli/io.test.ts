@@ -5,7 +5,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { writeCheckpoint } from '../model/checkpoint.ts';
 import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';

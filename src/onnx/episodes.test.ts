@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import { rlWorldOf } from '../rl/rl_worlds.ts';
+import { environmentOf } from '../worlds/environments.ts';
+import { rlWorldOf } from '../worlds/rl_worlds.ts';
 import { ACT, SKILL, TASK } from '../text/markers.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import { expertEpisodeSequences } from './episodes.ts';

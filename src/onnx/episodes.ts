@@ -3,7 +3,7 @@
 // block inserted after the task line (`insertSkill`), as the skill-context re-scoring reads it.
 import type { Environment } from '../env/environment.ts';
 import { TRAIN_SETTINGS } from '../rl/config.ts';
-import { rlWorldOf } from '../rl/rl_worlds.ts';
+import { rlWorldOf } from '../worlds/rl_worlds.ts';
 import { episodeSequence, insertSkill, type StepText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { EVAL_SEED, generateScene } from '../env/generate.ts';
-import { TINY } from '../env/scale.ts';
+import { EVAL_SEED, generateScene } from '../worlds/household/env/generate.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { cpuLogits } from './cpu_logits.ts';
 import { exportPolicyOnnx } from './export.ts';
 import { OnnxPolicySession } from './runtime.ts';
@@ -10,8 +10,8 @@ import { testPolicy } from './testing/fixtures.ts';
 import { rollout } from '../rl/rollout.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { greedyToken, playGreedy } from './greedy_episode.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
-import { environmentOf } from '../env/environments.ts';
+import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 
 const tok = defaultTokenizer();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { householdEnvironment } from '../env/household_environment.ts';
-import { SHOP } from '../env/shop/environment.ts';
+import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { SHOP } from '../worlds/shop/env/environment.ts';
 import { groupAdvantages, groupStats, rewardProblem, rewardsStage } from './advantages.ts';
 import { totalReward } from './rollout.ts';
 import type { UpdateState } from './update_state.ts';

@@ -15,9 +15,9 @@
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import type { EpisodeStep } from '../env/environment.ts';
-import type { StepRecord } from '../env/game.ts';
-import { APPLIANCE } from '../env/knowledge.ts';
-import { requiredState, type Scene } from '../env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
+import { APPLIANCE } from '../worlds/household/env/knowledge.ts';
+import { requiredState, type Scene } from '../worlds/household/env/scene.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { splitPieces } from '../text/pieces.ts';
 import { analyzerContext } from '../text/prompts.ts';

@@ -1,11 +1,11 @@
 // The controls change only the skill a trajectory distils from. The analyzer is replaced by canned skills
 // here (each names the commands of its trajectory, every third one unusable), so that the skill assignment
 // can be checked exactly whatever a random-init policy would write.
-import type { Scene } from '../env/scene.ts';
-import type { StepRecord } from '../env/game.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { readCheckpoint, writeCheckpoint } from '../model/checkpoint.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
@@ -14,7 +14,7 @@ import { CROSSGAME_POOL_SIZE } from './hindsight.ts';
 import { updateScenes, type Trajectory } from './rollout.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
 vi.mock('./analyzer.ts', async (original) => ({
   ...(await original<typeof import('./analyzer.ts')>()),

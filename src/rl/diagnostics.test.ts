@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Game } from '../env/game.ts';
-import { generateScene } from '../env/generate.ts';
-import { TINY } from '../env/scale.ts';
+import { Game } from '../worlds/household/env/game.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import {
   choiceTokens,

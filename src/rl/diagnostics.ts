@@ -15,11 +15,11 @@
 //   trajectories apart.
 // - Zero-variance groups: the share of groups whose rewards are all equal, which give GRPO no signal.
 import { sampleCorrelation } from 'simple-statistics';
-import { shortestPlans } from '../env/expert.ts';
+import { shortestPlans } from '../worlds/household/env/expert.ts';
 import type { Environment, EpisodeStep } from '../env/environment.ts';
-import type { StepRecord } from '../env/game.ts';
-import type { Scene } from '../env/scene.ts';
-import { World } from '../env/world.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
+import { World } from '../worlds/household/env/world.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { Trajectory } from './rollout.ts';
 import type { UpdateState } from './update_state.ts';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { EVAL_COUNTS, evalScenes } from '../env/generate.ts';
-import { TINY } from '../env/scale.ts';
+import { EVAL_COUNTS, evalScenes } from '../worlds/household/env/generate.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { evalSplitScenes, evaluate, evaluateSplits, summarise } from './evaluate.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
-import { SHOP } from '../env/shop/environment.ts';
+import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { SHOP } from '../worlds/shop/env/environment.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 
 const tok = defaultTokenizer();

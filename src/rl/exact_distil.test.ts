@@ -1,17 +1,17 @@
 // The exact-distillation arms end to end on the CPU: the teacher's rows are the skill-conditioned scores,
 // l_skill is read from them, the update's gradient splits into its GRPO and OPD parts, and the options
 // (JSD, the ADVISOR weight, reward direction) change only what they claim to.
-import type { Scene } from '../env/scene.ts';
-import type { StepRecord } from '../env/game.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
 import { lossHyper } from './loss.ts';
 import { Trainer } from './trainer.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

@@ -1,17 +1,17 @@
 // The part controls give the teacher a transform of the trajectory's own skill and change nothing else: the
 // skills written, the loss settings and the OPD mask are the arm's. The analyzer is replaced by canned skills
 // (every third unusable), so that each used skill can be checked against the transform of its written one.
-import type { Scene } from '../env/scene.ts';
-import type { StepRecord } from '../env/game.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { SKILL, SKILL_INTRO } from '../text/markers.ts';
 import { shufflePieces } from '../text/pieces.ts';
-import { shopSkillFacts, shopSkillProcedure } from '../text/shop_skill_parts.ts';
-import { skillFacts, skillProcedure } from '../text/skill_parts.ts';
+import { shopSkillFacts, shopSkillProcedure } from '../worlds/shop/skills/shop_skill_parts.ts';
+import { skillFacts, skillProcedure } from '../worlds/household/skills/skill_parts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import {
   ALGOS,
@@ -24,10 +24,10 @@ import {
   type SkillTransform,
   type TrainConfig,
 } from './config.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 import { skillSequences } from './rescore.ts';
 import type { Trajectory } from './rollout.ts';
-import { shopRl } from './shop_rl.ts';
+import { shopRl } from '../worlds/shop/rl/shop_rl.ts';
 import { Trainer } from './trainer.ts';
 import { updateRng } from './update_state.ts';
 

@@ -1,17 +1,17 @@
 // A part control's skills are written exactly as its arm's: the policy (here a random-init one, writing under
 // the skill grammar) draws from the same streams, and the part is drawn from a stream of its own, so the
 // transform never moves the skills, the rollouts or any number of the arm.
-import type { Scene } from '../env/scene.ts';
-import type { StepRecord } from '../env/game.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { shufflePieces } from '../text/pieces.ts';
-import { skillFacts, skillProcedure } from '../text/skill_parts.ts';
+import { skillFacts, skillProcedure } from '../worlds/household/skills/skill_parts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo } from './config.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 import { Trainer } from './trainer.ts';
 import { updateRng } from './update_state.ts';
 

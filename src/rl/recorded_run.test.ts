@@ -3,7 +3,7 @@
 // stays under the byte budget, and a damaged record or index is refused with a one-line reason.
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo } from './config.ts';
@@ -23,7 +23,7 @@ import {
 } from './recorded_run.ts';
 import { RecordedRunError, checkRecordIndex, newestRecord, parseRecordedRun } from './recorded_run_check.ts';
 import { Trainer } from './trainer.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
 const tok = defaultTokenizer();
 

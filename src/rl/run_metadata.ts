@@ -4,7 +4,7 @@
 // and a reference of the same run. A damaged or hand-edited file is refused in one line naming the field,
 // rather than found out updates later as a crash or a run that silently does something else.
 import { ENVIRONMENT_NAMES, isEnvironmentName, type EnvironmentName } from '../env/environment.ts';
-import { VARIANTS, WORLD_TASK_TYPES } from '../env/world_facts.ts';
+import { VARIANTS, WORLD_TASK_TYPES } from '../worlds/facts.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
 import {
   configDifference,

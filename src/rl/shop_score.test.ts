@@ -6,13 +6,13 @@
 // numbers below, which are then recorded again.
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { SHOP } from '../env/shop/environment.ts';
+import { SHOP } from '../worlds/shop/env/environment.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { defaultConfig, type TrainConfig } from './config.ts';
-import { householdRl } from './household_rl.ts';
-import { AWAITS_REBUILD, shippedShopWarmStart } from './shop_checkpoint_testing.ts';
-import { shopRl } from './shop_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { AWAITS_REBUILD, shippedShopWarmStart } from '../worlds/shop/rl/shop_checkpoint_testing.ts';
+import { shopRl } from '../worlds/shop/rl/shop_rl.ts';
 import { Trainer } from './trainer.ts';
 
 const tok = tokenizerOf(SHOP);

@@ -6,11 +6,11 @@
 //   1: the skill names exactly the objects and places the annotator names; 0: none of them.
 // A skill that names places the trajectory never searched, or repeats one place three times, scores low; a
 // skill of another trajectory of the same task (seed-sibling) scores what two trajectories share by chance.
-import { isObjectType, isReceptacleType, MAX_INSTANCE_NUMBER } from '../env/knowledge.ts';
-import type { Task } from '../env/scene.ts';
-import type { StepRecord } from '../env/game.ts';
+import { isObjectType, isReceptacleType, MAX_INSTANCE_NUMBER } from '../worlds/household/env/knowledge.ts';
+import type { Task } from '../worlds/household/env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import { annotate } from './annotator.ts';
+import { annotate } from '../worlds/household/rl/annotator.ts';
 import { WARMSTART_DEFAULTS } from './warmstart.ts';
 
 /** The entity mentions of a skill, in order: "sinkbasin 1", "mug", ... */

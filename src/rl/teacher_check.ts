@@ -14,9 +14,9 @@
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
 import type { EpisodeStep } from '../env/environment.ts';
-import { generateScene } from '../env/generate.ts';
-import type { RoomScale } from '../env/scale.ts';
-import type { Scene } from '../env/scene.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
+import type { RoomScale } from '../worlds/household/env/scale.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { writeSkills } from './analyzer.ts';
 import type { RlWorld } from './rl_world.ts';

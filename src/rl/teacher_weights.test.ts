@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import type { StepRecord } from '../env/game.ts';
-import { TINY } from '../env/scale.ts';
-import type { Scene } from '../env/scene.ts';
+import type { StepRecord } from '../worlds/household/env/game.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { packBatch } from './batch.ts';
 import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 import { skillSequences } from './rescore.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { withTeacher } from './teacher_weights.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { defaultConfig } from './config.ts';
 import { updateScenes } from './rollout.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
 describe('trainGames', () => {
   const run = { seed: 3, world: householdRl(TINY) };

@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { nodeThreadHost } from '../backend/cpu/thread_node.ts';
 import { installThreadHost } from '../backend/cpu/threads.ts';
-import { TINY } from '../env/scale.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { Trainer, type UpdateMetrics } from './trainer.ts';
-import { householdRl } from './household_rl.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

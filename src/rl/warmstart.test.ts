@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
-import { typeOf as typeOfName } from '../env/knowledge.ts';
-import { TINY } from '../env/scale.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
+import { typeOf as typeOfName } from '../worlds/household/env/knowledge.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
-import { parseSkill } from '../text/skill_parser.ts';
+import { parseSkill } from '../worlds/household/skills/skill_parser.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { annotate } from './annotator.ts';
+import { annotate } from '../worlds/household/rl/annotator.ts';
 import { packBatch } from './batch.ts';
-import { runExplorer, skillKnowledge } from './explorer.ts';
+import { runExplorer, skillKnowledge } from '../worlds/household/rl/explorer.ts';
 import { buildCorpus, trainWarmStart, warmStartLr, WARMSTART_DEFAULTS } from './warmstart.ts';
 
 const tok = defaultTokenizer();

@@ -16,15 +16,15 @@
 // negative log-likelihood, with d/d l_student = -1/N.
 import type { Backend, LossInputs } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
-import type { RoomScale } from '../env/scale.ts';
-import type { Scene } from '../env/scene.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
+import type { RoomScale } from '../worlds/household/env/scale.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { analyzerSequence, episodeSequence, insertSkill, type EpisodeSequence } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import { annotate } from './annotator.ts';
+import { annotate } from '../worlds/household/rl/annotator.ts';
 import { packBatch, type ScoredSequence } from './batch.ts';
-import { runExplorer, skillKnowledge, type ExplorerEpisode } from './explorer.ts';
+import { runExplorer, skillKnowledge, type ExplorerEpisode } from '../worlds/household/rl/explorer.ts';
 import { episodeText, SKILL_RESERVE } from './rollout.ts';
 
 export const EXAMPLE_KINDS = ['act', 'follow', 'analyze'] as const;

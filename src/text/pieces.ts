@@ -1,6 +1,6 @@
 // How text becomes word pieces and how pieces become text again. The tokenizer maps each piece to one token.
 //
-// Splitting (the environment's rule, src/env/vocabulary.ts, without lower-casing): "in/on", "-=" and "=-" are
+// Splitting (the environment's rule, src/worlds/household/env/vocabulary.ts, without lower-casing): "in/on", "-=" and "=-" are
 // one piece each; a run of letters, digits and apostrophes is a piece ("There's", "cabinet", "12"); a newline is
 // a piece; any other whitespace separates pieces and is dropped; every other character is a piece of its own.
 // Case is kept, so "You" and "you" are different pieces. A run that mixes letters and digits (a product id such

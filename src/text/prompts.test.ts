@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Game } from '../env/game.ts';
-import { generateScene } from '../env/generate.ts';
+import { Game } from '../worlds/household/env/game.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
 import {
   analyzerContext,
   analyzerSequence,

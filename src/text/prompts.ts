@@ -9,7 +9,7 @@
 // command tokens and their <end> are what training scores. The skill block goes right after the task line
 // (docs/seed-loss.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
 // The opening observation appears without ALFWorld's banner and task line (the task has its own line).
-import { BANNER } from '../env/text.ts';
+import { BANNER } from '../worlds/household/env/text.ts';
 import {
   ACT,
   ANALYZE,

@@ -9,7 +9,7 @@
 // cabinet 1"), and any other place (RECEPTACLE). The four match the same words, so the language is the grammar
 // of skill.ts whatever the filter.
 import { isWordPiece } from './pieces.ts';
-import { GERUND, type Verb } from './skill.ts';
+import { GERUND, type Verb } from '../worlds/household/skills/skill.ts';
 
 export const OBJECT = '#object';
 export const RECEPTACLE = '#receptacle';

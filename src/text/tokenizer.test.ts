@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { hashString } from '../common/rng.ts';
-import { OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
-import { allTemplateTexts, introText, say } from '../env/text.ts';
-import { environmentWords, splitWords } from '../env/vocabulary.ts';
+import { OBJECT_KINDS, RECEPTACLE_KINDS } from '../worlds/household/env/knowledge.ts';
+import { allTemplateTexts, introText, say } from '../worlds/household/env/text.ts';
+import { environmentWords, splitWords } from '../worlds/household/env/vocabulary.ts';
 import { MARKERS } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
-import { SKILL_WORDS } from './skill.ts';
+import { SKILL_WORDS } from '../worlds/household/skills/skill.ts';
 import { Tokenizer, defaultTokenizer, defaultVocabulary } from './tokenizer.ts';
 
 // Verbatim ALFWorld engine text (the README of ALFWorld's scripts folder, github.com/alfworld/alfworld, and the ReAct prompts).

@@ -5,12 +5,12 @@
 // and exports so that weights are never paired with another vocabulary.
 import { hashString } from '../common/rng.ts';
 import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
+import { environmentOf } from '../worlds/environments.ts';
+import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
 import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
-import { SKILL_WORDS } from './skill.ts';
-import { SHOP_SKILL_WORDS } from './shop_skill.ts';
+import { SKILL_WORDS } from '../worlds/household/skills/skill.ts';
+import { SHOP_SKILL_WORDS } from '../worlds/shop/skills/shop_skill.ts';
 
 export class Tokenizer {
   readonly tokens: readonly string[];

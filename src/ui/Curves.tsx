@@ -8,7 +8,7 @@ import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart, type ChartCanvas } from './UPlotChart.tsx';
-import { WORLD_SCORED } from '../env/world_facts.ts';
+import { WORLD_SCORED } from '../worlds/facts.ts';
 import { usePageWorld } from './world.ts';
 import './curves.css';
 

@@ -14,7 +14,7 @@ import {
   type ColourScale,
   type OutcomeFilter,
 } from './run_record.ts';
-import { ShopPage } from './ShopPage.tsx';
+import { ShopPage } from '../worlds/shop/ui/ShopPage.tsx';
 import { SkillUsedInstead } from './SkillUsedInstead.tsx';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';

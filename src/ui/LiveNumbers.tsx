@@ -1,7 +1,7 @@
 // Where the shown run stands, in large numbers: updates done, episodes played, and the success of its last
 // evaluation per split with its change since the warm start's evaluation (update 0); in a world with a score
 // (the shop), that evaluation's mean score per split beside it.
-import { WORLD_SCORED } from '../env/world_facts.ts';
+import { WORLD_SCORED } from '../worlds/facts.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { signedPoints } from './finding.ts';
 import { usePlayground } from './store.ts';

@@ -2,7 +2,7 @@
 // eval-unseen) in a world with a score and none in the household; the CSV gives the score's columns, and the
 // charts a score chart, only for a world with a score.
 import { describe, expect, it } from 'vitest';
-import { WORLD_SCORED } from '../env/world_facts.ts';
+import { WORLD_SCORED } from '../worlds/facts.ts';
 import type { EvalResult } from '../rl/evaluate.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import { metricsView, warmStartPoint } from '../worker/views.ts';

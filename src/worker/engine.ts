@@ -5,7 +5,7 @@
 import type { Backend } from '../backend/backend.ts';
 import { messageOf } from '../common/errors.ts';
 import type { EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig, type ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
@@ -44,7 +44,7 @@ import { RunSaves, type RunIds } from './run_saves.ts';
 import { readImportedCheckpoint } from './import_checkpoint.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
 import { metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
-import { rlWorldOf } from '../rl/rl_worlds.ts';
+import { rlWorldOf } from '../worlds/rl_worlds.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */

@@ -3,7 +3,7 @@
 // differs from the preset in any field, a metadata block far larger than a run's are refused in one line, and
 // the run goes on with its own weights. A checkpoint of the other world is refused naming both worlds.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { environmentOf } from '../env/environments.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';

@@ -2,7 +2,7 @@
 // shop, starts from seeded random weights (no warm start ships for it) and says so, saves its checkpoints with
 // the shop's vocabulary, and resumes; a household run after it is the household's again.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { environmentOf } from '../env/environments.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { readCheckpoint } from '../model/checkpoint.ts';
 import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { Engine } from './engine.ts';

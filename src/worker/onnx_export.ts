@@ -2,8 +2,8 @@
 // checkpoint of the run becomes an .onnx file only after onnxruntime-web has run that file and matched the
 // CPU forward within LOGITS_TOLERANCE on random and real token sequences (onnx/verified_export.ts).
 import { type Environment, isEnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import { VARIANTS } from '../env/world_facts.ts';
+import { environmentOf } from '../worlds/environments.ts';
+import { VARIANTS } from '../worlds/facts.ts';
 import { type Checkpoint, CheckpointError, readCheckpoint } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { trainingCardFromMetadata } from '../onnx/card.ts';

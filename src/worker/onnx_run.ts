@@ -3,9 +3,9 @@
 // eval game of its world greedily (onnx/greedy_episode.ts). The file's vocabulary says which world it plays
 // (each world has its own), and its training card at which scale.
 import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
-import { EVAL_SEED } from '../env/generate.ts';
-import { VARIANTS } from '../env/world_facts.ts';
+import { environmentOf } from '../worlds/environments.ts';
+import { EVAL_SEED } from '../worlds/household/env/generate.ts';
+import { VARIANTS } from '../worlds/facts.ts';
 import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 import { readPolicyOnnx, type LoadedPolicy } from '../onnx/load.ts';
 import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';

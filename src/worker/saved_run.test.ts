@@ -7,7 +7,7 @@ import { writeCheckpoint } from '../model/checkpoint.ts';
 import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import type { RunMetadata } from '../rl/run_metadata.ts';
-import { environmentOf } from '../env/environments.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';

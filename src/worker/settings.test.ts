@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from '../env/environment.ts';
-import { environmentOf } from '../env/environments.ts';
+import { environmentOf } from '../worlds/environments.ts';
 import { PRESET_NAMES } from '../model/config.ts';
 import { defaultConfig } from '../rl/config.ts';
-import { rlWorldOf } from '../rl/rl_worlds.ts';
+import { rlWorldOf } from '../worlds/rl_worlds.ts';
 import {
   ALGORITHMS,
   BACKENDS,

@@ -13,7 +13,7 @@
 // command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
 // notice counts the rest.
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
-import { WORLD_EVAL_COUNTS } from '../env/world_facts.ts';
+import { WORLD_EVAL_COUNTS } from '../worlds/facts.ts';
 import { isEnvironmentName } from '../env/environment.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { parseDecimal, writtenValueProblem, type SettingRange } from '../common/setting_range.ts';

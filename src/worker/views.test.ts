@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
-import { TINY } from '../env/scale.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
+import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultConfig, type Algo } from '../rl/config.ts';
 import { rewardsStage } from '../rl/advantages.ts';
@@ -16,8 +16,8 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { creditView, groupViews, trajectoryView } from './views.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
-import { householdRl } from '../rl/household_rl.ts';
+import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

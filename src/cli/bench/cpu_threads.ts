@@ -4,14 +4,14 @@
 // round starting with a different one, so that other load on a shared machine falls on all of them.
 import { existsSync } from 'node:fs';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
-import { TINY } from '../../env/scale.ts';
+import { TINY } from '../../worlds/household/env/scale.ts';
 import { warmStartPath, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { Trainer } from '../../rl/trainer.ts';
 import type { Tokenizer } from '../../text/tokenizer.ts';
 import { readCheckpointFile } from '../io.ts';
-import { householdRl } from '../../rl/household_rl.ts';
+import { householdRl } from '../../worlds/household/rl/household_rl.ts';
 
 interface ThreadRow {
   threads: number;

@@ -5,7 +5,7 @@ import { runGroup } from '../group.ts';
 import type { CommandModule, GroupSpec } from '../help.ts';
 
 const members: Record<string, () => Promise<CommandModule>> = {
-  env: () => import('../bench/env.ts'),
+  env: () => import('../../worlds/household/cli/bench_env.ts'),
   cpu: () => import('../bench/cpu.ts'),
   kernels: () => import('../bench/kernels/main.ts'),
   learn: () => import('../bench/learn/main.ts'),

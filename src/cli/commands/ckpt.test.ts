@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
-import { shopEnvironment } from '../../env/shop/environment.ts';
+import { shopEnvironment } from '../../worlds/shop/env/environment.ts';
 import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer, tokenizerOf } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';

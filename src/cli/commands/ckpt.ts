@@ -6,7 +6,7 @@ import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { quote } from '../../common/json.ts';
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../env/environment.ts';
-import { environmentOf } from '../../env/environments.ts';
+import { environmentOf } from '../../worlds/environments.ts';
 import { defaultTokenizer, tokenizerOf, worldOfVocabulary } from '../../text/tokenizer.ts';
 import {
   noPositionals,

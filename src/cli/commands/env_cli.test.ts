@@ -4,11 +4,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { generateScene, evalScenes } from '../../env/generate.ts';
-import { shopSceneToJson } from '../../env/shop/scene.ts';
-import { MAX_QUERY_PIECES } from '../../env/shop/site.ts';
-import { generateShopScene } from '../../env/shop/splits.ts';
-import { sceneFromJson, sceneToJson } from '../../env/scene.ts';
+import { generateScene, evalScenes } from '../../worlds/household/env/generate.ts';
+import { shopSceneToJson } from '../../worlds/shop/env/scene.ts';
+import { MAX_QUERY_PIECES } from '../../worlds/shop/env/site.ts';
+import { generateShopScene } from '../../worlds/shop/env/splits.ts';
+import { sceneFromJson, sceneToJson } from '../../worlds/household/env/scene.ts';
 import { CliError } from '../cli_error.ts';
 import * as expert from './expert.ts';
 import * as play from './play.ts';

@@ -3,13 +3,13 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Environment } from '../../env/environment.ts';
-import { EVAL_COUNTS } from '../../env/generate.ts';
+import { EVAL_COUNTS } from '../../worlds/household/env/generate.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, PRESET_NAMES, presetOfShape, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { quote } from '../../common/json.ts';
 import { checkConfig, defaultConfig, type TrainConfig } from '../../rl/config.ts';
 import { evaluate } from '../../rl/evaluate.ts';
-import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';

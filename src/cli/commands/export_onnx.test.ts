@@ -9,7 +9,7 @@ import { presetConfig } from '../../model/config.ts';
 import { readPolicyOnnx } from '../../onnx/load.ts';
 import { checkOnnxModel } from '../../onnx/onnx_checker.ts';
 import { trainedLikeParameters } from '../../onnx/testing/fixtures.ts';
-import { environmentOf } from '../../env/environments.ts';
+import { environmentOf } from '../../worlds/environments.ts';
 import { defaultTokenizer, tokenizerOf } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './export_onnx.ts';

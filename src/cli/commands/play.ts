@@ -1,7 +1,7 @@
 // `seed play`: plays commands on a scene and prints one JSON line per step; its options and output are
 // declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
-import { MAX_QUERY_PIECES } from '../../env/shop/site.ts';
+import { MAX_QUERY_PIECES } from '../../worlds/shop/env/site.ts';
 import { CliError } from '../cli_error.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';

@@ -1,8 +1,8 @@
 // `seed scenes`: writes generated scenes as scene JSON files and prints their paths; its options and
 // what it writes are declared in `command` below (the --help text).
 import { join } from 'node:path';
-import { EVAL_COUNTS, EVAL_SEED, SPLITS } from '../../env/generate.ts';
-import { SHOP_EVAL_COUNTS } from '../../env/shop/splits.ts';
+import { EVAL_COUNTS, EVAL_SEED, SPLITS } from '../../worlds/household/env/generate.ts';
+import { SHOP_EVAL_COUNTS } from '../../worlds/shop/env/splits.ts';
 import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';

@@ -1,7 +1,7 @@
 // `seed teacher`: the teacher check (rl/teacher_check.ts) of a checkpoint's policy; its options and output are
 // declared in `command` below (the --help text).
 import { quote } from '../../common/json.ts';
-import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter } from '../../rl/teacher_check.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';

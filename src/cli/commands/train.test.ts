@@ -11,8 +11,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evalScenes } from '../../env/generate.ts';
-import { sceneToJson } from '../../env/scene.ts';
+import { evalScenes } from '../../worlds/household/env/generate.ts';
+import { sceneToJson } from '../../worlds/household/env/scene.ts';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { CliError } from '../cli_error.ts';

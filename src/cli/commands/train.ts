@@ -4,7 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Environment } from '../../env/environment.ts';
-import { EVAL_COUNTS } from '../../env/generate.ts';
+import { EVAL_COUNTS } from '../../worlds/household/env/generate.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { presetConfig, type PresetName } from '../../model/config.ts';
 import { rewardProblem } from '../../rl/advantages.ts';
@@ -12,7 +12,7 @@ import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo, type TrainCon
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
-import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../text/tokenizer.ts';
 import { quote } from '../../common/json.ts';
 import {

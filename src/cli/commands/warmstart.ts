@@ -11,7 +11,7 @@ import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import type { RlWorld } from '../../rl/rl_world.ts';
-import { rlWorldOf } from '../../rl/rl_worlds.ts';
+import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import {
   EXAMPLE_KINDS,
   FOCUS_KINDS,

@@ -5,7 +5,7 @@ import { proxy } from 'comlink';
 import { useId, useState } from 'react';
 import { messageOf } from '../../common/errors.ts';
 import type { GreedyEpisode, GreedyStep } from '../../onnx/greedy_episode.ts';
-import { ShopPage } from '../ShopPage.tsx';
+import { ShopPage } from '../../worlds/shop/ui/ShopPage.tsx';
 import { withOnnxWorker } from './onnx_client.ts';
 import type { OpenOutcome, PolicySummary } from '../../worker/onnx_protocol.ts';
 import './onnx.css';

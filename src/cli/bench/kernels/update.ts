@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { addCounters, waitMs, zeroCounters, type GpuCounters } from '../../../backend/webgpu/gpu_counters.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
-import { TINY } from '../../../env/scale.ts';
+import { TINY } from '../../../worlds/household/env/scale.ts';
 import { presetConfig, warmStartPath, type PresetName } from '../../../model/config.ts';
 import { initParameters } from '../../../model/init.ts';
 import { defaultConfig } from '../../../rl/config.ts';
@@ -17,7 +17,7 @@ import { Trainer } from '../../../rl/trainer.ts';
 import { STAGES, type Stage } from '../../../rl/update_state.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
-import { householdRl } from '../../../rl/household_rl.ts';
+import { householdRl } from '../../../worlds/household/rl/household_rl.ts';
 
 interface StageCost {
   stage: Stage | 'update';

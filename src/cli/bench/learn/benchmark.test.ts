@@ -12,7 +12,7 @@ import { fakeResult } from './learn_testing.ts';
 import { command, readPlan } from './plan_options.ts';
 import { DEFAULT_BUDGET_MINUTES, type JobOutcome } from './pool.ts';
 import { renderLearn } from './report.ts';
-import { environmentOf } from '../../../env/environments.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
 
 const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);
 const quiet = () => {};

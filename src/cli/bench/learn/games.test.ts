@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evalScenes, layoutId, roomLayout } from '../../../env/generate.ts';
-import { TINY } from '../../../env/scale.ts';
-import { householdEnvironment } from '../../../env/household_environment.ts';
+import { evalScenes, layoutId, roomLayout } from '../../../worlds/household/env/generate.ts';
+import { TINY } from '../../../worlds/household/env/scale.ts';
+import { householdEnvironment } from '../../../worlds/household/env/household_environment.ts';
 import { defaultConfig } from '../../../rl/config.ts';
 import { evalGames, layoutClusters } from './games.ts';
 import { runJob } from './job.ts';

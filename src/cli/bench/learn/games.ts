@@ -2,7 +2,7 @@
 // lists their outcomes), with the room layout and task type of each: the intervals resample layouts, not
 // games, since games of one room share what makes them easy or hard.
 import type { Environment, EnvironmentName } from '../../../env/environment.ts';
-import { environmentOf } from '../../../env/environments.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
 
 export interface EvalGame {
   /**

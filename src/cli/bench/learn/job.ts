@@ -5,13 +5,13 @@
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
 import type { Environment, EnvironmentName } from '../../../env/environment.ts';
-import { environmentOf } from '../../../env/environments.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
 import { presetConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
 import { pickEpisodes, recordedEpisode, type CurvePoint, type RecordedEpisode } from '../../../rl/recorded_run.ts';
 import { Trainer } from '../../../rl/trainer.ts';
-import { rlWorldOf } from '../../../rl/rl_worlds.ts';
+import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';

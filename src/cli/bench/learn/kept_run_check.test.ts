@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WORLD_TASK_TYPES } from '../../../env/world_facts.ts';
+import { WORLD_TASK_TYPES } from '../../../worlds/facts.ts';
 import { parseOptions } from '../../args.ts';
 import { runPlan, type LearnPlan } from './benchmark.ts';
 import { runJob, type Job, type JobResult } from './job.ts';

@@ -3,7 +3,7 @@
 // so the whole of it is checked against what its job implies: the same job, the arm, seed and settings it ran
 // with, one curve point per evaluation of its schedule, one figure per eval game, and every number in its
 // range. A refusal names the first field in the way, in one line.
-import { WORLD_SCORED, WORLD_TASK_TYPES } from '../../../env/world_facts.ts';
+import { WORLD_SCORED, WORLD_TASK_TYPES } from '../../../worlds/facts.ts';
 import { array, curvePoint, episode, num, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
 import { evalGameCounts } from './games.ts';
 import type { Job, JobResult } from './job.ts';

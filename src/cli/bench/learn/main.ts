@@ -1,4 +1,4 @@
-import { environmentOf } from '../../../env/environments.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { noPositionals, parseOptions } from '../../args.ts';
 import { usageLine } from '../../help.ts';

@@ -3,8 +3,8 @@
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
 import type { EnvironmentName } from '../../../env/environment.ts';
-import { environmentOf } from '../../../env/environments.ts';
-import { rlWorldOf } from '../../../rl/rl_worlds.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
+import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { ENV_OPTION } from '../../environment_option.ts';
 import { applySetOptions, numberList, numberOption, type parseOptions, settingsSection } from '../../args.ts';
 import { defineCommand } from '../../help.ts';

@@ -1,7 +1,7 @@
 // How `bench learn` reports its settings: each arm's as learn.json keeps them, and the report's section on the
 // sweeps (every value's validation success per seed, the grid's growth, the arm --pick-best kept) and on how
 // each setting was chosen (sweep.ts chooses them).
-import { environmentOf } from '../../../env/environments.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
 import type { Algo } from '../../../rl/config.ts';
 import { distils } from './arms.ts';
 import { SWEEP_SEED } from './job.ts';

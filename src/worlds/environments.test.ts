@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT_NAMES } from '../env/environment.ts';
+import { isEnvironmentName } from '../env/environment.ts';
+import { environmentOf } from './environments.ts';
+import { VARIANTS, WORLD_SCORED } from './facts.ts';
+
+describe('the worlds behind one interface', () => {
+  for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => VARIANTS[n].map((v) => [n, v] as const))) {
+    describe(`${name} (${variant})`, () => {
+      const env = environmentOf(name, variant);
+
+      it('draws the same train game from the same index and seed, and another from another seed', () => {
+        expect(env.sceneToJson(env.trainScene(4, 9))).toBe(env.sceneToJson(env.trainScene(4, 9)));
+        expect(env.sceneToJson(env.trainScene(4, 9))).not.toBe(env.sceneToJson(env.trainScene(4, 10)));
+      });
+
+      it('has fixed eval sets of the stated sizes, validation games apart from them, and task types it names', () => {
+        const unseen = env.evalScenes('unseen');
+        expect(unseen.length).toBe(env.evalCounts.unseen);
+        expect(env.evalScenes('seen', 5).map(env.sceneToJson)).toEqual(
+          env.evalScenes('seen').slice(0, 5).map(env.sceneToJson),
+        );
+        const evalGames = new Set(env.evalScenes('seen').map(env.sceneToJson));
+        expect(env.validationScenes(20).filter((s) => evalGames.has(env.sceneToJson(s)))).toEqual([]);
+        for (const scene of unseen.slice(0, 20)) expect(env.taskTypes).toContain(env.taskType(scene));
+        // The unseen split holds out what training shows: no unseen cluster is a train cluster.
+        const train = new Set(Array.from({ length: 200 }, (_, i) => env.clusterOf(env.trainScene(i, 1))));
+        expect(unseen.filter((s) => train.has(env.clusterOf(s)))).toEqual([]);
+      });
+
+      it('plays a game to the goal with the expert, through the episode interface', () => {
+        for (const split of ['train', 'seen', 'unseen'] as const) {
+          const scene = env.sceneOf(split, 3, 2);
+          const episode = env.episode(scene);
+          expect(episode.observation).toContain(name === 'shop' ? scene && env.goal(scene) : 'Your task is to');
+          for (const command of episode.expertPlan()) episode.step(command);
+          expect(episode.won).toBe(true);
+          expect(episode.records.length).toBe(episode.steps + 1);
+          expect(episode.records.slice(1).every((r) => r.valid)).toBe(true);
+        }
+      });
+
+      it('reads a scene back from its JSON, and names the field of a bad one', () => {
+        const scene = env.sceneOf('seen', 1, 0);
+        expect(env.sceneToJson(env.sceneFromJson(env.sceneToJson(scene)))).toBe(env.sceneToJson(scene));
+        expect(() => env.sceneFromJson('{"version": 99}')).toThrow(/version/);
+        expect(() => env.sceneFromJson('not json')).toThrow(/JSON/);
+      });
+
+      it('has a score exactly where its facts say, in [0, 1] and 1 for a won game', () => {
+        expect(env.score !== null).toBe(WORLD_SCORED[name]);
+        if (env.score === null) return;
+        const episode = env.episode(env.trainScene(2, 5));
+        for (const command of episode.expertPlan()) episode.step(command);
+        expect(env.score(episode.records)).toBe(1);
+      });
+
+      it('takes a step budget', () => {
+        const episode = env.episode(env.trainScene(0, 0), 1);
+        episode.step('nonsense');
+        expect(episode.done).toBe(true);
+        expect(episode.won).toBe(false);
+      });
+    });
+  }
+
+  it('knows its names and scales', () => {
+    expect(isEnvironmentName('shop')).toBe(true);
+    expect(isEnvironmentName('kitchen')).toBe(false);
+    expect(environmentOf('shop', 'webshop').variant).toBe('webshop');
+    expect(() => environmentOf('shop', 'alfworld')).toThrow(/the shop has no "alfworld" scale \(tiny, webshop\)/);
+  });
+});

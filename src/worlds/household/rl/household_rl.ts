@@ -1,0 +1,65 @@
+// The household's side of training: its skill grammar with the trajectory's words and observed places, the
+// annotator, the place-truth test and the expert's shortest plans.
+import type { StepRecord } from '../env/game.ts';
+import { householdEnvironment } from '../env/household_environment.ts';
+import type { RoomScale } from '../env/scale.ts';
+import type { Scene } from '../env/scene.ts';
+import { TINY } from '../env/scale.ts';
+import { ANALYZER_OBSERVATION_TOKENS } from '../../../text/prompts.ts';
+import { skillFacts, skillProcedure } from '../skills/skill_parts.ts';
+import { parseSkill } from '../skills/skill_parser.ts';
+import { skillGrammar } from '../skills/skill_grammar.ts';
+import { trajectoryWords } from '../../../rl/analyzer.ts';
+import { updateExpertTokens } from '../../../rl/diagnostics.ts';
+import { observedPlaces } from './observed_places.ts';
+import { worldSkillPart, type RlWorld } from '../../../rl/rl_world.ts';
+import { referenceSkill, skillFidelity } from '../../../rl/skill_fidelity.ts';
+import { placeTruthShares } from './skill_truth.ts';
+import { teacherScenes } from '../../../rl/teacher_check.ts';
+import { buildCorpus } from '../../../rl/warmstart.ts';
+import { WORLD_TRAIN_DEFAULTS } from '../../../rl/world_defaults.ts';
+
+export type HouseholdRl = RlWorld<Scene, StepRecord>;
+
+const cache = new Map<RoomScale, HouseholdRl>();
+
+export function householdRl(scale: RoomScale = TINY): HouseholdRl {
+  let world = cache.get(scale);
+  if (!world) {
+    world = {
+      env: householdEnvironment(scale),
+      trainDefaults: WORLD_TRAIN_DEFAULTS.household,
+      skillDecoder(tok, t) {
+        const grammar = skillGrammar(tok);
+        const filter = grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task));
+        let prefix = grammar.initial;
+        return {
+          allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
+          advance(token) {
+            const next = grammar.next(prefix, token);
+            if (next === null) throw new Error(`the decoder sampled token ${token} outside the skill grammar's mask`);
+            prefix = next;
+          },
+        };
+      },
+      checkSkill(text) {
+        const { ok, reason } = parseSkill(text);
+        return { ok, reason };
+      },
+      skillPart: worldSkillPart({ procedure: skillProcedure, facts: skillFacts }),
+      referenceSkill: (t, tok, maxSkillTokens) => referenceSkill(t.records, t.scene.task, t.won, tok, maxSkillTokens),
+      skillFidelity: (skill, t, tok, maxSkillTokens) =>
+        skillFidelity(skill, t.records, t.scene.task, t.won, tok, maxSkillTokens),
+      truthShares: (skills) => placeTruthShares(skills),
+      expertTokens: (trajectories, tok) => updateExpertTokens(trajectories, tok),
+      teacherScenes: (count) => teacherScenes(count, scale),
+      analyzerObservationTokens: ANALYZER_OBSERVATION_TOKENS,
+      warmStartDefaults: {},
+      // The household's corpus has no focus: every example is drawn alike.
+      focusKinds: [],
+      warmStartCorpus: (tok, contextLength, options) => buildCorpus(tok, contextLength, { ...options, scale }),
+    };
+    cache.set(scale, world);
+  }
+  return world;
+}

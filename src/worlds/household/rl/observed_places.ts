@@ -1,0 +1,35 @@
+// What a trajectory observed of where objects were, for the skill grammar's places filter
+// (text/skill_grammar.ts ObjectPlaces): the receptacles whose contents it saw, where it saw each object before
+// first picking it up (where the object started: only the agent moves objects), everywhere it saw it, and the
+// receptacle type its task's object goes to.
+import type { StepRecord } from '../env/game.ts';
+import type { Task } from '../env/scene.ts';
+import { say } from '../env/text.ts';
+import type { ObjectPlaces } from '../skills/skill_grammar.ts';
+
+const VIEWS = ['go to ', 'open ', 'examine '];
+
+/** The places of a trajectory of `task`: "it" stands for its object before a skill names one, which goes to its target. */
+export function observedPlaces(records: readonly StepRecord[], task: Task): ObjectPlaces {
+  const looked = new Set<string>();
+  const startedIn = new Map<string, Set<string>>();
+  const seenIn = new Map<string, Set<string>>();
+  const taken = new Set<string>();
+  const add = (map: Map<string, Set<string>>, object: string, at: string) =>
+    map.set(object, (map.get(object) ?? new Set()).add(at));
+  for (const r of records) {
+    const at = r.location;
+    if (at !== null && r.valid) {
+      const viewed = VIEWS.some((v) => r.action === `${v}${at}`) && !r.observation.endsWith(say.closed(at));
+      if (viewed) looked.add(at);
+      for (const o of r.seen) {
+        add(seenIn, o, at);
+        if (!taken.has(o)) add(startedIn, o, at);
+      }
+    }
+    if (r.holding !== null) taken.add(r.holding);
+  }
+  const lists = (map: Map<string, Set<string>>) => new Map([...map].map(([o, at]) => [o, [...at]]));
+  const goal = task.type === 'look_at_obj_in_light' ? null : task.target;
+  return { subject: task.object, looked: [...looked], startedIn: lists(startedIn), seenIn: lists(seenIn), goal };
+}

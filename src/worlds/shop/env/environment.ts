@@ -1,0 +1,55 @@
+// The shop world behind the environment interface: WebShop-style games over the default catalogue, at a scale.
+import type { Environment } from '../../../env/environment.ts';
+import { ShopGame, SHOP_MAX_STEPS, shopScore, type ShopStepRecord } from './game.ts';
+import { TINY_SHOP, type ShopScale } from './scale.ts';
+import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
+import { MAX_QUERY_PIECES, shopActionRefusal } from './site.ts';
+import { combinationOf, evalShopScenes, generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './splits.ts';
+import { queryTexts, shopTexts } from './vocabulary.ts';
+
+let queryChars = 0;
+/** The longest search the policy's bar writes: MAX_QUERY_PIECES of the longest piece a query may hold, spaced. */
+function maxQueryChars(): number {
+  if (queryChars === 0) {
+    const longest = Math.max(...queryTexts().flatMap((t) => t.split(/\s+/).map((w) => w.length)));
+    queryChars = MAX_QUERY_PIECES * (longest + 1) - 1;
+  }
+  return queryChars;
+}
+import { WORLD_TASK_TYPES } from '../../facts.ts';
+
+export type ShopEnvironment = Environment<ShopScene, ShopStepRecord> & { readonly scale: ShopScale };
+
+const cache = new Map<ShopScale, ShopEnvironment>();
+
+export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
+  let env = cache.get(scale);
+  if (!env) {
+    env = {
+      name: 'shop',
+      scale,
+      variant: scale.name,
+      defaultMaxSteps: SHOP_MAX_STEPS,
+      taskTypes: WORLD_TASK_TYPES.shop,
+      score: shopScore,
+      evalCounts: SHOP_EVAL_COUNTS,
+      trainScene: (index, seed) => generateShopScene('train', index, seed, scale),
+      sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),
+      evalScenes: (split, count) => evalShopScenes(split, count, scale),
+      validationScenes: (count) => validationShopScenes(count, scale),
+      episode: (scene, maxSteps) => new ShopGame(scene, { maxSteps, scale }),
+      goal: (scene) => scene.goal.instruction,
+      taskType: (scene) => scene.goal.query,
+      clusterOf: (scene) => combinationOf(scene.goal),
+      sceneToJson: shopSceneToJson,
+      sceneFromJson: shopSceneFromJson,
+      texts: shopTexts,
+      commandRefusal: (action) => shopActionRefusal(action, maxQueryChars()),
+    };
+    cache.set(scale, env);
+  }
+  return env;
+}
+
+/** The tiny shop, the one the playground trains in. */
+export const SHOP = shopEnvironment(TINY_SHOP);

@@ -1,0 +1,101 @@
+// The shop's side of training: its skill grammar over the trajectory's own words (text/shop_skill_grammar.ts),
+// the annotator that reads the pages the trajectory saw, the truth test against the goal, and the expert's
+// next move from each state.
+import type { ShopStepRecord } from '../env/game.ts';
+import type { ShopScene } from '../env/scene.ts';
+import { SHOP, type ShopEnvironment } from '../env/environment.ts';
+import { shopTerms } from '../skills/shop_skill.ts';
+import { shopSkillGrammar } from '../skills/shop_skill_grammar.ts';
+import { parseShopSkill } from '../skills/shop_skill_parser.ts';
+import { shopSkillFacts, shopSkillProcedure } from '../skills/shop_skill_parts.ts';
+import type { Tokenizer } from '../../../text/tokenizer.ts';
+import { expertMoveTokens } from '../../../rl/diagnostics.ts';
+import { worldSkillPart, type FinishedEpisode, type RlWorld } from '../../../rl/rl_world.ts';
+import { annotateShop } from './shop_annotator.ts';
+import { shopTrajectoryWords } from './shop_observed.ts';
+import { shopTruthShares } from './shop_skill_truth.ts';
+import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
+import { WORLD_TRAIN_DEFAULTS } from '../../../rl/world_defaults.ts';
+import { mentionF1 } from '../../../rl/skill_fidelity.ts';
+import { FOCUS_KINDS } from '../../../rl/warmstart.ts';
+
+/** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
+const TEACHER_SEED = 2029;
+
+export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
+
+const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<
+  Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens' | 'skillAfterPage'>
+>;
+
+function shopReference(t: FinishedEpisode<ShopScene, ShopStepRecord>, tok: Tokenizer, maxSkillTokens: number): string {
+  return annotateShop(t.records, t.scene.goal, t.won, {
+    length: (s) => tok.encode(s).length,
+    maxTokens: maxSkillTokens,
+  });
+}
+
+const cache = new Map<ShopEnvironment, ShopRl>();
+
+export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
+  let world = cache.get(env);
+  if (!world) {
+    world = {
+      env,
+      trainDefaults: SHOP_TRAIN,
+      skillDecoder(tok, t) {
+        const grammar = shopSkillGrammar(tok);
+        const filter = grammar.entityFilter(shopTrajectoryWords(t.records));
+        let prefix = grammar.initial;
+        return {
+          allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
+          advance(token) {
+            const next = grammar.next(prefix, token);
+            if (next === null)
+              throw new Error(`the decoder sampled token ${token} outside the shop skill grammar's mask`);
+            prefix = next;
+          },
+        };
+      },
+      checkSkill(text) {
+        const { ok, reason } = parseShopSkill(text);
+        return { ok, reason };
+      },
+      skillPart: worldSkillPart({ procedure: shopSkillProcedure, facts: shopSkillFacts }),
+      referenceSkill: shopReference,
+      // The content words a skill shares with the annotator's, as the household's mention F1.
+      skillFidelity: (skill, t, tok, maxSkillTokens) =>
+        mentionF1(shopTerms(skill), shopTerms(shopReference(t, tok, maxSkillTokens))),
+      truthShares(skills) {
+        const shares = shopTruthShares(skills.map((s) => ({ text: s.text, goal: s.scene.goal })));
+        return shares && { placeTrue: shares.claimTrue, placeFalse: shares.claimFalse };
+      },
+      expertTokens: (trajectories, tok) => expertMoveTokens(env, trajectories, tok),
+      teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
+      // The explorer plays the shop's step budget; the skills it learns to write and follow are the annotator's
+      // whole ones (about 50 tokens), not cut to the household's 32. The first 3000 steps train on the option
+      // choices alone, and a quarter of every later batch (shop_corpus.ts): without them the tiny model does not
+      // learn to copy the requested value.
+      analyzerObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
+      warmStartDefaults: {
+        maxSteps: SHOP_TRAIN.maxSteps,
+        maxSkillTokens: SHOP_TRAIN.maxSkillTokens,
+        annotatedSkillTokens: SHOP_TRAIN.maxSkillTokens,
+        steps: 15000,
+        focusSteps: 3000,
+        focusShare: 0.25,
+      },
+      focusKinds: FOCUS_KINDS,
+      warmStartCorpus: (tok, contextLength, options) =>
+        buildShopCorpus(env, tok, contextLength, {
+          ...options,
+          history: SHOP_TRAIN.history,
+          maxCommandTokens: SHOP_TRAIN.maxCommandTokens,
+          skillAfterPage: SHOP_TRAIN.skillAfterPage === 1,
+        }),
+    };
+    cache.set(env, world);
+  }
+  return world;
+}
