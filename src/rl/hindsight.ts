@@ -26,7 +26,8 @@ import type { Rng } from '../common/rng.ts';
 import { checkedSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
 import { skillPartOf, type SkillTransform, type TrainConfig } from './config.ts';
 import { rollout, rolloutOptions, type Trajectory } from './rollout.ts';
-import { updateRng, type UpdateContext, type UpdateState } from './update_state.ts';
+import { updateRng } from './update_rng.ts';
+import type { CrossgameSources, UpdateContext, UpdateState } from './update_state.ts';
 
 /** seed-static's library: skills by task type. */
 export type SkillLibrary = Record<string, string[]>;
@@ -41,16 +42,6 @@ export const CROSSGAME_POOL_SIZE = 16;
 export interface RunSkills {
   staticLibrary: SkillLibrary | null;
   crossgamePool: CrossgamePool;
-}
-
-/** Where seed-crossgame's skills of one update came from. */
-export interface CrossgameSources {
-  /** Trajectories given the skill of another group of the update. */
-  update: number;
-  /** Trajectories given a skill of the pool. */
-  pool: number;
-  /** Trajectories given none (opd_mask 0). */
-  none: number;
 }
 
 /** Train-task indices of the library's tasks, apart from those of every update. */

@@ -29,7 +29,7 @@ import { skillSequences } from './rescore.ts';
 import type { Trajectory } from './rollout.ts';
 import { shopRl } from '../worlds/shop/rl/shop_rl.ts';
 import { Trainer } from './trainer.ts';
-import { updateRng } from './update_state.ts';
+import { updateRng } from './update_rng.ts';
 
 const CANNED = [
   'workflow: go to the cabinet 2, take the mug 1 from the cabinet 2, put it in the microwave 1. the mug 1 was in the cabinet 2.',

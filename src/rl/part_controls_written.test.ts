@@ -13,7 +13,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig, type Algo } from './config.ts';
 import { householdRl } from '../worlds/household/rl/household_rl.ts';
 import { Trainer } from './trainer.ts';
-import { updateRng } from './update_state.ts';
+import { updateRng } from './update_rng.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

@@ -25,7 +25,6 @@ import {
   buildStaticLibrary,
   hindsightStage,
   type CrossgamePool,
-  type CrossgameSources,
   type RunSkills,
   type SkillLibrary,
 } from './hindsight.ts';
@@ -33,12 +32,13 @@ import { creditDiagnostics, zeroVarianceGroups } from './diagnostics.ts';
 import { lossHyper, lossStage, meanDivergence } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
 import { rescoreStage } from './rescore.ts';
-import { rolloutStage, updateScenes, type Trajectory } from './rollout.ts';
+import type { Trajectory } from './rollout.ts';
+import { rolloutStage, updateScenes } from './rollout_stage.ts';
 import { teacherCheck } from './teacher_check.ts';
 import { refreshTeacher } from './teacher_weights.ts';
 import { validationDivergence } from './validation_kl.ts';
 import type { RlWorld } from './rl_world.ts';
-import { STAGES, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
+import { STAGES, type CrossgameSources, type Stage, type UpdateContext, type UpdateState } from './update_state.ts';
 
 export interface TrainerCallbacks<S = unknown, R extends EpisodeStep = EpisodeStep> {
   onTrajectory?(t: Trajectory<S, R>, update: number): void;

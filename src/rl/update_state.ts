@@ -2,13 +2,11 @@
 // maps every stage to its file). The trainer runs the stages; the page's worker reads this state to show them,
 // so everything the page shows of an update (group statistics, loss settings) is stored here, never recomputed.
 import type { Backend, LossHyper, LossInputs, LossOutput, StepStats } from '../backend/backend.ts';
-import { Rng, hashString } from '../common/rng.ts';
 import type { EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { WrittenSkill } from './analyzer.ts';
 import type { RlWorld } from './rl_world.ts';
 import type { Algo, TrainConfig } from './config.ts';
-import type { CrossgameSources } from './hindsight.ts';
 import type { Trajectory } from './rollout.ts';
 import type { TeacherSuccess } from './teacher_check.ts';
 
@@ -25,6 +23,16 @@ export interface UpdateContext<S = unknown, R extends EpisodeStep = EpisodeStep>
   readonly world: RlWorld<S, R>;
   /** The teacher's weights when the config holds a copy (teacherRefresh > 1: teacher_weights.ts). */
   readonly teacherParams?: Float32Array | null;
+}
+
+/** Where seed-crossgame's skills of one update came from. */
+export interface CrossgameSources {
+  /** Trajectories given the skill of another group of the update. */
+  update: number;
+  /** Trajectories given a skill of the pool. */
+  pool: number;
+  /** Trajectories given none (opd_mask 0). */
+  none: number;
 }
 
 /** A GRPO group: the trajectories of one task and the reward statistics their advantages were computed with. */
@@ -81,9 +89,4 @@ export interface UpdateState<S = unknown, R extends EpisodeStep = EpisodeStep> {
   teacher?: (TeacherSuccess & { kl: number | null }) | null;
   /** Milliseconds the teacher check took: not part of the update's wall time. */
   teacherMs?: number;
-}
-
-/** Per-update Rng streams, derived from the run seed and the update index only. */
-export function updateRng(seed: number, update: number, label: string): Rng {
-  return new Rng(hashString(`update/${update}/${label}`, seed >>> 0));
 }

@@ -1,6 +1,6 @@
 // The figures of a `bench learn` run that are means over its updates: the skill, Delta and gate figures, and
 // the generic list of update metrics (MEAN_METRICS) that the report's diagnostics show per arm.
-import type { CrossgameSources } from '../../../rl/hindsight.ts';
+import type { CrossgameSources } from '../../../rl/update_state.ts';
 import type { UpdateMetrics } from '../../../rl/trainer.ts';
 
 /** The keys of UpdateMetrics that hold a number, or a number or null (a figure some updates lack). */

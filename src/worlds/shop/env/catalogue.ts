@@ -5,7 +5,7 @@
 import { quote } from '../../../common/json.ts';
 import { Rng, hashString } from '../../../common/rng.ts';
 import { BRANDS, CATEGORIES, type AttributeGroup, type Category } from './categories.ts';
-import { BUTTONS } from './pages.ts';
+import { BUTTONS } from './buttons.ts';
 
 export interface Product {
   /** Upper case ASIN-like id, unique in the catalogue. */

@@ -6,7 +6,8 @@
 // page where the expert stands, since every page before the purchase has the search bar.
 import type { Product } from './catalogue.ts';
 import type { ShopGoal } from './goal.ts';
-import { BUTTONS, type ShopPage } from './pages.ts';
+import { BUTTONS } from './buttons.ts';
+import type { ShopPage } from './pages.ts';
 import { shopReward } from './reward.ts';
 import type { ShopScale } from './scale.ts';
 import type { ShopSearch } from './search.ts';

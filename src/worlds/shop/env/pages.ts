@@ -3,23 +3,12 @@
 // writes what they show) and adds a "Selected" part once an option is chosen; it leaves out the Reviews and
 // Attributes tabs and the rating, which nothing a goal asks for depends on. Every page before the purchase shows
 // the search bar ("Search"): WebShop's text environment takes a search from any page.
+import { BUTTONS, SEARCH_BAR } from './buttons.ts';
 import type { Product } from './catalogue.ts';
 import { productText } from './product_text.ts';
 import type { ShopScale } from './scale.ts';
 
 export const SEP = ' [SEP] ';
-
-export const BUTTONS = {
-  backToSearch: 'Back to Search',
-  next: 'Next >',
-  prev: '< Prev',
-  description: 'Description',
-  features: 'Features',
-  buyNow: 'Buy Now',
-} as const;
-
-/** The search bar as its button reads: the search page ends with it, and every other page but the last shows it. */
-export const SEARCH_BAR = 'Search';
 
 /** The item page's tabs, each a sub-page of the item, as click[...] names them. */
 export const ITEM_TABS = ['description', 'features'] as const;

@@ -6,8 +6,8 @@
 // the item as it was, its chosen options kept. An action the page does not offer changes nothing and answers
 // "Nothing happens.", as the household does.
 import type { Product } from './catalogue.ts';
+import { BUTTONS } from './buttons.ts';
 import {
-  BUTTONS,
   ITEM_TABS,
   type ItemTab,
   PURCHASE_TEXTS,

@@ -7,7 +7,8 @@
 import { NOTHING_HAPPENS } from './site.ts';
 import { BRANDS, CATEGORIES } from './categories.ts';
 import { titleCase } from './catalogue.ts';
-import { BUTTONS, PURCHASE_TEXTS, SEARCH_BAR, SEP } from './pages.ts';
+import { BUTTONS, SEARCH_BAR } from './buttons.ts';
+import { PURCHASE_TEXTS, SEP } from './pages.ts';
 import { productTextWords } from './product_text.ts';
 
 /** Prices, price bounds and result counts print no number above this (the dearest category ends at 120 dollars). */

@@ -21,7 +21,7 @@
 import { Rng } from '../../../common/rng.ts';
 import type { ShopEnvironment } from '../env/environment.ts';
 import type { ShopStepRecord } from '../env/game.ts';
-import { BUTTONS } from '../env/pages.ts';
+import { BUTTONS } from '../env/buttons.ts';
 import { CommandTrie, freeDecodingMask } from '../../../text/command_trie.ts';
 import { SKILL } from '../../../text/markers.ts';
 import { analyzerSequence, policyContext } from '../../../text/prompts.ts';

@@ -22,7 +22,8 @@
 import { Rng, hashString } from '../../../common/rng.ts';
 import type { Environment, Episode, FreeTextCommand } from '../../../env/environment.ts';
 import type { ShopStepRecord } from '../env/game.ts';
-import { BUTTONS, ITEM_TABS, SEP, showsItem } from '../env/pages.ts';
+import { BUTTONS } from '../env/buttons.ts';
+import { ITEM_TABS, SEP, showsItem } from '../env/pages.ts';
 import { splitPieces } from '../../../text/pieces.ts';
 import { shopTerms } from '../skills/shop_skill.ts';
 import { readInstruction, NO_SHOP_PRIOR, type ShopPrior, type WantedItem } from './shop_knowledge.ts';

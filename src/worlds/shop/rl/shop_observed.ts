@@ -3,7 +3,8 @@
 // showed, which the shop skill grammar's entity filter limits a skill's content words to. The annotator reads
 // only these, never the catalogue, so a skill says nothing the trajectory did not see.
 import type { ShopStepRecord } from '../env/game.ts';
-import { BUTTONS, readSelectedPart, SELECTED, SEP } from '../env/pages.ts';
+import { BUTTONS } from '../env/buttons.ts';
+import { readSelectedPart, SELECTED, SEP } from '../env/pages.ts';
 import { splitPieces } from '../../../text/pieces.ts';
 
 export interface ListedItem {

@@ -5,7 +5,8 @@
 import type { Backend } from '../../../backend/backend.ts';
 import { Rng } from '../../../common/rng.ts';
 import { SHOP } from '../env/environment.ts';
-import { BUTTONS, SELECTED } from '../env/pages.ts';
+import { BUTTONS } from '../env/buttons.ts';
+import { SELECTED } from '../env/pages.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import { packBatch, type ScoredSequence } from '../../../rl/batch.ts';
 import { rlWorldOf } from '../../rl_worlds.ts';

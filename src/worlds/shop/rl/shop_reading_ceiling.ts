@@ -9,7 +9,7 @@
 import type { Backend } from '../../../backend/backend.ts';
 import type { Episode } from '../../../env/environment.ts';
 import type { ShopStepRecord } from '../env/game.ts';
-import { BUTTONS } from '../env/pages.ts';
+import { BUTTONS } from '../env/buttons.ts';
 import type { ShopScene } from '../env/scene.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import { explorerCommand } from './shop_explorer.ts';

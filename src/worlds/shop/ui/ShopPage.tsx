@@ -2,7 +2,7 @@
 // with its options (the chosen ones marked) and price, its Description tab as text and its Features tab as a
 // list, the purchase with its score. The instruction is the task line's, so a page that prints it again says
 // only that it does; the search bar is one more button.
-import { BUTTONS, SEARCH_BAR } from '../env/pages.ts';
+import { BUTTONS, SEARCH_BAR } from '../env/buttons.ts';
 import { readShopPage, type ShopPageView } from './shop_page.ts';
 
 export function ShopPage({ text }: { text: string }) {

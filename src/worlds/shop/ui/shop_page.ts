@@ -6,7 +6,8 @@
 // of runs recorded before the shop had tabs and a search bar on every page read as well. Text that is no shop
 // page ("Nothing happens.", a page of a form this reader does not know) stays text.
 import { CATEGORIES } from '../env/categories.ts';
-import { BUTTONS, PURCHASE_TEXTS, readSelectedPart, SEARCH_BAR, SELECTED, SEP } from '../env/pages.ts';
+import { BUTTONS, SEARCH_BAR } from '../env/buttons.ts';
+import { PURCHASE_TEXTS, readSelectedPart, SELECTED, SEP } from '../env/pages.ts';
 
 interface ShopResult {
   id: string;
