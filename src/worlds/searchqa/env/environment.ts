@@ -1,0 +1,41 @@
+// The search-QA world behind the worlds' interface: questions over the default encyclopedia, one size.
+import type { Environment, EnvironmentName, EpisodeStep } from '../../../env/environment.ts';
+import { commandRefusal, MAX_ANSWER_PIECES, MAX_QUERY_PIECES } from './commands.ts';
+import { QA_MAX_STEPS, QaGame, qaScore, type QaStepRecord } from './game.ts';
+import { QA_TASK_TYPES } from './questions.ts';
+import { qaSceneFromJson, qaSceneToJson, type QaScene } from './scene.ts';
+import { evalQaScenes, generateQaScene, QA_EVAL_COUNTS, validationQaScenes } from './splits.ts';
+import { qaTexts, queryWords } from './vocabulary.ts';
+
+let commandChars = 0;
+/** The longest search or answer a policy writes: its most pieces of the longest word a query may hold, spaced. */
+export function maxCommandChars(): number {
+  if (commandChars === 0) {
+    const longest = Math.max(...queryWords().map((w) => w.length));
+    commandChars = Math.max(MAX_QUERY_PIECES, MAX_ANSWER_PIECES) * (longest + 1) - 1;
+  }
+  return commandChars;
+}
+
+export const SEARCHQA: Environment<QaScene, QaStepRecord> = {
+  // ENVIRONMENT_NAMES does not list the world yet: the worlds' registry adds it.
+  name: 'searchqa' as EnvironmentName,
+  variant: 'tiny',
+  defaultMaxSteps: QA_MAX_STEPS,
+  taskTypes: QA_TASK_TYPES,
+  // Every record of this world's episodes carries the answer's F1 (game.ts QaStepRecord).
+  score: (records: readonly EpisodeStep[]) => qaScore(records as readonly QaStepRecord[]),
+  evalCounts: QA_EVAL_COUNTS,
+  trainScene: (index, seed) => generateQaScene('train', index, seed),
+  sceneOf: (split, index, seed) => generateQaScene(split, index, seed),
+  evalScenes: (split, count) => evalQaScenes(split, count),
+  validationScenes: (count) => validationQaScenes(count),
+  episode: (scene, maxSteps) => new QaGame(scene, { maxSteps }),
+  goal: (scene) => scene.question.text,
+  taskType: (scene) => scene.question.type,
+  clusterOf: (scene) => `${scene.question.kind}/${scene.question.subjects.join('+')}`,
+  sceneToJson: qaSceneToJson,
+  sceneFromJson: qaSceneFromJson,
+  texts: qaTexts,
+  commandRefusal: (command) => commandRefusal(command, maxCommandChars()),
+};

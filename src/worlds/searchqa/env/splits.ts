@@ -1,0 +1,102 @@
+// The splits. Two things are held out of training:
+//   entities:      one person and one organisation in five, chosen by a hash of the name. Their passages are
+//                  in the encyclopedia and show up in searches, but no training question needs them (as its
+//                  subject, its bridge or its answer), so a policy cannot have learnt their facts by heart;
+//   compositions:  the bridge kind 'founder-birth-country' (organisation -> founder -> country of birth). Its
+//                  two hops are trained, each in other questions ("Who founded the X?", "In which country was Y
+//                  born?", "In which year was the founder of the X born?"); their chaining is not.
+//   train:  generateQaScene('train', i, seed): neither held-out entities nor the held-out kind.
+//   seen:   the same questions with their own stream of games (the fixed eval-seen set).
+//   unseen: one game in four asks the held-out kind (of any entities); the others ask a trained kind about at
+//           least one held-out entity ('capital', about countries only, which are never held out, is left out).
+// A game's type (single-hop, bridge, comparison) is drawn uniformly, then a kind of that type, then its
+// subjects. Every game is one whose hops the expert's searches find: a drawn question that fails is drawn
+// again. The fixed evaluation sets use EVAL_SEED; validation draws the seen split with its own seed, so tuning
+// never scores on the reported evaluation nor on games a training run plays.
+import { Rng, hashString } from '../../../common/rng.ts';
+import { DEFAULT_ENCYCLOPEDIA, type Encyclopedia, encyclopediaOf, type EncyclopediaSpec } from './encyclopedia.ts';
+import { unfoundHops } from './expert.ts';
+import {
+  KINDS,
+  makeQuestion,
+  QA_TASK_TYPES,
+  type QaQuestion,
+  type QaTaskType,
+  QUESTION_KINDS,
+  type QuestionKind,
+  subjectsRefusal,
+} from './questions.ts';
+import type { QaScene } from './scene.ts';
+
+export type QaSplit = 'train' | 'seen' | 'unseen';
+const QA_SPLITS: readonly QaSplit[] = ['train', 'seen', 'unseen'];
+/** The fixed eval sets' sizes, the shop's: enough for a success rate within about 7 points (95%). */
+export const QA_EVAL_COUNTS = { seen: 200, unseen: 200 } as const;
+/** The other worlds' evaluation and validation seeds, so that every world's fixed sets are drawn alike. */
+const EVAL_SEED = 2026;
+const VALIDATION_SEED = 2027;
+export const HELD_OUT_KINDS: readonly QuestionKind[] = ['founder-birth-country'];
+const HELD_OUT_ONE_IN = 5;
+/** The share of the unseen split that asks a held-out kind rather than about held-out entities. */
+const COMPOSITION_SHARE = 0.25;
+const MAX_DRAWS = 1000;
+
+/** Whether an entity is held out of training: people and organisations only (every bridge runs through countries). */
+export function isHeldOutEntity(enc: Encyclopedia, name: string): boolean {
+  const kind = enc.kinds.get(name);
+  if (kind !== 'person' && kind !== 'organisation') return false;
+  return hashString(`searchqa/held-out/${name}`) % HELD_OUT_ONE_IN === 0;
+}
+
+/** Whether a question is outside training: a held-out kind, or a held-out entity among those it needs. */
+export function isUnseenQuestion(enc: Encyclopedia, question: Pick<QaQuestion, 'kind' | 'needed'>): boolean {
+  return HELD_OUT_KINDS.includes(question.kind) || question.needed.some((name) => isHeldOutEntity(enc, name));
+}
+
+const namesOf = (enc: Encyclopedia) => ({
+  person: enc.people.map((p) => p.name),
+  organisation: enc.organisations.map((o) => o.name),
+  country: enc.countries.map((c) => c.name),
+  city: enc.cities.map((c) => c.name),
+});
+
+/** The kinds a split draws: those of one type, less the held-out kinds (and for unseen, 'capital'). */
+function kindsOf(type: QaTaskType, split: QaSplit): QuestionKind[] {
+  return QUESTION_KINDS.filter(
+    (k) => KINDS[k].type === type && !HELD_OUT_KINDS.includes(k) && (split !== 'unseen' || k !== 'capital'),
+  );
+}
+
+/** Game `index` of a split: the same split, index, seed and encyclopedia give the same scene. */
+export function generateQaScene(
+  split: QaSplit,
+  index: number,
+  seed = 0,
+  encyclopedia: EncyclopediaSpec = DEFAULT_ENCYCLOPEDIA,
+): QaScene {
+  if (!QA_SPLITS.includes(split)) throw new RangeError(`unknown searchqa split "${split}" (${QA_SPLITS.join(', ')})`);
+  if (!Number.isInteger(index) || index < 0)
+    throw new RangeError(`game index must be a non-negative integer, got ${index}`);
+  const enc = encyclopediaOf(encyclopedia);
+  const names = namesOf(enc);
+  const rng = new Rng(hashString(`searchqa/game/${split}/${seed}/${index}`));
+  const composition = split === 'unseen' && rng.float() < COMPOSITION_SHARE;
+  const kind = composition ? rng.pick(HELD_OUT_KINDS) : rng.pick(kindsOf(rng.pick(QA_TASK_TYPES), split));
+  for (let draw = 0; draw < MAX_DRAWS; draw++) {
+    const subjects = KINDS[kind].subjects.map((k) => rng.pick(names[k]));
+    if (subjectsRefusal(enc, kind, subjects) !== null) continue;
+    const question = makeQuestion(enc, kind, subjects);
+    if (!composition && isUnseenQuestion(enc, question) !== (split === 'unseen')) continue;
+    if (unfoundHops(enc, question).length > 0) continue;
+    return { encyclopedia, question };
+  }
+  throw new Error(`no ${split} ${kind} question found in ${MAX_DRAWS} draws (encyclopedia seed ${encyclopedia.seed})`);
+}
+
+export function evalQaScenes(split: 'seen' | 'unseen', count: number = QA_EVAL_COUNTS[split]): QaScene[] {
+  return Array.from({ length: count }, (_, i) => generateQaScene(split, i, EVAL_SEED));
+}
+
+export function validationQaScenes(count: number = QA_EVAL_COUNTS.seen): QaScene[] {
+  return Array.from({ length: count }, (_, i) => generateQaScene('seen', i, VALIDATION_SEED));
+}
