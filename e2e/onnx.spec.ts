@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { environmentOf } from '../src/worlds/environments.ts';
-import { EVAL_SEED, generateScene } from '../src/worlds/household/env/generate.ts';
+import { EVAL_SEED } from '../src/env/environment.ts';
+import { generateScene } from '../src/worlds/household/env/generate.ts';
 import { householdEnvironment } from '../src/worlds/household/env/household_environment.ts';
 import { TINY } from '../src/worlds/household/env/scale.ts';
 import { readCheckpoint } from '../src/model/checkpoint.ts';
@@ -89,7 +90,7 @@ describe('ONNX export and run in the page', () => {
     await loadFile(page, onnx.name, onnx.bytes);
     await page.locator('[data-testid="onnx-policy"]').waitFor();
     // The run view starts from how the run played: max steps and history from the training card.
-    const played = playSettingsOf(policy.card);
+    const played = playSettingsOf(policy.card, 'household');
     expect(played).toEqual({
       maxSteps: MICRO.maxSteps,
       history: MICRO.history >= MICRO.maxSteps ? Infinity : MICRO.history,

@@ -7,6 +7,7 @@ import { MAX_THREADS } from '../backend/cpu/threads.ts';
 import { CliError } from './cli_error.ts';
 import { HelpRequest, listHelp, summaryOf, type CommandModule } from './help.ts';
 import { setUpThreads } from './threads.ts';
+import { WORLD_COMMANDS } from '../worlds/commands.ts';
 
 export const commands: Record<string, () => Promise<CommandModule>> = {
   scenes: () => import('./commands/scenes.ts'),
@@ -18,7 +19,7 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   train: () => import('./commands/train.ts'),
   eval: () => import('./commands/eval.ts'),
   teacher: () => import('./commands/teacher.ts'),
-  probe: () => import('../worlds/shop/cli/probe.ts'),
+  ...WORLD_COMMANDS,
   bench: () => import('./commands/bench.ts'),
   'export-onnx': () => import('./commands/export_onnx.ts'),
 };

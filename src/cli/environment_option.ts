@@ -1,37 +1,46 @@
 // The --env option of the commands that play a world: its declaration, and the world and scene files it names.
-import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
+import type { Environment } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { VARIANTS } from '../worlds/facts.ts';
-import { SceneError } from '../worlds/household/env/scene.ts';
-import { ShopSceneError } from '../worlds/shop/env/scene.ts';
+import { allVariants, factsOf } from '../worlds/facts.ts';
+import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { CliError } from './cli_error.ts';
 import type { OptionSpec } from './help.ts';
 import { envRemedy, readTextInput } from './io.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
 
+/** "a, or b", "a, b, or c": a choice among the worlds in words. */
+function orList(items: readonly string[]): string {
+  return items.length <= 2 ? items.join(', or ') : `${items.slice(0, -1).join(', ')}, or ${items.at(-1)}`;
+}
+
 export const ENV_OPTION = {
   type: 'string' as const,
   choices: ENVIRONMENT_NAMES,
-  default: 'household',
-  description: 'the world: ALFWorld-style household rooms, or a WebShop-style shop',
+  default: DEFAULT_WORLD,
+  description: `the world: ${orList(ENVIRONMENT_NAMES.map((name) => factsOf(name).words.summary))}`,
 } satisfies OptionSpec;
 
 export const SCALE_OPTION = {
   type: 'string' as const,
-  value: 'tiny|alfworld|webshop',
+  value: allVariants().join('|'),
   default: 'tiny',
-  description:
-    "the world's scale: the household's small rooms or rooms of ALFWorld's size (alfworld); the shop's small pages or WebShop's (webshop)",
+  description: `the world's scale: ${ENVIRONMENT_NAMES.map((name) => factsOf(name).words.scales).join('; ')}`,
 } satisfies OptionSpec;
+
+/** The sizes of every world's fixed eval sets, in words: "the household's 140 seen and 134 unseen, the shop's ...". */
+export function evalSetsInWords(): string {
+  return ENVIRONMENT_NAMES.map((name) => {
+    const { seen, unseen } = factsOf(name).evalCounts;
+    return `the ${name}'s ${seen} seen and ${unseen} unseen`;
+  }).join(', ');
+}
 
 /** The world --env names (parseOptions has checked it is one of the choices), at the scale --scale names. */
 export function environmentFrom(value: string | undefined, scale = 'tiny'): Environment {
-  const name = (value ?? 'household') as EnvironmentName;
-  if (!VARIANTS[name].includes(scale))
-    throw new CliError(
-      `--scale must be one of ${VARIANTS[name].join(', ')} in the ${name}, got ${JSON.stringify(scale)}`,
-      2,
-    );
+  const name = (value ?? DEFAULT_WORLD) as EnvironmentName;
+  const { variants } = factsOf(name);
+  if (!variants.includes(scale))
+    throw new CliError(`--scale must be one of ${variants.join(', ')} in the ${name}, got ${JSON.stringify(scale)}`, 2);
   return environmentOf(name, scale);
 }
 
@@ -44,12 +53,13 @@ export async function readWorldScene<S>(env: Environment<S>, path: string): Prom
   try {
     return env.sceneFromJson(text);
   } catch (err) {
-    if (!(err instanceof SceneError || err instanceof ShopSceneError)) throw err;
+    // A world's sceneFromJson throws only at what the text lacks (environment.ts): the refusal of a bad file.
     const other = worldOfScene(text, env.name);
     if (other !== null)
       throw new CliError(`${path} is a ${other} scene, not a ${env.name} one: ${envRemedy(other)}`, 2);
-    // The household is the default world: a refusal names the other one, which --env chose.
-    throw new CliError(`${path}: ${err.message}${env.name === 'household' ? '' : ` (read as a ${env.name} scene)`}`);
+    // A refusal names the world --env chose, unless it is the default one.
+    const chosen = namedWorld(env.name) === undefined ? '' : ` (read as a ${env.name} scene)`;
+    throw new CliError(`${path}: ${err instanceof Error ? err.message : String(err)}${chosen}`);
   }
 }
 

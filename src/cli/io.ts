@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
-import type { EnvironmentName } from '../env/environment.ts';
+import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { otherWorldCheckpoint, worldOfVocabulary, type Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { MAX_INPUT_BYTES } from './limits.ts';
@@ -162,7 +162,7 @@ export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'has
 
 /** How to name a world on the command line: its --env, which the default world may leave out. */
 export function envRemedy(name: EnvironmentName): string {
-  return name === 'household' ? 'leave out --env (or pass --env household)' : `pass --env ${name}`;
+  return namedWorld(name) === undefined ? `leave out --env (or pass --env ${name})` : `pass --env ${name}`;
 }
 
 /** The world whose vocabulary a readable checkpoint was written for, or null. */

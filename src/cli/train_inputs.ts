@@ -4,7 +4,7 @@
 // of the run's metadata). A refusal is one line naming the file; the old run stays as it was.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EnvironmentName } from '../env/environment.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetOfConfig, warmStartPath, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
@@ -35,7 +35,7 @@ export async function readStartWeights(
   model: ModelConfig,
   seed: number,
   tok: Tokenizer,
-  world: EnvironmentName = 'household',
+  world: EnvironmentName,
 ): Promise<Float32Array> {
   const path = init ?? warmStartPath(preset, world);
   if (init === undefined && !existsSync(path)) {

@@ -1,18 +1,21 @@
 // One interface for every world the agent can play (the household, the shop): what the rollout, the evaluator,
 // the trainer and the command line need of a world, so that they never name one. A world's own parts (the
-// household's rooms, the shop's catalogue, their skill grammars and annotators) stay in its folder; the
-// registry of worlds is environments.ts.
+// household's rooms, the shop's catalogue, their skill grammars and annotators) stay in its folder,
+// src/worlds/<world>/; the registry of the worlds' environments is src/worlds/environments.ts, their names
+// src/worlds/names.ts (a world's environment names itself with EnvironmentName, re-exported here for it).
 //
 // Scenes are the world's own type (S): a game is a scene played from its opening observation. Splits follow
 // ALFWorld's and WebShop's: train (any index, per run seed), the fixed eval-seen and eval-unseen sets, and
 // validation games (the seen split under its own seed) for choosing settings.
+import type { EnvironmentName } from '../worlds/names.ts';
 
-export const ENVIRONMENT_NAMES = ['household', 'shop'] as const;
-export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
+export type { EnvironmentName };
 
-export function isEnvironmentName(name: string): name is EnvironmentName {
-  return (ENVIRONMENT_NAMES as readonly string[]).includes(name);
-}
+/** The seed every world draws its fixed eval sets with (their first games are the same in every run). */
+export const EVAL_SEED = 2026;
+
+/** The splits a world draws its games from: training, and the fixed eval sets' eval-seen and eval-unseen. */
+export const SPLITS = ['train', 'seen', 'unseen'] as const;
 
 type EvalSplitName = 'seen' | 'unseen';
 

@@ -4,7 +4,8 @@
 // Planning cost of a forward, per token: 2 (12 d^2 L + V d) + 4 L T d FLOP (T = tokens attended to); the
 // output head (2 V d) is paid only at positions whose logits are needed.
 import { quote } from '../common/json.ts';
-import type { EnvironmentName } from '../env/environment.ts';
+import { factsOf } from '../worlds/facts.ts';
+import { worldPrefix, type EnvironmentName } from '../worlds/names.ts';
 
 export interface ModelConfig {
   vocabSize: number;
@@ -40,23 +41,21 @@ export const PRESETS: Readonly<Record<PresetName, Readonly<Shape>>> = {
 /** The presets' names, smallest first. */
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-/** Per world, the presets whose warm start ships with the site, in public/ (a unit test holds these lists to the files there). */
-export const SHIPPED_WARM_STARTS: Readonly<Record<EnvironmentName, readonly PresetName[]>> = {
-  household: ['micro', 'tiny'],
-  shop: ['tiny'],
-};
-
-export function shipsWarmStart(preset: PresetName, world: EnvironmentName = 'household'): boolean {
-  return SHIPPED_WARM_STARTS[world].includes(preset);
+/**
+ * Whether a preset's warm start ships with the site in a world, in public/: its facts list the presets that do
+ * (WorldFacts.shippedWarmStarts; a unit test holds the lists to the files there).
+ */
+export function shipsWarmStart(preset: PresetName, world: EnvironmentName): boolean {
+  return factsOf(world).shippedWarmStarts.includes(preset);
 }
 
-/** The file name of a preset's warm start in a world, served beside the page (the household's name has no world). */
-export function warmStartFile(preset: PresetName, world: EnvironmentName = 'household'): string {
-  return world === 'household' ? `warmstart-${preset}.ckpt` : `warmstart-${world}-${preset}.ckpt`;
+/** The file name of a preset's warm start in a world, served beside the page (the default world's names none). */
+export function warmStartFile(preset: PresetName, world: EnvironmentName): string {
+  return `warmstart-${worldPrefix(world)}${preset}.ckpt`;
 }
 
 /** Where a preset's warm start lives in the repository (relative to its root), where the CLI reads it. */
-export function warmStartPath(preset: PresetName, world: EnvironmentName = 'household'): string {
+export function warmStartPath(preset: PresetName, world: EnvironmentName): string {
   return `public/${warmStartFile(preset, world)}`;
 }
 

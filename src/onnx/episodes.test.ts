@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT_NAMES } from '../env/environment.ts';
+import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { rlWorldOf } from '../worlds/rl_worlds.ts';
 import { ACT, SKILL, TASK } from '../text/markers.ts';

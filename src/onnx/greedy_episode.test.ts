@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { EVAL_SEED, generateScene } from '../worlds/household/env/generate.ts';
+import { EVAL_SEED } from '../env/environment.ts';
+import { generateScene } from '../worlds/household/env/generate.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { cpuLogits } from './cpu_logits.ts';
 import { exportPolicyOnnx } from './export.ts';

@@ -3,8 +3,8 @@
 // all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when the world
 // accepts it (rl_world.ts checkSkill: it parses under the world's skill grammar and has at least 5 words). By
 // default each token is sampled under the mask of the world's skill decoder, so every skill that ends within
-// maxSkillTokens is usable. The household's decoder (household_rl.ts, text/skill_grammar.ts) names only object
-// and receptacle types that the trajectory's goal and steps mention (`trajectoryWords`), plus the appliance its
+// maxSkillTokens is usable. The household's decoder (household_rl.ts, skill_grammar.ts) names only object
+// and receptacle types that the trajectory's goal and steps mention (observed_places.ts `trajectoryWords`), plus the appliance its
 // task needs (the opening's list of every receptacle in the room is not an observation of the episode; the
 // annotator's skills, which the warm start imitates, use only observed facts too), and holds what a skill says
 // about where an object was to what the trajectory saw (observed_places.ts): as where it was, only a receptacle
@@ -15,11 +15,7 @@
 import type { Backend } from '../backend/backend.ts';
 import type { Rng } from '../common/rng.ts';
 import type { EpisodeStep } from '../env/environment.ts';
-import type { StepRecord } from '../worlds/household/env/game.ts';
-import { APPLIANCE } from '../worlds/household/env/knowledge.ts';
-import { requiredState, type Scene } from '../worlds/household/env/scene.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
-import { splitPieces } from '../text/pieces.ts';
 import { analyzerContext } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { RlWorld, SkillDecoder } from './rl_world.ts';
@@ -50,18 +46,6 @@ export interface WriteSkillOptions {
 export function checkedSkill(world: Pick<RlWorld, 'checkSkill'>, text: string): WrittenSkill {
   const check = world.checkSkill(text);
   return { text, ok: check.ok, reason: check.reason };
-}
-
-/** The words a skill of the trajectory may name, in order: its goal, commands and observations, and its task's appliance. */
-export function trajectoryWords(t: Pick<Trajectory<Scene, StepRecord>, 'scene' | 'goal' | 'records'>): string[] {
-  const e = episodeText(t);
-  const state = requiredState(t.scene.task.type);
-  // The appliance as the annotator names it when the episode never went there ("forgetting to heat it with the
-  // microwave 1").
-  return [
-    ...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')),
-    ...(state ? [APPLIANCE[state], '1'] : []),
-  ];
 }
 
 /**

@@ -3,14 +3,8 @@ import { Game } from '../worlds/household/env/game.ts';
 import { generateScene } from '../worlds/household/env/generate.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import {
-  choiceTokens,
-  correlation,
-  creditDiagnostics,
-  expertTokens,
-  hadChoice,
-  zeroVarianceGroups,
-} from './diagnostics.ts';
+import { choiceTokens, correlation, creditDiagnostics, hadChoice, zeroVarianceGroups } from './diagnostics.ts';
+import { expertTokens } from '../worlds/household/rl/expert_tokens.ts';
 import { meanDivergence } from './loss.ts';
 import type { UpdateState } from './update_state.ts';
 

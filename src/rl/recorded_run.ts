@@ -7,6 +7,13 @@ import type { Algo } from './config.ts';
 import type { Trajectory } from './rollout.ts';
 import type { UpdateState } from './update_state.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import { DEFAULT_WORLD } from '../worlds/names.ts';
+
+/**
+ * The world a recording's runs played: a recording names none, and every one so far (public/runs/) is the
+ * default world's. The page draws it beside a run of that world only.
+ */
+export const RECORDED_WORLD = DEFAULT_WORLD;
 
 export const RECORD_FORMAT = 'seed-recorded-run';
 export const RECORD_VERSION = 1;

@@ -1,7 +1,7 @@
 // What the trainer needs of a world beyond playing it (env/environment.ts): how its hindsight skills are written,
-// checked and judged, and how its expert's moves are recognised. Each world has one (household_rl.ts,
-// shop_rl.ts); the trainer, the analyzer, the teacher check and the command line take it, so they never name a
-// world.
+// checked and judged, and how its expert's moves are recognised. Each world has one in its folder's rl/
+// (household_rl.ts, shop_rl.ts), which src/worlds/rl_worlds.ts lists; the trainer, the analyzer, the teacher check
+// and the command line take it, so they never name a world.
 import type { Rng } from '../common/rng.ts';
 import type { Environment, EpisodeStep } from '../env/environment.ts';
 import { shufflePieces } from '../text/pieces.ts';

@@ -9,6 +9,8 @@ import { configDifference, type PresetName } from '../model/config.ts';
 import { copyPool } from './hindsight.ts';
 import { checkRunReference, checkRunTeacher, runMetadata, type RunMetadata } from './run_metadata.ts';
 import type { Trainer } from './trainer.ts';
+import { factsOf } from '../worlds/facts.ts';
+import { namedWorld, worldOrDefault } from '../worlds/names.ts';
 
 export async function runCheckpoints(
   trainer: Trainer,
@@ -21,7 +23,7 @@ export async function runCheckpoints(
     algo: trainer.algo,
     seed: trainer.seed,
     preset,
-    ...(trainer.world.env.name === 'household' ? {} : { env: trainer.world.env.name }),
+    ...(namedWorld(trainer.world.env.name) === undefined ? {} : { env: trainer.world.env.name }),
     scale: trainer.world.env.variant,
     updates: trainer.updates,
     episodes: trainer.episodes,
@@ -78,12 +80,13 @@ export async function restoreRun(
   const difference = configDifference(current.config, trainer.backend.config);
   if (difference) throw new RangeError(`the checkpoint's model differs from the run's: ${difference}`);
   const env = trainer.world.env;
-  if ((meta.env ?? 'household') !== env.name)
-    throw new RangeError(`the checkpoint's run played the ${meta.env ?? 'household'}, this run plays the ${env.name}`);
-  if (meta.scale !== env.variant)
-    throw new RangeError(
-      `the checkpoint's run played ${meta.scale} ${env.name === 'household' ? 'rooms' : 'games'}, this run plays ${env.variant} ${env.name === 'household' ? 'rooms' : 'games'}`,
-    );
+  const played = worldOrDefault(meta.env);
+  if (played !== env.name)
+    throw new RangeError(`the checkpoint's run played the ${played}, this run plays the ${env.name}`);
+  if (meta.scale !== env.variant) {
+    const units = factsOf(env.name).words.scaleUnits;
+    throw new RangeError(`the checkpoint's run played ${meta.scale} ${units}, this run plays ${env.variant} ${units}`);
+  }
   const be = trainer.backend;
   await be.writeParameters(reference.params);
   await be.setReferenceFromCurrent();

@@ -3,8 +3,8 @@
 // metadata within the settings table (config.ts) and the preset it names, the weights of that preset's shape,
 // and a reference of the same run. A damaged or hand-edited file is refused in one line naming the field,
 // rather than found out updates later as a crash or a run that silently does something else.
-import { ENVIRONMENT_NAMES, isEnvironmentName, type EnvironmentName } from '../env/environment.ts';
-import { VARIANTS, WORLD_TASK_TYPES } from '../worlds/facts.ts';
+import { factsOf } from '../worlds/facts.ts';
+import { DEFAULT_WORLD, isEnvironmentName, namedWorld, unknownWorld, type EnvironmentName } from '../worlds/names.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
 import {
   configDifference,
@@ -89,12 +89,12 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
     );
   }
   if (preset !== undefined && m.preset !== preset) refuse(`it is a run of the ${m.preset} preset, not of ${preset}`);
-  const env = m.env ?? 'household';
-  if (typeof env !== 'string' || !isEnvironmentName(env))
-    refuse(`metadata.env is ${quote(m.env)}, not one of ${ENVIRONMENT_NAMES.join(', ')}`);
-  if (typeof m.scale !== 'string' || !VARIANTS[env].includes(m.scale))
-    refuse(`metadata.scale is ${quote(m.scale)}, not one of ${VARIANTS[env].join(', ')} (the ${env}'s)`);
-  const taskTypes = WORLD_TASK_TYPES[env];
+  // A run's metadata names no world when it played the default one (as every run did before the shop).
+  const env = m.env ?? DEFAULT_WORLD;
+  if (typeof env !== 'string' || !isEnvironmentName(env)) refuse(`metadata.env: ${unknownWorld(m.env)}`);
+  const { variants, taskTypes } = factsOf(env);
+  if (typeof m.scale !== 'string' || !variants.includes(m.scale))
+    refuse(`metadata.scale is ${quote(m.scale)}, not one of ${variants.join(', ')} (the ${env}'s)`);
   const seed = wholeIn(m, 'seed', 0, MAX_SEED);
   const updates = wholeIn(m, 'updates', 0, MAX_RUN_UPDATES);
   const episodes = wholeIn(m, 'episodes', 0, updates * MAX_EPISODES_PER_UPDATE);
@@ -118,7 +118,7 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
     algo: currentAlgoName(m.algo),
     seed,
     preset: m.preset,
-    ...(env === 'household' ? {} : { env }),
+    ...(namedWorld(env) === undefined ? {} : { env }),
     scale: m.scale,
     updates,
     episodes,

@@ -8,7 +8,7 @@ import { skillTokens, taskTokens } from '../text/prompts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
-import { otherGameOf, pairedGain, teacherCheck, teacherScenes } from './teacher_check.ts';
+import { otherGameOf, pairedGain, teacherCheck, teacherScenesOf } from './teacher_check.ts';
 import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
 import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
@@ -80,7 +80,7 @@ describe('teacher check', () => {
 
   it('plays every game four times; its figures add up and repeat exactly', async () => {
     const be = CpuBackend.fromSeed(model, 5);
-    const scenes = teacherScenes(6, TINY);
+    const scenes = teacherScenesOf(householdEnvironment(TINY), 6);
     let episodes = 0;
     const a = await teacherCheck(householdRl(TINY), be, tok, scenes, config, () => episodes++);
     expect(episodes).toBe(4 * 6);
@@ -101,7 +101,7 @@ describe('teacher check', () => {
 
   it("with the policy's own skills: every game's skill written by its analyzer, same figures on a rerun", async () => {
     const be = CpuBackend.fromSeed(model, 5);
-    const scenes = teacherScenes(6, TINY);
+    const scenes = teacherScenesOf(householdEnvironment(TINY), 6);
     const own = await teacherCheck(
       householdRl(TINY),
       be,
@@ -127,7 +127,7 @@ describe('teacher check', () => {
   });
 
   it('gives each game the skill of another game of its task type when there is one', () => {
-    const scenes = teacherScenes(40, TINY);
+    const scenes = teacherScenesOf(householdEnvironment(TINY), 40);
     const other = otherGameOf(scenes.map((s) => s.task.type));
     other.forEach((j, i) => {
       expect(j).not.toBe(i);
@@ -138,7 +138,13 @@ describe('teacher check', () => {
 
   it('refuses fewer than two games', async () => {
     await expect(
-      teacherCheck(householdRl(TINY), CpuBackend.fromSeed(model, 5), tok, teacherScenes(1, TINY), config),
+      teacherCheck(
+        householdRl(TINY),
+        CpuBackend.fromSeed(model, 5),
+        tok,
+        teacherScenesOf(householdEnvironment(TINY), 1),
+        config,
+      ),
     ).rejects.toThrow(/at least 2 games/);
   });
 });

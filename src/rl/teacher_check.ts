@@ -13,10 +13,7 @@
 // its own skill than with none, and more than with another game's.
 import type { Backend } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
-import type { EpisodeStep } from '../env/environment.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
-import type { RoomScale } from '../worlds/household/env/scale.ts';
-import type { Scene } from '../worlds/household/env/scene.ts';
+import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { writeSkills } from './analyzer.ts';
 import type { RlWorld } from './rl_world.ts';
@@ -72,8 +69,9 @@ export function pairedGain(a: readonly boolean[], b: readonly boolean[]): { mean
   return { mean, ci95: [mean - half, mean + half] };
 }
 
-export function teacherScenes(count: number, scale: RoomScale): Scene[] {
-  return Array.from({ length: count }, (_, i) => generateScene('train', i, scale, TEACHER_SEED));
+/** The games the teacher check plays in a world (RlWorld.teacherScenes): its training games of TEACHER_SEED, which no run draws. */
+export function teacherScenesOf<S>(env: Pick<Environment<S>, 'sceneOf'>, count: number): S[] {
+  return Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED));
 }
 
 /** For each game (by its task type), another game of the same type (the next one in the list, cyclically), else the next game. */

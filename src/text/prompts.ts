@@ -8,8 +8,9 @@
 // command tokens and <end>, and goes on; the observation that follows the last command is never fed. The
 // command tokens and their <end> are what training scores. The skill block goes right after the task line
 // (docs/seed-loss.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
-// The opening observation appears without ALFWorld's banner and task line (the task has its own line).
-import { BANNER } from '../worlds/household/env/text.ts';
+// The opening observation appears without a world's banner and task line (the task has its own line): the lines
+// its facts name (WorldFacts.openingFrame, the household's ALFWorld banner and "Your task is to:").
+import { isOpeningFrameLine } from '../worlds/facts.ts';
 import {
   ACT,
   ANALYZE,
@@ -36,16 +37,16 @@ export interface StepText {
 export interface EpisodeText {
   /** The goal sentence, e.g. "put a hot apple in fridge". */
   goal: string;
-  /** The opening observation, as the environment prints it (banner and task line are removed here). */
+  /** The opening observation, as the environment prints it (a banner and a task line are removed here). */
   opening: string;
   steps: readonly StepText[];
 }
 
-/** The opening observation without the banner, the task line and the blank lines around them. */
+/** The opening observation without its banner, its task line and the blank lines around them. */
 export function openingRoomText(opening: string): string {
   return opening
     .split('\n')
-    .filter((line) => line !== '' && line !== BANNER && !line.startsWith('Your task is to:'))
+    .filter((line) => line !== '' && !isOpeningFrameLine(line))
     .join('\n');
 }
 
@@ -182,7 +183,7 @@ interface PolicyContextOptions {
   /**
    * Put the skill block after the current observation, right before the ACT marker, instead of after the task
    * line: the rest of the context is then token for token the context without a skill, and the skill sits
-   * next to the command it informs (the shop's placement, rl/world_defaults.ts).
+   * next to the command it informs (the shop's placement: its facts' trainDefaults).
    */
   skillAfterPage?: boolean;
 }

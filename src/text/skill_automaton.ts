@@ -1,15 +1,15 @@
-// The skill grammar of skill.ts as a deterministic finite automaton over symbols: literal words, and the classes
-// OBJECT-TYPE, RECEPTACLE-TYPE and NUMBER 1..MAX_INSTANCE_NUMBER. The grammar has no recursion (an action never
-// holds an action), so it is a regular language, written below as a regular expression over those symbols,
-// compiled to an NFA (Thompson) and determinised (subset construction). skill_grammar.ts runs it over tokens.
+// A skill grammar as a deterministic finite automaton over symbols: literal words, and the classes OBJECT-TYPE,
+// RECEPTACLE-TYPE and NUMBER 1..MAX_INSTANCE_NUMBER. A world's grammar has no recursion (an action never holds
+// an action), so it is a regular language, written as a regular expression over those symbols with the builders
+// below (the household's: src/worlds/household/skills/skill_regex.ts; the shop's: shop_skill_grammar.ts),
+// compiled to an NFA (Thompson) and determinised (subset construction). Each world's grammar runs it over tokens.
 //
 // A receptacle type is read as one of four symbols by where it stands, so that a filter can tell the places
 // apart: where an object was (WAS_IN: "take the mug from the cabinet 1", "the mug was in the cabinet 1"),
 // where it was not (WAS_NOT_IN: "the mug was not in the drawer 1"), where it goes (GOES_TO: "put it in the
 // cabinet 1"), and any other place (RECEPTACLE). The four match the same words, so the language is the grammar
-// of skill.ts whatever the filter.
+// whatever the filter.
 import { isWordPiece } from './pieces.ts';
-import { GERUND, type Verb } from '../worlds/household/skills/skill.ts';
 
 export const OBJECT = '#object';
 export const RECEPTACLE = '#receptacle';
@@ -31,57 +31,13 @@ export const isWordSymbol = (sym: string) => sym.startsWith('#') || isWordPiece(
 
 // ---- the grammar as a regular expression over symbols ----
 
-/** A regular expression over symbols (the shop's grammar is written with the same builders). */
+/** A regular expression over symbols. */
 export type Rx = string | { seq: Rx[] } | { alt: Rx[] } | { opt: Rx } | { star: Rx };
 
 export const seq = (...seq: Rx[]): Rx => ({ seq });
 export const alt = (...alt: Rx[]): Rx => ({ alt });
 export const opt = (opt: Rx): Rx => ({ opt });
 export const star = (star: Rx): Rx => ({ star });
-const plus = (rx: Rx): Rx => seq(rx, star(rx));
-
-const thing = alt('it', 'them', seq(alt('the', 'a', 'another'), OBJECT, opt(NUMBER)));
-const placeOf = (receptacle: string) => seq(opt(alt(seq('the', opt('same')), 'a')), receptacle, opt(NUMBER));
-const placesOf = (receptacle: string) => seq(placeOf(receptacle), star(seq('and', placeOf(receptacle))));
-const place = placeOf(RECEPTACLE);
-const places = placesOf(RECEPTACLE);
-
-function action(gerund: boolean): Rx {
-  const v = (verb: Verb) => (gerund ? GERUND[verb] : verb);
-  return alt(
-    seq(alt(v('find'), v('use')), thing),
-    seq(v('go'), 'to', place),
-    seq(alt(v('open'), v('close')), place),
-    seq(v('take'), thing, opt(seq('from', placeOf(WAS_IN)))),
-    seq(v('put'), thing, alt('in', 'on'), placeOf(GOES_TO)),
-    seq(alt(v('heat'), v('cool'), v('clean')), thing, opt(seq('with', place))),
-    seq(v('examine'), alt(thing, place)),
-    seq(v('search'), places),
-  );
-}
-
-const mistake = alt(
-  seq(action(true), opt(alt('twice', 'again', seq('before', action(true)), seq('instead', 'of', thing)))),
-  seq('forgetting', 'to', action(false)),
-  seq('invalid', 'commands'),
-  seq('running', 'out', 'of', 'steps'),
-);
-const fact = alt(
-  seq(thing, 'was', alt(seq(alt('in', 'on'), placesOf(WAS_IN)), seq('not', alt('in', 'on'), placesOf(WAS_NOT_IN)))),
-  seq(place, 'was', alt('closed', 'open', 'empty')),
-  seq('you', 'searched', places),
-  seq('nothing', 'happens', opt(seq('after', action(true)))),
-  seq(action(false), alt('first', seq('before', action(true)))),
-);
-const SKILL_RX = seq(
-  alt(
-    seq('workflow', ':', action(false), star(seq(',', action(false)))),
-    seq('avoid', ':', mistake, plus(seq(';', fact))),
-  ),
-  '.',
-  star(seq(fact, '.')),
-);
-
 // ---- compilation: NFA (Thompson), then subset construction ----
 
 interface Nfa {
@@ -159,11 +115,6 @@ export function determinise(rx: Rx): Dfa {
     for (const [sym, ts] of targets) dfa.next[d].set(sym, add(closure(nfa, ts)));
   }
   return dfa;
-}
-
-/** The skill grammar as a deterministic automaton over symbols (state 0 is the start). */
-export function skillAutomaton(): Dfa {
-  return determinise(SKILL_RX);
 }
 
 // ---- fewest tokens to a valid skill ----

@@ -4,13 +4,12 @@
 // The vocabulary has a stable hash (FNV-1a, hex, over the token list joined by spaces), written into checkpoints
 // and exports so that weights are never paired with another vocabulary.
 import { hashString } from '../common/rng.ts';
-import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
+import type { Environment } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { languageOf } from '../worlds/languages.ts';
+import { DEFAULT_WORLD, ENVIRONMENT_NAMES, type EnvironmentName } from '../worlds/names.ts';
 import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
-import { SKILL_WORDS } from '../worlds/household/skills/skill.ts';
-import { SHOP_SKILL_WORDS } from '../worlds/shop/skills/shop_skill.ts';
 
 export class Tokenizer {
   readonly tokens: readonly string[];
@@ -82,7 +81,8 @@ export class Tokenizer {
 /**
  * A world's vocabulary: the markers in their fixed order, then the sorted (code-unit order) set of the pieces of
  * every text the world prints or accepts (for the household its word list and sentence templates, which add the
- * capitalised forms such as "You"), the skill grammar's words and the prompt builders' words.
+ * capitalised forms such as "You"), the skill grammar's words and the prompt builders' words, less the world's
+ * pieces that are no words (the household's "x", its templates' name slot).
  */
 function vocabularyOf(
   texts: readonly string[],
@@ -99,10 +99,15 @@ function vocabularyOf(
   return [...MARKERS, ...[...words].sort()];
 }
 
-/** The household's vocabulary, which the shipped checkpoints were trained with. */
+/** A world's vocabulary: its texts' pieces and its skill language's words (src/worlds/languages.ts). */
+function worldVocabulary(env: Pick<Environment, 'name' | 'texts'>): string[] {
+  const { skillWords, notWords } = languageOf(env.name);
+  return vocabularyOf(env.texts(), skillWords, notWords);
+}
+
+/** The default world's vocabulary, which its shipped checkpoints were trained with. */
 export function defaultVocabulary(): string[] {
-  // "x" is the household templates' name slot, not a word of the household.
-  return vocabularyOf(householdEnvironment().texts(), SKILL_WORDS, ['x']);
+  return worldVocabulary(environmentOf(DEFAULT_WORLD));
 }
 
 const cached = new Map<EnvironmentName, Tokenizer>();
@@ -111,7 +116,7 @@ const cached = new Map<EnvironmentName, Tokenizer>();
 export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer {
   let tok = cached.get(env.name);
   if (!tok) {
-    tok = new Tokenizer(env.name === 'household' ? defaultVocabulary() : vocabularyOf(env.texts(), SHOP_SKILL_WORDS));
+    tok = new Tokenizer(worldVocabulary(env));
     cached.set(env.name, tok);
   }
   return tok;
@@ -130,7 +135,7 @@ export function otherWorldCheckpoint(of: EnvironmentName, here: EnvironmentName,
   return `it is a ${of} checkpoint, not a ${here} one: ${remedy}`;
 }
 
-/** The household's tokenizer. */
+/** The default world's tokenizer (src/worlds/names.ts DEFAULT_WORLD): what a benchmark or a test of no world reads with. */
 export function defaultTokenizer(): Tokenizer {
-  return tokenizerOf(householdEnvironment());
+  return tokenizerOf(environmentOf(DEFAULT_WORLD));
 }

@@ -16,7 +16,8 @@ import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
 import { OnnxRunPanel } from './onnx/OnnxRunPanel.tsx';
 import { parseHash } from '../worker/settings.ts';
 import { usePlayground, type GpuStatus } from './store.ts';
-import { usePageWorld, WORLD_TASKS } from './world.ts';
+import { usePageWorld } from './world.ts';
+import { factsOf } from '../worlds/facts.ts';
 
 export function App() {
   const connectGpu = usePlayground((s) => s.connectGpu);
@@ -37,7 +38,7 @@ export function App() {
         <p className="tagline" data-testid="tagline">
           SEED is GRPO plus a gated loss that pulls each token toward what the agent would do with its own hindsight
           skill; this page trains a small transformer agent on{' '}
-          <span data-testid="tagline-world">{WORLD_TASKS[world]}</span> live in your browser, and this run{' '}
+          <span data-testid="tagline-world">{factsOf(world).words.tasks}</span> live in your browser, and this run{' '}
           <TrainingBackend />.
         </p>
       </header>

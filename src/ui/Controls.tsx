@@ -15,6 +15,7 @@ import { PRESET_LABELS, PRESET_NOTES, shippedWarmStartsSentence } from './explai
 import { ShortcutList } from './Guide.tsx';
 import { ALGORITHM_LABELS, SETTING_LABELS, WORLD_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
+import { namedWorld } from '../worlds/names.ts';
 
 /** Play, Step, Next stage and Reset, with the engine's state: the first screen's controls. */
 export function Transport() {
@@ -41,7 +42,7 @@ export function Transport() {
           aria-live="polite"
         >
           {engine.state === 'starting' &&
-            (env === 'household' ? 'Loading the warm-start policy…' : `Starting a ${env} run…`)}
+            (namedWorld(env) === undefined ? 'Loading the warm-start policy…' : `Starting a ${env} run…`)}
           {engine.state === 'ready' && 'Ready'}
           {engine.state === 'playing' && `Training…${status ? ` (${status})` : ''}`}
           {engine.state === 'busy' && `Busy: ${engine.what}…`}
@@ -104,7 +105,7 @@ function SettingsFields() {
     <div className="settings">
       <p className="hint preset-note" data-testid="preset-note" data-preset={settings.preset}>
         <strong>What to look for:</strong> {PRESET_NOTES[settings.preset]}
-        {settings.env === 'household' ? null : ` ${shippedWarmStartsSentence(settings.env)}`}
+        {namedWorld(settings.env) === undefined ? null : ` ${shippedWarmStartsSentence(settings.env)}`}
       </p>
       <fieldset>
         <legend>Run</legend>

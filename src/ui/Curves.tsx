@@ -1,5 +1,6 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import { ALGO_COLOURS, CHARTS, X_LABELS, chartData, type XAxis } from './charts.ts';
+import { RECORDED_WORLD } from '../rl/recorded_run.ts';
+import { ALGO_COLOURS, X_LABELS, chartData, worldCharts, type XAxis } from './charts.ts';
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
 import { downloadBlob, downloadText } from './download.ts';
@@ -8,7 +9,7 @@ import { useRecorded } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart, type ChartCanvas } from './UPlotChart.tsx';
-import { WORLD_SCORED } from '../worlds/facts.ts';
+import { factsOf } from '../worlds/facts.ts';
 import { usePageWorld } from './world.ts';
 import './curves.css';
 
@@ -17,11 +18,11 @@ export function Curves() {
   const liveSeed = usePlayground((s) => s.runSettings?.seed ?? null);
   const recordedLoad = useRecorded((s) => s.recorded);
   const marker = useRecorded((s) => s.update);
-  // The recorded run is the household's: another world's charts show the live run alone.
+  // The recorded run is its world's: another world's charts show the live run alone.
   const world = usePageWorld();
-  const household = world === 'household';
-  const scored = WORLD_SCORED[world];
-  const recorded = recordedLoad.state === 'ready' && household ? recordedLoad.run : null;
+  const recordedHere = world === RECORDED_WORLD;
+  const recorded = recordedLoad.state === 'ready' && recordedHere ? recordedLoad.run : null;
+  const { scored } = factsOf(world);
   const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
   const [showRaw, setShowRaw] = useState(true);
   const [showTrain, setShowTrain] = useState(false);
@@ -33,13 +34,7 @@ export function Curves() {
   const trainId = useId();
   const fixedId = useId();
   // The same definitions while the world stays, so that a chart is not rebuilt at every point.
-  const defs = useMemo(
-    () =>
-      CHARTS.filter((def) => scored || !def.scored).map((def) =>
-        !household && def.shopTitle ? { ...def, title: def.shopTitle } : def,
-      ),
-    [household, scored],
-  );
+  const defs = useMemo(() => worldCharts(world), [world]);
   const charts = useMemo(
     () => defs.map((def) => ({ def, data: chartData(def, curves, recorded, { weight, showRaw, showTrain, x }) })),
     [defs, curves, recorded, weight, showRaw, showTrain, x],
@@ -149,10 +144,10 @@ export function Curves() {
         Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED,{' '}
         <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the controls); solid
         lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
-        {household ? '' : ' (the recorded run is the household’s, so it is not drawn beside this run)'}. A chart of
-        several figures of one run gives each its own colour and dash. The y axis fits the data unless the range is
-        fixed. Hover a chart to read every series at an update; drag to zoom, double-click to zoom out. Smoothing (an
-        exponential moving average) applies to the live run.
+        {recordedHere ? '' : ` (the recorded run is the ${RECORDED_WORLD}’s, so it is not drawn beside this run)`}. A
+        chart of several figures of one run gives each its own colour and dash. The y axis fits the data unless the
+        range is fixed. Hover a chart to read every series at an update; drag to zoom, double-click to zoom out.
+        Smoothing (an exponential moving average) applies to the live run.
       </p>
       {points === 0 ? (
         <p className="hint">

@@ -14,10 +14,11 @@ import {
   type ColourScale,
   type OutcomeFilter,
 } from './run_record.ts';
-import { ShopPage } from '../worlds/shop/ui/ShopPage.tsx';
 import { SkillUsedInstead } from './SkillUsedInstead.tsx';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';
+import { viewOf } from '../worlds/views.ts';
+import type { WorldView } from './world_view.ts';
 
 const COLOUR_LABELS: Record<ColourBy, string> = {
   delta: 'Δ (probability shift)',
@@ -40,7 +41,7 @@ export function skillKindLabel(kind: SkillView['kind']): string {
 export function EpisodeView() {
   const view = usePlayground((s) => s.view);
   const info = usePlayground((s) => s.info);
-  const shop = usePageWorld() === 'shop';
+  const world = viewOf(usePageWorld());
   const playing = usePlayground((s) => s.engine.state === 'playing');
   // The shown batch alone, not the whole record: while a run plays, the trajectories of the update in
   // progress arrive at every render of the page, and the view shows the last completed update instead.
@@ -132,7 +133,7 @@ export function EpisodeView() {
         </ol>
         {trajectory ? (
           <div className="episode-detail">
-            <Transcript t={trajectory} colourBy={view.colourBy} range={range} shop={shop} />
+            <Transcript t={trajectory} colourBy={view.colourBy} range={range} world={world} />
             <SkillCard t={trajectory} />
           </div>
         ) : null}
@@ -225,35 +226,21 @@ function tokenAfterKey(t: TrajectoryView, k: number, key: string): number | null
   }
 }
 
-/** A page of the game: the shop's read into its parts, the household's as the text it is. */
-function Observation({ text, shop }: { text: string; shop: boolean }) {
-  return shop ? <ShopPage text={text} /> : <p className="observation">{text}</p>;
-}
-
-/**
- * A command token as the shop's actions are written (WebShop's "click[b0y93032z5]"): a word piece's "##" left
- * out, and no gap before a continuation, a bracket or a hyphen, or after an opening bracket or a hyphen.
- */
-function shopToken(tokens: readonly string[], k: number, first: boolean): { text: string; glued: boolean } {
-  const piece = tokens[k];
-  const before = first ? null : tokens[k - 1];
-  const continues = piece.startsWith('##') && piece.length > 2;
-  const glued =
-    before !== null &&
-    (continues || piece === '[' || piece === ']' || piece === '-' || before === '[' || before === '-');
-  return { text: continues ? piece.slice(2) : piece, glued };
+/** A page of the game: read into its parts where the world's view does (the shop's), else the text it is. */
+function Observation({ text, view }: { text: string; view: WorldView }) {
+  return view.Page ? <view.Page text={text} /> : <p className="observation">{text}</p>;
 }
 
 function Transcript({
   t,
   colourBy,
   range,
-  shop,
+  world,
 }: {
   t: TrajectoryView;
   colourBy: ColourBy;
   range: [number, number];
-  shop: boolean;
+  world: WorldView;
 }) {
   const [focus, setFocus] = useState<number | null>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -288,7 +275,7 @@ function Transcript({
           reward {t.reward.toFixed(1)}, {t.invalidSteps} invalid, A = {t.advantage === null ? '—' : fmt(t.advantage)}
         </span>
       </p>
-      <Observation text={t.opening} shop={shop} />
+      <Observation text={t.opening} view={world} />
       {t.steps.map((step, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a transcript's steps never change order, so a step is its place
         <div key={i} className="step" data-testid="transcript-step">
@@ -304,7 +291,7 @@ function Transcript({
                 tokenNumbers(t, idx)
                   .map(([name, x]) => `${name.trim()} ${fmt(x)}`)
                   .join(', ');
-              const shown = shop ? shopToken(t.tokens, idx, j === 0) : { text: t.tokens[idx], glued: false };
+              const shown = world.commandToken?.(t.tokens, idx, j === 0) ?? { text: t.tokens[idx], glued: false };
               return (
                 // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useAriaPropsSupportedByRole: a token is a focusable piece of text that shows its numbers when hovered or focused, and its label says them
                 <span
@@ -328,7 +315,7 @@ function Transcript({
             })}
             {step.valid ? null : <span className="bad"> (invalid)</span>}
           </div>
-          <Observation text={step.observation} shop={shop} />
+          <Observation text={step.observation} view={world} />
         </div>
       ))}
       <div className="token-detail" aria-live="polite" data-testid="token-detail">

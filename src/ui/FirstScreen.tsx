@@ -2,7 +2,8 @@
 // success, where the live run grows over the recorded GRPO and SEED runs, the one-sentence finding of the
 // recorded benchmark, and the words of the header that name the backend that actually trains.
 import { useMemo, type ReactNode } from 'react';
-import type { RecordedRun } from '../rl/recorded_run.ts';
+import { RECORDED_WORLD, type RecordedRun } from '../rl/recorded_run.ts';
+import { factsOf } from '../worlds/facts.ts';
 import { CHARTS, chartData, type ChartDef, type SeriesSpec } from './charts.ts';
 import { findingOf } from './finding.ts';
 import { useRecorded } from './recorded_store.ts';
@@ -15,16 +16,14 @@ const EVAL_UNSEEN = CHARTS.find((c) => c.id === 'success-unseen')!;
 const HEADLINE: ChartDef = {
   ...EVAL_UNSEEN,
   id: 'headline-unseen',
-  title:
-    'Success on eval-unseen (rooms never trained on): this run (solid) over the recorded benchmark (dashed, 95% bands)',
+  title: `Success on eval-unseen (${factsOf(RECORDED_WORLD).words.evalGames.unseen}): this run (solid) over the recorded benchmark (dashed, 95% bands)`,
 };
 
-/** The headline of a world with no recorded benchmark: the run alone (the household's benchmark is not drawn). */
+/** The headline of a world with no recorded benchmark: the run alone (the recorded world's benchmark is not drawn). */
 const HEADLINE_ALONE: ChartDef = {
   ...HEADLINE,
   recorded: null,
-  title:
-    'Success on eval-unseen (games never trained on): this run (the recorded benchmark is the household’s, so it is not drawn)',
+  title: `Success on eval-unseen (games never trained on): this run (the recorded benchmark is the ${RECORDED_WORLD}’s, so it is not drawn)`,
 };
 
 /** The chart's height: most of a phone's screen width, more on a wide screen. */
@@ -47,11 +46,11 @@ function shortLabel(s: SeriesSpec): string {
 export function HeadlineChart({ children }: { children?: ReactNode }) {
   const curves = usePlayground((s) => s.record.curves);
   const recordedLoad = useRecorded((s) => s.recorded);
-  const household = usePageWorld() === 'household';
-  const def = household ? HEADLINE : HEADLINE_ALONE;
+  const recordedHere = usePageWorld() === RECORDED_WORLD;
+  const def = recordedHere ? HEADLINE : HEADLINE_ALONE;
   const recorded = useMemo(
-    () => (recordedLoad.state === 'ready' && household ? mainArms(recordedLoad.run) : null),
-    [recordedLoad, household],
+    () => (recordedLoad.state === 'ready' && recordedHere ? mainArms(recordedLoad.run) : null),
+    [recordedLoad, recordedHere],
   );
   // Raw points, one series per live run: the first screen reads at a glance (the curves below smooth).
   const data = useMemo(() => {
@@ -70,11 +69,11 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
 export function FindingSentence() {
   const recorded = useRecorded((s) => s.recorded);
   const world = usePageWorld();
-  if (world !== 'household') {
+  if (world !== RECORDED_WORLD) {
     return (
       <p className="finding muted" data-testid="finding" data-state="other-world">
-        The recorded benchmark and its finding are the household’s: no {world} run is recorded yet, so this run is shown
-        alone.
+        The recorded benchmark and its finding are the {RECORDED_WORLD}’s: no {world} run is recorded yet, so this run
+        is shown alone.
       </p>
     );
   }

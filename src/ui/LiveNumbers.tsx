@@ -1,7 +1,7 @@
 // Where the shown run stands, in large numbers: updates done, episodes played, and the success of its last
 // evaluation per split with its change since the warm start's evaluation (update 0); in a world with a score
 // (the shop), that evaluation's mean score per split beside it.
-import { WORLD_SCORED } from '../worlds/facts.ts';
+import { factsOf } from '../worlds/facts.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { signedPoints } from './finding.ts';
 import { usePlayground } from './store.ts';
@@ -95,7 +95,7 @@ export function LiveNumbers() {
   const last = list.length ? list[list.length - 1] : null;
   const evaluated = lastEval(list);
   const warm = list.find((m) => m.update === 0 && m.evalSeen !== null) ?? null;
-  const scored = WORLD_SCORED[usePageWorld()];
+  const scored = factsOf(usePageWorld()).scored;
   const evalDetail = !evaluated
     ? 'evaluating the warm start…'
     : evaluated.update === 0

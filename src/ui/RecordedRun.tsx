@@ -3,7 +3,7 @@
 // intervals, and lets a person scrub through its recorded updates: the charts' cursor follows, and the
 // episodes recorded at that update show their skills and per-token heatmap.
 import { useEffect, useId, useMemo, useState } from 'react';
-import type { RecordedEpisode, RecordedRun as Recorded } from '../rl/recorded_run.ts';
+import { RECORDED_WORLD, type RecordedEpisode, type RecordedRun as Recorded } from '../rl/recorded_run.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { colourOfRun } from './charts.ts';
 import { armBand, recordedUpdates } from './recorded_curves.ts';
@@ -63,17 +63,18 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
           </span>
         </h2>
       </div>
-      {world !== 'household' ? (
+      {world !== RECORDED_WORLD ? (
         <p className="banner banner-info" data-testid="recorded-world">
-          This benchmark trained in the household, not the {world}: its numbers are not this run’s, and the charts leave
-          it out while the page plays the {world}.
+          This benchmark trained in the {RECORDED_WORLD}, not the {world}: its numbers are not this run’s, and the
+          charts leave it out while the page plays the {world}.
         </p>
       ) : null}
       <p>
-        A finished {world === 'household' ? '' : 'household '}benchmark loaded from <code>{url}</code>, not trained in
-        this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the {run.preset} preset, {mainSeeds}{' '}
-        seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on {run.evalGames.seen}{' '}
-        eval-seen and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of the charts.
+        A finished {world === RECORDED_WORLD ? '' : `${RECORDED_WORLD} `}benchmark loaded from <code>{url}</code>, not
+        trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the {run.preset} preset,{' '}
+        {mainSeeds} seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on{' '}
+        {run.evalGames.seen} eval-seen and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of
+        the charts.
       </p>
       <dl className="facts">
         <dt>Command</dt>

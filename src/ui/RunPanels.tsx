@@ -6,6 +6,7 @@ import { MAX_SAVED_RUNS } from '../worker/saved_run.ts';
 import { downloadBlob } from './download.ts';
 import { shippedWarmStartsSentence } from './explain.ts';
 import { usePlayground } from './store.ts';
+import { DEFAULT_WORLD, namedWorld, worldPrefix } from '../worlds/names.ts';
 
 export function Notices() {
   const notices = usePlayground((s) => s.notices);
@@ -19,14 +20,14 @@ export function Notices() {
         <div className="banner banner-warn" role="status" data-testid="random-start" data-env={initial.env}>
           <strong>
             No warm start ships for{' '}
-            {initial.env === 'household'
+            {namedWorld(initial.env) === undefined
               ? `the ${initial.preset} preset`
               : `the ${initial.env}'s ${initial.preset} preset`}
             :
           </strong>{' '}
           this run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it plays at random and will win almost
           nothing for a long time. {shippedWarmStartsSentence(initial.env)}
-          {initial.env === 'household' ? null : ` ${shippedWarmStartsSentence('household', true)}`}
+          {namedWorld(initial.env) === undefined ? null : ` ${shippedWarmStartsSentence(DEFAULT_WORLD, true)}`}
         </div>
       ) : null}
       {notices.length > 0 ? (
@@ -182,7 +183,7 @@ export function CheckpointPanel() {
     if (bytes)
       downloadBlob(
         new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
-        `seed-${run}-${settings.env === 'household' ? '' : `${settings.env}-`}${settings.preset}.ckpt`,
+        `seed-${run}-${worldPrefix(settings.env)}${settings.preset}.ckpt`,
       );
   };
   const onFile = async (file: File | undefined) => {

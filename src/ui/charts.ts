@@ -9,9 +9,12 @@
 // live runs, the colour is the run's and the dash the metric's. The raw training rollouts are left out of the
 // eval charts unless asked for: their swings would hide the recorded bands. Eval lines are drawn after, so on
 // top of, the thin training line.
+import type { WorldWords } from '../env/world_facts.ts';
 import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../rl/config.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
+import { factsOf } from '../worlds/facts.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import { armBand } from './recorded_curves.ts';
 import { ema } from './smoothing.ts';
 
@@ -28,23 +31,23 @@ export interface ChartDef {
   id: string;
   title: string;
   metrics: ChartMetric[];
-  /** The title in the shop, where it differs from the household's. */
-  shopTitle?: string;
+  /** The title in a world's words, where it names what the world's games are (WorldFacts.words). */
+  worldTitle?: (words: WorldWords) => string;
   /** The recorded run's split drawn here (mean over seeds with its band), if any. */
   recorded: 'seen' | 'unseen' | null;
   /** The range of the fixed-range view, and the bounds of the auto range; null: the auto range only. */
   yRange: [number, number] | null;
   /** Values are fractions, read out as percentages. */
   percent: boolean;
-  /** Drawn only in a world with a score (world_facts.ts WORLD_SCORED). */
+  /** Drawn only in a world with a score (WorldFacts.scored). */
   scored?: boolean;
 }
 
 export const CHARTS: readonly ChartDef[] = [
   {
     id: 'success-unseen',
-    title: 'Success on eval-unseen (rooms never trained on)',
-    shopTitle: 'Success on eval-unseen (type and attribute combinations never trained on)',
+    title: 'Success on eval-unseen',
+    worldTitle: (words) => `Success on eval-unseen (${words.evalGames.unseen})`,
     metrics: [
       { key: 'successTrain', label: 'train rollouts', kind: 'train' },
       { key: 'evalUnseen', label: 'eval-unseen', kind: 'eval' },
@@ -55,8 +58,8 @@ export const CHARTS: readonly ChartDef[] = [
   },
   {
     id: 'success-seen',
-    title: 'Success on eval-seen (training rooms, new games)',
-    shopTitle: 'Success on eval-seen (trained combinations, new games)',
+    title: 'Success on eval-seen',
+    worldTitle: (words) => `Success on eval-seen (${words.evalGames.seen})`,
     metrics: [
       { key: 'successTrain', label: 'train rollouts', kind: 'train' },
       { key: 'evalSeen', label: 'eval-seen', kind: 'eval' },
@@ -67,7 +70,8 @@ export const CHARTS: readonly ChartDef[] = [
   },
   {
     id: 'score',
-    title: "Mean score (WebShop's, 0 to 1: a purchase meeting part of the goal; success is 1)",
+    title: 'Mean score',
+    worldTitle: (words) => `Mean score (${words.score})`,
     metrics: [
       { key: 'scoreTrain', label: 'train rollouts', kind: 'train' },
       { key: 'scoreSeen', label: 'eval-seen', kind: 'eval' },
@@ -135,6 +139,14 @@ export const CHARTS: readonly ChartDef[] = [
     percent: false,
   },
 ];
+
+/** The charts of a world's page: those of a score only where it has one, each titled in the world's words. */
+export function worldCharts(world: EnvironmentName): ChartDef[] {
+  const { scored, words } = factsOf(world);
+  return CHARTS.filter((def) => scored || !def.scored).map((def) =>
+    def.worldTitle ? { ...def, title: def.worldTitle(words) } : def,
+  );
+}
 
 /** A colour per part, its seed control's and its seed-exact control's (Okabe-Ito, then Paul Tol's). */
 const PART_COLOURS: Readonly<Record<SkillPart, Readonly<Record<PartArm, string>>>> = {

@@ -54,7 +54,7 @@ const SCORED_METRICS = [
 ];
 
 export const CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...METRICS];
-/** The columns in a world with a score (world_facts.ts WORLD_SCORED). */
+/** The columns in a world with a score (WorldFacts.scored). */
 export const SCORED_CSV_COLUMNS: readonly string[] = ['source', 'run', 'seed', 'update', ...SCORED_METRICS];
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));

@@ -1,7 +1,7 @@
 // The page's explanations in plain words: what SEED does, what each stage of an update computes, what every
 // symbol on the page means, and what to look for with each preset. The definitions follow docs/seed-loss.md.
-import type { EnvironmentName } from '../env/environment.ts';
-import { PRESET_NAMES, SHIPPED_WARM_STARTS, type PresetName } from '../model/config.ts';
+import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
+import { PRESET_NAMES, shipsWarmStart, type PresetName } from '../model/config.ts';
 import type { Stage } from '../rl/update_state.ts';
 
 export const PAPER_URL = 'https://arxiv.org/abs/2607.14777';
@@ -116,8 +116,8 @@ export const PRESET_NOTES: Readonly<Record<PresetName, string>> = {
 };
 
 /** Which of a world's presets start from a trained policy, in a sentence that names the world when `named`. */
-export function shippedWarmStartsSentence(env: EnvironmentName, named = env !== 'household'): string {
-  const shipped = PRESET_NAMES.filter((p) => SHIPPED_WARM_STARTS[env].includes(p));
+export function shippedWarmStartsSentence(env: EnvironmentName, named = namedWorld(env) !== undefined): string {
+  const shipped = PRESET_NAMES.filter((p) => shipsWarmStart(p, env));
   const whose = named ? `The ${env}’s` : 'The';
   if (shipped.length === 0)
     return `No preset of the ${env} ships a warm start yet: each starts from seeded random weights and plays at random for a long time.`;

@@ -2,7 +2,7 @@
 // eval-unseen) in a world with a score and none in the household; the CSV gives the score's columns, and the
 // charts a score chart, only for a world with a score.
 import { describe, expect, it } from 'vitest';
-import { WORLD_SCORED } from '../worlds/facts.ts';
+import { factsOf } from '../worlds/facts.ts';
 import type { EvalResult } from '../rl/evaluate.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import { metricsView, warmStartPoint } from '../worker/views.ts';
@@ -72,7 +72,7 @@ describe("the shop's score on the page", () => {
   });
 
   it('has a score chart for a world with a score (the shop), its eval lines from the eval points', () => {
-    expect(WORLD_SCORED).toEqual({ household: false, shop: true });
+    expect([factsOf('household').scored, factsOf('shop').scored]).toEqual([false, true]);
     const scored = CHARTS.filter((def) => def.scored);
     expect(scored.map((def) => def.id)).toEqual(['score']);
     const data = chartData(scored[0], { grpo: shopCurve() }, null, { weight: 0, showRaw: true, showTrain: true });

@@ -3,6 +3,8 @@
 import { partControlTable, TRAIN_SETTINGS, type PartControl, type SkillPart } from '../rl/config.ts';
 import type { Stage } from '../rl/update_state.ts';
 import { PAGE_TRAIN_KEYS, type Algorithm, type PageTrainKey, type Settings } from '../worker/settings.ts';
+import { factsOf } from '../worlds/facts.ts';
+import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 
 const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
   lambda: 'λ (OPD weight)',
@@ -24,7 +26,7 @@ const TRAIN_LABELS: Readonly<Record<PageTrainKey, string>> = {
 const PAGE_LABELS: Readonly<Record<Exclude<keyof Settings, PageTrainKey>, { label: string; help: string }>> = {
   env: {
     label: 'World',
-    help: 'what the agent plays: household tasks in rooms (ALFWorld-style), or shopping on a web shop (WebShop-style); each world has its own vocabulary and its own defaults, so changing it starts a new run with them',
+    help: `what the agent plays: ${ENVIRONMENT_NAMES.map((name) => factsOf(name).words.plays).join(', or ')}; each world has its own vocabulary and its own defaults, so changing it starts a new run with them`,
   },
   preset: {
     label: 'Model preset',
@@ -50,10 +52,10 @@ export const SETTING_LABELS: Readonly<Record<keyof Settings, { label: string; he
   ...PAGE_LABELS,
 };
 
-export const WORLD_LABELS: Readonly<Record<Settings['env'], string>> = {
-  household: 'Household (ALFWorld-style rooms)',
-  shop: 'Shop (WebShop-style pages)',
-};
+/** How the World setting names each world (WorldFacts.words.label). */
+export const WORLD_LABELS: Readonly<Record<Settings['env'], string>> = Object.fromEntries(
+  ENVIRONMENT_NAMES.map((name) => [name, factsOf(name).words.label]),
+) as Record<Settings['env'], string>;
 
 /** What the teacher is given under each part control, in the algorithm setting's words. */
 const PART_LABELS: Readonly<Record<SkillPart, string>> = {

@@ -4,7 +4,7 @@
 // store of saved runs, so the same code runs in the Web Worker and in Node tests.
 import type { Backend } from '../backend/backend.ts';
 import { messageOf } from '../common/errors.ts';
-import type { EnvironmentName } from '../env/environment.ts';
+import { DEFAULT_WORLD, type EnvironmentName } from '../worlds/names.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig, type ModelConfig } from '../model/config.ts';
@@ -65,8 +65,8 @@ function worldTokenizer(env: EnvironmentName): Tokenizer {
 }
 
 export class Engine implements EngineApi {
-  /** The tokenizer of the world the run plays; the household's until a run of another world starts. */
-  private tok: Tokenizer = worldTokenizer('household');
+  /** The tokenizer of the world the run plays; the default world's until a run of another starts. */
+  private tok: Tokenizer = worldTokenizer(DEFAULT_WORLD);
   private settings: Settings | null = null;
   private runs: Run[] = [];
   private info: EngineInfo | null = null;

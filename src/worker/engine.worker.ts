@@ -15,7 +15,7 @@ import { WebGpuUnavailableError } from '../backend/webgpu/errors.ts';
 import { messageOf } from '../common/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../backend/webgpu/webgpu_backend.ts';
-import type { EnvironmentName } from '../env/environment.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import { shipsWarmStart, warmStartFile, type ModelConfig, type PresetName } from '../model/config.ts';
 import { decideBackend } from './backend_choice.ts';
 import { Engine, type EngineHost } from './engine.ts';

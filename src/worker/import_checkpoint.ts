@@ -1,7 +1,7 @@
 // The checkpoint a person imports into the page's run. One written for the other world's vocabulary is refused
 // saying which world it is of and to switch World, in the words the command line uses for its --env
 // (text/tokenizer.ts otherWorldCheckpoint), rather than by its vocabulary hash alone.
-import type { EnvironmentName } from '../env/environment.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { otherWorldCheckpoint, worldOfVocabulary } from '../text/tokenizer.ts';
 

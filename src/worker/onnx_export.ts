@@ -1,9 +1,10 @@
 // The page's ONNX export, loaded on demand (it brings onnxruntime-web and its 14 MB WebAssembly file): a
 // checkpoint of the run becomes an .onnx file only after onnxruntime-web has run that file and matched the
 // CPU forward within LOGITS_TOLERANCE on random and real token sequences (onnx/verified_export.ts).
-import { type Environment, isEnvironmentName } from '../env/environment.ts';
+import type { Environment } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { VARIANTS } from '../worlds/facts.ts';
+import { factsOf } from '../worlds/facts.ts';
+import { DEFAULT_WORLD, isEnvironmentName } from '../worlds/names.ts';
 import { type Checkpoint, CheckpointError, readCheckpoint } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { trainingCardFromMetadata } from '../onnx/card.ts';
@@ -27,11 +28,11 @@ export interface PageExport {
  * household run's names none), refused in words when it names no world of this build.
  */
 function worldOfRun(metadata: Record<string, unknown>) {
-  const name = metadata.env ?? 'household';
+  const name = metadata.env ?? DEFAULT_WORLD;
   if (typeof name !== 'string' || !isEnvironmentName(name))
     throw new Error(`the run's checkpoint names the world ${JSON.stringify(name)}, which this page does not know`);
   const scale = metadata.scale ?? 'tiny';
-  if (typeof scale !== 'string' || !VARIANTS[name].includes(scale))
+  if (typeof scale !== 'string' || !factsOf(name).variants.includes(scale))
     throw new Error(
       `the run's checkpoint names the ${name}'s scale ${JSON.stringify(scale)}, which this page does not know`,
     );
@@ -58,11 +59,11 @@ export async function exportCheckpointOnnx(checkpoint: Uint8Array): Promise<Page
   return { bytes, report, card, config: ckpt.config, threads };
 }
 
-/** A file name that says what the weights are: the world (when not the household), algorithm, updates and size. */
+/** A file name that says what the weights are: the world (unless the default one, which files leave unnamed), algorithm, updates and size. */
 export function onnxFilename(card: TrainingCard, config: ModelConfig): string {
   const slug = (text: string) => text.replace(/[^a-z0-9_-]+/gi, '-').toLowerCase();
   const name = slug(card.algorithm) || 'policy';
   const world = card.extra?.env;
-  const prefix = typeof world === 'string' && world !== 'household' ? `${slug(world)}-` : '';
+  const prefix = typeof world === 'string' && world !== DEFAULT_WORLD ? `${slug(world)}-` : '';
   return `seed-policy-${prefix}${name}-u${card.updates}-d${config.dModel}x${config.nLayer}.onnx`;
 }

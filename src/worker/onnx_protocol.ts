@@ -1,7 +1,7 @@
 // What the ONNX worker (onnx.worker.ts) offers the page. Outcomes that the page shows (a failed check with
 // its report, a refused file with its reason) come back as values, not as thrown errors, so that nothing of
 // them is lost on the way through postMessage.
-import type { EnvironmentName } from '../env/environment.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import type { ModelConfig } from '../model/config.ts';
 import type { TrainingCard } from '../onnx/metadata.ts';
 import type { VerifyReport } from '../onnx/verify.ts';

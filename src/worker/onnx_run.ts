@@ -2,11 +2,10 @@
 // policy (onnx/load.ts refuses any other or damaged file, saying why), run by onnxruntime-web, and plays one
 // eval game of its world greedily (onnx/greedy_episode.ts). The file's vocabulary says which world it plays
 // (each world has its own), and its training card at which scale.
-import { ENVIRONMENT_NAMES, type Environment, type EnvironmentName } from '../env/environment.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../worlds/names.ts';
+import { type Environment, EVAL_SEED } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { EVAL_SEED } from '../worlds/household/env/generate.ts';
-import { VARIANTS } from '../worlds/facts.ts';
-import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
+import { factsOf } from '../worlds/facts.ts';
 import { readPolicyOnnx, type LoadedPolicy } from '../onnx/load.ts';
 import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';
 import { OnnxPolicySession } from '../onnx/runtime.ts';
@@ -35,7 +34,7 @@ function worldOfPolicy(hash: string, card: TrainingCard): Environment | null {
   const name = worldOfVocabulary(hash);
   if (name === null) return null;
   const scale = card.extra?.scale;
-  return environmentOf(name, typeof scale === 'string' && VARIANTS[name].includes(scale) ? scale : 'tiny');
+  return environmentOf(name, typeof scale === 'string' && factsOf(name).variants.includes(scale) ? scale : 'tiny');
 }
 
 export async function openPolicyFile(bytes: Uint8Array): Promise<OpenedPolicy> {
@@ -91,7 +90,7 @@ export interface PlaySettings {
 
 /** How a run of the page's defaults plays (15 steps, the whole episode in the context, 12-token commands), as a world changes them. */
 export function defaultPlay(world: EnvironmentName): PlaySettings {
-  const changed = WORLD_TRAIN_DEFAULTS[world];
+  const changed: Readonly<Partial<Record<string, number>>> = factsOf(world).trainDefaults;
   const maxSteps = changed.maxSteps ?? 15;
   const history = changed.history === undefined || changed.history >= maxSteps ? Infinity : changed.history;
   return { maxSteps, history, maxCommandTokens: changed.maxCommandTokens ?? 12, fromCard: false };
@@ -102,7 +101,7 @@ export function defaultPlay(world: EnvironmentName): PlaySettings {
  * the card's extra.config (onnx/card.ts), with maxSteps, history and maxCommandTokens. A history of maxSteps or
  * more is the whole episode, as in the rollout.
  */
-export function playSettingsOf(card: TrainingCard, world: EnvironmentName = 'household'): PlaySettings {
+export function playSettingsOf(card: TrainingCard, world: EnvironmentName): PlaySettings {
   const text = card.extra?.config;
   if (typeof text !== 'string') return defaultPlay(world);
   let config: Record<string, unknown>;

@@ -6,7 +6,7 @@ import { decodeModel, encodeModel } from '../onnx/proto.ts';
 import { testPolicy } from '../onnx/testing/fixtures.ts';
 import { LOGITS_TOLERANCE } from '../onnx/verify.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { EVAL_SEED } from '../worlds/household/env/generate.ts';
+import { EVAL_SEED } from '../env/environment.ts';
 import { cpuLogits } from '../onnx/cpu_logits.ts';
 import { playGreedy } from '../onnx/greedy_episode.ts';
 import { defaultTokenizer, Tokenizer, tokenizerOf } from '../text/tokenizer.ts';
@@ -132,13 +132,13 @@ describe("the page's run view", () => {
   it("starts from how the run played, as its card's config says; defaults otherwise", () => {
     const card = { algorithm: 'seed', updates: 1, seed: 1, success: {} };
     const config = (c: object) => ({ ...card, extra: { config: JSON.stringify(c) } });
-    expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }))).toEqual({
+    expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }), 'household')).toEqual({
       maxSteps: 15,
       history: 5,
       maxCommandTokens: 10,
       fromCard: true,
     });
-    expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }))).toEqual({
+    expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }), 'household')).toEqual({
       maxSteps: 8,
       history: Infinity,
       maxCommandTokens: 12,
@@ -146,10 +146,12 @@ describe("the page's run view", () => {
     });
     const household = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, fromCard: false };
     expect(defaultPlay('household')).toEqual(household);
-    expect(playSettingsOf(card)).toEqual(household);
-    expect(playSettingsOf({ ...card, extra: { config: '{not json' } })).toEqual(household);
-    expect(playSettingsOf(config({ maxSteps: 0, history: 5, maxCommandTokens: 10 }))).toEqual(household);
-    expect(playSettingsOf(config({ maxSteps: 15, history: 2.5, maxCommandTokens: 10 }))).toEqual(household);
+    expect(playSettingsOf(card, 'household')).toEqual(household);
+    expect(playSettingsOf({ ...card, extra: { config: '{not json' } }, 'household')).toEqual(household);
+    expect(playSettingsOf(config({ maxSteps: 0, history: 5, maxCommandTokens: 10 }), 'household')).toEqual(household);
+    expect(playSettingsOf(config({ maxSteps: 15, history: 2.5, maxCommandTokens: 10 }), 'household')).toEqual(
+      household,
+    );
     // A shop file without its run's config plays as a shop run does by default: a window of the last two steps.
     expect(playSettingsOf(card, 'shop')).toEqual({ maxSteps: 10, history: 2, maxCommandTokens: 16, fromCard: false });
   });

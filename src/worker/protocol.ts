@@ -2,7 +2,7 @@
 // data: plain objects, strings, numbers and typed arrays. The page renders it and never computes a number
 // of the algorithm itself.
 import type { LossHyper } from '../backend/backend.ts';
-import type { EnvironmentName } from '../env/environment.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import type { Algo, SkillPart } from '../rl/config.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT_NAMES } from '../env/environment.ts';
+import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { PRESET_NAMES } from '../model/config.ts';
 import { defaultConfig } from '../rl/config.ts';

@@ -12,9 +12,8 @@
 // rounds to 0, keeps the default with a notice naming the key, the value and why (the rule of `--set` on the
 // command line: common/setting_range.ts, writtenValueProblem). An unknown key is reported and ignored; past a few, one
 // notice counts the rest.
-import { ENVIRONMENT_NAMES, type EnvironmentName } from '../env/environment.ts';
-import { WORLD_EVAL_COUNTS } from '../worlds/facts.ts';
-import { isEnvironmentName } from '../env/environment.ts';
+import { factsOf } from '../worlds/facts.ts';
+import { DEFAULT_WORLD, ENVIRONMENT_NAMES, isEnvironmentName, type EnvironmentName } from '../worlds/names.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { parseDecimal, writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
 import {
@@ -26,7 +25,6 @@ import {
   type Algo,
   type TrainConfig,
 } from '../rl/config.ts';
-import { WORLD_TRAIN_DEFAULTS } from '../rl/world_defaults.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -65,7 +63,7 @@ export interface NumberSpec extends SettingRange {
 
 /** The most eval games per split a run of a world plays: every game of its smaller fixed eval set. */
 function evalGamesOf(env: EnvironmentName): number {
-  const { seen, unseen } = WORLD_EVAL_COUNTS[env];
+  const { seen, unseen } = factsOf(env).evalCounts;
   return Math.min(seen, unseen);
 }
 
@@ -89,7 +87,7 @@ export type PageNumberKey = keyof typeof PAGE_NUMBERS;
 export const PAGE_NUMBER_KEYS = Object.keys(PAGE_NUMBERS) as PageNumberKey[];
 
 export interface Settings extends Pick<TrainConfig, PageTrainKey>, Record<PageNumberKey, number> {
-  /** The world the run plays (env/environments.ts). */
+  /** The world the run plays (src/worlds/names.ts). */
   env: EnvironmentName;
   preset: PresetName;
   algo: Algorithm;
@@ -148,10 +146,10 @@ const PAGE_OVERRIDES: Readonly<Record<PresetName, Partial<Settings>>> = {
 
 /**
  * The trainer's defaults of a run of a world at a preset: the preset's, with what the world changes (a shop
- * episode is played in windows of its last steps, rl/shop_rl.ts), as the command line takes them.
+ * episode is played in windows of its last steps: its facts' trainDefaults), as the command line takes them.
  */
 function worldConfig(preset: PresetName, env: EnvironmentName): TrainConfig {
-  return { ...defaultConfig(preset), ...WORLD_TRAIN_DEFAULTS[env] };
+  return { ...defaultConfig(preset), ...factsOf(env).trainDefaults };
 }
 
 /** The page's training settings taken from a trainer config. */
@@ -164,8 +162,8 @@ function pageValues(c: TrainConfig): Pick<Settings, PageTrainKey | 'decoding'> {
  * The playground's defaults for a preset in a world: the page's own choices for the preset, then what the world
  * changes of the trainer's settings (its episode layout wins over the page's cut of the micro preset).
  */
-export function defaultSettings(preset: PresetName = 'tiny', env: EnvironmentName = 'household'): Settings {
-  const world = WORLD_TRAIN_DEFAULTS[env];
+export function defaultSettings(preset: PresetName = 'tiny', env: EnvironmentName = DEFAULT_WORLD): Settings {
+  const world: Readonly<Partial<TrainConfig>> = factsOf(env).trainDefaults;
   const worldValues = Object.fromEntries(
     PAGE_TRAIN_KEYS.filter((k) => world[k] !== undefined).map((k) => [k, world[k]]),
   );

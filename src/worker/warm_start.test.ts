@@ -12,7 +12,7 @@ import {
   warmStartPath,
   type PresetName,
 } from '../model/config.ts';
-import { ENVIRONMENT_NAMES } from '../env/environment.ts';
+import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 import { initParameters } from '../model/init.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { Engine } from './engine.ts';
@@ -38,7 +38,7 @@ function engineShipping(bytes: Uint8Array): Engine {
   const host = memoryHost();
   host.warmStart = async (preset: PresetName) => ({
     bytes,
-    source: `the shipped warm start (${warmStartFile(preset)})`,
+    source: `the shipped warm start (${warmStartFile(preset, 'household')})`,
   });
   return new Engine(host);
 }

@@ -1,9 +1,9 @@
 // The weights a new run starts from: the warm start shipped beside the page (model/config.ts, warmStartFile)
-// for the worlds and presets that have one (SHIPPED_WARM_STARTS), seeded random weights for the others. A warm
+// for the worlds and presets that have one (their facts' shippedWarmStarts), seeded random weights for the others. A warm
 // start that should ship and cannot be used stops the start with a message that says why; the page then stays
 // as it was, and another preset or Reset starts a run.
 import { messageOf } from '../common/errors.ts';
-import type { EnvironmentName } from '../env/environment.ts';
+import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
@@ -26,7 +26,7 @@ function badWarmStart(bytes: Uint8Array, err: unknown): string {
 
 /** What a run starts from when no warm start ships for its world's preset, in words. */
 function noWarmStart(env: EnvironmentName, preset: PresetName, seed: number): string {
-  const which = env === 'household' ? `the ${preset} preset` : `the ${env}'s ${preset} preset`;
+  const which = namedWorld(env) === undefined ? `the ${preset} preset` : `the ${env}'s ${preset} preset`;
   return `a seeded random initialisation, seed ${seed} (no warm start ships for ${which})`;
 }
 

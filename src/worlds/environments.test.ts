@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT_NAMES } from '../env/environment.ts';
-import { isEnvironmentName } from '../env/environment.ts';
 import { environmentOf } from './environments.ts';
-import { VARIANTS, WORLD_SCORED } from './facts.ts';
+import { factsOf } from './facts.ts';
+import { ENVIRONMENT_NAMES, isEnvironmentName } from './names.ts';
 
 describe('the worlds behind one interface', () => {
-  for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => VARIANTS[n].map((v) => [n, v] as const))) {
+  for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => factsOf(n).variants.map((v) => [n, v] as const))) {
     describe(`${name} (${variant})`, () => {
       const env = environmentOf(name, variant);
 
@@ -32,7 +31,7 @@ describe('the worlds behind one interface', () => {
         for (const split of ['train', 'seen', 'unseen'] as const) {
           const scene = env.sceneOf(split, 3, 2);
           const episode = env.episode(scene);
-          expect(episode.observation).toContain(name === 'shop' ? scene && env.goal(scene) : 'Your task is to');
+          expect(episode.observation).toContain(env.goal(scene));
           for (const command of episode.expertPlan()) episode.step(command);
           expect(episode.won).toBe(true);
           expect(episode.records.length).toBe(episode.steps + 1);
@@ -47,8 +46,14 @@ describe('the worlds behind one interface', () => {
         expect(() => env.sceneFromJson('not json')).toThrow(/JSON/);
       });
 
-      it('has a score exactly where its facts say, in [0, 1] and 1 for a won game', () => {
-        expect(env.score !== null).toBe(WORLD_SCORED[name]);
+      it('is what its facts say: its name, scale, task types, eval sets and whether it scores', () => {
+        const facts = factsOf(name);
+        expect([env.name, facts.variants.includes(env.variant)]).toEqual([name, true]);
+        expect([env.taskTypes, env.evalCounts]).toEqual([facts.taskTypes, facts.evalCounts]);
+        expect(env.score !== null).toBe(facts.scored);
+      });
+
+      it('has a score in [0, 1], 1 for a won game, where it has one', () => {
         if (env.score === null) return;
         const episode = env.episode(env.trainScene(2, 5));
         for (const command of episode.expertPlan()) episode.step(command);
@@ -69,5 +74,9 @@ describe('the worlds behind one interface', () => {
     expect(isEnvironmentName('kitchen')).toBe(false);
     expect(environmentOf('shop', 'webshop').variant).toBe('webshop');
     expect(() => environmentOf('shop', 'alfworld')).toThrow(/the shop has no "alfworld" scale \(tiny, webshop\)/);
+    expect(() => environmentOf('kitchen' as 'shop')).toThrow(
+      `"kitchen" is not a world (the worlds: ${ENVIRONMENT_NAMES.join(', ')})`,
+    );
+    expect(() => factsOf('__proto__')).toThrow(/is not a world/);
   });
 });

@@ -1,16 +1,24 @@
-// The worlds by name, for the command line, the page and the worker.
-import type { Environment, EnvironmentName } from '../env/environment.ts';
-import { householdEnvironment } from './household/env/household_environment.ts';
-import { SCALES } from './household/env/scale.ts';
-import { VARIANTS } from './facts.ts';
-import { shopEnvironment } from './shop/env/environment.ts';
-import { SHOP_SCALES, type ShopScale } from './shop/env/scale.ts';
+// The registry of the worlds' environments (env/environment.ts), for the command line, the page's workers and
+// the layers that load a world by its name: a line per world.
+import type { Environment } from '../env/environment.ts';
+import { factsOf } from './facts.ts';
+import { householdAtScale } from './household/env/household_environment.ts';
+import { entryOf, type EnvironmentName } from './names.ts';
+import { shopAtScale } from './shop/env/environment.ts';
 
-/** The world of a name at a scale of its own (both worlds have a 'tiny' one, the default). */
+/** Each world's environment at a scale of its own, by the scale's name (one of its facts' variants). */
+const ENVIRONMENTS: Readonly<Record<EnvironmentName, (variant: string) => Environment>> = {
+  household: householdAtScale,
+  shop: shopAtScale,
+};
+
+/**
+ * The world `name` at a scale of its own ('tiny', every world's default). A name that is no world's is refused
+ * with the list of the worlds, a scale the world does not have with the list of its scales.
+ */
 export function environmentOf(name: EnvironmentName, variant = 'tiny'): Environment {
-  if (!VARIANTS[name].includes(variant))
-    throw new RangeError(`the ${name} has no ${JSON.stringify(variant)} scale (${VARIANTS[name].join(', ')})`);
-  return name === 'shop'
-    ? shopEnvironment(SHOP_SCALES[variant as ShopScale['name']])
-    : householdEnvironment(SCALES[variant]);
+  const { variants } = factsOf(name);
+  if (!variants.includes(variant))
+    throw new RangeError(`the ${name} has no ${JSON.stringify(variant)} scale (${variants.join(', ')})`);
+  return entryOf(ENVIRONMENTS, name)(variant);
 }

@@ -1,35 +1,33 @@
-// What is known of each world without loading it (its rules, catalogue or search engine): its scales, its task
-// types and the sizes of its fixed eval sets, for the readers of saved runs and checkpoints that must check them
-// on the page's main thread, and for the page's settings.
-import type { EnvironmentName } from '../env/environment.ts';
-import { SCALES } from './household/env/scale.ts';
-import { CATEGORIES } from './shop/env/categories.ts';
-import { SHOP_SCALES } from './shop/env/scale.ts';
-import { TASK_TYPES } from './household/env/text.ts';
+// The registry of what is known of each world without loading it (src/env/world_facts.ts): light enough for the
+// page's main thread, which reads the scales, task types, eval counts and training settings of a world from it,
+// and for the command line's help and reports.
+import type { WorldFacts } from '../env/world_facts.ts';
+import { HOUSEHOLD_FACTS } from './household/env/facts.ts';
+import { ENVIRONMENT_NAMES, entryOf, type EnvironmentName } from './names.ts';
+import { SHOP_FACTS } from './shop/env/facts.ts';
 
-/** The scales each world has (environment.ts `variant`): the household's rooms, the shop's pages. */
-export const VARIANTS: Readonly<Record<EnvironmentName, readonly string[]>> = {
-  household: Object.keys(SCALES),
-  shop: Object.keys(SHOP_SCALES),
+const WORLD_FACTS: Readonly<Record<EnvironmentName, WorldFacts>> = {
+  household: HOUSEHOLD_FACTS,
+  shop: SHOP_FACTS,
 };
 
-/** The task types success is reported by: the household's six, the shop's categories. */
-export const WORLD_TASK_TYPES: Readonly<Record<EnvironmentName, readonly string[]>> = {
-  household: TASK_TYPES,
-  shop: CATEGORIES.map((c) => c.query),
-};
+/** The facts of the world `name`; a name that is no world's is refused with the list of the worlds. */
+export function factsOf(name: string): WorldFacts {
+  return entryOf(WORLD_FACTS, name);
+}
+
+/** Every world's scale names, each once, in the worlds' order: what `--scale` takes. */
+export function allVariants(): string[] {
+  return [...new Set(ENVIRONMENT_NAMES.flatMap((name) => WORLD_FACTS[name].variants))];
+}
 
 /**
- * Whether a world grades an episode beyond success (environment.ts `score`): the shop's WebShop score. The
- * page's charts and numbers show a score where this says so.
+ * Whether a line of an opening observation is one that the policy does not read there (WorldFacts.openingFrame):
+ * any world's, since no world prints another's (text/prompts.ts openingRoomText).
  */
-export const WORLD_SCORED: Readonly<Record<EnvironmentName, boolean>> = {
-  household: false,
-  shop: true,
-};
-
-/** The games of each world's fixed eval sets: the household's as ALFWorld's valid_seen and valid_unseen. */
-export const WORLD_EVAL_COUNTS: Readonly<Record<EnvironmentName, Readonly<Record<'seen' | 'unseen', number>>>> = {
-  household: { seen: 140, unseen: 134 },
-  shop: { seen: 200, unseen: 200 },
-};
+export function isOpeningFrameLine(line: string): boolean {
+  return ENVIRONMENT_NAMES.some((name) => {
+    const { lines, prefixes } = WORLD_FACTS[name].openingFrame;
+    return lines.includes(line) || prefixes.some((prefix) => line.startsWith(prefix));
+  });
+}

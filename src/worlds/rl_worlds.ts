@@ -1,13 +1,17 @@
-// The training side of each world by its environment (rl_world.ts).
+// The registry of the worlds' training sides (rl/rl_world.ts), by their environments: a line per world.
 import type { Environment } from '../env/environment.ts';
-import type { HouseholdEnvironment } from './household/env/household_environment.ts';
-import type { ShopEnvironment } from './shop/env/environment.ts';
-import { householdRl } from './household/rl/household_rl.ts';
 import type { RlWorld } from '../rl/rl_world.ts';
-import { shopRl } from './shop/rl/shop_rl.ts';
+import { householdRlOf } from './household/rl/household_rl.ts';
+import { entryOf, type EnvironmentName } from './names.ts';
+import { shopRlOf } from './shop/rl/shop_rl.ts';
 
+/** Each world's training side of one of its environments (at its scale). */
+const RL_WORLDS: Readonly<Record<EnvironmentName, (env: Environment) => RlWorld>> = {
+  household: householdRlOf,
+  shop: shopRlOf,
+};
+
+/** The training side of a world's environment; an environment of no registered world is refused with the list. */
 export function rlWorldOf(env: Environment): RlWorld {
-  return (
-    env.name === 'shop' ? shopRl(env as ShopEnvironment) : householdRl((env as HouseholdEnvironment).scale)
-  ) as RlWorld;
+  return entryOf(RL_WORLDS, env.name)(env);
 }

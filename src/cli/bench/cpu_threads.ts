@@ -4,14 +4,15 @@
 // round starting with a different one, so that other load on a shared machine falls on all of them.
 import { existsSync } from 'node:fs';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
-import { TINY } from '../../worlds/household/env/scale.ts';
 import { warmStartPath, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { Trainer } from '../../rl/trainer.ts';
 import type { Tokenizer } from '../../text/tokenizer.ts';
 import { readCheckpointFile } from '../io.ts';
-import { householdRl } from '../../worlds/household/rl/household_rl.ts';
+import { environmentOf } from '../../worlds/environments.ts';
+import { DEFAULT_WORLD } from '../../worlds/names.ts';
+import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 
 interface ThreadRow {
   threads: number;
@@ -48,7 +49,7 @@ export async function measureThreadScaling(
   seed: number,
   log: (line: string) => void,
 ): Promise<ThreadScaling> {
-  const warm = warmStartPath(preset);
+  const warm = warmStartPath(preset, DEFAULT_WORLD);
   const init = existsSync(warm) ? warm : `seeded initialisation (seed ${seed})`;
   const params = existsSync(warm) ? (await readCheckpointFile(warm, tok)).params : initParameters(config, seed);
   const trainers = counts.map(
@@ -59,7 +60,8 @@ export async function measureThreadScaling(
         algo: 'seed',
         config: defaultConfig(preset),
         seed,
-        world: householdRl(TINY),
+        // A backend's benchmark plays the default world's games (the household's tiny rooms), as it always has.
+        world: rlWorldOf(environmentOf(DEFAULT_WORLD)),
       }),
   );
   const times: number[][] = counts.map(() => []);

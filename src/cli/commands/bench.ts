@@ -1,11 +1,12 @@
 // `seed bench <name>`: benchmarks print a table on stdout and write a report under bench/.
-// Each benchmark lives in src/cli/bench/<name>.ts and exports the declaration of its options (`command`) and
-// `run(args)`.
+// Each benchmark lives in src/cli/bench/<name>.ts (one that measures one world alone, in its world's cli/ folder:
+// src/worlds/commands.ts) and exports the declaration of its options (`command`) and `run(args)`.
 import { runGroup } from '../group.ts';
 import type { CommandModule, GroupSpec } from '../help.ts';
+import { WORLD_BENCHMARKS } from '../../worlds/commands.ts';
 
 const members: Record<string, () => Promise<CommandModule>> = {
-  env: () => import('../../worlds/household/cli/bench_env.ts'),
+  ...WORLD_BENCHMARKS,
   cpu: () => import('../bench/cpu.ts'),
   kernels: () => import('../bench/kernels/main.ts'),
   learn: () => import('../bench/learn/main.ts'),

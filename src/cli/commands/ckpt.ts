@@ -5,7 +5,7 @@ import { presetConfig } from '../../model/config.ts';
 import { writeCheckpoint, type Checkpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
 import { quote } from '../../common/json.ts';
-import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../env/environment.ts';
+import { ENVIRONMENT_NAMES, DEFAULT_WORLD, type EnvironmentName } from '../../worlds/names.ts';
 import { environmentOf } from '../../worlds/environments.ts';
 import { defaultTokenizer, tokenizerOf, worldOfVocabulary } from '../../text/tokenizer.ts';
 import {
@@ -92,7 +92,7 @@ async function init(args: string[]): Promise<number> {
   const bytes = writeCheckpoint(ck);
   await writeAtomic(out, bytes);
   process.stderr.write(`wrote ${out} (${bytes.length} bytes, ${ck.params.length} parameters)\n`);
-  process.stdout.write(`${JSON.stringify(describe(ck, bytes.length, 'household'), null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(describe(ck, bytes.length, DEFAULT_WORLD), null, 2)}\n`);
   return 0;
 }
 

@@ -3,7 +3,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Environment } from '../../env/environment.ts';
-import { EVAL_COUNTS } from '../../worlds/household/env/generate.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, PRESET_NAMES, presetOfShape, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { quote } from '../../common/json.ts';
@@ -14,7 +13,7 @@ import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { backendOption, openBackend } from '../backend.ts';
-import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
+import { ENV_OPTION, environmentFrom, evalSetsInWords, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS, MAX_SCENE_FILES } from '../limits.ts';
@@ -33,7 +32,7 @@ export const command = defineCommand({
       type: 'string',
       value: 'seen|unseen',
       defaultText: 'none (required unless --scenes)',
-      description: `the fixed evaluation set: eval-seen (${EVAL_COUNTS.seen} games in training rooms) or eval-unseen (${EVAL_COUNTS.unseen} in unseen rooms)`,
+      description: `the fixed evaluation set: eval-seen (games of what training shows) or eval-unseen (of what it holds out); ${evalSetsInWords()} games`,
     },
     episodes: {
       type: 'string',

@@ -1,7 +1,6 @@
 // `seed play`: plays commands on a scene and prints one JSON line per step; its options and output are
 // declared in `command` below (the --help text).
 import { createInterface } from 'node:readline';
-import { MAX_QUERY_PIECES } from '../../worlds/shop/env/site.ts';
 import { CliError } from '../cli_error.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
@@ -16,7 +15,7 @@ export const command = defineCommand({
     'Plays commands, one per line (an empty line is the empty command), from a file or from stdin as they arrive, and prints one JSON line per step: ' +
     '{"step", "action", "observation", "admissible", "reward", "done", "won"}. Step 0 is the opening observation, with action null. ' +
     'Commands after the end of the episode are ignored and counted on stderr. ' +
-    `A shop search longer than a policy writes (${MAX_QUERY_PIECES} word pieces) is refused: in a file before the first step, on stdin at its line.`,
+    "A command the world refuses as typed (the shop's search longer than a policy writes) is refused: in a file before the first step, on stdin at its line.",
   options: {
     scene: {
       type: 'string',

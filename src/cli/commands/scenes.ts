@@ -1,9 +1,8 @@
 // `seed scenes`: writes generated scenes as scene JSON files and prints their paths; its options and
 // what it writes are declared in `command` below (the --help text).
 import { join } from 'node:path';
-import { EVAL_COUNTS, EVAL_SEED, SPLITS } from '../../worlds/household/env/generate.ts';
-import { SHOP_EVAL_COUNTS } from '../../worlds/shop/env/splits.ts';
-import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
+import { EVAL_SEED, SPLITS } from '../../env/environment.ts';
+import { ENV_OPTION, environmentFrom, evalSetsInWords, SCALE_OPTION } from '../environment_option.ts';
 import { quote } from '../../common/json.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -20,8 +19,7 @@ export const command = defineCommand({
   description:
     'Writes N generated scenes of a split as scene JSON files, DIR/<split>-<seed>-<index>.json, and prints their paths on stdout, one per line ' +
     `(from ${PROGRESS_FROM} scenes, its progress on stderr). ` +
-    `The fixed evaluation sets are --split seen --count ${EVAL_COUNTS.seen} and --split unseen --count ${EVAL_COUNTS.unseen} with --seed ${EVAL_SEED} ` +
-    `(the shop's: ${SHOP_EVAL_COUNTS.seen} and ${SHOP_EVAL_COUNTS.unseen}).`,
+    `The fixed evaluation sets are --split seen and --split unseen with --seed ${EVAL_SEED}, and --count each world's: ${evalSetsInWords()}.`,
   options: {
     split: {
       type: 'string',

@@ -4,7 +4,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Environment } from '../../env/environment.ts';
-import { EVAL_COUNTS } from '../../worlds/household/env/generate.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { presetConfig, type PresetName } from '../../model/config.ts';
 import { rewardProblem } from '../../rl/advantages.ts';
@@ -32,7 +31,8 @@ import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
 import { clearRunFiles, openRunDir, RUN_FILES } from '../run_dir.ts';
 import { readResumeInputs, readStartWeights, type ResumeInputs } from '../train_inputs.ts';
-import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
+import { ENV_OPTION, environmentFrom, evalSetsInWords, SCALE_OPTION } from '../environment_option.ts';
+import { worldPrefix } from '../../worlds/names.ts';
 
 export const command = defineCommand({
   name: 'train',
@@ -122,7 +122,7 @@ export const command = defineCommand({
       value: 'N',
       limit: LIMITS.train['eval-episodes'],
       default: '0',
-      description: `games per split of each evaluation (0: every game, ${EVAL_COUNTS.seen} seen and ${EVAL_COUNTS.unseen} unseen)`,
+      description: `games per split of each evaluation (0: every game, ${evalSetsInWords()})`,
     },
   },
   sections: [settingsSection()],
@@ -151,8 +151,7 @@ export async function run(args: string[]): Promise<number> {
     env,
     applySetOptions({ ...defaultConfig(preset), ...world.trainDefaults }, values.set as string[]),
   );
-  const out =
-    values.out ?? join('bench', 'runs', `${env.name === 'household' ? '' : `${env.name}-`}${algo}-${preset}-s${seed}`);
+  const out = values.out ?? join('bench', 'runs', `${worldPrefix(env.name)}${algo}-${preset}-s${seed}`);
   const resume = values.resume === true;
   if (values.init !== undefined && !resume)
     checkOutputsApart(

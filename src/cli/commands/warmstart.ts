@@ -1,7 +1,7 @@
 // `seed warmstart`: builds the warm-start corpus, trains a preset on it, evaluates it and writes the checkpoint
 // and its card; its options and files are declared in `command` below (the --help text).
 import { Rng } from '../../common/rng.ts';
-import { ENVIRONMENT_NAMES } from '../../env/environment.ts';
+import { ENVIRONMENT_NAMES, namedWorld } from '../../worlds/names.ts';
 import { configDifference, presetConfig } from '../../model/config.ts';
 import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { initParameters } from '../../model/init.ts';
@@ -159,10 +159,13 @@ export const command = defineCommand({
 
 const usage = usageLine(command);
 
-/** A default of the warm start, and the shop's where it differs. */
+/** A default of the warm start, and each world's where it differs. */
 function worldDefault(key: 'episodes' | 'steps' | 'lr' | 'focusSteps' | 'focusShare'): string {
-  const shop = rlWorldOf(environmentFrom('shop')).warmStartDefaults[key];
-  return `${WARMSTART_DEFAULTS[key]}${shop !== undefined && shop !== WARMSTART_DEFAULTS[key] ? ` (the shop: ${shop})` : ''}`;
+  const differing = ENVIRONMENT_NAMES.flatMap((name) => {
+    const own = rlWorldOf(environmentFrom(name)).warmStartDefaults[key];
+    return own !== undefined && own !== WARMSTART_DEFAULTS[key] ? [`the ${name}: ${own}`] : [];
+  });
+  return `${WARMSTART_DEFAULTS[key]}${differing.length ? ` (${differing.join('; ')})` : ''}`;
 }
 
 /**
@@ -307,7 +310,7 @@ export async function run(args: string[]): Promise<number> {
 
   const card = {
     command: commandLine('warmstart', args),
-    ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }),
+    ...(namedWorld(env.name) === undefined ? {} : { env: env.name, scale: env.variant }),
     ...(values.backend === 'cpu' ? {} : { backend: values.backend }),
     preset,
     corpus_seed: seed,
@@ -357,7 +360,7 @@ export async function run(args: string[]): Promise<number> {
     optimizer: null,
     metadata: {
       stage: 'warmstart',
-      ...(env.name === 'household' ? {} : { env: env.name, scale: env.variant }),
+      ...(namedWorld(env.name) === undefined ? {} : { env: env.name, scale: env.variant }),
       preset,
       seed,
       steps: priorSteps + options.steps,

@@ -5,7 +5,8 @@ import { proxy } from 'comlink';
 import { useId, useState } from 'react';
 import { messageOf } from '../../common/errors.ts';
 import type { GreedyEpisode, GreedyStep } from '../../onnx/greedy_episode.ts';
-import { ShopPage } from '../../worlds/shop/ui/ShopPage.tsx';
+import { viewOf } from '../../worlds/views.ts';
+import type { WorldView } from '../world_view.ts';
 import { withOnnxWorker } from './onnx_client.ts';
 import type { OpenOutcome, PolicySummary } from '../../worker/onnx_protocol.ts';
 import './onnx.css';
@@ -156,7 +157,7 @@ export function OnnxRunPanel() {
           >
             {play.state === 'playing' ? 'Playing…' : 'Play one episode'}
           </button>
-          <Transcript play={play} shop={file.policy.world.name === 'shop'} />
+          <Transcript play={play} view={viewOf(file.policy.world.name)} />
         </div>
       ) : null}
     </section>
@@ -197,7 +198,7 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
   );
 }
 
-function Transcript({ play, shop }: { play: PlayState; shop: boolean }) {
+function Transcript({ play, view }: { play: PlayState; view: WorldView }) {
   if (play.state === 'idle') return null;
   const steps = play.state === 'done' ? play.episode.steps : play.steps;
   return (
@@ -215,7 +216,7 @@ function Transcript({ play, shop }: { play: PlayState; shop: boolean }) {
             <span className="muted" title="log-probability of the command under the constrained policy">
               (log p {s.logprob.toFixed(2)})
             </span>
-            {shop ? <ShopPage text={s.observation} /> : <div className="observation">{s.observation}</div>}
+            {view.Page ? <view.Page text={s.observation} /> : <div className="observation">{s.observation}</div>}
           </li>
         ))}
       </ol>

@@ -14,7 +14,8 @@ import { formatAdapter, isSoftwareAdapter } from '../../../backend/webgpu/device
 import { createNodeRuntime } from '../../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { preferredMatmul } from '../../../backend/webgpu/webgpu_backend.ts';
-import { PRESET_NAMES, presetConfig, SHIPPED_WARM_STARTS, type PresetName } from '../../../model/config.ts';
+import { PRESET_NAMES, presetConfig, shipsWarmStart, type PresetName } from '../../../model/config.ts';
+import { DEFAULT_WORLD } from '../../../worlds/names.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { choiceList, numberOption, parseOptions, presetOf, presetOption } from '../../args.ts';
 import { defineCommand, usageLine } from '../../help.ts';
@@ -68,7 +69,7 @@ export const command = defineCommand({
       choices: PRESET_NAMES,
       list: true,
       empty: 'none',
-      default: SHIPPED_WARM_STARTS.household.join(','),
+      default: PRESET_NAMES.filter((p) => shipsWarmStart(p, DEFAULT_WORLD)).join(','),
       description:
         'presets whose whole SEED update is counted per stage (by default those that ship a warm start, which the update starts from)',
     },

@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { addCounters, waitMs, zeroCounters, type GpuCounters } from '../../../backend/webgpu/gpu_counters.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
-import { TINY } from '../../../worlds/household/env/scale.ts';
 import { presetConfig, warmStartPath, type PresetName } from '../../../model/config.ts';
 import { initParameters } from '../../../model/init.ts';
 import { defaultConfig } from '../../../rl/config.ts';
@@ -17,7 +16,9 @@ import { Trainer } from '../../../rl/trainer.ts';
 import { STAGES, type Stage } from '../../../rl/update_state.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
-import { householdRl } from '../../../worlds/household/rl/household_rl.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
+import { DEFAULT_WORLD } from '../../../worlds/names.ts';
+import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 
 interface StageCost {
   stage: Stage | 'update';
@@ -46,7 +47,7 @@ export async function measureUpdates(
 ): Promise<UpdateCost> {
   const tok = defaultTokenizer();
   const model = presetConfig(preset, tok.vocabSize);
-  const warmStart = warmStartPath(preset);
+  const warmStart = warmStartPath(preset, DEFAULT_WORLD);
   const fromCheckpoint = existsSync(warmStart);
   const params = fromCheckpoint ? (await readCheckpointFile(warmStart, tok)).params : initParameters(model, seed);
   const backend = new WebGpuBackend(gpu, model, params);
@@ -56,7 +57,8 @@ export async function measureUpdates(
     algo: 'seed',
     config: defaultConfig(preset),
     seed,
-    world: householdRl(TINY),
+    // A backend's benchmark plays the default world's games (the household's tiny rooms), as it always has.
+    world: rlWorldOf(environmentOf(DEFAULT_WORLD)),
   });
   try {
     let stages: StageCost[] = [];

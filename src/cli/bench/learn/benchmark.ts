@@ -20,6 +20,7 @@ import {
   type Runner,
   type SweepPlan,
 } from './sweep.ts';
+import { namedWorld } from '../../../worlds/names.ts';
 
 export interface LearnPlan extends SweepPlan {
   /** The first seed of every arm: main arms run seeds firstSeed..firstSeed+seeds-1, controls as many as controlSeeds. */
@@ -70,7 +71,7 @@ function jobMaker(plan: LearnPlan): MakeJob {
     evalEpisodes: plan.evalEpisodes,
     evalSamples: plan.evalSamples,
     ...(plan.preset ? { preset: plan.preset } : {}),
-    ...(plan.env && plan.env !== 'household' ? { env: plan.env } : {}),
+    ...(plan.env && namedWorld(plan.env) ? { env: plan.env } : {}),
     // A recorded benchmark keeps the episodes of each arm's first seed.
     ...(plan.record && kind === 'run'
       ? { record: { episodeUpdates: seed === (plan.firstSeed ?? 1) ? episodeUpdates(updates, plan.evalEvery) : [] } }

@@ -9,7 +9,7 @@ import { commitId, type SourceCommit } from '../../provenance.ts';
 import { distils } from './arms.ts';
 import type { FractionRuns } from './benchmark.ts';
 import { differenceCell } from './differences.ts';
-import { CLUSTER_WORDS, layoutClusters, type EvalGame } from './games.ts';
+import { layoutClusters, type EvalGame } from './games.ts';
 import { bestDistillingArm, verdict } from './headline.ts';
 import type { JobResult } from './job.ts';
 import { curveDigits, failureSection, provenanceLine, wonDigits } from './report.ts';
@@ -25,6 +25,8 @@ import {
 } from './stats.ts';
 import type { ArmSettings, FailedRun, SweepPlan, SweepPoint, SweepRun } from './sweep.ts';
 import { settingsJson, sweepSection } from './sweep_report.ts';
+import { factsOf } from '../../../worlds/facts.ts';
+import { worldOrDefault } from '../../../worlds/names.ts';
 
 export interface FractionsOutcome extends SweepPlan {
   command: string;
@@ -162,9 +164,9 @@ export function renderFractions(o: FractionsOutcome): {
     '',
     `Every run starts from the same warm start (${o.init}) and plays ${o.updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes, as in learn.md, ` +
       `but its ${tasks} tasks cycle through a fraction of that many training games (trainGames), so a game comes back once the run has played them all. ` +
-      `Seed k draws the same training games in every arm at a fraction, so differences are paired by seed. The eval-unseen set (${o.warm.won_unseen.length} games, ${clusters.length} ${CLUSTER_WORDS[o.env ?? 'household'].plural}) ` +
+      `Seed k draws the same training games in every arm at a fraction, so differences are paired by seed. The eval-unseen set (${o.warm.won_unseen.length} games, ${clusters.length} ${factsOf(worldOrDefault(o.env)).words.clusters}) ` +
       `is played at temperature ${base.evalTemperature}${o.evalSamples > 1 ? `, ${o.evalSamples} sampled episodes per game at the end of a run` : ''}. ${AREA_NOTE} ` +
-      `95% intervals: percentile bootstrap over seeds and ${CLUSTER_WORDS[o.env ?? 'household'].plural} (${BOOTSTRAP_REPLICATES} replicates). The warm start's eval-unseen success: ${pct(o.warm.success_unseen)}%.`,
+      `95% intervals: percentile bootstrap over seeds and ${factsOf(worldOrDefault(o.env)).words.clusters} (${BOOTSTRAP_REPLICATES} replicates). The warm start's eval-unseen success: ${pct(o.warm.success_unseen)}%.`,
     '',
     head,
     '',

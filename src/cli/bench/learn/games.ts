@@ -1,7 +1,8 @@
 // The eval games of `bench learn`, in the fixed order in which every run plays them (and in which learn.json
 // lists their outcomes), with the room layout and task type of each: the intervals resample layouts, not
 // games, since games of one room share what makes them easy or hard.
-import type { Environment, EnvironmentName } from '../../../env/environment.ts';
+import { namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
+import type { Environment } from '../../../env/environment.ts';
 import { environmentOf } from '../../../worlds/environments.ts';
 
 export interface EvalGame {
@@ -13,18 +14,10 @@ export interface EvalGame {
   type: string;
 }
 
-/** How a report names a world's clusters of games, and what a cluster shares. */
-export const CLUSTER_WORDS: Readonly<Record<EnvironmentName, { plural: string; shared: string }>> = {
-  household: { plural: 'room layouts', shared: 'games of one room share what makes them easy or hard' },
-  shop: {
-    plural: 'type and attribute combinations',
-    shared: 'games of one combination share what makes them easy or hard',
-  },
-};
-
-/** A report's file name in a world: the household's keeps its name, the shop's adds the world ("learn_shop"). */
+/** A report's file name in a world: the default world's keeps its name, another's adds the world ("learn_shop"). */
 export function reportName(name: string, world: EnvironmentName | undefined): string {
-  return world === undefined || world === 'household' ? name : `${name}_${world}`;
+  const named = world === undefined ? undefined : namedWorld(world);
+  return named === undefined ? name : `${name}_${named}`;
 }
 
 /** The eval sets a benchmark plays: the first evalEpisodes games of each split (all of them for 0). */

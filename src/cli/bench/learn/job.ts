@@ -4,7 +4,8 @@
 // its curve, and keeps a few episodes with their per-token numbers at the updates it is told.
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
-import type { Environment, EnvironmentName } from '../../../env/environment.ts';
+import { worldOrDefault, type EnvironmentName } from '../../../worlds/names.ts';
+import type { Environment } from '../../../env/environment.ts';
 import { environmentOf } from '../../../worlds/environments.ts';
 import { presetConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
@@ -151,7 +152,7 @@ function withChecks(
 
 /** One run (or the warm start's evaluation), in this process. */
 export async function runJob(job: Job): Promise<JobResult> {
-  const env = environmentOf(job.env ?? 'household');
+  const env = environmentOf(worldOrDefault(job.env));
   const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(job.init, tok);
   const backend = new CpuBackend(presetConfig(job.preset ?? PRESET, tok.vocabSize), ck.params);

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WORLD_TASK_TYPES } from '../../../worlds/facts.ts';
+import { factsOf } from '../../../worlds/facts.ts';
 import { parseOptions } from '../../args.ts';
 import { runPlan, type LearnPlan } from './benchmark.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
@@ -139,7 +139,7 @@ describe('a kept run of a world with a score', () => {
       lr: 5e-4,
       lambda: 0.1,
       opid_weight: 1e-3,
-      per_type: { seen: { [WORLD_TASK_TYPES.shop[0]]: 0.5 }, unseen: { [WORLD_TASK_TYPES.shop[0]]: 0.5 } },
+      per_type: { seen: { [factsOf('shop').taskTypes[0]]: 0.5 }, unseen: { [factsOf('shop').taskTypes[0]]: 0.5 } },
       curve: [
         [32, 0.5],
         [64, 0.5],

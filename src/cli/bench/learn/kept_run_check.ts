@@ -3,7 +3,8 @@
 // so the whole of it is checked against what its job implies: the same job, the arm, seed and settings it ran
 // with, one curve point per evaluation of its schedule, one figure per eval game, and every number in its
 // range. A refusal names the first field in the way, in one line.
-import { WORLD_SCORED, WORLD_TASK_TYPES } from '../../../worlds/facts.ts';
+import { factsOf } from '../../../worlds/facts.ts';
+import { worldOrDefault } from '../../../worlds/names.ts';
 import { array, curvePoint, episode, num, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
 import { evalGameCounts } from './games.ts';
 import type { Job, JobResult } from './job.ts';
@@ -117,7 +118,7 @@ function checkScores(
   points: number,
   what: string,
 ): void {
-  if (!WORLD_SCORED[job.env ?? 'household'] || job.kind === 'sweep') {
+  if (!factsOf(worldOrDefault(job.env)).scored || job.kind === 'sweep') {
     for (const key of SCORE_KEYS)
       if (r[key] !== undefined) refuse(`result.${key} is ${show(r[key])}, but this ${job.kind} job scores nothing`);
     return;
@@ -152,7 +153,7 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   same('opid_weight', job.config.opidWeight);
   // A sweep run scores the validation games alone: its eval figures are NaN, which JSON writes as null.
   const sweep = job.kind === 'sweep';
-  const counts = evalGameCounts(job.evalEpisodes, job.env ?? 'household');
+  const counts = evalGameCounts(job.evalEpisodes, worldOrDefault(job.env));
   const seen = sweep ? 0 : counts.seen;
   const unseen = sweep ? 0 : counts.unseen;
   const nothing = (key: keyof JobResult) => {
@@ -162,7 +163,7 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   if (sweep) rate(r.success_validation, 'result.success_validation');
   else nothing('success_validation');
   const types = object(r.per_type, 'result.per_type');
-  const taskTypes = WORLD_TASK_TYPES[job.env ?? 'household'];
+  const { taskTypes } = factsOf(worldOrDefault(job.env));
   perType(types.seen, 'result.per_type.seen', seen, taskTypes);
   perType(types.unseen, 'result.per_type.unseen', unseen, taskTypes);
 

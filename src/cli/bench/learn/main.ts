@@ -18,6 +18,7 @@ import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
 import { renderLearn } from './report.ts';
 import { pct } from './stats.ts';
 import { command, readPlan, type LearnValues } from './plan_options.ts';
+import { worldOrDefault } from '../../../worlds/names.ts';
 
 export { command };
 
@@ -38,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const plan = readPlan(values);
-  const env = environmentOf(plan.env ?? 'household');
+  const env = environmentOf(worldOrDefault(plan.env));
   await readCheckpointFile(plan.init, tokenizerOf(env));
   // A directory that cannot be made fails now, not after the runs.
   if (values.out?.endsWith('.md'))
@@ -56,7 +57,7 @@ export async function run(args: string[]): Promise<number> {
 
 /** The benchmark, once its report directory is made and locked. */
 async function runLocked(args: string[], values: LearnValues, plan: LearnPlan, outDir: string): Promise<number> {
-  const env = environmentOf(plan.env ?? 'household');
+  const env = environmentOf(worldOrDefault(plan.env));
   const recordFile = values.record;
   if (recordFile !== undefined) await readRecordIndex(recordFile);
   const log = (s: string) => process.stderr.write(`${s}\n`);

@@ -2,9 +2,8 @@
 // they ask for (readPlan), checked before any file is read or any run starts. main.ts runs the plan.
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
-import type { EnvironmentName } from '../../../env/environment.ts';
-import { environmentOf } from '../../../worlds/environments.ts';
-import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
+import { factsOf } from '../../../worlds/facts.ts';
+import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
 import { ENV_OPTION } from '../../environment_option.ts';
 import { applySetOptions, numberList, numberOption, type parseOptions, settingsSection } from '../../args.ts';
 import { defineCommand } from '../../help.ts';
@@ -13,6 +12,7 @@ import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { warmStartPath } from '../../../model/config.ts';
 import type { LearnPlan } from './benchmark.ts';
+import { reportName } from './games.ts';
 import { PRESET } from './job.ts';
 import { JOB_STORE_DIR } from './job_store.ts';
 import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
@@ -32,6 +32,9 @@ const DEFAULT_EXTEND = 2;
 /** The teacher check at the warm start, and as the teacher's lead is spent (it closed within ~100 updates). */
 const DEFAULT_TEACHER_AT = '0,24,48,96';
 const DEFAULT_TEACHER_GAMES = 256;
+
+/** The worlds a benchmark's files and options name (all but the default one, whose names predate them). */
+const OTHER_WORLDS = ENVIRONMENT_NAMES.filter((name) => namedWorld(name) !== undefined);
 
 export const command = defineCommand({
   name: 'bench learn',
@@ -201,13 +204,12 @@ export const command = defineCommand({
     init: {
       type: 'string',
       value: 'FILE',
-      defaultText: `${warmStartPath(PRESET)} (the shop: ${warmStartPath(PRESET, 'shop')})`,
+      defaultText: `${warmStartPath(PRESET, DEFAULT_WORLD)} (${OTHER_WORLDS.map((w) => `the ${w}: ${warmStartPath(PRESET, w)}`).join('; ')})`,
       description: 'the warm start every run begins from',
     },
     env: {
       ...ENV_OPTION,
-      description:
-        "the world the runs play (its tiny scale); the shop's report files are named learn_shop*, learn_fractions_shop*",
+      description: `the world the runs play (its tiny scale); ${OTHER_WORLDS.map((w) => `the ${w}'s report files are named ${reportName('learn', w)}*, ${reportName('learn_fractions', w)}*`).join('; ')}`,
     },
     workers: {
       type: 'string',
@@ -305,9 +307,9 @@ export function readPlan(values: LearnValues): LearnPlan {
     values['teacher-at'] === 'none'
       ? []
       : [...new Set(numberList(values['teacher-at']!, 'teacher-at', limits['teacher-at']))].sort((a, b) => a - b);
-  const env = (values.env ?? 'household') as EnvironmentName;
+  const env = (values.env ?? DEFAULT_WORLD) as EnvironmentName;
   // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
-  const base = applySetOptions({ ...defaultConfig(PRESET), ...rlWorldOf(environmentOf(env)).trainDefaults }, settings);
+  const base = applySetOptions({ ...defaultConfig(PRESET), ...factsOf(env).trainDefaults }, settings);
   // A value given with --set is the one every arm runs at: it is not swept.
   const swept = (
     key: 'lr' | 'lambda' | 'opidWeight',

@@ -3,7 +3,8 @@
 // fails (a non-zero exit, no result) is reported with its reason, and the others go on: the report lists it.
 // Also the estimate of a plan's wall time, from the measured cost of an update of each arm.
 import { spawn } from 'node:child_process';
-import type { EnvironmentName } from '../../../env/environment.ts';
+import { factsOf } from '../../../worlds/facts.ts';
+import { worldOrDefault } from '../../../worlds/names.ts';
 import { armOf, type Algo, type PartControl } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils } from './arms.ts';
@@ -34,16 +35,6 @@ function updateSeconds(algo: Algo): number {
   return UPDATE_SECONDS[algo] ?? UPDATE_SECONDS[armOf(algo)];
 }
 
-/**
- * What an update and an evaluation episode cost in each world, against the household's: a shop step is a
- * sequence of its own (the window layout), so an update re-reads every page. Measured in the shop's benchmark
- * (bench/learn_shop.md: grpo 191 s, seed about 335 s and seed-crossgame 310 s per 32-update run on 2 workers,
- * 1,600 evaluation episodes in 33 s).
- */
-const WORLD_COST: Record<EnvironmentName, { update: number; evalEpisode: number }> = {
-  household: { update: 1, evalEpisode: 1 },
-  shop: { update: 11, evalEpisode: 1.75 },
-};
 /** Seconds to start a job's child process and load its checkpoint. */
 const JOB_START_SECONDS = 5;
 /** Seconds per evaluation episode (about 2,600 of them add some 26 s to a run of the default benchmark). */
@@ -53,13 +44,15 @@ export const DEFAULT_BUDGET_MINUTES = 75;
 
 /** The estimated seconds of one job: its updates, the curve's evaluations and the final one. */
 function jobSeconds(job: Job): number {
-  const world = job.env ?? 'household';
+  // What an update and an evaluation episode cost in the job's world, against the default world's (WorldFacts.cost).
+  const world = worldOrDefault(job.env);
+  const cost = factsOf(world).cost;
   const g = evalGameCounts(job.evalEpisodes, world);
-  const training = job.kind === 'warmstart' ? 0 : job.updates * updateSeconds(job.algo) * WORLD_COST[world].update;
+  const training = job.kind === 'warmstart' ? 0 : job.updates * updateSeconds(job.algo) * cost.update;
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));
   const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);
-  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS * WORLD_COST[world].evalEpisode;
+  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS * cost.evalEpisode;
 }
 
 /** The estimated wall seconds of running `jobs` on `workers` as runAll does (longest first, each to the first free worker). */

@@ -1,14 +1,16 @@
 // The report of `bench learn`: the markdown page (headline, tables, diagnostics, paired differences, failed
 // and refused runs, data efficiency, sweeps, settings, curves), the JSON the intervals can be recomputed from,
 // and the curve plot.
-import type { EnvironmentName } from '../../../env/environment.ts';
+import type { EnvironmentName } from '../../../worlds/names.ts';
 import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
 import { diagnosticsJson, diagnosticsTable, teacherJson, teacherTable, teacherText } from './diagnostics.ts';
 import { differenceJson, differences, differenceTable, seedOnlyTable, type Difference } from './differences.ts';
-import { CLUSTER_WORDS, layoutClusters, reportName, type EvalGame } from './games.ts';
+import { factsOf } from '../../../worlds/facts.ts';
+import { namedWorld, worldOrDefault } from '../../../worlds/names.ts';
+import { layoutClusters, reportName, type EvalGame } from './games.ts';
 import { bestDistillingArm, headline } from './headline.ts';
 import { PRESET, type JobResult } from './job.ts';
 import { scoreReport } from './score.ts';
@@ -206,7 +208,7 @@ function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
 }
 
 const DIAGNOSTICS_NOTE =
-  "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/rl/skill_fidelity.ts). " +
+  "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/worlds/household/rl/skill_fidelity.ts). " +
   'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts). ' +
   "GRPO and OPD gradient norms: the norms of the two parts of an update's gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). " +
   'Every figure is a mean over the updates where it is defined, then over seeds.';
@@ -272,13 +274,14 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       seeds: byAlgo(a).map((r) => r.curve),
     })),
   );
-  const words = CLUSTER_WORDS[o.env ?? 'household'];
-  const layouts = `${clusters.seen.length} and ${clusters.unseen.length} ${words.plural}`;
+  const world = worldOrDefault(o.env);
+  const { words } = factsOf(world);
+  const layouts = `${clusters.seen.length} and ${clusters.unseen.length} ${words.clusters}`;
   const corr: Record<string, number | null> = Object.fromEntries(
     rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]),
   );
   const markdown = [
-    `# Learning benchmark: GRPO and hindsight distillation on the tiny preset${o.env === 'shop' ? ', in the shop' : ''}`,
+    `# Learning benchmark: GRPO and hindsight distillation on the tiny preset${namedWorld(world) ? `, in the ${world}` : ''}`,
     '',
     `Command: \`${o.command}\`  `,
     provenanceLine(o, configHash),
@@ -293,7 +296,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       `Seed k draws the same training tasks in every arm (the tasks of update u depend only on the run seed and u), so differences are paired by seed${base.resampleRounds > 0 ? ` up to the replaced groups: a group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update, which depends on the rewards; the curves count every episode played` : ''}. ` +
       `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets, ${layouts}, at temperature ${base.evalTemperature}${evalSamples > 1 ? `, ${evalSamples} sampled episodes per game at the end of a run (the curves sample each game once)` : ''}. ` +
       `${AREA_NOTE} ` +
-      `95% intervals: percentile bootstrap over seeds and ${words.plural} (${BOOTSTRAP_REPLICATES} replicates from a seeded Rng): a replicate draws seeds and clusters with replacement and averages over the games of the drawn clusters, since ${words.shared}.`,
+      `95% intervals: percentile bootstrap over seeds and ${words.clusters} (${BOOTSTRAP_REPLICATES} replicates from a seeded Rng): a replicate draws seeds and clusters with replacement and averages over the games of the drawn clusters, since ${words.clusterShares}.`,
     '',
     head,
     '',

@@ -72,7 +72,7 @@ describe('bench learn: the score', () => {
       seed: 0,
       updates: 0,
       config: { ...defaultConfig('micro'), maxSteps: 2 },
-      init: warmStartPath('micro'),
+      init: warmStartPath('micro', 'household'),
       evalEvery: 1,
       evalEpisodes: 2,
       evalSamples: 1,

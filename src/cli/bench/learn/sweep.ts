@@ -6,7 +6,7 @@
 // (the ratio of its last two values) and the new value runs, until the best lies inside or `extend` steps
 // were taken (each arm on its own). With pickBest only the distilling main arm best on validation goes on.
 // Controls and ablations take the settings of the main arm they vary (arms.ts); sweep_report.ts reports all this.
-import type { EnvironmentName } from '../../../env/environment.ts';
+import type { EnvironmentName } from '../../../worlds/names.ts';
 import { armOf, isPartArm, partControl, skillPartOf, type Algo, type TrainConfig } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils, settingsSource } from './arms.ts';

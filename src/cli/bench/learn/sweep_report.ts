@@ -7,6 +7,7 @@ import { distils } from './arms.ts';
 import { SWEEP_SEED } from './job.ts';
 import { pct } from './stats.ts';
 import { lambdaDuringLrSweep, type ArmSettings, type Chosen, type SweepPlan } from './sweep.ts';
+import { worldOrDefault } from '../../../worlds/names.ts';
 
 /** Every arm's settings as learn.json keeps them; the OPID weight only for opid, the one arm it changes. */
 export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<string, unknown> {
@@ -27,7 +28,7 @@ export function sweepSection(
   evalEpisodes: number,
   evalSamples: number,
 ): string {
-  const all = environmentOf(plan.env ?? 'household').validationScenes().length;
+  const all = environmentOf(worldOrDefault(plan.env)).validationScenes().length;
   const games = evalEpisodes > 0 ? Math.min(evalEpisodes, all) : all;
   const fixed = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
   const parts: string[] = [];

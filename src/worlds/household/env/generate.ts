@@ -27,15 +27,15 @@ import {
   type Task,
 } from './scene.ts';
 import { TASK_TYPES, type TaskType } from './text.ts';
-import { WORLD_EVAL_COUNTS } from '../../facts.ts';
+import { EVAL_SEED } from '../../../env/environment.ts';
+import { HOUSEHOLD_FACTS } from './facts.ts';
 
 export type Split = 'train' | 'seen' | 'unseen';
 export const SPLITS: readonly Split[] = ['train', 'seen', 'unseen'];
 export type LayoutPool = 'train' | 'unseen';
 
-export const EVAL_SEED = 2026;
 const VALIDATION_SEED = 2027;
-export const EVAL_COUNTS = WORLD_EVAL_COUNTS.household;
+export const EVAL_COUNTS = HOUSEHOLD_FACTS.evalCounts;
 
 /** Chance that a cabinet or drawer of a layout opens (ALFWorld has some that do not). */
 const OPENABLE_STORAGE = 0.75;

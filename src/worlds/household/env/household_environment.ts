@@ -1,10 +1,11 @@
 // The household world behind the environment interface: ALFWorld-style rooms at a room scale.
 import type { Environment } from '../../../env/environment.ts';
 import { Game, DEFAULT_MAX_STEPS, type StepRecord } from './game.ts';
-import { EVAL_COUNTS, evalScenes, generateScene, layoutId, validationScenes } from './generate.ts';
-import { TINY, type RoomScale } from './scale.ts';
+import { evalScenes, generateScene, layoutId, validationScenes } from './generate.ts';
+import { SCALES, TINY, type RoomScale } from './scale.ts';
 import { sceneFromJson, sceneToJson, type Scene } from './scene.ts';
-import { TASK_TYPES, allTemplateTexts } from './text.ts';
+import { allTemplateTexts } from './text.ts';
+import { HOUSEHOLD_FACTS } from './facts.ts';
 import { environmentWords } from './vocabulary.ts';
 
 export type HouseholdEnvironment = Environment<Scene, StepRecord> & { readonly scale: RoomScale };
@@ -19,9 +20,9 @@ export function householdEnvironment(scale: RoomScale = TINY): HouseholdEnvironm
       scale,
       variant: scale.name,
       defaultMaxSteps: DEFAULT_MAX_STEPS,
-      taskTypes: TASK_TYPES,
+      taskTypes: HOUSEHOLD_FACTS.taskTypes,
       score: null,
-      evalCounts: EVAL_COUNTS,
+      evalCounts: HOUSEHOLD_FACTS.evalCounts,
       trainScene: (index, seed) => generateScene('train', index, scale, seed),
       sceneOf: (split, index, seed) => generateScene(split, index, scale, seed),
       evalScenes: (split, count) => evalScenes(split, scale, count),
@@ -38,4 +39,9 @@ export function householdEnvironment(scale: RoomScale = TINY): HouseholdEnvironm
     cache.set(scale, env);
   }
   return env;
+}
+
+/** The household at the scale of that name (one of HOUSEHOLD_FACTS.variants): the registry's entry. */
+export function householdAtScale(name: string): HouseholdEnvironment {
+  return householdEnvironment(SCALES[name]);
 }

@@ -31,6 +31,8 @@ export function fillGoal(template: string, obj: string, place: string): string {
 
 export const NOTHING_HAPPENS = 'Nothing happens.';
 export const BANNER = '-= Welcome to TextWorld, ALFRED! =-';
+/** What the opening's last line starts with, before the goal. */
+export const TASK_LINE = 'Your task is to:';
 
 /** "a X", "a X, and a Y", "a X, a Y, and a Z"; "nothing" for none (ALFWorld's article is always "a"). */
 function listItems(names: readonly string[]): string {
@@ -46,7 +48,7 @@ function roomLine(receptacles: readonly string[]): string {
 }
 
 export function introText(receptacles: readonly string[], goal: string): string {
-  return `${BANNER}\n\n${roomLine(receptacles)}\n\nYour task is to: ${goal}.`;
+  return `${BANNER}\n\n${roomLine(receptacles)}\n\n${TASK_LINE} ${goal}.`;
 }
 
 export const say = {

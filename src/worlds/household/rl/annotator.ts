@@ -1,5 +1,5 @@
 // The rule-based annotator of the warm start (the analog of the paper's external skill writer): it reads a
-// finished trajectory's step records and writes one skill in the grammar of text/skill.ts, using only what
+// finished trajectory's step records and writes one skill in the grammar of ../skills/skill.ts, using only what
 // the trajectory observed (commands it played, objects its observations listed), never a hidden fact of the
 // scene. The rules:
 //   success -> "workflow:" the key actions in the order they worked: take, open, heat/cool/clean, put, use

@@ -1,7 +1,9 @@
 // The household's side of training: its skill grammar with the trajectory's words and observed places, the
 // annotator, the place-truth test and the expert's shortest plans.
 import type { StepRecord } from '../env/game.ts';
-import { householdEnvironment } from '../env/household_environment.ts';
+import { householdEnvironment, type HouseholdEnvironment } from '../env/household_environment.ts';
+import type { Environment } from '../../../env/environment.ts';
+import { HOUSEHOLD_FACTS } from '../env/facts.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import { TINY } from '../env/scale.ts';
@@ -9,15 +11,13 @@ import { ANALYZER_OBSERVATION_TOKENS } from '../../../text/prompts.ts';
 import { skillFacts, skillProcedure } from '../skills/skill_parts.ts';
 import { parseSkill } from '../skills/skill_parser.ts';
 import { skillGrammar } from '../skills/skill_grammar.ts';
-import { trajectoryWords } from '../../../rl/analyzer.ts';
-import { updateExpertTokens } from '../../../rl/diagnostics.ts';
-import { observedPlaces } from './observed_places.ts';
+import { updateExpertTokens } from './expert_tokens.ts';
+import { observedPlaces, trajectoryWords } from './observed_places.ts';
 import { worldSkillPart, type RlWorld } from '../../../rl/rl_world.ts';
-import { referenceSkill, skillFidelity } from '../../../rl/skill_fidelity.ts';
+import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
-import { teacherScenes } from '../../../rl/teacher_check.ts';
-import { buildCorpus } from '../../../rl/warmstart.ts';
-import { WORLD_TRAIN_DEFAULTS } from '../../../rl/world_defaults.ts';
+import { teacherScenesOf } from '../../../rl/teacher_check.ts';
+import { buildCorpus } from './corpus.ts';
 
 export type HouseholdRl = RlWorld<Scene, StepRecord>;
 
@@ -28,7 +28,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
   if (!world) {
     world = {
       env: householdEnvironment(scale),
-      trainDefaults: WORLD_TRAIN_DEFAULTS.household,
+      trainDefaults: HOUSEHOLD_FACTS.trainDefaults,
       skillDecoder(tok, t) {
         const grammar = skillGrammar(tok);
         const filter = grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task));
@@ -52,7 +52,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
         skillFidelity(skill, t.records, t.scene.task, t.won, tok, maxSkillTokens),
       truthShares: (skills) => placeTruthShares(skills),
       expertTokens: (trajectories, tok) => updateExpertTokens(trajectories, tok),
-      teacherScenes: (count) => teacherScenes(count, scale),
+      teacherScenes: (count) => teacherScenesOf(householdEnvironment(scale), count),
       analyzerObservationTokens: ANALYZER_OBSERVATION_TOKENS,
       warmStartDefaults: {},
       // The household's corpus has no focus: every example is drawn alike.
@@ -62,4 +62,9 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
     cache.set(scale, world);
   }
   return world;
+}
+
+/** The household's training side of one of its environments: the registry's entry (src/worlds/rl_worlds.ts). */
+export function householdRlOf(env: Environment): RlWorld {
+  return householdRl((env as HouseholdEnvironment).scale) as RlWorld;
 }

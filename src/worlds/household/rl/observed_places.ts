@@ -1,11 +1,26 @@
-// What a trajectory observed of where objects were, for the skill grammar's places filter
-// (text/skill_grammar.ts ObjectPlaces): the receptacles whose contents it saw, where it saw each object before
-// first picking it up (where the object started: only the agent moves objects), everywhere it saw it, and the
-// receptacle type its task's object goes to.
+// What a trajectory observed, for the skill grammar's filters (skill_grammar.ts): the words a skill of it may
+// name (`trajectoryWords`), and of where objects were (ObjectPlaces): the receptacles whose contents it saw,
+// where it saw each object before first picking it up (where the object started: only the agent moves
+// objects), everywhere it saw it, and the receptacle type its task's object goes to.
 import type { StepRecord } from '../env/game.ts';
-import type { Task } from '../env/scene.ts';
+import { APPLIANCE } from '../env/knowledge.ts';
+import { requiredState, type Scene, type Task } from '../env/scene.ts';
 import { say } from '../env/text.ts';
+import { episodeText, type Trajectory } from '../../../rl/rollout.ts';
+import { splitPieces } from '../../../text/pieces.ts';
 import type { ObjectPlaces } from '../skills/skill_grammar.ts';
+
+/** The words a skill of the trajectory may name, in order: its goal, commands and observations, and its task's appliance. */
+export function trajectoryWords(t: Pick<Trajectory<Scene, StepRecord>, 'scene' | 'goal' | 'records'>): string[] {
+  const e = episodeText(t);
+  const state = requiredState(t.scene.task.type);
+  // The appliance as the annotator names it when the episode never went there ("forgetting to heat it with the
+  // microwave 1").
+  return [
+    ...splitPieces([e.goal, ...e.steps.flatMap((s) => [s.action, s.observation])].join('\n')),
+    ...(state ? [APPLIANCE[state], '1'] : []),
+  ];
+}
 
 const VIEWS = ['go to ', 'open ', 'examine '];
 

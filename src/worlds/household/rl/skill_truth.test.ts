@@ -6,10 +6,9 @@ import type { Scene } from '../env/scene.ts';
 import { parseSkill } from '../skills/skill_parser.ts';
 import { skillGrammar } from '../skills/skill_grammar.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
-import { trajectoryWords } from '../../../rl/analyzer.ts';
 import { runExplorer } from './explorer.ts';
-import { observedPlaces } from './observed_places.ts';
-import { referenceSkill } from '../../../rl/skill_fidelity.ts';
+import { observedPlaces, trajectoryWords } from './observed_places.ts';
+import { referenceSkill } from './skill_fidelity.ts';
 import { placeClaims, placeTruthShares, skillPlaceTruth } from './skill_truth.ts';
 
 // mug 1 started in the cabinet 2, mug 2 on the countertop 1; the goal is the diningtable.

@@ -10,7 +10,7 @@
 // half of the confusion is where the object goes: a put of the task's object ("put it on the sofa 1",
 // "forgetting to put it in the countertop") names a receptacle other than the goal.
 // "it" and "them" stand for the last object the skill named before them, and for the task's object before any
-// (the same reading as the skill grammar's places filter, text/skill_grammar.ts).
+// (the same reading as the skill grammar's places filter, ../skills/skill_grammar.ts).
 import { numberOf, typeOf } from '../env/knowledge.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Action, Fact, Mistake, Place, Skill, Thing } from '../skills/skill.ts';

@@ -30,7 +30,7 @@
 //   place        := ["the" ["same"] | "a"] RECEPTACLE-TYPE [NUMBER]   "a cabinet": any of that type
 //   places       := place ("and" place)*
 //
-// OBJECT-TYPE and RECEPTACLE-TYPE are the household's type names (env/knowledge.ts), NUMBER an instance number.
+// OBJECT-TYPE and RECEPTACLE-TYPE are the household's type names (../env/knowledge.ts), NUMBER an instance number.
 // This file holds the skills' structure and formats them; skill_parser.ts reads a text back (parseSkill).
 // skill_grammar.ts holds the same grammar as an automaton for constrained decoding; a change here goes there too
 // (its tests compare the two).
@@ -120,6 +120,9 @@ export const SKILL_WORDS: readonly string[] = [
   ...'was not closed open empty you searched nothing happens after first it them the a another same and'.split(' '),
   ...': , ; .'.split(' '),
 ];
+
+/** What the household adds to its vocabulary (src/worlds/languages.ts): its skill words, less "x", its templates' name slot. */
+export const HOUSEHOLD_LANGUAGE = { skillWords: SKILL_WORDS, notWords: ['x'] };
 
 // ---- formatting ----
 

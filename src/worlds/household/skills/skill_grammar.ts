@@ -24,7 +24,7 @@
 // where it was not, only a receptacle it looked into and never saw that object in; as where it is put, only the
 // goal receptacle for the task's object (any receptacle for another object). The object is the last one
 // the skill named ("it" and "them" stand for it), and the task's object before any (the same reading as
-// rl/skill_truth.ts). A slot with no such receptacle is closed, and so is every path that would need it: the
+// ../rl/skill_truth.ts). A slot with no such receptacle is closed, and so is every path that would need it: the
 // distances to a valid skill are taken per place class of the object (skill_automaton.ts), so a mask never
 // leads into a dead end.
 import { MAX_INSTANCE_NUMBER, OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
@@ -38,7 +38,6 @@ import {
   OBJECT,
   RECEPTACLE,
   RECEPTACLE_SYMBOLS,
-  skillAutomaton,
   GOES_TO,
   PLACE_SLOTS,
   slotBit,
@@ -48,6 +47,7 @@ import {
   type Distances,
   type PlaceSlot,
 } from '../../../text/skill_automaton.ts';
+import { skillAutomaton } from './skill_regex.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 
 /** Where a decoded skill prefix stands. */

@@ -10,7 +10,7 @@
 //   in the cabinet 2." -> "workflow: go to it, take it, put it in it."
 // - the facts: the sentences of this game's facts (where an object was or was not, a receptacle's state, what
 //   was searched) and those its actions state, as the grammar writes them, with no head and no procedure:
-//   "take X from R" says "X was in R" ("on" a surface: env/knowledge.ts receptaclePrep), "open R" says "R was
+//   "take X from R" says "X was in R" ("on" a surface: ../env/knowledge.ts receptaclePrep), "open R" says "R was
 //   closed", "search R" says "you searched R". An action the skill names but that did nothing ("nothing happens
 //   after ...") or was never done ("forgetting to ...") states nothing. The example above gives "the mug 1 was in
 //   the cabinet 2." (once); a skill that states no fact gives "".

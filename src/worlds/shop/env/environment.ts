@@ -1,10 +1,11 @@
 // The shop world behind the environment interface: WebShop-style games over the default catalogue, at a scale.
 import type { Environment } from '../../../env/environment.ts';
 import { ShopGame, SHOP_MAX_STEPS, shopScore, type ShopStepRecord } from './game.ts';
-import { TINY_SHOP, type ShopScale } from './scale.ts';
+import { SHOP_SCALES, TINY_SHOP, type ShopScale } from './scale.ts';
+import { SHOP_FACTS } from './facts.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
 import { MAX_QUERY_PIECES, shopActionRefusal } from './site.ts';
-import { combinationOf, evalShopScenes, generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './splits.ts';
+import { combinationOf, evalShopScenes, generateShopScene, validationShopScenes } from './splits.ts';
 import { queryTexts, shopTexts } from './vocabulary.ts';
 
 let queryChars = 0;
@@ -16,7 +17,6 @@ function maxQueryChars(): number {
   }
   return queryChars;
 }
-import { WORLD_TASK_TYPES } from '../../facts.ts';
 
 export type ShopEnvironment = Environment<ShopScene, ShopStepRecord> & { readonly scale: ShopScale };
 
@@ -30,9 +30,9 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       scale,
       variant: scale.name,
       defaultMaxSteps: SHOP_MAX_STEPS,
-      taskTypes: WORLD_TASK_TYPES.shop,
+      taskTypes: SHOP_FACTS.taskTypes,
       score: shopScore,
-      evalCounts: SHOP_EVAL_COUNTS,
+      evalCounts: SHOP_FACTS.evalCounts,
       trainScene: (index, seed) => generateShopScene('train', index, seed, scale),
       sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),
       evalScenes: (split, count) => evalShopScenes(split, count, scale),
@@ -53,3 +53,8 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
 
 /** The tiny shop, the one the playground trains in. */
 export const SHOP = shopEnvironment(TINY_SHOP);
+
+/** The shop at the scale of that name (one of SHOP_FACTS.variants): the registry's entry. */
+export function shopAtScale(name: string): ShopEnvironment {
+  return shopEnvironment(SHOP_SCALES[name as ShopScale['name']]);
+}

@@ -6,22 +6,22 @@
 //           are combined is not, so the split measures whether the procedure (search with the wanted words,
 //           open a fitting item, choose its options) carries over rather than memorised queries. Held-out
 //           categories would instead put type words that training never showed in front of the policy.
-// The fixed evaluation sets use the household's EVAL_SEED; validation draws the seen split with its own seed,
+// The fixed evaluation sets use every world's EVAL_SEED; validation draws the seen split with its own seed,
 // so tuning never scores on the reported evaluation nor on games a training run plays.
 // Every game is one the expert solves: a drawn goal whose search finds no fitting product is drawn again.
 import { Rng, hashString } from '../../../common/rng.ts';
-import { EVAL_SEED } from '../../household/env/generate.ts';
+import { EVAL_SEED } from '../../../env/environment.ts';
 import { DEFAULT_CATALOGUE, catalogueOf, type CatalogueSpec } from './catalogue.ts';
 import { planFromSearch } from './expert.ts';
 import { drawGoal, type ShopGoal } from './goal.ts';
 import type { ShopScene } from './scene.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { searchEngineOf } from './search.ts';
-import { WORLD_EVAL_COUNTS } from '../../facts.ts';
+import { SHOP_FACTS } from './facts.ts';
 
 export type ShopSplit = 'train' | 'seen' | 'unseen';
 const SHOP_SPLITS: readonly ShopSplit[] = ['train', 'seen', 'unseen'];
-export const SHOP_EVAL_COUNTS = WORLD_EVAL_COUNTS.shop;
+export const SHOP_EVAL_COUNTS = SHOP_FACTS.evalCounts;
 const SHOP_VALIDATION_SEED = 2027;
 const HELD_OUT_ONE_IN = 5;
 const MAX_DRAWS = 1000;

@@ -1,5 +1,5 @@
 // The shop's rule-based annotator (the household's is annotator.ts): it reads a finished shop trajectory's step
-// records and writes one skill in the grammar of text/shop_skill.ts, in the trajectory's own words (its query,
+// records and writes one skill in the grammar of ../skills/shop_skill.ts, in the trajectory's own words (its query,
 // the titles, prices and options its pages showed, the instruction's words), never a hidden fact of the
 // catalogue. The goal is the instruction's content: its attributes, option values and price bound.
 //   success -> "workflow:" the procedure that bought the right item: the search that found it (its words),

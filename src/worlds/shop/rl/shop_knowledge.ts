@@ -2,7 +2,7 @@
 // title shows, the words to search with, the option values, the price bound), and, primed, what a hindsight skill
 // states (the search that worked, the right item's title words and cost, the options, the mistakes to avoid).
 // Both are read from text only: the instruction the policy reads on its task line and a skill in the grammar
-// of text/shop_skill.ts. The categories are the world's vocabulary (the phrases an instruction asks for an
+// of ../skills/shop_skill.ts. The categories are the world's vocabulary (the phrases an instruction asks for an
 // option with), the same for every game; no catalogue or goal data is read here.
 import { CATEGORIES } from '../env/categories.ts';
 import { queryTexts } from '../env/vocabulary.ts';

@@ -9,7 +9,7 @@ import { BUTTONS } from '../env/buttons.ts';
 import { SELECTED } from '../env/pages.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import { packBatch, type ScoredSequence } from '../../../rl/batch.ts';
-import { rlWorldOf } from '../../rl_worlds.ts';
+import { shopRl } from './shop_rl.ts';
 import { trainWarmStart, WARMSTART_DEFAULTS, type Corpus } from '../../../rl/warmstart.ts';
 
 export interface OptionChoice {
@@ -112,7 +112,7 @@ export function syntheticChoices(
 
 /** The option choices of the shop's act corpus of `seed` and `episodes` games, each scored at its value token alone. */
 export function shopChoices(tok: Tokenizer, seed: number, episodes: number, which: ChoiceKind): OptionChoice[] {
-  const world = rlWorldOf(SHOP);
+  const world = shopRl(SHOP);
   const corpus = world.warmStartCorpus(tok, 512, {
     ...WARMSTART_DEFAULTS,
     ...world.warmStartDefaults,

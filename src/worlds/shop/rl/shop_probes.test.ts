@@ -13,7 +13,7 @@ import { shopSkillKnowledge } from './shop_knowledge.ts';
 import { chanceOf, fifthEnds, shopChoices, syntheticChoices } from './shop_option_copy.ts';
 import { isOptionClick } from './shop_reading_ceiling.ts';
 import { skillProbes, swappedSkill } from './shop_skill_probe.ts';
-import { WORLD_TRAIN_DEFAULTS } from '../../../rl/world_defaults.ts';
+import { SHOP_FACTS } from '../env/facts.ts';
 
 const tok = tokenizerOf(SHOP);
 const allowedBy = (mask: Uint32Array, id: number) => ((mask[id >>> 5] >>> (id & 31)) & 1) === 1;
@@ -75,7 +75,7 @@ describe('the option-copy probe', () => {
 
 describe('the skill probe', () => {
   it('swaps the value a skill says an item lacked for another value of that option the page offers', () => {
-    const train = WORLD_TRAIN_DEFAULTS.shop;
+    const train = SHOP_FACTS.trainDefaults;
     const fit = { length: (t: string) => tok.encode(t).length, maxTokens: train.maxSkillTokens! };
     const rng = new Rng(7);
     let swapped = 0;

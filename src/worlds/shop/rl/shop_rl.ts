@@ -1,4 +1,4 @@
-// The shop's side of training: its skill grammar over the trajectory's own words (text/shop_skill_grammar.ts),
+// The shop's side of training: its skill grammar over the trajectory's own words (../skills/shop_skill_grammar.ts),
 // the annotator that reads the pages the trajectory saw, the truth test against the goal, and the expert's
 // next move from each state.
 import type { ShopStepRecord } from '../env/game.ts';
@@ -16,16 +16,15 @@ import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
 import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus.ts';
 import type { TrainConfig } from '../../../rl/config.ts';
-import { WORLD_TRAIN_DEFAULTS } from '../../../rl/world_defaults.ts';
-import { mentionF1 } from '../../../rl/skill_fidelity.ts';
+import { SHOP_FACTS } from '../env/facts.ts';
+import type { Environment } from '../../../env/environment.ts';
+import { mentionF1 } from '../../../rl/mention_f1.ts';
+import { teacherScenesOf } from '../../../rl/teacher_check.ts';
 import { FOCUS_KINDS } from '../../../rl/warmstart.ts';
-
-/** Seed of the teacher check's games: training games no run draws (the household's is the same number). */
-const TEACHER_SEED = 2029;
 
 export type ShopRl = RlWorld<ShopScene, ShopStepRecord>;
 
-const SHOP_TRAIN = WORLD_TRAIN_DEFAULTS.shop as Required<
+const SHOP_TRAIN = SHOP_FACTS.trainDefaults as Required<
   Pick<TrainConfig, 'maxSteps' | 'history' | 'maxSkillTokens' | 'maxCommandTokens' | 'skillAfterPage'>
 >;
 
@@ -72,7 +71,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
         return shares && { placeTrue: shares.claimTrue, placeFalse: shares.claimFalse };
       },
       expertTokens: (trajectories, tok) => expertMoveTokens(env, trajectories, tok),
-      teacherScenes: (count) => Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED)),
+      teacherScenes: (count) => teacherScenesOf(env, count),
       // The explorer plays the shop's step budget; the skills it learns to write and follow are the annotator's
       // whole ones (about 50 tokens), not cut to the household's 32. The first 3000 steps train on the option
       // choices alone, and a quarter of every later batch (shop_corpus.ts): without them the tiny model does not
@@ -98,4 +97,9 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
     cache.set(env, world);
   }
   return world;
+}
+
+/** The shop's training side of one of its environments: the registry's entry (src/worlds/rl_worlds.ts). */
+export function shopRlOf(env: Environment): RlWorld {
+  return shopRl(env as ShopEnvironment) as RlWorld;
 }

@@ -28,7 +28,8 @@ import { runShopExplorer } from './shop_explorer.ts';
 import { shopSkillKnowledge } from './shop_knowledge.ts';
 import { itemPage } from './shop_observed.ts';
 import { WARMSTART_DEFAULTS } from '../../../rl/warmstart.ts';
-import { WORLD_TRAIN_DEFAULTS } from '../../../rl/world_defaults.ts';
+import { SHOP_FACTS } from '../env/facts.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
 
 const HELD_OUT_SEED = 7;
 /** The contexts each step is scored in, in the table's order. */
@@ -83,7 +84,7 @@ function kindOf(action: string): string {
 export function skillProbes(tok: Tokenizer, games: number): SkillProbe[] {
   const V = tok.vocabSize;
   const words = Math.ceil(V / 32);
-  const train = WORLD_TRAIN_DEFAULTS.shop;
+  const train: Readonly<Partial<TrainConfig>> = SHOP_FACTS.trainDefaults;
   const layout = { history: train.history!, maxLen: 512, skillAfterPage: train.skillAfterPage === 1 };
   const fit = { length: (t: string) => tok.encode(t).length, maxTokens: train.maxSkillTokens! };
   const explorer = { maxSteps: train.maxSteps!, noise: WARMSTART_DEFAULTS.noise };

@@ -121,6 +121,9 @@ export const SHOP_SKILL_WORDS: readonly string[] = [
   ]),
 ];
 
+/** What the shop adds to its vocabulary (src/worlds/languages.ts): its skill words. */
+export const SHOP_LANGUAGE = { skillWords: SHOP_SKILL_WORDS, notWords: [] };
+
 /** The price of a number of cents: "30" for 3000, "12 . 05" for 1205. */
 export function priceOfCents(cents: number): ShopPrice {
   if (!Number.isInteger(cents) || cents < 0) throw new RangeError(`a price is a whole number of cents, got ${cents}`);

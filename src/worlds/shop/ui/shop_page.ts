@@ -1,4 +1,4 @@
-// A shop page as the episode view shows it: WebShop's text form (env/shop/pages.ts, parts joined by " [SEP] ")
+// A shop page as the episode view shows it: WebShop's text form (../env/pages.ts, parts joined by " [SEP] ")
 // read back into its parts, so that a results page reads as a list of products, an item page as its options
 // (the chosen ones marked) and price, its Description tab as its text and its Features tab as a list, and the
 // purchase page as what was bought and its score. The instruction, which the task line already shows, is set

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../common/rng.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
-import { TINY } from '../worlds/household/env/scale.ts';
-import { defaultTokenizer } from '../text/tokenizer.ts';
-import { runExplorer } from '../worlds/household/rl/explorer.ts';
-import { mentionF1, referenceSkill, skillFidelity, skillMentions } from './skill_fidelity.ts';
+import { Rng } from '../../../common/rng.ts';
+import { generateScene } from '../env/generate.ts';
+import { TINY } from '../env/scale.ts';
+import { defaultTokenizer } from '../../../text/tokenizer.ts';
+import { runExplorer } from './explorer.ts';
+import { mentionF1 } from '../../../rl/mention_f1.ts';
+import { referenceSkill, skillFidelity, skillMentions } from './skill_fidelity.ts';
 
 describe('skill fidelity', () => {
   it('reads the entity mentions of a skill, with instance numbers where given', () => {

@@ -6,12 +6,13 @@
 //   1: the skill names exactly the objects and places the annotator names; 0: none of them.
 // A skill that names places the trajectory never searched, or repeats one place three times, scores low; a
 // skill of another trajectory of the same task (seed-sibling) scores what two trajectories share by chance.
-import { isObjectType, isReceptacleType, MAX_INSTANCE_NUMBER } from '../worlds/household/env/knowledge.ts';
-import type { Task } from '../worlds/household/env/scene.ts';
-import type { StepRecord } from '../worlds/household/env/game.ts';
-import type { Tokenizer } from '../text/tokenizer.ts';
-import { annotate } from '../worlds/household/rl/annotator.ts';
-import { WARMSTART_DEFAULTS } from './warmstart.ts';
+import { isObjectType, isReceptacleType, MAX_INSTANCE_NUMBER } from '../env/knowledge.ts';
+import type { Task } from '../env/scene.ts';
+import type { StepRecord } from '../env/game.ts';
+import type { Tokenizer } from '../../../text/tokenizer.ts';
+import { annotate } from './annotator.ts';
+import { mentionF1 } from '../../../rl/mention_f1.ts';
+import { WARMSTART_DEFAULTS } from '../../../rl/warmstart.ts';
 
 /** The entity mentions of a skill, in order: "sinkbasin 1", "mug", ... */
 export function skillMentions(text: string): string[] {
@@ -26,22 +27,6 @@ export function skillMentions(text: string): string[] {
     out.push(Number.isInteger(next) && next >= 1 && next <= MAX_INSTANCE_NUMBER ? `${w} ${next}` : w);
   });
   return out;
-}
-
-/** F1 of two multisets of mentions; 1 when both are empty. */
-export function mentionF1(a: readonly string[], b: readonly string[]): number {
-  if (a.length === 0 && b.length === 0) return 1;
-  const counts = new Map<string, number>();
-  for (const m of b) counts.set(m, (counts.get(m) ?? 0) + 1);
-  let common = 0;
-  for (const m of a) {
-    const c = counts.get(m) ?? 0;
-    if (c > 0) {
-      common++;
-      counts.set(m, c - 1);
-    }
-  }
-  return (2 * common) / (a.length + b.length);
 }
 
 /** The annotator's skill of a finished trajectory, trimmed to the token budget the warm start taught. */

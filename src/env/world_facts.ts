@@ -1,0 +1,55 @@
+// What is known of a world without loading it (its rules, catalogue or search engine), as plain data: its scales,
+// task types, whether it scores, the sizes of its fixed eval sets, the training settings it changes, the warm
+// starts it ships, its cost, and its words. Each world states its own (src/worlds/<world>/env/facts.ts) and
+// src/worlds/facts.ts lists them, for the readers of saved runs and checkpoints that check them on the page's
+// main thread, the page's settings and texts, and the command line's help and reports.
+
+type EvalSplitName = 'seen' | 'unseen';
+
+/** A world in words, as the page, the help and the reports say it. */
+export interface WorldWords {
+  /** What `--env` says of it: "ALFWorld-style household rooms". */
+  readonly summary: string;
+  /** Its name in the page's World setting, and what the setting's help says the agent plays there. */
+  readonly label: string;
+  readonly plays: string;
+  /** Its scales, as `--scale` says them: "the household's small rooms or rooms of ALFWorld's size (alfworld)". */
+  readonly scales: string;
+  /** What a scale of it sizes, as a checkpoint's check says: "rooms" (tiny rooms, alfworld rooms), "games". */
+  readonly scaleUnits: string;
+  /** What the agent does in it, as the page's header says: "household tasks". */
+  readonly tasks: string;
+  /** Its clusters of games (Environment.clusterOf) in the plural, and what games of one share (a report's intervals). */
+  readonly clusters: string;
+  readonly clusterShares: string;
+  /** The games of each fixed eval set, as the charts name them: "rooms never trained on", "training rooms, new games". */
+  readonly evalGames: Readonly<Record<EvalSplitName, string>>;
+  /** What its score is, as the score chart's title says it; absent for a world without one (WorldFacts.scored). */
+  readonly score?: string;
+}
+
+export interface WorldFacts {
+  /** The world's scales (Environment.variant), 'tiny' (every world's default) first. */
+  readonly variants: readonly string[];
+  /** The task types success is reported by (Environment.taskTypes). */
+  readonly taskTypes: readonly string[];
+  /** Whether it grades an episode beyond success (Environment.score): the page and the reports show a score. */
+  readonly scored: boolean;
+  /** The games of its fixed eval sets (Environment.evalCounts). */
+  readonly evalCounts: Readonly<Record<EvalSplitName, number>>;
+  /**
+   * What a run in this world changes from the preset's training settings, by the settings' names (rl/config.ts
+   * TRAIN_SETTINGS; a unit test holds every name and value to that table), each with its reason beside it.
+   */
+  readonly trainDefaults: Readonly<Record<string, number>>;
+  /** The presets whose warm start ships with the site in this world (model/config.ts; a unit test holds them to public/). */
+  readonly shippedWarmStarts: readonly string[];
+  /** What an update and an evaluation episode cost against the default world's: `bench learn`'s estimate of its time. */
+  readonly cost: { readonly update: number; readonly evalEpisode: number };
+  /**
+   * The lines of its opening observation that are no part of what the policy reads there (text/prompts.ts
+   * openingRoomText): whole lines, and lines that start with a prefix (the household's banner and task line).
+   */
+  readonly openingFrame: { readonly lines: readonly string[]; readonly prefixes: readonly string[] };
+  readonly words: WorldWords;
+}
