@@ -4,10 +4,11 @@
 // found by the sentence that states it, so a document that drops or rewords it fails as one that gets it wrong;
 // src/docs_names.test.ts holds the names and lists the documents give.
 import { describe, expect, it } from 'vitest';
-import { ENVIRONMENT_NAMES, type EnvironmentName } from './env/environment.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from './worlds/names.ts';
+import { EVAL_SEED } from './env/environment.ts';
 import { environmentOf } from './worlds/environments.ts';
 import { DEFAULT_MAX_STEPS } from './worlds/household/env/game.ts';
-import { EVAL_COUNTS, EVAL_SEED, generateScene, validationScenes } from './worlds/household/env/generate.ts';
+import { EVAL_COUNTS, generateScene, validationScenes } from './worlds/household/env/generate.ts';
 import { SCALES, TINY } from './worlds/household/env/scale.ts';
 import { DEFAULT_CATALOGUE } from './worlds/shop/env/catalogue.ts';
 import { BRANDS, CATEGORIES } from './worlds/shop/env/categories.ts';
@@ -18,9 +19,9 @@ import { generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './wor
 import { PRESET_NAMES, PRESETS, presetConfig, type PresetName } from './model/config.ts';
 import { parameterLayout } from './model/layout.ts';
 import { CROSSGAME_POOL_SIZE } from './rl/hindsight.ts';
+import { factsOf } from './worlds/facts.ts';
 import { rlWorldOf } from './worlds/rl_worlds.ts';
 import { WARMSTART_DEFAULTS } from './rl/warmstart.ts';
-import { WORLD_TRAIN_DEFAULTS } from './rl/world_defaults.ts';
 import { ANALYZER_OBSERVATION_TOKENS } from './text/prompts.ts';
 import { MIN_SKILL_WORDS } from './worlds/household/skills/skill.ts';
 import { tokenizerOf } from './text/tokenizer.ts';
@@ -162,14 +163,14 @@ describe('the shop', () => {
     const evalSets = [String(SHOP_EVAL_COUNTS.seen), String(SHOP_EVAL_COUNTS.unseen)];
     expect(stated(shopReadme, /\((\d+) seen, (\d+) unseen\)/g)).toEqual([evalSets]);
     expect(stated(environment, /fixed: (\d+) seen and (\d+) unseen games/g)).toEqual([evalSets]);
-    expect(stated(environment, /the household's `EVAL_SEED`\s+\((\d+)\)/g)).toEqual([[String(EVAL_SEED)]]);
+    expect(stated(environment, /every world's `EVAL_SEED`\s+\((\d+)\)/g)).toEqual([[String(EVAL_SEED)]]);
     const searchBar = new ShopGame(generateShopScene('train', 0)).freeText()!.maxPieces;
     for (const text of [shopReadme, environment])
       expect(stated(text, /one\s+to\s+(\w+)\s+(?:word\s+)?pieces/g).map(([w]) => WORDS[w])).toEqual([searchBar]);
   });
 
-  it("the shop's training settings: environment.md's table and src/rl/README.md hold src/rl/world_defaults.ts", () => {
-    const shop = WORLD_TRAIN_DEFAULTS.shop;
+  it("the shop's training settings: environment.md's table and src/rl/README.md hold the shop's facts", () => {
+    const shop = factsOf('shop').trainDefaults;
     const rows = tableRows(environment, /^\| shop setting \| shop \| what \|/);
     expect(Object.fromEntries(rows.map(([key, value]) => [key.replace(/`/g, ''), num(value)]))).toEqual(shop);
     expect(stated(read('src/rl/README.md'), /`maxSteps` (\d+), `history` (\d+)/g)).toEqual([

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { read, rootDir, stated } from './docs_testing.ts';
+import { ENVIRONMENT_NAMES } from './worlds/names.ts';
 
 const sorted = (items: Iterable<string>) => [...items].sort();
 /** The names of a folder's entries that pass `keep`. */
@@ -34,11 +35,16 @@ describe('the lists the documents give', () => {
       expect(named.has(folder), folder).toBe(true);
   });
 
-  it("the worlds' READMEs list every source file of their folders", () => {
-    for (const dir of ['src/env', 'src/env/shop']) {
+  it("each world's README lists every source file of its folders", () => {
+    for (const world of ENVIRONMENT_NAMES) {
+      const dir = `src/worlds/${world}`;
       const table = read(`${dir}/README.md`).split('## Files')[1].split('\n## ')[0];
       const listed = new Set(quoted(table));
-      for (const file of sources(dir)) expect(listed.has(file), `${dir}/README.md lists ${file}`).toBe(true);
+      const folders = entries(dir, (n) => statSync(join(rootDir, dir, n)).isDirectory()).map((n) => `${dir}/${n}`);
+      expect(folders.length).toBeGreaterThan(1);
+      for (const folder of folders)
+        for (const file of sources(folder))
+          expect(listed.has(file), `${dir}/README.md lists ${folder}/${file}`).toBe(true);
     }
   });
 
@@ -127,8 +133,7 @@ describe('the names the documents give in code type', () => {
   });
 
   it('the check refuses a file, a constant or an identifier the repository does not have', () => {
-    const named =
-      '`WARM_START_PRESETS`, `SHIPPED_WARM_STARTS`, `nowhere.ts`, `layout.ts`, `noSuchThing`, `parameterLayout`';
+    const named = '`WARM_START_PRESETS`, `DEFAULT_WORLD`, `nowhere.ts`, `layout.ts`, `noSuchThing`, `parameterLayout`';
     expect(missing('docs/x.md', named)).toEqual([
       'the name WARM_START_PRESETS',
       'the file nowhere.ts',
