@@ -197,7 +197,7 @@ const TABLE = {
     paper: 0,
     presets: tinyPresets(1),
     before: 0,
-    doc: "1 = skills are decoded under the skill grammar's mask (each world's, such as the household's skill_grammar.ts), 0 = freely (the paper)",
+    doc: "1 = skills are decoded under the mask of the world's skill grammar, 0 = freely (the paper)",
   },
   annotatorSkills: {
     ...SWITCH,
