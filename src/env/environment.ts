@@ -99,4 +99,10 @@ export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
    * writes. Cheap on any text, so that a caller checks before the world parses it.
    */
   commandRefusal(command: string): string | null;
+  /**
+   * What a scene's games share and hold in memory while they play (the shop's catalogue and its search index),
+   * as a key; absent for a world whose games share nothing large. An evaluation plays games of at most a few
+   * such keys at once, so a list of scenes that each name their own large catalogue is never all held together.
+   */
+  sharedResource?(scene: S): string;
 }

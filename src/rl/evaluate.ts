@@ -39,9 +39,35 @@ export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
   };
 }
 
+/** The most distinct shared resources (Environment.sharedResource: the shop's catalogues) one chunk plays. */
+export const MAX_SHARED_PER_CHUNK = 4;
+
 /**
- * Plays every scene once, EVAL_CHUNK at a time; chunk `start` samples from `streamOf(start)` and its episodes
- * act with `skills[start..]` in context (none where absent).
+ * Consecutive chunks of scene indices: EVAL_CHUNK scenes each, cut early where the next scene would bring a
+ * chunk's distinct shared resources past MAX_SHARED_PER_CHUNK (every scene of the fixed eval sets shares one, so
+ * their chunks are EVAL_CHUNK long).
+ */
+export function chunkStarts<S>(env: Pick<Environment<S>, 'sharedResource'>, scenes: readonly S[]): number[] {
+  const starts: number[] = [];
+  let held = new Set<string>();
+  let size = 0;
+  scenes.forEach((scene, i) => {
+    const key = env.sharedResource?.(scene);
+    const grows = key !== undefined && !held.has(key);
+    if (i === 0 || size === EVAL_CHUNK || (grows && held.size === MAX_SHARED_PER_CHUNK)) {
+      starts.push(i);
+      held = new Set();
+      size = 0;
+    }
+    if (key !== undefined) held.add(key);
+    size++;
+  });
+  return starts;
+}
+
+/**
+ * Plays every scene once, a chunk at a time (chunkStarts); chunk `start` samples from `streamOf(start)` and its
+ * episodes act with `skills[start..]` in context (none where absent).
  */
 export async function playInChunks<S, R extends EpisodeStep>(
   env: Environment<S, R>,
@@ -54,8 +80,10 @@ export async function playInChunks<S, R extends EpisodeStep>(
   skills: readonly (string | null)[] = [],
 ): Promise<Trajectory<S, R>[]> {
   const out: Trajectory<S, R>[] = [];
-  for (let start = 0; start < scenes.length; start += EVAL_CHUNK) {
-    const chunk = scenes.slice(start, start + EVAL_CHUNK);
+  const starts = chunkStarts(env, scenes);
+  for (const [k, start] of starts.entries()) {
+    const end = starts[k + 1] ?? scenes.length;
+    const chunk = scenes.slice(start, end);
     out.push(
       ...(await rollout(
         env,
@@ -66,7 +94,7 @@ export async function playInChunks<S, R extends EpisodeStep>(
         options,
         streamOf(start),
         onEpisode,
-        skills.slice(start, start + EVAL_CHUNK),
+        skills.slice(start, end),
       )),
     );
   }

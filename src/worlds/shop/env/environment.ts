@@ -45,6 +45,7 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       sceneFromJson: shopSceneFromJson,
       texts: shopTexts,
       commandRefusal: (action) => shopActionRefusal(action, maxQueryChars()),
+      sharedResource: (scene) => `${scene.catalogue.seed}/${scene.catalogue.size}`,
     };
     cache.set(scale, env);
   }
