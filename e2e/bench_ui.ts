@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { serveStatic } from '../src/cli/browser/static_server.ts';
 import { commitText, sourceCommit } from '../src/cli/provenance.ts';
-import { defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash, type Settings } from '../src/rl/page_settings.ts';
 import { profileSummary, traceSummary, type CpuProfile } from './main_thread_profile.ts';
 
 interface Row {

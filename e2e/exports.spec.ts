@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseLossProblem } from '../src/backend/loss_json.ts';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, downloadText, engineReady, openPlayground } from './page.ts';
 

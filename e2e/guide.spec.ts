@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { STAGE_CAPTIONS, SYMBOLS, PAPER_URL } from '../src/ui/explain.ts';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import {
   FAST,

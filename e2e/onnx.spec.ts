@@ -18,7 +18,7 @@ import { LOGITS_TOLERANCE } from '../src/onnx/verify.ts';
 import { defaultTokenizer, tokenizerOf } from '../src/text/tokenizer.ts';
 import { playGreedy } from '../src/onnx/greedy_episode.ts';
 import { playSettingsOf } from '../src/worker/onnx_run.ts';
-import { defaultSettings, formatHash, type Settings } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash, type Settings } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, downloadBytes, engineReady, foreignRequests, openPlayground } from './page.ts';
 

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, inject } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { defaultSettings, type Settings } from '../src/worker/settings.ts';
+import { defaultSettings, type Settings } from '../src/rl/page_settings.ts';
 import { STATE_MS } from './wait.ts';
 
 export const SCREENSHOTS = 'test-results';

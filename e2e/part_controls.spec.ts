@@ -2,7 +2,7 @@
 // read (here its procedure) beside the skill the policy wrote.
 import { describe, expect, it } from 'vitest';
 import { skillProcedure } from '../src/worlds/household/skills/skill_parts.ts';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, engineReady, firstRollout, openPlayground } from './page.ts';
 import { STAGES } from './stage_picture.ts';

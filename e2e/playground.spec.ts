@@ -7,7 +7,7 @@ import { parseLossProblem } from '../src/backend/loss_json.ts';
 import { seedLoss } from '../src/backend/cpu/seed_loss.ts';
 import { readCheckpoint, writeCheckpoint } from '../src/model/checkpoint.ts';
 import { Rng } from '../src/common/rng.ts';
-import { DEFAULT_SETTINGS, defaultSettings, formatHash, parseHash } from '../src/worker/settings.ts';
+import { DEFAULT_SETTINGS, defaultSettings, formatHash, parseHash } from '../src/rl/page_settings.ts';
 import { launchChromium } from '../src/cli/browser/chromium.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import {

@@ -4,7 +4,7 @@
 // The page's own run stays paused meanwhile.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, downloadText, engineReady, foreignRequests, openPlayground } from './page.ts';
 

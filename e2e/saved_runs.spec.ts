@@ -2,7 +2,7 @@
 // record is named and never offered, and a run whose GPU device is lost is offered for resuming at once.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import {
   FAST,

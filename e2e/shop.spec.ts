@@ -5,7 +5,7 @@
 // runs in the shop as it does in the household.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { defaultSettings, formatHash, parseHash, type Settings } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash, parseHash, type Settings } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
 

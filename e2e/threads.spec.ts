@@ -3,7 +3,7 @@
 // adds them, the page reloads once, isolated, and trains on more than one thread. With service workers
 // blocked, the page stays as it is, trains on one thread and says why.
 import { describe, expect, it } from 'vitest';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import {
   FAST,

@@ -2,7 +2,7 @@
 // work, and the step-through's wide token table shows that it scrolls, its picture lit as on a wide screen.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, engineReady, newContext, openTab } from './page.ts';
 import { expectPictureAt } from './stage_picture.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Route } from 'playwright-core';
 import { readCheckpoint, writeCheckpoint } from '../src/model/checkpoint.ts';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, engineReady, firstRollout, foreignRequests, newContext, openTab } from './page.ts';
 

@@ -21,7 +21,7 @@ import { applySettings, currentAlgoName, defaultConfig, isAlgo, isConfigKey } fr
 import { RECORD_FORMAT, RECORD_VERSION } from './rl/recorded_run.ts';
 import { parseRecordedRun } from './rl/recorded_run_check.ts';
 import { runMetadata } from './rl/run_metadata.ts';
-import { parseHash, settingsFrom } from './worker/settings.ts';
+import { parseHash, settingsFrom } from './rl/page_settings.ts';
 
 const MEMBERS = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
 const PLAIN = 'zzplain';

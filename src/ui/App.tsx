@@ -14,7 +14,7 @@ import { StageView } from './StageView.tsx';
 import { TeacherCheck } from './TeacherCheck.tsx';
 import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
 import { OnnxRunPanel } from './onnx/OnnxRunPanel.tsx';
-import { parseHash } from '../worker/settings.ts';
+import { parseHash } from '../rl/page_settings.ts';
 import { usePlayground, type GpuStatus } from './store.ts';
 import { usePageWorld } from './world.ts';
 import { factsOf } from '../worlds/facts.ts';

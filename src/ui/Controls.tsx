@@ -10,7 +10,7 @@ import {
   withPaperValues,
   type NumericKey,
   type Settings,
-} from '../worker/settings.ts';
+} from '../rl/page_settings.ts';
 import { PRESET_LABELS, PRESET_NOTES, shippedWarmStartsSentence } from './explain.ts';
 import { ShortcutList } from './Guide.tsx';
 import { ALGORITHM_LABELS, SETTING_LABELS, WORLD_LABELS } from './setting_labels.ts';

@@ -2,7 +2,7 @@
 // trainer's table (rl/config.ts); the page writes help only for the settings of its own.
 import { partControlTable, TRAIN_SETTINGS, type PartControl, type SkillPart } from '../rl/config.ts';
 import type { Stage } from '../rl/update_state.ts';
-import { PAGE_TRAIN_KEYS, type Algorithm, type PageTrainKey, type Settings } from '../worker/settings.ts';
+import { PAGE_TRAIN_KEYS, type Algorithm, type PageTrainKey, type Settings } from '../rl/page_settings.ts';
 import { factsOf } from '../worlds/facts.ts';
 import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 

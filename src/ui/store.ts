@@ -21,7 +21,7 @@ import {
   type OutcomeFilter,
   type RunRecord,
 } from './run_record.ts';
-import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../worker/settings.ts';
+import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../rl/page_settings.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';

@@ -2,7 +2,7 @@
 // adapter (SwiftShader, llvmpipe, WARP, or one the browser marks as fallback) runs WGSL on the CPU, slower
 // than the plain TypeScript path (bench/kernels.md measures both); a hardware adapter is far faster.
 import { isSoftwareAdapter, type AdapterReport } from '../backend/webgpu/device.ts';
-import type { BackendChoice } from './settings.ts';
+import type { BackendChoice } from '../rl/page_settings.ts';
 
 export { isSoftwareAdapter };
 

@@ -17,7 +17,7 @@ import { Trainer } from '../rl/trainer.ts';
 import { STAGES } from '../rl/update_state.ts';
 import { tokenizerOf, type Tokenizer } from '../text/tokenizer.ts';
 import { GpuBackendLostError } from '../backend/webgpu/webgpu_backend.ts';
-import { runIdsOf, trainConfigOf, type Settings } from './settings.ts';
+import { runIdsOf, trainConfigOf, type Settings } from '../rl/page_settings.ts';
 import {
   MAX_TEACHER_GAMES,
   type BackendReport,

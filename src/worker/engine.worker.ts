@@ -23,7 +23,7 @@ import { engineWorkerOptions } from './engine_worker_name.ts';
 import { indexedDbStore } from './persist.ts';
 import type { BackendReport } from './protocol.ts';
 import type { RunStore } from './run_saves.ts';
-import type { BackendChoice } from './settings.ts';
+import type { BackendChoice } from '../rl/page_settings.ts';
 
 const options = engineWorkerOptions(self.name, self.location.href);
 if (options.threads !== null) setCpuThreads(options.threads);

@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import type { EngineHost } from './engine.ts';
 import { indexedDbStore } from './persist.ts';
-import { defaultSettings, type Settings } from './settings.ts';
+import { defaultSettings, type Settings } from '../rl/page_settings.ts';
 
 /** What the tabs of one browser share besides the store: the run ids held. */
 export interface Browser {

@@ -7,7 +7,7 @@ import { readCheckpoint } from '../model/checkpoint.ts';
 import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { Engine } from './engine.ts';
 import { TEST_SETTINGS, clearStore, memoryHost } from './engine_testing.ts';
-import { defaultSettings } from './settings.ts';
+import { defaultSettings } from '../rl/page_settings.ts';
 import type { EngineEvent } from './protocol.ts';
 
 beforeEach(clearStore);

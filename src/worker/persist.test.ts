@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { indexedDbStore as store } from './persist.ts';
 import { MAX_SAVED_RUNS, type SavedRun } from './saved_run.ts';
-import { DEFAULT_SETTINGS } from './settings.ts';
+import { DEFAULT_SETTINGS } from '../rl/page_settings.ts';
 
 function run(id: string, savedAt: number): SavedRun {
   return {

@@ -8,7 +8,7 @@ import type { Algo, SkillPart } from '../rl/config.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { Stage } from '../rl/update_state.ts';
 import type { SkillKind } from '../text/skill_kind.ts';
-import type { BackendChoice, Settings } from './settings.ts';
+import type { BackendChoice, Settings } from '../rl/page_settings.ts';
 
 /** Which run of the page a record belongs to, named by its algorithm (two runs side by side when the page's algorithm is "both"). */
 export type RunId = Algo;

@@ -11,7 +11,7 @@ import { environmentOf } from '../worlds/environments.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import type { UpdateMetrics } from './protocol.ts';
 import { MAX_SAVED_RUNS, runsToDrop, savedRunFrom, type SavedRun, type SavedRunCheck } from './saved_run.ts';
-import { ALGORITHMS, defaultSettings, runIdsOf, trainConfigOf, type Settings } from './settings.ts';
+import { ALGORITHMS, defaultSettings, runIdsOf, trainConfigOf, type Settings } from '../rl/page_settings.ts';
 import { warmStartPoint } from './views.ts';
 
 const MICRO_SETTINGS = defaultSettings('micro');

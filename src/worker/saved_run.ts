@@ -20,7 +20,7 @@ import {
   trainConfigOf,
   type PageTrainKey,
   type Settings,
-} from './settings.ts';
+} from '../rl/page_settings.ts';
 
 export const MAX_SAVED_RUNS = 5;
 /** The latest time a record may say it was saved at (the largest a Date holds, in ms). */

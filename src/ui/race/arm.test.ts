@@ -3,7 +3,7 @@
 // other with a message naming the arm.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvent, EngineInfo, UpdateMetrics } from '../../worker/protocol.ts';
-import { defaultSettings, type Settings } from '../../worker/settings.ts';
+import { defaultSettings, type Settings } from '../../rl/page_settings.ts';
 import { armAfterEvent, armStarted, newArm } from './arm.ts';
 
 interface FakeArm {

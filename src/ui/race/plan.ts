@@ -3,7 +3,7 @@
 // the same seed draws the same training tasks and the same eval games in both; and the cores split between
 // the two arms' workers.
 import type { Algo } from '../../rl/config.ts';
-import type { Settings } from '../../worker/settings.ts';
+import type { Settings } from '../../rl/page_settings.ts';
 
 /** The arm raced against GRPO when the page's algorithm is not itself a hindsight arm. */
 const DEFAULT_SEED_ARM: Algo = 'seed-exact';

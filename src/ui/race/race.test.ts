@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Algo } from '../../rl/config.ts';
 import type { UpdateMetrics } from '../../worker/protocol.ts';
-import { defaultSettings } from '../../worker/settings.ts';
+import { defaultSettings } from '../../rl/page_settings.ts';
 import { CSV_COLUMNS, curvesCsv } from '../curves_csv.ts';
 import { raceDifferenceData, raceSuccessData } from './chart.ts';
 import { differenceSoFar, pairedEvaluations, runningMeans } from './pairs.ts';

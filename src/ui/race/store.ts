@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import { messageOf } from '../../common/errors.ts';
 import type { EngineEvent } from '../../worker/protocol.ts';
-import type { Settings } from '../../worker/settings.ts';
+import type { Settings } from '../../rl/page_settings.ts';
 import type { RaceCurves } from '../curves_csv.ts';
 import { startEngine, type Engine } from '../engine_client.ts';
 import { armAfterEvent, armStarted, newArm, type RaceArm } from './arm.ts';

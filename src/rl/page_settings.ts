@@ -24,7 +24,7 @@ import {
   defaultConfig,
   type Algo,
   type TrainConfig,
-} from '../rl/config.ts';
+} from './config.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;

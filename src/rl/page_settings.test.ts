@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { PRESET_NAMES } from '../model/config.ts';
-import { defaultConfig } from '../rl/config.ts';
+import { defaultConfig } from './config.ts';
 import { rlWorldOf } from '../worlds/rl_worlds.ts';
 import {
   ALGORITHMS,
@@ -26,7 +26,7 @@ import {
   withPaperValues,
   type NumericKey,
   type Settings,
-} from './settings.ts';
+} from './page_settings.ts';
 
 const numericKeys = Object.keys(NUMBER_SPECS) as NumericKey[];
 
