@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/cli/bench/page_shots.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
-import { defaultSettings, formatHash } from '../src/worker/settings.ts';
+import { defaultSettings, formatHash } from '../src/rl/page_settings.ts';
 import { FAST, SCREENSHOTS, curvePoints, downloadText, engineReady, openPlayground } from './page.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 
 function shippedRecord() {
-  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))));
+  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))), 'household');
   if (!entry) throw new Error('public/runs/index.json lists no record');
   return parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8'));
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
-import { formatHash } from '../src/worker/settings.ts';
+import { formatHash } from '../src/rl/page_settings.ts';
 import {
   FAST,
   SCREENSHOTS,
@@ -22,7 +22,7 @@ import { chromiumForSuite } from './suite_browser.ts';
 
 /** The record the built site shows: the newest that public/runs/index.json lists (vite copies public/ into dist/). */
 function shippedRecord() {
-  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))));
+  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))), 'household');
   if (!entry) throw new Error('public/runs/index.json lists no record');
   return { file: entry.file, run: parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8')) };
 }
