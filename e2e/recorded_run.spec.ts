@@ -22,7 +22,7 @@ import { chromiumForSuite } from './suite_browser.ts';
 
 /** The record the built site shows: the newest that public/runs/index.json lists (vite copies public/ into dist/). */
 function shippedRecord() {
-  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))));
+  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))), 'household');
   if (!entry) throw new Error('public/runs/index.json lists no record');
   return { file: entry.file, run: parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8')) };
 }

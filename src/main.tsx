@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { crossOriginIsolation } from './isolation.ts';
 import { App } from './ui/App.tsx';
-import { useRecorded } from './ui/recorded_store.ts';
+import { followPageWorld } from './ui/recorded_store.ts';
 import './ui/styles.css';
 import './ui/episode.css';
 import './ui/guide.css';
@@ -11,8 +11,9 @@ import './ui/first_screen.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 await crossOriginIsolation();
-// The recorded run is fetched while React renders the page, so that it is drawn within moments of load.
-void useRecorded.getState().load();
+// The recorded run of the page's world is fetched while React renders the page, so that it is drawn within
+// moments of load, and the record of another world when the page switches to it.
+followPageWorld();
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,6 +1,7 @@
 // A recorded run as the command line builds it and the page checks it: episodes line up with their update's
 // per-token numbers, the updates kept are spread over the curve, a record of the benchmark's full default size
-// stays under the byte budget, and a damaged record or index is refused with a one-line reason.
+// stays under the byte budget, and a damaged record or index is refused with a one-line reason. A record and its
+// index line name their world, none for the household (as every record written before the shop).
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
@@ -21,7 +22,13 @@ import {
   type RecordedEpisode,
   type RecordedRun,
 } from './recorded_run.ts';
-import { RecordedRunError, checkRecordIndex, newestRecord, parseRecordedRun } from './recorded_run_check.ts';
+import {
+  RecordedRunError,
+  checkRecordIndex,
+  newestRecord,
+  parseRecordedRun,
+  recordWorld,
+} from './recorded_run_check.ts';
 import { Trainer } from './trainer.ts';
 import { householdRl } from '../worlds/household/rl/household_rl.ts';
 
@@ -217,6 +224,21 @@ describe('checking a recorded run', () => {
     expect(() => parseRecordedRun(' '.repeat(MAX_RECORD_BYTES + 1))).toThrow(/over the 2097152-byte budget/);
   });
 
+  it("names its world: the shop by name, the household by none (an older record's), and no other name", () => {
+    const record = fullRecord();
+    expect('env' in record).toBe(false);
+    expect(recordWorld(parseRecordedRun(JSON.stringify(record)))).toBe('household');
+    const shop = parseRecordedRun(JSON.stringify({ ...record, env: 'shop' }));
+    expect(shop).toEqual({ ...record, env: 'shop' });
+    expect(recordWorld(shop)).toBe('shop');
+    // The default world named outright reads as a record that names none.
+    expect(parseRecordedRun(JSON.stringify({ ...record, env: 'household' }))).toEqual(record);
+    expect(() => parseRecordedRun(JSON.stringify({ ...record, env: 'mall' }))).toThrow(
+      'env: "mall" is not a world (the worlds: household, shop)',
+    );
+    expect(() => parseRecordedRun(JSON.stringify({ ...record, env: null }))).toThrow(/^env: null is not a world/);
+  });
+
   it('reads an index and picks its newest record; refuses a file name that leaves the folder', () => {
     const entry = (file: string, created: string) => ({
       file,
@@ -232,11 +254,37 @@ describe('checking a recorded run', () => {
         entry('c.json', '2025-02-01T00:00:00Z'),
       ],
     });
-    expect(newestRecord(index)?.file).toBe('b.json');
-    expect(newestRecord({ format: RECORD_INDEX_FORMAT, runs: [] })).toBeNull();
+    expect(newestRecord(index, 'household')?.file).toBe('b.json');
+    expect(newestRecord(index, 'shop')).toBeNull();
+    expect(newestRecord({ format: RECORD_INDEX_FORMAT, runs: [] }, 'household')).toBeNull();
     expect(() => checkRecordIndex({ format: RECORD_INDEX_FORMAT, runs: [entry('../secret.json', '2025')] })).toThrow(
       'runs[0].file is "../secret.json", not a plain file name ending in .json',
     );
     expect(() => checkRecordIndex({ runs: [] })).toThrow("the index's format is undefined");
+  });
+
+  it("picks the newest record of each world: a line without env is the household's", () => {
+    const entry = (file: string, created: string, env?: string) => ({
+      file,
+      ...(env === undefined ? {} : { env }),
+      created,
+      command: 'npm run seed -- bench learn',
+      commit: 'abc1234',
+    });
+    const index = checkRecordIndex({
+      format: RECORD_INDEX_FORMAT,
+      runs: [
+        entry('old.json', '2025-01-01T00:00:00Z'),
+        entry('shop-old.json', '2025-02-01T00:00:00Z', 'shop'),
+        entry('household.json', '2025-03-01T00:00:00Z', 'household'),
+        entry('shop-new.json', '2025-04-01T00:00:00Z', 'shop'),
+      ],
+    });
+    expect(index.runs.map((r) => r.env)).toEqual([undefined, 'shop', undefined, 'shop']);
+    expect(newestRecord(index, 'household')?.file).toBe('household.json');
+    expect(newestRecord(index, 'shop')?.file).toBe('shop-new.json');
+    expect(() => checkRecordIndex({ format: RECORD_INDEX_FORMAT, runs: [entry('a.json', '2025', 'mall')] })).toThrow(
+      'runs[0].env: "mall" is not a world (the worlds: household, shop)',
+    );
   });
 });

@@ -2,18 +2,14 @@
 // browser. Every arm and seed's eval curves, the final figures with their intervals, and a few episodes with
 // their per-token Delta, gate and coefficient at several updates, with the command and commit that made it.
 // The command line writes it (src/cli/bench/learn/record.ts) and the page reads it (recorded_run_check.ts
-// checks it first), so the format lives here, below both.
+// checks it first), so the format lives here, below both. A record and its line of the index name the world its
+// runs played (`env`), as other files do (src/worlds/names.ts, namedWorld): not at all for the default world, so
+// the records written before the shop are the household's.
 import type { Algo } from './config.ts';
 import type { Trajectory } from './rollout.ts';
 import type { UpdateState } from './update_state.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import { DEFAULT_WORLD } from '../worlds/names.ts';
-
-/**
- * The world a recording's runs played: a recording names none, and every one so far (public/runs/) is the
- * default world's. The page draws it beside a run of that world only.
- */
-export const RECORDED_WORLD = DEFAULT_WORLD;
+import type { EnvironmentName } from '../worlds/names.ts';
 
 export const RECORD_FORMAT = 'seed-recorded-run';
 export const RECORD_VERSION = 1;
@@ -104,6 +100,8 @@ export interface RecordedEpisode {
 export interface RecordedRun {
   format: typeof RECORD_FORMAT;
   version: typeof RECORD_VERSION;
+  /** The world the runs played; absent: the default world (worldOrDefault). The page draws it in that world only. */
+  env?: EnvironmentName;
   command: string;
   commit: string;
   /** When the benchmark finished (ISO 8601). */
@@ -124,6 +122,8 @@ export interface RecordedRun {
 export interface RecordIndexEntry {
   /** The record's file name, beside the index. */
   file: string;
+  /** The record's world, as the record names it; absent: the default world. */
+  env?: EnvironmentName;
   created: string;
   command: string;
   commit: string;

@@ -3,6 +3,7 @@
 // the first field in the way, and the page goes on without it. The field checks are shared with the check of
 // a run that `bench learn --resume` kept (src/cli/bench/learn/kept_run_check.ts).
 import { isPresetName, PRESETS } from '../model/config.ts';
+import { isEnvironmentName, namedWorld, unknownWorld, worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
 import { isAlgo } from './config.ts';
 import {
   MAX_RECORD_BYTES,
@@ -92,6 +93,17 @@ function preset(v: unknown): string {
   if (typeof v !== 'string' || !isPresetName(v))
     refuse(`preset is ${show(v)}, not one of ${Object.keys(PRESETS).join(', ')}`);
   return v;
+}
+
+/**
+ * A record's or an index line's world, as it is kept: absent for the default world (a record written before the
+ * shop names none), by its name for another; a name that is no world's is refused with the list of the worlds.
+ */
+function world(v: unknown, at: string): { env?: EnvironmentName } {
+  if (v === undefined) return {};
+  if (typeof v !== 'string' || !isEnvironmentName(v)) refuse(`${at}: ${unknownWorld(v)}`);
+  const named = namedWorld(v);
+  return named === undefined ? {} : { env: named };
 }
 
 /** A difference may be negative: its value and interval lie in [-1, 1]. */
@@ -235,6 +247,7 @@ function checkRecordedRun(v: unknown): RecordedRun {
   return {
     format: RECORD_FORMAT,
     version: RECORD_VERSION,
+    ...world(o.env, 'env'),
     command: text(o.command, 'command'),
     commit: text(o.commit, 'commit', 100),
     created: text(o.created, 'created', 100),
@@ -265,6 +278,7 @@ export function checkRecordIndex(v: unknown): RecordIndex {
       refuse(`runs[${i}].file is ${show(file)}, not a plain file name ending in .json`);
     return {
       file,
+      ...world(e.env, `runs[${i}].env`),
       created: text(e.created, `runs[${i}].created`, 100),
       command: text(e.command, `runs[${i}].command`),
       commit: text(e.commit, `runs[${i}].commit`, 100),
@@ -273,10 +287,16 @@ export function checkRecordIndex(v: unknown): RecordIndex {
   return { format: RECORD_INDEX_FORMAT, runs };
 }
 
-/** The index's newest record (by its `created` time), or null when it lists none. */
-export function newestRecord(index: RecordIndex): RecordIndexEntry | null {
+/** The world a record or an index line names, or the default world where it names none. */
+export function recordWorld(r: { env?: EnvironmentName }): EnvironmentName {
+  return worldOrDefault(r.env);
+}
+
+/** The index's newest record of `world` (by its `created` time), or null when it lists none of that world. */
+export function newestRecord(index: RecordIndex, world: EnvironmentName): RecordIndexEntry | null {
   return index.runs.reduce<RecordIndexEntry | null>(
-    (best, r) => (best === null || Date.parse(r.created) > Date.parse(best.created) ? r : best),
+    (best, r) =>
+      recordWorld(r) === world && (best === null || Date.parse(r.created) > Date.parse(best.created)) ? r : best,
     null,
   );
 }

@@ -1,11 +1,10 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import { RECORDED_WORLD } from '../rl/recorded_run.ts';
 import { ALGO_COLOURS, X_LABELS, chartData, worldCharts, type XAxis } from './charts.ts';
 import { chartsPng } from './chart_png.ts';
 import { curvesCsv } from './curves_csv.ts';
 import { downloadBlob, downloadText } from './download.ts';
 import { raceCurves } from './race/store.ts';
-import { useRecorded } from './recorded_store.ts';
+import { useRecorded, useRecordedOf } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart, type ChartCanvas } from './UPlotChart.tsx';
@@ -16,12 +15,11 @@ import './curves.css';
 export function Curves() {
   const curves = usePlayground((s) => s.record.curves);
   const liveSeed = usePlayground((s) => s.runSettings?.seed ?? null);
-  const recordedLoad = useRecorded((s) => s.recorded);
   const marker = useRecorded((s) => s.update);
-  // The recorded run is its world's: another world's charts show the live run alone.
+  // The recorded run of the page's world: a world with none shows the live run alone.
   const world = usePageWorld();
-  const recordedHere = world === RECORDED_WORLD;
-  const recorded = recordedLoad.state === 'ready' && recordedHere ? recordedLoad.run : null;
+  const recordedLoad = useRecordedOf(world);
+  const recorded = recordedLoad.state === 'ready' ? recordedLoad.run : null;
   const { scored } = factsOf(world);
   const [weight, setWeight] = useState(DEFAULT_SMOOTHING);
   const [showRaw, setShowRaw] = useState(true);
@@ -142,9 +140,9 @@ export function Curves() {
       </div>
       <p className="hint">
         Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED,{' '}
-        <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the controls); solid
-        lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
-        {recordedHere ? '' : ` (the recorded run is the ${RECORDED_WORLD}’s, so it is not drawn beside this run)`}. A
+        <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the other algorithms);
+        solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
+        {recordedLoad.state === 'none' ? ` (none is recorded for the ${world}, so this run is drawn alone)` : ''}. A
         chart of several figures of one run gives each its own colour and dash. The y axis fits the data unless the
         range is fixed. Hover a chart to read every series at an update; drag to zoom, double-click to zoom out.
         Smoothing (an exponential moving average) applies to the live run.

@@ -1,30 +1,35 @@
 // What the first screen holds beside the run's controls and its "Now" numbers: the large chart of eval-unseen
-// success, where the live run grows over the recorded GRPO and SEED runs, the one-sentence finding of the
-// recorded benchmark, and the words of the header that name the backend that actually trains.
+// success, where the live run grows over the main arms of the recorded benchmark of the page's world (GRPO and
+// the distilling arm it compares), the one-sentence finding of that benchmark, or a plain word that the world has
+// none, and the words of the header that name the backend that actually trains.
 import { useMemo, type ReactNode } from 'react';
-import { RECORDED_WORLD, type RecordedRun } from '../rl/recorded_run.ts';
+import type { RecordedRun } from '../rl/recorded_run.ts';
 import { factsOf } from '../worlds/facts.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 import { CHARTS, chartData, type ChartDef, type SeriesSpec } from './charts.ts';
 import { findingOf } from './finding.ts';
-import { useRecorded } from './recorded_store.ts';
+import type { RecordedLoad } from './recorded_load.ts';
+import { useRecordedOf } from './recorded_store.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart } from './UPlotChart.tsx';
 import { usePageWorld } from './world.ts';
 
 const EVAL_UNSEEN = CHARTS.find((c) => c.id === 'success-unseen')!;
 
-const HEADLINE: ChartDef = {
-  ...EVAL_UNSEEN,
-  id: 'headline-unseen',
-  title: `Success on eval-unseen (${factsOf(RECORDED_WORLD).words.evalGames.unseen}): this run (solid) over the recorded benchmark (dashed, 95% bands)`,
-};
+/** What the headline says of the recorded benchmark: drawn (or on its way), or why the run is drawn alone. */
+function headlineNote(world: EnvironmentName, state: RecordedLoad['state']): string {
+  if (state === 'none') return `this run alone (no ${world} benchmark is recorded)`;
+  if (state === 'failed') return 'this run alone (the recorded benchmark was not read)';
+  return 'this run (solid) over the recorded benchmark (dashed, 95% bands)';
+}
 
-/** The headline of a world with no recorded benchmark: the run alone (the recorded world's benchmark is not drawn). */
-const HEADLINE_ALONE: ChartDef = {
-  ...HEADLINE,
-  recorded: null,
-  title: `Success on eval-unseen (games never trained on): this run (the recorded benchmark is the ${RECORDED_WORLD}’s, so it is not drawn)`,
-};
+function headlineDef(world: EnvironmentName, state: RecordedLoad['state']): ChartDef {
+  return {
+    ...EVAL_UNSEEN,
+    id: 'headline-unseen',
+    title: `Success on eval-unseen (${factsOf(world).words.evalGames.unseen}): ${headlineNote(world, state)}`,
+  };
+}
 
 /** The chart's height: most of a phone's screen width, more on a wide screen. */
 function headlineHeight(): number {
@@ -33,7 +38,7 @@ function headlineHeight(): number {
 
 const noRegister = () => undefined;
 
-/** Only the benchmark's main arms (GRPO and the SEED arm it asks about): the controls stay in the curves below. */
+/** Only the benchmark's main arms (GRPO and the distilling arm it asks about): the controls stay in the curves below. */
 function mainArms(run: RecordedRun): RecordedRun {
   return { ...run, arms: run.arms.filter((a) => a.role === 'main') };
 }
@@ -45,13 +50,11 @@ function shortLabel(s: SeriesSpec): string {
 
 export function HeadlineChart({ children }: { children?: ReactNode }) {
   const curves = usePlayground((s) => s.record.curves);
-  const recordedLoad = useRecorded((s) => s.recorded);
-  const recordedHere = usePageWorld() === RECORDED_WORLD;
-  const def = recordedHere ? HEADLINE : HEADLINE_ALONE;
-  const recorded = useMemo(
-    () => (recordedLoad.state === 'ready' && recordedHere ? mainArms(recordedLoad.run) : null),
-    [recordedLoad, recordedHere],
-  );
+  const world = usePageWorld();
+  const recordedLoad = useRecordedOf(world);
+  // The same definition while the world and what it says of the benchmark stay: a new one makes the chart again.
+  const def = useMemo(() => headlineDef(world, recordedLoad.state), [world, recordedLoad.state]);
+  const recorded = useMemo(() => (recordedLoad.state === 'ready' ? mainArms(recordedLoad.run) : null), [recordedLoad]);
   // Raw points, one series per live run: the first screen reads at a glance (the curves below smooth).
   const data = useMemo(() => {
     const full = chartData(def, curves, recorded, { weight: 0, showRaw: false });
@@ -66,22 +69,27 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
   );
 }
 
+/** The finding's place while there is none: loading, the world has no record, or it was not read. */
+function noFindingText(world: EnvironmentName, state: RecordedLoad['state']): string {
+  if (state === 'loading') return `Loading the ${world}’s recorded benchmark…`;
+  if (state === 'none') return `No ${world} benchmark is recorded yet, so this run is shown alone.`;
+  if (state === 'failed') return `The ${world}’s recorded benchmark was not read, so this run is shown alone.`;
+  return `The ${world}’s recorded benchmark compares no arm with GRPO.`;
+}
+
 export function FindingSentence() {
-  const recorded = useRecorded((s) => s.recorded);
   const world = usePageWorld();
-  if (world !== RECORDED_WORLD) {
-    return (
-      <p className="finding muted" data-testid="finding" data-state="other-world">
-        The recorded benchmark and its finding are the {RECORDED_WORLD}’s: no {world} run is recorded yet, so this run
-        is shown alone.
-      </p>
-    );
-  }
+  const recorded = useRecordedOf(world);
   const finding = recorded.state === 'ready' ? findingOf(recorded.run) : null;
   if (!finding) {
     return (
-      <p className="finding muted" data-testid="finding" data-state={recorded.state}>
-        {recorded.state === 'loading' ? 'Loading the recorded benchmark…' : 'No recorded benchmark to compare with.'}
+      <p
+        className="finding muted"
+        data-testid="finding"
+        data-world={world}
+        data-state={recorded.state === 'ready' ? 'no-comparison' : recorded.state}
+      >
+        {noFindingText(world, recorded.state)}
       </p>
     );
   }
@@ -89,6 +97,7 @@ export function FindingSentence() {
     <p
       className="finding"
       data-testid="finding"
+      data-world={finding.world}
       data-state="ready"
       data-arm={finding.arm}
       data-value={finding.value}

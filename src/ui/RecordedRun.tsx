@@ -1,24 +1,25 @@
-// The recorded run: a finished `bench learn` loaded from public/runs/ on load (recorded_store.ts), shown at
-// once beside the live run. It says what it is (command, commit, size), gives the final figures with their
+// The recorded run: a finished `bench learn` of the page's world, loaded from public/runs/ on load and at a switch
+// of the World (recorded_store.ts), shown at once beside the live run; a world with none says so. It says what it is (command, commit, size), gives the final figures with their
 // intervals, and lets a person scrub through its recorded updates: the charts' cursor follows, and the
 // episodes recorded at that update show their skills and per-token heatmap.
-import { useEffect, useId, useMemo, useState } from 'react';
-import { RECORDED_WORLD, type RecordedEpisode, type RecordedRun as Recorded } from '../rl/recorded_run.ts';
+import { useId, useMemo, useState } from 'react';
+import type { RecordedEpisode, RecordedRun as Recorded } from '../rl/recorded_run.ts';
+import { recordWorld } from '../rl/recorded_run_check.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { colourOfRun } from './charts.ts';
 import { armBand, recordedUpdates } from './recorded_curves.ts';
-import { useRecorded } from './recorded_store.ts';
+import { useRecorded, useRecordedOf } from './recorded_store.ts';
 import { ScrollArea } from './ScrollArea.tsx';
 import { colourOf, robustBound, type ColourBy } from './run_record.ts';
 import { usePageWorld } from './world.ts';
+import { factsOf } from '../worlds/facts.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : 'n/a');
 
 export function RecordedRun() {
-  const recorded = useRecorded((s) => s.recorded);
-  const load = useRecorded((s) => s.load);
-  useEffect(() => void load(), [load]);
+  const world = usePageWorld();
+  const recorded = useRecordedOf(world);
   if (recorded.state !== 'ready') {
     return (
       <section
@@ -26,10 +27,11 @@ export function RecordedRun() {
         aria-labelledby="recorded-title"
         data-testid="recorded-run"
         data-state={recorded.state}
+        data-world={world}
       >
         <h2 id="recorded-title">Recorded run</h2>
         <p className={recorded.state === 'failed' ? 'bad' : 'muted'} role="status" data-testid="recorded-message">
-          {recorded.state === 'loading' ? 'Loading the recorded run…' : recorded.message}
+          {recorded.state === 'loading' ? `Loading the ${world}’s recorded run…` : recorded.message}
         </p>
       </section>
     );
@@ -46,13 +48,14 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
   const scrubId = useId();
   const mainSeeds = Math.max(0, ...run.arms.filter((a) => a.role === 'main').map((a) => a.seeds.length));
   const comparisons = run.differences.filter((d) => d.b !== 'warm start');
-  const world = usePageWorld();
+  const world = recordWorld(run);
   return (
     <section
       className="panel recorded"
       aria-labelledby="recorded-title"
       data-testid="recorded-run"
       data-state="ready"
+      data-world={world}
       data-update={shown}
     >
       <div className="panel-head">
@@ -63,15 +66,9 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
           </span>
         </h2>
       </div>
-      {world !== RECORDED_WORLD ? (
-        <p className="banner banner-info" data-testid="recorded-world">
-          This benchmark trained in the {RECORDED_WORLD}, not the {world}: its numbers are not this run’s, and the
-          charts leave it out while the page plays the {world}.
-        </p>
-      ) : null}
       <p>
-        A finished {world === RECORDED_WORLD ? '' : `${RECORDED_WORLD} `}benchmark loaded from <code>{url}</code>, not
-        trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the {run.preset} preset,{' '}
+        A finished benchmark in the <span data-testid="recorded-world">{world}</span>, loaded from <code>{url}</code>,
+        not trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the {run.preset} preset,{' '}
         {mainSeeds} seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on{' '}
         {run.evalGames.seen} eval-seen and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of
         the charts.
@@ -90,7 +87,7 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
       </dl>
       <ScrollArea label="Final success table">
         <table className="recorded-table" data-testid="recorded-finals">
-          <caption>Final success, % [95% interval over seeds and room layouts]</caption>
+          <caption>Final success, % [95% interval over seeds and {factsOf(world).words.clusters}]</caption>
           <thead>
             <tr>
               <th scope="col">arm</th>

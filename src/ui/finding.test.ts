@@ -1,17 +1,36 @@
 // The finding sentence is written from the record the page ships: its numbers are the record's paired
-// difference and interval, read back from the sentence itself.
+// difference and interval, read back from the sentence itself. It names the record's world, and the distilling
+// arm the record compares with GRPO, whichever that is (a benchmark may pick it on validation).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseRecordedRun } from '../rl/recorded_run_check.ts';
+import type { Algo } from '../rl/config.ts';
+import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
+import { record } from './curves_testing.ts';
 import { findingOf, signedPoints } from './finding.ts';
 
+/** The household's record the page shows: the newest of the household's that public/runs/index.json lists. */
 function shippedRecord(): RecordedRun {
-  const index = JSON.parse(readFileSync('public/runs/index.json', 'utf8')) as {
-    runs: { file: string; created: string }[];
-  };
-  const newest = [...index.runs].sort((a, b) => a.created.localeCompare(b.created)).pop()!;
+  const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
+  const newest = newestRecord(index, 'household')!;
   return parseRecordedRun(readFileSync(`public/runs/${newest.file}`, 'utf8'));
+}
+
+/** A record whose main arms are GRPO and `arm`, with a control beside them, and the differences of both to GRPO. */
+function recordOf(arm: Algo, env?: 'shop'): RecordedRun {
+  const base = record();
+  const [grpo, distilling] = base.arms;
+  const interval = (value: number) => ({ value, ci: [value - 0.05, value + 0.05] as [number, number] });
+  return {
+    ...base,
+    ...(env ? { env } : {}),
+    arms: [grpo, { ...distilling, algo: arm }, { ...distilling, algo: 'seed-crossgame', role: 'control' }],
+    differences: [
+      { a: 'seed-crossgame', b: 'grpo', seeds: [1], seen: interval(0.2), unseen: interval(0.2) },
+      { a: arm, b: 'grpo', seeds: [1, 2, 3], seen: interval(0.1), unseen: interval(0.125) },
+      { a: arm, b: 'warm start', seeds: [1, 2, 3], seen: interval(0.3), unseen: interval(0.3) },
+    ],
+  };
 }
 
 /** The numbers a sentence states, in order, as percentage points. */
@@ -33,6 +52,19 @@ describe('findingOf', () => {
     expect(finding.text).toContain(run.preset);
     const straddles = diff.unseen.ci[0] <= 0 && diff.unseen.ci[1] >= 0;
     if (straddles) expect(finding.text).toMatch(/not (clearly )?ahead at this scale/);
+  });
+
+  it("names the record's distilling main arm, seed or seed-exact, and its world", () => {
+    for (const arm of ['seed', 'seed-exact'] as const) {
+      const finding = findingOf(recordOf(arm))!;
+      expect(finding).toMatchObject({ arm, world: 'household', seeds: 3, value: 0.125, verdict: 'ahead' });
+      expect(finding.text).toBe(
+        `In the household’s recorded benchmark (3 seeds, tiny), ${arm} − GRPO on eval-unseen is +12.5 points [+7.5, +17.5]: ahead at this scale.`,
+      );
+    }
+    const shop = findingOf(recordOf('seed-exact', 'shop'))!;
+    expect(shop.world).toBe('shop');
+    expect(shop.text).toMatch(/^In the shop’s recorded benchmark \(3 seeds, tiny\), seed-exact − GRPO/);
   });
 
   it('says ahead or behind only when the interval leaves out zero', () => {

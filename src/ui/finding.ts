@@ -1,12 +1,18 @@
-// The page's one-sentence finding: what the recorded benchmark says about SEED against GRPO, written from the
-// record's own paired difference on eval-unseen and its 95% interval, so the sentence changes when the record does.
+// The page's one-sentence finding: what the recorded benchmark of the page's world says about its distilling arm
+// against GRPO, written from the record's own paired difference on eval-unseen and its 95% interval, so the
+// sentence changes when the record does. The arm is the record's (a benchmark may pick it on validation: seed,
+// seed-exact or another), named as the record names it; so is the world.
 import type { RecordedDifference, RecordedRun } from '../rl/recorded_run.ts';
+import { recordWorld } from '../rl/recorded_run_check.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 
 type Verdict = 'ahead' | 'behind' | 'not ahead' | 'not clearly ahead';
 
 export interface Finding {
-  /** The arm compared with GRPO. */
+  /** The arm compared with GRPO, as the record names it. */
   arm: string;
+  /** The world the benchmark played. */
+  world: EnvironmentName;
   seeds: number;
   preset: string;
   /** Paired difference arm − GRPO on eval-unseen, in fractions, with its 95% interval. */
@@ -45,8 +51,9 @@ export function findingOf(run: RecordedRun): Finding | null {
   const { value, ci } = d.unseen;
   const verdict = verdictOf(value, ci);
   const seeds = d.seeds.length;
+  const world = recordWorld(run);
   const text =
-    `In the recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${d.a} − GRPO on eval-unseen is ` +
+    `In the ${world}’s recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${d.a} − GRPO on eval-unseen is ` +
     `${signedPoints(value)} points [${signedPoints(ci[0])}, ${signedPoints(ci[1])}]: ${verdict === 'behind' ? 'behind GRPO' : verdict} at this scale.`;
-  return { arm: d.a, seeds, preset: run.preset, value, ci: [ci[0], ci[1]], verdict, text };
+  return { arm: d.a, world, seeds, preset: run.preset, value, ci: [ci[0], ci[1]], verdict, text };
 }

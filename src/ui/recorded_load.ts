@@ -1,9 +1,11 @@
-// Loading the recorded run the page shows on load: runs/index.json (relative to the page, which may be served
-// from a sub-path), then the newest record it lists, each checked (src/rl/recorded_run_check.ts). Whatever
-// goes wrong ends in a one-line message, and the page goes on with its live run alone.
+// Loading the recorded run the page shows for a world: runs/index.json (relative to the page, which may be served
+// from a sub-path), then the newest record it lists of that world (a line that names no world is the default
+// world's), each checked (src/rl/recorded_run_check.ts). Whatever goes wrong, or a world with no record, ends in a
+// one-line message, and the page goes on with its live run alone.
 import { messageOf } from '../common/errors.ts';
 import type { RecordIndex, RecordedRun } from '../rl/recorded_run.ts';
-import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
+import { checkRecordIndex, newestRecord, parseRecordedRun, recordWorld } from '../rl/recorded_run_check.ts';
+import type { EnvironmentName } from '../worlds/names.ts';
 
 export type RecordedLoad =
   | { state: 'loading' }
@@ -22,7 +24,12 @@ async function textOf(get: Get, url: string): Promise<string> {
   return res.text();
 }
 
-export async function loadNewestRecord(get: Get = (url) => fetch(url), dir = RUNS_DIR): Promise<RecordedLoad> {
+/** The newest record of `world` that the index lists, or one line saying why none is shown. */
+export async function loadNewestRecord(
+  world: EnvironmentName,
+  get: Get = (url) => fetch(url),
+  dir = RUNS_DIR,
+): Promise<RecordedLoad> {
   const indexUrl = `${dir}index.json`;
   let index: RecordIndex;
   try {
@@ -37,12 +44,20 @@ export async function loadNewestRecord(get: Get = (url) => fetch(url), dir = RUN
   } catch (err) {
     return { state: 'failed', message: `No recorded run: ${indexUrl} was not read (${messageOf(err)}).` };
   }
-  const newest = newestRecord(index);
-  if (!newest) return { state: 'none', message: `No recorded run: ${indexUrl} lists none.` };
+  const newest = newestRecord(index, world);
+  if (!newest) return { state: 'none', message: `No recorded run of the ${world}: ${indexUrl} lists none.` };
   const url = `${dir}${newest.file}`;
+  let run: RecordedRun;
   try {
-    return { state: 'ready', run: parseRecordedRun(await textOf(get, url)), url };
+    run = parseRecordedRun(await textOf(get, url));
   } catch (err) {
     return { state: 'failed', message: `The recorded run ${url} was not shown: ${messageOf(err)}.` };
   }
+  const played = recordWorld(run);
+  if (played !== world)
+    return {
+      state: 'failed',
+      message: `The recorded run ${url} was not shown: it played the ${played}, but ${indexUrl} lists it as the ${world}'s.`,
+    };
+  return { state: 'ready', run, url };
 }

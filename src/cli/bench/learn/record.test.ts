@@ -1,6 +1,7 @@
 // `bench learn --record`: a recorded job keeps both splits at every point of its curve and its episodes at the
 // updates it was given; the record built from a benchmark reads back through the page's check and lists itself
-// in the index beside it, which a second record joins and a damaged index refuses.
+// in the index beside it, which a second record joins and a damaged index refuses. A record of another world than
+// the default one names it, and so does its line of the index.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,35 @@ describe('bench learn --record', () => {
       ['first.json', '2025-07-01T12:00:00.000Z'],
     ]);
     expect(parseRecordedRun(await readFile(join(dir, 'first.json'), 'utf8')).created).toBe('2025-07-01T12:00:00.000Z');
+  });
+
+  it("names the outcome's world in the record and its index line, and none for the default world", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'seed-record-'));
+    const o = outcome();
+    const created = new Date('2025-05-01T12:00:00Z');
+    const household = buildRecord(o, renderLearn(o), created);
+    expect('env' in household).toBe(false);
+    expect('env' in buildRecord({ ...o, env: 'household' }, renderLearn(o), created)).toBe(false);
+    const shopOutcome: LearnOutcome = {
+      ...o,
+      env: 'shop',
+      command: 'npm run seed -- bench learn --env shop --record public/runs/shop.json',
+    };
+    const shop = buildRecord(shopOutcome, renderLearn(shopOutcome), created);
+    expect(shop.env).toBe('shop');
+    expect(parseRecordedRun(JSON.stringify(shop)).env).toBe('shop');
+    await writeRecord(join(dir, 'household.json'), household);
+    await writeRecord(join(dir, 'shop.json'), shop);
+    const written = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as { runs: object[] };
+    expect(written.runs).toEqual([
+      { file: 'household.json', created: household.created, command: o.command, commit: 'abc1234' },
+      { file: 'shop.json', env: 'shop', created: shop.created, command: shopOutcome.command, commit: 'abc1234' },
+    ]);
+    expect(checkRecordIndex(written).runs.map((r) => [r.file, r.env])).toEqual([
+      ['household.json', undefined],
+      ['shop.json', 'shop'],
+    ]);
+    expect(JSON.parse(await readFile(join(dir, 'shop.json'), 'utf8')).env).toBe('shop');
   });
 
   it('refuses, before any run, an index that is not one and a record name the index cannot list', async () => {

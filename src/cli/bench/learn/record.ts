@@ -1,6 +1,7 @@
 // The record of a finished `bench learn` for the page (src/rl/recorded_run.ts, `--record FILE`): built from the
 // benchmark's outcome and its report (the same figures and intervals as learn.md), written to FILE and listed
-// in index.json beside it. The page loads the index's newest record from public/runs/ on load.
+// in index.json beside it, both naming the world the benchmark played (the outcome's `env`; none for the default
+// world). The page loads from public/runs/ the index's newest record of the world it shows.
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { quote } from '../../../common/json.ts';
@@ -18,6 +19,7 @@ import {
   type RecordedRun,
 } from '../../../rl/recorded_run.ts';
 import { checkRecordIndex } from '../../../rl/recorded_run_check.ts';
+import { namedWorld, worldOrDefault } from '../../../worlds/names.ts';
 import { CliError } from '../../cli_error.ts';
 import { commitId } from '../../provenance.ts';
 import { writeOutput } from '../output.ts';
@@ -57,9 +59,11 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
   const episodes = o.runs
     .flatMap((r) => r.recorded?.episodes ?? [])
     .sort((a, b) => order(a.algo) - order(b.algo) || a.update - b.update);
+  const env = namedWorld(worldOrDefault(o.env));
   return {
     format: RECORD_FORMAT,
     version: RECORD_VERSION,
+    ...(env === undefined ? {} : { env }),
     command: o.command,
     commit: commitId(o.commit),
     created: created.toISOString(),
@@ -120,7 +124,14 @@ export async function writeRecord(file: string, record: RecordedRun): Promise<nu
   const index = await readRecordIndex(file);
   const name = basename(file);
   const runs = index.runs.filter((r) => r.file !== name);
-  runs.push({ file: name, created: record.created, command: record.command, commit: record.commit });
+  const env = record.env === undefined ? undefined : namedWorld(record.env);
+  runs.push({
+    file: name,
+    ...(env === undefined ? {} : { env }),
+    created: record.created,
+    command: record.command,
+    commit: record.commit,
+  });
   await writeOutput(file, text);
   await writeOutput(indexPath(file), `${JSON.stringify({ format: RECORD_INDEX_FORMAT, runs }, null, 2)}\n`);
   return bytes;
