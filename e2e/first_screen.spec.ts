@@ -1,22 +1,30 @@
 // The first screen at a laptop's and a phone's viewport: without scrolling, Play, the eval-unseen chart with
 // the recorded benchmark's bands and the live run's points, the "Now" numbers with their change since the warm
 // start, and the sentence of the recorded finding, whose numbers are the record's. The header names the
-// backend that trains. In the shop at a laptop's viewport, every chart's y tick labels lie inside the chart.
-import { readFileSync } from 'node:fs';
+// backend that trains. In the shop at a laptop's viewport, every chart's y tick labels lie inside the chart; with
+// an index that lists a shop record, the first screen draws the shop's bands and states the shop's finding, and
+// the household's once the World goes back to the household.
 import { describe, expect, it } from 'vitest';
 import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/cli/bench/page_shots.ts';
-import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
+import type { RecordedRun } from '../src/rl/recorded_run.ts';
 import { defaultSettings, formatHash } from '../src/rl/page_settings.ts';
 import { FAST, SCREENSHOTS, curvePoints, downloadText, engineReady, openPlayground } from './page.ts';
+import { indexWithShop, openWithIndex, shippedRecord, shopRecord } from './recorded_index.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 
-function shippedRecord() {
-  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))), 'household');
-  if (!entry) throw new Error('public/runs/index.json lists no record');
-  return parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8'));
+const HEADLINE = '[data-testid="chart-headline-unseen"]';
+
+/** The shop's micro defaults (its episode layout), cut to FAST's short games and quick evaluations. */
+function shopSettings() {
+  const { groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes } = FAST;
+  return { ...defaultSettings('micro', 'shop'), groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes };
 }
 
-const HEADLINE = '[data-testid="chart-headline-unseen"]';
+/** The distilling main arm a record compares with GRPO, and that difference. */
+function headlineDifference(run: RecordedRun) {
+  const arm = run.arms.find((a) => a.role === 'main' && a.algo !== 'grpo')!.algo;
+  return run.differences.find((d) => d.a === arm && d.b === 'grpo')!;
+}
 
 /**
  * Per drawn chart, the leftmost column of its canvas that holds ink, in CSS pixels: the y tick labels are the
@@ -41,7 +49,7 @@ describe('first screen', () => {
 
   for (const viewport of SHOT_VIEWPORTS) {
     it(`holds Play, the chart with recorded bands and live points, Now with its change and the finding at ${viewport.width}x${viewport.height}`, async () => {
-      const record = shippedRecord();
+      const record = shippedRecord().run;
       const mainArms = record.arms.filter((a) => a.role === 'main');
       const { page, problems } = await openPlayground(chromium.browser, formatHash(FAST), viewport);
       await engineReady(page);
@@ -94,9 +102,7 @@ describe('first screen', () => {
   }
 
   it("keeps every chart's y tick labels inside the chart in the shop at 1440x900", async () => {
-    // The shop's micro defaults (its episode layout), cut to FAST's short games and quick evaluations.
-    const { groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes } = FAST;
-    const shop = { ...defaultSettings('micro', 'shop'), groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes };
+    const shop = shopSettings();
     const { page, problems } = await openPlayground(chromium.browser, formatHash(shop), { width: 1440, height: 900 });
     await engineReady(page);
     await page.getByTestId('step-update').click();
@@ -111,6 +117,44 @@ describe('first screen', () => {
     expect(Object.keys(left)).toContain('chart-loss');
     for (const [chart, x] of Object.entries(left)) expect(x, `${chart}'s leftmost ink`).toBeGreaterThanOrEqual(2);
     await page.locator(HEADLINE).screenshot({ path: `${SCREENSHOTS}/e2e-first-screen-shop-chart.png` });
+    expect(problems).toEqual([]);
+  });
+  it("draws the shop's recorded benchmark and states its finding in the shop, and the household's after a switch", async () => {
+    const shop = shopRecord().run;
+    const household = shippedRecord().run;
+    const { page, problems } = await openWithIndex(chromium.browser, formatHash(shopSettings()), indexWithShop(), {
+      width: 1440,
+      height: 900,
+    });
+    // The shop's main arms are drawn from its record alone, before any update here.
+    const shopMain = shop.arms.filter((a) => a.role === 'main');
+    await page.locator(`${HEADLINE}[data-drawn-recorded="${shopMain.length}"]`).waitFor();
+    const finding = page.getByTestId('finding');
+    await expect.poll(() => finding.getAttribute('data-state')).toBe('ready');
+    const shopDifference = headlineDifference(shop);
+    expect(await finding.getAttribute('data-world')).toBe('shop');
+    expect(await finding.getAttribute('data-arm')).toBe(shopDifference.a);
+    expect(Number(await finding.getAttribute('data-value'))).toBe(shopDifference.unseen.value);
+    expect((await finding.getAttribute('data-ci'))!.split(',').map(Number)).toEqual(shopDifference.unseen.ci);
+    expect(await finding.textContent()).toContain(
+      `In the shop’s recorded benchmark (${shopDifference.seeds.length} seeds`,
+    );
+    expect(await finding.textContent()).toContain(`${shopDifference.a} − GRPO on eval-unseen`);
+    expect(await page.getByTestId('recorded-run').getAttribute('data-world')).toBe('shop');
+    expect(await page.getByTestId('recorded-command').textContent()).toBe(shop.command);
+    await page.locator(HEADLINE).screenshot({ path: `${SCREENSHOTS}/e2e-first-screen-shop-recorded.png` });
+
+    // The World control: the household's record, loaded now, takes the first screen.
+    await engineReady(page);
+    await page.locator('select[data-setting="env"]').selectOption('household');
+    await expect.poll(() => finding.getAttribute('data-world')).toBe('household');
+    await expect.poll(() => finding.getAttribute('data-state')).toBe('ready');
+    const householdDifference = headlineDifference(household);
+    expect(await finding.getAttribute('data-arm')).toBe(householdDifference.a);
+    expect(Number(await finding.getAttribute('data-value'))).toBe(householdDifference.unseen.value);
+    expect(await page.getByTestId('recorded-command').textContent()).toBe(household.command);
+    const householdMain = household.arms.filter((a) => a.role === 'main');
+    await page.locator(`${HEADLINE}[data-drawn-recorded="${householdMain.length}"]`).waitFor();
     expect(problems).toEqual([]);
   });
 });

@@ -1,11 +1,10 @@
-// The recorded run on load: the newest record of public/runs/ is drawn while the live run is still starting
-// (its warm start held back), marked as recorded with its command and commit; scrubbing its updates moves the
-// shown update and its episodes; a live run then grows on the same axes, and the curves' CSV holds rows of
-// both sources. A record that is missing or damaged gives one line, and the page trains as before.
-import { readFileSync } from 'node:fs';
+// The recorded run on load: the newest household record of public/runs/ is drawn in the household (the world of
+// the links here) while the live run is still starting (its warm start held back), marked as recorded with its
+// world, command and commit; scrubbing its updates moves the shown update and its episodes; a live run then grows
+// on the same axes, and the curves' CSV holds rows of both sources. A record that is missing or damaged gives one
+// line, and the page trains as before.
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { checkRecordIndex, newestRecord, parseRecordedRun } from '../src/rl/recorded_run_check.ts';
 import { formatHash } from '../src/rl/page_settings.ts';
 import {
   FAST,
@@ -18,14 +17,8 @@ import {
   newContext,
   openTab,
 } from './page.ts';
+import { shippedRecord } from './recorded_index.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-
-/** The record the built site shows: the newest that public/runs/index.json lists (vite copies public/ into dist/). */
-function shippedRecord() {
-  const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))), 'household');
-  if (!entry) throw new Error('public/runs/index.json lists no record');
-  return { file: entry.file, run: parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8')) };
-}
 
 const SUCCESS = '[data-testid="chart-success-unseen"]';
 
@@ -76,6 +69,7 @@ describe('recorded run', () => {
     expect(await page.getByTestId('recorded-badge').textContent()).toBe('recorded');
     expect(await page.getByTestId('recorded-command').textContent()).toBe(run.command);
     expect(await page.getByTestId('recorded-commit').textContent()).toBe(run.commit);
+    expect(await page.getByTestId('recorded-world').textContent()).toBe('household');
     expect(await panel.textContent()).toContain(`runs/${file}`);
     const series = (await page.locator(SUCCESS).getAttribute('data-series'))!.split('|');
     expect(series.filter((s) => s.startsWith('recorded '))).toEqual(

@@ -1,13 +1,15 @@
 // The shop on the page, micro preset: a link that names the shop opens a shop run, which says it starts from
 // seeded random weights; its episodes show the shop's pages read into their parts (no raw " [SEP] " text) and
-// its actions as WebShop writes them; one update trains; the household's recorded benchmark is not shown as
-// the shop's; the world survives a reload (the URL), and the World control goes back to the household. A race
-// runs in the shop as it does in the household.
+// its actions as WebShop writes them; one update trains; with an index that lists no shop record, the first
+// screen and the recorded panel say the shop has none and draw none (the household's is not shown as the shop's);
+// the world survives a reload (the URL), and the World control goes back to the household, whose recorded
+// benchmark then loads. A race runs in the shop as it does in the household.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { defaultSettings, formatHash, parseHash, type Settings } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+import { householdIndex, openWithIndex } from './recorded_index.ts';
 
 /** The shop's micro defaults (its episode layout: a window of the last steps), cut to FAST's short games and quick evaluations. */
 const SHOP: Settings = {
@@ -55,7 +57,8 @@ describe('the shop', () => {
   const chromium = chromiumForSuite();
 
   it('opens from a link, plays a shop episode shown readably, trains an update, and keeps the world over a reload', async () => {
-    const opened = await openPlayground(chromium.browser, formatHash(SHOP));
+    // The shipped index's household records alone: the shop has none, whatever public/runs/ ships.
+    const opened = await openWithIndex(chromium.browser, formatHash(SHOP), householdIndex());
     const { page, problems } = opened;
     await firstRollout(page);
     await engineReady(page);
@@ -91,10 +94,16 @@ describe('the shop', () => {
     await engineReady(page);
     await expect.poll(() => curvePoints(page)).toBe(1);
     await expect.poll(() => page.getByTestId('live-update').getAttribute('data-value')).toBe('1');
-    // The household's benchmark is not drawn or stated as the shop's.
+    // No shop benchmark is recorded: the page says so plainly, and the household's is not drawn or stated as the shop's.
     await expect.poll(async () => Number(await page.locator(HEADLINE).getAttribute('data-live-points'))).toBe(2);
+    const finding = page.getByTestId('finding');
+    await expect.poll(() => finding.getAttribute('data-state')).toBe('none');
+    expect(await finding.getAttribute('data-world')).toBe('shop');
+    expect(await finding.textContent()).toBe('No shop benchmark is recorded yet, so this run is shown alone.');
+    expect(await page.getByTestId('recorded-message').textContent()).toBe(
+      'No recorded run of the shop: runs/index.json lists none.',
+    );
     expect(await page.locator(HEADLINE).getAttribute('data-recorded-series')).toBe('0');
-    expect(await page.getByTestId('finding').getAttribute('data-state')).toBe('other-world');
     expect(await page.getByTestId('chart-success-unseen').getAttribute('data-recorded-series')).toBe('0');
     // WebShop's mean score beside success: its chart, and each split's number after the evaluation, in [0, 1].
     expect(await page.getByTestId('chart-score').count()).toBe(1);
@@ -129,6 +138,10 @@ describe('the shop', () => {
     });
     expect(await page.getByTestId('tagline-world').textContent()).toBe('household tasks');
     expect(await notice.count()).toBe(0);
+    // The household's recorded benchmark comes with the household: its finding, its panel.
+    await expect.poll(() => finding.getAttribute('data-world')).toBe('household');
+    await expect.poll(() => finding.getAttribute('data-state')).toBe('ready');
+    expect(await page.getByTestId('recorded-run').getAttribute('data-world')).toBe('household');
     // The household has no score: no score chart, no score number.
     expect(await page.getByTestId('chart-score').count()).toBe(0);
     expect(await page.getByTestId('live-score-seen').count()).toBe(0);
