@@ -28,6 +28,25 @@ export interface WorldWords {
   readonly score?: string;
 }
 
+/**
+ * A world's benchmark as the SEED repository's trainer (verl-agent based) runs it: what a run of the world is
+ * carried there as (`export-verl` and the page's "Run it at scale", src/rl/verl/, docs/verl.md).
+ */
+export interface EngineBenchmark {
+  /** The benchmark's name: "ALFWorld". */
+  readonly name: string;
+  /** verl-agent's environment (`env.env_name`). */
+  readonly envName: string;
+  /** The SEED repository's SEED launcher of the benchmark, whose benchmark's values the script takes (launcherKeys). */
+  readonly launcher: string;
+  /** Those values by config key: the prompt length, the batch sizes of the actor's updates and its log-prob passes. */
+  readonly launcherKeys: Readonly<Record<string, string | number | boolean>>;
+  /** The paper's steps per episode and steps of history there (its launcher's env.max_steps, env.history_length). */
+  readonly paper: { readonly maxSteps: number; readonly history: number };
+  /** Its hindsight-skill SFT (the repository's scripts/sft/<folder>/): the longest sequence and the learning rate. */
+  readonly sft: { readonly folder: string; readonly maxLength: number; readonly lr: number };
+}
+
 export interface WorldFacts {
   /** The world's scales (Environment.variant), 'tiny' (every world's default) first. */
   readonly variants: readonly string[];
@@ -52,4 +71,6 @@ export interface WorldFacts {
    */
   readonly openingFrame: { readonly lines: readonly string[]; readonly prefixes: readonly string[] };
   readonly words: WorldWords;
+  /** Its benchmark in the SEED repository's trainer; absent for a world that trainer does not run. */
+  readonly engine?: EngineBenchmark;
 }

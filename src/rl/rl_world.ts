@@ -50,6 +50,11 @@ export interface RlWorld<S = unknown, R extends EpisodeStep = EpisodeStep> {
    * as the world's grammar has them, nothing, or its words shuffled by `rng`. What the teacher re-scores with.
    */
   skillPart(part: SkillTransform, text: string, rng: Rng): string;
+  /**
+   * The warm start's explorer playing one game (a noisy actor that knows only what it observed, as its corpus
+   * plays them): its finished episode, for the annotated trajectories of the paper's skill SFT (rl/verl/).
+   */
+  explore(scene: S, rng: Rng, options: { maxSteps: number; noise: number }): FinishedEpisode<S, R>;
   /** The rule-based annotator's skill of a finished episode (faithful hindsight; what the warm start imitates). */
   referenceSkill(t: FinishedEpisode<S, R>, tok: Tokenizer, maxSkillTokens: number): string;
   /** How close a skill is to the annotator's of the same trajectory, in [0, 1]. */

@@ -26,4 +26,20 @@ export const HOUSEHOLD_FACTS: WorldFacts = {
     clusterShares: 'games of one room share what makes them easy or hard',
     evalGames: { unseen: 'rooms never trained on', seen: 'training rooms, new games' },
   },
+  // ALFWorld in the SEED repository (src/rl/verl/seed_config_keys.json names the commit): its SEED launcher's
+  // values, the paper's 30 steps with 5 of history, and its SFT scripts' sequence length and learning rate.
+  engine: {
+    name: 'ALFWorld',
+    envName: 'alfworld/AlfredTWEnv',
+    launcher: 'examples/seed_trainer/_common/alfworld.sh',
+    launcherKeys: {
+      'data.max_prompt_length': 2048,
+      'actor_rollout_ref.actor.ppo_mini_batch_size': 256,
+      'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu': 32,
+      'actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu': 32,
+      'actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu': 32,
+    },
+    paper: { maxSteps: 30, history: 5 },
+    sft: { folder: 'alfworld', maxLength: 8192, lr: 5e-6 },
+  },
 };

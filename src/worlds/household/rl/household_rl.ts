@@ -18,6 +18,7 @@ import { referenceSkill, skillFidelity } from './skill_fidelity.ts';
 import { placeTruthShares } from './skill_truth.ts';
 import { teacherScenesOf } from '../../../rl/teacher_check.ts';
 import { buildCorpus } from './corpus.ts';
+import { runExplorer } from './explorer.ts';
 
 export type HouseholdRl = RlWorld<Scene, StepRecord>;
 
@@ -47,6 +48,10 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
         return { ok, reason };
       },
       skillPart: worldSkillPart({ procedure: skillProcedure, facts: skillFacts }),
+      explore(scene, rng, options) {
+        const { game } = runExplorer(scene, rng, options);
+        return { scene, records: game.records, won: game.won };
+      },
       referenceSkill: (t, tok, maxSkillTokens) => referenceSkill(t.records, t.scene.task, t.won, tok, maxSkillTokens),
       skillFidelity: (skill, t, tok, maxSkillTokens) =>
         skillFidelity(skill, t.records, t.scene.task, t.won, tok, maxSkillTokens),

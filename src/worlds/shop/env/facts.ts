@@ -33,4 +33,20 @@ export const SHOP_FACTS: WorldFacts = {
     evalGames: { unseen: 'type and attribute combinations never trained on', seen: 'trained combinations, new games' },
     score: "WebShop's, 0 to 1: a purchase meeting part of the goal; success is 1",
   },
+  // WebShop in the SEED repository (src/rl/verl/seed_config_keys.json names the commit): its SEED launcher's
+  // values, the paper's 15 steps with 2 of history, and its SFT scripts' sequence length and learning rate.
+  engine: {
+    name: 'WebShop',
+    envName: 'Webshop',
+    launcher: 'examples/seed_trainer/_common/webshop.sh',
+    launcherKeys: {
+      'data.max_prompt_length': 4096,
+      'actor_rollout_ref.actor.ppo_mini_batch_size': 64,
+      'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu': 8,
+      'actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu': 16,
+      'actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu': 16,
+    },
+    paper: { maxSteps: 15, history: 2 },
+    sft: { folder: 'webshop', maxLength: 12288, lr: 5e-6 },
+  },
 };

@@ -12,6 +12,7 @@ import type { Tokenizer } from '../../../text/tokenizer.ts';
 import { expertMoveTokens } from '../../../rl/diagnostics.ts';
 import { worldSkillPart, type FinishedEpisode, type RlWorld } from '../../../rl/rl_world.ts';
 import { annotateShop } from './shop_annotator.ts';
+import { runShopExplorer } from './shop_explorer.ts';
 import { shopTrajectoryWords } from './shop_observed.ts';
 import { shopTruthShares } from './shop_skill_truth.ts';
 import { buildShopCorpus, SHOP_ANALYZER_OBSERVATION_TOKENS } from './shop_corpus.ts';
@@ -62,6 +63,10 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
         return { ok, reason };
       },
       skillPart: worldSkillPart({ procedure: shopSkillProcedure, facts: shopSkillFacts }),
+      explore(scene, rng, options) {
+        const { game } = runShopExplorer(env, scene, rng, options);
+        return { scene, records: game.records, won: game.won };
+      },
       referenceSkill: shopReference,
       // The content words a skill shares with the annotator's, as the household's mention F1.
       skillFidelity: (skill, t, tok, maxSkillTokens) =>
