@@ -8,38 +8,43 @@
 // the pot 1 instead of the pan"). Only a skill that parses and has at least MIN_SKILL_WORDS words is used
 // for on-policy distillation (docs/seed-loss.md, "The three terms, masks and normalisation").
 //
-//   skill        := workflow | avoidance
-//   workflow     := "workflow" ":" action ("," action)* "." sentence*
-//   avoidance    := "avoid" ":" mistake (";" fact)+ "." sentence*
-//   sentence     := fact "."
-//   action       := "find" thing | "go" "to" place | "open" place | "close" place
+// The household fills the shape every world's skills share (src/text/skill_language/skeleton.ts: workflow,
+// avoidance, mistakes, "nothing happens", rules) with its actions, facts and words:
+//
+//   step (action):= "find" thing | "go" "to" place | "open" place | "close" place
 //                 | "take" thing ["from" place] | "put" thing ("in" | "on") place
 //                 | ("heat" | "cool" | "clean") thing ["with" place] | "use" thing
 //                 | "examine" (thing | place) | "search" places
-//   mistake      := gerund-action ["twice" | "again" | "before" gerund-action | "instead" "of" thing]
-//                 | "forgetting" "to" action | "invalid" "commands" | "running" "out" "of" "steps"
-//   gerund-action:= an action with its verb as a gerund (finding, going, opening, closing, taking, putting,
+//   gerund       := an action with its verb as a gerund (finding, going, opening, closing, taking, putting,
 //                   heating, cooling, cleaning, using, examining, searching)
-//   fact         := thing "was" ["not"] ("in" | "on") places        where an object was, or was not
+//   HOW, OF      := "twice" | "again"; thing ("taking the pot 1 instead of the pan")
+//   INVALID      := "commands"; an avoidance rule needs a warning sign
+//   own fact     := thing "was" ["not"] ("in" | "on") places        where an object was, or was not
 //                 | place "was" ("closed" | "open" | "empty")
 //                 | "you" "searched" places
-//                 | "nothing" "happens" ["after" gerund-action]      an invalid command
-//                 | action "first"                                  a decision rule
-//                 | action "before" gerund-action                   a procedure (the order that works)
 //   thing        := "it" | "them" | ("the" | "a" | "another") OBJECT-TYPE [NUMBER]
 //   place        := ["the" ["same"] | "a"] RECEPTACLE-TYPE [NUMBER]   "a cabinet": any of that type
 //   places       := place ("and" place)*
 //
 // OBJECT-TYPE and RECEPTACLE-TYPE are the household's type names (../env/knowledge.ts), NUMBER an instance number.
-// This file holds the skills' structure and formats them; skill_parser.ts reads a text back (parseSkill).
-// skill_grammar.ts holds the same grammar as an automaton for constrained decoding; a change here goes there too
-// (its tests compare the two).
+// This file holds the household's steps, facts and words and formats them; skill_parser.ts reads a text back
+// (parseSkill); skill_grammar.ts holds the same grammar over symbols for constrained decoding (its tests compare
+// the two).
 // Words are matched case-insensitively; the formatter writes lower case with the spacing of pieces.ts, e.g.
 //   "workflow: find the mug, take it, go to the microwave 1, heat it, put it in the cabinet 2. the mug was on
 //    the countertop 1."
 //   "avoid: searching the same drawer twice; the mug was on the countertop 1."
 //   "avoid: taking the pot 1 instead of the pan; you searched the stoveburner 1. a pan was in a cabinet."
-import { joinPieces } from '../../../text/pieces.ts';
+import {
+  factsText,
+  ruleFactWords,
+  skillText,
+  type Mistake as SkillMistake,
+  type RuleFact,
+  type Skill as SkillOf,
+  type SkillShape,
+  type SkillWriting,
+} from '../../../text/skill_language/skeleton.ts';
 
 export const MIN_SKILL_WORDS = 5;
 
@@ -74,25 +79,17 @@ export interface Action {
   places?: Place[];
 }
 
-export type Mistake =
-  | { kind: 'doing'; action: Action; how?: 'twice' | 'again' }
-  | { kind: 'before'; action: Action; then: Action }
-  | { kind: 'instead'; action: Action; of: Thing }
-  | { kind: 'forgetting'; action: Action }
-  | { kind: 'invalid' }
-  | { kind: 'steps' };
+/** How a mistake may say it was done again: "searching the drawer 1 twice". */
+type How = 'twice' | 'again';
+export type Mistake = SkillMistake<Action, Thing, How>;
 
 export type Fact =
   | { kind: 'was'; thing: Thing; not: boolean; prep: 'in' | 'on'; places: Place[] }
   | { kind: 'state'; place: Place; state: 'closed' | 'open' | 'empty' }
   | { kind: 'searched'; places: Place[] }
-  | { kind: 'nothing'; after?: Action }
-  | { kind: 'first'; action: Action }
-  | { kind: 'order'; action: Action; then: Action };
+  | RuleFact<Action>;
 
-export type Skill =
-  | { kind: 'workflow'; actions: Action[]; facts: Fact[] }
-  | { kind: 'avoid'; mistake: Mistake; signs: Fact[]; facts: Fact[] };
+export type Skill = SkillOf<Action, Fact, Mistake>;
 
 export const GERUND: Readonly<Record<Verb, string>> = {
   find: 'finding',
@@ -185,23 +182,6 @@ function actionWords(a: Action, gerund: boolean): string[] {
   }
 }
 
-function mistakeWords(m: Mistake): string[] {
-  switch (m.kind) {
-    case 'doing':
-      return [...actionWords(m.action, true), ...(m.how ? [m.how] : [])];
-    case 'before':
-      return [...actionWords(m.action, true), 'before', ...actionWords(m.then, true)];
-    case 'instead':
-      return [...actionWords(m.action, true), 'instead', 'of', ...thingWords(m.of)];
-    case 'forgetting':
-      return ['forgetting', 'to', ...actionWords(m.action, false)];
-    case 'invalid':
-      return ['invalid', 'commands'];
-    case 'steps':
-      return ['running', 'out', 'of', 'steps'];
-  }
-}
-
 function factWords(f: Fact): string[] {
   switch (f.kind) {
     case 'was':
@@ -211,40 +191,31 @@ function factWords(f: Fact): string[] {
     case 'searched':
       return ['you', 'searched', ...placesWords(f.places)];
     case 'nothing':
-      return ['nothing', 'happens', ...(f.after ? ['after', ...actionWords(f.after, true)] : [])];
     case 'first':
-      return [...actionWords(f.action, false), 'first'];
     case 'order':
-      return [...actionWords(f.action, false), 'before', ...actionWords(f.then, true)];
+      return ruleFactWords(f, actionWords);
   }
 }
 
-function skillPieces(s: Skill): string[] {
-  const out: string[] = [];
-  if (s.kind === 'workflow') {
-    if (s.actions.length === 0) throw new RangeError('a workflow needs at least one action');
-    out.push('workflow', ':');
-    s.actions.forEach((a, i) => {
-      out.push(...(i > 0 ? [','] : []), ...actionWords(a, false));
-    });
-  } else {
-    if (s.signs.length === 0) throw new RangeError('an avoidance rule needs at least one warning sign');
-    out.push('avoid', ':', ...mistakeWords(s.mistake));
-    for (const f of s.signs) out.push(';', ...factWords(f));
-  }
-  out.push('.');
-  for (const f of s.facts) out.push(...factWords(f), '.');
-  return out;
-}
+/** The household's skills in the shape every world shares (skill_language/skeleton.ts). */
+export const HOUSEHOLD_SHAPE: SkillShape<How> = {
+  name: 'skill',
+  minWords: MIN_SKILL_WORDS,
+  step: 'action',
+  invalid: 'commands',
+  signsRequired: true,
+  how: ['twice', 'again'],
+};
+const WRITING: SkillWriting<Action, Fact, Thing> = { actionWords, factWords, ofWords: thingWords };
 
 /** The text of a skill (lower case, spaced as pieces.ts joins). */
 export function formatSkill(s: Skill): string {
-  return joinPieces(skillPieces(s));
+  return skillText(s, HOUSEHOLD_SHAPE, WRITING);
 }
 
 /** Fact sentences, each closed by a period, with no head: a skill's facts alone (skill_parts.ts). */
 export function formatFacts(facts: readonly Fact[]): string {
-  return joinPieces(facts.flatMap((f) => [...factWords(f), '.']));
+  return factsText(facts, factWords);
 }
 
 /**
@@ -252,6 +223,5 @@ export function formatFacts(facts: readonly Fact[]): string {
  * procedure, once its fact sentences are removed (skill_parts.ts).
  */
 export function formatSkillPart(s: Skill): string {
-  if (s.kind === 'workflow' || s.signs.length > 0) return formatSkill(s);
-  return joinPieces(['avoid', ':', ...mistakeWords(s.mistake), '.', ...s.facts.flatMap((f) => [...factWords(f), '.'])]);
+  return skillText(s, HOUSEHOLD_SHAPE, WRITING, true);
 }

@@ -4,9 +4,10 @@ import { Rng } from '../../../common/rng.ts';
 import { OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
 import { NEWLINE } from '../../../text/markers.ts';
 import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
-import { MIN_SKILL_WORDS, formatSkill } from './skill.ts';
+import { MIN_SKILL_WORDS, SKILL_WORDS, formatSkill } from './skill.ts';
 import { parseSkill } from './skill_parser.ts';
-import { skillGrammar, type ObjectPlaces, type SkillPrefix } from './skill_grammar.ts';
+import type { SkillPrefix } from '../../../text/skill_language/decoder.ts';
+import { skillGrammar, type ObjectPlaces } from './skill_grammar.ts';
 import { arbitrarySkill } from './skill_testing.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 
@@ -50,6 +51,15 @@ describe('skill grammar automaton', () => {
     const short = grammar.walk(tok.encode('workflow: find the mug.'))!;
     expect(grammar.complete(short)).toBe(false);
     expect(isSet(grammar.allowed(short, 48), tok.endId)).toBe(false);
+  });
+
+  it("reads a type name one way: none is a grammar word or a number, none both an object's and a receptacle's", () => {
+    // parseSkill's one-word look-ahead (startsThing, startsPlace) relies on it, as the automaton does.
+    const objects = Object.keys(OBJECT_KINDS);
+    const receptacles = Object.keys(RECEPTACLE_KINDS);
+    expect(objects.filter((o) => receptacles.includes(o))).toEqual([]);
+    const words = new Set(SKILL_WORDS);
+    expect([...objects, ...receptacles].filter((t) => words.has(t) || /^[0-9]+$/.test(t))).toEqual([]);
   });
 
   it('allows exactly the continuations of the grammar at the start and after a verb', () => {

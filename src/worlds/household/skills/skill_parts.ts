@@ -15,20 +15,25 @@
 //   after ...") or was never done ("forgetting to ...") states nothing. The example above gives "the mug 1 was in
 //   the cabinet 2." (once); a skill that states no fact gives "".
 import { receptaclePrep } from '../env/knowledge.ts';
-import { formatFacts, formatSkillPart, type Action, type Fact, type Mistake, type Place, type Skill } from './skill.ts';
+import { skillParts } from '../../../text/skill_language/parts.ts';
+import {
+  formatFacts,
+  formatSkillPart,
+  HOUSEHOLD_SHAPE,
+  type Action,
+  type Fact,
+  type Place,
+  type Thing,
+} from './skill.ts';
 import { parseSkill } from './skill_parser.ts';
 
 /** A receptacle as the procedure writes it: the word "it" (the formatter writes a place's type as its word). */
 const SOME_PLACE: Place = { det: '', type: 'it' };
 
-function parsed(text: string): Skill {
-  const { skill, reason } = parseSkill(text);
-  if (!skill) throw new RangeError(`the skill does not parse (${reason}): ${JSON.stringify(text)}`);
-  return skill;
-}
+const procedureThing = (t: Thing): Thing => (t === 'them' ? 'them' : 'it');
 
 function procedureAction(a: Action): Action {
-  const thing = a.thing === 'them' ? 'them' : 'it';
+  const thing = procedureThing(a.thing ?? 'it');
   switch (a.verb) {
     case 'find':
     case 'use':
@@ -50,55 +55,6 @@ function procedureAction(a: Action): Action {
   }
 }
 
-function procedureMistake(m: Mistake): Mistake {
-  switch (m.kind) {
-    case 'doing':
-      return { ...m, action: procedureAction(m.action) };
-    case 'before':
-      // biome-ignore lint/suspicious/noThenProperty: the grammar's second action, never awaited
-      return { kind: 'before', action: procedureAction(m.action), then: procedureAction(m.then) };
-    case 'instead':
-      return { kind: 'instead', action: procedureAction(m.action), of: m.of === 'them' ? 'them' : 'it' };
-    case 'forgetting':
-      return { kind: 'forgetting', action: procedureAction(m.action) };
-    case 'invalid':
-    case 'steps':
-      return m;
-  }
-}
-
-/** A fact sentence of the procedure: a rule, an order or a command that did nothing; null for a fact of this game. */
-function procedureFact(f: Fact): Fact | null {
-  switch (f.kind) {
-    case 'was':
-    case 'state':
-    case 'searched':
-      return null;
-    case 'nothing':
-      return f.after ? { kind: 'nothing', after: procedureAction(f.after) } : f;
-    case 'first':
-      return { kind: 'first', action: procedureAction(f.action) };
-    case 'order':
-      // biome-ignore lint/suspicious/noThenProperty: the grammar's second action, never awaited
-      return { kind: 'order', action: procedureAction(f.action), then: procedureAction(f.then) };
-  }
-}
-
-function procedureFacts(facts: readonly Fact[]): Fact[] {
-  return facts.map(procedureFact).filter((f): f is Fact => f !== null);
-}
-
-/** The skill's procedure: its instance facts removed, its objects and receptacles "it". */
-export function skillProcedure(text: string): string {
-  const s = parsed(text);
-  const facts = procedureFacts(s.facts);
-  return formatSkillPart(
-    s.kind === 'workflow'
-      ? { kind: 'workflow', actions: s.actions.map(procedureAction), facts }
-      : { kind: 'avoid', mistake: procedureMistake(s.mistake), signs: procedureFacts(s.signs), facts },
-  );
-}
-
 /** The facts an action states about this game, when it was done. */
 function actionFacts(a: Action): Fact[] {
   if (a.verb === 'take' && a.thing && a.place)
@@ -108,42 +64,18 @@ function actionFacts(a: Action): Fact[] {
   return [];
 }
 
-function mistakeFacts(m: Mistake): Fact[] {
-  switch (m.kind) {
-    case 'doing':
-    case 'instead':
-      return actionFacts(m.action);
-    case 'before':
-      return [...actionFacts(m.action), ...actionFacts(m.then)];
-    case 'forgetting':
-    case 'invalid':
-    case 'steps':
-      return [];
-  }
-}
+const PARTS = skillParts({
+  name: HOUSEHOLD_SHAPE.name,
+  parse: parseSkill,
+  formatPart: formatSkillPart,
+  formatFacts,
+  procedureAction,
+  procedureOf: procedureThing,
+  actionFacts,
+});
 
-function factFacts(f: Fact): Fact[] {
-  switch (f.kind) {
-    case 'was':
-    case 'state':
-    case 'searched':
-      return [f];
-    case 'nothing':
-      return [];
-    case 'first':
-      return actionFacts(f.action);
-    case 'order':
-      return [...actionFacts(f.action), ...actionFacts(f.then)];
-  }
-}
+/** The skill's procedure: its instance facts removed, its objects and receptacles "it". */
+export const skillProcedure = (text: string): string => PARTS.procedure(text);
 
 /** The skill's instance facts as sentences, in the skill's order, each once; "" when it states none. */
-export function skillFacts(text: string): string {
-  const s = parsed(text);
-  const head =
-    s.kind === 'workflow'
-      ? s.actions.flatMap(actionFacts)
-      : [...mistakeFacts(s.mistake), ...s.signs.flatMap(factFacts)];
-  const sentences = [...head, ...s.facts.flatMap(factFacts)].map((f) => formatFacts([f]));
-  return [...new Set(sentences)].join(' ');
-}
+export const skillFacts = (text: string): string => PARTS.facts(text);
