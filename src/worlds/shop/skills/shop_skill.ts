@@ -6,9 +6,9 @@
 // instruction, queries, titles, option values; prices are numbers. Only a skill that parses and has at least
 // MIN_SHOP_SKILL_WORDS words is used for on-policy distillation.
 //
-//   skill      := workflow | avoidance
-//   workflow   := "workflow" ":" step ("," step)* "." (fact ".")*
-//   avoidance  := "avoid" ":" mistake (";" fact)* "." (fact ".")*
+// The shop fills the shape every world's skills share (src/text/skill_language/skeleton.ts: workflow,
+// avoidance, mistakes, "nothing happens", rules) with its steps, facts and words:
+//
 //   step       := "search" ("for" TERMS | "again")                       search for cotton flannel shirt
 //               | "click" ("an" "item" item | "next")                   click an item whose title says regular fit
 //               | "go" "back" "to" "search"
@@ -16,17 +16,15 @@
 //               | "buy" "now"
 //   gerund     := the same with "searching", "clicking", "going", "choosing", and
 //                 "buying" ["an" "item" item] in place of "buy now"     buying an item priced over 30 dollars
+//   HOW, OF    := none; gerund                                          buying before choosing the large size
+//   INVALID    := "actions"; an avoidance rule may have no warning sign
 //   item       := ["whose" "title" ("says" | "lacks") TERMS] ["priced" ("under" | "over") price]
 //   option     := "the" TERMS                                           the option's value, then its name
 //   price      := NUMBER ["." NUMBER] "dollars"                         30 dollars, 12 . 24 dollars
-//   mistake    := gerund ["before" gerund | "instead" "of" gerund]      buying before choosing the large size
-//               | "forgetting" "to" step | "invalid" "actions" | "running" "out" "of" "steps"
-//   fact       := "the" ("first" | "next") "page" "had" ("no" | "an") "item" item
+//   own fact   := "the" ("first" | "next") "page" "had" ("no" | "an") "item" item
 //               | "the" "price" "bound" "was" price
 //               | "the" "item" ("cost" price | ("offered" | "lacked") option ("and" option)* | "was" "titled" TERMS)
 //               | "the" "instruction" "asked" "for" TERMS ("and" TERMS)*
-//               | "nothing" "happens" ["after" gerund]
-//               | step "first" | step "before" gerund                   choose the large size before buying
 //   TERMS      := WORD ("-"? WORD)*                                     regular fit, x - large, 20 oz
 //
 // WORD is any word piece (pieces.ts) but the CONTENT_STOPS, the grammar words that may follow a run of TERMS
@@ -36,7 +34,17 @@
 // 12 . 24), case-insensitively; the formatter writes the pieces it is given, spaced as pieces.ts joins.
 // This file holds the structure and the formatter; shop_skill_parser.ts reads a text back (parseShopSkill),
 // shop_skill_grammar.ts holds the same grammar as an automaton for constrained decoding (its tests compare).
-import { isWordPiece, joinPieces, splitPieces } from '../../../text/pieces.ts';
+import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
+import {
+  factsText,
+  ruleFactWords,
+  skillText,
+  type Mistake,
+  type RuleFact,
+  type Skill,
+  type SkillShape,
+  type SkillWriting,
+} from '../../../text/skill_language/skeleton.ts';
 
 export const MIN_SHOP_SKILL_WORDS = 5;
 
@@ -64,13 +72,7 @@ export type ShopAction =
   | { verb: 'choose'; options: string[][] }
   | { verb: 'buy'; item?: ItemDescription };
 
-export type ShopMistake =
-  | { kind: 'doing'; action: ShopAction }
-  | { kind: 'before'; action: ShopAction; then: ShopAction }
-  | { kind: 'instead'; action: ShopAction; of: ShopAction }
-  | { kind: 'forgetting'; action: ShopAction }
-  | { kind: 'invalid' }
-  | { kind: 'steps' };
+export type ShopMistake = Mistake<ShopAction, ShopAction>;
 
 export type ShopFact =
   | { kind: 'page'; which: 'first' | 'next'; had: boolean; item: ItemDescription }
@@ -79,13 +81,9 @@ export type ShopFact =
   | { kind: 'offered'; offered: boolean; options: string[][] }
   | { kind: 'titled'; terms: string[] }
   | { kind: 'asked'; terms: string[][] }
-  | { kind: 'nothing'; after?: ShopAction }
-  | { kind: 'first'; action: ShopAction }
-  | { kind: 'order'; action: ShopAction; then: ShopAction };
+  | RuleFact<ShopAction>;
 
-export type ShopSkill =
-  | { kind: 'workflow'; actions: ShopAction[]; facts: ShopFact[] }
-  | { kind: 'avoid'; mistake: ShopMistake; signs: ShopFact[]; facts: ShopFact[] };
+export type ShopSkill = Skill<ShopAction, ShopFact, ShopMistake>;
 
 export const SHOP_GERUND: Readonly<Record<ShopAction['verb'], string>> = {
   search: 'searching',
@@ -179,23 +177,6 @@ function actionWords(a: ShopAction, gerund: boolean): string[] {
   }
 }
 
-function mistakeWords(m: ShopMistake): string[] {
-  switch (m.kind) {
-    case 'doing':
-      return actionWords(m.action, true);
-    case 'before':
-      return [...actionWords(m.action, true), 'before', ...actionWords(m.then, true)];
-    case 'instead':
-      return [...actionWords(m.action, true), 'instead', 'of', ...actionWords(m.of, true)];
-    case 'forgetting':
-      return ['forgetting', 'to', ...actionWords(m.action, false)];
-    case 'invalid':
-      return ['invalid', 'actions'];
-    case 'steps':
-      return ['running', 'out', 'of', 'steps'];
-  }
-}
-
 function factWords(f: ShopFact): string[] {
   switch (f.kind) {
     case 'page':
@@ -218,34 +199,30 @@ function factWords(f: ShopFact): string[] {
         ...f.terms.flatMap((t, i) => [...(i > 0 ? ['and'] : []), ...termsWords(t)]),
       ];
     case 'nothing':
-      return ['nothing', 'happens', ...(f.after ? ['after', ...actionWords(f.after, true)] : [])];
     case 'first':
-      return [...actionWords(f.action, false), 'first'];
     case 'order':
-      return [...actionWords(f.action, false), 'before', ...actionWords(f.then, true)];
+      return ruleFactWords(f, actionWords);
   }
 }
 
-function skillPieces(s: ShopSkill): string[] {
-  const out: string[] = [];
-  if (s.kind === 'workflow') {
-    if (s.actions.length === 0) throw new RangeError('a workflow needs at least one step');
-    out.push('workflow', ':');
-    s.actions.forEach((a, i) => {
-      out.push(...(i > 0 ? [','] : []), ...actionWords(a, false));
-    });
-  } else {
-    out.push('avoid', ':', ...mistakeWords(s.mistake));
-    for (const f of s.signs) out.push(';', ...factWords(f));
-  }
-  out.push('.');
-  for (const f of s.facts) out.push(...factWords(f), '.');
-  return out;
-}
+/** The shop's skills in the shape every world shares (skill_language/skeleton.ts). */
+export const SHOP_SHAPE: SkillShape = {
+  name: 'shop skill',
+  minWords: MIN_SHOP_SKILL_WORDS,
+  step: 'step',
+  invalid: 'actions',
+  signsRequired: false,
+  how: [],
+};
+const WRITING: SkillWriting<ShopAction, ShopFact, ShopAction> = {
+  actionWords,
+  factWords,
+  ofWords: (a) => actionWords(a, true),
+};
 
 /** The text of a shop skill, its pieces spaced as pieces.ts joins. */
 export function formatShopSkill(s: ShopSkill): string {
-  return joinPieces(skillPieces(s));
+  return skillText(s, SHOP_SHAPE, WRITING);
 }
 
 /** A piece that TERMS may hold as a word: a word piece (compared in lower case) that is no content stop. */
@@ -277,5 +254,5 @@ export function shopOptionTerms(name: string, value: string): string[] {
 
 /** Fact sentences, each closed by a period, with no head: a shop skill's facts alone (shop_skill_parts.ts). */
 export function formatShopFacts(facts: readonly ShopFact[]): string {
-  return joinPieces(facts.flatMap((f) => [...factWords(f), '.']));
+  return factsText(facts, factWords);
 }

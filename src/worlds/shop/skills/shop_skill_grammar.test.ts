@@ -4,12 +4,8 @@ import { Rng } from '../../../common/rng.ts';
 import { MARKERS, NEWLINE } from '../../../text/markers.ts';
 import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
 import { MIN_SHOP_SKILL_WORDS, SHOP_SKILL_WORDS, formatShopSkill } from './shop_skill.ts';
-import {
-  ShopSkillGrammar,
-  shopSkillGrammar,
-  type ShopEntityFilter,
-  type ShopSkillPrefix,
-} from './shop_skill_grammar.ts';
+import { SkillGrammar, type EntityFilter, type SkillPrefix } from '../../../text/skill_language/decoder.ts';
+import { SHOP_SKILL_GRAMMAR, shopSkillGrammar } from './shop_skill_grammar.ts';
 import { parseShopSkill } from './shop_skill_parser.ts';
 import { arbitraryShopSkill, shopTestTokenizer } from './shop_skill_testing.ts';
 import { Tokenizer } from '../../../text/tokenizer.ts';
@@ -24,13 +20,13 @@ function allowedTokens(mask: Uint32Array): number[] {
 }
 
 const isSet = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-const allowedAfter = (text: string, filter?: ShopEntityFilter) =>
+const allowedAfter = (text: string, filter?: EntityFilter) =>
   allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 64, filter)).map((id) => tok.token(id));
 
 /** A random walk through the allowed tokens, taking the end token with probability pEnd whenever it may. */
-function randomWalk(rng: Rng, maxTokens: number, pEnd: number, filter?: ShopEntityFilter): number[] {
+function randomWalk(rng: Rng, maxTokens: number, pEnd: number, filter?: EntityFilter): number[] {
   const ids: number[] = [];
-  let prefix: ShopSkillPrefix = grammar.initial;
+  let prefix: SkillPrefix = grammar.initial;
   for (;;) {
     const allowed = allowedTokens(grammar.allowed(prefix, maxTokens, filter));
     expect(allowed.length).toBeGreaterThan(0);
@@ -240,12 +236,16 @@ describe('shop skill grammar automaton', () => {
 
   it('needs only the grammar words and a number in the vocabulary, and says which symbol a vocabulary lacks', () => {
     const small = new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS, '7']);
-    expect(new ShopSkillGrammar(small).shortest).toBe(7);
-    expect(() => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS]))).toThrow(
+    expect(new SkillGrammar(SHOP_SKILL_GRAMMAR, small).shortest).toBe(7);
+    expect(() => new SkillGrammar(SHOP_SKILL_GRAMMAR, new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS]))).toThrow(
       'the vocabulary has no token for the shop skill symbol "#number"',
     );
     expect(
-      () => new ShopSkillGrammar(new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS.filter((w) => w !== 'lacked'), '7'])),
+      () =>
+        new SkillGrammar(
+          SHOP_SKILL_GRAMMAR,
+          new Tokenizer([...MARKERS, ...SHOP_SKILL_WORDS.filter((w) => w !== 'lacked'), '7']),
+        ),
     ).toThrow(/symbol "lacked"/);
   });
 });

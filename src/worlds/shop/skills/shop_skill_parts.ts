@@ -14,25 +14,19 @@
 //   step that did nothing ("nothing happens after ...") or was never taken ("forgetting to ...") states nothing.
 //   The example above gives "the item offered the large size. the item cost 24 dollars."; a skill that states no
 //   fact gives "".
+import { skillParts } from '../../../text/skill_language/parts.ts';
 import {
   formatShopFacts,
   formatShopSkill,
+  SHOP_SHAPE,
   type ItemDescription,
   type ShopAction,
   type ShopFact,
-  type ShopMistake,
-  type ShopSkill,
 } from './shop_skill.ts';
 import { parseShopSkill } from './shop_skill_parser.ts';
 
 /** The placeholder of every term run and price. */
 const SOME = 'this';
-
-function parsed(text: string): ShopSkill {
-  const { skill, reason } = parseShopSkill(text);
-  if (!skill) throw new RangeError(`the shop skill does not parse (${reason}): ${JSON.stringify(text)}`);
-  return skill;
-}
 
 function procedureItem(item: ItemDescription): ItemDescription {
   return {
@@ -57,96 +51,23 @@ function procedureAction(a: ShopAction): ShopAction {
   }
 }
 
-function procedureMistake(m: ShopMistake): ShopMistake {
-  switch (m.kind) {
-    case 'doing':
-    case 'forgetting':
-      return { kind: m.kind, action: procedureAction(m.action) };
-    case 'before':
-      // biome-ignore lint/suspicious/noThenProperty: the grammar's second step, never awaited
-      return { kind: 'before', action: procedureAction(m.action), then: procedureAction(m.then) };
-    case 'instead':
-      return { kind: 'instead', action: procedureAction(m.action), of: procedureAction(m.of) };
-    case 'invalid':
-    case 'steps':
-      return m;
-  }
-}
-
-/** A fact sentence of the procedure: a rule, an order or a step that did nothing; null for a fact of this game. */
-function procedureFact(f: ShopFact): ShopFact | null {
-  switch (f.kind) {
-    case 'page':
-    case 'bound':
-    case 'cost':
-    case 'offered':
-    case 'titled':
-    case 'asked':
-      return null;
-    case 'nothing':
-      return f.after ? { kind: 'nothing', after: procedureAction(f.after) } : f;
-    case 'first':
-      return { kind: 'first', action: procedureAction(f.action) };
-    case 'order':
-      // biome-ignore lint/suspicious/noThenProperty: the grammar's second step, never awaited
-      return { kind: 'order', action: procedureAction(f.action), then: procedureAction(f.then) };
-  }
-}
-
-function procedureFacts(facts: readonly ShopFact[]): ShopFact[] {
-  return facts.map(procedureFact).filter((f): f is ShopFact => f !== null);
-}
-
-/** The shop skill's procedure: its fact sentences removed, its terms and prices "this". */
-export function shopSkillProcedure(text: string): string {
-  const s = parsed(text);
-  const facts = procedureFacts(s.facts);
-  return formatShopSkill(
-    s.kind === 'workflow'
-      ? { kind: 'workflow', actions: s.actions.map(procedureAction), facts }
-      : { kind: 'avoid', mistake: procedureMistake(s.mistake), signs: procedureFacts(s.signs), facts },
-  );
-}
-
 /** The facts a step states about this game, when it was taken. */
 function actionFacts(a: ShopAction): ShopFact[] {
   return a.verb === 'choose' ? [{ kind: 'offered', offered: true, options: a.options }] : [];
 }
 
-function mistakeFacts(m: ShopMistake): ShopFact[] {
-  switch (m.kind) {
-    case 'doing':
-    case 'instead':
-      return actionFacts(m.action);
-    case 'before':
-      return [...actionFacts(m.action), ...actionFacts(m.then)];
-    case 'forgetting':
-    case 'invalid':
-    case 'steps':
-      return [];
-  }
-}
+const PARTS = skillParts({
+  name: SHOP_SHAPE.name,
+  parse: parseShopSkill,
+  formatPart: formatShopSkill,
+  formatFacts: formatShopFacts,
+  procedureAction,
+  procedureOf: procedureAction,
+  actionFacts,
+});
 
-function factFacts(f: ShopFact): ShopFact[] {
-  switch (f.kind) {
-    case 'nothing':
-      return [];
-    case 'first':
-      return actionFacts(f.action);
-    case 'order':
-      return [...actionFacts(f.action), ...actionFacts(f.then)];
-    default:
-      return [f];
-  }
-}
+/** The shop skill's procedure: its fact sentences removed, its terms and prices "this". */
+export const shopSkillProcedure = (text: string): string => PARTS.procedure(text);
 
 /** The shop skill's instance facts as sentences, in the skill's order, each once; "" when it states none. */
-export function shopSkillFacts(text: string): string {
-  const s = parsed(text);
-  const head =
-    s.kind === 'workflow'
-      ? s.actions.flatMap(actionFacts)
-      : [...mistakeFacts(s.mistake), ...s.signs.flatMap(factFacts)];
-  const sentences = [...head, ...s.facts.flatMap(factFacts)].map((f) => formatShopFacts([f]));
-  return [...new Set(sentences)].join(' ');
-}
+export const shopSkillFacts = (text: string): string => PARTS.facts(text);
