@@ -22,6 +22,7 @@ export const commands: Record<string, () => Promise<CommandModule>> = {
   ...WORLD_COMMANDS,
   bench: () => import('./commands/bench.ts'),
   'export-onnx': () => import('./commands/export_onnx.ts'),
+  'export-verl': () => import('./commands/export_verl.ts'),
 };
 
 async function topHelp(): Promise<string> {

@@ -55,6 +55,7 @@ export const LIMITS = {
   eval: { episodes: count(1, 100_000), temperature: TEMPERATURE },
   teacher: { games: count(2, 100_000), temperature: TEMPERATURE },
   exportOnnx: { seed: SEED, episodes: count(0, 100) },
+  exportVerl: { games: count(1, 100_000) },
   probeOptionCopy: {
     steps: count(0, 1_000_000),
     'task-words': count(1, 1000),

@@ -124,6 +124,8 @@ describe('the launch script', () => {
     expect(both[0].text).toContain('env.env_name=Webshop');
     expect(both[0].text).toContain('#env=shop&preset=micro&algo=both&');
     expect(() => launchScript({ ...KNOWN, algo: 'seed-exact' })).toThrow(NoCounterpartError);
-    expect(() => launchScript({ ...KNOWN, algo: 'seed-crossgame' })).toThrow(/seed-crossgame has no counterpart there/);
+    expect(() => launchScript({ ...KNOWN, algo: 'seed-crossgame' })).toThrow(
+      /seed-crossgame has no counterpart in the SEED trainer/,
+    );
   });
 });

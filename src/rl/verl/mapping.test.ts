@@ -36,7 +36,7 @@ describe('the mapping to the SEED trainer', () => {
     const carried = ALGOS.filter((a) => 'engine' in engineAlgorithm(a));
     expect(carried.sort()).toEqual(['grpo', 'opid', 'seed', 'seed-annotator', 'seed-nogate']);
     const refused = engineAlgorithm('seed-exact-crossgame');
-    expect('none' in refused && refused.none).toMatch(/^seed-exact-crossgame has no counterpart there: /);
+    expect('none' in refused && refused.none).toMatch(/^seed-exact-crossgame has no counterpart in the SEED trainer: /);
   });
 
   it("carries lambda, beta, the group, the batch, the steps, the rate and the KL as the paper's launchers set them", () => {

@@ -268,7 +268,9 @@ export const ALGORITHM_ROWS: readonly AlgoRow[] = [
 export function engineAlgorithm(algo: Algo): { engine: EngineAlgo } | { none: string } {
   const row = ALGORITHM_ROWS.find((r) => r.covers(algo));
   if (!row) throw new RangeError(`no row of ALGORITHM_ROWS covers ${algo}`);
-  return row.engine === null ? { none: `${algo} has no counterpart there: ${row.how}` } : { engine: row.engine };
+  return row.engine === null
+    ? { none: `${algo} has no counterpart in the SEED trainer: ${row.how}` }
+    : { engine: row.engine };
 }
 
 /** The keys and values of a run's algorithm and settings; `config` as the run ran (annotatorSkills set under seed-annotator). */

@@ -1,0 +1,84 @@
+// `seed export-verl`: from a link's settings and from a run directory, the launch script and the two parquet
+// files of the skill SFT's dataset in OUT, with a summary on stdout; a run with no counterpart, a bad link and
+// a missing or doubled source are refused in one line.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli.ts';
+import { runCaptured } from '../testing.ts';
+import { run as exportVerl } from './export_verl.ts';
+import { run as train } from './train.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'seed-export-verl-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function parquetRows(path: string) {
+  const bytes = readFileSync(path);
+  return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+}
+
+describe('seed export-verl', () => {
+  it("writes a link's script and dataset, one script per run of algo=both", async () => {
+    const out = join(dir, 'link');
+    const { code, stdout } = await runCaptured(exportVerl, [
+      '--settings',
+      '#env=shop&preset=micro&algo=both&seed=4&lambda=0.3',
+      '--out',
+      out,
+      '--games',
+      '10',
+    ]);
+    expect(code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([
+      'run_webshop_grpo.sh',
+      'run_webshop_seed.sh',
+      'sft_episode_skill_train.parquet',
+      'sft_episode_skill_val.parquet',
+    ]);
+    const summary = JSON.parse(stdout);
+    expect(summary.repository.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(summary.dataset).toEqual({ 'sft_episode_skill_train.parquet': 18, 'sft_episode_skill_val.parquet': 2 });
+    expect(summary.noCounterpart).toContain('skillAfterPage = 1 (paper 0)');
+    const seed = readFileSync(join(out, 'run_webshop_seed.sh'), 'utf8');
+    expect(seed).toContain('actor_rollout_ref.actor.opd_loss_coef=0.3');
+    expect(seed).toContain('env.seed=4');
+    const rows = await parquetRows(join(out, 'sft_episode_skill_val.parquet'));
+    expect(rows.map((r) => r.skill_id)).toEqual(['expert:train-0', 'explorer:train-0']);
+    expect(JSON.parse(String(rows[0].response))).toHaveProperty('episode_skill');
+  });
+
+  it("carries a run directory's algorithm, seed and settings", async () => {
+    const run = join(dir, 'run');
+    const trained = await runCaptured(train, [
+      ...['--algo', 'opid', '--preset', 'micro', '--updates', '0', '--seed', '5', '--backend', 'cpu'],
+      ...['--eval-every', '0', '--set', 'groupSize=3', '--out', run],
+    ]);
+    expect(trained.code).toBe(0);
+    const out = join(dir, 'from-run');
+    const { code } = await runCaptured(exportVerl, ['--run', run, '--out', out, '--games', '2']);
+    expect(code).toBe(0);
+    const script = readFileSync(join(out, 'run_alfworld_opid.sh'), 'utf8');
+    expect(script).toContain(`# From the run in ${run} (opid, 0 updates).`);
+    for (const line of ['env.rollout.n=3', 'env.seed=5', 'actor_rollout_ref.actor.opd_loss_coef=0.0'])
+      expect(script).toContain(`    ${line} \\`);
+  });
+
+  it('refuses a run with no counterpart, a bad link, and no or two sources, writing nothing', async () => {
+    const out = join(dir, 'refused');
+    const cases: [string[], RegExp][] = [
+      [['--settings', '#algo=seed-exact'], /^error: seed-exact has no counterpart in the SEED trainer: /],
+      [['--settings', '#algo=seed&lambda=abc'], /^error: --settings: lambda=abc is not a number/],
+      [[], /^error: give exactly one of --run DIR and --settings HASH; usage: /],
+      [['--run', dir, '--settings', '#'], /^error: give exactly one of/],
+      [['--run', join(dir, 'none')], /last\.ckpt/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await runCaptured((a) => runCli(['export-verl', ...a]), [...args, '--out', out]);
+      expect(code, args.join(' ')).not.toBe(0);
+      expect(stderr, args.join(' ')).toMatch(message);
+    }
+    expect(() => readdirSync(out)).toThrow();
+  });
+});

@@ -1,0 +1,17 @@
+// docs/verl.md's tables are the mapping's (mapping_table.ts): a setting, an algorithm or a world whose mapping
+// changes fails here until the document says so. The message holds the table as it should read.
+import { describe, expect, it } from 'vitest';
+import { read } from '../../docs_testing.ts';
+import { algorithmsTable, settingsTable, worldsTable } from './mapping_table.ts';
+
+describe('docs/verl.md', () => {
+  const doc = read('docs/verl.md');
+  for (const [name, table] of [
+    ['settings', settingsTable()],
+    ['algorithms', algorithmsTable()],
+    ['worlds', worldsTable()],
+  ] as const)
+    it(`holds the mapping's ${name} table`, () => {
+      expect(doc.includes(`${table}\n`), `docs/verl.md should hold this table:\n\n${table}\n`).toBe(true);
+    });
+});
