@@ -1,6 +1,7 @@
 // Parts of a household skill, for the controls that give the teacher a part of the trajectory's own skill
 // (docs/seed-loss.md, "Part controls"). Each reads the skill into its structure (skill_parser.ts), keeps one
-// part and writes it back in the grammar's words, so every word is one of the vocabulary's:
+// part and writes it back in the grammar's words, so every word is one of the vocabulary's (the shape's
+// transforms are src/text/skill_language/parts.ts; the household gives what its actions become and state):
 // - the procedure: every object becomes "it" ("them" stays), and every receptacle too, since the grammar has
 //   no word for a place and "it" is the one it uses for a thing already named; a receptacle an action may leave
 //   out ("take it from R", "heat it with R") is left out. The sentences that only state where things were or

@@ -1,6 +1,7 @@
 // Parts of a shop skill, for the controls that give the teacher a part of the trajectory's own skill
 // (docs/seed-loss.md, "Part controls"), as skill_parts.ts gives the household's. Each reads the skill into its
-// structure (shop_skill_parser.ts), keeps one part and writes it back in the grammar's words:
+// structure (shop_skill_parser.ts), keeps one part and writes it back in the grammar's words (the shape's
+// transforms are src/text/skill_language/parts.ts; the shop gives what its steps become and state):
 // - the procedure: every run of terms (query words, title words, an option's value and name) and every price
 //   becomes "this", a word of the vocabulary that no title, option or instruction holds, so that a placeholder
 //   does not read as a fact; an option stays one "the this" per option chosen. The fact sentences (pages, the price bound,
