@@ -6,7 +6,7 @@
 import type { Rx } from './automaton.ts';
 
 /** A class of words that the automaton reads as one symbol: a type name, an instance number, a content word. */
-export interface WordClass {
+interface WordClass {
   /** The symbol, with a leading '#' ("#object"). */
   readonly symbol: string;
   /** Whether a token, as the vocabulary spells it, is a member. */
@@ -24,7 +24,7 @@ export interface WordClass {
 }
 
 /** The tokens a slot lets stand, and the instance numbers allowed right after each of them. */
-export interface SlotMask {
+interface SlotMask {
   readonly members: Uint32Array;
   readonly numbers: ReadonlyMap<number, Uint32Array>;
 }
