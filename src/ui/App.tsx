@@ -10,6 +10,7 @@ import { Guide, SkipLinks, useShortcuts } from './Guide.tsx';
 import { LiveNumbers } from './LiveNumbers.tsx';
 import { RacePanel } from './race/RacePanel.tsx';
 import { BackendPanel, CheckpointPanel, Notices, ResumeOffer } from './RunPanels.tsx';
+import { ScalePanel } from './ScalePanel.tsx';
 import { StageView } from './StageView.tsx';
 import { TeacherCheck } from './TeacherCheck.tsx';
 import { OnnxExportPanel } from './onnx/OnnxExportPanel.tsx';
@@ -74,6 +75,7 @@ export function App() {
           <CheckpointPanel />
           <OnnxExportPanel checkpoint={() => usePlayground.getState().checkpointBytes()} />
           <OnnxRunPanel />
+          <ScalePanel />
           <GpuPanel />
           <SelfTestPanel />
         </div>

@@ -74,7 +74,7 @@ export function benchmarkOf(env: EnvironmentName): EngineBenchmark {
 }
 
 /** The engine algorithm of a run; throws NoCounterpartError for one that has none. */
-export function engineAlgoOf(algo: Algo): EngineAlgo {
+function engineAlgoOf(algo: Algo): EngineAlgo {
   const found = engineAlgorithm(algo);
   if ('none' in found) throw new NoCounterpartError(found.none);
   return found.engine;
@@ -98,7 +98,7 @@ function argument(key: string, value: ScriptValue): string {
 }
 
 /** The main_ppo keys and values of a run: its settings, its world, and the SEED launchers' values for the rest. */
-export function rlValues(run: RunToCarry): Record<string, ScriptValue> {
+function rlValues(run: RunToCarry): Record<string, ScriptValue> {
   const bench = benchmarkOf(run.env);
   const engine = engineAlgoOf(run.algo);
   const values: Record<string, ScriptValue> = {
@@ -146,7 +146,7 @@ export function rlValues(run: RunToCarry): Record<string, ScriptValue> {
 }
 
 /** The SFT trainer's keys and values: the skill stage on the dataset beside the script. */
-export function sftValues(env: EnvironmentName): Record<string, ScriptValue> {
+function sftValues(env: EnvironmentName): Record<string, ScriptValue> {
   const { sft } = benchmarkOf(env);
   return {
     'data.train_files': shell(`$HERE/${SFT_FILES.train}`),

@@ -44,7 +44,7 @@ interface AnalyzerStep {
 }
 
 /** The steps of an episode's records (record 0 is the opening observation; record t the t-th command's outcome). */
-export function analyzerSteps(records: readonly EpisodeStep[]): AnalyzerStep[] {
+function analyzerSteps(records: readonly EpisodeStep[]): AnalyzerStep[] {
   return records.slice(1).map((r, t) => ({
     observation: records[t].observation,
     // verl-agent's policies answer with the action in its tags; the playground's policy writes the command alone.

@@ -1,0 +1,104 @@
+// "Run it at scale": the page's run carried to the SEED repository's trainer (verl-agent based), as
+// `npm run seed -- export-verl` carries a run directory or a link: the launch script for the current settings
+// and the skill SFT's dataset to put beside it. Both are written here, in the browser, by the same code as the
+// command's (src/rl/verl/); the dataset's module and its parquet writer load on the first click.
+import { useMemo, useState } from 'react';
+import { SEED_REPOSITORY } from '../rl/verl/config_keys.ts';
+import { benchmarkOf, launchScript, NoCounterpartError, runsOfSettings, SFT_FILES } from '../rl/verl/launch_script.ts';
+import { formatHash } from '../rl/page_settings.ts';
+import { downloadBlob, downloadText } from './download.ts';
+import { usePlayground } from './store.ts';
+import type { SftFiles } from '../rl/verl/carry.ts';
+
+type Split = keyof typeof SFT_FILES;
+
+/** The scripts of the settings' runs, or why they have none there. */
+function scriptsOf(settings: Parameters<typeof runsOfSettings>[0]) {
+  try {
+    return { scripts: runsOfSettings(settings).map(launchScript), refusal: null };
+  } catch (err) {
+    if (err instanceof NoCounterpartError) return { scripts: [], refusal: err.message };
+    throw err;
+  }
+}
+
+export function ScalePanel() {
+  const settings = usePlayground((s) => s.settings);
+  const { scripts, refusal } = useMemo(() => scriptsOf(settings), [settings]);
+  const [dataset, setDataset] = useState<{ hash: string; files: SftFiles } | null>(null);
+  const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
+  const bench = refusal === null ? benchmarkOf(settings.env) : null;
+
+  const download = async (split: Split) => {
+    const hash = formatHash(settings);
+    setState({ busy: true, message: null });
+    try {
+      let files = dataset?.hash === hash ? dataset.files : null;
+      if (!files) {
+        const { DEFAULT_SFT_GAMES, sftFiles } = await import('../rl/verl/carry.ts');
+        files = await sftFiles(runsOfSettings(settings)[0], DEFAULT_SFT_GAMES);
+        setDataset({ hash, files });
+      }
+      downloadBlob(
+        new Blob([files[split] as Uint8Array<ArrayBuffer>], { type: 'application/vnd.apache.parquet' }),
+        SFT_FILES[split],
+      );
+      setState({ busy: false, message: `${files.rows.train} training rows and ${files.rows.val} validation rows.` });
+    } catch (err) {
+      setState({
+        busy: false,
+        message: `The dataset could not be written: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="scale-title" data-testid="run-at-scale">
+      <h2 id="scale-title">Run it at scale</h2>
+      <p className="hint">
+        This run, for the SEED repository's trainer (verl-agent based: <code>{SEED_REPOSITORY.repo}</code> at{' '}
+        <code>{SEED_REPOSITORY.commit.slice(0, 7)}</code>) with a language model
+        {bench ? ` on ${bench.name}` : ''}: a launch script with its algorithm and settings, and the paper's first
+        stage, the hindsight-skill SFT, as a dataset to put beside the script. docs/verl.md says what each setting
+        becomes; <code>npm run seed -- export-verl</code> writes the same from a run directory or a link.
+      </p>
+      {refusal !== null ? (
+        <p className="bad" data-testid="scale-refused">
+          No script for these settings: {refusal}.
+        </p>
+      ) : (
+        <div className="button-row">
+          {scripts.map((s) => (
+            <button
+              key={s.file}
+              type="button"
+              data-testid="scale-script"
+              data-file={s.file}
+              onClick={() => downloadText(s.text, s.file, 'text/x-shellscript')}
+            >
+              Launch script ({s.file})
+            </button>
+          ))}
+          {(Object.keys(SFT_FILES) as Split[]).map((split) => (
+            <button
+              key={split}
+              type="button"
+              className="secondary"
+              data-testid={`scale-sft-${split}`}
+              disabled={state.busy}
+              onClick={() => void download(split)}
+            >
+              SFT dataset, {split === 'train' ? 'training' : 'validation'} ({SFT_FILES[split]})
+            </button>
+          ))}
+        </div>
+      )}
+      {state.busy ? <p data-testid="scale-busy">Playing the expert and the explorer for the dataset…</p> : null}
+      {state.message ? (
+        <p className="muted" data-testid="scale-message">
+          {state.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}
