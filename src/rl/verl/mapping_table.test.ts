@@ -1,11 +1,11 @@
 // docs/verl.md's tables are the mapping's (mapping_table.ts): a setting, an algorithm or a world whose mapping
 // changes fails here until the document says so. The message holds the table as it should read.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { read } from '../../docs_testing.ts';
 import { algorithmsTable, settingsTable, worldsTable } from './mapping_table.ts';
 
 describe('docs/verl.md', () => {
-  const doc = read('docs/verl.md');
+  const doc = readFileSync(new URL('../../../docs/verl.md', import.meta.url), 'utf8');
   for (const [name, table] of [
     ['settings', settingsTable()],
     ['algorithms', algorithmsTable()],
