@@ -2,7 +2,7 @@
 // of the source tree. Paths in them are relative to the working directory (the repository root under
 // `npm run seed`), so a committed file names no machine's directories.
 import { execFileSync } from 'node:child_process';
-import { basename, isAbsolute, relative } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 
 /**
  * A path as a report may print it: relative to the working directory when it lies inside it, else only its
@@ -31,13 +31,20 @@ export interface SourceCommit {
   dirty: boolean;
 }
 
-/** The commit the working tree is at, or null outside a git checkout. */
-export function sourceCommit(cwd = process.cwd()): SourceCommit | null {
+/**
+ * The commit the working tree is at, or null outside a git checkout. Changes under bench/ (reports) and under
+ * the folders `ignore` names (a benchmark plan's folder, which its jobs write into) do not make it dirty.
+ */
+export function sourceCommit(cwd = process.cwd(), ignore: readonly string[] = []): SourceCommit | null {
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const excluded = ignore
+    .map((path) => relative(cwd, resolve(cwd, path)))
+    .filter((rel) => rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
+    .map((rel) => `:(exclude)${rel}`);
   try {
     const hash = git('rev-parse', '--short', 'HEAD');
-    const dirty = git('status', '--porcelain', '--', ':/', ':(top,exclude)bench') !== '';
+    const dirty = git('status', '--porcelain', '--', ':/', ':(top,exclude)bench', ...excluded) !== '';
     return { hash, dirty };
   } catch {
     return null;
