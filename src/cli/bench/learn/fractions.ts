@@ -49,6 +49,8 @@ export interface FractionsOutcome extends SweepPlan {
   workers: number;
   /** Runs taken from an earlier invocation's store (--resume). */
   resumed?: number;
+  /** The folder of the plan whose jobs ran the runs (--collect); absent: they ran here. */
+  planned?: string;
 }
 
 export interface FractionDifference {
@@ -238,6 +240,7 @@ export function renderFractions(o: FractionsOutcome): {
     command: o.command,
     wall_s: Number(o.wallSeconds.toFixed(1)),
     ...(o.resumed ? { resumed_runs: o.resumed } : {}),
+    ...(o.planned ? { planned: o.planned } : {}),
     estimated_s: Math.round(o.estimatedSeconds),
   };
   return { markdown, json, headline: head, table };

@@ -14,10 +14,10 @@ const root = mkdtempSync(join(tmpdir(), 'learn-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 afterEach(() => vi.restoreAllMocks());
 
-/** Options that pass every check before the lock: the micro warm start, one cheap arm. */
+/** Options that pass every check before the lock: the tiny warm start (of the benchmark's preset), one cheap arm. */
 const args = (out: string, ...more: string[]) => [
   '--init',
-  'public/warmstart-micro.ckpt',
+  'public/warmstart-tiny.ckpt',
   '--algos',
   'grpo',
   '--controls',

@@ -5,12 +5,19 @@ import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../
 import { factsOf } from '../../../worlds/facts.ts';
 import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
 import { ENV_OPTION } from '../../environment_option.ts';
-import { applySetOptions, numberList, numberOption, type parseOptions, settingsSection } from '../../args.ts';
+import {
+  applySetOptions,
+  numberList,
+  numberOption,
+  type parseOptions,
+  presetOption,
+  settingsSection,
+} from '../../args.ts';
 import { defineCommand } from '../../help.ts';
 import { LIMITS } from '../../limits.ts';
 import { quote } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
-import { warmStartPath } from '../../../model/config.ts';
+import { warmStartPath, type PresetName } from '../../../model/config.ts';
 import type { LearnPlan } from './benchmark.ts';
 import { reportName } from './games.ts';
 import { PRESET } from './job.ts';
@@ -47,12 +54,37 @@ export const command = defineCommand({
     `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
     'learn_fractions.md and learn_fractions.json instead.',
   options: {
+    plan: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'none',
+      description:
+        'runs nothing: writes the jobs of the first phase (the sweeps, or every run when nothing is swept) to DIR/jobs/N.json with the invocation and a copy of --init, for any machines to run (docs/cluster.md)',
+    },
+    collect: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'none',
+      description:
+        "takes the results in DIR/results of a plan's jobs: writes the next phase's jobs (what a sweep chose decides them) or those still missing, or once all are there, the reports a local run writes (to --out, else the planned --out)",
+    },
     worker: {
       type: 'string',
-      value: 'JSON',
+      value: 'FILE|JSON',
       defaultText: 'none',
-      description: "runs one job given as JSON and prints its result (how the benchmark's child processes are started)",
+      description:
+        "runs one job, a plan's job file (DIR/jobs/N.json) or a job's JSON (how the benchmark's child processes are started), and prints its result",
     },
+    result: {
+      type: 'string',
+      value: 'FILE',
+      defaultText: 'stdout',
+      description: "with --worker: writes the job's result (or its failure) to FILE instead, as --collect reads it",
+    },
+    preset: presetOption({
+      default: PRESET,
+      description: 'the model preset of --init (micro: a check of the machinery in seconds, not a measurement)',
+    }),
     seeds: {
       type: 'string',
       value: 'K',
@@ -204,7 +236,7 @@ export const command = defineCommand({
     init: {
       type: 'string',
       value: 'FILE',
-      defaultText: `${warmStartPath(PRESET, DEFAULT_WORLD)} (${OTHER_WORLDS.map((w) => `the ${w}: ${warmStartPath(PRESET, w)}`).join('; ')})`,
+      defaultText: `${warmStartPath(PRESET, DEFAULT_WORLD)} (${OTHER_WORLDS.map((w) => `the ${w}: ${warmStartPath(PRESET, w)}`).join('; ')}; the --preset's warm start)`,
       description: 'the warm start every run begins from',
     },
     env: {
@@ -308,8 +340,11 @@ export function readPlan(values: LearnValues): LearnPlan {
       ? []
       : [...new Set(numberList(values['teacher-at']!, 'teacher-at', limits['teacher-at']))].sort((a, b) => a - b);
   const env = (values.env ?? DEFAULT_WORLD) as EnvironmentName;
+  const preset = (values.preset ?? PRESET) as PresetName;
+  if (preset !== PRESET && values.record !== undefined)
+    throw new CliError(`--record keeps the ${PRESET} preset's benchmark for the page, not the ${preset} preset's`, 2);
   // The world's own defaults (a shop episode is played in windows) come between the preset's and --set.
-  const base = applySetOptions({ ...defaultConfig(PRESET), ...factsOf(env).trainDefaults }, settings);
+  const base = applySetOptions({ ...defaultConfig(preset), ...factsOf(env).trainDefaults }, settings);
   // A value given with --set is the one every arm runs at: it is not swept.
   const swept = (
     key: 'lr' | 'lambda' | 'opidWeight',
@@ -356,7 +391,9 @@ export function readPlan(values: LearnValues): LearnPlan {
     evalEvery: numberOption(values['eval-every'], 'eval-every', limits['eval-every']),
     evalEpisodes: numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']),
     evalSamples: numberOption(values['eval-samples'], 'eval-samples', limits['eval-samples']),
-    init: values.init ?? warmStartPath(PRESET, env),
+    init: values.init ?? warmStartPath(preset, env),
+    // The benchmark's preset is left unsaid, so that its jobs (and the keys of their kept runs) stay as they were.
+    ...(preset === PRESET ? {} : { preset }),
     env,
     workers: numberOption(values.workers, 'workers', limits.workers, Math.max(1, Math.min(2, cpus().length))),
     record: values.record !== undefined,

@@ -4,6 +4,7 @@
 import type { EnvironmentName } from '../../../worlds/names.ts';
 import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
+import type { PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
 import { diagnosticsJson, diagnosticsTable, teacherJson, teacherTable, teacherText } from './diagnostics.ts';
@@ -87,10 +88,14 @@ export interface LearnOutcome {
   workers: number;
   /** Runs taken from an earlier invocation's store (--resume, job_store.ts); 0 or absent: every run ran here. */
   resumed?: number;
+  /** The folder of the plan whose jobs ran the runs, collected by --collect (plan_collect.ts); absent: they ran here. */
+  planned?: string;
+  /** The model preset of the warm start; absent: the benchmark's, tiny. */
+  preset?: PresetName;
 }
 
 /** What a report's provenance line needs: the same in the main report and the fractions'. */
-type RunFacts = Pick<LearnOutcome, 'commit' | 'wallSeconds' | 'workers' | 'estimatedSeconds' | 'resumed'>;
+type RunFacts = Pick<LearnOutcome, 'commit' | 'wallSeconds' | 'workers' | 'estimatedSeconds' | 'resumed' | 'planned'>;
 
 /** The line under a report's command: commit, configuration, wall time, and the runs an earlier invocation ran. */
 export function provenanceLine(o: RunFacts, configHash: string): string {
@@ -98,7 +103,10 @@ export function provenanceLine(o: RunFacts, configHash: string): string {
   const resumed = o.resumed
     ? ` ${o.resumed} of the runs were taken from an earlier invocation of this command at this commit (--resume); their wall times in the table are those they took then.`
     : '';
-  return `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).${resumed}`;
+  const planned = o.planned
+    ? ` The runs ran as the jobs of a plan (${o.planned}, one command per job, on whatever machines ran them) and were collected here: the wall time is the collection's, and each run's own is in the table.`
+    : '';
+  return `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).${resumed}${planned}`;
 }
 
 export interface LearnReport {
@@ -281,7 +289,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]),
   );
   const markdown = [
-    `# Learning benchmark: GRPO and hindsight distillation on the tiny preset${namedWorld(world) ? `, in the ${world}` : ''}`,
+    `# Learning benchmark: GRPO and hindsight distillation on the ${o.preset ?? PRESET} preset${namedWorld(world) ? `, in the ${world}` : ''}`,
     '',
     `Command: \`${o.command}\`  `,
     provenanceLine(o, configHash),
@@ -359,7 +367,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     '',
   ].join('\n');
   const json = {
-    preset: PRESET,
+    preset: o.preset ?? PRESET,
     episodes_per_run: episodesPerRun,
     eval_samples: evalSamples,
     eval_games: o.evalGames,
@@ -424,6 +432,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     wall_s: Number(o.wallSeconds.toFixed(1)),
     estimated_s: Math.round(o.estimatedSeconds),
     ...(o.resumed ? { resumed_runs: o.resumed } : {}),
+    ...(o.planned ? { planned: o.planned } : {}),
   };
   return { markdown, json, svg, headline: head, table, efficiency, rows, differences: diffs };
 }
