@@ -114,6 +114,7 @@ describe('--help', () => {
       'bench cpu --preset',
       'bench kernels --preset',
       'bench kernels --update-presets',
+      'bench learn --preset',
       'bench onnx --presets',
       'bench soak --preset',
       'ckpt init --preset',
