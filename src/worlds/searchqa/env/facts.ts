@@ -1,0 +1,42 @@
+// What is known of the search-QA world without loading it (src/env/world_facts.ts): the registry of every world's
+// facts (src/worlds/facts.ts) lists it. It imports neither the game nor the splits, which load the search engine,
+// so that the page's main thread does not; its step budget and eval counts are theirs (facts.test.ts holds them).
+import type { WorldFacts } from '../../../env/world_facts.ts';
+import { OBSERVATIONS } from './observations.ts';
+import { QA_TASK_TYPES } from './questions.ts';
+
+/** The game's step budget (game.ts QA_MAX_STEPS). */
+const MAX_STEPS = 6;
+
+export const SEARCHQA_FACTS: WorldFacts = {
+  variants: ['tiny'],
+  taskTypes: QA_TASK_TYPES,
+  scored: true,
+  evalCounts: { seen: 200, unseen: 200 },
+  // An episode is cut after 6 commands (twice the longest expert plan), and six results pages with their
+  // commands come to under 400 tokens: the whole episode is one sequence (history = maxSteps, the cheap layout)
+  // with room for a 48-token skill block in the 512-token context. A search is at most 10 tokens, within the
+  // preset's 12.
+  trainDefaults: { maxSteps: MAX_STEPS, history: MAX_STEPS },
+  shippedWarmStarts: [],
+  // One sequence per episode, as the household's, of at most 6 steps against its 10 and of about the same
+  // length in tokens: an update and an evaluation episode cost about what the household's do.
+  cost: { update: 1, evalEpisode: 1 },
+  // The opening observation is the question, which the task line already holds.
+  openingFrame: { lines: [], prefixes: [`${OBSERVATIONS.question} `] },
+  words: {
+    summary: 'HotpotQA-style questions answered by search (Search-R1-style)',
+    label: 'Search QA (HotpotQA-style questions, Search-R1-style search)',
+    plays: 'answering questions by searching an encyclopedia (Search-R1-style)',
+    scales: "the search-QA world's one encyclopedia (tiny)",
+    scaleUnits: 'encyclopedias',
+    tasks: 'questions answered by search',
+    clusters: 'questions',
+    clusterShares: 'games of one question ask the same thing of the same entities',
+    evalGames: {
+      unseen: 'held-out entities and a held-out bridge composition',
+      seen: 'trained question kinds and entities, new games',
+    },
+    score: "HotpotQA's answer F1, 0 to 1: an answer sharing some words with the gold answer; success is an exact match",
+  },
+};
