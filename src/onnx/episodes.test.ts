@@ -18,7 +18,8 @@ describe('real token sequences for verification', () => {
         expect(s[0]).toBe(tok.id(TASK));
         expect(s.includes(tok.id(ACT))).toBe(true);
         expect(s.includes(tok.unkId)).toBe(false);
-        expect(s.length).toBeGreaterThan(60);
+        // A search-QA question answered by one search is the shortest: about 55 tokens.
+        expect(s.length).toBeGreaterThan(40);
       }
       expect(seqs[0].includes(tok.id(SKILL))).toBe(false);
       expect(seqs[1].includes(tok.id(SKILL))).toBe(true);

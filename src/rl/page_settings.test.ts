@@ -177,13 +177,13 @@ describe('URL hash', () => {
     const bad = parseHash('#env=webshop&preset=micro&lr=0.002');
     expect(bad.settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
     expect(bad.notices.map((n) => `${n.key}=${n.value} ${n.message}`)).toEqual([
-      'env=webshop must be one of household, shop; keeping the default household',
+      `env=webshop must be one of ${ENVIRONMENT_NAMES.join(', ')}; keeping the default household`,
     ]);
     expect(parseHash('#env=shop&env=household').notices.map((n) => [n.value, n.reason])).toEqual([
       ['household', 'appears twice'],
     ]);
     expect(parseHash('#env=').notices.map((n) => n.message)).toEqual([
-      'must be one of household, shop; keeping the default household',
+      `must be one of ${ENVIRONMENT_NAMES.join(', ')}; keeping the default household`,
     ]);
     expect(settingsFrom({ ...DEFAULT_SETTINGS, env: 7 }).notices.map((n) => n.message)).toEqual([
       'is not a string; keeping the default household',

@@ -4,12 +4,14 @@ import type { Environment } from '../env/environment.ts';
 import { factsOf } from './facts.ts';
 import { householdAtScale } from './household/env/household_environment.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
+import { searchqaAtScale } from './searchqa/env/environment.ts';
 import { shopAtScale } from './shop/env/environment.ts';
 
 /** Each world's environment at a scale of its own, by the scale's name (one of its facts' variants). */
 const ENVIRONMENTS: Readonly<Record<EnvironmentName, (variant: string) => Environment>> = {
   household: householdAtScale,
   shop: shopAtScale,
+  searchqa: searchqaAtScale,
 };
 
 /**

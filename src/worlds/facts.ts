@@ -4,11 +4,13 @@
 import type { WorldFacts } from '../env/world_facts.ts';
 import { HOUSEHOLD_FACTS } from './household/env/facts.ts';
 import { ENVIRONMENT_NAMES, entryOf, type EnvironmentName } from './names.ts';
+import { SEARCHQA_FACTS } from './searchqa/env/facts.ts';
 import { SHOP_FACTS } from './shop/env/facts.ts';
 
 const WORLD_FACTS: Readonly<Record<EnvironmentName, WorldFacts>> = {
   household: HOUSEHOLD_FACTS,
   shop: SHOP_FACTS,
+  searchqa: SEARCHQA_FACTS,
 };
 
 /** The facts of the world `name`; a name that is no world's is refused with the list of the worlds. */

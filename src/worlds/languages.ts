@@ -2,6 +2,7 @@
 // words its skills may use, and the words of its texts that are no words of it. A line per world.
 import { HOUSEHOLD_LANGUAGE } from './household/skills/skill.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
+import { SEARCHQA_LANGUAGE } from './searchqa/skills/qa_skill.ts';
 import { SHOP_LANGUAGE } from './shop/skills/shop_skill.ts';
 
 interface WorldLanguage {
@@ -14,6 +15,7 @@ interface WorldLanguage {
 const LANGUAGES: Readonly<Record<EnvironmentName, WorldLanguage>> = {
   household: HOUSEHOLD_LANGUAGE,
   shop: SHOP_LANGUAGE,
+  searchqa: SEARCHQA_LANGUAGE,
 };
 
 /** The skill language of the world `name`; a name that is no world's is refused with the list of the worlds. */

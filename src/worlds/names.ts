@@ -3,7 +3,7 @@
 // the one refusal of a name that is no world's. Adding a world is a line here and one in each registry.
 import { quote } from '../common/json.ts';
 
-export const ENVIRONMENT_NAMES = ['household', 'shop'] as const;
+export const ENVIRONMENT_NAMES = ['household', 'shop', 'searchqa'] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
 export function isEnvironmentName(name: string): name is EnvironmentName {

@@ -3,12 +3,14 @@ import type { Environment } from '../env/environment.ts';
 import type { RlWorld } from '../rl/rl_world.ts';
 import { householdRlOf } from './household/rl/household_rl.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
+import { qaRlOf } from './searchqa/rl/qa_rl.ts';
 import { shopRlOf } from './shop/rl/shop_rl.ts';
 
 /** Each world's training side of one of its environments (at its scale). */
 const RL_WORLDS: Readonly<Record<EnvironmentName, (env: Environment) => RlWorld>> = {
   household: householdRlOf,
   shop: shopRlOf,
+  searchqa: qaRlOf,
 };
 
 /** The training side of a world's environment; an environment of no registered world is refused with the list. */

@@ -1,5 +1,5 @@
 // The search-QA world behind the worlds' interface: questions over the default encyclopedia, one size.
-import type { Environment, EnvironmentName, EpisodeStep } from '../../../env/environment.ts';
+import type { Environment, EpisodeStep } from '../../../env/environment.ts';
 import { commandRefusal, MAX_ANSWER_PIECES, MAX_QUERY_PIECES } from './commands.ts';
 import { QA_MAX_STEPS, QaGame, qaScore, type QaStepRecord } from './game.ts';
 import { QA_TASK_TYPES } from './questions.ts';
@@ -18,8 +18,7 @@ export function maxCommandChars(): number {
 }
 
 export const SEARCHQA: Environment<QaScene, QaStepRecord> = {
-  // ENVIRONMENT_NAMES does not list the world yet: the worlds' registry adds it.
-  name: 'searchqa' as EnvironmentName,
+  name: 'searchqa',
   variant: 'tiny',
   defaultMaxSteps: QA_MAX_STEPS,
   taskTypes: QA_TASK_TYPES,
@@ -39,3 +38,8 @@ export const SEARCHQA: Environment<QaScene, QaStepRecord> = {
   texts: qaTexts,
   commandRefusal: (command) => commandRefusal(command, maxCommandChars()),
 };
+
+/** The world at a scale of its own: it has one, 'tiny' (its facts' only variant), which the registry has checked. */
+export function searchqaAtScale(_variant: string): Environment {
+  return SEARCHQA as Environment;
+}

@@ -117,9 +117,11 @@ export function qaSceneFromJson(text: string): QaScene {
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new QaSceneError('', 'a search-QA scene is a JSON object');
+  // The version first: a file of another version is named as that, whatever fields it has.
+  const version = Object.hasOwn(doc, 'version') ? (doc as Record<string, unknown>).version : undefined;
+  if (version !== QA_SCENE_VERSION)
+    throw new QaSceneError('version', `must be ${QA_SCENE_VERSION}, got ${quote(version)}`);
   const data = record(doc, '', ['version', 'encyclopedia', 'question']);
-  if (data.version !== QA_SCENE_VERSION)
-    throw new QaSceneError('version', `must be ${QA_SCENE_VERSION}, got ${quote(data.version)}`);
   const encyclopedia = encyclopediaFrom(data.encyclopedia);
   return { encyclopedia, question: questionFrom(data.question, encyclopedia) };
 }

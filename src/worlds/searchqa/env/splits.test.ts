@@ -82,8 +82,11 @@ describe('the search-QA splits', () => {
 
   it('keep validation apart from the eval sets', () => {
     const key = (s: QaScene) => JSON.stringify(s.question);
-    const validation = validationQaScenes(20).map(key);
-    expect(validation).not.toEqual(seen.slice(0, 20).map(key));
+    const validation = validationQaScenes(50).map(key);
+    expect(validation).not.toEqual(seen.slice(0, 50).map(key));
+    const reported = new Set(evalQaScenes('seen').map(key));
+    expect(validation.filter((v) => reported.has(v))).toEqual([]);
+    expect(validationQaScenes(5).map(key)).toEqual(validation.slice(0, 5));
   });
 
   it('refuse an unknown split or a bad index', () => {

@@ -26,7 +26,7 @@ import {
   type QuestionKind,
   subjectsRefusal,
 } from './questions.ts';
-import type { QaScene } from './scene.ts';
+import { type QaScene, qaSceneToJson } from './scene.ts';
 
 export type QaSplit = 'train' | 'seen' | 'unseen';
 const QA_SPLITS: readonly QaSplit[] = ['train', 'seen', 'unseen'];
@@ -97,6 +97,16 @@ export function evalQaScenes(split: 'seen' | 'unseen', count: number = QA_EVAL_C
   return Array.from({ length: count }, (_, i) => generateQaScene(split, i, EVAL_SEED));
 }
 
+/**
+ * The validation games: the seen split under its own seed, less any game of the eval-seen set (the questions are
+ * few enough that two streams draw some of the same), so that tuning never scores on a reported game.
+ */
 export function validationQaScenes(count: number = QA_EVAL_COUNTS.seen): QaScene[] {
-  return Array.from({ length: count }, (_, i) => generateQaScene('seen', i, VALIDATION_SEED));
+  const reported = new Set(evalQaScenes('seen').map(qaSceneToJson));
+  const out: QaScene[] = [];
+  for (let i = 0; out.length < count; i++) {
+    const scene = generateQaScene('seen', i, VALIDATION_SEED);
+    if (!reported.has(qaSceneToJson(scene))) out.push(scene);
+  }
+  return out;
 }

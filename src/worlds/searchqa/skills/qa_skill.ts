@@ -141,6 +141,11 @@ function nameWords(names: readonly string[]): string[] {
   return names.map((w) => NAME_WORDS.get(w.toLowerCase())?.spelled ?? w);
 }
 
+/** A name's words as the pages print it ("Marno Nular" for marno, nular). */
+export function spellName(names: readonly string[]): string {
+  return nameWords(names).join(' ');
+}
+
 function targetWords(t: QaTarget | QaValue): string[] {
   if ('names' in t) return nameWords(t.names);
   if ('year' in t) return [t.year];

@@ -1,14 +1,11 @@
 // Random search-QA skills for property tests, built without undefined fields so that they compare equal to what
 // the parser returns (names in lower case), and the world's tokenizer.
 import fc from 'fast-check';
-import { MARKERS, PROMPT_TEXTS } from '../../../text/markers.ts';
-import { splitPieces } from '../../../text/pieces.ts';
-import { Tokenizer } from '../../../text/tokenizer.ts';
-import { qaTexts } from '../env/vocabulary.ts';
+import { type Tokenizer, tokenizerOf } from '../../../text/tokenizer.ts';
+import { SEARCHQA } from '../env/environment.ts';
 import { NAMES, ORGANISATION_KINDS } from '../env/name_stock.ts';
 import {
   QA_KINDS,
-  QA_SKILL_WORDS,
   QA_RELATIONS,
   QA_ROLES,
   type QaAction,
@@ -21,11 +18,7 @@ import {
 
 /** The world's tokenizer: its texts' pieces, its skill words and the prompts' words. */
 export function qaTokenizer(): Tokenizer {
-  const words = new Set([...qaTexts(), ...PROMPT_TEXTS].flatMap((t) => splitPieces(t)));
-  for (const w of QA_SKILL_WORDS) words.add(w);
-  words.delete('\n');
-  for (const m of MARKERS) words.delete(m);
-  return new Tokenizer([...MARKERS, ...[...words].sort()]);
+  return tokenizerOf(SEARCHQA);
 }
 
 const nameWord = fc.constantFrom(
