@@ -234,7 +234,7 @@ describe('checking a recorded run', () => {
     // The default world named outright reads as a record that names none.
     expect(parseRecordedRun(JSON.stringify({ ...record, env: 'household' }))).toEqual(record);
     expect(() => parseRecordedRun(JSON.stringify({ ...record, env: 'mall' }))).toThrow(
-      'env: "mall" is not a world (the worlds: household, shop)',
+      'env: "mall" is not a world (the worlds: household, shop, searchqa)',
     );
     expect(() => parseRecordedRun(JSON.stringify({ ...record, env: null }))).toThrow(/^env: null is not a world/);
   });
@@ -284,7 +284,7 @@ describe('checking a recorded run', () => {
     expect(newestRecord(index, 'household')?.file).toBe('household.json');
     expect(newestRecord(index, 'shop')?.file).toBe('shop-new.json');
     expect(() => checkRecordIndex({ format: RECORD_INDEX_FORMAT, runs: [entry('a.json', '2025', 'mall')] })).toThrow(
-      'runs[0].env: "mall" is not a world (the worlds: household, shop)',
+      'runs[0].env: "mall" is not a world (the worlds: household, shop, searchqa)',
     );
   });
 });

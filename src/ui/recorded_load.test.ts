@@ -89,7 +89,7 @@ describe('loading the recorded run', () => {
     const unknownWorld = index([{ file: 'r.json', created: '2025-01-01T00:00:00Z', env: 'mall' }]);
     expect(await message({ 'runs/index.json': unknownWorld })).toEqual([
       'failed',
-      'No recorded run: runs/index.json was not read (runs[0].env: "mall" is not a world (the worlds: household, shop)).',
+      'No recorded run: runs/index.json was not read (runs[0].env: "mall" is not a world (the worlds: household, shop, searchqa)).',
     ]);
     const failing = async () => {
       throw new TypeError('Failed to fetch');

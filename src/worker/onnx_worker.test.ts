@@ -235,7 +235,7 @@ describe("the page's run view", () => {
       vocabularyHash: new Tokenizer(reversed).hash,
     });
     expect(await refusal(unknown)).toMatch(
-      /^The policy's vocabulary \([0-9a-f]{8}\) is not that of a world this page plays \(household, shop\)\.$/,
+      /^The policy's vocabulary \([0-9a-f]{8}\) is not that of a world this page plays \(household, shop, searchqa\)\.$/,
     );
   });
 });

@@ -204,7 +204,7 @@ describe('a saved-run record', () => {
     const mislabelled = { ...shop, runs: runFiles(shop.settings, 1, 'household') };
     expect(problemOf(mislabelled)).toBe('the seed checkpoint played the household, the settings say the shop');
     expect(problemOf(withField(VALID, ['settings', 'env'], 'garden'))).toBe(
-      'settings: env=garden must be one of household, shop',
+      'settings: env=garden must be one of household, shop, searchqa',
     );
   });
 

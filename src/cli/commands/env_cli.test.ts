@@ -144,3 +144,41 @@ describe('seed play in the shop', () => {
     expect(stdout.trim().split('\n')).toHaveLength(2);
   }, 120_000);
 });
+
+describe('seed scenes, expert and play in the search-QA world', () => {
+  const qa = ['--env', 'searchqa'];
+
+  it('writes unseen questions whose expert plan play replays to a win, scored by its answer', async () => {
+    const out = join(dir, 'searchqa');
+    const written = await runCaptured(scenes.run, [
+      ...qa,
+      '--split',
+      'unseen',
+      '--count',
+      '3',
+      '--seed',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(written.code).toBe(0);
+    const files = written.stdout.trim().split('\n');
+    expect(files).toHaveLength(3);
+    for (const sceneFile of files) {
+      const plan = await runCaptured(expert.run, [...qa, '--scene', sceneFile]);
+      const commands = plan.stdout.trim().split('\n');
+      expect(commands[0]).toMatch(/^search\[.+\]$/);
+      expect(commands.at(-1)).toMatch(/^answer\[.+\]$/);
+      const actions = join(dir, 'searchqa-actions.txt');
+      writeFileSync(actions, `${commands.join('\n')}\n`);
+      const played = await runCaptured(play.run, [...qa, '--scene', sceneFile, '--actions', actions]);
+      const lines = played.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines[0].observation).toMatch(/^Question: /);
+      expect(lines[0].admissible).toEqual(['search[...]']);
+      expect(lines.at(-1)).toMatchObject({ observation: 'Your answer is correct.', done: true, won: true });
+    }
+  });
+});
