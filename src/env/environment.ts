@@ -2,14 +2,12 @@
 // the trainer and the command line need of a world, so that they never name one. A world's own parts (the
 // household's rooms, the shop's catalogue, their skill grammars and annotators) stay in its folder,
 // src/worlds/<world>/; the registry of the worlds' environments is src/worlds/environments.ts, their names
-// src/worlds/names.ts (a world's environment names itself with EnvironmentName, re-exported here for it).
+// src/worlds/names.ts.
 //
 // Scenes are the world's own type (S): a game is a scene played from its opening observation. Splits follow
 // ALFWorld's and WebShop's: train (any index, per run seed), the fixed eval-seen and eval-unseen sets, and
 // validation games (the seen split under its own seed) for choosing settings.
 import type { EnvironmentName } from '../worlds/names.ts';
-
-export type { EnvironmentName };
 
 /** The seed every world draws its fixed eval sets with (their first games are the same in every run). */
 export const EVAL_SEED = 2026;

@@ -36,7 +36,7 @@ import {
 } from './qa_observed.ts';
 
 /** A fact a page printed, as a skill states it; null for a relation no skill fact says (work, borders). */
-export function skillFact(f: PageFact): QaFact | null {
+function skillFact(f: PageFact): QaFact | null {
   const s = f.slots;
   switch (f.relation) {
     case 'born':
@@ -55,7 +55,7 @@ export function skillFact(f: PageFact): QaFact | null {
 }
 
 /** An answer as a skill writes it: a year, or the name words it holds; null when it holds neither. */
-export function answerValue(text: string): QaValue | null {
+function answerValue(text: string): QaValue | null {
   if (isYear(text.trim())) return { year: text.trim() };
   const names = nameOf(text).filter(isNameWord);
   return names.length ? { names } : null;

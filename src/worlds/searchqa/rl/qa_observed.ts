@@ -8,7 +8,7 @@ import { PASSAGE_FRAMES, type Relation } from '../env/encyclopedia.ts';
 import type { QaStepRecord } from '../env/game.ts';
 import { OBSERVATIONS } from '../env/observations.ts';
 import { KINDS, QUESTION_KINDS, type QuestionKind } from '../env/questions.ts';
-import { isNameWord, isYear, type QaRelation } from '../skills/qa_skill.ts';
+import { isNameWord, type QaRelation } from '../skills/qa_skill.ts';
 
 /** A question as its text states it. */
 export interface ReadQuestion {
@@ -93,7 +93,7 @@ export function readPassage(text: string): PageFact | null {
 }
 
 /** The facts a results page printed, best first (none on another observation). */
-export function pageFacts(observation: string): PageFact[] {
+function pageFacts(observation: string): PageFact[] {
   const doc = new RegExp(`^${OBSERVATIONS.doc} [0-9]+: (.*)$`);
   return observation.split('\n').flatMap((line) => {
     const m = doc.exec(line);
@@ -189,9 +189,6 @@ export function answerOf(question: ReadQuestion, facts: ReadonlyMap<string, Page
   const year = (f: PageFact) => Number(f.slots.year);
   return year(a) === year(b) ? null : year(a) < year(b) ? a.entity : b.entity;
 }
-
-/** Whether a text is a year (an answer the pages print as a number). */
-export const isYearText = (text: string) => isYear(text.trim());
 
 /** The pieces of the question, the queries and the pages of a trajectory: the words its skill may use. */
 export function qaTrajectoryWords(

@@ -48,7 +48,7 @@ export const MIN_QA_SKILL_WORDS = 4;
 export const QA_KINDS = ['person', 'country', 'city', 'organisation'] as const;
 export type QaKind = (typeof QA_KINDS)[number];
 export const QA_ROLES = [...QA_KINDS, 'year'] as const;
-export type QaRole = (typeof QA_ROLES)[number];
+type QaRole = (typeof QA_ROLES)[number];
 /** The relation words a search may end with: each passage frame's word for what it states (expert.ts). */
 export const QA_RELATIONS = ['born', 'capital', 'city', 'founded', 'based', 'worked', 'borders'] as const;
 export type QaRelation = (typeof QA_RELATIONS)[number];

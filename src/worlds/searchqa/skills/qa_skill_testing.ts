@@ -46,8 +46,6 @@ function action(gerund: boolean): fc.Arbitrary<QaAction> {
   );
 }
 
-export const arbitraryQaAction = action(false);
-
 const ownFact: fc.Arbitrary<QaFact> = fc.oneof(
   fc.record({ kind: fc.constant('born' as const), person: name, year, country: name }),
   fc.record({ kind: fc.constant('city' as const), city: name, country: name }),
