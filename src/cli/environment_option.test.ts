@@ -106,7 +106,7 @@ describe('options a world does not have', () => {
     const out = join(await mkdtemp(join(tmpdir(), 'focus-')), 'w.ckpt');
     const base = ['--preset', 'micro', '--seed', '1', '--out', out];
     await expect(runCaptured(warmstart.run, [...base, '--focus', 'option'])).rejects.toThrow(
-      "--focus option: the household's warm-start corpus has no option focus (the household's corpus has no focus; the shop's focuses: option, read, analyze; the searchqa's focuses: read, analyze)",
+      '--focus option: the warm-start corpus of --env household has no option focus (the focuses of each world: household none; shop option, read, analyze; searchqa read, analyze)',
     );
     // The shop takes it: the refusal that follows is of another option, after the focus was read.
     await expect(

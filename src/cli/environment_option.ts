@@ -27,11 +27,14 @@ export const SCALE_OPTION = {
   description: `the world's scale: ${ENVIRONMENT_NAMES.map((name) => factsOf(name).words.scales).join('; ')}`,
 } satisfies OptionSpec;
 
-/** The sizes of every world's fixed eval sets, in words: "the household's 140 seen and 134 unseen, the shop's ...". */
+/**
+ * The sizes of every world's fixed eval sets, in words, each world by the name --env takes (a value, not a noun, so
+ * that it reads alike for every name): "household 140 seen and 134 unseen, shop ...".
+ */
 export function evalSetsInWords(): string {
   return ENVIRONMENT_NAMES.map((name) => {
     const { seen, unseen } = factsOf(name).evalCounts;
-    return `the ${name}'s ${seen} seen and ${unseen} unseen`;
+    return `${name} ${seen} seen and ${unseen} unseen`;
   }).join(', ');
 }
 
@@ -40,7 +43,10 @@ export function environmentFrom(value: string | undefined, scale = 'tiny'): Envi
   const name = (value ?? DEFAULT_WORLD) as EnvironmentName;
   const { variants } = factsOf(name);
   if (!variants.includes(scale))
-    throw new CliError(`--scale must be one of ${variants.join(', ')} in the ${name}, got ${JSON.stringify(scale)}`, 2);
+    throw new CliError(
+      `--scale must be one of ${variants.join(', ')} with --env ${name}, got ${JSON.stringify(scale)}`,
+      2,
+    );
   return environmentOf(name, scale);
 }
 

@@ -177,12 +177,13 @@ function focusOf(text: string | undefined, world: RlWorld): FocusKind[] {
   const kinds = choiceList(text, 'focus', FOCUS_KINDS);
   const foreign = kinds.filter((k) => !world.focusKinds.includes(k));
   if (foreign.length === 0) return kinds;
+  // Each world by the name --env takes, a value rather than a noun, so the sentence reads alike for every name.
   const each = ENVIRONMENT_NAMES.map((name) => {
     const own = rlWorldOf(environmentFrom(name)).focusKinds;
-    return own.length ? `the ${name}'s focuses: ${own.join(', ')}` : `the ${name}'s corpus has no focus`;
+    return `${name} ${own.length ? own.join(', ') : 'none'}`;
   });
   throw new CliError(
-    `--focus ${foreign.join(',')}: the ${world.env.name}'s warm-start corpus has no ${foreign.join(' or ')} focus (${each.join('; ')})`,
+    `--focus ${foreign.join(',')}: the warm-start corpus of --env ${world.env.name} has no ${foreign.join(' or ')} focus (the focuses of each world: ${each.join('; ')})`,
     2,
   );
 }
