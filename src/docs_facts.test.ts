@@ -67,9 +67,9 @@ describe('the model', () => {
         shape.dMlp,
         shape.contextLength,
       ]);
-      const [household, shop] = [counts(preset, 'household'), counts(preset, 'shop')];
-      expect(parameters.split(' / ').map(num), preset).toEqual([household.parameters, shop.parameters]);
-      expect(floats.split(' / ').map(num), preset).toEqual([household.floats, shop.floats]);
+      const worlds = ENVIRONMENT_NAMES.map((world) => counts(preset, world));
+      expect(parameters.split(' / ').map(num), preset).toEqual(worlds.map((w) => w.parameters));
+      expect(floats.split(' / ').map(num), preset).toEqual(worlds.map((w) => w.floats));
     }
   });
 
@@ -96,6 +96,12 @@ describe('the model', () => {
     for (const file of ['docs/seed-loss.md', 'docs/architecture.md'])
       for (const pair of stated(read(file), /(\d+) tokens in the household,\s+(\d+) in the shop/g))
         expect(pair.map(num), file).toEqual(both);
+    expect(
+      stated(
+        read('docs/architecture.md'),
+        /(\d+) tokens in the household,\s+(\d+) in the shop and (\d+) in the search-QA world/g,
+      ),
+    ).toEqual([[...both, vocabSize('searchqa')].map(String)]);
     const config = stated(
       read('src/model/config.ts'),
       /household's \((\d+)\s*(?:\*\s*)?tokens\) and .*? shop's \((\d+)\)/gs,
