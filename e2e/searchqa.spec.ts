@@ -71,10 +71,11 @@ describe('the search-QA world', () => {
     const notice = page.getByTestId('random-start');
     expect(await notice.getAttribute('data-env')).toBe('searchqa');
     expect(await notice.textContent()).toContain(
-      `micro preset: this run starts from a seeded random initialisation, seed ${QA.seed}`,
+      `No warm start ships for the search-QA world's micro preset: this run starts from a seeded random initialisation, seed ${QA.seed}`,
     );
-    expect(await page.getByTestId('initial-source').textContent()).toMatch(
-      new RegExp(`^a seeded random initialisation, seed ${QA.seed} \\(no warm start ships for .*micro preset\\)$`),
+    expect(await notice.textContent()).toContain('No preset of the search-QA world ships a warm start yet');
+    expect(await page.getByTestId('initial-source').textContent()).toBe(
+      `a seeded random initialisation, seed ${QA.seed} (no warm start ships for the search-QA world's micro preset)`,
     );
     expect(opened.requests.some((url) => url.includes('warmstart-'))).toBe(false);
 
@@ -102,6 +103,9 @@ describe('the search-QA world', () => {
     const finding = page.getByTestId('finding');
     await expect.poll(() => finding.getAttribute('data-state')).toBe('none');
     expect(await finding.getAttribute('data-world')).toBe('searchqa');
+    expect(await page.getByTestId('recorded-message').textContent()).toBe(
+      'No recorded run of the search-QA world: runs/index.json lists none.',
+    );
     expect(await page.locator(HEADLINE).getAttribute('data-recorded-series')).toBe('0');
     // HotpotQA's answer F1 beside success: its chart, and each split's number after the evaluation, in [0, 1].
     expect(await page.getByTestId('chart-score').count()).toBe(1);

@@ -17,6 +17,11 @@ export interface WorldWords {
   readonly scales: string;
   /** What a scale of it sizes, as a checkpoint's check says: "rooms" (tiny rooms, alfworld rooms), "games". */
   readonly scaleUnits: string;
+  /**
+   * The world in a sentence, where "the <name>" does not say it (a name that is no word): "the search-QA world".
+   * Absent, a sentence says "the household", "the shop".
+   */
+  readonly called?: string;
   /** What the agent does in it, as the page's header says: "household tasks". */
   readonly tasks: string;
   /** Its clusters of games (Environment.clusterOf) in the plural, and what games of one share (a report's intervals). */

@@ -8,7 +8,7 @@ import { useRecorded, useRecordedOf } from './recorded_store.ts';
 import { DEFAULT_SMOOTHING, MAX_SMOOTHING } from './smoothing.ts';
 import { usePlayground } from './store.ts';
 import { UPlotChart, type ChartCanvas } from './UPlotChart.tsx';
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
 import { usePageWorld } from './world.ts';
 import './curves.css';
 
@@ -142,8 +142,8 @@ export function Curves() {
         Colour is the algorithm (<span className="swatch" style={{ background: ALGO_COLOURS.seed }} /> SEED,{' '}
         <span className="swatch" style={{ background: ALGO_COLOURS.grpo }} /> GRPO, other colours the other algorithms);
         solid lines are the run training here, dashed ones the recorded run, with its 95% band over seeds
-        {recordedLoad.state === 'none' ? ` (none is recorded for the ${world}, so this run is drawn alone)` : ''}. A
-        chart of several figures of one run gives each its own colour and dash. The y axis fits the data unless the
+        {recordedLoad.state === 'none' ? ` (none is recorded for ${theWorld(world)}, so this run is drawn alone)` : ''}.
+        A chart of several figures of one run gives each its own colour and dash. The y axis fits the data unless the
         range is fixed. Hover a chart to read every series at an update; drag to zoom, double-click to zoom out.
         Smoothing (an exponential moving average) applies to the live run.
       </p>

@@ -4,7 +4,7 @@
 // none, and the words of the header that name the backend that actually trains.
 import { useMemo, type ReactNode } from 'react';
 import type { RecordedRun } from '../rl/recorded_run.ts';
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { CHARTS, chartData, type ChartDef, type SeriesSpec } from './charts.ts';
 import { findingOf } from './finding.ts';
@@ -71,10 +71,11 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
 
 /** The finding's place while there is none: loading, the world has no record, or it was not read. */
 function noFindingText(world: EnvironmentName, state: RecordedLoad['state']): string {
-  if (state === 'loading') return `Loading the ${world}’s recorded benchmark…`;
+  if (state === 'loading') return `Loading ${theWorld(world)}’s recorded benchmark…`;
   if (state === 'none') return `No ${world} benchmark is recorded yet, so this run is shown alone.`;
-  if (state === 'failed') return `The ${world}’s recorded benchmark was not read, so this run is shown alone.`;
-  return `The ${world}’s recorded benchmark compares no arm with GRPO.`;
+  if (state === 'failed')
+    return `${theWorld(world, true)}’s recorded benchmark was not read, so this run is shown alone.`;
+  return `${theWorld(world, true)}’s recorded benchmark compares no arm with GRPO.`;
 }
 
 export function FindingSentence() {

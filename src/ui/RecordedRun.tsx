@@ -12,7 +12,7 @@ import { useRecorded, useRecordedOf } from './recorded_store.ts';
 import { ScrollArea } from './ScrollArea.tsx';
 import { colourOf, robustBound, type ColourBy } from './run_record.ts';
 import { usePageWorld } from './world.ts';
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}` : 'n/a');
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : 'n/a');
@@ -31,7 +31,7 @@ export function RecordedRun() {
       >
         <h2 id="recorded-title">Recorded run</h2>
         <p className={recorded.state === 'failed' ? 'bad' : 'muted'} role="status" data-testid="recorded-message">
-          {recorded.state === 'loading' ? `Loading the ${world}’s recorded run…` : recorded.message}
+          {recorded.state === 'loading' ? `Loading ${theWorld(world)}’s recorded run…` : recorded.message}
         </p>
       </section>
     );

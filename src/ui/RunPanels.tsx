@@ -6,6 +6,7 @@ import { MAX_SAVED_RUNS } from '../worker/saved_run.ts';
 import { downloadBlob } from './download.ts';
 import { shippedWarmStartsSentence } from './explain.ts';
 import { usePlayground } from './store.ts';
+import { theWorld } from '../worlds/facts.ts';
 import { DEFAULT_WORLD, namedWorld, worldPrefix } from '../worlds/names.ts';
 
 export function Notices() {
@@ -22,7 +23,7 @@ export function Notices() {
             No warm start ships for{' '}
             {namedWorld(initial.env) === undefined
               ? `the ${initial.preset} preset`
-              : `the ${initial.env}'s ${initial.preset} preset`}
+              : `${theWorld(initial.env)}'s ${initial.preset} preset`}
             :
           </strong>{' '}
           this run starts from {initial.source.replace(/ \(.*\)$/, '')}, so it plays at random and will win almost
@@ -84,7 +85,7 @@ export function ResumeOffer() {
         {runs.map((r) => (
           <li key={r.id} data-testid="resume-offer" data-run-id={r.id} data-updates={r.updates}>
             {r.id === thisRun ? 'This tab’s run, stopped by the loss of the GPU device: ' : ''}
-            {r.settings.algo} in the {r.settings.env}, {r.settings.preset}, seed {r.settings.seed}, reached update{' '}
+            {r.settings.algo} in {theWorld(r.settings.env)}, {r.settings.preset}, seed {r.settings.seed}, reached update{' '}
             {r.updates} on {new Date(r.savedAt).toLocaleString()}.
             <span className="button-row">
               <button type="button" onClick={() => void resume(r.id)} data-testid="resume">
@@ -159,7 +160,7 @@ export function BackendPanel() {
         </div>
       ) : null}
       <p className="muted">
-        Started from <span data-testid="initial-source">{info.initial.source}</span> (the {info.initial.env},{' '}
+        Started from <span data-testid="initial-source">{info.initial.source}</span> ({theWorld(info.initial.env)},{' '}
         {info.initial.preset}, {info.initial.parameters.toLocaleString()} parameters).
       </p>
     </section>

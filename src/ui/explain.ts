@@ -1,5 +1,6 @@
 // The page's explanations in plain words: what SEED does, what each stage of an update computes, what every
 // symbol on the page means, and what to look for with each preset. The definitions follow docs/seed-loss.md.
+import { theWorld } from '../worlds/facts.ts';
 import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { PRESET_NAMES, shipsWarmStart, type PresetName } from '../model/config.ts';
 import type { Stage } from '../rl/update_state.ts';
@@ -118,9 +119,9 @@ export const PRESET_NOTES: Readonly<Record<PresetName, string>> = {
 /** Which of a world's presets start from a trained policy, in a sentence that names the world when `named`. */
 export function shippedWarmStartsSentence(env: EnvironmentName, named = namedWorld(env) !== undefined): string {
   const shipped = PRESET_NAMES.filter((p) => shipsWarmStart(p, env));
-  const whose = named ? `The ${env}’s` : 'The';
+  const whose = named ? `${theWorld(env, true)}’s` : 'The';
   if (shipped.length === 0)
-    return `No preset of the ${env} ships a warm start yet: each starts from seeded random weights and plays at random for a long time.`;
+    return `No preset of ${theWorld(env)} ships a warm start yet: each starts from seeded random weights and plays at random for a long time.`;
   const names =
     shipped.length === 1 ? shipped[0] : `${shipped.slice(0, -1).join(', ')} and ${shipped[shipped.length - 1]}`;
   return `${whose} ${names} preset${shipped.length === 1 ? '' : 's'} start${shipped.length === 1 ? 's' : ''} from a trained policy.`;

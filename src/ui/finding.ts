@@ -4,6 +4,7 @@
 // seed-exact or another), named as the record names it; so is the world.
 import type { RecordedDifference, RecordedRun } from '../rl/recorded_run.ts';
 import { recordWorld } from '../rl/recorded_run_check.ts';
+import { theWorld } from '../worlds/facts.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 
 type Verdict = 'ahead' | 'behind' | 'not ahead' | 'not clearly ahead';
@@ -53,7 +54,7 @@ export function findingOf(run: RecordedRun): Finding | null {
   const seeds = d.seeds.length;
   const world = recordWorld(run);
   const text =
-    `In the ${world}’s recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${d.a} − GRPO on eval-unseen is ` +
+    `In ${theWorld(world)}’s recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${d.a} − GRPO on eval-unseen is ` +
     `${signedPoints(value)} points [${signedPoints(ci[0])}, ${signedPoints(ci[1])}]: ${verdict === 'behind' ? 'behind GRPO' : verdict} at this scale.`;
   return { arm: d.a, world, seeds, preset: run.preset, value, ci: [ci[0], ci[1]], verdict, text };
 }

@@ -5,6 +5,7 @@
 import { messageOf } from '../common/errors.ts';
 import type { RecordIndex, RecordedRun } from '../rl/recorded_run.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun, recordWorld } from '../rl/recorded_run_check.ts';
+import { theWorld } from '../worlds/facts.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 
 export type RecordedLoad =
@@ -45,7 +46,7 @@ export async function loadNewestRecord(
     return { state: 'failed', message: `No recorded run: ${indexUrl} was not read (${messageOf(err)}).` };
   }
   const newest = newestRecord(index, world);
-  if (!newest) return { state: 'none', message: `No recorded run of the ${world}: ${indexUrl} lists none.` };
+  if (!newest) return { state: 'none', message: `No recorded run of ${theWorld(world)}: ${indexUrl} lists none.` };
   const url = `${dir}${newest.file}`;
   let run: RecordedRun;
   try {
@@ -57,7 +58,7 @@ export async function loadNewestRecord(
   if (played !== world)
     return {
       state: 'failed',
-      message: `The recorded run ${url} was not shown: it played the ${played}, but ${indexUrl} lists it as the ${world}'s.`,
+      message: `The recorded run ${url} was not shown: it played ${theWorld(played)}, but ${indexUrl} lists it as ${theWorld(world)}'s.`,
     };
   return { state: 'ready', run, url };
 }

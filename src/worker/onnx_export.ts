@@ -3,7 +3,7 @@
 // CPU forward within LOGITS_TOLERANCE on random and real token sequences (onnx/verified_export.ts).
 import type { Environment } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
 import { DEFAULT_WORLD, isEnvironmentName } from '../worlds/names.ts';
 import { type Checkpoint, CheckpointError, readCheckpoint } from '../model/checkpoint.ts';
 import type { ModelConfig } from '../model/config.ts';
@@ -34,7 +34,7 @@ function worldOfRun(metadata: Record<string, unknown>) {
   const scale = metadata.scale ?? 'tiny';
   if (typeof scale !== 'string' || !factsOf(name).variants.includes(scale))
     throw new Error(
-      `the run's checkpoint names the ${name}'s scale ${JSON.stringify(scale)}, which this page does not know`,
+      `the run's checkpoint names ${theWorld(name)}'s scale ${JSON.stringify(scale)}, which this page does not know`,
     );
   return environmentOf(name, scale);
 }

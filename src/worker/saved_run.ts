@@ -6,6 +6,7 @@
 // each other's run. At most MAX_SAVED_RUNS records are kept: a save that goes past it drops the records saved
 // longest ago (records too damaged to say when they were saved go first).
 import { messageOf } from '../common/errors.ts';
+import { theWorld } from '../worlds/facts.ts';
 import { worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig } from '../model/config.ts';
@@ -215,7 +216,7 @@ function runFilesOf(v: unknown, settings: Settings, updates: number, vocab: Voca
       refuse(`the ${id} checkpoint is of ${meta.algo} seed ${meta.seed}, the settings say ${id} seed ${settings.seed}`);
     const played = worldOrDefault(meta.env);
     if (played !== settings.env)
-      refuse(`the ${id} checkpoint played the ${played}, the settings say the ${settings.env}`);
+      refuse(`the ${id} checkpoint played ${theWorld(played)}, the settings say ${theWorld(settings.env)}`);
     if (meta.updates !== updates)
       refuse(`the ${id} checkpoint is at update ${meta.updates}, the record says ${updates}`);
     return { id, current: own(files, 'current') as Uint8Array, reference: own(files, 'reference') as Uint8Array };

@@ -3,6 +3,7 @@
 // start that should ship and cannot be used stops the start with a message that says why; the page then stays
 // as it was, and another preset or Reset starts a run.
 import { messageOf } from '../common/errors.ts';
+import { theWorld } from '../worlds/facts.ts';
 import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, type ModelConfig, type PresetName } from '../model/config.ts';
@@ -26,7 +27,7 @@ function badWarmStart(bytes: Uint8Array, err: unknown): string {
 
 /** What a run starts from when no warm start ships for its world's preset, in words. */
 function noWarmStart(env: EnvironmentName, preset: PresetName, seed: number): string {
-  const which = namedWorld(env) === undefined ? `the ${preset} preset` : `the ${env}'s ${preset} preset`;
+  const which = namedWorld(env) === undefined ? `the ${preset} preset` : `${theWorld(env)}'s ${preset} preset`;
   return `a seeded random initialisation, seed ${seed} (no warm start ships for ${which})`;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { environmentOf } from './environments.ts';
-import { factsOf } from './facts.ts';
+import { factsOf, theWorld } from './facts.ts';
 import { ENVIRONMENT_NAMES, isEnvironmentName } from './names.ts';
 
 describe('the worlds behind one interface', () => {
@@ -78,5 +78,14 @@ describe('the worlds behind one interface', () => {
       `"kitchen" is not a world (the worlds: ${ENVIRONMENT_NAMES.join(', ')})`,
     );
     expect(() => factsOf('__proto__')).toThrow(/is not a world/);
+  });
+
+  it('names each world in a sentence: "the <name>", or its words where the name is no word', () => {
+    expect(ENVIRONMENT_NAMES.map((name) => theWorld(name))).toEqual([
+      'the household',
+      'the shop',
+      'the search-QA world',
+    ]);
+    expect(theWorld('searchqa', true)).toBe('The search-QA world');
   });
 });

@@ -1,7 +1,7 @@
 // The registry of the worlds' environments (env/environment.ts), for the command line, the page's workers and
 // the layers that load a world by its name: a line per world.
 import type { Environment } from '../env/environment.ts';
-import { factsOf } from './facts.ts';
+import { factsOf, theWorld } from './facts.ts';
 import { householdAtScale } from './household/env/household_environment.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
 import { searchqaAtScale } from './searchqa/env/environment.ts';
@@ -21,6 +21,6 @@ const ENVIRONMENTS: Readonly<Record<EnvironmentName, (variant: string) => Enviro
 export function environmentOf(name: EnvironmentName, variant = 'tiny'): Environment {
   const { variants } = factsOf(name);
   if (!variants.includes(variant))
-    throw new RangeError(`the ${name} has no ${JSON.stringify(variant)} scale (${variants.join(', ')})`);
+    throw new RangeError(`${theWorld(name)} has no ${JSON.stringify(variant)} scale (${variants.join(', ')})`);
   return entryOf(ENVIRONMENTS, name)(variant);
 }

@@ -18,6 +18,15 @@ export function factsOf(name: string): WorldFacts {
   return entryOf(WORLD_FACTS, name);
 }
 
+/**
+ * The world `name` in a sentence ("the shop", "the search-QA world": WorldWords.called), with a capital at the
+ * start of a sentence.
+ */
+export function theWorld(name: string, start = false): string {
+  const called = factsOf(name).words.called ?? `the ${name}`;
+  return start ? called.charAt(0).toUpperCase() + called.slice(1) : called;
+}
+
 /** Every world's scale names, each once, in the worlds' order: what `--scale` takes. */
 export function allVariants(): string[] {
   return [...new Set(ENVIRONMENT_NAMES.flatMap((name) => WORLD_FACTS[name].variants))];

@@ -5,6 +5,7 @@ import { proxy } from 'comlink';
 import { useId, useState } from 'react';
 import { messageOf } from '../../common/errors.ts';
 import type { GreedyEpisode, GreedyStep } from '../../onnx/greedy_episode.ts';
+import { theWorld } from '../../worlds/facts.ts';
 import { viewOf } from '../../worlds/views.ts';
 import type { WorldView } from '../world_view.ts';
 import { withOnnxWorker } from './onnx_client.ts';
@@ -186,7 +187,7 @@ function PolicyFacts({ name, policy }: { name: string; policy: PolicySummary }) 
       </dd>
       <dt>World</dt>
       <dd>
-        the {policy.world.name}
+        {theWorld(policy.world.name)}
         {policy.world.scale === 'tiny' ? '' : ` (${policy.world.scale} scale)`}
       </dd>
       <dt>Training</dt>

@@ -28,6 +28,7 @@ export const SEARCHQA_FACTS: WorldFacts = {
     summary: 'HotpotQA-style questions answered by search (Search-R1-style)',
     label: 'Search QA (HotpotQA-style questions, Search-R1-style search)',
     plays: 'answering questions by searching an encyclopedia (Search-R1-style)',
+    called: 'the search-QA world',
     scales: "the search-QA world's one encyclopedia (tiny)",
     scaleUnits: 'encyclopedias',
     tasks: 'questions answered by search',
