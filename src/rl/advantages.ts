@@ -6,6 +6,7 @@
 // With stepNormalised the group statistics are taken over the group's step samples, each trajectory's reward
 // repeated once per step (verl-agent: longer episodes weigh more).
 import type { Environment } from '../env/environment.ts';
+import { theWorld } from '../worlds/facts.ts';
 import type { TrainConfig } from './config.ts';
 import { totalReward } from './rollout.ts';
 import type { TaskGroup, UpdateState } from './update_state.ts';
@@ -67,7 +68,7 @@ export function rewardProblem(
   config: Pick<TrainConfig, 'scoreReward'>,
 ): string | null {
   return config.scoreReward === 1 && env.score === null
-    ? `scoreReward=1 trains on the world's score, and the ${env.name} has none (success is its only result): use scoreReward=0`
+    ? `scoreReward=1 trains on the world's score, and ${theWorld(env.name)} has none (success is its only result): use scoreReward=0`
     : null;
 }
 

@@ -9,7 +9,7 @@ import { configDifference, type PresetName } from '../model/config.ts';
 import { copyPool } from './hindsight.ts';
 import { checkRunReference, checkRunTeacher, runMetadata, type RunMetadata } from './run_metadata.ts';
 import type { Trainer } from './trainer.ts';
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
 import { namedWorld, worldOrDefault } from '../worlds/names.ts';
 
 export async function runCheckpoints(
@@ -82,7 +82,7 @@ export async function restoreRun(
   const env = trainer.world.env;
   const played = worldOrDefault(meta.env);
   if (played !== env.name)
-    throw new RangeError(`the checkpoint's run played the ${played}, this run plays the ${env.name}`);
+    throw new RangeError(`the checkpoint's run played ${theWorld(played)}, this run plays ${theWorld(env.name)}`);
   if (meta.scale !== env.variant) {
     const units = factsOf(env.name).words.scaleUnits;
     throw new RangeError(`the checkpoint's run played ${meta.scale} ${units}, this run plays ${env.variant} ${units}`);

@@ -3,7 +3,7 @@
 // metadata within the settings table (config.ts) and the preset it names, the weights of that preset's shape,
 // and a reference of the same run. A damaged or hand-edited file is refused in one line naming the field,
 // rather than found out updates later as a crash or a run that silently does something else.
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
 import { DEFAULT_WORLD, isEnvironmentName, namedWorld, unknownWorld, type EnvironmentName } from '../worlds/names.ts';
 import type { Checkpoint } from '../model/checkpoint.ts';
 import {
@@ -94,7 +94,7 @@ export function runMetadata(ck: Checkpoint, preset?: PresetName): RunMetadata {
   if (typeof env !== 'string' || !isEnvironmentName(env)) refuse(`metadata.env: ${unknownWorld(m.env)}`);
   const { variants, taskTypes } = factsOf(env);
   if (typeof m.scale !== 'string' || !variants.includes(m.scale))
-    refuse(`metadata.scale is ${quote(m.scale)}, not one of ${variants.join(', ')} (the ${env}'s)`);
+    refuse(`metadata.scale is ${quote(m.scale)}, not one of ${variants.join(', ')} (${theWorld(env)}'s)`);
   const seed = wholeIn(m, 'seed', 0, MAX_SEED);
   const updates = wholeIn(m, 'updates', 0, MAX_RUN_UPDATES);
   const episodes = wholeIn(m, 'episodes', 0, updates * MAX_EPISODES_PER_UPDATE);

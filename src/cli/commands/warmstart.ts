@@ -11,6 +11,7 @@ import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import type { RlWorld } from '../../rl/rl_world.ts';
+import { theWorld } from '../../worlds/facts.ts';
 import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import {
   EXAMPLE_KINDS,
@@ -163,7 +164,7 @@ const usage = usageLine(command);
 function worldDefault(key: 'episodes' | 'steps' | 'lr' | 'focusSteps' | 'focusShare'): string {
   const differing = ENVIRONMENT_NAMES.flatMap((name) => {
     const own = rlWorldOf(environmentFrom(name)).warmStartDefaults[key];
-    return own !== undefined && own !== WARMSTART_DEFAULTS[key] ? [`the ${name}: ${own}`] : [];
+    return own !== undefined && own !== WARMSTART_DEFAULTS[key] ? [`${theWorld(name)}: ${own}`] : [];
   });
   return `${WARMSTART_DEFAULTS[key]}${differing.length ? ` (${differing.join('; ')})` : ''}`;
 }

@@ -2,7 +2,7 @@
 // they ask for (readPlan), checked before any file is read or any run starts. main.ts runs the plan.
 import { cpus } from 'node:os';
 import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
-import { factsOf } from '../../../worlds/facts.ts';
+import { factsOf, theWorld } from '../../../worlds/facts.ts';
 import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
 import { ENV_OPTION } from '../../environment_option.ts';
 import {
@@ -236,12 +236,12 @@ export const command = defineCommand({
     init: {
       type: 'string',
       value: 'FILE',
-      defaultText: `${warmStartPath(PRESET, DEFAULT_WORLD)} (${OTHER_WORLDS.map((w) => `the ${w}: ${warmStartPath(PRESET, w)}`).join('; ')}; the --preset's warm start)`,
+      defaultText: `${warmStartPath(PRESET, DEFAULT_WORLD)} (${OTHER_WORLDS.map((w) => `${theWorld(w)}: ${warmStartPath(PRESET, w)}`).join('; ')}; the --preset's warm start)`,
       description: 'the warm start every run begins from',
     },
     env: {
       ...ENV_OPTION,
-      description: `the world the runs play (its tiny scale); ${OTHER_WORLDS.map((w) => `the ${w}'s report files are named ${reportName('learn', w)}*, ${reportName('learn_fractions', w)}*`).join('; ')}`,
+      description: `the world the runs play (its tiny scale); ${OTHER_WORLDS.map((w) => `${theWorld(w)}'s report files are named ${reportName('learn', w)}*, ${reportName('learn_fractions', w)}*`).join('; ')}`,
     },
     workers: {
       type: 'string',
