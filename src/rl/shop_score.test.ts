@@ -1,5 +1,5 @@
 // Training on the shop's score: with scoreReward 0 (the default) a seeded shop run is what it was before the
-// score existed, bit for bit (the numbers below were recorded from the code before it); with scoreReward 1
+// score existed, bit for bit (its numbers were first recorded from the code before the score); with scoreReward 1
 // each episode's reward is winReward times its WebShop score; the household, which has no score, refuses 1. The
 // shop's runs need a trained policy (its games end in purchases, some in part): the shipped warm start, of the
 // shop's vocabulary (shop_checkpoint_testing.ts). Its rebuild after a change of the shop's words changes the
@@ -55,27 +55,27 @@ describe("training on the shop's score", () => {
       }
       expect(seen).toEqual([
         {
-          success: 0.125,
-          meanReward: 1.25,
-          L_GRPO: -0.011267589011662443,
+          success: 0.375,
+          meanReward: 3.75,
+          L_GRPO: -0.13844581928404737,
           KL: 0,
-          total: -0.011267589011662443,
-          gradNorm: 0.1574268690975089,
-          tokens: 13655,
-          rewards: [0, 10, 0, 0, 0, 0, 0, 0],
+          total: -0.13844581928404737,
+          gradNorm: 0.18560568674470662,
+          tokens: 16257,
+          rewards: [0, 0, 0, 10, 0, 10, 10, 0],
         },
         {
-          success: 0.625,
-          meanReward: 6.25,
-          L_GRPO: -0.03124535393852719,
-          KL: 0.00004543054854515291,
-          total: -0.03124489963304174,
-          gradNorm: 0.23635803733646504,
-          tokens: 11328,
-          rewards: [10, 10, 0, 10, 10, 0, 10, 0],
+          success: 0.125,
+          meanReward: 1.25,
+          L_GRPO: 0.04776119589805603,
+          KL: 0.00007500678832396946,
+          total: 0.04776194596593927,
+          gradNorm: 0.06670226458328489,
+          tokens: 11983,
+          rewards: [0, 0, 0, 0, 0, 0, 0, 10],
         },
       ]);
-      expect(bitsHash(await t.backend.readParameters())).toBe('1296e3c7');
+      expect(bitsHash(await t.backend.readParameters())).toBe('f28123b3');
     },
   );
 
@@ -91,8 +91,8 @@ describe("training on the shop's score", () => {
       );
       // The same games as under scoreReward 0 (the rollout does not read the reward), some bought in part.
       expect(st.trajectories.filter((tr) => !tr.won && tr.score! > 0).length).toBeGreaterThan(0);
-      expect(Array.from(st.rewards)).not.toEqual([0, 10, 0, 0, 0, 0, 0, 0]);
-      expect(st.trajectories.map((tr) => tr.won)).toEqual([0, 10, 0, 0, 0, 0, 0, 0].map((r) => r === 10));
+      expect(Array.from(st.rewards)).not.toEqual([0, 0, 0, 10, 0, 10, 10, 0]);
+      expect(st.trajectories.map((tr) => tr.won)).toEqual([0, 0, 0, 10, 0, 10, 10, 0].map((r) => r === 10));
     },
   );
 
