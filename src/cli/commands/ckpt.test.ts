@@ -9,6 +9,8 @@ import { presetConfig } from '../../model/config.ts';
 import { defaultTokenizer, tokenizerOf } from '../../text/tokenizer.ts';
 import { CliError } from '../cli_error.ts';
 import { run } from './ckpt.ts';
+import { environmentOf } from '../../worlds/environments.ts';
+import { ENVIRONMENT_NAMES } from '../../worlds/names.ts';
 import { runCaptured } from '../testing.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-ckpt-'));
@@ -84,9 +86,10 @@ describe('seed ckpt', () => {
     const file = join(dir, 'other.ckpt');
     const ck = readCheckpoint(new Uint8Array(readFileSync(join(dir, 'micro.ckpt'))));
     writeFileSync(file, writeCheckpoint({ ...ck, vocabHash: 'deadbeef' }));
-    const shop = tokenizerOf(shopEnvironment()).hash;
+    const hashes = ENVIRONMENT_NAMES.map((name) => `${name}: ${tokenizerOf(environmentOf(name)).hash}`).join(', ');
+    expect(hashes).toContain(`household: ${defaultTokenizer().hash}, shop: ${tokenizerOf(shopEnvironment()).hash}`);
     await expect(run(['inspect', file])).rejects.toThrow(
-      `${file}: checkpoint was written for vocabulary "deadbeef", which is no world's of this build (household: ${defaultTokenizer().hash}, shop: ${shop}); --any-vocab reads it anyway`,
+      `${file}: checkpoint was written for vocabulary "deadbeef", which is no world's of this build (${hashes}); --any-vocab reads it anyway`,
     );
     const shown = JSON.parse((await runCaptured(run, ['inspect', file, '--any-vocab'])).stdout);
     expect(shown.vocabMatches).toBe(false);

@@ -18,7 +18,7 @@ export const SEARCHQA_FACTS: WorldFacts = {
   // with room for a 48-token skill block in the 512-token context. A search is at most 10 tokens, within the
   // preset's 12.
   trainDefaults: { maxSteps: MAX_STEPS, history: MAX_STEPS },
-  shippedWarmStarts: [],
+  shippedWarmStarts: ['tiny'],
   // One sequence per episode, as the household's, of at most 6 steps against its 10 and of about the same
   // length in tokens: an update and an evaluation episode cost about what the household's do.
   cost: { update: 1, evalEpisode: 1 },
