@@ -1,5 +1,5 @@
 // The search-QA world on the page, micro preset: the World setting offers it, a link that names it opens a
-// search-QA run, which says it starts from seeded random weights (no warm start ships for it); its episodes show
+// search-QA run, which says it starts from seeded random weights (no warm start ships for its micro preset); its episodes show
 // the question on the task line and each results page as its numbered passages ("Doc 1: ..."), its actions as
 // Search-R1 writes them; one update trains, with the world's answer F1 beside success; the world survives a reload
 // (the URL).
@@ -67,13 +67,14 @@ describe('the search-QA world', () => {
       await world.locator('option').evaluateAll((els) => els.map((el) => (el as HTMLOptionElement).value)),
     ).toEqual(['household', 'shop', 'searchqa']);
     expect(await page.getByTestId('tagline-world').textContent()).toBe('questions answered by search');
-    // No warm start ships for the world: the page says what the run starts from, and fetched none.
+    // No warm start ships for the world's micro preset: the page says what the run starts from, names the preset
+    // that starts from a trained policy, and fetched none.
     const notice = page.getByTestId('random-start');
     expect(await notice.getAttribute('data-env')).toBe('searchqa');
     expect(await notice.textContent()).toContain(
       `No warm start ships for the search-QA world's micro preset: this run starts from a seeded random initialisation, seed ${QA.seed}`,
     );
-    expect(await notice.textContent()).toContain('No preset of the search-QA world ships a warm start yet');
+    expect(await notice.textContent()).toContain('The search-QA world’s tiny preset starts from a trained policy.');
     expect(await page.getByTestId('initial-source').textContent()).toBe(
       `a seeded random initialisation, seed ${QA.seed} (no warm start ships for the search-QA world's micro preset)`,
     );
