@@ -9,7 +9,7 @@ import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
 import { diagnosticsJson, diagnosticsTable, teacherJson, teacherTable, teacherText } from './diagnostics.ts';
 import { differenceJson, differences, differenceTable, seedOnlyTable, type Difference } from './differences.ts';
-import { factsOf } from '../../../worlds/facts.ts';
+import { factsOf, theWorld } from '../../../worlds/facts.ts';
 import { namedWorld, worldOrDefault } from '../../../worlds/names.ts';
 import { layoutClusters, reportName, type EvalGame } from './games.ts';
 import { bestDistillingArm, headline } from './headline.ts';
@@ -216,7 +216,7 @@ function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
 }
 
 const DIAGNOSTICS_NOTE =
-  "Skill fidelity: how well the skill used for OPD names the objects and places of its trajectory (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; src/worlds/household/rl/skill_fidelity.ts). " +
+  "Skill fidelity: how well the skill used for OPD names what its trajectory met (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; each world's RlWorld.skillFidelity). " +
   'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts). ' +
   "GRPO and OPD gradient norms: the norms of the two parts of an update's gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). " +
   'Every figure is a mean over the updates where it is defined, then over seeds.';
@@ -240,7 +240,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const table = mainTable(warm, rows, o.settings, clusters, rng);
   const diffs = differences(arms, runs, warm, clusters, rng);
   // In a world with a score (the shop), its own section beside success's; none in the household.
-  const score = scoreReport(arms, runs, warm, clusters, diffs);
+  const score = scoreReport(arms, runs, warm, clusters, diffs, factsOf(worldOrDefault(o.env)).words.score ?? '0 to 1');
   const best = bestDistillingArm(o.algos, o.settings, o.points);
   const head = headline(best, o.settings, diffs);
   const efficiency = best
@@ -289,7 +289,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]),
   );
   const markdown = [
-    `# Learning benchmark: GRPO and hindsight distillation on the ${o.preset ?? PRESET} preset${namedWorld(world) ? `, in the ${world}` : ''}`,
+    `# Learning benchmark: GRPO and hindsight distillation on the ${o.preset ?? PRESET} preset${namedWorld(world) ? `, in ${theWorld(world)}` : ''}`,
     '',
     `Command: \`${o.command}\`  `,
     provenanceLine(o, configHash),

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { factsOf } from '../../../worlds/facts.ts';
 import { SHOP } from '../../../worlds/shop/env/environment.ts';
 import { writeCheckpoint } from '../../../model/checkpoint.ts';
 import { presetConfig, warmStartPath } from '../../../model/config.ts';
@@ -97,7 +98,7 @@ describe('bench learn: the score', () => {
     expect(report.differences).toEqual(plain.differences);
     expect(plain.markdown).not.toContain('## Score');
     expect((plain.json as Record<string, unknown>).score).toBeUndefined();
-    expect(report.markdown).toContain("## Score (WebShop's, 0 to 1)");
+    expect(report.markdown).toContain(`## Score (${factsOf('shop').words.score})`);
     const json = (report.json as { score: Record<string, Record<string, unknown>> }).score;
     // seed: 0.75 and 0.875, mean 0.8125; grpo 0.5 and 0.5; seed - grpo 0.3125 on both splits.
     expect(json.arms.seed).toMatchObject({ seeds: 2, seen: { value: 0.8125 }, unseen: { value: 0.8125 } });
@@ -165,7 +166,7 @@ describe('bench learn: the score', () => {
       ],
     };
     const diffs = differences(['grpo', 'seed'], runs, warm, clusters, new Rng(1));
-    expect(scoreReport(['grpo', 'seed'], runs, warm, clusters, diffs)).toBeNull();
+    expect(scoreReport(['grpo', 'seed'], runs, warm, clusters, diffs, '0 to 1')).toBeNull();
   });
 });
 

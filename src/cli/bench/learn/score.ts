@@ -1,4 +1,4 @@
-// The score of `bench learn` in a world with a score (the shop's WebShop score, in [0, 1]; success is a score of
+// The score of `bench learn` in a world with a score (the shop's WebShop score, the search-QA world's answer F1, in [0, 1]; success is a score of
 // 1): per arm its mean final score on each eval split and the area under its eval-unseen score curve, and the
 // paired differences of the score for the pairs whose success the report compares, each with the intervals
 // success gets (stats.ts: over seeds and layouts, and over seeds alone with the seeds ahead). Every figure is in
@@ -62,6 +62,7 @@ export function scoreReport(
   warm: JobResult,
   clusters: SplitClusters,
   diffs: readonly Difference[],
+  scoreWords: string,
 ): { markdown: string; json: object } | null {
   if (warm.scores_seen === undefined || warm.scores_unseen === undefined) return null;
   const rng = new Rng(hashString('bench/learn/bootstrap/score'));
@@ -94,11 +95,11 @@ export function scoreReport(
   const seedOnlyCell = (e: SeedEstimate) =>
     `${signed(e.value)} [${signed(e.ci[0])}, ${signed(e.ci[1])}], ${e.ahead} of ${e.seeds.length} ahead`;
   const markdown = [
-    "## Score (WebShop's, 0 to 1)",
+    `## Score (${scoreWords})`,
     '',
-    "The mean of WebShop's score of each episode (the purchase's reward in [0, 1], 0 without one; success is a score of 1), " +
-      'as WebShop reports it beside success: on the same final evaluations and curves as success, with the same intervals, ' +
-      "in [0, 1] (WebShop prints it times 100). Its differences are paired as success's are.",
+    "The mean of the world's score of each episode, in [0, 1] (0 without an outcome; success is a score of 1), " +
+      'reported beside success as the benchmark the world is modelled on reports it: on the same final evaluations and curves ' +
+      "as success, with the same intervals. Its differences are paired as success's are.",
     '',
     '| algorithm | seeds | eval-seen score [95% CI] | eval-unseen score [95% CI] | eval-unseen area under the score curve [95% CI] |',
     '|---|---|---|---|---|',
