@@ -190,6 +190,23 @@ export class SkillGrammar<C = never> {
   }
 
   /**
+   * The constrained decoding of one skill under `filter`, from the start (what every world's RlWorld.skillDecoder
+   * is): the mask of the next token, and the step past a sampled one, which throws outside the last mask.
+   */
+  decoder(filter?: EntityFilter): { allowed(maxTokens: number): Uint32Array; advance(token: number): void } {
+    let prefix = this.initial;
+    return {
+      allowed: (maxTokens) => this.allowed(prefix, maxTokens, filter),
+      advance: (token) => {
+        const next = this.next(prefix, token);
+        if (next === null)
+          throw new Error(`the decoder sampled token ${token} outside the ${this.definition.name} grammar's mask`);
+        prefix = next;
+      },
+    };
+  }
+
+  /**
    * The allowed-token bitmask after a prefix, for a skill of at most maxTokens tokens, limited by an entity
    * filter when one is given (the mask may be shared: do not modify).
    */

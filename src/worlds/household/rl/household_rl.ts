@@ -32,16 +32,7 @@ export function householdRl(scale: RoomScale = TINY): HouseholdRl {
       trainDefaults: HOUSEHOLD_FACTS.trainDefaults,
       skillDecoder(tok, t) {
         const grammar = skillGrammar(tok);
-        const filter = grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task));
-        let prefix = grammar.initial;
-        return {
-          allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
-          advance(token) {
-            const next = grammar.next(prefix, token);
-            if (next === null) throw new Error(`the decoder sampled token ${token} outside the skill grammar's mask`);
-            prefix = next;
-          },
-        };
+        return grammar.decoder(grammar.entityFilter(trajectoryWords(t), observedPlaces(t.records, t.scene.task)));
       },
       checkSkill(text) {
         const { ok, reason } = parseSkill(text);

@@ -48,17 +48,7 @@ export function qaRl(): QaRl {
     trainDefaults: QA_TRAIN,
     skillDecoder(tok, t) {
       const grammar = qaSkillGrammar(tok);
-      const filter = grammar.entityFilter(qaTrajectoryWords(t.goal, t.records));
-      let prefix = grammar.initial;
-      return {
-        allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
-        advance(token) {
-          const next = grammar.next(prefix, token);
-          if (next === null)
-            throw new Error(`the decoder sampled token ${token} outside the search-QA skill grammar's mask`);
-          prefix = next;
-        },
-      };
+      return grammar.decoder(grammar.entityFilter(qaTrajectoryWords(t.goal, t.records)));
     },
     checkSkill(text) {
       const { ok, reason } = parseQaSkill(text);

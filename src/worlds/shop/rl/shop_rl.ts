@@ -46,17 +46,7 @@ export function shopRl(env: ShopEnvironment = SHOP): ShopRl {
       trainDefaults: SHOP_TRAIN,
       skillDecoder(tok, t) {
         const grammar = shopSkillGrammar(tok);
-        const filter = grammar.entityFilter(shopTrajectoryWords(t.records));
-        let prefix = grammar.initial;
-        return {
-          allowed: (maxTokens) => grammar.allowed(prefix, maxTokens, filter),
-          advance(token) {
-            const next = grammar.next(prefix, token);
-            if (next === null)
-              throw new Error(`the decoder sampled token ${token} outside the shop skill grammar's mask`);
-            prefix = next;
-          },
-        };
+        return grammar.decoder(grammar.entityFilter(shopTrajectoryWords(t.records)));
       },
       checkSkill(text) {
         const { ok, reason } = parseShopSkill(text);
