@@ -132,6 +132,14 @@ describe('numbers on the command line', () => {
       /^unexpected argument "extra\\n\\u001b\[31m"; usage: npm run seed -- scenes .*\(ranges: --count 1\.\.100000, --seed 0\.\.4294967295\)$/,
     );
   });
+
+  it('a negative number after an option is one readable line that says how to write it', async () => {
+    const message = await refusal(runCaptured(train, ['--seed', '-1']));
+    expect(message).toMatch(
+      /^Option '--seed' argument is ambiguous\. Did you forget .*? To specify .*'--seed=-XYZ'\.; usage: /,
+    );
+    expect(message).not.toContain('\\n');
+  });
 });
 
 describe('options with choices', () => {

@@ -55,7 +55,8 @@ function parseStrict<T extends Record<string, OptionSpec>>(args: string[], comma
   try {
     return parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw usageError((err as Error).message, usageLine(command));
+    // Node writes some of these messages as sentences on lines of their own; a usage error is one line.
+    throw usageError((err as Error).message.replace(/([.?])\n/g, '$1 '), usageLine(command));
   }
 }
 

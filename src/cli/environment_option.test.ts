@@ -115,4 +115,19 @@ describe('options a world does not have', () => {
     await expect(runCaptured(warmstart.run, [...base, '--steps', '0'])).rejects.toThrow('--steps 0 needs --init');
     expect(existsSync(out)).toBe(false);
   });
+
+  it('warmstart --focus-steps and --focus-share are refused where the corpus has no focus, taken where it has one', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'focus-')), 'w.ckpt');
+    const base = ['--preset', 'micro', '--seed', '1', '--out', out, '--steps', '0'];
+    await expect(runCaptured(warmstart.run, [...base, '--focus-steps', '10'])).rejects.toThrow(
+      '--focus-steps: the warm-start corpus of --env household has no focus, so it would change nothing',
+    );
+    await expect(runCaptured(warmstart.run, [...base, '--focus-steps', '10', '--focus-share', '0.5'])).rejects.toThrow(
+      '--focus-steps and --focus-share: the warm-start corpus of --env household has no focus, so they',
+    );
+    await expect(
+      runCaptured(warmstart.run, [...base, '--env', 'shop', '--focus-steps', '10', '--focus-share', '0.5']),
+    ).rejects.toThrow('--steps 0 needs --init');
+    expect(existsSync(out)).toBe(false);
+  });
 });

@@ -189,6 +189,17 @@ function focusOf(text: string | undefined, world: RlWorld): FocusKind[] {
   );
 }
 
+/** --focus-steps and --focus-share shape the corpus's focus: for a world whose corpus has none they would do nothing. */
+function checkFocusOptions(given: { 'focus-steps'?: string; 'focus-share'?: string }, world: RlWorld): void {
+  if (world.focusKinds.length > 0) return;
+  const named = (['focus-steps', 'focus-share'] as const).filter((name) => given[name] !== undefined);
+  if (named.length > 0)
+    throw new CliError(
+      `${named.map((name) => `--${name}`).join(' and ')}: the warm-start corpus of --env ${world.env.name} has no focus, so ${named.length > 1 ? 'they' : 'it'} would change nothing`,
+      2,
+    );
+}
+
 function cardPath(ckpt: string): string {
   return ckpt.endsWith('.ckpt') ? `${ckpt.slice(0, -5)}.json` : `${ckpt}.json`;
 }
@@ -215,6 +226,7 @@ export async function run(args: string[]): Promise<number> {
     follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
   };
+  checkFocusOptions(values, world);
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined)
     throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
