@@ -182,11 +182,19 @@ describe('bench learn: the runs', () => {
     expect([p.firstSeed, p.teacherAt, p.extend, p.base.teacherGames]).toEqual([6, [0, 4, 24], 1, 256]);
     const { asked, run } = fakeRunner();
     const o = await runPlan(p, run, quiet);
-    // The lambda sweep, its step past 0.3 (the fake's best is the largest lambda), then the runs.
+    // The lambda sweep, its step past 0.3 (the fake's best is the largest lambda), the runs, then the control's
+    // other seed: at lambda 0.9 it wins 45% of the fake's games against grpo's 25%, so it runs the main arms' seeds.
     expect(asked.map((jobs) => [...new Set(jobs.map((j) => `${j.kind} ${j.config.lambda}`))])).toEqual([
       ['sweep 0.1', 'sweep 0.3'],
       ['sweep 0.9'],
       ['warmstart 0.1', 'run 0.1', 'run 0.9'],
+      ['run 0.9'],
+    ]);
+    expect(asked[3].map((j) => `${j.algo} ${j.seed}`)).toEqual(['seed-exact-crossgame 7']);
+    expect(o.promoted).toEqual([{ algo: 'seed-exact-crossgame', lead: 0.2, seeds: [6] }]);
+    expect(o.runs.filter((r) => r.algo === 'seed-exact-crossgame').map((r) => [r.seed, r.curve[0][0]])).toEqual([
+      [6, 0],
+      [7, 0],
     ]);
     expect(o.edges).toEqual([{ param: 'lambda', algo: 'seed-exact', value: 0.9 }]);
     const runs = asked[2].filter((j) => j.kind === 'run');

@@ -10,6 +10,7 @@ import { CliError } from '../../cli_error.ts';
 import { distils } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import { estimateSeconds } from './pool.ts';
+import { controlsLeadingGrpo, type PromotedControl } from './promote.ts';
 import {
   chooseSettings,
   failedRun,
@@ -57,6 +58,8 @@ export interface RunsOutcome extends Chosen {
   runs: JobResult[];
   /** The fraction sweep's runs by fraction (empty for the main benchmark). */
   fractions: FractionRuns[];
+  /** The controls that led GRPO and so ran the main arms' seeds (promote.ts). */
+  promoted: PromotedControl[];
 }
 
 function jobMaker(plan: LearnPlan): MakeJob {
@@ -178,18 +181,57 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
     trainGames: fractionGames(plan, fraction),
     runs: [],
   }));
-  outcomes.slice(1).forEach((o, i) => {
+  // Every curve starts at the warm start: its success and, per game, its outcomes (and scores, in a world with a score).
+  const fromWarmStart = (o: (typeof outcomes)[number]): JobResult | null => {
     if (!o.result) {
       failed.push(failedRun(o.job, o.error));
-      return;
+      return null;
     }
-    // Every curve starts at the warm start: its success and, per game, its outcomes (and scores, in a world with a score).
     o.result.curve.unshift([0, warm.success_unseen]);
     o.result.curve_won.unshift(warm.won_unseen);
     o.result.curve_score?.unshift(warm.score_unseen!);
     o.result.curve_scores?.unshift(warm.scores_unseen!);
+    return o.result;
+  };
+  outcomes.slice(1).forEach((o, i) => {
+    const result = fromWarmStart(o);
+    if (!result) return;
     const fraction = jobs[i + 1].fraction;
-    (fraction === null ? runs : fractions.find((f) => f.fraction === fraction)!.runs).push(o.result);
+    (fraction === null ? runs : fractions.find((f) => f.fraction === fraction)!.runs).push(result);
   });
-  return { ...chosen, failed, warm, runs, fractions };
+  const promoted = plan.fractions.length ? [] : await promoteControls(plan, chosen, runs, run, log, fromWarmStart);
+  return { ...chosen, failed, warm, runs, fractions, promoted };
+}
+
+/**
+ * The controls that lead GRPO (promote.ts) run the seeds of the main arms they have not run; their results join
+ * `runs`. None when the controls already run as many seeds as the main arms.
+ */
+async function promoteControls(
+  plan: LearnPlan,
+  chosen: Chosen,
+  runs: JobResult[],
+  run: Runner,
+  log: (s: string) => void,
+  fromWarmStart: (o: Awaited<ReturnType<Runner>>[number]) => JobResult | null,
+): Promise<PromotedControl[]> {
+  if (plan.controlSeeds >= plan.seeds) return [];
+  const promoted = controlsLeadingGrpo(plan.pickBest ? chosen.controls : plan.controls, runs);
+  if (promoted.length === 0) return [];
+  const job = jobMaker(plan);
+  const first = plan.firstSeed ?? 1;
+  const jobs = promoted.flatMap((p) =>
+    Array.from({ length: plan.seeds - plan.controlSeeds }, (_, k) =>
+      job('run', p.algo, first + plan.controlSeeds + k, plan.updates, configOf(plan, chosen.settings, p.algo)),
+    ),
+  );
+  for (const p of promoted)
+    log(
+      `${p.algo} leads grpo on eval-unseen by ${(100 * p.lead).toFixed(1)} points over seeds ${p.seeds.join(', ')}: it runs the main arms' seeds too`,
+    );
+  for (const o of await run(jobs)) {
+    const result = fromWarmStart(o);
+    if (result) runs.push(result);
+  }
+  return promoted;
 }

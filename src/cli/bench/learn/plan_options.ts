@@ -110,7 +110,8 @@ export const command = defineCommand({
       value: 'K',
       limit: limits['control-seeds'],
       defaultText: String(DEFAULT_CONTROL_SEEDS),
-      description: 'seeds of each control',
+      description:
+        "seeds of each control; a control that leads grpo on eval-unseen over them (paired by seed) runs the main arms' other seeds too",
     },
     ablations: {
       type: 'string',

@@ -35,6 +35,16 @@ describe('bench learn report', () => {
     expect(clean.json).toMatchObject({ commit: 'abc1234' });
   });
 
+  it("says which controls led grpo and ran the main arms' seeds, in the page and the JSON; nothing when none did", () => {
+    const promoted = [{ algo: 'seed-crossgame' as const, lead: 0.05, seeds: [1] }];
+    const r = renderLearn({ ...outcome(null), promoted });
+    expect(r.markdown).toContain('seed-crossgame led grpo on eval-unseen over seeds 1 (+5.0 points');
+    expect(r.json).toMatchObject({ promoted });
+    const none = renderLearn({ ...outcome(null), promoted: [] });
+    expect(none.markdown).not.toContain(' led grpo ');
+    expect(none.json).not.toHaveProperty('promoted');
+  });
+
   it('keeps its figures: the main table, the won digits per game, the curve beside the page', () => {
     const r = renderLearn(outcome(null));
     expect(r.markdown).toContain('Every run starts from the same warm start (bench/runs/primed/warmstart.ckpt)');

@@ -32,6 +32,7 @@ import {
 import { ARM_NOTES, distils } from './arms.ts';
 import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
 import type { ArmSettings, FailedRun, SweepEdge, SweepPoint, SweepRun } from './sweep.ts';
+import { promotedText, type PromotedControl } from './promote.ts';
 import { settingsJson, sweepSection } from './sweep_report.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
@@ -65,6 +66,8 @@ export interface LearnOutcome {
   settings: Map<Algo, ArmSettings>;
   sweep: SweepRun[];
   points: SweepPoint[];
+  /** The controls that led GRPO on their seeds and so ran the main arms' seeds (promote.ts); absent: none. */
+  promoted?: PromotedControl[];
   /** With --pick-best: the distilling arm that ran, those dropped, and each one's validation success. */
   picked?: { best: Algo; dropped: Algo[]; success: Record<string, number> };
   /** The chosen values still at an edge of their grid (sweep.ts); absent: none. */
@@ -208,6 +211,7 @@ function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
     '',
     `The main arms (${o.algos.join(', ') || 'none'}) ran ${seeds(o.seeds)} each, the controls (${o.controls.join(', ') || 'none'}) ${seeds(o.controlSeeds)} each, the ablations (${o.ablations.join(', ') || 'none'}) one seed each, ` +
       "each control and ablation at the learning rate and lambda of the arm it varies (the settings section says which). Each control changes only the skill a trajectory distils from; rollouts, rewards and advantages are its arm's. " +
+      promotedText(o.promoted ?? [], o.seeds) +
       "If a distilling arm does no better than its cross-game control, the facts of the trajectory's own game carry no credit." +
       (total
         ? ` The cross-game controls' skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
@@ -413,6 +417,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     differences: diffs.map(differenceJson),
     ...(score ? { score: score.json } : {}),
     failed: o.failed,
+    ...(o.promoted?.length ? { promoted: o.promoted } : {}),
     settings,
     sweep: {
       seeds: o.sweepSeeds,

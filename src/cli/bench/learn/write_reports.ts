@@ -76,7 +76,7 @@ export async function runAndReport(
     await writeOutput(file('learn_fractions', 'json'), `${JSON.stringify(report.json, null, 2)}\n`);
     process.stdout.write(`${report.headline}\n\n${report.table}\n`);
   } else {
-    const learn = { ...common, runs: outcome.runs, full: values.full === true };
+    const learn = { ...common, runs: outcome.runs, promoted: outcome.promoted, full: values.full === true };
     const report = renderLearn(learn);
     await writeOutput(file('learn', 'md'), report.markdown);
     await writeOutput(file('learn', 'json'), `${JSON.stringify(report.json, null, 2)}\n`);
