@@ -163,10 +163,8 @@ export function estimatePlan(whole: LearnPlan): number {
 export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => void): Promise<RunsOutcome> {
   const chosen = await chooseSettings(sweptPlan(plan), jobMaker(plan), run, log);
   // --pick-best: only the best distilling arm of the sweeps runs, with its controls.
-  const jobs = runJobs(
-    plan.pickBest ? { ...plan, algos: chosen.algos, controls: chosen.controls } : plan,
-    chosen.settings,
-  );
+  const ran = plan.pickBest ? { ...plan, algos: chosen.algos, controls: chosen.controls } : plan;
+  const jobs = runJobs(ran, chosen.settings);
   const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
   log(
     `${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`,
@@ -199,7 +197,9 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
     const fraction = jobs[i + 1].fraction;
     (fraction === null ? runs : fractions.find((f) => f.fraction === fraction)!.runs).push(result);
   });
-  const promoted = plan.fractions.length ? [] : await promoteControls(plan, chosen, runs, run, log, fromWarmStart);
+  const promoted = plan.fractions.length
+    ? []
+    : await promoteControls(ran, chosen.settings, runs, run, log, fromWarmStart);
   return { ...chosen, failed, warm, runs, fractions, promoted };
 }
 
@@ -209,20 +209,20 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
  */
 async function promoteControls(
   plan: LearnPlan,
-  chosen: Chosen,
+  settings: ReadonlyMap<Algo, ArmSettings>,
   runs: JobResult[],
   run: Runner,
   log: (s: string) => void,
   fromWarmStart: (o: Awaited<ReturnType<Runner>>[number]) => JobResult | null,
 ): Promise<PromotedControl[]> {
   if (plan.controlSeeds >= plan.seeds) return [];
-  const promoted = controlsLeadingGrpo(plan.pickBest ? chosen.controls : plan.controls, runs);
+  const promoted = controlsLeadingGrpo(plan.controls, runs);
   if (promoted.length === 0) return [];
   const job = jobMaker(plan);
   const first = plan.firstSeed ?? 1;
   const jobs = promoted.flatMap((p) =>
     Array.from({ length: plan.seeds - plan.controlSeeds }, (_, k) =>
-      job('run', p.algo, first + plan.controlSeeds + k, plan.updates, configOf(plan, chosen.settings, p.algo)),
+      job('run', p.algo, first + plan.controlSeeds + k, plan.updates, configOf(plan, settings, p.algo)),
     ),
   );
   for (const p of promoted)
