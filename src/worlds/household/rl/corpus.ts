@@ -5,30 +5,16 @@ import { Rng } from '../../../common/rng.ts';
 import { generateScene } from '../env/generate.ts';
 import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
-import { CommandTrie, freeDecodingMask } from '../../../text/command_trie.ts';
-import { analyzerSequence, episodeSequence, insertSkill, type EpisodeSequence } from '../../../text/prompts.ts';
+import { analyzerSequence } from '../../../text/prompts.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import type { ScoredSequence } from '../../../rl/batch.ts';
+import { analyzerExample, scoredEpisode, withSkill } from '../../../rl/corpus_examples.ts';
 import { episodeText, SKILL_RESERVE } from '../../../rl/rollout.ts';
 import type { Corpus, WarmStartOptions } from '../../../rl/warmstart.ts';
 import { annotate } from './annotator.ts';
 import { runExplorer, skillKnowledge, type ExplorerEpisode } from './explorer.ts';
 
 type ExampleKind = Corpus['kinds'][number];
-
-function scored(seq: EpisodeSequence, masks: Uint32Array): ScoredSequence {
-  return { ids: seq.ids, positions: seq.commandPositions, masks };
-}
-
-function concat(parts: Uint32Array[], length: number): Uint32Array {
-  const out = new Uint32Array(length);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /** The household's corpus, in rooms of `scale`. */
 export function buildCorpus(
@@ -38,8 +24,6 @@ export function buildCorpus(
 ): Corpus {
   const rng = new Rng(options.seed);
   const explore = rng.fork('explorer');
-  const words = Math.ceil(tok.vocabSize / 32);
-  const free = freeDecodingMask(tok);
   const budget = contextLength - SKILL_RESERVE - options.maxSkillTokens;
   const sequences: ScoredSequence[] = [];
   const kinds: ExampleKind[] = [];
@@ -50,53 +34,27 @@ export function buildCorpus(
     kinds.push(kind);
   };
   const primedRng = rng.fork('primed');
-  /** The episode's sequence cut to the rollout's budget, with the explorer's own commands scored. */
-  const acted = (scene: Scene, episode: ExplorerEpisode) => {
-    const { game, admissible, random } = episode;
-    const full = episodeText({ goal: scene.task.goal, records: game.records });
-    // Keep the steps that fit the rollout's episode budget, as a rollout would have.
-    let steps = full.steps.length;
-    let plain = episodeSequence(tok, full);
-    while (steps > 1 && plain.ids.length > budget)
-      plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
-    // Scored: every command the explorer chose itself (and, with scoreRandom, its random ones too).
-    const positions: number[] = [];
-    const masks: Uint32Array[] = [];
-    let k = 0;
-    for (let t = 0; t < steps; t++) {
-      const trie = new CommandTrie(
-        admissible[t].map((c) => tok.encode(c)),
-        tok.endId,
-        tok.vocabSize,
-      );
-      const m = trie.commandMasks(tok.encode(full.steps[t].action));
-      const n = m.length / words;
-      if (options.scoreRandom || !random[t]) {
-        positions.push(...plain.commandPositions.subarray(k, k + n));
-        masks.push(m);
-      }
-      k += n;
-    }
-    return {
-      full,
-      complete: steps === full.steps.length,
-      acting: { ...plain, commandPositions: Int32Array.from(positions) },
-      masks: concat(masks, positions.length * words),
-    };
-  };
+  const acted = (scene: Scene, episode: ExplorerEpisode) =>
+    scoredEpisode(
+      tok,
+      budget,
+      episodeText({ goal: scene.task.goal, records: episode.game.records }),
+      episode,
+      options.scoreRandom,
+    );
   for (let i = 0; i < options.episodes; i++) {
     const scene = generateScene('train', i, options.scale, options.seed);
     const episode = runExplorer(scene, explore, { maxSteps: options.maxSteps, noise: options.noise });
     const { game } = episode;
     wins += game.won ? 1 : 0;
-    const { full, complete, acting, masks } = acted(scene, episode);
-    add(scored(acting, masks), 'act');
+    const own = acted(scene, episode);
+    add(own.sequence, 'act');
     const skill = annotate(game.records, scene.task, game.won, {
       length: (t) => tok.encode(t).length,
       maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens),
     });
     if (options.follow === 'own') {
-      if (game.won && complete) add(scored(insertSkill(tok, acting, skill), masks), 'follow');
+      if (game.won && own.complete) add(withSkill(tok, own, skill), 'follow');
     } else {
       const replay = acted(
         scene,
@@ -106,12 +64,10 @@ export function buildCorpus(
           prior: skillKnowledge(skill),
         }),
       );
-      if (replay.complete) add(scored(insertSkill(tok, replay.acting, skill), replay.masks), 'follow');
+      if (replay.complete) add(withSkill(tok, replay, skill), 'follow');
     }
-    const analysis = analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength });
-    const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
-    for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add(scored(analysis, freeMasks), 'analyze');
+    const full = episodeText({ goal: scene.task.goal, records: game.records });
+    add(analyzerExample(tok, analyzerSequence(tok, full, game.won, skill, { maxLen: contextLength })), 'analyze');
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;

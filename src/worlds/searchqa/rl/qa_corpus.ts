@@ -14,10 +14,10 @@
 import { Rng } from '../../../common/rng.ts';
 import type { Environment } from '../../../env/environment.ts';
 import type { ScoredSequence } from '../../../rl/batch.ts';
+import { analyzerExample, scoredEpisode, withSkill } from '../../../rl/corpus_examples.ts';
 import { episodeText, SKILL_RESERVE } from '../../../rl/rollout.ts';
 import type { Corpus, WarmStartOptions } from '../../../rl/warmstart.ts';
-import { CommandTrie, freeDecodingMask } from '../../../text/command_trie.ts';
-import { analyzerSequence, episodeSequence, insertSkill } from '../../../text/prompts.ts';
+import { analyzerSequence } from '../../../text/prompts.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import type { QaStepRecord } from '../env/game.ts';
 import { annotateQa } from './qa_annotator.ts';
@@ -32,49 +32,6 @@ type ExampleKind = Corpus['kinds'][number];
  */
 export const QA_ANALYZER_OBSERVATION_TOKENS = 48;
 
-/** An episode's sequence with the explorer's own commands scored, and whether it fit whole. */
-interface Acted {
-  sequence: ScoredSequence;
-  complete: boolean;
-  /** The plain sequence, for the skill block to go into. */
-  plain: ReturnType<typeof episodeSequence>;
-}
-
-/** The episode as one sequence cut to the rollout's budget, its scored commands under their states' masks. */
-function acted(tok: Tokenizer, budget: number, goal: string, episode: QaExplorerEpisode, scoreRandom: boolean): Acted {
-  const words = Math.ceil(tok.vocabSize / 32);
-  const full = episodeText({ goal, records: episode.game.records });
-  let steps = full.steps.length;
-  let plain = episodeSequence(tok, full);
-  while (steps > 1 && plain.ids.length > budget)
-    plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --steps) });
-  const positions: number[] = [];
-  const masks: Uint32Array[] = [];
-  let k = 0;
-  for (let t = 0; t < steps; t++) {
-    const trie = CommandTrie.fromCommands(tok, episode.admissible[t], episode.freeText[t]);
-    const m = trie.commandMasks(tok.encode(full.steps[t].action));
-    const n = m.length / words;
-    if (scoreRandom || !episode.random[t]) {
-      positions.push(...plain.commandPositions.subarray(k, k + n));
-      masks.push(m);
-    }
-    k += n;
-  }
-  const all = new Uint32Array(positions.length * words);
-  let at = 0;
-  for (const m of masks) {
-    all.set(m, at);
-    at += m.length;
-  }
-  const scored = { ...plain, commandPositions: Int32Array.from(positions) };
-  return {
-    sequence: { ids: plain.ids, positions: scored.commandPositions, masks: all },
-    complete: steps === full.steps.length,
-    plain: scored,
-  };
-}
-
 export function buildQaCorpus<S>(
   env: Environment<S, QaStepRecord>,
   tok: Tokenizer,
@@ -84,8 +41,6 @@ export function buildQaCorpus<S>(
   const rng = new Rng(options.seed);
   const explore = rng.fork('explorer');
   const primed = rng.fork('primed');
-  const words = Math.ceil(tok.vocabSize / 32);
-  const free = freeDecodingMask(tok);
   // The rollout keeps room for the skill block in every episode (rollout.ts): the corpus's episodes are cut alike.
   const budget = contextLength - SKILL_RESERVE - options.maxSkillTokens;
   const fit = {
@@ -109,32 +64,24 @@ export function buildQaCorpus<S>(
     const episode = runQaExplorer(env, scene, explore, explorerOptions);
     const { game } = episode;
     wins += game.won ? 1 : 0;
-    const own = acted(tok, budget, goal, episode, options.scoreRandom);
+    const acted = (e: QaExplorerEpisode) =>
+      scoredEpisode(tok, budget, episodeText({ goal, records: e.game.records }), e, options.scoreRandom);
+    const own = acted(episode);
     add(own.sequence, 'act', false);
     const skill = annotateQa(game.records, goal, game.won, fit);
-    const withSkill = (a: Acted): ScoredSequence => {
-      const inserted = insertSkill(tok, a.plain, skill);
-      return { ids: inserted.ids, positions: inserted.commandPositions, masks: a.sequence.masks };
-    };
     if (options.follow === 'own') {
-      if (game.won && own.complete) add(withSkill(own), 'follow', false);
+      if (game.won && own.complete) add(withSkill(tok, own, skill), 'follow', false);
     } else {
       const replay = runQaExplorer(env, scene, primed, { ...explorerOptions, prior: qaSkillKnowledge(skill) });
       const decided = replay.withoutSkill.some((c) => c !== null);
-      const followed = acted(tok, budget, goal, replay, options.scoreRandom);
-      if (followed.complete) add(withSkill(followed), 'follow', options.focus.includes('read') && decided);
+      const followed = acted(replay);
+      if (followed.complete) add(withSkill(tok, followed, skill), 'follow', options.focus.includes('read') && decided);
     }
     const analysis = analyzerSequence(tok, episodeText({ goal, records: game.records }), game.won, skill, {
       maxLen: contextLength,
       maxObservationTokens: QA_ANALYZER_OBSERVATION_TOKENS,
     });
-    const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
-    for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add(
-      { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks },
-      'analyze',
-      options.focus.includes('analyze'),
-    );
+    add(analyzerExample(tok, analysis), 'analyze', options.focus.includes('analyze'));
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;

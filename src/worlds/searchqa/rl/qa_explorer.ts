@@ -14,6 +14,7 @@
 // before the question's hops.
 import type { Rng } from '../../../common/rng.ts';
 import type { Environment, Episode, FreeTextCommand } from '../../../env/environment.ts';
+import { exploreEpisode, type ExploredEpisode } from '../../../rl/explored_episode.ts';
 import { normaliseAnswer } from '../env/answer.ts';
 import type { QaStepRecord } from '../env/game.ts';
 import { QA_RELATIONS } from '../skills/qa_skill.ts';
@@ -34,16 +35,7 @@ interface QaExplorerOptions {
   prior?: QaPrior;
 }
 
-export interface QaExplorerEpisode {
-  game: Episode<QaStepRecord>;
-  /** Before each step: the listed commands and the search bar. */
-  admissible: string[][];
-  freeText: (FreeTextCommand | null)[];
-  /** Per step: the command was the noise draw, not the explorer's own choice. */
-  random: boolean[];
-  /** Per step of a primed episode: the unprimed explorer's command where the skill made the choice differ; else null. */
-  withoutSkill: (string | null)[];
-}
+export type QaExplorerEpisode = ExploredEpisode<QaStepRecord>;
 
 const search = (query: string) => `search[${query}]`;
 const answer = (text: string) => `answer[${text}]`;
@@ -128,24 +120,10 @@ export function runQaExplorer<S>(
   const question = readQuestion(goal);
   if (question === null) throw new RangeError(`not a search-QA question: ${JSON.stringify(goal)}`);
   const prior = options.prior ?? NO_QA_PRIOR;
-  const admissible: string[][] = [];
-  const freeText: (FreeTextCommand | null)[] = [];
-  const random: boolean[] = [];
-  const withoutSkill: (string | null)[] = [];
-  while (!game.done) {
-    const commands = game.admissibleCommands();
-    const bar = game.freeText();
-    admissible.push(commands);
-    freeText.push(bar);
-    const noisy = rng.float() < options.noise;
-    random.push(noisy);
-    const command = noisy
-      ? randomCommand(commands, bar, question, game.records, rng)
-      : deliberateCommand(question, game.records, commands, prior);
-    const plain =
-      noisy || prior === NO_QA_PRIOR ? command : deliberateCommand(question, game.records, commands, NO_QA_PRIOR);
-    withoutSkill.push(plain === command ? null : plain);
-    game.step(command);
-  }
-  return { game, admissible, freeText, random, withoutSkill };
+  return exploreEpisode(game, rng, options.noise, {
+    random: (commands, bar) => randomCommand(commands, bar, question, game.records, rng),
+    deliberate: (commands, _bar, primed) =>
+      deliberateCommand(question, game.records, commands, primed ? prior : NO_QA_PRIOR),
+    primed: prior !== NO_QA_PRIOR,
+  });
 }

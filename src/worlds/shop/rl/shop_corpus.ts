@@ -22,11 +22,12 @@ import { Rng } from '../../../common/rng.ts';
 import type { ShopEnvironment } from '../env/environment.ts';
 import type { ShopStepRecord } from '../env/game.ts';
 import { BUTTONS } from '../env/buttons.ts';
-import { CommandTrie, freeDecodingMask } from '../../../text/command_trie.ts';
+import { CommandTrie } from '../../../text/command_trie.ts';
 import { SKILL } from '../../../text/markers.ts';
 import { analyzerSequence, policyContext } from '../../../text/prompts.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import type { ScoredSequence } from '../../../rl/batch.ts';
+import { analyzerExample } from '../../../rl/corpus_examples.ts';
 import { episodeText } from '../../../rl/rollout.ts';
 import { annotateShop } from './shop_annotator.ts';
 import { runShopExplorer, type ShopExplorerEpisode } from './shop_explorer.ts';
@@ -115,8 +116,6 @@ export function buildShopCorpus(
   const rng = new Rng(options.seed);
   const explore = rng.fork('explorer');
   const primed = rng.fork('primed');
-  const words = Math.ceil(tok.vocabSize / 32);
-  const free = freeDecodingMask(tok);
   const fit = {
     length: (t: string) => tok.encode(t).length,
     maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens),
@@ -153,17 +152,7 @@ export function buildShopCorpus(
       maxLen: contextLength,
       maxObservationTokens: SHOP_ANALYZER_OBSERVATION_TOKENS,
     });
-    const freeMasks = new Uint32Array(analysis.commandPositions.length * words);
-    for (let j = 0; j < analysis.commandPositions.length; j++) freeMasks.set(free, j * words);
-    add(
-      [
-        {
-          sequence: { ids: analysis.ids, positions: analysis.commandPositions, masks: freeMasks },
-          focus: options.focus.includes('analyze'),
-        },
-      ],
-      'analyze',
-    );
+    add([{ sequence: analyzerExample(tok, analysis), focus: options.focus.includes('analyze') }], 'analyze');
   }
   const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
   for (const kind of kinds) counts[kind]++;

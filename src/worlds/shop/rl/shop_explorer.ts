@@ -21,6 +21,7 @@
 // value, one whose page does not offer it (left with "< prev" and not opened again).
 import { Rng, hashString } from '../../../common/rng.ts';
 import type { Environment, Episode, FreeTextCommand } from '../../../env/environment.ts';
+import { exploreEpisode, type ExploredEpisode } from '../../../rl/explored_episode.ts';
 import type { ShopStepRecord } from '../env/game.ts';
 import { BUTTONS } from '../env/buttons.ts';
 import { ITEM_TABS, SEP, showsItem } from '../env/pages.ts';
@@ -37,19 +38,7 @@ interface ShopExplorerOptions {
   readTabs?: number;
 }
 
-export interface ShopExplorerEpisode {
-  game: Episode<ShopStepRecord>;
-  /** Before each step (index t = before command t + 1): the listed commands and the free text the page took. */
-  admissible: string[][];
-  freeText: (FreeTextCommand | null)[];
-  /** Per step: the command was the noise draw, not the explorer's own choice. */
-  random: boolean[];
-  /**
-   * Per step of a primed episode: the command the unprimed explorer would have given there, where the skill made
-   * its own choice differ (the steps the skill decided); null elsewhere and on every step of an unprimed episode.
-   */
-  withoutSkill: (string | null)[];
-}
+export type ShopExplorerEpisode = ExploredEpisode<ShopStepRecord>;
 
 /** The query of the words that fit the search bar (whole words, up to its limit in word pieces). */
 function fitQuery(words: readonly string[], bar: FreeTextCommand | null): string {
@@ -243,26 +232,10 @@ export function runShopExplorer<S>(
   const wanted = readInstruction(env.goal(scene));
   const prior = options.prior ?? NO_SHOP_PRIOR;
   const readTabs = options.readTabs ?? TAB_RATE;
-  const admissible: string[][] = [];
-  const freeText: (FreeTextCommand | null)[] = [];
-  const random: boolean[] = [];
-  const withoutSkill: (string | null)[] = [];
-  while (!game.done) {
-    const commands = game.admissibleCommands();
-    const bar = game.freeText();
-    admissible.push(commands);
-    freeText.push(bar);
-    const noisy = rng.float() < options.noise;
-    random.push(noisy);
-    const command = noisy
-      ? randomCommand(commands, bar, wanted, rng)
-      : deliberateCommand(game.records, commands, bar, wanted, prior, readTabs);
-    const plain =
-      noisy || prior === NO_SHOP_PRIOR
-        ? command
-        : deliberateCommand(game.records, commands, bar, wanted, NO_SHOP_PRIOR, readTabs);
-    withoutSkill.push(plain === command ? null : plain);
-    game.step(command);
-  }
-  return { game, admissible, freeText, random, withoutSkill };
+  return exploreEpisode(game, rng, options.noise, {
+    random: (commands, bar) => randomCommand(commands, bar, wanted, rng),
+    deliberate: (commands, bar, primed) =>
+      deliberateCommand(game.records, commands, bar, wanted, primed ? prior : NO_SHOP_PRIOR, readTabs),
+    primed: prior !== NO_SHOP_PRIOR,
+  });
 }

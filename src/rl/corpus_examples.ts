@@ -1,0 +1,82 @@
+// The examples a warm-start corpus is made of (warmstart.ts says what each kind is for), as the worlds that train
+// in the episode layout build them: an explorer's episode as one sequence, cut to the rollout's budget, with the
+// commands the explorer chose itself scored under the constrained-decoding masks of their states; the same with a
+// skill block in it; and the analyzer's example, its skill scored under the free-decoding mask.
+import type { FreeTextCommand } from '../env/environment.ts';
+import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
+import { episodeSequence, insertSkill, type EpisodeSequence, type EpisodeText } from '../text/prompts.ts';
+import type { Tokenizer } from '../text/tokenizer.ts';
+import type { ScoredSequence } from './batch.ts';
+
+/** What an explorer did at each step of an episode: the commands listed, the free text taken, the noise draws. */
+export interface ExplorerSteps {
+  admissible: readonly string[][];
+  /** Per step, the free-text command the state took; absent in a world without free text. */
+  freeText?: readonly (FreeTextCommand | null)[];
+  random: readonly boolean[];
+}
+
+export interface ScoredEpisode {
+  sequence: ScoredSequence;
+  /** Every step fit the budget. */
+  complete: boolean;
+  /** The sequence with only the scored positions, for a skill block to go into (insertSkill). */
+  plain: EpisodeSequence;
+}
+
+/**
+ * The episode as one sequence of at most `budget` tokens (its last steps cut as a rollout cuts them), every command
+ * the explorer chose itself scored, and with `scoreRandom` its random ones too.
+ */
+export function scoredEpisode(
+  tok: Tokenizer,
+  budget: number,
+  full: EpisodeText,
+  steps: ExplorerSteps,
+  scoreRandom: boolean,
+): ScoredEpisode {
+  const words = Math.ceil(tok.vocabSize / 32);
+  let kept = full.steps.length;
+  let plain = episodeSequence(tok, full);
+  while (kept > 1 && plain.ids.length > budget)
+    plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --kept) });
+  const positions: number[] = [];
+  const masks = new Uint32Array(plain.commandPositions.length * words);
+  let scored = 0;
+  let k = 0;
+  for (let t = 0; t < kept; t++) {
+    const trie = CommandTrie.fromCommands(tok, steps.admissible[t], steps.freeText?.[t] ?? null);
+    const m = trie.commandMasks(tok.encode(full.steps[t].action));
+    const n = m.length / words;
+    if (scoreRandom || !steps.random[t]) {
+      positions.push(...plain.commandPositions.subarray(k, k + n));
+      masks.set(m, scored * words);
+      scored += n;
+    }
+    k += n;
+  }
+  const commandPositions = Int32Array.from(positions);
+  return {
+    sequence: { ids: plain.ids, positions: commandPositions, masks: masks.slice(0, scored * words) },
+    complete: kept === full.steps.length,
+    plain: { ...plain, commandPositions },
+  };
+}
+
+/** The episode with the skill block after its task line, the same commands scored: a follow example. */
+export function withSkill(tok: Tokenizer, episode: ScoredEpisode, skill: string): ScoredSequence {
+  const inserted = insertSkill(tok, episode.plain, skill);
+  return { ids: inserted.ids, positions: inserted.commandPositions, masks: episode.sequence.masks };
+}
+
+const freeMasks = new WeakMap<Tokenizer, Uint32Array>();
+
+/** The analyzer's sequence as an example: every token of its skill scored under the free-decoding mask. */
+export function analyzerExample(tok: Tokenizer, analysis: EpisodeSequence): ScoredSequence {
+  const words = Math.ceil(tok.vocabSize / 32);
+  const free = freeMasks.get(tok) ?? freeDecodingMask(tok);
+  freeMasks.set(tok, free);
+  const masks = new Uint32Array(analysis.commandPositions.length * words);
+  for (let j = 0; j < analysis.commandPositions.length; j++) masks.set(free, j * words);
+  return { ids: analysis.ids, positions: analysis.commandPositions, masks };
+}
