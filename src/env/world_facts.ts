@@ -68,8 +68,12 @@ export interface WorldFacts {
   readonly trainDefaults: Readonly<Record<string, number>>;
   /** The presets whose warm start ships with the site in this world (model/config.ts; a unit test holds them to public/). */
   readonly shippedWarmStarts: readonly string[];
-  /** What an update and an evaluation episode cost against the default world's: `bench learn`'s estimate of its time. */
-  readonly cost: { readonly update: number; readonly evalEpisode: number };
+  /**
+   * What an update and an evaluation episode cost against the default world's, and a game of the teacher check in
+   * the default world's evaluation episodes (it plays the game four times, writes a skill and scores the KL):
+   * `bench learn`'s estimate of its time.
+   */
+  readonly cost: { readonly update: number; readonly evalEpisode: number; readonly teacherGame: number };
   /**
    * The lines of its opening observation that are no part of what the policy reads there (text/prompts.ts
    * openingRoomText): whole lines, and lines that start with a prefix (the household's banner and task line).

@@ -39,18 +39,12 @@ function updateSeconds(algo: Algo): number {
 const JOB_START_SECONDS = 5;
 /** Seconds per evaluation episode (about 2,600 of them add some 26 s to a run of the default benchmark). */
 const EVAL_EPISODE_SECONDS = 0.01;
-/**
- * Evaluation episodes that one game of a teacher check costs: it plays the game four times, writes a skill and
- * scores the KL, one game at a time. Measured: a check of 256 games took 28 s in the household and 52 s in the
- * shop (their evaluation-episode costs 1 and 1.75), about 11 episodes a game in both.
- */
-const TEACHER_GAME_EPISODES = 11;
 /** The wall-time budget of `bench learn` at its defaults, on 2 cores. */
-export const DEFAULT_BUDGET_MINUTES = 90;
+export const DEFAULT_BUDGET_MINUTES = 75;
 
 /** The estimated seconds of one job: its updates, the curve's evaluations, its teacher checks and the final evaluation. */
 function jobSeconds(job: Job): number {
-  // What an update and an evaluation episode cost in the job's world, against the default world's (WorldFacts.cost).
+  // What an update, an evaluation episode and a teacher check's game cost in the job's world (WorldFacts.cost).
   const world = worldOrDefault(job.env);
   const cost = factsOf(world).cost;
   const g = evalGameCounts(job.evalEpisodes, world);
@@ -58,8 +52,8 @@ function jobSeconds(job: Job): number {
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));
   const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);
-  const checks = (job.teacherAt?.length ?? 0) * job.config.teacherGames * TEACHER_GAME_EPISODES;
-  return JOB_START_SECONDS + training + (curve + final + checks) * EVAL_EPISODE_SECONDS * cost.evalEpisode;
+  const checks = (job.teacherAt?.length ?? 0) * job.config.teacherGames * cost.teacherGame * EVAL_EPISODE_SECONDS;
+  return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS * cost.evalEpisode + checks;
 }
 
 /** The estimated wall seconds of running `jobs` on `workers` as runAll does (longest first, each to the first free worker). */

@@ -291,7 +291,7 @@ describe('bench learn report', () => {
     expect(mixed.headline).toContain('not separable (95% interval includes zero)');
     const full = renderLearn({ ...o, full: true, seeds: 10, controlSeeds: 3 });
     expect(full.markdown).toContain(
-      "A --full run: 10 seeds per main arm and 3 per control, longer than the default's budget of 90 minutes on 2 cores.",
+      "A --full run: 10 seeds per main arm and 3 per control, longer than the default's budget of 75 minutes on 2 cores.",
     );
     expect(renderLearn(o).markdown).not.toContain('--full');
   });
