@@ -2,46 +2,31 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Rng } from '../../../common/rng.ts';
 import { OBJECT_KINDS, RECEPTACLE_KINDS } from '../env/knowledge.ts';
-import { NEWLINE } from '../../../text/markers.ts';
-import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
+import { splitPieces } from '../../../text/pieces.ts';
 import { MIN_SKILL_WORDS, SKILL_WORDS, formatSkill } from './skill.ts';
 import { parseSkill } from './skill_parser.ts';
-import type { SkillPrefix } from '../../../text/skill_language/decoder.ts';
 import { skillGrammar, type ObjectPlaces } from './skill_grammar.ts';
 import { arbitrarySkill } from './skill_testing.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
+import { grammarConformance, grammarWalks, isSet } from '../../../text/skill_language/grammar_testing.ts';
 
 const tok = defaultTokenizer();
 const grammar = skillGrammar(tok);
 
-function allowedTokens(mask: Uint32Array): number[] {
-  const out: number[] = [];
-  for (let id = 0; id < tok.vocabSize; id++) if (mask[id >>> 5] & (1 << (id & 31))) out.push(id);
-  return out;
-}
-
-function isSet(mask: Uint32Array, id: number): boolean {
-  return (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-}
-
-/** A random walk through the allowed tokens, taking the end token with probability pEnd whenever it may. */
-function randomWalk(rng: Rng, maxTokens: number, pEnd: number): number[] {
-  const ids: number[] = [];
-  let prefix: SkillPrefix = grammar.initial;
-  for (;;) {
-    const allowed = allowedTokens(grammar.allowed(prefix, maxTokens));
-    expect(allowed.length).toBeGreaterThan(0);
-    const canEnd = allowed.includes(tok.endId);
-    if (canEnd && (allowed.length === 1 || rng.float() < pEnd)) return ids;
-    const choices = allowed.filter((id) => id !== tok.endId);
-    const id = rng.pick(choices);
-    ids.push(id);
-    prefix = grammar.next(prefix, id)!;
-    expect(prefix).not.toBeNull();
-  }
-}
+const { allowedTokens } = grammarWalks(tok, grammar);
 
 describe('skill grammar automaton', () => {
+  grammarConformance({
+    tok,
+    grammar,
+    arbitrarySkill,
+    format: formatSkill,
+    parse: parseSkill,
+    minWords: MIN_SKILL_WORDS,
+    shortestTokens: 7,
+    largestBudget: 48,
+  });
+
   it('knows the shortest valid skill: "workflow: find the mug 1." is 7 tokens and 5 words', () => {
     expect(grammar.shortest).toBe(7);
     const ids = tok.encode('workflow: find the mug 1.');
@@ -79,78 +64,6 @@ describe('skill grammar automaton', () => {
     expect(afterThe).not.toContain('mug');
     // Case-insensitive like parseSkill: "The" continues a fact as "the" does.
     expect(grammar.walk(tok.encode('workflow: find the mug 1. The mug 1 was on the countertop 2.'))).not.toBeNull();
-  });
-
-  it('every walk through the allowed tokens that ends at the end token is a valid skill within the budget', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        fc.integer({ min: 7, max: 48 }),
-        fc.double({ min: 0, max: 0.5, noNaN: true }),
-        (seed, maxTokens, pEnd) => {
-          const ids = randomWalk(new Rng(seed), maxTokens, pEnd);
-          expect(ids.length).toBeLessThanOrEqual(maxTokens);
-          const check = parseSkill(tok.decode(ids));
-          expect(check.reason).toBe('');
-          expect(check.ok).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it('accepts every formatted skill token by token, the end token exactly when parseSkill accepts it', () => {
-    fc.assert(
-      fc.property(arbitrarySkill, (s) => {
-        const text = formatSkill(s);
-        const ids = tok.encode(text);
-        const masks = grammar.skillMasks(ids, ids.length);
-        ids.forEach((id, k) => {
-          expect(isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id)).toBe(true);
-        });
-        const last = masks.subarray(ids.length * grammar.maskWords);
-        const words = splitPieces(text).filter(isWordPiece).length;
-        expect(isSet(last, tok.endId)).toBe(words >= MIN_SKILL_WORDS);
-        expect(isSet(last, tok.endId)).toBe(parseSkill(text).ok);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('agrees with parseSkill on mutated skills (a token dropped, inserted or replaced)', () => {
-    // Any token but the end token and the newline marker (parseSkill skips newlines; no decoding mask allows one).
-    const vocabulary = Array.from({ length: tok.vocabSize }, (_, id) => id).filter(
-      (id) => id !== tok.endId && id !== tok.id(NEWLINE),
-    );
-    fc.assert(
-      fc.property(
-        arbitrarySkill,
-        fc.nat(),
-        fc.nat(),
-        fc.constantFrom('drop', 'insert', 'replace'),
-        (s, at, pick, how) => {
-          const ids = tok.encode(formatSkill(s));
-          const k = at % (ids.length + (how === 'insert' ? 1 : 0));
-          const token = vocabulary[pick % vocabulary.length];
-          if (how === 'drop') ids.splice(k, 1);
-          else if (how === 'insert') ids.splice(k, 0, token);
-          else ids[k] = token;
-          const prefix = grammar.walk(ids);
-          const accepted = prefix !== null && grammar.complete(prefix);
-          expect(accepted).toBe(parseSkill(tok.decode(ids)).ok);
-        },
-      ),
-      { numRuns: 1000 },
-    );
-  });
-
-  it('keeps the end reachable under a tight budget and ignores a budget below the shortest skill', () => {
-    // With 7 tokens the only skills are of the shortest form: after "workflow:" a 5-word close must follow.
-    const ids = randomWalk(new Rng(5), 7, 0);
-    expect(ids.length).toBe(7);
-    expect(parseSkill(tok.decode(ids)).ok).toBe(true);
-    const free = grammar.allowed(grammar.initial, 3);
-    expect(allowedTokens(free)).toEqual(allowedTokens(grammar.allowed(grammar.initial, 48)));
   });
 
   it('an entity filter keeps only the named types, and leaves a class whole when it names none of it', () => {

@@ -1,44 +1,40 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import { MARKERS, NEWLINE } from '../../../text/markers.ts';
-import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
-import { type EntityFilter, SkillGrammar, type SkillPrefix } from '../../../text/skill_language/decoder.ts';
+import { MARKERS } from '../../../text/markers.ts';
+import { splitPieces } from '../../../text/pieces.ts';
+import { type EntityFilter, SkillGrammar } from '../../../text/skill_language/decoder.ts';
 import { Tokenizer } from '../../../text/tokenizer.ts';
 import { formatQaSkill, isNameWord, isYear, MIN_QA_SKILL_WORDS, QA_SKILL_WORDS } from './qa_skill.ts';
 import { QA_SKILL_GRAMMAR, qaSkillGrammar } from './qa_skill_grammar.ts';
 import { parseQaSkill } from './qa_skill_parser.ts';
 import { arbitraryQaSkill, qaTokenizer } from './qa_skill_testing.ts';
+import { grammarConformance, grammarWalks, isSet } from '../../../text/skill_language/grammar_testing.ts';
 
 const tok = qaTokenizer();
 const grammar = qaSkillGrammar(tok);
 
-const isSet = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
-const allowedTokens = (mask: Uint32Array) =>
-  Array.from({ length: tok.vocabSize }, (_, id) => id).filter((id) => isSet(mask, id));
+const { allowedTokens, randomWalk } = grammarWalks(tok, grammar);
 const allowedAfter = (text: string, filter?: EntityFilter) =>
   allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 64, filter)).map((id) => tok.token(id));
-
-/** A random walk through the allowed tokens, taking the end token with probability pEnd whenever it may. */
-function randomWalk(rng: Rng, maxTokens: number, pEnd: number, filter?: EntityFilter): number[] {
-  const ids: number[] = [];
-  let prefix: SkillPrefix = grammar.initial;
-  for (;;) {
-    const allowed = allowedTokens(grammar.allowed(prefix, maxTokens, filter));
-    expect(allowed.length).toBeGreaterThan(0);
-    if (allowed.includes(tok.endId) && (allowed.length === 1 || rng.float() < pEnd)) return ids;
-    const id = rng.pick(allowed.filter((a) => a !== tok.endId));
-    ids.push(id);
-    prefix = grammar.next(prefix, id)!;
-    expect(prefix).not.toBeNull();
-  }
-}
 
 /** Whether a text holds one name word three times in a row. */
 const nameThrice = (text: string) =>
   splitPieces(text).some((w, i, all) => isNameWord(w) && w === all[i + 1] && w === all[i + 2]);
 
 describe('the search-QA skill grammar automaton', () => {
+  grammarConformance({
+    tok,
+    grammar,
+    arbitrarySkill: arbitraryQaSkill,
+    format: formatQaSkill,
+    parse: parseQaSkill,
+    minWords: MIN_QA_SKILL_WORDS,
+    shortestTokens: 6,
+    largestBudget: 64,
+    // The decoder never writes a name word three times in a row: such a skill is refused at its third word.
+    refusedOnTheWay: (_skill, text) => nameThrice(text),
+  });
+
   it('knows the shortest valid skill: "workflow: search Thamia capital." is 6 tokens and 4 words', () => {
     expect(grammar.shortest).toBe(6);
     expect(grammar.complete(grammar.walk(tok.encode('workflow: search Thamia capital.'))!)).toBe(true);
@@ -71,70 +67,6 @@ describe('the search-QA skill grammar automaton', () => {
     // "first" only after a step in a fact, never inside one.
     expect(allowedAfter('workflow: search Thamia capital. search the person')).toEqual(
       expect.arrayContaining(['first', 'before']),
-    );
-  });
-
-  it('every walk through the allowed tokens that ends at the end token is a valid skill within the budget', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        fc.integer({ min: 6, max: 64 }),
-        fc.double({ min: 0, max: 0.5, noNaN: true }),
-        (seed, maxTokens, pEnd) => {
-          const ids = randomWalk(new Rng(seed), maxTokens, pEnd);
-          expect(ids.length).toBeLessThanOrEqual(maxTokens);
-          expect(parseQaSkill(tok.decode(ids)).reason).toBe('');
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it('accepts every formatted skill token by token, the end token exactly when parseQaSkill accepts it', () => {
-    fc.assert(
-      fc.property(arbitraryQaSkill, (s) => {
-        const text = formatQaSkill(s);
-        const ids = tok.encode(text);
-        const masks = grammar.skillMasks(ids, ids.length);
-        const allowedAt = ids.map((id, k) =>
-          isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id),
-        );
-        // The decoder never writes a name word three times in a row: such a skill is refused at its third word.
-        if (nameThrice(text)) {
-          expect(allowedAt).toContain(false);
-          return;
-        }
-        expect(allowedAt.every(Boolean)).toBe(true);
-        const last = masks.subarray(ids.length * grammar.maskWords);
-        expect(isSet(last, tok.endId)).toBe(splitPieces(text).filter(isWordPiece).length >= MIN_QA_SKILL_WORDS);
-        expect(isSet(last, tok.endId)).toBe(parseQaSkill(text).ok);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('agrees with parseQaSkill on mutated skills (a token dropped, inserted or replaced)', () => {
-    const vocabulary = Array.from({ length: tok.vocabSize }, (_, id) => id).filter(
-      (id) => id !== tok.endId && id !== tok.id(NEWLINE),
-    );
-    fc.assert(
-      fc.property(
-        arbitraryQaSkill,
-        fc.nat(),
-        fc.nat(),
-        fc.constantFrom('drop', 'insert', 'replace'),
-        (s, at, pick, how) => {
-          const ids = tok.encode(formatQaSkill(s));
-          const k = at % (ids.length + (how === 'insert' ? 1 : 0));
-          const token = vocabulary[pick % vocabulary.length];
-          if (how === 'drop') ids.splice(k, 1);
-          else if (how === 'insert') ids.splice(k, 0, token);
-          else ids[k] = token;
-          const prefix = grammar.walk(ids);
-          expect(prefix !== null && grammar.complete(prefix)).toBe(parseQaSkill(tok.decode(ids)).ok);
-        },
-      ),
-      { numRuns: 1000 },
     );
   });
 

@@ -1,43 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { Rng } from '../../../common/rng.ts';
-import { MARKERS, NEWLINE } from '../../../text/markers.ts';
-import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
+import { MARKERS } from '../../../text/markers.ts';
+import { splitPieces } from '../../../text/pieces.ts';
 import { MIN_SHOP_SKILL_WORDS, SHOP_SKILL_WORDS, formatShopSkill } from './shop_skill.ts';
-import { SkillGrammar, type EntityFilter, type SkillPrefix } from '../../../text/skill_language/decoder.ts';
+import { SkillGrammar, type EntityFilter } from '../../../text/skill_language/decoder.ts';
 import { SHOP_SKILL_GRAMMAR, shopSkillGrammar } from './shop_skill_grammar.ts';
 import { parseShopSkill } from './shop_skill_parser.ts';
 import { arbitraryShopSkill, shopTestTokenizer } from './shop_skill_testing.ts';
 import { Tokenizer } from '../../../text/tokenizer.ts';
+import { grammarConformance, grammarWalks, isSet } from '../../../text/skill_language/grammar_testing.ts';
 
 const tok = shopTestTokenizer();
 const grammar = shopSkillGrammar(tok);
 
-function allowedTokens(mask: Uint32Array): number[] {
-  const out: number[] = [];
-  for (let id = 0; id < tok.vocabSize; id++) if (mask[id >>> 5] & (1 << (id & 31))) out.push(id);
-  return out;
-}
-
-const isSet = (mask: Uint32Array, id: number) => (mask[id >>> 5] & (1 << (id & 31))) !== 0;
+const { allowedTokens, randomWalk } = grammarWalks(tok, grammar);
 const allowedAfter = (text: string, filter?: EntityFilter) =>
   allowedTokens(grammar.allowed(grammar.walk(tok.encode(text))!, 64, filter)).map((id) => tok.token(id));
-
-/** A random walk through the allowed tokens, taking the end token with probability pEnd whenever it may. */
-function randomWalk(rng: Rng, maxTokens: number, pEnd: number, filter?: EntityFilter): number[] {
-  const ids: number[] = [];
-  let prefix: SkillPrefix = grammar.initial;
-  for (;;) {
-    const allowed = allowedTokens(grammar.allowed(prefix, maxTokens, filter));
-    expect(allowed.length).toBeGreaterThan(0);
-    if (allowed.includes(tok.endId) && (allowed.length === 1 || rng.float() < pEnd)) return ids;
-    const id = rng.pick(allowed.filter((a) => a !== tok.endId));
-    ids.push(id);
-    const next = grammar.next(prefix, id);
-    expect(next).not.toBeNull();
-    prefix = next!;
-  }
-}
 
 /** Every content word and number of a parsed skill: the strings under its terms, options and prices. */
 function contentOf(value: unknown, inContent = false): string[] {
@@ -58,6 +36,19 @@ function hasWordThrice(value: unknown): boolean {
 }
 
 describe('shop skill grammar automaton', () => {
+  grammarConformance({
+    tok,
+    grammar,
+    arbitrarySkill: arbitraryShopSkill,
+    format: formatShopSkill,
+    parse: parseShopSkill,
+    minWords: MIN_SHOP_SKILL_WORDS,
+    shortestTokens: 7,
+    largestBudget: 64,
+    // The decoder never writes a content word three times in a row: such a skill is refused at its third word.
+    refusedOnTheWay: hasWordThrice,
+  });
+
   it('knows the shortest valid skill: "workflow: search for cotton shirt." is 7 tokens and 5 words', () => {
     expect(grammar.shortest).toBe(7);
     const ids = tok.encode('workflow: search for cotton shirt.');
@@ -90,82 +81,6 @@ describe('shop skill grammar automaton', () => {
       true,
     );
     expect(allowedAfter('avoid: running out of steps; the price bound was 30').sort()).toEqual(['.', 'dollars']);
-  });
-
-  it('every walk through the allowed tokens that ends at the end token is a valid skill within the budget', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        fc.integer({ min: 7, max: 64 }),
-        fc.double({ min: 0, max: 0.5, noNaN: true }),
-        (seed, maxTokens, pEnd) => {
-          const ids = randomWalk(new Rng(seed), maxTokens, pEnd);
-          expect(ids.length).toBeLessThanOrEqual(maxTokens);
-          const check = parseShopSkill(tok.decode(ids));
-          expect(check.reason).toBe('');
-          expect(check.ok).toBe(true);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it('accepts every formatted skill token by token, the end token exactly when parseShopSkill accepts it', () => {
-    fc.assert(
-      fc.property(arbitraryShopSkill, (s) => {
-        const text = formatShopSkill(s);
-        const ids = tok.encode(text);
-        expect(tok.unknownPieces(text)).toEqual([]);
-        const masks = grammar.skillMasks(ids, ids.length);
-        const allowedAt = ids.map((id, k) =>
-          isSet(masks.subarray(k * grammar.maskWords, (k + 1) * grammar.maskWords), id),
-        );
-        // The decoder never writes a content word three times in a row: such a skill is refused at its third word.
-        if (hasWordThrice(s)) {
-          expect(allowedAt).toContain(false);
-          return;
-        }
-        expect(allowedAt.every(Boolean)).toBe(true);
-        const last = masks.subarray(ids.length * grammar.maskWords);
-        expect(isSet(last, tok.endId)).toBe(splitPieces(text).filter(isWordPiece).length >= MIN_SHOP_SKILL_WORDS);
-        expect(isSet(last, tok.endId)).toBe(parseShopSkill(text).ok);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('agrees with parseShopSkill on mutated skills (a token dropped, inserted or replaced)', () => {
-    const vocabulary = Array.from({ length: tok.vocabSize }, (_, id) => id).filter(
-      (id) => id !== tok.endId && id !== tok.id(NEWLINE),
-    );
-    fc.assert(
-      fc.property(
-        arbitraryShopSkill,
-        fc.nat(),
-        fc.nat(),
-        fc.constantFrom('drop', 'insert', 'replace'),
-        (s, at, pick, how) => {
-          const ids = tok.encode(formatShopSkill(s));
-          const k = at % (ids.length + (how === 'insert' ? 1 : 0));
-          const token = vocabulary[pick % vocabulary.length];
-          if (how === 'drop') ids.splice(k, 1);
-          else if (how === 'insert') ids.splice(k, 0, token);
-          else ids[k] = token;
-          const prefix = grammar.walk(ids);
-          expect(prefix !== null && grammar.complete(prefix)).toBe(parseShopSkill(tok.decode(ids)).ok);
-        },
-      ),
-      { numRuns: 1000 },
-    );
-  });
-
-  it('keeps the end reachable under a tight budget and ignores a budget below the shortest skill', () => {
-    const ids = randomWalk(new Rng(5), 7, 0);
-    expect(ids.length).toBe(7);
-    expect(parseShopSkill(tok.decode(ids)).ok).toBe(true);
-    expect(allowedTokens(grammar.allowed(grammar.initial, 3))).toEqual(
-      allowedTokens(grammar.allowed(grammar.initial, 64)),
-    );
   });
 
   it('an entity filter limits content words and numbers to the trajectory, and leaves grammar words alone', () => {
