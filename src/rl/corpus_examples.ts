@@ -2,6 +2,7 @@
 // in the episode layout build them: an explorer's episode as one sequence, cut to the rollout's budget, with the
 // commands the explorer chose itself scored under the constrained-decoding masks of their states; the same with a
 // skill block in it; and the analyzer's example, its skill scored under the free-decoding mask.
+import { maskWords } from '../backend/backend.ts';
 import type { FreeTextCommand } from '../env/environment.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { episodeSequence, insertSkill, type EpisodeSequence, type EpisodeText } from '../text/prompts.ts';
@@ -35,7 +36,7 @@ export function scoredEpisode(
   steps: ExplorerSteps,
   scoreRandom: boolean,
 ): ScoredEpisode {
-  const words = Math.ceil(tok.vocabSize / 32);
+  const words = maskWords(tok.vocabSize);
   let kept = full.steps.length;
   let plain = episodeSequence(tok, full);
   while (kept > 1 && plain.ids.length > budget)
@@ -73,7 +74,7 @@ const freeMasks = new WeakMap<Tokenizer, Uint32Array>();
 
 /** The analyzer's sequence as an example: every token of its skill scored under the free-decoding mask. */
 export function analyzerExample(tok: Tokenizer, analysis: EpisodeSequence): ScoredSequence {
-  const words = Math.ceil(tok.vocabSize / 32);
+  const words = maskWords(tok.vocabSize);
   const free = freeMasks.get(tok) ?? freeDecodingMask(tok);
   freeMasks.set(tok, free);
   const masks = new Uint32Array(analysis.commandPositions.length * words);
