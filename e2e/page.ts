@@ -3,7 +3,7 @@
 // downloads. Every wait takes its limit from the context (wait.ts).
 import { readFile } from 'node:fs/promises';
 import { expect, inject } from 'vitest';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { defaultSettings, type Settings } from '../src/rl/page_settings.ts';
 import { STATE_MS } from './wait.ts';
 
@@ -91,6 +91,36 @@ export async function engineReady(page: Page): Promise<void> {
 export async function firstRollout(page: Page): Promise<void> {
   await page.locator('[data-testid="stages"]:not([data-stage=""])').waitFor({ state: 'attached' });
   await page.locator('[data-testid="trajectory-pick"]').first().waitFor();
+}
+
+/** Opens each trajectory of the update on screen in turn and reads its transcript. */
+export async function readTranscripts<T>(page: Page, read: (transcript: Locator) => Promise<T>): Promise<T[]> {
+  const picks = page.getByTestId('trajectory-pick');
+  const n = await picks.count();
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) {
+    await picks.nth(i).click();
+    const index = await picks.nth(i).getAttribute('data-index');
+    const transcript = page.locator(`[data-testid="transcript"][data-index="${index}"]`);
+    await transcript.waitFor();
+    out.push(await read(transcript));
+  }
+  return out;
+}
+
+/**
+ * A transcript's commands as it lays their tokens out (a gap between chips unless one is glued to the one
+ * before), the end token left out: the action text a world's own players write.
+ */
+export async function commandTexts(transcript: Locator): Promise<string[]> {
+  return transcript.locator('.command').evaluateAll((els) =>
+    els.map((el) =>
+      Array.from(el.querySelectorAll('.tok'))
+        .filter((t) => t.textContent !== '<end>')
+        .map((t, i) => (i === 0 || t.classList.contains('glued') ? '' : ' ') + (t.textContent ?? ''))
+        .join(''),
+    ),
+  );
 }
 
 /** Clicks a button that downloads a file and returns the file's text. */

@@ -21,6 +21,7 @@ import {
   foreignRequests,
   fullPageShot,
   openPlayground,
+  readTranscripts,
 } from './page.ts';
 import { STAGES, expectExampleMarked, expectForcedToggle, expectPictureAt } from './stage_picture.ts';
 
@@ -34,15 +35,10 @@ async function shot(page: Page, name: string, testId?: string): Promise<void> {
 }
 
 /** Per trajectory shown in the episode list: the heatmap's numbers, and the skill card beside its transcript. */
-async function readEpisodes(page: Page) {
-  const picks = page.getByTestId('trajectory-pick');
-  const n = await picks.count();
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    await picks.nth(i).click();
-    const index = Number(await picks.nth(i).getAttribute('data-index'));
-    await page.locator(`[data-testid="transcript"][data-index="${index}"]`).waitFor();
-    const tokens = await page.locator('[data-testid="transcript"] .tok').evaluateAll((els) =>
+function readEpisodes(page: Page) {
+  return readTranscripts(page, async (transcript) => ({
+    index: Number(await transcript.getAttribute('data-index')),
+    tokens: await transcript.locator('.tok').evaluateAll((els) =>
       els.map((el) => ({
         delta: Number(el.getAttribute('data-delta')),
         gate: Number(el.getAttribute('data-gate')),
@@ -50,26 +46,20 @@ async function readEpisodes(page: Page) {
         forced: el.getAttribute('data-forced') === 'true',
         coloured: (el as HTMLElement).style.background !== '',
       })),
-    );
-    const commands = await page.locator('[data-testid="transcript-step"] .command').evaluateAll((els) =>
+    ),
+    commands: await transcript.locator('[data-testid="transcript-step"] .command').evaluateAll((els) =>
       els.map((el) =>
         Array.from(el.querySelectorAll('.tok'), (t) => t.textContent ?? '')
           .filter((t) => t !== '<end>')
           .join(' '),
       ),
-    );
-    out.push({
-      index,
-      tokens,
-      commands,
-      goal: await page.getByTestId('transcript-goal').textContent(),
-      outcome: await page.getByTestId('transcript-outcome').textContent(),
-      skillCardIndex: Number(await page.getByTestId('skill-card').getAttribute('data-index')),
-      skillOutcome: await page.getByTestId('skill-outcome').textContent(),
-      prompt: await page.getByTestId('skill-prompt').textContent(),
-    });
-  }
-  return out;
+    ),
+    goal: await transcript.getByTestId('transcript-goal').textContent(),
+    outcome: await transcript.getByTestId('transcript-outcome').textContent(),
+    skillCardIndex: Number(await page.getByTestId('skill-card').getAttribute('data-index')),
+    skillOutcome: await page.getByTestId('skill-outcome').textContent(),
+    prompt: await page.getByTestId('skill-prompt').textContent(),
+  }));
 }
 
 /**

@@ -7,7 +7,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { defaultSettings, formatHash, parseHash, type Settings } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  commandTexts,
+  curvePoints,
+  engineReady,
+  firstRollout,
+  foreignRequests,
+  readTranscripts,
+} from './page.ts';
 import { householdIndex, openWithIndex } from './recorded_index.ts';
 
 /** The world's micro defaults (an episode of at most 6 steps, one sequence), cut to FAST's quick updates. */
@@ -25,32 +34,13 @@ const QUESTION =
   /^(In which (year|country) (was|is) .+|What is the capital of .+|Who (founded|was born first).+|Which was founded first.+)\?$/;
 
 /** What the page's transcripts show of the world, over every trajectory of the update on screen. */
-async function readQaEpisodes(page: Page) {
-  const picks = page.getByTestId('trajectory-pick');
-  const n = await picks.count();
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    await picks.nth(i).click();
-    const index = await picks.nth(i).getAttribute('data-index');
-    const transcript = page.locator(`[data-testid="transcript"][data-index="${index}"]`);
-    await transcript.waitFor();
-    out.push({
-      question: (await transcript.getByTestId('transcript-goal').textContent()) ?? '',
-      pages: await transcript
-        .getByTestId('qa-page')
-        .evaluateAll((els) => els.map((el) => el.getAttribute('data-kind'))),
-      passages: await transcript.getByTestId('qa-passage').allTextContents(),
-      actions: await transcript.locator('.command').evaluateAll((els) =>
-        els.map((el) =>
-          Array.from(el.querySelectorAll('.tok'))
-            .filter((t) => t.textContent !== '<end>')
-            .map((t, i) => (i === 0 || t.classList.contains('glued') ? '' : ' ') + (t.textContent ?? ''))
-            .join(''),
-        ),
-      ),
-    });
-  }
-  return out;
+function readQaEpisodes(page: Page) {
+  return readTranscripts(page, async (transcript) => ({
+    question: (await transcript.getByTestId('transcript-goal').textContent()) ?? '',
+    pages: await transcript.getByTestId('qa-page').evaluateAll((els) => els.map((el) => el.getAttribute('data-kind'))),
+    passages: await transcript.getByTestId('qa-passage').allTextContents(),
+    actions: await commandTexts(transcript),
+  }));
 }
 
 describe('the search-QA world', () => {

@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { defaultSettings, formatHash, parseHash, type Settings } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, SCREENSHOTS, curvePoints, engineReady, firstRollout, foreignRequests, openPlayground } from './page.ts';
+import {
+  FAST,
+  SCREENSHOTS,
+  commandTexts,
+  curvePoints,
+  engineReady,
+  firstRollout,
+  foreignRequests,
+  openPlayground,
+  readTranscripts,
+} from './page.ts';
 import { householdIndex, openWithIndex } from './recorded_index.ts';
 
 /** The shop's micro defaults (its episode layout: a window of the last steps), cut to FAST's short games and quick evaluations. */
@@ -24,33 +34,14 @@ const SHOP: Settings = {
 const HEADLINE = '[data-testid="chart-headline-unseen"]';
 
 /** What the page's transcripts show of the shop, over every trajectory of the update on screen. */
-async function readShopEpisodes(page: Page) {
-  const picks = page.getByTestId('trajectory-pick');
-  const n = await picks.count();
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    await picks.nth(i).click();
-    const index = await picks.nth(i).getAttribute('data-index');
-    const transcript = page.locator(`[data-testid="transcript"][data-index="${index}"]`);
-    await transcript.waitFor();
-    out.push({
-      pages: await transcript
-        .getByTestId('shop-page')
-        .evaluateAll((els) => els.map((el) => ({ kind: el.getAttribute('data-kind'), text: el.textContent ?? '' }))),
-      results: await transcript.getByTestId('shop-result').allTextContents(),
-      // The command tokens as the transcript lays them out (a gap between chips unless one is glued to the one
-      // before), the end token left out.
-      actions: await transcript.locator('.command').evaluateAll((els) =>
-        els.map((el) =>
-          Array.from(el.querySelectorAll('.tok'))
-            .filter((t) => t.textContent !== '<end>')
-            .map((t, i) => (i === 0 || t.classList.contains('glued') ? '' : ' ') + (t.textContent ?? ''))
-            .join(''),
-        ),
-      ),
-    });
-  }
-  return out;
+function readShopEpisodes(page: Page) {
+  return readTranscripts(page, async (transcript) => ({
+    pages: await transcript
+      .getByTestId('shop-page')
+      .evaluateAll((els) => els.map((el) => ({ kind: el.getAttribute('data-kind'), text: el.textContent ?? '' }))),
+    results: await transcript.getByTestId('shop-result').allTextContents(),
+    actions: await commandTexts(transcript),
+  }));
 }
 
 describe('the shop', () => {
