@@ -21,7 +21,7 @@
 // m = alpha p + (1 - alpha) q, g_j = alpha (log p_j - log m_j). A row with one allowed token has p = 1:
 // D = 0 and no gradient. Only allowed tokens are read. Sums over a row are fixed-order trees over a
 // power-of-two WG (set per vocabulary by the wrapper), so a row gives the same bits on every run.
-// WG, bit_set come from shaders/prelude.wgsl.
+// WG, bit_set, reduction_scratch and reduce_sum come from shaders/prelude.wgsl.
 
 struct DistilShape {
   rows: u32,
@@ -40,8 +40,6 @@ struct DistilShape {
 @group(0) @binding(3) var<storage, read> masks: array<u32>;
 @group(0) @binding(4) var<storage, read> row_weight: array<f32>;
 @group(0) @binding(5) var<storage, read_write> divergence: array<f32>;
-
-var<workgroup> scratch: array<f32, WG>;
 
 fn is_allowed(mask_base: u32, token: u32) -> bool {
   return bit_set(masks[mask_base + (token >> 5u)], token);
@@ -76,18 +74,6 @@ fn divergence_slope(lp: f32, lq: f32) -> f32 {
   return shape.alpha * (lp - log_mixture(lp, lq));
 }
 
-// Leaves the tree sum of `value` over the workgroup in scratch[0].
-fn reduce_sum(lid: u32, value: f32) {
-  scratch[lid] = value;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
-    if (lid < stride) {
-      scratch[lid] = scratch[lid] + scratch[lid + stride];
-    }
-    workgroupBarrier();
-  }
-}
-
 @compute @workgroup_size(WG)
 fn distil_divergence(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_index) lid: u32) {
   let row = wid.y * shape.grid_x + wid.x;
@@ -106,7 +92,7 @@ fn distil_divergence(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocatio
   }
   reduce_sum(lid, local_sum);
   if (lid == 0u) {
-    divergence[row] = scratch[0];
+    divergence[row] = reduction_scratch[0];
   }
 }
 
@@ -131,7 +117,7 @@ fn distil_logit_gradient(@builtin(workgroup_id) wid: vec3u, @builtin(local_invoc
     }
   }
   reduce_sum(lid, local_sum);
-  let mean = scratch[0];
+  let mean = reduction_scratch[0];
   if (scale != 0.0) {
     for (var v = lid; v < shape.vocab; v += WG) {
       if (is_allowed(mask_base, v)) {

@@ -16,7 +16,8 @@
 //
 // Disallowed tokens get MASKED_LOG_PROB (finite; WGSL may assume no infinities). Reductions are fixed-order
 // trees over a power-of-two WG, so a row gives the same bits on every run. WG (set per vocabulary by the
-// wrapper), flat_index, bit_set, MASKED_LOG_PROB and LOWEST_F32 come from shaders/prelude.wgsl.
+// wrapper), flat_index, bit_set, MASKED_LOG_PROB, LOWEST_F32, reduction_scratch, reduce_max and reduce_sum
+// come from shaders/prelude.wgsl.
 
 struct Shape {
   rows: u32,
@@ -30,33 +31,8 @@ struct Shape {
 @group(0) @binding(2) var<storage, read> masks: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 
-var<workgroup> scratch: array<f32, WG>;
-
 fn is_allowed(mask_base: u32, token: u32) -> bool {
   return bit_set(masks[mask_base + (token >> 5u)], token);
-}
-
-// Leaves the tree reduction of `value` over the workgroup in scratch[0].
-fn reduce_max(lid: u32, value: f32) {
-  scratch[lid] = value;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
-    if (lid < stride) {
-      scratch[lid] = max(scratch[lid], scratch[lid + stride]);
-    }
-    workgroupBarrier();
-  }
-}
-
-fn reduce_sum(lid: u32, value: f32) {
-  scratch[lid] = value;
-  workgroupBarrier();
-  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
-    if (lid < stride) {
-      scratch[lid] = scratch[lid] + scratch[lid + stride];
-    }
-    workgroupBarrier();
-  }
 }
 
 @compute @workgroup_size(WG)
@@ -75,8 +51,8 @@ fn masked_log_softmax(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
     }
   }
   reduce_max(lid, local_max);
-  let row_max = scratch[0];
-  // Everyone has read the max before scratch is reused for the sum.
+  let row_max = reduction_scratch[0];
+  // Everyone has read the max before reduction_scratch is reused for the sum.
   workgroupBarrier();
 
   var local_sum = 0.0;
@@ -87,7 +63,7 @@ fn masked_log_softmax(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocati
   }
   reduce_sum(lid, local_sum);
   // With no allowed token log_sum is meaningless, and unused: every entry takes the masked branch.
-  let log_sum = row_max + log(scratch[0]);
+  let log_sum = row_max + log(reduction_scratch[0]);
 
   for (var v = lid; v < shape.vocab; v += WG) {
     if (is_allowed(mask_base, v)) {

@@ -11,6 +11,10 @@
 // MASKED_LOG_PROB  log-probability of a disallowed token: finite, since WGSL may assume no infinities
 //                  (src/backend/contract.ts holds its TypeScript twin).
 // LOWEST_F32       the most negative finite f32, the start of a running max.
+// reduce_sum,      the fixed-order tree sum and max of one value per thread over a workgroup of WG threads
+// reduce_max       (a power of two), left in reduction_scratch[0]. Every thread of the workgroup calls them
+//                  (they hold barriers) and reads reduction_scratch[0] before a barrier lets the next
+//                  reduction reuse it. A workgroup array takes no memory in an entry point that never uses it.
 
 override WG: u32;
 
@@ -23,4 +27,28 @@ fn flat_index(wid: vec3u, lid: u32, grid_x: u32) -> u32 {
 
 fn bit_set(word: u32, i: u32) -> bool {
   return ((word >> (i & 31u)) & 1u) == 1u;
+}
+
+var<workgroup> reduction_scratch: array<f32, WG>;
+
+fn reduce_sum(lid: u32, value: f32) {
+  reduction_scratch[lid] = value;
+  workgroupBarrier();
+  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
+    if (lid < stride) {
+      reduction_scratch[lid] = reduction_scratch[lid] + reduction_scratch[lid + stride];
+    }
+    workgroupBarrier();
+  }
+}
+
+fn reduce_max(lid: u32, value: f32) {
+  reduction_scratch[lid] = value;
+  workgroupBarrier();
+  for (var stride = WG / 2u; stride > 0u; stride >>= 1u) {
+    if (lid < stride) {
+      reduction_scratch[lid] = max(reduction_scratch[lid], reduction_scratch[lid + stride]);
+    }
+    workgroupBarrier();
+  }
 }
