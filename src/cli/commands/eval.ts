@@ -39,7 +39,7 @@ export const command = defineCommand({
       value: 'N',
       limit: LIMITS.eval.episodes,
       defaultText: 'every game of the split or every file of DIR',
-      description: 'plays only the first N games',
+      description: 'plays only the first N games (of DIR, the first N files, the only ones read)',
     },
     scenes: {
       type: 'string',
@@ -66,7 +66,8 @@ function code(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 }
 
-export async function loadScenes<S>(env: Environment<S>, dir: string): Promise<S[]> {
+/** The scene files of a --scenes directory, by name: listed first, so that a command reads only those it plays. */
+export async function sceneFiles(dir: string): Promise<string[]> {
   let names: string[];
   try {
     // Files only: a directory that happens to be named x.json is not a scene.
@@ -80,10 +81,12 @@ export async function loadScenes<S>(env: Environment<S>, dir: string): Promise<S
   if (names.length === 0) throw new CliError(`${dir} holds no .json scene files`);
   if (names.length > MAX_SCENE_FILES)
     throw new CliError(`${dir} holds ${names.length} .json files; --scenes reads at most ${MAX_SCENE_FILES}`);
+  return names.map((name) => join(dir, name));
+}
+
+export async function readScenes<S>(env: Environment<S>, files: readonly string[]): Promise<S[]> {
   const scenes: S[] = [];
-  for (const name of names) {
-    scenes.push(await readWorldScene(env, join(dir, name)));
-  }
+  for (const file of files) scenes.push(await readWorldScene(env, file));
   return scenes;
 }
 
@@ -147,15 +150,17 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentFrom(values.env, values.scale);
   let scenes: unknown[];
   if (values.scenes !== undefined) {
-    scenes = await loadScenes(env, values.scenes);
+    const files = await sceneFiles(values.scenes);
+    const episodes = numberOption(values.episodes, 'episodes', LIMITS.eval.episodes, files.length);
+    scenes = await readScenes(env, files.slice(0, episodes));
   } else {
     const split = requireOption(values.split, 'split', usage);
     if (split !== 'seen' && split !== 'unseen')
       throw new CliError(`--split must be seen or unseen, got ${quote(split)}`, 2);
     scenes = env.evalScenes(split);
+    const episodes = numberOption(values.episodes, 'episodes', LIMITS.eval.episodes, scenes.length);
+    scenes = scenes.slice(0, episodes);
   }
-  const episodes = numberOption(values.episodes, 'episodes', LIMITS.eval.episodes, scenes.length);
-  scenes = scenes.slice(0, episodes);
   const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(path, tok);
   const config = evalConfigOf(ck, path, values.temperature, env);

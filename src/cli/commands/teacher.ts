@@ -10,7 +10,7 @@ import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 import { LIMITS } from '../limits.ts';
-import { evalConfigOf, loadScenes } from './eval.ts';
+import { evalConfigOf, readScenes, sceneFiles } from './eval.ts';
 import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
 
 export const command = defineCommand({
@@ -71,14 +71,15 @@ export async function run(args: string[]): Promise<number> {
   const games = numberOption(values.games, 'games', LIMITS.teacher.games);
   const env = environmentFrom(values.env, values.scale);
   const world = rlWorldOf(env);
-  const scenes = values.scenes !== undefined ? await loadScenes(env, values.scenes) : null;
-  if (scenes !== null && scenes.length < 2)
-    throw new CliError(`${quote(values.scenes)} holds ${scenes.length} scene; the check needs at least 2`, 2);
+  const files = values.scenes !== undefined ? await sceneFiles(values.scenes) : null;
+  if (files !== null && files.length < 2)
+    throw new CliError(`${quote(values.scenes)} holds ${files.length} scene; the check needs at least 2`, 2);
+  const scenes = files !== null ? await readScenes(env, files.slice(0, games)) : null;
   const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(path, tok);
   const config = evalConfigOf(ck, path, values.temperature, env);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
-  const played = scenes !== null ? scenes.slice(0, games) : world.teacherScenes(games);
+  const played = scenes ?? world.teacherScenes(games);
   const bar = progressBar('teacher check', 4 * played.length);
   const result = await teacherCheck(world, backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
