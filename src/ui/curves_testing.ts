@@ -1,10 +1,10 @@
 // The figures the curve tests share: a live run's update metrics and a small recorded run.
 import { RECORD_FORMAT, RECORD_VERSION, type RecordedArm, type RecordedRun } from '../rl/recorded_run.ts';
-import type { UpdateMetrics } from '../worker/protocol.ts';
+import type { RunId, UpdateMetrics } from '../worker/protocol.ts';
 
 /** A live run's point of `update`: the same figures at every update but the ones given. */
 export function metrics(
-  run: 'seed' | 'grpo',
+  run: RunId,
   update: number,
   evalSeen: number | null = null,
   successTrain = 0.25,

@@ -5,10 +5,12 @@ import type { Algo } from '../../rl/config.ts';
 import type { UpdateMetrics } from '../../worker/protocol.ts';
 import { defaultSettings } from '../../rl/page_settings.ts';
 import { CSV_COLUMNS, curvesCsv } from '../curves_csv.ts';
+import { metrics } from '../curves_testing.ts';
 import { raceDifferenceData, raceSuccessData } from './chart.ts';
 import { differenceSoFar, pairedEvaluations, runningMeans } from './pairs.ts';
 import { changedSinceStart, racePlan } from './plan.ts';
 
+/** A race arm's point of `update`: a live run's figures, the evaluations as given. */
 function point(
   run: Algo,
   update: number,
@@ -16,46 +18,13 @@ function point(
   evalSeen: number | null = evalUnseen,
 ): UpdateMetrics {
   return {
-    run,
-    update,
+    ...metrics(run, update),
     episodes: 6 * update,
     successTrain: 0.5,
     evalSeen,
     evalUnseen,
-    meanReward: 1,
-    L_GRPO: 0.1,
     L_OPD: 0,
-    KL: 0.01,
     total: 0.1,
-    lambda: 0.1,
-    beta: 5,
-    meanDelta: 0,
-    meanGate: 0.5,
-    validSkillRate: null,
-    skillFidelity: null,
-    skillPlaceTrue: null,
-    skillPlaceFalse: null,
-    corrDeltaAdvantage: null,
-    gradNorm: 1,
-    gradNormGrpo: null,
-    gradNormOpd: null,
-    gradNormRatio: null,
-    meanDivergence: null,
-    tokens: 10,
-    tokensPerSecond: 100,
-    wallMs: 100,
-    skipped: null,
-    meanAbsDelta: null,
-    forcedShare: null,
-    corrDeltaAdvantageWon: null,
-    corrDeltaAdvantageLost: null,
-    corrDeltaExpert: null,
-    zeroVarianceGroups: null,
-    teacherNoSkill: null,
-    teacherOwnSkill: null,
-    teacherOtherSkill: null,
-    validationKl: null,
-    degenerateSkillRate: null,
   };
 }
 
