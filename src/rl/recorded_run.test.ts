@@ -162,6 +162,7 @@ function fullRecord(): RecordedRun {
     evalEvery: 16,
     evalGames: { seen: 140, unseen: 134 },
     warmstart: { seen: 0.1234, unseen: 0.1234 },
+    headline: 'seed',
     arms: arms.map(([algo, role, seeds]) => ({
       algo,
       role,
@@ -220,6 +221,8 @@ describe('checking a recorded run', () => {
     expect(refusal((r) => (episodes(r)[0].update = 500))).toBe('episodes[0].update is 500, not a number in [1, 192]');
     expect(refusal((r) => delete r.arms)).toBe('arms is undefined, not a list');
     expect(refusal((r) => (r.preset = 'huge'))).toBe('preset is "huge", not one of micro, tiny, small');
+    expect(refusal((r) => (r.headline = 'seed-exact'))).toBe('headline is "seed-exact", not one of the record\'s arms');
+    expect(refusal((r) => (r.headline = 7))).toBe('headline is 7, not an algorithm');
     expect(() => parseRecordedRun('{"format": ')).toThrow(/^the record is not JSON/);
     expect(() => parseRecordedRun(' '.repeat(MAX_RECORD_BYTES + 1))).toThrow(/over the 2097152-byte budget/);
   });

@@ -113,6 +113,11 @@ export interface RecordedRun {
   evalEvery: number;
   evalGames: { seen: number; unseen: number };
   warmstart: { seen: number; unseen: number };
+  /**
+   * The distilling arm the benchmark's headline compares with GRPO (picked on validation), one of `arms`; absent
+   * in a record without one: the finding then takes the first main arm that is not GRPO.
+   */
+  headline?: Algo;
   arms: RecordedArm[];
   differences: RecordedDifference[];
   episodes: RecordedEpisode[];

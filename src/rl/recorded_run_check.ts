@@ -244,7 +244,7 @@ function checkRecordedRun(v: unknown): RecordedRun {
     refuse(`the record is of version ${show(o.version)}; this page reads version ${RECORD_VERSION}`);
   const updates = whole(o.updates, 'updates', 1, 1e9);
   const games = object(o.evalGames, 'evalGames');
-  return {
+  const run: RecordedRun = {
     format: RECORD_FORMAT,
     version: RECORD_VERSION,
     ...world(o.env, 'env'),
@@ -264,6 +264,10 @@ function checkRecordedRun(v: unknown): RecordedRun {
     differences: array(o.differences, 'differences', 1000).map((d, i) => difference(d, `differences[${i}]`)),
     episodes: array(o.episodes, 'episodes', 10_000).map((e, i) => episode(e, `episodes[${i}]`, updates)),
   };
+  if (o.headline === undefined) return run;
+  const headline = algo(o.headline, 'headline');
+  if (!run.arms.some((a) => a.algo === headline)) refuse(`headline is ${show(headline)}, not one of the record's arms`);
+  return { ...run, headline };
 }
 
 /** runs/index.json, checked; a record's file name must be a plain name beside the index. */

@@ -3,11 +3,10 @@
 // the distilling arm it compares), the one-sentence finding of that benchmark, or a plain word that the world has
 // none, and the words of the header that name the backend that actually trains.
 import { useMemo, type ReactNode } from 'react';
-import type { RecordedRun } from '../rl/recorded_run.ts';
 import { factsOf, theWorld } from '../worlds/facts.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { CHARTS, chartData, type ChartDef, type SeriesSpec } from './charts.ts';
-import { findingOf } from './finding.ts';
+import { findingOf, headlineArms } from './finding.ts';
 import type { RecordedLoad } from './recorded_load.ts';
 import { useRecordedOf } from './recorded_store.ts';
 import { usePlayground } from './store.ts';
@@ -38,11 +37,6 @@ function headlineHeight(): number {
 
 const noRegister = () => undefined;
 
-/** Only the benchmark's main arms (GRPO and the distilling arm it asks about): the controls stay in the curves below. */
-function mainArms(run: RecordedRun): RecordedRun {
-  return { ...run, arms: run.arms.filter((a) => a.role === 'main') };
-}
-
 /** The recorded arm or the live run a series is, in a word or two: the chips must fit a phone's width. */
 function shortLabel(s: SeriesSpec): string {
   return `${s.run} ${s.source === 'live' ? 'live' : 'recorded'}`;
@@ -54,7 +48,10 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
   const recordedLoad = useRecordedOf(world);
   // The same definition while the world and what it says of the benchmark stay: a new one makes the chart again.
   const def = useMemo(() => headlineDef(world, recordedLoad.state), [world, recordedLoad.state]);
-  const recorded = useMemo(() => (recordedLoad.state === 'ready' ? mainArms(recordedLoad.run) : null), [recordedLoad]);
+  const recorded = useMemo(
+    () => (recordedLoad.state === 'ready' ? headlineArms(recordedLoad.run) : null),
+    [recordedLoad],
+  );
   // Raw points, one series per live run: the first screen reads at a glance (the curves below smooth).
   const data = useMemo(() => {
     const full = chartData(def, curves, recorded, { weight: 0, showRaw: false });

@@ -7,7 +7,7 @@ import type { Algo } from '../rl/config.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import { record } from './curves_testing.ts';
-import { findingOf, signedPoints } from './finding.ts';
+import { findingOf, headlineArms, signedPoints } from './finding.ts';
 
 /** The household's record the page shows: the newest of the household's that public/runs/index.json lists. */
 function shippedRecord(): RecordedRun {
@@ -65,6 +65,33 @@ describe('findingOf', () => {
     const shop = findingOf(recordOf('seed-exact', 'shop'))!;
     expect(shop.world).toBe('shop');
     expect(shop.text).toMatch(/^In the shop’s recorded benchmark \(3 seeds, tiny\), seed-exact − GRPO/);
+  });
+
+  it("names the record's headline arm when two main arms distil, else the first of them", () => {
+    const base = recordOf('seed-exact');
+    const seed = { ...base.arms[1], algo: 'seed' as const };
+    const run: RecordedRun = {
+      ...base,
+      arms: [...base.arms, seed],
+      differences: [
+        ...base.differences,
+        {
+          a: 'seed',
+          b: 'grpo',
+          seeds: [1, 2, 3],
+          seen: { value: 0, ci: [-0.1, 0.1] },
+          unseen: { value: 0, ci: [-0.1, 0.1] },
+        },
+      ],
+    };
+    expect(findingOf(run)?.arm).toBe('seed-exact');
+    expect(findingOf({ ...run, headline: 'seed' })).toMatchObject({ arm: 'seed', value: 0, verdict: 'not ahead' });
+    expect(findingOf({ ...run, headline: 'seed-exact' })?.arm).toBe('seed-exact');
+    // The first screen's chart draws GRPO and the arm asked about; the control never, the other main arm only
+    // when the record names no headline arm.
+    const drawn = (r: RecordedRun) => headlineArms(r).arms.map((a) => a.algo);
+    expect(drawn(run)).toEqual(['grpo', 'seed-exact', 'seed']);
+    expect(drawn({ ...run, headline: 'seed' })).toEqual(['grpo', 'seed']);
   });
 
   it('says ahead or behind only when the interval leaves out zero', () => {

@@ -37,13 +37,25 @@ function verdictOf(value: number, [lo, hi]: [number, number]): Verdict {
 }
 
 /**
- * The comparison the finding is about: the main arm that is not GRPO against GRPO (the benchmark's question);
- * without a main arm, the first difference against GRPO; null when the record holds none.
+ * The comparison the finding is about: the record's headline arm against GRPO (the benchmark's question, its arm
+ * picked on validation); in a record that names none, the first main arm that is not GRPO; without either, the
+ * first difference against GRPO; null when the record holds none.
  */
 function headlineDifference(run: RecordedRun): RecordedDifference | null {
-  const mainArms = new Set(run.arms.filter((a) => a.role === 'main' && a.algo !== 'grpo').map((a) => a.algo));
   const againstGrpo = run.differences.filter((d) => d.b === 'grpo');
+  const named = againstGrpo.find((d) => d.a === run.headline);
+  if (named) return named;
+  const mainArms = new Set(run.arms.filter((a) => a.role === 'main' && a.algo !== 'grpo').map((a) => a.algo));
   return againstGrpo.find((d) => mainArms.has(d.a)) ?? againstGrpo[0] ?? null;
+}
+
+/**
+ * The record with only the arms its question is about, GRPO and the distilling arm it compares (the headline arm
+ * where the record names one, else every main arm): the controls and any other main arm stay in the curves below.
+ */
+export function headlineArms(run: RecordedRun): RecordedRun {
+  const asked = (algo: string) => run.headline === undefined || algo === 'grpo' || algo === run.headline;
+  return { ...run, arms: run.arms.filter((a) => a.role === 'main' && asked(a.algo)) };
 }
 
 export function findingOf(run: RecordedRun): Finding | null {

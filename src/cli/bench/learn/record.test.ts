@@ -11,9 +11,10 @@ import { RECORD_INDEX_FORMAT } from '../../../rl/recorded_run.ts';
 import { checkRecordIndex, parseRecordedRun } from '../../../rl/recorded_run_check.ts';
 import { CliError } from '../../cli_error.ts';
 import { runJob, type JobResult } from './job.ts';
-import { fakeOutcome, fakeResult } from './learn_testing.ts';
+import { fakeOutcome, fakeResult, givenSettings } from './learn_testing.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';
+import type { SweepPoint } from './sweep.ts';
 
 const GAMES = [
   { layout: 'kitchen/train/0', type: 'pick_and_place_simple' },
@@ -91,6 +92,39 @@ describe('bench learn --record', () => {
       diff.seen.value,
       4,
     );
+  });
+
+  it("names the headline's arm, the one picked on validation, when two main arms distil", () => {
+    const runs = [
+      result('grpo', 1, [0, 1]),
+      result('seed-exact', 1, [1, 1]),
+      result('seed', 1, [1, 0]),
+      result('grpo', 2, [0, 0]),
+      result('seed-exact', 2, [1, 0]),
+      result('seed', 2, [1, 1]),
+    ];
+    const point = (algo: Algo, success: number): SweepPoint => ({
+      param: 'lambda',
+      algo,
+      value: 0.1,
+      seeds: [1, 2],
+      per_seed: [success, success],
+      success,
+      grad_norm_ratio: null,
+    });
+    const o = { ...outcome(), runs, algos: ['grpo', 'seed-exact', 'seed'] as Algo[], controls: [] };
+    const settings = givenSettings(o.algos);
+    const created = new Date('2025-05-01T12:00:00Z');
+    for (const [best, other] of [
+      ['seed', 'seed-exact'],
+      ['seed-exact', 'seed'],
+    ] as const) {
+      const picked = { ...o, settings, points: [point(best, 0.6), point(other, 0.4)] };
+      const record = parseRecordedRun(JSON.stringify(buildRecord(picked, renderLearn(picked), created)));
+      expect(record.headline).toBe(best);
+    }
+    const noneDistils = { ...o, runs: runs.filter((r) => r.algo === 'grpo'), algos: ['grpo'] as Algo[] };
+    expect('headline' in buildRecord(noneDistils, renderLearn(noneDistils), created)).toBe(false);
   });
 
   it('writes the record and lists it in index.json beside it; a second record joins, the same name replaces', async () => {

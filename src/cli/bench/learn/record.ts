@@ -73,6 +73,7 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     evalEvery: o.evalEvery,
     evalGames: { seen: o.evalGames.seen.length, unseen: o.evalGames.unseen.length },
     warmstart: { seen: r4(o.warm.success_seen), unseen: r4(o.warm.success_unseen) },
+    ...(report.best && arms.some((a) => a.algo === report.best) ? { headline: report.best } : {}),
     arms,
     differences: report.differences.map((d) => ({
       a: d.a,

@@ -123,6 +123,8 @@ export interface LearnReport {
   /** Per arm, its figures with their intervals, and the differences: what a record of the runs keeps (record.ts). */
   rows: AlgoRow[];
   differences: Difference[];
+  /** The distilling arm the headline compares with GRPO (picked on validation); null when no main arm distils. */
+  best: Algo | null;
 }
 
 /**
@@ -439,5 +441,5 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     ...(o.resumed ? { resumed_runs: o.resumed } : {}),
     ...(o.planned ? { planned: o.planned } : {}),
   };
-  return { markdown, json, svg, headline: head, table, efficiency, rows, differences: diffs };
+  return { markdown, json, svg, headline: head, table, efficiency, rows, differences: diffs, best: best?.algo ?? null };
 }
