@@ -5,7 +5,7 @@
 // loaded; progress goes to stderr (progress.ts).
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CheckpointError, readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
@@ -173,6 +173,13 @@ async function worldOfCheckpoint(path: string): Promise<EnvironmentName | null> 
   } catch {
     return null;
   }
+}
+
+/** Where a file or folder that cannot be used is moved aside: PATH.damaged, or .damaged.2 and on when taken. */
+export async function asideName(path: string): Promise<string> {
+  let aside = `${path}.damaged`;
+  for (let n = 2; (await lstat(aside).catch(() => null)) !== null; n++) aside = `${path}.damaged.${n}`;
+  return aside;
 }
 
 /** A checkpoint and its size in bytes; `vocabHash` null reads one written for any vocabulary. */

@@ -16,7 +16,8 @@ import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';
-import { MeansOfUpdates, type UpdateMeans } from './update_means.ts';
+import { keepProgress, nothingGathered, resumeProgress, type JobProgress } from './job_progress.ts';
+import type { UpdateMeans } from './update_means.ts';
 
 export const PRESET = 'tiny' as const;
 /** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
@@ -150,24 +151,21 @@ function withChecks(
   return { ...means, teacher, teacher_kl: kl };
 }
 
-/** One run (or the warm start's evaluation), in this process. */
-export async function runJob(job: Job): Promise<JobResult> {
+/**
+ * One run (or the warm start's evaluation), in this process. With `progress`, a run keeps its progress after
+ * each point of its curve and goes on from what the folder holds of it (job_progress.ts).
+ */
+export async function runJob(job: Job, progress?: JobProgress): Promise<JobResult> {
   const env = environmentOf(worldOrDefault(job.env));
   const tok = tokenizerOf(env);
   const ck = await readCheckpointFile(job.init, tok);
-  const backend = new CpuBackend(presetConfig(job.preset ?? PRESET, tok.vocabSize), ck.params);
+  const preset = job.preset ?? PRESET;
+  const backend = new CpuBackend(presetConfig(preset, tok.vocabSize), ck.params);
   const t0 = performance.now();
   const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes, env);
-  const curve: [number, number][] = [];
-  const curveWon: number[][] = [];
-  const curveScore: number[] = [];
-  const curveScores: number[][] = [];
-  const record =
-    job.kind === 'run' && job.record ? { curve: [] as CurvePoint[], episodes: [] as RecordedEpisode[] } : null;
-  const means = new MeansOfUpdates();
-  const teacherChecks: [number, number, number, number][] = [];
-  const teacherKl: [number, number | null][] = [];
+  let gathered = nothingGathered(job.kind === 'run' && job.record !== undefined);
+  const seconds = () => gathered.earlierSeconds + (performance.now() - t0) / 1000;
   if (job.kind !== 'warmstart') {
     const trainer = new Trainer({
       backend,
@@ -177,13 +175,16 @@ export async function runJob(job: Job): Promise<JobResult> {
       seed: job.seed,
       world: rlWorldOf(env),
     });
+    const resumed = progress ? await resumeProgress(progress, job.updates, trainer, tok.hash) : null;
+    if (resumed) gathered = resumed;
+    const { curve, curveWon, curveScore, curveScores, record, means, teacherChecks, teacherKl } = gathered;
     const teacherAt = new Set(job.kind === 'run' ? (job.teacherAt ?? []) : []);
     const check = async () => {
       const c = await trainer.checkTeacher();
       teacherChecks.push([trainer.updates, c.no_skill, c.own_skill, c.other_skill]);
       teacherKl.push([trainer.updates, c.kl]);
     };
-    if (teacherAt.has(0)) await check();
+    if (teacherAt.has(0) && !resumed) await check();
     // The curve's first point, the warm start's eval-unseen success, is the same for every run (same weights,
     // same sampling stream): the parent takes it from the warm start's own evaluation.
     while (trainer.updates < job.updates) {
@@ -193,8 +194,8 @@ export async function runJob(job: Job): Promise<JobResult> {
         const state = trainer.current!;
         for (const i of pickEpisodes(state)) record.episodes.push(recordedEpisode(tok, state, i, job.seed));
       }
-      if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || trainer.updates === job.updates)) {
-        const last = trainer.updates === job.updates;
+      const last = trainer.updates === job.updates;
+      if (job.kind === 'run' && (trainer.updates % job.evalEvery === 0 || last)) {
         const point = last ? null : await play(env, backend, tok, job.config, unseenScenes);
         const unseen = point ? point.result.success : NaN;
         curve.push([trainer.episodes, unseen]);
@@ -209,8 +210,11 @@ export async function runJob(job: Job): Promise<JobResult> {
             unseen,
           ]);
       }
+      if (progress && !last && trainer.updates % job.evalEvery === 0)
+        await keepProgress(progress, trainer, preset, tok.hash, gathered, seconds());
     }
   }
+  const { curve, curveWon, curveScore, curveScores, record, means, teacherChecks, teacherKl } = gathered;
   const common = {
     algo: job.algo,
     seed: job.seed,
@@ -228,7 +232,7 @@ export async function runJob(job: Job): Promise<JobResult> {
       per_type: { seen: {}, unseen: {} },
       curve,
       curve_won: curveWon,
-      wall_s: (performance.now() - t0) / 1000,
+      wall_s: seconds(),
       won_seen: [],
       won_unseen: [],
       ...withChecks(means.result(), teacherChecks, teacherKl),
@@ -252,7 +256,7 @@ export async function runJob(job: Job): Promise<JobResult> {
     per_type: { seen: seen.result.per_type, unseen: unseen.result.per_type },
     curve,
     curve_won: curveWon,
-    wall_s: (performance.now() - t0) / 1000,
+    wall_s: seconds(),
     won_seen: seen.won,
     won_unseen: unseen.won,
     ...withChecks(means.result(), teacherChecks, teacherKl),

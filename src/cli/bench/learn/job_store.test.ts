@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +109,45 @@ describe('bench learn --resume: the store of finished runs', () => {
     const fresh = recording();
     await (await JobStore.open(dir, CLEAN, false))!.runner(fresh.run, quiet)(jobs);
     expect(fresh.asked[0]).toHaveLength(3);
+  });
+
+  it('gives each run a progress folder beside its kept file: gone on from with --resume, removed before a run without it and once the run is kept', async () => {
+    const { dir, job } = setup('progress');
+    const jobs = [job(1), job(2)];
+    // A runner whose runs leave progress behind, as a child cut short does; the run of seed 2 is cut.
+    const cutting = (cut: boolean) => {
+      const found = new Map<number, { dir: string; existed: boolean }>();
+      const run: ReportingRunner = async (given, onDone, progressDirs) => {
+        const out: JobOutcome[] = [];
+        for (const j of given) {
+          const progress = progressDirs!(j)!;
+          found.set(j.seed, { dir: progress, existed: existsSync(progress) });
+          mkdirSync(progress, { recursive: true });
+          const outcome: JobOutcome =
+            cut && j.seed === 2 ? { job: j, error: 'killed' } : { job: j, result: resultFor(j) };
+          await onDone(outcome);
+          out.push(outcome);
+        }
+        return out;
+      };
+      return { found, run };
+    };
+    const first = cutting(true);
+    await (await JobStore.open(dir, CLEAN, false))!.runner(first.run, quiet)(jobs);
+    const [one, two] = [first.found.get(1)!, first.found.get(2)!];
+    expect(one.dir).toMatch(new RegExp(`${JOB_STORE_DIR}/[0-9a-f]{64}\\.progress$`));
+    expect([existsSync(one.dir), existsSync(two.dir)]).toEqual([false, true]);
+
+    const log: string[] = [];
+    const resumed = cutting(true);
+    await (await JobStore.open(dir, CLEAN, true))!.runner(resumed.run, (l) => log.push(l))(jobs);
+    expect(log[0]).toMatch(/^resumed 1 of 2 runs from .*, and 1 cut short go on from their last point$/);
+    expect(resumed.found.get(2)).toEqual({ dir: two.dir, existed: true });
+
+    const fresh = cutting(false);
+    await (await JobStore.open(dir, CLEAN, false))!.runner(fresh.run, quiet)(jobs);
+    expect(fresh.found.get(2)).toEqual({ dir: two.dir, existed: false });
+    expect(existsSync(two.dir)).toBe(false);
   });
 
   it('takes nothing kept by another commit, from other init weights, or in a file cut short', async () => {

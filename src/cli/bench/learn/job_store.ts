@@ -7,21 +7,31 @@
 // (unreadable, of another shape or job, a number out of range: kept_run_check.ts) counts as missing: it is
 // renamed beside itself (KEY.json.damaged), never removed, and its job runs again under its usual name.
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { parseJson } from '../../../common/json.ts';
 import { commitId, type SourceCommit } from '../../provenance.ts';
 import { CliError } from '../../cli_error.ts';
-import { readTextInput, writeAtomic } from '../../io.ts';
+import { asideName, readTextInput, writeAtomic } from '../../io.ts';
 import type { Job, JobResult } from './job.ts';
 import { checkKeptRun, type KeptRun } from './kept_run_check.ts';
-import type { JobOutcome } from './pool.ts';
+import { dropProgress } from './job_progress.ts';
+import type { JobOutcome, ProgressDirs } from './pool.ts';
 
 export const JOB_STORE_DIR = '.learn_jobs';
+/** A run's progress goes in KEY.progress/ beside its kept result KEY.json (job_progress.ts). */
+const PROGRESS_SUFFIX = '.progress';
 
-/** Runs jobs, telling `onDone` of each outcome as it comes; outcomes in the order given. */
-export type ReportingRunner = (jobs: Job[], onDone: (outcome: JobOutcome) => Promise<void>) => Promise<JobOutcome[]>;
+/**
+ * Runs jobs, telling `onDone` of each outcome as it comes, each job keeping its progress where `progressDirs`
+ * says; outcomes in the order given.
+ */
+export type ReportingRunner = (
+  jobs: Job[],
+  onDone: (outcome: JobOutcome) => Promise<void>,
+  progressDirs?: ProgressDirs,
+) => Promise<JobOutcome[]>;
 
 /** The most bytes a kept run is read to: a recorded run with its episodes takes a few megabytes. */
 const MAX_KEPT_BYTES = 64 << 20;
@@ -125,8 +135,7 @@ export class JobStore {
    */
   private async setAside(key: string, path: string, why: string, log: (s: string) => void): Promise<null> {
     this.unusable++;
-    let aside = `${path}.damaged`;
-    for (let n = 2; (await lstat(aside).catch(() => null)) !== null; n++) aside = `${path}.damaged.${n}`;
+    const aside = await asideName(path);
     try {
       await rename(path, aside);
       log(`${path} cannot be used (${why}): moved to ${basename(aside)} beside it, and its job runs again`);
@@ -152,10 +161,21 @@ export class JobStore {
       }
       this.asked += jobs.length;
       this.resumed += found.size;
+      const missing = jobs.filter((job) => !found.has(job));
+      const progressDir = (job: Job) => join(this.dir, `${keys.get(job)}${PROGRESS_SUFFIX}`);
+      // A run cut short goes on from its last kept point with --resume; without, it starts over.
+      const cut = missing.filter((job) => names.has(basename(progressDir(job)))).length;
       if (this.resume)
         log(
-          `resumed ${found.size} of ${jobs.length} runs from ${this.dir}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`,
+          `resumed ${found.size} of ${jobs.length} runs from ${this.dir}${cut ? `, and ${cut} cut short go on from their last point` : ''}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`,
         );
+      else
+        for (const job of missing)
+          await dropProgress(progressDir(job)).catch((err) => {
+            throw new CliError(
+              `cannot remove ${progressDir(job)}, a run's progress that a run without --resume starts over: ${reason(err)}`,
+            );
+          });
       const keep = async (outcome: JobOutcome) => {
         const key = keys.get(outcome.job)!;
         if (!outcome.result || this.blocked.has(key)) return;
@@ -165,10 +185,13 @@ export class JobStore {
         } catch (err) {
           // The run itself stands; only a later --resume would run it again.
           log(`could not keep a finished run in ${this.dir}: ${messageOf(err)}`);
+          return;
         }
+        await dropProgress(progressDir(outcome.job)).catch((err) =>
+          log(`could not remove ${progressDir(outcome.job)}, the progress of a kept run: ${reason(err)}`),
+        );
       };
-      const missing = jobs.filter((job) => !found.has(job));
-      const ran = new Map((await run(missing, keep)).map((o) => [o.job, o]));
+      const ran = new Map((await run(missing, keep, progressDir)).map((o) => [o.job, o]));
       return jobs.map((job) => (found.has(job) ? { job, result: found.get(job)! } : ran.get(job)!));
     };
   }

@@ -12,7 +12,7 @@ import { lockRunDir } from '../../run_dir.ts';
 import { outPath } from '../output.ts';
 import type { LearnPlan } from './benchmark.ts';
 import { PRESET, type Job } from './job.ts';
-import { JobStore } from './job_store.ts';
+import { JobStore, type ReportingRunner } from './job_store.ts';
 import { collectBenchmark, planBenchmark } from './plan_collect.ts';
 import { command, readPlan, type LearnValues } from './plan_options.ts';
 import { runAll } from './pool.ts';
@@ -26,9 +26,11 @@ const usage = usageLine(command);
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
-  if (values.worker !== undefined) return runWorker(values.worker, values.result);
+  if (values.worker !== undefined) return runWorker(values.worker, values.result, values.progress);
   if (values.result !== undefined)
     throw new CliError("--result FILE goes with --worker: it is where the job's result goes", 2);
+  if (values.progress !== undefined)
+    throw new CliError("--progress DIR goes with --worker: it is where the job's progress goes", 2);
   if (values.out?.endsWith('.md'))
     throw new CliError(`--out names the directory of the report files, got ${quote(values.out)}`, 2);
   if (values.collect !== undefined) return collectBenchmark(args, values);
@@ -60,8 +62,9 @@ async function runLocked(args: string[], values: LearnValues, plan: LearnPlan, o
   const log = (s: string) => process.stderr.write(`${s}\n`);
   const commit = sourceCommit();
   const store = await JobStore.open(outDir, commit, values.resume === true);
-  const pool = (jobs: Job[], onDone?: Parameters<typeof runAll>[3]) => runAll(jobs, plan.workers, log, onDone);
-  await runAndReport({ args, values, plan, commit, out: values.out }, store ? store.runner(pool, log) : pool, log, {
+  const pool: ReportingRunner = (jobs, onDone, progressDirs) => runAll(jobs, plan.workers, log, onDone, progressDirs);
+  const alone = (jobs: Job[]) => runAll(jobs, plan.workers, log);
+  await runAndReport({ args, values, plan, commit, out: values.out }, store ? store.runner(pool, log) : alone, log, {
     resumed: () => store?.resumed ?? 0,
   });
   return 0;

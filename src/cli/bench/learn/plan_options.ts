@@ -81,6 +81,13 @@ export const command = defineCommand({
       defaultText: 'stdout',
       description: "with --worker: writes the job's result (or its failure) to FILE instead, as --collect reads it",
     },
+    progress: {
+      type: 'string',
+      value: 'DIR',
+      defaultText: 'none',
+      description:
+        "with --worker: keeps the run's progress in DIR after each point of its curve and goes on from what DIR holds of the same job, commit and init (a run killed midway loses at most --eval-every updates, and ends as if never cut); DIR is removed once the result is out. Needs a clean git checkout",
+    },
     preset: presetOption({
       default: PRESET,
       description: 'the model preset of --init (micro: a check of the machinery in seconds, not a measurement)',

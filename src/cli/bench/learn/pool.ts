@@ -71,16 +71,20 @@ export type JobOutcome =
   | { job: Job; result: JobResult; error?: undefined }
   | { job: Job; result?: undefined; error: string };
 
+/** Where a job keeps its progress (job_progress.ts), or undefined where it keeps none. */
+export type ProgressDirs = (job: Job) => string | undefined;
+
 /**
  * Runs jobs in child processes, at most `workers` at a time, longest first (so that no long run starts last
  * and leaves the other workers idle); `onDone` hears of each result as it comes (job_store.ts keeps it), and
- * the outcomes come back in the order given.
+ * the outcomes come back in the order given. A job given a progress folder keeps its progress there.
  */
 export async function runAll(
   jobs: Job[],
   workers: number,
   log: (s: string) => void,
   onDone: (outcome: JobOutcome) => Promise<void> = async () => {},
+  progressDirs: ProgressDirs = () => undefined,
 ): Promise<JobOutcome[]> {
   const outcomes: JobOutcome[] = new Array(jobs.length);
   const cost = jobSeconds;
@@ -96,7 +100,7 @@ export async function runAll(
           ? 'warm start'
           : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.algo === 'opid' ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
-        const r = await runChild(job);
+        const r = await runChild(job, progressDirs(job));
         outcomes[i] = { job, result: r };
         await onDone(outcomes[i]);
         const scores =
@@ -114,11 +118,12 @@ export async function runAll(
   return outcomes;
 }
 
-function runChild(job: Job): Promise<JobResult> {
+function runChild(job: Job, progressDir: string | undefined): Promise<JobResult> {
+  const progress = progressDir === undefined ? [] : ['--progress', progressDir];
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...process.execArgv, process.argv[1], 'bench', 'learn', '--worker', JSON.stringify(job)],
+      [...process.execArgv, process.argv[1], 'bench', 'learn', '--worker', JSON.stringify(job), ...progress],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

@@ -48,7 +48,54 @@ export interface UpdateMeans {
   teacher: [number, number, number, number][];
 }
 
+/** A MeansOfUpdates' sums as plain data, which a job's progress keeps (job_progress.ts). */
+export interface MeansSums {
+  valid: number[];
+  fidelity: number[];
+  delta: number;
+  gate: number;
+  opd: number;
+  corr: number[];
+  crossgame: CrossgameSources | null;
+  skipped: number;
+  teacher: [number, number, number, number][];
+  metrics: [MeanMetric, [number, number]][];
+}
+
 export class MeansOfUpdates {
+  /** The sums of a run's updates so far, to go on from with `from`: the same means as if never stopped. */
+  sums(): MeansSums {
+    const { valid, fidelity, delta, gate, opd, corr, crossgame, skipped, teacher, metrics } = this;
+    return structuredClone({
+      valid,
+      fidelity,
+      delta,
+      gate,
+      opd,
+      corr,
+      crossgame,
+      skipped,
+      teacher,
+      metrics: [...metrics],
+    });
+  }
+
+  static from(sums: MeansSums): MeansOfUpdates {
+    const m = new MeansOfUpdates();
+    const s = structuredClone(sums);
+    m.valid = s.valid;
+    m.fidelity = s.fidelity;
+    m.delta = s.delta;
+    m.gate = s.gate;
+    m.opd = s.opd;
+    m.corr = s.corr;
+    m.crossgame = s.crossgame;
+    m.skipped = s.skipped;
+    m.teacher = s.teacher;
+    m.metrics = new Map(s.metrics);
+    return m;
+  }
+
   private valid = [0, 0];
   private fidelity = [0, 0];
   private delta = 0;

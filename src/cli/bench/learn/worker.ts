@@ -1,15 +1,20 @@
-// `bench learn --worker FILE|JSON [--result FILE]`: one job, in this process. A plan's job file (plan_dir.ts)
-// names the init checkpoint relative to the plan's folder and holds its SHA-256, which is checked before the
-// run; a job's JSON (what the local benchmark's child processes are given, pool.ts) names it as it is. With
-// --result the job's result, or its failure, goes to FILE (written whole or not at all) with the commit it ran
-// at, as --collect reads it; without, the result is printed as the last line of stdout.
-import { join } from 'node:path';
+// `bench learn --worker FILE|JSON [--result FILE] [--progress DIR]`: one job, in this process. A plan's job file
+// (plan_dir.ts) names the init checkpoint relative to the plan's folder and holds its SHA-256, which is checked
+// before the run; a job's JSON (what the local benchmark's child processes are given, pool.ts) names it as it
+// is. With --result the job's result, or its failure, goes to FILE (written whole or not at all) with the commit
+// it ran at, as --collect reads it; without, the result is printed as the last line of stdout. With --progress
+// the run keeps its progress in DIR after each point of its curve, for the job, the commit and the init weights,
+// goes on from what DIR holds of them (job_progress.ts), and removes DIR once its result is out.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { parseJson } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
-import { sourceCommit } from '../../provenance.ts';
+import { commitId, sourceCommit, type SourceCommit } from '../../provenance.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
 import { checkJob } from './job_check.ts';
+import { dropProgress, type JobProgress } from './job_progress.ts';
 import { checkInit, readJobFile, writeResultFile } from './plan_dir.ts';
 
 /** The job to run (its init where this machine finds it) and the job as its result names it. */
@@ -29,24 +34,59 @@ async function readWorkerJob(given: string): Promise<{ run: Job; named: Job; pla
   return { run: { ...job, init: path }, named: job, planDir: dir };
 }
 
-export async function runWorker(given: string, resultFile: string | undefined): Promise<number> {
+const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** Whose a worker's progress is: the job as its result names it, the commit, and the init's bytes. */
+export function progressKey(named: Job, commit: SourceCommit, init: Uint8Array): string {
+  return sha256(JSON.stringify({ job: named, commit: commitId(commit), init: sha256(init) }));
+}
+
+/** The progress of the job in `dir`; refused outside a clean checkout, where no commit names the code. */
+async function progressOf(dir: string, run: Job, named: Job, commit: SourceCommit | null): Promise<JobProgress> {
+  if (!commit || commit.dirty)
+    throw new CliError(
+      `--progress needs a clean git checkout: a run's progress is kept for the commit that ran it, and ${commit ? 'this tree has uncommitted changes' : 'this is not a git checkout'}`,
+      2,
+    );
+  return {
+    dir,
+    key: progressKey(named, commit, await readFile(run.init)),
+    log: (line) => process.stderr.write(`${line}\n`),
+  };
+}
+
+export async function runWorker(
+  given: string,
+  resultFile: string | undefined,
+  progressDir: string | undefined,
+): Promise<number> {
   const { run, named, planDir } = await readWorkerJob(given);
+  // Neither the plan's folder nor the progress's is a change to the code that runs the job.
+  const ignored = [
+    ...(planDir === null ? [] : [planDir]),
+    ...(progressDir === undefined ? [] : [dirname(progressDir)]),
+  ];
+  const commit = sourceCommit(process.cwd(), ignored);
+  const progress = progressDir === undefined ? undefined : await progressOf(progressDir, run, named, commit);
+  const done = async () => {
+    if (progressDir !== undefined) await dropProgress(progressDir);
+  };
   if (resultFile === undefined) {
-    const result = await runJob(run);
+    const result = await runJob(run, progress);
     process.stdout.write(`${JSON.stringify(result)}\n`);
+    await done();
     return 0;
   }
-  // The plan's folder is no change to the code that runs the job.
-  const commit = sourceCommit(process.cwd(), planDir === null ? [] : [planDir]);
   let result: JobResult;
   try {
-    result = await runJob(run);
+    result = await runJob(run, progress);
   } catch (err) {
     const error = messageOf(err);
     await writeResultFile(resultFile, named, { error }, commit);
     throw new CliError(`the job failed (${error}); its failure is in ${resultFile}, which the report will list`);
   }
   await writeResultFile(resultFile, named, { result }, commit);
+  await done();
   const scores =
     result.success_validation !== null
       ? `validation ${result.success_validation.toFixed(3)}`

@@ -1,0 +1,67 @@
+// `bench learn --worker JOB --progress DIR`: a job cut short goes on from the progress DIR holds of the same
+// job, commit and init, ends as the job never cut, and DIR is gone once the result is out; outside a clean
+// checkout --progress is refused, and without --worker it means nothing.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultConfig } from '../../../rl/config.ts';
+import * as provenance from '../../provenance.ts';
+import { runJob, type Job, type JobResult } from './job.ts';
+import { run } from './main.ts';
+import { progressKey, runWorker } from './worker.ts';
+
+vi.mock('../../provenance.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../provenance.ts')>();
+  return { ...real, sourceCommit: vi.fn(real.sourceCommit) };
+});
+
+const root = mkdtempSync(join(tmpdir(), 'learn-worker-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+const CLEAN = { hash: 'abc1234', dirty: false };
+
+const JOB: Job = {
+  kind: 'run',
+  algo: 'seed',
+  seed: 1,
+  updates: 3,
+  config: { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 },
+  init: 'public/warmstart-micro.ckpt',
+  evalEvery: 1,
+  evalEpisodes: 2,
+  evalSamples: 1,
+  preset: 'micro',
+};
+const sansWall = (r: JobResult) => ({ ...r, wall_s: 0 });
+
+describe('bench learn --worker --progress', () => {
+  it('goes on from the progress of the same job, commit and init, and removes it once the result is out', async () => {
+    vi.mocked(provenance.sourceCommit).mockReturnValue(CLEAN);
+    const dir = join(root, 'job.progress');
+    const key = progressKey(JOB, CLEAN, await readFile(JOB.init));
+    const cut = (updates: number) => {
+      if (updates === 2) throw new Error('cut');
+    };
+    await expect(runJob(JOB, { dir, key, log: () => {}, onKept: cut })).rejects.toThrow('cut');
+    const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
+    const resultFile = join(root, 'result.json');
+    expect(await runWorker(JSON.stringify(JOB), resultFile, dir)).toBe(0);
+    const said = stderr.mock.calls.map(([text]) => String(text));
+    expect(said[0]).toBe(`a run goes on from update 2, kept in ${dir}\n`);
+    const { result } = JSON.parse(readFileSync(resultFile, 'utf8')) as { result: JobResult };
+    expect(sansWall(result)).toEqual(sansWall(await runJob(JOB)));
+    expect(existsSync(dir)).toBe(false);
+  }, 120_000);
+
+  it('is refused outside a clean checkout, and without --worker', async () => {
+    vi.mocked(provenance.sourceCommit).mockReturnValue({ hash: 'abc1234', dirty: true });
+    await expect(runWorker(JSON.stringify(JOB), undefined, join(root, 'p'))).rejects.toThrow(
+      /^--progress needs a clean git checkout: .*uncommitted changes$/,
+    );
+    vi.mocked(provenance.sourceCommit).mockReturnValue(null);
+    await expect(runWorker(JSON.stringify(JOB), undefined, join(root, 'p'))).rejects.toThrow(/not a git checkout$/);
+    await expect(run(['--progress', join(root, 'p')])).rejects.toThrow('--progress DIR goes with --worker');
+  });
+});
