@@ -141,7 +141,7 @@ describe('bench learn --resume: the store of finished runs', () => {
     const log: string[] = [];
     const resumed = cutting(true);
     await (await JobStore.open(dir, CLEAN, true))!.runner(resumed.run, (l) => log.push(l))(jobs);
-    expect(log[0]).toMatch(/^resumed 1 of 2 runs from .*, and 1 cut short go on from their last point$/);
+    expect(log[0]).toMatch(/^resumed 1 of 2 runs from .*, and 1 cut short goes on from its last point$/);
     expect(resumed.found.get(2)).toEqual({ dir: two.dir, existed: true });
 
     const fresh = cutting(false);

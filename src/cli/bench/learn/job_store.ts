@@ -167,7 +167,7 @@ export class JobStore {
       const cut = missing.filter((job) => names.has(basename(progressDir(job)))).length;
       if (this.resume)
         log(
-          `resumed ${found.size} of ${jobs.length} runs from ${this.dir}${cut ? `, and ${cut} cut short go on from their last point` : ''}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`,
+          `resumed ${found.size} of ${jobs.length} runs from ${this.dir}${cut ? `, and ${cut} cut short ${cut === 1 ? 'goes on from its' : 'go on from their'} last point` : ''}${this.unusable ? ` (${this.unusable} kept files unusable so far: they run again)` : ''}`,
         );
       else
         for (const job of missing)
