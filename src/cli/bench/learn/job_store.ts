@@ -5,7 +5,9 @@
 // CPU backend gives the same result bit for bit. A tree with uncommitted changes names no code, so it neither
 // keeps runs nor resumes. Failed runs are not kept: they run again. A kept file that --resume cannot use
 // (unreadable, of another shape or job, a number out of range: kept_run_check.ts) counts as missing: it is
-// renamed beside itself (KEY.json.damaged), never removed, and its job runs again under its usual name.
+// renamed beside itself (KEY.json.damaged), never removed, and its job runs again under its usual name. A run
+// keeps its progress in KEY.progress/ while it runs (job_progress.ts): --resume goes on from it, a run without
+// --resume removes it first, and it is removed once the run is kept.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
