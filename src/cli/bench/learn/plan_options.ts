@@ -267,7 +267,7 @@ export const command = defineCommand({
     },
     resume: {
       type: 'boolean',
-      description: `takes the runs an earlier invocation finished, kept in DIR/${JOB_STORE_DIR}/ by job, commit and init checkpoint, instead of running them again (needs a clean git checkout)`,
+      description: `takes the runs an earlier invocation finished, kept in DIR/${JOB_STORE_DIR}/ by job, commit and init checkpoint, instead of running them again, and a run it cut short goes on from the last point of its curve (needs a clean git checkout)`,
     },
     record: {
       type: 'string',
