@@ -89,11 +89,13 @@ describe('bench learn on other machines: the files', () => {
     expectBash(pod, 'the pod');
     expect(pod).toContain('JOB_COMPLETION_INDEX');
     expect(unquoted(pod, '$PLAN')).toContain(jobCommand('$PLAN', '$N'));
+    expect(unquoted(pod, '$PLAN')).toContain('--progress $PLAN/progress/$N');
     const slurm = read('cluster/slurm/bench-learn.sbatch');
     expectBash(slurm, 'the sbatch script');
     expect(slurm).toMatch(/^#SBATCH --cpus-per-task=/m);
     expect(slurm).toContain('N="${SLURM_ARRAY_TASK_ID:?');
     expect(unquoted(slurm, '$DIR')).toContain(jobCommand('$DIR', '$N'));
+    expect(unquoted(slurm, '$DIR')).toContain('--progress $DIR/progress/$N');
   });
 
   it('docs/cluster.md and README give the commands of both paths', () => {

@@ -86,7 +86,7 @@ export const command = defineCommand({
       value: 'DIR',
       defaultText: 'none',
       description:
-        "with --worker: keeps the run's progress in DIR after each point of its curve and goes on from what DIR holds of the same job, commit and init (a run killed midway loses at most --eval-every updates, and ends as if never cut); DIR is removed once the result is out. Needs a clean git checkout",
+        "with --worker: keeps the run's progress in DIR after each point of its curve and goes on from what DIR holds of the same job, commit and init (a run killed midway loses at most --eval-every updates, and ends as if never cut); DIR is removed once the result is out. On a tree with uncommitted changes no progress is kept",
     },
     preset: presetOption({
       default: PRESET,

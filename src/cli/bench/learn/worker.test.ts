@@ -1,6 +1,6 @@
 // `bench learn --worker JOB --progress DIR`: a job cut short goes on from the progress DIR holds of the same
 // job, commit and init, ends as the job never cut, and DIR is gone once the result is out; outside a clean
-// checkout --progress is refused, and without --worker it means nothing.
+// checkout the job runs without keeping progress, saying so, and without --worker --progress is refused.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -55,13 +55,23 @@ describe('bench learn --worker --progress', () => {
     expect(existsSync(dir)).toBe(false);
   }, 120_000);
 
-  it('is refused outside a clean checkout, and without --worker', async () => {
-    vi.mocked(provenance.sourceCommit).mockReturnValue({ hash: 'abc1234', dirty: true });
-    await expect(runWorker(JSON.stringify(JOB), undefined, join(root, 'p'))).rejects.toThrow(
-      /^--progress needs a clean git checkout: .*uncommitted changes$/,
-    );
-    vi.mocked(provenance.sourceCommit).mockReturnValue(null);
-    await expect(runWorker(JSON.stringify(JOB), undefined, join(root, 'p'))).rejects.toThrow(/not a git checkout$/);
-    await expect(run(['--progress', join(root, 'p')])).rejects.toThrow('--progress DIR goes with --worker');
-  });
+  it('keeps no progress outside a clean checkout, saying so, and is refused without --worker', async () => {
+    const dir = join(root, 'p');
+    const short = { ...JOB, updates: 2, algo: 'grpo' as const };
+    for (const commit of [{ hash: 'abc1234', dirty: true }, null]) {
+      vi.mocked(provenance.sourceCommit).mockReturnValue(commit);
+      const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
+      const stdout = vi.spyOn(process.stdout, 'write').mockReturnValue(true);
+      expect(await runWorker(JSON.stringify(short), undefined, dir)).toBe(0);
+      expect(String(stderr.mock.calls[0][0])).toMatch(
+        commit
+          ? /^--progress .*: no progress is kept, for this tree has uncommitted changes and /
+          : /^--progress .*: no progress is kept, for this is not a git checkout and /,
+      );
+      expect(JSON.parse(String(stdout.mock.calls.at(-1)![0])).algo).toBe('grpo');
+      expect(existsSync(dir)).toBe(false);
+      vi.restoreAllMocks();
+    }
+    await expect(run(['--progress', dir])).rejects.toThrow('--progress DIR goes with --worker');
+  }, 120_000);
 });

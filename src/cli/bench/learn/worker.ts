@@ -41,18 +41,25 @@ export function progressKey(named: Job, commit: SourceCommit, init: Uint8Array):
   return sha256(JSON.stringify({ job: named, commit: commitId(commit), init: sha256(init) }));
 }
 
-/** The progress of the job in `dir`; refused outside a clean checkout, where no commit names the code. */
-async function progressOf(dir: string, run: Job, named: Job, commit: SourceCommit | null): Promise<JobProgress> {
-  if (!commit || commit.dirty)
-    throw new CliError(
-      `--progress needs a clean git checkout: a run's progress is kept for the commit that ran it, and ${commit ? 'this tree has uncommitted changes' : 'this is not a git checkout'}`,
-      2,
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * The progress of the job in `dir`; none outside a clean checkout, where no commit names the code that kept it
+ * (said in one line: the job runs all the same, from its first update).
+ */
+async function progressOf(
+  dir: string,
+  run: Job,
+  named: Job,
+  commit: SourceCommit | null,
+): Promise<JobProgress | undefined> {
+  if (!commit || commit.dirty) {
+    say(
+      `--progress ${dir}: no progress is kept, for ${commit ? 'this tree has uncommitted changes' : 'this is not a git checkout'} and a run's progress is kept for the commit that ran it`,
     );
-  return {
-    dir,
-    key: progressKey(named, commit, await readFile(run.init)),
-    log: (line) => process.stderr.write(`${line}\n`),
-  };
+    return undefined;
+  }
+  return { dir, key: progressKey(named, commit, await readFile(run.init)), log: say };
 }
 
 export async function runWorker(
@@ -69,7 +76,7 @@ export async function runWorker(
   const commit = sourceCommit(process.cwd(), ignored);
   const progress = progressDir === undefined ? undefined : await progressOf(progressDir, run, named, commit);
   const done = async () => {
-    if (progressDir !== undefined) await dropProgress(progressDir);
+    if (progress) await dropProgress(progress.dir);
   };
   if (resultFile === undefined) {
     const result = await runJob(run, progress);
