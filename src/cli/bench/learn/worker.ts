@@ -4,7 +4,8 @@
 // is. With --result the job's result, or its failure, goes to FILE (written whole or not at all) with the commit
 // it ran at, as --collect reads it; without, the result is printed as the last line of stdout. With --progress
 // the run keeps its progress in DIR after each point of its curve, for the job, the commit and the init weights,
-// goes on from what DIR holds of them (job_progress.ts), and removes DIR once its result is out.
+// goes on from what DIR holds of them (job_progress.ts), and removes DIR once its result is out; on a tree with
+// uncommitted changes, which no commit names, it keeps none and says so.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
