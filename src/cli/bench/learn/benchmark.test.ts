@@ -131,6 +131,12 @@ describe('bench learn: the plan', () => {
     expect(() => plan('--lambdas', '0.1,-1')).toThrow(CliError);
   });
 
+  it('refuses an algorithm named twice in one list, whose runs would be the same jobs', () => {
+    expect(() => plan('--algos', 'grpo,seed,grpo')).toThrow('--algos names grpo twice: name each algorithm once');
+    expect(() => plan('--controls', 'seed-crossgame, seed-crossgame')).toThrow('--controls names seed-crossgame twice');
+    expect(plan('--algos', 'grpo,seed', '--controls', 'seed,seed-crossgame').controls).toEqual(['seed-crossgame']);
+  });
+
   it("runs the fractions without controls, and refuses the main benchmark's options with them", () => {
     const p = plan('--fractions', '0.5,0.25,0.5');
     expect([p.fractions, p.controls]).toEqual([[0.25, 0.5], []]);

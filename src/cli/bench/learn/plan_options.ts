@@ -282,9 +282,10 @@ export const command = defineCommand({
   sections: [settingsSection()],
 });
 
+/** The algorithms a list names, each once: one named twice would run each of its seeds twice at once. */
 function algoList(text: string, name: string): Algo[] {
   if (text === 'none' || text === '') return [];
-  return text.split(',').map((s) => {
+  const algos = text.split(',').map((s) => {
     const given = s.trim();
     const algo = currentAlgoName(given);
     if (!isAlgo(algo))
@@ -292,6 +293,9 @@ function algoList(text: string, name: string): Algo[] {
     if (algo !== given) process.stderr.write(`--${name}: ${given} is the former name of ${algo}: running ${algo}\n`);
     return algo;
   });
+  const twice = algos.find((a, i) => algos.indexOf(a) !== i);
+  if (twice !== undefined) throw new CliError(`--${name} names ${twice} twice: name each algorithm once`, 2);
+  return algos;
 }
 
 /** The values of --set for `key`, if any. */
