@@ -166,8 +166,9 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
   const ran = plan.pickBest ? { ...plan, algos: chosen.algos, controls: chosen.controls } : plan;
   const jobs = runJobs(ran, chosen.settings);
   const what = plan.fractions.length ? ` at data fractions ${plan.fractions.join(', ')}` : '';
+  const runCount = jobs.length - 1;
   log(
-    `${jobs.length - 1} runs of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} workers`,
+    `${runCount} run${runCount === 1 ? '' : 's'} of ${plan.updates} updates (${plan.base.tasksPerUpdate} x ${plan.base.groupSize} episodes each)${what}, ${plan.workers} worker${plan.workers === 1 ? '' : 's'}`,
   );
   const outcomes = await run(jobs.map((j) => j.job));
   const warm = outcomes[0].result;

@@ -88,6 +88,11 @@ export async function runAll(
 ): Promise<JobOutcome[]> {
   const outcomes: JobOutcome[] = new Array(jobs.length);
   const cost = jobSeconds;
+  // What is left to run, which a resumed invocation's plan-wide estimate does not say.
+  if (jobs.length)
+    log(
+      `${jobs.length} job${jobs.length === 1 ? '' : 's'} to run: about ${Math.max(1, Math.round(estimateSeconds(jobs, workers) / 60))} min on ${workers} worker${workers === 1 ? '' : 's'}`,
+    );
   const order = jobs.map((_, i) => i).sort((a, b) => cost(jobs[b]) - cost(jobs[a]) || a - b);
   let next = 0;
   let done = 0;
