@@ -7,11 +7,12 @@
 // goes on from what DIR holds of them (job_progress.ts), and removes DIR once its result is out; on a tree with
 // uncommitted changes, which no commit names, it keeps none and says so.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { parseJson } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
+import { readInput } from '../../io.ts';
+import { MAX_INPUT_BYTES } from '../../limits.ts';
 import { commitId, sourceCommit, type SourceCommit } from '../../provenance.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
 import { checkJob } from './job_check.ts';
@@ -60,7 +61,7 @@ async function progressOf(
     );
     return undefined;
   }
-  return { dir, key: progressKey(named, commit, await readFile(run.init)), log: say };
+  return { dir, key: progressKey(named, commit, await readInput(run.init, MAX_INPUT_BYTES.checkpoint)), log: say };
 }
 
 export async function runWorker(
