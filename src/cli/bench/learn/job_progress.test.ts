@@ -87,6 +87,16 @@ describe('bench learn: a job cut short', () => {
     other.lines.length = 0;
     expect(sansWall(await runJob(job, mine))).toEqual(sansWall(uncut));
     expect(other.lines[0]).toMatch(/cannot be used \(.*JSON.*\): moved to .*\.damaged\.2, and its run starts over$/);
+    // A state whose curve is gone.
+    await rm(other.dir, { recursive: true });
+    await expect(runJob(job, { ...mine, onKept: () => Promise.reject(new Error('cut')) })).rejects.toThrow('cut');
+    const kept = JSON.parse(await readFile(state, 'utf8'));
+    await writeFile(state, JSON.stringify({ ...kept, gathered: { ...kept.gathered, curve: null } }));
+    other.lines.length = 0;
+    expect(sansWall(await runJob(job, mine))).toEqual(sansWall(uncut));
+    expect(other.lines[0]).toBe(
+      `${other.dir} cannot be used (progress.json lacks what the job gathered): moved to ${other.dir}.damaged.3, and its run starts over`,
+    );
   }, 120_000);
 
   it('runs on when its progress cannot be written, saying so once per point', async () => {

@@ -134,7 +134,7 @@ function checkState(value: unknown, key: string, updates: number): SavedState {
   if (!Number.isInteger(s.updates) || s.updates! < 1 || s.updates! >= updates)
     throw new Error(`it stops at update ${String(s.updates)}, not between 1 and ${updates - 1}`);
   const g = s.gathered;
-  const n = g?.curve.length;
+  const n = Array.isArray(g?.curve) ? g.curve.length : -1;
   if (
     !g ||
     !isList(g.curve) ||
