@@ -145,7 +145,8 @@ function checkState(value: unknown, key: string, updates: number): SavedState {
     !isList(g.teacherKl) ||
     !(g.record === null || (isList(g.record?.curve) && isList(g.record?.episodes))) ||
     typeof g.earlierSeconds !== 'number' ||
-    !isList(g.means?.metrics)
+    typeof g.means?.metrics !== 'object' ||
+    g.means.metrics === null
   )
     throw new Error(`${STATE_FILE} lacks what the job gathered`);
   return s as SavedState;

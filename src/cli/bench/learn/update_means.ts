@@ -50,84 +50,66 @@ export interface UpdateMeans {
 
 /** A MeansOfUpdates' sums as plain data, which a job's progress keeps (job_progress.ts). */
 export interface MeansSums {
-  valid: number[];
-  fidelity: number[];
+  valid: [number, number];
+  fidelity: [number, number];
   delta: number;
   gate: number;
   opd: number;
-  corr: number[];
+  corr: [number, number];
   crossgame: CrossgameSources | null;
   skipped: number;
   teacher: [number, number, number, number][];
-  metrics: [MeanMetric, [number, number]][];
+  metrics: Record<MeanMetric, [number, number]>;
 }
 
 export class MeansOfUpdates {
+  private s: MeansSums = {
+    valid: [0, 0],
+    fidelity: [0, 0],
+    delta: 0,
+    gate: 0,
+    opd: 0,
+    corr: [0, 0],
+    crossgame: null,
+    skipped: 0,
+    teacher: [],
+    metrics: Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, [0, 0]])) as MeansSums['metrics'],
+  };
+
   /** The sums of a run's updates so far, to go on from with `from`: the same means as if never stopped. */
   sums(): MeansSums {
-    const { valid, fidelity, delta, gate, opd, corr, crossgame, skipped, teacher, metrics } = this;
-    return structuredClone({
-      valid,
-      fidelity,
-      delta,
-      gate,
-      opd,
-      corr,
-      crossgame,
-      skipped,
-      teacher,
-      metrics: [...metrics],
-    });
+    return structuredClone(this.s);
   }
 
   static from(sums: MeansSums): MeansOfUpdates {
     const m = new MeansOfUpdates();
-    const s = structuredClone(sums);
-    m.valid = s.valid;
-    m.fidelity = s.fidelity;
-    m.delta = s.delta;
-    m.gate = s.gate;
-    m.opd = s.opd;
-    m.corr = s.corr;
-    m.crossgame = s.crossgame;
-    m.skipped = s.skipped;
-    m.teacher = s.teacher;
-    m.metrics = new Map(s.metrics);
+    m.s = structuredClone(sums);
     return m;
   }
 
-  private valid = [0, 0];
-  private fidelity = [0, 0];
-  private delta = 0;
-  private gate = 0;
-  private opd = 0;
-  private corr = [0, 0];
-  private crossgame: CrossgameSources | null = null;
-  private skipped = 0;
-  private teacher: [number, number, number, number][] = [];
-  private metrics = new Map<MeanMetric, [number, number]>(MEAN_METRIC_KEYS.map((k) => [k, [0, 0]]));
-
   add(m: UpdateMetrics): void {
+    const s = this.s;
     if (m.validSkillRate !== null) {
-      this.valid[0] += m.validSkillRate;
-      this.valid[1]++;
+      s.valid[0] += m.validSkillRate;
+      s.valid[1]++;
     }
     if (m.skillFidelity !== null) {
-      this.fidelity[0] += m.skillFidelity;
-      this.fidelity[1]++;
+      s.fidelity[0] += m.skillFidelity;
+      s.fidelity[1]++;
     }
     if (m.corrDeltaAdvantage !== null) {
-      this.corr[0] += m.corrDeltaAdvantage;
-      this.corr[1]++;
+      s.corr[0] += m.corrDeltaAdvantage;
+      s.corr[1]++;
     }
     if (m.crossgame) {
-      this.crossgame ??= { update: 0, pool: 0, none: 0 };
-      const sum = this.crossgame;
+      s.crossgame ??= { update: 0, pool: 0, none: 0 };
+      const sum = s.crossgame;
       sum.update += m.crossgame.update;
       sum.pool += m.crossgame.pool;
       sum.none += m.crossgame.none;
     }
-    for (const [key, sum] of this.metrics) {
+    for (const key of MEAN_METRIC_KEYS) {
+      const sum = s.metrics[key];
       const value = m[key];
       if (value !== null) {
         sum[0] += value;
@@ -135,28 +117,32 @@ export class MeansOfUpdates {
       }
     }
     if (m.teacherNoSkill !== null && m.teacherOwnSkill !== null && m.teacherOtherSkill !== null) {
-      this.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill]);
+      s.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill]);
     }
-    if (m.skipped) this.skipped++;
+    if (m.skipped) s.skipped++;
     if (m.meanGate > 0) {
-      this.delta += m.meanDelta;
-      this.gate += m.meanGate;
-      this.opd++;
+      s.delta += m.meanDelta;
+      s.gate += m.meanGate;
+      s.opd++;
     }
   }
 
   result(): UpdateMeans {
+    const s = this.s;
     return {
-      valid_skill_rate: this.valid[1] ? this.valid[0] / this.valid[1] : null,
-      skill_fidelity: this.fidelity[1] ? this.fidelity[0] / this.fidelity[1] : null,
-      mean_delta: this.opd ? this.delta / this.opd : null,
-      mean_gate: this.opd ? this.gate / this.opd : null,
-      corr_delta_advantage: this.corr[1] ? this.corr[0] / this.corr[1] : null,
-      crossgame: this.crossgame,
-      skipped_updates: this.skipped,
-      teacher: this.teacher,
+      valid_skill_rate: s.valid[1] ? s.valid[0] / s.valid[1] : null,
+      skill_fidelity: s.fidelity[1] ? s.fidelity[0] / s.fidelity[1] : null,
+      mean_delta: s.opd ? s.delta / s.opd : null,
+      mean_gate: s.opd ? s.gate / s.opd : null,
+      corr_delta_advantage: s.corr[1] ? s.corr[0] / s.corr[1] : null,
+      crossgame: s.crossgame,
+      skipped_updates: s.skipped,
+      teacher: s.teacher,
       metric_means: Object.fromEntries(
-        [...this.metrics].map(([key, [sum, n]]) => [key, n ? sum / n : null]),
+        MEAN_METRIC_KEYS.map((key) => {
+          const [sum, n] = s.metrics[key];
+          return [key, n ? sum / n : null];
+        }),
       ) as MetricMeans,
     };
   }
