@@ -70,12 +70,14 @@ export async function runWorker(
   progressDir: string | undefined,
 ): Promise<number> {
   const { run, named, planDir } = await readWorkerJob(given);
-  // Neither the plan's folder nor the progress's is a change to the code that runs the job.
+  // Neither the plan's folder nor the progress's is a change to the code that runs the job. A job that keeps
+  // neither a result file nor its progress names no commit, and asks git nothing.
   const ignored = [
     ...(planDir === null ? [] : [planDir]),
     ...(progressDir === undefined ? [] : [dirname(progressDir)]),
   ];
-  const commit = sourceCommit(process.cwd(), ignored);
+  const needsCommit = resultFile !== undefined || progressDir !== undefined;
+  const commit = needsCommit ? sourceCommit(process.cwd(), ignored) : null;
   const progress = progressDir === undefined ? undefined : await progressOf(progressDir, run, named, commit);
   const done = async () => {
     if (progress) await dropProgress(progress.dir);
