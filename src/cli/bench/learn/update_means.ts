@@ -62,6 +62,13 @@ export interface MeansSums {
   metrics: Record<MeanMetric, [number, number]>;
 }
 
+/** Adds a value an update defined to its [sum, count]; null (not defined there) counts nothing. */
+function addToMean(sum: [number, number], value: number | null): void {
+  if (value === null) return;
+  sum[0] += value;
+  sum[1]++;
+}
+
 export class MeansOfUpdates {
   private s: MeansSums = {
     valid: [0, 0],
@@ -89,18 +96,9 @@ export class MeansOfUpdates {
 
   add(m: UpdateMetrics): void {
     const s = this.s;
-    if (m.validSkillRate !== null) {
-      s.valid[0] += m.validSkillRate;
-      s.valid[1]++;
-    }
-    if (m.skillFidelity !== null) {
-      s.fidelity[0] += m.skillFidelity;
-      s.fidelity[1]++;
-    }
-    if (m.corrDeltaAdvantage !== null) {
-      s.corr[0] += m.corrDeltaAdvantage;
-      s.corr[1]++;
-    }
+    addToMean(s.valid, m.validSkillRate);
+    addToMean(s.fidelity, m.skillFidelity);
+    addToMean(s.corr, m.corrDeltaAdvantage);
     if (m.crossgame) {
       s.crossgame ??= { update: 0, pool: 0, none: 0 };
       const sum = s.crossgame;
@@ -108,14 +106,7 @@ export class MeansOfUpdates {
       sum.pool += m.crossgame.pool;
       sum.none += m.crossgame.none;
     }
-    for (const key of MEAN_METRIC_KEYS) {
-      const sum = s.metrics[key];
-      const value = m[key];
-      if (value !== null) {
-        sum[0] += value;
-        sum[1]++;
-      }
-    }
+    for (const key of MEAN_METRIC_KEYS) addToMean(s.metrics[key], m[key]);
     if (m.teacherNoSkill !== null && m.teacherOwnSkill !== null && m.teacherOtherSkill !== null) {
       s.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill]);
     }
