@@ -1,8 +1,8 @@
 // The recorded runs a spec shows: the shipped ones (public/runs/, which vite copies into dist/), or an index of its
 // own served in their place, so that what a world has does not depend on the records shipped today: the
-// household's lines alone (the shop has none), or those with a shop record beside them. The shop's record is a
-// fixture made from the household's newest, named the shop's, with a paired difference of its own so that the page
-// is seen to show it and not the household's.
+// household's lines alone (the shop has none), or every world's with a shop fixture in place of the shop's own. The
+// fixture is made from the household's newest, named the shop's, with a paired difference of its own so that the
+// page is seen to show it and not the household's.
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import type { RecordIndex, RecordedRun } from '../src/rl/recorded_run.ts';
@@ -48,13 +48,16 @@ export function shopRecord(): { file: string; run: RecordedRun } {
   };
 }
 
-/** The shipped index with the shop record's line last (its newest line). */
+/** The shipped index with the shop fixture's line in place of any shipped shop record's (its one shop line). */
 export function indexWithShop(): RecordIndex {
   const index = shippedIndex();
   const { file, run } = shopRecord();
   return {
     ...index,
-    runs: [...index.runs, { file, env: 'shop', created: run.created, command: run.command, commit: run.commit }],
+    runs: [
+      ...index.runs.filter((r) => recordWorld(r) !== 'shop'),
+      { file, env: 'shop', created: run.created, command: run.command, commit: run.commit },
+    ],
   };
 }
 
