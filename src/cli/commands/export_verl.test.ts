@@ -1,7 +1,8 @@
 // `seed export-verl`: from a link's settings and from a run directory, the launch script and the two parquet
 // files of the skill SFT's dataset in OUT, with a summary on stdout; a run with no counterpart, a bad link and
 // a missing or doubled source are refused in one line.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -63,6 +64,31 @@ describe('seed export-verl', () => {
     expect(script).toContain(`# From the run in ${run} (opid, 0 updates).`);
     for (const line of ['env.rollout.n=3', 'env.seed=5', 'actor_rollout_ref.actor.opd_loss_coef=0.0'])
       expect(script).toContain(`    ${line} \\`);
+  });
+
+  it("escapes a run folder's newline in the script's comments, so that bash runs none of the name", async () => {
+    const run = join(dir, 'run\ntouch injected\n#');
+    const trained = await runCaptured(train, [
+      ...['--algo', 'grpo', '--preset', 'micro', '--updates', '0', '--seed', '1', '--backend', 'cpu'],
+      ...['--eval-every', '0', '--out', run],
+    ]);
+    expect(trained.code).toBe(0);
+    const out = join(dir, 'from-newline');
+    expect((await runCaptured(exportVerl, ['--run', run, '--out', out, '--games', '2'])).code).toBe(0);
+    const script = join(out, 'run_alfworld_grpo.sh');
+    // python3 stands in for the trainer; the script runs in a folder of its own, where the injected touch would land.
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'python3'), '#!/bin/bash\n');
+    chmodSync(join(bin, 'python3'), 0o755);
+    const cwd = mkdtempSync(join(dir, 'cwd-'));
+    execFileSync('bash', [script], {
+      cwd,
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: cwd, MODEL_PATH: '/models/base' },
+      stdio: 'pipe',
+    });
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(readFileSync(script, 'utf8')).toContain('run\\ntouch injected\\n# (grpo, 0 updates).');
   });
 
   it('refuses a run with no counterpart, a bad link, and no or two sources, writing nothing', async () => {

@@ -4,6 +4,7 @@
 // benchmark (its facts' `engine`) and the SEED launchers' values for the rest. Every key it sets is one of the
 // vendored config keys (config_keys.ts), which config_keys.test.ts holds. The text depends on the run alone (no
 // date, no path of this machine), so a run gives the same script wherever it is exported.
+import { printable } from '../../common/json.ts';
 import type { EngineBenchmark } from '../../env/world_facts.ts';
 import type { PresetName } from '../../model/config.ts';
 import { factsOf } from '../../worlds/facts.ts';
@@ -87,6 +88,11 @@ function valueText(value: ScriptValue): string {
   if ('shell' in value) return value.shell;
   const text = String(value.float);
   return /[.e]/.test(text) ? text : `${text}.0`;
+}
+
+/** A word as the shell reads it back unchanged: as it is where it holds no character the shell acts on, else quoted. */
+function shellWord(text: string): string {
+  return /^[\w./:+,=@-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** One `key=value` argument, quoted where the shell would read it otherwise. */
@@ -173,11 +179,15 @@ function sftValues(env: EnvironmentName): Record<string, ScriptValue> {
   };
 }
 
-/** Comment lines of at most 118 characters, continued lines indented. */
+/**
+ * Comment lines of at most 118 characters, continued lines indented. Control characters are escaped (\n, \u001b):
+ * a comment carries text from outside, a run folder's name, and a raw newline there would end the comment and make
+ * the rest of the name a command of the script.
+ */
 function comment(text: string, first = '# ', next = '#     '): string[] {
   const lines: string[] = [];
   let line = first;
-  for (const word of text.split(' ')) {
+  for (const word of printable(text).split(' ')) {
     if (line.length + word.length > 118 && line.trim() !== '#') {
       lines.push(line.trimEnd());
       line = next;
@@ -249,7 +259,7 @@ export function launchScript(run: RunToCarry): LaunchScript {
   ];
   const body = [
     ...preamble(withSft ? 'all' : 'rl'),
-    `EXPERIMENT=${experiment}`,
+    `EXPERIMENT=${shellWord(experiment)}`,
     '',
     ...(withSft
       ? [
