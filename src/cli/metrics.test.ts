@@ -31,11 +31,24 @@ describe('readMetrics', () => {
   it('refuses a damaged line before the last in one line naming it', async () => {
     const path = join(dir, 'bad.jsonl');
     writeFileSync(path, '{"update":0}\n{"upd\n{"update":2}\n');
+    await expect(readMetrics(path)).rejects.toThrow(CliError);
+    await expect(readMetrics(path)).rejects.toThrow(/: line 2 is not a JSON object with an "update" count \(.+\)$/);
+    writeFileSync(path, `[${'['.repeat(100_000)}\n`);
+    await expect(readMetrics(path)).rejects.toThrow(/line 1 is not a JSON object/);
+    writeFileSync(path, '{"update":0}\n[1]\n');
     await expect(readMetrics(path)).rejects.toThrow(
       new CliError(`${path}: line 2 is not a JSON object with an "update" count`),
     );
-    writeFileSync(path, `[${'['.repeat(100_000)}\n`);
-    await expect(readMetrics(path)).rejects.toThrow(/line 1 is not a JSON object/);
+  });
+
+  it('refuses a line with a key "__proto__", naming the line and the key', async () => {
+    const path = join(dir, 'proto.jsonl');
+    writeFileSync(path, '{"update":0}\n{"update":1,"__proto__":{"algo":"seed"}}\n');
+    await expect(readMetrics(path)).rejects.toThrow(
+      new CliError(
+        `${path}: line 2 is not a JSON object with an "update" count (JSON with a key "__proto__", which no file read here holds)`,
+      ),
+    );
   });
 });
 

@@ -5,7 +5,7 @@
 // are not its metrics, repeat an update, or report updates after its checkpoint (it runs those again), and
 // says in one line what it dropped.
 import { readFile } from 'node:fs/promises';
-import { parseJson } from '../common/json.ts';
+import { parseJsonWithoutProto } from '../common/json.ts';
 import { currentAlgoName } from '../rl/config.ts';
 import { CliError } from './cli_error.ts';
 
@@ -38,11 +38,13 @@ export async function readMetrics(path: string): Promise<MetricsFile> {
   const out: MetricsLine[] = [];
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
+    const refuse = (why = '') =>
+      new CliError(`${path}: line ${i + 1} is not a JSON object with an "update" count${why && ` (${why})`}`);
     let value: unknown;
     try {
-      value = parseJson(line);
-    } catch {
-      value = undefined;
+      value = parseJsonWithoutProto(line);
+    } catch (err) {
+      throw refuse((err as Error).message);
     }
     const update = (value as { update?: unknown } | null | undefined)?.update;
     if (
@@ -52,7 +54,7 @@ export async function readMetrics(path: string): Promise<MetricsFile> {
       !Number.isInteger(update) ||
       (update as number) < 0
     ) {
-      throw new CliError(`${path}: line ${i + 1} is not a JSON object with an "update" count`);
+      throw refuse();
     }
     out.push({ text: line, update: update as number, value: value as Record<string, unknown> });
   });

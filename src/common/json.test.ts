@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepth, MAX_JSON_DEPTH, parseJson, printable, quote } from './json.ts';
+import { jsonDepth, MAX_JSON_DEPTH, parseJson, parseJsonWithoutProto, printable, quote } from './json.ts';
 
 describe('parseJson', () => {
   it('measures nesting outside strings only', () => {
@@ -19,6 +19,19 @@ describe('parseJson', () => {
     expect(() => parseJson('{"a":'.repeat(1_000_000))).toThrow(
       new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`),
     );
+  });
+
+  it('parseJsonWithoutProto refuses a key "__proto__" at any depth, spelt with escapes too, naming where it is', () => {
+    const refused = (text: string, at: string) =>
+      expect(() => parseJsonWithoutProto(text)).toThrow(
+        new SyntaxError(`JSON with a key "__proto__"${at && ` in ${at}`}, which no file read here holds`),
+      );
+    refused('{"__proto__": {"polluted": 1}}', '');
+    refused('{"metadata": {"run": [0, {"\\u005f_proto__": null}]}}', 'metadata.run[1]');
+    refused('[{"a b": {"__proto__": 1}}]', '[0]."a b"');
+    expect(parseJsonWithoutProto('{"name": "__proto__", "text": "\\u0041"}')).toEqual({ name: '__proto__', text: 'A' });
+    // parseJson keeps the key as an own field, which a reader by own keys refuses as one it does not know.
+    expect(Object.keys(parseJson('{"__proto__": 1}') as object)).toEqual(['__proto__']);
   });
 
   it('turns the engine message, which quotes the text, into one printable line', () => {

@@ -44,6 +44,46 @@ export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
 }
 
 /**
+ * parseJson for a format whose objects are copied field by field (a checkpoint's header and metadata, a metrics
+ * line), which refuses an object with a key "__proto__" too. JSON.parse keeps such a key as a plain field, but a
+ * copy that assigns each key (Object.assign among them) sets the copy's prototype from it instead, so that the
+ * file decides what every field it lacks reads as. Formats read by their own keys alone refuse it there, as a
+ * field they do not have.
+ */
+export function parseJsonWithoutProto(text: string): unknown {
+  const value = parseJson(text);
+  // The key can only be there when its name, or an escape that could spell it, is in the text.
+  const at = text.includes('__proto__') || text.includes('\\u') ? protoKeyAt(value, '') : null;
+  if (at !== null)
+    throw new SyntaxError(`JSON with a key "__proto__"${at && ` in ${at}`}, which no file read here holds`);
+  return value;
+}
+
+/**
+ * The object of `value` that holds a key "__proto__" (a path such as metadata.x or runs[3]; '' for `value`), or
+ * null when none does. The walk recurses at most MAX_JSON_DEPTH levels: parseJson checked the depth.
+ */
+function protoKeyAt(value: unknown, at: string): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = protoKeyAt(value[i], `${at}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (Object.hasOwn(value, '__proto__')) return at;
+  const child = (key: string) => (at === '' ? key : `${at}.${key}`);
+  for (const [key, v] of Object.entries(value)) {
+    const found = protoKeyAt(v, child(quoteKey(key)));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+const quoteKey = (key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key, 40));
+
+/**
  * `text` as one line that is safe to print on a terminal: line breaks, terminal escapes and every other
  * control character appear escaped as in JSON (\n, \u001b).
  */

@@ -175,7 +175,26 @@ describe('sizes declared in the header', () => {
     );
     expect(readCheckpoint(sealedCheckpoint(headerJson(small, { a: [[1]] }, n), 4 * n)).metadata).toEqual({ a: [[1]] });
     expect(() => readCheckpoint(file)).toThrow(
-      /^corrupted checkpoint: header is not JSON \(JSON nested deeper than 64 levels\)$/,
+      /^corrupted checkpoint: header cannot be read \(JSON nested deeper than 64 levels\)$/,
     );
+  });
+
+  it('refuses a header with a key "__proto__", which would set the prototype of a copy of its metadata', () => {
+    const n = parameterLayout(small).totalFloats;
+    const header = (metadata: string) =>
+      `{"config":${JSON.stringify(small)},"vocabHash":"0d60654c","parameterFloats":${n},"optimizer":null,"metadata":${metadata}}`;
+    expect(readCheckpoint(sealedCheckpoint(header('{"proto":"__proto__"}'), 4 * n)).metadata).toEqual({
+      proto: '__proto__',
+    });
+    for (const [metadata, at] of [
+      ['{"__proto__":{"preset":"tiny"}}', 'metadata'],
+      ['{"run":{"\\u005f\\u005fproto__":{}}}', 'metadata.run'],
+    ])
+      expect(() => readCheckpoint(sealedCheckpoint(header(metadata), 4 * n))).toThrow(
+        new CheckpointError(
+          'corrupted',
+          `corrupted checkpoint: header cannot be read (JSON with a key "__proto__" in ${at}, which no file read here holds)`,
+        ),
+      );
   });
 });

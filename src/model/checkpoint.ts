@@ -17,7 +17,7 @@
 // is returned unless the whole file passed, so weights are never half-loaded. Every size the header declares
 // is weighed against the bytes present before anything is allocated for it, so a small file that declares
 // a huge model is refused at once.
-import { parseJson, quote } from '../common/json.ts';
+import { parseJsonWithoutProto, quote } from '../common/json.ts';
 import { validateConfig, type ModelConfig } from './config.ts';
 import { crc32 } from './crc32.ts';
 import { checkParameterBytes, parameterLayout } from './layout.ts';
@@ -163,11 +163,11 @@ export function readCheckpoint(bytes: Uint8Array, options: ReadOptions = {}): Ch
     metadata: Record<string, unknown>;
   };
   try {
-    header = parseJson(
+    header = parseJsonWithoutProto(
       new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)),
     ) as typeof header;
   } catch (err) {
-    throw new CheckpointError('corrupted', `corrupted checkpoint: header is not JSON (${(err as Error).message})`);
+    throw new CheckpointError('corrupted', `corrupted checkpoint: header cannot be read (${(err as Error).message})`);
   }
   if (
     header === null ||
