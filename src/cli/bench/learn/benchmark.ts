@@ -6,6 +6,7 @@
 import type { PresetName } from '../../../model/config.ts';
 import { episodeUpdates } from '../../../rl/recorded_run.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import { printable } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
@@ -172,7 +173,7 @@ export async function runPlan(plan: LearnPlan, run: Runner, log: (s: string) => 
   );
   const outcomes = await run(jobs.map((j) => j.job));
   const warm = outcomes[0].result;
-  if (!warm) throw new CliError(`the warm start's evaluation failed: ${outcomes[0].error}`);
+  if (!warm) throw new CliError(`the warm start's evaluation failed: ${printable(outcomes[0].error ?? '')}`);
   const failed: FailedRun[] = [...chosen.failed];
   const runs: JobResult[] = [];
   const fractions: FractionRuns[] = plan.fractions.map((fraction) => ({

@@ -84,6 +84,16 @@ describe('bench learn report', () => {
       '- grpo seed 2 (lr 0.0005): failed, no result: a benchmark run (grpo seed 2) exited with code 1',
     );
     expect(r.markdown).toContain('- seed seed 2: 2 of 2 updates refused for a non-finite loss or gradient');
+    // A result file's error is the job's own text: a line break or a terminal escape in it stays escaped on its line.
+    const spoofed = renderLearn({
+      ...o,
+      failed: [
+        { kind: 'run', algo: 'grpo', seed: 3, lr: 5e-4, lambda: 0.1, trainGames: 0, error: 'oom\n# Headline\u001b[2J' },
+      ],
+    }).markdown;
+    expect(spoofed).toContain('- grpo seed 3 (lr 0.0005): failed, no result: oom\\n# Headline\\u001b[2J\n');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: it looks for the terminal escape
+    expect(spoofed).not.toMatch(/\u001b|^# Headline/m);
     expect(r.json).toMatchObject({ failed: [{ algo: 'grpo', seed: 2 }], wall_s: 90, commit: 'abc1234' });
     expect(renderLearn(o).markdown).toContain('None: every run finished, and no update was refused.');
   });

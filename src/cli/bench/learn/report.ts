@@ -4,6 +4,7 @@
 import type { EnvironmentName } from '../../../worlds/names.ts';
 import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
+import { printable } from '../../../common/json.ts';
 import type { PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
@@ -181,7 +182,7 @@ export function failureSection(failed: readonly FailedRun[], runs: readonly JobR
   const lines = [
     ...failed.map(
       (f) =>
-        `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? 'sweep run, ' : ''}lr ${f.lr}${distils(f.algo) ? `, lambda ${f.lambda}` : ''}${f.trainGames > 0 ? `, ${f.trainGames} training games` : ''}): failed, no result: ${f.error}`,
+        `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? 'sweep run, ' : ''}lr ${f.lr}${distils(f.algo) ? `, lambda ${f.lambda}` : ''}${f.trainGames > 0 ? `, ${f.trainGames} training games` : ''}): failed, no result: ${printable(f.error)}`,
     ),
     ...runs
       .filter((r) => r.skipped_updates > 0)

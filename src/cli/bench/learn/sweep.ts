@@ -8,6 +8,7 @@
 // Controls and ablations take the settings of the main arm they vary (arms.ts); sweep_report.ts reports all this.
 import type { EnvironmentName } from '../../../worlds/names.ts';
 import { armOf, isPartArm, partControl, skillPartOf, type Algo, type TrainConfig } from '../../../rl/config.ts';
+import { printable } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
 import { distils, settingsSource } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
@@ -232,7 +233,7 @@ export async function chooseSettings(
       const best = bestPoint(sweepPoints(sweep, param, a, grids.get(a)!));
       if (!best)
         throw new CliError(
-          `every ${param} sweep run of ${a} failed (${failed.find((f) => f.algo === a)?.error}): no ${param} to choose`,
+          `every ${param} sweep run of ${a} failed (${printable(failed.find((f) => f.algo === a)?.error ?? '')}): no ${param} to choose`,
         );
       return best.value;
     };
