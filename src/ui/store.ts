@@ -113,6 +113,12 @@ let engine: Engine | null = null;
 let flushEvents: () => void = () => undefined;
 /** Forgets the events not yet rendered: those of a run that is being replaced. */
 let dropEvents: () => void = () => undefined;
+/**
+ * The starts asked of the worker, and the one whose events the page takes: until a start returns, what arrives
+ * is the replaced run's (a late evaluation of another world must not read as the new run's warm start).
+ */
+let startsAsked = 0;
+let eventsOf = 0;
 
 /** Shortest time between two renders of engine events. */
 const FLUSH_MS = 200;
@@ -170,6 +176,7 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
       const started = startEngine((event) => {
         // The lost run's last checkpoint is offered at once.
         if (event.type === 'lost') void refreshSaved();
+        if (eventsOf !== startsAsked) return;
         if (pending.length === 0) {
           const wait = Math.max(0, lastFlush + FLUSH_MS - performance.now());
           setTimeout(() => (document.hidden ? flush() : requestAnimationFrame(flush)), wait);
@@ -372,6 +379,7 @@ async function refreshSaved(): Promise<void> {
  */
 async function startRun(settings: Settings, resume: string | null, saved?: SavedRunInfo): Promise<string | null> {
   if (!engine) return 'the training worker has not started';
+  const start = ++startsAsked;
   dropEvents();
   setState({
     engine: { state: 'starting' },
@@ -382,6 +390,9 @@ async function startRun(settings: Settings, resume: string | null, saved?: Saved
   let failed: string | null = null;
   try {
     const info = await engine.start(settings, resume);
+    // A later start replaced this one while it ran: that start renders its own run.
+    if (start !== startsAsked) return null;
+    eventsOf = start;
     const run = info.runs.includes(getState().view.run) ? getState().view.run : info.runs[0];
     flushEvents();
     setState((s) => ({
@@ -391,6 +402,8 @@ async function startRun(settings: Settings, resume: string | null, saved?: Saved
       view: { ...s.view, run, selected: null },
     }));
   } catch (err) {
+    if (start !== startsAsked) return null;
+    eventsOf = start;
     failed = messageOf(err);
     setState({ engine: { state: 'failed', message: failed } });
   }

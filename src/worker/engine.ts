@@ -196,7 +196,7 @@ export class Engine implements EngineApi {
       // page measures the run's change; the rest of the update waits for Play or Step.
       void this.exclusive(async () => {
         if (generation === this.generation) await this.runStage(this.runs[0], true);
-        if (generation === this.generation && !saved) await this.evaluateWarmStart();
+        if (generation === this.generation && !saved) await this.evaluateWarmStart(generation);
       }).catch((err) => this.emit({ type: 'error', message: messageOf(err) }));
       return this.info;
     }, true);
@@ -307,11 +307,25 @@ export class Engine implements EngineApi {
     return snapshot;
   }
 
-  /** The curve's update-0 point of every run: they all start from the same weights, so one evaluation serves. */
-  private async evaluateWarmStart(): Promise<void> {
+  /**
+   * The curve's update-0 point of every run: they all start from the same weights, so one evaluation serves. A
+   * start while it plays ends it at the next finished game and sends nothing, so the new run neither waits for it
+   * nor gets its numbers.
+   */
+  private async evaluateWarmStart(generation: number): Promise<void> {
     const run = this.runs[0];
     this.emit({ type: 'status', text: 'evaluating the warm start' });
-    const result = await this.evaluate(run);
+    const superseded = new Error('a new run started');
+    let result: Awaited<ReturnType<typeof evaluateRun>>;
+    try {
+      result = await evaluateRun(run, this.tok, this.settings!.evalEpisodes, () => {
+        if (generation !== this.generation) throw superseded;
+      });
+    } catch (err) {
+      if (err === superseded) return;
+      throw err;
+    }
+    if (generation !== this.generation) return;
     for (const r of this.runs) {
       const point = warmStartPoint(r.id, result.seen.success, result.unseen.success, result);
       this.curves.push(point);

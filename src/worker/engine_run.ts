@@ -97,14 +97,18 @@ export function stageSnapshot(run: Run, tok: Tokenizer, st: UpdateState, stage: 
   };
 }
 
-/** The run's success on the seen and unseen evaluation splits, `episodes` games each. */
-export function evaluateRun(run: Run, tok: Tokenizer, episodes: number) {
+/**
+ * The run's success on the seen and unseen evaluation splits, `episodes` games each; `onEpisode` is called as each
+ * game ends, and what it throws ends the evaluation.
+ */
+export function evaluateRun(run: Run, tok: Tokenizer, episodes: number, onEpisode?: () => void) {
   return evaluateSplits(
     run.trainer.world.env,
     run.backend,
     tok,
     run.trainer.config,
     evalSplitScenes(run.trainer.world.env, episodes),
+    onEpisode,
   );
 }
 

@@ -69,4 +69,28 @@ describe('the world of a page run', () => {
     const back = readCheckpoint(await engine.exportCheckpoint('seed'), { vocabHash: defaultTokenizer().hash });
     expect(back.metadata.env).toBeUndefined();
   });
+
+  it("sends nothing of the household's warm-start evaluation once a shop run is asked for while it plays", async () => {
+    const engine = new Engine(memoryHost());
+    const events: EngineEvent[] = [];
+    let switched: { at: number; started: Promise<unknown> } | null = null;
+    await engine.subscribe((e) => {
+      events.push(e);
+      // The switch comes while the household's evaluation plays, as a World change does on the page.
+      if (!switched && e.type === 'status' && e.text === 'evaluating the warm start')
+        switched = { at: events.length, started: engine.start(SHOP_SETTINGS, null) };
+    });
+    await engine.start(TEST_SETTINGS, null);
+    await expect.poll(() => switched).not.toBeNull();
+    const info = (await switched!.started) as { initial: { env: string } };
+    expect(info.initial.env).toBe('shop');
+    // The next call waits for the shop run's first rollout and its own warm-start evaluation.
+    await engine.exportCheckpoint('seed');
+    const after = events.slice(switched!.at);
+    const points = after.filter((e) => e.type === 'update');
+    expect(points).toHaveLength(1);
+    const evaluating = after.findIndex((e) => e.type === 'status' && e.text === 'evaluating the warm start');
+    expect(evaluating).toBeGreaterThanOrEqual(0);
+    expect(after.indexOf(points[0])).toBeGreaterThan(evaluating);
+  });
 });

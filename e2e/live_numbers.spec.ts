@@ -1,0 +1,70 @@
+// What the live run's numbers stand beside, micro preset: a World switch while the household's warm start is being
+// evaluated shows the shop run's "Now" as evaluating until the shop's own evaluation arrives, and the household's
+// late numbers never reach the shop's record or its chart.
+import { describe, expect, it } from 'vitest';
+import { formatHash } from '../src/rl/page_settings.ts';
+import { chromiumForSuite } from './suite_browser.ts';
+import { FAST, engineReady, firstRollout } from './page.ts';
+import { indexWithShop, openWithIndex } from './recorded_index.ts';
+
+const HEADLINE = '[data-testid="chart-headline-unseen"]';
+const LIVE_NUMBERS = '[data-testid="live"] .big-numbers';
+
+/** What "Now" read at the first render of the shop run's ready state after the switch, kept by the page itself. */
+interface NowAtReady {
+  evalUpdate: string | null;
+  seen: string | null;
+  detail: string;
+}
+
+describe('the live numbers', () => {
+  const chromium = chromiumForSuite();
+
+  it("start the shop's Now from nothing when the World switches while the household's warm start is evaluated", async () => {
+    // Every eval game of the household, so that its warm start's evaluation is still playing at the switch.
+    const { page, problems } = await openWithIndex(
+      chromium.browser,
+      formatHash({ ...FAST, evalEpisodes: 134 }),
+      indexWithShop(),
+    );
+    await firstRollout(page);
+    await engineReady(page);
+    // The evaluation follows the first rollout and has not reached the page yet.
+    expect(await page.locator(LIVE_NUMBERS).getAttribute('data-eval-update')).toBe('');
+    // The page notes what "Now" shows when the shop run first reads ready (a state the user sees, not a guess).
+    await page.evaluate(() => {
+      const w = window as unknown as { nowAtReady?: NowAtReady | null };
+      w.nowAtReady = null;
+      let starting = false;
+      const observer = new MutationObserver(() => {
+        const state = document.querySelector<HTMLElement>('[data-testid="engine-state"]')?.dataset.state;
+        if (state === 'starting') starting = true;
+        if (!starting || state !== 'ready') return;
+        const seen = document.querySelector('[data-testid="live-eval-seen"]');
+        w.nowAtReady = {
+          evalUpdate:
+            document.querySelector('[data-testid="live"] .big-numbers')?.getAttribute('data-eval-update') ?? null,
+          seen: seen?.getAttribute('data-value') ?? null,
+          detail: seen?.closest('.big-number')?.querySelector('.big-detail')?.textContent ?? '',
+        };
+        observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await page.locator('select[data-setting="env"]').selectOption('shop');
+    await expect
+      .poll(() => page.evaluate(() => (window as { nowAtReady?: unknown }).nowAtReady ?? null))
+      .not.toBeNull();
+    const now = (await page.evaluate(() => (window as { nowAtReady?: unknown }).nowAtReady)) as NowAtReady;
+    expect(now.evalUpdate).toBe('');
+    expect(now.seen).toBe('');
+    expect(now.detail).toContain('evaluating');
+    await engineReady(page);
+
+    // The shop's own warm start then arrives: the one point of update 0 on the chart, its own, with no change.
+    await page.locator(`${LIVE_NUMBERS}[data-eval-update="0"]`).waitFor();
+    await expect.poll(async () => page.locator(HEADLINE).getAttribute('data-live-points')).toBe('1');
+    expect(await page.getByTestId('live-eval-seen-change').getAttribute('data-value')).toBe('0');
+    expect(problems).toEqual([]);
+  });
+});
