@@ -4,7 +4,7 @@
 import type { Algo } from '../../rl/config.ts';
 import type { UpdateMetrics } from '../../worker/protocol.ts';
 import { X_LABELS, colourOfRun, type ChartData, type ChartDef, type SeriesSpec } from '../charts.ts';
-import { pairedEvaluations, runningMeans, type EvalSplit } from './pairs.ts';
+import { pairedEvaluations, runningMeans, trainedPairs, type EvalSplit } from './pairs.ts';
 
 export const RACE_SUCCESS: ChartDef = {
   id: 'race-success',
@@ -17,7 +17,7 @@ export const RACE_SUCCESS: ChartDef = {
 
 export const RACE_DIFFERENCE: ChartDef = {
   id: 'race-difference',
-  title: 'Race: SEED − GRPO at each evaluation both reached (percentage points)',
+  title: 'Race: SEED − GRPO at each evaluation after training that both reached (percentage points)',
   metrics: [],
   recorded: null,
   yRange: [-1, 1],
@@ -73,10 +73,13 @@ export function raceSuccessData(arms: readonly Algo[], curves: readonly (readonl
   };
 }
 
-/** The paired differences of both splits and the running mean of eval-unseen's. */
+/**
+ * The paired differences of both splits after training began and the running mean of eval-unseen's: nothing until
+ * both arms reach an evaluation after update 0, as the readout says.
+ */
 export function raceDifferenceData(grpo: readonly UpdateMetrics[], seed: readonly UpdateMetrics[]): ChartData {
-  const unseen = pairedEvaluations(grpo, seed, 'evalUnseen');
-  const seen = pairedEvaluations(grpo, seed, 'evalSeen');
+  const unseen = trainedPairs(pairedEvaluations(grpo, seed, 'evalUnseen'));
+  const seen = trainedPairs(pairedEvaluations(grpo, seed, 'evalSeen'));
   const rows = [
     {
       spec: line('eval-unseen difference', 'race', DIFFERENCE_COLOUR, [], true),

@@ -47,11 +47,17 @@ export function pairedEvaluations(
 }
 
 /**
- * The paired difference so far. An evaluation of the warm start itself (update 0, where both arms hold the same
- * weights) is paired but left out of the mean: it says nothing of what training did.
+ * The paired evaluations after training began (update 1 on): the warm start's own (update 0) plays the same weights
+ * on the same games in both arms, so its difference is 0 by construction and says nothing of what training did.
+ * The readout counts these and the difference chart draws these, so the two never disagree.
  */
+export function trainedPairs(pairs: readonly PairedEvaluation[]): PairedEvaluation[] {
+  return pairs.filter((p) => p.update >= 1);
+}
+
+/** The paired difference so far, over the evaluations after training began. */
 export function differenceSoFar(pairs: readonly PairedEvaluation[]): DifferenceSoFar {
-  const trained = pairs.filter((p) => p.update >= 1);
+  const trained = trainedPairs(pairs);
   const mean = trained.length === 0 ? null : trained.reduce((sum, p) => sum + p.difference, 0) / trained.length;
   return { pairs: trained.length, mean, last: trained.at(-1) ?? null };
 }
@@ -59,10 +65,8 @@ export function differenceSoFar(pairs: readonly PairedEvaluation[]): DifferenceS
 /** The running mean of the differences at each paired evaluation (update 1 on), for the chart. */
 export function runningMeans(pairs: readonly PairedEvaluation[]): { update: number; mean: number }[] {
   let sum = 0;
-  return pairs
-    .filter((p) => p.update >= 1)
-    .map((p, i) => {
-      sum += p.difference;
-      return { update: p.update, mean: sum / (i + 1) };
-    });
+  return trainedPairs(pairs).map((p, i) => {
+    sum += p.difference;
+    return { update: p.update, mean: sum / (i + 1) };
+  });
 }

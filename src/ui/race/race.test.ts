@@ -137,6 +137,21 @@ describe('the race charts', () => {
     ]);
     expect(raceDifferenceData(GRPO, []).series).toEqual([]);
   });
+
+  it('draws no difference while the only evaluation both arms reached is the warm start, as the readout counts none', () => {
+    const grpoWarm = point('grpo', 0, 0.3);
+    const seedWarm = point('seed-exact', 0, 0.3);
+    const atStart = raceDifferenceData([grpoWarm], [seedWarm]);
+    expect(atStart.series).toEqual([]);
+    expect(atStart.xs).toEqual([]);
+    expect(differenceSoFar(pairedEvaluations([grpoWarm], [seedWarm], 'evalUnseen')).pairs).toBe(0);
+    // Once training adds paired evaluations, the chart starts at the first of them, where the readout's count does.
+    const trained = raceDifferenceData([grpoWarm, ...GRPO], [seedWarm, ...SEED]);
+    expect(trained.xs).toEqual([1, 3]);
+    expect(trained.xs).toHaveLength(
+      differenceSoFar(pairedEvaluations([grpoWarm, ...GRPO], [seedWarm, ...SEED], 'evalUnseen')).pairs,
+    );
+  });
 });
 
 describe('a race in the curves CSV', () => {
