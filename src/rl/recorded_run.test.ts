@@ -189,6 +189,13 @@ describe('checking a recorded run', () => {
     expect(json.length).toBeGreaterThan(MAX_RECORD_BYTES / 8);
     expect(json.length).toBeLessThan(MAX_RECORD_BYTES);
     expect(parseRecordedRun(json)).toEqual(record);
+    // The settings it ran at, where a record keeps them: each arm's lambda and the base configuration.
+    const withSettings = {
+      ...record,
+      config: defaultConfig('tiny'),
+      arms: record.arms.map((a, i) => ({ ...a, lambda: i === 0 ? 0.1 : 0.01 })),
+    };
+    expect(parseRecordedRun(JSON.stringify(withSettings))).toEqual(withSettings);
   });
 
   it('refuses a damaged record with one line naming the first field in the way', () => {
@@ -223,6 +230,11 @@ describe('checking a recorded run', () => {
     expect(refusal((r) => (r.preset = 'huge'))).toBe('preset is "huge", not one of micro, tiny, small');
     expect(refusal((r) => (r.headline = 'seed-exact'))).toBe('headline is "seed-exact", not one of the record\'s arms');
     expect(refusal((r) => (r.headline = 7))).toBe('headline is 7, not an algorithm');
+    expect(refusal((r) => (r.config = { lr: 5e-4, warmth: 1 }))).toBe('config.warmth is not a training setting');
+    expect(refusal((r) => (r.config = { groupSize: 0.5 }))).toMatch(/^config\.groupSize is 0\.5: setting groupSize /);
+    expect(refusal((r) => ((r.arms as Record<string, unknown>[])[1].lambda = 'high'))).toMatch(
+      /^arms\[1\]\.lambda is "high": setting lambda must be a number/,
+    );
     expect(() => parseRecordedRun('{"format": ')).toThrow(/^the record is not JSON/);
     expect(() => parseRecordedRun(' '.repeat(MAX_RECORD_BYTES + 1))).toThrow(/over the 2097152-byte budget/);
   });

@@ -5,7 +5,7 @@
 // checks it first), so the format lives here, below both. A record and its line of the index name the world its
 // runs played (`env`), as other files do (src/worlds/names.ts, namedWorld): not at all for the default world, so
 // the records written before the shop are the household's.
-import type { Algo } from './config.ts';
+import type { Algo, TrainConfig } from './config.ts';
 import type { Trajectory } from './rollout.ts';
 import type { UpdateState } from './update_state.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
@@ -45,6 +45,8 @@ export interface RecordedArm {
   algo: Algo;
   role: ArmRole;
   lr: number;
+  /** The loss's lambda the arm ran at (it weighs nothing in an arm without a distillation term); absent in an older record. */
+  lambda?: number;
   /** Mean over seeds of the final success, with the report's interval over seeds and room layouts. */
   final: { seen: Interval; unseen: Interval };
   seeds: RecordedSeed[];
@@ -112,6 +114,11 @@ export interface RecordedRun {
   episodesPerUpdate: number;
   evalEvery: number;
   evalGames: { seen: number; unseen: number };
+  /**
+   * The training settings every arm shared (the benchmark's base configuration; lr and lambda are each arm's own),
+   * so that the page can run its live run at the recorded one's; absent in an older record.
+   */
+  config?: Partial<TrainConfig>;
   warmstart: { seen: number; unseen: number };
   /**
    * The distilling arm the benchmark's headline compares with GRPO (picked on validation), one of `arms`; absent

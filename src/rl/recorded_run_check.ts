@@ -4,7 +4,8 @@
 // a run that `bench learn --resume` kept (src/cli/bench/learn/kept_run_check.ts).
 import { isPresetName, PRESETS } from '../model/config.ts';
 import { isEnvironmentName, namedWorld, unknownWorld, worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
-import { isAlgo } from './config.ts';
+import { settingProblem } from '../common/setting_range.ts';
+import { TRAIN_SETTINGS, isAlgo, isConfigKey, type TrainConfig } from './config.ts';
 import {
   MAX_RECORD_BYTES,
   RECORD_FORMAT,
@@ -164,9 +165,28 @@ function arm(v: unknown, at: string, updates: number): RecordedArm {
     algo: algo(o.algo, `${at}.algo`),
     role: o.role as ArmRole,
     lr: num(o.lr, `${at}.lr`, 0, 1),
+    ...(o.lambda === undefined ? {} : { lambda: setting('lambda', o.lambda, `${at}.lambda`) }),
     final: split(o.final, `${at}.final`, (x, w) => interval(x, w)),
     seeds: array(o.seeds, `${at}.seeds`, 1000).map((s, i) => seedRun(s, `${at}.seeds[${i}]`, updates)),
   };
+}
+
+/** A value of the trainer's setting `key`, within the settings table's range. */
+function setting(key: keyof TrainConfig, v: unknown, at: string): number {
+  const problem = settingProblem(key, TRAIN_SETTINGS[key], v);
+  if (problem) refuse(`${at} is ${show(v)}: ${problem}`);
+  return v as number;
+}
+
+/** The benchmark's base configuration: the trainer's settings by name, each within its range. */
+function config(v: unknown, at: string): Partial<TrainConfig> {
+  const o = object(v, at);
+  const out: Partial<TrainConfig> = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (!isConfigKey(key)) refuse(`${at}.${key} is not a training setting`);
+    out[key] = setting(key, value, `${at}.${key}`);
+  }
+  return out;
 }
 
 function difference(v: unknown, at: string): RecordedDifference {
@@ -259,6 +279,7 @@ function checkRecordedRun(v: unknown): RecordedRun {
       seen: whole(games.seen, 'evalGames.seen', 0, 1e6),
       unseen: whole(games.unseen, 'evalGames.unseen', 0, 1e6),
     },
+    ...(o.config === undefined ? {} : { config: config(o.config, 'config') }),
     warmstart: split(o.warmstart, 'warmstart', rate),
     arms: array(o.arms, 'arms', 100).map((a, i) => arm(a, `arms[${i}]`, updates)),
     differences: array(o.differences, 'differences', 1000).map((d, i) => difference(d, `differences[${i}]`)),

@@ -94,6 +94,22 @@ describe('bench learn --record', () => {
     );
   });
 
+  it("keeps each arm's lambda and the base configuration, the settings the page runs its live run at", () => {
+    const o = outcome();
+    const settings = new Map(o.settings);
+    settings.set('seed', { ...settings.get('seed')!, lambda: 0.03 });
+    const lambdas = { ...o, settings };
+    const record = parseRecordedRun(
+      JSON.stringify(buildRecord(lambdas, renderLearn(lambdas), new Date('2025-05-01T12:00:00Z'))),
+    );
+    expect(record.arms.map((a) => [a.algo, a.lambda])).toEqual([
+      ['grpo', settings.get('grpo')!.lambda],
+      ['seed', 0.03],
+      ['seed-sibling', settings.get('seed-sibling')!.lambda],
+    ]);
+    expect(record.config).toEqual(o.base);
+  });
+
   it("names the headline's arm, the one picked on validation, when two main arms distil", () => {
     const runs = [
       result('grpo', 1, [0, 1]),

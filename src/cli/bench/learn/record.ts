@@ -41,10 +41,12 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     const runs = o.runs.filter((r) => r.algo === algo).sort((a, b) => a.seed - b.seed);
     const row = report.rows.find((r) => r.algo === algo);
     if (!runs.length || !row) continue;
+    const lambda = o.settings.get(algo)?.lambda;
     arms.push({
       algo,
       role,
       lr: row.lr,
+      ...(lambda === undefined ? {} : { lambda }),
       final: { seen: interval(row.seen, row.seenCi), unseen: interval(row.unseen, row.unseenCi) },
       seeds: runs.map((r) => ({
         seed: r.seed,
@@ -72,6 +74,7 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     episodesPerUpdate: o.base.tasksPerUpdate * o.base.groupSize,
     evalEvery: o.evalEvery,
     evalGames: { seen: o.evalGames.seen.length, unseen: o.evalGames.unseen.length },
+    config: { ...o.base },
     warmstart: { seen: r4(o.warm.success_seen), unseen: r4(o.warm.success_unseen) },
     ...(report.best && arms.some((a) => a.algo === report.best) ? { headline: report.best } : {}),
     arms,
