@@ -11,7 +11,7 @@ import { presetConfig } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
-import { appendLine, makeDir, readCheckpointFile, readInput, writeAtomic } from './io.ts';
+import { appendLine, envFieldRemedy, makeDir, readCheckpointFile, readInput, writeAtomic } from './io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-io-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -180,5 +180,19 @@ describe('readCheckpointFile', () => {
       /\(it is a household checkpoint, not a shop one: leave out --env \(or pass --env household\)\)$/,
     );
     expect((await readCheckpointFile(shop, shopTok)).vocabHash).toBe(shopTok.hash);
+  });
+
+  it("names a file's env field, not --env, where the file chooses the world (a job of --worker)", async () => {
+    const shop = checkpointOf('shop');
+    const home = checkpointOf('household');
+    const job = envFieldRemedy("the job's");
+    const shopTok = tokenizerOf(environmentOf('shop'));
+    const homeTok = tokenizerOf(environmentOf('household'));
+    expect((await failure(readCheckpointFile(shop, homeTok, job))).message).toMatch(
+      /\(it is a shop checkpoint, not a household one: set the job's env field to shop\)$/,
+    );
+    expect((await failure(readCheckpointFile(home, shopTok, job))).message).toMatch(
+      /\(it is a household checkpoint, not a shop one: leave out the job's env field \(or set it to household\)\)$/,
+    );
   });
 });

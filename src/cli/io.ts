@@ -145,7 +145,16 @@ export async function readTextInput(path: string, maxBytes: number): Promise<str
   return new TextDecoder().decode(await readInput(path, maxBytes));
 }
 
-export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'hash'>): Promise<Checkpoint> {
+/**
+ * A checkpoint of the world whose tokenizer is `tok`; one of another world is refused naming the world it is of
+ * and, by `remedy`, where the world is chosen: --env on the command line (envRemedy), or a file's env field
+ * (envFieldRemedy).
+ */
+export async function readCheckpointFile(
+  path: string,
+  tok: Pick<Tokenizer, 'hash'>,
+  remedy: (world: EnvironmentName) => string = envRemedy,
+): Promise<Checkpoint> {
   try {
     return (await readCheckpointBytes(path, tok.hash)).checkpoint;
   } catch (err) {
@@ -154,7 +163,7 @@ export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'has
     const here = worldOfVocabulary(tok.hash);
     if (other !== null && here !== null && other !== here)
       throw new CliError(
-        `${err instanceof Error ? err.message : String(err)} (${otherWorldCheckpoint(other, here, envRemedy(other))})`,
+        `${err instanceof Error ? err.message : String(err)} (${otherWorldCheckpoint(other, here, remedy(other))})`,
       );
     throw err;
   }
@@ -163,6 +172,17 @@ export async function readCheckpointFile(path: string, tok: Pick<Tokenizer, 'has
 /** How to name a world on the command line: its --env, which the default world may leave out. */
 export function envRemedy(name: EnvironmentName): string {
   return namedWorld(name) === undefined ? `leave out --env (or pass --env ${name})` : `pass --env ${name}`;
+}
+
+/**
+ * How to name a world where a file names it in its env field rather than --env (a job of `bench learn --worker`):
+ * `whose` says whose field it is, "the job's".
+ */
+export function envFieldRemedy(whose: string): (world: EnvironmentName) => string {
+  return (name) =>
+    namedWorld(name) === undefined
+      ? `leave out ${whose} env field (or set it to ${name})`
+      : `set ${whose} env field to ${name}`;
 }
 
 /** The world whose vocabulary a readable checkpoint was written for, or null. */
