@@ -50,6 +50,15 @@ describe('seed export-verl', () => {
     expect(JSON.parse(String(rows[0].response))).toHaveProperty('episode_skill');
   });
 
+  it('reads a whole link by its hash', async () => {
+    const out = join(dir, 'whole-link');
+    const link = 'https://host/seed/?x=1#env=household&preset=micro&algo=seed&lambda=0.3';
+    expect((await runCaptured(exportVerl, ['--settings', link, '--out', out, '--games', '2'])).code).toBe(0);
+    expect(readFileSync(join(out, 'run_alfworld_seed.sh'), 'utf8')).toContain(
+      '    actor_rollout_ref.actor.opd_loss_coef=0.3 \\',
+    );
+  });
+
   it("carries a run directory's algorithm, seed and settings", async () => {
     const run = join(dir, 'run');
     const trained = await runCaptured(train, [
@@ -96,6 +105,10 @@ describe('seed export-verl', () => {
     const cases: [string[], RegExp][] = [
       [['--settings', '#algo=seed-exact'], /^error: seed-exact has no counterpart in the SEED trainer: /],
       [['--settings', '#algo=seed&lambda=abc'], /^error: --settings: lambda=abc is not a number/],
+      [
+        ['--settings', 'https://host/seed/'],
+        /^error: --settings: the link "https:\/\/host\/seed\/" holds no settings: /,
+      ],
       [[], /^error: give exactly one of --run DIR and --settings HASH; usage: /],
       [['--run', dir, '--settings', '#'], /^error: give exactly one of/],
       [['--run', join(dir, 'none')], /last\.ckpt/],

@@ -2,6 +2,7 @@
 // skill SFT's dataset, written into one folder (`command` below holds the options and the full account, the --help
 // text; docs/verl.md the mapping of every setting).
 import { join } from 'node:path';
+import { quote } from '../../common/json.ts';
 import { parseHash } from '../../rl/page_settings.ts';
 import { runMetadata } from '../../rl/run_metadata.ts';
 import { SEED_REPOSITORY } from '../../rl/verl/config_keys.ts';
@@ -44,7 +45,8 @@ export const command = defineCommand({
       type: 'string',
       value: 'HASH',
       defaultText: 'none: give --run or --settings',
-      description: "a page link's settings: its hash (#env=...&algo=seed&...), read as the page reads it",
+      description:
+        "a page link's settings: its hash (#env=...&algo=seed&...) or the whole link, read as the page reads it",
     },
     out: {
       type: 'string',
@@ -86,9 +88,24 @@ async function runOfDir(dir: string): Promise<{ run: RunToCarry; scale: string }
   return { run, scale: meta.scale };
 }
 
+/**
+ * The settings of --settings: a hash as it is, or a whole link by its hash (the part from its first #, as a
+ * browser reads it); a link without one holds no settings and is refused.
+ */
+function hashOf(text: string): string {
+  const at = text.indexOf('#');
+  if (at > 0) return text.slice(at);
+  if (at < 0 && /^[a-z][a-z\d+.-]*:\/\//i.test(text))
+    throw new CliError(
+      `--settings: the link ${quote(text)} holds no settings: the page's link has them after its #`,
+      2,
+    );
+  return text;
+}
+
 /** The runs of a link's settings; a setting the link names wrongly is refused, not replaced by its default. */
-function runsOfLink(hash: string): RunToCarry[] {
-  const { settings, notices } = parseHash(hash);
+function runsOfLink(link: string): RunToCarry[] {
+  const { settings, notices } = parseHash(hashOf(link));
   if (notices.length > 0) {
     const n = notices[0];
     throw new CliError(`--settings: ${n.more ? n.reason : `${n.key}=${n.value} ${n.reason}`}`, 2);
