@@ -5,13 +5,14 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { CliError } from './cli_error.ts';
 import { run as ckpt } from './commands/ckpt.ts';
 import { run as exportOnnx } from './commands/export_onnx.ts';
 import { run as scenes } from './commands/scenes.ts';
 import { run as train } from './commands/train.ts';
+import { run as warmstart } from './commands/warmstart.ts';
 import { runCaptured } from './testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'seed-bad-runs-'));
@@ -237,6 +238,24 @@ describe('settings and paths', () => {
         `--set: setting lr is too small: it rounds to 0 in float32, got ${value}`,
       );
     }
+  });
+
+  it('warmstart --out in a folder it cannot write is refused before its corpus, training and evaluation', async () => {
+    // /sys takes no new file, even from root (EACCES; EROFS where it is mounted read-only).
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stderr += String(chunk);
+      return true;
+    });
+    const args = ['--preset', 'micro', '--seed', '1', '--steps', '2', '--eval-episodes', '1', '--out', '/sys/w.ckpt'];
+    const err = await warmstart(args).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    spy.mockRestore();
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as Error).message).toMatch(/^cannot write \/sys\/w\.ckpt: E[A-Z]+$/);
+    expect(stderr).toBe('');
   });
 
   it('scenes --out under /proc returns with one line', async () => {

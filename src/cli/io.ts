@@ -29,7 +29,7 @@ export async function writeAtomic(path: string, data: Uint8Array | string): Prom
   // rename a regular file over the device).
   const existing = await stat(path).catch(() => null);
   if (existing && !existing.isFile()) throw new CliError(`cannot write ${path}: not a regular file`);
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = besidePath(path);
   let created = false;
   try {
     const file = await open(tmp, 'wx');
@@ -45,6 +45,27 @@ export async function writeAtomic(path: string, data: Uint8Array | string): Prom
     if (created) await rm(tmp, { force: true }).catch(() => undefined);
     throw new CliError(`cannot write ${path}: ${reason(err)}`);
   }
+}
+
+/** A name for a temporary file beside `path`, unique to this call. */
+const besidePath = (path: string) =>
+  join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+
+/**
+ * Refuses an output that writeAtomic could not write (a folder that is missing or read-only, a path that is a
+ * folder or a device), for a command to call before its work rather than lose it at the end: it creates and
+ * removes a file where writeAtomic's temporary file will go.
+ */
+export async function checkWritable(path: string): Promise<void> {
+  const existing = await stat(path).catch(() => null);
+  if (existing && !existing.isFile()) throw new CliError(`cannot write ${path}: not a regular file`);
+  const probe = besidePath(path);
+  try {
+    await (await open(probe, 'wx')).close();
+  } catch (err) {
+    throw new CliError(`cannot write ${path}: ${reason(err)}`);
+  }
+  await rm(probe, { force: true });
 }
 
 /**

@@ -36,7 +36,7 @@ import {
 } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
-import { checkOutputsApart, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
+import { checkOutputsApart, checkWritable, progressBar, readCheckpointFile, writeAtomic } from '../io.ts';
 import { LIMITS } from '../limits.ts';
 import { commandLine, portablePath } from '../provenance.ts';
 import { ENV_OPTION, environmentFrom, SCALE_OPTION } from '../environment_option.ts';
@@ -238,6 +238,9 @@ export async function run(args: string[]): Promise<number> {
       ],
       [{ option: '--init', path: values.init }],
     );
+  // The corpus, the training and the evaluation take minutes: an output that cannot be written is refused first.
+  await checkWritable(out);
+  await checkWritable(cardPath(out));
   const tok = tokenizerOf(env);
   const config = presetConfig(preset, tok.vocabSize);
   const t0 = performance.now();
