@@ -7,13 +7,15 @@ import type { Backend } from '../../../backend/backend.ts';
 import { worldOrDefault, type EnvironmentName } from '../../../worlds/names.ts';
 import type { Environment } from '../../../env/environment.ts';
 import { environmentOf } from '../../../worlds/environments.ts';
-import { presetConfig, type PresetName } from '../../../model/config.ts';
+import type { Checkpoint } from '../../../model/checkpoint.ts';
+import { presetConfig, presetOfConfig, type PresetName } from '../../../model/config.ts';
 import type { Algo, TrainConfig } from '../../../rl/config.ts';
 import { evaluate, summarise, type EvalResult } from '../../../rl/evaluate.ts';
 import { pickEpisodes, recordedEpisode, type CurvePoint, type RecordedEpisode } from '../../../rl/recorded_run.ts';
 import { Trainer } from '../../../rl/trainer.ts';
 import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
+import { CliError } from '../../cli_error.ts';
 import { readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';
 import { keepProgress, nothingGathered, resumeProgress, type JobProgress } from './job_progress.ts';
@@ -151,6 +153,29 @@ function withChecks(
   return { ...means, teacher, teacher_kl: kl };
 }
 
+/** Refuses init weights of another shape than `preset`'s, naming the preset they are of. */
+export function checkInitPreset(path: string, init: Checkpoint, preset: PresetName, wanted: string): void {
+  const of = presetOfConfig(init.config);
+  if (of !== preset)
+    throw new CliError(
+      `${path} is ${of ? `a checkpoint of the ${of} preset` : "no preset's checkpoint"}, not of ${wanted}`,
+      2,
+    );
+}
+
+/** The job's init checkpoint, refused (in one line) unless it is of the job's world and preset. */
+export async function readJobInit(job: Job): Promise<Checkpoint> {
+  const ck = await readCheckpointFile(job.init, tokenizerOf(environmentOf(worldOrDefault(job.env))));
+  const preset = job.preset ?? PRESET;
+  checkInitPreset(
+    job.init,
+    ck,
+    preset,
+    job.preset ? `the job's preset ${preset}` : `${preset}, the preset of a job without one`,
+  );
+  return ck;
+}
+
 /**
  * One run (or the warm start's evaluation), in this process. With `progress`, a run keeps its progress after
  * each point of its curve and goes on from what the folder holds of it (job_progress.ts).
@@ -158,7 +183,7 @@ function withChecks(
 export async function runJob(job: Job, progress?: JobProgress): Promise<JobResult> {
   const env = environmentOf(worldOrDefault(job.env));
   const tok = tokenizerOf(env);
-  const ck = await readCheckpointFile(job.init, tok);
+  const ck = await readJobInit(job);
   const preset = job.preset ?? PRESET;
   const backend = new CpuBackend(presetConfig(preset, tok.vocabSize), ck.params);
   const t0 = performance.now();

@@ -60,8 +60,12 @@ export function checkJob(value: unknown): Job {
     refuse(`job.preset is ${show(job.preset)}, not a preset`);
   if (job.env !== undefined && !(typeof job.env === 'string' && isEnvironmentName(job.env)))
     refuse(`job.env is ${show(job.env)}, not a world`);
-  if (job.record !== undefined)
-    updates(object(job.record, 'job.record').episodeUpdates, 'job.record.episodeUpdates', num(job.updates, 'job'));
+  if (job.record !== undefined) {
+    const record = object(job.record, 'job.record');
+    const other = Object.keys(record).find((key) => key !== 'episodeUpdates');
+    if (other !== undefined) refuse(`job.record has a field ${show(other)} that no record has`);
+    updates(record.episodeUpdates, 'job.record.episodeUpdates', num(job.updates, 'job'));
+  }
   if (job.teacherAt !== undefined) updates(job.teacherAt, 'job.teacherAt', num(job.updates, 'job'));
   return job as unknown as Job;
 }

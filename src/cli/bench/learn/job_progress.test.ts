@@ -1,12 +1,14 @@
 // A `bench learn` job keeps its progress after each point of its curve: cut after a kept point, it goes on from
 // there and ends bit for bit as the same job never cut (its recorded episodes, teacher checks, held teacher
 // and update means included); a folder that is not this job's progress is moved aside, said in one line, and the
-// job starts over; a folder that cannot be written costs nothing but the line.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// job starts over; a folder that holds anything a progress never holds is left as it is and the job refused; a
+// folder that cannot be written costs nothing but the line.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../rl/config.ts';
+import { CliError } from '../../cli_error.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
 import type { JobProgress } from './job_progress.ts';
 
@@ -55,6 +57,7 @@ describe('bench learn: a job cut short', () => {
       'last.ckpt',
       'progress.json',
       'reference.ckpt',
+      'seed-learn-job-progress',
       'teacher.ckpt',
     ]);
     const resumed = await runJob(JOB, { ...progress, onKept: undefined });
@@ -97,6 +100,23 @@ describe('bench learn: a job cut short', () => {
     expect(other.lines[0]).toBe(
       `${other.dir} cannot be used (progress.json lacks what the job gathered): moved to ${other.dir}.damaged.3, and its run starts over`,
     );
+  }, 120_000);
+
+  it('leaves a folder that holds what no progress holds as it is, refusing to run; an empty one is none', async () => {
+    const job = { ...JOB, updates: 2, record: undefined, teacherAt: undefined };
+    const progress = await progressIn(job);
+    await mkdir(progress.dir);
+    expect(sansWall(await runJob(job, progress))).toEqual(sansWall(await runJob(job)));
+    expect(progress.lines).toEqual([]);
+    await rm(progress.dir, { recursive: true });
+    await mkdir(progress.dir);
+    await writeFile(join(progress.dir, 'notes.txt'), 'mine');
+    await expect(runJob(job, progress)).rejects.toThrow(
+      new CliError(
+        `${progress.dir} is not a job's progress folder (it holds "notes.txt", which a job's progress never holds): it is left as it is`,
+      ),
+    );
+    expect(await readdir(progress.dir)).toEqual(['notes.txt']);
   }, 120_000);
 
   it('runs on when its progress cannot be written, saying so once per point', async () => {

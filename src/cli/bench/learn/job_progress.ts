@@ -5,21 +5,28 @@
 // the wall seconds spent). The update counter is the run's whole Rng state, so a job that goes on ends bit for
 // bit as one never cut. The folder is written beside itself and renamed into place: whole or absent. A folder
 // that does not fit the job is moved aside (DIR.damaged) with a line that says why, and the job starts over.
-import { lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+// Only a progress folder is ever removed or moved aside (progressFolderProblem): one that holds nothing but
+// what keepProgress writes, its mark among them; a folder that holds anything else is left as it is.
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
+import { quote } from '../../../common/json.ts';
 import { writeCheckpoint } from '../../../model/checkpoint.ts';
 import type { PresetName } from '../../../model/config.ts';
 import type { CurvePoint, RecordedEpisode } from '../../../rl/recorded_run.ts';
 import { restoreRun, runCheckpoints } from '../../../rl/run_checkpoint.ts';
 import { runMetadata } from '../../../rl/run_metadata.ts';
 import type { Trainer } from '../../../rl/trainer.ts';
+import { CliError } from '../../cli_error.ts';
 import { asideName, readCheckpointBytes, readTextInput } from '../../io.ts';
 import { MeansOfUpdates, type MeansSums } from './update_means.ts';
 
 const PROGRESS_FORMAT = 'seed-learn-job-progress';
 const STATE_FILE = 'progress.json';
 const CHECKPOINTS = { current: 'last.ckpt', reference: 'reference.ckpt', teacher: 'teacher.ckpt' } as const;
+/** Written first into every folder of progress, so that one cut before its state is written is known as one. */
+const MARK_FILE = 'seed-learn-job-progress';
+const PROGRESS_NAMES: ReadonlySet<string> = new Set([MARK_FILE, STATE_FILE, ...Object.values(CHECKPOINTS)]);
 /** The most bytes the state is read to: a recorded run keeps a few megabytes of episodes. */
 const MAX_STATE_BYTES = 64 << 20;
 
@@ -66,6 +73,34 @@ export interface JobProgress {
   onKept?: (updates: number) => void | Promise<void>;
 }
 
+/**
+ * Why `dir` is not a folder of a job's progress, which may be removed (null when it is one, is empty or is
+ * absent): a link, not a folder, or a folder holding a file keepProgress never writes, or without its mark.
+ */
+export async function progressFolderProblem(dir: string): Promise<string | null> {
+  const info = await lstat(dir).catch(() => null);
+  if (info === null) return null;
+  if (info.isSymbolicLink()) return 'it is a link';
+  if (!info.isDirectory()) return 'it is not a folder';
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    return `it cannot be listed (${messageOf(err)})`;
+  }
+  const other = names.find((name) => !PROGRESS_NAMES.has(name));
+  if (other !== undefined) return `it holds ${quote(other)}, which a job's progress never holds`;
+  if (names.length > 0 && !names.includes(MARK_FILE) && !names.includes(STATE_FILE))
+    return "it holds no job's progress";
+  return null;
+}
+
+/** Refuses to go on where `dir` is not a progress folder: nothing there is removed or moved. */
+async function checkProgressFolder(dir: string): Promise<void> {
+  const problem = await progressFolderProblem(dir);
+  if (problem !== null) throw new CliError(`${dir} is not a job's progress folder (${problem}): it is left as it is`);
+}
+
 /** The JSON of the state: a number that is not finite (a curve point still to come, NaN) kept as text. */
 const NON_FINITE = '$nonFinite';
 const encode = (value: unknown) =>
@@ -96,10 +131,15 @@ export async function keepProgress(
   seconds: number,
 ): Promise<void> {
   const next = `${progress.dir}.new`;
+  let made = false;
   try {
     const checkpoints = await runCheckpoints(trainer, preset, vocabHash);
+    await checkProgressFolder(next);
+    await checkProgressFolder(progress.dir);
     await rm(next, { recursive: true, force: true });
     await mkdir(next, { recursive: true });
+    made = true;
+    await writeFile(join(next, MARK_FILE), '');
     for (const part of ['current', 'reference', 'teacher'] as const) {
       const ck = checkpoints[part];
       if (ck) await writeFile(join(next, CHECKPOINTS[part]), writeCheckpoint(ck));
@@ -117,7 +157,7 @@ export async function keepProgress(
     progress.log(
       `could not keep the progress of a run in ${progress.dir} (${messageOf(err)}): a cut would start it over`,
     );
-    await rm(next, { recursive: true, force: true }).catch(() => undefined);
+    if (made) await rm(next, { recursive: true, force: true }).catch(() => undefined);
     return;
   }
   await progress.onKept?.(trainer.updates);
@@ -162,7 +202,9 @@ export async function resumeProgress(
   trainer: Trainer,
   vocabHash: string,
 ): Promise<Gathered | null> {
-  if ((await stat(progress.dir).catch(() => null)) === null) return null;
+  await checkProgressFolder(progress.dir);
+  const held = await readdir(progress.dir).catch(() => null);
+  if (held === null || held.length === 0) return null;
   try {
     const state = checkState(
       decode(await readTextInput(join(progress.dir, STATE_FILE), MAX_STATE_BYTES)),
@@ -172,8 +214,7 @@ export async function resumeProgress(
     const read = async (name: string) => (await readCheckpointBytes(join(progress.dir, name), vocabHash)).checkpoint;
     const current = await read(CHECKPOINTS.current);
     const reference = await read(CHECKPOINTS.reference);
-    const held = (await lstat(join(progress.dir, CHECKPOINTS.teacher)).catch(() => null)) !== null;
-    const teacher = held ? await read(CHECKPOINTS.teacher) : null;
+    const teacher = held.includes(CHECKPOINTS.teacher) ? await read(CHECKPOINTS.teacher) : null;
     const at = runMetadata(current).updates;
     if (at !== state.updates) throw new Error(`its checkpoint is at update ${at}, its state at ${state.updates}`);
     await restoreRun(trainer, current, reference, teacher);
@@ -190,8 +231,10 @@ export async function resumeProgress(
   }
 }
 
-/** Removes a job's progress once its result is kept. */
+/** Removes a job's progress once its result is kept; throws, removing nothing, where it is no progress folder. */
 export async function dropProgress(dir: string): Promise<void> {
+  await checkProgressFolder(dir);
+  await checkProgressFolder(`${dir}.new`);
   await rm(dir, { recursive: true, force: true });
   await rm(`${dir}.new`, { recursive: true, force: true });
 }

@@ -1,6 +1,5 @@
 import { environmentOf } from '../../../worlds/environments.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
-import { presetOfConfig } from '../../../model/config.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { noPositionals, parseOptions } from '../../args.ts';
 import { usageLine } from '../../help.ts';
@@ -11,10 +10,10 @@ import { sourceCommit } from '../../provenance.ts';
 import { lockRunDir } from '../../run_dir.ts';
 import { outPath } from '../output.ts';
 import type { LearnPlan } from './benchmark.ts';
-import { PRESET, type Job } from './job.ts';
+import { checkInitPreset, PRESET, type Job } from './job.ts';
 import { JobStore, type ReportingRunner } from './job_store.ts';
 import { collectBenchmark, planBenchmark } from './plan_collect.ts';
-import { command, readPlan, type LearnValues } from './plan_options.ts';
+import { command, readPlan, withoutOptions, type LearnValues } from './plan_options.ts';
 import { runAll } from './pool.ts';
 import { runWorker } from './worker.ts';
 import { runAndReport } from './write_reports.ts';
@@ -26,7 +25,16 @@ const usage = usageLine(command);
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, command);
   noPositionals(positionals, usage);
-  if (values.worker !== undefined) return runWorker(values.worker, values.result, values.progress);
+  if (values.worker !== undefined) {
+    // The job says what it runs; an option of a benchmark beside it would be ignored.
+    const other = withoutOptions(args, ['worker', 'result', 'progress']).find((a) => a.startsWith('-'));
+    if (other !== undefined)
+      throw new CliError(
+        `--worker runs one job as its file or JSON gives it, with --result and --progress alone: ${other.split('=')[0]} goes with a benchmark (--plan, --collect or a local run)`,
+        2,
+      );
+    return runWorker(values.worker, values.result, values.progress);
+  }
   if (values.result !== undefined)
     throw new CliError("--result FILE goes with --worker: it is where the job's result goes", 2);
   if (values.progress !== undefined)
@@ -38,12 +46,7 @@ export async function run(args: string[]): Promise<number> {
   const env = environmentOf(worldOrDefault(plan.env));
   const init = await readCheckpointFile(plan.init, tokenizerOf(env));
   const preset = plan.preset ?? PRESET;
-  const of = presetOfConfig(init.config);
-  if (of !== preset)
-    throw new CliError(
-      `${plan.init} is ${of ? `a checkpoint of the ${of} preset` : "no preset's checkpoint"}, not of --preset ${preset}`,
-      2,
-    );
+  checkInitPreset(plan.init, init, preset, `--preset ${preset}`);
   if (values.plan !== undefined) return planBenchmark(args, values, plan);
   // A directory that cannot be made fails now, not after the runs.
   const outDir = outPath(values.out, '.');

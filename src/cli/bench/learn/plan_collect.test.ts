@@ -3,7 +3,8 @@
 // own (two at a time), and collected with --collect until the reports are written, gives the report of a local
 // run of the same invocation: the same numbers in learn.json (all but the wall times, the commit and the plan's
 // folder) and the same curves. On the way: an option changed at --collect is refused, a result file that fails
-// its check is named and its job planned again, and a plan's folder is not planned over.
+// its check is named and its job planned again, and a plan's folder is not planned over; a plan.json whose jobs
+// are not those of its job files is refused, not planned again.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,4 +140,26 @@ describe('bench learn --plan, --worker FILE --result FILE, --collect', () => {
       readFileSync(join(local, 'learn_curve.svg'), 'utf8'),
     );
   }, 600_000);
+});
+
+describe('bench learn --collect on a plan.json changed by hand', () => {
+  it("refuses a job's SHA-256 that is not its job file's, or one given twice, and writes nothing", async () => {
+    const dir = join(root, 'edited');
+    expect((await runCaptured(run, [...ARGS, '--plan', dir])).code).toBe(0);
+    const manifest = join(dir, 'plan.json');
+    const planned = readFileSync(manifest, 'utf8');
+    const { jobs } = JSON.parse(planned) as { jobs: { sha256: string }[] };
+    const edited = planned.replace(jobs[1].sha256, 'f'.repeat(64));
+    writeFileSync(manifest, edited);
+    await expect(run(['--collect', dir])).rejects.toThrow(
+      /plan\.json cannot be used: its job 1 \(SHA-256 ffffffffffff\.\.\.\) is not the job of .*jobs\/1\.json \(\w{12}\.\.\.\), so one of them was changed after it was planned$/,
+    );
+    expect(readFileSync(manifest, 'utf8')).toBe(edited);
+    expect(existsSync(join(dir, 'jobs', '4.json'))).toBe(false);
+    writeFileSync(manifest, planned.replace(jobs[1].sha256, jobs[0].sha256));
+    await expect(run(['--collect', dir])).rejects.toThrow(
+      /plan\.json cannot be used: jobs\[1\]\.sha256 is that of jobs\[0\]: one job has one number$/,
+    );
+    expect(existsSync(join(dir, 'jobs', '4.json'))).toBe(false);
+  }, 120_000);
 });

@@ -22,6 +22,7 @@ import type { Job } from './job.ts';
 import {
   copyInit,
   checkInit,
+  checkJobFiles,
   INIT_FILE,
   jobCommand,
   jobKey,
@@ -33,7 +34,7 @@ import {
   writeManifest,
   type PlanManifest,
 } from './plan_dir.ts';
-import { command, readPlan, type LearnValues } from './plan_options.ts';
+import { command, readPlan, withoutOptions, type LearnValues } from './plan_options.ts';
 import type { JobOutcome } from './pool.ts';
 import type { Runner } from './sweep.ts';
 import { runAndReport, type Invocation } from './write_reports.ts';
@@ -129,17 +130,6 @@ async function replay(dir: string, manifest: PlanManifest, inv: Invocation): Pro
   return 0;
 }
 
-/** `args` without the options of `names` (given as --name VALUE or --name=VALUE). */
-function withoutOptions(args: readonly string[], names: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const name = args[i].startsWith('--') ? args[i].slice(2).split('=')[0] : '';
-    if (!names.includes(name)) out.push(args[i]);
-    else if (!args[i].includes('=') && command.options[name as keyof typeof command.options]?.type === 'string') i++;
-  }
-  return out;
-}
-
 /** Holds DIR for the rest of the process's work on it: one --plan or --collect at a time writes a plan's folder. */
 function lockPlanDir(dir: string) {
   return lockRunDir(dir, "one --plan or --collect at a time writes a plan's folder");
@@ -187,6 +177,7 @@ export async function collectBenchmark(args: readonly string[], values: LearnVal
   const manifest = await readManifest(dir);
   const lock = lockPlanDir(dir);
   try {
+    await checkJobFiles(dir, manifest);
     const planned = parseOptions([...manifest.args], command);
     noPositionals(planned.positionals, 'bench learn');
     const stray = MODE_OPTIONS.find((name) => planned.values[name] !== undefined);

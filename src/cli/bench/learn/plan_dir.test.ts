@@ -1,7 +1,7 @@
 // The files of a plan's folder read back: a job file is checked field by field (and its job comes back as it
 // was written, key order and all), its init checkpoint by its SHA-256; a result file is taken only when it is
 // its job's and of the plan's commit, a failure as a failed outcome. No run: the results are made up.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,12 @@ describe("a plan's folder", () => {
     expect(bad({ config: { ...job.config, lr: -1 } })).toThrow(/job\.config: /);
     expect(bad({ config: { ...job.config, nothing: 1 } })).toThrow(/a setting "nothing"/);
     expect(bad({ teacherAt: [1] })).toThrow(/job\.teacherAt\[0\] is 1/);
+    expect(bad({ kind: 'run', updates: 2, record: { episodeUpdates: [1], episodes: 2 } })).toThrow(
+      /^job\.record has a field "episodes" that no record has$/,
+    );
+    expect(checkJob({ ...job, kind: 'run', updates: 2, record: { episodeUpdates: [1] } }).record).toEqual({
+      episodeUpdates: [1],
+    });
   });
 
   it("reads a job file with its plan's folder, and refuses an init outside it or with other bytes", async () => {
@@ -57,6 +63,11 @@ describe("a plan's folder", () => {
     await expect(readJobFile(join(dir, 'jobs', '4.json'))).rejects.toThrow(/not a path inside the plan's folder/);
     writeFileSync(join(dir, 'jobs', '5.json'), '{"format": "seed bench learn job", "version": 2}');
     await expect(readJobFile(join(dir, 'jobs', '5.json'))).rejects.toThrow(/jobs\/5\.json cannot be used: it is/);
+    // Job 3's file under job 6's name, as a copy over another job's file leaves it.
+    cpSync(join(dir, 'jobs', '3.json'), join(dir, 'jobs', '6.json'));
+    await expect(readJobFile(join(dir, 'jobs', '6.json'))).rejects.toThrow(
+      /jobs\/6\.json cannot be used: it is job 3, whose file is named 3\.json$/,
+    );
   });
 
   it("takes a result of its job at the plan's commit, and a failure; names any other and counts it missing", async () => {

@@ -9,7 +9,7 @@
 //   DIR/pending.txt     the numbers of the jobs to run next, one a line; empty once the reports are written
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { parseJson } from '../../../common/json.ts';
 import { array, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
@@ -105,10 +105,14 @@ export async function readManifest(dir: string): Promise<PlanManifest> {
       if (typeof a !== 'string') refuse(`args[${i}] is ${show(a)}, not text`);
       return a;
     });
+    const first = new Map<string, number>();
     const jobs = array(o.jobs, 'jobs', MAX_JOBS).map((j, i) => {
       const job = object(j, `jobs[${i}]`);
       if (typeof job.what !== 'string') refuse(`jobs[${i}].what is ${show(job.what)}, not text`);
-      return { sha256: hex(job.sha256, `jobs[${i}].sha256`), what: job.what };
+      const sha = hex(job.sha256, `jobs[${i}].sha256`);
+      if (first.has(sha)) refuse(`jobs[${i}].sha256 is that of jobs[${first.get(sha)}]: one job has one number`);
+      first.set(sha, i);
+      return { sha256: sha, what: job.what };
     });
     return {
       format: FORMAT,
@@ -120,6 +124,24 @@ export async function readManifest(dir: string): Promise<PlanManifest> {
       jobs,
     };
   });
+}
+
+/**
+ * Refuses a plan whose jobs, by number, are not those of its job files: the replay finds each job by the
+ * SHA-256 of its JSON, so a number whose SHA-256 was changed would have its job planned again under a new
+ * number, and its result never read. A job file that is absent or cannot be read is left to the replay, which
+ * writes it again where its job has no result.
+ */
+export async function checkJobFiles(dir: string, manifest: PlanManifest): Promise<void> {
+  for (const [n, { sha256 }] of manifest.jobs.entries()) {
+    const path = jobPath(dir, n);
+    if (!existsSync(path)) continue;
+    const read = await readJobFile(path).catch(() => null);
+    if (read !== null && jobKey(read.job) !== sha256)
+      throw new CliError(
+        `${join(dir, PLAN_FILE)} cannot be used: its job ${n} (SHA-256 ${sha256.slice(0, 12)}...) is not the job of ${path} (${jobKey(read.job).slice(0, 12)}...), so one of them was changed after it was planned`,
+      );
+  }
 }
 
 export async function writeManifest(dir: string, manifest: PlanManifest): Promise<void> {
@@ -151,18 +173,21 @@ export async function writeJobFile(dir: string, n: number, job: Job, init: strin
 }
 
 /** A job file, checked: the job (its init named relative to the plan's folder) and where that folder is. */
-export async function readJobFile(path: string): Promise<{ job: Job; dir: string; init: string }> {
+export async function readJobFile(path: string): Promise<{ job: Job; dir: string; init: string; number: number }> {
   const value = await readJsonFile(path);
   return checked(path, () => {
     const o = object(value, 'the job file');
     if (o.format !== JOB_FORMAT || o.version !== VERSION)
       refuse(`it is ${show(o.format)} version ${show(o.version)}, not ${JOB_FORMAT} version ${VERSION}`);
-    whole(o.number, 'number', 0, MAX_JOBS);
+    const number = whole(o.number, 'number', 0, MAX_JOBS);
+    // Its name is the number --collect reads its result by: a job file copied over another's would run the
+    // other job and have its result taken for this one's.
+    if (basename(path) !== `${number}.json`) refuse(`it is job ${number}, whose file is named ${number}.json`);
     const job = checkJob(o.job);
     if (job.init.startsWith('/') || job.init.split(/[\\/]/).includes('..'))
       refuse(`job.init is ${show(job.init)}, not a path inside the plan's folder`);
     // The plan's folder is the one above jobs/.
-    return { job, dir: dirname(dirname(resolve(path))), init: hex(o.init_sha256, 'init_sha256') };
+    return { job, dir: dirname(dirname(resolve(path))), init: hex(o.init_sha256, 'init_sha256'), number };
   });
 }
 

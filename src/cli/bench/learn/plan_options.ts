@@ -79,14 +79,15 @@ export const command = defineCommand({
       type: 'string',
       value: 'FILE',
       defaultText: 'stdout',
-      description: "with --worker: writes the job's result (or its failure) to FILE instead, as --collect reads it",
+      description:
+        "with --worker: writes the job's result (or its failure) to FILE instead, as --collect reads it (in a plan's folder, its job's results/N.json alone)",
     },
     progress: {
       type: 'string',
       value: 'DIR',
       defaultText: 'none',
       description:
-        "with --worker: keeps the run's progress in DIR after each point of its curve and goes on from what DIR holds of the same job, commit and init (a run killed midway loses at most --eval-every updates, and ends as if never cut); DIR is removed once the result is out. On a tree with uncommitted changes no progress is kept",
+        "with --worker: keeps the run's progress in DIR after each point of its curve and goes on from what DIR holds of the same job, commit and init (a run killed midway loses at most --eval-every updates, and ends as if never cut); DIR is removed once the result is out, so a folder that holds anything else (the job's files, this folder) is refused. On a tree with uncommitted changes no progress is kept",
     },
     preset: presetOption({
       default: PRESET,
@@ -301,6 +302,17 @@ function algoList(text: string, name: string): Algo[] {
 /** The values of --set for `key`, if any. */
 function setsKey(settings: readonly string[], key: string): boolean {
   return settings.some((s) => s.slice(0, Math.max(0, s.indexOf('='))).trim() === key);
+}
+
+/** `args` without the options of `names` (given as --name VALUE or --name=VALUE). */
+export function withoutOptions(args: readonly string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].startsWith('--') ? args[i].slice(2).split('=')[0] : '';
+    if (!names.includes(name)) out.push(args[i]);
+    else if (!args[i].includes('=') && command.options[name as keyof typeof command.options]?.type === 'string') i++;
+  }
+  return out;
 }
 
 export type LearnValues = ReturnType<typeof parseOptions<typeof command.options>>['values'];

@@ -1,14 +1,19 @@
 // `bench learn --worker JOB --progress DIR`: a job cut short goes on from the progress DIR holds of the same
 // job, commit and init, ends as the job never cut, and DIR is gone once the result is out; outside a clean
-// checkout the job runs without keeping progress, saying so, and without --worker --progress is refused.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// checkout the job runs without keeping progress, saying so, and without --worker --progress is refused. Before
+// any run, a worker refuses what would lose a file: a progress folder that holds the job's files or this folder,
+// or holds what no progress holds; a result written over a plan's file or the job's; an init of another preset;
+// and an option of a benchmark beside --worker.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../../rl/config.ts';
+import { runCaptured } from '../../testing.ts';
 import * as provenance from '../../provenance.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
+import { dropProgress } from './job_progress.ts';
 import { run } from './main.ts';
 import { progressKey, runWorker } from './worker.ts';
 
@@ -74,4 +79,100 @@ describe('bench learn --worker --progress', () => {
     }
     await expect(run(['--progress', dir])).rejects.toThrow('--progress DIR goes with --worker');
   }, 120_000);
+});
+
+/** Every file under `dir` with its bytes, to show that nothing changed. */
+function contents(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    try {
+      out[name] = readFileSync(join(dir, name)).toString('base64');
+    } catch {
+      out[name] = '(a folder)';
+    }
+  }
+  return out;
+}
+
+describe('bench learn --worker refuses, before the job runs, what would lose a file', () => {
+  const P = join(root, 'P');
+  const plan = () =>
+    runCaptured(run, [
+      ...['--preset', 'micro', '--algos', 'grpo', '--controls', 'none', '--seeds', '1', '--lambdas', '0.1'],
+      ...['--updates', '1', '--eval-every', '1', '--eval-episodes', '1', '--eval-samples', '1', '--teacher-at', 'none'],
+      ...['--set', 'groupSize=1', '--set', 'tasksPerUpdate=1', '--set', 'maxSteps=1', '--workers', '1'],
+      ...['--plan', P],
+    ]);
+  const job = join(P, 'jobs', '1.json');
+  const refused = async (args: string[], message: RegExp) => {
+    vi.mocked(provenance.sourceCommit).mockReturnValue(CLEAN);
+    const before = contents(P);
+    await expect(runCaptured(run, args)).rejects.toThrow(message);
+    expect(contents(P)).toEqual(before);
+  };
+
+  it("a progress folder that holds the job's files, this folder or what no progress holds", async () => {
+    expect((await plan()).code).toBe(0);
+    const result = join(P, 'results', '1.json');
+    await refused(['--worker', job, '--result', result, '--progress', P], /^--progress .*\/P holds the result file /);
+    await refused(['--worker', job, '--progress', P], /^--progress .*\/P holds the job file /);
+    await refused(
+      ['--worker', job, '--result', result, '--progress', join(P, 'results')],
+      /^--progress .* holds the result file /,
+    );
+    await refused(['--worker', job, '--progress', '.'], /^--progress \. is this folder: a job's progress goes/);
+    await refused(['--worker', job, '--progress', '..'], /^--progress \.\. is a folder above this one: /);
+    // A folder beside the plan that holds a file of its own, or only weights without a progress's mark.
+    const notes = join(root, 'notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'todo.txt'), 'keep');
+    await refused(['--worker', job, '--progress', notes], /notes is no job's progress folder \(it holds "todo\.txt", /);
+    const weights = join(root, 'weights');
+    mkdirSync(weights);
+    cpSync(JOB.init, join(weights, 'last.ckpt'));
+    await refused(
+      ['--worker', job, '--progress', weights],
+      /weights is no job's progress folder \(it holds no job's progress\)/,
+    );
+    // Removing a progress folder never removes one that is none.
+    await expect(dropProgress(notes)).rejects.toThrow(/notes is not a job's progress folder \(it holds "todo\.txt", /);
+    expect(readFileSync(join(notes, 'todo.txt'), 'utf8')).toBe('keep');
+  });
+
+  it("a result written over a file of the plan's folder, another job's result or the job file", async () => {
+    for (const name of ['plan.json', 'pending.txt', join('jobs', '0.json'), join('results', '0.json'), 'x.json'])
+      await refused(
+        ['--worker', job, '--result', join(P, name)],
+        /^--result .* lies in the plan's folder .*P, where job 1's result goes to results\/1\.json and nothing else is written$/,
+      );
+    await refused(['--worker', job, '--result', join(P, 'init.ckpt')], /it is the file the job's init reads/);
+    await refused(['--worker', job, '--result', job], /it is the file --worker reads/);
+    const json = JSON.stringify({ ...JOB, init: join(P, 'init.ckpt') });
+    await refused(['--worker', json, '--result', join(P, 'results', '1.json', 'x')], /lies in the plan's folder/);
+  });
+
+  it("an init of another preset than the job's, and an option of a benchmark beside --worker", async () => {
+    const tiny = JSON.stringify({ ...JOB, init: 'public/warmstart-tiny.ckpt' });
+    await refused(
+      ['--worker', tiny],
+      /^public\/warmstart-tiny\.ckpt is a checkpoint of the tiny preset, not of the job's preset micro$/,
+    );
+    const { preset: _, ...presetless } = JOB;
+    await refused(
+      ['--worker', JSON.stringify(presetless)],
+      /^public\/warmstart-micro\.ckpt is a checkpoint of the micro preset, not of tiny, the preset of a job without one$/,
+    );
+    for (const [other, name] of [
+      [['--plan', join(root, 'Q')], '--plan'],
+      [['--collect', P], '--collect'],
+      [['--seeds=2'], '--seeds'],
+      [['--resume'], '--resume'],
+    ] as const) {
+      await refused(
+        ['--worker', job, ...other],
+        new RegExp(`^--worker runs one job .*: ${name} goes with a benchmark`),
+      );
+      expect(existsSync(join(root, 'Q'))).toBe(false);
+    }
+  });
 });

@@ -5,22 +5,33 @@
 // it ran at, as --collect reads it; without, the result is printed as the last line of stdout. With --progress
 // the run keeps its progress in DIR after each point of its curve, for the job, the commit and the init weights,
 // goes on from what DIR holds of them (job_progress.ts), and removes DIR once its result is out; on a tree with
-// uncommitted changes, which no commit names, it keeps none and says so.
+// uncommitted changes, which no commit names, it keeps none and says so. Before the job runs, its inputs and
+// places are checked: its init is of its world and preset; FILE is none of its inputs and, inside a plan's
+// folder, its job's results/N.json; DIR is a progress folder (or none yet) apart from this folder, its parents
+// and every file the job reads or writes.
 import { createHash } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { parseJson } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
-import { readInput } from '../../io.ts';
+import { checkOutputsApart, readInput } from '../../io.ts';
 import { MAX_INPUT_BYTES } from '../../limits.ts';
 import { commitId, sourceCommit, type SourceCommit } from '../../provenance.ts';
-import { runJob, type Job, type JobResult } from './job.ts';
+import { readJobInit, runJob, type Job, type JobResult } from './job.ts';
 import { checkJob } from './job_check.ts';
-import { dropProgress, type JobProgress } from './job_progress.ts';
-import { checkInit, readJobFile, writeResultFile } from './plan_dir.ts';
+import { dropProgress, progressFolderProblem, type JobProgress } from './job_progress.ts';
+import { checkInit, PLAN_FILE, readJobFile, writeResultFile } from './plan_dir.ts';
 
-/** The job to run (its init where this machine finds it) and the job as its result names it. */
-async function readWorkerJob(given: string): Promise<{ run: Job; named: Job; planDir: string | null }> {
+/** The job to run (its init where this machine finds it), the job as its result names it, and its plan's job file. */
+interface WorkerJob {
+  run: Job;
+  named: Job;
+  /** From a plan's job file: the plan's folder, the file and the job's number. */
+  plan: { dir: string; file: string; number: number } | null;
+}
+
+async function readWorkerJob(given: string): Promise<WorkerJob> {
   if (given.trimStart().startsWith('{')) {
     let job: Job;
     try {
@@ -28,12 +39,86 @@ async function readWorkerJob(given: string): Promise<{ run: Job; named: Job; pla
     } catch (err) {
       throw new CliError(`--worker takes a job file or the JSON of a job (${messageOf(err)})`, 2);
     }
-    return { run: job, named: job, planDir: null };
+    return { run: job, named: job, plan: null };
   }
-  const { job, dir, init } = await readJobFile(given);
+  const { job, dir, init, number } = await readJobFile(given);
   const path = join(dir, job.init);
   await checkInit(path, init, `job file ${given}`);
-  return { run: { ...job, init: path }, named: job, planDir: dir };
+  return { run: { ...job, init: path }, named: job, plan: { dir, file: given, number } };
+}
+
+/** `path` as the file system finds it: its longest part that exists with the links in it followed, then the rest. */
+function realPath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realPath(parent), basename(absolute));
+  }
+}
+
+/** Whether `path` is `dir` or lies inside it (both real paths). */
+function inside(dir: string, path: string): boolean {
+  const r = relative(dir, path);
+  return r === '' || (r !== '..' && !r.startsWith(`..${sep}`) && !isAbsolute(r));
+}
+
+/**
+ * Refuses a result file that is an input of the job (its job file, its init) or a file of a plan's folder other
+ * than a result, and, for a plan's job, other than its own (results/N.json): a plan's files, and another job's
+ * result, are what --collect reads.
+ */
+function checkResultPlace(file: string, job: WorkerJob): void {
+  checkOutputsApart(
+    [{ option: '--result', path: file }],
+    [
+      ...(job.plan ? [{ option: '--worker', path: job.plan.file }] : []),
+      { option: "the job's init", path: job.run.init },
+    ],
+  );
+  const path = realPath(file);
+  const name = job.plan ? `${job.plan.number}.json` : null;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if (
+      existsSync(join(dir, PLAN_FILE)) &&
+      (dirname(path) !== join(dir, 'results') || (name && basename(path) !== name))
+    )
+      throw new CliError(
+        `--result ${file} lies in the plan's folder ${dir}, where ${job.plan ? `job ${job.plan.number}'s result goes to results/${name}` : "a job's result goes to results/N.json"} and nothing else is written`,
+        2,
+      );
+    if (dirname(dir) === dir) return;
+  }
+}
+
+/**
+ * Refuses a progress folder that is this folder or one above it, that holds (or whose DIR.new holds) a file the
+ * job reads or writes, or that is no progress folder: a job removes its progress folder once its result is out.
+ */
+async function checkProgressPlace(dir: string, resultFile: string | undefined, job: WorkerJob): Promise<void> {
+  const own = "a job's progress goes in a folder of its own, which is removed once its result is out";
+  const here = realPath('.');
+  const real = realPath(dir);
+  if (inside(real, here))
+    throw new CliError(`--progress ${dir} is ${real === here ? 'this folder' : 'a folder above this one'}: ${own}`, 2);
+  const held: [what: string, path: string | undefined][] = [
+    ['the result file', resultFile],
+    ['the job file', job.plan?.file],
+    ["the plan's folder", job.plan?.dir],
+    ["the job's init", job.run.init],
+  ];
+  for (const [what, path] of held) {
+    if (path === undefined) continue;
+    const file = realPath(path);
+    if (inside(real, file) || inside(`${real}.new`, file))
+      throw new CliError(`--progress ${dir} holds ${what} ${path}: ${own}`, 2);
+  }
+  for (const folder of [dir, `${dir}.new`]) {
+    const problem = await progressFolderProblem(folder);
+    if (problem !== null)
+      throw new CliError(`--progress ${dir}: ${folder} is no job's progress folder (${problem}): ${own}`, 2);
+  }
 }
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -69,18 +154,22 @@ export async function runWorker(
   resultFile: string | undefined,
   progressDir: string | undefined,
 ): Promise<number> {
-  const { run, named, planDir } = await readWorkerJob(given);
+  const job = await readWorkerJob(given);
+  const { run, named } = job;
+  await readJobInit(run);
+  if (resultFile !== undefined) checkResultPlace(resultFile, job);
+  if (progressDir !== undefined) await checkProgressPlace(progressDir, resultFile, job);
   // Neither the plan's folder nor the progress's is a change to the code that runs the job. A job that keeps
   // neither a result file nor its progress names no commit, and asks git nothing.
   const ignored = [
-    ...(planDir === null ? [] : [planDir]),
+    ...(job.plan === null ? [] : [job.plan.dir]),
     ...(progressDir === undefined ? [] : [dirname(progressDir)]),
   ];
   const needsCommit = resultFile !== undefined || progressDir !== undefined;
   const commit = needsCommit ? sourceCommit(process.cwd(), ignored) : null;
   const progress = progressDir === undefined ? undefined : await progressOf(progressDir, run, named, commit);
   const done = async () => {
-    if (progress) await dropProgress(progress.dir);
+    if (progress) await dropProgress(progress.dir).catch((err) => say(`the job's progress is kept: ${messageOf(err)}`));
   };
   if (resultFile === undefined) {
     const result = await runJob(run, progress);
