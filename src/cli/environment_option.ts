@@ -1,7 +1,7 @@
 // The --env option of the commands that play a world: its declaration, and the world and scene files it names.
 import type { Environment } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { allVariants, factsOf } from '../worlds/facts.ts';
+import { allVariants, factsOf, theWorld } from '../worlds/facts.ts';
 import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { CliError } from './cli_error.ts';
 import type { OptionSpec } from './help.ts';
@@ -36,6 +36,19 @@ export function evalSetsInWords(): string {
     const { seen, unseen } = factsOf(name).evalCounts;
     return `${name} ${seen} seen and ${unseen} unseen`;
   }).join(', ');
+}
+
+/** The worlds with a score (WorldFacts.scored), or those without, in a sentence's words: "the shop and the search-QA world". */
+export function worldsInWords(scored: boolean): string {
+  const names = ENVIRONMENT_NAMES.filter((name) => factsOf(name).scored === scored).map((name) => theWorld(name));
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** What each world's score is (WorldWords.score), a sentence each: "The shop's score: WebShop's, 0 to 1: ...". */
+export function scoresInWords(): string {
+  return ENVIRONMENT_NAMES.filter((name) => factsOf(name).scored)
+    .map((name) => `${theWorld(name, true)}'s score: ${factsOf(name).words.score}.`)
+    .join(' ');
 }
 
 /** The world --env names (parseOptions has checked it is one of the choices), at the scale --scale names. */

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { installThreadHost } from '../backend/cpu/threads.ts';
 import { commands, runCli } from './cli.ts';
 import { PRESET_NAMES } from '../model/config.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
+import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 import { describeLimit } from './limits.ts';
 import { optionDefault, optionType, summaryOf, type CommandModule, type CommandSpec } from './help.ts';
 import { runCaptured } from './testing.ts';
@@ -145,6 +147,21 @@ describe('--help', () => {
         ]);
         expect(code, `${spec.name} --${name}`).toBe(2);
         expect(stderr, `${spec.name} --${name}`).toContain("Unknown option '--zz-not-an-option'");
+      }
+    }
+  });
+});
+
+describe('the worlds with a score in the help of train and eval', () => {
+  it('name every world with a score and what its score is, from the registry, and no world without one as one', async () => {
+    const scored = ENVIRONMENT_NAMES.filter((name) => factsOf(name).scored);
+    expect(scored.length).toBeGreaterThan(1);
+    for (const command of ['train', 'eval']) {
+      const help = flat((await cli([command, '--help'])).stdout);
+      const inParentheses = /in a world with a score \(([^)]*)\)/i.exec(help)?.[1] ?? '';
+      for (const name of ENVIRONMENT_NAMES) {
+        expect(inParentheses.includes(theWorld(name)), `${command}: ${name}`).toBe(factsOf(name).scored);
+        if (factsOf(name).scored) expect(help, `${command}: ${name}`).toContain(flat(factsOf(name).words.score!));
       }
     }
   });

@@ -13,7 +13,15 @@ import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { backendOption, openBackend } from '../backend.ts';
-import { ENV_OPTION, environmentFrom, evalSetsInWords, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
+import {
+  ENV_OPTION,
+  environmentFrom,
+  evalSetsInWords,
+  readWorldScene,
+  SCALE_OPTION,
+  scoresInWords,
+  worldsInWords,
+} from '../environment_option.ts';
 import { progressBar, readCheckpointFile } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS, MAX_SCENE_FILES } from '../limits.ts';
@@ -24,8 +32,8 @@ export const command = defineCommand({
   description:
     "Plays the fixed eval-seen or eval-unseen games (or every scene JSON file of a directory) once each with the checkpoint's policy, " +
     "with the settings of its run (sampling at its evalTemperature, 0.4 by default, the paper's; 0 = greedy), " +
-    'and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout; in a world with a score (the shop) ' +
-    '"score" follows "success": the mean of WebShop\'s score of each episode, in [0, 1] (success is a score of 1).',
+    `and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout; in a world with a score (${worldsInWords(true)}) ` +
+    `"score" follows "success": the mean of the world's score of each episode, in [0, 1] (success is a score of 1). ${scoresInWords()}`,
   options: {
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
     split: {

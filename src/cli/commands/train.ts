@@ -31,7 +31,14 @@ import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS } from '../limits.ts';
 import { clearRunFiles, openRunDir, RUN_FILES } from '../run_dir.ts';
 import { readResumeInputs, readStartWeights, type ResumeInputs } from '../train_inputs.ts';
-import { ENV_OPTION, environmentFrom, evalSetsInWords, SCALE_OPTION } from '../environment_option.ts';
+import {
+  ENV_OPTION,
+  environmentFrom,
+  evalSetsInWords,
+  SCALE_OPTION,
+  scoresInWords,
+  worldsInWords,
+} from '../environment_option.ts';
 import { worldPrefix } from '../../worlds/names.ts';
 
 export const command = defineCommand({
@@ -44,9 +51,9 @@ export const command = defineCommand({
     'continues its run or --force starts over.\n\n' +
     'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
     '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).\n\n' +
-    'In a world with a score (the shop: WebShop\'s score of a purchase, in [0, 1]; success is a score of 1) a metrics line also holds "score", ' +
+    `In a world with a score (${worldsInWords(true)}; in [0, 1], success a score of 1) a metrics line also holds "score", ` +
     'the mean score of the update\'s episodes beside their success, and an evaluation "score_seen" and "score_unseen" beside "seen" and "unseen"; ' +
-    '--set scoreReward=1 trains on the score, which a world without one (the household) refuses.',
+    `--set scoreReward=1 trains on the score, which a world without one (${worldsInWords(false)}) refuses. ${scoresInWords()}`,
   options: {
     algo: {
       type: 'string',
