@@ -147,6 +147,7 @@ describe('bench learn --worker refuses, before the job runs, what would lose a f
       );
     await refused(['--worker', job, '--result', join(P, 'init.ckpt')], /it is the file the job's init reads/);
     await refused(['--worker', job, '--result', job], /it is the file --worker reads/);
+    await refused(['--worker', job, '--result', join(P, 'jobs')], /^--result .*jobs is not a regular file$/);
     const json = JSON.stringify({ ...JOB, init: join(P, 'init.ckpt') });
     await refused(['--worker', json, '--result', join(P, 'results', '1.json', 'x')], /lies in the plan's folder/);
   });

@@ -10,7 +10,7 @@
 // folder, its job's results/N.json; DIR is a progress folder (or none yet) apart from this folder, its parents
 // and every file the job reads or writes.
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { parseJson } from '../../../common/json.ts';
@@ -77,6 +77,8 @@ function checkResultPlace(file: string, job: WorkerJob): void {
       { option: "the job's init", path: job.run.init },
     ],
   );
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing && !existing.isFile()) throw new CliError(`--result ${file} is not a regular file`, 2);
   const path = realPath(file);
   const name = job.plan ? `${job.plan.number}.json` : null;
   for (let dir = dirname(path); ; dir = dirname(dir)) {
