@@ -1,11 +1,12 @@
 // `seed scenes` on a large count shows its progress on stderr (the command line's progress helper), and keeps
 // stdout for the paths it writes; a small count writes no progress.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCaptured } from '../testing.ts';
-import { PROGRESS_FROM, run } from './scenes.ts';
+import { CliError } from '../cli_error.ts';
+import { PROGRESS_FROM, run, writeAllOrNone } from './scenes.ts';
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -29,6 +30,28 @@ describe('seed scenes', () => {
     expect(stderr.trimEnd().split('\n').at(-1)).toMatch(
       new RegExp(`^wrote ${PROGRESS_FROM} tiny household train scenes`),
     );
+  });
+
+  it('keeps none of its files when a write fails midway (a full disk), and touches nothing else in the folder', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'seed-scenes-'));
+    dirs.push(out);
+    await writeFile(join(out, 'kept.json'), '{}');
+    const files = Array.from({ length: 5 }, (_, i) => ({ name: `train-3-${i}.json`, text: `{"i":${i}}` }));
+    let written = 0;
+    const fullAfterTwo = async (path: string, text: string) => {
+      if (written === 2) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      await writeFile(path, text);
+      written++;
+    };
+    const refused = await writeAllOrNone(out, files, undefined, fullAfterTwo).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CliError);
+    expect((refused as Error).message).toBe(
+      `cannot write ${join(out, 'train-3-2.json')}: ENOSPC (none of the 2 written before it is kept)`,
+    );
+    expect(await readdir(out)).toEqual(['kept.json']);
+    // The same files, written in full, all land in the folder.
+    expect(await writeAllOrNone(out, files)).toEqual(files.map((f) => join(out, f.name)));
+    expect((await readdir(out)).sort()).toEqual(['kept.json', ...files.map((f) => f.name)]);
   });
 
   it('writes no progress for fewer scenes', async () => {
