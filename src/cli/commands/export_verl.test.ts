@@ -42,6 +42,11 @@ describe('seed export-verl', () => {
     expect(summary.repository.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(summary.dataset).toEqual({ 'sft_episode_skill_train.parquet': 18, 'sft_episode_skill_val.parquet': 2 });
     expect(summary.noCounterpart).toContain('skillAfterPage = 1 (paper 0)');
+    // The page's micro values are replaced by the paper's; the link's own lambda is carried.
+    expect(summary.carried).toEqual(['lambda = 0.3 (paper 0.01)']);
+    expect(summary.fromPaper).toEqual(
+      expect.arrayContaining(["lr = 1e-6 (the run's 0.001)", "tasksPerUpdate = 16 (the run's 2)"]),
+    );
     const seed = readFileSync(join(out, 'run_webshop_seed.sh'), 'utf8');
     expect(seed).toContain('actor_rollout_ref.actor.opd_loss_coef=0.3');
     expect(seed).toContain('env.seed=4');
@@ -71,6 +76,7 @@ describe('seed export-verl', () => {
     expect(code).toBe(0);
     const script = readFileSync(join(out, 'run_alfworld_opid.sh'), 'utf8');
     expect(script).toContain(`# From the run in ${run} (opid, 0 updates).`);
+    expect(script).toMatch(/as it set them:\n# {3}groupSize = 3 \(paper 8\)\n/);
     for (const line of ['env.rollout.n=3', 'env.seed=5', 'actor_rollout_ref.actor.opd_loss_coef=0.0'])
       expect(script).toContain(`    ${line} \\`);
   });

@@ -11,11 +11,14 @@ import {
   launchScript,
   NoCounterpartError,
   runsOfSettings,
+  settingsThere,
   SFT_FILES,
   type LaunchScript,
   type RunToCarry,
 } from '../../rl/verl/launch_script.ts';
-import { uncarried } from '../../rl/verl/mapping.ts';
+import { numberText, uncarried } from '../../rl/verl/mapping.ts';
+import { defaultConfig, type TrainConfig } from '../../rl/config.ts';
+import { factsOf } from '../../worlds/facts.ts';
 import { DEFAULT_WORLD } from '../../worlds/names.ts';
 import { noPositionals, numberOption, parseOptions, requireOption, usageError } from '../args.ts';
 import { CliError } from '../cli_error.ts';
@@ -28,10 +31,11 @@ export const command = defineCommand({
   summary: "carry a run to the SEED repository's trainer: its launch script and the skill SFT's dataset",
   description:
     `Writes into OUT a launch script for the SEED repository's trainer (${SEED_REPOSITORY.repo} at ${SEED_REPOSITORY.commit.slice(0, 12)}, verl-agent based) with the run's algorithm, ` +
-    'lambda, gate beta, learning rate, group size, steps per episode, batch, KL settings and world, every key checked against the config keys of that commit, ' +
-    `and beside it the paper's first stage as a dataset in veRL's SFT format: ${SFT_FILES.train} and ${SFT_FILES.val} (parquet, prompt and response columns), ` +
+    'world and settings (lambda, gate beta, learning rate, group size, steps per episode, batch, KL settings), every key checked against the config keys of that commit: ' +
+    "the paper's value for each setting the run left at the playground's defaults (which suit a small model), the run's own for each it changed. " +
+    `Beside it, the paper's first stage as a dataset in veRL's SFT format: ${SFT_FILES.train} and ${SFT_FILES.val} (parquet, prompt and response columns), ` +
     "one row per episode of the expert and of the warm start's explorer on the run's training games, the prompt the paper's skill prompt with the task and the trajectory, the response the rule-based annotator's skill. " +
-    'Prints a JSON summary on stdout: the files, the rows and the settings with no counterpart there.\n\n' +
+    "Prints a JSON summary on stdout: the files, the rows, the settings replaced by the paper's (fromPaper), those carried and those with no counterpart there.\n\n" +
     "The run is a run directory's last.ckpt (train --out DIR) or a page link's settings (--settings with the link's hash); a link that races SEED and GRPO (algo=both) gives a script for each. " +
     "An algorithm or a world with no counterpart there is refused, naming why; docs/verl.md has every setting's key.",
   options: {
@@ -77,12 +81,16 @@ async function runOfDir(dir: string): Promise<{ run: RunToCarry; scale: string }
   } catch (err) {
     throw new CliError(`${path}: ${(err as Error).message}`);
   }
+  const env = meta.env ?? DEFAULT_WORLD;
+  const worldDefaults: Readonly<Partial<TrainConfig>> = factsOf(env).trainDefaults;
   const run: RunToCarry = {
     algo: meta.algo as RunToCarry['algo'],
-    env: meta.env ?? DEFAULT_WORLD,
+    env,
     preset: meta.preset,
     seed: meta.seed,
     config: meta.config,
+    // What `train` runs with where no --set changes it.
+    defaults: { ...defaultConfig(meta.preset), ...worldDefaults },
     source: `the run in ${dir} (${meta.algo}, ${meta.updates} update${meta.updates === 1 ? '' : 's'})`,
   };
   return { run, scale: meta.scale };
@@ -137,6 +145,7 @@ export async function run(args: string[]): Promise<number> {
   for (const s of scripts) await writeAtomic(join(out, s.file), s.text);
   await writeAtomic(join(out, SFT_FILES.train), dataset.train);
   await writeAtomic(join(out, SFT_FILES.val), dataset.val);
+  const there = settingsThere(runs[0]);
   const summary = {
     out,
     repository: SEED_REPOSITORY,
@@ -146,6 +155,8 @@ export async function run(args: string[]): Promise<number> {
       keys: s.keys.main_ppo.length + s.keys.sft.length,
     })),
     dataset: { [SFT_FILES.train]: dataset.rows.train, [SFT_FILES.val]: dataset.rows.val },
+    fromPaper: there.fromPaper.map((c) => `${c.key} = ${numberText(c.paper)} (the run's ${numberText(c.run)})`),
+    carried: there.carried.map((c) => `${c.key} = ${numberText(c.run)} (paper ${numberText(c.paper)})`),
     noCounterpart: uncarried(runs[0].config).map((u) => `${u.key} = ${u.value} (paper ${u.paper})`),
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);

@@ -29,7 +29,8 @@ function scriptKeys(text: string, config: EngineConfig): string[] {
 }
 
 function run(algo: RunToCarry['algo'], env: RunToCarry['env'], config: TrainConfig): RunToCarry {
-  return { algo, env, preset: 'tiny', seed: 1, config, source: 'a test' };
+  // Read against the paper's values, every setting that differs from them is the run's own and reaches the script.
+  return { algo, env, preset: 'tiny', seed: 1, config, defaults: PAPER_CONFIG, source: 'a test' };
 }
 
 /** Configs at every preset, the paper's, and every setting at the low and the high end of its range. */

@@ -19,7 +19,8 @@ const KNOWN: RunToCarry = {
   env: 'household',
   preset: 'tiny',
   seed: 1,
-  config: defaultConfig('tiny'),
+  config: { ...defaultConfig('tiny'), lambda: 0.3 },
+  defaults: defaultConfig('tiny'),
   source: 'the run in runs/tiny-seed (seed, 192 updates)',
 };
 
@@ -89,7 +90,7 @@ describe('the launch script', () => {
       '--mode',
       'text',
       '--train_data_size',
-      '4',
+      '16',
       '--val_data_size',
     ]);
     expect(python3).toEqual(
@@ -97,7 +98,7 @@ describe('the launch script', () => {
         'verl.trainer.main_ppo',
         `actor_rollout_ref.model.path=${join(at, 'export', 'outputs', 'sft', 'global_step_10')}`,
         'algorithm.adv_estimator=seed',
-        'actor_rollout_ref.actor.opd_loss_coef=0.1',
+        'actor_rollout_ref.actor.opd_loss_coef=0.3',
         'actor_rollout_ref.actor.opd_gate_beta=5.0',
         'env.rollout.n=8',
         'env.env_name=alfworld/AlfredTWEnv',
@@ -116,6 +117,34 @@ describe('the launch script', () => {
     expect(grpo.torchrun).toBeNull();
     expect(grpo.python3).toEqual(expect.arrayContaining(['algorithm.adv_estimator=gigpo', 'env.rollout.n=8']));
     expect(launchScript({ ...KNOWN, algo: 'grpo' }).text).not.toContain(SFT_FILES.train);
+  });
+
+  it("starts from the paper's values where the run kept the playground's defaults, carries what it changed, and says which", () => {
+    const page = defaultSettings('tiny', 'household');
+    const atDefaults = launchScript(runsOfSettings(page)[0]).text;
+    for (const line of [
+      'actor_rollout_ref.actor.optim.lr=0.000001',
+      'data.train_batch_size=16',
+      'env.max_steps=30',
+      'env.history_length=5',
+      'actor_rollout_ref.actor.opd_loss_coef=0.01',
+      'actor_rollout_ref.actor.optim.weight_decay=0.01',
+    ])
+      expect(atDefaults).toContain(`    ${line} \\`);
+    expect(atDefaults).toContain('--train_data_size 16 ');
+    expect(atDefaults).toMatch(/^# {3}lr = 1e-6 \(this run 5e-4\)$/m);
+    expect(atDefaults).toMatch(/^# {3}tasksPerUpdate = 16 \(this run 4\)$/m);
+    expect(atDefaults).toMatch(/as it set them:\n# {3}\(none\)\n/);
+
+    const changed = launchScript(runsOfSettings({ ...page, lambda: 0.3, lr: 2e-6 })[0]).text;
+    expect(changed).toContain('    actor_rollout_ref.actor.opd_loss_coef=0.3 \\');
+    expect(changed).toContain('    actor_rollout_ref.actor.optim.lr=0.000002 \\');
+    expect(changed).toMatch(/as it set them:\n# {3}lambda = 0\.3 \(paper 0\.01\)\n# {3}lr = 2e-6 \(paper 1e-6\)\n/);
+
+    // The shop's benchmark has the paper's WebShop steps and history.
+    const shop = launchScript(runsOfSettings(defaultSettings('tiny', 'shop'))[0]).text;
+    expect(shop).toContain('    env.max_steps=15 \\');
+    expect(shop).toContain('    env.history_length=2 \\');
   });
 
   it("writes one script per run of a page's settings, and refuses a run of no counterpart", () => {

@@ -9,10 +9,20 @@ import type { EngineBenchmark } from '../../env/world_facts.ts';
 import type { PresetName } from '../../model/config.ts';
 import { factsOf } from '../../worlds/facts.ts';
 import type { EnvironmentName } from '../../worlds/names.ts';
-import type { Algo, TrainConfig } from '../config.ts';
-import { formatHash, runIdsOf, trainConfigOf, type Settings } from '../page_settings.ts';
+import { PAPER_CONFIG, type Algo, type TrainConfig } from '../config.ts';
+import { defaultSettings, formatHash, runIdsOf, trainConfigOf, type Settings } from '../page_settings.ts';
 import { configFile, SEED_REPOSITORY } from './config_keys.ts';
-import { engineAlgorithm, engineValues, float, uncarried, type EngineAlgo, type EngineValue } from './mapping.ts';
+import {
+  engineAlgorithm,
+  engineValues,
+  float,
+  numberText,
+  scaledSettings,
+  uncarried,
+  type EngineAlgo,
+  type EngineValue,
+  type ScaledSettings,
+} from './mapping.ts';
 
 /** A run to carry there: what a run directory's checkpoint or a link's settings say. */
 export interface RunToCarry {
@@ -21,6 +31,11 @@ export interface RunToCarry {
   preset: PresetName;
   seed: number;
   config: TrainConfig;
+  /**
+   * The playground's defaults the run's settings are read against (the page's for a link, the command line's for
+   * a run directory): a setting changed from them is the run's own choice, carried there (scaledSettings).
+   */
+  defaults: TrainConfig;
   /** Where the run comes from, in words, for the script's header: a run directory, a link. */
   source: string;
 }
@@ -33,6 +48,7 @@ export function runsOfSettings(s: Settings): RunToCarry[] {
     preset: s.preset,
     seed: s.seed,
     config: trainConfigOf(s),
+    defaults: trainConfigOf(defaultSettings(s.preset, s.env)),
     source: `the playground's settings ${formatHash(s)}`,
   }));
 }
@@ -74,6 +90,19 @@ export function benchmarkOf(env: EnvironmentName): EngineBenchmark {
   return engine;
 }
 
+/**
+ * The settings a run's script sets: the paper's values (the benchmark's steps and history) for what the run left at
+ * the playground's defaults, the run's own for what it changed (mapping.ts scaledSettings).
+ */
+export function settingsThere(run: RunToCarry): ScaledSettings {
+  const { paper } = benchmarkOf(run.env);
+  return scaledSettings(run.config, run.defaults, {
+    ...PAPER_CONFIG,
+    maxSteps: paper.maxSteps,
+    history: paper.history,
+  });
+}
+
 /** The engine algorithm of a run; throws NoCounterpartError for one that has none. */
 function engineAlgoOf(algo: Algo): EngineAlgo {
   const found = engineAlgorithm(algo);
@@ -104,11 +133,11 @@ function argument(key: string, value: ScriptValue): string {
 }
 
 /** The main_ppo keys and values of a run: its settings, its world, and the SEED launchers' values for the rest. */
-function rlValues(run: RunToCarry): Record<string, ScriptValue> {
+function rlValues(run: RunToCarry, config: TrainConfig): Record<string, ScriptValue> {
   const bench = benchmarkOf(run.env);
   const engine = engineAlgoOf(run.algo);
   const values: Record<string, ScriptValue> = {
-    ...engineValues(run.algo, engine, run.config),
+    ...engineValues(run.algo, engine, config),
     'env.env_name': bench.envName,
     'env.seed': run.seed,
     ...bench.launcherKeys,
@@ -198,6 +227,10 @@ function comment(text: string, first = '# ', next = '#     '): string[] {
   return lines;
 }
 
+/** Items of a header's list, or "(none)". */
+const listed = (items: readonly string[]) =>
+  items.length === 0 ? ['#   (none)'] : items.flatMap((item) => comment(item, '#   ', '#       '));
+
 const sorted = (values: Record<string, ScriptValue>) =>
   Object.keys(values)
     .sort()
@@ -219,7 +252,8 @@ const continued = (args: readonly string[]) => args.map((a, i) => `    ${a}${i <
 export function launchScript(run: RunToCarry): LaunchScript {
   const bench = benchmarkOf(run.env);
   const engine = engineAlgoOf(run.algo);
-  const rl = rlValues(run);
+  const there = settingsThere(run);
+  const rl = rlValues(run, there.config);
   const withSft = engine !== 'grpo';
   const sft = withSft ? sftValues(run.env) : {};
   const file = `run_${bench.sft.folder}_${run.algo}.sh`;
@@ -252,6 +286,13 @@ export function launchScript(run: RunToCarry): LaunchScript {
       "N_GPUS (8), OUT_DIR (outputs/ beside this script) and Hydra overrides after the script's name (stage 2) change the rest.",
     ),
     '#',
+    ...comment(
+      "Replaced by the paper's values (for its models of 1.7B-7B parameters): the settings this run left at the playground's defaults, which are chosen for its small model:",
+    ),
+    ...listed(there.fromPaper.map((c) => `${c.key} = ${numberText(c.paper)} (this run ${numberText(c.run)})`)),
+    ...comment("Carried from this run: the settings it changed from the playground's defaults, as it set them:"),
+    ...listed(there.carried.map((c) => `${c.key} = ${numberText(c.run)} (paper ${numberText(c.paper)})`)),
+    '#',
     '# Settings of this run with no counterpart there (what the trainer does instead):',
     ...uncarried(run.config).flatMap((u) =>
       comment(`${u.key} = ${u.value} (paper ${u.paper}): ${u.why}`, '#   ', '#       '),
@@ -274,7 +315,7 @@ export function launchScript(run: RunToCarry): LaunchScript {
         ]
       : []),
     'if [[ "$STAGE" == all || "$STAGE" == rl ]]; then',
-    `  python3 -m examples.data_preprocess.prepare --mode text --train_data_size ${run.config.tasksPerUpdate} --val_data_size 128`,
+    `  python3 -m examples.data_preprocess.prepare --mode text --train_data_size ${there.config.tasksPerUpdate} --val_data_size 128`,
     '  python3 -m verl.trainer.main_ppo \\',
     ...continued([...sorted(rl), '"$@"']),
     'fi',

@@ -291,3 +291,44 @@ export function uncarried(config: TrainConfig): { key: TrainKey; value: number; 
     return isCarried(row) ? [] : [{ key, value: config[key], paper: TRAIN_SETTINGS[key].paper, why: row.none }];
   });
 }
+
+/** A number as a person writes it: 5e-6, not 0.000005. */
+export const numberText = (n: number): string => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential() : String(n));
+
+/** A setting whose value there is not the run's or not the paper's: both values, by the setting's name. */
+interface SettingChoice {
+  key: TrainKey;
+  run: number;
+  paper: number;
+}
+
+/** The settings a script sets, and which of the run's it carried and which it replaced by the paper's. */
+export interface ScaledSettings {
+  config: TrainConfig;
+  /** Changed by the run from the playground's defaults: the run's value, which is not the paper's. */
+  carried: SettingChoice[];
+  /** At the playground's default, chosen for its small model: the paper's value in the place of the run's. */
+  fromPaper: SettingChoice[];
+}
+
+/**
+ * The settings of a run at the trainer's scale. Every setting with a key there starts from the paper's value
+ * (`paper`: at 1.7B-7B, with the benchmark's steps and history), since the playground's defaults are chosen for
+ * a model of thousands of parameters (rl/config.ts says where and why they differ); a setting the run changed
+ * from those defaults (`defaults`: the page's for a link, the command line's for a run directory) is the run's
+ * own choice and is carried. Settings with no key there keep the run's value (the script lists them apart).
+ */
+export function scaledSettings(config: TrainConfig, defaults: TrainConfig, paper: TrainConfig): ScaledSettings {
+  const out: ScaledSettings = { config: { ...config }, carried: [], fromPaper: [] };
+  for (const key of Object.keys(SETTING_ROWS) as TrainKey[]) {
+    if (!isCarried(SETTING_ROWS[key]) || config[key] === paper[key]) continue;
+    const choice = { key, run: config[key], paper: paper[key] };
+    if (config[key] !== defaults[key]) {
+      out.carried.push(choice);
+    } else {
+      out.config[key] = paper[key];
+      out.fromPaper.push(choice);
+    }
+  }
+  return out;
+}

@@ -5,12 +5,10 @@ import { PRESET_NAMES } from '../../model/config.ts';
 import { factsOf } from '../../worlds/facts.ts';
 import { ENVIRONMENT_NAMES } from '../../worlds/names.ts';
 import { defaultConfig, TRAIN_KEYS, TRAIN_SETTINGS } from '../config.ts';
-import { ALGORITHM_ROWS, isCarried, SETTING_ROWS } from './mapping.ts';
+import { ALGORITHM_ROWS, isCarried, numberText as num, SETTING_ROWS } from './mapping.ts';
 
 const code = (text: string) => `\`${text}\``;
 const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
-/** A number as a person writes it: 5e-6, not 0.000005. */
-const num = (n: number) => (n !== 0 && Math.abs(n) < 1e-3 ? n.toExponential() : String(n));
 
 /** Every setting: the presets' values, the paper's, the key(s) there and how, or why it has none. */
 export function settingsTable(): string {

@@ -87,6 +87,7 @@ Action valid: false
       preset: 'micro' as const,
       seed: 3,
       config: { ...defaultConfig('micro'), maxSteps: 15, maxSkillTokens: 56 },
+      defaults: defaultConfig('micro'),
       source: 'a test',
     };
     const files = await sftFiles(run, 12);
