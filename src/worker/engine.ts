@@ -35,6 +35,7 @@ import {
 import {
   advanceStage,
   evaluateRun,
+  evaluateWhile,
   runTeacherCheck,
   stageSnapshot,
   trainerOnNewWeights,
@@ -313,19 +314,10 @@ export class Engine implements EngineApi {
    * nor gets its numbers.
    */
   private async evaluateWarmStart(generation: number): Promise<void> {
-    const run = this.runs[0];
     this.emit({ type: 'status', text: 'evaluating the warm start' });
-    const superseded = new Error('a new run started');
-    let result: Awaited<ReturnType<typeof evaluateRun>>;
-    try {
-      result = await evaluateRun(run, this.tok, this.settings!.evalEpisodes, () => {
-        if (generation !== this.generation) throw superseded;
-      });
-    } catch (err) {
-      if (err === superseded) return;
-      throw err;
-    }
-    if (generation !== this.generation) return;
+    const current = () => generation === this.generation;
+    const result = await evaluateWhile(this.runs[0], this.tok, this.settings!.evalEpisodes, current);
+    if (!result) return;
     for (const r of this.runs) {
       const point = warmStartPoint(r.id, result.seen.success, result.unseen.success, result);
       this.curves.push(point);

@@ -112,6 +112,20 @@ export function evaluateRun(run: Run, tok: Tokenizer, episodes: number, onEpisod
   );
 }
 
+/** evaluateRun, ended at the first game that ends once `current` says no: null then. */
+export async function evaluateWhile(run: Run, tok: Tokenizer, episodes: number, current: () => boolean) {
+  const superseded = new Error('the evaluation is no longer wanted');
+  try {
+    const result = await evaluateRun(run, tok, episodes, () => {
+      if (!current()) throw superseded;
+    });
+    return current() ? result : null;
+  } catch (err) {
+    if (err === superseded) return null;
+    throw err;
+  }
+}
+
 /** The teacher check of the run's current weights on `games` of its world's teacher games. */
 export async function runTeacherCheck(run: Run, tok: Tokenizer, games: number): Promise<TeacherCheckView> {
   const trainer = run.trainer;
