@@ -1,11 +1,13 @@
 // What the live run's numbers stand beside, micro preset: a World switch while the household's warm start is being
 // evaluated shows the shop run's "Now" as evaluating until the shop's own evaluation arrives, and the household's
-// late numbers never reach the shop's record or its chart.
+// late numbers never reach the shop's record or its chart. The headline chart says in one line how the live run's
+// settings differ from the recorded run's, and follows an edit; a tiny run takes the recorded run's settings where
+// its link names none.
 import { describe, expect, it } from 'vitest';
-import { formatHash } from '../src/rl/page_settings.ts';
+import { formatHash, parseHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
-import { FAST, engineReady, firstRollout } from './page.ts';
-import { indexWithShop, openWithIndex } from './recorded_index.ts';
+import { FAST, SCREENSHOTS, engineReady, firstRollout, openPlayground } from './page.ts';
+import { indexWithShop, openWithIndex, shippedRecord } from './recorded_index.ts';
 
 const HEADLINE = '[data-testid="chart-headline-unseen"]';
 const LIVE_NUMBERS = '[data-testid="live"] .big-numbers';
@@ -66,5 +68,45 @@ describe('the live numbers', () => {
     await expect.poll(async () => page.locator(HEADLINE).getAttribute('data-live-points')).toBe('1');
     expect(await page.getByTestId('live-eval-seen-change').getAttribute('data-value')).toBe('0');
     expect(problems).toEqual([]);
+  });
+
+  it("are drawn with a line on how the run's settings differ from the recorded run's, which follows an edit", async () => {
+    const record = shippedRecord().run;
+    const seed = record.arms.find((a) => a.role === 'main' && a.algo === 'seed')!;
+    const lr = seed.lr === 0.002 ? 0.003 : 0.002;
+    const { page, problems, context } = await openPlayground(chromium.browser, formatHash(FAST));
+    await engineReady(page);
+    const line = page.getByTestId('settings-difference');
+    // A micro run over the tiny benchmark: the model is the first thing the line says.
+    await expect.poll(() => line.getAttribute('data-keys')).toMatch(/^preset evalEpisodes /);
+    expect(await line.textContent()).toMatch(
+      /^This run’s settings differ from the recorded run’s: Model preset micro \(recorded: tiny\), /,
+    );
+    expect((await line.getAttribute('data-keys'))!.split(' ')).not.toContain('lr');
+    const input = page.locator('input[data-setting="lr"]');
+    await input.fill(String(lr));
+    await input.press('Enter');
+    await expect.poll(() => line.textContent()).toContain(`Learning rate ${lr} (recorded: ${seed.lr})`);
+    expect(await page.locator('[data-testid="settings-difference"]').count()).toBe(1);
+    await page.getByTestId('headline').screenshot({ path: `${SCREENSHOTS}/e2e-headline-settings.png` });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("start a tiny run at the recorded run's settings, a link's own settings kept", async () => {
+    const record = shippedRecord().run;
+    const seed = record.arms.find((a) => a.role === 'main' && a.algo === 'seed')!;
+    const lambda = seed.lambda === 0.05 ? 0.07 : 0.05;
+    const { page, context } = await openPlayground(chromium.browser, `#preset=tiny&lambda=${lambda}`);
+    // The page writes the settings of the run it starts into the link.
+    await expect.poll(async () => parseHash(await page.evaluate(() => location.hash)).settings.lr).toBe(seed.lr);
+    const settings = parseHash(await page.evaluate(() => location.hash)).settings;
+    expect(settings).toMatchObject({
+      preset: 'tiny',
+      lambda,
+      evalEpisodes: Math.min(record.evalGames.seen, record.evalGames.unseen),
+    });
+    expect(settings.rewardDirected).toBe(record.config!.rewardDirected);
+    await context.close();
   });
 });

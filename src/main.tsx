@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { crossOriginIsolation } from './isolation.ts';
 import { App } from './ui/App.tsx';
-import { followPageWorld } from './ui/recorded_store.ts';
+import { followPageWorld } from './ui/world.ts';
 import './ui/styles.css';
 import './ui/episode.css';
 import './ui/guide.css';

@@ -89,6 +89,11 @@ export function teacherRefreshOf(algo: Algo, config: Pick<TrainConfig, 'teacherR
   return skillPartOf(algo) === 'frozen' ? 0 : config.teacherRefresh;
 }
 
+/** Whether an algorithm has a distillation term weighted by lambda: every algorithm but grpo and opid. */
+export function distils(algo: Algo): boolean {
+  return algo !== 'grpo' && algo !== 'opid';
+}
+
 /** The algorithms that distil the skill-conditioned teacher exactly, over the whole vocabulary (docs/seed-loss.md). */
 export function isExactAlgo(algo: Algo): boolean {
   return armOf(algo) === 'seed-exact';

@@ -76,13 +76,15 @@ describe('URL hash', () => {
   });
 
   it('gives the defaults for an empty hash', () => {
-    expect(parseHash('')).toEqual({ settings: DEFAULT_SETTINGS, notices: [] });
-    expect(parseHash('#')).toEqual({ settings: DEFAULT_SETTINGS, notices: [] });
+    expect(parseHash('')).toEqual({ settings: DEFAULT_SETTINGS, notices: [], named: [] });
+    expect(parseHash('#')).toEqual({ settings: DEFAULT_SETTINGS, notices: [], named: [] });
   });
 
   it('reads a hand-written hash', () => {
-    const { settings, notices } = parseHash('#lambda=0.25&beta=2&algo=grpo&group=6&lr=1e-4&backend=cpu');
+    const { settings, notices, named } = parseHash('#lambda=0.25&beta=2&algo=grpo&group=6&lr=1e-4&backend=cpu');
     expect(notices).toEqual([]);
+    // The settings the link gave, which win over any default (the recorded run's too: ui/recorded_settings.ts).
+    expect(named).toEqual(['lambda', 'beta', 'algo', 'groupSize', 'lr', 'backend']);
     expect(settings).toEqual({
       ...DEFAULT_SETTINGS,
       lambda: 0.25,
@@ -121,6 +123,8 @@ describe('URL hash', () => {
       ['huge', `must be one of ${PRESET_NAMES.join(', ')}`],
       ['micro', 'appears twice'],
     ]);
+    // A refused value and a second one are no setting of the link's.
+    expect(bad.named).toEqual([]);
   });
 
   it("keeps the first value of every key, with the kept preset's defaults for the keys not given", () => {
@@ -172,7 +176,7 @@ describe('URL hash', () => {
     // A link written before the world choice existed has no env key: it plays the household, as it did.
     expect(parseHash('#preset=micro&lr=0.002').settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
     const shop = parseHash('#env=shop&preset=micro');
-    expect(shop).toEqual({ settings: defaultSettings('micro', 'shop'), notices: [] });
+    expect(shop).toEqual({ settings: defaultSettings('micro', 'shop'), notices: [], named: ['env', 'preset'] });
     expect(formatHash(shop.settings)).toMatch(/^#env=shop&preset=micro&/);
     const bad = parseHash('#env=webshop&preset=micro&lr=0.002');
     expect(bad.settings).toEqual({ ...defaultSettings('micro'), lr: 0.002 });
@@ -402,6 +406,7 @@ describe('stored settings', () => {
     expect(settingsFrom({ ...DEFAULT_SETTINGS, lambda: 0.2 })).toEqual({
       settings: { ...DEFAULT_SETTINGS, lambda: 0.2 },
       notices: [],
+      named: SETTING_KEYS,
     });
     const repaired = settingsFrom({ lambda: 'x', beta: 3, unknown: 1 });
     expect(repaired.settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });

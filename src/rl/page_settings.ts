@@ -225,6 +225,8 @@ function notice(key: string, value: string, reason: string, instead: string): Se
 export interface ParsedHash {
   settings: Settings;
   notices: SettingNotice[];
+  /** The settings the hash gave a value of its own (a refused value is not one): they win over any default. */
+  named: (keyof Settings)[];
 }
 
 /** The range of a numeric setting in a run of world `env`: the eval games per split are the world's own. */
@@ -283,6 +285,7 @@ export function parseHash(hash: string): ParsedHash {
     world !== undefined && isEnvironmentName(world) ? world : DEFAULT_SETTINGS.env,
   );
   const seen = new Set<string>();
+  const named: (keyof Settings)[] = [];
   let unknown = 0;
   for (const [key, value] of entries) {
     const name = BY_HASH.get(key);
@@ -301,9 +304,12 @@ export function parseHash(hash: string): ParsedHash {
       if (renamed !== value) {
         // A link made before an algorithm was renamed still runs it, and says so.
         settings.algo = renamed as Algorithm;
+        named.push(name);
         notices.push(notice(key, value, `is the former name of ${renamed}`, `using ${renamed}`));
-      } else if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
-      else
+      } else if (options.includes(value)) {
+        (settings as unknown as Record<string, unknown>)[name] = value;
+        named.push(name);
+      } else
         notices.push(
           notice(key, value, `must be one of ${options.join(', ')}`, `keeping the default ${String(settings[name])}`),
         );
@@ -312,14 +318,17 @@ export function parseHash(hash: string): ParsedHash {
     const n = parseDecimal(value);
     const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n, value, settings.env);
     if (problem) notices.push(notice(key, value, `is ${problem}`, `keeping the default ${settings[name]}`));
-    else settings[name] = n;
+    else {
+      settings[name] = n;
+      named.push(name);
+    }
   }
   const more = unknown - MAX_UNKNOWN_KEY_NOTICES;
   if (more > 0) {
     const reason = `and ${more} more key${more === 1 ? '' : 's'} that ${more === 1 ? 'is' : 'are'} not a setting`;
     notices.push({ key: '', value: '', reason, message: `${reason}; ignored`, more });
   }
-  return { settings, notices };
+  return { settings, notices, named };
 }
 
 /** The text with each lone surrogate (which URL encoding refuses) replaced by U+FFFD. */
@@ -365,7 +374,7 @@ export function settingsFrom(value: unknown): ParsedHash {
       parts.push(`${hashOf(key)}=${encodeURIComponent(wellFormed(String(v)))}`);
     else wrongType.push([key, v]);
   }
-  const { settings, notices } = parseHash(parts.join('&'));
+  const { settings, notices, named } = parseHash(parts.join('&'));
   for (const [key, v] of wrongType) {
     const label =
       typeof v === 'object'
@@ -384,5 +393,5 @@ export function settingsFrom(value: unknown): ParsedHash {
       ),
     );
   }
-  return { settings, notices };
+  return { settings, notices, named };
 }

@@ -86,16 +86,12 @@ export function App() {
 
 /** A hash typed or pasted into the address bar applies like a link that was opened. */
 function useHashNavigation() {
-  const setSettings = usePlayground((s) => s.setSettings);
+  const openLink = usePlayground((s) => s.openLink);
   useEffect(() => {
-    const onHash = () => {
-      const { settings, notices } = parseHash(location.hash);
-      usePlayground.setState({ notices });
-      void setSettings(settings);
-    };
+    const onHash = () => void openLink(parseHash(location.hash));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, [setSettings]);
+  }, [openLink]);
 }
 
 function GpuPanel() {

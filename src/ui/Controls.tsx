@@ -6,7 +6,6 @@ import {
   RESET_KEYS,
   numberProblem,
   numberSpecOf,
-  presetDefaultsKeeping,
   withPaperValues,
   type NumericKey,
   type Settings,
@@ -99,6 +98,7 @@ export function SettingsPanel() {
 function SettingsFields() {
   const settings = usePlayground((s) => s.settings);
   const setSettings = usePlayground((s) => s.setSettings);
+  const setDefaults = usePlayground((s) => s.setDefaults);
   const update = (patch: Partial<Settings>) => void setSettings({ ...settings, ...patch });
 
   return (
@@ -113,7 +113,7 @@ function SettingsFields() {
           settingKey="env"
           value={settings.env}
           labels={WORLD_LABELS}
-          onChange={(v) => void setSettings(presetDefaultsKeeping(settings, settings.preset, v as Settings['env']))}
+          onChange={(v) => void setDefaults(settings.preset, v as Settings['env'])}
         />
         <ChoiceField
           settingKey="algo"
@@ -125,7 +125,7 @@ function SettingsFields() {
           settingKey="preset"
           value={settings.preset}
           labels={PRESET_LABELS}
-          onChange={(v) => void setSettings(presetDefaultsKeeping(settings, v as Settings['preset']))}
+          onChange={(v) => void setDefaults(v as Settings['preset'])}
         />
         <ChoiceField
           settingKey="backend"
@@ -167,12 +167,7 @@ function SettingsFields() {
           >
             Paper’s values
           </button>
-          <button
-            type="button"
-            className="secondary"
-            data-testid="preset-defaults"
-            onClick={() => void setSettings(presetDefaultsKeeping(settings))}
-          >
+          <button type="button" className="secondary" data-testid="preset-defaults" onClick={() => void setDefaults()}>
             Playground defaults
           </button>
         </div>

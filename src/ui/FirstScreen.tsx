@@ -9,6 +9,7 @@ import { CHARTS, chartData, type ChartDef, type SeriesSpec } from './charts.ts';
 import { findingOf, headlineArms } from './finding.ts';
 import type { RecordedLoad } from './recorded_load.ts';
 import { useRecordedOf } from './recorded_store.ts';
+import { SettingsDifference } from './SettingsDifference.tsx';
 import { usePlayground } from './store.ts';
 import { UPlotChart } from './UPlotChart.tsx';
 import { usePageWorld } from './world.ts';
@@ -62,6 +63,7 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
     <section className="panel headline" aria-label="Eval-unseen success, live and recorded" data-testid="headline">
       <UPlotChart def={def} data={data} marker={null} register={noRegister} fixedY={false} height={height} />
       {children}
+      {recordedLoad.state === 'ready' ? <SettingsDifference run={recordedLoad.run} /> : null}
     </section>
   );
 }

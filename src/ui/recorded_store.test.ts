@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { record } from './curves_testing.ts';
 import type { RecordedLoad } from './recorded_load.ts';
-import { followPageWorld, recordedStore, useRecorded } from './recorded_store.ts';
+import { recordedStore, useRecorded } from './recorded_store.ts';
+import { followPageWorld } from './world.ts';
 import { usePlayground } from './store.ts';
 
 /** A loader whose answers the test gives, world by world, and which counts its calls. */

@@ -1,14 +1,15 @@
 // The recorded run's page state, beside the live run's (store.ts): the record of the world the page shows, loaded
 // from public/runs/ (or why there is none), and the update of it a person is scrubbing, which the charts mark and
-// the episodes follow. The store follows the page's world (followPageWorld): a switch of the World shows that
-// world's record, loading it the first time; a record once shown, or a world's lack of one, is kept for the next
-// switch, and a load that failed is tried again then.
+// the episodes follow. The store follows the page's world (world.ts, followPageWorld): a switch of the World shows
+// that world's record, loading it the first time; a record once shown, or a world's lack of one, is kept for the next
+// switch, and a load that failed is tried again then. The live run reads a world's record too (recordOf), for the
+// settings it starts at, through the same loads.
 import { create } from 'zustand';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { recordedUpdates } from './recorded_curves.ts';
 import { loadNewestRecord, type RecordedLoad } from './recorded_load.ts';
-import { usePlayground } from './store.ts';
-import { pageWorldOf } from './world.ts';
+import { withRecordedDefaults } from './recorded_settings.ts';
+import type { Settings } from '../rl/page_settings.ts';
 
 interface RecordedState {
   /** The world whose record `recorded` is (or is being loaded); null before the first load. */
@@ -18,6 +19,8 @@ interface RecordedState {
   update: number | null;
   /** Shows the newest record of `world`, fetched once per page however often it is called. */
   load: (world: EnvironmentName) => Promise<void>;
+  /** The newest record of `world`, or why there is none, without showing it (fetched once, as `load` fetches). */
+  recordOf: (world: EnvironmentName) => Promise<RecordedLoad>;
   setUpdate: (update: number) => void;
 }
 
@@ -33,6 +36,20 @@ export function recordedStore(loader: (world: EnvironmentName) => Promise<Record
       const updates = recorded.state === 'ready' ? recordedUpdates(recorded.run) : [];
       set({ world, recorded, update: updates.length ? updates[updates.length - 1] : null });
     };
+    /** The world's record: kept, on its way, or fetched now. */
+    const recordOf = async (world: EnvironmentName): Promise<RecordedLoad> => {
+      const known = kept.get(world);
+      if (known) return known;
+      let loading = pending.get(world);
+      if (!loading) {
+        loading = loader(world);
+        pending.set(world, loading);
+      }
+      const recorded = await loading;
+      if (pending.get(world) === loading) pending.delete(world);
+      if (recorded.state !== 'failed') kept.set(world, recorded);
+      return recorded;
+    };
     return {
       world: null,
       recorded: LOADING,
@@ -45,17 +62,11 @@ export function recordedStore(loader: (world: EnvironmentName) => Promise<Record
         const known = kept.get(world);
         if (known) return show(world, known);
         set({ world, recorded: LOADING, update: null });
-        let loading = pending.get(world);
-        if (!loading) {
-          loading = loader(world);
-          pending.set(world, loading);
-        }
-        const recorded = await loading;
-        if (pending.get(world) === loading) pending.delete(world);
-        if (recorded.state !== 'failed') kept.set(world, recorded);
+        const recorded = await recordOf(world);
         // The page may have gone to another world meanwhile: the record is then kept for it, not shown.
         if (get().world === world) show(world, recorded);
       },
+      recordOf,
       setUpdate: (update) => set({ update }),
     };
   });
@@ -71,15 +82,8 @@ export function useRecordedOf(world: EnvironmentName): RecordedLoad {
   return useRecorded((s) => (s.world === world ? s.recorded : LOADING));
 }
 
-/**
- * Loads the record of the world the page shows now, and again whenever the page's world changes; called once, as
- * the page starts, so that the record is fetched while React renders. Returns the unsubscribe.
- */
-export function followPageWorld(): () => void {
-  const follow = () => {
-    const world = pageWorldOf(usePlayground.getState());
-    if (useRecorded.getState().world !== world) void useRecorded.getState().load(world);
-  };
-  follow();
-  return usePlayground.subscribe(follow);
+/** `settings` with the recorded run's of their world where one ships for their preset; the `named` ones kept. */
+export async function withRecorded(settings: Settings, named: readonly (keyof Settings)[]): Promise<Settings> {
+  const load = await useRecorded.getState().recordOf(settings.env);
+  return withRecordedDefaults(settings, load.state === 'ready' ? load.run : null, named);
 }

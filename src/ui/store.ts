@@ -21,7 +21,17 @@ import {
   type OutcomeFilter,
   type RunRecord,
 } from './run_record.ts';
-import { formatHash, needsReset, parseHash, runIdsOf, type Settings, type SettingNotice } from '../rl/page_settings.ts';
+import {
+  formatHash,
+  needsReset,
+  parseHash,
+  presetDefaultsKeeping,
+  runIdsOf,
+  type ParsedHash,
+  type Settings,
+  type SettingNotice,
+} from '../rl/page_settings.ts';
+import { withRecorded } from './recorded_store.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
 import { WebGpuUnavailableError, type UnavailableReason } from '../backend/webgpu/errors.ts';
 import { createBrowserRuntime, type GpuRuntime } from '../backend/webgpu/runtime.ts';
@@ -85,6 +95,10 @@ export interface PlaygroundState {
   boot: () => Promise<void>;
   /** Edits settings: lambda, beta and the like apply at the next update; model, algorithm or seed restart. */
   setSettings: (next: Settings) => Promise<void>;
+  /** A link opened in the address bar: its settings, and the recorded run's where it names none. */
+  openLink: (link: ParsedHash) => Promise<void>;
+  /** A preset's defaults in a world (the recorded run's where one ships), the algorithm, seed and backend kept. */
+  setDefaults: (preset?: Settings['preset'], env?: Settings['env']) => Promise<void>;
   dismissNotices: () => void;
   play: () => Promise<void>;
   pause: () => Promise<void>;
@@ -113,10 +127,8 @@ let engine: Engine | null = null;
 let flushEvents: () => void = () => undefined;
 /** Forgets the events not yet rendered: those of a run that is being replaced. */
 let dropEvents: () => void = () => undefined;
-/**
- * The starts asked of the worker, and the one whose events the page takes: until a start returns, what arrives
- * is the replaced run's (a late evaluation of another world must not read as the new run's warm start).
- */
+// The starts asked of the worker, and the one whose events the page takes: until a start returns, what arrives is
+// the replaced run's (a late evaluation of another world must not read as the new run's warm start).
 let startsAsked = 0;
 let eventsOf = 0;
 
@@ -156,6 +168,8 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
 
   boot: () => {
     booting ??= (async () => {
+      // The link's settings, and the recorded run's where it names none (and a record of its world and preset ships).
+      set({ settings: await withRecorded(get().settings, initialHash.named) });
       writeHash(get().settings);
       // Events are applied together, at most every FLUSH_MS and in an animation frame: a fast run sends
       // dozens per second, and re-laying out the page for each would keep the main thread busy. A hidden tab
@@ -206,6 +220,16 @@ export const usePlayground = create<PlaygroundState>()((set, get) => ({
       await engine.configure(next);
       set({ runSettings: next });
     }
+  },
+
+  openLink: async (link) => {
+    set({ notices: link.notices });
+    await get().setSettings(await withRecorded(link.settings, link.named));
+  },
+
+  setDefaults: async (preset, env) => {
+    const s = get().settings;
+    await get().setSettings(await withRecorded(presetDefaultsKeeping(s, preset ?? s.preset, env ?? s.env), []));
   },
 
   dismissNotices: () => set({ notices: [] }),

@@ -3,6 +3,7 @@
 // part control (`<arm>-<part>`, rl/config.ts) varies its arm.
 import {
   armOf,
+  distils,
   partControl,
   partControlTable,
   skillPartOf,
@@ -11,10 +12,7 @@ import {
   type PartControl,
 } from '../../../rl/config.ts';
 
-/** Whether an arm has a distillation term weighted by lambda: every algorithm but grpo and opid. */
-export function distils(algo: Algo): boolean {
-  return algo !== 'grpo' && algo !== 'opid';
-}
+export { distils };
 
 /**
  * The control that gives a distilling arm another game's skill of the same task type (the right kind of
