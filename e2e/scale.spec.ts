@@ -16,15 +16,32 @@ describe('Run it at scale', () => {
     await panel.scrollIntoViewIfNeeded();
     const script = await downloadText(page, 'scale-script');
     expect(script.name).toBe('run_alfworld_seed.sh');
+    // What the link changed from the micro preset's page defaults is carried; what it left there (the batch, the
+    // learning rate) takes the paper's value, and the panel says which.
     for (const line of [
       'algorithm.adv_estimator=seed',
       'actor_rollout_ref.actor.opd_loss_coef=0.3',
       `env.rollout.n=${FAST.groupSize}`,
-      `data.train_batch_size=${FAST.tasksPerUpdate}`,
       `env.max_steps=${FAST.maxSteps}`,
+      'data.train_batch_size=16',
+      'actor_rollout_ref.actor.optim.lr=0.000001',
       'env.env_name=alfworld/AlfredTWEnv',
     ])
       expect(script.text).toContain(`    ${line} \\`);
+    expect(await page.getByTestId('scale-carried').textContent()).toMatch(/λ \(OPD weight\) 0\.3 \(paper 0\.01\)/);
+    expect(await page.getByTestId('scale-from-paper').textContent()).toMatch(/Learning rate 1e-6 \(here 0\.001\)/);
+    expect(await page.getByTestId('scale-from-paper').textContent()).toMatch(/Tasks per update 16 \(here 2\)/);
+
+    // docs/verl.md ships with the built site, under its sub-path, and the browser shows it.
+    const doc = await page.getByTestId('scale-doc').evaluate((a) => (a as HTMLAnchorElement).href);
+    expect(doc.startsWith(new URL('.', page.url()).href)).toBe(true);
+    const reader = await page.context().newPage();
+    const shown = await reader.goto(doc);
+    expect(shown?.status()).toBe(200);
+    expect(await reader.evaluate(() => document.body.textContent)).toMatch(
+      /^# A run at scale: the SEED repository's trainer/,
+    );
+    await reader.close();
 
     const dataset = await downloadBytes(page, 'scale-sft-train');
     expect(dataset.name).toBe('sft_episode_skill_train.parquet');

@@ -4,27 +4,65 @@
 // command's (src/rl/verl/); the dataset's module and its parquet writer load on the first click.
 import { useMemo, useState } from 'react';
 import { SEED_REPOSITORY } from '../rl/verl/config_keys.ts';
-import { benchmarkOf, launchScript, NoCounterpartError, runsOfSettings, SFT_FILES } from '../rl/verl/launch_script.ts';
-import { formatHash } from '../rl/page_settings.ts';
+import {
+  benchmarkOf,
+  launchScript,
+  NoCounterpartError,
+  runsOfSettings,
+  settingsThere,
+  SFT_FILES,
+} from '../rl/verl/launch_script.ts';
+import { numberText, type ScaledSettings } from '../rl/verl/mapping.ts';
+import { formatHash, type Settings } from '../rl/page_settings.ts';
+import { SETTING_LABELS } from './setting_labels.ts';
 import { downloadBlob, downloadText } from './download.ts';
 import { usePlayground } from './store.ts';
 import type { SftFiles } from '../rl/verl/carry.ts';
 
 type Split = keyof typeof SFT_FILES;
 
-/** The scripts of the settings' runs, or why they have none there. */
-function scriptsOf(settings: Parameters<typeof runsOfSettings>[0]) {
+/**
+ * docs/verl.md, shipped with the build as an asset of its own (Vite emits what `new URL(..., import.meta.url)`
+ * names), so that the link works from wherever the site is served.
+ */
+const VERL_DOC = new URL('../../docs/verl.md', import.meta.url).href;
+
+/** The scripts of the settings' runs and the settings they set (one for all: the runs share them), or why there are none. */
+function scriptsOf(settings: Settings) {
   try {
-    return { scripts: runsOfSettings(settings).map(launchScript), refusal: null };
+    const runs = runsOfSettings(settings);
+    return { scripts: runs.map(launchScript), there: settingsThere(runs[0]), refusal: null };
   } catch (err) {
-    if (err instanceof NoCounterpartError) return { scripts: [], refusal: err.message };
+    if (err instanceof NoCounterpartError) return { scripts: [], there: null, refusal: err.message };
     throw err;
   }
 }
 
+/** A setting as the page names it (its control's label), or its name in the trainer's table for one it does not show. */
+const labelOf = (key: string) => (key in SETTING_LABELS ? SETTING_LABELS[key as keyof Settings].label : key);
+
+/** The script's settings that are not the page's: the paper's in the place of the page's defaults, and the page's own choices. */
+function SettingsThere({ there }: { there: ScaledSettings }) {
+  const list = (items: readonly { key: string; value: number; other: string }[]) =>
+    items.length === 0 ? 'none' : items.map((c) => `${labelOf(c.key)} ${numberText(c.value)} (${c.other})`).join(', ');
+  return (
+    <>
+      <p className="hint" data-testid="scale-from-paper">
+        The paper's values, for its models of 1.7B to 7B parameters, in the place of the settings left at the
+        playground's defaults (chosen for its small model):{' '}
+        {list(there.fromPaper.map((c) => ({ key: c.key, value: c.paper, other: `here ${numberText(c.run)}` })))}.
+      </p>
+      <p className="hint" data-testid="scale-carried">
+        Carried as set here, changed from the playground's defaults:{' '}
+        {list(there.carried.map((c) => ({ key: c.key, value: c.run, other: `paper ${numberText(c.paper)}` })))}.
+      </p>
+    </>
+  );
+}
+
 export function ScalePanel() {
   const settings = usePlayground((s) => s.settings);
-  const { scripts, refusal } = useMemo(() => scriptsOf(settings), [settings]);
+  const { scripts, there, refusal } = useMemo(() => scriptsOf(settings), [settings]);
   const [dataset, setDataset] = useState<{ hash: string; files: SftFiles } | null>(null);
   const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
   const bench = refusal === null ? benchmarkOf(settings.env) : null;
@@ -59,9 +97,14 @@ export function ScalePanel() {
         This run, for the SEED repository's trainer (verl-agent based: <code>{SEED_REPOSITORY.repo}</code> at{' '}
         <code>{SEED_REPOSITORY.commit.slice(0, 7)}</code>) with a language model
         {bench ? ` on ${bench.name}` : ''}: a launch script with its algorithm and settings, and the paper's first
-        stage, the hindsight-skill SFT, as a dataset to put beside the script. docs/verl.md says what each setting
-        becomes; <code>npm run seed -- export-verl</code> writes the same from a run directory or a link.
+        stage, the hindsight-skill SFT, as a dataset to put beside the script.{' '}
+        <a href={VERL_DOC} target="_blank" rel="noopener" data-testid="scale-doc">
+          docs/verl.md
+        </a>{' '}
+        says what each setting becomes; <code>npm run seed -- export-verl</code> writes the same from a run directory or
+        a link.
       </p>
+      {there ? <SettingsThere there={there} /> : null}
       {refusal !== null ? (
         <p className="bad" data-testid="scale-refused">
           No script for these settings: {refusal}.

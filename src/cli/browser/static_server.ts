@@ -18,6 +18,7 @@ const TYPES: Record<string, string> = {
   '.onnx': 'application/octet-stream',
   '.bin': 'application/octet-stream',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
 };
 
 interface StaticSite {
