@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/cli/bench/page_shots.ts';
 import type { RecordedRun } from '../src/rl/recorded_run.ts';
 import { defaultSettings, formatHash } from '../src/rl/page_settings.ts';
+import { armName } from '../src/ui/setting_labels.ts';
 import { FAST, SCREENSHOTS, curvePoints, downloadText, engineReady, openPlayground } from './page.ts';
 import { indexWithShop, openWithIndex, shippedRecord, shopRecord } from './recorded_index.ts';
 import { chromiumForSuite } from './suite_browser.ts';
@@ -146,7 +147,7 @@ describe('first screen', () => {
     expect(await finding.textContent()).toContain(
       `In the shop’s recorded benchmark (${shopDifference.seeds.length} seeds`,
     );
-    expect(await finding.textContent()).toContain(`${shopDifference.a} − GRPO on eval-unseen`);
+    expect(await finding.textContent()).toContain(`${armName(shopDifference.a)} − GRPO on eval-unseen`);
     expect(await page.getByTestId('recorded-run').getAttribute('data-world')).toBe('shop');
     expect(await page.getByTestId('recorded-command').textContent()).toBe(shop.command);
     await page.locator(HEADLINE).screenshot({ path: `${SCREENSHOTS}/e2e-first-screen-shop-recorded.png` });

@@ -69,7 +69,8 @@ describe('recorded run', () => {
     expect(await page.getByTestId('recorded-badge').textContent()).toBe('recorded');
     expect(await page.getByTestId('recorded-command').textContent()).toBe(run.command);
     expect(await page.getByTestId('recorded-commit').textContent()).toBe(run.commit);
-    expect(await page.getByTestId('recorded-world').textContent()).toBe('household');
+    expect(await page.getByTestId('recorded-world').getAttribute('data-world')).toBe('household');
+    expect(await page.getByTestId('recorded-world').textContent()).toBe('the household');
     expect(await panel.textContent()).toContain(`runs/${file}`);
     const series = (await page.locator(SUCCESS).getAttribute('data-series'))!.split('|');
     expect(series.filter((s) => s.startsWith('recorded '))).toEqual(

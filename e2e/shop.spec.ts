@@ -90,7 +90,7 @@ describe('the shop', () => {
     const finding = page.getByTestId('finding');
     await expect.poll(() => finding.getAttribute('data-state')).toBe('none');
     expect(await finding.getAttribute('data-world')).toBe('shop');
-    expect(await finding.textContent()).toBe('No shop benchmark is recorded yet, so this run is shown alone.');
+    expect(await finding.textContent()).toBe('No benchmark of the shop is recorded yet, so this run is shown alone.');
     expect(await page.getByTestId('recorded-message').textContent()).toBe(
       'No recorded run of the shop: runs/index.json lists none.',
     );

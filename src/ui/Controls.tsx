@@ -11,9 +11,11 @@ import {
   type Settings,
 } from '../rl/page_settings.ts';
 import { PRESET_LABELS, PRESET_NOTES, shippedWarmStartsSentence } from './explain.ts';
+import { CopyLink } from './CopyLink.tsx';
 import { ShortcutList } from './Guide.tsx';
 import { ALGORITHM_LABELS, SETTING_LABELS, WORLD_LABELS } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
+import { theWorld } from '../worlds/facts.ts';
 import { namedWorld } from '../worlds/names.ts';
 
 /** Play, Step, Next stage and Reset, with the engine's state: the first screen's controls. */
@@ -41,7 +43,7 @@ export function Transport() {
           aria-live="polite"
         >
           {engine.state === 'starting' &&
-            (namedWorld(env) === undefined ? 'Loading the warm-start policy…' : `Starting a ${env} run…`)}
+            (namedWorld(env) === undefined ? 'Loading the warm-start policy…' : `Starting a run in ${theWorld(env)}…`)}
           {engine.state === 'ready' && 'Ready'}
           {engine.state === 'playing' && `Training…${status ? ` (${status})` : ''}`}
           {engine.state === 'busy' && `Busy: ${engine.what}…`}
@@ -89,7 +91,10 @@ export function Transport() {
 export function SettingsPanel() {
   return (
     <section className="panel" aria-labelledby="settings-title" data-testid="settings">
-      <h2 id="settings-title">Settings</h2>
+      <div className="panel-head">
+        <h2 id="settings-title">Settings</h2>
+        <CopyLink />
+      </div>
       <SettingsFields />
     </section>
   );
@@ -107,8 +112,10 @@ function SettingsFields() {
         <strong>What to look for:</strong> {PRESET_NOTES[settings.preset]}
         {namedWorld(settings.env) === undefined ? null : ` ${shippedWarmStartsSentence(settings.env)}`}
       </p>
-      <fieldset>
-        <legend>Run</legend>
+      {/* The choices span the form's width, each select as wide as its label: a world's or an algorithm's name is
+          long, and a select cut to a column would hide the part that tells them apart. */}
+      <fieldset className="choices" data-testid="setting-choices">
+        <legend>World and method</legend>
         <ChoiceField
           settingKey="env"
           value={settings.env}
@@ -137,6 +144,9 @@ function SettingsFields() {
           value={settings.decoding}
           onChange={(v) => update({ decoding: v as Settings['decoding'] })}
         />
+      </fieldset>
+      <fieldset>
+        <legend>Run</legend>
         {PAGE_NUMBER_KEYS.map((key) => (
           <NumberField
             key={key}
@@ -192,7 +202,7 @@ function ChoiceField({
   const { label, help } = SETTING_LABELS[settingKey];
   const id = useId();
   return (
-    <div className="field">
+    <div className="field field-choice">
       <label htmlFor={id}>{label}</label>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-setting={spec.hash} title={help}>
         {spec.options.map((o) => (

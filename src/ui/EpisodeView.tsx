@@ -15,6 +15,7 @@ import {
   type OutcomeFilter,
 } from './run_record.ts';
 import { SkillUsedInstead } from './SkillUsedInstead.tsx';
+import { TRUTH_TITLE, truthValue, truthWords } from './skill_words.ts';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';
 import { viewOf } from '../worlds/views.ts';
@@ -368,9 +369,27 @@ function SkillCard({ t }: { t: TrajectoryView }) {
               written after a {skill.outcome}
             </span>
             {' · '}
-            <span className={skill.valid ? 'ok' : 'bad'} data-testid="skill-valid" data-valid={skill.valid}>
-              {skill.valid ? 'valid' : `not used: ${skill.reason ?? 'invalid'}`}
+            <span
+              className={skill.valid ? 'ok' : 'bad'}
+              data-testid="skill-valid"
+              data-valid={skill.valid}
+              title="it parses under the world's skill grammar and is long enough to distil: nothing about whether it is true"
+            >
+              {skill.valid ? 'well formed' : `not used: ${skill.reason ?? 'not well formed'}`}
             </span>
+            {skill.truth ? (
+              <>
+                {' · '}
+                <span
+                  className={truthWords(skill.truth).tone}
+                  data-testid="skill-truth"
+                  data-truth={truthValue(skill.truth)}
+                  title={TRUTH_TITLE}
+                >
+                  {truthWords(skill.truth).text}
+                </span>
+              </>
+            ) : null}
             {skill.repeats !== null ? (
               <>
                 {' · '}

@@ -7,6 +7,7 @@ import { factsOf, theWorld } from '../worlds/facts.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { CHARTS, chartData, type ChartDef, type SeriesSpec } from './charts.ts';
 import { findingOf, headlineArms } from './finding.ts';
+import { armName } from './setting_labels.ts';
 import type { RecordedLoad } from './recorded_load.ts';
 import { useRecordedOf } from './recorded_store.ts';
 import { SettingsDifference } from './SettingsDifference.tsx';
@@ -18,7 +19,7 @@ const EVAL_UNSEEN = CHARTS.find((c) => c.id === 'success-unseen')!;
 
 /** What the headline says of the recorded benchmark: drawn (or on its way), or why the run is drawn alone. */
 function headlineNote(world: EnvironmentName, state: RecordedLoad['state']): string {
-  if (state === 'none') return `this run alone (no ${world} benchmark is recorded)`;
+  if (state === 'none') return `this run alone (no benchmark of ${theWorld(world)} is recorded)`;
   if (state === 'failed') return 'this run alone (the recorded benchmark was not read)';
   return 'this run (solid) over the recorded benchmark (dashed, 95% bands)';
 }
@@ -40,7 +41,7 @@ const noRegister = () => undefined;
 
 /** The recorded arm or the live run a series is, in a word or two: the chips must fit a phone's width. */
 function shortLabel(s: SeriesSpec): string {
-  return `${s.run} ${s.source === 'live' ? 'live' : 'recorded'}`;
+  return `${armName(s.run)} ${s.source === 'live' ? 'live' : 'recorded'}`;
 }
 
 export function HeadlineChart({ children }: { children?: ReactNode }) {
@@ -71,7 +72,7 @@ export function HeadlineChart({ children }: { children?: ReactNode }) {
 /** The finding's place while there is none: loading, the world has no record, or it was not read. */
 function noFindingText(world: EnvironmentName, state: RecordedLoad['state']): string {
   if (state === 'loading') return `Loading ${theWorld(world)}’s recorded benchmark…`;
-  if (state === 'none') return `No ${world} benchmark is recorded yet, so this run is shown alone.`;
+  if (state === 'none') return `No benchmark of ${theWorld(world)} is recorded yet, so this run is shown alone.`;
   if (state === 'failed')
     return `${theWorld(world, true)}’s recorded benchmark was not read, so this run is shown alone.`;
   return `${theWorld(world, true)}’s recorded benchmark compares no arm with GRPO.`;
@@ -104,7 +105,7 @@ export function FindingSentence() {
       data-ci={finding.ci.join(',')}
       data-verdict={finding.verdict}
     >
-      <strong>The finding so far:</strong> {finding.text}
+      <strong>The recorded finding:</strong> {finding.text}
     </p>
   );
 }

@@ -10,6 +10,7 @@ import { colourOfRun } from './charts.ts';
 import { armBand, recordedUpdates } from './recorded_curves.ts';
 import { useRecorded, useRecordedOf } from './recorded_store.ts';
 import { ScrollArea } from './ScrollArea.tsx';
+import { armName } from './setting_labels.ts';
 import { colourOf, robustBound, type ColourBy } from './run_record.ts';
 import { usePageWorld } from './world.ts';
 import { factsOf, theWorld } from '../worlds/facts.ts';
@@ -67,11 +68,14 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
         </h2>
       </div>
       <p>
-        A finished benchmark in the <span data-testid="recorded-world">{world}</span>, loaded from <code>{url}</code>,
-        not trained in this page: {run.updates} updates of {run.episodesPerUpdate} episodes on the {run.preset} preset,{' '}
-        {mainSeeds} seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every {run.evalEvery} updates on{' '}
-        {run.evalGames.seen} eval-seen and {run.evalGames.unseen} eval-unseen games. Its curves are the dashed lines of
-        the charts.
+        A finished benchmark in{' '}
+        <span data-testid="recorded-world" data-world={world}>
+          {theWorld(world)}
+        </span>
+        , loaded from <code>{url}</code>, not trained in this page: {run.updates} updates of {run.episodesPerUpdate}{' '}
+        episodes on the {run.preset} preset, {mainSeeds} seed{mainSeeds === 1 ? '' : 's'} per main arm, evaluated every{' '}
+        {run.evalEvery} updates on {run.evalGames.seen} eval-seen and {run.evalGames.unseen} eval-unseen games. Its
+        curves are the dashed lines of the charts.
       </p>
       <dl className="facts">
         <dt>Command</dt>
@@ -106,7 +110,7 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
             {run.arms.map((a) => (
               <tr key={a.algo}>
                 <th scope="row">
-                  <span className="swatch" style={{ background: colourOfRun(a.algo) }} /> {a.algo}
+                  <span className="swatch" style={{ background: colourOfRun(a.algo) }} /> {armName(a.algo)}
                   {a.role === 'main' ? '' : <span className="muted"> ({a.role})</span>}
                 </th>
                 <td>{a.seeds.length}</td>
@@ -127,9 +131,9 @@ function RecordedPanel({ run, url }: { run: Recorded; url: string }) {
           <ul className="recorded-differences">
             {comparisons.map((d) => (
               <li key={`${d.a}-${d.b}`}>
-                {d.a} − {d.b} (seeds {d.seeds.join(', ') || 'none in common'}): eval-seen {signed(d.seen.value)} [
-                {signed(d.seen.ci[0])}, {signed(d.seen.ci[1])}], eval-unseen {signed(d.unseen.value)} [
-                {signed(d.unseen.ci[0])}, {signed(d.unseen.ci[1])}] points
+                {armName(d.a)} − {armName(d.b)} (seeds {d.seeds.join(', ') || 'none in common'}): eval-seen{' '}
+                {signed(d.seen.value)} [{signed(d.seen.ci[0])}, {signed(d.seen.ci[1])}], eval-unseen{' '}
+                {signed(d.unseen.value)} [{signed(d.unseen.ci[0])}, {signed(d.unseen.ci[1])}] points
               </li>
             ))}
           </ul>
@@ -171,7 +175,7 @@ function AtUpdate({ run, update }: { run: Recorded; update: number }) {
       {rows.map((r, i) => (
         <span key={r.algo}>
           {i ? '; ' : ''}
-          {r.algo} {r.seen ? pct(r.seen.mean) : 'n/a'}% / {r.unseen ? pct(r.unseen.mean) : 'n/a'}%
+          {armName(r.algo)} {r.seen ? pct(r.seen.mean) : 'n/a'}% / {r.unseen ? pct(r.unseen.mean) : 'n/a'}%
         </span>
       ))}
       .
@@ -261,7 +265,7 @@ function EpisodeCard({
   return (
     <article className="recorded-episode" data-testid="recorded-episode" data-algo={e.algo} data-update={e.update}>
       <h3>
-        <span className="swatch" style={{ background: colourOfRun(e.algo) }} /> {e.algo}, seed {e.seed}, update{' '}
+        <span className="swatch" style={{ background: colourOfRun(e.algo) }} /> {armName(e.algo)}, seed {e.seed}, update{' '}
         {e.update}: <span className={e.won ? 'ok' : 'bad'}>{e.won ? 'won' : 'lost'}</span>{' '}
         <span className="muted">
           (reward {e.reward}, advantage {e.advantage})

@@ -5,6 +5,7 @@ import { formatAdapter } from '../backend/webgpu/device.ts';
 import { MAX_SAVED_RUNS } from '../worker/saved_run.ts';
 import { downloadBlob } from './download.ts';
 import { shippedWarmStartsSentence } from './explain.ts';
+import { armName } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 import { theWorld } from '../worlds/facts.ts';
 import { DEFAULT_WORLD, namedWorld, worldPrefix } from '../worlds/names.ts';
@@ -85,8 +86,8 @@ export function ResumeOffer() {
         {runs.map((r) => (
           <li key={r.id} data-testid="resume-offer" data-run-id={r.id} data-updates={r.updates}>
             {r.id === thisRun ? 'This tab’s run, stopped by the loss of the GPU device: ' : ''}
-            {r.settings.algo} in {theWorld(r.settings.env)}, {r.settings.preset}, seed {r.settings.seed}, reached update{' '}
-            {r.updates} on {new Date(r.savedAt).toLocaleString()}.
+            {armName(r.settings.algo)} in {theWorld(r.settings.env)}, {r.settings.preset}, seed {r.settings.seed},
+            reached update {r.updates} on {new Date(r.savedAt).toLocaleString()}.
             <span className="button-row">
               <button type="button" onClick={() => void resume(r.id)} data-testid="resume">
                 Resume it

@@ -6,7 +6,8 @@ import { fmt, skillKindLabel } from './EpisodeView.tsx';
 import { STAGE_CAPTIONS, type SymbolName } from './explain.ts';
 import { Sym, Symbols } from './Guide.tsx';
 import { ScrollArea } from './ScrollArea.tsx';
-import { exampleToken, type ExampleToken } from './stage_example.ts';
+import { exampleToken, trajectoryLabel, type ExampleToken } from './stage_example.ts';
+import { TRUTH_TITLE, truthValue, truthWords } from './skill_words.ts';
 import { StagePipeline } from './StagePipeline.tsx';
 import { CreditNote, RolloutTable, TokenTable } from './StageTables.tsx';
 import { STAGE_TITLES } from './setting_labels.ts';
@@ -159,7 +160,9 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
           </table>
         </ScrollArea>
       );
-    case 'skills':
+    case 'skills': {
+      // The truth column only where the world's truth test checked the skills.
+      const checked = snapshot.trajectories.some((t) => t.skill?.truth);
       return (
         <ScrollArea label="Skills table">
           <table className="numbers" data-testid="stage-table">
@@ -169,7 +172,14 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
                 <th scope="col">Outcome of the game</th>
                 <th scope="col">Kind the skill states</th>
                 <th scope="col">Skill</th>
-                <th scope="col">Usable</th>
+                <th scope="col" title="it parses under the world's skill grammar and is long enough to distil">
+                  Well formed
+                </th>
+                {checked ? (
+                  <th scope="col" title={TRUTH_TITLE}>
+                    True of its game
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -179,7 +189,7 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
                   className={t.index === selected?.index ? 'example-row' : undefined}
                   data-example={t.index === selected?.index || undefined}
                 >
-                  <td>{t.index}</td>
+                  <td>{trajectoryLabel(t)}</td>
                   <td>{t.won ? 'success' : 'failure'}</td>
                   <td>{skillKindLabel(t.skill?.kind ?? null)}</td>
                   <td>
@@ -189,12 +199,18 @@ function StageBody({ snapshot, selected, example, showForced, onShowForced }: Bo
                     </details>
                   </td>
                   <td>{t.skill?.valid ? 'yes' : `no: ${t.skill?.reason ?? ''}`}</td>
+                  {checked ? (
+                    <td data-truth={t.skill?.truth ? truthValue(t.skill.truth) : ''}>
+                      {t.skill?.truth ? truthWords(t.skill.truth).text : '—'}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
           </table>
         </ScrollArea>
       );
+    }
     case 'rescore':
       return selected ? (
         <TokenTable

@@ -8,11 +8,12 @@ import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import { record } from './curves_testing.ts';
 import { findingOf, headlineArms, signedPoints } from './finding.ts';
+import { armName } from './setting_labels.ts';
 
-/** The household's record the page shows: the newest of the household's that public/runs/index.json lists. */
-function shippedRecord(): RecordedRun {
+/** The record the page shows of a world (the household's by default): the newest that public/runs/index.json lists. */
+function shippedRecord(world: 'household' | 'searchqa' = 'household'): RecordedRun {
   const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
-  const newest = newestRecord(index, 'household')!;
+  const newest = newestRecord(index, world)!;
   return parseRecordedRun(readFileSync(`public/runs/${newest.file}`, 'utf8'));
 }
 
@@ -59,12 +60,37 @@ describe('findingOf', () => {
       const finding = findingOf(recordOf(arm))!;
       expect(finding).toMatchObject({ arm, world: 'household', seeds: 3, value: 0.125, verdict: 'ahead' });
       expect(finding.text).toBe(
-        `In the household’s recorded benchmark (3 seeds, tiny), ${arm} − GRPO on eval-unseen is +12.5 points [+7.5, +17.5]: ahead at this scale.`,
+        `In the household’s recorded benchmark (3 seeds, tiny), ${armName(arm)} − GRPO on eval-unseen is +12.5 points [+7.5, +17.5]: ahead at this scale.`,
       );
     }
     const shop = findingOf(recordOf('seed-exact', 'shop'))!;
     expect(shop.world).toBe('shop');
-    expect(shop.text).toMatch(/^In the shop’s recorded benchmark \(3 seeds, tiny\), seed-exact − GRPO/);
+    expect(shop.text).toMatch(/^In the shop’s recorded benchmark \(3 seeds, tiny\), SEED-exact − GRPO/);
+  });
+
+  it('writes every arm in one case: the method in capitals, as GRPO is', () => {
+    expect(['grpo', 'seed', 'seed-exact', 'seed-exact-crossgame', 'opid'].map(armName)).toEqual([
+      'GRPO',
+      'SEED',
+      'SEED-exact',
+      'SEED-exact-crossgame',
+      'OPID',
+    ]);
+    const text = findingOf(recordOf('seed'))!.text;
+    expect(text).toContain('SEED − GRPO');
+    expect(text).not.toMatch(/\b(seed|grpo)\b/);
+  });
+
+  it("says where both recorded arms went from the warm start, apart from the live run's course", () => {
+    const run = shippedRecord('searchqa');
+    const finding = findingOf(run)!;
+    const moved = (algo: string) => run.differences.find((d) => d.a === algo && d.b === 'warm start')!.unseen.value;
+    expect(finding.text).toContain(
+      `from the warm start to update ${run.updates}, GRPO moved ${signedPoints(moved('grpo'))} and ${armName(finding.arm)} ${signedPoints(moved(finding.arm))} points.`,
+    );
+    // Without the arms' differences to the warm start the sentence ends at the verdict.
+    const bare = findingOf({ ...run, differences: run.differences.filter((d) => d.b !== 'warm start') })!;
+    expect(bare.text).toMatch(/at this scale\.$/);
   });
 
   it("names the record's headline arm when two main arms distil, else the first of them", () => {

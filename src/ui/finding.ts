@@ -1,10 +1,12 @@
 // The page's one-sentence finding: what the recorded benchmark of the page's world says about its distilling arm
 // against GRPO, written from the record's own paired difference on eval-unseen and its 95% interval, so the
 // sentence changes when the record does. The arm is the record's (a benchmark may pick it on validation: seed,
-// seed-exact or another), named as the record names it; so is the world.
+// seed-exact or another), named as the page's words name arms (setting_labels.ts armName); so is the world. It is
+// the recorded arms' finding: where both arms went from the warm start says so beside the live run drawn over them.
 import type { RecordedDifference, RecordedRun } from '../rl/recorded_run.ts';
 import { recordWorld } from '../rl/recorded_run_check.ts';
 import { theWorld } from '../worlds/facts.ts';
+import { armName } from './setting_labels.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 
 type Verdict = 'ahead' | 'behind' | 'not ahead' | 'not clearly ahead';
@@ -58,6 +60,18 @@ export function headlineArms(run: RecordedRun): RecordedRun {
   return { ...run, arms: run.arms.filter((a) => a.role === 'main' && asked(a.algo)) };
 }
 
+/**
+ * Where both compared arms ended against the warm start, in the record's words; empty when the record holds no such
+ * difference for either. It tells the recorded arms' own course apart from the live run's drawn over them.
+ */
+function fromWarmStart(run: RecordedRun, arm: string): string {
+  const moved = (algo: string) => run.differences.find((d) => d.a === algo && d.b === 'warm start')?.unseen.value;
+  const grpo = moved('grpo');
+  const other = moved(arm);
+  if (grpo === undefined || other === undefined) return '';
+  return `; from the warm start to update ${run.updates}, GRPO moved ${signedPoints(grpo)} and ${armName(arm)} ${signedPoints(other)} points`;
+}
+
 export function findingOf(run: RecordedRun): Finding | null {
   const d = headlineDifference(run);
   if (!d) return null;
@@ -66,7 +80,8 @@ export function findingOf(run: RecordedRun): Finding | null {
   const seeds = d.seeds.length;
   const world = recordWorld(run);
   const text =
-    `In ${theWorld(world)}’s recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${d.a} − GRPO on eval-unseen is ` +
-    `${signedPoints(value)} points [${signedPoints(ci[0])}, ${signedPoints(ci[1])}]: ${verdict === 'behind' ? 'behind GRPO' : verdict} at this scale.`;
+    `In ${theWorld(world)}’s recorded benchmark (${seeds} seed${seeds === 1 ? '' : 's'}, ${run.preset}), ${armName(d.a)} − GRPO on eval-unseen is ` +
+    `${signedPoints(value)} points [${signedPoints(ci[0])}, ${signedPoints(ci[1])}]: ${verdict === 'behind' ? 'behind GRPO' : verdict} at this scale` +
+    `${fromWarmStart(run, d.a)}.`;
   return { arm: d.a, world, seeds, preset: run.preset, value, ci: [ci[0], ci[1]], verdict, text };
 }

@@ -82,6 +82,14 @@ export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   ),
 } satisfies Record<Exclude<Algorithm, PartControl>, string>;
 
+/**
+ * An arm as the page's words name it: its method in capitals as the paper writes it (GRPO, SEED, OPID), its variant
+ * as the command line spells it (SEED-exact-crossgame), so that every sentence writes an arm one way.
+ */
+export function armName(algo: string): string {
+  return algo.replace(/^[a-z]+/, (method) => method.toUpperCase());
+}
+
 export const STAGE_TITLES: Readonly<Record<Stage, string>> = {
   rollout: '1 Rollout',
   rewards: '2 Rewards and group advantages',

@@ -88,6 +88,7 @@ export function stageSnapshot(run: Run, tok: Tokenizer, st: UpdateState, stage: 
         run.lStudent,
         run.backend.config.contextLength,
         run.trainer.world.analyzerObservationTokens,
+        run.trainer.world,
       ),
     ),
     groups: groupViews(st),

@@ -34,12 +34,23 @@ export interface StepView {
   tokenCount: number;
 }
 
+/** A skill's claims about its game as the world's truth test finds them (neither: it claims nothing checkable). */
+export interface SkillTruth {
+  statesTrue: boolean;
+  statesFalse: boolean;
+}
+
 export interface SkillView {
   text: string;
   /** Usable for distillation: it parses and has at least 5 words. */
   valid: boolean;
   /** Why not, when it is not valid. */
   reason: string | null;
+  /**
+   * What the world's truth test (rl/rl_world.ts truthShares) finds of the skill's claims about the trajectory's own
+   * game: whether it states a true one and a false one. Well formed says nothing of this. Null where no world checked.
+   */
+  truth: SkillTruth | null;
   /** The outcome the analyzer was told. */
   outcome: 'success' | 'failure';
   /** The phrase the text repeats right after itself (text/skill_repeats.ts), a degenerate skill; null when none. */

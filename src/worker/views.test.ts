@@ -18,6 +18,8 @@ import { Trainer } from '../rl/trainer.ts';
 import { creditView, groupViews, trajectoryView } from './views.ts';
 import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
 import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import type { Scene } from '../worlds/household/env/scene.ts';
+import type { RlWorld } from '../rl/rl_world.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);
@@ -277,5 +279,34 @@ describe('credit in the step-through', () => {
       meanDelta: d.meanDelta,
       meanGate: d.meanGate,
     });
+  });
+  it("reports the world's truth test of the skill against the trajectory's own game, apart from being well formed", async () => {
+    const ts = await twoTrajectories();
+    const scene = ts[0].scene as Scene;
+    const object = scene.objects.find((o) => o.name.startsWith(`${scene.task.object} `))!;
+    const goal = 'target' in scene.task ? scene.task.target : null;
+    const elsewhere = scene.receptacles.map((r) => r.name).find((r) => r !== object.in && !r.startsWith(`${goal} `))!;
+    const skill = (text: string) => ({ text, ok: true, reason: '' });
+    const truthOf = (text: string, world: Pick<RlWorld, 'truthShares'> | null = householdRl()) =>
+      trajectoryView(
+        tok,
+        'seed',
+        1,
+        2,
+        ts[0],
+        config,
+        stateAfterSkills(ts, [skill(text), B], [skill(text), B]),
+        null,
+        model.contextLength,
+        undefined,
+        world,
+      ).skill!.truth;
+    const right = `workflow: take the ${object.name} from the ${object.in}.`;
+    const wrong = `workflow: take the ${object.name} from the ${elsewhere}.`;
+    expect(truthOf(right)).toEqual({ statesTrue: true, statesFalse: false });
+    expect(truthOf(wrong)).toEqual({ statesTrue: false, statesFalse: true });
+    expect(truthOf('workflow: go to the sofa 1, look.')).toEqual({ statesTrue: false, statesFalse: false });
+    // Without a world to ask, nothing is said of truth.
+    expect(truthOf(right, null)).toBeNull();
   });
 });

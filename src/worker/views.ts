@@ -10,6 +10,7 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
+import type { RlWorld } from '../rl/rl_world.ts';
 import { skillPartOf } from '../rl/config.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import type { EvalResult, EvalSplit } from '../rl/evaluate.ts';
@@ -21,6 +22,7 @@ import type {
   GroupView,
   ParameterChange,
   RunId,
+  SkillTruth,
   SkillView,
   StepView,
   TokenScores,
@@ -42,6 +44,8 @@ export function trajectoryView(
   contextLength: number,
   /** How much of each observation the world's analyzer reads (rl_world.ts analyzerObservationTokens). */
   observationTokens = ANALYZER_OBSERVATION_TOKENS,
+  /** The world whose truth test checks the skill's claims against the game; none: the skill's truth is not shown. */
+  world: Pick<RlWorld, 'truthShares'> | null = null,
 ): TrajectoryView {
   const steps: StepView[] = [];
   const tokens: string[] = [];
@@ -75,7 +79,7 @@ export function trajectoryView(
     choice: choiceTokens(t),
     lOld: t.lOld,
     advantage,
-    skill: state ? skillView(tok, t, state, contextLength, observationTokens) : null,
+    skill: state ? skillView(tok, t, state, contextLength, observationTokens, world) : null,
     scores: state ? tokenScores(state, i, lStudent) : null,
   };
 }
@@ -92,6 +96,7 @@ function skillView(
   state: UpdateState,
   contextLength: number,
   observationTokens: number,
+  world: Pick<RlWorld, 'truthShares'> | null,
 ): SkillView | null {
   const i = t.index;
   const written: WrittenSkill | null = state.written[i] ?? null;
@@ -102,11 +107,13 @@ function skillView(
   const reason = skill.ok ? null : skill.reason || 'unusable';
   const kind = skillKindOf(skill.text);
   const repeats = repeatedPhrase(skill.text);
+  const truth = world ? skillTruth(world, skill.text, t.scene) : null;
   if (!written)
     return {
       text: skill.text,
       valid: skill.ok,
       reason,
+      truth,
       repeats,
       outcome,
       kind,
@@ -126,7 +133,24 @@ function skillView(
     used && used !== written && (part !== null || used.text !== written.text)
       ? { text: used.text, valid: used.ok, part }
       : null;
-  return { text: skill.text, valid: skill.ok, reason, repeats, outcome, kind, prompt, origin: 'written', usedInstead };
+  return {
+    text: skill.text,
+    valid: skill.ok,
+    reason,
+    truth,
+    repeats,
+    outcome,
+    kind,
+    prompt,
+    origin: 'written',
+    usedInstead,
+  };
+}
+
+/** The world's truth test on one skill of one game: its shares over a single skill are 0 or 1. */
+function skillTruth(world: Pick<RlWorld, 'truthShares'>, text: string, scene: unknown): SkillTruth | null {
+  const shares = world.truthShares([{ text, scene }]);
+  return shares && { statesTrue: shares.placeTrue > 0, statesFalse: shares.placeFalse > 0 };
 }
 
 /** The trajectory's slice of the update's per-token arrays; null before re-scoring (stage 4). */

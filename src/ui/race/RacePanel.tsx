@@ -7,9 +7,10 @@ import { RACE_DIFFERENCE, RACE_SUCCESS, raceDifferenceData, raceSuccessData } fr
 import { changedSinceStart, coresHere, racePlan } from './plan.ts';
 import { raceCurves, useRace } from './store.ts';
 import { useRecorded } from '../recorded_store.ts';
-import { SETTING_LABELS } from '../setting_labels.ts';
+import { armName, SETTING_LABELS } from '../setting_labels.ts';
 import { usePlayground } from '../store.ts';
 import { UPlotChart } from '../UPlotChart.tsx';
+import { theWorld } from '../../worlds/facts.ts';
 import { RaceReadout } from './RaceReadout.tsx';
 import '../curves.css';
 import './race.css';
@@ -109,13 +110,13 @@ export function RacePanel() {
         <h2 id="race-title">Race: does SEED beat GRPO?</h2>
         <RaceButtons />
       </div>
-      <p className="hint">
-        Trains grpo and {started ? arms[1]?.algo : plan.arms[1]} side by side in the {(started ?? page).env}, from the
-        same starting weights (the run’s warm start where one ships) with the page’s settings (seed{' '}
-        {started?.seed ?? page.seed}: the same training tasks and evaluation games for both), each in its own worker (on
-        the CPU backend, {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`} of this machine’s {cores}). The
-        page’s own run pauses while the race plays, and playing it pauses the race. The race keeps the settings it
-        started with: edits apply to the next race.
+      <p className="hint" data-testid="race-hint">
+        Trains GRPO and {armName((started ? arms[1]?.algo : undefined) ?? plan.arms[1])} side by side in{' '}
+        {theWorld((started ?? page).env)}, from the same starting weights (the run’s warm start where one ships) with
+        the page’s settings (seed {started?.seed ?? page.seed}: the same training tasks and evaluation games for both),
+        each in its own worker (on the CPU backend, {plan.threads === 1 ? 'one thread' : `${plan.threads} threads`} of
+        this machine’s {cores}). The page’s own run pauses while the race plays, and playing it pauses the race. The
+        race keeps the settings it started with: edits apply to the next race.
       </p>
       <p data-testid="race-status" data-phase={phase}>
         Race: {PHASE_TEXT[phase]}

@@ -1,4 +1,5 @@
 // What a race reads in words: each arm's progress and last evaluation, and the paired difference so far.
+import { armName } from '../setting_labels.ts';
 import type { RaceArm } from './arm.ts';
 import { differenceSoFar, pairedEvaluations, type DifferenceSoFar, type EvalSplit } from './pairs.ts';
 
@@ -19,7 +20,7 @@ function ArmLine({ arm, index }: { arm: RaceArm; index: number }) {
   const updates = arm.curve.at(-1)?.update ?? 0;
   return (
     <li data-testid={`race-arm-${index}`} data-algo={arm.algo} data-updates={updates} data-evaluations={evaluations}>
-      <strong>{arm.algo}</strong>: {updates} update{updates === 1 ? '' : 's'}
+      <strong>{armName(arm.algo)}</strong>: {updates} update{updates === 1 ? '' : 's'}
       {unseen ? `, eval-unseen ${percent(unseen.value)} at update ${unseen.update}` : ', no evaluation yet'}
       {arm.backend ? ` (${arm.backend})` : ''}
       {arm.note ? <span className="bad"> · {arm.note}</span> : null}
@@ -49,7 +50,7 @@ export function RaceReadout({ arms }: { arms: readonly RaceArm[] }) {
         data-pairs={unseen.pairs}
         data-mean={unseen.mean ?? ''}
       >
-        <strong>{seed.algo} − grpo so far</strong> (the same evaluation games, paired by update):{' '}
+        <strong>{armName(seed.algo)} − GRPO so far</strong> (the same evaluation games, paired by update):{' '}
         {splitSentence('eval-unseen', unseen)}; {splitSentence('eval-seen', seen)}.
       </p>
     </>
