@@ -16,7 +16,7 @@ import { Trainer } from '../../../rl/trainer.ts';
 import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
 import { CliError } from '../../cli_error.ts';
-import { readCheckpointFile } from '../../io.ts';
+import { envFieldRemedy, readCheckpointFile } from '../../io.ts';
 import { evalSets } from './games.ts';
 import { keepProgress, nothingGathered, resumeProgress, type JobProgress } from './job_progress.ts';
 import type { UpdateMeans } from './update_means.ts';
@@ -165,7 +165,11 @@ export function checkInitPreset(path: string, init: Checkpoint, preset: PresetNa
 
 /** The job's init checkpoint, refused (in one line) unless it is of the job's world and preset. */
 export async function readJobInit(job: Job): Promise<Checkpoint> {
-  const ck = await readCheckpointFile(job.init, tokenizerOf(environmentOf(worldOrDefault(job.env))));
+  const ck = await readCheckpointFile(
+    job.init,
+    tokenizerOf(environmentOf(worldOrDefault(job.env))),
+    envFieldRemedy("the job's"),
+  );
   const preset = job.preset ?? PRESET;
   checkInitPreset(
     job.init,
