@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandLine, commitId, commitLine, portablePath, sourceCommit } from './provenance.ts';
@@ -43,6 +44,38 @@ describe('sourceCommit: the commit a report names', () => {
       expect(commitLine(null)).toBe('Commit: unknown (not a git checkout).');
     } finally {
       rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sourceCommit: the folders a check for changes leaves out', () => {
+  it('leaves out each folder alone, its name taken literally: a change beside one makes the tree dirty', () => {
+    const repo = mkdtempSync(join(tmpdir(), 'seed-git-'));
+    try {
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], {
+          cwd: repo,
+          stdio: 'ignore',
+        });
+      git('init', '-q');
+      mkdirSync(join(repo, 'src', 'p'), { recursive: true });
+      writeFileSync(join(repo, 'src', 'a.ts'), 'a');
+      git('add', 'src/a.ts');
+      git('commit', '-q', '-m', 'a');
+      writeFileSync(join(repo, 'src', 'p', 'x'), 'x');
+      const dirty = (ignore: string[]) => sourceCommit(repo, ignore)?.dirty;
+      expect(dirty([])).toBe(true);
+      expect(dirty(['src/p'])).toBe(false);
+      expect(dirty([join(repo, 'src', 'p')])).toBe(false);
+      writeFileSync(join(repo, 'src', 'b.ts'), 'b');
+      expect(dirty(['src/p'])).toBe(true);
+      expect(dirty(['src/*'])).toBe(true);
+      rmSync(join(repo, 'src', 'b.ts'));
+      writeFileSync(join(repo, 'src', 'a.ts'), 'edited');
+      expect(dirty(['src/p'])).toBe(true);
+      expect(dirty(['src'])).toBe(false);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
     }
   });
 });

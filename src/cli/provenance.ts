@@ -27,13 +27,14 @@ export function commandLine(command: string, args: readonly string[], cwd = proc
 export interface SourceCommit {
   /** `git rev-parse --short HEAD`. */
   hash: string;
-  /** Whether the tree had changes outside bench/ (reports written earlier do not count). */
+  /** Whether the tree had changes outside bench/ (reports written earlier do not count) and the folders left out. */
   dirty: boolean;
 }
 
 /**
  * The commit the working tree is at, or null outside a git checkout. Changes under bench/ (reports) and under
- * the folders `ignore` names (a benchmark plan's folder, which its jobs write into) do not make it dirty.
+ * the folders `ignore` names (a benchmark plan's folder, which its jobs write into) do not make it dirty; each
+ * is that folder alone, its name taken literally (a folder named `*` leaves out no other).
  */
 export function sourceCommit(cwd = process.cwd(), ignore: readonly string[] = []): SourceCommit | null {
   const git = (...args: string[]) =>
@@ -41,7 +42,7 @@ export function sourceCommit(cwd = process.cwd(), ignore: readonly string[] = []
   const excluded = ignore
     .map((path) => relative(cwd, resolve(cwd, path)))
     .filter((rel) => rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
-    .map((rel) => `:(exclude)${rel}`);
+    .map((rel) => `:(exclude,literal)${rel}`);
   try {
     const hash = git('rev-parse', '--short', 'HEAD');
     const dirty = git('status', '--porcelain', '--', ':/', ':(top,exclude)bench', ...excluded) !== '';

@@ -2,15 +2,16 @@
 // there and ends bit for bit as the same job never cut (its recorded episodes, teacher checks, held teacher
 // and update means included); a folder that is not this job's progress is moved aside, said in one line, and the
 // job starts over; a folder that holds anything a progress never holds is left as it is and the job refused; a
-// folder that cannot be written costs nothing but the line.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+// folder that cannot be written costs nothing but the line. A check of the tree for changes leaves out only
+// folders of jobs' progress, each known by its mark.
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../rl/config.ts';
 import { CliError } from '../../cli_error.ts';
 import { runJob, type Job, type JobResult } from './job.ts';
-import type { JobProgress } from './job_progress.ts';
+import { progressFoldersBeside, type JobProgress } from './job_progress.ts';
 
 const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
 // A recorded seed run whose teacher is refreshed every third update (held apart from the policy between), with
@@ -129,4 +130,29 @@ describe('bench learn: a job cut short', () => {
     expect(progress.lines).toHaveLength(1);
     expect(progress.lines[0]).toMatch(/^could not keep the progress of a run in .*: a cut would start it over$/);
   }, 120_000);
+});
+
+describe("bench learn: the folders of jobs' progress, which a check for changes leaves out", () => {
+  it('are its own and its .new, and those beside them that hold a mark and nothing a progress never holds', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'seed-progress-'));
+    const folder = async (name: string, files: string[]) => {
+      await mkdir(join(dir, name));
+      for (const file of files) await writeFile(join(dir, name, file), '');
+    };
+    await folder('2', ['seed-learn-job-progress', 'progress.json', 'last.ckpt']);
+    await folder('3.damaged', ['seed-learn-job-progress']);
+    await folder('4', ['seed-learn-job-progress', 'notes.ts']);
+    await folder('5', ['progress.json']);
+    await folder('src', ['a.ts']);
+    await writeFile(join(dir, 'b.ts'), '');
+    await symlink(join(dir, '2'), join(dir, 'link'));
+    const own = join(dir, '1');
+    expect((await progressFoldersBeside(own)).sort()).toEqual(
+      [own, `${own}.new`, join(dir, '2'), join(dir, '3.damaged')].sort(),
+    );
+    expect(await progressFoldersBeside(join(dir, 'absent', '1'))).toEqual([
+      join(dir, 'absent', '1'),
+      join(dir, 'absent', '1.new'),
+    ]);
+  });
 });

@@ -6,9 +6,10 @@
 // bit as one never cut. The folder is written beside itself and renamed into place: whole or absent. A folder
 // that does not fit the job is moved aside (DIR.damaged) with a line that says why, and the job starts over.
 // Only a progress folder is ever removed or moved aside (progressFolderProblem): one that holds nothing but
-// what keepProgress writes, its mark among them; a folder that holds anything else is left as it is.
+// what keepProgress writes, its mark among them; a folder that holds anything else is left as it is. Only such
+// folders are left out when a worker checks the tree for uncommitted changes (progressFoldersBeside).
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { messageOf } from '../../../common/errors.ts';
 import { quote } from '../../../common/json.ts';
 import { writeCheckpoint } from '../../../model/checkpoint.ts';
@@ -93,6 +94,23 @@ export async function progressFolderProblem(dir: string): Promise<string | null>
   if (names.length > 0 && !names.includes(MARK_FILE) && !names.includes(STATE_FILE))
     return "it holds no job's progress";
   return null;
+}
+
+/**
+ * `dir`, its `dir.new`, and every folder beside them that holds a job's progress, its mark among what it holds
+ * (another job's, as a plan's progress/N are, or one moved aside): what jobs write, which a check of the source
+ * tree for changes leaves out. A folder beside them that holds anything else, or no mark, is not among them.
+ */
+export async function progressFoldersBeside(dir: string): Promise<string[]> {
+  const parent = dirname(dir);
+  const names = await readdir(parent).catch(() => [] as string[]);
+  const marked: string[] = [];
+  for (const name of names) {
+    const folder = join(parent, name);
+    const held = await readdir(folder).catch(() => null);
+    if (held?.includes(MARK_FILE) && (await progressFolderProblem(folder)) === null) marked.push(folder);
+  }
+  return [dir, `${dir}.new`, ...marked];
 }
 
 /** Refuses to go on where `dir` is not a progress folder: nothing there is removed or moved. */

@@ -1,13 +1,15 @@
 // `bench learn --worker JOB --progress DIR`: a job cut short goes on from the progress DIR holds of the same
 // job, commit and init, ends as the job never cut, and DIR is gone once the result is out; outside a clean
-// checkout the job runs without keeping progress, saying so, and without --worker --progress is refused. Before
-// any run, a worker refuses what would lose a file: a progress folder that holds the job's files or this folder,
-// or holds what no progress holds; a result written over a plan's file or the job's; an init of another preset;
-// and an option of a benchmark beside --worker.
+// checkout (a changed file beside DIR included, other jobs' progress beside it not) the job runs without keeping
+// progress, saying so, and without --worker --progress is refused. Before any run, a worker refuses what would
+// lose a file: a progress folder that holds the job's files or this folder, or holds what no progress holds; a
+// result written over a plan's file or the job's; an init of another preset; and an option of a benchmark beside
+// --worker.
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig } from '../../../rl/config.ts';
 import { runCaptured } from '../../testing.ts';
@@ -79,6 +81,63 @@ describe('bench learn --worker --progress', () => {
     }
     await expect(run(['--progress', dir])).rejects.toThrow('--progress DIR goes with --worker');
   }, 120_000);
+});
+
+describe('bench learn --worker --progress in a git checkout', () => {
+  it("keeps no progress where a file beside its folder changed; other jobs' progress beside it is no change", async () => {
+    vi.mocked(provenance.sourceCommit).mockReset(); // git's own answer, for the checkout below
+    const repo = join(root, 'checkout');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: repo,
+        encoding: 'utf8',
+      }).trim();
+    mkdirSync(join(repo, 'src', 'q'), { recursive: true });
+    git('init', '-q');
+    writeFileSync(join(repo, 'src', 'a.ts'), 'a');
+    git('add', 'src/a.ts');
+    git('commit', '-q', '-m', 'a');
+    // Another job's progress beside this job's, as a plan's progress/N are.
+    writeFileSync(join(repo, 'src', 'q', 'seed-learn-job-progress'), '');
+    writeFileSync(join(repo, 'src', 'q', 'progress.json'), '{}');
+    const job = { ...JOB, updates: 2, init: resolve(JOB.init) };
+    const commit = { hash: git('rev-parse', '--short', 'HEAD'), dirty: false };
+    const dir = join('src', 'p');
+    const worker = async () => {
+      const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
+      vi.spyOn(process.stdout, 'write').mockReturnValue(true);
+      expect(await runWorker(JSON.stringify(job), undefined, dir)).toBe(0);
+      const first = String(stderr.mock.calls[0]?.[0]);
+      vi.restoreAllMocks();
+      return first;
+    };
+    const home = process.cwd();
+    process.chdir(repo);
+    try {
+      const key = progressKey(job, commit, await readFile(job.init));
+      const cut = (updates: number) => {
+        if (updates === 1) throw new Error('cut');
+      };
+      await expect(runJob(job, { dir, key, log: () => {}, onKept: cut })).rejects.toThrow('cut');
+      const changes: [string, () => void, () => void][] = [
+        ['a tracked file', () => writeFileSync('src/a.ts', 'edited'), () => writeFileSync('src/a.ts', 'a')],
+        ['an untracked file', () => writeFileSync('src/b.ts', 'b'), () => rmSync('src/b.ts')],
+        ['a file in a folder with a mark', () => writeFileSync('src/q/c.ts', 'c'), () => rmSync('src/q/c.ts')],
+      ];
+      for (const [what, change, undo] of changes) {
+        change();
+        expect(await worker(), what).toMatch(
+          /^--progress src\/p: no progress is kept, for this tree has uncommitted changes and /,
+        );
+        expect(existsSync(join(dir, 'progress.json')), what).toBe(true);
+        undo();
+      }
+      expect(await worker()).toBe(`a run goes on from update 1, kept in ${dir}\n`);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      process.chdir(home);
+    }
+  }, 240_000);
 });
 
 /** Every file under `dir` with its bytes, to show that nothing changed. */

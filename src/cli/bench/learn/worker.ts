@@ -5,7 +5,8 @@
 // it ran at, as --collect reads it; without, the result is printed as the last line of stdout. With --progress
 // the run keeps its progress in DIR after each point of its curve, for the job, the commit and the init weights,
 // goes on from what DIR holds of them (job_progress.ts), and removes DIR once its result is out; on a tree with
-// uncommitted changes, which no commit names, it keeps none and says so. Before the job runs, its inputs and
+// uncommitted changes, which no commit names, it keeps none and says so (DIR, other jobs' progress folders beside
+// it and the plan's folder are no change; any other file is). Before the job runs, its inputs and
 // places are checked: its init is of its world and preset; FILE is none of its inputs and, inside a plan's
 // folder, its job's results/N.json; DIR is a progress folder (or none yet) apart from this folder, its parents
 // and every file the job reads or writes.
@@ -20,7 +21,7 @@ import { MAX_INPUT_BYTES } from '../../limits.ts';
 import { commitId, sourceCommit, type SourceCommit } from '../../provenance.ts';
 import { readJobInit, runJob, type Job, type JobResult } from './job.ts';
 import { checkJob } from './job_check.ts';
-import { dropProgress, progressFolderProblem, type JobProgress } from './job_progress.ts';
+import { dropProgress, progressFolderProblem, progressFoldersBeside, type JobProgress } from './job_progress.ts';
 import { checkInit, PLAN_FILE, readJobFile, writeResultFile } from './plan_dir.ts';
 
 /** The job to run (its init where this machine finds it), the job as its result names it, and its plan's job file. */
@@ -161,11 +162,12 @@ export async function runWorker(
   await readJobInit(run);
   if (resultFile !== undefined) checkResultPlace(resultFile, job);
   if (progressDir !== undefined) await checkProgressPlace(progressDir, resultFile, job);
-  // Neither the plan's folder nor the progress's is a change to the code that runs the job. A job that keeps
-  // neither a result file nor its progress names no commit, and asks git nothing.
+  // Neither the plan's folder nor a job's progress (its own, and other jobs' beside it) is a change to the code
+  // that runs the job; any other file beside them is. A job that keeps neither a result file nor its progress
+  // names no commit, and asks git nothing.
   const ignored = [
     ...(job.plan === null ? [] : [job.plan.dir]),
-    ...(progressDir === undefined ? [] : [dirname(progressDir)]),
+    ...(progressDir === undefined ? [] : await progressFoldersBeside(progressDir)),
   ];
   const needsCommit = resultFile !== undefined || progressDir !== undefined;
   const commit = needsCommit ? sourceCommit(process.cwd(), ignored) : null;
