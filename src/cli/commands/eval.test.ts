@@ -1,11 +1,21 @@
 // The preset whose settings an evaluation starts from: the checkpoint's own, checked against its weights; the
-// scene files of --scenes, of which a command reads only those it plays.
+// scene files of --scenes, of which a command reads only those it plays; the shop's catalogues that scene files
+// name, of which an evaluation holds only a few at once, counted after a full collection.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
 import { PRESET_NAMES, presetConfig, type ModelConfig } from '../../model/config.ts';
+import { initParameters } from '../../model/init.ts';
+import { defaultConfig } from '../../rl/config.ts';
+import { evaluate } from '../../rl/evaluate.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
+import { CATALOGUE_CACHE_SIZE, catalogueOf, type CatalogueSpec } from '../../worlds/shop/env/catalogue.ts';
+import type { ShopScene } from '../../worlds/shop/env/scene.ts';
 import { CliError } from '../cli_error.ts';
 import { environmentFrom } from '../environment_option.ts';
 import { checkpointPreset, readScenes, sceneFiles } from './eval.ts';
@@ -68,5 +78,45 @@ describe('the scene files of --scenes', () => {
     await expect(sceneFiles(join(empty, 'missing'))).rejects.toThrow(
       new CliError(`cannot read ${join(empty, 'missing')}: ENOENT`),
     );
+  });
+});
+
+describe('the catalogues of an evaluation of shop scene files', () => {
+  it('are held at most CATALOGUE_CACHE_SIZE at once, however many distinct ones the files name', async () => {
+    // A full collection on demand, to count which catalogues are still reachable.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const dir = mkdtempSync(join(tmpdir(), 'seed-eval-catalogues-'));
+    const distinct = CATALOGUE_CACHE_SIZE + 3;
+    for (let i = 0; i < distinct; i++) {
+      const spec: CatalogueSpec = { seed: 700 + i, size: 200 };
+      const target = catalogueOf(spec)[0];
+      const goal = {
+        targetId: target.id,
+        attributes: [target.attributes[0]],
+        options: {},
+        priceUpperCents: target.priceCents,
+      };
+      writeFileSync(join(dir, `s${i}.json`), JSON.stringify({ version: 1, catalogue: spec, goal }));
+    }
+    const env = environmentFrom('shop');
+    const tok = tokenizerOf(env);
+    const scenes = (await readScenes(env, await sceneFiles(dir))) as ShopScene[];
+    const model = presetConfig('micro', tok.vocabSize);
+    const backend = new CpuBackend(model, initParameters(model, 1));
+    // Each episode's catalogue as its game played it (the shared one, which the game holds while it plays).
+    const played = new Map<number, WeakRef<object>>();
+    await evaluate(env, backend, tok, scenes, { ...defaultConfig('micro'), maxSteps: 2 }, (t) => {
+      const spec = (t.scene as ShopScene).catalogue;
+      played.set(spec.seed, new WeakRef(catalogueOf(spec)));
+    });
+    expect(played.size).toBe(distinct);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((done) => setTimeout(done, 0));
+      gc();
+    }
+    const held = [...played.values()].filter((ref) => ref.deref() !== undefined).length;
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(CATALOGUE_CACHE_SIZE);
   });
 });
