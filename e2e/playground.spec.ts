@@ -337,20 +337,20 @@ describe('playground', () => {
     await engineReady(page);
     await expect.poll(() => curvePoints(page)).toBe(2);
     const series = (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.split('|');
-    expect(series).toContain('live seed eval-seen (smoothed)');
-    expect(series).toContain('live grpo eval-seen (smoothed)');
+    expect(series).toContain('live SEED eval-seen (smoothed)');
+    expect(series).toContain('live GRPO eval-seen (smoothed)');
     // The training rollouts join the eval chart only when asked; a legend chip hides its series.
     expect(series.some((s) => s.includes('train rollouts'))).toBe(false);
     await page.getByTestId('show-train').check();
     await expect
       .poll(async () =>
         (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.includes(
-          'live seed train rollouts',
+          'live SEED train rollouts',
         ),
       )
       .toBe(true);
     const chip = page.locator(
-      '[data-testid="chart-success-seen"] [data-testid="series-chip"][data-label="live grpo eval-seen (smoothed)"]',
+      '[data-testid="chart-success-seen"] [data-testid="series-chip"][data-label="live GRPO eval-seen (smoothed)"]',
     );
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     await chip.click();

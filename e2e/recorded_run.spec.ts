@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
 import { formatHash } from '../src/rl/page_settings.ts';
+import { armName } from '../src/ui/setting_labels.ts';
 import {
   FAST,
   SCREENSHOTS,
@@ -75,7 +76,8 @@ describe('recorded run', () => {
     const series = (await page.locator(SUCCESS).getAttribute('data-series'))!.split('|');
     expect(series.filter((s) => s.startsWith('recorded '))).toEqual(
       run.arms.map(
-        (a) => `recorded ${a.algo} eval-unseen (mean of ${a.seeds.length} seed${a.seeds.length === 1 ? '' : 's'})`,
+        (a) =>
+          `recorded ${armName(a.algo)} eval-unseen (mean of ${a.seeds.length} seed${a.seeds.length === 1 ? '' : 's'})`,
       ),
     );
     await page.getByTestId('curves').screenshot({ path: `${SCREENSHOTS}/e2e-recorded-curves.png` });

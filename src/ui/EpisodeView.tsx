@@ -14,6 +14,7 @@ import {
   type ColourScale,
   type OutcomeFilter,
 } from './run_record.ts';
+import { armName } from './setting_labels.ts';
 import { SkillUsedInstead } from './SkillUsedInstead.tsx';
 import { TRUTH_TITLE, truthValue, truthWords } from './skill_words.ts';
 import { usePlayground } from './store.ts';
@@ -79,7 +80,9 @@ export function EpisodeView() {
                 data-testid="view-run"
               >
                 {runs.map((r) => (
-                  <option key={r}>{r}</option>
+                  <option key={r} value={r}>
+                    {armName(r)}
+                  </option>
                 ))}
               </select>
             </label>

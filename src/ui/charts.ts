@@ -16,6 +16,7 @@ import type { UpdateMetrics } from '../worker/protocol.ts';
 import { factsOf } from '../worlds/facts.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { armBand } from './recorded_curves.ts';
+import { armName } from './setting_labels.ts';
 import { ema } from './smoothing.ts';
 
 type MetricKey = Exclude<keyof UpdateMetrics, 'run' | 'skipped'>;
@@ -256,7 +257,7 @@ export function chartData(
     };
     const n = arm.seeds.length;
     series.push({
-      label: `recorded ${arm.algo} eval-${def.recorded} (mean of ${n} seed${n === 1 ? '' : 's'})`,
+      label: `recorded ${armName(arm.algo)} eval-${def.recorded} (mean of ${n} seed${n === 1 ? '' : 's'})`,
       run: arm.algo,
       source: 'recorded',
       colour: colourOfRun(arm.algo),
@@ -288,7 +289,7 @@ export function chartData(
         points: metric.kind === 'eval',
         band: null,
       };
-      const label = `live ${run} ${metric.label}`;
+      const label = `live ${armName(run)} ${metric.label}`;
       if (options.weight > 0) {
         if (options.showRaw) {
           series.push({ ...base, label: `${label} (raw)`, width: 1, alpha: base.alpha * 0.35, points: false });

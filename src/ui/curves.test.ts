@@ -68,10 +68,10 @@ describe('chart series', () => {
     const d = chartData(unseen, live, record(), { weight: 0, showRaw: false, showTrain: true });
     expect(d.xs).toEqual([0, 1, 2, 3, 4, 8]);
     expect(d.series.map((s) => s.label)).toEqual([
-      'recorded grpo eval-unseen (mean of 2 seeds)',
-      'recorded seed eval-unseen (mean of 1 seed)',
-      'live seed train rollouts',
-      'live seed eval-unseen',
+      'recorded GRPO eval-unseen (mean of 2 seeds)',
+      'recorded SEED eval-unseen (mean of 1 seed)',
+      'live SEED train rollouts',
+      'live SEED eval-unseen',
     ]);
     expect(d.ys[0]).toEqual([0.3, null, null, null, 0.30000000000000004, 0.4]);
     expect(d.ys[3]).toEqual([null, null, 0.5, null, null, null]);
@@ -92,9 +92,9 @@ describe('chart series', () => {
   it('leaves the training rollouts out of the eval charts unless asked for', () => {
     const d = chartData(unseen, live, record(), { weight: 0, showRaw: false });
     expect(d.series.map((s) => s.label)).toEqual([
-      'recorded grpo eval-unseen (mean of 2 seeds)',
-      'recorded seed eval-unseen (mean of 1 seed)',
-      'live seed eval-unseen',
+      'recorded GRPO eval-unseen (mean of 2 seeds)',
+      'recorded SEED eval-unseen (mean of 1 seed)',
+      'live SEED eval-unseen',
     ]);
   });
 
@@ -173,10 +173,10 @@ describe('chart series', () => {
   it('smooths the live run only: raw values faint under the smoothed line, or the smoothed line alone', () => {
     const both = chartData(unseen, live, record(), { weight: 0.5, showRaw: true, showTrain: true });
     expect(both.series.slice(2).map((s) => s.label)).toEqual([
-      'live seed train rollouts (raw)',
-      'live seed train rollouts (smoothed)',
-      'live seed eval-unseen (raw)',
-      'live seed eval-unseen (smoothed)',
+      'live SEED train rollouts (raw)',
+      'live SEED train rollouts (smoothed)',
+      'live SEED eval-unseen (raw)',
+      'live SEED eval-unseen (smoothed)',
     ]);
     expect(both.series[2].alpha).toBeLessThan(both.series[3].alpha);
     expect(both.ys[0]).toEqual(chartData(unseen, live, record(), { weight: 0, showRaw: false }).ys[0]);
@@ -185,7 +185,7 @@ describe('chart series', () => {
       showRaw: false,
       showTrain: true,
     });
-    expect(only.series.map((s) => s.label)).toEqual(['live seed train rollouts (smoothed)']);
+    expect(only.series.map((s) => s.label)).toEqual(['live SEED train rollouts (smoothed)']);
     expect(only.ys[0]).toEqual([0, expect.closeTo(0.5 / 0.75, 12)]);
     expect(seriesKey(both)).not.toBe(seriesKey(only));
   });
@@ -207,7 +207,7 @@ describe('chart series', () => {
       ],
     };
     const d = chartData(credit, runs, null, { weight: 0, showRaw: false });
-    expect(d.series.map((s) => s.label)).toEqual(['live seed on decision tokens']);
+    expect(d.series.map((s) => s.label)).toEqual(['live SEED on decision tokens']);
     expect(d.ys).toEqual([[0.22, null, 0.3]]);
   });
 
@@ -221,8 +221,8 @@ describe('chart series', () => {
     };
     const d = chartData(scale, runs, null, { weight: 0, showRaw: false });
     expect(d.series.map((s) => s.label)).toEqual([
-      'live seed-exact OPD / GRPO gradient norm',
-      'live seed-exact KL(student ‖ teacher), decision tokens',
+      'live SEED-exact OPD / GRPO gradient norm',
+      'live SEED-exact KL(student ‖ teacher), decision tokens',
     ]);
     expect(d.ys).toEqual([
       [0.31, 0.25],
@@ -261,7 +261,7 @@ describe("the warm start's evaluation (update 0)", () => {
   it('starts the live eval line at 0 on every x axis, with no training figure, and is a CSV row with empty training cells', () => {
     const byUpdate = chartData(unseen, live, null, { weight: 0, showRaw: false, showTrain: true });
     expect(byUpdate.xs).toEqual([0, 1]);
-    expect(byUpdate.series.map((s) => s.label)).toEqual(['live seed train rollouts', 'live seed eval-unseen']);
+    expect(byUpdate.series.map((s) => s.label)).toEqual(['live SEED train rollouts', 'live SEED eval-unseen']);
     expect(byUpdate.ys).toEqual([
       [null, 0.25],
       [0.25, 0.5],

@@ -4,6 +4,7 @@
 import type { Algo } from '../../rl/config.ts';
 import type { UpdateMetrics } from '../../worker/protocol.ts';
 import { X_LABELS, colourOfRun, type ChartData, type ChartDef, type SeriesSpec } from '../charts.ts';
+import { armName } from '../setting_labels.ts';
 import { pairedEvaluations, runningMeans, trainedPairs, type EvalSplit } from './pairs.ts';
 
 export const RACE_SUCCESS: ChartDef = {
@@ -61,7 +62,10 @@ export function raceSuccessData(arms: readonly Algo[], curves: readonly (readonl
       const points = new Map<number, number>();
       for (const m of curves[a] ?? []) if (m[key] !== null) points.set(m.update, m[key]!);
       if (points.size > 0)
-        perSeries.push({ spec: line(`${algo} ${name}`, algo, colourOfRun(algo), ARM_DASH[a % 2][s], true), points });
+        perSeries.push({
+          spec: line(`${armName(algo)} ${name}`, algo, colourOfRun(algo), ARM_DASH[a % 2][s], true),
+          points,
+        });
     });
   });
   const grid = columns(perSeries.flatMap((p) => [...p.points.keys()]));

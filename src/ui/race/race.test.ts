@@ -112,10 +112,10 @@ describe('the race charts', () => {
     const data = raceSuccessData(['grpo', 'seed-exact'], [GRPO, SEED]);
     expect(data.xs).toEqual([1, 3, 5]);
     expect(data.series.map((s) => s.label)).toEqual([
-      'grpo eval-unseen',
-      'grpo eval-seen',
-      'seed-exact eval-unseen',
-      'seed-exact eval-seen',
+      'GRPO eval-unseen',
+      'GRPO eval-seen',
+      'SEED-exact eval-unseen',
+      'SEED-exact eval-seen',
     ]);
     expect(new Set(data.series.map((s) => JSON.stringify(s.dash))).size).toBe(4);
     expect(new Set(data.series.map((s) => s.colour)).size).toBe(2);
