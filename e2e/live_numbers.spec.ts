@@ -2,9 +2,11 @@
 // evaluated shows the shop run's "Now" as evaluating until the shop's own evaluation arrives, and the household's
 // late numbers never reach the shop's record or its chart. The headline chart says in one line how the live run's
 // settings differ from the recorded run's, and follows an edit; a tiny run takes the recorded run's settings where
-// its link names none.
+// its link names none, and Run it at scale reads them as the page's defaults.
 import { describe, expect, it } from 'vitest';
 import { formatHash, parseHash } from '../src/rl/page_settings.ts';
+import { numberText } from '../src/rl/verl/mapping.ts';
+import { SETTING_LABELS } from '../src/ui/setting_labels.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, engineReady, firstRollout, openPlayground } from './page.ts';
 import { indexWithShop, openWithIndex, shippedRecord } from './recorded_index.ts';
@@ -107,6 +109,14 @@ describe('the live numbers', () => {
       evalEpisodes: Math.min(record.evalGames.seen, record.evalGames.unseen),
     });
     expect(settings.rewardDirected).toBe(record.config!.rewardDirected);
+    // Run it at scale reads the recorded run's learning rate as the page's default, so the paper's takes its place,
+    // and carries the link's own lambda.
+    const scale = page.getByTestId('run-at-scale');
+    await scale.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => page.getByTestId('scale-from-paper').textContent())
+      .toContain(`${SETTING_LABELS.lr.label} 1e-6 (here ${numberText(seed.lr)})`);
+    expect(await page.getByTestId('scale-carried').textContent()).toContain(`${SETTING_LABELS.lambda.label} ${lambda}`);
     await context.close();
   });
 });

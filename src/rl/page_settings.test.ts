@@ -83,7 +83,7 @@ describe('URL hash', () => {
   it('reads a hand-written hash', () => {
     const { settings, notices, named } = parseHash('#lambda=0.25&beta=2&algo=grpo&group=6&lr=1e-4&backend=cpu');
     expect(notices).toEqual([]);
-    // The settings the link gave, which win over any default (the recorded run's too: ui/recorded_settings.ts).
+    // The settings the link gave, which win over any default (the recorded run's too: recorded_defaults.ts).
     expect(named).toEqual(['lambda', 'beta', 'algo', 'groupSize', 'lr', 'backend']);
     expect(settings).toEqual({
       ...DEFAULT_SETTINGS,

@@ -14,6 +14,8 @@ import {
 } from '../rl/verl/launch_script.ts';
 import { numberText, type ScaledSettings } from '../rl/verl/mapping.ts';
 import { formatHash, type Settings } from '../rl/page_settings.ts';
+import { playgroundDefaults } from '../rl/recorded_defaults.ts';
+import { useRecordedOf } from './recorded_store.ts';
 import { SETTING_LABELS } from './setting_labels.ts';
 import { downloadBlob, downloadText } from './download.ts';
 import { usePlayground } from './store.ts';
@@ -27,10 +29,13 @@ type Split = keyof typeof SFT_FILES;
  */
 const VERL_DOC = new URL('../../docs/verl.md', import.meta.url).href;
 
-/** The scripts of the settings' runs and the settings they set (one for all: the runs share them), or why there are none. */
-function scriptsOf(settings: Settings) {
+/**
+ * The scripts of the settings' runs and the settings they set (one for all: the runs share them), or why there are
+ * none; `defaults` are the playground's for them (the recorded run's settings where a record ships for them).
+ */
+function scriptsOf(settings: Settings, defaults: Settings) {
   try {
-    const runs = runsOfSettings(settings);
+    const runs = runsOfSettings(settings, defaults);
     return { scripts: runs.map(launchScript), there: settingsThere(runs[0]), refusal: null };
   } catch (err) {
     if (err instanceof NoCounterpartError) return { scripts: [], there: null, refusal: err.message };
@@ -62,7 +67,12 @@ function SettingsThere({ there }: { there: ScaledSettings }) {
 
 export function ScalePanel() {
   const settings = usePlayground((s) => s.settings);
-  const { scripts, there, refusal } = useMemo(() => scriptsOf(settings), [settings]);
+  const recorded = useRecordedOf(settings.env);
+  const defaults = useMemo(
+    () => playgroundDefaults(settings, recorded.state === 'ready' ? recorded.run : null),
+    [settings, recorded],
+  );
+  const { scripts, there, refusal } = useMemo(() => scriptsOf(settings, defaults), [settings, defaults]);
   const [dataset, setDataset] = useState<{ hash: string; files: SftFiles } | null>(null);
   const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
   const bench = refusal === null ? benchmarkOf(settings.env) : null;
@@ -74,7 +84,7 @@ export function ScalePanel() {
       let files = dataset?.hash === hash ? dataset.files : null;
       if (!files) {
         const { DEFAULT_SFT_GAMES, sftFiles } = await import('../rl/verl/carry.ts');
-        files = await sftFiles(runsOfSettings(settings)[0], DEFAULT_SFT_GAMES);
+        files = await sftFiles(runsOfSettings(settings, defaults)[0], DEFAULT_SFT_GAMES);
         setDataset({ hash, files });
       }
       downloadBlob(

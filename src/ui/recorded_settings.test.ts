@@ -1,6 +1,6 @@
-// The settings a live run takes from the recorded run of its world and model (a link's own win), and the one line
-// that says how the live run's settings differ from the recorded run's: from a record made here and from the
-// records the page ships.
+// The settings a live run takes from the recorded run of its world and model (a link's own win:
+// rl/recorded_defaults.ts), and the one line that says how the live run's settings differ from the recorded run's:
+// from a record made here and from the records the page ships.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, parseHash } from '../rl/page_settings.ts';
@@ -8,7 +8,8 @@ import type { RecordedRun } from '../rl/recorded_run.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { record } from './curves_testing.ts';
-import { differenceLine, recordedSettings, settingsDifferences, withRecordedDefaults } from './recorded_settings.ts';
+import { recordedSettings, withRecordedDefaults } from '../rl/recorded_defaults.ts';
+import { differenceLine, settingsDifferences } from './recorded_settings.ts';
 
 /** A household record at tiny: GRPO at lr 1e-3, SEED at lr 1e-3 and lambda 0.01, the benchmark's base configuration. */
 function householdRecord(): RecordedRun {

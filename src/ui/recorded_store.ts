@@ -8,8 +8,8 @@ import { create } from 'zustand';
 import type { EnvironmentName } from '../worlds/names.ts';
 import { recordedUpdates } from './recorded_curves.ts';
 import { loadNewestRecord, type RecordedLoad } from './recorded_load.ts';
-import { withRecordedDefaults } from './recorded_settings.ts';
 import type { Settings } from '../rl/page_settings.ts';
+import { withRecordedDefaults } from '../rl/recorded_defaults.ts';
 
 interface RecordedState {
   /** The world whose record `recorded` is (or is being loaded); null before the first load. */

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, describe, expect, it } from 'vitest';
+import { defaultSettings, formatHash } from '../../rl/page_settings.ts';
+import { withRecordedDefaults } from '../../rl/recorded_defaults.ts';
+import { checkRecordIndex, newestRecord, parseRecordedRun } from '../../rl/recorded_run_check.ts';
 import { runCli } from '../cli.ts';
 import { runCaptured } from '../testing.ts';
 import { run as exportVerl } from './export_verl.ts';
@@ -53,6 +56,24 @@ describe('seed export-verl', () => {
     const rows = await parquetRows(join(out, 'sft_episode_skill_val.parquet'));
     expect(rows.map((r) => r.skill_id)).toEqual(['expert:train-0', 'explorer:train-0']);
     expect(JSON.parse(String(rows[0].response))).toHaveProperty('episode_skill');
+  });
+
+  it("reads a tiny link at the recorded run's settings, the page's defaults there, as left at the defaults", async () => {
+    const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
+    const record = parseRecordedRun(readFileSync(`public/runs/${newestRecord(index, 'household')!.file}`, 'utf8'));
+    const page = withRecordedDefaults(defaultSettings('tiny'), record);
+    expect(page.lr).not.toBe(defaultSettings('tiny').lr);
+    const out = join(dir, 'recorded');
+    const link = formatHash({ ...page, lambda: 0.3 });
+    const { code, stdout } = await runCaptured(exportVerl, ['--settings', link, '--out', out, '--games', '2']);
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    // The recorded run's learning rate is the page's default there: the paper's takes its place; the link's lambda is its own.
+    expect(summary.carried).toEqual(['lambda = 0.3 (paper 0.01)']);
+    expect(summary.fromPaper).toContain(`lr = 1e-6 (the run's ${page.lr})`);
+    expect(readFileSync(join(out, 'run_alfworld_seed.sh'), 'utf8')).toContain(
+      '    actor_rollout_ref.actor.optim.lr=0.000001 \\',
+    );
   });
 
   it('reads a whole link by its hash', async () => {

@@ -1,9 +1,13 @@
 // `seed export-verl`: a run carried to the SEED repository's trainer (verl-agent based): its launch script and the
 // skill SFT's dataset, written into one folder (`command` below holds the options and the full account, the --help
 // text; docs/verl.md the mapping of every setting).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from '../../common/json.ts';
 import { parseHash } from '../../rl/page_settings.ts';
+import { playgroundDefaults } from '../../rl/recorded_defaults.ts';
+import type { RecordedRun } from '../../rl/recorded_run.ts';
+import { checkRecordIndex, newestRecord, parseRecordedRun } from '../../rl/recorded_run_check.ts';
 import { runMetadata } from '../../rl/run_metadata.ts';
 import { SEED_REPOSITORY } from '../../rl/verl/config_keys.ts';
 import { DEFAULT_SFT_GAMES, sftFiles } from '../../rl/verl/carry.ts';
@@ -19,7 +23,7 @@ import {
 import { numberText, uncarried } from '../../rl/verl/mapping.ts';
 import { defaultConfig, type TrainConfig } from '../../rl/config.ts';
 import { factsOf } from '../../worlds/facts.ts';
-import { DEFAULT_WORLD } from '../../worlds/names.ts';
+import { DEFAULT_WORLD, type EnvironmentName } from '../../worlds/names.ts';
 import { noPositionals, numberOption, parseOptions, requireOption, usageError } from '../args.ts';
 import { CliError } from '../cli_error.ts';
 import { defineCommand, usageLine } from '../help.ts';
@@ -111,14 +115,31 @@ function hashOf(text: string): string {
   return text;
 }
 
-/** The runs of a link's settings; a setting the link names wrongly is refused, not replaced by its default. */
+/**
+ * The record the page built from this checkout shows of a world (public/runs/, read as the page reads it), whose
+ * settings are the page's defaults for a run of its world and preset; null where none ships or it is not read, as
+ * the page then goes on with its own defaults.
+ */
+function shippedRecord(world: EnvironmentName): RecordedRun | null {
+  try {
+    const entry = newestRecord(checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8'))), world);
+    return entry ? parseRecordedRun(readFileSync(`public/runs/${entry.file}`, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The runs of a link's settings, read against the defaults the page had for them; a setting the link names wrongly
+ * is refused, not replaced by its default.
+ */
 function runsOfLink(link: string): RunToCarry[] {
   const { settings, notices } = parseHash(hashOf(link));
   if (notices.length > 0) {
     const n = notices[0];
     throw new CliError(`--settings: ${n.more ? n.reason : `${n.key}=${n.value} ${n.reason}`}`, 2);
   }
-  return runsOfSettings(settings);
+  return runsOfSettings(settings, playgroundDefaults(settings, shippedRecord(settings.env)));
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -40,15 +40,19 @@ export interface RunToCarry {
   source: string;
 }
 
-/** The runs a page's settings describe (SEED and GRPO for 'both'), as the page would train them. */
-export function runsOfSettings(s: Settings): RunToCarry[] {
+/**
+ * The runs a page's settings describe (SEED and GRPO for 'both'), as the page would train them; `defaults` are the
+ * playground's for them (the recorded run's settings where a record of their world and preset ships:
+ * recorded_defaults.ts playgroundDefaults).
+ */
+export function runsOfSettings(s: Settings, defaults: Settings = defaultSettings(s.preset, s.env)): RunToCarry[] {
   return runIdsOf(s.algo).map((algo) => ({
     algo,
     env: s.env,
     preset: s.preset,
     seed: s.seed,
     config: trainConfigOf(s),
-    defaults: trainConfigOf(defaultSettings(s.preset, s.env)),
+    defaults: trainConfigOf(defaults),
     source: `the playground's settings ${formatHash(s)}`,
   }));
 }
