@@ -29,7 +29,7 @@ function ArmLine({ arm, index }: { arm: RaceArm; index: number }) {
 }
 
 function splitSentence(name: string, d: DifferenceSoFar): string {
-  if (d.mean === null || d.last === null) return `${name}: no evaluation both arms reached yet`;
+  if (d.mean === null || d.last === null) return `${name}: no evaluation after training that both arms reached yet`;
   return `${name}: ${points(d.last.difference)} at update ${d.last.update}, mean ${points(d.mean)} over ${d.pairs} paired evaluation${d.pairs === 1 ? '' : 's'}`;
 }
 
