@@ -23,6 +23,13 @@ async function parquetRows(path: string) {
   return parquetReadObjects({ file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
 }
 
+/** The page's tiny household settings: those of the household's shipped record. */
+function recordedPage() {
+  const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
+  const record = parseRecordedRun(readFileSync(`public/runs/${newestRecord(index, 'household')!.file}`, 'utf8'));
+  return withRecordedDefaults(defaultSettings('tiny'), record);
+}
+
 describe('seed export-verl', () => {
   it("writes a link's script and dataset, one script per run of algo=both", async () => {
     const out = join(dir, 'link');
@@ -59,9 +66,7 @@ describe('seed export-verl', () => {
   });
 
   it("reads a tiny link at the recorded run's settings, the page's defaults there, as left at the defaults", async () => {
-    const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
-    const record = parseRecordedRun(readFileSync(`public/runs/${newestRecord(index, 'household')!.file}`, 'utf8'));
-    const page = withRecordedDefaults(defaultSettings('tiny'), record);
+    const page = recordedPage();
     expect(page.lr).not.toBe(defaultSettings('tiny').lr);
     const out = join(dir, 'recorded');
     const link = formatHash({ ...page, lambda: 0.3 });
@@ -74,6 +79,15 @@ describe('seed export-verl', () => {
     expect(readFileSync(join(out, 'run_alfworld_seed.sh'), 'utf8')).toContain(
       '    actor_rollout_ref.actor.optim.lr=0.000001 \\',
     );
+  });
+
+  it('reads a link that names few settings as the page opens it: the others at the recorded run, none carried', async () => {
+    const out = join(dir, 'few');
+    const { code, stdout } = await runCaptured(exportVerl, ['--settings', '#algo=seed', '--out', out, '--games', '2']);
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.carried).toEqual([]);
+    expect(summary.fromPaper).toContain(`lr = 1e-6 (the run's ${recordedPage().lr})`);
   });
 
   it('reads a whole link by its hash', async () => {

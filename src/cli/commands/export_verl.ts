@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { quote } from '../../common/json.ts';
 import { parseHash } from '../../rl/page_settings.ts';
-import { playgroundDefaults } from '../../rl/recorded_defaults.ts';
+import { playgroundDefaults, withRecordedDefaults } from '../../rl/recorded_defaults.ts';
 import type { RecordedRun } from '../../rl/recorded_run.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../../rl/recorded_run_check.ts';
 import { runMetadata } from '../../rl/run_metadata.ts';
@@ -134,12 +134,15 @@ function shippedRecord(world: EnvironmentName): RecordedRun | null {
  * is refused, not replaced by its default.
  */
 function runsOfLink(link: string): RunToCarry[] {
-  const { settings, notices } = parseHash(hashOf(link));
+  const { settings, notices, named } = parseHash(hashOf(link));
   if (notices.length > 0) {
     const n = notices[0];
     throw new CliError(`--settings: ${n.more ? n.reason : `${n.key}=${n.value} ${n.reason}`}`, 2);
   }
-  return runsOfSettings(settings, playgroundDefaults(settings, shippedRecord(settings.env)));
+  // As the page opens a link: a setting it does not name takes the recorded run's value, the default it is there.
+  const record = shippedRecord(settings.env);
+  const page = withRecordedDefaults(settings, record, named);
+  return runsOfSettings(page, playgroundDefaults(page, record));
 }
 
 export async function run(args: string[]): Promise<number> {
