@@ -217,7 +217,7 @@ describe('playground', () => {
     await engineReady(page);
     expect(await page.locator('input[data-setting="lambda"]').inputValue()).toBe('0.5');
     const hash = await page.evaluate(() => location.hash);
-    expect(parseHash(hash)).toEqual({ settings: { ...settings, lambda: 0.5 }, notices: [] });
+    expect(parseHash(hash)).toMatchObject({ settings: { ...settings, lambda: 0.5 }, notices: [] });
     // An out-of-range edit is refused in place and never reaches the URL.
     await lambda.fill('-4');
     await lambda.press('Enter');
@@ -257,7 +257,7 @@ describe('playground', () => {
     expect(await page.locator('input[data-setting="group"]').inputValue()).toBe(
       String(defaultSettings('micro').groupSize),
     );
-    expect(parseHash(await page.evaluate(() => location.hash))).toEqual({
+    expect(parseHash(await page.evaluate(() => location.hash))).toMatchObject({
       settings: defaultSettings('micro'),
       notices: [],
     });

@@ -123,8 +123,8 @@ describe('URL hash', () => {
       ['huge', `must be one of ${PRESET_NAMES.join(', ')}`],
       ['micro', 'appears twice'],
     ]);
-    // A refused value and a second one are no setting of the link's.
-    expect(bad.named).toEqual([]);
+    // The link names the preset (its refused value keeps the default its notice names); a second value names nothing more.
+    expect(bad.named).toEqual(['preset']);
   });
 
   it("keeps the first value of every key, with the kept preset's defaults for the keys not given", () => {
@@ -410,6 +410,7 @@ describe('stored settings', () => {
     });
     const repaired = settingsFrom({ lambda: 'x', beta: 3, unknown: 1 });
     expect(repaired.settings).toEqual({ ...DEFAULT_SETTINGS, beta: 3 });
+    expect(repaired.named).toEqual(['beta', 'lambda']);
     expect(repaired.notices.map((n) => n.key)).toEqual(['lambda']);
     expect(settingsFrom(null).settings).toEqual(DEFAULT_SETTINGS);
   });

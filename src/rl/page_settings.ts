@@ -225,7 +225,10 @@ function notice(key: string, value: string, reason: string, instead: string): Se
 export interface ParsedHash {
   settings: Settings;
   notices: SettingNotice[];
-  /** The settings the hash gave a value of its own (a refused value is not one): they win over any default. */
+  /**
+   * The settings the hash names, in its order: each holds the hash's value or, where that was refused, the default
+   * its notice names, and wins over any other default.
+   */
   named: (keyof Settings)[];
 }
 
@@ -298,18 +301,16 @@ export function parseHash(hash: string): ParsedHash {
       continue;
     }
     seen.add(key);
+    named.push(name);
     if (!isNumericKey(name)) {
       const { options } = CHOICE_SPECS[name];
       const renamed = name === 'algo' ? currentAlgoName(value) : value;
       if (renamed !== value) {
         // A link made before an algorithm was renamed still runs it, and says so.
         settings.algo = renamed as Algorithm;
-        named.push(name);
         notices.push(notice(key, value, `is the former name of ${renamed}`, `using ${renamed}`));
-      } else if (options.includes(value)) {
-        (settings as unknown as Record<string, unknown>)[name] = value;
-        named.push(name);
-      } else
+      } else if (options.includes(value)) (settings as unknown as Record<string, unknown>)[name] = value;
+      else
         notices.push(
           notice(key, value, `must be one of ${options.join(', ')}`, `keeping the default ${String(settings[name])}`),
         );
@@ -318,10 +319,7 @@ export function parseHash(hash: string): ParsedHash {
     const n = parseDecimal(value);
     const problem = Number.isNaN(n) ? 'not a number' : numberProblem(name, n, value, settings.env);
     if (problem) notices.push(notice(key, value, `is ${problem}`, `keeping the default ${settings[name]}`));
-    else {
-      settings[name] = n;
-      named.push(name);
-    }
+    else settings[name] = n;
   }
   const more = unknown - MAX_UNKNOWN_KEY_NOTICES;
   if (more > 0) {
@@ -376,6 +374,7 @@ export function settingsFrom(value: unknown): ParsedHash {
   }
   const { settings, notices, named } = parseHash(parts.join('&'));
   for (const [key, v] of wrongType) {
+    named.push(key);
     const label =
       typeof v === 'object'
         ? v === null
