@@ -47,13 +47,19 @@ describe('words', () => {
     await context.close();
   });
 
-  it("names the race's world by its name and both arms in capitals", async () => {
+  it("names the race's world by its name and both arms in capitals, and says the finding is the recorded arms'", async () => {
     const searchqa = { ...defaultSettings('micro', 'searchqa'), evalEvery: 1, evalEpisodes: 2 };
     const { page, problems, context } = await openPlayground(chromium.browser, formatHash(searchqa));
     const hint = (await page.getByTestId('race-hint').textContent()) ?? '';
     expect(hint).toMatch(/^Trains GRPO and SEED side by side in the search-QA world, /);
     // The world's id and the arms' ids are not words of the page; "seed 1" is the run's seed.
     expect(hint).not.toMatch(/searchqa|\bgrpo\b|\bseed\b(?! \d)/);
+    // The finding is the recorded benchmark's, its arms' course from the warm start beside it, not the live run's.
+    const finding = page.getByTestId('finding');
+    await expect.poll(() => finding.getAttribute('data-state')).toBe('ready');
+    expect(await finding.textContent()).toMatch(
+      /^The recorded finding: In the search-QA world’s recorded benchmark \(\d+ seeds, \w+\), SEED − GRPO on eval-unseen is .+; GRPO moved [+−]\d+\.\d and SEED [+−]\d+\.\d points from the warm start\.$/,
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

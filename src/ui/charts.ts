@@ -108,7 +108,7 @@ export const CHARTS: readonly ChartDef[] = [
     title: 'Mean gate and skills',
     metrics: [
       { key: 'meanGate', label: 'mean gate (decision tokens)', kind: 'line' },
-      { key: 'validSkillRate', label: 'valid skills', kind: 'line' },
+      { key: 'validSkillRate', label: 'well-formed skills', kind: 'line' },
       { key: 'degenerateSkillRate', label: 'degenerate skills (repeat a phrase)', kind: 'line' },
       { key: 'skillFidelity', label: 'skill fidelity', kind: 'line' },
       { key: 'skillPlaceTrue', label: "skills stating the object's true start", kind: 'line' },

@@ -190,6 +190,12 @@ describe('chart series', () => {
     expect(seriesKey(both)).not.toBe(seriesKey(only));
   });
 
+  it('calls skills that parse well formed, never valid: a word that reads as true', () => {
+    const skillLabels = CHARTS.flatMap((c) => c.metrics.map((m) => m.label)).filter((l) => l.includes('skills'));
+    expect(skillLabels).toContain('well-formed skills');
+    for (const label of skillLabels) expect(label).not.toMatch(/\bvalid\b/);
+  });
+
   it('leaves the recorded run out of the charts it has no figures for', () => {
     const loss = CHARTS.find((c) => c.id === 'loss')!;
     const d = chartData(loss, live, record(), { weight: 0, showRaw: false });

@@ -86,7 +86,7 @@ describe('findingOf', () => {
     const finding = findingOf(run)!;
     const moved = (algo: string) => run.differences.find((d) => d.a === algo && d.b === 'warm start')!.unseen.value;
     expect(finding.text).toContain(
-      `from the warm start to update ${run.updates}, GRPO moved ${signedPoints(moved('grpo'))} and ${armName(finding.arm)} ${signedPoints(moved(finding.arm))} points.`,
+      `; GRPO moved ${signedPoints(moved('grpo'))} and ${armName(finding.arm)} ${signedPoints(moved(finding.arm))} points from the warm start.`,
     );
     // Without the arms' differences to the warm start the sentence ends at the verdict.
     const bare = findingOf({ ...run, differences: run.differences.filter((d) => d.b !== 'warm start') })!;

@@ -69,7 +69,7 @@ function fromWarmStart(run: RecordedRun, arm: string): string {
   const grpo = moved('grpo');
   const other = moved(arm);
   if (grpo === undefined || other === undefined) return '';
-  return `; from the warm start to update ${run.updates}, GRPO moved ${signedPoints(grpo)} and ${armName(arm)} ${signedPoints(other)} points`;
+  return `; GRPO moved ${signedPoints(grpo)} and ${armName(arm)} ${signedPoints(other)} points from the warm start`;
 }
 
 export function findingOf(run: RecordedRun): Finding | null {
