@@ -18,7 +18,7 @@ import { defineCommand } from '../help.ts';
 import { LIMITS } from '../limits.ts';
 import { commitId, portablePath, sourceCommit } from '../provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from './output.ts';
-import { firstScreenShots } from './page_shots.ts';
+import { firstScreenShots, SHOTS_SIDECAR } from './page_shots.ts';
 
 const limits = LIMITS.benchPage;
 /** The rise of eval success (points, mean of the two splits) the page's default must reach within the time. */
@@ -405,6 +405,7 @@ async function shots(
       (line) => process.stderr.write(`${line}\n`),
     );
     for (const shot of written) process.stdout.write(`${portablePath(shot.path)}\n`);
+    process.stdout.write(`${portablePath(join(dirname(mdPath), 'shots', SHOTS_SIDECAR))}\n`);
   } finally {
     await browser?.close();
     await server.close();
