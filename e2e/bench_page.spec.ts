@@ -1,11 +1,13 @@
 // `bench page` end to end on the built site: a short run of the micro preset, one seed, through the command's
 // own code (browser, static server from a sub-path, Play, the live numbers, the curves' CSV), and the report
-// and JSON it writes.
-import { mkdtempSync, readFileSync } from 'node:fs';
+// and JSON it writes; with --shots, the pictures and their sidecar of record hashes.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli/bench/page.ts';
+import { readShotsSidecar, sha256, SHOTS_SIDECAR } from '../src/cli/bench/page_shots.ts';
+import { checkRecordIndex, newestRecord } from '../src/rl/recorded_run_check.ts';
 import { runCaptured } from '../src/cli/testing.ts';
 
 describe('bench page', () => {
@@ -43,5 +45,32 @@ describe('bench page', () => {
       9,
     );
     expect(readFileSync(join(out, 'page.md'), 'utf8')).toContain('#seed=S&preset=micro&evalevery=1&evaleps=2');
+  });
+
+  it("takes the first screen's pictures with a sidecar naming the hash of each record file the page read", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'seed-bench-shots-'));
+    const link = 'preset=micro&evalevery=1&evaleps=2';
+    const { code, stdout } = await runCaptured(run, [
+      '--shots',
+      '--minutes',
+      '0.2',
+      '--link',
+      link,
+      '--site',
+      'dist',
+      '--out',
+      out,
+    ]);
+    expect(code).toBe(0);
+    const dir = join(out, 'shots');
+    const sidecar = readShotsSidecar(dir);
+    expect(stdout).toContain(SHOTS_SIDECAR);
+    expect(sidecar.link).toBe(`#seed=1&${link}`);
+    for (const picture of sidecar.pictures) expect(existsSync(join(dir, picture)), picture).toBe(true);
+    // The household's first screen reads the index and the household's newest record, as they ship.
+    const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
+    const drawn = `public/runs/${newestRecord(index, 'household')!.file}`;
+    expect(Object.keys(sidecar.records).sort()).toEqual(['public/runs/index.json', drawn].sort());
+    for (const [path, hash] of Object.entries(sidecar.records)) expect(sha256(readFileSync(path)), path).toBe(hash);
   });
 });
