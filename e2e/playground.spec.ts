@@ -339,6 +339,8 @@ describe('playground', () => {
     const series = (await page.getByTestId('chart-success-seen').getAttribute('data-series'))!.split('|');
     expect(series).toContain('live SEED eval-seen (smoothed)');
     expect(series).toContain('live GRPO eval-seen (smoothed)');
+    // "Now" names the run it shows as every sentence names an arm.
+    expect(await page.locator('#live-title small').textContent()).toBe('the SEED run');
     // The training rollouts join the eval chart only when asked; a legend chip hides its series.
     expect(series.some((s) => s.includes('train rollouts'))).toBe(false);
     await page.getByTestId('show-train').check();

@@ -74,6 +74,7 @@ describe('words', () => {
       await page.locator(`[data-testid="stages"][data-stage="${stage}"]`).waitFor();
       await engineReady(page);
     }
+    expect(await page.locator('#stages-title small').textContent()).toMatch(/^update 1 \(SEED\)$/);
     const table = page.locator('[data-testid="stages"] [data-testid="stage-table"]');
     const headers = await table.locator('thead th').allTextContents();
     expect(headers).toContain('Well formed');

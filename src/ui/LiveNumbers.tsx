@@ -4,6 +4,7 @@
 import { factsOf } from '../worlds/facts.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { signedPoints } from './finding.ts';
+import { armName } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';
 
@@ -103,7 +104,7 @@ export function LiveNumbers() {
       : `after update ${evaluated.update}${warm ? ', points since the warm start' : ''}`;
   return (
     <section className="panel live" aria-labelledby="live-title" data-testid="live">
-      <h2 id="live-title">Now {runCount > 1 ? <small>the {run} run</small> : null}</h2>
+      <h2 id="live-title">Now {runCount > 1 ? <small>the {armName(run)} run</small> : null}</h2>
       <div className="big-numbers" aria-live="off" data-eval-update={evaluated?.update ?? ''}>
         <Big label="updates done" value={String(last?.update ?? 0)} raw={last?.update ?? 0} testId="live-update" />
         <Big

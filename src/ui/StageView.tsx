@@ -10,7 +10,7 @@ import { exampleToken, trajectoryLabel, type ExampleToken } from './stage_exampl
 import { TRUTH_TITLE, truthValue, truthWords } from './skill_words.ts';
 import { StagePipeline } from './StagePipeline.tsx';
 import { CreditNote, RolloutTable, TokenTable } from './StageTables.tsx';
-import { STAGE_TITLES } from './setting_labels.ts';
+import { armName, STAGE_TITLES } from './setting_labels.ts';
 import { usePlayground } from './store.ts';
 
 export function StageView() {
@@ -40,7 +40,7 @@ export function StageView() {
           Step through one update{' '}
           {snapshot ? (
             <small>
-              update {snapshot.update} ({snapshot.run})
+              update {snapshot.update} ({armName(snapshot.run)})
             </small>
           ) : null}
         </h2>
