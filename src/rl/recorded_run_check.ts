@@ -4,7 +4,7 @@
 // a run that `bench learn --resume` kept (src/cli/bench/learn/kept_run_check.ts).
 import { isPresetName, PRESETS } from '../model/config.ts';
 import { isEnvironmentName, namedWorld, unknownWorld, worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
-import { isAlgo } from './config.ts';
+import { isAlgo, ofAlgo } from './arms.ts';
 import {
   MAX_RECORD_BYTES,
   RECORD_FORMAT,
@@ -266,7 +266,7 @@ function checkRecordedRun(v: unknown): RecordedRun {
   };
   if (o.headline === undefined) return run;
   const headline = algo(o.headline, 'headline');
-  if (!run.arms.some((a) => a.algo === headline)) refuse(`headline is ${show(headline)}, not one of the record's arms`);
+  if (!run.arms.some(ofAlgo(headline))) refuse(`headline is ${show(headline)}, not one of the record's arms`);
   return { ...run, headline };
 }
 
