@@ -40,7 +40,7 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 // - constrained decoding: a tiny model from a warm start writes too few admissible commands freely;
 // - skillGrammar 1: decoded freely, a tiny model's skills parse only 19-35% of the time, and an unusable skill
 //   gives its trajectory no OPD signal; under the grammar's mask every skill that ends in time is usable;
-// - lr 5e-4: a model of ~60k parameters trained in fp32 needs a much larger step than a 3B model; over 192
+// - lr 5e-4: the tiny preset's 94k parameters (micro's 20k), trained in fp32, needs a much larger step than a 3B model; over 192
 //   updates of 4 x 8 episodes GRPO gained most at 5e-4 (3e-4 learns slower, 1e-3 wanders: bench/notes/TUNING.md,
 //   "The learning rate decides GRPO's gain");
 // - weightDecay 0: the warm-start weights are the prior; decay would pull them toward zero.
