@@ -6,7 +6,7 @@
 // says in one line what it dropped.
 import { readFile } from 'node:fs/promises';
 import { parseJsonWithoutProto } from '../common/json.ts';
-import { currentAlgoName } from '../rl/config.ts';
+import { currentAlgoName } from '../rl/arms.ts';
 import { CliError } from './cli_error.ts';
 
 export interface MetricsLine {

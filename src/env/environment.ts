@@ -1,12 +1,11 @@
-// One interface for every world the agent can play (the household, the shop): what the rollout, the evaluator,
-// the trainer and the command line need of a world, so that they never name one. A world's own parts (the
-// household's rooms, the shop's catalogue, their skill grammars and annotators) stay in its folder,
-// src/worlds/<world>/; the registry of the worlds' environments is src/worlds/environments.ts, their names
-// src/worlds/names.ts.
+// One interface for every world the agent can play: what the rollout, the evaluator, the trainer and the command
+// line need of a world, so that they never name one. A world's own parts (its rules, scenes, skill grammar and
+// annotator) stay in its folder, src/worlds/<world>/; the registry of the worlds' environments is
+// src/worlds/environments.ts, their names src/worlds/names.ts.
 //
-// Scenes are the world's own type (S): a game is a scene played from its opening observation. Splits follow
-// ALFWorld's and WebShop's: train (any index, per run seed), the fixed eval-seen and eval-unseen sets, and
-// validation games (the seen split under its own seed) for choosing settings.
+// Scenes are the world's own type (S): a game is a scene played from its opening observation. Splits follow the
+// benchmarks' (ALFWorld's, WebShop's, HotpotQA's): train (any index, per run seed), the fixed eval-seen and
+// eval-unseen sets, and validation games (the seen split under its own seed) for choosing settings.
 import type { EnvironmentName } from '../worlds/names.ts';
 
 /** The seed every world draws its fixed eval sets with (their first games are the same in every run). */
@@ -20,7 +19,7 @@ type EvalSplitName = 'seen' | 'unseen';
 /** What a step did, as the world reports it. */
 interface StepOutcome {
   observation: string;
-  /** The world's reward for the step (the household's 10 on success, the shop's WebShop score on Buy Now). */
+  /** The world's reward for the step, as the world pays it (a win's reward, or a graded score at the end). */
   reward: number;
   done: boolean;
   won: boolean;

@@ -8,113 +8,6 @@ import { LOSS_RANGES } from '../backend/loss_settings.ts';
 import { ROUNDS_TO_ZERO, settingProblem, underflows, type SettingRange } from '../common/setting_range.ts';
 import type { PresetName } from '../model/config.ts';
 
-/** The algorithms that are not part controls, in the order the page and the command line list them. */
-const BASE_ALGOS = [
-  'grpo',
-  'seed',
-  'seed-static',
-  'seed-sibling',
-  'seed-annotator',
-  'opid',
-  'seed-nogate',
-  'seed-exact',
-] as const;
-
-/** The distilling arms that have part controls: the paper's seed and the exact distillation. */
-const PART_ARMS = ['seed', 'seed-exact'] as const;
-export type PartArm = (typeof PART_ARMS)[number];
-
-/**
- * The one part of what the teacher reads that a part control changes: the skill, as another game's skill
- * (crossgame) or a transform of its own (the world's skillPart, rl_world.ts), or the teacher's weights
- * (frozen: the weights the run started from, never refreshed, with the trajectory's own skill). `<arm>-<part>` is
- * the control, run at the arm's settings; from the same seed its rollouts, rewards and advantages are the arm's.
- */
-const SKILL_PARTS = ['crossgame', 'procedure', 'facts', 'empty', 'shuffled', 'frozen'] as const;
-export type SkillPart = (typeof SKILL_PARTS)[number];
-/** The parts that transform the trajectory's own skill. */
-export type SkillTransform = Exclude<SkillPart, 'crossgame' | 'frozen'>;
-
-/** What the teacher re-scores with under each part, in place of the trajectory's own skill (docs/seed-loss.md). */
-export const SKILL_PART_NOTES: Readonly<Record<SkillPart, string>> = {
-  crossgame: "another game's skill of the same task type (the right kind of advice, the wrong facts)",
-  procedure: 'its own skill with every instance fact removed or replaced by a placeholder (the procedure alone)',
-  facts: 'only the instance facts its own skill states, as sentences (the facts alone)',
-  empty: 'an empty skill block: the block as with a skill, no skill words in it',
-  shuffled: "its own skill's words in a random order (the words without their order)",
-  frozen: 'its own skill, the teacher keeping the weights the run started from (teacherRefresh 0 whatever the setting)',
-};
-
-/** The part controls' names: `<arm>-<part>`. */
-export type PartControl = `${PartArm}-${SkillPart}`;
-export type Algo = (typeof BASE_ALGOS)[number] | PartControl;
-
-export function isPartArm(algo: Algo): algo is PartArm {
-  return (PART_ARMS as readonly string[]).includes(algo);
-}
-
-/** The part control of an arm. */
-export function partControl(arm: PartArm, part: SkillPart): PartControl {
-  return `${arm}-${part}`;
-}
-
-/** The entries of a table keyed by algorithm for the part controls, from their arm and part (a colour, a label). */
-export function partControlTable<T>(entry: (arm: PartArm, part: SkillPart) => T): Record<PartControl, T> {
-  return Object.fromEntries(
-    PART_ARMS.flatMap((arm) => SKILL_PARTS.map((part) => [partControl(arm, part), entry(arm, part)])),
-  ) as Record<PartControl, T>;
-}
-
-/** Every algorithm: each arm with part controls followed by its controls, in the order of SKILL_PARTS. */
-export const ALGOS: readonly Algo[] = BASE_ALGOS.flatMap((algo): Algo[] =>
-  isPartArm(algo) ? [algo, ...SKILL_PARTS.map((part) => partControl(algo, part))] : [algo],
-);
-
-const PART_OF: ReadonlyMap<Algo, { arm: PartArm; part: SkillPart }> = new Map(
-  PART_ARMS.flatMap((arm) => SKILL_PARTS.map((part) => [partControl(arm, part), { arm, part }] as const)),
-);
-
-/** The arm an algorithm runs as (its loss, its settings): a part control's arm, any other algorithm itself. */
-export function armOf(algo: Algo): Exclude<Algo, PartControl> {
-  return PART_OF.get(algo)?.arm ?? (algo as Exclude<Algo, PartControl>);
-}
-
-/** The part a part control gives the teacher; null for every other algorithm. */
-export function skillPartOf(algo: Algo): SkillPart | null {
-  return PART_OF.get(algo)?.part ?? null;
-}
-
-/** K of the teacher refreshed every K updates (teacher_weights.ts): the setting's, or 0 under a frozen control. */
-export function teacherRefreshOf(algo: Algo, config: Pick<TrainConfig, 'teacherRefresh'>): number {
-  return skillPartOf(algo) === 'frozen' ? 0 : config.teacherRefresh;
-}
-
-/** Whether an algorithm has a distillation term weighted by lambda: every algorithm but grpo and opid. */
-export function distils(algo: Algo): boolean {
-  return algo !== 'grpo' && algo !== 'opid';
-}
-
-/** The algorithms that distil the skill-conditioned teacher exactly, over the whole vocabulary (docs/seed-loss.md). */
-export function isExactAlgo(algo: Algo): boolean {
-  return armOf(algo) === 'seed-exact';
-}
-
-export function isAlgo(name: string): name is Algo {
-  return (ALGOS as readonly string[]).includes(name);
-}
-
-/**
- * Former names of algorithms, which saved runs, links and scripts may still hold: each is read as its
- * algorithm of today, and whoever reads one says so (a notice on the page, a line on stderr). None is read
- * today: seed-sibling's former name, seed-shuffled, names seed's shuffled-words control now.
- */
-const FORMER_ALGO_NAMES: Readonly<Record<string, Algo>> = {};
-
-/** The algorithm's name of today for a former name; any other name unchanged. */
-export function currentAlgoName(name: string): string {
-  return Object.hasOwn(FORMER_ALGO_NAMES, name) ? FORMER_ALGO_NAMES[name] : name;
-}
-
 interface TrainSetting extends SettingRange {
   /** The paper's value (at the paper's scale: 1.7B-7B models). */
   paper: number;
@@ -147,7 +40,7 @@ const SWITCH = { kind: 'boolean', min: 0, max: 1 } as const;
 // - constrained decoding: a tiny model from a warm start writes too few admissible commands freely;
 // - skillGrammar 1: decoded freely, a tiny model's skills parse only 19-35% of the time, and an unusable skill
 //   gives its trajectory no OPD signal; under the grammar's mask every skill that ends in time is usable;
-// - lr 5e-4: a model of ~60k parameters trained in fp32 needs a much larger step than a 3B model; over 192
+// - lr 5e-4: the tiny preset's 94k parameters (micro's 20k), trained in fp32, needs a much larger step than a 3B model; over 192
 //   updates of 4 x 8 episodes GRPO gained most at 5e-4 (3e-4 learns slower, 1e-3 wanders: bench/notes/TUNING.md,
 //   "The learning rate decides GRPO's gain");
 // - weightDecay 0: the warm-start weights are the prior; decay would pull them toward zero.

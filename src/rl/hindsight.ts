@@ -24,7 +24,8 @@
 // - grpo writes none.
 import type { Rng } from '../common/rng.ts';
 import { checkedSkill, writeSkills, type WrittenSkill } from './analyzer.ts';
-import { skillPartOf, type SkillTransform, type TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import { annotatorWrites, ARMS, type SkillTransform } from './arms.ts';
 import { rollout, rolloutOptions, type Trajectory } from './rollout.ts';
 import { updateRng } from './update_rng.ts';
 import type { CrossgameSources, UpdateContext, UpdateState } from './update_state.ts';
@@ -54,7 +55,7 @@ async function writeHindsight(
   config: TrainConfig,
   rng: Rng,
 ): Promise<WrittenSkill[]> {
-  if (config.annotatorSkills === 1 || run.algo === 'seed-annotator') {
+  if (annotatorWrites(run.algo, config)) {
     return trajectories.map((t) =>
       checkedSkill(run.world, run.world.referenceSkill(t, run.tok, config.maxSkillTokens)),
     );
@@ -166,9 +167,10 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
   st.used = new Array(n).fill(null);
   st.crossgame = null;
   st.advisor = null;
-  if (run.algo === 'grpo') return;
+  const arm = ARMS[run.algo];
+  if (arm.teacherSkill === 'none') return;
   const rng = updateRng(run.seed, st.update, 'skills');
-  if (run.algo === 'seed-static') {
+  if (arm.teacherSkill === 'library') {
     const library = skills.staticLibrary ?? {};
     const all = Object.values(library).flat();
     st.trajectories.forEach((t, i) => {
@@ -179,16 +181,16 @@ export async function hindsightStage(run: UpdateContext, st: UpdateState, skills
     return;
   }
   st.written = await writeHindsight(run, st.trajectories, st.config, rng.fork('analyzer'));
-  const part = skillPartOf(run.algo);
-  if (run.algo === 'seed-sibling') siblingSkills(st, rng.fork('shuffle'));
-  else if (part === 'crossgame') {
+  const taught = arm.teacherSkill;
+  if (taught === 'sibling') siblingSkills(st, rng.fork('shuffle'));
+  else if (taught === 'crossgame') {
     const drawn = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame'));
     st.used = drawn.skills;
     st.crossgame = drawn.sources;
-  } else if (part && part !== 'frozen') st.used = transformedSkills(run, st, part, rng.fork('parts'));
+  } else if (taught !== 'own') st.used = transformedSkills(run, st, taught, rng.fork('parts'));
   else {
     st.used = st.written.slice();
-    if (run.algo === 'seed-exact' && st.config.advisorAlpha > 0)
+    if (arm.advisor && st.config.advisorAlpha > 0)
       st.advisor = crossgameSkills(run, st, skills.crossgamePool, rng.fork('crossgame')).skills;
   }
 }

@@ -1,23 +1,23 @@
 // Stage 5 of an update: the loss call. Every trajectory's plain sequences are scored once more by the current
 // weights (l_student), and the backend computes Delta, the gate, the per-token coefficients and the gradient
 // in the same pass (Backend.lossBackward; the loss itself: docs/seed-loss.md). The algorithm decides two of
-// the loss settings: grpo and opid distil nothing (lambda 0), seed-nogate has no gate (g = 1). What Delta and
-// the gate say about the update is measured in diagnostics.ts.
+// the loss settings, as its record says (arms.ts): one that distils nothing has lambda 0, one without the gate
+// g = 1. What Delta and the gate say about the update is measured in diagnostics.ts.
 import type { LossHyper } from '../backend/backend.ts';
 import { packBatch } from './batch.ts';
-import { isExactAlgo, type Algo, type TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import { ARMS, distils, isExactAlgo, type Algo } from './arms.ts';
 import { decisionMask } from './diagnostics.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 
 /** The loss settings of an update of `algo` under `config`. */
 export function lossHyper(algo: Algo, config: TrainConfig): LossHyper {
-  const distil = algo !== 'grpo' && algo !== 'opid';
   const hyper: LossHyper = {
-    lambda: distil ? config.lambda : 0,
+    lambda: distils(algo) ? config.lambda : 0,
     beta: config.beta,
     clip: config.clip,
     klCoef: config.klCoef,
-    gate: algo !== 'seed-nogate',
+    gate: ARMS[algo].gate,
   };
   if (isExactAlgo(algo)) hyper.distil = { jsdAlpha: config.jsdAlpha };
   return hyper;

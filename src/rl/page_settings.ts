@@ -16,15 +16,8 @@ import { factsOf } from '../worlds/facts.ts';
 import { DEFAULT_WORLD, ENVIRONMENT_NAMES, isEnvironmentName, type EnvironmentName } from '../worlds/names.ts';
 import { PRESET_NAMES, isPresetName, type PresetName } from '../model/config.ts';
 import { parseDecimal, writtenValueProblem, type SettingRange } from '../common/setting_range.ts';
-import {
-  ALGOS,
-  PAPER_CONFIG,
-  TRAIN_SETTINGS,
-  currentAlgoName,
-  defaultConfig,
-  type Algo,
-  type TrainConfig,
-} from './config.ts';
+import { PAPER_CONFIG, TRAIN_SETTINGS, defaultConfig, type TrainConfig } from './config.ts';
+import { ALGOS, currentAlgoName, type Algo, BASELINE } from './arms.ts';
 
 /** The trainer's algorithms, and 'both': SEED and GRPO side by side. */
 export const ALGORITHMS = [...ALGOS, 'both'] as const;
@@ -201,7 +194,7 @@ export function trainConfigOf(s: Settings): TrainConfig {
 
 /** The trainer runs of a page run: one per algorithm, SEED and GRPO for 'both'. */
 export function runIdsOf(algo: Algorithm): Algo[] {
-  return algo === 'both' ? ['seed', 'grpo'] : [algo];
+  return algo !== 'both' ? [algo] : ['seed', BASELINE];
 }
 
 export interface SettingNotice {

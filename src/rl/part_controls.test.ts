@@ -13,17 +13,8 @@ import { shufflePieces } from '../text/pieces.ts';
 import { shopSkillFacts, shopSkillProcedure } from '../worlds/shop/skills/shop_skill_parts.ts';
 import { skillFacts, skillProcedure } from '../worlds/household/skills/skill_parts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import {
-  ALGOS,
-  armOf,
-  defaultConfig,
-  isExactAlgo,
-  partControl,
-  skillPartOf,
-  type Algo,
-  type SkillTransform,
-  type TrainConfig,
-} from './config.ts';
+import { defaultConfig, type TrainConfig } from './config.ts';
+import { ALGOS, armOf, isExactAlgo, partControl, skillPartOf, type Algo, type SkillTransform } from './arms.ts';
 import { householdRl } from '../worlds/household/rl/household_rl.ts';
 import { skillSequences } from './rescore.ts';
 import type { Trajectory } from './rollout.ts';

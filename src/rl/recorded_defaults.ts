@@ -1,7 +1,8 @@
 // The settings a recorded run ran at, as the page's settings: a live run of the record's world and model preset
 // takes them as its defaults (a link's own settings win), so that it is drawn over recorded bands of the same
 // settings, and a run carried elsewhere (export-verl) reads them as the playground's defaults, not as choices.
-import type { Algo, TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import { isBaseline, ofAlgo, type Algo } from './arms.ts';
 import {
   PAGE_TRAIN_KEYS,
   numberProblem,
@@ -18,13 +19,17 @@ import { recordWorld } from './recorded_run_check.ts';
 function headlineArm(run: RecordedRun): RecordedArm | null {
   const main = run.arms.filter((a) => a.role === 'main');
   return (
-    main.find((a) => a.algo === run.headline) ?? main.find((a) => a.algo !== 'grpo') ?? main[0] ?? run.arms[0] ?? null
+    (run.headline === undefined ? undefined : main.find(ofAlgo(run.headline))) ??
+    main.find((a) => !isBaseline(a.algo)) ??
+    main[0] ??
+    run.arms[0] ??
+    null
   );
 }
 
 /** The recorded arm a live run of `algo` is drawn beside: the main arm of that algorithm, else the headline arm. */
 export function armBeside(run: RecordedRun, algo: Algo): RecordedArm | null {
-  return run.arms.find((a) => a.role === 'main' && a.algo === algo) ?? headlineArm(run);
+  return run.arms.filter((a) => a.role === 'main').find(ofAlgo(algo)) ?? headlineArm(run);
 }
 
 /** The arm whose settings a live run of the page's algorithm takes: its own where recorded, else the headline's. */

@@ -7,7 +7,8 @@ import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { defaultConfig, type Algo } from './config.ts';
+import { defaultConfig } from './config.ts';
+import type { Algo } from './arms.ts';
 import {
   EPISODES_PER_UPDATE,
   EPISODE_UPDATES,

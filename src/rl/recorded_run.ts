@@ -5,7 +5,8 @@
 // checks it first), so the format lives here, below both. A record and its line of the index name the world its
 // runs played (`env`), as other files do (src/worlds/names.ts, namedWorld): not at all for the default world, so
 // the records written before the shop are the household's.
-import type { Algo, TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import type { Algo } from './arms.ts';
 import type { Trajectory } from './rollout.ts';
 import type { UpdateState } from './update_state.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';

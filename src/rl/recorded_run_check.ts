@@ -5,7 +5,8 @@
 import { isPresetName, PRESETS } from '../model/config.ts';
 import { isEnvironmentName, namedWorld, unknownWorld, worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
 import { settingProblem } from '../common/setting_range.ts';
-import { TRAIN_SETTINGS, isAlgo, isConfigKey, type TrainConfig } from './config.ts';
+import { TRAIN_SETTINGS, isConfigKey, type TrainConfig } from './config.ts';
+import { isAlgo, ofAlgo } from './arms.ts';
 import {
   MAX_RECORD_BYTES,
   RECORD_FORMAT,
@@ -287,7 +288,7 @@ function checkRecordedRun(v: unknown): RecordedRun {
   };
   if (o.headline === undefined) return run;
   const headline = algo(o.headline, 'headline');
-  if (!run.arms.some((a) => a.algo === headline)) refuse(`headline is ${show(headline)}, not one of the record's arms`);
+  if (!run.arms.some(ofAlgo(headline))) refuse(`headline is ${show(headline)}, not one of the record's arms`);
   return { ...run, headline };
 }
 

@@ -15,6 +15,7 @@ import { distilDivergence } from '../backend/cpu/distil.ts';
 import { skillTokens, policyContext } from '../text/prompts.ts';
 import { insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
+import { ARMS } from './arms.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
 import { withTeacher } from './teacher_weights.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
@@ -175,7 +176,7 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
     for (let k = 0; k < nTok; k++)
       if (opdMask[k] && Math.sign(lSkill[k] - lOld[k]) !== Math.sign(advantage[k])) opdMask[k] = 0;
   }
-  if (run.algo === 'opid') {
+  if (ARMS[run.algo].signal === 'advantage') {
     // OPID: the shift enters the advantage; before the step l_student = l_old, so Delta = l_skill - l_old.
     for (let k = 0; k < nTok; k++) if (opdMask[k]) advantage[k] += config.opidWeight * (lSkill[k] - lOld[k]);
   }

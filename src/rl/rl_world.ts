@@ -6,7 +6,8 @@ import type { Rng } from '../common/rng.ts';
 import type { Environment, EpisodeStep } from '../env/environment.ts';
 import { shufflePieces } from '../text/pieces.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
-import type { SkillTransform, TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import type { SkillTransform } from './arms.ts';
 import type { Corpus, FocusKind, WarmStartOptions } from './warmstart.ts';
 import type { Trajectory } from './rollout.ts';
 

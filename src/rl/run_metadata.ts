@@ -15,7 +15,8 @@ import {
   type PresetName,
 } from '../model/config.ts';
 import { quote } from '../common/json.ts';
-import { checkConfig, currentAlgoName, isAlgo, teacherRefreshOf, TRAIN_SETTINGS, type TrainConfig } from './config.ts';
+import { checkConfig, TRAIN_SETTINGS, type TrainConfig } from './config.ts';
+import { currentAlgoName, isAlgo, teacherRefreshOf } from './arms.ts';
 import { CROSSGAME_POOL_SIZE, type CrossgamePool, type SkillLibrary } from './hindsight.ts';
 
 export interface RunMetadata {

@@ -5,7 +5,8 @@
 // A frozen control (`<arm>-frozen`) runs at K = 0 whatever the setting (config.ts, teacherRefreshOf).
 // The held weights are part of a run's state: a run checkpoint carries them (run_checkpoint.ts).
 import type { ParameterSet } from '../backend/backend.ts';
-import { teacherRefreshOf, type TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import { teacherRefreshOf } from './arms.ts';
 import type { UpdateContext } from './update_state.ts';
 
 /** What the teacher reads when the config asks for a held copy of the weights (K > 1). */

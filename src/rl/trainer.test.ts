@@ -5,7 +5,8 @@ import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
-import { defaultConfig, type Algo, type TrainConfig } from './config.ts';
+import { defaultConfig, type TrainConfig } from './config.ts';
+import { type Algo, ARMS } from './arms.ts';
 import { packBatch } from './batch.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
@@ -38,7 +39,7 @@ function trainer(algo: Algo, config = small(), seed = 5): Trainer<Scene, StepRec
     seed,
     world: householdRl(TINY),
   });
-  if (algo === 'seed-static') t.staticLibrary = { any: [SKILL] };
+  if (ARMS[algo].teacherSkill === 'library') t.staticLibrary = { any: [SKILL] };
   return t;
 }
 

@@ -20,7 +20,8 @@ import type { EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { isDegenerateSkill } from '../text/skill_repeats.ts';
 import { rewardProblem, rewardsStage } from './advantages.ts';
-import { checkConfig, type Algo, type TrainConfig } from './config.ts';
+import { checkConfig, type TrainConfig } from './config.ts';
+import { annotatorWrites, ARMS, readsSkills, type Algo } from './arms.ts';
 import {
   buildStaticLibrary,
   hindsightStage,
@@ -248,7 +249,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
 
   private async beginUpdate(): Promise<void> {
     // seed-static: the warm-start policy (the current weights, before any update) writes the library once.
-    if (this.algo === 'seed-static' && !this.staticLibrary)
+    if (ARMS[this.algo].teacherSkill === 'library' && !this.staticLibrary)
       this.staticLibrary = await buildStaticLibrary(this, this.config);
     const config = { ...this.config };
     await refreshTeacher(this, config, this.updates, this);
@@ -309,7 +310,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
    * point between updates, before the first among them.
    */
   async checkTeacher(config: TrainConfig = this.config): Promise<NonNullable<UpdateState['teacher']>> {
-    const writer = this.algo === 'seed-annotator' || config.annotatorSkills === 1 ? 'annotator' : 'own';
+    const writer = annotatorWrites(this.algo, config) ? 'annotator' : 'own';
     // Before the first update a held teacher has not been taken yet: it is the current weights, as the update
     // about to begin takes them.
     await refreshTeacher(this, config, this.updates, this);
@@ -340,8 +341,8 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
     const loss = st.loss;
     const credit = creditDiagnostics(st);
     const wallMs = performance.now() - st.startedMs - (st.teacherMs ?? 0);
-    const writes = st.algo !== 'grpo';
-    const skills = st.algo === 'seed-static' ? st.used : st.written;
+    const writes = readsSkills(st.algo);
+    const skills = ARMS[st.algo].teacherSkill === 'library' ? st.used : st.written;
     const valid = skills.filter((s) => s?.ok).length;
     const degenerate = skills.filter((s) => s && isDegenerateSkill(s.text)).length;
     let fidelitySum = 0;

@@ -6,7 +6,8 @@ import type { EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { WrittenSkill } from './analyzer.ts';
 import type { RlWorld } from './rl_world.ts';
-import type { Algo, TrainConfig } from './config.ts';
+import type { TrainConfig } from './config.ts';
+import type { Algo } from './arms.ts';
 import type { Trajectory } from './rollout.ts';
 import type { TeacherSuccess } from './teacher_check.ts';
 

@@ -1,6 +1,6 @@
 // What the distillation's teacher read in place of the skill the policy wrote, shown under it in the skill card:
 // a sibling's skill, or a part control's part (rl/config.ts SkillPart).
-import type { SkillPart } from '../rl/config.ts';
+import type { SkillPart } from '../rl/arms.ts';
 import type { SkillView } from '../worker/protocol.ts';
 
 const PART_TITLES: Readonly<Record<SkillPart, string>> = {

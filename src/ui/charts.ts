@@ -10,7 +10,7 @@
 // eval charts unless asked for: their swings would hide the recorded bands. Eval lines are drawn after, so on
 // top of, the thin training line.
 import type { WorldWords } from '../env/world_facts.ts';
-import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../rl/config.ts';
+import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../rl/arms.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { factsOf } from '../worlds/facts.ts';

@@ -3,12 +3,13 @@
 // arm the record compares with GRPO, whichever that is (a benchmark may pick it on validation).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Algo } from '../rl/config.ts';
+import type { Algo } from '../rl/arms.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import { record } from './curves_testing.ts';
 import { findingOf, headlineArms, signedPoints } from './finding.ts';
 import { armName } from './setting_labels.ts';
+import { ofAlgo } from '../rl/arms.ts';
 
 /** The record the page shows of a world (the household's by default): the newest that public/runs/index.json lists. */
 function shippedRecord(world: 'household' | 'searchqa' = 'household'): RecordedRun {
@@ -44,7 +45,7 @@ describe('findingOf', () => {
     const run = shippedRecord();
     const finding = findingOf(run)!;
     const diff = run.differences.find((d) => d.a === finding.arm && d.b === 'grpo')!;
-    expect(run.arms.find((a) => a.algo === finding.arm)?.role).toBe('main');
+    expect(run.arms.find(ofAlgo(finding.arm))?.role).toBe('main');
     const [seeds, value, lo, hi] = numbersIn(finding.text);
     expect(seeds).toBe(diff.seeds.length);
     expect(value).toBeCloseTo(100 * diff.unseen.value, 1);

@@ -8,6 +8,7 @@ import { recordWorld } from '../rl/recorded_run_check.ts';
 import { theWorld } from '../worlds/facts.ts';
 import { armName } from './setting_labels.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
+import { isBaseline } from '../rl/arms.ts';
 
 type Verdict = 'ahead' | 'behind' | 'not ahead' | 'not clearly ahead';
 
@@ -44,10 +45,10 @@ function verdictOf(value: number, [lo, hi]: [number, number]): Verdict {
  * first difference against GRPO; null when the record holds none.
  */
 function headlineDifference(run: RecordedRun): RecordedDifference | null {
-  const againstGrpo = run.differences.filter((d) => d.b === 'grpo');
+  const againstGrpo = run.differences.filter((d) => isBaseline(d.b));
   const named = againstGrpo.find((d) => d.a === run.headline);
   if (named) return named;
-  const mainArms = new Set(run.arms.filter((a) => a.role === 'main' && a.algo !== 'grpo').map((a) => a.algo));
+  const mainArms = new Set(run.arms.filter((a) => a.role === 'main' && !isBaseline(a.algo)).map((a) => a.algo));
   return againstGrpo.find((d) => mainArms.has(d.a)) ?? againstGrpo[0] ?? null;
 }
 
@@ -56,7 +57,7 @@ function headlineDifference(run: RecordedRun): RecordedDifference | null {
  * where the record names one, else every main arm): the controls and any other main arm stay in the curves below.
  */
 export function headlineArms(run: RecordedRun): RecordedRun {
-  const asked = (algo: string) => run.headline === undefined || algo === 'grpo' || algo === run.headline;
+  const asked = (algo: string) => run.headline === undefined || isBaseline(algo) || run.headline === algo;
   return { ...run, arms: run.arms.filter((a) => a.role === 'main' && asked(a.algo)) };
 }
 

@@ -10,6 +10,7 @@ import type { EnvironmentName } from '../worlds/names.ts';
 import { record } from './curves_testing.ts';
 import { recordedSettings, withRecordedDefaults } from '../rl/recorded_defaults.ts';
 import { differenceLine, settingsDifferences } from './recorded_settings.ts';
+import { ofAlgo } from '../rl/arms.ts';
 
 /** A household record at tiny: GRPO at lr 1e-3, SEED at lr 1e-3 and lambda 0.01, the benchmark's base configuration. */
 function householdRecord(): RecordedRun {
@@ -75,7 +76,7 @@ describe('the recorded run settings', () => {
     for (const world of ['household', 'shop', 'searchqa'] as const) {
       const run = shipped(world);
       const live = withRecordedDefaults(defaultSettings('tiny', world), run);
-      const headline = run.arms.find((a) => a.algo === (run.headline ?? 'seed'))!;
+      const headline = run.arms.find(ofAlgo(run.headline ?? 'seed'))!;
       expect([live.lr, live.lambda], world).toEqual([headline.lr, headline.lambda]);
       expect(live.evalEpisodes, world).toBe(Math.min(run.evalGames.seen, run.evalGames.unseen));
       // Only the seen split's extra games of the household are out of the page's reach, and the line says so.

@@ -1,7 +1,7 @@
 // The line the headline chart says when the live run's settings differ from those of the recorded run it is drawn
 // over (rl/recorded_defaults.ts: the recorded run's settings, the live run's defaults), so that a live point is never
 // read against recorded bands of other settings without a word.
-import { distils } from '../rl/config.ts';
+import { distils } from '../rl/arms.ts';
 import { PAGE_TRAIN_KEYS, runIdsOf, type Settings } from '../rl/page_settings.ts';
 import { armBeside } from '../rl/recorded_defaults.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';

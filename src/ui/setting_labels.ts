@@ -1,6 +1,7 @@
 // What the page calls each setting, algorithm and stage. A training setting's help text is its line in the
 // trainer's table (rl/config.ts); the page writes help only for the settings of its own.
-import { partControlTable, TRAIN_SETTINGS, type PartControl, type SkillPart } from '../rl/config.ts';
+import { TRAIN_SETTINGS } from '../rl/config.ts';
+import { partControlTable, type PartArm, type PartControl, type SkillPart } from '../rl/arms.ts';
 import type { Stage } from '../rl/update_state.ts';
 import { PAGE_TRAIN_KEYS, type Algorithm, type PageTrainKey, type Settings } from '../rl/page_settings.ts';
 import { factsOf } from '../worlds/facts.ts';
@@ -67,6 +68,9 @@ const PART_LABELS: Readonly<Record<SkillPart, string>> = {
   frozen: "its own skill, the teacher's weights frozen at the start",
 };
 
+/** An arm with part controls, as its controls' labels name it. */
+const PART_ARM_LABELS: Readonly<Record<PartArm, string>> = { seed: 'SEED', 'seed-exact': 'SEED exact' };
+
 export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   seed: 'SEED',
   grpo: 'GRPO',
@@ -77,9 +81,7 @@ export const ALGORITHM_LABELS: Readonly<Record<Algorithm, string>> = {
   opid: 'OPID (Delta added to the advantage)',
   'seed-nogate': 'SEED without the gate (g = 1)',
   'seed-exact': 'SEED, exact distillation: the full-vocabulary KL to the own-skill teacher at every visited position',
-  ...partControlTable(
-    (arm, part) => `${arm === 'seed' ? 'SEED' : 'SEED exact'}, the teacher given ${PART_LABELS[part]} (control)`,
-  ),
+  ...partControlTable((arm, part) => `${PART_ARM_LABELS[arm]}, the teacher given ${PART_LABELS[part]} (control)`),
 } satisfies Record<Exclude<Algorithm, PartControl>, string>;
 
 /**

@@ -5,7 +5,8 @@
 import { ENVIRONMENT_NAMES, type EnvironmentName } from '../worlds/names.ts';
 import { type Environment, EVAL_SEED } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
-import { factsOf } from '../worlds/facts.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
+import { quote } from '../common/json.ts';
 import { readPolicyOnnx, type LoadedPolicy } from '../onnx/load.ts';
 import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';
 import { OnnxPolicySession } from '../onnx/runtime.ts';
@@ -29,12 +30,22 @@ export interface OpenedPolicy {
   session: OnnxPolicySession;
 }
 
-/** The world whose vocabulary hashes to `hash`, at the scale the card names (else the default), or null. */
+/**
+ * The world whose vocabulary hashes to `hash`, at the scale the card names (a card without one predates the
+ * scales: the world's default), or null. A scale the world does not have is refused: played at another, the
+ * policy would meet games it never saw.
+ */
 function worldOfPolicy(hash: string, card: TrainingCard): Environment | null {
   const name = worldOfVocabulary(hash);
   if (name === null) return null;
   const scale = card.extra?.scale;
-  return environmentOf(name, typeof scale === 'string' && factsOf(name).variants.includes(scale) ? scale : 'tiny');
+  if (scale === undefined) return environmentOf(name);
+  const { variants } = factsOf(name);
+  if (typeof scale !== 'string' || !variants.includes(scale))
+    throw new PolicyFileError(
+      `The policy's card names ${theWorld(name)}'s scale ${quote(scale)}, which this page does not know (${variants.join(', ')}).`,
+    );
+  return environmentOf(name, scale);
 }
 
 export async function openPolicyFile(bytes: Uint8Array): Promise<OpenedPolicy> {

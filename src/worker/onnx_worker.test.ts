@@ -6,6 +6,7 @@ import { decodeModel, encodeModel } from '../onnx/proto.ts';
 import { testPolicy } from '../onnx/testing/fixtures.ts';
 import { LOGITS_TOLERANCE } from '../onnx/verify.ts';
 import { environmentOf } from '../worlds/environments.ts';
+import { factsOf } from '../worlds/facts.ts';
 import { EVAL_SEED } from '../env/environment.ts';
 import { cpuLogits } from '../onnx/cpu_logits.ts';
 import { playGreedy } from '../onnx/greedy_episode.ts';
@@ -154,6 +155,16 @@ describe("the page's run view", () => {
     );
     // A shop file without its run's config plays as a shop run does by default: a window of the last two steps.
     expect(playSettingsOf(card, 'shop')).toEqual({ maxSteps: 10, history: 2, maxCommandTokens: 16, fromCard: false });
+  });
+
+  it("refuses a policy whose card names a scale its world does not have, naming the world's scales", async () => {
+    const policy = testPolicy('micro', 3, shopTok);
+    const huge = { ...policy, card: { ...policy.card, extra: { ...policy.card.extra, scale: 'huge' } } };
+    await expect(openPolicyFile(exportPolicyOnnx(huge))).rejects.toThrow(
+      new PolicyFileError(
+        `The policy's card names the shop's scale "huge", which this page does not know (${factsOf('shop').variants.join(', ')}).`,
+      ),
+    );
   });
 
   it("knows a shop policy by its vocabulary and plays the shop's eval game as the CPU forward does", async () => {

@@ -4,7 +4,7 @@
 import type { LossHyper } from '../backend/backend.ts';
 import type { EnvironmentName } from '../worlds/names.ts';
 import type { AdapterReport } from '../backend/webgpu/device.ts';
-import type { Algo, SkillPart } from '../rl/config.ts';
+import type { Algo, SkillPart } from '../rl/arms.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { Stage } from '../rl/update_state.ts';
 import type { SkillKind } from '../text/skill_kind.ts';

@@ -10,7 +10,8 @@ import { theWorld } from '../worlds/facts.ts';
 import { worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
 import { readCheckpoint, type Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetConfig } from '../model/config.ts';
-import { checkConfig, currentAlgoName, TRAIN_SETTINGS } from '../rl/config.ts';
+import { checkConfig, TRAIN_SETTINGS } from '../rl/config.ts';
+import { currentAlgoName } from '../rl/arms.ts';
 import { MAX_RUN_UPDATES, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { RunId, SavedRunInfo, UpdateMetrics } from './protocol.ts';
 import {

@@ -11,7 +11,7 @@ import type { ModelConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/layout.ts';
 import type { WrittenSkill } from '../rl/analyzer.ts';
 import type { RlWorld } from '../rl/rl_world.ts';
-import { skillPartOf } from '../rl/config.ts';
+import { skillPartOf } from '../rl/arms.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import type { EvalResult, EvalSplit } from '../rl/evaluate.ts';
 import { episodeText, totalReward, type RewardConfig, type Trajectory } from '../rl/rollout.ts';

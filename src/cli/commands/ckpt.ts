@@ -45,7 +45,7 @@ export const inspectCommand = defineCommand({
   name: 'ckpt inspect',
   summary: "print a checkpoint's size, config, parameter norm and metadata as JSON",
   description:
-    "Prints the checkpoint's size in bytes, model config, vocabulary hash, the world whose vocabulary it is (household or shop), parameter count and norm, optimizer step and metadata as JSON on stdout; " +
+    `Prints the checkpoint's size in bytes, model config, vocabulary hash, the world whose vocabulary it is (${ENVIRONMENT_NAMES.join(', ')}), parameter count and norm, optimizer step and metadata as JSON on stdout; ` +
     'a truncated, corrupted or foreign file is refused in one line.',
   positionals: 'FILE',
   options: {

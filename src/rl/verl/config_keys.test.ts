@@ -4,7 +4,8 @@
 // ends; and a key that is not one of them (a typo, a key of another verl) is caught.
 import { describe, expect, it } from 'vitest';
 import vendored from './seed_config_keys.json';
-import { ALGOS, defaultConfig, PAPER_CONFIG, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../config.ts';
+import { defaultConfig, PAPER_CONFIG, TRAIN_KEYS, TRAIN_SETTINGS, type TrainConfig } from '../config.ts';
+import { ALGOS } from '../arms.ts';
 import { PRESET_NAMES } from '../../model/config.ts';
 import { ENVIRONMENT_NAMES } from '../../worlds/names.ts';
 import { factsOf } from '../../worlds/facts.ts';

@@ -9,7 +9,8 @@ import type { EngineBenchmark } from '../../env/world_facts.ts';
 import type { PresetName } from '../../model/config.ts';
 import { factsOf } from '../../worlds/facts.ts';
 import type { EnvironmentName } from '../../worlds/names.ts';
-import { PAPER_CONFIG, type Algo, type TrainConfig } from '../config.ts';
+import { PAPER_CONFIG, type TrainConfig } from '../config.ts';
+import type { Algo } from '../arms.ts';
 import { defaultSettings, formatHash, runIdsOf, trainConfigOf, type Settings } from '../page_settings.ts';
 import { configFile, SEED_REPOSITORY } from './config_keys.ts';
 import {

@@ -1,7 +1,8 @@
 // The mapping of every playground setting and algorithm to the SEED trainer: each setting a row, each algorithm
 // in exactly one row, and the transforms as docs/verl.md states them.
 import { describe, expect, it } from 'vitest';
-import { ALGOS, defaultConfig, PAPER_CONFIG, TRAIN_KEYS, type TrainConfig } from '../config.ts';
+import { defaultConfig, PAPER_CONFIG, TRAIN_KEYS, type TrainConfig } from '../config.ts';
+import { ALGOS } from '../arms.ts';
 import { ALGORITHM_ROWS, engineAlgorithm, engineValues, isCarried, SETTING_ROWS, uncarried } from './mapping.ts';
 
 const value = (v: unknown) =>

@@ -2,7 +2,8 @@
 // a setting becomes and how, or why it has none. The launch script (launch_script.ts) is written from this table
 // and docs/verl.md shows it (mapping_table.ts writes the table there; a test holds the two together). The record
 // type makes every setting of rl/config.ts a row, so a new setting must say what it becomes before it compiles.
-import { armOf, skillPartOf, TRAIN_SETTINGS, type Algo, type TrainConfig, type TrainKey } from '../config.ts';
+import { TRAIN_SETTINGS, type TrainConfig, type TrainKey } from '../config.ts';
+import { annotatorWrites, ARMS, type Algo } from '../arms.ts';
 
 /** A value as the script writes it: `float` values keep a decimal point, as Hydra's YAML reads them. */
 export type EngineValue = string | number | boolean | { readonly float: number };
@@ -17,7 +18,7 @@ interface Carried {
   /** What the value becomes, in words (the docs table). */
   how: string;
   /** The keys and values of a run (only keys of `keys`; none where the algorithm has no use for the setting). */
-  values(c: TrainConfig, algo: EngineAlgo): Record<string, EngineValue>;
+  values(c: TrainConfig, engine: EngineAlgo): Record<string, EngineValue>;
 }
 
 interface NoCounterpart {
@@ -43,14 +44,14 @@ export const SETTING_ROWS: Readonly<Record<TrainKey, SettingRow>> = {
   lambda: {
     keys: [`${A}.opd_loss_coef`],
     how: 'lambda; 2 lambda under seed-nogate (its gate, at beta 0, is 1/2 on every token); 0 under grpo and opid',
-    values: (c, algo) => ({
-      [`${A}.opd_loss_coef`]: float(algo === 'seed' ? c.lambda : algo === 'seed-nogate' ? 2 * c.lambda : 0),
+    values: (c, engine) => ({
+      [`${A}.opd_loss_coef`]: float(engine === 'seed' ? c.lambda : engine === 'seed-nogate' ? 2 * c.lambda : 0),
     }),
   },
   beta: {
     keys: [`${A}.opd_gate_beta`],
     how: 'beta (the gate sigmoid(beta Delta)); 0 under seed-nogate',
-    values: (c, algo) => ({ [`${A}.opd_gate_beta`]: float(algo === 'seed-nogate' ? 0 : c.beta) }),
+    values: (c, engine) => ({ [`${A}.opd_gate_beta`]: float(engine === 'seed-nogate' ? 0 : c.beta) }),
   },
   clip: {
     keys: [`${A}.clip_ratio`, `${A}.clip_ratio_low`, `${A}.clip_ratio_high`],
@@ -110,8 +111,8 @@ export const SETTING_ROWS: Readonly<Record<TrainKey, SettingRow>> = {
   annotatorSkills: {
     keys: ['algorithm.seed.analysis_backend'],
     how: "who writes the skills: 0 = policy_vllm (the policy itself, the paper's self-evolving analyzer); 1 = openai, an external model (OPENAI_BASE_URL and OPENAI_MODEL name it) in the place of the playground's rule-based annotator",
-    values: (c, algo): Record<string, EngineValue> =>
-      algo === 'grpo' ? {} : { 'algorithm.seed.analysis_backend': c.annotatorSkills ? 'openai' : 'policy_vllm' },
+    values: (c, engine): Record<string, EngineValue> =>
+      engine === 'grpo' ? {} : { 'algorithm.seed.analysis_backend': c.annotatorSkills ? 'openai' : 'policy_vllm' },
   },
   winReward: {
     none: "verl-agent's environment pays the reward (env_package/<benchmark>), not the config: 10 for a won ALFWorld game, the paper's winReward",
@@ -136,10 +137,10 @@ export const SETTING_ROWS: Readonly<Record<TrainKey, SettingRow>> = {
   opidWeight: {
     keys: ['algorithm.seed.episode_skill_teacher_advantage_w'],
     how: "opid: w, the trainer's teacher-advantage path (A + w Delta of the episode skill); 0 under the SEED algorithms, whose OPD loss takes its place",
-    values: (c, algo): Record<string, EngineValue> =>
-      algo === 'grpo'
+    values: (c, engine): Record<string, EngineValue> =>
+      engine === 'grpo'
         ? {}
-        : { 'algorithm.seed.episode_skill_teacher_advantage_w': float(algo === 'opid' ? c.opidWeight : 0) },
+        : { 'algorithm.seed.episode_skill_teacher_advantage_w': float(engine === 'opid' ? c.opidWeight : 0) },
   },
   epochs: one(
     `${A}.ppo_epochs`,
@@ -210,55 +211,60 @@ interface AlgoRow {
   how: string;
 }
 
-const partOf = (algo: Algo, arm: Algo) => skillPartOf(algo) !== null && armOf(algo) === arm;
+const partOf = (algo: Algo, arm: Algo) => ARMS[algo].part !== null && ARMS[algo].arm === arm;
+/** A row of the named algorithms alone. */
+const only =
+  (...names: Algo[]) =>
+  (a: Algo): boolean =>
+    names.includes(a);
 
 /** Every playground algorithm, each in one row: its engine algorithm, or none (docs/verl.md lists these rows). */
 export const ALGORITHM_ROWS: readonly AlgoRow[] = [
   {
     names: 'grpo',
-    covers: (a) => a === 'grpo',
+    covers: only('grpo'),
     engine: 'grpo',
     how: "algorithm.adv_estimator = gigpo with step_advantage_w 0 and mode mean_std_norm, the SEED repository's GRPO launcher; no OPD loss",
   },
   {
     names: 'seed',
-    covers: (a) => a === 'seed',
+    covers: only('seed'),
     engine: 'seed',
     how: 'algorithm.adv_estimator = seed, episode skills (skill_mode episode_only) written by the policy, the OPD loss at lambda with the gate at beta',
   },
   {
     names: 'seed-annotator',
-    covers: (a) => a === 'seed-annotator',
+    covers: only('seed-annotator'),
     engine: 'seed',
     how: 'as seed, with annotatorSkills = 1: analysis_backend openai, an external model writing the skills',
   },
   {
     names: 'seed-nogate',
-    covers: (a) => a === 'seed-nogate',
+    covers: only('seed-nogate'),
     engine: 'seed-nogate',
     how: 'as seed, with opd_gate_beta 0 (a gate of 1/2 on every token) and opd_loss_coef 2 lambda: lambda with the gate at 1',
   },
   {
     names: 'opid',
-    covers: (a) => a === 'opid',
+    covers: only('opid'),
     engine: 'opid',
     how: "as seed, with opd_loss_coef 0 and episode_skill_teacher_advantage_w = opidWeight: the trainer's teacher-advantage path, A + w Delta",
   },
   {
     names: 'seed-static',
-    covers: (a) => a === 'seed-static',
+    covers: only('seed-static'),
     engine: null,
     how: 'a skill library written once, before the first update: the SEED trainer has none',
   },
   {
     names: "seed-sibling and seed's part controls (seed-crossgame, seed-procedure, ...)",
-    covers: (a) => a === 'seed-sibling' || partOf(a, 'seed'),
+    covers: (a) => only('seed-sibling')(a) || partOf(a, 'seed'),
     engine: null,
     how: "another trajectory's skill, or a part of one, in the place of the trajectory's own: the SEED trainer re-scores with the trajectory's own skill only",
   },
   {
     names: 'seed-exact and its part controls',
-    covers: (a) => armOf(a) === 'seed-exact',
+    covers: (a) => ARMS[a].signal === 'exact',
     engine: null,
     how: "the playground's exact distillation over the whole vocabulary: the SEED trainer's OPD loss is the paper's estimate at the sampled token",
   },
@@ -273,9 +279,9 @@ export function engineAlgorithm(algo: Algo): { engine: EngineAlgo } | { none: st
     : { engine: row.engine };
 }
 
-/** The keys and values of a run's algorithm and settings; `config` as the run ran (annotatorSkills set under seed-annotator). */
+/** The keys and values of a run's algorithm and settings; `config` as the run ran (annotatorSkills set where the annotator writes). */
 export function engineValues(algo: Algo, engine: EngineAlgo, config: TrainConfig): Record<string, EngineValue> {
-  const c = armOf(algo) === 'seed-annotator' ? { ...config, annotatorSkills: 1 } : config;
+  const c = annotatorWrites(algo, config) ? { ...config, annotatorSkills: 1 } : config;
   const out: Record<string, EngineValue> = { ...(engine === 'grpo' ? GRPO_ESTIMATOR : SEED_ESTIMATOR) };
   for (const key of Object.keys(SETTING_ROWS) as TrainKey[]) {
     const row = SETTING_ROWS[key];

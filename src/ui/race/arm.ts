@@ -1,7 +1,7 @@
 // One race arm as the page keeps it, as a pure function of (arm, event): its curve gains a point per update,
 // a refused update or a failed save is noted without stopping it, and a lost device ends it (the race then
 // stops its other arm too).
-import type { Algo } from '../../rl/config.ts';
+import type { Algo } from '../../rl/arms.ts';
 import type { EngineEvent, EngineInfo, UpdateMetrics } from '../../worker/protocol.ts';
 
 export interface RaceArm {

@@ -1,7 +1,7 @@
 // The race's two charts as data for UPlotChart: both arms' eval-unseen and eval-seen success (each arm its
 // algorithm's colour, each split its own dash, so every series differs from the others by dash as well as by
 // colour), and the paired difference SEED − GRPO at each evaluation both arms reached, with its mean so far.
-import type { Algo } from '../../rl/config.ts';
+import type { Algo } from '../../rl/arms.ts';
 import type { UpdateMetrics } from '../../worker/protocol.ts';
 import { X_LABELS, colourOfRun, type ChartData, type ChartDef, type SeriesSpec } from '../charts.ts';
 import { armName } from '../setting_labels.ts';

@@ -2,8 +2,9 @@
 // unless the page already runs another hindsight arm), both with every other setting of the page, so that
 // the same seed draws the same training tasks and the same eval games in both; and the cores split between
 // the two arms' workers.
-import type { Algo } from '../../rl/config.ts';
+import type { Algo } from '../../rl/arms.ts';
 import type { Settings } from '../../rl/page_settings.ts';
+import { isBaseline } from '../../rl/arms.ts';
 
 /** The arm raced against GRPO when the page's algorithm is not itself a hindsight arm. */
 const DEFAULT_SEED_ARM: Algo = 'seed-exact';
@@ -18,7 +19,7 @@ export interface RacePlan {
 }
 
 export function racePlan(page: Settings, cores: number): RacePlan {
-  const seedArm: Algo = page.algo === 'grpo' || page.algo === 'both' ? DEFAULT_SEED_ARM : page.algo;
+  const seedArm: Algo = page.algo !== 'both' && !isBaseline(page.algo) ? page.algo : DEFAULT_SEED_ARM;
   return {
     arms: ['grpo', seedArm],
     settings: [

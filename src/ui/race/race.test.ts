@@ -1,7 +1,7 @@
 // A race's pure parts: its plan from the page's settings, the pairing of the arms' evaluations by update, the
 // paired difference so far, the charts' series and the race's rows in the curves CSV.
 import { describe, expect, it } from 'vitest';
-import type { Algo } from '../../rl/config.ts';
+import type { Algo } from '../../rl/arms.ts';
 import type { UpdateMetrics } from '../../worker/protocol.ts';
 import { defaultSettings } from '../../rl/page_settings.ts';
 import { CSV_COLUMNS, curvesCsv } from '../curves_csv.ts';

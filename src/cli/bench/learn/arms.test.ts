@@ -1,9 +1,9 @@
 // How `bench learn` relates a part control to its arm: the arm it is compared with and takes its settings from,
 // its note in the report, its colour in the plot, and the cost the plan estimates for it.
 import { describe, expect, it } from 'vitest';
-import { ALGOS, armOf, skillPartOf, type Algo } from '../../../rl/config.ts';
+import { ALGOS, ARMS, armOf, skillPartOf, type Algo } from '../../../rl/arms.ts';
 import { parseOptions } from '../../args.ts';
-import { ARM_NOTES, CROSSGAME_CONTROL, controlledArm, settingsSource } from './arms.ts';
+import { CROSSGAME_CONTROL, settingsSource } from './arms.ts';
 import { estimatePlan } from './benchmark.ts';
 import { command, readPlan } from './plan_options.ts';
 import { COLORS } from './plot.ts';
@@ -15,17 +15,18 @@ describe('bench learn: part controls', () => {
   it('compares each part control with its arm and runs it at the arm’s settings', () => {
     expect(CROSSGAME_CONTROL).toEqual({ seed: 'seed-crossgame', 'seed-exact': 'seed-exact-crossgame' });
     for (const a of parts) {
-      expect(controlledArm(a), a).toBe(armOf(a));
+      expect(ARMS[a].varies, a).toBe(armOf(a));
       expect(settingsSource(a, ['grpo', 'seed', 'seed-exact']), a).toBe(armOf(a));
     }
-    expect(controlledArm('seed')).toBe('seed-exact');
-    expect(controlledArm('seed-sibling')).toBe('seed');
+    expect(ARMS.seed.varies).toBe('seed-exact');
+    expect(ARMS['seed-sibling'].varies).toBe('seed');
+    expect(settingsSource('seed-sibling', ['grpo', 'seed-exact'])).toBe('seed-exact');
   });
 
   it('has a note naming its arm and a colour of its own for every algorithm', () => {
-    for (const a of ALGOS) expect(ARM_NOTES[a].length, a).toBeGreaterThan(0);
-    for (const a of parts) expect(ARM_NOTES[a].startsWith(`${armOf(a)} distilling the teacher given`), a).toBe(true);
-    expect(ARM_NOTES['seed-facts']).toContain('instance facts');
+    for (const a of ALGOS) expect(ARMS[a].note.length, a).toBeGreaterThan(0);
+    for (const a of parts) expect(ARMS[a].note.startsWith(`${armOf(a)} distilling the teacher given`), a).toBe(true);
+    expect(ARMS['seed-facts'].note).toContain('instance facts');
     expect(new Set(ALGOS.map((a) => COLORS[a])).size).toBe(ALGOS.length);
   });
 

@@ -13,6 +13,7 @@ import { command, readPlan } from './plan_options.ts';
 import { DEFAULT_BUDGET_MINUTES, type JobOutcome } from './pool.ts';
 import { renderLearn } from './report.ts';
 import { environmentOf } from '../../../worlds/environments.ts';
+import { isBaseline, usesOpidWeight, ofAlgo } from '../../../rl/arms.ts';
 
 const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);
 const quiet = () => {};
@@ -24,7 +25,7 @@ function fakeRunner(fails: (j: Job) => boolean = () => false) {
     asked.push(jobs);
     return jobs.map((job) => {
       if (fails(job)) return { job, error: 'exited with code 1' };
-      const won = [job.algo === 'grpo' ? 0.5 : job.config.lambda, 0];
+      const won = [isBaseline(job.algo) ? 0.5 : job.config.lambda, 0];
       return {
         job,
         result: fakeResult(job.algo, job.seed, won, {
@@ -163,14 +164,14 @@ describe('bench learn: the runs', () => {
       ),
       workers: 1,
     };
-    const { asked, run } = fakeRunner((j) => j.algo === 'grpo' && j.seed === 2);
+    const { asked, run } = fakeRunner((j) => isBaseline(j.algo) && j.seed === 2);
     const o = await runPlan(p, run, quiet);
     expect(asked).toHaveLength(3);
     // opid's weight is swept like a lambda (every value scores alike here: the first is kept).
     expect(asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.opidWeight}`)).toEqual(
       [0.01, 0.1, 1].flatMap((w) => [`sweep opid 1000 ${w}`, `sweep opid 1001 ${w}`]),
     );
-    expect(asked[2].find((j) => j.algo === 'opid')!.config.opidWeight).toBe(0.01);
+    expect(asked[2].find((j) => usesOpidWeight(j.algo))!.config.opidWeight).toBe(0.01);
     const main = asked[2].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.lambda}`);
     expect(main).toEqual([
       'warmstart grpo 0 0.1',
@@ -214,7 +215,7 @@ describe('bench learn: the runs', () => {
     ]);
     expect(asked[3].map((j) => `${j.algo} ${j.seed}`)).toEqual(['seed-exact-crossgame 7']);
     expect(o.promoted).toEqual([{ algo: 'seed-exact-crossgame', lead: 0.2, seeds: [6] }]);
-    expect(o.runs.filter((r) => r.algo === 'seed-exact-crossgame').map((r) => [r.seed, r.curve[0][0]])).toEqual([
+    expect(o.runs.filter(ofAlgo('seed-exact-crossgame')).map((r) => [r.seed, r.curve[0][0]])).toEqual([
       [6, 0],
       [7, 0],
     ]);

@@ -5,10 +5,10 @@
 // wall time comes from the same job lists.
 import type { PresetName } from '../../../model/config.ts';
 import { episodeUpdates } from '../../../rl/recorded_run.ts';
-import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import { printable } from '../../../common/json.ts';
 import { CliError } from '../../cli_error.ts';
-import { distils } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import { estimateSeconds } from './pool.ts';
 import { controlsLeadingGrpo, type PromotedControl } from './promote.ts';
@@ -23,6 +23,7 @@ import {
   type SweepPlan,
 } from './sweep.ts';
 import { namedWorld } from '../../../worlds/names.ts';
+import { distils, isBaseline, usesOpidWeight } from '../../../rl/arms.ts';
 
 export interface LearnPlan extends SweepPlan {
   /** The first seed of every arm: main arms run seeds firstSeed..firstSeed+seeds-1, controls as many as controlSeeds. */
@@ -91,7 +92,7 @@ export function fractionGames(plan: Pick<LearnPlan, 'updates' | 'base'>, fractio
 
 /** The arms of the data-fraction runs: grpo and every main arm that distils. */
 function fractionArms(algos: readonly Algo[]): Algo[] {
-  return algos.filter((a) => a === 'grpo' || distils(a));
+  return algos.filter((a) => isBaseline(a) || distils(a));
 }
 
 const configOf = (plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>, a: Algo): TrainConfig => {
@@ -135,13 +136,7 @@ export function estimatePlan(whole: LearnPlan): number {
   const lr = plan.lrs.length > 1 ? sweep(plan.algos, plan.lrs) : [];
   const lambda = plan.lambdas.length > 1 ? sweep(plan.algos.filter(distils), plan.lambdas) : [];
   const arms = [...plan.algos, ...plan.controls, ...plan.ablations];
-  const opidWeight =
-    plan.opidWeights.length > 1
-      ? sweep(
-          arms.filter((a) => a === 'opid'),
-          plan.opidWeights,
-        )
-      : [];
+  const opidWeight = plan.opidWeights.length > 1 ? sweep(arms.filter(usesOpidWeight), plan.opidWeights) : [];
   const settings = new Map(
     arms.map((a) => [
       a,

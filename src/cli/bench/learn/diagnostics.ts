@@ -4,6 +4,7 @@ import type { JobResult } from './job.ts';
 import type { AlgoRow } from './stats.ts';
 import { mean, pct } from './stats.ts';
 import { MEAN_METRIC_KEYS, MEAN_METRICS } from './update_means.ts';
+import { ofAlgo } from '../../../rl/arms.ts';
 
 const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 /** Three significant digits: the norms span orders of magnitude. */
@@ -45,7 +46,7 @@ export function teacherText(runs: readonly JobResult[]): string {
     return `${value >= 0 ? '+' : ''}${pct(value)} points after update ${points[0][0]}`;
   };
   const parts = arms.map((a) => {
-    const rs = checked.filter((r) => r.algo === a);
+    const rs = checked.filter(ofAlgo(a));
     return `${a} ${gap(rs, (c) => c[0])}, ${gap(rs, (c) => c[c.length - 1])}`;
   });
   return `Teacher gap (own skill minus no skill on the validation games; mean over seeds): ${parts.join('; ')}.`;
@@ -66,7 +67,7 @@ interface TeacherRow {
 function teacherRows(runs: readonly JobResult[]): Map<string, TeacherRow[]> {
   const out = new Map<string, TeacherRow[]>();
   for (const arm of new Set(runs.filter((r) => r.teacher.length > 0).map((r) => r.algo))) {
-    const mine = runs.filter((r) => r.algo === arm);
+    const mine = runs.filter(ofAlgo(arm));
     const updates = [...new Set(mine.flatMap((r) => r.teacher.map(([u]) => u)))].sort((a, b) => a - b);
     out.set(
       arm,

@@ -4,8 +4,8 @@
 // (stats.ts): paired by seed, over room layouts; and beside it the interval over seeds alone with the count of
 // seeds ahead, drawn from a stream of its own so that the cluster intervals are those they would be without it.
 import type { Rng } from '../../../common/rng.ts';
-import type { Algo } from '../../../rl/config.ts';
-import { controlledArm, CROSSGAME_CONTROL, distils } from './arms.ts';
+import { ARMS, BASELINE, distils, isBaseline, type Algo, ofAlgo } from '../../../rl/arms.ts';
+import { CROSSGAME_CONTROL } from './arms.ts';
 import type { JobResult } from './job.ts';
 import {
   clusterBootstrap,
@@ -37,7 +37,7 @@ export interface Difference {
 function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): [Algo, Algo | 'warm start'][] {
   const ran = arms.filter(hasRuns);
   const pairs: [Algo, Algo | 'warm start'][] = [];
-  if (ran.includes('grpo')) for (const a of ran) if (a !== 'grpo') pairs.push([a, 'grpo']);
+  if (ran.includes(BASELINE)) for (const a of ran) if (!isBaseline(a)) pairs.push([a, BASELINE]);
   for (const a of ran) pairs.push([a, 'warm start']);
   const has = (a: Algo, b: Algo) => pairs.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   for (const a of ran) {
@@ -47,8 +47,8 @@ function differencePairs(arms: readonly Algo[], hasRuns: (a: Algo) => boolean): 
   // An arm against the one it varies when that comes earlier in the list (main arms, then controls, then
   // ablations): the paper's seed as a control is compared with seed-exact, not seed-exact with it.
   ran.forEach((x, i) => {
-    const varied = controlledArm(x);
-    if (x !== 'grpo' && distils(varied) && ran.indexOf(varied) >= 0 && ran.indexOf(varied) < i && !has(varied, x))
+    const varied = ARMS[x].varies;
+    if (varied !== null && distils(varied) && ran.indexOf(varied) >= 0 && ran.indexOf(varied) < i && !has(varied, x))
       pairs.push([varied, x]);
   });
   return pairs;
@@ -64,7 +64,7 @@ export function differences(
   clusters: SplitClusters,
   rng: Rng,
 ): Difference[] {
-  const of = (a: Algo) => runs.filter((r) => r.algo === a);
+  const of = (a: Algo) => runs.filter(ofAlgo(a));
   const seedRng = rng.fork('seed-only');
   return differencePairs(arms, (a) => of(a).length > 0).map(([a, b]) => {
     const other = (measure: Measure) =>

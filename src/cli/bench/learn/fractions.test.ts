@@ -2,7 +2,7 @@
 // differences against grpo at the same fraction and at the largest one.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import type { Algo } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import type { FractionRuns } from './benchmark.ts';
 import { fractionDifferences, renderFractions, type FractionsOutcome } from './fractions.ts';
 import { fakeOutcome, fakeResult, givenSettings } from './learn_testing.ts';

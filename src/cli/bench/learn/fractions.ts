@@ -4,9 +4,9 @@
 // data against GRPO with more), the sweep that chose the settings, and the wall time. The report
 // (learn_fractions in markdown and JSON) goes beside the main report.
 import { hashString, Rng } from '../../../common/rng.ts';
-import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import { commitId, type SourceCommit } from '../../provenance.ts';
-import { distils } from './arms.ts';
 import type { FractionRuns } from './benchmark.ts';
 import { differenceCell } from './differences.ts';
 import { layoutClusters, type EvalGame } from './games.ts';
@@ -27,6 +27,7 @@ import type { ArmSettings, FailedRun, SweepPlan, SweepPoint, SweepRun } from './
 import { settingsJson, sweepSection } from './sweep_report.ts';
 import { factsOf } from '../../../worlds/facts.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
+import { distils, ofAlgo } from '../../../rl/arms.ts';
 
 export interface FractionsOutcome extends SweepPlan {
   command: string;
@@ -75,7 +76,7 @@ export function fractionDifferences(
   clusters: number[][],
   rng: Rng,
 ): FractionDifference[] {
-  const of = (f: FractionRuns, a: Algo) => f.runs.filter((r) => r.algo === a);
+  const of = (f: FractionRuns, a: Algo) => f.runs.filter(ofAlgo(a));
   const compare = (a: Algo, fa: FractionRuns, fb: FractionRuns): FractionDifference => {
     const side = (measure: 'unseen' | 'auc') =>
       clusterBootstrap(scoresBySeed(of(fa, a), measure), scoresBySeed(of(fb, 'grpo'), measure), clusters, rng);
@@ -99,7 +100,7 @@ function fractionTable(o: FractionsOutcome, clusters: number[][], rng: Rng): str
   const rows = o.fractions.flatMap((f) => {
     const arms = [...new Set(f.runs.map((r) => r.algo))];
     return arms.map((a) => {
-      const rs = f.runs.filter((r) => r.algo === a);
+      const rs = f.runs.filter(ofAlgo(a));
       const unseen = clusterBootstrap(scoresBySeed(rs, 'unseen'), null, clusters, rng);
       const auc = clusterBootstrap(scoresBySeed(rs, 'auc'), null, clusters, rng);
       const lambda = distils(a) ? String(o.settings.get(a)?.lambda ?? 'n/a') : '-';

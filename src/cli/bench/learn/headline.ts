@@ -1,11 +1,12 @@
 // The headline of `bench learn`: the best distilling arm (by validation success in the sweep, never by the
 // eval sets) against GRPO and against its cross-game control on eval-unseen, final success and area under the
 // curve, in a sentence written from the numbers.
-import type { Algo } from '../../../rl/config.ts';
-import { CROSSGAME_CONTROL, distils } from './arms.ts';
+import type { Algo } from '../../../rl/arms.ts';
+import { CROSSGAME_CONTROL } from './arms.ts';
 import { differenceCell, type Difference } from './differences.ts';
 import { pct, type Estimate } from './stats.ts';
 import type { ArmSettings, SweepPoint } from './sweep.ts';
+import { distils, ofAlgo } from '../../../rl/arms.ts';
 
 export interface BestArm {
   algo: Algo;
@@ -29,7 +30,7 @@ export function bestDistillingArm(
   const param = points.some((p) => p.param === 'lambda') ? 'lambda' : 'lr';
   const scored = candidates.flatMap((algo) => {
     const value = settings.get(algo)?.[param];
-    const point = points.find((p) => p.param === param && p.algo === algo && p.value === value);
+    const point = points.filter(ofAlgo(algo)).find((p) => p.param === param && p.value === value);
     return point ? [{ algo, validation: point.success }] : [];
   });
   if (scored.length) {

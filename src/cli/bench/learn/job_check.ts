@@ -3,7 +3,8 @@
 // so every field is checked against what runJob reads, and a field the job does not have is refused too. The
 // job comes back as it was read, key order kept: its JSON is what a result file is matched against.
 import { isPresetName } from '../../../model/config.ts';
-import { checkConfig, isAlgo, TRAIN_KEYS } from '../../../rl/config.ts';
+import { checkConfig, TRAIN_KEYS } from '../../../rl/config.ts';
+import { isAlgo } from '../../../rl/arms.ts';
 import { array, num, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
 import { isEnvironmentName } from '../../../worlds/names.ts';
 import { LIMITS } from '../../limits.ts';

@@ -15,6 +15,7 @@ import { JOB_STORE_DIR, JobStore, type ReportingRunner } from './job_store.ts';
 import { checkKeptRun } from './kept_run_check.ts';
 import { command, readPlan } from './plan_options.ts';
 import type { JobOutcome } from './pool.ts';
+import { ofAlgo } from '../../../rl/arms.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'kept-runs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,7 +66,7 @@ describe('bench learn --resume on real runs (micro preset)', () => {
     const before = await runPlan(plan, (await JobStore.open(dir, CLEAN, false))!.runner(first.run, quiet), quiet);
     const kinds = new Set(first.asked.map((j) => `${j.kind}${j.record ? ' recorded' : ''}`));
     expect([...kinds].sort()).toEqual(['run recorded', 'sweep', 'warmstart']);
-    expect(before.runs.find((r) => r.algo === 'seed-crossgame')!.crossgame).not.toBeNull();
+    expect(before.runs.find(ofAlgo('seed-crossgame'))!.crossgame).not.toBeNull();
     expect(before.runs.every((r) => r.recorded!.episodes.length > 0)).toBe(true);
     expect(before.runs.every((r) => r.teacher.map(([u]) => u).join() === '0,2' && r.teacher_kl.length === 2)).toBe(
       true,
@@ -96,7 +97,7 @@ describe('bench learn --resume on real runs (micro preset)', () => {
     // The warm start's file cut short, and a run's gradient ratio made negative.
     const warm = files[kept.findIndex((k) => k.job.kind === 'warmstart')];
     writeFileSync(warm, readFileSync(warm, 'utf8').slice(0, 200));
-    const runAt = kept.findIndex((k) => k.job.kind === 'run' && k.job.algo === 'seed-exact');
+    const runAt = kept.findIndex((k) => k.job.kind === 'run' && ofAlgo('seed-exact')(k.job));
     const damaged = JSON.parse(readFileSync(files[runAt], 'utf8'));
     damaged.result.metric_means.gradNormRatio = -1;
     writeFileSync(files[runAt], JSON.stringify(damaged));

@@ -1,6 +1,7 @@
 // Made-up results and outcomes of `bench learn` for the tests of its report, record and choices: every field
 // a real job fills, with the figures the test gives.
-import { defaultConfig, type Algo } from '../../../rl/config.ts';
+import { defaultConfig } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import type { JobResult } from './job.ts';
 import type { LearnOutcome } from './report.ts';
 import type { ArmSettings } from './sweep.ts';

@@ -38,6 +38,7 @@ import { command, readPlan, withoutOptions, type LearnValues } from './plan_opti
 import type { JobOutcome } from './pool.ts';
 import type { Runner } from './sweep.ts';
 import { runAndReport, type Invocation } from './write_reports.ts';
+import { usesOpidWeight } from '../../../rl/arms.ts';
 
 /** Thrown by the replaying runner where a phase has jobs without a result: the replay stops there. */
 class Pending extends Error {
@@ -55,7 +56,7 @@ const MODE_OPTIONS = ['plan', 'collect', 'worker', 'result', 'resume'] as const;
 
 const what = (job: Job) =>
   `${job.kind} ${job.algo} seed ${job.seed} lr ${job.config.lr} lambda ${job.config.lambda}` +
-  `${job.algo === 'opid' ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
+  `${usesOpidWeight(job.algo) ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
 
 /** A Runner that answers each batch from DIR's results, or writes its missing jobs and stops the replay. */
 function replayRunner(dir: string, manifest: PlanManifest, log: (s: string) => void): Runner {

@@ -1,7 +1,8 @@
 // The options of `seed bench learn` (its `command`: each option once, with its range and default) and the plan
 // they ask for (readPlan), checked before any file is read or any run starts. main.ts runs the plan.
 import { cpus } from 'node:os';
-import { ALGOS, currentAlgoName, defaultConfig, isAlgo, type Algo } from '../../../rl/config.ts';
+import { defaultConfig } from '../../../rl/config.ts';
+import { ALGOS, currentAlgoName, isAlgo, type Algo, usesOpidWeight } from '../../../rl/arms.ts';
 import { factsOf, theWorld } from '../../../worlds/facts.ts';
 import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
 import { ENV_OPTION } from '../../environment_option.ts';
@@ -388,7 +389,7 @@ export function readPlan(values: LearnValues): LearnPlan {
   if (lambdas.length === 1) base.lambda = lambdas[0];
   if (lrs.length === 1) base.lr = lrs[0];
   if (opidWeights.length === 1) base.opidWeight = opidWeights[0];
-  const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].includes('opid');
+  const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].some(usesOpidWeight);
   if ((lrs.length > 1 || lambdas.length > 1 || opidSwept) && sweepSeeds < 2)
     throw new CliError(
       `--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`,

@@ -1,6 +1,6 @@
 // The learning-curve plot of `bench learn` as a standalone SVG: per algorithm its mean eval-unseen curve
 // (bold) over the curves of its seeds (faint), training episodes on the x axis.
-import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../../../rl/config.ts';
+import { partControlTable, type Algo, type PartArm, type PartControl, type SkillPart } from '../../../rl/arms.ts';
 
 export interface Series {
   label: string;

@@ -5,9 +5,8 @@
 import { spawn } from 'node:child_process';
 import { factsOf } from '../../../worlds/facts.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
-import { armOf, type Algo, type PartControl } from '../../../rl/config.ts';
+import { armOf, type Algo, type PartControl, distils, usesOpidWeight } from '../../../rl/arms.ts';
 import { CliError } from '../../cli_error.ts';
-import { distils } from './arms.ts';
 import { evalGameCounts } from './games.ts';
 import type { Job, JobResult } from './job.ts';
 
@@ -103,7 +102,7 @@ export async function runAll(
       const name =
         job.kind === 'warmstart'
           ? 'warm start'
-          : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${job.algo === 'opid' ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
+          : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${usesOpidWeight(job.algo) ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
         const r = await runChild(job, progressDirs(job));
         outcomes[i] = { job, result: r };

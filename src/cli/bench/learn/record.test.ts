@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultConfig, type Algo } from '../../../rl/config.ts';
+import { defaultConfig } from '../../../rl/config.ts';
+import { type Algo, isBaseline, ofAlgo } from '../../../rl/arms.ts';
 import { RECORD_INDEX_FORMAT } from '../../../rl/recorded_run.ts';
 import { checkRecordIndex, parseRecordedRun } from '../../../rl/recorded_run_check.ts';
 import { CliError } from '../../cli_error.ts';
@@ -84,7 +85,7 @@ describe('bench learn --record', () => {
       [0, 0, 0.5, 0.5],
       [2, 64, 0.5, 0.5],
     ]);
-    const seedRow = report.rows.find((r) => r.algo === 'seed')!;
+    const seedRow = report.rows.find(ofAlgo('seed'))!;
     expect(record.arms[1].final.unseen.value).toBe(0.75);
     expect(record.arms[1].final.unseen.ci).toEqual(seedRow.unseenCi.map((x) => Math.round(x * 1e4) / 1e4));
     const diff = report.differences.find((d) => d.label === 'seed - grpo')!;
@@ -139,7 +140,7 @@ describe('bench learn --record', () => {
       const record = parseRecordedRun(JSON.stringify(buildRecord(picked, renderLearn(picked), created)));
       expect(record.headline).toBe(best);
     }
-    const noneDistils = { ...o, runs: runs.filter((r) => r.algo === 'grpo'), algos: ['grpo'] as Algo[] };
+    const noneDistils = { ...o, runs: runs.filter((r) => isBaseline(r.algo)), algos: ['grpo'] as Algo[] };
     expect('headline' in buildRecord(noneDistils, renderLearn(noneDistils), created)).toBe(false);
   });
 

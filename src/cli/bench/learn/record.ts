@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { quote } from '../../../common/json.ts';
-import type { Algo } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import {
   MAX_RECORD_BYTES,
   RECORD_FORMAT,
@@ -24,6 +24,7 @@ import { CliError } from '../../cli_error.ts';
 import { commitId } from '../../provenance.ts';
 import { writeOutput } from '../output.ts';
 import type { LearnOutcome, LearnReport } from './report.ts';
+import { ofAlgo } from '../../../rl/arms.ts';
 
 /** Success rates and intervals to 4 decimals: what a reader of the page needs, in a small file. */
 const r4 = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : x);
@@ -38,8 +39,8 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
   ];
   const arms: RecordedArm[] = [];
   for (const [algo, role] of roles) {
-    const runs = o.runs.filter((r) => r.algo === algo).sort((a, b) => a.seed - b.seed);
-    const row = report.rows.find((r) => r.algo === algo);
+    const runs = o.runs.filter(ofAlgo(algo)).sort((a, b) => a.seed - b.seed);
+    const row = report.rows.find(ofAlgo(algo));
     if (!runs.length || !row) continue;
     const lambda = o.settings.get(algo)?.lambda;
     arms.push({
@@ -76,7 +77,7 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     evalGames: { seen: o.evalGames.seen.length, unseen: o.evalGames.unseen.length },
     config: { ...o.base },
     warmstart: { seen: r4(o.warm.success_seen), unseen: r4(o.warm.success_unseen) },
-    ...(report.best && arms.some((a) => a.algo === report.best) ? { headline: report.best } : {}),
+    ...(report.best && arms.some(ofAlgo(report.best)) ? { headline: report.best } : {}),
     arms,
     differences: report.differences.map((d) => ({
       a: d.a,

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Algo } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import type { JobResult } from './job.ts';
 import { fakeOutcome, fakeResult, givenSettings, metricMeans } from './learn_testing.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';
+import { isBaseline, ARMS } from '../../../rl/arms.ts';
 
 function result(algo: Algo, seed: number, won: number[]): JobResult {
   return fakeResult(algo, seed, won, {
-    corr_delta_advantage: algo === 'grpo' ? null : 0.125,
-    crossgame: algo === 'seed-crossgame' ? { update: 3, pool: 1, none: 0 } : null,
+    corr_delta_advantage: isBaseline(algo) ? null : 0.125,
+    crossgame: ARMS[algo].part === 'crossgame' ? { update: 3, pool: 1, none: 0 } : null,
   });
 }
 

@@ -6,7 +6,8 @@ import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
 import { printable } from '../../../common/json.ts';
 import type { PresetName } from '../../../model/config.ts';
-import type { Algo, TrainConfig } from '../../../rl/config.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import { commitId, commitText, type SourceCommit } from '../../provenance.ts';
 import { diagnosticsJson, diagnosticsTable, teacherJson, teacherTable, teacherText } from './diagnostics.ts';
 import { differenceJson, differences, differenceTable, seedOnlyTable, type Difference } from './differences.ts';
@@ -30,11 +31,11 @@ import {
   type AlgoRow,
   type SplitClusters,
 } from './stats.ts';
-import { ARM_NOTES, distils } from './arms.ts';
 import { DEFAULT_BUDGET_MINUTES } from './pool.ts';
 import type { ArmSettings, FailedRun, SweepEdge, SweepPoint, SweepRun } from './sweep.ts';
 import { promotedText, type PromotedControl } from './promote.ts';
 import { settingsJson, sweepSection } from './sweep_report.ts';
+import { distils, usesOpidWeight, ARMS, ofAlgo } from '../../../rl/arms.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {
@@ -151,7 +152,7 @@ function mainTable(
   const lambda = (a: Algo) =>
     distils(a)
       ? String(settings.get(a)?.lambda ?? 'n/a')
-      : a === 'opid'
+      : usesOpidWeight(a)
         ? `opid weight ${settings.get(a)?.opidWeight ?? 'n/a'}`
         : '-';
   return [
@@ -210,7 +211,7 @@ function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
   const total = sources.update + sources.pool + sources.none;
   const seeds = (k: number) => `${k} seed${k === 1 ? '' : 's'}`;
   return [
-    ...arms.map((a) => `- ${a}: ${ARM_NOTES[a]}`),
+    ...arms.map((a) => `- ${a}: ${ARMS[a].note}`),
     '',
     `The main arms (${o.algos.join(', ') || 'none'}) ran ${seeds(o.seeds)} each, the controls (${o.controls.join(', ') || 'none'}) ${seeds(o.controlSeeds)} each, the ablations (${o.ablations.join(', ') || 'none'}) one seed each, ` +
       "each control and ablation at the learning rate and lambda of the arm it varies (the settings section says which). Each control changes only the skill a trajectory distils from; rollouts, rewards and advantages are its arm's. " +
@@ -241,7 +242,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     seen: layoutClusters(o.evalGames.seen),
     unseen: layoutClusters(o.evalGames.unseen),
   };
-  const byAlgo = (a: Algo) => runs.filter((r) => r.algo === a);
+  const byAlgo = (a: Algo) => runs.filter(ofAlgo(a));
   const episodesPerRun = updates * base.tasksPerUpdate * base.groupSize;
   const rows = arms.map((a) => algoRow(a, byAlgo(a), clusters, rng));
   const table = mainTable(warm, rows, o.settings, clusters, rng);

@@ -22,6 +22,7 @@ import { renderLearn } from './report.ts';
 import { scoreReport } from './score.ts';
 import { differences } from './differences.ts';
 import { Rng } from '../../../common/rng.ts';
+import { isBaseline } from '../../../rl/arms.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-score-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -132,7 +133,7 @@ describe('bench learn: the score', () => {
         job,
         result: {
           ...scored(
-            job.algo === 'grpo' ? 'grpo' : 'seed',
+            isBaseline(job.algo) ? 'grpo' : 'seed',
             job.seed,
             [1, 0],
             job.kind === 'warmstart' ? [0.25, 0.5] : [1, 0.5],

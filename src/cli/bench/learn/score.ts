@@ -4,7 +4,7 @@
 // success gets (stats.ts: over seeds and layouts, and over seeds alone with the seeds ahead). Every figure is in
 // [0, 1], as in the JSON. The intervals draw from a stream of their own, so success's are those they were.
 import { hashString, Rng } from '../../../common/rng.ts';
-import type { Algo } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import type { Difference } from './differences.ts';
 import type { JobResult } from './job.ts';
 import {
@@ -17,6 +17,7 @@ import {
   type SeedScores,
   type SplitClusters,
 } from './stats.ts';
+import { ofAlgo } from '../../../rl/arms.ts';
 
 const MEASURES = ['seen', 'unseen', 'auc'] as const satisfies readonly Measure[];
 
@@ -67,7 +68,7 @@ export function scoreReport(
   if (warm.scores_seen === undefined || warm.scores_unseen === undefined) return null;
   const rng = new Rng(hashString('bench/learn/bootstrap/score'));
   const seedRng = rng.fork('seed-only');
-  const of = (a: Algo) => runs.filter((r) => r.algo === a);
+  const of = (a: Algo) => runs.filter(ofAlgo(a));
   // The warm start's curve is flat: its area is its own eval-unseen score.
   const warmScores = (m: Measure) => (m === 'seen' ? warm.scores_seen! : warm.scores_unseen!);
   const perMeasure = <T>(f: (m: Measure) => T) =>

@@ -2,7 +2,7 @@
 // differences paired by seed), mean curves, the per-algorithm summary rows and the data-efficiency figure.
 import { quantileSorted } from 'simple-statistics';
 import type { Rng } from '../../../common/rng.ts';
-import type { Algo } from '../../../rl/config.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import type { JobResult } from './job.ts';
 import { MEAN_METRIC_KEYS, type MetricMeans } from './update_means.ts';
 

@@ -1,7 +1,8 @@
 // The choice of each arm's settings on validation, with a runner that makes its results up from the job:
 // which sweep runs are asked for, which value wins, what the controls inherit, and what a failure does.
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, type Algo } from '../../../rl/config.ts';
+import { defaultConfig } from '../../../rl/config.ts';
+import { type Algo, isExactAlgo, isBaseline, usesOpidWeight } from '../../../rl/arms.ts';
 import { CliError } from '../../cli_error.ts';
 import type { Job } from './job.ts';
 import { fakeResult, metricMeans } from './learn_testing.ts';
@@ -48,7 +49,7 @@ function runner(score: (j: Job) => number, fails: (j: Job) => boolean = () => fa
               metric_means: metricMeans({
                 gradNormGrpo: 1,
                 gradNormOpd: 3 * job.config.lambda,
-                gradNormRatio: job.algo === 'grpo' ? 0 : 3 * job.config.lambda,
+                gradNormRatio: isBaseline(job.algo) ? 0 : 3 * job.config.lambda,
                 meanDivergence: null,
               }),
             }),
@@ -110,7 +111,7 @@ describe('bench learn: settings chosen on validation', () => {
 
   it("sweeps the learning rate of every main arm first, then lambda at each arm's chosen rate; controls of seed follow seed", async () => {
     const { asked, run } = runner(
-      (j) => (j.config.lr === (j.algo === 'grpo' ? 1e-3 : 3e-4) ? 0.6 : 0.2) + (j.config.lambda === 0.3 ? 0.1 : 0),
+      (j) => (j.config.lr === (isBaseline(j.algo) ? 1e-3 : 3e-4) ? 0.6 : 0.2) + (j.config.lambda === 0.3 ? 0.1 : 0),
     );
     const c = await chooseSettings(
       plan({
@@ -168,7 +169,7 @@ describe('bench learn: settings chosen on validation', () => {
   });
 
   it("sweeps opid's weight like a lambda, at the learning rate opid runs at, as an ablation or a main arm", async () => {
-    const score = (j: Job) => (j.algo === 'opid' ? (j.config.opidWeight === 0.1 ? 0.6 : 0.3) : j.config.lambda);
+    const score = (j: Job) => (usesOpidWeight(j.algo) ? (j.config.opidWeight === 0.1 ? 0.6 : 0.3) : j.config.lambda);
     const asAblation = runner(score);
     const c = await chooseSettings(
       plan({
@@ -183,7 +184,7 @@ describe('bench learn: settings chosen on validation', () => {
       asAblation.run,
       () => {},
     );
-    const opidRuns = asAblation.asked.filter((j) => j.algo === 'opid');
+    const opidRuns = asAblation.asked.filter((j) => usesOpidWeight(j.algo));
     expect(opidRuns.map((j) => `${j.kind} ${j.seed} ${j.config.opidWeight} ${j.config.lr}`)).toEqual(
       [0.01, 0.1, 1].flatMap((w) => [1000, 1001].map((s) => `sweep ${s} ${w} ${c.settings.get('seed')!.lr}`)),
     );
@@ -229,7 +230,7 @@ describe('bench learn: settings chosen on validation', () => {
   it("grows an arm's grid past the edge that holds its best value, each arm on its own, until the best is inside", async () => {
     // grpo's validation success rises with the rate up to 3.33e-3 and falls past it; seed-exact's peaks at 3e-4.
     const { asked, run } = runner((j) =>
-      j.algo === 'grpo' ? (j.config.lr <= 3.4e-3 ? j.config.lr * 100 : 0.1) : j.config.lr === 3e-4 ? 0.5 : 0.2,
+      isBaseline(j.algo) ? (j.config.lr <= 3.4e-3 ? j.config.lr * 100 : 0.1) : j.config.lr === 3e-4 ? 0.5 : 0.2,
     );
     const logged: string[] = [];
     const c = await chooseSettings(plan({ lrs: [3e-4, 1e-3], lambdas: [0.1], extend: 3 }), makeJob, run, (line) =>
@@ -247,7 +248,7 @@ describe('bench learn: settings chosen on validation', () => {
     expect(c.settings.get('grpo')!.lr).toBe(0.00333);
     expect(c.settings.get('seed-exact')!.lr).toBe(3e-4);
     expect(c.edges).toEqual([]);
-    expect(c.points.filter((p) => p.algo === 'grpo').map((p) => p.value)).toEqual([3e-4, 1e-3, 0.00333, 0.0111]);
+    expect(c.points.filter((p) => isBaseline(p.algo)).map((p) => p.value)).toEqual([3e-4, 1e-3, 0.00333, 0.0111]);
     expect(logged.some((l) => l.includes('one step past it: grpo 0.00333, seed-exact 0.00009'))).toBe(true);
     const text = sweepSection(c, plan({ lrs: [3e-4, 1e-3], lambdas: [0.1], extend: 3 }), 2, 1);
     expect(text).toContain('| grpo | lr | 0.0111 | 10.0 | 10.0, 10.0 |');
@@ -271,7 +272,7 @@ describe('bench learn: settings chosen on validation', () => {
   it("--pick-best: only the distilling arm best on validation runs, and the dropped arm's controls run as its", async () => {
     // seed-exact peaks at lambda 0.1 with 0.4, seed at 0.3 with 0.5: seed is the better arm at its chosen lambda.
     const { run } = runner((j) =>
-      j.algo === 'seed-exact' ? (j.config.lambda === 0.1 ? 0.4 : 0.2) : j.config.lambda === 0.3 ? 0.5 : 0.1,
+      isExactAlgo(j.algo) ? (j.config.lambda === 0.1 ? 0.4 : 0.2) : j.config.lambda === 0.3 ? 0.5 : 0.1,
     );
     const logged: string[] = [];
     const p = plan({

@@ -7,10 +7,20 @@
 // were taken (each arm on its own). With pickBest only the distilling main arm best on validation goes on.
 // Controls and ablations take the settings of the main arm they vary (arms.ts); sweep_report.ts reports all this.
 import type { EnvironmentName } from '../../../worlds/names.ts';
-import { armOf, isPartArm, partControl, skillPartOf, type Algo, type TrainConfig } from '../../../rl/config.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
 import { printable } from '../../../common/json.ts';
+import {
+  armOf,
+  isPartArm,
+  partControl,
+  skillPartOf,
+  type Algo,
+  distils,
+  usesOpidWeight,
+  ofAlgo,
+} from '../../../rl/arms.ts';
 import { CliError } from '../../cli_error.ts';
-import { distils, settingsSource } from './arms.ts';
+import { settingsSource } from './arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from './job.ts';
 import type { JobOutcome } from './pool.ts';
 import { mean } from './stats.ts';
@@ -156,7 +166,8 @@ export function sweepPoints(
 ): SweepPoint[] {
   return values.flatMap((value) => {
     const mine = runs
-      .filter((r) => r.param === param && r.algo === algo && r[param] === value)
+      .filter(ofAlgo(algo))
+      .filter((r) => r.param === param && r[param] === value)
       .sort((a, b) => a.seed - b.seed);
     if (!mine.length) return [];
     const ratios = mine.flatMap((r) => (r.grad_norm_ratio === null ? [] : [r.grad_norm_ratio]));
@@ -233,7 +244,7 @@ export async function chooseSettings(
       const best = bestPoint(sweepPoints(sweep, param, a, grids.get(a)!));
       if (!best)
         throw new CliError(
-          `every ${param} sweep run of ${a} failed (${printable(failed.find((f) => f.algo === a)?.error ?? '')}): no ${param} to choose`,
+          `every ${param} sweep run of ${a} failed (${printable(failed.find(ofAlgo(a))?.error ?? '')}): no ${param} to choose`,
         );
       return best.value;
     };
@@ -271,7 +282,7 @@ export async function chooseSettings(
       ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) }))
       : null;
   const opidHow = (a: Algo) =>
-    a === 'opid' ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term';
+    usesOpidWeight(a) ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term';
   for (const a of algos)
     settings.set(a, {
       lr: lrOf?.get(a) ?? lrs[0],
@@ -324,7 +335,7 @@ export async function chooseSettings(
   }
   // opid's weight plays the part lambda plays for a distilling arm, so it is chosen the same way, at the
   // learning rate opid runs at, whether opid is a main arm or an ablation.
-  const opid = [...settings.keys()].filter((a) => a === 'opid');
+  const opid = [...settings.keys()].filter(usesOpidWeight);
   if (opid.length) {
     const weightOf =
       plan.opidWeights.length > 1
@@ -366,8 +377,8 @@ function pickBest(
   for (const a of distilling) {
     const s = settings.get(a)!;
     const point =
-      points.find((p) => p.algo === a && p.param === 'lambda' && p.value === s.lambda) ??
-      points.find((p) => p.algo === a && p.param === 'lr' && p.value === s.lr);
+      points.filter(ofAlgo(a)).find((p) => p.param === 'lambda' && p.value === s.lambda) ??
+      points.filter(ofAlgo(a)).find((p) => p.param === 'lr' && p.value === s.lr);
     if (!point)
       throw new CliError(`--pick-best compares the arms' sweeps on validation: sweep lambda or the learning rate`, 2);
     success[a] = point.success;

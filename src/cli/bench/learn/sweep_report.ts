@@ -2,19 +2,19 @@
 // sweeps (every value's validation success per seed, the grid's growth, the arm --pick-best kept) and on how
 // each setting was chosen (sweep.ts chooses them).
 import { environmentOf } from '../../../worlds/environments.ts';
-import type { Algo } from '../../../rl/config.ts';
-import { distils } from './arms.ts';
+import type { Algo } from '../../../rl/arms.ts';
 import { SWEEP_SEED } from './job.ts';
 import { pct } from './stats.ts';
 import { lambdaDuringLrSweep, type ArmSettings, type Chosen, type SweepPlan } from './sweep.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
+import { distils, usesOpidWeight } from '../../../rl/arms.ts';
 
-/** Every arm's settings as learn.json keeps them; the OPID weight only for opid, the one arm it changes. */
+/** Every arm's settings as learn.json keeps them; the OPID weight only for the arm it changes (OPID's). */
 export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<string, unknown> {
   return Object.fromEntries(
     [...settings].map(([a, s]) => [
       a,
-      a === 'opid'
+      usesOpidWeight(a)
         ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, how: s.how }
         : { lr: s.lr, lambda: s.lambda, how: { lr: s.how.lr, lambda: s.how.lambda } },
     ]),
@@ -75,10 +75,9 @@ export function sweepSection(
     '| arm | lr | chosen by | lambda or OPID weight | chosen by |',
     '|---|---|---|---|---|',
     ...[...c.settings].map(([a, s]) => {
-      const [weight, how] =
-        a === 'opid'
-          ? [`opid weight ${s.opidWeight}`, s.how.opidWeight]
-          : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
+      const [weight, how] = usesOpidWeight(a)
+        ? [`opid weight ${s.opidWeight}`, s.how.opidWeight]
+        : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
       return `| ${a} | ${s.lr} | ${s.how.lr} | ${weight} | ${how} |`;
     }),
   );

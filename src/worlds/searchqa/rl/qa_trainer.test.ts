@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import { presetConfig } from '../../../model/config.ts';
-import { type Algo, defaultConfig, type TrainConfig } from '../../../rl/config.ts';
+import { defaultConfig, type TrainConfig } from '../../../rl/config.ts';
+import { type Algo, isBaseline } from '../../../rl/arms.ts';
 import { teacherCheck } from '../../../rl/teacher_check.ts';
 import { Trainer } from '../../../rl/trainer.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
@@ -43,7 +44,7 @@ describe('training in the search-QA world', () => {
         true,
       );
       expect(Number.isFinite(metrics.total)).toBe(true);
-      if (algo === 'grpo') expect(st.written.every((w) => w === null)).toBe(true);
+      if (isBaseline(algo)) expect(st.written.every((w) => w === null)).toBe(true);
       else {
         const written = st.written.filter((w) => w !== null);
         expect(written.length).toBe(4);

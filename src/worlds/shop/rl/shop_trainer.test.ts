@@ -5,7 +5,8 @@ import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import { SHOP } from '../env/environment.ts';
 import { presetConfig } from '../../../model/config.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
-import { defaultConfig, type Algo, type TrainConfig } from '../../../rl/config.ts';
+import { defaultConfig, type TrainConfig } from '../../../rl/config.ts';
+import { type Algo, isBaseline } from '../../../rl/arms.ts';
 import { runCheckpoints } from '../../../rl/run_checkpoint.ts';
 import { runMetadata } from '../../../rl/run_metadata.ts';
 import { rlWorldOf } from '../../rl_worlds.ts';
@@ -51,7 +52,7 @@ describe('training in the shop', () => {
       expect(st.trajectories.every((tr) => tr.records[1].action.startsWith('search['))).toBe(true);
       expect(Number.isFinite(metrics.total)).toBe(true);
       expect(metrics.skipped).toBeNull();
-      if (algo === 'grpo') {
+      if (isBaseline(algo)) {
         expect(st.written.every((w) => w === null)).toBe(true);
       } else {
         // Under the grammar mask every skill that ends within the budget parses.
