@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/cli/bench/page.ts';
-import { readShotsSidecar, sha256, SHOTS_SIDECAR } from '../src/cli/bench/page_shots.ts';
+import { run } from '../src/lab/page/page.ts';
+import { readShotsSidecar, sha256, SHOTS_SIDECAR } from '../src/lab/page/page_shots.ts';
 import { checkRecordIndex, newestRecord } from '../src/rl/recorded_run_check.ts';
 import { runCaptured } from '../src/cli/testing.ts';
 

@@ -5,7 +5,7 @@
 // an index that lists a shop record, the first screen draws the shop's bands and states the shop's finding, and
 // the household's once the World goes back to the household.
 import { describe, expect, it } from 'vitest';
-import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/cli/bench/page_shots.ts';
+import { FIRST_SCREEN_PARTS, SHOT_VIEWPORTS, partBottoms } from '../src/lab/page/page_shots.ts';
 import type { RecordedRun } from '../src/rl/recorded_run.ts';
 import { defaultSettings, formatHash } from '../src/rl/page_settings.ts';
 import { armName } from '../src/ui/setting_labels.ts';

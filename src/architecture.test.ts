@@ -16,16 +16,26 @@ import { describe, expect, it } from 'vitest';
 const STACK = ['common', 'env', 'text', 'model', 'shaders', 'backend', 'rl', 'onnx', 'worker', 'ui'] as const;
 const CORE = STACK.slice(0, STACK.indexOf('worker'));
 
-/** What each folder may use besides itself. `main` is a file directly in src/: the page's entry. */
+/** What each folder may use besides itself. `main` is a file directly in src/ (the page's entry), `seed` the command line's entry. */
 const MAY_USE: Readonly<Record<string, readonly string[]>> = {
   ...Object.fromEntries(STACK.map((name, i) => [name, STACK.slice(0, i)])),
-  // The command line sits beside the worker and the page: it runs the same code below them in Node.
+  // The command line sits beside the worker and the page: it runs the same code below them in Node. The lab sits
+  // on the command line, whose options, files and errors its experiments use; the command line's entry joins both.
   cli: CORE,
+  lab: [...CORE, 'cli'],
+  seed: [...CORE, 'cli', 'lab'],
   main: STACK,
 };
 
 /** A world's folders and the layer each lies in: its environment, its skill language, its training side, its views, its commands. */
-const WORLD_FOLDERS: Readonly<Record<string, string>> = { env: 'env', skills: 'text', rl: 'rl', ui: 'ui', cli: 'cli' };
+const WORLD_FOLDERS: Readonly<Record<string, string>> = {
+  env: 'env',
+  skills: 'text',
+  rl: 'rl',
+  ui: 'ui',
+  cli: 'cli',
+  lab: 'lab',
+};
 
 /** The registries of src/worlds/ and the layer each lies in (a registry's test lies in its registry's). */
 const REGISTRIES: Readonly<Record<string, string>> = {
@@ -35,7 +45,7 @@ const REGISTRIES: Readonly<Record<string, string>> = {
   'languages.ts': 'text',
   'rl_worlds.ts': 'rl',
   'views.ts': 'ui',
-  'commands.ts': 'cli',
+  'lab.ts': 'lab',
 };
 /** The registry that a world may import: the worlds' names, which name no world's parts. */
 const NAMES_REGISTRY = 'names.ts';
@@ -78,7 +88,9 @@ function folderOf(path: string): string | null {
         ? null
         : (WORLD_FOLDERS[place.folder] ?? null);
   const parts = inSrc.split(/[\\/]/);
-  return parts.length === 1 ? 'main' : parts[0];
+  if (parts.length > 1) return parts[0];
+  // Two entries lie directly in src/: the command line's (seed.ts) and the page's (main.tsx, with the tests of the whole tree).
+  return parts[0] === 'seed.ts' ? 'seed' : 'main';
 }
 
 const MODULE_REFERENCES: readonly [RegExp, 'import' | 'url'][] = [

@@ -1,6 +1,6 @@
 // The names and lists the documents give that the code defines: the npm scripts, the folders, the files of the
 // worlds' READMEs, the kernel families and WebAssembly kernels, and every file, constant and identifier a document
-// names in code type. src/docs_facts.test.ts holds the numbers, src/cli/docs_commands.test.ts the commands.
+// names in code type. src/docs_facts.test.ts holds the numbers, src/lab/docs_commands.test.ts the commands.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';

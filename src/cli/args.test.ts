@@ -6,7 +6,6 @@ import { defaultConfig } from '../rl/config.ts';
 import { applySetOptions, choiceList, choiceOption, limitedNumber, numberList, parseOptions } from './args.ts';
 import { CliError } from './cli_error.ts';
 import { defineCommand } from './help.ts';
-import { run as bench } from './commands/bench.ts';
 import { run as exportOnnx } from './commands/export_onnx.ts';
 import { run as scenes } from './commands/scenes.ts';
 import { run as train } from './commands/train.ts';
@@ -220,13 +219,5 @@ describe('counts are refused before any work or any file', () => {
       /^--set: setting maxSkillTokens is outside/,
     );
     expect(existsSync(ckpt) || existsSync(join(dir, 'run')) || existsSync(join(dir, 'p.onnx'))).toBe(false);
-  });
-});
-
-describe('command names', () => {
-  it('a benchmark named like a property of every object is unknown', async () => {
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(await refusal(bench([name]))).toMatch(new RegExp(`^unknown benchmark "${name}"; usage: `));
-    }
   });
 });

@@ -52,7 +52,7 @@ function cli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', ...args],
+      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/seed.ts', ...args],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
         timeout: HANG_MS,

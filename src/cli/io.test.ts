@@ -12,8 +12,6 @@ import { initParameters } from '../model/init.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
 import { appendLine, envFieldRemedy, makeDir, readCheckpointFile, readInput, writeAtomic } from './io.ts';
-import { readJobInit, type Job } from './bench/learn/job.ts';
-import { defaultConfig } from '../rl/config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'seed-io-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -195,14 +193,6 @@ describe('readCheckpointFile', () => {
     );
     expect((await failure(readCheckpointFile(home, shopTok, job))).message).toMatch(
       /\(it is a household checkpoint, not a shop one: leave out the job's env field \(or set it to household\)\)$/,
-    );
-    // bench learn --worker: a job of the household whose init is of the shop names the job's field, not --env.
-    const worker: Job = {
-      ...{ kind: 'run', algo: 'grpo', seed: 1, updates: 1, config: defaultConfig('micro'), init: shop },
-      ...{ evalEvery: 0, evalEpisodes: 1, evalSamples: 1, preset: 'micro' },
-    };
-    expect((await failure(readJobInit(worker))).message).toMatch(
-      /\(it is a shop checkpoint, not a household one: set the job's env field to shop\)$/,
     );
   });
 });

@@ -1,7 +1,7 @@
 // A recorded run: what a finished `bench learn` keeps for the page to show at once, before any training in the
 // browser. Every arm and seed's eval curves, the final figures with their intervals, and a few episodes with
 // their per-token Delta, gate and coefficient at several updates, with the command and commit that made it.
-// The command line writes it (src/cli/bench/learn/record.ts) and the page reads it (recorded_run_check.ts
+// The command line writes it (src/lab/learn/report/record.ts) and the page reads it (recorded_run_check.ts
 // checks it first), so the format lives here, below both. A record and its line of the index name the world its
 // runs played (`env`), as other files do (src/worlds/names.ts, namedWorld): not at all for the default world, so
 // the records written before the shop are the household's.

@@ -1,7 +1,7 @@
 // The check a recorded run (recorded_run.ts) and its index pass before the page draws them: a record is input
 // like a link or a file, so a damaged, truncated or older one is refused with a one-line reason that names
 // the first field in the way, and the page goes on without it. The field checks are shared with the check of
-// a run that `bench learn --resume` kept (src/cli/bench/learn/kept_run_check.ts).
+// a run that `bench learn --resume` kept (src/lab/learn/jobs/kept_run_check.ts).
 import { isPresetName, PRESETS } from '../model/config.ts';
 import { isEnvironmentName, namedWorld, unknownWorld, worldOrDefault, type EnvironmentName } from '../worlds/names.ts';
 import { settingProblem } from '../common/setting_range.ts';

@@ -130,7 +130,7 @@ describe('seed play in the shop', () => {
   it('refuses such a search on stdin at its line and exits while the writer keeps stdin open', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', 'play', ...shop],
+      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/seed.ts', 'play', ...shop],
       { stdio: ['pipe', 'pipe', 'pipe'], timeout: 120_000, killSignal: 'SIGKILL' },
     );
     let stdout = '';

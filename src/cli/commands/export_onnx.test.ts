@@ -143,7 +143,7 @@ describe('export-onnx', () => {
         'tsx',
         '--import',
         './scripts/register-raw.mjs',
-        'src/cli/main.ts',
+        'src/seed.ts',
         'export-onnx',
         '--ckpt',
         join(dir, 'absent.ckpt'),

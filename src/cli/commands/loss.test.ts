@@ -117,7 +117,7 @@ describe('seed loss', () => {
     const path = file('nan.json', JSON.stringify(input).replace('"l_ref":-1,', '"l_ref":NaN,'));
     const res = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/cli/main.ts', 'loss', '--in', path],
+      ['--import', 'tsx', '--import', './scripts/register-raw.mjs', 'src/seed.ts', 'loss', '--in', path],
       { encoding: 'utf8' },
     );
     expect(res.status).toBe(1);

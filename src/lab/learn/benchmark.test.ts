@@ -1,0 +1,373 @@
+// What `bench learn` runs from its options: the plan read from the command line, the jobs of the main
+// benchmark and of the data fractions (with a runner that makes results up, and once in-process on the micro
+// preset), and the estimate that keeps the defaults inside their budget.
+import { describe, expect, it } from 'vitest';
+import { parseOptions } from '../../cli/args.ts';
+import { CliError } from '../../cli/cli_error.ts';
+import { estimatePlan, fractionGames, runPlan, type LearnPlan } from './benchmark.ts';
+import { renderFractions } from './stats/fractions.ts';
+import { evalGames } from './plan/games.ts';
+import { runJob, type Job } from './jobs/job.ts';
+import { fakeResult } from './learn_testing.ts';
+import { command, readPlan } from './plan/plan_options.ts';
+import { DEFAULT_BUDGET_MINUTES, type JobOutcome } from './jobs/pool.ts';
+import { renderLearn } from './report/report.ts';
+import { environmentOf } from '../../worlds/environments.ts';
+import { isBaseline, usesOpidWeight, ofAlgo } from '../../rl/arms.ts';
+
+const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);
+const quiet = () => {};
+
+/** Made-up results: every game won at the run's lambda (grpo: 0.5), the job failing when `fails` says so. */
+function fakeRunner(fails: (j: Job) => boolean = () => false) {
+  const asked: Job[][] = [];
+  const run = async (jobs: Job[]): Promise<JobOutcome[]> => {
+    asked.push(jobs);
+    return jobs.map((job) => {
+      if (fails(job)) return { job, error: 'exited with code 1' };
+      const won = [isBaseline(job.algo) ? 0.5 : job.config.lambda, 0];
+      return {
+        job,
+        result: fakeResult(job.algo, job.seed, won, {
+          lr: job.config.lr,
+          lambda: job.config.lambda,
+          opid_weight: job.config.opidWeight,
+          success_validation: job.kind === 'sweep' ? job.config.lambda : null,
+          curve: [[32, won[0] / 2]],
+          curve_won: [won],
+        }),
+      };
+    });
+  };
+  return { asked, run };
+}
+
+describe('bench learn: the plan', () => {
+  it('defaults to grpo and seed-exact with three controls, a lambda sweep on 2 seeds, one learning rate, within the budget', () => {
+    const p = plan('--workers', '2');
+    expect([
+      p.algos,
+      p.controls,
+      p.ablations,
+      p.seeds,
+      p.controlSeeds,
+      p.lrs,
+      p.lambdas,
+      p.sweepSeeds,
+      p.sweepUpdates,
+      p.fractions,
+    ]).toEqual([
+      ['grpo', 'seed-exact'],
+      ['seed', 'seed-exact-crossgame', 'seed-crossgame'],
+      [],
+      8,
+      3,
+      [5e-4],
+      [0.03, 0.1, 0.3],
+      2,
+      192,
+      [],
+    ]);
+    expect(estimatePlan(p)).toBeLessThanOrEqual(DEFAULT_BUDGET_MINUTES * 60);
+    const full = plan('--workers', '2', '--full');
+    expect([full.seeds, full.controlSeeds]).toEqual([10, 3]);
+    expect(estimatePlan(full)).toBeGreaterThan(estimatePlan(p));
+    // The data fractions of the paper's claim, 100 % included, fit their own budget of 2 hours.
+    expect(estimatePlan(plan('--workers', '2', '--fractions', '0.25,0.5,1'))).toBeLessThanOrEqual(120 * 60);
+  });
+
+  it("estimates the shop's benchmark from what its runs measured: an update about 11 times the household's", () => {
+    // The shop's recorded benchmark (bench/learn_shop.md) ran 71.6 min on 2 workers.
+    const args = [
+      '--algos',
+      'grpo,seed',
+      '--controls',
+      'seed-crossgame',
+      '--seeds',
+      '8',
+      '--control-seeds',
+      '8',
+      '--updates',
+      '32',
+      '--eval-every',
+      '16',
+      '--lambdas',
+      '0.03,0.1,0.3',
+      '--sweep-updates',
+      '16',
+      '--workers',
+      '2',
+      // That benchmark ran before the shop had teacher checks.
+      '--teacher-at',
+      'none',
+    ];
+    const shop = estimatePlan(plan(...args, '--env', 'shop'));
+    expect(shop / 60).toBeGreaterThan(50);
+    expect(shop / 60).toBeLessThan(90);
+    expect(shop).toBeGreaterThan(5 * estimatePlan(plan(...args)));
+  });
+
+  it("counts the teacher checks at what a game of one costs in the run's world", () => {
+    const args = ['--algos', 'grpo,seed', '--controls', '', '--seeds', '3', '--lambdas', '0.1', '--workers', '1'];
+    const without = estimatePlan(plan(...args, '--teacher-at', 'none'));
+    const checked = estimatePlan(plan(...args, '--teacher-at', '0,24,48', '--teacher-games', '256'));
+    // 6 runs of 3 checks each, on one worker: 256 games of 5 household evaluation episodes (0.01 s each) a check.
+    expect(checked - without).toBeCloseTo(6 * 3 * 256 * 5 * 0.01, 6);
+    const shop = (extra: string[]) => estimatePlan(plan(...args, '--env', 'shop', ...extra));
+    expect(shop(['--teacher-at', '0', '--teacher-games', '256']) - shop(['--teacher-at', 'none'])).toBeCloseTo(
+      6 * 256 * 20 * 0.01,
+      6,
+    );
+  });
+
+  it('takes lr and lambda given with --set as fixed, and refuses them given twice or a sweep on one seed', () => {
+    const fixed = plan('--set', 'lambda=0.2', '--set', 'lr=1e-3');
+    expect([fixed.lambdas, fixed.lrs, fixed.base.lambda, fixed.base.lr]).toEqual([[0.2], [1e-3], 0.2, 1e-3]);
+    expect(plan('--lambdas', '0.05').base.lambda).toBe(0.05);
+    expect(() => plan('--set', 'lambda=0.2', '--lambdas', '0.1,0.3')).toThrow(
+      /--set lambda=\.\.\. and --lambdas both give lambda/,
+    );
+    expect(() => plan('--sweep-seeds', '1')).toThrow(/--sweep-seeds must be at least 2 when sweeping/);
+    expect(plan('--sweep-seeds', '1', '--lambdas', '0.1').sweepSeeds).toBe(1);
+    expect(() => plan('--lambdas', '0.1,-1')).toThrow(CliError);
+  });
+
+  it('refuses an algorithm named twice in one list, whose runs would be the same jobs', () => {
+    expect(() => plan('--algos', 'grpo,seed,grpo')).toThrow('--algos names grpo twice: name each algorithm once');
+    expect(() => plan('--controls', 'seed-crossgame, seed-crossgame')).toThrow('--controls names seed-crossgame twice');
+    expect(plan('--algos', 'grpo,seed', '--controls', 'seed,seed-crossgame').controls).toEqual(['seed-crossgame']);
+  });
+
+  it("runs the fractions without controls, and refuses the main benchmark's options with them", () => {
+    const p = plan('--fractions', '0.5,0.25,0.5');
+    expect([p.fractions, p.controls]).toEqual([[0.25, 0.5], []]);
+    for (const extra of [
+      ['--controls', 'seed'],
+      ['--control-seeds', '2'],
+      ['--ablations', 'opid'],
+      ['--record', 'r.json'],
+      ['--full'],
+    ]) {
+      expect(() => plan('--fractions', '0.5', ...extra)).toThrow(/is for the main benchmark, not for --fractions/);
+    }
+    expect(() => plan('--fractions', '0')).toThrow(CliError);
+    expect(() => plan('--fractions', '1.5')).toThrow(CliError);
+  });
+});
+
+describe('bench learn: the runs', () => {
+  it('runs the sweep, then every main run, control and ablation at its chosen settings, each curve from the warm start', async () => {
+    const p = {
+      ...plan(
+        ...['--seeds', '2', '--control-seeds', '1', '--ablations', 'opid', '--updates', '4', '--lambdas', '0.1,0.3'],
+        ...['--extend-grid', '0'],
+      ),
+      workers: 1,
+    };
+    const { asked, run } = fakeRunner((j) => isBaseline(j.algo) && j.seed === 2);
+    const o = await runPlan(p, run, quiet);
+    expect(asked).toHaveLength(3);
+    // opid's weight is swept like a lambda (every value scores alike here: the first is kept).
+    expect(asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.opidWeight}`)).toEqual(
+      [0.01, 0.1, 1].flatMap((w) => [`sweep opid 1000 ${w}`, `sweep opid 1001 ${w}`]),
+    );
+    expect(asked[2].find((j) => usesOpidWeight(j.algo))!.config.opidWeight).toBe(0.01);
+    const main = asked[2].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.lambda}`);
+    expect(main).toEqual([
+      'warmstart grpo 0 0.1',
+      'run grpo 1 0.1',
+      'run seed-exact 1 0.3',
+      'run grpo 2 0.1',
+      'run seed-exact 2 0.3',
+      'run seed 1 0.3',
+      'run seed-exact-crossgame 1 0.3',
+      'run seed-crossgame 1 0.3',
+      'run opid 1 0.3',
+    ]);
+    expect(o.failed).toMatchObject([{ kind: 'run', algo: 'grpo', seed: 2 }]);
+    expect(o.runs).toHaveLength(7);
+    expect(o.runs[0].curve).toEqual([
+      [0, o.warm.success_unseen],
+      [32, 0.25],
+    ]);
+    expect(o.runs[0].curve_won).toEqual([o.warm.won_unseen, [0.5, 0]]);
+    expect(o.fractions).toEqual([]);
+  });
+
+  it('starts every arm at --first-seed, grows the lambda grid past its best edge, and checks the teacher as told', async () => {
+    const p = {
+      ...plan(
+        ...['--seeds', '2', '--first-seed', '6', '--control-seeds', '1', '--controls', 'seed-exact-crossgame'],
+        ...['--updates', '4', '--lambdas', '0.1,0.3', '--extend-grid', '1', '--teacher-at', '4,0,24'],
+      ),
+      workers: 1,
+    };
+    expect([p.firstSeed, p.teacherAt, p.extend, p.base.teacherGames]).toEqual([6, [0, 4, 24], 1, 256]);
+    const { asked, run } = fakeRunner();
+    const o = await runPlan(p, run, quiet);
+    // The lambda sweep, its step past 0.3 (the fake's best is the largest lambda), the runs, then the control's
+    // other seed: at lambda 0.9 it wins 45% of the fake's games against grpo's 25%, so it runs the main arms' seeds.
+    expect(asked.map((jobs) => [...new Set(jobs.map((j) => `${j.kind} ${j.config.lambda}`))])).toEqual([
+      ['sweep 0.1', 'sweep 0.3'],
+      ['sweep 0.9'],
+      ['warmstart 0.1', 'run 0.1', 'run 0.9'],
+      ['run 0.9'],
+    ]);
+    expect(asked[3].map((j) => `${j.algo} ${j.seed}`)).toEqual(['seed-exact-crossgame 7']);
+    expect(o.promoted).toEqual([{ algo: 'seed-exact-crossgame', lead: 0.2, seeds: [6] }]);
+    expect(o.runs.filter(ofAlgo('seed-exact-crossgame')).map((r) => [r.seed, r.curve[0][0]])).toEqual([
+      [6, 0],
+      [7, 0],
+    ]);
+    expect(o.edges).toEqual([{ param: 'lambda', algo: 'seed-exact', value: 0.9 }]);
+    const runs = asked[2].filter((j) => j.kind === 'run');
+    expect(runs.map((j) => `${j.algo} ${j.seed}`)).toEqual([
+      'grpo 6',
+      'seed-exact 6',
+      'grpo 7',
+      'seed-exact 7',
+      'seed-exact-crossgame 6',
+    ]);
+    expect(runs.every((j) => JSON.stringify(j.teacherAt) === '[0,4]')).toBe(true);
+    expect(
+      asked
+        .flat()
+        .filter((j) => j.kind !== 'run')
+        .every((j) => j.teacherAt === undefined),
+    ).toBe(true);
+    expect(plan('--teacher-at', 'none').teacherAt).toEqual([]);
+    expect(plan('--set', 'teacherGames=8').base.teacherGames).toBe(8);
+    expect(() => plan('--set', 'teacherGames=8', '--teacher-games', '9')).toThrow(CliError);
+    expect(() => plan('--first-seed', '900')).toThrow(CliError);
+  });
+
+  it('runs grpo and each distilling main arm at every fraction, on that share of the training games', async () => {
+    const p = {
+      ...plan(
+        '--fractions',
+        '0.25,0.5',
+        '--algos',
+        'grpo,seed-exact,opid',
+        '--seeds',
+        '2',
+        '--updates',
+        '10',
+        '--lambdas',
+        '0.2',
+      ),
+      workers: 1,
+    };
+    const { asked, run } = fakeRunner();
+    const o = await runPlan(p, run, quiet);
+    expect(asked).toHaveLength(1);
+    expect(asked[0].slice(1).map((j) => `${j.algo} ${j.seed} ${j.config.trainGames}`)).toEqual([
+      'grpo 1 10',
+      'seed-exact 1 10',
+      'grpo 2 10',
+      'seed-exact 2 10',
+      'grpo 1 20',
+      'seed-exact 1 20',
+      'grpo 2 20',
+      'seed-exact 2 20',
+    ]);
+    expect(fractionGames(p, 0.25)).toBe(10);
+    expect(o.fractions.map((f) => [f.fraction, f.trainGames, f.runs.length])).toEqual([
+      [0.25, 10, 4],
+      [0.5, 20, 4],
+    ]);
+    expect(o.runs).toEqual([]);
+  });
+});
+
+describe('bench learn: in-process on the micro preset', () => {
+  const micro = (args: string[]): LearnPlan => ({
+    ...plan(
+      '--updates',
+      '2',
+      '--sweep-updates',
+      '1',
+      '--eval-every',
+      '1',
+      '--eval-episodes',
+      '2',
+      '--eval-samples',
+      '1',
+      '--set',
+      'groupSize=2',
+      '--set',
+      'tasksPerUpdate=2',
+      '--set',
+      'maxSteps=3',
+      '--set',
+      'history=3',
+      // The teacher check at the warm start on 4 games: every run plays one.
+      '--teacher-at',
+      '0',
+      '--teacher-games',
+      '4',
+      '--extend-grid',
+      '0',
+      ...args,
+    ),
+    init: 'public/warmstart-micro.ckpt',
+    preset: 'micro',
+    workers: 1,
+  });
+  const inProcess = async (jobs: Job[]): Promise<JobOutcome[]> => {
+    const out: JobOutcome[] = [];
+    for (const job of jobs) out.push({ job, result: await runJob(job) });
+    return out;
+  };
+  const outcome = (p: LearnPlan, o: Awaited<ReturnType<typeof runPlan>>) => ({
+    ...p,
+    ...o,
+    command: 'bench learn',
+    commit: null,
+    evalGames: evalGames(p.evalEpisodes, environmentOf(p.env ?? 'household')),
+    wallSeconds: 1,
+    estimatedSeconds: 1,
+    full: false,
+  });
+
+  it('sweeps lambda, runs every arm and writes a report with the areas, diagnostics and headline', async () => {
+    const p = micro([
+      '--seeds',
+      '1',
+      '--control-seeds',
+      '1',
+      '--controls',
+      'seed-exact-crossgame',
+      '--lambdas',
+      '0.1,1',
+    ]);
+    const o = await runPlan(p, inProcess, quiet);
+    expect(o.points.map((x) => [x.algo, x.value, x.seeds])).toEqual([
+      ['seed-exact', 0.1, [1000, 1001]],
+      ['seed-exact', 1, [1000, 1001]],
+    ]);
+    expect(o.runs.map((r) => [r.algo, r.lambda])).toEqual([
+      ['grpo', p.base.lambda],
+      ['seed-exact', o.settings.get('seed-exact')!.lambda],
+      ['seed-exact-crossgame', o.settings.get('seed-exact')!.lambda],
+    ]);
+    const report = renderLearn(outcome(p, o));
+    expect(report.headline).toMatch(/^Best distilling arm: seed-exact \(lambda (0\.1|1), lr 0\.0005\)/);
+    expect(report.differences.map((d) => d.label)).toContain('seed-exact - seed-exact-crossgame');
+    const diagnostics = (report.json as { diagnostics: Record<string, { gradNormRatio: number | null }> }).diagnostics;
+    expect(diagnostics['seed-exact'].gradNormRatio).toBeGreaterThan(0);
+    for (const r of o.runs) expect(r.curve_won).toHaveLength(r.curve.length);
+    for (const r of o.runs) expect(r.teacher.map(([u]) => u)).toEqual([0]);
+    expect(report.markdown).toMatch(/\| seed-exact \| 0 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [-+][0-9.]+ \|/);
+  }, 120_000);
+
+  it('runs the data fractions and reports each with its differences', async () => {
+    const p = micro(['--fractions', '0.5', '--seeds', '1', '--lambdas', '0.1']);
+    const o = await runPlan(p, inProcess, quiet);
+    expect(o.fractions.map((f) => [f.fraction, f.trainGames, f.runs.map((r) => r.algo)])).toEqual([
+      [0.5, 2, ['grpo', 'seed-exact']],
+    ]);
+    const report = renderFractions({ ...outcome(p, o), fractions: o.fractions });
+    expect(report.markdown).toContain('| seed-exact at 0.5 - grpo at 0.5 | 1 |');
+    expect(report.table).toContain('| 0.5 | 2 | seed-exact | 1 | 0.1 |');
+  }, 120_000);
+});

@@ -1,0 +1,400 @@
+// The settings of each arm of `bench learn`, chosen on the validation games only: a learning-rate sweep over
+// the main arms (when more than one rate is given) and then a lambda sweep over the main arms that distil
+// (when more than one lambda is given), each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
+// that no main run draws; the value with the best mean validation success wins. A best value at an edge of
+// the grid says only that the best may lie beyond it: the arm's grid then grows by one step past that edge
+// (the ratio of its last two values) and the new value runs, until the best lies inside or `extend` steps
+// were taken (each arm on its own). With pickBest only the distilling main arm best on validation goes on.
+// Controls and ablations take the settings of the main arm they vary (arms.ts); sweep_report.ts reports all this.
+import type { EnvironmentName } from '../../../worlds/names.ts';
+import type { TrainConfig } from '../../../rl/config.ts';
+import { printable } from '../../../common/json.ts';
+import {
+  armOf,
+  isPartArm,
+  partControl,
+  skillPartOf,
+  type Algo,
+  distils,
+  usesOpidWeight,
+  ofAlgo,
+} from '../../../rl/arms.ts';
+import { CliError } from '../../../cli/cli_error.ts';
+import { settingsSource } from '../plan/arms.ts';
+import { SWEEP_SEED, type Job, type JobResult } from '../jobs/job.ts';
+import type { JobOutcome } from '../jobs/pool.ts';
+import { mean } from '../stats/stats.ts';
+
+export type SweepParam = 'lr' | 'lambda' | 'opidWeight';
+
+/** One run of a sweep. */
+export interface SweepRun {
+  param: SweepParam;
+  algo: Algo;
+  seed: number;
+  lr: number;
+  lambda: number;
+  opidWeight: number;
+  success_validation: number;
+  /** The run's mean over its updates of the OPD / GRPO gradient-norm ratio; null without an OPD term. */
+  grad_norm_ratio: number | null;
+}
+
+/** One value of a sweep for one arm: its runs' validation success, mean and per seed. */
+export interface SweepPoint {
+  param: SweepParam;
+  algo: Algo;
+  value: number;
+  seeds: number[];
+  per_seed: number[];
+  success: number;
+  /** Mean over the runs that have one; null when none has. */
+  grad_norm_ratio: number | null;
+}
+
+/** An arm's learning rate, lambda and OPID weight, and how each was chosen (one phrase each, for the report). */
+export interface ArmSettings {
+  lr: number;
+  lambda: number;
+  /** The weight of Delta in opid's advantage, A + opidWeight * Delta (unused by every other arm). */
+  opidWeight: number;
+  how: { lr: string; lambda: string; opidWeight: string };
+}
+
+/** A job that gave no result, and why. */
+export interface FailedRun {
+  kind: 'run' | 'sweep';
+  algo: Algo;
+  seed: number;
+  lr: number;
+  lambda: number;
+  /** The training games of a data-fraction run; 0 for a run that draws a fresh game for every task. */
+  trainGames: number;
+  error: string;
+}
+
+export function failedRun(job: Job, error: string): FailedRun {
+  const { lr, lambda, trainGames } = job.config;
+  return {
+    kind: job.kind === 'sweep' ? 'sweep' : 'run',
+    algo: job.algo,
+    seed: job.seed,
+    lr,
+    lambda,
+    trainGames,
+    error,
+  };
+}
+
+/** What the sweeps need to know of the benchmark. */
+export interface SweepPlan {
+  algos: Algo[];
+  controls: Algo[];
+  ablations: Algo[];
+  base: TrainConfig;
+  lrs: number[];
+  lambdas: number[];
+  /** OPID weights swept for the opid arm, main arm or ablation (one value: no sweep). */
+  opidWeights: number[];
+  sweepSeeds: number;
+  sweepUpdates: number;
+  /** Steps a grid may grow past an edge that holds its best value, per arm and setting; absent: none. */
+  extend?: number;
+  /** Only the distilling main arm best on validation runs (its controls take the dropped arms' controls' place). */
+  pickBest?: boolean;
+  /** The world the benchmark plays; absent: the household. */
+  env?: EnvironmentName;
+}
+
+export type MakeJob = (kind: Job['kind'], algo: Algo, seed: number, updates: number, config: TrainConfig) => Job;
+export type Runner = (jobs: Job[]) => Promise<JobOutcome[]>;
+
+export interface Chosen {
+  settings: Map<Algo, ArmSettings>;
+  /** The main arms that run, and the controls: the plan's, or with --pick-best the best distilling arm's. */
+  algos: Algo[];
+  controls: Algo[];
+  /** With --pick-best: the distilling main arm that runs, the ones dropped and each one's validation success. */
+  picked?: { best: Algo; dropped: Algo[]; success: Record<string, number> };
+  sweep: SweepRun[];
+  points: SweepPoint[];
+  failed: FailedRun[];
+  /** The chosen values that still sit at an edge of their arm's grid once it stopped growing. */
+  edges: SweepEdge[];
+}
+
+/** A chosen value at an edge of its grid: the best may lie beyond what was tried. */
+export interface SweepEdge {
+  param: SweepParam;
+  algo: Algo;
+  value: number;
+}
+
+/** The ranges a grid may grow into: a learning rate in (0, 1], lambda and OPID weight as the settings table has them. */
+const SWEEP_RANGES: Readonly<Record<SweepParam, readonly [number, number]>> = {
+  lr: [0, 1],
+  lambda: [0, 100],
+  opidWeight: [0, 10],
+};
+
+/**
+ * One step past the edge of `grid` (sorted, ascending) that holds `best`, at the ratio of the grid's two values
+ * nearest that edge (three significant digits); null when `best` lies inside, the grid has one value, or the
+ * step leaves the setting's range.
+ */
+export function pastEdge(grid: readonly number[], best: number, param: SweepParam): number | null {
+  if (grid.length < 2) return null;
+  const [low, high] = SWEEP_RANGES[param];
+  const n = grid.length;
+  const next =
+    best === grid[n - 1]
+      ? (grid[n - 1] * grid[n - 1]) / grid[n - 2]
+      : best === grid[0]
+        ? (grid[0] * grid[0]) / grid[1]
+        : null;
+  if (next === null || !Number.isFinite(next)) return null;
+  const value = Number(next.toPrecision(3));
+  return value > low && value <= high && !grid.includes(value) ? value : null;
+}
+
+/** Per value, in the order given, the runs of `algo` that swept `param` at that value. */
+export function sweepPoints(
+  runs: readonly SweepRun[],
+  param: SweepParam,
+  algo: Algo,
+  values: readonly number[],
+): SweepPoint[] {
+  return values.flatMap((value) => {
+    const mine = runs
+      .filter(ofAlgo(algo))
+      .filter((r) => r.param === param && r[param] === value)
+      .sort((a, b) => a.seed - b.seed);
+    if (!mine.length) return [];
+    const ratios = mine.flatMap((r) => (r.grad_norm_ratio === null ? [] : [r.grad_norm_ratio]));
+    return [
+      {
+        param,
+        algo,
+        value,
+        seeds: mine.map((r) => r.seed),
+        per_seed: mine.map((r) => r.success_validation),
+        success: mean(mine.map((r) => r.success_validation)),
+        grad_norm_ratio: ratios.length ? mean(ratios) : null,
+      },
+    ];
+  });
+}
+
+/** The point of best mean validation success, the first of equals; null when there is none. */
+export function bestPoint(points: readonly SweepPoint[]): SweepPoint | null {
+  return points.reduce<SweepPoint | null>((best, p) => (best === null || p.success > best.success ? p : best), null);
+}
+
+const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
+  param,
+  algo: r.algo,
+  seed: r.seed,
+  lr: r.lr,
+  lambda: r.lambda,
+  opidWeight: r.opid_weight,
+  success_validation: r.success_validation!,
+  grad_norm_ratio: r.metric_means.gradNormRatio,
+});
+
+/**
+ * Runs the sweeps the plan asks for and settles every arm's learning rate and lambda. A sweep run that fails
+ * is listed; an arm none of whose sweep runs finished leaves nothing to choose from, and stops the benchmark.
+ */
+export async function chooseSettings(
+  plan: SweepPlan,
+  job: MakeJob,
+  run: Runner,
+  log: (s: string) => void,
+): Promise<Chosen> {
+  const { algos, base, lrs, lambdas, sweepSeeds, sweepUpdates } = plan;
+  const settings = new Map<Algo, ArmSettings>();
+  const sweep: SweepRun[] = [];
+  const points: SweepPoint[] = [];
+  const failed: FailedRun[] = [];
+  const edges: SweepEdge[] = [];
+  const seeds = Array.from({ length: sweepSeeds }, (_, i) => SWEEP_SEED + i);
+  const sweepOver = async (
+    param: SweepParam,
+    arms: Algo[],
+    values: number[],
+    config: (a: Algo, value: number) => TrainConfig,
+  ) => {
+    log(
+      `${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`,
+    );
+    const runValues = async (grids: ReadonlyMap<Algo, readonly number[]>) => {
+      const outcomes = await run(
+        [...grids].flatMap(([a, vs]) =>
+          vs.flatMap((v) => seeds.map((s) => job('sweep', a, s, sweepUpdates, config(a, v)))),
+        ),
+      );
+      for (const o of outcomes) {
+        if (o.result) sweep.push(sweepRun(param, o.result));
+        else failed.push(failedRun(o.job, o.error));
+      }
+    };
+    const grids = new Map(arms.map((a) => [a, [...values].sort((x, y) => x - y)]));
+    await runValues(new Map(arms.map((a) => [a, values])));
+    const bestOf = (a: Algo) => {
+      const best = bestPoint(sweepPoints(sweep, param, a, grids.get(a)!));
+      if (!best)
+        throw new CliError(
+          `every ${param} sweep run of ${a} failed (${printable(failed.find(ofAlgo(a))?.error ?? '')}): no ${param} to choose`,
+        );
+      return best.value;
+    };
+    for (let step = 0; step < (plan.extend ?? 0); step++) {
+      const next = new Map<Algo, number[]>();
+      for (const a of arms) {
+        const beyond = pastEdge(grids.get(a)!, bestOf(a), param);
+        if (beyond !== null) next.set(a, [beyond]);
+      }
+      if (next.size === 0) break;
+      log(
+        `${param} sweep: best at an edge of the grid, one step past it: ${[...next].map(([a, [v]]) => `${a} ${v}`).join(', ')}`,
+      );
+      for (const [a, [v]] of next)
+        grids.set(
+          a,
+          [...grids.get(a)!, v].sort((x, y) => x - y),
+        );
+      await runValues(next);
+    }
+    return new Map(
+      arms.map((a) => {
+        const grid = grids.get(a)!;
+        const best = bestOf(a);
+        points.push(...sweepPoints(sweep, param, a, grid));
+        if (grid.length > 1 && (best === grid[0] || best === grid[grid.length - 1]))
+          edges.push({ param, algo: a, value: best });
+        return [a, best];
+      }),
+    );
+  };
+  const sweepHow = `best mean validation success of ${sweepSeeds} seeds per value`;
+  const lrOf =
+    lrs.length > 1
+      ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) }))
+      : null;
+  const opidHow = (a: Algo) =>
+    usesOpidWeight(a) ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term';
+  for (const a of algos)
+    settings.set(a, {
+      lr: lrOf?.get(a) ?? lrs[0],
+      lambda: base.lambda,
+      opidWeight: base.opidWeight,
+      how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '', opidWeight: opidHow(a) },
+    });
+  const distilling = algos.filter(distils);
+  const lambdaOf =
+    lambdas.length > 1 && distilling.length
+      ? await sweepOver('lambda', distilling, lambdas, (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda }))
+      : null;
+  for (const a of algos) {
+    const s = settings.get(a)!;
+    if (!distils(a)) s.how.lambda = 'no distillation term';
+    else if (lambdaOf) {
+      s.lambda = lambdaOf.get(a)!;
+      s.how.lambda = sweepHow;
+    } else {
+      s.lambda = lambdas[0];
+      s.how.lambda = 'the one value given';
+    }
+  }
+  const picked = plan.pickBest ? pickBest(plan, settings, points) : null;
+  const mains = picked ? algos.filter((a) => !picked.dropped.includes(a)) : algos;
+  const controls = picked ? plan.controls.map((a) => asControlOf(a, picked.best, picked.dropped)) : plan.controls;
+  if (picked)
+    log(
+      `best distilling arm on validation: ${picked.best}; ${picked.dropped.join(', ')} run${picked.dropped.length === 1 ? 's' : ''} no more`,
+    );
+  for (const a of [...new Set(controls)].filter((c) => !mains.includes(c)).concat(plan.ablations)) {
+    const source = settingsSource(a, mains);
+    const from = source ? settings.get(source)! : null;
+    settings.set(a, {
+      lr: from?.lr ?? lrs[0],
+      lambda: from?.lambda ?? (lambdas.length === 1 ? lambdas[0] : base.lambda),
+      opidWeight: base.opidWeight,
+      how: {
+        lr: source ? `${source}'s` : 'the first rate given',
+        lambda: !distils(a)
+          ? 'no distillation term'
+          : source
+            ? `${source}'s`
+            : lambdas.length === 1
+              ? 'the one value given'
+              : "the preset's (no main arm distils)",
+        opidWeight: opidHow(a),
+      },
+    });
+  }
+  // opid's weight plays the part lambda plays for a distilling arm, so it is chosen the same way, at the
+  // learning rate opid runs at, whether opid is a main arm or an ablation.
+  const opid = [...settings.keys()].filter(usesOpidWeight);
+  if (opid.length) {
+    const weightOf =
+      plan.opidWeights.length > 1
+        ? await sweepOver('opidWeight', opid, plan.opidWeights, (a, opidWeight) => ({
+            ...base,
+            lr: settings.get(a)!.lr,
+            opidWeight,
+          }))
+        : null;
+    for (const a of opid) settings.get(a)!.opidWeight = weightOf?.get(a) ?? plan.opidWeights[0];
+  }
+  for (const a of picked?.dropped ?? []) settings.delete(a);
+  return {
+    settings,
+    sweep,
+    points,
+    failed,
+    edges,
+    algos: mains,
+    controls: [...new Set(controls)].filter((c) => !mains.includes(c)),
+    ...(picked ? { picked: { best: picked.best, dropped: picked.dropped, success: picked.success } } : {}),
+  };
+}
+
+/**
+ * Of the distilling main arms, the one whose chosen settings scored best on validation (the sweep point of its
+ * chosen lambda, or of its chosen rate when lambda was not swept); every other distilling main arm is dropped.
+ * Refuses a plan whose sweeps leave nothing to compare.
+ */
+function pickBest(
+  plan: SweepPlan,
+  settings: ReadonlyMap<Algo, ArmSettings>,
+  points: readonly SweepPoint[],
+): { best: Algo; dropped: Algo[]; success: Record<string, number> } {
+  const distilling = plan.algos.filter(distils);
+  if (distilling.length < 2)
+    throw new CliError(`--pick-best needs two distilling main arms, got ${distilling.join(', ') || 'none'}`, 2);
+  const success: Record<string, number> = {};
+  for (const a of distilling) {
+    const s = settings.get(a)!;
+    const point =
+      points.filter(ofAlgo(a)).find((p) => p.param === 'lambda' && p.value === s.lambda) ??
+      points.filter(ofAlgo(a)).find((p) => p.param === 'lr' && p.value === s.lr);
+    if (!point)
+      throw new CliError(`--pick-best compares the arms' sweeps on validation: sweep lambda or the learning rate`, 2);
+    success[a] = point.success;
+  }
+  const best = distilling.reduce((x, y) => (success[y] > success[x] ? y : x));
+  return { best, dropped: distilling.filter((a) => a !== best), success };
+}
+
+/** A control of a dropped arm as the same control of the best arm (seed-procedure for seed-exact-procedure). */
+function asControlOf(control: Algo, best: Algo, dropped: readonly Algo[]): Algo {
+  const part = skillPartOf(control);
+  if (part === null || !dropped.includes(armOf(control)) || !isPartArm(best)) return control;
+  return partControl(best, part);
+}
+
+/** The lambda of the learning-rate sweep's runs: the one value given, else the preset's. */
+export function lambdaDuringLrSweep(plan: SweepPlan): number {
+  return plan.lambdas.length === 1 ? plan.lambdas[0] : plan.base.lambda;
+}
