@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../cli/args.ts';
 import { CliError } from '../../cli/cli_error.ts';
 import { estimatePlan, fractionGames, runPlan, type LearnPlan } from './benchmark.ts';
-import { renderFractions } from './stats/fractions.ts';
+import { renderFractions } from './report/fractions_report.ts';
 import { evalGames } from './plan/games.ts';
 import { runJob, type Job } from './jobs/job.ts';
 import { fakeResult } from './learn_testing.ts';

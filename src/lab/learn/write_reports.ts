@@ -6,7 +6,7 @@ import { worldOrDefault } from '../../worlds/names.ts';
 import { commandLine, portablePath, type SourceCommit } from '../../cli/provenance.ts';
 import { outPath, writeOutput } from '../output.ts';
 import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
-import { renderFractions } from './stats/fractions.ts';
+import { renderFractions } from './report/fractions_report.ts';
 import { evalGames, reportName } from './plan/games.ts';
 import type { LearnValues } from './plan/plan_options.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './report/record.ts';

@@ -18,7 +18,7 @@ import type { Job, JobResult } from './job.ts';
 import { JOB_STORE_DIR, JobStore, type ReportingRunner } from './job_store.ts';
 import { fakeResult } from '../learn_testing.ts';
 import type { JobOutcome } from './pool.ts';
-import { provenanceLine } from '../report/report.ts';
+import { provenanceLine } from '../report/learn_prose.ts';
 
 // rename can be made to fail, as on a read-only folder (root renames in any folder it can read).
 vi.mock('node:fs/promises', async (importOriginal) => {

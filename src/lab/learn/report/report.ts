@@ -1,41 +1,35 @@
-// The report of `bench learn`: the markdown page (headline, tables, diagnostics, paired differences, failed
-// and refused runs, data efficiency, sweeps, settings, curves), the JSON the intervals can be recomputed from,
-// and the curve plot.
+// The report of `bench learn`: the figures (stats/), learn.json, which holds them and the digits the intervals
+// can be recomputed from, the curve plot, and learn.md, whose every sentence and table is written from those
+// figures in learn_prose.ts and learn_tables.ts.
 import type { EnvironmentName } from '../../../worlds/names.ts';
-import { cpus } from 'node:os';
 import { hashString, Rng } from '../../../common/rng.ts';
-import { printable } from '../../../common/json.ts';
 import type { PresetName } from '../../../model/config.ts';
 import type { TrainConfig } from '../../../rl/config.ts';
 import type { Algo } from '../../../rl/arms.ts';
-import { commitId, commitText, type SourceCommit } from '../../../cli/provenance.ts';
-import { diagnosticsJson, diagnosticsTable, teacherJson, teacherTable, teacherText } from '../stats/diagnostics.ts';
-import { differenceJson, differences, differenceTable, seedOnlyTable, type Difference } from '../stats/differences.ts';
-import { factsOf, theWorld } from '../../../worlds/facts.ts';
-import { namedWorld, worldOrDefault } from '../../../worlds/names.ts';
+import { commitId, type SourceCommit } from '../../../cli/provenance.ts';
+import { diagnosticsJson, teacherGaps, teacherJson, teacherRows } from '../stats/diagnostics.ts';
+import { differenceJson, differences, type Difference } from '../stats/differences.ts';
 import { layoutClusters, reportName, type EvalGame } from '../plan/games.ts';
-import { bestDistillingArm, headline } from '../stats/headline.ts';
+import { bestDistillingArm } from '../stats/headline.ts';
 import { PRESET, type JobResult } from '../jobs/job.ts';
 import { scoreReport } from '../stats/score.ts';
 import { COLORS, curveSvg } from './plot.ts';
 import {
   algoRow,
-  AREA_NOTE,
   areaByGame,
-  BOOTSTRAP_REPLICATES,
   clusterBootstrap,
   dataEfficiency,
   mean,
   meanCurve,
-  pct,
   type AlgoRow,
   type SplitClusters,
 } from '../stats/stats.ts';
-import { DEFAULT_BUDGET_MINUTES } from '../jobs/pool.ts';
 import type { ArmSettings, FailedRun, SweepEdge, SweepPoint, SweepRun } from '../sweeps/sweep.ts';
-import { promotedText, type PromotedControl } from '../sweeps/promote.ts';
-import { settingsJson, sweepSection } from './sweep_report.ts';
-import { distils, usesOpidWeight, ARMS, ofAlgo } from '../../../rl/arms.ts';
+import type { PromotedControl } from '../sweeps/promote.ts';
+import { settingsJson } from './sweep_report.ts';
+import { ofAlgo } from '../../../rl/arms.ts';
+import { bestWhy, efficiencyText, headlineText, learnMarkdown } from './learn_prose.ts';
+import { mainTable } from './learn_tables.ts';
 
 /** Everything a finished benchmark reports; paths in it are already portable (provenance.ts). */
 export interface LearnOutcome {
@@ -99,21 +93,6 @@ export interface LearnOutcome {
   preset?: PresetName;
 }
 
-/** What a report's provenance line needs: the same in the main report and the fractions'. */
-type RunFacts = Pick<LearnOutcome, 'commit' | 'wallSeconds' | 'workers' | 'estimatedSeconds' | 'resumed' | 'planned'>;
-
-/** The line under a report's command: commit, configuration, wall time, and the runs an earlier invocation ran. */
-export function provenanceLine(o: RunFacts, configHash: string): string {
-  const minutes = (seconds: number) => (seconds / 60).toFixed(1);
-  const resumed = o.resumed
-    ? ` ${o.resumed} of the runs were taken from an earlier invocation of this command at this commit (--resume); their wall times in the table are those they took then.`
-    : '';
-  const planned = o.planned
-    ? ` The runs ran as the jobs of a plan (${o.planned}, one command per job, on whatever machines ran them) and were collected here: the wall time is the collection's, and each run's own is in the table.`
-    : '';
-  return `Commit: ${commitText(o.commit)}; configuration hash ${configHash}; wall time ${minutes(o.wallSeconds)} min on ${cpus().length} cores (${o.workers} workers; estimated ${minutes(o.estimatedSeconds)} min before it ran).${resumed}${planned}`;
-}
-
 export interface LearnReport {
   markdown: string;
   json: object;
@@ -137,98 +116,6 @@ export function wonDigits(won: number[], samples: number): string {
   return won.map((w) => String(Math.round(w * samples))).join('');
 }
 
-const interval = (ci: [number, number]) => `[${pct(ci[0])}, ${pct(ci[1])}]`;
-const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
-
-function mainTable(
-  warm: JobResult,
-  rows: AlgoRow[],
-  settings: ReadonlyMap<Algo, ArmSettings>,
-  clusters: SplitClusters,
-  rng: Rng,
-): string {
-  const warmCi = (won: number[], c: number[][]) => interval(clusterBootstrap(new Map([[0, won]]), null, c, rng).ci);
-  const unseen = `${pct(warm.success_unseen)} ${warmCi(warm.won_unseen, clusters.unseen)}`;
-  const lambda = (a: Algo) =>
-    distils(a)
-      ? String(settings.get(a)?.lambda ?? 'n/a')
-      : usesOpidWeight(a)
-        ? `opid weight ${settings.get(a)?.opidWeight ?? 'n/a'}`
-        : '-';
-  return [
-    '| algorithm | seeds | lr | lambda or OPID weight | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
-    '|---|---|---|---|---|---|---|---|',
-    `| warm start | - | - | - | ${pct(warm.success_seen)} ${warmCi(warm.won_seen, clusters.seen)} | ${unseen} | ${unseen} | - |`,
-    ...rows.map(
-      (r) =>
-        `| ${r.algo} | ${r.seeds} | ${r.lr} | ${lambda(r.algo)} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.auc)} ${interval(r.aucCi)} | ${fixed(r.wall, 0)} |`,
-    ),
-  ].join('\n');
-}
-
-function typeTable(warm: JobResult, rows: AlgoRow[]): string {
-  const types = Object.keys(warm.per_type.seen).sort();
-  return [
-    `| task type | warm start seen / unseen | ${rows.map((r) => `${r.algo} seen / unseen`).join(' | ')} |`,
-    `|---|---|${rows.map(() => '---').join('|')}|`,
-    ...types.map(
-      (t) =>
-        `| ${t} | ${pct(warm.per_type.seen[t])} / ${pct(warm.per_type.unseen[t] ?? NaN)} | ${rows.map((r) => `${pct(r.perType[t]?.seen ?? NaN)} / ${pct(r.perType[t]?.unseen ?? NaN)}`).join(' | ')} |`,
-    ),
-  ].join('\n');
-}
-
-/** The runs that gave no result, and those some of whose updates were refused (non-finite values). */
-export function failureSection(failed: readonly FailedRun[], runs: readonly JobResult[], updates: number): string {
-  const lines = [
-    ...failed.map(
-      (f) =>
-        `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? 'sweep run, ' : ''}lr ${f.lr}${distils(f.algo) ? `, lambda ${f.lambda}` : ''}${f.trainGames > 0 ? `, ${f.trainGames} training games` : ''}): failed, no result: ${printable(f.error)}`,
-    ),
-    ...runs
-      .filter((r) => r.skipped_updates > 0)
-      .map(
-        (r) =>
-          `- ${r.algo} seed ${r.seed}: ${r.skipped_updates} of ${updates} updates refused for a non-finite loss or gradient (the weights kept their last good values)`,
-      ),
-  ];
-  if (lines.length === 0) return 'None: every run finished, and no update was refused.';
-  const note =
-    'A failed run is left out of the tables and of every difference, which pairs only the seeds both of its arms finished.';
-  return [...(failed.length ? [note, ''] : []), ...lines].join('\n');
-}
-
-function armsText(o: LearnOutcome, arms: readonly Algo[]): string {
-  const crossgame = o.runs.filter((r) => r.crossgame);
-  const sources = crossgame.reduce(
-    (s, r) => ({
-      update: s.update + r.crossgame!.update,
-      pool: s.pool + r.crossgame!.pool,
-      none: s.none + r.crossgame!.none,
-    }),
-    { update: 0, pool: 0, none: 0 },
-  );
-  const total = sources.update + sources.pool + sources.none;
-  const seeds = (k: number) => `${k} seed${k === 1 ? '' : 's'}`;
-  return [
-    ...arms.map((a) => `- ${a}: ${ARMS[a].note}`),
-    '',
-    `The main arms (${o.algos.join(', ') || 'none'}) ran ${seeds(o.seeds)} each, the controls (${o.controls.join(', ') || 'none'}) ${seeds(o.controlSeeds)} each, the ablations (${o.ablations.join(', ') || 'none'}) one seed each, ` +
-      "each control and ablation at the learning rate and lambda of the arm it varies (the settings section says which). Each control changes only the skill a trajectory distils from; rollouts, rewards and advantages are its arm's. " +
-      promotedText(o.promoted ?? [], o.seeds) +
-      "If a distilling arm does no better than its cross-game control, the facts of the trajectory's own game carry no credit." +
-      (total
-        ? ` The cross-game controls' skills came from another group of the same update for ${pct(sources.update / total)}% of its trajectories, from the pool of earlier updates' skills for ${pct(sources.pool / total)}%, and ${pct(sources.none / total)}% had none (no OPD signal).`
-        : ''),
-  ].join('\n');
-}
-
-const DIAGNOSTICS_NOTE =
-  "Skill fidelity: how well the skill used for OPD names what its trajectory met (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; each world's RlWorld.skillFidelity). " +
-  'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts). ' +
-  "GRPO and OPD gradient norms: the norms of the two parts of an update's gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). " +
-  'Every figure is a mean over the updates where it is defined, then over seeds.';
-
 /** Per point of a run's curve, its games' outcomes as digits (the first and last points at evalSamples episodes per game, the others at one). */
 export function curveDigits(r: JobResult, samples: number): string[] {
   return r.curve_won.map((won, i) => wonDigits(won, i === 0 || i === r.curve_won.length - 1 ? samples : 1));
@@ -245,22 +132,21 @@ export function renderLearn(o: LearnOutcome): LearnReport {
   const byAlgo = (a: Algo) => runs.filter(ofAlgo(a));
   const episodesPerRun = updates * base.tasksPerUpdate * base.groupSize;
   const rows = arms.map((a) => algoRow(a, byAlgo(a), clusters, rng));
-  const table = mainTable(warm, rows, o.settings, clusters, rng);
+  // The warm start's intervals draw from the stream after the rows' and before the differences', unseen first.
+  const warmCi = (won: number[], c: number[][]) => clusterBootstrap(new Map([[0, won]]), null, c, rng).ci;
+  const warmUnseen = warmCi(warm.won_unseen, clusters.unseen);
+  const table = mainTable(warm, { seen: warmCi(warm.won_seen, clusters.seen), unseen: warmUnseen }, rows, o.settings);
   const diffs = differences(arms, runs, warm, clusters, rng);
   // In a world with a score (the shop), its own section beside success's; none in the household.
-  const score = scoreReport(arms, runs, warm, clusters, diffs, factsOf(worldOrDefault(o.env)).words.score ?? '0 to 1');
+  const score = scoreReport(arms, runs, warm, clusters, diffs);
   const best = bestDistillingArm(o.algos, o.settings, o.points);
-  const head = headline(best, o.settings, diffs);
-  const efficiency = best
-    ? dataEfficiency(
-        meanCurve(byAlgo('grpo')),
-        meanCurve(byAlgo(best.algo)),
-        warm.success_unseen,
-        episodesPerRun,
-        o.algos,
-        best.algo,
-      )
-    : 'No main arm distils: no data-efficiency figure.';
+  const head = headlineText(best, o.settings, diffs);
+  const efficiency = efficiencyText(
+    best && dataEfficiency(meanCurve(byAlgo('grpo')), meanCurve(byAlgo(best.algo)), warm.success_unseen),
+    best?.algo ?? '',
+    episodesPerRun,
+    o.algos,
+  );
   const settings = settingsJson(o.settings);
   const configHash = hashString(
     JSON.stringify({
@@ -290,97 +176,43 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       seeds: byAlgo(a).map((r) => r.curve),
     })),
   );
-  const world = worldOrDefault(o.env);
-  const { words } = factsOf(world);
-  const layouts = `${clusters.seen.length} and ${clusters.unseen.length} ${words.clusters}`;
   const corr: Record<string, number | null> = Object.fromEntries(
     rows.map((r) => [r.algo, Number.isFinite(r.corr) ? r.corr : null]),
   );
-  const markdown = [
-    `# Learning benchmark: GRPO and hindsight distillation on the ${o.preset ?? PRESET} preset${namedWorld(world) ? `, in ${theWorld(world)}` : ''}`,
-    '',
-    `Command: \`${o.command}\`  `,
-    provenanceLine(o, configHash),
-    ...(o.full
-      ? [
-          '',
-          `A --full run: ${o.seeds} seeds per main arm and ${o.controlSeeds} per control, longer than the default's budget of ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores.`,
-        ]
-      : []),
-    '',
-    `Every run starts from the same warm start (${o.init}) and plays ${base.resampleRounds > 0 ? 'at least ' : ''}${episodesPerRun} training episodes (${updates} updates of ${base.tasksPerUpdate} tasks x ${base.groupSize} episodes). ` +
-      `Seed k draws the same training tasks in every arm (the tasks of update u depend only on the run seed and u), so differences are paired by seed${base.resampleRounds > 0 ? ` up to the replaced groups: a group whose episodes all got the same reward is replaced by a fresh task, up to ${base.resampleRounds} rounds per update, which depends on the rewards; the curves count every episode played` : ''}. ` +
-      `Success is measured on the fixed eval-seen (${warm.won_seen.length} games) and eval-unseen (${warm.won_unseen.length} games) sets, ${layouts}, at temperature ${base.evalTemperature}${evalSamples > 1 ? `, ${evalSamples} sampled episodes per game at the end of a run (the curves sample each game once)` : ''}. ` +
-      `${AREA_NOTE} ` +
-      `95% intervals: percentile bootstrap over seeds and ${words.clusters} (${BOOTSTRAP_REPLICATES} replicates from a seeded Rng): a replicate draws seeds and clusters with replacement and averages over the games of the drawn clusters, since ${words.clusterShares}.`,
-    '',
-    head,
-    '',
+  const sources = runs
+    .filter((r) => r.crossgame)
+    .reduce(
+      (s, r) => ({
+        update: s.update + r.crossgame!.update,
+        pool: s.pool + r.crossgame!.pool,
+        none: s.none + r.crossgame!.none,
+      }),
+      { update: 0, pool: 0, none: 0 },
+    );
+  const markdown = learnMarkdown({
+    ...o,
+    arms,
+    configHash,
+    episodesPerRun,
+    clusterCounts: { seen: clusters.seen.length, unseen: clusters.unseen.length },
+    headline: head,
     table,
-    '',
-    '## Arms',
-    '',
-    armsText(o, arms),
-    '',
-    '## Diagnostics (mean over updates, then seeds)',
-    '',
-    diagnosticsTable(rows),
-    '',
-    DIAGNOSTICS_NOTE,
-    '',
-    teacherText(o.runs),
-    '',
-    teacherTable(o.runs),
-    '',
-    '## Runs that failed or were refused',
-    '',
-    failureSection(o.failed, o.runs, o.updates),
-    '',
-    '## Per task type (mean over seeds, %)',
-    '',
-    typeTable(warm, rows),
-    '',
-    '## Differences, paired by seed, over layouts',
-    '',
-    "Each arm against grpo and against the warm start, each distilling arm against its cross-game control, and each other control or ablation against the arm it varies. A difference uses the seeds both arms ran (listed); a replicate draws the same seeds and the same layouts for both sides, so what a seed's training tasks or a room make easy cancels out.",
-    '',
-    differenceTable(diffs),
-    '',
-    'The same differences with intervals over seeds alone: a bootstrap of the per-seed differences with the eval games held fixed (what another draw of training runs would change), and how many of the common seeds are ahead.',
-    '',
-    seedOnlyTable(diffs),
-    '',
-    ...(score ? [score.markdown, ''] : []),
-    '## Data efficiency',
-    '',
     efficiency,
-    '',
-    '## Settings chosen on validation',
-    '',
-    sweepSection(o, o, o.evalEpisodes, evalSamples),
-    '',
-    '## Settings',
-    '',
-    "The base configuration; each run's lr and lambda are those its row above gives.",
-    '',
-    '```json',
-    JSON.stringify(base, null, 2),
-    '```',
-    '',
-    `![learning curves](${reportName('learn_curve', o.env)}.svg)`,
-    '',
-    '## Eval-unseen curves (training episodes: success)',
-    '',
-    ...runs.map((r) => `- ${r.algo} seed ${r.seed}: ${r.curve.map(([e, v]) => `${e}: ${pct(v)}%`).join(', ')}`),
-    '',
-  ].join('\n');
+    rows,
+    teacherGaps: teacherGaps(runs),
+    teacherRows: teacherRows(runs),
+    differences: diffs,
+    score,
+    sources,
+    curveFile: reportName('learn_curve', o.env),
+  });
   const json = {
     preset: o.preset ?? PRESET,
     episodes_per_run: episodesPerRun,
     eval_samples: evalSamples,
     eval_games: o.evalGames,
     headline: head,
-    best_distilling_arm: best,
+    best_distilling_arm: best && { algo: best.algo, validation: best.validation, why: bestWhy(best) },
     warmstart: {
       success_seen: warm.success_seen,
       success_unseen: warm.success_unseen,

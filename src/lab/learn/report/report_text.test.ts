@@ -9,7 +9,7 @@ import { defaultConfig } from '../../../rl/config.ts';
 import type { FractionRuns } from '../benchmark.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { fakeOutcome, fakeResult, givenSettings, metricMeans } from '../learn_testing.ts';
-import { renderFractions } from '../stats/fractions.ts';
+import { renderFractions } from './fractions_report.ts';
 import type { SweepPoint, SweepRun } from '../sweeps/sweep.ts';
 import { buildRecord } from './record.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';

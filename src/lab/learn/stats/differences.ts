@@ -3,6 +3,7 @@
 // eval-seen, eval-unseen and the area under the eval-unseen curve, with its cluster-bootstrap interval
 // (stats.ts): paired by seed, over room layouts; and beside it the interval over seeds alone with the count of
 // seeds ahead, drawn from a stream of its own so that the cluster intervals are those they would be without it.
+// learn.md's tables of them are in report/learn_tables.ts.
 import type { Rng } from '../../../common/rng.ts';
 import { ARMS, BASELINE, distils, isBaseline, type Algo, ofAlgo } from '../../../rl/arms.ts';
 import { CROSSGAME_CONTROL } from '../plan/arms.ts';
@@ -90,40 +91,6 @@ export function differences(
       seedOnly: { seen: seedSeen, unseen: seedUnseen, auc: seedAuc },
     };
   });
-}
-
-const points = (d: number) => (Number.isFinite(d) ? `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}` : 'n/a');
-
-/** A difference as the report writes it: "+4.8 [+1.0, +8.3]", in points. */
-export function differenceCell(e: Estimate): string {
-  return `${points(e.value)} [${points(e.ci[0])}, ${points(e.ci[1])}]`;
-}
-
-export function differenceTable(diffs: readonly Difference[]): string {
-  return [
-    '| difference | seeds | eval-seen points [95% CI] | eval-unseen points [95% CI] | eval-unseen area under the curve, points [95% CI] |',
-    '|---|---|---|---|---|',
-    ...diffs.map(
-      (d) =>
-        `| ${d.label} | ${d.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.seen)} | ${differenceCell(d.unseen)} | ${differenceCell(d.auc)} |`,
-    ),
-  ].join('\n');
-}
-
-/**
- * The differences with their intervals over seeds alone: each cell the difference, its interval and how many
- * of the common seeds are ahead.
- */
-export function seedOnlyTable(diffs: readonly Difference[]): string {
-  const cell = (e: SeedEstimate) =>
-    `${points(e.value)} [${points(e.ci[0])}, ${points(e.ci[1])}], ${e.ahead} of ${e.seeds.length} ahead`;
-  return [
-    '| difference | eval-seen points [95% CI over seeds] | eval-unseen points [95% CI over seeds] | area under the curve, points [95% CI over seeds] |',
-    '|---|---|---|---|',
-    ...diffs.map(
-      (d) => `| ${d.label} | ${cell(d.seedOnly.seen)} | ${cell(d.seedOnly.unseen)} | ${cell(d.seedOnly.auc)} |`,
-    ),
-  ].join('\n');
 }
 
 /** A difference as learn.json holds it (fractions, not points). */

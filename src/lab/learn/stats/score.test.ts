@@ -11,7 +11,7 @@ import { writeCheckpoint } from '../../../model/checkpoint.ts';
 import { presetConfig, warmStartPath } from '../../../model/config.ts';
 import { initParameters } from '../../../model/init.ts';
 import { defaultConfig } from '../../../rl/config.ts';
-import { shopRl } from '../../../worlds/shop/rl/shop_rl.ts';
+import { shopRl } from '../../../worlds/shop/rl/adapter.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { parseOptions } from '../../../cli/args.ts';
 import { runPlan } from '../benchmark.ts';
@@ -167,7 +167,7 @@ describe('bench learn: the score', () => {
       ],
     };
     const diffs = differences(['grpo', 'seed'], runs, warm, clusters, new Rng(1));
-    expect(scoreReport(['grpo', 'seed'], runs, warm, clusters, diffs, '0 to 1')).toBeNull();
+    expect(scoreReport(['grpo', 'seed'], runs, warm, clusters, diffs)).toBeNull();
   });
 });
 

@@ -1,8 +1,9 @@
-// The score of `bench learn` in a world with a score (the shop's WebShop score, the search-QA world's answer F1, in [0, 1]; success is a score of
-// 1): per arm its mean final score on each eval split and the area under its eval-unseen score curve, and the
-// paired differences of the score for the pairs whose success the report compares, each with the intervals
-// success gets (stats.ts: over seeds and layouts, and over seeds alone with the seeds ahead). Every figure is in
-// [0, 1], as in the JSON. The intervals draw from a stream of their own, so success's are those they were.
+// The score of `bench learn` in a world with a score (the shop's WebShop score, the search-QA world's answer F1,
+// in [0, 1]; success is a score of 1): per arm its mean final score on each eval split and the area under its
+// eval-unseen score curve, and the paired differences of the score for the pairs whose success the report
+// compares, each with the intervals success gets (stats.ts: over seeds and layouts, and over seeds alone with the
+// seeds ahead). Every figure is in [0, 1], as in the JSON. The intervals draw from a stream of their own, so
+// success's are those they were. learn.md's score section is written in report/learn_prose.ts and learn_tables.ts.
 import { hashString, Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/arms.ts';
 import type { Difference } from './differences.ts';
@@ -47,15 +48,19 @@ interface ScoreDifference {
   seedOnly: Record<Measure, SeedEstimate>;
 }
 
-const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(3)}` : 'n/a');
-const cell = (e: Estimate) => `${fixed(e.value)} [${fixed(e.ci[0])}, ${fixed(e.ci[1])}]`;
-const differenceCell = (e: Estimate) => `${signed(e.value)} [${signed(e.ci[0])}, ${signed(e.ci[1])}]`;
 const clustersOf = (clusters: SplitClusters, m: Measure) => clusters[m === 'seen' ? 'seen' : 'unseen'];
 
+/** The score's figures: the warm start's, each arm's and each difference's, and learn.json's `score`. */
+export interface ScoreFigures {
+  warm: Record<Measure, Estimate>;
+  rows: ScoreRow[];
+  differences: ScoreDifference[];
+  json: object;
+}
+
 /**
- * The report's score section and its JSON, or null in a world without a score. `diffs` are success's
- * differences, whose pairs the score's differences follow.
+ * The score's figures, or null in a world without a score. `diffs` are success's differences, whose pairs the
+ * score's differences follow.
  */
 export function scoreReport(
   arms: readonly Algo[],
@@ -63,8 +68,7 @@ export function scoreReport(
   warm: JobResult,
   clusters: SplitClusters,
   diffs: readonly Difference[],
-  scoreWords: string,
-): { markdown: string; json: object } | null {
+): ScoreFigures | null {
   if (warm.scores_seen === undefined || warm.scores_unseen === undefined) return null;
   const rng = new Rng(hashString('bench/learn/bootstrap/score'));
   const seedRng = rng.fork('seed-only');
@@ -93,39 +97,6 @@ export function scoreReport(
       seedOnly: perMeasure((m) => seedBootstrap(scoresBySeed(of(a), m), other(m), seedRng)),
     };
   });
-  const seedOnlyCell = (e: SeedEstimate) =>
-    `${signed(e.value)} [${signed(e.ci[0])}, ${signed(e.ci[1])}], ${e.ahead} of ${e.seeds.length} ahead`;
-  const markdown = [
-    `## Score (${scoreWords})`,
-    '',
-    "The mean of the world's score of each episode, in [0, 1] (0 without an outcome; success is a score of 1), " +
-      'reported beside success as the benchmark the world is modelled on reports it: on the same final evaluations and curves ' +
-      "as success, with the same intervals. Its differences are paired as success's are.",
-    '',
-    '| algorithm | seeds | eval-seen score [95% CI] | eval-unseen score [95% CI] | eval-unseen area under the score curve [95% CI] |',
-    '|---|---|---|---|---|',
-    `| warm start | - | ${cell(warmRow.seen)} | ${cell(warmRow.unseen)} | ${cell(warmRow.unseen)} |`,
-    ...rows.map(
-      (r) =>
-        `| ${r.algo} | ${r.seeds} | ${cell(r.estimates.seen)} | ${cell(r.estimates.unseen)} | ${cell(r.estimates.auc)} |`,
-    ),
-    '',
-    '| difference | seeds | eval-seen score [95% CI] | eval-unseen score [95% CI] | area under the score curve [95% CI] |',
-    '|---|---|---|---|---|',
-    ...differences.map(
-      (d) =>
-        `| ${d.label} | ${d.estimates.unseen.seeds.join(', ') || 'none in common'} | ${differenceCell(d.estimates.seen)} | ${differenceCell(d.estimates.unseen)} | ${differenceCell(d.estimates.auc)} |`,
-    ),
-    '',
-    'The same differences with intervals over seeds alone, and how many of the common seeds are ahead:',
-    '',
-    '| difference | eval-seen score [95% CI over seeds] | eval-unseen score [95% CI over seeds] | area under the score curve [95% CI over seeds] |',
-    '|---|---|---|---|',
-    ...differences.map(
-      (d) =>
-        `| ${d.label} | ${seedOnlyCell(d.seedOnly.seen)} | ${seedOnlyCell(d.seedOnly.unseen)} | ${seedOnlyCell(d.seedOnly.auc)} |`,
-    ),
-  ].join('\n');
   const side = (e: Estimate) => ({ value: e.value, ci: e.ci });
   const json = {
     warmstart: { seen: side(warmRow.seen), unseen: side(warmRow.unseen) },
@@ -148,5 +119,5 @@ export function scoreReport(
       seed_only: perMeasure((m) => ({ ci: d.seedOnly[m].ci, ahead: d.seedOnly[m].ahead })),
     })),
   };
-  return { markdown, json };
+  return { warm: warmRow, rows, differences, json };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
+import { efficiencyText } from '../report/learn_prose.ts';
 import { areaByGame, clusterBootstrap, dataEfficiency, seedBootstrap, type GameScores } from './stats.ts';
 
 /** Games 0..n-1 in layouts of `size` consecutive games. */
@@ -119,7 +120,7 @@ describe('bench learn: data efficiency', () => {
       [200, 0.28],
       [300, 0.3],
     ];
-    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'], 'SEED')).toBe(
+    expect(efficiencyText(dataEfficiency(grpo, seed, 0.2), 'SEED', 300, ['grpo', 'seed'])).toBe(
       "SEED reaches GRPO's final eval-unseen success (30.0%) after 300 of 300 episodes (100.0%) and stays there (its mean curve first touched it after 100).",
     );
     const early: [number, number][] = [
@@ -128,7 +129,7 @@ describe('bench learn: data efficiency', () => {
       [200, 0.3],
       [300, 0.35],
     ];
-    expect(dataEfficiency(grpo, early, 0.2, 300, ['grpo', 'seed'], 'SEED')).toBe(
+    expect(efficiencyText(dataEfficiency(grpo, early, 0.2), 'SEED', 300, ['grpo', 'seed'])).toBe(
       "SEED reaches GRPO's final eval-unseen success (30.0%) after 200 of 300 episodes (66.7%) and stays there.",
     );
   });
@@ -139,26 +140,30 @@ describe('bench learn: data efficiency', () => {
       [200, 0.26],
       [300, 0.27],
     ];
-    expect(dataEfficiency(grpo, seed, 0.2, 300, ['grpo', 'seed'], 'SEED')).toBe(
+    expect(efficiencyText(dataEfficiency(grpo, seed, 0.2), 'SEED', 300, ['grpo', 'seed'])).toBe(
       "SEED does not reach GRPO's final eval-unseen success (30.0%) to stay: its mean curve touches it after 100 of 300 episodes (33.3%) but ends at 27.0%.",
     );
     expect(
-      dataEfficiency(
-        grpo,
-        [
-          [0, 0.2],
-          [300, 0.1],
-        ],
-        0.2,
+      efficiencyText(
+        dataEfficiency(
+          grpo,
+          [
+            [0, 0.2],
+            [300, 0.1],
+          ],
+          0.2,
+        ),
+        'SEED',
         300,
         ['grpo', 'seed'],
-        'SEED',
       ),
     ).toMatch(/does not reach .* within 300 episodes/);
   });
   it('gives no figure when GRPO did not beat the warm start, or one side is missing', () => {
-    expect(dataEfficiency(grpo, grpo, 0.3, 300, ['grpo', 'seed'], 'SEED')).toMatch(/no data-efficiency figure/);
-    expect(dataEfficiency([], grpo, 0.2, 300, ['seed'], 'SEED')).toMatch(/ran only seed/);
+    expect(efficiencyText(dataEfficiency(grpo, grpo, 0.3), 'SEED', 300, ['grpo', 'seed'])).toMatch(
+      /no data-efficiency figure/,
+    );
+    expect(efficiencyText(dataEfficiency([], grpo, 0.2), 'SEED', 300, ['seed'])).toMatch(/ran only seed/);
   });
 });
 

@@ -143,44 +143,38 @@ export function meanCurve(runs: JobResult[]): [number, number][] {
 }
 
 /**
- * The episodes a distilling arm (`arm`) needs to reach GRPO's final eval-unseen success. Curve points sample
- * each eval game once, so a single point above the target can be noise: the figure is the first point from
- * which the arm's mean curve stays at or above it to the end, and a first touch that does not last is
- * reported as such.
+ * How soon a distilling arm reaches GRPO's final eval-unseen success (the target): `missing` without both
+ * curves, `low` when GRPO ended no higher than the warm start (nothing to reach), `stays` from the episodes of
+ * the first point from which the arm's mean curve stays at or above the target to the end (with an earlier
+ * touch that did not last, if any), `touches` when it reaches the target only at points it does not keep,
+ * `never` when it does not reach it. Curve points sample each eval game once, so a single point above the
+ * target can be noise.
  */
+export type Efficiency =
+  | { kind: 'missing' }
+  | { kind: 'low'; target: number; warm: number }
+  | { kind: 'stays'; target: number; episodes: number; touched: number | null }
+  | { kind: 'touches'; target: number; touched: number; end: number }
+  | { kind: 'never'; target: number };
+
 export function dataEfficiency(
   grpoCurve: readonly [number, number][],
   armCurve: readonly [number, number][],
   warmUnseen: number,
-  episodesPerRun: number,
-  algos: readonly string[],
-  arm: string,
-): string {
-  if (!(grpoCurve.length && armCurve.length)) {
-    return (
-      `Data efficiency needs both GRPO and ${arm} runs; this benchmark ran only ` +
-      (algos.join(', ') || 'ablations') +
-      '.'
-    );
-  }
+): Efficiency {
+  if (!(grpoCurve.length && armCurve.length)) return { kind: 'missing' };
   const target = grpoCurve[grpoCurve.length - 1][1];
-  if (!(target > warmUnseen)) {
-    return `GRPO's final eval-unseen success (${pct(target)}%) is not above the warm start's (${pct(warmUnseen)}%), so there is no GRPO result for ${arm} to reach: no data-efficiency figure.`;
-  }
+  if (!(target > warmUnseen)) return { kind: 'low', target, warm: warmUnseen };
   const trained = armCurve.slice(1);
   const touch = trained.find(([, v]) => v >= target);
   const stayFrom = trained.findIndex((_, i) => trained.slice(i).every(([, v]) => v >= target));
-  const share = (e: number) => `${e} of ${episodesPerRun} episodes (${pct(e / episodesPerRun)}%)`;
   if (stayFrom >= 0) {
-    const e = trained[stayFrom][0];
-    return (
-      `${arm} reaches GRPO's final eval-unseen success (${pct(target)}%) after ${share(e)} and stays there` +
-      (touch && touch[0] < e ? ` (its mean curve first touched it after ${touch[0]}).` : '.')
-    );
+    const episodes = trained[stayFrom][0];
+    return { kind: 'stays', target, episodes, touched: touch && touch[0] < episodes ? touch[0] : null };
   }
   return touch
-    ? `${arm} does not reach GRPO's final eval-unseen success (${pct(target)}%) to stay: its mean curve touches it after ${share(touch[0])} but ends at ${pct(armCurve[armCurve.length - 1][1])}%.`
-    : `${arm}'s mean curve does not reach GRPO's final eval-unseen success (${pct(target)}%) within ${episodesPerRun} episodes.`;
+    ? { kind: 'touches', target, touched: touch[0], end: armCurve[armCurve.length - 1][1] }
+    : { kind: 'never', target };
 }
 
 export function pct(x: number): string {
@@ -211,11 +205,6 @@ export function areaByGame(curve: readonly [number, number][], won: readonly (re
     return area / span;
   });
 }
-
-/** How the report describes the area under the curve. */
-export const AREA_NOTE =
-  'Area under the curve: per eval-unseen game, the area under its success against training episodes, from the warm start (0 episodes) to the end of the run ' +
-  '(trapezoids between the points of the curve, the last one the final evaluation), divided by the episodes: the mean success over training, a rate like the others.';
 
 /** What an arm is scored on: final success on a split, or the area under the eval-unseen curve. */
 export type Measure = 'seen' | 'unseen' | 'auc';

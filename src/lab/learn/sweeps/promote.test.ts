@@ -1,7 +1,8 @@
 // Which controls lead GRPO, paired by seed, and what the report says of them.
 import { describe, expect, it } from 'vitest';
 import { fakeResult } from '../learn_testing.ts';
-import { controlsLeadingGrpo, promotedText } from './promote.ts';
+import { promotedText } from '../report/learn_prose.ts';
+import { controlsLeadingGrpo } from './promote.ts';
 
 const run = (algo: Parameters<typeof fakeResult>[0], seed: number, unseen: number) =>
   fakeResult(algo, seed, [1, 0], { success_unseen: unseen });

@@ -26,13 +26,3 @@ export function controlsLeadingGrpo(controls: readonly Algo[], runs: readonly Jo
     return lead > 0 ? [{ algo, lead, seeds: paired.map((r) => r.seed) }] : [];
   });
 }
-
-/** What the promoted controls did: each led GRPO on the controls' seeds, so it ran as many as a main arm. */
-export function promotedText(promoted: readonly PromotedControl[], seeds: number): string {
-  return promoted
-    .map(
-      (p) =>
-        `${p.algo} led grpo on eval-unseen over seeds ${p.seeds.join(', ')} (+${(100 * p.lead).toFixed(1)} points, mean of the paired differences), so it ran ${seeds} seeds, as a main arm. `,
-    )
-    .join('');
-}

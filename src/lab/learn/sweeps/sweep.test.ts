@@ -16,7 +16,7 @@ import {
   type SweepPlan,
   type SweepRun,
 } from './sweep.ts';
-import { sweepSection } from '../report/sweep_report.ts';
+import { sweepSection } from '../report/learn_prose.ts';
 
 const base = defaultConfig('tiny');
 const makeJob: MakeJob = (kind, algo, seed, updates, config) => ({
