@@ -1,7 +1,7 @@
 // A part control in a real Chromium, micro preset: the episode view shows the part of the skill the teacher
 // read (here its procedure) beside the skill the policy wrote.
 import { describe, expect, it } from 'vitest';
-import { skillProcedure } from '../src/worlds/household/skills/skill_parts.ts';
+import { skillProcedure } from '../src/worlds/household/skills/parts.ts';
 import { formatHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import { FAST, SCREENSHOTS, engineReady, firstRollout, openPlayground } from './page.ts';

@@ -18,6 +18,7 @@ import {
   readTranscripts,
 } from './page.ts';
 import { householdIndex, openWithIndex } from './recorded_index.ts';
+import { ENVIRONMENT_NAMES } from '../src/worlds/names.ts';
 
 /** The world's micro defaults (an episode of at most 6 steps, one sequence), cut to FAST's quick updates. */
 const QA: Settings = {
@@ -55,7 +56,7 @@ describe('the search-QA world', () => {
     expect(await world.inputValue()).toBe('searchqa');
     expect(
       await world.locator('option').evaluateAll((els) => els.map((el) => (el as HTMLOptionElement).value)),
-    ).toEqual(['household', 'shop', 'searchqa']);
+    ).toEqual([...ENVIRONMENT_NAMES]);
     expect(await page.getByTestId('tagline-world').textContent()).toBe('questions answered by search');
     // No warm start ships for the world's micro preset: the page says what the run starts from, names the preset
     // that starts from a trained policy, and fetched none.

@@ -231,6 +231,6 @@ describe('layers', () => {
       violations(join(srcDir, 'text', 'x.ts'), "import { rlWorldOf } from '../worlds/rl_worlds.ts';"),
     ).toHaveLength(1);
     expect(violations(join(worldsDir, 'facts.ts'), "import { SHOP_FACTS } from './shop/env/facts.ts';")).toEqual([]);
-    expect(violations(join(worldsDir, 'facts.ts'), "import { shopRl } from './shop/rl/shop_rl.ts';")).toHaveLength(1);
+    expect(violations(join(worldsDir, 'facts.ts'), "import { shopRl } from './shop/rl/adapter.ts';")).toHaveLength(1);
   });
 });

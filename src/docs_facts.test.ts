@@ -8,7 +8,7 @@ import { ENVIRONMENT_NAMES, type EnvironmentName } from './worlds/names.ts';
 import { EVAL_SEED } from './env/environment.ts';
 import { environmentOf } from './worlds/environments.ts';
 import { DEFAULT_MAX_STEPS } from './worlds/household/env/game.ts';
-import { EVAL_COUNTS, generateScene, validationScenes } from './worlds/household/env/generate.ts';
+import { EVAL_COUNTS, generateScene, validationScenes } from './worlds/household/env/splits.ts';
 import { SCALES, TINY } from './worlds/household/env/scale.ts';
 import { DEFAULT_CATALOGUE } from './worlds/shop/env/catalogue.ts';
 import { BRANDS, CATEGORIES } from './worlds/shop/env/categories.ts';
@@ -286,7 +286,7 @@ describe("the code's constants that the design notes name", () => {
     expect(num(flush[0])).toBe(declared('src/ui/store.ts', 'FLUSH_MS'));
     const environment = read('docs/environment.md');
     const [opens] = stated(environment, /each opens with chance ([\d.]+)\)/g);
-    expect(Number(opens[0])).toBe(declared('src/worlds/household/env/generate.ts', 'OPENABLE_STORAGE'));
+    expect(Number(opens[0])).toBe(declared('src/worlds/household/env/splits.ts', 'OPENABLE_STORAGE'));
     const heldOut = declared('src/worlds/shop/env/splits.ts', 'HELD_OUT_ONE_IN');
     expect(stated(environment, /one combination in (\w+), chosen by a hash/g).map(([w]) => WORDS[w])).toEqual([
       heldOut,

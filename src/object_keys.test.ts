@@ -4,7 +4,7 @@
 // reader's answer for such a name with its answer for a plain unknown name put in the same place.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateScene } from './worlds/household/env/generate.ts';
+import { generateScene } from './worlds/household/env/splits.ts';
 import { environmentOf } from './worlds/environments.ts';
 import { isObjectType, isReceptacleType } from './worlds/household/env/knowledge.ts';
 import { sceneFromJson, sceneToJson } from './worlds/household/env/scene.ts';

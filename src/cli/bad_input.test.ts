@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import { sceneToJson } from '../worlds/household/env/scene.ts';
 import { shopSceneToJson } from '../worlds/shop/env/scene.ts';
 import { generateShopScene } from '../worlds/shop/env/splits.ts';

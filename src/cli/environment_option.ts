@@ -38,10 +38,19 @@ export function evalSetsInWords(): string {
   }).join(', ');
 }
 
+/** Items in a sentence: "a", "a and b", "a, b and c". */
+function andList(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
 /** The worlds with a score (WorldFacts.scored), or those without, in a sentence's words: "the shop and the search-QA world". */
 export function worldsInWords(scored: boolean): string {
-  const names = ENVIRONMENT_NAMES.filter((name) => factsOf(name).scored === scored).map((name) => theWorld(name));
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return andList(ENVIRONMENT_NAMES.filter((name) => factsOf(name).scored === scored).map((name) => theWorld(name)));
+}
+
+/** Every world's step budget (WorldFacts.maxSteps) in words: "30 in the household, 15 in the shop and 6 in ...". */
+export function stepBudgets(): string {
+  return andList(ENVIRONMENT_NAMES.map((name) => `${factsOf(name).maxSteps} in ${theWorld(name)}`));
 }
 
 /** What each world's score is (WorldWords.score), a sentence each: "The shop's score: WebShop's, 0 to 1: ...". */

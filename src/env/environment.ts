@@ -17,7 +17,7 @@ export const SPLITS = ['train', 'seen', 'unseen'] as const;
 type EvalSplitName = 'seen' | 'unseen';
 
 /** What a step did, as the world reports it. */
-interface StepOutcome {
+export interface StepOutcome {
   observation: string;
   /** The world's reward for the step, as the world pays it (a win's reward, or a graded score at the end). */
   reward: number;

@@ -22,6 +22,11 @@ export interface WorldWords {
    * Absent, a sentence says "the household", "the shop".
    */
   readonly called?: string;
+  /**
+   * What the agent reads and types in it, with a task of it, as the page's guide tells it: a sentence that starts
+   * with the world ("In the household it does household tasks in rooms (“put a clean mug in the cabinet”): ...").
+   */
+  readonly guide: string;
   /** What the agent does in it, as the page's header says: "household tasks". */
   readonly tasks: string;
   /** Its clusters of games (Environment.clusterOf) in the plural, and what games of one share (a report's intervals). */
@@ -59,6 +64,11 @@ export interface WorldFacts {
   readonly taskTypes: readonly string[];
   /** Whether it grades an episode beyond success (Environment.score): the page and the reports show a score. */
   readonly scored: boolean;
+  /**
+   * Its game's step budget: an episode is cut after this many commands where no other is asked for
+   * (Environment.defaultMaxSteps, `play --max-steps`). A run's own budget is a training setting (trainDefaults).
+   */
+  readonly maxSteps: number;
   /** The games of its fixed eval sets (Environment.evalCounts). */
   readonly evalCounts: Readonly<Record<EvalSplitName, number>>;
   /**

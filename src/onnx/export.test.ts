@@ -14,7 +14,7 @@ import {
   CRC_KEY,
 } from './metadata.ts';
 import { checkOnnxModel } from './onnx_checker.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { expertEpisodeSequences } from './episodes.ts';
 import { testPolicy } from './testing/fixtures.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';

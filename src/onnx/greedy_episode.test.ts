@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
 import { EVAL_SEED } from '../env/environment.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { cpuLogits } from './cpu_logits.ts';
 import { exportPolicyOnnx } from './export.ts';
@@ -11,7 +11,7 @@ import { testPolicy } from './testing/fixtures.ts';
 import { rollout } from '../rl/rollout.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { greedyToken, playGreedy } from './greedy_episode.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { SHOP } from '../worlds/shop/env/environment.ts';
 import { groupAdvantages, groupStats, rewardProblem, rewardsStage } from './advantages.ts';
 import { totalReward } from './rollout.ts';

@@ -3,11 +3,11 @@
 // all trajectories in lockstep through one Decoder. A skill is usable for on-policy distillation when the world
 // accepts it (rl_world.ts checkSkill: it parses under the world's skill grammar and has at least 5 words). By
 // default each token is sampled under the mask of the world's skill decoder, so every skill that ends within
-// maxSkillTokens is usable. The household's decoder (household_rl.ts, skill_grammar.ts) names only object
-// and receptacle types that the trajectory's goal and steps mention (observed_places.ts `trajectoryWords`), plus the appliance its
+// maxSkillTokens is usable. The household's decoder (its rl/adapter.ts, skills/grammar.ts) names only object
+// and receptacle types that the trajectory's goal and steps mention (its rl/observed.ts `trajectoryWords`), plus the appliance its
 // task needs (the opening's list of every receptacle in the room is not an observation of the episode; the
 // annotator's skills, which the warm start imitates, use only observed facts too), and holds what a skill says
-// about where an object was to what the trajectory saw (observed_places.ts): as where it was, only a receptacle
+// about where an object was to what the trajectory saw (its rl/observed.ts): as where it was, only a receptacle
 // where the trajectory saw it before picking it up (so never the goal receptacle, where the task's object never
 // starts); as where it was not, only one it looked into without seeing it; as where the task's object is put,
 // only the goal receptacle. With `grammar: false` the skill is decoded freely over every text token, as the

@@ -16,7 +16,7 @@ import type { Trajectory } from './rollout.ts';
 import { updateScenes } from './rollout_stage.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { Trainer } from './trainer.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 
 vi.mock('./analyzer.ts', async (original) => ({
   ...(await original<typeof import('./analyzer.ts')>()),

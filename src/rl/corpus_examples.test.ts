@@ -3,9 +3,9 @@ import { Rng } from '../common/rng.ts';
 import { freeDecodingMask } from '../text/command_trie.ts';
 import { analyzerSequence } from '../text/prompts.ts';
 import { SEARCHQA } from '../worlds/searchqa/env/environment.ts';
-import { annotateQa } from '../worlds/searchqa/rl/qa_annotator.ts';
-import { runQaExplorer, type QaExplorerEpisode } from '../worlds/searchqa/rl/qa_explorer.ts';
-import { qaTokenizer } from '../worlds/searchqa/skills/qa_skill_testing.ts';
+import { annotateQa } from '../worlds/searchqa/rl/annotator.ts';
+import { runQaExplorer, type QaExplorerEpisode } from '../worlds/searchqa/rl/explorer.ts';
+import { qaTokenizer } from '../worlds/searchqa/skills/skill_testing.ts';
 import { analyzerExample, scoredEpisode, withSkill } from './corpus_examples.ts';
 import { episodeText } from './rollout.ts';
 

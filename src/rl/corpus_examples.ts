@@ -7,7 +7,9 @@ import type { FreeTextCommand } from '../env/environment.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
 import { episodeSequence, insertSkill, type EpisodeSequence, type EpisodeText } from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
+import { Rng } from '../common/rng.ts';
 import type { ScoredSequence } from './batch.ts';
+import type { Corpus, WarmStartOptions } from './warmstart.ts';
 
 /** What an explorer did at each step of an episode: the commands listed, the free text taken, the noise draws. */
 export interface ExplorerSteps {
@@ -80,4 +82,57 @@ export function analyzerExample(tok: Tokenizer, analysis: EpisodeSequence): Scor
   const masks = new Uint32Array(analysis.commandPositions.length * words);
   for (let j = 0; j < analysis.commandPositions.length; j++) masks.set(free, j * words);
   return { ids: analysis.ids, positions: analysis.commandPositions, masks };
+}
+
+type ExampleKind = Corpus['kinds'][number];
+
+/**
+ * A world's warm-start corpus as it is built: the loop over the explorer's episodes is the world's, what it keeps
+ * is this. The explorer's and the primed explorer's draws are the seed's two streams; an example with nothing to
+ * score, or of a kind the run does not train on, is left out.
+ */
+export class CorpusCollector {
+  /** The explorer's draws, and the primed explorer's (a replay with a skill's knowledge). */
+  readonly explore: Rng;
+  readonly primed: Rng;
+  private readonly sequences: ScoredSequence[] = [];
+  private readonly kinds: ExampleKind[] = [];
+  private readonly focus: number[] = [];
+  private wins = 0;
+  private episodes = 0;
+
+  constructor(private readonly options: Pick<WarmStartOptions, 'seed' | 'kinds'>) {
+    const rng = new Rng(options.seed);
+    this.explore = rng.fork('explorer');
+    this.primed = rng.fork('primed');
+  }
+
+  /** Counts an explorer's episode, won or not: the explorer's success. */
+  played(won: boolean): void {
+    this.episodes++;
+    if (won) this.wins++;
+  }
+
+  /** Keeps an example of `kind`, in the focus (the first focusSteps' examples) when `focused`. */
+  add(sequence: ScoredSequence, kind: ExampleKind, focused = false): void {
+    if (sequence.positions.length === 0 || !this.options.kinds.includes(kind)) return;
+    if (focused) this.focus.push(this.sequences.length);
+    this.sequences.push(sequence);
+    this.kinds.push(kind);
+  }
+
+  corpus(): Corpus {
+    const counts: Record<ExampleKind, number> = { act: 0, follow: 0, analyze: 0 };
+    for (const kind of this.kinds) counts[kind]++;
+    const { sequences, kinds, focus } = this;
+    return { sequences, kinds, focus, explorerSuccess: this.episodes ? this.wins / this.episodes : 0, counts };
+  }
+}
+
+/** How the annotator fits a skill to the run: its length in tokens, and the smaller of the two skill budgets. */
+export function skillFit(tok: Tokenizer, options: Pick<WarmStartOptions, 'annotatedSkillTokens' | 'maxSkillTokens'>) {
+  return {
+    length: (text: string) => tok.encode(text).length,
+    maxTokens: Math.min(options.annotatedSkillTokens, options.maxSkillTokens),
+  };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from '../worlds/household/env/game.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { choiceTokens, correlation, creditDiagnostics, hadChoice, zeroVarianceGroups } from './diagnostics.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
-import { EVAL_COUNTS, evalScenes } from '../worlds/household/env/generate.ts';
+import { EVAL_COUNTS, evalScenes } from '../worlds/household/env/splits.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { evalSplitScenes, evaluate, evaluateSplits, summarise } from './evaluate.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { SHOP } from '../worlds/shop/env/environment.ts';
 import { tokenizerOf } from '../text/tokenizer.ts';
 

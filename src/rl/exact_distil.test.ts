@@ -12,7 +12,7 @@ import { defaultConfig, type TrainConfig } from './config.ts';
 import type { Algo } from './arms.ts';
 import { lossHyper } from './loss.ts';
 import { Trainer } from './trainer.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

@@ -8,11 +8,11 @@ import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { shufflePieces } from '../text/pieces.ts';
-import { skillFacts, skillProcedure } from '../worlds/household/skills/skill_parts.ts';
+import { skillFacts, skillProcedure } from '../worlds/household/skills/parts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import type { Algo } from './arms.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 import { Trainer } from './trainer.ts';
 import { updateRng } from './update_rng.ts';
 

@@ -31,7 +31,7 @@ import {
   recordWorld,
 } from './recorded_run_check.ts';
 import { Trainer } from './trainer.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 
 const tok = defaultTokenizer();
 

@@ -1,6 +1,6 @@
 // What the trainer needs of a world beyond playing it (env/environment.ts): how its hindsight skills are written,
 // checked and judged, and how its expert's moves are recognised. Each world has one in its folder's rl/
-// (household_rl.ts, shop_rl.ts), which src/worlds/rl_worlds.ts lists; the trainer, the analyzer, the teacher check
+// (each world's rl/adapter.ts), which src/worlds/rl_worlds.ts lists; the trainer, the analyzer, the teacher check
 // and the command line take it, so they never name a world.
 import type { Rng } from '../common/rng.ts';
 import type { Environment, EpisodeStep } from '../env/environment.ts';

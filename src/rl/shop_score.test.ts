@@ -2,7 +2,7 @@
 // score existed, bit for bit (its numbers were first recorded from the code before the score); with scoreReward 1
 // each episode's reward is winReward times its WebShop score; the household, which has no score, refuses 1. The
 // shop's runs need a trained policy (its games end in purchases, some in part): the shipped warm start, of the
-// shop's vocabulary (shop_checkpoint_testing.ts). Its rebuild after a change of the shop's words changes the
+// shop's vocabulary (src/worlds/shop/rl/checkpoint_testing.ts). Its rebuild after a change of the shop's words changes the
 // numbers below, which are then recorded again.
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
@@ -10,9 +10,9 @@ import { SHOP } from '../worlds/shop/env/environment.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultTokenizer, tokenizerOf } from '../text/tokenizer.ts';
 import { defaultConfig, type TrainConfig } from './config.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
-import { AWAITS_REBUILD, shippedShopWarmStart } from '../worlds/shop/rl/shop_checkpoint_testing.ts';
-import { shopRl } from '../worlds/shop/rl/shop_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
+import { AWAITS_REBUILD, shippedShopWarmStart } from '../worlds/shop/rl/checkpoint_testing.ts';
+import { shopRl } from '../worlds/shop/rl/adapter.ts';
 import { Trainer } from './trainer.ts';
 
 const tok = tokenizerOf(SHOP);

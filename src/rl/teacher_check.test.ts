@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { skillTokens, taskTokens } from '../text/prompts.ts';
@@ -9,8 +9,8 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
 import { otherGameOf, pairedGain, teacherCheck, teacherScenesOf } from './teacher_check.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

@@ -93,7 +93,7 @@ export interface TeacherPlays<S, R extends EpisodeStep> {
   otherOf: number[];
   /**
    * Each game played again from the check's one stream with `skillsInContext`, whether it was won; `env` may be a
-   * world that wraps the check's (shop_reading_ceiling.ts steps some commands as a better player would).
+   * world that wraps the check's (the shop's lab/reading_ceiling.ts steps some commands as a better player would).
    */
   again(skillsInContext: readonly (string | null)[], env?: RlWorld<S, R>['env']): Promise<boolean[]>;
   /** The same replay, its episodes whole (their scores among them). */

@@ -8,7 +8,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { packBatch } from './batch.ts';
 import { defaultConfig, type TrainConfig } from './config.ts';
 import type { Algo } from './arms.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 import { skillSequences } from './rescore.ts';
 import { restoreRun, runCheckpoints } from './run_checkpoint.ts';
 import { withTeacher } from './teacher_weights.ts';

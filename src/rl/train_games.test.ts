@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { defaultConfig } from './config.ts';
 import { updateScenes } from './rollout_stage.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 
 describe('trainGames', () => {
   const run = { seed: 3, world: householdRl(TINY) };

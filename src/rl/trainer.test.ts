@@ -15,12 +15,12 @@ import { placeTruthShares } from '../worlds/household/rl/skill_truth.ts';
 import { Rng } from '../common/rng.ts';
 import { rollout } from './rollout.ts';
 import { updateScenes } from './rollout_stage.ts';
-import { generateScene, validationScenes } from '../worlds/household/env/generate.ts';
+import { generateScene, validationScenes } from '../worlds/household/env/splits.ts';
 import { expertTokens } from '../worlds/household/rl/expert_tokens.ts';
 import { creditDiagnostics, decisionMask } from './diagnostics.ts';
 import { teacherCheck } from './teacher_check.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 
 const tok = defaultTokenizer();
 const model = presetConfig('micro', tok.vocabSize);

@@ -151,7 +151,7 @@ export interface TrainerOptions<S = unknown, R extends EpisodeStep = EpisodeStep
   algo: Algo;
   config: TrainConfig;
   seed: number;
-  /** The world the run plays, with its skills (household_rl.ts, shop_rl.ts). */
+  /** The world the run plays, with its skills (each world's rl/adapter.ts). */
   world: RlWorld<S, R>;
   callbacks?: TrainerCallbacks<S, R>;
 }

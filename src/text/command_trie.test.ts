@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Game } from '../worlds/household/env/game.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import { CommandTrie, freeDecodingMask } from './command_trie.ts';
 import { MARKERS } from './markers.ts';
 import { defaultTokenizer } from './tokenizer.ts';

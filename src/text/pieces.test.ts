@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../common/rng.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { SHOP } from '../worlds/shop/env/environment.ts';
-import { formatShopSkill } from '../worlds/shop/skills/shop_skill.ts';
-import { arbitraryShopSkill } from '../worlds/shop/skills/shop_skill_testing.ts';
+import { formatShopSkill } from '../worlds/shop/skills/skill.ts';
+import { arbitraryShopSkill } from '../worlds/shop/skills/skill_testing.ts';
 import { formatSkill } from '../worlds/household/skills/skill.ts';
 import { arbitrarySkill } from '../worlds/household/skills/skill_testing.ts';
 import { tokenizerOf } from './tokenizer.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Game } from '../worlds/household/env/game.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import {
   analyzerContext,
   analyzerSequence,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { skillKindOf } from './skill_kind.ts';
-import { parseSkill } from '../worlds/household/skills/skill_parser.ts';
-import { parseShopSkill } from '../worlds/shop/skills/shop_skill_parser.ts';
+import { parseSkill } from '../worlds/household/skills/parser.ts';
+import { parseShopSkill } from '../worlds/shop/skills/parser.ts';
 
 describe('a skill kind', () => {
   it('is named by the first word, in any case, whether or not the rest parses', () => {

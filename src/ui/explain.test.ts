@@ -1,7 +1,9 @@
-// The sentence that says which presets of a world start from a trained policy follows the shipped lists.
+// The sentence that says which presets of a world start from a trained policy follows the shipped lists, and the
+// guide's game tells of every world.
 import { describe, expect, it } from 'vitest';
-import { factsOf } from '../worlds/facts.ts';
-import { shippedWarmStartsSentence } from './explain.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
+import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
+import { GUIDE, shippedWarmStartsSentence } from './explain.ts';
 
 describe('shipped warm starts, in words', () => {
   it('names the presets of each world that ship one, the world where asked, and says so when none does', () => {
@@ -20,5 +22,16 @@ describe('shipped warm starts, in words', () => {
       expect(shop).toBe(
         `The shop’s ${shipped.join(' and ')} preset${shipped.length > 1 ? 's start' : ' starts'} from a trained policy.`,
       );
+  });
+});
+
+describe("the guide's game", () => {
+  it('tells what the agent does in every world, each world in its own sentence', () => {
+    const game = GUIDE.find((g) => g.title === 'The game')!.text;
+    for (const name of ENVIRONMENT_NAMES) {
+      const { guide } = factsOf(name).words;
+      expect(guide.startsWith(`In ${theWorld(name)} `), name).toBe(true);
+      expect(game).toContain(guide);
+    }
   });
 });

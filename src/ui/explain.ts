@@ -1,7 +1,7 @@
 // The page's explanations in plain words: what SEED does, what each stage of an update computes, what every
 // symbol on the page means, and what to look for with each preset. The definitions follow docs/seed-loss.md.
-import { theWorld } from '../worlds/facts.ts';
-import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
+import { factsOf, theWorld } from '../worlds/facts.ts';
+import { ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../worlds/names.ts';
 import { PRESET_NAMES, shipsWarmStart, type PresetName } from '../model/config.ts';
 import type { Stage } from '../rl/update_state.ts';
 
@@ -12,10 +12,9 @@ export const GUIDE: readonly { title: string; text: string }[] = [
   {
     title: 'The game',
     text:
-      'A small transformer plays text household games (“put a clean mug in the cabinet”): it reads the room and types one command ' +
-      'at a time, a few tokens each. Training changes its weights so that it wins more often. It is trained here, in this tab. ' +
-      'With the World setting on the shop, it shops on a WebShop-style site instead (“i need a canvas duffel bag in black, under 60 ' +
-      'dollars”): it reads the site’s pages and types search[…] and click[…] actions, and a purchase wins when it meets every requirement.',
+      'A small transformer plays a text game of the world the World setting picks. ' +
+      ENVIRONMENT_NAMES.map((name) => factsOf(name).words.guide).join(' ') +
+      ' Training changes its weights so that it wins more often. It is trained here, in this tab.',
   },
   {
     title: 'The outcome signal (GRPO)',

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings, parseHash } from '../rl/page_settings.ts';
 import type { RecordedRun } from '../rl/recorded_run.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun } from '../rl/recorded_run_check.ts';
-import type { EnvironmentName } from '../worlds/names.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../worlds/names.ts';
 import { record } from './curves_testing.ts';
 import { recordedSettings, withRecordedDefaults } from '../rl/recorded_defaults.ts';
 import { differenceLine, settingsDifferences } from './recorded_settings.ts';
@@ -73,7 +73,7 @@ describe('the recorded run settings', () => {
   });
 
   it("are those of each shipped record's headline arm, from the same warm start and as many eval games", () => {
-    for (const world of ['household', 'shop', 'searchqa'] as const) {
+    for (const world of ENVIRONMENT_NAMES) {
       const run = shipped(world);
       const live = withRecordedDefaults(defaultSettings('tiny', world), run);
       const headline = run.arms.find(ofAlgo(run.headline ?? 'seed'))!;

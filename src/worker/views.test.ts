@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { Rng } from '../common/rng.ts';
-import { generateScene } from '../worlds/household/env/generate.ts';
+import { generateScene } from '../worlds/household/env/splits.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
 import { presetConfig } from '../model/config.ts';
 import { defaultConfig } from '../rl/config.ts';
@@ -17,8 +17,8 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { choiceTokens, creditDiagnostics } from '../rl/diagnostics.ts';
 import { Trainer } from '../rl/trainer.ts';
 import { creditView, groupViews, trajectoryView } from './views.ts';
-import { householdEnvironment } from '../worlds/household/env/household_environment.ts';
-import { householdRl } from '../worlds/household/rl/household_rl.ts';
+import { householdEnvironment } from '../worlds/household/env/environment.ts';
+import { householdRl } from '../worlds/household/rl/adapter.ts';
 import type { Scene } from '../worlds/household/env/scene.ts';
 import type { RlWorld } from '../rl/rl_world.ts';
 

@@ -53,6 +53,16 @@ describe('the worlds behind one interface', () => {
         expect(env.score !== null).toBe(facts.scored);
       });
 
+      it("cuts an episode after its facts' step budget where none is asked for", () => {
+        const { maxSteps } = factsOf(name);
+        expect(env.defaultMaxSteps).toBe(maxSteps);
+        const episode = env.episode(env.trainScene(0, 0));
+        for (let step = 1; step < maxSteps; step++) episode.step('nonsense');
+        expect(episode.done).toBe(false);
+        episode.step('nonsense');
+        expect([episode.done, episode.steps]).toEqual([true, maxSteps]);
+      });
+
       it('has a score in [0, 1], 1 for a won game, where it has one', () => {
         if (env.score === null) return;
         const episode = env.episode(env.trainScene(2, 5));

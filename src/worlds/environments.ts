@@ -2,7 +2,7 @@
 // the layers that load a world by its name: a line per world.
 import type { Environment } from '../env/environment.ts';
 import { factsOf, theWorld } from './facts.ts';
-import { householdAtScale } from './household/env/household_environment.ts';
+import { householdAtScale } from './household/env/environment.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
 import { searchqaAtScale } from './searchqa/env/environment.ts';
 import { shopAtScale } from './shop/env/environment.ts';

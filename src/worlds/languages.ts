@@ -2,8 +2,8 @@
 // words its skills may use, and the words of its texts that are no words of it. A line per world.
 import { HOUSEHOLD_LANGUAGE } from './household/skills/skill.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
-import { SEARCHQA_LANGUAGE } from './searchqa/skills/qa_skill.ts';
-import { SHOP_LANGUAGE } from './shop/skills/shop_skill.ts';
+import { SEARCHQA_LANGUAGE } from './searchqa/skills/skill.ts';
+import { SHOP_LANGUAGE } from './shop/skills/skill.ts';
 
 interface WorldLanguage {
   /** Every word a skill of the world may use. */

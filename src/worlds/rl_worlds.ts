@@ -1,10 +1,10 @@
 // The registry of the worlds' training sides (rl/rl_world.ts), by their environments: a line per world.
 import type { Environment } from '../env/environment.ts';
 import type { RlWorld } from '../rl/rl_world.ts';
-import { householdRlOf } from './household/rl/household_rl.ts';
+import { householdRlOf } from './household/rl/adapter.ts';
 import { entryOf, type EnvironmentName } from './names.ts';
-import { qaRlOf } from './searchqa/rl/qa_rl.ts';
-import { shopRlOf } from './shop/rl/shop_rl.ts';
+import { qaRlOf } from './searchqa/rl/adapter.ts';
+import { shopRlOf } from './shop/rl/adapter.ts';
 
 /** Each world's training side of one of its environments (at its scale). */
 const RL_WORLDS: Readonly<Record<EnvironmentName, (env: Environment) => RlWorld>> = {

@@ -4,12 +4,14 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { generateScene, evalScenes } from '../../worlds/household/env/generate.ts';
+import { generateScene, evalScenes } from '../../worlds/household/env/splits.ts';
 import { shopSceneToJson } from '../../worlds/shop/env/scene.ts';
 import { MAX_QUERY_PIECES } from '../../worlds/shop/env/site.ts';
 import { generateShopScene } from '../../worlds/shop/env/splits.ts';
 import { sceneFromJson, sceneToJson } from '../../worlds/household/env/scene.ts';
 import { CliError } from '../cli_error.ts';
+import { factsOf, theWorld } from '../../worlds/facts.ts';
+import { ENVIRONMENT_NAMES } from '../../worlds/names.ts';
 import * as expert from './expert.ts';
 import * as play from './play.ts';
 import * as scenes from './scenes.ts';
@@ -53,6 +55,11 @@ describe('seed scenes / expert / play', () => {
     expect(lines[1].action).toBe(commands[0]);
     expect(lines.at(-1)).toMatchObject({ step: commands.length, reward: 10, done: true, won: true, admissible: [] });
     expect(played.stderr).toContain('ignored 2 commands');
+  });
+
+  it("play's --max-steps default names every world's step budget, its facts'", () => {
+    const help = play.command.options['max-steps'].defaultText;
+    for (const name of ENVIRONMENT_NAMES) expect(help).toContain(`${factsOf(name).maxSteps} in ${theWorld(name)}`);
   });
 
   it('play answers an empty or unknown command with "Nothing happens." and stops at --max-steps', async () => {

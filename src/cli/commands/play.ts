@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import { CliError } from '../cli_error.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
-import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION } from '../environment_option.ts';
+import { ENV_OPTION, environmentFrom, readWorldScene, SCALE_OPTION, stepBudgets } from '../environment_option.ts';
 import { readTextInput } from '../io.ts';
 import { defineCommand, usageLine } from '../help.ts';
 import { LIMITS, MAX_INPUT_BYTES } from '../limits.ts';
@@ -28,7 +28,7 @@ export const command = defineCommand({
       type: 'string',
       value: 'N',
       limit: LIMITS.play['max-steps'],
-      defaultText: "the world's: 30 in the household, 15 in the shop",
+      defaultText: `the world's: ${stepBudgets()}`,
       description: 'the episode ends after N steps',
     },
     env: ENV_OPTION,

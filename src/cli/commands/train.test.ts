@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evalScenes } from '../../worlds/household/env/generate.ts';
+import { evalScenes } from '../../worlds/household/env/splits.ts';
 import { sceneToJson } from '../../worlds/household/env/scene.ts';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { defaultConfig } from '../../rl/config.ts';

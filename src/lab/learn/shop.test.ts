@@ -10,7 +10,7 @@ import { writeCheckpoint } from '../../model/checkpoint.ts';
 import { presetConfig } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
 import { defaultConfig } from '../../rl/config.ts';
-import { shopRl } from '../../worlds/shop/rl/shop_rl.ts';
+import { shopRl } from '../../worlds/shop/rl/adapter.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { evalGames, reportName } from './plan/games.ts';
 import { runJob } from './jobs/job.ts';

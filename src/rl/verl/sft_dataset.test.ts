@@ -5,7 +5,8 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { environmentOf } from '../../worlds/environments.ts';
-import type { EnvironmentName } from '../../worlds/names.ts';
+import { factsOf } from '../../worlds/facts.ts';
+import { ENVIRONMENT_NAMES, type EnvironmentName } from '../../worlds/names.ts';
 import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import { defaultConfig } from '../config.ts';
 import { sftFiles } from './carry.ts';
@@ -58,7 +59,8 @@ Action valid: false
     expect(skillResponse('workflow: "go" there')).toBe('{"episode_skill": "workflow: \\"go\\" there"}');
   });
 
-  for (const env of ['household', 'shop'] as const)
+  // Every world the SEED repository's trainer runs (WorldFacts.engine): its SFT set is what export-verl writes.
+  for (const env of ENVIRONMENT_NAMES.filter((name) => factsOf(name).engine))
     it(`plays each game by the expert and the explorer, with the annotator's usable skill (${env})`, () => {
       const { world, rows } = rowsOf(env, 4);
       expect(rows.map((r) => r.skill_id)).toEqual(

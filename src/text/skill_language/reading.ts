@@ -113,7 +113,7 @@ function readFact<A, F, O>(r: SkillReader, g: SkillReading<A, F, O>): F | RuleFa
 }
 
 /** A whole skill in the shape, read with the world's steps and facts. */
-export function readSkill<A, F, O, H extends string>(
+function readSkill<A, F, O, H extends string>(
   r: SkillReader,
   shape: SkillShape<H>,
   g: SkillReading<A, F, O>,
@@ -157,7 +157,7 @@ export interface SkillCheck<S> {
 }
 
 /** Parses and validates a skill text: `read` must read it whole, and it must hold at least `minWords` words. */
-export function parseSkillText<S>(text: string, minWords: number, read: (r: SkillReader) => S): SkillCheck<S> {
+function parseSkillText<S>(text: string, minWords: number, read: (r: SkillReader) => S): SkillCheck<S> {
   const words = splitPieces(text.toLowerCase()).filter((p) => p !== '\n');
   const kind = skillKindOfPieces(words);
   const count = words.filter(isWordPiece).length;
@@ -169,4 +169,12 @@ export function parseSkillText<S>(text: string, minWords: number, read: (r: Skil
     if (err instanceof SkillSyntaxError) return { ok: false, kind, reason: err.message, skill: null };
     throw err;
   }
+}
+
+/** A world's skill parser: a text read in the world's shape, its own steps and facts read by `reading`. */
+export function skillParser<A, F, O, H extends string>(
+  shape: SkillShape<H>,
+  reading: SkillReading<A, F, O>,
+): (text: string) => SkillCheck<Skill<A, F | RuleFact<A>, Mistake<A, O, H>>> {
+  return (text) => parseSkillText(text, shape.minWords, (r) => readSkill(r, shape, reading));
 }

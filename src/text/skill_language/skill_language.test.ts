@@ -10,7 +10,7 @@ import { alt, determinise, opt, plus, type Rx, seq, star } from './automaton.ts'
 import { SkillGrammar, type EntityFilter } from './decoder.ts';
 import type { SkillGrammarDefinition } from './grammar.ts';
 import { skillParts } from './parts.ts';
-import { parseSkillText, readSkill, type SkillReader, type SkillReading } from './reading.ts';
+import { type SkillReader, type SkillReading, skillParser } from './reading.ts';
 import {
   factsText,
   type Mistake,
@@ -70,7 +70,7 @@ const READING: SkillReading<Step, Fact, Step> = {
   readOf: (r) => READING.readAction(r, true),
   factExpected: 'a fact (a name, "nothing happens" or a step)',
 };
-const parse = (text: string) => parseSkillText(text, SHAPE.minWords, (r) => readSkill(r, SHAPE, READING));
+const parse = skillParser(SHAPE, READING);
 
 const NAME = '#name';
 const name: Rx = plus(NAME);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evalScenes, layoutId, roomLayout } from '../../../worlds/household/env/generate.ts';
+import { evalScenes, layoutId, roomLayout } from '../../../worlds/household/env/splits.ts';
 import { TINY } from '../../../worlds/household/env/scale.ts';
-import { householdEnvironment } from '../../../worlds/household/env/household_environment.ts';
+import { householdEnvironment } from '../../../worlds/household/env/environment.ts';
 import { defaultConfig } from '../../../rl/config.ts';
 import { evalGames, layoutClusters } from './games.ts';
 import { runJob } from '../jobs/job.ts';

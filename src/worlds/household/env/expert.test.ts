@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Game } from './game.ts';
 import { shortestPlans } from './expert.ts';
-import { generateScene, SPLITS } from './generate.ts';
+import { generateScene, SPLITS } from './splits.ts';
 import { ALFWORLD, TINY } from './scale.ts';
 import { TASK_TYPES } from './text.ts';
 import { World } from './world.ts';

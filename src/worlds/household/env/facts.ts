@@ -8,6 +8,8 @@ export const HOUSEHOLD_FACTS: WorldFacts = {
   variants: Object.keys(SCALES),
   taskTypes: TASK_TYPES,
   scored: false,
+  // The paper's ALFWorld runs' (engine.paper).
+  maxSteps: 30,
   // As ALFWorld's valid_seen and valid_unseen.
   evalCounts: { seen: 140, unseen: 134 },
   // The preset's settings are the household's.
@@ -22,6 +24,9 @@ export const HOUSEHOLD_FACTS: WorldFacts = {
     plays: 'household tasks in rooms (ALFWorld-style)',
     scales: "the household's small rooms or rooms of ALFWorld's size (alfworld)",
     scaleUnits: 'rooms',
+    guide:
+      'In the household it does household tasks in rooms (“put a clean mug in the cabinet”): it reads the room and types one ' +
+      'command at a time, a few tokens each.',
     tasks: 'household tasks',
     clusters: 'room layouts',
     clusterShares: 'games of one room share what makes them easy or hard',

@@ -2,26 +2,18 @@
 // every step (where the agent stood, what it saw, what it held) for the prompt builders and the skill
 // annotator. Reward is 10 on the step that reaches the goal and 0 otherwise; the episode ends on success or
 // after maxSteps commands (valid or not). The penalty for invalid commands belongs to the trainer.
+import type { EpisodeStep, StepOutcome } from '../../../env/environment.ts';
+import { GameBase } from '../../../env/game.ts';
 import { planFrom } from './expert.ts';
+import { HOUSEHOLD_FACTS } from './facts.ts';
 import type { Scene } from './scene.ts';
 import { World } from './world.ts';
 
 const WIN_REWARD = 10;
-export const DEFAULT_MAX_STEPS = 30;
+/** Commands before the episode is cut (WorldFacts.maxSteps). */
+export const DEFAULT_MAX_STEPS = HOUSEHOLD_FACTS.maxSteps;
 
-interface StepResult {
-  observation: string;
-  reward: number;
-  done: boolean;
-  won: boolean;
-  /** False when the command was not possible ("Nothing happens."): the state did not change. */
-  valid: boolean;
-}
-
-export interface StepRecord extends StepResult {
-  /** 0 is the opening observation (no action); 1.. are commands. */
-  step: number;
-  action: string;
+export interface StepRecord extends EpisodeStep {
   /** The receptacle the agent stands at after the step; null in the middle of the room. */
   location: string | null;
   /** The object in the agent's hands after the step; null when empty. */
@@ -34,49 +26,16 @@ interface GameOptions {
   maxSteps?: number;
 }
 
-export class Game {
-  readonly scene: Scene;
-  readonly maxSteps: number;
+export class Game extends GameBase<Scene, StepRecord> {
   /** The opening observation (banner, room, task), as ALFWorld prints it. */
   readonly observation: string;
-  readonly records: StepRecord[] = [];
   private readonly world: World;
-  private stepCount = 0;
-  private finished = false;
-  private success = false;
 
   constructor(scene: Scene, options: GameOptions = {}) {
-    const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-    if (!Number.isInteger(maxSteps) || maxSteps < 1)
-      throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+    super(scene, options.maxSteps ?? DEFAULT_MAX_STEPS);
     this.world = new World(scene);
-    this.scene = scene;
-    this.maxSteps = maxSteps;
     this.observation = this.world.intro();
-    this.records.push({
-      step: 0,
-      action: '',
-      observation: this.observation,
-      reward: 0,
-      done: false,
-      won: false,
-      valid: true,
-      location: null,
-      holding: null,
-      seen: [],
-    });
-  }
-
-  get steps(): number {
-    return this.stepCount;
-  }
-
-  get done(): boolean {
-    return this.finished;
-  }
-
-  get won(): boolean {
-    return this.success;
+    this.recordOpening(this.observation, { location: null, holding: null, seen: [] });
   }
 
   location(): string | null {
@@ -96,29 +55,16 @@ export class Game {
     return null;
   }
 
-  step(command: string): StepResult {
-    if (this.finished) throw new Error('the episode is over: no step after done');
+  step(command: string): StepOutcome {
+    this.countStep();
     const outcome = this.world.apply(command);
-    this.stepCount++;
     const won = outcome.valid && this.world.goalReached();
-    this.success = won;
-    this.finished = won || this.stepCount >= this.maxSteps;
-    const result: StepResult = {
-      observation: outcome.observation,
-      reward: won ? WIN_REWARD : 0,
-      done: this.finished,
-      won,
-      valid: outcome.valid,
-    };
-    this.records.push({
-      ...result,
-      step: this.stepCount,
-      action: command,
+    const result = { observation: outcome.observation, reward: won ? WIN_REWARD : 0, won, valid: outcome.valid };
+    return this.endStep(result, won, command, {
       location: this.world.location(),
       holding: this.world.holding(),
       seen: outcome.seen,
     });
-    return result;
   }
 
   /** The expert's shortest command list from the current state to the goal. */

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mutate, nested, parsesOrRefuses } from '../../../common/parser_testing.ts';
-import { generateScene } from './generate.ts';
+import { generateScene } from './splits.ts';
 import { SceneError, sceneFromJson, sceneToJson } from './scene.ts';
 
 const valid = sceneToJson(generateScene('train', 3));

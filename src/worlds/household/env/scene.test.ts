@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Game } from './game.ts';
-import { generateScene } from './generate.ts';
+import { generateScene } from './splits.ts';
 import { ALFWORLD, TINY } from './scale.ts';
 import { LAMP_TYPES, OBJECT_KINDS, RECEPTACLE_KINDS } from './knowledge.ts';
 import { ROOM_KINDS, type Scene, SceneError, goalsFor, sceneFromJson, sceneToJson } from './scene.ts';

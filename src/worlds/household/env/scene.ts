@@ -10,6 +10,7 @@
 //             "object": "apple", "target": "fridge"}}
 // "openable" defaults to the type's knowledge, "open" to false; look_at tasks name "lamp" (desklamp or
 // floorlamp) instead of "target". Anything else, or anything inconsistent, is a SceneError naming the field.
+import { onlyFields, SceneFieldError } from '../../../env/scene_json.ts';
 import {
   APPLIANCE,
   LAMP_TYPES,
@@ -53,14 +54,8 @@ export interface Scene {
 }
 
 /** A scene that cannot be played; `field` is the JSON path of the culprit ("objects[2].in"). */
-export class SceneError extends Error {
-  constructor(
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`${field}: ${detail}`);
-    this.name = 'SceneError';
-  }
+export class SceneError extends SceneFieldError {
+  override name = 'SceneError';
 }
 
 /** The state change a place task asks for before the put, if any. */
@@ -236,12 +231,8 @@ function record(value: unknown, field: string, allowed: readonly string[]): Reco
       `must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
     );
   }
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      const name = /^[A-Za-z_]\w*$/.test(key) ? key : quote(key);
-      throw new SceneError(field === 'scene' ? name : `${field}.${name}`, 'unknown field');
-    }
-  }
+  // The top level is 'scene' in a refusal of its own shape, and no prefix of its fields' names.
+  onlyFields(value, field === 'scene' ? '' : field, allowed, SceneError);
   return value as Record<string, unknown>;
 }
 

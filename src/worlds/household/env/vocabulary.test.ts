@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
 import { Game } from './game.ts';
-import { generateScene, SPLITS } from './generate.ts';
+import { generateScene, SPLITS } from './splits.ts';
 import { ALFWORLD, TINY } from './scale.ts';
 import { environmentWords, splitWords } from './vocabulary.ts';
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Game } from './game.ts';
-import { generateScene, type Split } from './generate.ts';
+import { generateScene, type Split } from './splits.ts';
 import { ALFWORLD, TINY } from './scale.ts';
 import { environmentWords } from './vocabulary.ts';
 import { World, normalise } from './world.ts';

@@ -2,7 +2,7 @@
 // its options and report are declared in `command` below (the --help text).
 import { Rng } from '../../../common/rng.ts';
 import { Game } from '../env/game.ts';
-import { SPLITS, generateScene } from '../env/generate.ts';
+import { SPLITS, generateScene } from '../env/splits.ts';
 import { ALFWORLD, TINY, type RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import { TASK_TYPES } from '../env/text.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import { Rng } from '../../../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
+import { generateScene } from '../env/splits.ts';
 import { typeOf as typeOfName } from '../env/knowledge.ts';
 import { TINY } from '../env/scale.ts';
 import { presetConfig } from '../../../model/config.ts';
-import { parseSkill } from '../skills/skill_parser.ts';
+import { parseSkill } from '../skills/parser.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { annotate } from './annotator.ts';
 import { packBatch } from '../../../rl/batch.ts';

@@ -16,7 +16,7 @@ import { Game, type StepRecord } from '../env/game.ts';
 import { APPLIANCE, typeOf } from '../env/knowledge.ts';
 import { requiredState, type Scene } from '../env/scene.ts';
 import type { Fact, Place, Thing } from '../skills/skill.ts';
-import { parseSkill } from '../skills/skill_parser.ts';
+import { parseSkill } from '../skills/parser.ts';
 
 export interface ExplorerOptions {
   maxSteps: number;

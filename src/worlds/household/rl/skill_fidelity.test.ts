@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
+import { generateScene } from '../env/splits.ts';
 import { TINY } from '../env/scale.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { runExplorer } from './explorer.ts';

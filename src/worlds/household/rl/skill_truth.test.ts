@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
-import { generateScene } from '../env/generate.ts';
+import { generateScene } from '../env/splits.ts';
 import { TINY } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
-import { parseSkill } from '../skills/skill_parser.ts';
-import { skillGrammar } from '../skills/skill_grammar.ts';
+import { parseSkill } from '../skills/parser.ts';
+import { skillGrammar } from '../skills/grammar.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { runExplorer } from './explorer.ts';
-import { observedPlaces, trajectoryWords } from './observed_places.ts';
+import { observedPlaces, trajectoryWords } from './observed.ts';
 import { referenceSkill } from './skill_fidelity.ts';
 import { placeClaims, placeTruthShares, skillPlaceTruth } from './skill_truth.ts';
 

@@ -3,18 +3,18 @@
 // ("take the mug 1 from the countertop 2", "forgetting to take the mug from the cabinet 1"). Each such claim
 // about an object of the task's type is checked against the scene: it is true when an object of that type (of
 // that instance number, when the skill gives one) started in a receptacle of that type (and number, when
-// given), false otherwise. The goal receptacle never holds the task's object at the start (generate.ts draws
+// given), false otherwise. The goal receptacle never holds the task's object at the start (splits.ts draws
 // its places among the other types), so naming it as where the object was is always false, and counted apart.
 // A denial ("the mug was not in the cabinet 1") that names the exact receptacle where such an object started
 // is counted apart too; a denial without an instance number is too vague to check and is left out. The other
 // half of the confusion is where the object goes: a put of the task's object ("put it on the sofa 1",
 // "forgetting to put it in the countertop") names a receptacle other than the goal.
 // "it" and "them" stand for the last object the skill named before them, and for the task's object before any
-// (the same reading as the skill grammar's places filter, ../skills/skill_grammar.ts).
+// (the same reading as the skill grammar's places filter, ../skills/grammar.ts).
 import { numberOf, typeOf } from '../env/knowledge.ts';
 import type { Scene } from '../env/scene.ts';
 import type { Action, Fact, Mistake, Place, Skill, Thing } from '../skills/skill.ts';
-import { parseSkill } from '../skills/skill_parser.ts';
+import { parseSkill } from '../skills/parser.ts';
 
 /** An object of the skill, "it" and "them" resolved. */
 interface NamedObject {

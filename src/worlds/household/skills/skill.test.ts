@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isWordPiece, splitPieces } from '../../../text/pieces.ts';
 import { MIN_SKILL_WORDS, formatSkill, type Place, type Skill } from './skill.ts';
-import { parseSkill } from './skill_parser.ts';
+import { parseSkill } from './parser.ts';
 import { arbitrarySkill } from './skill_testing.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 

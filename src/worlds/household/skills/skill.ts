@@ -27,8 +27,8 @@
 //   places       := place ("and" place)*
 //
 // OBJECT-TYPE and RECEPTACLE-TYPE are the household's type names (../env/knowledge.ts), NUMBER an instance number.
-// This file holds the household's steps, facts and words and formats them; skill_parser.ts reads a text back
-// (parseSkill); skill_grammar.ts holds the same grammar over symbols for constrained decoding (its tests compare
+// This file holds the household's steps, facts and words and formats them; parser.ts reads a text back
+// (parseSkill); grammar.ts holds the same grammar over symbols for constrained decoding (its tests compare
 // the two).
 // Words are matched case-insensitively; the formatter writes lower case with the spacing of pieces.ts, e.g.
 //   "workflow: find the mug, take it, go to the microwave 1, heat it, put it in the cabinet 2. the mug was on
@@ -213,14 +213,14 @@ export function formatSkill(s: Skill): string {
   return skillText(s, HOUSEHOLD_SHAPE, WRITING);
 }
 
-/** Fact sentences, each closed by a period, with no head: a skill's facts alone (skill_parts.ts). */
+/** Fact sentences, each closed by a period, with no head: a skill's facts alone (parts.ts). */
 export function formatFacts(facts: readonly Fact[]): string {
   return factsText(facts, factWords);
 }
 
 /**
  * As formatSkill, except that an avoidance rule may have no warning sign left ("avoid: MISTAKE."): a skill's
- * procedure, once its fact sentences are removed (skill_parts.ts).
+ * procedure, once its fact sentences are removed (parts.ts).
  */
 export function formatSkillPart(s: Skill): string {
   return skillText(s, HOUSEHOLD_SHAPE, WRITING, true);

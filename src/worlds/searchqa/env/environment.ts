@@ -1,7 +1,8 @@
 // The search-QA world behind the worlds' interface: questions over the default encyclopedia, one size.
 import type { Environment, EpisodeStep } from '../../../env/environment.ts';
 import { commandRefusal, MAX_ANSWER_PIECES, MAX_QUERY_PIECES } from './commands.ts';
-import { QA_MAX_STEPS, QaGame, qaScore, type QaStepRecord } from './game.ts';
+import { SEARCHQA_FACTS } from './facts.ts';
+import { QaGame, qaScore, type QaStepRecord } from './game.ts';
 import { QA_TASK_TYPES } from './questions.ts';
 import { qaSceneFromJson, qaSceneToJson, type QaScene } from './scene.ts';
 import { evalQaScenes, generateQaScene, QA_EVAL_COUNTS, validationQaScenes } from './splits.ts';
@@ -20,7 +21,7 @@ export function maxCommandChars(): number {
 export const SEARCHQA: Environment<QaScene, QaStepRecord> = {
   name: 'searchqa',
   variant: 'tiny',
-  defaultMaxSteps: QA_MAX_STEPS,
+  defaultMaxSteps: SEARCHQA_FACTS.maxSteps,
   taskTypes: QA_TASK_TYPES,
   // Every record of this world's episodes carries the answer's F1 (game.ts QaStepRecord).
   score: (records: readonly EpisodeStep[]) => qaScore(records as readonly QaStepRecord[]),

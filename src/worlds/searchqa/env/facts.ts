@@ -5,13 +5,14 @@ import type { WorldFacts } from '../../../env/world_facts.ts';
 import { OBSERVATIONS } from './observations.ts';
 import { QA_TASK_TYPES } from './questions.ts';
 
-/** The game's step budget (game.ts QA_MAX_STEPS). */
+/** The game's step budget: twice the longest expert plan (two searches and the answer). */
 const MAX_STEPS = 6;
 
 export const SEARCHQA_FACTS: WorldFacts = {
   variants: ['tiny'],
   taskTypes: QA_TASK_TYPES,
   scored: true,
+  maxSteps: MAX_STEPS,
   evalCounts: { seen: 200, unseen: 200 },
   // An episode is cut after 6 commands (twice the longest expert plan), and six results pages with their
   // commands come to under 400 tokens: the whole episode is one sequence (history = maxSteps, the cheap layout)
@@ -33,6 +34,9 @@ export const SEARCHQA_FACTS: WorldFacts = {
     called: 'the search-QA world',
     scales: "the search-QA world's one encyclopedia (tiny)",
     scaleUnits: 'encyclopedias',
+    guide:
+      'In the search-QA world it answers questions about an encyclopedia (“What is the capital of Kreimia?”): it types ' +
+      'search[…] to read passages and answer[…] to end the game, which wins when the answer is right.',
     tasks: 'questions answered by search',
     clusters: 'questions',
     clusterShares: 'games of one question ask the same thing of the same entities',

@@ -10,26 +10,20 @@
 // so far, in the order they first appeared. Under constrained decoding a policy can say only these, so it must
 // search before it answers and answers with a string the world prints: a tiny model learns to choose among a
 // few dozen listed answers, where it would first have to learn to spell names of its own.
-import type { EpisodeStep, FreeTextCommand } from '../../../env/environment.ts';
+import type { EpisodeStep, FreeTextCommand, StepOutcome } from '../../../env/environment.ts';
+import { GameBase } from '../../../env/game.ts';
 import { answerF1, exactMatch } from './answer.ts';
 import { canonicalCommand, MAX_QUERY_PIECES, overPieces, parseCommand, pieceLimit } from './commands.ts';
 import { type Encyclopedia, encyclopediaOf } from './encyclopedia.ts';
 import { expertPlan } from './expert.ts';
+import { SEARCHQA_FACTS } from './facts.ts';
 import { OBSERVATIONS, renderPassages } from './observations.ts';
 import type { QaScene } from './scene.ts';
 import { type QaSearch, searchEngineOf } from './search.ts';
 import { queryWords } from './vocabulary.ts';
 
-/** Commands before the episode is cut: twice the longest expert plan (two searches and the answer). */
-export const QA_MAX_STEPS = 6;
-
-interface QaStepResult {
-  observation: string;
-  reward: number;
-  done: boolean;
-  won: boolean;
-  valid: boolean;
-}
+/** Commands before the episode is cut (WorldFacts.maxSteps). */
+export const QA_MAX_STEPS = SEARCHQA_FACTS.maxSteps;
 
 export interface QaStepRecord extends EpisodeStep {
   /** The step's search query; null on other steps. */
@@ -52,70 +46,35 @@ export function qaScore(records: readonly Pick<QaStepRecord, 'f1'>[]): number {
 
 let searchBar: FreeTextCommand | null = null;
 
-export class QaGame {
-  readonly scene: QaScene;
-  readonly maxSteps: number;
+export class QaGame extends GameBase<QaScene, QaStepRecord> {
   readonly observation: string;
-  readonly records: QaStepRecord[] = [];
   private readonly enc: Encyclopedia;
   private readonly engine: QaSearch;
   private readonly shown = new Set<number>();
   private readonly answers: string[] = [];
-  private stepCount = 0;
-  private finished = false;
-  private success = false;
 
   constructor(scene: QaScene, options: { maxSteps?: number } = {}) {
-    const maxSteps = options.maxSteps ?? QA_MAX_STEPS;
-    if (!Number.isInteger(maxSteps) || maxSteps < 1)
-      throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
-    this.scene = scene;
-    this.maxSteps = maxSteps;
+    super(scene, options.maxSteps ?? QA_MAX_STEPS);
     this.enc = encyclopediaOf(scene.encyclopedia);
     this.engine = searchEngineOf(this.enc);
     this.observation = `${OBSERVATIONS.question} ${scene.question.text}`;
-    this.records.push({
-      step: 0,
-      action: '',
-      observation: this.observation,
-      reward: 0,
-      done: false,
-      won: false,
-      valid: true,
-      query: null,
-      passages: [],
-      answer: null,
-      f1: 0,
-    });
-  }
-
-  get steps(): number {
-    return this.stepCount;
-  }
-
-  get done(): boolean {
-    return this.finished;
-  }
-
-  get won(): boolean {
-    return this.success;
+    this.recordOpening(this.observation, { query: null, passages: [], answer: null, f1: 0 });
   }
 
   /** The search bar: "search[", one to MAX_QUERY_PIECES words of the encyclopedia, "]"; null once done. */
   freeText(): FreeTextCommand | null {
-    if (this.finished) return null;
+    if (this.done) return null;
     searchBar ??= { open: 'search[', close: ']', words: queryWords(), maxPieces: MAX_QUERY_PIECES };
     return searchBar;
   }
 
   /** answer[x] for every name and year the episode's pages have shown, in the order they first appeared. */
   admissibleCommands(): string[] {
-    return this.finished ? [] : this.answers.map((a) => `answer[${a}]`);
+    return this.done ? [] : this.answers.map((a) => `answer[${a}]`);
   }
 
-  step(command: string): QaStepResult {
-    if (this.finished) throw new Error('the episode is over: no step after done');
-    this.stepCount++;
+  step(command: string): StepOutcome {
+    this.countStep();
     const parsed = parseCommand(command);
     let extra: Pick<QaStepRecord, 'query' | 'passages' | 'answer' | 'f1'> = {
       query: null,
@@ -123,7 +82,7 @@ export class QaGame {
       answer: null,
       f1: 0,
     };
-    let result: QaStepResult;
+    let result: StepOutcome;
     if (parsed === null || parsed.argument === '' || overPieces(parsed.argument, pieceLimit(parsed.verb))) {
       result = { observation: OBSERVATIONS.nothingHappens, reward: 0, done: false, won: false, valid: false };
     } else if (parsed.verb === 'search') {
@@ -140,16 +99,12 @@ export class QaGame {
       extra = { ...extra, answer: parsed.argument, f1: answerF1(parsed.argument, gold) };
       const observation = won ? OBSERVATIONS.correct : OBSERVATIONS.wrong;
       result = { observation, reward: won ? 1 : 0, done: true, won, valid: true };
-      this.success = won;
     }
-    this.finished = result.done || this.stepCount >= this.maxSteps;
-    result.done = this.finished;
-    this.records.push({ ...result, step: this.stepCount, action: canonicalCommand(command), ...extra });
-    return result;
+    return this.endStep(result, result.done, canonicalCommand(command), extra);
   }
 
   /** The expert's commands from the current state to a correct answer; none once the episode is over. */
   expertPlan(): string[] {
-    return this.finished ? [] : expertPlan(this.enc, this.scene.question, this.shown);
+    return this.done ? [] : expertPlan(this.enc, this.scene.question, this.shown);
   }
 }

@@ -6,7 +6,8 @@
 // names; its text, gold answer, task type, needed entities and hops follow from the encyclopedia, so a scene
 // file cannot contradict its encyclopedia, and a field the format does not have ("answer" among them) is
 // refused rather than ignored. `qaSceneFromJson` names the field of every refusal ("question.subjects[1]").
-import { parseJson, quote } from '../../../common/json.ts';
+import { quote } from '../../../common/json.ts';
+import { fieldName, onlyFields, SceneFieldError, sceneDocument } from '../../../env/scene_json.ts';
 import { type EncyclopediaSpec, encyclopediaOf, MAX_ENCYCLOPEDIA_SEED } from './encyclopedia.ts';
 import { unfoundHops } from './expert.ts';
 import { isQuestionKind, makeQuestion, type QaQuestion, QUESTION_KINDS, subjectsRefusal } from './questions.ts';
@@ -18,14 +19,8 @@ export interface QaScene {
   question: QaQuestion;
 }
 
-export class QaSceneError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(field === '' ? message : `${field}: ${message}`);
-    this.name = 'QaSceneError';
-  }
+export class QaSceneError extends SceneFieldError {
+  override name = 'QaSceneError';
 }
 
 export function qaSceneToJson(scene: QaScene): string {
@@ -37,12 +32,6 @@ export function qaSceneToJson(scene: QaScene): string {
   });
 }
 
-/** A key as a field name prints: bare when it is a plain name, quoted (one printable line) otherwise. */
-function fieldName(parent: string, key: string): string {
-  const name = /^[A-Za-z_]\w*$/.test(key) ? key : quote(key);
-  return parent === '' ? name : `${parent}.${name}`;
-}
-
 /** `value` as an object holding only `allowed` fields (its own keys, so "__proto__" is one more unknown field). */
 function record(
   value: unknown,
@@ -52,12 +41,7 @@ function record(
 ): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new QaSceneError(field, `must be an object { ${allowed.join(', ')} }, got ${quote(value)}`);
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
-      const why = Object.hasOwn(hint, key) ? `unknown field: ${hint[key]}` : 'unknown field';
-      throw new QaSceneError(fieldName(field, key), why);
-    }
-  }
+  onlyFields(value, field, allowed, QaSceneError, hint);
   for (const key of allowed) {
     if (!Object.hasOwn(value, key)) throw new QaSceneError(fieldName(field, key), 'missing');
   }
@@ -109,12 +93,7 @@ function questionFrom(value: unknown, spec: EncyclopediaSpec): QaQuestion {
 
 /** The scene a JSON text describes, or a QaSceneError naming the field at fault. */
 export function qaSceneFromJson(text: string): QaScene {
-  let doc: unknown;
-  try {
-    doc = parseJson(text);
-  } catch (error) {
-    throw new QaSceneError('', `not JSON: ${(error as Error).message}`);
-  }
+  const doc = sceneDocument(text, QaSceneError);
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new QaSceneError('', 'a search-QA scene is a JSON object');
   // The version first: a file of another version is named as that, whatever fields it has.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SEARCHQA } from '../env/environment.ts';
 import { OBSERVATIONS } from '../env/observations.ts';
-import { readQaPage } from './qa_page.ts';
+import { readQaPage } from './page.ts';
 import { SEARCHQA_VIEW } from './view.ts';
 
 /** A command's tokens as the page writes them. */

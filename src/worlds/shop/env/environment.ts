@@ -1,6 +1,6 @@
 // The shop world behind the environment interface: WebShop-style games over the default catalogue, at a scale.
 import type { Environment } from '../../../env/environment.ts';
-import { ShopGame, SHOP_MAX_STEPS, shopScore, type ShopStepRecord } from './game.ts';
+import { ShopGame, shopScore, type ShopStepRecord } from './game.ts';
 import { SHOP_SCALES, TINY_SHOP, type ShopScale } from './scale.ts';
 import { SHOP_FACTS } from './facts.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
@@ -29,7 +29,7 @@ export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
       name: 'shop',
       scale,
       variant: scale.name,
-      defaultMaxSteps: SHOP_MAX_STEPS,
+      defaultMaxSteps: SHOP_FACTS.maxSteps,
       taskTypes: SHOP_FACTS.taskTypes,
       score: shopScore,
       evalCounts: SHOP_FACTS.evalCounts,

@@ -8,6 +8,8 @@ export const SHOP_FACTS: WorldFacts = {
   variants: Object.keys(SHOP_SCALES),
   taskTypes: CATEGORIES.map((c) => c.query),
   scored: true,
+  // The paper's WebShop runs' (engine.paper); a run here plays fewer (trainDefaults.maxSteps).
+  maxSteps: 15,
   evalCounts: { seen: 200, unseen: 200 },
   // A shop episode outgrows the 512-token context as one sequence: each step is its own (the window layout) with
   // the last two steps; the tiny shop's games take about 5 steps, 10 leave room for mistakes; the annotator's shop
@@ -27,6 +29,9 @@ export const SHOP_FACTS: WorldFacts = {
     plays: 'shopping on a web shop (WebShop-style)',
     scales: "the shop's small pages or WebShop's (webshop)",
     scaleUnits: 'games',
+    guide:
+      'In the shop it shops on a WebShop-style site (“i need a canvas duffel bag in black, under 60 dollars”): it reads ' +
+      'the site’s pages and types search[…] and click[…] actions, and a purchase wins when it meets every requirement.',
     tasks: 'shopping tasks on a web shop',
     clusters: 'type and attribute combinations',
     clusterShares: 'games of one combination share what makes them easy or hard',

@@ -7,30 +7,20 @@ import { catalogueOf } from './catalogue.ts';
 import { planFrom } from './expert.ts';
 import { PURCHASE_TEXTS, SEP, type ShopPage } from './pages.ts';
 import { shopReward } from './reward.ts';
+import { SHOP_FACTS } from './facts.ts';
 import type { ShopScene } from './scene.ts';
 import { searchEngineOf, type ShopSearch } from './search.ts';
 import { canonicalAction, MAX_QUERY_PIECES, ShopSite } from './site.ts';
 import { TINY_SHOP, type ShopScale } from './scale.ts';
 import { queryTexts } from './vocabulary.ts';
-import type { FreeTextCommand } from '../../../env/environment.ts';
+import type { EpisodeStep, FreeTextCommand, StepOutcome } from '../../../env/environment.ts';
+import { GameBase } from '../../../env/game.ts';
 
-/** WebShop's step budget in the SEED paper's setting. */
-export const SHOP_MAX_STEPS = 15;
+/** WebShop's step budget in the SEED paper's setting (WorldFacts.maxSteps). */
+export const SHOP_MAX_STEPS = SHOP_FACTS.maxSteps;
 let searchBar: FreeTextCommand | null = null;
 
-interface ShopStepResult {
-  observation: string;
-  reward: number;
-  done: boolean;
-  won: boolean;
-  /** False when the page did not offer the action ("Nothing happens."): the state did not change. */
-  valid: boolean;
-}
-
-export interface ShopStepRecord extends ShopStepResult {
-  /** 0 is the opening observation (no action); 1.. are actions. */
-  step: number;
-  action: string;
+export interface ShopStepRecord extends EpisodeStep {
   /** The page shown after the step. */
   page: ShopPage['kind'];
   /** The last search's query after the step; null before the first. */
@@ -47,53 +37,22 @@ export function shopScore(records: readonly Pick<ShopStepRecord, 'reward'>[]): n
   return records[records.length - 1].reward;
 }
 
-export class ShopGame {
-  readonly scene: ShopScene;
-  readonly maxSteps: number;
+export class ShopGame extends GameBase<ShopScene, ShopStepRecord> {
   readonly observation: string;
-  readonly records: ShopStepRecord[] = [];
   private readonly site: ShopSite;
   private readonly engine: ShopSearch;
   private readonly targetTitle: string;
-  private stepCount = 0;
-  private finished = false;
-  private success = false;
 
   constructor(scene: ShopScene, options: { maxSteps?: number; scale?: ShopScale } = {}) {
-    const maxSteps = options.maxSteps ?? SHOP_MAX_STEPS;
-    if (!Number.isInteger(maxSteps) || maxSteps < 1)
-      throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+    super(scene, options.maxSteps ?? SHOP_MAX_STEPS);
     const products = catalogueOf(scene.catalogue);
     const target = products.find((p) => p.id === scene.goal.targetId);
     if (!target) throw new RangeError(`the scene's target ${scene.goal.targetId} is not in its catalogue`);
-    this.scene = scene;
-    this.maxSteps = maxSteps;
     this.engine = searchEngineOf(products);
     this.targetTitle = target.title;
     this.site = new ShopSite(this.engine, scene.goal.instruction, options.scale ?? TINY_SHOP);
     this.observation = this.site.render();
-    this.records.push({
-      step: 0,
-      action: '',
-      observation: this.observation,
-      reward: 0,
-      done: false,
-      won: false,
-      valid: true,
-      ...this.where(),
-    });
-  }
-
-  get steps(): number {
-    return this.stepCount;
-  }
-
-  get done(): boolean {
-    return this.finished;
-  }
-
-  get won(): boolean {
-    return this.success;
+    this.recordOpening(this.observation, this.where());
   }
 
   /** Whether the page takes search[query]: every page before the purchase, as in WebShop's text environment. */
@@ -113,22 +72,17 @@ export class ShopGame {
     return this.site.clickables().map((label) => `click[${label}]`);
   }
 
-  step(action: string): ShopStepResult {
-    if (this.finished) throw new Error('the episode is over: no step after done');
+  step(action: string): StepOutcome {
+    this.countStep();
     const outcome = this.site.apply(action);
-    this.stepCount++;
     const purchase = this.site.purchase;
     const reward = purchase ? shopReward(purchase.product, purchase.chosen, this.scene.goal).reward : 0;
-    const won = reward === 1;
-    this.success = won;
-    this.finished = purchase !== null || this.stepCount >= this.maxSteps;
     // WebShop's last page shows the score of the purchase.
     const observation = purchase
       ? [outcome.observation, PURCHASE_TEXTS.score, reward.toFixed(2)].join(SEP)
       : outcome.observation;
-    const result: ShopStepResult = { observation, reward, done: this.finished, won, valid: outcome.valid };
-    this.records.push({ ...result, step: this.stepCount, action: canonicalAction(action), ...this.where() });
-    return result;
+    const result = { observation, reward, won: reward === 1, valid: outcome.valid };
+    return this.endStep(result, purchase !== null, canonicalAction(action), this.where());
   }
 
   /** The expert's plan from the current state to a purchase with reward 1. */

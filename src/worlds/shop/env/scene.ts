@@ -3,7 +3,8 @@
 // are derived from the target, so a scene file cannot contradict its catalogue, and a field the format does
 // not have (an "instruction" among them) is refused rather than ignored. `shopSceneFromJson` names the field
 // of every refusal ("goal.options.size").
-import { parseJson, quote } from '../../../common/json.ts';
+import { quote } from '../../../common/json.ts';
+import { fieldName, onlyFields, SceneFieldError, sceneDocument } from '../../../env/scene_json.ts';
 import { CatalogueError, catalogueOf, type CatalogueSpec, type Product } from './catalogue.ts';
 import { highestPriceBound, makeGoal, type ShopGoal } from './goal.ts';
 
@@ -14,14 +15,8 @@ export interface ShopScene {
   goal: ShopGoal;
 }
 
-export class ShopSceneError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(field === '' ? message : `${field}: ${message}`);
-    this.name = 'ShopSceneError';
-  }
+export class ShopSceneError extends SceneFieldError {
+  override name = 'ShopSceneError';
 }
 
 export function shopSceneToJson(scene: ShopScene): string {
@@ -31,12 +26,6 @@ export function shopSceneToJson(scene: ShopScene): string {
     catalogue: scene.catalogue,
     goal: { targetId, attributes, options, priceUpperCents },
   });
-}
-
-/** A key as a field name prints: bare when it is a plain name, quoted (one printable line) otherwise. */
-function fieldName(parent: string, key: string): string {
-  const name = /^[A-Za-z_]\w*$/.test(key) ? key : quote(key);
-  return parent === '' ? name : `${parent}.${name}`;
 }
 
 function objectOf(value: unknown, field: string, shape: string): Record<string, unknown> {
@@ -53,12 +42,7 @@ function record(
   hint: Readonly<Record<string, string>> = {},
 ): Record<string, unknown> {
   const data = objectOf(value, field, `{ ${allowed.join(', ')} }`);
-  for (const key of Object.keys(data)) {
-    if (!allowed.includes(key)) {
-      const why = Object.hasOwn(hint, key) ? `unknown field: ${hint[key]}` : 'unknown field';
-      throw new ShopSceneError(fieldName(field, key), why);
-    }
-  }
+  onlyFields(data, field, allowed, ShopSceneError, hint);
   return data;
 }
 
@@ -134,12 +118,7 @@ function priceBound(data: Record<string, unknown>, target: Product, products: re
 
 /** The scene a JSON text describes, or a ShopSceneError naming the field at fault. */
 export function shopSceneFromJson(text: string): ShopScene {
-  let doc: unknown;
-  try {
-    doc = parseJson(text);
-  } catch (error) {
-    throw new ShopSceneError('', `not JSON: ${(error as Error).message}`);
-  }
+  const doc = sceneDocument(text, ShopSceneError);
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new ShopSceneError('', 'a shop scene is a JSON object');
   const data = record(doc, '', ['version', 'catalogue', 'goal']);

@@ -7,7 +7,7 @@ import { SHOP } from '../env/environment.ts';
 import { writeCheckpoint } from '../../../model/checkpoint.ts';
 import { presetConfig, warmStartPath } from '../../../model/config.ts';
 import { initParameters } from '../../../model/init.ts';
-import { AWAITS_REBUILD, shippedShopWarmStart } from '../rl/shop_checkpoint_testing.ts';
+import { AWAITS_REBUILD, shippedShopWarmStart } from '../rl/checkpoint_testing.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { runCli } from '../../../cli/cli.ts';
 import { SEED_COMMANDS } from '../../../lab/commands.ts';

@@ -1,5 +1,5 @@
 // `seed probe <name>`: the shop's diagnostic probes (bench/notes/shop.md), each a table on stdout. Their logic is
-// src/rl's (shop_option_copy.ts, shop_reading_ceiling.ts, shop_skill_probe.ts); their options are declared below
+// src/rl's (option_copy.ts, reading_ceiling.ts, skill_probe.ts); their options are declared below
 // (the --help texts).
 import { quote } from '../../../common/json.ts';
 import { SHOP } from '../env/environment.ts';
@@ -12,9 +12,9 @@ import {
   syntheticChoices,
   trainOnChoices,
   type OptionChoice,
-} from './shop_option_copy.ts';
-import { CEILING_ARMS, readingCeiling } from './shop_reading_ceiling.ts';
-import { PROBE_ARMS, skillProbes, tallyProbes } from './shop_skill_probe.ts';
+} from './option_copy.ts';
+import { CEILING_ARMS, readingCeiling } from './reading_ceiling.ts';
+import { PROBE_ARMS, skillProbes, tallyProbes } from './skill_probe.ts';
 import { SKILL_WRITERS, type SkillWriter } from '../../../rl/teacher_check.ts';
 import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { choiceOption, noPositionals, numberOption, parseOptions, requireOption } from '../../../cli/args.ts';

@@ -1,7 +1,7 @@
-// The shop as the page shows it (src/ui/world_view.ts): its pages read into their parts (ShopPage.tsx), and its
+// The shop as the page shows it (src/ui/world_view.ts): its pages read into their parts (Page.tsx), and its
 // commands' tokens glued as WebShop writes its actions.
 import type { ShownToken, WorldView } from '../../../ui/world_view.ts';
-import { ShopPage } from './ShopPage.tsx';
+import { ShopPage } from './Page.tsx';
 
 /**
  * A command token as the shop's actions are written (WebShop's "click[b0y93032z5]"): a word piece's "##" left
