@@ -6,32 +6,21 @@
 // benchmark then loads. A race runs in the shop as it does in the household.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { defaultSettings, formatHash, parseHash, type Settings } from '../src/rl/page_settings.ts';
+import { defaultSettings, formatHash, parseHash } from '../src/rl/page_settings.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 import {
   FAST,
   SCREENSHOTS,
   commandTexts,
-  curvePoints,
   engineReady,
-  firstRollout,
   foreignRequests,
   openPlayground,
   readTranscripts,
 } from './page.ts';
-import { householdIndex, openWithIndex } from './recorded_index.ts';
+import { openUnrecordedWorld, quickSettings, reloadKeepsWorld, trainOneUnrecordedUpdate } from './unrecorded_world.ts';
 
 /** The shop's micro defaults (its episode layout: a window of the last steps), cut to FAST's short games and quick evaluations. */
-const SHOP: Settings = {
-  ...defaultSettings('micro', 'shop'),
-  groupSize: FAST.groupSize,
-  tasksPerUpdate: FAST.tasksPerUpdate,
-  maxSteps: FAST.maxSteps,
-  evalEvery: 1,
-  evalEpisodes: 2,
-  checkpointEvery: 1,
-};
-const HEADLINE = '[data-testid="chart-headline-unseen"]';
+const SHOP = quickSettings('shop', { maxSteps: FAST.maxSteps });
 
 /** What the page's transcripts show of the shop, over every trajectory of the update on screen. */
 function readShopEpisodes(page: Page) {
@@ -48,23 +37,8 @@ describe('the shop', () => {
   const chromium = chromiumForSuite();
 
   it('opens from a link, plays a shop episode shown readably, trains an update, and keeps the world over a reload', async () => {
-    // The shipped index's household records alone: the shop has none, whatever public/runs/ ships.
-    const opened = await openWithIndex(chromium.browser, formatHash(SHOP), householdIndex());
+    const opened = await openUnrecordedWorld(chromium.browser, SHOP);
     const { page, problems } = opened;
-    await firstRollout(page);
-    await engineReady(page);
-    expect(await page.locator('select[data-setting="env"]').inputValue()).toBe('shop');
-    expect(await page.getByTestId('tagline-world').textContent()).toBe('shopping tasks on a web shop');
-    // No warm start ships for the shop: the page says what the run starts from, and fetched none.
-    const notice = page.getByTestId('random-start');
-    expect(await notice.getAttribute('data-env')).toBe('shop');
-    expect(await notice.textContent()).toContain(
-      `No warm start ships for the shop's micro preset: this run starts from a seeded random initialisation, seed ${SHOP.seed}`,
-    );
-    expect(await page.getByTestId('initial-source').textContent()).toBe(
-      `a seeded random initialisation, seed ${SHOP.seed} (no warm start ships for the shop's micro preset)`,
-    );
-    expect(opened.requests.some((url) => url.includes('warmstart-'))).toBe(false);
 
     const episodes = await readShopEpisodes(page);
     expect(episodes.length).toBe(SHOP.groupSize * SHOP.tasksPerUpdate);
@@ -81,38 +55,15 @@ describe('the shop', () => {
     for (const r of results) expect(r).toMatch(/^B0[0-9A-Z]{8} .+ \$\d+\.\d\d$/);
     await page.getByTestId('episodes').screenshot({ path: `${SCREENSHOTS}/e2e-shop-episode.png` });
 
-    await page.getByTestId('step-update').click();
-    await engineReady(page);
-    await expect.poll(() => curvePoints(page)).toBe(1);
-    await expect.poll(() => page.getByTestId('live-update').getAttribute('data-value')).toBe('1');
-    // No shop benchmark is recorded: the page says so plainly, and the household's is not drawn or stated as the shop's.
-    await expect.poll(async () => Number(await page.locator(HEADLINE).getAttribute('data-live-points'))).toBe(2);
+    // No shop benchmark is recorded: the page says so plainly, and the household's is not drawn or stated as the
+    // shop's; WebShop's mean score stands beside success.
+    await trainOneUnrecordedUpdate(page, 'shop');
     const finding = page.getByTestId('finding');
-    await expect.poll(() => finding.getAttribute('data-state')).toBe('none');
-    expect(await finding.getAttribute('data-world')).toBe('shop');
     expect(await finding.textContent()).toBe('No benchmark of the shop is recorded yet, so this run is shown alone.');
-    expect(await page.getByTestId('recorded-message').textContent()).toBe(
-      'No recorded run of the shop: runs/index.json lists none.',
-    );
-    expect(await page.locator(HEADLINE).getAttribute('data-recorded-series')).toBe('0');
     expect(await page.getByTestId('chart-success-unseen').getAttribute('data-recorded-series')).toBe('0');
-    // WebShop's mean score beside success: its chart, and each split's number after the evaluation, in [0, 1].
-    expect(await page.getByTestId('chart-score').count()).toBe(1);
-    for (const split of ['seen', 'unseen']) {
-      const score = Number(await page.getByTestId(`live-score-${split}`).getAttribute('data-value'));
-      expect(score).toBeGreaterThanOrEqual(
-        Number(await page.getByTestId(`live-eval-${split}`).getAttribute('data-value')),
-      );
-      expect(score).toBeLessThanOrEqual(1);
-    }
     await page.screenshot({ path: `${SCREENSHOTS}/e2e-shop-trained.png`, fullPage: true });
 
-    await page.reload();
-    await firstRollout(page);
-    await engineReady(page);
-    expect(parseHash(await page.evaluate(() => location.hash)).settings).toEqual(SHOP);
-    expect(await page.locator('select[data-setting="env"]').inputValue()).toBe('shop');
-    await page.getByTestId('trajectory-pick').first().click();
+    await reloadKeepsWorld(page, SHOP);
     expect(
       await page.locator('[data-testid="transcript"] [data-testid="shop-page"]').first().getAttribute('data-kind'),
     ).toBe('search');
@@ -128,7 +79,7 @@ describe('the shop', () => {
       backend: SHOP.backend,
     });
     expect(await page.getByTestId('tagline-world').textContent()).toBe('household tasks');
-    expect(await notice.count()).toBe(0);
+    expect(await page.getByTestId('random-start').count()).toBe(0);
     // The household's recorded benchmark comes with the household: its finding, its panel.
     await expect.poll(() => finding.getAttribute('data-world')).toBe('household');
     await expect.poll(() => finding.getAttribute('data-state')).toBe('ready');
