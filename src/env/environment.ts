@@ -7,6 +7,7 @@
 // benchmarks' (ALFWorld's, WebShop's, HotpotQA's): train (any index, per run seed), the fixed eval-seen and
 // eval-unseen sets, and validation games (the seen split under its own seed) for choosing settings.
 import type { EnvironmentName } from '../worlds/names.ts';
+import type { WorldFacts } from './world_facts.ts';
 
 /** The seed every world draws its fixed eval sets with (their first games are the same in every run). */
 export const EVAL_SEED = 2026;
@@ -102,4 +103,22 @@ export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
    * such keys at once, so a list of scenes that each name their own large catalogue is never all held together.
    */
   sharedResource?(scene: S): string;
+}
+
+/** What an environment states as its world's facts say it (WorldFacts): its step budget, task types and eval sets. */
+export function factsFields(facts: WorldFacts): Pick<Environment, 'defaultMaxSteps' | 'taskTypes' | 'evalCounts'> {
+  return { defaultMaxSteps: facts.maxSteps, taskTypes: facts.taskTypes, evalCounts: facts.evalCounts };
+}
+
+/** A world's environment at each of its scales, built once per scale: the registries hand out the same one. */
+export function onePerScale<K, E>(build: (scale: K) => E): (scale: K) => E {
+  const built = new Map<K, E>();
+  return (scale) => {
+    let env = built.get(scale);
+    if (env === undefined) {
+      env = build(scale);
+      built.set(scale, env);
+    }
+    return env;
+  };
 }

@@ -1,11 +1,10 @@
 // The search-QA world behind the worlds' interface: questions over the default encyclopedia, one size.
-import type { Environment, EpisodeStep } from '../../../env/environment.ts';
+import { type Environment, type EpisodeStep, factsFields } from '../../../env/environment.ts';
 import { commandRefusal, MAX_ANSWER_PIECES, MAX_QUERY_PIECES } from './commands.ts';
 import { SEARCHQA_FACTS } from './facts.ts';
 import { QaGame, qaScore, type QaStepRecord } from './game.ts';
-import { QA_TASK_TYPES } from './questions.ts';
 import { qaSceneFromJson, qaSceneToJson, type QaScene } from './scene.ts';
-import { evalQaScenes, generateQaScene, QA_EVAL_COUNTS, validationQaScenes } from './splits.ts';
+import { evalQaScenes, generateQaScene, validationQaScenes } from './splits.ts';
 import { qaTexts, queryWords } from './vocabulary.ts';
 
 let commandChars = 0;
@@ -21,11 +20,9 @@ export function maxCommandChars(): number {
 export const SEARCHQA: Environment<QaScene, QaStepRecord> = {
   name: 'searchqa',
   variant: 'tiny',
-  defaultMaxSteps: SEARCHQA_FACTS.maxSteps,
-  taskTypes: QA_TASK_TYPES,
+  ...factsFields(SEARCHQA_FACTS),
   // Every record of this world's episodes carries the answer's F1 (game.ts QaStepRecord).
   score: (records: readonly EpisodeStep[]) => qaScore(records as readonly QaStepRecord[]),
-  evalCounts: QA_EVAL_COUNTS,
   trainScene: (index, seed) => generateQaScene('train', index, seed),
   sceneOf: (split, index, seed) => generateQaScene(split, index, seed),
   evalScenes: (split, count) => evalQaScenes(split, count),

@@ -1,5 +1,5 @@
 // The shop world behind the environment interface: WebShop-style games over the default catalogue, at a scale.
-import type { Environment } from '../../../env/environment.ts';
+import { type Environment, factsFields, onePerScale } from '../../../env/environment.ts';
 import { ShopGame, shopScore, type ShopStepRecord } from './game.ts';
 import { SHOP_SCALES, TINY_SHOP, type ShopScale } from './scale.ts';
 import { SHOP_FACTS } from './facts.ts';
@@ -20,36 +20,31 @@ function maxQueryChars(): number {
 
 export type ShopEnvironment = Environment<ShopScene, ShopStepRecord> & { readonly scale: ShopScale };
 
-const cache = new Map<ShopScale, ShopEnvironment>();
+const atScale = onePerScale(
+  (scale: ShopScale): ShopEnvironment => ({
+    name: 'shop',
+    scale,
+    variant: scale.name,
+    ...factsFields(SHOP_FACTS),
+    score: shopScore,
+    trainScene: (index, seed) => generateShopScene('train', index, seed, scale),
+    sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),
+    evalScenes: (split, count) => evalShopScenes(split, count, scale),
+    validationScenes: (count) => validationShopScenes(count, scale),
+    episode: (scene, maxSteps) => new ShopGame(scene, { maxSteps, scale }),
+    goal: (scene) => scene.goal.instruction,
+    taskType: (scene) => scene.goal.query,
+    clusterOf: (scene) => combinationOf(scene.goal),
+    sceneToJson: shopSceneToJson,
+    sceneFromJson: shopSceneFromJson,
+    texts: shopTexts,
+    commandRefusal: (action) => shopActionRefusal(action, maxQueryChars()),
+    sharedResource: (scene) => `${scene.catalogue.seed}/${scene.catalogue.size}`,
+  }),
+);
 
 export function shopEnvironment(scale: ShopScale = TINY_SHOP): ShopEnvironment {
-  let env = cache.get(scale);
-  if (!env) {
-    env = {
-      name: 'shop',
-      scale,
-      variant: scale.name,
-      defaultMaxSteps: SHOP_FACTS.maxSteps,
-      taskTypes: SHOP_FACTS.taskTypes,
-      score: shopScore,
-      evalCounts: SHOP_FACTS.evalCounts,
-      trainScene: (index, seed) => generateShopScene('train', index, seed, scale),
-      sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),
-      evalScenes: (split, count) => evalShopScenes(split, count, scale),
-      validationScenes: (count) => validationShopScenes(count, scale),
-      episode: (scene, maxSteps) => new ShopGame(scene, { maxSteps, scale }),
-      goal: (scene) => scene.goal.instruction,
-      taskType: (scene) => scene.goal.query,
-      clusterOf: (scene) => combinationOf(scene.goal),
-      sceneToJson: shopSceneToJson,
-      sceneFromJson: shopSceneFromJson,
-      texts: shopTexts,
-      commandRefusal: (action) => shopActionRefusal(action, maxQueryChars()),
-      sharedResource: (scene) => `${scene.catalogue.seed}/${scene.catalogue.size}`,
-    };
-    cache.set(scale, env);
-  }
-  return env;
+  return atScale(scale);
 }
 
 /** The tiny shop, the one the playground trains in. */
