@@ -47,8 +47,7 @@ const PROSE = [
   'docs/architecture.md',
   'docs/seed-loss.md',
   'docs/environment.md',
-  'src/worlds/household/README.md',
-  'src/worlds/shop/README.md',
+  ...ENVIRONMENT_NAMES.map((world) => `src/worlds/${world}/README.md`),
   'src/rl/README.md',
   'src/model/config.ts',
 ];
