@@ -80,7 +80,7 @@ export interface WorldFacts {
   readonly shippedWarmStarts: readonly string[];
   /**
    * What an update and an evaluation episode cost against the default world's, and a game of the teacher check in
-   * the default world's evaluation episodes (it plays the game four times, writes a skill and scores the KL):
+   * the default world's evaluation episodes (it plays the game five times, writes a skill and scores the KL):
    * `bench learn`'s estimate of its time.
    */
   readonly cost: { readonly update: number; readonly evalEpisode: number; readonly teacherGame: number };

@@ -8,7 +8,7 @@ import { skillTokens, taskTokens } from '../text/prompts.ts';
 import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout, SKILL_RESERVE } from './rollout.ts';
-import { otherGameOf, pairedGain, teacherCheck, teacherScenesOf } from './teacher_check.ts';
+import { blankSkill, otherGameOf, pairedGain, teacherCheck, teacherScenesOf } from './teacher_check.ts';
 import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { householdRl } from '../worlds/household/rl/adapter.ts';
 
@@ -78,16 +78,16 @@ describe('rollout with a skill in context', () => {
 describe('teacher check', () => {
   const config = { ...defaultConfig('micro'), maxSteps: 3, history: 3 };
 
-  it('plays every game four times; its figures add up and repeat exactly', async () => {
+  it('plays every game five times; its figures add up and repeat exactly', async () => {
     const be = CpuBackend.fromSeed(model, 5);
     const scenes = teacherScenesOf(householdEnvironment(TINY), 6);
     let episodes = 0;
     const a = await teacherCheck(householdRl(TINY), be, tok, scenes, config, () => episodes++);
-    expect(episodes).toBe(4 * 6);
+    expect(episodes).toBe(5 * 6);
     expect(a.games).toBe(6);
     expect(a.after_won.games + a.after_failed.games).toBe(6);
     expect(a.first).toBeCloseTo(a.after_won.games / 6, 12);
-    for (const key of ['no_skill', 'own_skill', 'other_skill'] as const) {
+    for (const key of ['no_skill', 'own_skill', 'other_skill', 'blank_skill'] as const) {
       expect(a[key]).toBeGreaterThanOrEqual(0);
       expect(a[key]).toBeLessThanOrEqual(1);
       const wins = a.after_won[key] * a.after_won.games + a.after_failed[key] * a.after_failed.games;
@@ -96,6 +96,11 @@ describe('teacher check', () => {
     expect(a.own_gain.mean).toBeCloseTo(a.own_skill - a.no_skill, 12);
     expect(a.own_gain.ci95[0]).toBeLessThanOrEqual(a.own_gain.mean);
     expect(a.own_gain.ci95[1]).toBeGreaterThanOrEqual(a.own_gain.mean);
+    // The own skill's lead is the block effect plus the content effect; the blank block's is its own play's.
+    expect(a.effects.block.mean).toBeCloseTo(a.other_skill - a.no_skill, 12);
+    expect(a.effects.content.mean).toBeCloseTo(a.own_skill - a.other_skill, 12);
+    expect(a.effects.block.mean + a.effects.content.mean).toBeCloseTo(a.own_gain.mean, 12);
+    expect(a.effects.blank.mean).toBeCloseTo(a.blank_skill - a.no_skill, 12);
     expect(await teacherCheck(householdRl(TINY), be, tok, scenes, config)).toEqual(a);
   });
 
@@ -124,6 +129,15 @@ describe('teacher check', () => {
     expect(
       await teacherCheck(householdRl(TINY), be, tok, scenes, { ...config, maxSkillTokens: 16 }, undefined, 'own'),
     ).toEqual(own);
+  });
+
+  it('blanks a skill into a block of full stops as long as the skill, which skillTokens cuts where it cuts the skill', () => {
+    const skill = 'workflow: take the apple 1 from the countertop 1, put it in the fridge 1.';
+    const blank = blankSkill(tok, skill)!;
+    expect(tok.encode(blank)).toEqual(new Array(tok.encode(skill).length).fill(tok.id('.')));
+    for (const maxLen of [Infinity, 20, 12])
+      expect(skillTokens(tok, blank, maxLen).length, String(maxLen)).toBe(skillTokens(tok, skill, maxLen).length);
+    expect(blankSkill(tok, null)).toBeNull();
   });
 
   it('gives each game the skill of another game of its task type when there is one', () => {

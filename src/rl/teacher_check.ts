@@ -1,12 +1,17 @@
 // The teacher check: does the policy act better with a hindsight skill in its context? SEED distils the
 // skill-conditioned policy (the teacher) into the plain one (the student), which can only help where the
 // teacher is the better player. Each game is played once (the first episode), a skill is written about that
-// episode, and the game is played three more times from the same sampling stream, so that the three differ
+// episode, and the game is played four more times from the same sampling stream, so that the four differ
 // only by their context:
 //   no skill     the student;
 //   own skill    the skill of that game's first episode: hindsight about this very game;
 //   other skill  the skill of the first episode of another game of the same task type (the next such game in
-//                the list; any other game when a type occurs once): the right kind of advice, the wrong facts.
+//                the list; any other game when a type occurs once): the right kind of advice, the wrong facts;
+//   blank block  a skill block as long as the own skill that holds no words, only full stops: what a block's
+//                presence and length do (it moves every later token's position), apart from anything it says.
+// The check's effects split the own skill's lead over no skill in two: the block effect (another game's skill
+// against none: what any skill block does to this policy) and the content effect (its own skill against another
+// game's: what this game's hindsight adds).
 // The skill's writer is a choice: 'own' has the policy write it with its analyzer, as SEED's hindsight stage
 // does (the skill SEED distils from); 'annotator' has the rule-based annotator write it (faithful by
 // construction: what the policy could gain from a perfect skill). A teacher worth distilling wins more with
@@ -29,6 +34,13 @@ export interface TeacherSuccess {
   no_skill: number;
   own_skill: number;
   other_skill: number;
+  blank_skill: number;
+}
+
+/** A difference of success rates paired by game, with its 95% interval (pairedGain). */
+export interface PairedGain {
+  mean: number;
+  ci95: [number, number];
 }
 
 export const SKILL_WRITERS = ['own', 'annotator'] as const;
@@ -54,13 +66,19 @@ export interface TeacherCheck extends TeacherSuccess {
   after_won: TeacherSuccess;
   after_failed: TeacherSuccess;
   /** own_skill - no_skill with its 95% interval, paired by game (normal approximation): the check's question. */
-  own_gain: { mean: number; ci95: [number, number] };
+  own_gain: PairedGain;
+  /**
+   * The own skill's lead taken apart, each paired by game: block = other_skill - no_skill (what any skill block
+   * does), content = own_skill - other_skill (what this game's hindsight adds; block + content = own_gain), and
+   * blank = blank_skill - no_skill (a wordless block of the own skill's length: its presence and length alone).
+   */
+  effects: { block: PairedGain; content: PairedGain; blank: PairedGain };
   /** In a world with a score (the shop): the mean score, in [0, 1], of the same plays; absent elsewhere. */
   score?: Omit<TeacherSuccess, 'games'> & { first: number };
 }
 
 /** The mean of b - a over paired outcomes and its 95% interval (normal approximation, the sample's own spread). */
-export function pairedGain(a: readonly boolean[], b: readonly boolean[]): { mean: number; ci95: [number, number] } {
+export function pairedGain(a: readonly boolean[], b: readonly boolean[]): PairedGain {
   const n = a.length;
   const d = a.map((x, i) => Number(b[i]) - Number(x));
   const mean = d.reduce((s, x) => s + x, 0) / n;
@@ -72,6 +90,14 @@ export function pairedGain(a: readonly boolean[], b: readonly boolean[]): { mean
 /** The games the teacher check plays in a world (RlWorld.teacherScenes): its training games of TEACHER_SEED, which no run draws. */
 export function teacherScenesOf<S>(env: Pick<Environment<S>, 'sceneOf'>, count: number): S[] {
   return Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED));
+}
+
+/**
+ * A skill block as long as `skill` that says nothing: one full stop for each of the skill's tokens (a full stop is
+ * one token in every world's vocabulary, and skillTokens cuts it where it would cut the skill). No skill, no block.
+ */
+export function blankSkill(tok: Tokenizer, skill: string | null): string | null {
+  return skill === null ? null : '.'.repeat(tok.encode(skill).length);
 }
 
 /** For each game (by its task type), another game of the same type (the next one in the list, cyclically), else the next game. */
@@ -173,12 +199,23 @@ export async function teacherCheck<S, R extends EpisodeStep>(
   const firstWon = first.map((t) => t.won);
   await onSkills?.(first, skills);
   const truth = world.truthShares(written.map((w, i) => ({ text: w.text, scene: scenes[i] })))!;
-  const plays = [await replay([]), await replay(skills), await replay(skills.map((_, i) => skills[otherOf[i]]))];
-  const [none, own, other] = plays.map((ts) => ts.map((t) => t.won));
+  const plays = [
+    await replay([]),
+    await replay(skills),
+    await replay(skills.map((_, i) => skills[otherOf[i]])),
+    await replay(skills.map((skill) => blankSkill(tok, skill))),
+  ];
+  const [none, own, other, blank] = plays.map((ts) => ts.map((t) => t.won));
   const success = (keep: (i: number) => boolean): TeacherSuccess => {
     const ids = scenes.map((_, i) => i).filter(keep);
     const rate = (won: boolean[]) => (ids.length ? ids.filter((i) => won[i]).length / ids.length : 0);
-    return { games: ids.length, no_skill: rate(none), own_skill: rate(own), other_skill: rate(other) };
+    return {
+      games: ids.length,
+      no_skill: rate(none),
+      own_skill: rate(own),
+      other_skill: rate(other),
+      blank_skill: rate(blank),
+    };
   };
   const all = success(() => true);
   return {
@@ -191,15 +228,26 @@ export async function teacherCheck<S, R extends EpisodeStep>(
     no_skill: all.no_skill,
     own_skill: all.own_skill,
     other_skill: all.other_skill,
+    blank_skill: all.blank_skill,
     after_won: success((i) => firstWon[i]),
     after_failed: success((i) => !firstWon[i]),
     own_gain: pairedGain(none, own),
+    effects: { block: pairedGain(none, other), content: pairedGain(other, own), blank: pairedGain(none, blank) },
     ...(world.env.score ? { score: meanScores(first, plays) } : {}),
   };
 }
 
-/** The mean score of the first plays and of each replay (no skill, own skill, other skill). */
-function meanScores(first: readonly Trajectory[], [none, own, other]: readonly Trajectory[][]): TeacherCheck['score'] {
+/** The mean score of the first plays and of each replay (no skill, own skill, other skill, blank block). */
+function meanScores(
+  first: readonly Trajectory[],
+  [none, own, other, blank]: readonly Trajectory[][],
+): TeacherCheck['score'] {
   const mean = (ts: readonly Trajectory[]) => ts.reduce((sum, t) => sum + t.score!, 0) / ts.length;
-  return { first: mean(first), no_skill: mean(none), own_skill: mean(own), other_skill: mean(other) };
+  return {
+    first: mean(first),
+    no_skill: mean(none),
+    own_skill: mean(own),
+    other_skill: mean(other),
+    blank_skill: mean(blank),
+  };
 }

@@ -332,6 +332,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       no_skill: check.no_skill,
       own_skill: check.own_skill,
       other_skill: check.other_skill,
+      blank_skill: check.blank_skill,
       kl,
     };
   }

@@ -225,7 +225,7 @@ export interface TokenTableExport {
   csv: string;
 }
 
-/** The most games one teacher check plays (four times each). */
+/** The most games one teacher check plays (five times each). */
 export const MAX_TEACHER_GAMES = 256;
 
 /** The teacher check (rl/teacher_check.ts) of a run's policy after `update` updates, skills written by the policy. */

@@ -26,11 +26,15 @@ describe('seed teacher', () => {
       'no_skill',
       'own_skill',
       'other_skill',
+      'blank_skill',
       'after_won',
       'after_failed',
       'own_gain',
+      'effects',
     ]);
     expect(json.own_gain.mean).toBeCloseTo(json.own_skill - json.no_skill, 12);
+    expect(Object.keys(json.effects)).toEqual(['block', 'content', 'blank']);
+    expect(json.effects.block.mean + json.effects.content.mean).toBeCloseTo(json.own_gain.mean, 12);
     expect(json.games).toBe(3);
     expect(json.skills).toBe('own');
     const annotated = JSON.parse(

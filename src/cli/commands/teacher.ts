@@ -17,11 +17,13 @@ export const command = defineCommand({
   name: 'teacher',
   summary: "whether a checkpoint's policy acts better with a hindsight skill of the game in its context",
   description:
-    "The teacher check: whether the checkpoint's policy wins more with the hindsight skill of its own earlier episode of a game in its context than with none " +
-    "or with the skill of another game of the same task type, the premise of SEED's distillation. Prints JSON on stdout: " +
-    '{"skills", "valid_skills", "skill_place_true", "skill_place_false", "games", "first", "no_skill", "own_skill", "other_skill", "after_won": {...}, "after_failed": {...}, ' +
-    '"own_gain": {"mean", "ci95"}} (fractions in [0, 1]; own_gain is own_skill - no_skill with its 95% interval, paired by game); ' +
-    'in a world with a score (the shop), "score": {"first", "no_skill", "own_skill", "other_skill"}, the mean WebShop score of the same plays, in [0, 1].',
+    "The teacher check: whether the checkpoint's policy wins more with the hindsight skill of its own earlier episode of a game in its context than with none, " +
+    "with the skill of another game of the same task type, or with a wordless block as long as its own skill (full stops): the premise of SEED's distillation. Prints JSON on stdout: " +
+    '{"skills", "valid_skills", "skill_place_true", "skill_place_false", "games", "first", "no_skill", "own_skill", "other_skill", "blank_skill", "after_won": {...}, "after_failed": {...}, ' +
+    '"own_gain": {"mean", "ci95"}, "effects": {"block", "content", "blank"}} (fractions in [0, 1]; own_gain is own_skill - no_skill with its 95% interval, paired by game; ' +
+    'the effects take it apart, each {"mean", "ci95"}: block = other_skill - no_skill, what any skill block does; content = own_skill - other_skill, what this game\'s hindsight adds; ' +
+    "blank = blank_skill - no_skill, a block's presence and length alone); " +
+    'in a world with a score (the shop), "score": {"first", "no_skill", "own_skill", "other_skill", "blank_skill"}, the mean WebShop score of the same plays, in [0, 1].',
   options: {
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
     skills: {
@@ -37,7 +39,7 @@ export const command = defineCommand({
       limit: LIMITS.teacher.games,
       default: '512',
       description:
-        "games played, each 4 times: once to write its skill, then without a skill, with its own and with another game's (at least 2 games: one game's skill is another's control)",
+        "games played, each 5 times: once to write its skill, then without a skill, with its own, with another game's and with a blank block (at least 2 games: one game's skill is another's control)",
     },
     scenes: {
       type: 'string',

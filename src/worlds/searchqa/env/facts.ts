@@ -24,7 +24,7 @@ export const SEARCHQA_FACTS: WorldFacts = {
   // length in tokens: an update and an evaluation episode cost about what the household's do (its benchmark,
   // bench/learn_searchqa.md, was estimated at 2,070 s of which it ran 1,915; a GRPO run of 96 updates with its
   // evaluations and teacher checks took 85 s). A teacher check of 256 games took 5.1 s, the household's 12.5.
-  cost: { update: 1, evalEpisode: 1, teacherGame: 2 },
+  cost: { update: 1, evalEpisode: 1, teacherGame: 2.5 },
   // The opening observation is the question, which the task line already holds.
   openingFrame: { lines: [], prefixes: [`${OBSERVATIONS.question} `] },
   words: {
