@@ -9,14 +9,15 @@ import { ENVIRONMENT_NAMES } from './worlds/names.ts';
 const worldsDir = join(import.meta.dirname, 'worlds');
 
 /**
- * The files every world has in each of its layers' folders. A folder that only some worlds have (ui/, the page's
- * view; lab/, the research probes) is checked only where the world has it.
+ * The files every world has in each of its layers' folders (docs/architecture.md, "Worlds"). A folder that only
+ * some worlds have (ui/, the page's view; cli/ and lab/, commands of its own) is checked only where it has it.
  */
 const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   env: ['environment.ts', 'game.ts', 'facts.ts', 'scene.ts', 'expert.ts', 'vocabulary.ts', 'splits.ts'],
   skills: ['skill.ts', 'grammar.ts', 'parser.ts', 'parts.ts'],
   rl: ['adapter.ts', 'annotator.ts', 'corpus.ts', 'explorer.ts', 'observed.ts', 'skill_truth.ts'],
   ui: ['view.ts'],
+  cli: [],
   lab: [],
 };
 /** The folders every world has; the others of REQUIRED only where it has them. */
