@@ -182,6 +182,18 @@ const TABLE = {
     before: 1,
     doc: "K: the teacher that re-scores with the skill has the policy's weights of every K-th update (1 = the pre-update policy, the paper's; 0 = never refreshed: the weights the run started from)",
   },
+  rehearsal: {
+    ...real(0, 10),
+    paper: 0,
+    before: 0,
+    doc: "weight of the rehearsal term: each optimizer step also takes the token-mean negative log-likelihood of rehearsalBatch skill-following and skill-writing examples of the warm start's kind, so that the skill context the teacher reads stays trained (0 = off, the paper's)",
+  },
+  rehearsalBatch: {
+    ...count(1, 64),
+    paper: 8,
+    before: 8,
+    doc: 'examples in each step of the rehearsal term (rehearsal > 0)',
+  },
 } satisfies Record<string, TrainSetting>;
 
 export type TrainKey = keyof typeof TABLE;

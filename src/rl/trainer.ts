@@ -32,6 +32,8 @@ import {
 import { creditDiagnostics, zeroVarianceGroups } from './diagnostics.ts';
 import { lossHyper, lossStage, meanDivergence } from './loss.ts';
 import { optimizerStage } from './optimizer_step.ts';
+import { rehearsalCorpus } from './rehearsal.ts';
+import type { Corpus } from './warmstart.ts';
 import { rescoreStage } from './rescore.ts';
 import type { Trajectory } from './rollout.ts';
 import { rolloutStage, updateScenes } from './rollout_stage.ts';
@@ -183,6 +185,8 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
   crossgamePool: CrossgamePool = {};
   /** The teacher's weights while the config holds a copy (teacherRefresh > 1: teacher_weights.ts). */
   teacherParams: Float32Array | null = null;
+  /** The run's rehearsal examples (rehearsal.ts), built when a step first rehearses. */
+  private rehearsalExamples: Corpus | null = null;
   private state: UpdateState<S, R> | null = null;
   private checked: Readonly<TrainConfig>;
 
@@ -294,7 +298,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       case 'loss':
         return lossStage(this, st);
       case 'optimizer':
-        return optimizerStage(this, st);
+        return optimizerStage(this, st, () => (this.rehearsalExamples ??= rehearsalCorpus(this)));
     }
   }
 

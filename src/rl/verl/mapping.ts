@@ -172,6 +172,10 @@ export const SETTING_ROWS: Readonly<Record<TrainKey, SettingRow>> = {
   teacherRefresh: {
     none: "the SEED trainer's analyzer and teacher are the policy of the update (policy_vllm): teacherRefresh = 1, the paper's; no key refreshes them less often",
   },
+  rehearsal: {
+    none: "the playground's rehearsal of the warm start's skill examples; the SEED trainer's skill SFT runs once, before RL (the launch script's first stage), and no key repeats it during RL",
+  },
+  rehearsalBatch: { none: "as rehearsal: the playground's, with no counterpart" },
 };
 
 /** The keys every SEED algorithm sets: the SEED estimator with episode skills, as the paper's launchers. */

@@ -65,6 +65,9 @@
 #   teacherGames = 64 (paper 64): the playground's teacher check, a diagnostic the SEED trainer does not run
 #   teacherRefresh = 1 (paper 1): the SEED trainer's analyzer and teacher are the policy of the update (policy_vllm):
 #       teacherRefresh = 1, the paper's; no key refreshes them less often
+#   rehearsal = 0 (paper 0): the playground's rehearsal of the warm start's skill examples; the SEED trainer's skill
+#       SFT runs once, before RL (the launch script's first stage), and no key repeats it during RL
+#   rehearsalBatch = 8 (paper 8): as rehearsal: the playground's, with no counterpart
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 : "${MODEL_PATH:?set MODEL_PATH to the model to train (a Hugging Face checkpoint)}"
