@@ -2,6 +2,7 @@
 // per-token numbers, the updates kept are spread over the curve, a record of the benchmark's full default size
 // stays under the byte budget, and a damaged record or index is refused with a one-line reason. A record and its
 // index line name their world, none for the household (as every record written before the shop).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
 import { TINY } from '../worlds/household/env/scale.ts';
@@ -22,6 +23,7 @@ import {
   sig3,
   type RecordedEpisode,
   type RecordedRun,
+  type RecordedTeacherCheck,
 } from './recorded_run.ts';
 import {
   RecordedRunError,
@@ -182,6 +184,24 @@ function fullRecord(): RecordedRun {
   };
 }
 
+/** The updates a record evaluated at, from 0 (the warm start). */
+const updates = (r: RecordedRun) => r.arms[0].seeds[0].curve.map(([u]) => u);
+
+/** An arm's teacher checks at `at`, every figure at its widest, the blank block null at every other one. */
+function teacherChecks(at: number[]): RecordedTeacherCheck[] {
+  const effect = { value: -0.1234, ci: [-0.2345, -0.0123] as [number, number] };
+  return at.map((update, i) => ({
+    update,
+    seeds: 6,
+    none: 0.1234,
+    own: 0.5678,
+    other: 0.2345,
+    blank: i % 2 ? null : 0.1357,
+    block: effect,
+    content: effect,
+  }));
+}
+
 describe('checking a recorded run', () => {
   it('a record of the full default size stays under the budget and reads back as written', () => {
     const record = fullRecord();
@@ -197,6 +217,20 @@ describe('checking a recorded run', () => {
       arms: record.arms.map((a, i) => ({ ...a, lambda: i === 0 ? 0.1 : 0.01 })),
     };
     expect(parseRecordedRun(JSON.stringify(withSettings))).toEqual(withSettings);
+    // Each arm's teacher checks at every evaluated update, the blank block null where a check did not play it.
+    const checked = { ...record, arms: record.arms.map((a) => ({ ...a, teacher: teacherChecks(updates(record)) })) };
+    const text = JSON.stringify(checked);
+    expect(text.length).toBeLessThan(MAX_RECORD_BYTES);
+    expect(parseRecordedRun(text)).toEqual(checked);
+  });
+
+  it('reads every shipped record, which keeps no teacher checks', () => {
+    const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
+    expect(index.runs.length).toBeGreaterThan(0);
+    for (const { file } of index.runs) {
+      const run = parseRecordedRun(readFileSync(`public/runs/${file}`, 'utf8'));
+      expect(run.arms.every((a) => a.teacher === undefined)).toBe(true);
+    }
   });
 
   it('refuses a damaged record with one line naming the first field in the way', () => {
@@ -236,6 +270,17 @@ describe('checking a recorded run', () => {
     expect(refusal((r) => ((r.arms as Record<string, unknown>[])[1].lambda = 'high'))).toMatch(
       /^arms\[1\]\.lambda is "high": setting lambda must be a number/,
     );
+    const teacher = (r: Record<string, unknown>) => {
+      const arm = (r.arms as Record<string, unknown>[])[1];
+      arm.teacher = JSON.parse(JSON.stringify(teacherChecks([0, 96, 192])));
+      return arm.teacher as Record<string, unknown>[];
+    };
+    expect(refusal((r) => (teacher(r)[1].blank = 1.5))).toBe('arms[1].teacher[1].blank is 1.5, not a number in [0, 1]');
+    expect(refusal((r) => (teacher(r)[2].block = { value: -2, ci: [0, 0] }))).toBe(
+      'arms[1].teacher[2].block.value is -2, not a number in [-1, 1]',
+    );
+    expect(refusal((r) => teacher(r).reverse())).toBe('arms[1].teacher[1] is at update 96, not after update 192');
+    expect(refusal((r) => delete teacher(r)[0].content)).toBe('arms[1].teacher[0].content is undefined, not an object');
     expect(() => parseRecordedRun('{"format": ')).toThrow(/^the record is not JSON/);
     expect(() => parseRecordedRun(' '.repeat(MAX_RECORD_BYTES + 1))).toThrow(/over the 2097152-byte budget/);
   });

@@ -51,6 +51,26 @@ export interface RecordedArm {
   /** Mean over seeds of the final success, with the report's interval over seeds and room layouts. */
   final: { seen: Interval; unseen: Interval };
   seeds: RecordedSeed[];
+  /** The arm's teacher checks (--teacher-at), in the order of their updates; absent where none ran, or in an older record. */
+  teacher?: RecordedTeacherCheck[];
+}
+
+/**
+ * An arm's teacher check (teacher_check.ts) after `update` updates, on the validation games: success with no
+ * skill, the game's own, another game's and the blank block, means over the seeds that checked there, and the
+ * own skill's lead taken apart into the block effect (other - none) and the content effect (own - other), each
+ * with its 95% interval over seeds (the report's).
+ */
+export interface RecordedTeacherCheck {
+  update: number;
+  seeds: number;
+  none: number;
+  own: number;
+  other: number;
+  /** Null where no seed's check kept it (a check of the config's teacherEvery). */
+  blank: number | null;
+  block: Interval;
+  content: Interval;
 }
 
 export interface RecordedDifference {

@@ -24,6 +24,7 @@ import {
   type RecordedSeed,
   type RecordedSkill,
   type RecordedStep,
+  type RecordedTeacherCheck,
 } from './recorded_run.ts';
 
 export class RecordedRunError extends Error {
@@ -169,7 +170,30 @@ function arm(v: unknown, at: string, updates: number): RecordedArm {
     ...(o.lambda === undefined ? {} : { lambda: setting('lambda', o.lambda, `${at}.lambda`) }),
     final: split(o.final, `${at}.final`, (x, w) => interval(x, w)),
     seeds: array(o.seeds, `${at}.seeds`, 1000).map((s, i) => seedRun(s, `${at}.seeds[${i}]`, updates)),
+    ...(o.teacher === undefined ? {} : { teacher: teacherChecks(o.teacher, `${at}.teacher`, updates) }),
   };
+}
+
+/** An arm's teacher checks: at updates 0 (the warm start) to the last, in order, each effect in [-1, 1]. */
+function teacherChecks(v: unknown, at: string, updates: number): RecordedTeacherCheck[] {
+  const checks = array(v, at, updates + 1).map((c, i): RecordedTeacherCheck => {
+    const where = `${at}[${i}]`;
+    const o = object(c, where);
+    return {
+      update: whole(o.update, `${where}.update`, 0, updates),
+      seeds: whole(o.seeds, `${where}.seeds`, 1, 1000),
+      none: rate(o.none, `${where}.none`),
+      own: rate(o.own, `${where}.own`),
+      other: rate(o.other, `${where}.other`),
+      blank: rateOrNull(o.blank, `${where}.blank`),
+      block: interval(o.block, `${where}.block`, -1),
+      content: interval(o.content, `${where}.content`, -1),
+    };
+  });
+  for (let i = 1; i < checks.length; i++)
+    if (checks[i].update <= checks[i - 1].update)
+      refuse(`${at}[${i}] is at update ${checks[i].update}, not after update ${checks[i - 1].update}`);
+  return checks;
 }
 
 /** A value of the trainer's setting `key`, within the settings table's range. */

@@ -20,7 +20,7 @@ import { CliError } from '../../../cli/cli_error.ts';
 import { envFieldRemedy, readCheckpointFile } from '../../../cli/io.ts';
 import { evalSets } from '../plan/games.ts';
 import { keepProgress, nothingGathered, resumeProgress, type JobProgress } from './job_progress.ts';
-import type { UpdateMeans } from './update_means.ts';
+import type { TeacherPoint, UpdateMeans } from './update_means.ts';
 
 export const PRESET = 'tiny' as const;
 /** The sweep's runs train on this seed's tasks, which no main run (seeds 1..K) draws. */
@@ -144,13 +144,13 @@ async function play<S>(
  */
 function withChecks(
   means: UpdateMeans,
-  checks: [number, number, number, number][],
+  checks: TeacherPoint[],
   kl: [number, number | null][],
 ): UpdateMeans & Pick<JobResult, 'teacher_kl'> {
   // A scheduled check after an update that teacherEvery checked too plays the same games with the same weights
-  // and stream: the same figures, kept once.
-  const every = new Set(means.teacher.map(([u]) => u));
-  const teacher = [...means.teacher, ...checks.filter(([u]) => !every.has(u))].sort((a, b) => a[0] - b[0]);
+  // and stream: the same figures, kept once, the scheduled one's, which holds the blank block's too.
+  const scheduled = new Set(checks.map(([u]) => u));
+  const teacher = [...checks, ...means.teacher.filter(([u]) => !scheduled.has(u))].sort((a, b) => a[0] - b[0]);
   return { ...means, teacher, teacher_kl: kl };
 }
 
@@ -211,7 +211,7 @@ export async function runJob(job: Job, progress?: JobProgress): Promise<JobResul
     const teacherAt = new Set(job.kind === 'run' ? (job.teacherAt ?? []) : []);
     const check = async () => {
       const c = await trainer.checkTeacher();
-      teacherChecks.push([trainer.updates, c.no_skill, c.own_skill, c.other_skill]);
+      teacherChecks.push([trainer.updates, c.no_skill, c.own_skill, c.other_skill, c.blank_skill]);
       teacherKl.push([trainer.updates, c.kl]);
     };
     if (teacherAt.has(0) && !resumed) await check();

@@ -101,6 +101,19 @@ describe('bench learn: a job cut short', () => {
     expect(other.lines[0]).toBe(
       `${other.dir} cannot be used (progress.json lacks what the job gathered): moved to ${other.dir}.damaged.3, and its run starts over`,
     );
+    // A teacher check kept without the blank block's figure.
+    await rm(other.dir, { recursive: true });
+    await expect(runJob(job, { ...mine, onKept: () => Promise.reject(new Error('cut')) })).rejects.toThrow('cut');
+    const whole = JSON.parse(await readFile(state, 'utf8'));
+    await writeFile(
+      state,
+      JSON.stringify({ ...whole, gathered: { ...whole.gathered, teacherChecks: [[0, 0, 0, 0]] } }),
+    );
+    other.lines.length = 0;
+    expect(sansWall(await runJob(job, mine))).toEqual(sansWall(uncut));
+    expect(other.lines[0]).toBe(
+      `${other.dir} cannot be used (progress.json holds teacher checks without the blank block's figure): moved to ${other.dir}.damaged.4, and its run starts over`,
+    );
   }, 120_000);
 
   it('leaves a folder that holds what no progress holds as it is, refusing to run; an empty one is none', async () => {

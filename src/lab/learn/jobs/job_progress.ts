@@ -20,7 +20,7 @@ import { runMetadata } from '../../../rl/run_metadata.ts';
 import type { Trainer } from '../../../rl/trainer.ts';
 import { CliError } from '../../../cli/cli_error.ts';
 import { asideName, readCheckpointBytes, readTextInput } from '../../../cli/io.ts';
-import { MeansOfUpdates, type MeansSums } from './update_means.ts';
+import { MeansOfUpdates, type MeansSums, type TeacherPoint } from './update_means.ts';
 
 const PROGRESS_FORMAT = 'seed-learn-job-progress';
 const STATE_FILE = 'progress.json';
@@ -41,7 +41,7 @@ export interface Gathered {
   /** A recorded run's curve of both splits and its kept episodes; null when the run is not recorded. */
   record: { curve: CurvePoint[]; episodes: RecordedEpisode[] } | null;
   means: MeansOfUpdates;
-  teacherChecks: [number, number, number, number][];
+  teacherChecks: TeacherPoint[];
   teacherKl: [number, number | null][];
   /** Wall seconds the job spent before the stretch now running. */
   earlierSeconds: number;
@@ -207,6 +207,8 @@ function checkState(value: unknown, key: string, updates: number): SavedState {
     g.means.metrics === null
   )
     throw new Error(`${STATE_FILE} lacks what the job gathered`);
+  if (!g.teacherChecks.every((c) => isList(c, 5)) || !(g.means.teacher ?? []).every((c) => isList(c, 5)))
+    throw new Error(`${STATE_FILE} holds teacher checks without the blank block's figure`);
   return s as SavedState;
 }
 

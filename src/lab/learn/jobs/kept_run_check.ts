@@ -46,6 +46,9 @@ const orNull =
   (v, at) =>
     v === null ? null : check(v, at);
 
+/** What each teacher check's entries are (update_means.ts, TeacherPoint). */
+const TEACHER_ENTRIES = "the update, then success with no skill, its own, another game's and the blank block (or null)";
+
 /** The range of each mean of an update metric (update_means.ts). */
 const METRIC_RANGES: Record<MeanMetric, Range> = {
   gradNormGrpo: NON_NEGATIVE,
@@ -197,16 +200,18 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   whole(r.skipped_updates, 'result.skipped_updates', 0, job.updates);
   const means = object(r.metric_means, 'result.metric_means');
   for (const key of MEAN_METRIC_KEYS) orNull(inRange(METRIC_RANGES[key]))(means[key], `result.metric_means.${key}`);
-  // A check at update 0 is the warm start's (job.teacherAt); the others follow updates 1..updates.
-  const teacher = array(r.teacher, 'result.teacher', job.updates + 1).map((t, i) =>
-    list(t, `result.teacher[${i}]`, 4, 'the update, then success with no skill, its own and another', (x, at, k) =>
-      k === 0 ? whole(x, at, 0, job.updates) : rate(x, at),
-    ),
+  // A check at update 0 is the warm start's (job.teacherAt); the others follow updates 1..updates. A check kept
+  // without the blank block's figure (four entries) is refused like any other shape: the run goes again.
+  const teacher = array(r.teacher, 'result.teacher', job.updates + 1).map(
+    (t, i) =>
+      list(t, `result.teacher[${i}]`, 5, TEACHER_ENTRIES, (x, at, k) =>
+        k === 0 ? whole(x, at, 0, job.updates) : k === 4 ? orNull(rate)(x, at) : rate(x, at),
+      )[0] as number,
   );
   for (let i = 1; i < teacher.length; i++)
-    if (teacher[i][0] <= teacher[i - 1][0])
-      refuse(`result.teacher[${i}] is at update ${teacher[i][0]}, not after update ${teacher[i - 1][0]}`);
-  const checked = new Set(teacher.map(([u]) => u));
+    if (teacher[i] <= teacher[i - 1])
+      refuse(`result.teacher[${i}] is at update ${teacher[i]}, not after update ${teacher[i - 1]}`);
+  const checked = new Set(teacher);
   array(r.teacher_kl, 'result.teacher_kl', teacher.length).forEach((t, i) => {
     const [update] = list(t, `result.teacher_kl[${i}]`, 2, 'the update, then the KL to the teacher', (x, at, k) =>
       k === 0 ? whole(x, at, 0, job.updates) : orNull(inRange(METRIC_RANGES.validationKl))(x, at),

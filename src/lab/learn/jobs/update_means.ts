@@ -44,9 +44,16 @@ export interface UpdateMeans {
   crossgame: CrossgameSources | null;
   skipped_updates: number;
   metric_means: MetricMeans;
-  /** Each teacher check of the run (config teacherEvery): [update, no skill, own skill, other skill] success. */
-  teacher: [number, number, number, number][];
+  /** Each teacher check of the run (config teacherEvery; job.ts adds its scheduled ones). */
+  teacher: TeacherPoint[];
 }
+
+/**
+ * One teacher check (rl/teacher_check.ts) of a run: [update, success with no skill, with its own skill, with
+ * another game's, with the blank block]. The blank block's is null where the check did not keep it: a check of
+ * the config's teacherEvery, which the update metrics carry without it.
+ */
+export type TeacherPoint = [update: number, none: number, own: number, other: number, blank: number | null];
 
 /** A MeansOfUpdates' sums as plain data, which a job's progress keeps (job_progress.ts). */
 export interface MeansSums {
@@ -58,7 +65,7 @@ export interface MeansSums {
   corr: [number, number];
   crossgame: CrossgameSources | null;
   skipped: number;
-  teacher: [number, number, number, number][];
+  teacher: TeacherPoint[];
   metrics: Record<MeanMetric, [number, number]>;
 }
 
@@ -108,7 +115,7 @@ export class MeansOfUpdates {
     }
     for (const key of MEAN_METRIC_KEYS) addToMean(s.metrics[key], m[key]);
     if (m.teacherNoSkill !== null && m.teacherOwnSkill !== null && m.teacherOtherSkill !== null) {
-      s.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill]);
+      s.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill, null]);
     }
     if (m.skipped) s.skipped++;
     if (m.meanGate > 0) {

@@ -163,12 +163,28 @@ export function efficiencyText(
   }
 }
 
-/** The teacher gap at each arm's first and last check (diagnostics.ts, teacherGaps); empty when no run checked. */
-function teacherText(gaps: readonly { arm: string; first: TeacherGap; last: TeacherGap }[]): string {
+/**
+ * The teacher gap at each arm's first and last check (diagnostics.ts, teacherGaps), and at the last the gap
+ * taken apart into the block and the content effect; empty when no run checked.
+ */
+function teacherText(
+  gaps: readonly { arm: string; first: TeacherGap; last: TeacherGap }[],
+  rows: ReadonlyMap<string, TeacherRow[]>,
+): string {
   if (gaps.length === 0) return '';
   const gap = (g: TeacherGap) => `${g.value >= 0 ? '+' : ''}${pct(g.value)} points after update ${g.update}`;
   const parts = gaps.map((g) => `${g.arm} ${gap(g.first)}, ${gap(g.last)}`);
-  return `Teacher gap (own skill minus no skill on the validation games; mean over seeds): ${parts.join('; ')}.`;
+  const apart = [...rows].map(([arm, rs]) => {
+    const last = rs[rs.length - 1];
+    return `${arm} after update ${last.update}: block ${differenceCell(last.block)}, content ${differenceCell(last.content)}`;
+  });
+  return (
+    `Teacher gap (own skill minus no skill on the validation games; mean over seeds): ${parts.join('; ')}. ` +
+    "Taken apart at the last check into the block effect (another game's skill minus no skill: a block of advice, " +
+    "whatever it says) and the content effect (own skill minus another game's: what its facts add), points with " +
+    `95% intervals over seeds: ${apart.join('; ')}. The table gives both at every check, with the blank block ` +
+    '(a skill block as long as the own skill that holds no words; n/a where a check of teacherEvery did not play it).'
+  );
 }
 
 /** The report's section on the sweeps (sweep.ts chose the settings) and on how each arm's settings were chosen. */
@@ -347,7 +363,7 @@ export function learnMarkdown(p: LearnPage): string {
     '',
     DIAGNOSTICS_NOTE,
     '',
-    teacherText(p.teacherGaps),
+    teacherText(p.teacherGaps, p.teacherRows),
     '',
     teacherTable(p.teacherRows),
     '',

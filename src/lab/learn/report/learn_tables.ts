@@ -18,8 +18,8 @@ const figure = (x: number) => (Number.isFinite(x) ? Number(x.toPrecision(3)).toS
 const points = (d: number) => (Number.isFinite(d) ? `${d >= 0 ? '+' : ''}${(100 * d).toFixed(1)}` : 'n/a');
 const seedsCell = (e: Estimate) => e.seeds.join(', ') || 'none in common';
 
-/** A difference as the report writes it: "+4.8 [+1.0, +8.3]", in points. */
-export function differenceCell(e: Estimate): string {
+/** A difference (or an effect of the teacher check) as the report writes it: "+4.8 [+1.0, +8.3]", in points. */
+export function differenceCell(e: Pick<Estimate, 'value' | 'ci'>): string {
   return `${points(e.value)} [${points(e.ci[0])}, ${points(e.ci[1])}]`;
 }
 
@@ -79,22 +79,20 @@ export function diagnosticsTable(rows: readonly AlgoRow[]): string {
 }
 
 /**
- * The teacher checks: per arm and update, success with no skill, the game's own and another game's, the own
- * skill's gain and the KL to the teacher; empty when none ran.
+ * The teacher checks: per arm and update, success with no skill, the game's own, another game's and the blank
+ * block, the own skill's gain, taken apart into the block effect and the content effect (each with its interval
+ * over seeds), and the KL to the teacher; empty when none ran.
  */
 export function teacherTable(rows: ReadonlyMap<string, TeacherRow[]>): string {
   if (rows.size === 0) return '';
-  const gain = (r: TeacherRow) => {
-    const d = 100 * (r.own_skill - r.no_skill);
-    return `${d >= 0 ? '+' : ''}${d.toFixed(1)}`;
-  };
   return [
-    '| arm | after update | seeds | no skill % | own skill % | other skill % | own - no skill, points | KL to the teacher |',
-    '|---|---|---|---|---|---|---|---|',
+    '| arm | after update | seeds | no skill % | own skill % | other skill % | blank block % | own - no skill, points | block effect, points [95% CI] | content effect, points [95% CI] | KL to the teacher |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...[...rows].flatMap(([arm, rs]) =>
       rs.map(
         (r) =>
-          `| ${arm} | ${r.update} | ${r.seeds} | ${pct(r.no_skill)} | ${pct(r.own_skill)} | ${pct(r.other_skill)} | ${gain(r)} | ${r.kl === null ? 'n/a' : figure(r.kl)} |`,
+          `| ${arm} | ${r.update} | ${r.seeds} | ${pct(r.no_skill)} | ${pct(r.own_skill)} | ${pct(r.other_skill)} | ${r.blank_skill === null ? 'n/a' : pct(r.blank_skill)} | ` +
+          `${points(r.own_skill - r.no_skill)} | ${differenceCell(r.block)} | ${differenceCell(r.content)} | ${r.kl === null ? 'n/a' : figure(r.kl)} |`,
       ),
     ),
   ].join('\n');

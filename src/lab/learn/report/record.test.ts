@@ -95,6 +95,55 @@ describe('bench learn --record', () => {
     );
   });
 
+  it("keeps each checked arm's teacher checks over updates, the effects with the report's intervals", () => {
+    const o = outcome();
+    const checks = (seed: number): Partial<JobResult> => ({
+      teacher: [
+        [0, 0.25, 0.5, 0.25, 0.375],
+        [2, 0.25, 0.75 + seed / 8, 0.5, null],
+      ],
+      teacher_kl: [
+        [0, null],
+        [2, null],
+      ],
+    });
+    const runs = o.runs.map((r) => (r.algo === 'seed' ? { ...r, ...checks(r.seed) } : r));
+    const checked = { ...o, runs };
+    const report = renderLearn(checked);
+    const record = parseRecordedRun(JSON.stringify(buildRecord(checked, report, new Date('2025-05-01T12:00:00Z'))));
+    expect(record.arms.map((a) => [a.algo, a.teacher?.length])).toEqual([
+      ['grpo', undefined],
+      ['seed', 2],
+      ['seed-sibling', undefined],
+    ]);
+    // Content (own - other) per seed +37.5 and +50 after update 2: their mean, with the interval over the seeds.
+    expect(record.arms[1].teacher).toEqual([
+      {
+        update: 0,
+        seeds: 2,
+        none: 0.25,
+        own: 0.5,
+        other: 0.25,
+        blank: 0.375,
+        block: { value: 0, ci: [0, 0] },
+        content: { value: 0.25, ci: [0.25, 0.25] },
+      },
+      {
+        update: 2,
+        seeds: 2,
+        none: 0.25,
+        own: 0.9375,
+        other: 0.5,
+        blank: null,
+        block: { value: 0.25, ci: [0.25, 0.25] },
+        content: { value: 0.4375, ci: [0.375, 0.5] },
+      },
+    ]);
+    expect(report.markdown).toContain(
+      '| seed | 2 | 2 | 25.0 | 93.8 | 50.0 | n/a | +68.8 | +25.0 [+25.0, +25.0] | +43.8 [+37.5, +50.0] | n/a |',
+    );
+  });
+
   it("keeps each arm's lambda and the base configuration, the settings the page runs its live run at", () => {
     const o = outcome();
     const settings = new Map(o.settings);

@@ -17,11 +17,13 @@ import {
   type RecordIndex,
   type RecordedArm,
   type RecordedRun,
+  type RecordedTeacherCheck,
 } from '../../../rl/recorded_run.ts';
 import { checkRecordIndex } from '../../../rl/recorded_run_check.ts';
 import { namedWorld, worldOrDefault } from '../../../worlds/names.ts';
 import { CliError } from '../../../cli/cli_error.ts';
 import { commitId } from '../../../cli/provenance.ts';
+import { teacherRows, type TeacherRow } from '../stats/diagnostics.ts';
 import { writeOutput } from '../../output.ts';
 import type { LearnOutcome, LearnReport } from './report.ts';
 import { ofAlgo } from '../../../rl/arms.ts';
@@ -30,6 +32,17 @@ import { ofAlgo } from '../../../rl/arms.ts';
 const r4 = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : x);
 const rate = (x: number | null) => (x === null ? null : r4(x));
 const interval = (value: number, ci: [number, number]): Interval => ({ value: r4(value), ci: [r4(ci[0]), r4(ci[1])] });
+/** One row of the report's teacher table (diagnostics.ts), as the record keeps it. */
+const teacherCheck = (r: TeacherRow): RecordedTeacherCheck => ({
+  update: r.update,
+  seeds: r.seeds,
+  none: r4(r.no_skill),
+  own: r4(r.own_skill),
+  other: r4(r.other_skill),
+  blank: rate(r.blank_skill),
+  block: interval(r.block.value, r.block.ci),
+  content: interval(r.content.value, r.content.ci),
+});
 
 export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date): RecordedRun {
   const roles: [Algo, ArmRole][] = [
@@ -38,6 +51,7 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     ...o.ablations.map((a) => [a, 'ablation'] as [Algo, ArmRole]),
   ];
   const arms: RecordedArm[] = [];
+  const teacher = teacherRows(o.runs);
   for (const [algo, role] of roles) {
     const runs = o.runs.filter(ofAlgo(algo)).sort((a, b) => a.seed - b.seed);
     const row = report.rows.find(ofAlgo(algo));
@@ -56,6 +70,7 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
         ),
         final: { seen: r4(r.success_seen), unseen: r4(r.success_unseen) },
       })),
+      ...(teacher.has(algo) ? { teacher: teacher.get(algo)!.map(teacherCheck) } : {}),
     });
   }
   const order = (a: Algo) => roles.findIndex(([x]) => x === a);

@@ -3,6 +3,7 @@ import type { Algo } from '../../../rl/arms.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { fakeOutcome, fakeResult, givenSettings, metricMeans } from '../learn_testing.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';
+import type { TeacherRow } from '../stats/diagnostics.ts';
 import { isBaseline, ARMS } from '../../../rl/arms.ts';
 
 function result(algo: Algo, seed: number, won: number[]): JobResult {
@@ -180,23 +181,34 @@ describe('bench learn report', () => {
     expect(json.runs[1].metric_means).toEqual(means(0.2).metric_means);
   });
 
-  it('tables the teacher checks per arm and update: means over the seeds that checked there, the gain and the KL', () => {
+  it('tables the teacher checks per arm and update: means over the seeds that checked there, the gain taken apart and the KL', () => {
     const o = outcome(null);
     const a = fakeResult('seed', 1, [1, 0, 1, 0], {
       teacher: [
-        [0, 0.25, 0.5, 0.5],
-        [24, 0.5, 0.5, 0.25],
+        [0, 0.25, 0.5, 0.5, 0.25],
+        [24, 0.5, 0.5, 0.25, null],
       ],
       teacher_kl: [
         [0, 0.2],
         [24, null],
       ],
     });
-    const b = fakeResult('seed', 2, [1, 0, 1, 0], { teacher: [[0, 0.75, 1, 0.5]], teacher_kl: [[0, 0.4]] });
+    const b = fakeResult('seed', 2, [1, 0, 1, 0], { teacher: [[0, 0.75, 1, 0.5, 0.75]], teacher_kl: [[0, 0.4]] });
     const r = renderLearn({ ...o, runs: [fakeResult('grpo', 1, [1, 0, 1, 0]), a, b] });
-    expect(r.markdown).toContain('| seed | 0 | 2 | 50.0 | 75.0 | 50.0 | +25.0 | 0.3 |');
-    expect(r.markdown).toContain('| seed | 24 | 1 | 50.0 | 50.0 | 25.0 | +0.0 | n/a |');
-    expect((r.json as { teacher_checks: Record<string, unknown[]> }).teacher_checks.seed).toHaveLength(2);
+    // Block effect (other - none) per seed +25 and -25, content effect (own - other) 0 and +50: their means with
+    // intervals over the two seeds; one seed's interval is its value.
+    expect(r.markdown).toContain(
+      '| seed | 0 | 2 | 50.0 | 75.0 | 50.0 | 50.0 | +25.0 | +0.0 [-25.0, +25.0] | +25.0 [+0.0, +50.0] | 0.3 |',
+    );
+    expect(r.markdown).toContain(
+      '| seed | 24 | 1 | 50.0 | 50.0 | 25.0 | n/a | +0.0 | -25.0 [-25.0, -25.0] | +25.0 [+25.0, +25.0] | n/a |',
+    );
+    expect(r.markdown).toContain('seed after update 24: block -25.0 [-25.0, -25.0], content +25.0 [+25.0, +25.0]');
+    const json = (r.json as { teacher_checks: Record<string, TeacherRow[]> }).teacher_checks.seed;
+    expect(json.map((c) => [c.update, c.blank_skill, c.block.value, c.content.value])).toEqual([
+      [0, 0.5, 0, 0.25],
+      [24, null, -0.25, 0.25],
+    ]);
   });
 
   it('pairs the area under the curve by seed like final success, from per-game outcomes at every point', () => {
