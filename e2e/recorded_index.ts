@@ -2,10 +2,11 @@
 // own served in their place, so that what a world has does not depend on the records shipped today: the
 // household's lines alone (the shop has none), or every world's with a shop fixture in place of the shop's own. The
 // fixture is made from the household's newest, named the shop's, with a paired difference of its own so that the
-// page is seen to show it and not the household's.
+// page is seen to show it and not the household's, and with teacher checks over updates for its arms but GRPO
+// (no shipped record keeps any).
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import type { RecordIndex, RecordedRun } from '../src/rl/recorded_run.ts';
+import type { RecordIndex, RecordedRun, RecordedTeacherCheck } from '../src/rl/recorded_run.ts';
 import { checkRecordIndex, newestRecord, parseRecordedRun, recordWorld } from '../src/rl/recorded_run_check.ts';
 import type { EnvironmentName } from '../src/worlds/names.ts';
 import { newContext, openTab, type OpenedPage } from './page.ts';
@@ -32,7 +33,29 @@ const SHOP_FILE = 'e2e-shop-record.json';
 /** Its main distilling arm against GRPO on eval-unseen: +6.25 points [+1.25, +11.25], no shipped record's. */
 const SHOP_DIFFERENCE = { value: 0.0625, ci: [0.0125, 0.1125] as [number, number] };
 
-/** A shop record: the household's newest, named the shop's, created after it, with SHOP_DIFFERENCE. */
+/**
+ * The teacher checks of the fixture's `k`-th arm after the first, half-way and last update: a block effect that
+ * shrinks and a content effect that grows, different for each arm.
+ */
+function teacherChecks(updates: number, k: number): RecordedTeacherCheck[] {
+  return [0, Math.round(updates / 2), updates].map((update, i) => {
+    const block = 0.1 - 0.05 * i;
+    const content = 0.05 * (i + 1) + 0.025 * k;
+    const none = 0.25;
+    return {
+      update,
+      seeds: 2,
+      none,
+      own: none + block + content,
+      other: none + block,
+      blank: i === 1 ? null : none + 0.0625,
+      block: { value: block, ci: [block - 0.05, block + 0.05] },
+      content: { value: content, ci: [content - 0.05, content + 0.05] },
+    };
+  });
+}
+
+/** A shop record: the household's newest, named the shop's, created after it, with SHOP_DIFFERENCE and teacher checks. */
 export function shopRecord(): { file: string; run: RecordedRun } {
   const { run } = shippedRecord('household');
   const arm = run.arms.find((a) => a.role === 'main' && a.algo !== 'grpo')!.algo;
@@ -44,6 +67,7 @@ export function shopRecord(): { file: string; run: RecordedRun } {
       command: `npm run seed -- bench learn --env shop --record public/runs/${SHOP_FILE}`,
       created: new Date(Date.parse(run.created) + 1000).toISOString(),
       differences: run.differences.map((d) => (d.a === arm && d.b === 'grpo' ? { ...d, unseen: SHOP_DIFFERENCE } : d)),
+      arms: run.arms.map((a, k) => (a.algo === 'grpo' ? a : { ...a, teacher: teacherChecks(run.updates, k) })),
     },
   };
 }

@@ -2,10 +2,12 @@
 // the links here) while the live run is still starting (its warm start held back), marked as recorded with its
 // world, command and commit; scrubbing its updates moves the shown update and its episodes; a live run then grows
 // on the same axes, and the curves' CSV holds rows of both sources. A record that is missing or damaged gives one
-// line, and the page trains as before.
+// line, and the page trains as before. A record with teacher checks (the shop fixture) is drawn in the teacher
+// panel as two small charts, the block and the content effect of each checked arm over updates; one without draws
+// none.
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { formatHash } from '../src/rl/page_settings.ts';
+import { defaultSettings, formatHash } from '../src/rl/page_settings.ts';
 import { armName } from '../src/ui/setting_labels.ts';
 import {
   FAST,
@@ -18,7 +20,7 @@ import {
   newContext,
   openTab,
 } from './page.ts';
-import { shippedRecord } from './recorded_index.ts';
+import { indexWithShop, openWithIndex, shippedRecord, shopRecord } from './recorded_index.ts';
 import { chromiumForSuite } from './suite_browser.ts';
 
 const SUCCESS = '[data-testid="chart-success-unseen"]';
@@ -127,6 +129,52 @@ describe('recorded run', () => {
 
     expect(foreignRequests(opened)).toEqual([]);
     expect(problems).toEqual([]);
+  });
+
+  it("draws the teacher checks of a record's arms in the teacher panel: the block and the content effect over updates", async () => {
+    const shop = shopRecord().run;
+    const checked = shop.arms.filter((a) => a.teacher?.length);
+    const { groupSize, tasksPerUpdate, maxSteps, evalEvery, evalEpisodes } = FAST;
+    const settings = {
+      ...defaultSettings('micro', 'shop'),
+      groupSize,
+      tasksPerUpdate,
+      maxSteps,
+      evalEvery,
+      evalEpisodes,
+    };
+    const { page, problems } = await openWithIndex(chromium.browser, formatHash(settings), indexWithShop());
+    const effects = page.getByTestId('teacher-effects');
+    await effects.waitFor();
+    expect(await page.getByTestId('recorded-world').getAttribute('data-world')).toBe('shop');
+    for (const kind of ['block', 'content'] as const) {
+      const chart = page.getByTestId(`teacher-effect-${kind}`);
+      expect(await chart.getAttribute('data-lines')).toBe(String(checked.length));
+      const lines = chart.locator('g[data-algo]');
+      expect(await lines.evaluateAll((gs) => gs.map((g) => g.getAttribute('data-algo')))).toEqual(
+        checked.map((a) => a.algo),
+      );
+      const values = await chart
+        .locator('polyline')
+        .evaluateAll((ps) => ps.map((p) => p.getAttribute('data-values')!.split(',').map(Number)));
+      expect(values).toEqual(checked.map((a) => a.teacher!.map((c) => c[kind].value)));
+      // Each line drawn: a point per check, with ink inside the chart.
+      expect(await chart.locator('circle').count()).toBe(checked.length * 3);
+      const box = (await chart.locator('svg').boundingBox())!;
+      expect(box.width).toBeGreaterThan(100);
+      expect(box.height).toBeGreaterThan(30);
+    }
+    await effects.scrollIntoViewIfNeeded();
+    await effects.screenshot({ path: `${SCREENSHOTS}/e2e-teacher-effects.png` });
+    expect(problems).toEqual([]);
+    await page.close();
+
+    // The household's shipped record keeps no checks: its panel draws none.
+    const household = await openWithIndex(chromium.browser, formatHash(FAST), indexWithShop());
+    await expect.poll(() => household.page.getByTestId('recorded-run').getAttribute('data-state')).toBe('ready');
+    expect(await household.page.getByTestId('recorded-world').getAttribute('data-world')).toBe('household');
+    expect(await household.page.getByTestId('teacher-effects').count()).toBe(0);
+    expect(household.problems).toEqual([]);
   });
 
   it('says in one line why a missing or damaged record is not shown, and the page trains as before', async () => {

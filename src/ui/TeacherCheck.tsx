@@ -1,9 +1,12 @@
-// The teacher check of the shown run's current policy: each game played without a skill, with its own skill
-// and with another game's, which says whether SEED's teacher can help at all.
+// The teacher check of the shown run's current policy: each game played without a skill, with its own skill,
+// with another game's and with a blank block as long as its own, which says whether SEED's teacher can help at
+// all, and whether a block of advice helps for its facts or for being there; beside it, where the world's
+// record kept them, the recorded arms' checks over updates (TeacherEffects.tsx).
 import { useState } from 'react';
 import { MAX_TEACHER_GAMES } from '../worker/protocol.ts';
 import { Big, percent } from './LiveNumbers.tsx';
 import { usePlayground } from './store.ts';
+import { TeacherEffects } from './TeacherEffects.tsx';
 
 const DEFAULT_TEACHER_GAMES = 32;
 
@@ -48,8 +51,8 @@ export function TeacherCheck() {
         </label>
         <span className="muted">
           Each game is played once, the policy writes its hindsight skill about it, and the game is played again without
-          a skill, with its own skill, and with another game’s. SEED can only help if the policy plays better with its
-          own skill.
+          a skill, with its own skill, with another game’s, and with a blank block as long as its own skill. SEED can
+          only help if the policy plays better with its own skill; the blank block tells its words from its length.
         </span>
       </div>
       {teacher.state === 'done' ? (
@@ -67,9 +70,11 @@ export function TeacherCheck() {
           />
           <Big label="without a skill" value={percent(teacher.result.noSkill)} testId="teacher-none" />
           <Big label="with another game’s skill" value={percent(teacher.result.otherSkill)} testId="teacher-other" />
+          <Big label="with a blank block" value={percent(teacher.result.blankSkill)} testId="teacher-blank" />
           <Big label="usable skills written" value={percent(teacher.result.validSkills)} testId="teacher-valid" />
         </div>
       ) : null}
+      <TeacherEffects />
       {teacher.state === 'failed' ? (
         <p className="bad" role="alert" data-testid="teacher-error">
           The teacher check failed: {teacher.message}

@@ -177,7 +177,7 @@ export function colourOfRun(run: string): string {
 }
 
 /** Dash per metric of a chart (first solid), and the recorded run's dash. */
-const METRIC_DASH: number[][] = [[], [7, 4], [2, 3], [10, 3, 2, 3], [1, 4], [14, 4], [5, 2, 1, 2, 1, 2]];
+export const METRIC_DASH: number[][] = [[], [7, 4], [2, 3], [10, 3, 2, 3], [1, 4], [14, 4], [5, 2, 1, 2, 1, 2]];
 /** Colour per metric in a chart of several metrics of one run: Okabe-Ito, its yellow left out (too light on white). */
 const METRIC_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 export const RECORDED_DASH = [9, 5];

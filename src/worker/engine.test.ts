@@ -290,7 +290,7 @@ describe('engine', () => {
     await engine.stepUpdate();
     const check = await engine.teacherCheck('seed', 4);
     expect(check).toMatchObject({ run: 'seed', update: 1, games: 4 });
-    for (const x of [check.noSkill, check.ownSkill, check.otherSkill, check.validSkills])
+    for (const x of [check.noSkill, check.ownSkill, check.otherSkill, check.blankSkill, check.validSkills])
       expect(x * 4).toBe(Math.round(x * 4));
     await expect(engine.teacherCheck('seed', 1)).rejects.toThrow('the teacher check plays 2 to 256 games, not 1');
     expect((await engine.stepUpdate()).map((m) => m.update)).toEqual([2]);

@@ -146,6 +146,7 @@ export async function runTeacherCheck(run: Run, tok: Tokenizer, games: number): 
     noSkill: check.no_skill,
     ownSkill: check.own_skill,
     otherSkill: check.other_skill,
+    blankSkill: check.blank_skill,
     validSkills: check.valid_skills,
   };
 }

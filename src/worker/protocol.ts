@@ -233,10 +233,11 @@ export interface TeacherCheckView {
   run: RunId;
   update: number;
   games: number;
-  /** Success without a skill, with the game's own hindsight skill, with another game's. */
+  /** Success without a skill, with the game's own hindsight skill, with another game's, with the blank block. */
   noSkill: number;
   ownSkill: number;
   otherSkill: number;
+  blankSkill: number;
   /** Share of the skills the policy wrote that were usable. */
   validSkills: number;
 }
