@@ -48,7 +48,7 @@ function teacherChecks(updates: number, k: number): RecordedTeacherCheck[] {
       none,
       own: none + block + content,
       other: none + block,
-      blank: i === 1 ? null : none + 0.0625,
+      blank: none + 0.0625 * i,
       block: { value: block, ci: [block - 0.05, block + 0.05] },
       content: { value: content, ci: [content - 0.05, content + 0.05] },
     };

@@ -187,16 +187,16 @@ function fullRecord(): RecordedRun {
 /** The updates a record evaluated at, from 0 (the warm start). */
 const updates = (r: RecordedRun) => r.arms[0].seeds[0].curve.map(([u]) => u);
 
-/** An arm's teacher checks at `at`, every figure at its widest, the blank block null at every other one. */
+/** An arm's teacher checks at `at`, every figure at its widest. */
 function teacherChecks(at: number[]): RecordedTeacherCheck[] {
   const effect = { value: -0.1234, ci: [-0.2345, -0.0123] as [number, number] };
-  return at.map((update, i) => ({
+  return at.map((update) => ({
     update,
     seeds: 6,
     none: 0.1234,
     own: 0.5678,
     other: 0.2345,
-    blank: i % 2 ? null : 0.1357,
+    blank: 0.1357,
     block: effect,
     content: effect,
   }));
@@ -217,7 +217,7 @@ describe('checking a recorded run', () => {
       arms: record.arms.map((a, i) => ({ ...a, lambda: i === 0 ? 0.1 : 0.01 })),
     };
     expect(parseRecordedRun(JSON.stringify(withSettings))).toEqual(withSettings);
-    // Each arm's teacher checks at every evaluated update, the blank block null where a check did not play it.
+    // Each arm's teacher checks at every evaluated update.
     const checked = { ...record, arms: record.arms.map((a) => ({ ...a, teacher: teacherChecks(updates(record)) })) };
     const text = JSON.stringify(checked);
     expect(text.length).toBeLessThan(MAX_RECORD_BYTES);

@@ -67,8 +67,7 @@ export interface RecordedTeacherCheck {
   none: number;
   own: number;
   other: number;
-  /** Null where no seed's check kept it (a check of the config's teacherEvery). */
-  blank: number | null;
+  blank: number;
   block: Interval;
   content: Interval;
 }

@@ -185,7 +185,7 @@ function teacherChecks(v: unknown, at: string, updates: number): RecordedTeacher
       none: rate(o.none, `${where}.none`),
       own: rate(o.own, `${where}.own`),
       other: rate(o.other, `${where}.other`),
-      blank: rateOrNull(o.blank, `${where}.blank`),
+      blank: rate(o.blank, `${where}.blank`),
       block: interval(o.block, `${where}.block`, -1),
       content: interval(o.content, `${where}.content`, -1),
     };

@@ -116,12 +116,13 @@ export interface UpdateMetrics {
   zeroVarianceGroups: number | null;
   /**
    * The teacher check after this update (config teacherEvery), on teacherGames validation games with skills
-   * written as the run writes them: success with no skill, the game's own skill, another game's; null when
-   * none ran.
+   * written as the run writes them: success with no skill, the game's own skill, another game's, the blank block;
+   * null when none ran.
    */
   teacherNoSkill: number | null;
   teacherOwnSkill: number | null;
   teacherOtherSkill: number | null;
+  teacherBlankSkill: number | null;
   /**
    * With the teacher check: KL(student || own-skill teacher) on the validation games' states, mean over the
    * decision tokens of the student's own play (validation_kl.ts); null without a check.
@@ -394,6 +395,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       teacherNoSkill: st.teacher?.no_skill ?? null,
       teacherOwnSkill: st.teacher?.own_skill ?? null,
       teacherOtherSkill: st.teacher?.other_skill ?? null,
+      teacherBlankSkill: st.teacher?.blank_skill ?? null,
       validationKl: st.teacher?.kl ?? null,
       crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,

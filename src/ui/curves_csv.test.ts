@@ -70,6 +70,7 @@ describe('the curves as CSV', () => {
       teacherNoSkill: 0.25,
       teacherOwnSkill: 0.4375,
       teacherOtherSkill: 0.375,
+      teacherBlankSkill: 0.3125,
     };
     const [head, plain, row] = curvesCsv({ seed: [metrics('seed', 2), diagnosed] })
       .trimEnd()
@@ -86,6 +87,7 @@ describe('the curves as CSV', () => {
       'teacherNoSkill',
       'teacherOwnSkill',
       'teacherOtherSkill',
+      'teacherBlankSkill',
     ];
     expect(columns.map((c) => at(row, c))).toEqual([
       '0.61',
@@ -97,6 +99,7 @@ describe('the curves as CSV', () => {
       '0.25',
       '0.4375',
       '0.375',
+      '0.3125',
     ]);
     expect(columns.map((c) => at(plain, c))).toEqual(columns.map(() => ''));
   });

@@ -41,6 +41,7 @@ const METRICS: readonly (keyof UpdateMetrics)[] = [
   'teacherNoSkill',
   'teacherOwnSkill',
   'teacherOtherSkill',
+  'teacherBlankSkill',
   'validationKl',
   'degenerateSkillRate',
 ];

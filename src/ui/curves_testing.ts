@@ -48,6 +48,7 @@ export function metrics(
     teacherNoSkill: null,
     teacherOwnSkill: null,
     teacherOtherSkill: null,
+    teacherBlankSkill: null,
     validationKl: null,
     degenerateSkillRate: null,
   };

@@ -102,6 +102,7 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
     teacherNoSkill: null,
     teacherOwnSkill: null,
     teacherOtherSkill: null,
+    teacherBlankSkill: null,
     validationKl: null,
     degenerateSkillRate: null,
   };

@@ -10,7 +10,7 @@ const check = (update: number, block: number, content: number): RecordedTeacherC
   none: 0.25,
   own: 0.25 + block + content,
   other: 0.25 + block,
-  blank: null,
+  blank: 0.25,
   block: { value: block, ci: [block - 0.1, block + 0.1] },
   content: { value: content, ci: [content - 0.1, content + 0.1] },
 });

@@ -97,6 +97,7 @@ function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
     teacherNoSkill: null,
     teacherOwnSkill: null,
     teacherOtherSkill: null,
+    teacherBlankSkill: null,
     validationKl: null,
     degenerateSkillRate: null,
   };

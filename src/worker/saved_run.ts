@@ -116,6 +116,7 @@ const METRIC_FIELDS = {
   teacherNoSkill: 'added number?',
   teacherOwnSkill: 'added number?',
   teacherOtherSkill: 'added number?',
+  teacherBlankSkill: 'added number?',
   validationKl: 'added number?',
   gradNorm: 'number?',
   gradNormGrpo: 'added number?',

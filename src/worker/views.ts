@@ -336,6 +336,7 @@ export function warmStartPoint(
     teacherNoSkill: null,
     teacherOwnSkill: null,
     teacherOtherSkill: null,
+    teacherBlankSkill: null,
     validationKl: null,
     gradNorm: null,
     gradNormGrpo: null,

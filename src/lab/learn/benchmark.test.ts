@@ -357,7 +357,9 @@ describe('bench learn: in-process on the micro preset', () => {
     expect(diagnostics['seed-exact'].gradNormRatio).toBeGreaterThan(0);
     for (const r of o.runs) expect(r.curve_won).toHaveLength(r.curve.length);
     for (const r of o.runs) expect(r.teacher.map(([u]) => u)).toEqual([0]);
-    expect(report.markdown).toMatch(/\| seed-exact \| 0 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [-+][0-9.]+ \|/);
+    expect(report.markdown).toMatch(
+      /\| seed-exact \| 0 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [-+][0-9.]+ \| [-+][0-9.]+ \[[-+][0-9.]+, [-+][0-9.]+\] \| [-+][0-9.]+ \[[-+][0-9.]+, [-+][0-9.]+\] \|/,
+    );
   }, 120_000);
 
   it('runs the data fractions and reports each with its differences', async () => {

@@ -59,8 +59,11 @@ describe('bench learn: a job', () => {
     // teacherEvery's check after update 2 among the scheduled ones; 7 lies past the run.
     expect(checked.teacher.map(([u]) => u)).toEqual([0, 1, 2, 3]);
     expect(checked.teacher_kl.map(([u]) => u)).toEqual([0, 1, 3]);
-    for (const [, none, own, other] of checked.teacher)
-      for (const x of [none, own, other]) expect(x).toBeGreaterThanOrEqual(0);
+    // Every check keeps success with no skill, its own, another game's and the blank block, teacherEvery's too.
+    for (const [, ...rates] of checked.teacher) {
+      expect(rates).toHaveLength(4);
+      for (const x of rates) expect(x * 4).toBe(Math.round(x * 4));
+    }
     expect(checked.teacher_kl.every(([, kl]) => kl === null || kl >= 0)).toBe(true);
     // The checks leave the run as it was: its figures are those of the same run unchecked.
     const plain = await runJob({

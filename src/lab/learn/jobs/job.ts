@@ -148,7 +148,7 @@ function withChecks(
   kl: [number, number | null][],
 ): UpdateMeans & Pick<JobResult, 'teacher_kl'> {
   // A scheduled check after an update that teacherEvery checked too plays the same games with the same weights
-  // and stream: the same figures, kept once, the scheduled one's, which holds the blank block's too.
+  // and stream: the same figures, kept once.
   const scheduled = new Set(checks.map(([u]) => u));
   const teacher = [...checks, ...means.teacher.filter(([u]) => !scheduled.has(u))].sort((a, b) => a[0] - b[0]);
   return { ...means, teacher, teacher_kl: kl };

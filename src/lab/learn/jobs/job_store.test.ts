@@ -246,7 +246,7 @@ const DAMAGE: [string, (good: Kept, other: string) => string, RegExp][] = [
   ['a seed of 1e308', (g) => edit(g, (r) => (r.seed = 1e308)), /^result.seed is 1e\+308, but the job's is 1$/],
   [
     'a non-integer update',
-    (g) => edit(g, (r) => (r.teacher = [[1.5, 0.5, 0.5, 0.5]])),
+    (g) => edit(g, (r) => (r.teacher = [[1.5, 0.5, 0.5, 0.5, 0.5]])),
     /^result.teacher\[0\]\[0\] is 1.5, not a whole number$/,
   ],
   [

@@ -175,13 +175,13 @@ describe('a kept run of a world with a score', () => {
     ).toThrow(/^result.score_seen is 0.75, but this run job scores nothing/);
   });
 
-  it("keeps each teacher check's blank block (null for a check of teacherEvery); one kept without it goes again", () => {
+  it("keeps each teacher check's blank block; one kept without it goes again", () => {
     const checked = (teacher: unknown) =>
       checkKeptRun({ job, result: { ...result({}), teacher, teacher_kl: [[2, null]] } }, job);
     expect(() => checked([[2, 0.25, 0.5, 0.25, 0.375]])).not.toThrow();
-    expect(() => checked([[2, 0.25, 0.5, 0.25, null]])).not.toThrow();
+    expect(() => checked([[2, 0.25, 0.5, 0.25, null]])).toThrow(/^result\.teacher\[0\]\[4\] is null/);
     expect(() => checked([[2, 0.25, 0.5, 0.25]])).toThrow(
-      /^result\.teacher\[0\] has 4 entries, but the job gives 5 \(the update, then success with no skill, its own, another game's and the blank block \(or null\)\)$/,
+      /^result\.teacher\[0\] has 4 entries, but the job gives 5 \(the update, then success with no skill, its own, another game's and the blank block\)$/,
     );
     expect(() => checked([[2, 0.25, 0.5, 0.25, 1.5]])).toThrow(/^result\.teacher\[0\]\[4\] is 1\.5/);
   });

@@ -47,7 +47,7 @@ const orNull =
     v === null ? null : check(v, at);
 
 /** What each teacher check's entries are (update_means.ts, TeacherPoint). */
-const TEACHER_ENTRIES = "the update, then success with no skill, its own, another game's and the blank block (or null)";
+const TEACHER_ENTRIES = "the update, then success with no skill, its own, another game's and the blank block";
 
 /** The range of each mean of an update metric (update_means.ts). */
 const METRIC_RANGES: Record<MeanMetric, Range> = {
@@ -205,7 +205,7 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   const teacher = array(r.teacher, 'result.teacher', job.updates + 1).map(
     (t, i) =>
       list(t, `result.teacher[${i}]`, 5, TEACHER_ENTRIES, (x, at, k) =>
-        k === 0 ? whole(x, at, 0, job.updates) : k === 4 ? orNull(rate)(x, at) : rate(x, at),
+        k === 0 ? whole(x, at, 0, job.updates) : rate(x, at),
       )[0] as number,
   );
   for (let i = 1; i < teacher.length; i++)

@@ -50,10 +50,9 @@ export interface UpdateMeans {
 
 /**
  * One teacher check (rl/teacher_check.ts) of a run: [update, success with no skill, with its own skill, with
- * another game's, with the blank block]. The blank block's is null where the check did not keep it: a check of
- * the config's teacherEvery, which the update metrics carry without it.
+ * another game's, with the blank block].
  */
-export type TeacherPoint = [update: number, none: number, own: number, other: number, blank: number | null];
+export type TeacherPoint = [update: number, none: number, own: number, other: number, blank: number];
 
 /** A MeansOfUpdates' sums as plain data, which a job's progress keeps (job_progress.ts). */
 export interface MeansSums {
@@ -114,8 +113,13 @@ export class MeansOfUpdates {
       sum.none += m.crossgame.none;
     }
     for (const key of MEAN_METRIC_KEYS) addToMean(s.metrics[key], m[key]);
-    if (m.teacherNoSkill !== null && m.teacherOwnSkill !== null && m.teacherOtherSkill !== null) {
-      s.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill, null]);
+    if (
+      m.teacherNoSkill !== null &&
+      m.teacherOwnSkill !== null &&
+      m.teacherOtherSkill !== null &&
+      m.teacherBlankSkill !== null
+    ) {
+      s.teacher.push([m.update + 1, m.teacherNoSkill, m.teacherOwnSkill, m.teacherOtherSkill, m.teacherBlankSkill]);
     }
     if (m.skipped) s.skipped++;
     if (m.meanGate > 0) {

@@ -183,7 +183,7 @@ function teacherText(
     "Taken apart at the last check into the block effect (another game's skill minus no skill: a block of advice, " +
     "whatever it says) and the content effect (own skill minus another game's: what its facts add), points with " +
     `95% intervals over seeds: ${apart.join('; ')}. The table gives both at every check, with the blank block ` +
-    '(a skill block as long as the own skill that holds no words; n/a where a check of teacherEvery did not play it).'
+    '(a skill block as long as the own skill that holds no words).'
   );
 }
 

@@ -91,7 +91,7 @@ export function teacherTable(rows: ReadonlyMap<string, TeacherRow[]>): string {
     ...[...rows].flatMap(([arm, rs]) =>
       rs.map(
         (r) =>
-          `| ${arm} | ${r.update} | ${r.seeds} | ${pct(r.no_skill)} | ${pct(r.own_skill)} | ${pct(r.other_skill)} | ${r.blank_skill === null ? 'n/a' : pct(r.blank_skill)} | ` +
+          `| ${arm} | ${r.update} | ${r.seeds} | ${pct(r.no_skill)} | ${pct(r.own_skill)} | ${pct(r.other_skill)} | ${pct(r.blank_skill)} | ` +
           `${points(r.own_skill - r.no_skill)} | ${differenceCell(r.block)} | ${differenceCell(r.content)} | ${r.kl === null ? 'n/a' : figure(r.kl)} |`,
       ),
     ),

@@ -100,7 +100,7 @@ describe('bench learn --record', () => {
     const checks = (seed: number): Partial<JobResult> => ({
       teacher: [
         [0, 0.25, 0.5, 0.25, 0.375],
-        [2, 0.25, 0.75 + seed / 8, 0.5, null],
+        [2, 0.25, 0.75 + seed / 8, 0.5, 0.25 + seed / 8],
       ],
       teacher_kl: [
         [0, null],
@@ -134,13 +134,13 @@ describe('bench learn --record', () => {
         none: 0.25,
         own: 0.9375,
         other: 0.5,
-        blank: null,
+        blank: 0.4375,
         block: { value: 0.25, ci: [0.25, 0.25] },
         content: { value: 0.4375, ci: [0.375, 0.5] },
       },
     ]);
     expect(report.markdown).toContain(
-      '| seed | 2 | 2 | 25.0 | 93.8 | 50.0 | n/a | +68.8 | +25.0 [+25.0, +25.0] | +43.8 [+37.5, +50.0] | n/a |',
+      '| seed | 2 | 2 | 25.0 | 93.8 | 50.0 | 43.8 | +68.8 | +25.0 [+25.0, +25.0] | +43.8 [+37.5, +50.0] | n/a |',
     );
   });
 

@@ -39,7 +39,7 @@ const teacherCheck = (r: TeacherRow): RecordedTeacherCheck => ({
   none: r4(r.no_skill),
   own: r4(r.own_skill),
   other: r4(r.other_skill),
-  blank: rate(r.blank_skill),
+  blank: r4(r.blank_skill),
   block: interval(r.block.value, r.block.ci),
   content: interval(r.content.value, r.content.ci),
 });

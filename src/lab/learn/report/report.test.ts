@@ -186,7 +186,7 @@ describe('bench learn report', () => {
     const a = fakeResult('seed', 1, [1, 0, 1, 0], {
       teacher: [
         [0, 0.25, 0.5, 0.5, 0.25],
-        [24, 0.5, 0.5, 0.25, null],
+        [24, 0.5, 0.5, 0.25, 0.625],
       ],
       teacher_kl: [
         [0, 0.2],
@@ -201,13 +201,13 @@ describe('bench learn report', () => {
       '| seed | 0 | 2 | 50.0 | 75.0 | 50.0 | 50.0 | +25.0 | +0.0 [-25.0, +25.0] | +25.0 [+0.0, +50.0] | 0.3 |',
     );
     expect(r.markdown).toContain(
-      '| seed | 24 | 1 | 50.0 | 50.0 | 25.0 | n/a | +0.0 | -25.0 [-25.0, -25.0] | +25.0 [+25.0, +25.0] | n/a |',
+      '| seed | 24 | 1 | 50.0 | 50.0 | 25.0 | 62.5 | +0.0 | -25.0 [-25.0, -25.0] | +25.0 [+25.0, +25.0] | n/a |',
     );
     expect(r.markdown).toContain('seed after update 24: block -25.0 [-25.0, -25.0], content +25.0 [+25.0, +25.0]');
     const json = (r.json as { teacher_checks: Record<string, TeacherRow[]> }).teacher_checks.seed;
     expect(json.map((c) => [c.update, c.blank_skill, c.block.value, c.content.value])).toEqual([
       [0, 0.5, 0, 0.25],
-      [24, null, -0.25, 0.25],
+      [24, 0.625, -0.25, 0.25],
     ]);
   });
 

@@ -34,7 +34,7 @@ function distilling(algo: Algo, seed: number, won: number[], extra: Partial<JobR
     metric_means: metricMeans({ gradNormGrpo: 1.234567, gradNormOpd: 0.0456, gradNormRatio: 0.037, meanDivergence: 2 }),
     teacher: [
       [0, 0.25, 0.5, 0.25, 0.25 + seed / 16],
-      [2, 0.25 + seed / 8, 0.75, 0.5, null],
+      [2, 0.25 + seed / 8, 0.75, 0.5, 0.375],
     ],
     teacher_kl: [
       [0, 0.5],

@@ -58,8 +58,8 @@ export interface TeacherRow {
   no_skill: number;
   own_skill: number;
   other_skill: number;
-  /** Success with the blank block; null when no seed's check there kept it (a check of teacherEvery). */
-  blank_skill: number | null;
+  /** Success with the blank block as long as the own skill. */
+  blank_skill: number;
   /** Another game's skill against none: what a block of advice does, whatever it says. */
   block: TeacherEffect;
   /** The game's own skill against another game's: what the facts of the advice add. */
@@ -91,7 +91,6 @@ export function teacherRows(runs: readonly JobResult[]): Map<string, TeacherRow[
         const checked = mine.filter((r) => r.teacher.some(([u]) => u === update));
         const at = checked.map((r) => r.teacher.find(([u]) => u === update)!);
         const seeds = checked.map((r) => r.seed);
-        const blanks = at.flatMap((c) => (c[4] === null ? [] : [c[4]]));
         const kls = mine.flatMap((r) => (r.teacher_kl ?? []).filter(([u, kl]) => u === update && kl !== null));
         return {
           update,
@@ -99,7 +98,7 @@ export function teacherRows(runs: readonly JobResult[]): Map<string, TeacherRow[
           no_skill: mean(at.map((c) => c[1])),
           own_skill: mean(at.map((c) => c[2])),
           other_skill: mean(at.map((c) => c[3])),
-          blank_skill: blanks.length ? mean(blanks) : null,
+          blank_skill: mean(at.map((c) => c[4])),
           block: effect(at, seeds, 1, 3, rng),
           content: effect(at, seeds, 3, 2, rng),
           kl: kls.length ? mean(kls.map(([, kl]) => kl!)) : null,
