@@ -79,7 +79,9 @@ describe('guide', () => {
       const x = Number(await result.getAttribute(key));
       expect(x * 4).toBe(Math.round(x * 4));
     }
-    expect(await text(page, 'teacher-own')).toMatch(/^\d+\.\d%$/);
+    for (const figure of ['teacher-own', 'teacher-none', 'teacher-other', 'teacher-blank'])
+      expect(await text(page, figure)).toMatch(/^\d+\.\d%$/);
+    expect(await result.textContent()).toContain('with a blank block');
     expect(await result.textContent()).toContain('4 games after update 1');
     await page.getByTestId('live').screenshot({ path: `${SCREENSHOTS}/e2e-guide-live.png` });
 
