@@ -12,7 +12,7 @@ import { updateRng } from './update_rng.ts';
 import { WARMSTART_DEFAULTS, type Corpus } from './warmstart.ts';
 
 /** Explorer episodes the rehearsal corpus is built from. */
-export const REHEARSAL_EPISODES = 256;
+const REHEARSAL_EPISODES = 256;
 
 /** The rehearsal corpus of a run: the world's warm-start corpus of follow and analyze examples, from the run's seed. */
 export function rehearsalCorpus(run: UpdateContext): Corpus {
