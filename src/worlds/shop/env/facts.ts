@@ -20,8 +20,8 @@ export const SHOP_FACTS: WorldFacts = {
   shippedWarmStarts: ['tiny'],
   // A shop step is a sequence of its own (the window layout), so an update re-reads every page. Measured in the
   // shop's benchmark (bench/learn_shop.md: grpo 191 s, seed about 335 s and seed-crossgame 310 s per 32-update
-  // run on 2 workers, 1,600 evaluation episodes in 33 s). A teacher check of 256 games took 52 s, the household's 12.5.
-  cost: { update: 11, evalEpisode: 1.75, teacherGame: 25 },
+  // run on 2 workers, 1,600 evaluation episodes in 33 s). A teacher check of 256 games took 52 s, the household's 12.5 (with the blank block's play, 200 games 42.5 s).
+  cost: { update: 11, evalEpisode: 1.75, teacherGame: 20 },
   openingFrame: { lines: [], prefixes: [] },
   words: {
     summary: 'a WebShop-style shop',
