@@ -1,7 +1,7 @@
 // `seed bench cpu`: throughput of the CPU reference backend on a preset, on one thread, then whole SEED updates
 // on 1, 2 and all cores; `command` below declares its options and says what it measures (the --help text).
 import { cpus, loadavg } from 'node:os';
-import { maskWords, type LossHyper, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
+import { maskWords, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import { cpuThreads } from '../../backend/cpu/threads.ts';
 import { allowToken } from '../../backend/contract.ts';
@@ -16,6 +16,7 @@ import { LIMITS } from '../../cli/limits.ts';
 import { sourceCommit } from '../../cli/provenance.ts';
 import { measureThreadScaling } from './cpu_threads.ts';
 import { outOption, reportHead, reportPath, writeOutput } from '../output.ts';
+import { BENCH_LOSS } from './bench_loss.ts';
 
 /** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
 const OBSERVATION_TOKENS = 15;
@@ -222,7 +223,6 @@ export async function run(args: string[]): Promise<number> {
     lOld: near(),
     lRef: near(),
   };
-  const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
   const tokens = nSeq * len;
   process.stderr.write(
     `bench cpu: ${preset} (d ${config.dModel}, ${config.nLayer} layers, V ${config.vocabSize}), ${nSeq} x ${len} tokens, ${reps} reps\n`,
@@ -231,7 +231,7 @@ export async function run(args: string[]): Promise<number> {
   const fwd = await measure(reps, () => backend.score(batch));
   process.stderr.write('  forward done\n');
   const fb = await measure(reps, async () => {
-    await backend.lossBackward(batch, inputs, hyper);
+    await backend.lossBackward(batch, inputs, BENCH_LOSS);
     await backend.zeroGradients();
   });
   process.stderr.write('  forward+backward done\n');

@@ -26,6 +26,7 @@ import { defineCommand } from '../../cli/help.ts';
 import { LIMITS } from '../../cli/limits.ts';
 import { sourceCommit } from '../../cli/provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from '../output.ts';
+import { BENCH_LOSS } from './bench_loss.ts';
 
 export const command = defineCommand({
   name: 'bench onnx',
@@ -156,10 +157,9 @@ function trainingPass(
     mask: new Float32Array(n).fill(1),
     opdMask: new Float32Array(n).fill(1),
   };
-  const hyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
   const near = new Float32Array(n).fill(-5.5);
   // the gradient accumulates across runs, as across the batches of an update
-  return () => backend.lossBackward(tokens, { ...inputs, lSkill: near, lOld: near, lRef: near }, hyper);
+  return () => backend.lossBackward(tokens, { ...inputs, lSkill: near, lOld: near, lRef: near }, BENCH_LOSS);
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Rng } from '../../common/rng.ts';
-import { maskWords, type LossHyper, type OptimizerHyper, type TokenBatch } from '../../backend/backend.ts';
+import { maskWords, type OptimizerHyper, type TokenBatch } from '../../backend/backend.ts';
 import { formatAdapter } from '../../backend/webgpu/device.ts';
 import { createNodeRuntime } from '../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../backend/webgpu/runtime.ts';
@@ -17,6 +17,7 @@ import { LIMITS } from '../../cli/limits.ts';
 import { CliError } from '../../cli/cli_error.ts';
 import { sourceCommit } from '../../cli/provenance.ts';
 import { outOption, reportHead, reportPath, writeOutput } from '../output.ts';
+import { BENCH_LOSS } from './bench_loss.ts';
 
 const limits = LIMITS.benchSoak;
 
@@ -105,7 +106,6 @@ export async function run(args: string[]): Promise<number> {
   const V = config.vocabSize;
   const words = maskWords(V);
   const backend = WebGpuBackend.fromSeed(gpu, config, seed);
-  const hyper: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
   const adam: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
   const rng = new Rng(seed).fork('bench-soak');
   const samples: Sample[] = [];
@@ -170,7 +170,7 @@ export async function run(args: string[]): Promise<number> {
       await backend.lossBackward(
         batch,
         { advantage, mask: ones, opdMask: ones, lSkill: lRef, lOld: lRef, lRef },
-        hyper,
+        BENCH_LOSS,
       );
       await backend.optimizerStep(adam);
       if (u === 1 || u % every === 0 || u === updates) record(u);

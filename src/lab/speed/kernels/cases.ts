@@ -35,7 +35,8 @@ import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { sampleToken } from '../../../backend/webgpu/sampling.ts';
 import { packLossInputs, seedLogitGradient, seedLoss, TOKEN_OUT_FLOATS } from '../../../backend/webgpu/seed_loss.ts';
 import type { Stage } from '../../../backend/webgpu/stage.ts';
-import { ADAM, HYPER, type HostData, type Shapes } from './host_data.ts';
+import { BENCH_LOSS } from '../bench_loss.ts';
+import { ADAM, type HostData, type Shapes } from './host_data.ts';
 import { cpuMedian, gpuTime } from './timing.ts';
 
 export const MATMUL_VARIANTS: readonly MatmulVariant[] = ['naive', 'vec4', 'tiled'];
@@ -211,8 +212,8 @@ async function backwardCases({ s, h, g, c, add }: Ctx): Promise<void> {
   await add(
     'probability_shift + seed_loss_coefficient',
     40 * R,
-    (st) => seedLoss(st, g.tokOut, g.lossIn, g.lStudent, R, lossCounts(h.lossInputs), HYPER),
-    () => seedLossCpu(h.lStudent, h.lossInputs, HYPER),
+    (st) => seedLoss(st, g.tokOut, g.lossIn, g.lStudent, R, lossCounts(h.lossInputs), BENCH_LOSS),
+    () => seedLossCpu(h.lStudent, h.lossInputs, BENCH_LOSS),
   );
   await add(
     'seed_logit_gradient',

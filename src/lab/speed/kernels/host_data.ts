@@ -1,7 +1,7 @@
 // The host data of `bench kernels`: the shapes of a batch on a model, the seeded weights, tokens,
 // activations, logits, masks and loss inputs that every kernel case and the whole update read, and the loss
 // and optimizer settings they run with.
-import { maskWords, type LossHyper, type LossInputs, type OptimizerHyper } from '../../../backend/backend.ts';
+import { maskWords, type LossInputs, type OptimizerHyper } from '../../../backend/backend.ts';
 import { allowToken } from '../../../backend/contract.ts';
 import { maskedLogSoftmax as maskedLogSoftmaxCpu } from '../../../backend/cpu/log_softmax.ts';
 import type { Rng } from '../../../common/rng.ts';
@@ -51,7 +51,6 @@ export function shapesOf(config: ModelConfig, B: number, T: number): Shapes {
   };
 }
 
-export const HYPER: LossHyper = { lambda: 0.5, beta: 5, clip: 0.2, klCoef: 0.01, gate: true };
 export const ADAM: OptimizerHyper = { lr: 1e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.1, gradClip: 1 };
 
 /** The host data every case reads: seeded weights, tokens, activations, logits, masks and loss inputs. */

@@ -6,7 +6,8 @@ import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { WebGpuBackend } from '../../../backend/webgpu/webgpu_backend.ts';
 import { forwardFlopsPerToken, type ModelConfig } from '../../../model/config.ts';
 import { MATMUL_VARIANTS, type Row } from './cases.ts';
-import { ADAM, HYPER, type HostData, type Shapes } from './host_data.ts';
+import { BENCH_LOSS } from '../bench_loss.ts';
+import { ADAM, type HostData, type Shapes } from './host_data.ts';
 import { cpuMedian } from './timing.ts';
 
 /**
@@ -36,7 +37,7 @@ export async function timeWholeUpdates(
   });
   batch.masks.set(h.masks);
   const update = async (backend: WebGpuBackend | CpuBackend) => {
-    await backend.lossBackward(batch, h.lossInputs, HYPER);
+    await backend.lossBackward(batch, h.lossInputs, BENCH_LOSS);
     await backend.optimizerStep(ADAM);
   };
   const flop = 3 * N * forwardFlopsPerToken(config, (T + 1) / 2, R / N);
