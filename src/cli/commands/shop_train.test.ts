@@ -142,7 +142,7 @@ describe('seed train / eval / teacher --env shop (micro preset)', () => {
       (await runCaptured(teacherRun, ['--env', 'shop', '--ckpt', ckpt, '--games', '2'])).stdout,
     );
     expect(teacher).toMatchObject({ skills: 'own', games: 2, valid_skills: 1 });
-    expect(Object.keys(teacher.score)).toEqual(['first', 'no_skill', 'own_skill', 'other_skill']);
+    expect(Object.keys(teacher.score)).toEqual(['first', 'no_skill', 'own_skill', 'other_skill', 'blank_skill']);
     expect(teacher.score.own_skill).toBeGreaterThanOrEqual(teacher.own_skill);
     await expect(runCaptured(evalRun, ['--ckpt', ckpt, '--split', 'unseen', '--episodes', '1'])).rejects.toThrow(
       /it is a shop checkpoint, not a household one: pass --env shop/,
