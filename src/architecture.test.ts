@@ -65,13 +65,19 @@ function sourceFiles(dir: string): string[] {
 
 const isTest = (path: string) => /\.test\.tsx?$|_testing\.tsx?$/.test(path);
 
+/** The folder of the worlds of the tests (src/worlds/testing/<world>/), each laid out as a shipped world's. */
+const TEST_WORLDS = 'testing';
+
 /** Where a path lies among the worlds: a world's folder (world and folder), a registry, or neither. */
 function worldPlace(path: string): { world: string; folder: string | null } | { registry: string } | null {
   const inWorlds = relative(worldsDir, path);
   if (inWorlds.startsWith('..') || inWorlds.startsWith(sep)) return null;
   const parts = inWorlds.split(/[\\/]/);
   if (parts.length === 1) return { registry: parts[0].replace(/(\.property)?\.test\.ts$/, '.ts') };
-  return { world: parts[0], folder: parts.length > 2 ? parts[1] : null };
+  // A world of the tests is named by its two folders, and its own folders lie one deeper.
+  const [world, ...rest] =
+    parts[0] === TEST_WORLDS && parts.length > 2 ? [parts.slice(0, 2).join('/'), ...parts.slice(2)] : parts;
+  return { world, folder: rest.length > 1 ? rest[0] : null };
 }
 
 /** The layer a path belongs to, or null when it lies outside every layer. */
@@ -151,8 +157,11 @@ describe('layers', () => {
 
   it("every folder of a world is a layer's, and every file directly in src/worlds/ a registry", () => {
     const entries = (dir: string) => readdirSync(dir).map((name) => join(dir, name));
-    const worlds = entries(worldsDir).filter((path) => statSync(path).isDirectory());
+    const worlds = entries(worldsDir)
+      .filter((path) => statSync(path).isDirectory())
+      .flatMap((path) => (basename(path) === TEST_WORLDS ? entries(path) : [path]));
     expect(worlds.length).toBeGreaterThan(1);
+    expect(worlds.map((path) => relative(worldsDir, path))).toContain(`${TEST_WORLDS}/counter`);
     const misplaced = [
       ...entries(worldsDir).filter(
         (path) => statSync(path).isFile() && /\.tsx?$/.test(path) && folderOf(path) === null,
@@ -232,5 +241,18 @@ describe('layers', () => {
     ).toHaveLength(1);
     expect(violations(join(worldsDir, 'facts.ts'), "import { SHOP_FACTS } from './shop/env/facts.ts';")).toEqual([]);
     expect(violations(join(worldsDir, 'facts.ts'), "import { shopRl } from './shop/rl/adapter.ts';")).toHaveLength(1);
+    // A world of the tests: its folders lie one deeper, in the same layers, under the same rules.
+    const counterRl = world(TEST_WORLDS, 'counter', 'rl', 'x.ts');
+    expect(folderOf(counterRl)).toBe('rl');
+    expect(folderOf(world(TEST_WORLDS, 'counter', 'x.ts'))).toBeNull();
+    expect(violations(counterRl, "import { COUNTER } from '../env/environment.ts';")).toEqual([]);
+    expect(violations(counterRl, "import { SHOP } from '../../../shop/env/environment.ts';")).toHaveLength(1);
+    expect(violations(counterRl, "import { registerRlWorld } from '../../../rl_worlds.ts';")).toHaveLength(1);
+    expect(
+      violations(
+        world(TEST_WORLDS, 'counter', 'rl', 'x.test.ts'),
+        "import { rlWorldOf } from '../../../rl_worlds.ts';",
+      ),
+    ).toEqual([]);
   });
 });

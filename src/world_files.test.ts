@@ -23,8 +23,14 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
 /** The folders every world has; the others of REQUIRED only where it has them. */
 const ALWAYS = ['env', 'skills', 'rl'];
 
-/** The words a world's name is written as in code: its registry name, and the search-QA world's short one. */
-const WORLD_WORDS = new Set<string>([...ENVIRONMENT_NAMES, 'qa']);
+/** The worlds of the tests (src/worlds/testing/<world>/), each with the files of a shipped world. */
+const TEST_WORLDS = readdirSync(join(worldsDir, 'testing')).map((name) => `testing/${name}`);
+
+/**
+ * The words a world's name is written as in code: its registry name, the search-QA world's short one, and a
+ * world of the tests' folder name.
+ */
+const WORLD_WORDS = new Set<string>([...ENVIRONMENT_NAMES, 'qa', ...TEST_WORLDS.map((w) => w.split('/')[1])]);
 
 /** A file name's words: split at `_`, `-`, `.` and where a lower-case letter meets a capital. */
 function wordsOf(name: string): string[] {
@@ -58,7 +64,11 @@ describe("the worlds' file scheme", () => {
     expect(worldNamed(['env/rooms.ts', 'skills/parts.test.ts', 'ui/Page.tsx', 'env/questions.ts'])).toEqual([]);
   });
 
-  for (const world of ENVIRONMENT_NAMES) {
+  it('checks the worlds of the tests too', () => {
+    expect(TEST_WORLDS).toContain('testing/counter');
+  });
+
+  for (const world of [...ENVIRONMENT_NAMES, ...TEST_WORLDS]) {
     const dir = join(worldsDir, world);
     it(`${world} has the required files of each of its layers' folders and its README`, () => {
       expect(existsSync(join(dir, 'README.md'))).toBe(true);

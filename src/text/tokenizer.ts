@@ -7,7 +7,7 @@ import { hashString } from '../common/rng.ts';
 import type { Environment } from '../env/environment.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { languageOf } from '../worlds/languages.ts';
-import { DEFAULT_WORLD, ENVIRONMENT_NAMES, type EnvironmentName } from '../worlds/names.ts';
+import { DEFAULT_WORLD, type EnvironmentName, worldNames } from '../worlds/names.ts';
 import { END, MARKERS, NEWLINE, PAD, PROMPT_TEXTS, UNK } from './markers.ts';
 import { joinPieces, splitPieces } from './pieces.ts';
 
@@ -124,7 +124,7 @@ export function tokenizerOf(env: Pick<Environment, 'name' | 'texts'>): Tokenizer
 
 /** The world whose vocabulary hashes to `hash` (each world has its own), or null for none of them. */
 export function worldOfVocabulary(hash: string): EnvironmentName | null {
-  return ENVIRONMENT_NAMES.find((name) => tokenizerOf(environmentOf(name)).hash === hash) ?? null;
+  return worldNames().find((name) => tokenizerOf(environmentOf(name)).hash === hash) ?? null;
 }
 
 /**

@@ -3,7 +3,7 @@
 // and for the command line's help and reports.
 import type { WorldFacts } from '../env/world_facts.ts';
 import { HOUSEHOLD_FACTS } from './household/env/facts.ts';
-import { ENVIRONMENT_NAMES, entryOf, type EnvironmentName } from './names.ts';
+import { ENVIRONMENT_NAMES, entryOf, type EnvironmentName, RegisteredEntries, worldNames } from './names.ts';
 import { SEARCHQA_FACTS } from './searchqa/env/facts.ts';
 import { SHOP_FACTS } from './shop/env/facts.ts';
 
@@ -13,9 +13,13 @@ const WORLD_FACTS: Readonly<Record<EnvironmentName, WorldFacts>> = {
   searchqa: SEARCHQA_FACTS,
 };
 
+const REGISTERED = new RegisteredEntries<WorldFacts>();
+/** Registers the facts of a world of the tests (names.ts registerWorldName). */
+export const registerFacts = REGISTERED.register;
+
 /** The facts of the world `name`; a name that is no world's is refused with the list of the worlds. */
 export function factsOf(name: string): WorldFacts {
-  return entryOf(WORLD_FACTS, name);
+  return entryOf(WORLD_FACTS, name, REGISTERED);
 }
 
 /**
@@ -37,8 +41,8 @@ export function allVariants(): string[] {
  * any world's, since no world prints another's (text/prompts.ts openingRoomText).
  */
 export function isOpeningFrameLine(line: string): boolean {
-  return ENVIRONMENT_NAMES.some((name) => {
-    const { lines, prefixes } = WORLD_FACTS[name].openingFrame;
+  return worldNames().some((name) => {
+    const { lines, prefixes } = factsOf(name).openingFrame;
     return lines.includes(line) || prefixes.some((prefix) => line.startsWith(prefix));
   });
 }

@@ -2,7 +2,7 @@
 import type { Environment } from '../env/environment.ts';
 import type { RlWorld } from '../rl/rl_world.ts';
 import { householdRlOf } from './household/rl/adapter.ts';
-import { entryOf, type EnvironmentName } from './names.ts';
+import { entryOf, type EnvironmentName, RegisteredEntries } from './names.ts';
 import { qaRlOf } from './searchqa/rl/adapter.ts';
 import { shopRlOf } from './shop/rl/adapter.ts';
 
@@ -13,7 +13,11 @@ const RL_WORLDS: Readonly<Record<EnvironmentName, (env: Environment) => RlWorld>
   searchqa: qaRlOf,
 };
 
+const REGISTERED = new RegisteredEntries<(env: Environment) => RlWorld>();
+/** Registers the training side of a world of the tests (names.ts registerWorldName). */
+export const registerRlWorld = REGISTERED.register;
+
 /** The training side of a world's environment; an environment of no registered world is refused with the list. */
 export function rlWorldOf(env: Environment): RlWorld {
-  return entryOf(RL_WORLDS, env.name)(env);
+  return entryOf(RL_WORLDS, env.name, REGISTERED)(env);
 }
