@@ -107,7 +107,7 @@ describe('bench learn --record', () => {
         [2, null],
       ],
     });
-    const runs = o.runs.map((r) => (r.algo === 'seed' ? { ...r, ...checks(r.seed) } : r));
+    const runs = o.runs.map((r) => (ofAlgo('seed')(r) ? { ...r, ...checks(r.seed) } : r));
     const checked = { ...o, runs };
     const report = renderLearn(checked);
     const record = parseRecordedRun(JSON.stringify(buildRecord(checked, report, new Date('2025-05-01T12:00:00Z'))));
