@@ -31,10 +31,13 @@ describe('the live numbers', () => {
       formatHash({ ...FAST, evalEpisodes: 134 }),
       indexWithShop(),
     );
+    // The household's warm-start evaluation follows the first rollout; the page's renderer runs at a quarter of the
+    // machine's speed until the switch, so that the evaluation is still playing when the World switches on a
+    // machine of any speed. Where it has already arrived, the switch must still show the shop's Now as evaluating.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await firstRollout(page);
     await engineReady(page);
-    // The evaluation follows the first rollout and has not reached the page yet.
-    expect(await page.locator(LIVE_NUMBERS).getAttribute('data-eval-update')).toBe('');
     // The page notes what "Now" shows when the shop run first reads ready (a state the user sees, not a guess).
     await page.evaluate(() => {
       const w = window as unknown as { nowAtReady?: NowAtReady | null };
@@ -56,6 +59,7 @@ describe('the live numbers', () => {
       observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
     await page.locator('select[data-setting="env"]').selectOption('shop');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await expect
       .poll(() => page.evaluate(() => (window as { nowAtReady?: unknown }).nowAtReady ?? null))
       .not.toBeNull();
