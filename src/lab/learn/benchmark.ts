@@ -24,6 +24,7 @@ import {
 } from './sweeps/sweep.ts';
 import { namedWorld } from '../../worlds/names.ts';
 import { distils, isBaseline, usesOpidWeight } from '../../rl/arms.ts';
+import type { FractionRuns } from './stats/fractions.ts';
 
 export interface LearnPlan extends SweepPlan {
   /** The first seed of every arm: main arms run seeds firstSeed..firstSeed+seeds-1, controls as many as controlSeeds. */
@@ -44,14 +45,6 @@ export interface LearnPlan extends SweepPlan {
   record: boolean;
   /** Data fractions to run instead of the main benchmark; empty for the main benchmark. */
   fractions: number[];
-}
-
-/** The runs of one data fraction. */
-export interface FractionRuns {
-  fraction: number;
-  /** The training games its runs cycle through (trainGames). */
-  trainGames: number;
-  runs: JobResult[];
 }
 
 export interface RunsOutcome extends Chosen {

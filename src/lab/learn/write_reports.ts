@@ -7,8 +7,8 @@ import { commandLine, portablePath, type SourceCommit } from '../../cli/provenan
 import { outPath, writeOutput } from '../output.ts';
 import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
 import { renderFractions } from './report/fractions_report.ts';
-import { evalGames, reportName } from './plan/games.ts';
-import type { LearnValues } from './plan/plan_options.ts';
+import { evalGames, reportName } from './design/games.ts';
+import type { LearnValues } from './plan_options.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './report/record.ts';
 import { renderLearn } from './report/report.ts';
 import { pct } from './stats/stats.ts';

@@ -18,7 +18,7 @@ import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
 import { CliError } from '../../../cli/cli_error.ts';
 import { envFieldRemedy, readCheckpointFile } from '../../../cli/io.ts';
-import { evalSets } from '../plan/games.ts';
+import { evalSets } from '../design/games.ts';
 import { keepProgress, nothingGathered, resumeProgress, type JobProgress } from './job_progress.ts';
 import type { TeacherPoint, UpdateMeans } from './update_means.ts';
 

@@ -6,7 +6,7 @@
 import { factsOf } from '../../../worlds/facts.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
 import { array, curvePoint, episode, num, object, refuse, show, whole } from '../../../rl/recorded_run_check.ts';
-import { evalGameCounts } from '../plan/games.ts';
+import { evalGameCounts } from '../design/games.ts';
 import type { Job, JobResult } from './job.ts';
 import { MEAN_METRIC_KEYS, type MeanMetric } from './update_means.ts';
 

@@ -7,7 +7,7 @@ import { factsOf } from '../../../worlds/facts.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
 import { armOf, type Algo, type PartControl, distils, usesOpidWeight } from '../../../rl/arms.ts';
 import { CliError } from '../../../cli/cli_error.ts';
-import { evalGameCounts } from '../plan/games.ts';
+import { evalGameCounts } from '../design/games.ts';
 import type { Job, JobResult } from './job.ts';
 
 /**

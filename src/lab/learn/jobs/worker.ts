@@ -22,7 +22,7 @@ import { commitId, sourceCommit, type SourceCommit } from '../../../cli/provenan
 import { readJobInit, runJob, type Job, type JobResult } from './job.ts';
 import { checkJob } from './job_check.ts';
 import { dropProgress, progressFolderProblem, progressFoldersBeside, type JobProgress } from './job_progress.ts';
-import { checkInit, PLAN_FILE, readJobFile, writeResultFile } from '../plan/plan_dir.ts';
+import { checkInit, PLAN_FILE, readJobFile, writeResultFile } from './plan_dir.ts';
 
 /** The job to run (its init where this machine finds it), the job as its result names it, and its plan's job file. */
 interface WorkerJob {

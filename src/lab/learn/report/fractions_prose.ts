@@ -9,7 +9,7 @@ import { factsOf } from '../../../worlds/facts.ts';
 import { worldOrDefault } from '../../../worlds/names.ts';
 import type { JobResult } from '../jobs/job.ts';
 import type { FractionDifference, FractionRow } from '../stats/fractions.ts';
-import type { BestArm } from '../stats/headline.ts';
+import type { BestArm } from '../sweeps/headline.ts';
 import { BOOTSTRAP_REPLICATES, pct, type Estimate } from '../stats/stats.ts';
 import type { ArmSettings, Chosen, FailedRun, SweepPlan } from '../sweeps/sweep.ts';
 import {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Algo } from '../../../rl/arms.ts';
 import { defaultConfig } from '../../../rl/config.ts';
-import type { FractionRuns } from '../benchmark.ts';
+import type { FractionRuns } from '../stats/fractions.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { fakeOutcome, fakeResult, givenSettings, metricMeans } from '../learn_testing.ts';
 import { renderFractions } from './fractions_report.ts';

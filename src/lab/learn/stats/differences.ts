@@ -6,7 +6,7 @@
 // learn.md's tables of them are in report/learn_tables.ts.
 import type { Rng } from '../../../common/rng.ts';
 import { ARMS, BASELINE, distils, isBaseline, type Algo, ofAlgo } from '../../../rl/arms.ts';
-import { CROSSGAME_CONTROL } from '../plan/arms.ts';
+import { CROSSGAME_CONTROL } from '../design/arms.ts';
 import type { JobResult } from '../jobs/job.ts';
 import {
   clusterBootstrap,

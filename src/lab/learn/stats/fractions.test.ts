@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/arms.ts';
-import type { FractionRuns } from '../benchmark.ts';
+import type { FractionRuns } from './fractions.ts';
 import { renderFractions, type FractionsOutcome } from '../report/fractions_report.ts';
 import { fractionDifferences } from './fractions.ts';
 import { fakeOutcome, fakeResult, givenSettings } from '../learn_testing.ts';

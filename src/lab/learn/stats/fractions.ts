@@ -4,7 +4,7 @@
 // with less data against GRPO with more). learn_fractions.md and .json are written in report/fractions_report.ts.
 import type { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/arms.ts';
-import type { FractionRuns } from '../benchmark.ts';
+import type { JobResult } from '../jobs/job.ts';
 import { clusterBootstrap, mean, scoresBySeed, type Estimate } from './stats.ts';
 import { distils, ofAlgo } from '../../../rl/arms.ts';
 
@@ -15,6 +15,14 @@ export interface FractionDifference {
   bFraction: number;
   unseen: Estimate;
   auc: Estimate;
+}
+
+/** The runs of one data fraction. */
+export interface FractionRuns {
+  fraction: number;
+  /** The training games its runs cycle through (trainGames). */
+  trainGames: number;
+  runs: JobResult[];
 }
 
 /**

@@ -16,7 +16,7 @@ import { tokenizerOf } from '../../../text/tokenizer.ts';
 import { parseOptions } from '../../../cli/args.ts';
 import { runPlan } from '../benchmark.ts';
 import { runJob, type Job, type JobResult } from '../jobs/job.ts';
-import { command, readPlan } from '../plan/plan_options.ts';
+import { command, readPlan } from '../plan_options.ts';
 import { fakeOutcome, fakeResult } from '../learn_testing.ts';
 import { renderLearn } from '../report/report.ts';
 import { scoreReport } from './score.ts';

@@ -20,7 +20,7 @@ import {
   ofAlgo,
 } from '../../../rl/arms.ts';
 import { CliError } from '../../../cli/cli_error.ts';
-import { settingsSource } from '../plan/arms.ts';
+import { settingsSource } from '../design/arms.ts';
 import { SWEEP_SEED, type Job, type JobResult } from '../jobs/job.ts';
 import type { JobOutcome } from '../jobs/pool.ts';
 import { mean } from '../stats/stats.ts';

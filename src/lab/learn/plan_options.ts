@@ -1,11 +1,11 @@
 // The options of `seed bench learn` (its `command`: each option once, with its range and default) and the plan
 // they ask for (readPlan), checked before any file is read or any run starts. main.ts runs the plan.
 import { cpus } from 'node:os';
-import { defaultConfig } from '../../../rl/config.ts';
-import { ALGOS, currentAlgoName, isAlgo, type Algo, usesOpidWeight } from '../../../rl/arms.ts';
-import { factsOf, theWorld } from '../../../worlds/facts.ts';
-import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
-import { ENV_OPTION } from '../../../cli/environment_option.ts';
+import { defaultConfig } from '../../rl/config.ts';
+import { ALGOS, currentAlgoName, isAlgo, type Algo, usesOpidWeight } from '../../rl/arms.ts';
+import { factsOf, theWorld } from '../../worlds/facts.ts';
+import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../worlds/names.ts';
+import { ENV_OPTION } from '../../cli/environment_option.ts';
 import {
   applySetOptions,
   numberList,
@@ -13,17 +13,17 @@ import {
   type parseOptions,
   presetOption,
   settingsSection,
-} from '../../../cli/args.ts';
-import { defineCommand } from '../../../cli/help.ts';
-import { LIMITS } from '../../../cli/limits.ts';
-import { quote } from '../../../common/json.ts';
-import { CliError } from '../../../cli/cli_error.ts';
-import { warmStartPath, type PresetName } from '../../../model/config.ts';
-import type { LearnPlan } from '../benchmark.ts';
-import { reportName } from './games.ts';
-import { PRESET } from '../jobs/job.ts';
-import { JOB_STORE_DIR } from '../jobs/job_store.ts';
-import { DEFAULT_BUDGET_MINUTES } from '../jobs/pool.ts';
+} from '../../cli/args.ts';
+import { defineCommand } from '../../cli/help.ts';
+import { LIMITS } from '../../cli/limits.ts';
+import { quote } from '../../common/json.ts';
+import { CliError } from '../../cli/cli_error.ts';
+import { warmStartPath, type PresetName } from '../../model/config.ts';
+import type { LearnPlan } from './benchmark.ts';
+import { reportName } from './design/games.ts';
+import { PRESET } from './jobs/job.ts';
+import { JOB_STORE_DIR } from './jobs/job_store.ts';
+import { DEFAULT_BUDGET_MINUTES } from './jobs/pool.ts';
 
 const limits = LIMITS.benchLearn;
 

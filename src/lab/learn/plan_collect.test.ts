@@ -10,15 +10,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseOptions } from '../../../cli/args.ts';
-import { CliError } from '../../../cli/cli_error.ts';
-import { runCaptured } from '../../../cli/testing.ts';
-import { runJob, type Job } from '../jobs/job.ts';
-import { run } from '../main.ts';
-import { jobCommand } from './plan_dir.ts';
+import { parseOptions } from '../../cli/args.ts';
+import { CliError } from '../../cli/cli_error.ts';
+import { runCaptured } from '../../cli/testing.ts';
+import { runJob, type Job } from './jobs/job.ts';
+import { run } from './main.ts';
+import { jobCommand } from './jobs/plan_dir.ts';
 import { command, readPlan } from './plan_options.ts';
-import type { JobOutcome } from '../jobs/pool.ts';
-import { runAndReport } from '../write_reports.ts';
+import type { JobOutcome } from './jobs/pool.ts';
+import { runAndReport } from './write_reports.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'learn-plan-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

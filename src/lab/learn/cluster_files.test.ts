@@ -9,9 +9,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { jobCommand } from './plan_dir.ts';
+import { jobCommand } from './jobs/plan_dir.ts';
 
-const rootDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const rootDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const read = (path: string) => readFileSync(join(rootDir, path), 'utf8');
 // biome-ignore lint/suspicious/noExplicitAny: parsed YAML is walked field by field below.
 type Yaml = any;

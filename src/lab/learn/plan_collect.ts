@@ -9,16 +9,16 @@
 // missing the reports are those a local run writes, from the same outcomes in the same order.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { tokenizerOf } from '../../../text/tokenizer.ts';
-import { environmentOf } from '../../../worlds/environments.ts';
-import { worldOrDefault } from '../../../worlds/names.ts';
-import { noPositionals, parseOptions } from '../../../cli/args.ts';
-import { CliError } from '../../../cli/cli_error.ts';
-import { makeDir, readCheckpointFile, writeAtomic } from '../../../cli/io.ts';
-import { portablePath, sourceCommit } from '../../../cli/provenance.ts';
-import { lockRunDir } from '../../../cli/run_dir.ts';
-import type { LearnPlan } from '../benchmark.ts';
-import type { Job } from '../jobs/job.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
+import { environmentOf } from '../../worlds/environments.ts';
+import { worldOrDefault } from '../../worlds/names.ts';
+import { noPositionals, parseOptions } from '../../cli/args.ts';
+import { CliError } from '../../cli/cli_error.ts';
+import { makeDir, readCheckpointFile, writeAtomic } from '../../cli/io.ts';
+import { portablePath, sourceCommit } from '../../cli/provenance.ts';
+import { lockRunDir } from '../../cli/run_dir.ts';
+import type { LearnPlan } from './benchmark.ts';
+import type { Job } from './jobs/job.ts';
 import {
   copyInit,
   checkInit,
@@ -33,12 +33,12 @@ import {
   writeJobFile,
   writeManifest,
   type PlanManifest,
-} from './plan_dir.ts';
+} from './jobs/plan_dir.ts';
 import { command, readPlan, withoutOptions, type LearnValues } from './plan_options.ts';
-import type { JobOutcome } from '../jobs/pool.ts';
-import type { Runner } from '../sweeps/sweep.ts';
-import { runAndReport, type Invocation } from '../write_reports.ts';
-import { usesOpidWeight } from '../../../rl/arms.ts';
+import type { JobOutcome } from './jobs/pool.ts';
+import type { Runner } from './sweeps/sweep.ts';
+import { runAndReport, type Invocation } from './write_reports.ts';
+import { usesOpidWeight } from '../../rl/arms.ts';
 
 /** Thrown by the replaying runner where a phase has jobs without a result: the replay stops there. */
 class Pending extends Error {

@@ -17,10 +17,10 @@ import { CliError } from '../../../cli/cli_error.ts';
 import { makeDir, readInput, readTextInput, writeAtomic } from '../../../cli/io.ts';
 import { MAX_INPUT_BYTES } from '../../../cli/limits.ts';
 import type { SourceCommit } from '../../../cli/provenance.ts';
-import type { Job, JobResult } from '../jobs/job.ts';
-import { checkJob } from '../jobs/job_check.ts';
-import { checkKeptRun } from '../jobs/kept_run_check.ts';
-import type { JobOutcome } from '../jobs/pool.ts';
+import type { Job, JobResult } from './job.ts';
+import { checkJob } from './job_check.ts';
+import { checkKeptRun } from './kept_run_check.ts';
+import type { JobOutcome } from './pool.ts';
 
 export const PLAN_FILE = 'plan.json';
 export const INIT_FILE = 'init.ckpt';

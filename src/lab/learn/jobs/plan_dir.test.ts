@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../rl/config.ts';
-import type { Job } from '../jobs/job.ts';
-import { checkJob } from '../jobs/job_check.ts';
+import type { Job } from './job.ts';
+import { checkJob } from './job_check.ts';
 import { fakeResult } from '../learn_testing.ts';
 import { checkInit, copyInit, readJobFile, readResult, writeJobFile, writeResultFile } from './plan_dir.ts';
 
