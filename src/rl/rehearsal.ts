@@ -5,11 +5,9 @@
 // without it nothing keeps the context that holds a skill, which the teacher reads, where the warm start left it.
 // The corpus is built once per run from the run's seed (explorer episodes: no model involved), so a resumed run
 // rehearses what an uncut one would; each step draws its examples from the update's own stream.
-import type { LossInputs } from '../backend/backend.ts';
-import { packBatch } from './batch.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 import { updateRng } from './update_rng.ts';
-import { WARMSTART_DEFAULTS, type Corpus } from './warmstart.ts';
+import { nllBackward, WARMSTART_DEFAULTS, type Corpus } from './warmstart.ts';
 
 /** Explorer episodes the rehearsal corpus is built from. */
 const REHEARSAL_EPISODES = 256;
@@ -33,23 +31,5 @@ export async function rehearse(run: UpdateContext, st: UpdateState, corpus: Corp
   if (corpus.sequences.length === 0) throw new Error('the rehearsal corpus holds no example (internal error)');
   const rng = updateRng(run.seed, st.update, `rehearsal/${epoch}`);
   const picked = Array.from({ length: rehearsalBatch }, () => rng.pick(corpus.sequences));
-  const n = picked.reduce((s, q) => s + q.positions.length, 0);
-  const zeros = new Float32Array(n);
-  // The SEED loss with only its OPD term on and l_skill 0 is -mean(l_student), its gradient lambda times that of
-  // the negative log-likelihood (warmstart.ts trains the same way at lambda 1).
-  const inputs: LossInputs = {
-    advantage: zeros,
-    mask: zeros,
-    opdMask: new Float32Array(n).fill(1),
-    lSkill: zeros,
-    lOld: zeros,
-    lRef: zeros,
-  };
-  await run.backend.lossBackward(packBatch(picked, run.tok.padId), inputs, {
-    lambda: rehearsal,
-    beta: 1,
-    clip: 0.2,
-    klCoef: 0,
-    gate: false,
-  });
+  await nllBackward(run.backend, run.tok, picked, rehearsal);
 }

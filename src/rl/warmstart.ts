@@ -14,7 +14,7 @@
 // Training is maximum likelihood on the scored tokens through the Backend's SEED loss with only the OPD term
 // switched on: lambda 1, gate off, l_skill 0 and opd_mask 1 make L_OPD = -mean(l_student), the token-mean
 // negative log-likelihood, with d/d l_student = -1/N.
-import type { Backend, LossInputs } from '../backend/backend.ts';
+import type { Backend, LossInputs, LossOutput } from '../backend/backend.ts';
 import { Rng } from '../common/rng.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { packBatch, type ScoredSequence } from './batch.ts';
@@ -115,6 +115,35 @@ export interface WarmStartStep {
   lr: number;
 }
 
+/**
+ * Adds `weight` times the gradient of the token-mean negative log-likelihood of `sequences`' scored tokens to the
+ * backend's: the SEED loss with only its OPD term on (lambda = weight, gate off, l_skill 0, opd_mask 1).
+ */
+export function nllBackward(
+  backend: Backend,
+  tok: Tokenizer,
+  sequences: readonly ScoredSequence[],
+  weight: number,
+): Promise<LossOutput> {
+  const n = sequences.reduce((s, q) => s + q.positions.length, 0);
+  const zeros = new Float32Array(n);
+  const inputs: LossInputs = {
+    advantage: zeros,
+    mask: zeros,
+    opdMask: new Float32Array(n).fill(1),
+    lSkill: zeros,
+    lOld: zeros,
+    lRef: zeros,
+  };
+  return backend.lossBackward(packBatch(sequences, tok.padId), inputs, {
+    lambda: weight,
+    beta: 1,
+    clip: 0.2,
+    klCoef: 0,
+    gate: false,
+  });
+}
+
 /** Trains the backend's current weights on the corpus; returns the mean loss of the last 10% of steps. */
 export async function trainWarmStart(
   backend: Backend,
@@ -142,18 +171,7 @@ export async function trainWarmStart(
       examples.push(focused ? draw(focusOrder, focus!) : draw(order, everything));
     }
     const picked = examples.map((i) => corpus.sequences[i]);
-    const batch = packBatch(picked, tok.padId);
-    const n = picked.reduce((s, q) => s + q.positions.length, 0);
-    const zeros = new Float32Array(n);
-    const inputs: LossInputs = {
-      advantage: zeros,
-      mask: zeros,
-      opdMask: new Float32Array(n).fill(1),
-      lSkill: zeros,
-      lOld: zeros,
-      lRef: zeros,
-    };
-    const out = await backend.lossBackward(batch, inputs, { lambda: 1, beta: 1, clip: 0.2, klCoef: 0, gate: false });
+    const out = await nllBackward(backend, tok, picked, 1);
     const lr =
       step < focusSteps
         ? warmStartLr(options.lr, step, focusSteps)
