@@ -9,6 +9,8 @@ import type { Checkpoint } from '../model/checkpoint.ts';
 import { configDifference, presetOfConfig, warmStartPath, type ModelConfig, type PresetName } from '../model/config.ts';
 import { initParameters } from '../model/init.ts';
 import { unusableWeights } from '../rl/policy_probe.ts';
+import type { TrainConfig } from '../rl/config.ts';
+import { skillSlotDifference } from '../rl/skill_slot.ts';
 import { checkRunReference, checkRunTeacher, runMetadata, type RunMetadata } from '../rl/run_metadata.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { CliError } from './cli_error.ts';
@@ -36,6 +38,7 @@ export async function readStartWeights(
   seed: number,
   tok: Tokenizer,
   world: EnvironmentName,
+  settings: Pick<TrainConfig, 'skillSlot' | 'maxSkillTokens'>,
 ): Promise<Float32Array> {
   const path = init ?? warmStartPath(preset, world);
   if (init === undefined && !existsSync(path)) {
@@ -44,6 +47,8 @@ export async function readStartWeights(
   }
   const ck = await readCheckpointFile(path, tok);
   checkWeights(ck, path, preset, model);
+  const slot = skillSlotDifference(ck.metadata, settings, init === undefined ? path : `--init ${path}`);
+  if (slot) throw new CliError(slot);
   return ck.params;
 }
 

@@ -66,31 +66,35 @@ describe('greedy episode of an exported policy', () => {
     expect(distinct.size).toBeGreaterThan(6);
   });
 
-  it('with a history window, plays the same commands as the windowed rollout at temperature 0', async () => {
-    const policy = testPolicy('micro', 1);
-    const backend = new CpuBackend(policy.config, policy.params);
-    const options = { maxSteps: 7, maxCommandTokens: 12, history: 2 };
-    const trajectories = await rollout(
-      household,
-      backend,
-      tok,
-      scenes,
-      scenes.map((_, i) => i),
-      { ...options, temperature: 0, constrained: true, maxSkillTokens: 32 },
-      new Rng(1),
-    );
-    const forward = cpuLogits(policy.config, policy.params);
-    for (const [i, scene] of scenes.entries()) {
-      expect(trajectories[i].layout).toBe('window');
-      const played = await playGreedy(forward, tok, policy.config.contextLength, household, scene, options);
-      expect(played.steps.map((s) => s.action)).toEqual(trajectories[i].records.slice(1).map((r) => r.action));
-      // Each step's context is the rollout's windowed sequence without its command.
-      played.steps.forEach((s, t) => {
-        expect(s.contextTokens).toBe(trajectories[i].sequences[t].positions[0]);
-      });
-      expect(played.windowed).toBe(true);
-    }
-  });
+  for (const [name, slot] of [
+    ['', {}],
+    [', with a skill slot after the page', { skillSlot: 16 + 32, skillAfterPage: true }],
+  ] as const)
+    it(`with a history window, plays the same commands as the windowed rollout at temperature 0${name}`, async () => {
+      const policy = testPolicy('micro', 1);
+      const backend = new CpuBackend(policy.config, policy.params);
+      const options = { maxSteps: 7, maxCommandTokens: 12, history: 2, ...slot };
+      const trajectories = await rollout(
+        household,
+        backend,
+        tok,
+        scenes,
+        scenes.map((_, i) => i),
+        { ...options, temperature: 0, constrained: true, maxSkillTokens: 32 },
+        new Rng(1),
+      );
+      const forward = cpuLogits(policy.config, policy.params);
+      for (const [i, scene] of scenes.entries()) {
+        expect(trajectories[i].layout).toBe('window');
+        const played = await playGreedy(forward, tok, policy.config.contextLength, household, scene, options);
+        expect(played.steps.map((s) => s.action)).toEqual(trajectories[i].records.slice(1).map((r) => r.action));
+        // Each step's context is the rollout's windowed sequence without its command.
+        played.steps.forEach((s, t) => {
+          expect(s.contextTokens).toBe(trajectories[i].sequences[t].positions[0]);
+        });
+        expect(played.windowed).toBe(true);
+      }
+    });
 
   it('plays the shop as the windowed rollout does at temperature 0, its free-text searches included', async () => {
     const shop = environmentOf('shop');

@@ -23,6 +23,10 @@ interface GreedyOptions {
   maxCommandTokens: number;
   /** Past steps kept in the context; Infinity keeps the whole episode, dropping the oldest steps only when the context is full. */
   history?: number;
+  /** The skill block's place in a windowed context (prompts.ts policyContext). */
+  skillAfterPage?: boolean;
+  /** The length of the empty skill slot every context holds; 0 or absent: none. */
+  skillSlot?: number;
 }
 
 export interface GreedyStep {
@@ -78,8 +82,10 @@ export async function playGreedy<S>(
       history,
       maxLen: contextLength,
       reserve: commandRoom(state, options.maxCommandTokens),
+      skillAfterPage: options.skillAfterPage,
+      skillSlot: options.skillSlot,
     });
-    if (context.length < fullLength(tok, episode)) windowed = true;
+    if (context.length < fullLength(tok, episode, options.skillSlot)) windowed = true;
     const trie = CommandTrie.fromEncoded(tok, state.encoded, state.slot);
     const written: number[] = [];
     const ids = [...context];
@@ -123,6 +129,6 @@ export async function playGreedy<S>(
 }
 
 /** Length of the context that holds every step so far (what the context is when nothing had to be dropped). */
-function fullLength(tok: Tokenizer, episode: EpisodeText): number {
-  return policyContext(tok, episode, { history: Infinity, maxLen: Number.MAX_SAFE_INTEGER }).length;
+function fullLength(tok: Tokenizer, episode: EpisodeText, skillSlot?: number): number {
+  return policyContext(tok, episode, { history: Infinity, maxLen: Number.MAX_SAFE_INTEGER, skillSlot }).length;
 }

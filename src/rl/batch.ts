@@ -36,7 +36,15 @@ export function packBatch(seqs: readonly ScoredSequence[], padId: number): Token
   return { nSeq, seqLen, tokens, targets, masks };
 }
 
+/** The sequence with its tokens at [at, at + block.length) replaced by `block`: a skill slot filled, no position moved. */
+export function fillBlock(seq: ScoredSequence, at: number, block: readonly number[]): ScoredSequence {
+  const ids = seq.ids.slice();
+  ids.set(block, at);
+  return { ids, positions: seq.positions, masks: seq.masks };
+}
+
 /** The same scored tokens with `block` inserted at index `at` (the skill block after the task line). */
+
 export function insertBlock(seq: ScoredSequence, at: number, block: readonly number[]): ScoredSequence {
   const ids = new Int32Array(seq.ids.length + block.length);
   ids.set(seq.ids.subarray(0, at), 0);

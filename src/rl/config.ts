@@ -71,6 +71,12 @@ const TABLE = {
     before: 0,
     doc: 'window layout (history < maxSteps): 1 = the skill block follows the current observation, right before the command; 0 = it follows the task line',
   },
+  skillSlot: {
+    ...SWITCH,
+    paper: 0,
+    before: 0,
+    doc: "1 = every policy context holds a skill block of one fixed length (the frame and maxSkillTokens), empty (full stops) where the policy acts without a skill: a skill fills the slot and shifts no position, and training sees the block's presence too (the warm start must be built with warmstart --skill-slot); 0 = the block appears only where a skill is read (the paper's)",
+  },
   temperature: { ...real(0, 5), paper: 1, doc: 'sampling temperature of training rollouts (0 = greedy)' },
   evalTemperature: { ...real(0, 5), paper: 0.4, doc: 'sampling temperature of evaluations (0 = greedy)' },
   constrained: {

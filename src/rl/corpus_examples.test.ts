@@ -28,8 +28,8 @@ describe('the examples of a warm-start corpus', () => {
     let searches = 0;
     for (const { goal, episode } of episodes(30)) {
       const full = episodeText({ goal, records: episode.game.records });
-      const own = scoredEpisode(tok, 10_000, full, episode, false);
-      const all = scoredEpisode(tok, 10_000, full, episode, true);
+      const own = scoredEpisode(tok, { budget: 10_000, slot: 0 }, full, episode, false);
+      const all = scoredEpisode(tok, { budget: 10_000, slot: 0 }, full, episode, true);
       expect(own.complete && all.complete).toBe(true);
       const tokens = (chosen: (t: number) => boolean) =>
         full.steps.reduce((n, s, t) => n + (chosen(t) ? tok.encode(s.action).length + 1 : 0), 0);
@@ -52,8 +52,8 @@ describe('the examples of a warm-start corpus', () => {
   it("cuts the episode's last steps to the budget, as a rollout does, and says it is not complete", () => {
     const { goal, episode } = episodes(30).find((e) => e.episode.game.records.length > 3)!;
     const full = episodeText({ goal, records: episode.game.records });
-    const whole = scoredEpisode(tok, 10_000, full, episode, true);
-    const cut = scoredEpisode(tok, whole.sequence.ids.length - 1, full, episode, true);
+    const whole = scoredEpisode(tok, { budget: 10_000, slot: 0 }, full, episode, true);
+    const cut = scoredEpisode(tok, { budget: whole.sequence.ids.length - 1, slot: 0 }, full, episode, true);
     expect(cut.complete).toBe(false);
     expect(cut.sequence.ids.length).toBeLessThan(whole.sequence.ids.length);
     expect(Array.from(cut.sequence.ids)).toEqual(Array.from(whole.sequence.ids.subarray(0, cut.sequence.ids.length)));
@@ -63,7 +63,7 @@ describe('the examples of a warm-start corpus', () => {
   it('puts the skill block in, the same tokens scored under the same masks; the analyzer scored under the free mask', () => {
     const { goal, episode } = episodes(1)[0];
     const full = episodeText({ goal, records: episode.game.records });
-    const plain = scoredEpisode(tok, 10_000, full, episode, false);
+    const plain = scoredEpisode(tok, { budget: 10_000, slot: 0 }, full, episode, false);
     const skill = annotateQa(episode.game.records, goal, episode.game.won, {
       length: (t) => tok.encode(t).length,
       maxTokens: 32,

@@ -5,7 +5,14 @@
 import { maskWords } from '../backend/backend.ts';
 import type { FreeTextCommand } from '../env/environment.ts';
 import { CommandTrie, freeDecodingMask } from '../text/command_trie.ts';
-import { episodeSequence, insertSkill, type EpisodeSequence, type EpisodeText } from '../text/prompts.ts';
+import {
+  episodeSequence,
+  insertSkill,
+  SKILL_RESERVE,
+  skillSlotLength,
+  type EpisodeSequence,
+  type EpisodeText,
+} from '../text/prompts.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import { Rng } from '../common/rng.ts';
 import type { ScoredSequence } from './batch.ts';
@@ -27,22 +34,36 @@ export interface ScoredEpisode {
   plain: EpisodeSequence;
 }
 
+/** The room of an episode: its tokens besides a skill block, and the length of the skill slot it holds (0: none). */
+export interface EpisodeRoom {
+  budget: number;
+  slot: number;
+}
+
+/** An episode's room as the rollout keeps it (rollout.ts): the context less the room of a skill block. */
+export function episodeRoom(
+  contextLength: number,
+  options: Pick<WarmStartOptions, 'maxSkillTokens' | 'skillSlot'>,
+): EpisodeRoom {
+  return { budget: contextLength - SKILL_RESERVE - options.maxSkillTokens, slot: skillSlotLength(options) };
+}
+
 /**
- * The episode as one sequence of at most `budget` tokens (its last steps cut as a rollout cuts them), every command
- * the explorer chose itself scored, and with `scoreRandom` its random ones too.
+ * The episode as one sequence of at most `room.budget` tokens besides its skill slot (its last steps cut as a
+ * rollout cuts them), every command the explorer chose itself scored, and with `scoreRandom` its random ones too.
  */
 export function scoredEpisode(
   tok: Tokenizer,
-  budget: number,
+  room: EpisodeRoom,
   full: EpisodeText,
   steps: ExplorerSteps,
   scoreRandom: boolean,
 ): ScoredEpisode {
   const words = maskWords(tok.vocabSize);
   let kept = full.steps.length;
-  let plain = episodeSequence(tok, full);
-  while (kept > 1 && plain.ids.length > budget)
-    plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --kept) });
+  let plain = episodeSequence(tok, full, room.slot);
+  while (kept > 1 && plain.ids.length > room.budget + room.slot)
+    plain = episodeSequence(tok, { ...full, steps: full.steps.slice(0, --kept) }, room.slot);
   const positions: number[] = [];
   const masks = new Uint32Array(plain.commandPositions.length * words);
   let scored = 0;
@@ -66,7 +87,7 @@ export function scoredEpisode(
   };
 }
 
-/** The episode with the skill block after its task line, the same commands scored: a follow example. */
+/** The episode with the skill block after its task line (or in its slot), the same commands scored: a follow example. */
 export function withSkill(tok: Tokenizer, episode: ScoredEpisode, skill: string): ScoredSequence {
   const inserted = insertSkill(tok, episode.plain, skill);
   return { ids: inserted.ids, positions: inserted.commandPositions, masks: episode.sequence.masks };

@@ -8,6 +8,7 @@ import type { Environment, EpisodeStep } from '../env/environment.ts';
 import type { Tokenizer } from '../text/tokenizer.ts';
 import type { TrainConfig } from './config.ts';
 import { rollout, type RolloutOptions, type Trajectory } from './rollout.ts';
+import { skillSlotLength } from '../text/prompts.ts';
 
 const EVAL_SAMPLING_SEED = 7;
 /** Episodes decoded together: bounds the KV caches held at once. */
@@ -24,7 +25,14 @@ export interface EvalResult {
 /** The settings an evaluation plays with. */
 export type EvalConfig = Pick<
   TrainConfig,
-  'maxSteps' | 'history' | 'evalTemperature' | 'constrained' | 'maxCommandTokens' | 'maxSkillTokens' | 'skillAfterPage'
+  | 'maxSteps'
+  | 'history'
+  | 'evalTemperature'
+  | 'constrained'
+  | 'maxCommandTokens'
+  | 'maxSkillTokens'
+  | 'skillAfterPage'
+  | 'skillSlot'
 >;
 
 export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
@@ -36,6 +44,7 @@ export function evalRolloutOptions(config: EvalConfig): RolloutOptions {
     maxCommandTokens: config.maxCommandTokens,
     maxSkillTokens: config.maxSkillTokens,
     skillAfterPage: config.skillAfterPage === 1,
+    skillSlot: skillSlotLength(config),
   };
 }
 

@@ -5,6 +5,7 @@
 // without it nothing keeps the context that holds a skill, which the teacher reads, where the warm start left it.
 // The corpus is built once per run from the run's seed (explorer episodes: no model involved), so a resumed run
 // rehearses what an uncut one would; each step draws its examples from the update's own stream.
+import type { TrainConfig } from './config.ts';
 import type { UpdateContext, UpdateState } from './update_state.ts';
 import { updateRng } from './update_rng.ts';
 import { nllBackward, WARMSTART_DEFAULTS, type Corpus } from './warmstart.ts';
@@ -12,10 +13,15 @@ import { nllBackward, WARMSTART_DEFAULTS, type Corpus } from './warmstart.ts';
 /** Explorer episodes the rehearsal corpus is built from. */
 const REHEARSAL_EPISODES = 256;
 
-/** The rehearsal corpus of a run: the world's warm-start corpus of follow and analyze examples, from the run's seed. */
-export function rehearsalCorpus(run: UpdateContext): Corpus {
+/**
+ * The rehearsal corpus of a run: the world's warm-start corpus of follow and analyze examples, from the run's seed,
+ * with the run's skill slot.
+ */
+export function rehearsalCorpus(run: UpdateContext, config: Pick<TrainConfig, 'skillSlot'>): Corpus {
   return run.world.warmStartCorpus(run.tok, run.backend.config.contextLength, {
     ...WARMSTART_DEFAULTS,
+    ...run.world.warmStartDefaults,
+    skillSlot: config.skillSlot,
     seed: run.seed,
     episodes: REHEARSAL_EPISODES,
     kinds: ['follow', 'analyze'],

@@ -1,7 +1,7 @@
 // Stage 4 of an update: the inputs of the loss, per scored token (docs/seed-loss.md).
 // - l_skill: each command token scored again by the pre-update weights with the trajectory's skill in context
 //   (the skill block inserted after the task line, or in every windowed step's context where the run places it,
-//   skillAfterPage); l_old where the trajectory has no usable skill, and there opd_mask = 0.
+//   skillAfterPage, or written into the context's skill slot); l_old where the trajectory has no usable skill, and there opd_mask = 0.
 // - l_ref: the same tokens scored by the frozen reference weights in the plain context (skipped, l_old, when
 //   klCoef is 0).
 // - advantage: the trajectory's group advantage on each of its tokens; OPID adds opidWeight * Delta to it.
@@ -12,8 +12,8 @@
 //   seed and seed-crossgame as the paper has them, so they stay its controls).
 import { maskWords } from '../backend/backend.ts';
 import { distilDivergence } from '../backend/cpu/distil.ts';
-import { skillTokens, policyContext } from '../text/prompts.ts';
-import { insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
+import { skillTokens, policyContext, skillSlotLength, slotTokens } from '../text/prompts.ts';
+import { fillBlock, insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
 import { ARMS } from './arms.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
@@ -29,8 +29,10 @@ export function skillSequences(
 ): ScoredSequence[] {
   const { tok } = run;
   const maxLen = run.backend.config.contextLength;
+  const slot = skillSlotLength(config);
   if (t.layout === 'episode') {
     const seq = t.sequences[0];
+    if (slot > 0) return [fillBlock(seq, t.skillAt, slotTokens(tok, skill, slot))];
     return [insertBlock(seq, t.skillAt, skillTokens(tok, skill, maxLen - seq.ids.length))];
   }
   const text = episodeText(t);
@@ -42,6 +44,7 @@ export function skillSequences(
       reserve: config.maxCommandTokens + 1,
       skill,
       skillAfterPage: config.skillAfterPage === 1,
+      skillSlot: slot,
     });
     const ids = new Int32Array(ctx.length + c.ids.length);
     ids.set(ctx, 0);

@@ -10,7 +10,8 @@
 // - window (history < maxSteps): each step is its own sequence, the policy context of prompts.ts (task, the
 //   last `history` steps, the current observation) followed by the command.
 // With `skills`, an episode plays with a skill block after its task line, as the re-scoring context of SEED
-// has it: the skill-conditioned policy acting (the teacher check), not a trajectory to train on.
+// has it: the skill-conditioned policy acting (the teacher check), not a trajectory to train on. With a skill
+// slot (skillSlot), every context holds the block, empty where the episode has no skill, in the room kept for it.
 //
 // Stage 1 of an update, which plays the update's games with it, is rollout_stage.ts.
 import type { Backend } from '../backend/backend.ts';
@@ -22,7 +23,10 @@ import {
   observationTokens,
   openingRoomText,
   policyContext,
+  SKILL_RESERVE,
+  skillSlotLength,
   skillTokens,
+  slotTokens,
   taskTokens,
   type EpisodeText,
 } from '../text/prompts.ts';
@@ -30,9 +34,6 @@ import type { Tokenizer } from '../text/tokenizer.ts';
 import type { ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
 import { commandRoom, decodingState, type DecodingState } from './decoding_state.ts';
-
-/** Tokens of a skill block besides the skill text: the SKILL marker, the intro sentence and the end token. */
-export const SKILL_RESERVE = 16;
 
 export interface RolloutOptions {
   maxSteps: number;
@@ -43,6 +44,8 @@ export interface RolloutOptions {
   maxSkillTokens: number;
   /** In the window layout, the skill block after the current observation (prompts.ts policyContext). */
   skillAfterPage?: boolean;
+  /** The length of the skill slot every context holds (skillSlotLength); 0 or absent: none. */
+  skillSlot?: number;
 }
 
 /** An episode as training needs it; S and R are the world's scene and step record (a world's own code names them). */
@@ -137,9 +140,12 @@ export async function rollout<S, R extends EpisodeStep>(
   endOnly[tok.endId >>> 5] |= 1 << (tok.endId & 31);
   const act = tok.id(ACT);
   // A skill block takes the room the episode layout keeps free for it, so an episode with one ends where it would without.
-  const skillBlocks = scenes.map((_, i) =>
-    skills[i] && !windowed ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : [],
-  );
+  const slot = options.skillSlot ?? 0;
+  const skillBlocks = scenes.map((_, i) => {
+    if (windowed) return [];
+    if (slot > 0) return slotTokens(tok, skills[i] ?? null, slot);
+    return skills[i] ? skillTokens(tok, skills[i]!, SKILL_RESERVE + options.maxSkillTokens) : [];
+  });
   const decoder = backend.openDecoder(Math.max(1, n));
   const goals = scenes.map((scene) => env.goal(scene));
   const live: Live<R>[] = scenes.map((scene) => ({
@@ -183,6 +189,7 @@ export async function rollout<S, R extends EpisodeStep>(
             reserve: commandRoom(l.state, options.maxCommandTokens),
             skill: skills[i] ?? undefined,
             skillAfterPage: options.skillAfterPage,
+            skillSlot: slot,
           });
           decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
@@ -269,6 +276,7 @@ export function rolloutOptions(config: TrainConfig): RolloutOptions {
     maxCommandTokens: config.maxCommandTokens,
     maxSkillTokens: config.maxSkillTokens,
     skillAfterPage: config.skillAfterPage === 1,
+    skillSlot: skillSlotLength(config),
   };
 }
 

@@ -299,7 +299,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       case 'loss':
         return lossStage(this, st);
       case 'optimizer':
-        return optimizerStage(this, st, () => (this.rehearsalExamples ??= rehearsalCorpus(this)));
+        return optimizerStage(this, st, () => (this.rehearsalExamples ??= rehearsalCorpus(this, st.config)));
     }
   }
 

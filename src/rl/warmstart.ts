@@ -53,6 +53,8 @@ export interface WarmStartOptions {
   kinds: readonly ExampleKind[];
   maxSteps: number;
   maxSkillTokens: number;
+  /** 1: every example's policy context holds the skill slot of the runs to come (config.ts skillSlot). */
+  skillSlot: number;
   /** The annotator's skills are cut to this many tokens: short skills are learnt sooner by a tiny model. */
   annotatedSkillTokens: number;
   /** Optimizer steps and sequences per step. */
@@ -79,6 +81,7 @@ export const WARMSTART_DEFAULTS: Readonly<Omit<WarmStartOptions, 'seed'>> = {
   kinds: EXAMPLE_KINDS,
   maxSteps: 15,
   maxSkillTokens: 48,
+  skillSlot: 0,
   annotatedSkillTokens: 32,
   steps: 5400,
   focusSteps: 0,

@@ -8,6 +8,9 @@
 // command tokens and <end>, and goes on; the observation that follows the last command is never fed. The
 // command tokens and their <end> are what training scores. The skill block goes right after the task line
 // (docs/seed-loss.md), so inserting it shifts every later position by the block's length; `insertSkill` keeps the map.
+// With a skill slot (the skillSlot setting), every context holds a block of one fixed length in that place, empty
+// (full stops) when the policy acts on its own: a skill then fills the slot and moves no position, and the block's
+// presence is the same in the contexts training sees and the contexts the teacher reads.
 // The opening observation appears without a world's banner and task line (the task has its own line): the lines
 // its facts name (WorldFacts.openingFrame, the household's ALFWorld banner and "Your task is to:").
 import { isOpeningFrameLine } from '../worlds/facts.ts';
@@ -67,6 +70,28 @@ export function skillTokens(tok: Tokenizer, skill: string, maxLen = Infinity): n
   return [...head, ...text.slice(0, room), tok.endId];
 }
 
+/** Tokens of a skill block besides the skill text: room for the SKILL marker, the intro sentence and the end token. */
+export const SKILL_RESERVE = 16;
+
+/** The slot's length under skillSlot = 1: the room a skill block of maxSkillTokens takes; 0 without a slot. */
+export function skillSlotLength(settings: { skillSlot: number; maxSkillTokens: number }): number {
+  return settings.skillSlot === 1 ? SKILL_RESERVE + settings.maxSkillTokens : 0;
+}
+
+/**
+ * A skill slot of exactly `length` tokens: <skill> SKILL_INTRO, the skill text (cut from its end to fit, or none),
+ * full stops up to the length, <end>. The empty slot (null) is the block a policy without a skill reads.
+ */
+export function slotTokens(tok: Tokenizer, skill: string | null, length: number): number[] {
+  const head = [tok.id(SKILL), ...tok.encode(SKILL_INTRO)];
+  if (head.length + 1 > length) {
+    throw new RangeError(`a skill slot of ${length} tokens cannot hold its frame of ${head.length + 1} tokens`);
+  }
+  const text = skill === null ? [] : tok.encode(skill).slice(0, length - head.length - 1);
+  const fill = new Array<number>(length - head.length - text.length - 1).fill(tok.encode('.')[0]);
+  return [...head, ...text, ...fill, tok.endId];
+}
+
 export function observationTokens(tok: Tokenizer, observation: string): number[] {
   return [tok.id(OBS), ...tok.encode(observation)];
 }
@@ -119,18 +144,22 @@ class SequenceBuilder {
   }
 }
 
-/** The whole episode as one sequence, every command scored; no truncation (see `policyContext` for windows). */
-export function episodeSequence(tok: Tokenizer, episode: EpisodeText): EpisodeSequence {
+/**
+ * The whole episode as one sequence, every command scored; no truncation (see `policyContext` for windows). With
+ * `skillSlot` (a length in tokens), the empty slot follows the task line.
+ */
+export function episodeSequence(tok: Tokenizer, episode: EpisodeText, skillSlot = 0): EpisodeSequence {
   const b = new SequenceBuilder();
   b.push(taskTokens(tok, episode.goal));
   const skillAt = b.ids.length;
+  if (skillSlot > 0) b.push(slotTokens(tok, null, skillSlot));
   let observation = openingRoomText(episode.opening);
   for (const step of episode.steps) {
     b.push([...observationTokens(tok, observation), tok.id(ACT)]);
     b.pushCommand(commandTokens(tok, step.action));
     observation = step.observation;
   }
-  return b.finish(skillAt, 0);
+  return b.finish(skillAt, skillSlot);
 }
 
 interface SkillEpisodeSequence extends EpisodeSequence {
@@ -138,9 +167,12 @@ interface SkillEpisodeSequence extends EpisodeSequence {
   plainToSkill: Int32Array;
 }
 
-/** The same sequence with the skill block inserted after the task line; the commands are the same tokens. */
+/**
+ * The same sequence with the skill block inserted after the task line, or with the skill in its empty slot (no
+ * position moves); the commands are the same tokens.
+ */
 export function insertSkill(tok: Tokenizer, plain: EpisodeSequence, skill: string): SkillEpisodeSequence {
-  if (plain.skillLength !== 0) throw new RangeError('the sequence already holds a skill block');
+  if (plain.skillLength !== 0) return fillSlot(tok, plain, skill);
   const block = skillTokens(tok, skill);
   const at = plain.skillAt;
   const shift = (i: number) => (i >= at ? i + block.length : i);
@@ -171,6 +203,15 @@ export function scoringTargets(seq: Pick<EpisodeSequence, 'ids' | 'commandPositi
   return targets;
 }
 
+function fillSlot(tok: Tokenizer, plain: EpisodeSequence, skill: string): SkillEpisodeSequence {
+  const at = plain.skillAt;
+  const empty = slotTokens(tok, null, plain.skillLength);
+  if (empty.some((t, k) => plain.ids[at + k] !== t)) throw new RangeError('the sequence already holds a skill block');
+  const ids = plain.ids.slice();
+  ids.set(slotTokens(tok, skill, plain.skillLength), at);
+  return { ...plain, ids, plainToSkill: Int32Array.from(plain.ids, (_, i) => i) };
+}
+
 interface PolicyContextOptions {
   /** How many past steps (observation and command) to keep; Infinity keeps all. */
   history: number;
@@ -186,6 +227,12 @@ interface PolicyContextOptions {
    * next to the command it informs (the shop's placement: its facts' trainDefaults).
    */
   skillAfterPage?: boolean;
+  /**
+   * The length of a skill slot: the context always holds a block of exactly this many tokens (empty without a
+   * skill), taken from the budget before anything else, so a context with a skill and one without are the same
+   * length and hold the same history.
+   */
+  skillSlot?: number;
 }
 
 /**
@@ -197,13 +244,14 @@ interface PolicyContextOptions {
  *   3. the current observation is cut from its end (its OBS marker stays);
  *   4. the skill block is fitted last into what is left: its text is cut from its end, or the block is left
  *      out. So the contexts with and without a skill always hold the same history, and the skill is the only
- *      difference between them;
+ *      difference between them (a skill slot is taken from the budget first, and only its text is cut);
  *   5. when the task line and the markers alone do not fit, a RangeError.
  * With a window that holds every step, the context is the episode sequence up to this step.
  */
 export function policyContext(tok: Tokenizer, episode: EpisodeText, options: PolicyContextOptions): number[] {
   if (!(options.history >= 0)) throw new RangeError(`history must be a number of steps >= 0, got ${options.history}`);
-  const budget = options.maxLen - (options.reserve ?? 0);
+  const slot = options.skillSlot ?? 0;
+  const budget = options.maxLen - (options.reserve ?? 0) - slot;
   const task = taskTokens(tok, episode.goal);
   const steps = episode.steps;
   const observations = [openingRoomText(episode.opening), ...steps.map((s) => s.observation)];
@@ -222,7 +270,12 @@ export function policyContext(tok: Tokenizer, episode: EpisodeText, options: Pol
   if (length() > budget) {
     throw new RangeError(`the task line and markers need ${length()} tokens, more than the ${budget} available`);
   }
-  const skill = options.skill === undefined ? [] : skillTokens(tok, options.skill, budget - length());
+  const skill =
+    slot > 0
+      ? slotTokens(tok, options.skill ?? null, slot)
+      : options.skill === undefined
+        ? []
+        : skillTokens(tok, options.skill, budget - length());
   if (options.skillAfterPage) return [...task, ...opening, ...history.flat(), ...current, ...skill, act];
   return [...task, ...skill, ...opening, ...history.flat(), ...current, act];
 }

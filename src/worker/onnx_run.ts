@@ -12,6 +12,7 @@ import { OnnxPolicyError, type TrainingCard } from '../onnx/metadata.ts';
 import { OnnxPolicySession } from '../onnx/runtime.ts';
 import { Tokenizer, worldOfVocabulary } from '../text/tokenizer.ts';
 import { playGreedy, type GreedyEpisode, type GreedyStep } from '../onnx/greedy_episode.ts';
+import { skillSlotLength } from '../text/prompts.ts';
 import { pageThreads } from './onnx_threads.ts';
 
 /** A file the view cannot run; the message is meant for the person who chose the file. */
@@ -95,6 +96,10 @@ export interface PlaySettings {
   /** Past steps in the context; Infinity: the whole episode (the run's episode layout). */
   history: number;
   maxCommandTokens: number;
+  /** In the window layout, the skill block after the page (the run's skillAfterPage). */
+  skillAfterPage: boolean;
+  /** The length of the skill slot every context of the run held (rl/rollout.ts skillSlotLength); 0: none. */
+  skillSlot: number;
   /** Whether the card held the run's config (else these are the defaults). */
   fromCard: boolean;
 }
@@ -104,7 +109,14 @@ export function defaultPlay(world: EnvironmentName): PlaySettings {
   const changed: Readonly<Partial<Record<string, number>>> = factsOf(world).trainDefaults;
   const maxSteps = changed.maxSteps ?? 15;
   const history = changed.history === undefined || changed.history >= maxSteps ? Infinity : changed.history;
-  return { maxSteps, history, maxCommandTokens: changed.maxCommandTokens ?? 12, fromCard: false };
+  return {
+    maxSteps,
+    history,
+    maxCommandTokens: changed.maxCommandTokens ?? 12,
+    skillAfterPage: changed.skillAfterPage === 1,
+    skillSlot: 0,
+    fromCard: false,
+  };
 }
 
 /**
@@ -129,7 +141,21 @@ export function playSettingsOf(card: TrainingCard, world: EnvironmentName): Play
   const history = int('history', 0, 1000);
   const maxCommandTokens = int('maxCommandTokens', 1, 64);
   if (maxSteps === null || history === null || maxCommandTokens === null) return defaultPlay(world);
-  return { maxSteps, history: history >= maxSteps ? Infinity : history, maxCommandTokens, fromCard: true };
+  const maxSkillTokens = int('maxSkillTokens', 1, 128);
+  return {
+    maxSteps,
+    history: history >= maxSteps ? Infinity : history,
+    maxCommandTokens,
+    skillAfterPage: int('skillAfterPage', 0, 1) === 1,
+    skillSlot:
+      int('skillSlot', 0, 1) === 1 && maxSkillTokens !== null ? skillSlotLength({ skillSlot: 1, maxSkillTokens }) : 0,
+    fromCard: true,
+  };
+}
+
+/** What the contexts of greedy play hold besides the request's window: the run's command room and skill block. */
+function contextOf(play: PlaySettings): Pick<PlaySettings, 'maxCommandTokens' | 'skillAfterPage' | 'skillSlot'> {
+  return { maxCommandTokens: play.maxCommandTokens, skillAfterPage: play.skillAfterPage, skillSlot: play.skillSlot };
 }
 
 /** Game `game` of a world's fixed evaluation set of a split (every world draws them with EVAL_SEED). */
@@ -154,7 +180,7 @@ export async function playEvalGame(
     {
       maxSteps: request.maxSteps,
       history: request.history,
-      maxCommandTokens: playSettingsOf(policy.card, env.name).maxCommandTokens,
+      ...contextOf(playSettingsOf(policy.card, env.name)),
     },
     onStep,
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { skillSlotLength } from '../text/prompts.ts';
 import { writeCheckpoint } from '../model/checkpoint.ts';
 import { readPolicyOnnx } from '../onnx/load.ts';
 import { exportPolicyOnnx } from '../onnx/export.ts';
@@ -133,19 +134,36 @@ describe("the page's run view", () => {
   it("starts from how the run played, as its card's config says; defaults otherwise", () => {
     const card = { algorithm: 'seed', updates: 1, seed: 1, success: {} };
     const config = (c: object) => ({ ...card, extra: { config: JSON.stringify(c) } });
+    const plain = { skillAfterPage: false, skillSlot: 0 };
     expect(playSettingsOf(config({ maxSteps: 15, history: 5, maxCommandTokens: 10, lr: 1 }), 'household')).toEqual({
       maxSteps: 15,
       history: 5,
       maxCommandTokens: 10,
+      ...plain,
       fromCard: true,
     });
     expect(playSettingsOf(config({ maxSteps: 8, history: 8, maxCommandTokens: 12 }), 'household')).toEqual({
       maxSteps: 8,
       history: Infinity,
       maxCommandTokens: 12,
+      ...plain,
       fromCard: true,
     });
-    const household = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, fromCard: false };
+    // A run with a skill slot played every context with it, at the length its maxSkillTokens gives.
+    const slotted = {
+      maxSteps: 8,
+      history: 2,
+      maxCommandTokens: 12,
+      skillAfterPage: 1,
+      skillSlot: 1,
+      maxSkillTokens: 40,
+    };
+    expect(playSettingsOf(config(slotted), 'household')).toMatchObject({
+      skillAfterPage: true,
+      skillSlot: skillSlotLength({ skillSlot: 1, maxSkillTokens: 40 }),
+    });
+    expect(playSettingsOf(config({ ...slotted, skillSlot: 0 }), 'household').skillSlot).toBe(0);
+    const household = { maxSteps: 15, history: Infinity, maxCommandTokens: 12, ...plain, fromCard: false };
     expect(defaultPlay('household')).toEqual(household);
     expect(playSettingsOf(card, 'household')).toEqual(household);
     expect(playSettingsOf({ ...card, extra: { config: '{not json' } }, 'household')).toEqual(household);
@@ -153,8 +171,16 @@ describe("the page's run view", () => {
     expect(playSettingsOf(config({ maxSteps: 15, history: 2.5, maxCommandTokens: 10 }), 'household')).toEqual(
       household,
     );
-    // A shop file without its run's config plays as a shop run does by default: a window of the last two steps.
-    expect(playSettingsOf(card, 'shop')).toEqual({ maxSteps: 10, history: 2, maxCommandTokens: 16, fromCard: false });
+    // A shop file without its run's config plays as a shop run does by default: a window of the last two steps,
+    // the skill block's place after the page.
+    expect(playSettingsOf(card, 'shop')).toEqual({
+      maxSteps: 10,
+      history: 2,
+      maxCommandTokens: 16,
+      skillAfterPage: true,
+      skillSlot: 0,
+      fromCard: false,
+    });
   });
 
   it("refuses a policy whose card names a scale its world does not have, naming the world's scales", async () => {

@@ -169,7 +169,7 @@ export async function run(args: string[]): Promise<number> {
   const tok = tokenizerOf(env);
   const model = presetConfig(preset, tok.vocabSize);
   // A new run's start is read before the directory is even created; a resumed run's files once it is locked.
-  const start = resume ? null : await readStartWeights(values.init, preset, model, seed, tok, env.name);
+  const start = resume ? null : await readStartWeights(values.init, preset, model, seed, tok, env.name, config);
   const lock = await openRunDir(out, { resume, force: values.force === true });
   try {
     const from = start ? { params: start } : await readResumeInputs(out, preset, model, tok);

@@ -11,6 +11,7 @@ import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import type { RlWorld } from '../../rl/rl_world.ts';
+import { skillSlotDifference } from '../../rl/skill_slot.ts';
 import { theWorld } from '../../worlds/facts.ts';
 import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import {
@@ -134,6 +135,12 @@ export const command = defineCommand({
       default: '512',
       description: "games of the card's teacher check, with each skill writer (0: no check)",
     },
+    'skill-slot': {
+      type: 'boolean',
+      default: false,
+      description:
+        'every policy context of the corpus holds a skill slot of one fixed length, empty where no skill is read: the warm start of runs with --set skillSlot=1 (the checkpoint says so, and a run without it is refused)',
+    },
     'score-random': {
       type: 'boolean',
       default: false,
@@ -223,10 +230,13 @@ export async function run(args: string[]): Promise<number> {
     focusShare: numberOption(values['focus-share'], 'focus-share', limits['focus-share'], defaults.focusShare),
     focus: focusOf(values.focus, world),
     scoreRandom: values['score-random'],
+    skillSlot: values['skill-slot'] ? 1 : 0,
     follow: choiceOption(values.follow, 'follow', FOLLOW_KINDS),
     kinds: choiceList(values.kinds, 'kinds', EXAMPLE_KINDS),
   };
   checkFocusOptions(values, world);
+  // The settings a run from this warm start must keep: the slot and the skill length that sizes it.
+  const fixedSettings = options.skillSlot ? { skillSlot: 1, maxSkillTokens: options.maxSkillTokens } : {};
   const evalEpisodes = numberOption(values['eval-episodes'], 'eval-episodes', limits['eval-episodes']);
   if (options.steps === 0 && values.init === undefined)
     throw new CliError('--steps 0 needs --init (there is nothing to evaluate otherwise)', 2);
@@ -254,6 +264,8 @@ export async function run(args: string[]): Promise<number> {
   const difference = init && configDifference(init.config, config);
   if (difference)
     throw new CliError(`--init ${values.init} is not a checkpoint of the ${preset} preset: ${difference}`);
+  const slotProblem = init && skillSlotDifference(init.metadata, fixedSettings, `--init ${values.init}`);
+  if (slotProblem) throw new CliError(slotProblem);
   const priorSteps =
     init && Number.isInteger(init.metadata.steps) && (init.metadata.steps as number) >= 0
       ? (init.metadata.steps as number)
@@ -273,7 +285,7 @@ export async function run(args: string[]): Promise<number> {
   bar.stop();
   const trainSeconds = (performance.now() - t0) / 1000;
 
-  const rl = { ...defaultConfig(preset), ...world.trainDefaults };
+  const rl = { ...defaultConfig(preset), ...world.trainDefaults, ...fixedSettings };
   const scenes = evalSplitScenes(world.env, evalEpisodes);
   const finished: Trajectory[] = [];
   const evalBar = progressBar('evaluate', scenes.seen.length + scenes.unseen.length);
@@ -331,6 +343,7 @@ export async function run(args: string[]): Promise<number> {
     ...(values.backend === 'cpu' ? {} : { backend: values.backend }),
     preset,
     corpus_seed: seed,
+    ...(options.skillSlot ? { config: fixedSettings } : {}),
     corpus: {
       episodes: options.episodes,
       explorer_noise: options.noise,
@@ -377,6 +390,7 @@ export async function run(args: string[]): Promise<number> {
     optimizer: null,
     metadata: {
       stage: 'warmstart',
+      ...(options.skillSlot ? { config: fixedSettings } : {}),
       ...(namedWorld(env.name) === undefined ? {} : { env: env.name, scale: env.variant }),
       preset,
       seed,

@@ -82,6 +82,9 @@ export const SETTING_ROWS: Readonly<Record<TrainKey, SettingRow>> = {
   skillAfterPage: {
     none: 'the SEED trainer puts the skill into the observation text in one place (seed/prompting.py); where the block goes is no key there',
   },
+  skillSlot: {
+    none: "the SEED trainer's prompts hold a skill only where one is injected (seed/prompting.py); its pretrained model reads a prompt at any length, and no key keeps an empty block in every prompt",
+  },
   temperature: one('actor_rollout_ref.rollout.temperature', 'sampling temperature of the rollouts', (c) =>
     float(c.temperature),
   ),

@@ -29,6 +29,8 @@
 # Settings of this run with no counterpart there (what the trainer does instead):
 #   skillAfterPage = 0 (paper 0): the SEED trainer puts the skill into the observation text in one place
 #       (seed/prompting.py); where the block goes is no key there
+#   skillSlot = 0 (paper 0): the SEED trainer's prompts hold a skill only where one is injected (seed/prompting.py);
+#       its pretrained model reads a prompt at any length, and no key keeps an empty block in every prompt
 #   constrained = 1 (paper 0): verl-agent decodes freely and projects the response onto an admissible action
 #       (env_package/<benchmark>/projection.py), an invalid one paying the invalid-action penalty: the paper's free
 #       decoding, constrained = 0

@@ -6,8 +6,15 @@ import type { RoomScale } from '../env/scale.ts';
 import type { Scene } from '../env/scene.ts';
 import { analyzerSequence } from '../../../text/prompts.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
-import { analyzerExample, CorpusCollector, scoredEpisode, skillFit, withSkill } from '../../../rl/corpus_examples.ts';
-import { episodeText, SKILL_RESERVE } from '../../../rl/rollout.ts';
+import {
+  analyzerExample,
+  CorpusCollector,
+  episodeRoom,
+  scoredEpisode,
+  skillFit,
+  withSkill,
+} from '../../../rl/corpus_examples.ts';
+import { episodeText } from '../../../rl/rollout.ts';
 import type { Corpus, WarmStartOptions } from '../../../rl/warmstart.ts';
 import { annotate } from './annotator.ts';
 import { runExplorer, skillKnowledge, type ExplorerEpisode } from './explorer.ts';
@@ -19,11 +26,11 @@ export function buildCorpus(
   options: WarmStartOptions & { scale: RoomScale },
 ): Corpus {
   const corpus = new CorpusCollector(options);
-  const budget = contextLength - SKILL_RESERVE - options.maxSkillTokens;
+  const room = episodeRoom(contextLength, options);
   const acted = (scene: Scene, episode: ExplorerEpisode) =>
     scoredEpisode(
       tok,
-      budget,
+      room,
       episodeText({ goal: scene.task.goal, records: episode.game.records }),
       episode,
       options.scoreRandom,

@@ -12,8 +12,15 @@
 // The focus (WarmStartOptions.focus) may hold, with 'read', the follow examples whose replay the skill changed
 // (a command differs from the unprimed explorer's at some step), and with 'analyze' the analyzer examples.
 import type { Environment } from '../../../env/environment.ts';
-import { analyzerExample, CorpusCollector, scoredEpisode, skillFit, withSkill } from '../../../rl/corpus_examples.ts';
-import { episodeText, SKILL_RESERVE } from '../../../rl/rollout.ts';
+import {
+  analyzerExample,
+  CorpusCollector,
+  episodeRoom,
+  scoredEpisode,
+  skillFit,
+  withSkill,
+} from '../../../rl/corpus_examples.ts';
+import { episodeText } from '../../../rl/rollout.ts';
 import type { Corpus, WarmStartOptions } from '../../../rl/warmstart.ts';
 import { analyzerSequence } from '../../../text/prompts.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
@@ -36,7 +43,7 @@ export function buildQaCorpus<S>(
 ): Corpus {
   const corpus = new CorpusCollector(options);
   // The rollout keeps room for the skill block in every episode (rollout.ts): the corpus's episodes are cut alike.
-  const budget = contextLength - SKILL_RESERVE - options.maxSkillTokens;
+  const room = episodeRoom(contextLength, options);
   const fit = skillFit(tok, options);
   const explorerOptions = { maxSteps: options.maxSteps, noise: options.noise };
   for (let i = 0; i < options.episodes; i++) {
@@ -46,7 +53,7 @@ export function buildQaCorpus<S>(
     const { game } = episode;
     corpus.played(game.won);
     const acted = (e: QaExplorerEpisode) =>
-      scoredEpisode(tok, budget, episodeText({ goal, records: e.game.records }), e, options.scoreRandom);
+      scoredEpisode(tok, room, episodeText({ goal, records: e.game.records }), e, options.scoreRandom);
     const own = acted(episode);
     corpus.add(own.sequence, 'act');
     const skill = annotateQa(game.records, goal, game.won, fit);

@@ -23,7 +23,7 @@ import type { ShopStepRecord } from '../env/game.ts';
 import { BUTTONS } from '../env/buttons.ts';
 import { CommandTrie } from '../../../text/command_trie.ts';
 import { SKILL } from '../../../text/markers.ts';
-import { analyzerSequence, policyContext } from '../../../text/prompts.ts';
+import { analyzerSequence, policyContext, skillSlotLength } from '../../../text/prompts.ts';
 import type { Tokenizer } from '../../../text/tokenizer.ts';
 import type { ScoredSequence } from '../../../rl/batch.ts';
 import { analyzerExample, CorpusCollector, skillFit } from '../../../rl/corpus_examples.ts';
@@ -88,7 +88,14 @@ function stepSequences(
     const context = policyContext(
       tok,
       { ...text, steps: text.steps.slice(0, t) },
-      { history: options.history, maxLen: contextLength, reserve, skill, skillAfterPage: options.skillAfterPage },
+      {
+        history: options.history,
+        maxLen: contextLength,
+        reserve,
+        skill,
+        skillAfterPage: options.skillAfterPage,
+        skillSlot: skillSlotLength(options),
+      },
     );
     // A context too full for the skill block would teach the replay's action without its reason.
     if (skill !== undefined && !context.includes(skillMarker)) return;

@@ -8,12 +8,13 @@ import type { Environment } from '../../../../env/environment.ts';
 import {
   analyzerExample,
   CorpusCollector,
+  episodeRoom,
   scoredEpisode,
   skillFit,
   withSkill,
 } from '../../../../rl/corpus_examples.ts';
 import type { ExploredEpisode } from '../../../../rl/explored_episode.ts';
-import { episodeText, SKILL_RESERVE } from '../../../../rl/rollout.ts';
+import { episodeText } from '../../../../rl/rollout.ts';
 import type { Corpus, WarmStartOptions } from '../../../../rl/warmstart.ts';
 import { analyzerSequence } from '../../../../text/prompts.ts';
 import type { Tokenizer } from '../../../../text/tokenizer.ts';
@@ -31,14 +32,14 @@ export function buildCounterCorpus<S>(
   options: WarmStartOptions,
 ): Corpus {
   const corpus = new CorpusCollector(options);
-  const budget = contextLength - SKILL_RESERVE - options.maxSkillTokens;
+  const room = episodeRoom(contextLength, options);
   const fit = skillFit(tok, options);
   const explorerOptions = { maxSteps: options.maxSteps, noise: options.noise };
   for (let i = 0; i < options.episodes; i++) {
     const scene = env.trainScene(i, options.seed);
     const goal = env.goal(scene);
     const acted = (e: ExploredEpisode<CounterStepRecord>) =>
-      scoredEpisode(tok, budget, episodeText({ goal, records: e.game.records }), e, options.scoreRandom);
+      scoredEpisode(tok, room, episodeText({ goal, records: e.game.records }), e, options.scoreRandom);
     const episode = runCounterExplorer(env, scene, corpus.explore, explorerOptions);
     const { game } = episode;
     corpus.played(game.won);
