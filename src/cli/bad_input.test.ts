@@ -115,6 +115,14 @@ beforeAll(async () => {
     at('bad-config.ckpt'),
     writeCheckpoint({ ...ck, metadata: { ...ck.metadata, config: { maxSteps: -3 } } }),
   );
+  writeFileSync(
+    at('slotted.ckpt'),
+    writeCheckpoint({
+      ...ck,
+      metadata: { ...ck.metadata, stage: 'warmstart', config: { skillSlot: 1, maxSkillTokens: 48 } },
+    }),
+  );
+  writeFileSync(at('unslotted.ckpt'), writeCheckpoint({ ...ck, metadata: { ...ck.metadata, stage: 'warmstart' } }));
   const scene = sceneToJson(generateScene('train', 1));
   writeFileSync(at('scene.json'), scene);
   writeFileSync(
@@ -277,6 +285,30 @@ const corpus: [string, string[]][] = [
   ],
   ['export-onnx --out its own --ckpt', ['export-onnx', '--ckpt', ckptFile, '--out', ckptFile]],
   ['--set lr=1e-400', ['train', ...trainArgs, '--set', 'lr=1e-400', '--out', 'OUT']],
+  // A skill slot the start's contexts did not hold, or a start's slot the run leaves out.
+  [
+    'train --set skillSlot=1 from a start without one',
+    ['train', ...trainArgs, '--init', at('unslotted.ckpt'), '--set', 'skillSlot=1', '--out', 'OUT'],
+  ],
+  [
+    'train from a start with a skill slot, without one',
+    ['train', ...trainArgs, '--init', at('slotted.ckpt'), '--out', 'OUT'],
+  ],
+  [
+    'train from a start with a skill slot of another length',
+    [
+      'train',
+      ...trainArgs,
+      '--init',
+      at('slotted.ckpt'),
+      '--set',
+      'skillSlot=1',
+      '--set',
+      'maxSkillTokens=40',
+      '--out',
+      'OUT',
+    ],
+  ],
   ['scenes --out /proc/x', ['scenes', '--split', 'train', '--count', '2', '--seed', '1', '--out', '/proc/x']],
 ];
 

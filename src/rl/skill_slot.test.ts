@@ -76,6 +76,7 @@ describe('skillSlotDifference', () => {
     expect(skillSlotDifference(slotted, { skillSlot: 1, maxSkillTokens: 48 }, 'w.ckpt')).toBeNull();
     expect(skillSlotDifference({}, { skillSlot: 0, maxSkillTokens: 48 }, 'w.ckpt')).toBeNull();
     expect(skillSlotDifference({ config: { lr: 1 } }, { skillSlot: 0 }, 'w.ckpt')).toBeNull();
+    expect(skillSlotDifference({ stage: 'init' }, { skillSlot: 1, maxSkillTokens: 48 }, 'w.ckpt')).toBeNull();
     expect(skillSlotDifference(slotted, { skillSlot: 0, maxSkillTokens: 48 }, 'w.ckpt')).toMatch(
       /^w\.ckpt was trained with a skill slot in every context .*--set skillSlot=1/,
     );

@@ -16,13 +16,14 @@ function slotOf(metadata: Readonly<Record<string, unknown>>): SlotSettings {
 
 /**
  * Why settings that hold (or lack) a skill slot cannot start from the checkpoint with `metadata`, named `name`;
- * null where the two agree.
+ * null where the two agree, and for untrained weights (`ckpt init`'s stage 'init'), which read no context yet.
  */
 export function skillSlotDifference(
   metadata: Readonly<Record<string, unknown>>,
   settings: SlotSettings,
   name: string,
 ): string | null {
+  if (metadata.stage === 'init') return null;
   const saved = slotOf(metadata);
   const had = saved.skillSlot === 1;
   const wants = settings.skillSlot === 1;
