@@ -4,6 +4,7 @@
 import { dirname, join } from 'node:path';
 import { makeDir, writeAtomic } from '../cli/io.ts';
 import { commandLine, commitLine, type SourceCommit } from '../cli/provenance.ts';
+import { namedWorld, type EnvironmentName } from '../worlds/names.ts';
 
 const DEFAULT_OUT = 'bench';
 
@@ -15,6 +16,12 @@ export function outOption(name: string) {
     defaultText: `${DEFAULT_OUT}/`,
     description: `the directory that receives ${name} (a path ending in .md names the report file itself); a named run goes to bench/runs/<label>`,
   } as const;
+}
+
+/** A report's file name in a world: the default world's keeps its name, another's adds the world ("learn_shop"). */
+export function reportName(name: string, world: EnvironmentName | undefined): string {
+  const named = world === undefined ? undefined : namedWorld(world);
+  return named === undefined ? name : `${name}_${named}`;
 }
 
 /** The file `name` (e.g. "learn.json") in the --out directory. */

@@ -20,7 +20,7 @@ import { quote } from '../../common/json.ts';
 import { CliError } from '../../cli/cli_error.ts';
 import { warmStartPath, type PresetName } from '../../model/config.ts';
 import type { LearnPlan } from './benchmark.ts';
-import { reportName } from './design/games.ts';
+import { reportName } from '../output.ts';
 import { PRESET } from './jobs/job.ts';
 import { JOB_STORE_DIR } from './jobs/job_store.ts';
 import { DEFAULT_BUDGET_MINUTES } from './jobs/pool.ts';

@@ -12,7 +12,8 @@ import { initParameters } from '../../model/init.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { shopRl } from '../../worlds/shop/rl/adapter.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
-import { evalGames, reportName } from './design/games.ts';
+import { evalGames } from './design/games.ts';
+import { reportName } from '../output.ts';
 import { runJob } from './jobs/job.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-shop-'));

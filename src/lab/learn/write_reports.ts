@@ -4,10 +4,10 @@
 import { environmentOf } from '../../worlds/environments.ts';
 import { worldOrDefault } from '../../worlds/names.ts';
 import { commandLine, portablePath, type SourceCommit } from '../../cli/provenance.ts';
-import { outPath, writeOutput } from '../output.ts';
+import { outPath, reportName, writeOutput } from '../output.ts';
 import { estimatePlan, runPlan, type LearnPlan } from './benchmark.ts';
 import { renderFractions } from './report/fractions_report.ts';
-import { evalGames, reportName } from './design/games.ts';
+import { evalGames } from './design/games.ts';
 import type { LearnValues } from './plan_options.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './report/record.ts';
 import { renderLearn } from './report/report.ts';

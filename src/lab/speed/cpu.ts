@@ -1,5 +1,6 @@
-// `seed bench cpu`: throughput of the CPU reference backend on a preset, on one thread, then whole SEED updates
-// on 1, 2 and all cores; `command` below declares its options and says what it measures (the --help text).
+// `seed bench cpu`: throughput of the CPU reference backend on a preset, on one thread, then whole GRPO and SEED
+// updates of a world, stage by stage, on 1, 2 and all cores; `command` below declares its options and says what
+// it measures (the --help text).
 import { cpus, loadavg } from 'node:os';
 import { maskWords, type LossInputs, type TokenBatch } from '../../backend/backend.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
@@ -9,13 +10,18 @@ import { heapFloats } from '../../backend/cpu/heap.ts';
 import { dotRows } from '../../backend/cpu/matmul.ts';
 import { Rng } from '../../common/rng.ts';
 import { forwardFlopsPerToken, presetConfig, type ModelConfig } from '../../model/config.ts';
-import { defaultTokenizer } from '../../text/tokenizer.ts';
+import { tokenizerOf } from '../../text/tokenizer.ts';
 import { numberOption, parseOptions, presetOf, presetOption } from '../../cli/args.ts';
 import { defineCommand, usageLine } from '../../cli/help.ts';
 import { LIMITS } from '../../cli/limits.ts';
 import { sourceCommit } from '../../cli/provenance.ts';
-import { measureThreadScaling } from './cpu_threads.ts';
-import { outOption, reportHead, reportPath, writeOutput } from '../output.ts';
+import { ENV_OPTION, environmentFrom } from '../../cli/environment_option.ts';
+import type { Algo } from '../../rl/arms.ts';
+import { theWorld } from '../../worlds/facts.ts';
+import { ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../worlds/names.ts';
+import { threadScaling } from './cpu_threads.ts';
+import { measureUpdates, UPDATE_PARTS, type TrainerTimes } from './cpu_updates.ts';
+import { outOption, reportHead, reportName, reportPath, writeOutput } from '../output.ts';
 import { BENCH_LOSS } from './bench_loss.ts';
 
 /** An episode step as the bench lays it out: observation tokens, then command tokens (scored, sampled). */
@@ -26,15 +32,20 @@ const PROMPT_TOKENS = 40;
 const ALLOWED_PER_POSITION = 12;
 
 const limits = LIMITS.benchCpu;
+/** The worlds whose report carries their name (cpu_shop.md); the default world's is cpu.md. */
+const OTHER_WORLDS = ENVIRONMENT_NAMES.filter((name) => namedWorld(name) !== undefined);
 
 export const command = defineCommand({
   name: 'bench cpu',
-  summary: 'CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s, updates/s on 1, 2 and all cores',
+  summary:
+    "CPU backend: forward, forward+backward and rollout tokens/s, GFLOP/s; a world's GRPO and SEED updates stage by stage on 1, 2 and all cores",
   description:
     'Throughput of the CPU reference backend on a preset: forward (the scoring pass), forward+backward (the SEED loss backward), rollout through the KV-cache decoder, ' +
-    'and the matmul kernel alone, on one thread; then what one GRPO/SEED update of the default batch would take; then whole SEED updates per second on 1, 2 and all cores ' +
-    '(--threads N before the command sets "all") and the scaling efficiency. Per-pass times are medians of --reps runs after a warm-up, in wall-clock and in this ' +
-    "process's CPU time: on one thread, CPU time is the figure that depends least on what else the machine runs. Writes cpu.md.",
+    'and the matmul kernel alone, on one thread; then what one GRPO/SEED update of the default batch would take; then whole GRPO and SEED updates of the --env world ' +
+    'from its warm start, split by stage (rollout, skill writing, each scoring pass, loss and backward, optimizer step), on 1, 2 and all cores ' +
+    '(--threads N before the command sets "all"), with the scaling efficiency. Per-pass times are medians of --reps runs after a warm-up, in wall-clock and in this ' +
+    "process's CPU time: on one thread, CPU time is the figure that depends least on what else the machine runs. " +
+    `Writes cpu.md (${OTHER_WORLDS.map((w) => `${theWorld(w)}: ${reportName('cpu', w)}.md`).join(', ')}).`,
   options: {
     preset: presetOption({ default: 'tiny', description: 'the model measured' }),
     len: {
@@ -83,7 +94,11 @@ export const command = defineCommand({
       value: 'N',
       limit: limits.updates,
       default: '5',
-      description: 'whole SEED updates timed per thread count',
+      description: 'whole updates timed per algorithm (GRPO, SEED) and thread count',
+    },
+    env: {
+      ...ENV_OPTION,
+      description: `the world whose updates are timed: ${ENV_OPTION.description.replace(/^the world: /, '')}`,
     },
     seed: {
       type: 'string',
@@ -92,7 +107,7 @@ export const command = defineCommand({
       default: '1',
       description: 'the seed of the weights and the inputs',
     },
-    out: outOption('cpu.md'),
+    out: outOption(`cpu.md (${OTHER_WORLDS.map((w) => `${reportName('cpu', w)}.md`).join(', ')})`),
   },
 });
 
@@ -184,6 +199,34 @@ function plainMatmul(out: Float32Array, a: Float32Array, b: Float32Array, N: num
   }
 }
 
+/** The algorithms whose updates are timed side by side. */
+const ALGOS: readonly Algo[] = ['grpo', 'seed'];
+
+const mean = (a: readonly number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
+
+function meanTotal(run: TrainerTimes): number {
+  return mean(run.updates.map((u) => u.totalMs));
+}
+
+/** The stage table: a row per part of an update, a column per algorithm and thread count. */
+function updateTable(runs: readonly TrainerTimes[], all: number): string {
+  const name = (r: TrainerTimes) =>
+    `${r.algo === 'seed' ? 'SEED' : 'GRPO'}, ${r.threads} thread${r.threads > 1 ? 's' : ''}${r.threads === all && all > 2 ? ' (all)' : ''}`;
+  const passes = (r: TrainerTimes) => mean(r.updates.map((u) => u.lossPasses));
+  const rows = UPDATE_PARTS.map((part) => {
+    const label =
+      part === 'loss + backward' ? `loss + backward (passes: ${runs.map((r) => fmt(passes(r), 0)).join(', ')})` : part;
+    return `| ${label} | ${runs.map((r) => fmt(mean(r.updates.map((u) => u.parts[part])))).join(' | ')} |`;
+  });
+  return [
+    `| ms per update | ${runs.map(name).join(' | ')} |`,
+    `|---|${runs.map(() => '---:').join('|')}|`,
+    ...rows,
+    `| **whole update** | ${runs.map((r) => `**${fmt(meanTotal(r))}**`).join(' | ')} |`,
+    `| tokens per update | ${runs.map((r) => fmt(mean(r.updates.map((u) => u.tokens)))).join(' | ')} |`,
+  ].join('\n');
+}
+
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
@@ -192,7 +235,9 @@ export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(args, command);
   const commit = sourceCommit();
   const preset = presetOf(values.preset, usageLine(command));
-  const config = presetConfig(preset, defaultTokenizer().vocabSize);
+  const env = environmentFrom(values.env);
+  const tok = tokenizerOf(env);
+  const config = presetConfig(preset, tok.vocabSize);
   // --len: a sequence holds at least a prompt, an observation and a command, and fits the context.
   const len = numberOption(values.len, 'len', {
     integer: true,
@@ -265,11 +310,15 @@ export async function run(args: string[]): Promise<number> {
   const loadBefore = loadavg()[0];
   const all = cpuThreads();
   const counts = [...new Set([1, 2, Math.max(2, all)])];
-  process.stderr.write(`  SEED updates on ${counts.join(', ')} threads\n`);
-  const scaling = await measureThreadScaling(config, preset, defaultTokenizer(), counts, updates, seed, (line) =>
+  process.stderr.write(`  ${env.name}: GRPO and SEED updates on ${counts.join(', ')} threads\n`);
+  const measured = await measureUpdates(env, config, preset, tok, ALGOS, counts, updates, seed, (line) =>
     process.stderr.write(`    ${line}\n`),
   );
   const loadAfter = loadavg()[0];
+  const runOf = (algo: Algo, threads: number) => measured.runs.find((r) => r.algo === algo && r.threads === threads)!;
+  const seedRuns = measured.runs.filter((r) => r.algo === 'seed');
+  const scaling = threadScaling(seedRuns);
+  const tokensPerUpdate = seedRuns[0].updates.at(-1)?.tokens ?? 0;
 
   const attended = (len + 1) / 2;
   const flopFwd = forwardFlopsPerToken(config, attended, scoredFraction);
@@ -315,15 +364,27 @@ export async function run(args: string[]): Promise<number> {
     `| SEED update: rollout + 3 scoring forwards + forward+backward | ${fmt(seedUpdate, 1)} |`,
     `| GRPO update: rollout + 1 scoring forward (ref) + forward+backward | ${fmt(grpoUpdate, 1)} |`,
   ].join('\n');
+  const stageTable = updateTable(
+    ALGOS.flatMap((algo) => counts.map((threads) => runOf(algo, threads))),
+    all,
+  );
+  const ratios = counts.map((threads) => {
+    const [grpo, seedRun] = ALGOS.map((algo) => meanTotal(runOf(algo, threads)));
+    return `${threads} thread${threads > 1 ? 's' : ''}: SEED / GRPO ${fmt(seedRun / grpo, 2)}`;
+  });
+  const speedups = ALGOS.map((algo) => {
+    const rows = threadScaling(measured.runs.filter((r) => r.algo === algo));
+    return `${algo === 'seed' ? 'SEED' : 'GRPO'} ${rows.map((r) => `${fmt(r.speedup, 2)}x on ${r.threads}`).join(', ')}`;
+  });
   const threadTable = [
     `| threads | ms per update | SEED updates per second | speedup over 1 thread | scaling efficiency |`,
     '|---:|---:|---:|---:|---:|',
-    ...scaling.rows.map(
+    ...scaling.map(
       (r) =>
         `| ${r.threads}${r.threads === all ? ' (all cores)' : ''} | ${fmt(r.msPerUpdate)} | ${fmt(r.updatesPerSecond, 2)} | ${fmt(r.speedup, 2)} | ${fmt(r.efficiency * 100)}% |`,
     ),
   ].join('\n');
-  process.stdout.write(`${table}\n\n${estimate}\n\n${threadTable}\n`);
+  process.stdout.write(`${table}\n\n${estimate}\n\n${stageTable}\n\n${threadTable}\n`);
 
   const report = `${reportHead('CPU backend benchmark', 'cpu', args, commit).join('\n')}
 Preset **${preset}**: d ${config.dModel}, ${config.nLayer} layers, ${config.nHead} heads, MLP ${config.dMlp},
@@ -344,18 +405,31 @@ ${table}
 
 ${estimate}
 
+## Whole updates, stage by stage
+
+GRPO and SEED updates in ${theWorld(env.name as EnvironmentName)} (\`--env ${env.name}\`) with the ${preset} preset's training configuration
+and the world's own settings, from ${measured.init}: one trainer per algorithm and thread count, the same
+weights and seed, so update u of an algorithm does the same work on every thread count; ${updates} updates each after
+a warm-up update, taking turns update by update. Milliseconds of wall-clock time per update, means over the
+timed updates; each stage's backend passes are timed apart from the rest of the stage (the world's steps,
+prompts, masks and packing, in TypeScript). The loss row counts its passes: a distilling update measures
+its gradient's OPD part with a pass of its own (the gradient-share metrics). Same weights after every update
+on every thread count, bit for bit: ${ALGOS.map((a) => `${a} ${measured.sameWeights[a] ? 'yes' : 'NO'}`).join(', ')}.
+1-minute load average ${loadBefore.toFixed(2)} before and ${loadAfter.toFixed(2)} after, on ${cpus().length} logical cores (a load above the core count means other
+processes shared them).
+
+${stageTable}
+
+SEED's update against GRPO's: ${ratios.join('; ')}. Speedup of whole updates over 1 thread (median of the
+per-update ratios): ${speedups.join('; ')}.
+
 ## Threads
 
-Whole SEED updates (rollout, rescoring, loss and gradient, AdamW step) of the ${preset} preset's default
-training configuration (${scaling.tokensPerUpdate} tokens in the last update), from ${scaling.init}: one trainer per thread count,
-the same weights and seed, so update u of each does the same work; ${updates} updates each after a warm-up update,
-taking turns update by update. Medians; the speedup is the median of the per-update ratios. Same weights
-after every update on every thread count, bit for bit: ${scaling.sameWeights ? 'yes' : 'NO'}. 1-minute load average
-${loadBefore.toFixed(2)} before and ${loadAfter.toFixed(2)} after, on ${cpus().length} logical cores (a load above the core count means other
-processes shared them).
+Whole SEED updates (the same runs as above: ${tokensPerUpdate} tokens in the last update). Medians; the speedup is the
+median of the per-update ratios.
 
 ${threadTable}
 `;
-  await writeOutput(reportPath(values.out, 'cpu.md'), report);
+  await writeOutput(reportPath(values.out, `${reportName('cpu', env.name as EnvironmentName)}.md`), report);
   return 0;
 }

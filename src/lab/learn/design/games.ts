@@ -1,7 +1,7 @@
 // The eval games of `bench learn`, in the fixed order in which every run plays them (and in which learn.json
 // lists their outcomes), with the room layout and task type of each: the intervals resample layouts, not
 // games, since games of one room share what makes them easy or hard.
-import { namedWorld, type EnvironmentName } from '../../../worlds/names.ts';
+import type { EnvironmentName } from '../../../worlds/names.ts';
 import type { Environment } from '../../../env/environment.ts';
 import { environmentOf } from '../../../worlds/environments.ts';
 
@@ -12,12 +12,6 @@ export interface EvalGame {
    */
   layout: string;
   type: string;
-}
-
-/** A report's file name in a world: the default world's keeps its name, another's adds the world ("learn_shop"). */
-export function reportName(name: string, world: EnvironmentName | undefined): string {
-  const named = world === undefined ? undefined : namedWorld(world);
-  return named === undefined ? name : `${name}_${named}`;
 }
 
 /** The eval sets a benchmark plays: the first evalEpisodes games of each split (all of them for 0). */
