@@ -170,6 +170,44 @@ describe('AdamW and clipping', () => {
     expect(p[bIdx]).toBeCloseTo(0.4 - 0.1 * (-0.115789 / 0.316275), 5); // 0.436610
   });
 
+  it('a second loss pass on the same batch and weights gives the bits of a pass from scratch, and one on changed weights or tokens is not taken for it', async () => {
+    /** The loss and gradient of one pass on a fresh backend holding `params`. */
+    const fresh = async (params: Float32Array, batch: TokenBatch, inputs: ReturnType<typeof randomLossInputs>) => {
+      const b = new CpuBackend(config, params);
+      const loss = await b.lossBackward(batch, inputs, hyper);
+      return { loss, grads: await b.readGradients() };
+    };
+    const backend = CpuBackend.fromSeed(config, 6);
+    const batch = makeBatch(config, 8);
+    const first = randomLossInputs(await backend.score(batch), 1);
+    const second = randomLossInputs(first.lOld, 2);
+    const other = makeBatch(config, 9);
+    const otherInputs = randomLossInputs(await backend.score(other), 3);
+    // The same batch twice (its log-probs in between overwritten by another scoring pass), then another batch,
+    // then the first with a token changed in place.
+    await backend.lossBackward(batch, first, hyper);
+    await backend.zeroGradients();
+    await backend.scoreRows(other);
+    const again = await backend.lossBackward(batch, second, hyper);
+    const want = await fresh(await backend.readParameters(), batch, second);
+    expect(Array.from(again.coef)).toEqual(Array.from(want.loss.coef));
+    expect(Array.from(await backend.readGradients())).toEqual(Array.from(want.grads));
+    await backend.zeroGradients();
+    await backend.lossBackward(other, otherInputs, hyper);
+    await backend.zeroGradients();
+    batch.tokens[0] = (batch.tokens[0] + 1) % V;
+    await backend.lossBackward(batch, first, hyper);
+    expect(Array.from(await backend.readGradients())).toEqual(
+      Array.from((await fresh(await backend.readParameters(), batch, first)).grads),
+    );
+    // After a step the weights differ: the pass on the same batch runs its forward again.
+    await backend.optimizerStep(adam);
+    await backend.lossBackward(batch, first, hyper);
+    expect(Array.from(await backend.readGradients())).toEqual(
+      Array.from((await fresh(await backend.readParameters(), batch, first)).grads),
+    );
+  });
+
   it('clips the global gradient norm and reports the norm before clipping', async () => {
     expect(clipScale(5, 1)).toBe(0.2);
     expect(clipScale(0.5, 1)).toBe(1);

@@ -5,7 +5,9 @@
 // l_student -> SEED loss and per-token coefficient c (seed_loss.ts) -> dlogits = c (onehot(target) - p)
 // over the allowed tokens -> backward through the model into a scratch gradient, which is checked and only
 // then added to the accumulated gradient. The loss needs every l_student before any coefficient exists, so
-// activations are kept between the two passes up to a memory budget and recomputed beyond it.
+// activations are kept between the two passes up to a memory budget and recomputed beyond it. A second call on
+// the same batch with the same weights (loss.ts measures the gradient's OPD part with a pass of its own) skips the
+// forward: the kept activations and the log-probs the first call saved are what the forward would write again.
 //
 // Sequences are spread over threads (threads.ts, sequence_jobs.ts); the decoder spreads its streams. The
 // results are the same bits on any number of threads.
@@ -98,6 +100,10 @@ export class CpuBackend implements Backend {
   private logp = heapFloats(0);
   /** Exact distillation's logit gradient [nScored, V], added to each row's dlogits in the backward. */
   private distilGrad = heapFloats(0);
+  /** Bumped whenever the current parameters change: a kept forward is of the weights of its generation. */
+  private generation = 0;
+  /** The last lossBackward's forward: its batch, weights and log-probs, which its kept activations belong to. */
+  private lastForward: KeptForward | null = null;
 
   constructor(
     readonly config: ModelConfig,
@@ -133,6 +139,7 @@ export class CpuBackend implements Backend {
   async writeParameters(params: Float32Array): Promise<void> {
     checkParameterBuffer(params, this.layout.totalFloats, 'parameters');
     this.params.set(params);
+    this.generation++;
   }
 
   async setReferenceFromCurrent(): Promise<void> {
@@ -216,7 +223,23 @@ export class CpuBackend implements Backend {
     this.scored = regrown(this.scored, nScored);
     this.logp = regrown(this.logp, nScored * this.config.vocabSize);
     const desc = this.forwardDesc(batch, slices, this.params, kept, this.logp);
-    await parallelFor(forwardJob, desc, slices.length, this.threads);
+    const again = this.lastForward !== null && sameForward(this.lastForward, batch, this.generation);
+    if (again) {
+      this.logp.set(this.lastForward!.logp);
+      this.scored.set(this.lastForward!.lStudent);
+    } else {
+      this.lastForward = null;
+      await parallelFor(forwardJob, desc, slices.length, this.threads);
+      this.lastForward = {
+        generation: this.generation,
+        seqLen: batch.seqLen,
+        tokens: batch.tokens.slice(),
+        targets: batch.targets.slice(),
+        masks: batch.masks.slice(),
+        logp: this.logp.slice(0, nScored * V),
+        lStudent: this.scored.slice(0, nScored),
+      };
+    }
     const lStudent = this.scored.slice(0, nScored);
     refuseNonFiniteLogProbs(batch, lStudent);
     const loss = seedLoss(
@@ -288,6 +311,7 @@ export class CpuBackend implements Backend {
     const norm = gradientNorm(this.grads);
     if (!Number.isFinite(norm)) throw new NonFiniteError('gradient norm', `value ${norm}`);
     this.step += 1;
+    this.generation++;
     adamwUpdate(
       this.params,
       this.grads,
@@ -323,6 +347,7 @@ export class CpuBackend implements Backend {
     this.scored = heapFloats(0);
     this.logp = heapFloats(0);
     this.distilGrad = heapFloats(0);
+    this.lastForward = null;
   }
 
   /** The batch (checked) cut into its sequences that have a scored position. */
@@ -380,6 +405,35 @@ function regrown(block: Float32Array, n: number): Float32Array {
   if (block.length >= n) return block;
   freeHeapFloats(block);
   return heapFloats(Math.max(n, Math.ceil(block.length * 1.5)), false);
+}
+
+/** A lossBackward's forward, kept so that a second call on the same batch and weights can skip it. */
+interface KeptForward {
+  generation: number;
+  seqLen: number;
+  tokens: Int32Array;
+  targets: Int32Array;
+  masks: Uint32Array;
+  /** The masked log-probs [nScored, V] and l_student as the forward wrote them (the backward overwrites the rows). */
+  logp: Float32Array;
+  lStudent: Float32Array;
+}
+
+function sameArray<T extends Int32Array | Uint32Array>(a: T, b: T): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether `batch` on the weights of `generation` is the forward `kept` holds. */
+function sameForward(kept: KeptForward, batch: TokenBatch, generation: number): boolean {
+  return (
+    kept.generation === generation &&
+    kept.seqLen === batch.seqLen &&
+    sameArray(kept.tokens, batch.tokens) &&
+    sameArray(kept.targets, batch.targets) &&
+    sameArray(kept.masks, batch.masks)
+  );
 }
 
 function countScored(slices: SliceRef[]): number {
