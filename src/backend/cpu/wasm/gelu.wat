@@ -2,8 +2,9 @@
 ;; float64 loops in gelu.ts (tanh form, through exp).
 ;;
 ;; Memory: the module imports the CPU heap ("env" "memory", heap.ts); pointers are in bytes, lengths in
-;; floats. Dispatch: one call per buffer; 4 floats per step, the last n mod 4 through the same vector code
-;; with only those floats read and written. Elementwise, so each float is the same bits wherever it falls.
+;; floats. Dispatch: one call per buffer; the forward 8 floats per step while they last (two vectors, their
+;; exps interleaved), then 4, the last n mod 4 through the same vector code with only those floats read and
+;; written. Elementwise, so each float is the same bits wherever it falls.
 (module
   (import "env" "memory" (memory 1 65536 shared))
 
@@ -21,11 +22,39 @@
       (f32x4.div (local.get $x)
         (f32x4.add (v128.const f32x4 1 1 1 1) (call $exp4 (f32x4.add (local.get $u) (local.get $u)))))))
 
+  ;; $gelu4 of two vectors, the same operations on each lane, their exps interleaved ($exp4x2)
+  (func $gelu4x2 (param $xa v128) (param $xb v128) (result v128 v128)
+    (local $ua v128) (local $ub v128) (local $ea v128) (local $eb v128)
+    (local.set $ua (f32x4.mul (v128.const f32x4 0.7978845608028654 0.7978845608028654 0.7978845608028654 0.7978845608028654)
+      (f32x4.add (local.get $xa)
+        (f32x4.mul (v128.const f32x4 0.044715 0.044715 0.044715 0.044715)
+          (f32x4.mul (f32x4.mul (local.get $xa) (local.get $xa)) (local.get $xa))))))
+    (local.set $ub (f32x4.mul (v128.const f32x4 0.7978845608028654 0.7978845608028654 0.7978845608028654 0.7978845608028654)
+      (f32x4.add (local.get $xb)
+        (f32x4.mul (v128.const f32x4 0.044715 0.044715 0.044715 0.044715)
+          (f32x4.mul (f32x4.mul (local.get $xb) (local.get $xb)) (local.get $xb))))))
+    (call $exp4x2 (f32x4.add (local.get $ua) (local.get $ua)) (f32x4.add (local.get $ub) (local.get $ub)))
+    (local.set $eb)
+    (local.set $ea)
+    (f32x4.sub (local.get $xa) (f32x4.div (local.get $xa) (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $ea))))
+    (f32x4.sub (local.get $xb) (f32x4.div (local.get $xb) (f32x4.add (v128.const f32x4 1 1 1 1) (local.get $eb)))))
+
   ;; out[i] = gelu(inp[i]) for i < n (tanh form, through exp as gelu.ts); out may alias inp
   (func (export "gelu_forward") (param $out i32) (param $inp i32) (param $n i32)
-    (local $end i32) (local $rem i32)
+    (local $end i32) (local $rem i32) (local $a v128) (local $b v128)
     (local.set $end (i32.add (local.get $inp) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
     (local.set $rem (i32.and (local.get $n) (i32.const 3)))
+    (block $pairs (loop $twos
+      (br_if $pairs (i32.gt_u (i32.add (local.get $inp) (i32.const 32)) (local.get $end)))
+      ;; both loaded before either is stored: out may alias inp
+      (call $gelu4x2 (v128.load (local.get $inp)) (v128.load offset=16 (local.get $inp)))
+      (local.set $b)
+      (local.set $a)
+      (v128.store (local.get $out) (local.get $a))
+      (v128.store offset=16 (local.get $out) (local.get $b))
+      (local.set $inp (i32.add (local.get $inp) (i32.const 32)))
+      (local.set $out (i32.add (local.get $out) (i32.const 32)))
+      (br $twos)))
     (block $done (loop $chunks
       (br_if $done (i32.ge_u (local.get $inp) (local.get $end)))
       (v128.store (local.get $out) (call $gelu4 (v128.load (local.get $inp))))
