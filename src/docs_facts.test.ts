@@ -8,14 +8,19 @@ import { ENVIRONMENT_NAMES, type EnvironmentName } from './worlds/names.ts';
 import { EVAL_SEED } from './env/environment.ts';
 import { environmentOf } from './worlds/environments.ts';
 import { DEFAULT_MAX_STEPS } from './worlds/household/env/game.ts';
-import { EVAL_COUNTS, generateScene, validationScenes } from './worlds/household/env/splits.ts';
+import { EVAL_COUNTS, generateScene, validationScenes, validationUnseenScenes } from './worlds/household/env/splits.ts';
 import { SCALES, TINY } from './worlds/household/env/scale.ts';
 import { DEFAULT_CATALOGUE } from './worlds/shop/env/catalogue.ts';
 import { BRANDS, CATEGORIES } from './worlds/shop/env/categories.ts';
 import { SHOP } from './worlds/shop/env/environment.ts';
 import { SHOP_MAX_STEPS, ShopGame } from './worlds/shop/env/game.ts';
 import { SHOP_SCALES, TINY_SHOP, WEBSHOP } from './worlds/shop/env/scale.ts';
-import { generateShopScene, SHOP_EVAL_COUNTS, validationShopScenes } from './worlds/shop/env/splits.ts';
+import {
+  generateShopScene,
+  SHOP_EVAL_COUNTS,
+  validationShopScenes,
+  validationUnseenShopScenes,
+} from './worlds/shop/env/splits.ts';
 import { PRESET_NAMES, PRESETS, presetConfig, type PresetName } from './model/config.ts';
 import { parameterLayout } from './model/layout.ts';
 import { CROSSGAME_POOL_SIZE } from './rl/hindsight.ts';
@@ -187,8 +192,12 @@ describe('the shop', () => {
   });
 
   it('the seeds of the validation and teacher-check games are the ones the splits draw with', () => {
-    const [validation] = stated(environment, /validation games\*\* are the seen split drawn with (\d+)/g);
+    const [validation] = stated(environment, /validation games\*\* are drawn with (\d+): `validation`/g);
     expect(validationShopScenes(2)).toEqual([0, 1].map((i) => generateShopScene('seen', i, num(validation[0]))));
+    const unseen = Array.from({ length: 20 }, (_, i) =>
+      JSON.stringify(generateShopScene('unseen', i, num(validation[0]))),
+    );
+    for (const scene of validationUnseenShopScenes(2)) expect(unseen).toContain(JSON.stringify(scene));
     const [teacher] = stated(environment, /the teacher check plays train games drawn\s+with (\d+)/g);
     expect(rlWorldOf(SHOP).teacherScenes(2)).toEqual([0, 1].map((i) => SHOP.sceneOf('train', i, num(teacher[0]))));
   });
@@ -205,7 +214,11 @@ describe('the household', () => {
       const scale = SCALES[name.match(/`(\w+)`/)![1]];
       expect([range(receptacles), range(objects)], name).toEqual([scale.receptacles, scale.objects]);
       expect(storage.split(' / ').map(range), name).toEqual([scale.storage.train, scale.storage.unseen]);
-      expect(layouts.split(' / ').map(num), name).toEqual([scale.layouts.train, scale.layouts.unseen]);
+      expect(layouts.split(' / ').map(num), name).toEqual([
+        scale.layouts.train,
+        scale.layouts.unseen,
+        scale.layouts['validation-unseen'],
+      ]);
     }
   });
 
@@ -222,6 +235,9 @@ describe('the household', () => {
     expect(stated(environment, /`EVAL_SEED = (\d+)`/g)).toEqual([[String(EVAL_SEED)]]);
     const [validation] = stated(environment, /`VALIDATION_SEED = (\d+)`/g);
     expect(validationScenes(TINY, 2)).toEqual([0, 1].map((i) => generateScene('seen', i, TINY, num(validation[0]))));
+    expect(validationUnseenScenes(TINY, 2)).toEqual(
+      [0, 1].map((i) => generateScene('validation-unseen', i, TINY, num(validation[0]))),
+    );
     const [teacher] = stated(environment, /the teacher check plays train games drawn with its own seed \((\d+)\)/g);
     const household = rlWorldOf(environmentOf('household'));
     expect(household.teacherScenes(2)).toEqual([0, 1].map((i) => generateScene('train', i, TINY, num(teacher[0]))));

@@ -5,7 +5,9 @@
 //
 // Scenes are the world's own type (S): a game is a scene played from its opening observation. Splits follow the
 // benchmarks' (ALFWorld's, WebShop's, HotpotQA's): train (any index, per run seed), the fixed eval-seen and
-// eval-unseen sets, and validation games (the seen split under its own seed) for choosing settings.
+// eval-unseen sets, and validation games of each kind: validation (the seen split under its own seed: the teacher
+// check's games) and validation-unseen (what training holds out, in clusters that no eval set holds: the games
+// settings are chosen on, so that a choice is made for the kind of games the headline reports).
 import type { EnvironmentName } from '../worlds/names.ts';
 import type { WorldFacts } from './world_facts.ts';
 
@@ -16,6 +18,10 @@ export const EVAL_SEED = 2026;
 export const SPLITS = ['train', 'seen', 'unseen'] as const;
 
 type EvalSplitName = 'seen' | 'unseen';
+
+/** The fixed sets of games a world plays whole (`eval --split`): the eval sets and the validation games of each kind. */
+export const GAME_SETS = ['seen', 'unseen', 'validation', 'validation-unseen'] as const;
+export type GameSet = (typeof GAME_SETS)[number];
 
 /** What a step did, as the world reports it. */
 export interface StepOutcome {
@@ -80,7 +86,13 @@ export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
   /** Game `index` of a split drawn with a seed (the scenes command's view of the generator). */
   sceneOf(split: 'train' | EvalSplitName, index: number, seed: number): S;
   evalScenes(split: EvalSplitName, count?: number): S[];
+  /** Validation games of the seen kind (the seen split under a seed of their own), apart from every eval set. */
   validationScenes(count?: number): S[];
+  /**
+   * Validation games of the unseen kind: what training holds out, none of them in a cluster (clusterOf) of an eval
+   * set, a training game or a validation game; null for a world whose held-out clusters are all in eval-unseen.
+   */
+  readonly validationUnseenScenes: ((count?: number) => S[]) | null;
   episode(scene: S, maxSteps?: number): Episode<R>;
   /** The task sentence the policy reads on its task line. */
   goal(scene: S): string;
@@ -103,6 +115,35 @@ export interface Environment<S = unknown, R extends EpisodeStep = EpisodeStep> {
    * such keys at once, so a list of scenes that each name their own large catalogue is never all held together.
    */
   sharedResource?(scene: S): string;
+}
+
+/**
+ * The games of a fixed set, the first `count` of them (all without it); a set the world lacks is refused with
+ * the sets it has.
+ */
+export function gameSetScenes<S>(env: Environment<S>, set: GameSet, count?: number): S[] {
+  const refusal = gameSetRefusal(env, set);
+  if (refusal !== null) throw new RangeError(refusal);
+  switch (set) {
+    case 'seen':
+    case 'unseen':
+      return env.evalScenes(set, count);
+    case 'validation':
+      return env.validationScenes(count);
+    case 'validation-unseen':
+      return env.validationUnseenScenes!(count);
+  }
+}
+
+/** Why a world cannot play a set of games (one line), or null where it can. */
+export function gameSetRefusal(env: Environment<unknown>, set: GameSet): string | null {
+  const sets = gameSetsOf(env);
+  return sets.includes(set) ? null : `the ${env.name} world has no ${set} games (its game sets: ${sets.join(', ')})`;
+}
+
+/** The fixed sets of games a world has. */
+export function gameSetsOf(env: Environment<unknown>): GameSet[] {
+  return GAME_SETS.filter((set) => set !== 'validation-unseen' || env.validationUnseenScenes !== null);
 }
 
 /** What an environment states as its world's facts say it (WorldFacts): its step budget, task types and eval sets. */

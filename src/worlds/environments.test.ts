@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { type Environment, GAME_SETS, gameSetScenes, gameSetsOf } from '../env/environment.ts';
+import { gameSetsOfWorld, gameSetsOverlaps, gamesHash, trainGames } from '../env/game_sets_testing.ts';
 import { environmentOf } from './environments.ts';
 import { factsOf, theWorld } from './facts.ts';
 import { ENVIRONMENT_NAMES, isEnvironmentName } from './names.ts';
@@ -79,6 +81,36 @@ describe('the worlds behind one interface', () => {
     });
   }
 
+  it('keeps the validation-unseen games apart from every split, in clusters of their own, and each split as it was', () => {
+    for (const [name, variant] of ENVIRONMENT_NAMES.flatMap((n) => factsOf(n).variants.map((v) => [n, v] as const))) {
+      const env = environmentOf(name, variant);
+      expect(gameSetsOf(env), name).toEqual(GAME_SETS);
+      // the train games of run seeds 0-3 and the benchmark's sweep seed
+      const sets = gameSetsOfWorld(env);
+      const train = trainGames(env, [0, 1, 2, 3, 1000], 300);
+      expect(gameSetsOverlaps(env, sets, train), `${name} (${variant})`).toEqual(
+        SHARED_GAMES[`${name}/${variant}`] ?? [],
+      );
+      const unseen = sets.get('validation-unseen')!;
+      expect(unseen.length, name).toBe(env.evalCounts.unseen);
+      expect(gamesHash(env, gameSetScenes(env, 'validation-unseen', 7)), name).toBe(gamesHash(env, unseen.slice(0, 7)));
+      // Every recorded benchmark played these games: a split added beside them leaves them as they were.
+      const hashes = {
+        ...Object.fromEntries([...sets].map(([set, games]) => [set, gamesHash(env, games)])),
+        train: gamesHash(env, trainGames(env, [0, 1000], 200)),
+      };
+      expect(hashes, `${name} (${variant})`).toEqual(SPLIT_HASHES[`${name}/${variant}`]);
+    }
+  });
+
+  it('refuses a set of games that a world lacks, naming those it has', () => {
+    const env = { ...environmentOf('household'), validationUnseenScenes: null } as Environment;
+    expect(gameSetsOf(env)).toEqual(['seen', 'unseen', 'validation']);
+    expect(() => gameSetScenes(env, 'validation-unseen')).toThrow(
+      'the household world has no validation-unseen games (its game sets: seen, unseen, validation)',
+    );
+  });
+
   it('knows its names and scales', () => {
     expect(isEnvironmentName('shop')).toBe(true);
     expect(isEnvironmentName('kitchen')).toBe(false);
@@ -99,3 +131,57 @@ describe('the worlds behind one interface', () => {
     expect(theWorld('searchqa', true)).toBe('The search-QA world');
   });
 });
+
+/**
+ * The games that splits of the seen kind share (gameSetsOverlaps, train games of 300 indices under 5 seeds): the
+ * shop's goals and search QA's questions are few enough that two streams draw some of the same. The recorded
+ * benchmarks played them so; the validation-unseen games share none.
+ */
+const SHARED_GAMES: Readonly<Record<string, readonly string[]>> = {
+  'shop/tiny': [
+    'train and seen share 1 game',
+    'train and validation share 3 games',
+    'seen and validation share 1 game',
+  ],
+  'shop/webshop': ['train and seen share 1 game', 'train and validation share 2 games'],
+  'searchqa/tiny': ['train and seen share 154 games', 'train and validation share 108 games'],
+};
+
+/** The hashes (gamesHash) of each world's splits, the first four as the recorded benchmarks played them. */
+const SPLIT_HASHES: Readonly<Record<string, Record<string, string>>> = {
+  'household/tiny': {
+    seen: '800a37a151127d70',
+    unseen: '9161069b61da34ad',
+    validation: '8cd63b5344d4238f',
+    train: '58463e9ea4f1e1f9',
+    'validation-unseen': 'cc42fa3beb72a9bb',
+  },
+  'household/alfworld': {
+    seen: '6a361f138a862686',
+    unseen: '7222781c030598a3',
+    validation: '2d71df6d2f751b52',
+    train: '20182006f0edf359',
+    'validation-unseen': 'd0f1a4234f6b929f',
+  },
+  'shop/tiny': {
+    seen: '9f13a69bb874d1f3',
+    unseen: '8baf718720b76f82',
+    validation: 'eac57550651a80aa',
+    train: '0f1b0145c9e803a4',
+    'validation-unseen': 'd276c41e8d712272',
+  },
+  'shop/webshop': {
+    seen: 'efc9b4040e0e9055',
+    unseen: '21e1d64c45da7b51',
+    validation: 'bd9089b89a1ab9d0',
+    train: '7a420b80f64d9a87',
+    'validation-unseen': '9b6adee7fabed951',
+  },
+  'searchqa/tiny': {
+    seen: '09a574d14b4a71fd',
+    unseen: 'c557f20e25eec71f',
+    validation: '55530688de84c884',
+    train: '172214ca351d186a',
+    'validation-unseen': '7494afa3d8617d7b',
+  },
+};

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { Environment } from '../../env/environment.ts';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
 import { PRESET_NAMES, presetConfig, type ModelConfig } from '../../model/config.ts';
@@ -18,7 +19,8 @@ import { CATALOGUE_CACHE_SIZE, catalogueOf, type CatalogueSpec } from '../../wor
 import type { ShopScene } from '../../worlds/shop/env/scene.ts';
 import { CliError } from '../cli_error.ts';
 import { environmentFrom } from '../environment_option.ts';
-import { checkpointPreset, readScenes, sceneFiles } from './eval.ts';
+import { runCaptured } from '../testing.ts';
+import { checkpointPreset, readScenes, run, sceneFiles } from './eval.ts';
 
 const checkpoint = (config: ModelConfig, metadata: Record<string, unknown>): Checkpoint => ({
   config,
@@ -52,6 +54,32 @@ describe("an evaluated checkpoint's preset", () => {
       ),
     );
   });
+});
+
+describe('--split', () => {
+  it('plays the validation games of either kind, as the same games given as scene files', async () => {
+    // the environment the command plays (one per scale), its sets watched
+    const env = environmentFrom(undefined) as Environment & { validationUnseenScenes: (count?: number) => unknown[] };
+    const ckpt = ['--ckpt', 'public/warmstart-micro.ckpt', '--temperature', '0'];
+    for (const [split, games, method] of [
+      ['validation-unseen', env.validationUnseenScenes(2), 'validationUnseenScenes'],
+      ['validation', env.validationScenes(2), 'validationScenes'],
+    ] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'eval-split-'));
+      for (const [i, scene] of games.entries()) writeFileSync(join(dir, `${i}.json`), env.sceneToJson(scene));
+      const drawn = vi.spyOn(env, method);
+      const evalSets = vi.spyOn(env, 'evalScenes');
+      const bySplit = await runCaptured(run, [...ckpt, '--split', split, '--episodes', '2']);
+      expect([drawn.mock.calls.length, evalSets.mock.calls.length], split).toEqual([1, 0]);
+      vi.restoreAllMocks();
+      const byFiles = await runCaptured(run, [...ckpt, '--scenes', dir]);
+      expect(JSON.parse(bySplit.stdout).episodes, split).toBe(2);
+      expect(bySplit.stdout, split).toBe(byFiles.stdout);
+    }
+    await expect(runCaptured(run, [...ckpt, '--split', 'train'])).rejects.toThrow(
+      new CliError('--split must be one of seen, unseen, validation, validation-unseen, got "train"', 2),
+    );
+  }, 60_000);
 });
 
 describe('the scene files of --scenes', () => {

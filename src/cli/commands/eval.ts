@@ -1,8 +1,9 @@
-// `seed eval`: plays the fixed eval-seen or eval-unseen games (or scene files) with a checkpoint's policy and
-// prints its success; the options and the output are declared in `command` below (the --help text).
+// `seed eval`: plays the fixed eval-seen or eval-unseen games, the validation games of either kind (or scene
+// files) with a checkpoint's policy and prints its success; the options and the output are declared in `command`
+// below (the --help text).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Environment } from '../../env/environment.ts';
+import { type Environment, GAME_SETS, type GameSet, gameSetRefusal, gameSetScenes } from '../../env/environment.ts';
 import type { Checkpoint } from '../../model/checkpoint.ts';
 import { isPresetName, PRESET_NAMES, presetOfShape, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { quote } from '../../common/json.ts';
@@ -28,9 +29,10 @@ import { LIMITS, MAX_SCENE_FILES } from '../limits.ts';
 
 export const command = defineCommand({
   name: 'eval',
-  summary: 'success of a checkpoint on eval-seen, eval-unseen or scene files, overall and per task type',
+  summary:
+    'success of a checkpoint on eval-seen, eval-unseen, validation games or scene files, overall and per task type',
   description:
-    "Plays the fixed eval-seen or eval-unseen games (or every scene JSON file of a directory) once each with the checkpoint's policy, " +
+    "Plays the fixed eval-seen or eval-unseen games, the validation or validation-unseen games (or every scene JSON file of a directory) once each with the checkpoint's policy, " +
     "with the settings of its run (sampling at its evalTemperature, 0.4 by default, the paper's; 0 = greedy), " +
     `and prints {"success": fraction, "per_type": {type: fraction}, "episodes": N} on stdout; in a world with a score (${worldsInWords(true)}) ` +
     `"score" follows "success": the mean of the world's score of each episode, in [0, 1] (success is a score of 1). ${scoresInWords()}`,
@@ -38,9 +40,11 @@ export const command = defineCommand({
     ckpt: { type: 'string', value: 'FILE', required: true, description: 'the checkpoint whose policy plays' },
     split: {
       type: 'string',
-      value: 'seen|unseen',
+      value: GAME_SETS.join('|'),
       defaultText: 'none (required unless --scenes)',
-      description: `the fixed evaluation set: eval-seen (games of what training shows) or eval-unseen (of what it holds out); ${evalSetsInWords()} games`,
+      description:
+        `the fixed evaluation set: eval-seen (games of what training shows) or eval-unseen (of what it holds out), ${evalSetsInWords()} games; ` +
+        'or the validation games that settings are chosen on, of either kind: validation (seen; the teacher check plays them) or validation-unseen (what training holds out, in clusters no eval set holds; bench learn chooses on them), as many as eval-seen and eval-unseen',
     },
     episodes: {
       type: 'string',
@@ -163,9 +167,11 @@ export async function run(args: string[]): Promise<number> {
     scenes = await readScenes(env, files.slice(0, episodes));
   } else {
     const split = requireOption(values.split, 'split', usage);
-    if (split !== 'seen' && split !== 'unseen')
-      throw new CliError(`--split must be seen or unseen, got ${quote(split)}`, 2);
-    scenes = env.evalScenes(split);
+    if (!(GAME_SETS as readonly string[]).includes(split))
+      throw new CliError(`--split must be one of ${GAME_SETS.join(', ')}, got ${quote(split)}`, 2);
+    const refusal = gameSetRefusal(env, split as GameSet);
+    if (refusal !== null) throw new CliError(`--split ${split}: ${refusal}`, 2);
+    scenes = gameSetScenes(env, split as GameSet);
     const episodes = numberOption(values.episodes, 'episodes', LIMITS.eval.episodes, scenes.length);
     scenes = scenes.slice(0, episodes);
   }

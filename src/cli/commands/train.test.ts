@@ -398,7 +398,7 @@ describe('seed warmstart / train / eval (micro preset)', () => {
       /cannot read/,
     );
     await expect(runCaptured(evalRun, ['--ckpt', warm, '--split', 'train'])).rejects.toThrow(
-      /--split must be seen or unseen/,
+      /^--split must be one of seen, unseen, validation, validation-unseen, got "train"$/,
     );
     await expect(
       runCaptured(warmRun, ['--preset', 'micro', '--seed', '2', '--out', join(dir, 'k.ckpt'), '--kinds', 'act,teach']),

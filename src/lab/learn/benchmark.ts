@@ -1,4 +1,4 @@
-// What `bench learn` runs, in order: the sweeps that choose each arm's settings on validation (sweep.ts),
+// What `bench learn` runs, in order: the sweeps that choose each arm's settings on the validation-unseen games (sweep.ts),
 // then either the main benchmark (the warm start's evaluation, the main arms, the controls and the ablations)
 // or the data-fraction runs (grpo and each main distilling arm at each fraction of the training games). Jobs
 // go to a Runner (child processes in the command, in-process or made up in tests); the estimate of a plan's

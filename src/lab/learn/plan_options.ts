@@ -51,7 +51,7 @@ export const command = defineCommand({
   description:
     "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds S..S+K-1 (--first-seed S, 1 by default), the controls S..S+K'-1, the ablations " +
     "seed S; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
-    'validation games from --sweep-seeds seeds per value; controls and ablations take the settings of the arm they vary. Runs go to W child processes; a run that fails is ' +
+    'validation-unseen games (of what training holds out, none of them in an eval set) from --sweep-seeds seeds per value; controls and ablations take the settings of the arm they vary. Runs go to W child processes; a run that fails is ' +
     `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
     'learn_fractions.md and learn_fractions.json instead.',
   options: {
@@ -177,7 +177,7 @@ export const command = defineCommand({
     'pick-best': {
       type: 'boolean',
       description:
-        "of the distilling main arms, only the one whose chosen settings score best on validation runs the main seeds; each control of another arm runs as the winner's same control (seed-procedure for seed-exact-procedure)",
+        "of the distilling main arms, only the one whose chosen settings score best on the validation-unseen games runs the main seeds; each control of another arm runs as the winner's same control (seed-procedure for seed-exact-procedure)",
     },
     'first-seed': {
       type: 'string',

@@ -2,7 +2,7 @@
 // lists their outcomes), with the room layout and task type of each: the intervals resample layouts, not
 // games, since games of one room share what makes them easy or hard.
 import type { EnvironmentName } from '../../../worlds/names.ts';
-import type { Environment } from '../../../env/environment.ts';
+import { type Environment, type GameSet, gameSetScenes } from '../../../env/environment.ts';
 import { environmentOf } from '../../../worlds/environments.ts';
 
 export interface EvalGame {
@@ -20,13 +20,26 @@ export function evalSets<S>(evalEpisodes: number, env: Environment<S>): { seen: 
   return { seen: cut(env.evalScenes('seen')), unseen: cut(env.evalScenes('unseen')) };
 }
 
-const gameCounts = new Map<string, { seen: number; unseen: number; validation: number }>();
+/**
+ * The games every choice of the benchmark is made on (each arm's settings, the headline's arm, --pick-best's):
+ * validation games of the unseen kind, so that a setting is chosen for the games the headline reports
+ * (eval-unseen), on none of them.
+ */
+export const SWEEP_GAMES: GameSet = 'validation-unseen';
 
-/** How many games a benchmark's runs play in each eval set and on validation (a sweep run), for `evalEpisodes`. */
+/** The games a sweep run scores on: the first evalEpisodes of SWEEP_GAMES (all of them for 0). */
+export function sweepScenes<S>(evalEpisodes: number, env: Environment<S>): S[] {
+  const games = gameSetScenes(env, SWEEP_GAMES);
+  return evalEpisodes > 0 ? games.slice(0, evalEpisodes) : games;
+}
+
+const gameCounts = new Map<string, { seen: number; unseen: number; sweep: number }>();
+
+/** How many games a benchmark's runs play in each eval set and a sweep run on SWEEP_GAMES, for `evalEpisodes`. */
 export function evalGameCounts(
   evalEpisodes: number,
   world: EnvironmentName,
-): { seen: number; unseen: number; validation: number } {
+): { seen: number; unseen: number; sweep: number } {
   let counts = gameCounts.get(`${world}/${evalEpisodes}`);
   if (!counts) {
     const env = environmentOf(world);
@@ -34,7 +47,7 @@ export function evalGameCounts(
     counts = {
       seen: cut(env.evalCounts.seen),
       unseen: cut(env.evalCounts.unseen),
-      validation: cut(env.validationScenes().length),
+      sweep: cut(gameSetScenes(env, SWEEP_GAMES).length),
     };
     gameCounts.set(`${world}/${evalEpisodes}`, counts);
   }

@@ -1,7 +1,8 @@
 // A job of `bench learn` on the micro preset: the means of the update metrics it reports, the per-game
 // outcomes at every point of its curve (what each game's area under the curve comes from), and a sweep job's
-// validation score with the lambda it ran at.
-import { describe, expect, it } from 'vitest';
+// score on the validation-unseen games with the lambda it ran at.
+import { describe, expect, it, vi } from 'vitest';
+import type { Environment } from '../../../env/environment.ts';
 import { defaultConfig } from '../../../rl/config.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,8 +78,14 @@ describe('bench learn: a job', () => {
     expect(sweep.teacher).toEqual([]);
   }, 120_000);
 
-  it('scores a sweep run on the validation games only', async () => {
+  it('scores a sweep run on the validation-unseen games only', async () => {
+    const env = environmentOf('household') as Environment & { validationUnseenScenes: (count?: number) => unknown[] };
+    const unseen = vi.spyOn(env, 'validationUnseenScenes');
+    const seen = vi.spyOn(env, 'validationScenes');
     const r = await runJob(job('sweep', 'seed-exact', 0.03));
+    // the same environment object the job plays (one per scale): the sweep drew its games from validation-unseen
+    expect([unseen.mock.calls.length > 0, seen.mock.calls.length]).toEqual([true, 0]);
+    vi.restoreAllMocks();
     expect(r.success_validation).toBeGreaterThanOrEqual(0);
     expect(r.lambda).toBe(0.03);
     expect(r.curve).toEqual([]);

@@ -1,5 +1,5 @@
 // One job of `bench learn`, run in a child process: a training run (train, then the eval-unseen curve and
-// the final evaluation), a sweep run (train, then the validation games) or the warm start's own evaluation.
+// the final evaluation), a sweep run (train, then the validation-unseen games) or the warm start's own evaluation.
 // A run of a benchmark that is recorded for the page (record.ts) also evaluates eval-seen at each point of
 // its curve, and keeps a few episodes with their per-token numbers at the updates it is told.
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
@@ -18,7 +18,7 @@ import { rlWorldOf } from '../../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../../text/tokenizer.ts';
 import { CliError } from '../../../cli/cli_error.ts';
 import { envFieldRemedy, readCheckpointFile } from '../../../cli/io.ts';
-import { evalSets } from '../design/games.ts';
+import { evalSets, sweepScenes } from '../design/games.ts';
 import { keepProgress, nothingGathered, resumeProgress, type JobProgress } from './job_progress.ts';
 import type { TeacherPoint, UpdateMeans } from './update_means.ts';
 
@@ -27,7 +27,7 @@ export const PRESET = 'tiny' as const;
 export const SWEEP_SEED = 1000;
 
 export interface Job {
-  /** run: train, then the curve and the final evaluation; sweep: train, then score on the validation games. */
+  /** run: train, then the curve and the final evaluation; sweep: train, then score on the validation-unseen games. */
   kind: 'run' | 'sweep' | 'warmstart';
   algo: Algo;
   seed: number;
@@ -68,7 +68,7 @@ export interface JobResult extends UpdateMeans {
   opid_weight: number;
   success_seen: number;
   success_unseen: number;
-  /** Sweep runs only: success on the validation games (evalSamples episodes per game); null otherwise. */
+  /** Sweep runs only: success on the validation-unseen games (SWEEP_GAMES, evalSamples episodes per game); null otherwise. */
   success_validation: number | null;
   per_type: { seen: Record<string, number>; unseen: Record<string, number> };
   /** Eval-unseen success by training episodes; the parent puts the warm start's point (0 episodes) first. */
@@ -192,7 +192,6 @@ export async function runJob(job: Job, progress?: JobProgress): Promise<JobResul
   const preset = job.preset ?? PRESET;
   const backend = new CpuBackend(presetConfig(preset, tok.vocabSize), ck.params);
   const t0 = performance.now();
-  const cut = <T>(list: T[]) => (job.evalEpisodes > 0 ? list.slice(0, job.evalEpisodes) : list);
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes, env);
   let gathered = nothingGathered(job.kind === 'run' && job.record !== undefined);
   const seconds = () => gathered.earlierSeconds + (performance.now() - t0) / 1000;
@@ -253,7 +252,7 @@ export async function runJob(job: Job, progress?: JobProgress): Promise<JobResul
     opid_weight: job.config.opidWeight,
   };
   if (job.kind === 'sweep') {
-    const validation = await play(env, backend, tok, job.config, cut(env.validationScenes()), job.evalSamples);
+    const validation = await play(env, backend, tok, job.config, sweepScenes(job.evalEpisodes, env), job.evalSamples);
     return {
       ...common,
       success_seen: NaN,

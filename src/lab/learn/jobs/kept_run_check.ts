@@ -154,7 +154,7 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   same('lr', job.config.lr);
   same('lambda', job.config.lambda);
   same('opid_weight', job.config.opidWeight);
-  // A sweep run scores the validation games alone: its eval figures are NaN, which JSON writes as null.
+  // A sweep run scores the validation-unseen games alone: its eval figures are NaN, which JSON writes as null.
   const sweep = job.kind === 'sweep';
   const counts = evalGameCounts(job.evalEpisodes, worldOrDefault(job.env));
   const seen = sweep ? 0 : counts.seen;

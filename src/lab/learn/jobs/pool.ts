@@ -50,7 +50,7 @@ function jobSeconds(job: Job): number {
   const training = job.kind === 'warmstart' ? 0 : job.updates * updateSeconds(job.algo) * cost.update;
   const points = job.kind === 'run' ? Math.ceil(job.updates / job.evalEvery) - 1 : 0;
   const curve = points * (g.unseen + (job.record ? g.seen : 0));
-  const final = job.evalSamples * (job.kind === 'sweep' ? g.validation : g.seen + g.unseen);
+  const final = job.evalSamples * (job.kind === 'sweep' ? g.sweep : g.seen + g.unseen);
   const checks = (job.teacherAt?.length ?? 0) * job.config.teacherGames * cost.teacherGame * EVAL_EPISODE_SECONDS;
   return JOB_START_SECONDS + training + (curve + final) * EVAL_EPISODE_SECONDS * cost.evalEpisode + checks;
 }
@@ -109,7 +109,7 @@ export async function runAll(
         await onDone(outcomes[i]);
         const scores =
           r.success_validation !== null
-            ? `validation ${r.success_validation.toFixed(3)}`
+            ? `validation-unseen ${r.success_validation.toFixed(3)}`
             : `seen ${r.success_seen.toFixed(3)} unseen ${r.success_unseen.toFixed(3)}`;
         log(`[${++done}/${jobs.length}] ${name}: ${scores} (${r.wall_s.toFixed(0)} s)`);
       } catch (err) {

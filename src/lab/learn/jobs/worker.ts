@@ -193,7 +193,7 @@ export async function runWorker(
   await done();
   const scores =
     result.success_validation !== null
-      ? `validation ${result.success_validation.toFixed(3)}`
+      ? `validation-unseen ${result.success_validation.toFixed(3)}`
       : `seen ${result.success_seen.toFixed(3)} unseen ${result.success_unseen.toFixed(3)}`;
   process.stderr.write(
     `${named.kind} ${named.algo} seed ${named.seed}: ${scores} (${result.wall_s.toFixed(0)} s); wrote ${resultFile}\n`,

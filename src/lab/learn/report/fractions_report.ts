@@ -6,7 +6,7 @@ import type { TrainConfig } from '../../../rl/config.ts';
 import type { Algo } from '../../../rl/arms.ts';
 import { commitId, type SourceCommit } from '../../../cli/provenance.ts';
 import type { FractionRuns } from '../stats/fractions.ts';
-import { layoutClusters, type EvalGame } from '../design/games.ts';
+import { layoutClusters, SWEEP_GAMES, type EvalGame } from '../design/games.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { fractionDifferences, fractionRows } from '../stats/fractions.ts';
 import { bestDistillingArm } from '../sweeps/headline.ts';
@@ -112,7 +112,7 @@ export function renderFractions(o: FractionsOutcome): {
     eval_samples: o.evalSamples,
     warmstart: { success_unseen: o.warm.success_unseen, won_unseen: wonDigits(o.warm.won_unseen, o.evalSamples) },
     settings,
-    sweep: { seeds: o.sweepSeeds, updates: o.sweepUpdates, runs: o.sweep, points: o.points },
+    sweep: { seeds: o.sweepSeeds, updates: o.sweepUpdates, games: SWEEP_GAMES, runs: o.sweep, points: o.points },
     failed: o.failed,
     config_hash: configHash,
     commit: commitId(o.commit),

@@ -11,12 +11,12 @@ import type { Algo } from '../../../rl/arms.ts';
 import { ARMS, distils } from '../../../rl/arms.ts';
 import type { TrainConfig } from '../../../rl/config.ts';
 import { commitText, type SourceCommit } from '../../../cli/provenance.ts';
-import { environmentOf } from '../../../worlds/environments.ts';
 import { factsOf, theWorld } from '../../../worlds/facts.ts';
 import { namedWorld, worldOrDefault, type EnvironmentName } from '../../../worlds/names.ts';
 import { PRESET, SWEEP_SEED, type JobResult } from '../jobs/job.ts';
 import { DEFAULT_BUDGET_MINUTES } from '../jobs/pool.ts';
 import { CROSSGAME_CONTROL } from '../design/arms.ts';
+import { evalGameCounts, SWEEP_GAMES } from '../design/games.ts';
 import type { TeacherGap, TeacherRow } from '../stats/diagnostics.ts';
 import type { Difference } from '../stats/differences.ts';
 import type { BestArm } from '../sweeps/headline.ts';
@@ -100,7 +100,7 @@ export function bestWhy(best: BestArm): string {
     best.scored.length > 1
       ? `, the best of ${best.scored.map((s) => `${s.algo} ${pct(s.validation)}%`).join(', ')}`
       : '';
-  return `${pct(best.validation)}% on the validation games at its chosen ${best.param}${others}`;
+  return `${pct(best.validation)}% on the ${SWEEP_GAMES} games at its chosen ${best.param}${others}`;
 }
 
 export const NO_DISTILLING_ARM = 'No main arm distils: no hindsight arm to compare with GRPO.';
@@ -194,13 +194,13 @@ export function sweepSection(
   evalEpisodes: number,
   evalSamples: number,
 ): string {
-  const all = environmentOf(worldOrDefault(plan.env)).validationScenes().length;
-  const games = evalEpisodes > 0 ? Math.min(evalEpisodes, all) : all;
+  const world = worldOrDefault(plan.env);
+  const games = evalGameCounts(evalEpisodes, world).sweep;
   const parts: string[] = [];
   if (c.points.length) {
     parts.push(
-      `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} validation games ` +
-        `(games of training rooms that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
+      `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} ${SWEEP_GAMES} games ` +
+        `(of what training holds out, in ${factsOf(world).words.clusters} that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
         (plan.lrs.length > 1 && plan.lambdas.length > 1
           ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. `
           : '') +
@@ -214,7 +214,7 @@ export function sweepSection(
     );
     if (c.picked)
       parts.push(
-        `The distilling arm that ran: ${c.picked.best}, best on validation at its chosen settings (${[c.picked.best, ...c.picked.dropped].map((a) => `${a} ${pct(c.picked!.success[a])}%`).join(', ')}); the others ran their sweeps only, and their controls ran as ${c.picked.best}'s.`,
+        `The distilling arm that ran: ${c.picked.best}, best on ${SWEEP_GAMES} at its chosen settings (${[c.picked.best, ...c.picked.dropped].map((a) => `${a} ${pct(c.picked!.success[a])}%`).join(', ')}); the others ran their sweeps only, and their controls ran as ${c.picked.best}'s.`,
         '',
       );
     if (c.edges?.length)

@@ -3,6 +3,7 @@
 // two tables, the sweeps' values and each arm's chosen settings. Their sentences are in learn_prose.ts.
 import type { Algo } from '../../../rl/arms.ts';
 import { distils, usesOpidWeight } from '../../../rl/arms.ts';
+import { SWEEP_GAMES } from '../design/games.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { MEAN_METRIC_KEYS, MEAN_METRICS } from '../jobs/update_means.ts';
 import type { TeacherRow } from '../stats/diagnostics.ts';
@@ -163,11 +164,11 @@ export function scoreSeedOnlyTable(s: ScoreFigures): string {
   ].join('\n');
 }
 
-/** Every value a sweep ran, per arm: its validation success, mean and per seed, and its OPD / GRPO norm ratio. */
+/** Every value a sweep ran, per arm: its success on SWEEP_GAMES, mean and per seed, and its OPD / GRPO norm ratio. */
 export function sweepTable(points: readonly SweepPoint[]): string {
   const ratio = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
   return [
-    '| algorithm | setting | value | validation % (mean) | per seed % | OPD / GRPO norm |',
+    `| algorithm | setting | value | ${SWEEP_GAMES} % (mean) | per seed % | OPD / GRPO norm |`,
     '|---|---|---|---|---|---|',
     ...points.map(
       (p) =>

@@ -279,7 +279,7 @@ describe('bench learn report', () => {
       'seed-exact - seed',
     ]);
     expect(r.headline).toBe(
-      'Best distilling arm: seed-exact (lambda 0.1, lr 0.0005), 32.5% on the validation games at its chosen lambda. On eval-unseen, paired by seed: ' +
+      'Best distilling arm: seed-exact (lambda 0.1, lr 0.0005), 32.5% on the validation-unseen games at its chosen lambda. On eval-unseen, paired by seed: ' +
         'Against GRPO (seed-exact - grpo): final success +50.0 [+50.0, +50.0] points, ahead (95% interval above zero); area under the curve +25.0 [+25.0, +25.0], ahead (95% interval above zero). ' +
         'Against its cross-game control (seed-exact - seed-exact-crossgame): final success +37.5 [+25.0, +50.0] points, ahead (95% interval above zero); area under the curve +18.8 [+12.5, +25.0], ahead (95% interval above zero).',
     );

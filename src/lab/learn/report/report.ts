@@ -9,7 +9,7 @@ import type { Algo } from '../../../rl/arms.ts';
 import { commitId, type SourceCommit } from '../../../cli/provenance.ts';
 import { diagnosticsJson, teacherGaps, teacherJson, teacherRows } from '../stats/diagnostics.ts';
 import { differenceJson, differences, type Difference } from '../stats/differences.ts';
-import { layoutClusters, type EvalGame } from '../design/games.ts';
+import { layoutClusters, SWEEP_GAMES, type EvalGame } from '../design/games.ts';
 import { reportName } from '../../output.ts';
 import { bestDistillingArm } from '../sweeps/headline.ts';
 import { PRESET, type JobResult } from '../jobs/job.ts';
@@ -259,6 +259,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
     sweep: {
       seeds: o.sweepSeeds,
       updates: o.sweepUpdates,
+      games: SWEEP_GAMES,
       extend: o.extend ?? 0,
       runs: o.sweep,
       points: o.points,

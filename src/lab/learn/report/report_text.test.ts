@@ -61,7 +61,11 @@ function rich(): LearnOutcome {
     lr: 1e-3,
     lambda: 0.3,
     opidWeight: 1e-3,
-    how: { lr: 'best mean validation success of 2 seeds per value', lambda: 'best of 2', opidWeight: 'no OPID term' },
+    how: {
+      lr: 'best mean validation-unseen success of 2 seeds per value',
+      lambda: 'best of 2',
+      opidWeight: 'no OPID term',
+    },
   });
   const runs = [
     fakeResult('grpo', 1, [1, 0, 0.5, 0.5]),

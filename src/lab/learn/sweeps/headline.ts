@@ -1,5 +1,5 @@
-// The arm the headline of `bench learn` is about: the best distilling arm by validation success in the sweep,
-// never by the eval sets. The headline's sentence, comparing it with GRPO and with its cross-game control on
+// The arm the headline of `bench learn` is about: the best distilling arm by its success in the sweep on the
+// validation-unseen games (SWEEP_GAMES), never by the eval sets. The headline's sentence, comparing it with GRPO and with its cross-game control on
 // eval-unseen, is written in report/learn_prose.ts.
 import type { Algo } from '../../../rl/arms.ts';
 import type { ArmSettings, SweepParam, SweepPoint } from './sweep.ts';
@@ -7,9 +7,9 @@ import { distils, ofAlgo } from '../../../rl/arms.ts';
 
 export interface BestArm {
   algo: Algo;
-  /** Its mean validation success at its chosen setting; null when no sweep ran. */
+  /** Its mean success on the sweep's games (SWEEP_GAMES) at its chosen setting; null when no sweep ran. */
   validation: number | null;
-  /** The setting whose sweep chose it, and every main distilling arm's validation success at its chosen value. */
+  /** The setting whose sweep chose it, and every main distilling arm's success there at its chosen value. */
   param: SweepParam;
   scored: { algo: Algo; validation: number }[];
   /** The main arms that distil: without a sweep, it is the first of them. */
@@ -17,7 +17,7 @@ export interface BestArm {
 }
 
 /**
- * The main distilling arm of best mean validation success at its chosen settings (the lambda sweep's, else the
+ * The main distilling arm of best mean success on the sweep's games at its chosen settings (the lambda sweep's, else the
  * learning-rate sweep's); without a sweep the only main distilling arm, or the first given. Null when none.
  */
 export function bestDistillingArm(

@@ -99,7 +99,7 @@ describe('bench learn: settings chosen on validation', () => {
       const s = c.settings.get(a)!;
       return [s.lr, s.lambda, s.how.lambda];
     };
-    expect(of('seed-exact')).toEqual([5e-4, 0.1, 'best mean validation success of 2 seeds per value']);
+    expect(of('seed-exact')).toEqual([5e-4, 0.1, 'best mean validation-unseen success of 2 seeds per value']);
     expect(of('grpo')).toEqual([5e-4, base.lambda, 'no distillation term']);
     expect(of('seed-exact-crossgame')).toEqual([5e-4, 0.1, "seed-exact's"]);
     expect(of('seed')).toEqual([5e-4, 0.1, "seed-exact's"]);
@@ -190,7 +190,7 @@ describe('bench learn: settings chosen on validation', () => {
     );
     expect(c.settings.get('opid')).toMatchObject({
       opidWeight: 0.1,
-      how: { opidWeight: 'best mean validation success of 2 seeds per value', lambda: 'no distillation term' },
+      how: { opidWeight: 'best mean validation-unseen success of 2 seeds per value', lambda: 'no distillation term' },
     });
     expect(c.settings.get('seed')!.how.opidWeight).toBe('no OPID term');
     expect(c.points.filter((p) => p.param === 'opidWeight').map((p) => [p.value, p.success])).toEqual([
@@ -200,7 +200,7 @@ describe('bench learn: settings chosen on validation', () => {
     ]);
     const text = sweepSection(c, plan({ ablations: ['opid'] }), 2, 1);
     expect(text).toContain('| opid | opidWeight | 0.1 | 60.0 | 60.0, 60.0 |');
-    expect(text).toMatch(/\| opid \| [0-9.e-]+ \| seed's \| opid weight 0.1 \| best mean validation success/);
+    expect(text).toMatch(/\| opid \| [0-9.e-]+ \| seed's \| opid weight 0.1 \| best mean validation-unseen success/);
 
     const asMain = runner(score);
     const m = await chooseSettings(
@@ -287,9 +287,9 @@ describe('bench learn: settings chosen on validation', () => {
     expect(c.picked).toEqual({ best: 'seed', dropped: ['seed-exact'], success: { seed: 0.5, 'seed-exact': 0.4 } });
     expect([...c.settings.keys()].sort()).toEqual(['grpo', 'seed', 'seed-crossgame', 'seed-frozen', 'seed-procedure']);
     expect(c.settings.get('seed-procedure')).toMatchObject({ lambda: 0.3, how: { lambda: "seed's" } });
-    expect(logged).toContain('best distilling arm on validation: seed; seed-exact runs no more');
+    expect(logged).toContain('best distilling arm on validation-unseen: seed; seed-exact runs no more');
     expect(sweepSection(c, p, 2, 1)).toContain(
-      'The distilling arm that ran: seed, best on validation at its chosen settings (seed 50.0%, seed-exact 40.0%)',
+      'The distilling arm that ran: seed, best on validation-unseen at its chosen settings (seed 50.0%, seed-exact 40.0%)',
     );
     await expect(chooseSettings(plan({ pickBest: true }), makeJob, run, () => {})).rejects.toThrow(
       /needs two distilling main arms/,

@@ -1,10 +1,12 @@
-// The settings of each arm of `bench learn`, chosen on the validation games only: a learning-rate sweep over
+// The settings of each arm of `bench learn`, chosen on the validation-unseen games only (SWEEP_GAMES: games of
+// what training holds out that no eval set holds, so that each setting is chosen for the games the headline
+// reports, on none of them): a learning-rate sweep over
 // the main arms (when more than one rate is given) and then a lambda sweep over the main arms that distil
 // (when more than one lambda is given), each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
-// that no main run draws; the value with the best mean validation success wins. A best value at an edge of
+// that no main run draws; the value with the best mean success on those games wins. A best value at an edge of
 // the grid says only that the best may lie beyond it: the arm's grid then grows by one step past that edge
 // (the ratio of its last two values) and the new value runs, until the best lies inside or `extend` steps
-// were taken (each arm on its own). With pickBest only the distilling main arm best on validation goes on.
+// were taken (each arm on its own). With pickBest only the distilling main arm best on them goes on.
 // Controls and ablations take the settings of the main arm they vary (arms.ts); sweep_report.ts reports all this.
 import type { EnvironmentName } from '../../../worlds/names.ts';
 import type { TrainConfig } from '../../../rl/config.ts';
@@ -21,6 +23,7 @@ import {
 } from '../../../rl/arms.ts';
 import { CliError } from '../../../cli/cli_error.ts';
 import { settingsSource } from '../design/arms.ts';
+import { SWEEP_GAMES } from '../design/games.ts';
 import { SWEEP_SEED, type Job, type JobResult } from '../jobs/job.ts';
 import type { JobOutcome } from '../jobs/pool.ts';
 import { mean } from '../stats/stats.ts';
@@ -225,7 +228,7 @@ export async function chooseSettings(
     config: (a: Algo, value: number) => TrainConfig,
   ) => {
     log(
-      `${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the validation games`,
+      `${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the ${SWEEP_GAMES} games`,
     );
     const runValues = async (grids: ReadonlyMap<Algo, readonly number[]>) => {
       const outcomes = await run(
@@ -276,7 +279,7 @@ export async function chooseSettings(
       }),
     );
   };
-  const sweepHow = `best mean validation success of ${sweepSeeds} seeds per value`;
+  const sweepHow = `best mean ${SWEEP_GAMES} success of ${sweepSeeds} seeds per value`;
   const lrOf =
     lrs.length > 1
       ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) }))
@@ -311,7 +314,7 @@ export async function chooseSettings(
   const controls = picked ? plan.controls.map((a) => asControlOf(a, picked.best, picked.dropped)) : plan.controls;
   if (picked)
     log(
-      `best distilling arm on validation: ${picked.best}; ${picked.dropped.join(', ')} run${picked.dropped.length === 1 ? 's' : ''} no more`,
+      `best distilling arm on ${SWEEP_GAMES}: ${picked.best}; ${picked.dropped.join(', ')} run${picked.dropped.length === 1 ? 's' : ''} no more`,
     );
   for (const a of [...new Set(controls)].filter((c) => !mains.includes(c)).concat(plan.ablations)) {
     const source = settingsSource(a, mains);
@@ -361,7 +364,7 @@ export async function chooseSettings(
 }
 
 /**
- * Of the distilling main arms, the one whose chosen settings scored best on validation (the sweep point of its
+ * Of the distilling main arms, the one whose chosen settings scored best on SWEEP_GAMES (the sweep point of its
  * chosen lambda, or of its chosen rate when lambda was not swept); every other distilling main arm is dropped.
  * Refuses a plan whose sweeps leave nothing to compare.
  */
@@ -380,7 +383,10 @@ function pickBest(
       points.filter(ofAlgo(a)).find((p) => p.param === 'lambda' && p.value === s.lambda) ??
       points.filter(ofAlgo(a)).find((p) => p.param === 'lr' && p.value === s.lr);
     if (!point)
-      throw new CliError(`--pick-best compares the arms' sweeps on validation: sweep lambda or the learning rate`, 2);
+      throw new CliError(
+        `--pick-best compares the arms' sweeps on the ${SWEEP_GAMES} games: sweep lambda or the learning rate`,
+        2,
+      );
     success[a] = point.success;
   }
   const best = distilling.reduce((x, y) => (success[y] > success[x] ? y : x));

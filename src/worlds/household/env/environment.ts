@@ -1,7 +1,7 @@
 // The household world behind the environment interface: ALFWorld-style rooms at a room scale.
 import { type Environment, factsFields, onePerScale } from '../../../env/environment.ts';
 import { Game, type StepRecord } from './game.ts';
-import { evalScenes, generateScene, layoutId, validationScenes } from './splits.ts';
+import { evalScenes, generateScene, layoutId, validationScenes, validationUnseenScenes } from './splits.ts';
 import { SCALES, TINY, type RoomScale } from './scale.ts';
 import { sceneFromJson, sceneToJson, type Scene } from './scene.ts';
 import { allTemplateTexts } from './text.ts';
@@ -21,6 +21,7 @@ const atScale = onePerScale(
     sceneOf: (split, index, seed) => generateScene(split, index, scale, seed),
     evalScenes: (split, count) => evalScenes(split, scale, count),
     validationScenes: (count) => validationScenes(scale, count),
+    validationUnseenScenes: (count) => validationUnseenScenes(scale, count),
     episode: (scene, maxSteps) => new Game(scene, { maxSteps }),
     goal: (scene) => scene.task.goal,
     taskType: (scene) => scene.task.type,

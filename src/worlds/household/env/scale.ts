@@ -1,6 +1,7 @@
 // Room sizes. A scale sets how many receptacles and objects a room has, how many storage receptacles
 // (cabinets, drawers, shelves) training rooms and unseen rooms have (disjoint ranges: that is what makes an
-// unseen room unseen), how many layouts each room kind has per pool, and the episode length.
+// unseen room unseen), how many layouts each room kind has per pool, and the episode length. The
+// validation-unseen pool draws the unseen range too, less the unseen pool's layouts.
 export interface RoomScale {
   name: string;
   /** Total receptacles of a room, inclusive range (the required ones and the storage count come first). */
@@ -13,8 +14,11 @@ export interface RoomScale {
   multiMax: number;
   /** Instances of the task's object type (two-object tasks get at least 2). */
   taskCopies: [number, number];
-  /** Room layouts per room kind: training rooms (also used by eval-seen) and unseen rooms. */
-  layouts: { train: number; unseen: number };
+  /**
+   * Room layouts per room kind: training rooms (also used by eval-seen), unseen rooms (eval-unseen) and the
+   * unseen rooms of the validation-unseen games, which no eval set holds.
+   */
+  layouts: { train: number; unseen: number; 'validation-unseen': number };
   /** Default episode length for this scale. */
   maxSteps: number;
 }
@@ -29,7 +33,7 @@ export const TINY: RoomScale = {
   taskCopies: [1, 2],
   // Enough layouts that each fixed eval set holds more than 60 distinct rooms (83 seen, 74 unseen), so that
   // intervals over layouts mean something.
-  layouts: { train: 40, unseen: 30 },
+  layouts: { train: 40, unseen: 30, 'validation-unseen': 20 },
   maxSteps: 20,
 };
 
@@ -41,7 +45,7 @@ export const ALFWORLD: RoomScale = {
   storage: { train: [3, 8], unseen: [9, 12] },
   multiMax: 4,
   taskCopies: [1, 3],
-  layouts: { train: 30, unseen: 20 },
+  layouts: { train: 30, unseen: 20, 'validation-unseen': 15 },
   maxSteps: 30,
 };
 

@@ -3,9 +3,11 @@ import {
   EVAL_COUNTS,
   evalScenes,
   generateScene,
+  layoutId,
   layoutKey,
   roomLayout,
   validationScenes,
+  validationUnseenScenes,
   type LayoutPool,
 } from './splits.ts';
 import { typeOf } from './knowledge.ts';
@@ -58,6 +60,28 @@ describe('generator', () => {
           expect(count).toBeGreaterThan(scale.storage.train[1]);
         }
       }
+    }
+  });
+
+  it('draws the validation-unseen games in unseen rooms of a pool of their own, which eval-unseen never plays', () => {
+    for (const scale of [TINY, ALFWORLD]) {
+      const pool = poolKeys('validation-unseen', scale);
+      expect(pool.size).toBe(4 * scale.layouts['validation-unseen']);
+      const others = new Set([...poolKeys('train', scale), ...poolKeys('unseen', scale)]);
+      expect([...pool].filter((k) => others.has(k))).toEqual([]);
+      const games = validationUnseenScenes(scale);
+      expect(games.length).toBe(EVAL_COUNTS.unseen);
+      for (const scene of games) {
+        expect(pool.has(layoutKey(scene))).toBe(true);
+        expect(layoutId(scene, scale)).toMatch(/^[a-z]+\/validation-unseen\/\d+$/);
+        const storage = ROOMS[scene.room].storage;
+        const count = scene.receptacles.filter((r) => typeOf(r.name) === storage).length;
+        expect(count).toBeGreaterThanOrEqual(scale.storage.unseen[0]);
+        expect(count).toBeLessThanOrEqual(scale.storage.unseen[1]);
+      }
+      // more than one room per room kind, and every task type, as eval-unseen has
+      expect(new Set(games.map(layoutKey)).size).toBeGreaterThan(40);
+      expect(new Set(games.map((g) => g.task.type)).size).toBe(TASK_TYPES.length);
     }
   });
 

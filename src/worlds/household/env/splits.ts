@@ -8,10 +8,14 @@
 //   train:  generateScene('train', i) for any i: a layout of the train pool, random objects and task.
 //   seen:   the same layouts with their own stream of objects and tasks (ALFWorld's valid_seen).
 //   unseen: layouts of the unseen pool (ALFWorld's valid_unseen).
+//   validation-unseen: layouts of a third pool, drawn from the unseen pool's storage range less the unseen
+//           pool's layouts: rooms that neither training nor eval-unseen has.
 // The fixed evaluation sets are evalScenes('seen') = 140 games and evalScenes('unseen') = 134 games, drawn
-// with EVAL_SEED, as ALFWorld's valid_seen and valid_unseen. Tuning (the learning benchmark's rate sweep)
-// scores on validationScenes(), the seen split drawn with VALIDATION_SEED: games of training rooms that no
-// training run plays (runs draw from the train split) and that the reported evaluation does not hold.
+// with EVAL_SEED, as ALFWorld's valid_seen and valid_unseen. Validation games are drawn with VALIDATION_SEED:
+// validationScenes() of the seen split, games of training rooms that no training run plays (runs draw from
+// the train split) and that the reported evaluation does not hold (the teacher check's), and
+// validationUnseenScenes() of the validation-unseen split, 134 games of unseen rooms that no eval set holds
+// (the learning benchmark's sweeps score on them).
 import { Rng, hashString } from '../../../common/rng.ts';
 import { APPLIANCE, OBJECT_KINDS, RECEPTACLE_KINDS, compareListing, typeOf } from './knowledge.ts';
 import { ROOMS, placesOf, type Placement } from './rooms.ts';
@@ -32,7 +36,11 @@ import { HOUSEHOLD_FACTS } from './facts.ts';
 
 export type Split = 'train' | 'seen' | 'unseen';
 export const SPLITS: readonly Split[] = ['train', 'seen', 'unseen'];
-export type LayoutPool = 'train' | 'unseen';
+/** The splits generateScene draws: SPLITS and the validation-unseen games' own. */
+type GeneratorSplit = Split | 'validation-unseen';
+const GENERATOR_SPLITS: readonly GeneratorSplit[] = [...SPLITS, 'validation-unseen'];
+export type LayoutPool = 'train' | 'unseen' | 'validation-unseen';
+const POOLS: readonly LayoutPool[] = ['train', 'unseen', 'validation-unseen'];
 
 const VALIDATION_SEED = 2027;
 export const EVAL_COUNTS = HOUSEHOLD_FACTS.evalCounts;
@@ -65,12 +73,18 @@ export function roomLayout(
   if (!layouts) {
     layouts = [];
     const keys = new Set<string>();
+    // The validation-unseen pool shares the unseen pool's storage range, so it passes over the unseen layouts.
+    const taken = new Set<string>();
+    if (pool === 'validation-unseen') {
+      for (let i = 0; i < scale.layouts.unseen; i++)
+        taken.add(layoutKey({ room, receptacles: roomLayout(room, 'unseen', i, scale) }));
+    }
     for (let draw = 0; layouts.length < size; draw++) {
       if (draw >= 100 * size)
         throw new Error(`scale ${scale.name} has fewer than ${size} distinct ${pool} layouts of a ${room}`);
       const receptacles = drawLayout(room, pool, draw, scale);
       const key = layoutKey({ room, receptacles });
-      if (!keys.has(key)) {
+      if (!keys.has(key) && !taken.has(key)) {
         keys.add(key);
         layouts.push(receptacles);
       }
@@ -85,7 +99,7 @@ function drawLayout(room: RoomKind, pool: LayoutPool, draw: number, scale: RoomS
   const rng = new Rng(hashString(`layout/${scale.name}/${pool}/${room}/${draw}`));
   const counts = new Map<string, number>();
   for (const type of spec.required) counts.set(type, 1);
-  counts.set(spec.storage, rangeInt(rng, scale.storage[pool]));
+  counts.set(spec.storage, rangeInt(rng, scale.storage[pool === 'train' ? 'train' : 'unseen']));
   const base = [...counts.values()].reduce((a, b) => a + b, 0);
   const total = Math.max(base, rangeInt(rng, scale.receptacles));
   let size = base;
@@ -118,12 +132,13 @@ export function layoutKey(scene: Pick<Scene, 'room' | 'receptacles'>): string {
 }
 
 /** Game `index` of a split (and seed): same arguments, same scene. */
-export function generateScene(split: Split, index: number, scale: RoomScale = TINY, seed = 0): Scene {
-  if (!SPLITS.includes(split)) throw new RangeError(`unknown split "${split}"; known: ${SPLITS.join(', ')}`);
+export function generateScene(split: GeneratorSplit, index: number, scale: RoomScale = TINY, seed = 0): Scene {
+  if (!GENERATOR_SPLITS.includes(split))
+    throw new RangeError(`unknown split "${split}"; known: ${GENERATOR_SPLITS.join(', ')}`);
   if (!Number.isInteger(index) || index < 0)
     throw new RangeError(`scene index must be a non-negative integer, got ${index}`);
   const rng = new Rng(hashString(`scene/${scale.name}/${split}/${seed >>> 0}/${index}`));
-  const pool: LayoutPool = split === 'unseen' ? 'unseen' : 'train';
+  const pool: LayoutPool = split === 'unseen' || split === 'validation-unseen' ? split : 'train';
   const type = rng.pick(TASK_TYPES);
   const room = rng.pick(ROOM_KINDS.filter((k) => ROOMS[k].tasks.includes(type)));
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -139,9 +154,14 @@ export function evalScenes(split: 'seen' | 'unseen', scale: RoomScale = TINY, co
   return Array.from({ length: count }, (_, i) => generateScene(split, i, scale, EVAL_SEED));
 }
 
-/** Games for tuning: the seen split drawn with VALIDATION_SEED, disjoint from training and evaluation games. */
+/** Validation games of training rooms: the seen split drawn with VALIDATION_SEED, apart from training and evaluation games. */
 export function validationScenes(scale: RoomScale = TINY, count = EVAL_COUNTS.seen): Scene[] {
   return Array.from({ length: count }, (_, i) => generateScene('seen', i, scale, VALIDATION_SEED));
+}
+
+/** Validation games of unseen rooms: the validation-unseen split drawn with VALIDATION_SEED, rooms no eval set holds. */
+export function validationUnseenScenes(scale: RoomScale = TINY, count = EVAL_COUNTS.unseen): Scene[] {
+  return Array.from({ length: count }, (_, i) => generateScene('validation-unseen', i, scale, VALIDATION_SEED));
 }
 
 function instancesOf(receptacles: SceneReceptacle[], types: readonly string[]): string[] {
@@ -255,7 +275,7 @@ export function layoutId(scene: Pick<Scene, 'room' | 'receptacles'>, scale: Room
   let ids = layoutIndices.get(scale);
   if (!ids) {
     ids = new Map();
-    for (const pool of ['train', 'unseen'] as const) {
+    for (const pool of POOLS) {
       for (const room of ROOM_KINDS) {
         for (let index = 0; index < scale.layouts[pool]; index++)
           ids.set(layoutKey({ room, receptacles: roomLayout(room, pool, index, scale) }), `${room}/${pool}/${index}`);

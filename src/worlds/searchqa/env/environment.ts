@@ -4,7 +4,7 @@ import { commandRefusal, MAX_ANSWER_PIECES, MAX_QUERY_PIECES } from './commands.
 import { SEARCHQA_FACTS } from './facts.ts';
 import { QaGame, qaScore, type QaStepRecord } from './game.ts';
 import { qaSceneFromJson, qaSceneToJson, type QaScene } from './scene.ts';
-import { evalQaScenes, generateQaScene, validationQaScenes } from './splits.ts';
+import { evalQaScenes, generateQaScene, qaCluster, validationQaScenes, validationUnseenQaScenes } from './splits.ts';
 import { qaTexts, queryWords } from './vocabulary.ts';
 
 let commandChars = 0;
@@ -27,10 +27,11 @@ export const SEARCHQA: Environment<QaScene, QaStepRecord> = {
   sceneOf: (split, index, seed) => generateQaScene(split, index, seed),
   evalScenes: (split, count) => evalQaScenes(split, count),
   validationScenes: (count) => validationQaScenes(count),
+  validationUnseenScenes: (count) => validationUnseenQaScenes(count),
   episode: (scene, maxSteps) => new QaGame(scene, { maxSteps }),
   goal: (scene) => scene.question.text,
   taskType: (scene) => scene.question.type,
-  clusterOf: (scene) => `${scene.question.kind}/${scene.question.subjects.join('+')}`,
+  clusterOf: qaCluster,
   sceneToJson: qaSceneToJson,
   sceneFromJson: qaSceneFromJson,
   texts: qaTexts,

@@ -10,6 +10,7 @@ import {
   isUnseenQuestion,
   QA_EVAL_COUNTS,
   validationQaScenes,
+  validationUnseenQaScenes,
 } from './splits.ts';
 
 const enc = encyclopediaOf();
@@ -87,6 +88,22 @@ describe('the search-QA splits', () => {
     const reported = new Set(evalQaScenes('seen').map(key));
     expect(validation.filter((v) => reported.has(v))).toEqual([]);
     expect(validationQaScenes(5).map(key)).toEqual(validation.slice(0, 5));
+  });
+
+  it('draw validation-unseen games of the unseen kind, none of them a question eval-unseen asks', () => {
+    const games = validationUnseenQaScenes();
+    expect(games).toHaveLength(QA_EVAL_COUNTS.unseen);
+    for (const scene of games) expect(isUnseenQuestion(enc, scene.question)).toBe(true);
+    const asked = (s: QaScene) => `${s.question.kind}/${s.question.subjects.join('+')}`;
+    const reported = new Set(unseen.map(asked));
+    expect(games.filter((s) => reported.has(asked(s)))).toEqual([]);
+    // The held-out kind asks one question per organisation, and eval-unseen asks most of them: about one game in
+    // ten is of that kind, of the few organisations left, rather than eval-unseen's one in four.
+    const composed = games.filter((s) => HELD_OUT_KINDS.includes(s.question.kind));
+    expect(composed.length).toBeGreaterThan(10);
+    expect(composed.length).toBeLessThan(40);
+    expect(new Set(composed.map(asked)).size).toBeGreaterThan(1);
+    expect(validationUnseenQaScenes(5)).toEqual(games.slice(0, 5));
   });
 
   it('refuse an unknown split or a bad index', () => {

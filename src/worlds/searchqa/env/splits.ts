@@ -11,8 +11,13 @@
 //           least one held-out entity ('capital', about countries only, which are never held out, is left out).
 // A game's type (single-hop, bridge, comparison) is drawn uniformly, then a kind of that type, then its
 // subjects. Every game is one whose hops the expert's searches find: a drawn question that fails is drawn
-// again. The fixed evaluation sets use EVAL_SEED; validation draws the seen split with its own seed, so tuning
-// never scores on the reported evaluation nor on games a training run plays.
+// again. The fixed evaluation sets use EVAL_SEED. Validation games are drawn with a seed of their own, so that no
+// choice scores on the reported evaluation nor on games a training run plays: validation, of the seen split (the
+// teacher check's games), and validation-unseen, of the unseen split less every question eval-unseen asks (the
+// sweeps' games). eval-unseen needs every held-out entity, so validation-unseen asks other questions about the
+// same held-out entities: no policy has trained on them, but eval-unseen asks about them too. The held-out kind
+// asks one question per organisation, and eval-unseen asks most of them, so about one validation-unseen game in
+// ten is of that kind (of the few organisations left) rather than one in four.
 import { Rng, hashString } from '../../../common/rng.ts';
 import { DEFAULT_ENCYCLOPEDIA, type Encyclopedia, encyclopediaOf, type EncyclopediaSpec } from './encyclopedia.ts';
 import { unfoundHops } from './expert.ts';
@@ -40,6 +45,11 @@ const HELD_OUT_ONE_IN = 5;
 /** The share of the unseen split that asks a held-out kind rather than about held-out entities. */
 const COMPOSITION_SHARE = 0.25;
 const MAX_DRAWS = 1000;
+
+/** What a game shares with others that ask the same (Environment.clusterOf): its kind and its subjects. */
+export function qaCluster(scene: QaScene): string {
+  return `${scene.question.kind}/${scene.question.subjects.join('+')}`;
+}
 
 /** Whether an entity is held out of training: people and organisations only (every bridge runs through countries). */
 export function isHeldOutEntity(enc: Encyclopedia, name: string): boolean {
@@ -107,6 +117,21 @@ export function validationQaScenes(count: number = QA_EVAL_COUNTS.seen): QaScene
   for (let i = 0; out.length < count; i++) {
     const scene = generateQaScene('seen', i, VALIDATION_SEED);
     if (!reported.has(qaSceneToJson(scene))) out.push(scene);
+  }
+  return out;
+}
+
+/** The validation-unseen games: the unseen split under the validation seed, less every question eval-unseen asks. */
+export function validationUnseenQaScenes(count: number = QA_EVAL_COUNTS.unseen): QaScene[] {
+  const reported = new Set(evalQaScenes('unseen').map(qaCluster));
+  const out: QaScene[] = [];
+  for (let i = 0; out.length < count; i++) {
+    if (i >= MAX_DRAWS * Math.max(1, count))
+      throw new Error(
+        `only ${out.length} of ${count} validation-unseen games in ${i} draws: eval-unseen holds the rest`,
+      );
+    const scene = generateQaScene('unseen', i, VALIDATION_SEED);
+    if (!reported.has(qaCluster(scene))) out.push(scene);
   }
   return out;
 }

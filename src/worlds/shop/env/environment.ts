@@ -5,7 +5,13 @@ import { SHOP_SCALES, TINY_SHOP, type ShopScale } from './scale.ts';
 import { SHOP_FACTS } from './facts.ts';
 import { shopSceneFromJson, shopSceneToJson, type ShopScene } from './scene.ts';
 import { MAX_QUERY_PIECES, shopActionRefusal } from './site.ts';
-import { combinationOf, evalShopScenes, generateShopScene, validationShopScenes } from './splits.ts';
+import {
+  combinationOf,
+  evalShopScenes,
+  generateShopScene,
+  validationShopScenes,
+  validationUnseenShopScenes,
+} from './splits.ts';
 import { queryTexts, shopTexts } from './vocabulary.ts';
 
 let queryChars = 0;
@@ -31,6 +37,7 @@ const atScale = onePerScale(
     sceneOf: (split, index, seed) => generateShopScene(split, index, seed, scale),
     evalScenes: (split, count) => evalShopScenes(split, count, scale),
     validationScenes: (count) => validationShopScenes(count, scale),
+    validationUnseenScenes: (count) => validationUnseenShopScenes(count, scale),
     episode: (scene, maxSteps) => new ShopGame(scene, { maxSteps, scale }),
     goal: (scene) => scene.goal.instruction,
     taskType: (scene) => scene.goal.query,

@@ -9,6 +9,7 @@ import {
   generateShopScene,
   isHeldOut,
   validationShopScenes,
+  validationUnseenShopScenes,
 } from './splits.ts';
 import type { ShopScene } from './scene.ts';
 
@@ -24,6 +25,7 @@ describe('the shop expert', () => {
     'eval seen': evalShopScenes('seen'),
     'eval unseen': evalShopScenes('unseen'),
     validation: validationShopScenes(),
+    'validation-unseen': validationUnseenShopScenes(),
   };
 
   for (const [name, scenes] of Object.entries(sets)) {
@@ -90,6 +92,15 @@ describe('shop splits', () => {
     for (const scene of seen) expect(isHeldOut(scene.goal)).toBe(false);
     const trainCombinations = new Set(seen.map((s) => combinationOf(s.goal)));
     for (const scene of unseen) expect(trainCombinations.has(combinationOf(scene.goal))).toBe(false);
+  });
+
+  it('draw validation-unseen games of held-out combinations that eval-unseen does not hold', () => {
+    const games = validationUnseenShopScenes();
+    expect(games).toHaveLength(SHOP_EVAL_COUNTS.unseen);
+    for (const scene of games) expect(isHeldOut(scene.goal)).toBe(true);
+    const reported = new Set(evalShopScenes('unseen').map((s) => combinationOf(s.goal)));
+    expect(games.filter((s) => reported.has(combinationOf(s.goal)))).toEqual([]);
+    expect(new Set(games.map((s) => combinationOf(s.goal))).size).toBeGreaterThan(60);
   });
 
   it('give goals that several products satisfy', () => {

@@ -6,8 +6,10 @@
 //           are combined is not, so the split measures whether the procedure (search with the wanted words,
 //           open a fitting item, choose its options) carries over rather than memorised queries. Held-out
 //           categories would instead put type words that training never showed in front of the policy.
-// The fixed evaluation sets use every world's EVAL_SEED; validation draws the seen split with its own seed,
-// so tuning never scores on the reported evaluation nor on games a training run plays.
+// The fixed evaluation sets use every world's EVAL_SEED. Validation games are drawn with a seed of their own, so
+// that no choice scores on the reported evaluation nor on games a training run plays: validation, of the seen
+// split (the teacher check's games), and validation-unseen, of the unseen split less every game whose combination
+// eval-unseen holds (the sweeps' games: held-out combinations that no eval set holds).
 // Every game is one the expert solves: a drawn goal whose search finds no fitting product is drawn again.
 import { Rng, hashString } from '../../../common/rng.ts';
 import { EVAL_SEED } from '../../../env/environment.ts';
@@ -75,4 +77,25 @@ export function evalShopScenes(
 
 export function validationShopScenes(count = SHOP_EVAL_COUNTS.seen, scale: ShopScale = TINY_SHOP): ShopScene[] {
   return Array.from({ length: count }, (_, i) => generateShopScene('seen', i, SHOP_VALIDATION_SEED, scale));
+}
+
+const evalUnseenCombinations = new WeakMap<ShopScale, ReadonlySet<string>>();
+
+/** The validation-unseen games: unseen games under the validation seed whose combination no eval-unseen game has. */
+export function validationUnseenShopScenes(count = SHOP_EVAL_COUNTS.unseen, scale: ShopScale = TINY_SHOP): ShopScene[] {
+  let reported = evalUnseenCombinations.get(scale);
+  if (reported === undefined) {
+    reported = new Set(evalShopScenes('unseen', SHOP_EVAL_COUNTS.unseen, scale).map((s) => combinationOf(s.goal)));
+    evalUnseenCombinations.set(scale, reported);
+  }
+  const out: ShopScene[] = [];
+  for (let i = 0; out.length < count; i++) {
+    if (i >= MAX_DRAWS * Math.max(1, count))
+      throw new Error(
+        `only ${out.length} of ${count} validation-unseen games in ${i} draws: eval-unseen holds the rest`,
+      );
+    const scene = generateShopScene('unseen', i, SHOP_VALIDATION_SEED, scale);
+    if (!reported.has(combinationOf(scene.goal))) out.push(scene);
+  }
+  return out;
 }

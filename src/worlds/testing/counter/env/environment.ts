@@ -5,7 +5,14 @@ import type { EnvironmentName } from '../../../names.ts';
 import { COUNTER_FACTS } from './facts.ts';
 import { CounterGame, type CounterStepRecord } from './game.ts';
 import { type CounterScene, counterSceneFromJson, counterSceneToJson } from './scene.ts';
-import { counterCluster, counterScene, counterTaskType, evalCounterScenes, validationCounterScenes } from './splits.ts';
+import {
+  counterCluster,
+  counterScene,
+  counterTaskType,
+  evalCounterScenes,
+  validationCounterScenes,
+  validationUnseenCounterScenes,
+} from './splits.ts';
 import { counterTexts, goalOf } from './vocabulary.ts';
 
 /** Its name: no shipped world's, so an EnvironmentName only once the tests register it. */
@@ -20,6 +27,7 @@ export const COUNTER: Environment<CounterScene, CounterStepRecord> = {
   sceneOf: counterScene,
   evalScenes: evalCounterScenes,
   validationScenes: validationCounterScenes,
+  validationUnseenScenes: validationUnseenCounterScenes,
   episode: (scene, maxSteps) => new CounterGame(scene, maxSteps),
   goal: (scene) => goalOf(scene.target),
   taskType: counterTaskType,

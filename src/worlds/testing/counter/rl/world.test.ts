@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../../../../backend/cpu/cpu_backend.ts';
+import { GAME_SETS } from '../../../../env/environment.ts';
+import { gameSetsOfWorld, gameSetsOverlaps, trainGames } from '../../../../env/game_sets_testing.ts';
 import { Rng } from '../../../../common/rng.ts';
 import { presetConfig } from '../../../../model/config.ts';
 import { defaultConfig, type TrainConfig } from '../../../../rl/config.ts';
@@ -68,6 +70,17 @@ describe('a world of the tests, through the registries', () => {
       expect(env.sceneFromJson(env.sceneToJson(scene))).toEqual(scene);
     }
     expect(() => env.sceneFromJson('{"start": 2, "target": 9}')).toThrow(/^target: an integer from 0 to 5, got 9$/);
+  });
+
+  it('keeps its validation-unseen games apart from every split, in moves that no eval set holds', () => {
+    const env = environmentOf(COUNTER_NAME);
+    const sets = gameSetsOfWorld(env);
+    expect([...sets.keys()]).toEqual(GAME_SETS);
+    expect(sets.get('validation-unseen')!.length).toBe(COUNTER_FACTS.evalCounts.unseen);
+    // Its seen-kind sets draw from 28 moves, so they share games; the validation-unseen games share none.
+    const shared = gameSetsOverlaps(env, sets, trainGames(env, [0, 1, 1000], 50));
+    expect(shared.filter((s) => s.includes('validation-unseen'))).toEqual([]);
+    expect(shared.length).toBeGreaterThan(0);
   });
 
   const tok = () => tokenizerOf(environmentOf(COUNTER_NAME));
