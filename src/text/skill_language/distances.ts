@@ -25,7 +25,8 @@ export const anySlot = (s: SlotSymbols) => (1 << s.slots.length) - 1;
  * The distances when the subjects a skill may name have the slot classes of `subjectClasses` (bit c set: some
  * subject has class c) and `minWords` words make a skill. Naming a subject makes its class the current one; an
  * instance number after it keeps the class here (a number only narrows the slots, and it is optional, so the
- * caller checks each number on its own). By relaxation over unit edges: the automaton is small.
+ * caller checks each number on its own). Every edge counts one token, so the distances are those of a
+ * breadth-first search backward from the valid skills, each (state, slot class, words still needed) reached once.
  */
 export function distances(dfa: Dfa, minWords: number, symbols: SlotSymbols, subjectClasses: number): Distances {
   const n = dfa.next.length;
@@ -36,27 +37,41 @@ export function distances(dfa: Dfa, minWords: number, symbols: SlotSymbols, subj
     const k = symbols.slots.indexOf(sym);
     return k < 0 ? 0 : 1 << k;
   };
+  // Per target state, the edges into it: their source state, whether the symbol is a word, the slots it needs
+  // open, and whether it names a subject.
+  const into: { s: number; word: number; needsOpen: number; subject: boolean }[][] = Array.from(
+    { length: n },
+    () => [],
+  );
+  for (let s = 0; s < n; s++)
+    for (const [sym, t] of dfa.next[s])
+      into[t].push({ s, word: isWordSymbol(sym) ? 1 : 0, needsOpen: slotBit(sym), subject: sym === symbols.subject });
   const d = new Float64Array(n * classes * needs).fill(Infinity);
-  for (let s = 0; s < n; s++) if (dfa.accepting[s]) for (let c = 0; c < classes; c++) d[index(s, c, 0)] = 0;
-  const named = Array.from({ length: classes }, (_, c) => c).filter((c) => subjectClasses & (1 << c));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (let s = 0; s < n; s++) {
-      for (const [sym, t] of dfa.next[s]) {
-        const word = isWordSymbol(sym) ? 1 : 0;
-        const needsOpen = slotBit(sym);
-        for (let c = 0; c < classes; c++) {
-          if ((c & needsOpen) !== needsOpen) continue;
-          for (let need = 0; need < needs; need++) {
-            const after = Math.max(0, need - word);
-            let rest = Infinity;
-            if (sym !== symbols.subject) rest = d[index(t, c, after)];
-            else for (const k of named) rest = Math.min(rest, d[index(t, k, after)]);
-            if (1 + rest < d[index(s, c, need)]) {
-              d[index(s, c, need)] = 1 + rest;
-              changed = true;
-            }
-          }
+  const queue = new Int32Array(n * classes * needs);
+  let tail = 0;
+  const reach = (s: number, c: number, need: number, dist: number) => {
+    const i = index(s, c, need);
+    if (d[i] !== Infinity) return;
+    d[i] = dist;
+    queue[tail++] = i;
+  };
+  for (let s = 0; s < n; s++) if (dfa.accepting[s]) for (let c = 0; c < classes; c++) reach(s, c, 0, 0);
+  for (let head = 0; head < tail; head++) {
+    const i = queue[head];
+    const after = i % needs;
+    const c2 = Math.floor(i / needs) % classes;
+    const t = Math.floor(i / (needs * classes));
+    const dist = d[i] + 1;
+    for (const e of into[t]) {
+      // A subject edge leads on in the subject's class, which any class the subjects have may be.
+      if (e.subject && !(subjectClasses & (1 << c2))) continue;
+      for (let c = e.subject ? 0 : c2; c < (e.subject ? classes : c2 + 1); c++) {
+        if ((c & e.needsOpen) !== e.needsOpen) continue;
+        // need -> max(0, need - word) = after
+        if (e.word === 0) reach(e.s, c, after, dist);
+        else {
+          if (after + 1 < needs) reach(e.s, c, after + 1, dist);
+          if (after === 0) reach(e.s, c, 0, dist);
         }
       }
     }
