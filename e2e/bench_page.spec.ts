@@ -44,7 +44,49 @@ describe('bench page', () => {
       50 * (seed.evals.at(-1).seen + seed.evals.at(-1).unseen - seed.evals[0].seen - seed.evals[0].unseen),
       9,
     );
-    expect(readFileSync(join(out, 'page.md'), 'utf8')).toContain('#seed=S&preset=micro&evalevery=1&evaleps=2');
+    // When the first evaluation and update showed, and where the updates' time went as the engine timed it.
+    expect(seed.first_update_s).toBeGreaterThanOrEqual(0);
+    expect(seed.first_eval_s).toBeLessThanOrEqual(seed.first_update_s);
+    expect(seed.stages.timed_updates).toBeGreaterThanOrEqual(1);
+    expect(seed.stages.rollout_ms).toBeGreaterThan(0);
+    expect(seed.stages.evaluations).toBeGreaterThanOrEqual(1);
+    const md = readFileSync(join(out, 'page.md'), 'utf8');
+    expect(md).toContain('#seed=S&preset=micro&evalevery=1&evaleps=2');
+    expect(md).toContain('| optimizer step |');
+    expect(md).toMatch(/In the household an update's wait is \d+\.\d\d s on average\./);
+  });
+
+  it("races in the world --env names and reports each arm, the paired evaluations and each arm's time", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'seed-bench-race-'));
+    const { code, stdout } = await runCaptured(run, [
+      '--race',
+      '--env',
+      'shop',
+      '--minutes',
+      '0.4',
+      '--seeds',
+      '1',
+      '--link',
+      'preset=micro&evalevery=1&evaleps=2',
+      '--site',
+      'dist',
+      '--out',
+      out,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("The page's Race in the shop");
+    const json = JSON.parse(readFileSync(join(out, 'page_race_shop.json'), 'utf8'));
+    expect(json).toMatchObject({ env: 'shop', mode: 'race', link: 'env=shop&preset=micro&evalevery=1&evaleps=2' });
+    const [seed] = json.seeds;
+    // GRPO against the page's own hindsight arm.
+    const [grpo, hindsight] = seed.arms.map((a: { algo: string }) => a.algo);
+    expect(grpo).toBe('grpo');
+    expect(hindsight).not.toBe('grpo');
+    for (const arm of seed.arms) {
+      expect(arm.updates).toBeGreaterThanOrEqual(1);
+      expect(arm.stages.timed_updates).toBeGreaterThanOrEqual(1);
+    }
+    expect(existsSync(join(out, 'page_race_shop.md'))).toBe(true);
   });
 
   it("takes the first screen's pictures with a sidecar naming the hash of each record file the page read", async () => {

@@ -1,10 +1,11 @@
 // Where the shown run stands, in large numbers: updates done, episodes played, and the success of its last
 // evaluation per split with its change since the warm start's evaluation (update 0); in a world with a score
-// (the shop), that evaluation's mean score per split beside it.
+// (the shop), that evaluation's mean score per split beside it; and below them what the run is waiting for.
 import { factsOf } from '../worlds/facts.ts';
 import type { UpdateMetrics } from '../worker/protocol.ts';
 import { signedPoints } from './finding.ts';
 import { armName } from './setting_labels.ts';
+import { updatesPerSecond, waitingText } from './pace.ts';
 import { usePlayground } from './store.ts';
 import { usePageWorld } from './world.ts';
 
@@ -88,6 +89,20 @@ function ScoreBig({ split, value, detail }: { split: 'seen' | 'unseen'; value: n
   );
 }
 
+/** What the run waits for (an evaluation and how far it is) and, while it trains, its updates per second. */
+function Waiting({ list }: { list: readonly UpdateMetrics[] }) {
+  const status = usePlayground((s) => s.record.status);
+  const playing = usePlayground((s) => s.engine.state === 'playing');
+  const rate = updatesPerSecond(list);
+  const text = waitingText(status, playing, rate);
+  // Nothing awaited, no line: the first screen keeps its height while the run rests.
+  return text === '' ? null : (
+    <p className="muted live-waiting" data-testid="live-waiting" data-rate={playing && rate !== null ? rate : ''}>
+      {text}
+    </p>
+  );
+}
+
 export function LiveNumbers() {
   const run = usePlayground((s) => s.view.run);
   // Selectors return what the store holds (a fresh [] each call would render without end).
@@ -136,6 +151,7 @@ export function LiveNumbers() {
           </>
         ) : null}
       </div>
+      <Waiting list={list} />
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { factsOf } from '../worlds/facts.ts';
 import type { EvalResult } from '../rl/evaluate.ts';
 import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
-import { metricsView, warmStartPoint } from '../worker/views.ts';
+import { metricsView, UNTIMED, warmStartPoint } from '../worker/views.ts';
 import { CHARTS, chartData } from './charts.ts';
 import { CSV_COLUMNS, SCORED_CSV_COLUMNS, curvesCsv } from './curves_csv.ts';
 
@@ -22,7 +22,11 @@ const trained = (extra: Partial<TrainerMetrics>) =>
 /** The warm start's point and update 1's of a shop run. */
 const shopCurve = () => [
   warmStartPoint('grpo', 0.2, 0.25, { seen: { score: 0.4 }, unseen: { score: 0.45 } }),
-  metricsView(trained({ score: 0.6 }), evaluation({ success: 0.5, score: 0.7 }, { success: 0.25, score: 0.55 })),
+  metricsView(
+    trained({ score: 0.6 }),
+    evaluation({ success: 0.5, score: 0.7 }, { success: 0.25, score: 0.55 }),
+    UNTIMED,
+  ),
 ];
 
 describe("the shop's score on the page", () => {
@@ -36,9 +40,9 @@ describe("the shop's score on the page", () => {
       scoreUnseen: 0.55,
     });
     expect('score' in shop).toBe(false);
-    const notEvaluated = metricsView(trained({ score: 0.6 }), null);
+    const notEvaluated = metricsView(trained({ score: 0.6 }), null, UNTIMED);
     expect(notEvaluated).toMatchObject({ scoreTrain: 0.6, scoreSeen: null, scoreUnseen: null, evalSeen: null });
-    const household = metricsView(trained({}), evaluation({ success: 0.5 }, { success: 0.25 }));
+    const household = metricsView(trained({}), evaluation({ success: 0.5 }, { success: 0.25 }), UNTIMED);
     expect(household).toMatchObject({ scoreTrain: null, scoreSeen: null, scoreUnseen: null, evalUnseen: 0.25 });
     expect(shopCurve()[0]).toMatchObject({ scoreSeen: 0.4, scoreUnseen: 0.45, scoreTrain: null });
     expect(warmStartPoint('seed', 0.2, 0.25)).toMatchObject({ scoreSeen: null, scoreUnseen: null });

@@ -34,18 +34,21 @@ import {
 } from './protocol.ts';
 import {
   advanceStage,
-  evaluateRun,
-  evaluateWhile,
+  evalProgress,
+  newRun,
   runTeacherCheck,
   stageSnapshot,
   trainerOnNewWeights,
+  updatePoint,
+  warmStartPoints,
   type Run,
 } from './engine_run.ts';
 import { RunSaves, type RunIds } from './run_saves.ts';
 import { readImportedCheckpoint } from './import_checkpoint.ts';
 import { initialWeights, type WarmStarts } from './warm_start.ts';
-import { metricsView, tokenTableOf, trajectoryView, warmStartPoint } from './views.ts';
+import { tokenTableOf, trajectoryView } from './views.ts';
 import { rlWorldOf } from '../worlds/rl_worlds.ts';
+import { timedScoring } from './update_timing.ts';
 
 export interface EngineHost extends RunIds, WarmStarts {
   /** A backend for the model, chosen as the settings ask, with the report of how it was chosen. */
@@ -152,8 +155,10 @@ export class Engine implements EngineApi {
       );
       let report: BackendReport | null = null;
       for (const id of runIdsOf(settings.algo)) {
-        const { backend, report: r } = await this.host.createBackend(settings.backend, config, params);
+        const { backend: created, report: r } = await this.host.createBackend(settings.backend, config, params);
         report ??= r;
+        const scoring = { current: 0, reference: 0 };
+        const backend = timedScoring(created, scoring);
         await backend.writeParameters(params);
         await backend.setReferenceFromCurrent();
         const trainer = new Trainer({
@@ -165,7 +170,7 @@ export class Engine implements EngineApi {
           world: rlWorldOf(env),
         });
         this.attachCallbacks(trainer, id, generation);
-        this.runs.push({ id, trainer, backend, lStudent: null, paramsBefore: null, step: null });
+        this.runs.push(newRun(id, trainer, scoring));
       }
       if (saved) {
         for (const run of this.runs) {
@@ -251,6 +256,7 @@ export class Engine implements EngineApi {
     this.stopRequested = false;
     return this.exclusive(async () => {
       const generation = this.generation;
+      this.startWaiting();
       for (let done = 0; done < updates; ) {
         const started = this.host.now();
         for (const run of this.runs) {
@@ -270,6 +276,7 @@ export class Engine implements EngineApi {
     return this.exclusive(async () => {
       const generation = this.generation;
       const out: UpdateMetrics[] = [];
+      this.startWaiting();
       for (const run of this.runs) {
         if (!(await this.finishUpdate(run, generation, true))) break;
         out.push(this.curves[this.curves.length - 1]);
@@ -281,10 +288,17 @@ export class Engine implements EngineApi {
   stepStage(id: RunId): Promise<StageSnapshot> {
     return this.exclusive(async () => {
       const run = this.runOf(id);
+      run.waitingSince = null;
       const snapshot = await this.runStage(run, true);
       if (snapshot.stage === 'optimizer') await this.afterUpdate(run);
       return snapshot;
     });
+  }
+
+  /** Every run's wait for its next update begins now (a Play or a Step). */
+  private startWaiting(): void {
+    const now = performance.now();
+    for (const run of this.runs) run.waitingSince = now;
   }
 
   /** Runs the stages left in the run's open update (a new update when none is open); false when stopped. */
@@ -314,34 +328,24 @@ export class Engine implements EngineApi {
    * nor gets its numbers.
    */
   private async evaluateWarmStart(generation: number): Promise<void> {
-    this.emit({ type: 'status', text: 'evaluating the warm start' });
     const current = () => generation === this.generation;
-    const result = await evaluateWhile(this.runs[0], this.tok, this.settings!.evalEpisodes, current);
-    if (!result) return;
-    for (const r of this.runs) {
-      const point = warmStartPoint(r.id, result.seen.success, result.unseen.success, result);
+    const progress = evalProgress('evaluating the warm start', (e) => this.emit(e));
+    const points = await warmStartPoints(this.runs, this.tok, this.settings!.evalEpisodes, current, progress);
+    if (!points) return;
+    for (const point of points) {
       this.curves.push(point);
       this.emit({ type: 'update', metrics: point });
     }
     this.emit({ type: 'status', text: '' });
   }
 
-  private evaluate(run: Run) {
-    return evaluateRun(run, this.tok, this.settings!.evalEpisodes);
-  }
-
   /** Metrics, evaluation and the periodic checkpoint of a finished update. */
   private async afterUpdate(run: Run): Promise<void> {
     const st = run.trainer.current!;
     const settings = this.settings!;
-    const m = run.trainer.metrics(st);
     const done = st.update + 1;
-    let evaluation: Parameters<typeof metricsView>[1] = null;
-    if (done === 1 || done % settings.evalEvery === 0) {
-      this.emit({ type: 'status', text: `evaluating ${run.id} after update ${done}` });
-      evaluation = await this.evaluate(run);
-    }
-    const metrics = metricsView(m, evaluation);
+    const progress = evalProgress(`evaluating ${run.id} after update ${done}`, (e) => this.emit(e));
+    const metrics = await updatePoint(run, this.tok, settings, progress);
     this.curves.push(metrics);
     this.emit({ type: 'update', metrics });
     if (metrics.skipped)

@@ -77,7 +77,7 @@ describe('the world of a page run', () => {
     await engine.subscribe((e) => {
       events.push(e);
       // The switch comes while the household's evaluation plays, as a World change does on the page.
-      if (!switched && e.type === 'status' && e.text === 'evaluating the warm start')
+      if (!switched && e.type === 'status' && e.text.startsWith('evaluating the warm start'))
         switched = { at: events.length, started: engine.start(SHOP_SETTINGS, null) };
     });
     await engine.start(TEST_SETTINGS, null);
@@ -89,7 +89,7 @@ describe('the world of a page run', () => {
     const after = events.slice(switched!.at);
     const points = after.filter((e) => e.type === 'update');
     expect(points).toHaveLength(1);
-    const evaluating = after.findIndex((e) => e.type === 'status' && e.text === 'evaluating the warm start');
+    const evaluating = after.findIndex((e) => e.type === 'status' && e.text.startsWith('evaluating the warm start'));
     expect(evaluating).toBeGreaterThanOrEqual(0);
     expect(after.indexOf(points[0])).toBeGreaterThan(evaluating);
   });

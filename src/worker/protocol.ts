@@ -9,6 +9,7 @@ import type { UpdateMetrics as TrainerMetrics } from '../rl/trainer.ts';
 import type { Stage } from '../rl/update_state.ts';
 import type { SkillKind } from '../text/skill_kind.ts';
 import type { BackendChoice, Settings } from '../rl/page_settings.ts';
+import type { UpdateTimes } from './update_timing.ts';
 
 /** Which run of the page a record belongs to, named by its algorithm (two runs side by side when the page's algorithm is "both"). */
 export type RunId = Algo;
@@ -158,12 +159,27 @@ type TrainingFigures = {
 };
 
 /**
+ * Milliseconds of an update's parts as the engine timed them (update_timing.ts): each stage, the scoring passes
+ * within them by the weights scored with, the evaluation after the update and the whole wait for the update. Null
+ * where not measured: at update 0 all but the warm start's evaluation, and in a run saved before they were kept.
+ */
+export type UpdateTimings = { [K in keyof UpdateTimes]: number | null } & {
+  /** The evaluation after the update (the warm start's at update 0); null where none ran. */
+  evalMs: number | null;
+  /**
+   * From the run's previous point, or from the Play or Step that began the update, to this point: what a person
+   * waits per update, its evaluation included; null for an update stepped stage by stage.
+   */
+  updateMs: number | null;
+};
+
+/**
  * A point of a run's curve as the page charts and saves it. After update n (from 1): the trainer's metrics of
  * that update (rl/trainer.ts), with the evaluation of that update if it ran one (seed-crossgame's skill
  * sources stay with the trainer's). At update 0: the evaluation of the warm start alone, before any training,
  * so every training figure is null; the change a run made is measured from it.
  */
-export interface UpdateMetrics extends TrainingFigures {
+export interface UpdateMetrics extends TrainingFigures, UpdateTimings {
   run: RunId;
   /** The loss's lambda and beta of the update; null in a run saved before they were kept, and at update 0. */
   lambda: number | null;

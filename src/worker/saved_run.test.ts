@@ -87,6 +87,16 @@ function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
     tokens: 120,
     tokensPerSecond: 900,
     wallMs: 130,
+    rolloutMs: 80,
+    rewardsMs: 0.1,
+    skillsMs: 10,
+    rescoreMs: 12,
+    lossMs: 20,
+    optimizerMs: 7,
+    currentPassMs: 6,
+    referencePassMs: 5.5,
+    evalMs: update === 1 ? 250 : null,
+    updateMs: update === 1 ? 390 : 135,
     skipped: null,
     meanAbsDelta: null,
     forcedShare: null,
@@ -187,6 +197,15 @@ describe('a saved-run record', () => {
       withField(VALID, ['curves', 0, 'skillPlaceTrue'], undefined),
       'run-1',
       withField(VALID, ['curves', 0, 'skillPlaceTrue'], null) as SavedRun,
+    );
+    // One saved before the engine timed its updates reads the timings as null.
+    expectAccepted(
+      withField(VALID, ['curves', 0, 'updateMs'], undefined),
+      'run-1',
+      withField(VALID, ['curves', 0, 'updateMs'], null) as SavedRun,
+    );
+    expect(problemOf(withField(VALID, ['curves', 0, 'rolloutMs'], 'slow'))).toBe(
+      'curves[0].rolloutMs is "slow", not a number or null',
     );
     expect(problemOf(withField(VALID, ['curves', 0, 'skillFidelity'], undefined))).toBe(
       'curves[0].skillFidelity is undefined, not a number or null',

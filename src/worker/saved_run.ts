@@ -126,6 +126,16 @@ const METRIC_FIELDS = {
   tokens: 'number?',
   tokensPerSecond: 'number?',
   wallMs: 'number?',
+  rolloutMs: 'added number?',
+  rewardsMs: 'added number?',
+  skillsMs: 'added number?',
+  rescoreMs: 'added number?',
+  lossMs: 'added number?',
+  optimizerMs: 'added number?',
+  currentPassMs: 'added number?',
+  referencePassMs: 'added number?',
+  evalMs: 'added number?',
+  updateMs: 'added number?',
   skipped: 'string?',
 } as const satisfies Record<keyof UpdateMetrics, string>;
 

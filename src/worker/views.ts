@@ -29,6 +29,7 @@ import type {
   TokenTableExport,
   TrajectoryView,
   UpdateMetrics,
+  UpdateTimings,
 } from './protocol.ts';
 
 /** A trajectory as the page shows it, with whatever the update has computed for it so far. */
@@ -274,10 +275,15 @@ function csvText(text: string): string {
 }
 
 /** The trainer's metrics of an update as the page keeps them (protocol.ts UpdateMetrics), with its evaluation if it ran one. */
-export function metricsView(m: TrainerMetrics, evaluation: Record<EvalSplit, EvalResult> | null): UpdateMetrics {
+export function metricsView(
+  m: TrainerMetrics,
+  evaluation: Record<EvalSplit, EvalResult> | null,
+  timings: UpdateTimings,
+): UpdateMetrics {
   const { update, algo, success, score, skipped, crossgame: _sources, ...shared } = m;
   return {
     ...shared,
+    ...timings,
     run: algo,
     update: update + 1,
     successTrain: success,
@@ -290,6 +296,20 @@ export function metricsView(m: TrainerMetrics, evaluation: Record<EvalSplit, Eva
   };
 }
 
+/** The timings of a point with no update behind it (update_timing.ts). */
+export const UNTIMED: UpdateTimings = {
+  rolloutMs: null,
+  rewardsMs: null,
+  skillsMs: null,
+  rescoreMs: null,
+  lossMs: null,
+  optimizerMs: null,
+  currentPassMs: null,
+  referencePassMs: null,
+  evalMs: null,
+  updateMs: null,
+};
+
 /**
  * The curve's point at update 0: the warm start's evaluation, before any training (every training figure
  * null), with its mean scores in a world with a score.
@@ -300,8 +320,12 @@ export function warmStartPoint(
   evalUnseen: number,
   /** The evaluation's results, whose mean scores the point keeps (a world with a score). */
   scores: Partial<Record<EvalSplit, Pick<EvalResult, 'score'>>> = {},
+  /** Milliseconds the evaluation took, where it was timed. */
+  evalMs: number | null = null,
 ): UpdateMetrics {
   return {
+    ...UNTIMED,
+    evalMs,
     run,
     update: 0,
     episodes: 0,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { evalsFromCsv, grpoSignalShare, riseOf } from './page.ts';
+import { ENVIRONMENT_NAMES } from '../../worlds/names.ts';
+import { run } from './page.ts';
+import { evalsFromCsv, grpoSignalShare, riseOf, secondsTo, stageSplit } from './page_figures.ts';
+import { whereTimeGoes } from './page_report.ts';
+
+const TIMED_COLUMNS =
+  'source,run,seed,update,evalSeen,evalUnseen,updateMs,rolloutMs,rewardsMs,skillsMs,rescoreMs,currentPassMs,referencePassMs,lossMs,optimizerMs,evalMs';
 
 describe('bench page figures', () => {
   it('counts the live updates whose L_GRPO is not zero, ignoring recorded rows and empty cells', () => {
@@ -47,5 +53,64 @@ describe('bench page figures', () => {
       { seconds: 2, update: 3, seen: 0.4, unseen: 0.35 },
       { seconds: 2, update: 4, seen: 0.45, unseen: 0.5 },
     ]);
+  });
+
+  it("splits the timed updates' wait by stage, the evaluations spread over them, of one source and arm", () => {
+    const csv = [
+      TIMED_COLUMNS,
+      'live,seed,1,0,0.2,0.1,,,,,,,,,,900',
+      'live,seed,1,1,0.3,0.2,1600,500,1,100,80,40,30,200,50,600',
+      'live,seed,1,2,,,1000,700,1,90,60,30,20,100,40,',
+      'live,seed,1,3,,,1000,700,1,90,60,30,20,100,40,',
+      // A stepped update has no wait of its own; one after the last update shown is left out.
+      'live,seed,1,4,,,,700,1,90,60,30,20,100,40,',
+      'live,seed,1,5,,,999,700,1,90,60,30,20,100,40,',
+      'race,grpo,1,1,0.3,0.2,2000,1000,1,0,50,0,50,300,50,500',
+    ].join('\n');
+    const split = stageSplit(csv, 4)!;
+    expect(split.updates).toBe(3);
+    expect(split.updateMs).toBeCloseTo(3600 / 3, 9);
+    expect(split.stages.rolloutMs).toBeCloseTo(1900 / 3, 9);
+    expect(split.stages.currentPassMs).toBeCloseTo(100 / 3, 9);
+    expect(split.evaluations).toBe(1);
+    expect(split.evalMsPerUpdate).toBeCloseTo(200, 9);
+    expect(split.evalMsEach).toBeCloseTo(600, 9);
+    expect(split.warmStartEvalMs).toBe(900);
+    // The rest of the wait is what no stage and no evaluation took.
+    expect(split.otherMs).toBeCloseTo((3600 - (1900 + 3 + 280 + 200 + 400 + 130) - 600) / 3, 9);
+    const race = stageSplit(csv, 9, 'race', 'grpo')!;
+    expect(race).toMatchObject({ updates: 1, updateMs: 2000, evaluations: 1, warmStartEvalMs: null });
+    expect(stageSplit(csv, 9, 'race', 'seed-exact')).toBeNull();
+    expect(stageSplit(csv, 0)).toBeNull();
+  });
+
+  it('says where the time goes from the largest parts of the wait, and that nothing was timed where nothing was', () => {
+    const csv = [TIMED_COLUMNS, 'live,seed,1,1,0.3,0.2,1000,600,0,100,100,60,30,100,0,0'].join('\n');
+    const text = whereTimeGoes('the test world', [stageSplit(csv, 1)!]);
+    expect(text).toBe(
+      "In the test world an update's wait is 1.00 s on average. Most of it is the rollout (60.0%), then the skill writing (10.0%) and the rescore (10.0%); the scoring passes take 9.0%. One evaluation takes 0.0 s.",
+    );
+    expect(whereTimeGoes('the test world', [])).toContain('no update was timed');
+  });
+
+  it('times the first reading at or past an update', () => {
+    const samples = [
+      { seconds: 0, update: 0 },
+      { seconds: 1, update: 0 },
+      { seconds: 2, update: 3 },
+    ];
+    expect(secondsTo(samples, 1)).toBe(2);
+    expect(secondsTo(samples, 4)).toBeNull();
+  });
+
+  it('refuses a world that is none of the registry, a world or seed set through the link, and --race with --shots', async () => {
+    await expect(run(['--env', 'moon'])).rejects.toThrow(
+      `--env must be one of ${ENVIRONMENT_NAMES.join(', ')}, got "moon"`,
+    );
+    await expect(run(['--link', `env=${ENVIRONMENT_NAMES[0]}`])).rejects.toThrow(
+      '--link sets the world through --env, not env=',
+    );
+    await expect(run(['--link', 'seed=3'])).rejects.toThrow('--link sets the seed through --first-seed, not seed=');
+    await expect(run(['--race', '--shots'])).rejects.toThrow('--race and --shots are two runs');
   });
 });

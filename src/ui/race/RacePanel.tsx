@@ -136,7 +136,9 @@ export function RacePanel() {
           the next race.
         </p>
       ) : null}
-      {arms.length === 2 ? <RaceReadout arms={arms} /> : null}
+      {arms.length === 2 && started ? (
+        <RaceReadout arms={arms} evalEvery={started.evalEvery} playing={phase === 'playing'} />
+      ) : null}
       {success.xs.length > 0 ? (
         <div className="charts race-charts">
           <UPlotChart def={RACE_SUCCESS} data={success} marker={null} register={noRegister} fixedY={false} />

@@ -1,6 +1,9 @@
-// What a race reads in words: each arm's progress and last evaluation, and the paired difference so far.
+// What a race reads in words: each arm's progress and last evaluation, the paired difference so far, and while it
+// plays, when its next paired evaluation is due.
 import { armName } from '../setting_labels.ts';
 import type { RaceArm } from './arm.ts';
+import { aboutDuration } from '../pace.ts';
+import { nextPairedPoint } from './eta.ts';
 import { differenceSoFar, pairedEvaluations, type DifferenceSoFar, type EvalSplit } from './pairs.ts';
 
 const percent = (v: number) => `${(100 * v).toFixed(1)}%`;
@@ -33,7 +36,27 @@ function splitSentence(name: string, d: DifferenceSoFar): string {
   return `${name}: ${points(d.last.difference)} at update ${d.last.update}, mean ${points(d.mean)} over ${d.pairs} paired evaluation${d.pairs === 1 ? '' : 's'}`;
 }
 
-export function RaceReadout({ arms }: { arms: readonly RaceArm[] }) {
+/** When the next paired point is due, while the race plays. */
+function NextPair({ arms, evalEvery }: { arms: readonly RaceArm[]; evalEvery: number }) {
+  const next = nextPairedPoint(arms[0].curve, arms[1].curve, evalEvery);
+  return (
+    <p className="hint" data-testid="race-next" data-update={next.update} data-seconds={next.seconds ?? ''}>
+      Next paired evaluation: update {next.update},{' '}
+      {next.seconds === null ? 'due once each arm has timed an update' : `due in ${aboutDuration(next.seconds)}`}.
+    </p>
+  );
+}
+
+export function RaceReadout({
+  arms,
+  evalEvery,
+  playing,
+}: {
+  arms: readonly RaceArm[];
+  /** The race's evaluation schedule (its settings' evalEvery). */
+  evalEvery: number;
+  playing: boolean;
+}) {
   const [grpo, seed] = arms;
   const unseen = differenceSoFar(pairedEvaluations(grpo.curve, seed.curve, 'evalUnseen'));
   const seen = differenceSoFar(pairedEvaluations(grpo.curve, seed.curve, 'evalSeen'));
@@ -53,6 +76,7 @@ export function RaceReadout({ arms }: { arms: readonly RaceArm[] }) {
         <strong>{armName(seed.algo)} − GRPO so far</strong> (the same evaluation games, paired by update):{' '}
         {splitSentence('eval-unseen', unseen)}; {splitSentence('eval-seen', seen)}.
       </p>
+      {playing ? <NextPair arms={arms} evalEvery={evalEvery} /> : null}
     </>
   );
 }
