@@ -1,5 +1,9 @@
 // Token + position embedding (llm.c's encoder): out[t] = wte[token[t]] + wpe[pos0 + t].
 import type { Floats } from './floats.ts';
+import { addIntoF32 } from './wasm_kernels.ts';
+
+/** Below this many floats a call into WebAssembly costs more than the loop. */
+const KERNEL_FLOATS = 256;
 
 /** out: [T, C]; tokens: [T]; wte: [V, C]; wpe: [contextLength, C]; positions pos0 .. pos0 + T - 1. */
 export function encoderForward(
@@ -11,6 +15,12 @@ export function encoderForward(
   C: number,
   pos0 = 0,
 ): void {
+  if (out instanceof Float32Array && T * C >= KERNEL_FLOATS) {
+    // The token rows, then the position rows (consecutive) added in one call: the same bits (residual.ts).
+    for (let t = 0; t < T; t++) out.set(wte.subarray(tokens[t] * C, tokens[t] * C + C), t * C);
+    addIntoF32(out.subarray(0, T * C), (wpe as Float32Array).subarray(pos0 * C, (pos0 + T) * C));
+    return;
+  }
   for (let t = 0; t < T; t++) {
     const wt = tokens[t] * C;
     const wp = (pos0 + t) * C;

@@ -1,5 +1,6 @@
 // The WebAssembly SIMD layer kernels (wasm/attention.wat, wasm/gelu.wat, wasm/layernorm.wat) against the
-// float64 loops of attention.ts, layernorm.ts and gelu.ts on the same inputs, to float32 accuracy; and the
+// float64 loops of attention.ts, layernorm.ts and gelu.ts on the same inputs, to float32 accuracy; the residual
+// and embedding sums through add_into against their loops, bit for bit; and the
 // properties the decoder and the threads rely on: a query row computed alone (t0 > 0) is the same bits
 // as in the full forward, and a kernel gives the same bits in the heap or staged.
 import fc from 'fast-check';
@@ -9,6 +10,8 @@ import { attentionBackward, attentionForward } from './attention.ts';
 import { geluBackward, geluForward } from './gelu.ts';
 import { freeHeapFloats, heapFloats } from './heap.ts';
 import { layernormBackward, layernormForward } from './layernorm.ts';
+import { residualBackward, residualForward } from './residual.ts';
+import { encoderForward } from './encoder.ts';
 
 function normals(rng: Rng, n: number, scale: number, inHeap: boolean): Float32Array {
   const v = inHeap ? heapFloats(n) : new Float32Array(n);
@@ -211,5 +214,51 @@ describe('GELU (WebAssembly SIMD, vector exp)', () => {
     geluBackward(hd, hi, ho, n);
     expect(Array.from(hd)).toEqual(Array.from(got));
     for (const v of [hd, hi, ho]) freeHeapFloats(v);
+  });
+});
+
+describe('residual and embedding sums through add_into', () => {
+  const rng = new Rng(21);
+  /** The loop's result: each float32 sum taken in float64, then stored. */
+  const sum = (a: Float32Array, b: Float32Array) => Float32Array.from(a, (x, i) => x + b[i]);
+
+  it('residualForward gives the loop bits, out apart from both inputs or either of them', () => {
+    const N = 1000;
+    const a = normals(rng, N, 3, true);
+    const b = normals(rng, N, 1e-3, false);
+    const want = sum(a, b);
+    const out = heapFloats(N);
+    residualForward(out, a, b, N);
+    expect(Array.from(out)).toEqual(Array.from(want));
+    const a2 = a.slice();
+    residualForward(a2, a2, b, N);
+    expect(Array.from(a2)).toEqual(Array.from(want));
+    const b2 = b.slice();
+    residualForward(b2, a, b2, N);
+    expect(Array.from(b2)).toEqual(Array.from(want));
+    freeHeapFloats(out);
+  });
+
+  it('residualBackward and encoderForward give the loop bits', () => {
+    const [T, C, V] = [40, 12, 9];
+    const N = T * C;
+    const dout = normals(rng, N, 1, true);
+    const d1 = normals(rng, N, 1, true);
+    const d2 = normals(rng, N, 1, false);
+    const [want1, want2] = [sum(d1, dout), sum(d2, dout)];
+    residualBackward(d1, d2, dout, N);
+    expect(Array.from(d1)).toEqual(Array.from(want1));
+    expect(Array.from(d2)).toEqual(Array.from(want2));
+    const wte = normals(rng, V * C, 1, true);
+    const wpe = normals(rng, 64 * C, 0.1, true);
+    const tokens = Int32Array.from({ length: T }, (_, t) => (t * 5) % V);
+    const out = heapFloats(N);
+    encoderForward(out, tokens, wte, wpe, T, C, 7);
+    const want = Float32Array.from({ length: N }, (_, i) => {
+      const [t, c] = [Math.floor(i / C), i % C];
+      return wte[tokens[t] * C + c] + wpe[(7 + t) * C + c];
+    });
+    expect(Array.from(out)).toEqual(Array.from(want));
+    freeHeapFloats(out);
   });
 });

@@ -32,7 +32,7 @@ const PROMPT_TOKENS = 40;
 const ALLOWED_PER_POSITION = 12;
 
 const limits = LIMITS.benchCpu;
-/** The worlds whose report carries their name (cpu_shop.md); the default world's is cpu.md. */
+/** The worlds whose report carries their name after "cpu_"; the default world's is cpu.md. */
 const OTHER_WORLDS = ENVIRONMENT_NAMES.filter((name) => namedWorld(name) !== undefined);
 
 export const command = defineCommand({
@@ -394,8 +394,9 @@ ${fmt(scoredFraction * 100, 0)}% command tokens are scored, each with ${ALLOWED_
 after a warm-up. FLOP per token: 2 (12 d^2 L + V d * head fraction) + 4 L T d with T = ${fmt(attended, 1)}
 positions attended on average (${fmt(flopFwd / 1e3, 1)} kFLOP per scored-pass token); forward+backward counts 3x.
 On float32 the matmuls (dotRows forward, matAcc backward), attention, LayerNorm and GELU run as WebAssembly
-SIMD (src/backend/cpu/wasm/*.wat) on buffers that live in the CPU heap (heap.ts); the embedding, the
-residual adds, the log-softmax and sampling are TypeScript.
+SIMD (src/backend/cpu/wasm/*.wat) on buffers that live in the CPU heap (heap.ts), and so do the log-softmax
+and, beyond a few rows, the residual adds and the embedding's position rows (buffers.wat's add_into); the
+embedding's token rows are gathered and sampling runs in TypeScript.
 
 Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(2)} at the end. The passes below run on
 one thread; CPU time is this process's, so other load on the machine inflates the wall column most, but it
