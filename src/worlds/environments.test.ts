@@ -94,7 +94,7 @@ describe('the worlds behind one interface', () => {
       const unseen = sets.get('validation-unseen')!;
       expect(unseen.length, name).toBe(env.evalCounts.unseen);
       expect(gamesHash(env, gameSetScenes(env, 'validation-unseen', 7)), name).toBe(gamesHash(env, unseen.slice(0, 7)));
-      // Every recorded benchmark played these games: a split added beside them leaves them as they were.
+      // The recorded benchmarks played these games: the splits draw them as they did.
       const hashes = {
         ...Object.fromEntries([...sets].map(([set, games]) => [set, gamesHash(env, games)])),
         train: gamesHash(env, trainGames(env, [0, 1000], 200)),
