@@ -88,6 +88,7 @@ export const LIMITS = {
     workers: count(1, 64),
     lrs: real(0, 1, { aboveMin: true, belowMax: true }),
     lambdas: real(0, 100),
+    'opd-shares': real(0, 1, { aboveMin: true, belowMax: true }),
     'opid-weights': real(0, 10),
     'sweep-seeds': count(1, 100),
     fractions: real(0, 1, { aboveMin: true }),

@@ -85,6 +85,13 @@ export interface WorldFacts {
    */
   readonly cost: { readonly update: number; readonly evalEpisode: number; readonly teacherGame: number };
   /**
+   * The OPD / GRPO gradient-norm ratio (of the norms' means over a run's updates) per unit of lambda, for the
+   * sampled-token distillation term (seed and its controls) and the exact one (seed-exact and its): what `bench
+   * learn` turns an OPD share of the gradient into a lambda with (src/lab/learn/design/lambda_grid.ts). Measured
+   * over short runs from the tiny warm start (bench/notes/opd_share.md).
+   */
+  readonly opdRatioPerLambda: { readonly sampled: number; readonly exact: number };
+  /**
    * The lines of its opening observation that are no part of what the policy reads there (text/prompts.ts
    * openingRoomText): whole lines, and lines that start with a prefix (the household's banner and task line).
    */

@@ -31,6 +31,7 @@ import {
 } from './hindsight.ts';
 import { creditDiagnostics, zeroVarianceGroups } from './diagnostics.ts';
 import { lossHyper, lossStage, meanDivergence } from './loss.ts';
+import { opdDeltaShare, opdShareOfNorms } from './opd_share.ts';
 import { optimizerStage } from './optimizer_step.ts';
 import { rehearsalCorpus } from './rehearsal.ts';
 import type { Corpus } from './warmstart.ts';
@@ -139,6 +140,16 @@ export interface UpdateMetrics {
   gradNormGrpo: number | null;
   gradNormOpd: number | null;
   gradNormRatio: number | null;
+  /**
+   * The OPD share of the gradient, gradNormOpd / (gradNormGrpo + gradNormOpd) (opd_share.ts): 0 without an OPD
+   * term; null when refused. A run's figure is the ratio of the mean norms, not the mean of this.
+   */
+  opdShare: number | null;
+  /**
+   * The share of the squared sampled-token OPD coefficient, over the decision tokens, that depends on the skill's
+   * shift Delta rather than being there at Delta = 0 (self-imitation; opd_share.ts); null without that term.
+   */
+  opdDeltaShare: number | null;
   /** Exact distillation: mean D(student || teacher) over the decision tokens under the OPD mask; null otherwise. */
   meanDivergence: number | null;
   tokens: number;
@@ -400,6 +411,7 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
       crossgame: st.crossgame ?? null,
       gradNorm: st.step?.gradNorm ?? 0,
       ...gradientParts(st),
+      opdDeltaShare: skipped ? null : opdDeltaShare(st),
       meanDivergence: skipped ? null : meanDivergence(st),
       tokens: st.tokens,
       tokensPerSecond: wallMs > 0 ? (st.tokens / wallMs) * 1000 : 0,
@@ -410,12 +422,15 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
 }
 
 /** The gradient-norm figures of an update's metrics (see UpdateMetrics.gradNormGrpo). */
-function gradientParts(st: UpdateState): Pick<UpdateMetrics, 'gradNormGrpo' | 'gradNormOpd' | 'gradNormRatio'> {
-  if (st.skipped || !st.step) return { gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null };
+function gradientParts(
+  st: UpdateState,
+): Pick<UpdateMetrics, 'gradNormGrpo' | 'gradNormOpd' | 'gradNormRatio' | 'opdShare'> {
+  if (st.skipped || !st.step) return { gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, opdShare: null };
   const parts = st.gradParts ?? { grpo: st.step.gradNorm, opd: 0 };
   return {
     gradNormGrpo: parts.grpo,
     gradNormOpd: parts.opd,
     gradNormRatio: parts.grpo > 0 ? parts.opd / parts.grpo : null,
+    opdShare: opdShareOfNorms(parts.grpo, parts.opd),
   };
 }

@@ -128,11 +128,15 @@ export const CHARTS: readonly ChartDef[] = [
     percent: false,
   },
   {
-    // How much of the step the distillation term drives, measured each update (the scale lambda sets).
+    // How much of the step the distillation term drives, measured each update (the scale lambda sets), and how
+    // much of the sampled-token term's coefficient the skill's shift makes (the rest is self-imitation).
     id: 'scale',
-    title: 'Distillation scale: OPD / GRPO gradient norm, and the divergence to the teacher',
+    title:
+      'Distillation scale: OPD / GRPO gradient norm, OPD share of the gradient, the Delta-dependent share of its coefficient, and the divergence to the teacher',
     metrics: [
       { key: 'gradNormRatio', label: 'OPD / GRPO gradient norm', kind: 'line' },
+      { key: 'opdShare', label: 'OPD share of the gradient', kind: 'line' },
+      { key: 'opdDeltaShare', label: 'Delta-dependent share of the OPD coefficient', kind: 'line' },
       { key: 'meanDivergence', label: 'KL(student ‖ teacher), decision tokens', kind: 'line' },
     ],
     recorded: null,

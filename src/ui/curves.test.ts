@@ -217,21 +217,25 @@ describe('chart series', () => {
     expect(d.ys).toEqual([[0.22, null, 0.3]]);
   });
 
-  it('draws the distillation scale: the OPD / GRPO gradient-norm ratio and the divergence each update measured', () => {
+  it('draws the distillation scale: the norm ratio, the OPD shares and the divergence each update measured', () => {
     const scale = CHARTS.find((c) => c.id === 'scale')!;
     const runs = {
       'seed-exact': [
-        { ...metrics('seed', 1), gradNormRatio: 0.31, meanDivergence: 0.44 },
-        { ...metrics('seed', 2), gradNormRatio: 0.25, meanDivergence: 0.47 },
+        { ...metrics('seed', 1), gradNormRatio: 0.31, opdShare: 0.24, meanDivergence: 0.44 },
+        { ...metrics('seed', 2), gradNormRatio: 0.25, opdShare: 0.2, opdDeltaShare: 0.1, meanDivergence: 0.47 },
       ],
     };
     const d = chartData(scale, runs, null, { weight: 0, showRaw: false });
     expect(d.series.map((s) => s.label)).toEqual([
       'live SEED-exact OPD / GRPO gradient norm',
+      'live SEED-exact OPD share of the gradient',
+      'live SEED-exact Delta-dependent share of the OPD coefficient',
       'live SEED-exact KL(student ‖ teacher), decision tokens',
     ]);
     expect(d.ys).toEqual([
       [0.31, 0.25],
+      [0.24, 0.2],
+      [null, 0.1],
       [0.44, 0.47],
     ]);
   });

@@ -54,6 +54,8 @@ const METRICS: readonly (keyof UpdateMetrics)[] = [
   'teacherBlankSkill',
   'validationKl',
   'degenerateSkillRate',
+  'opdShare',
+  'opdDeltaShare',
 ];
 
 /** The mean scores of the training rollouts and the eval sets, after the success columns, in a world with a score. */

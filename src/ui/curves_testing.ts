@@ -34,6 +34,8 @@ export function metrics(
     gradNormGrpo: null,
     gradNormOpd: null,
     gradNormRatio: null,
+    opdShare: null,
+    opdDeltaShare: null,
     meanDivergence: null,
     tokens: 10,
     tokensPerSecond: 100,

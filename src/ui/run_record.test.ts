@@ -86,6 +86,8 @@ function metrics(run: 'seed' | 'grpo', update: number, evalSeen: number | null =
     gradNormGrpo: null,
     gradNormOpd: null,
     gradNormRatio: null,
+    opdShare: null,
+    opdDeltaShare: null,
     meanDivergence: null,
     evalSeen,
     evalUnseen: evalSeen,

@@ -83,6 +83,8 @@ function point(run: UpdateMetrics['run'], update: number): UpdateMetrics {
     gradNormGrpo: null,
     gradNormOpd: null,
     gradNormRatio: null,
+    opdShare: null,
+    opdDeltaShare: null,
     meanDivergence: null,
     tokens: 120,
     tokensPerSecond: 900,

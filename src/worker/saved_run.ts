@@ -122,6 +122,8 @@ const METRIC_FIELDS = {
   gradNormGrpo: 'added number?',
   gradNormOpd: 'added number?',
   gradNormRatio: 'added number?',
+  opdShare: 'added number?',
+  opdDeltaShare: 'added number?',
   meanDivergence: 'added number?',
   tokens: 'number?',
   tokensPerSecond: 'number?',

@@ -366,6 +366,8 @@ export function warmStartPoint(
     gradNormGrpo: null,
     gradNormOpd: null,
     gradNormRatio: null,
+    opdShare: null,
+    opdDeltaShare: null,
     meanDivergence: null,
     tokens: null,
     tokensPerSecond: null,

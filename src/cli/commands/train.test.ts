@@ -15,6 +15,7 @@ import { evalScenes } from '../../worlds/household/env/splits.ts';
 import { sceneToJson } from '../../worlds/household/env/scene.ts';
 import { readCheckpoint, writeCheckpoint } from '../../model/checkpoint.ts';
 import { defaultConfig } from '../../rl/config.ts';
+import { opdShareOfNorms } from '../../rl/opd_share.ts';
 import { CliError } from '../cli_error.ts';
 import { run as evalRun } from './eval.ts';
 import { run as teacherRun } from './teacher.ts';
@@ -176,6 +177,10 @@ describe('seed warmstart / train / eval (micro preset)', () => {
     // the number of updates done; the progress says the same, with the time elapsed.
     expect(summary.last.update).toBe(lines[2].update);
     expect([summary.updates, summary.last_update]).toEqual([lines[2].update + 1, lines[2].update + 1]);
+    // The shares are over the updates this process ran: the third alone.
+    const [third] = lines.slice(2);
+    expect(summary.opd_share).toBe(opdShareOfNorms(third.gradNormGrpo, third.gradNormOpd));
+    expect(summary.opd_delta_share).toBe(third.opdDeltaShare);
     expect(stderr).toContain(`resumed ${split} after update 2`);
     expect(stderr).toMatch(/update 3\/3, \d+s elapsed/);
     for (const l of lines) {

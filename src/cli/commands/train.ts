@@ -11,6 +11,7 @@ import { defaultConfig, type TrainConfig } from '../../rl/config.ts';
 import { ALGOS, currentAlgoName, isAlgo, type Algo } from '../../rl/arms.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
 import { restoreRun, runCheckpoints } from '../../rl/run_checkpoint.ts';
+import { RunOpdShares } from '../../rl/opd_share.ts';
 import { Trainer, type UpdateMetrics } from '../../rl/trainer.ts';
 import { rlWorldOf } from '../../worlds/rl_worlds.ts';
 import { tokenizerOf, type Tokenizer } from '../../text/tokenizer.ts';
@@ -51,7 +52,9 @@ export const command = defineCommand({
     '--resume continues from them exactly. A run holds DIR through a lock file while it runs; a DIR that already holds files is refused unless --resume ' +
     'continues its run or --force starts over.\n\n' +
     'Progress on stderr; the summary on stdout as JSON: updates (completed, as the page counts them), last_update (the number the page shows for the last one, ' +
-    '1-based), episodes, wall_s and last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl).\n\n' +
+    '1-based), episodes, wall_s, last (the metrics line of the last update run, its "update" 0-based as in metrics.jsonl), ' +
+    'and over the updates this process ran, opd_share (the OPD share of the gradient: mean OPD norm / (mean GRPO norm + mean OPD norm)) ' +
+    'and opd_delta_share (the mean Delta-dependent share of the OPD coefficient; docs/seed-loss.md), each null where no update defined it.\n\n' +
     `In a world with a score (${worldsInWords(true)}; in [0, 1], success a score of 1) a metrics line also holds "score", ` +
     'the mean score of the update\'s episodes beside their success, and an evaluation "score_seen" and "score_unseen" beside "seen" and "unseen"; ' +
     `--set scoreReward=1 trains on the score, which a world without one (${worldsInWords(false)}) refuses. ${scoresInWords()}`,
@@ -259,9 +262,11 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     unit: 'update',
   });
   let last: UpdateMetrics | null = null;
+  const shares = new RunOpdShares();
   const t0 = performance.now();
   while (trainer.updates < updates) {
     last = await trainer.update();
+    shares.add(last);
     const line: Record<string, unknown> = { ...last };
     if (last.skipped)
       process.stderr.write(
@@ -304,6 +309,7 @@ async function train(o: TrainOptions, tok: Tokenizer): Promise<number> {
     out,
     wall_s: (performance.now() - t0) / 1000,
     last,
+    ...shares.result(),
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   return 0;

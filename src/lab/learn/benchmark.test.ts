@@ -13,6 +13,7 @@ import { command, readPlan } from './plan_options.ts';
 import { DEFAULT_BUDGET_MINUTES, type JobOutcome } from './jobs/pool.ts';
 import { renderLearn } from './report/report.ts';
 import { environmentOf } from '../../worlds/environments.ts';
+import { factsOf } from '../../worlds/facts.ts';
 import { isBaseline, usesOpidWeight, ofAlgo } from '../../rl/arms.ts';
 
 const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);
@@ -43,8 +44,9 @@ function fakeRunner(fails: (j: Job) => boolean = () => false) {
 }
 
 describe('bench learn: the plan', () => {
-  it('defaults to grpo and seed-exact with three controls, a lambda sweep on 2 seeds, one learning rate, within the budget', () => {
+  it('defaults to grpo and seed-exact with three controls, a lambda sweep by OPD share on 4 seeds, one learning rate, within the budget', () => {
     const p = plan('--workers', '2');
+    const exact = factsOf('household').opdRatioPerLambda.exact;
     expect([
       p.algos,
       p.controls,
@@ -53,6 +55,8 @@ describe('bench learn: the plan', () => {
       p.controlSeeds,
       p.lrs,
       p.lambdas,
+      p.opdShares,
+      p.lambdaGrids,
       p.sweepSeeds,
       p.sweepUpdates,
       p.fractions,
@@ -63,8 +67,10 @@ describe('bench learn: the plan', () => {
       8,
       3,
       [5e-4],
-      [0.03, 0.1, 0.3],
-      2,
+      [],
+      [0.05, 0.2, 0.5],
+      { 'seed-exact': [0.05 / 0.95, 0.25, 1].map((r) => Number((r / exact).toPrecision(2))) },
+      4,
       192,
       [],
     ]);
@@ -72,8 +78,9 @@ describe('bench learn: the plan', () => {
     const full = plan('--workers', '2', '--full');
     expect([full.seeds, full.controlSeeds]).toEqual([10, 3]);
     expect(estimatePlan(full)).toBeGreaterThan(estimatePlan(p));
-    // The data fractions of the paper's claim, 100 % included, fit their own budget of 2 hours.
-    expect(estimatePlan(plan('--workers', '2', '--fractions', '0.25,0.5,1'))).toBeLessThanOrEqual(120 * 60);
+    // The data fractions of the paper's claim, 100 % included, fit their own budget of 2 1/4 hours (their lambda
+    // sweep on 4 seeds per value included).
+    expect(estimatePlan(plan('--workers', '2', '--fractions', '0.25,0.5,1'))).toBeLessThanOrEqual(135 * 60);
   });
 
   it("estimates the shop's benchmark from what its runs measured: an update about 11 times the household's", () => {
@@ -132,6 +139,33 @@ describe('bench learn: the plan', () => {
     expect(() => plan('--lambdas', '0.1,-1')).toThrow(CliError);
   });
 
+  it("states each distilling arm's lambda grid by OPD share in its world's measure, or takes the lambdas given", () => {
+    const shares = plan('--algos', 'grpo,seed,seed-exact', '--opd-shares', '0.5,0.2', '--env', 'searchqa');
+    const { sampled, exact } = factsOf('searchqa').opdRatioPerLambda;
+    // A share s is an OPD / GRPO ratio s / (1 - s): 0.25 and 1.
+    expect(shares.opdShares).toEqual([0.2, 0.5]);
+    expect(shares.lambdaGrids).toEqual({
+      seed: [Number((0.25 / sampled).toPrecision(2)), Number((1 / sampled).toPrecision(2))],
+      'seed-exact': [Number((0.25 / exact).toPrecision(2)), Number((1 / exact).toPrecision(2))],
+    });
+    // The estimate counts each arm's own grid: 2 values x 4 seeds for each of the two distilling arms.
+    const one = plan('--algos', 'grpo,seed,seed-exact', '--opd-shares', '0.2', '--env', 'searchqa');
+    expect(estimatePlan(shares)).toBeGreaterThan(estimatePlan(one));
+    const given = plan('--lambdas', '0.1,0.3');
+    expect([given.lambdas, given.opdShares, given.lambdaGrids]).toEqual([[0.1, 0.3], undefined, undefined]);
+    expect(() => plan('--lambdas', '0.1,0.3', '--opd-shares', '0.1,0.2')).toThrow(
+      /--opd-shares and --lambdas both give the lambdas: give one/,
+    );
+    expect(() => plan('--set', 'lambda=0.1', '--opd-shares', '0.1,0.2')).toThrow(
+      /--opd-shares and --set lambda=\.\.\. both give the lambdas: give one/,
+    );
+    expect(() => plan('--opd-shares', '0.1,1')).toThrow(CliError);
+    expect(() => plan('--opd-shares', '0,0.5')).toThrow(CliError);
+    expect(() => plan('--opd-shares', '0.1,0.5', '--sweep-seeds', '1')).toThrow(
+      /--sweep-seeds must be at least 2 when sweeping/,
+    );
+  });
+
   it('refuses an algorithm named twice in one list, whose runs would be the same jobs', () => {
     expect(() => plan('--algos', 'grpo,seed,grpo')).toThrow('--algos names grpo twice: name each algorithm once');
     expect(() => plan('--controls', 'seed-crossgame, seed-crossgame')).toThrow('--controls names seed-crossgame twice');
@@ -169,7 +203,7 @@ describe('bench learn: the runs', () => {
     expect(asked).toHaveLength(3);
     // opid's weight is swept like a lambda (every value scores alike here: the first is kept).
     expect(asked[1].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.opidWeight}`)).toEqual(
-      [0.01, 0.1, 1].flatMap((w) => [`sweep opid 1000 ${w}`, `sweep opid 1001 ${w}`]),
+      [0.01, 0.1, 1].flatMap((w) => [1000, 1001, 1002, 1003].map((s) => `sweep opid ${s} ${w}`)),
     );
     expect(asked[2].find((j) => usesOpidWeight(j.algo))!.config.opidWeight).toBe(0.01);
     const main = asked[2].map((j) => `${j.kind} ${j.algo} ${j.seed} ${j.config.lambda}`);
@@ -339,6 +373,8 @@ describe('bench learn: in-process on the micro preset', () => {
       'seed-exact-crossgame',
       '--lambdas',
       '0.1,1',
+      '--sweep-seeds',
+      '2',
     ]);
     const o = await runPlan(p, inProcess, quiet);
     expect(o.points.map((x) => [x.algo, x.value, x.seeds])).toEqual([

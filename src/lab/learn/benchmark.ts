@@ -15,6 +15,7 @@ import { controlsLeadingGrpo, type PromotedControl } from './sweeps/promote.ts';
 import {
   chooseSettings,
   failedRun,
+  lambdaGridOf,
   type ArmSettings,
   type Chosen,
   type FailedRun,
@@ -124,12 +125,15 @@ export function estimatePlan(whole: LearnPlan): number {
   const plan = sweptPlan(whole);
   const job = jobMaker(plan);
   const seeds = Array.from({ length: plan.sweepSeeds }, (_, i) => SWEEP_SEED + i);
-  const sweep = (arms: Algo[], values: number[]) =>
-    arms.flatMap((a) => values.flatMap(() => seeds.map((s) => job('sweep', a, s, plan.sweepUpdates, plan.base))));
-  const lr = plan.lrs.length > 1 ? sweep(plan.algos, plan.lrs) : [];
-  const lambda = plan.lambdas.length > 1 ? sweep(plan.algos.filter(distils), plan.lambdas) : [];
+  const sweep = (arms: Algo[], valuesOf: (a: Algo) => readonly number[]) =>
+    arms.flatMap((a) => valuesOf(a).flatMap(() => seeds.map((s) => job('sweep', a, s, plan.sweepUpdates, plan.base))));
+  const lr = plan.lrs.length > 1 ? sweep(plan.algos, () => plan.lrs) : [];
+  const lambda = sweep(
+    plan.algos.filter(distils).filter((a) => lambdaGridOf(plan, a).length > 1),
+    (a) => lambdaGridOf(plan, a),
+  );
   const arms = [...plan.algos, ...plan.controls, ...plan.ablations];
-  const opidWeight = plan.opidWeights.length > 1 ? sweep(arms.filter(usesOpidWeight), plan.opidWeights) : [];
+  const opidWeight = plan.opidWeights.length > 1 ? sweep(arms.filter(usesOpidWeight), () => plan.opidWeights) : [];
   const settings = new Map(
     arms.map((a) => [
       a,

@@ -2,7 +2,7 @@
 // they ask for (readPlan), checked before any file is read or any run starts. main.ts runs the plan.
 import { cpus } from 'node:os';
 import { defaultConfig } from '../../rl/config.ts';
-import { ALGOS, currentAlgoName, isAlgo, type Algo, usesOpidWeight } from '../../rl/arms.ts';
+import { ALGOS, currentAlgoName, distils, isAlgo, type Algo, usesOpidWeight } from '../../rl/arms.ts';
 import { factsOf, theWorld } from '../../worlds/facts.ts';
 import { DEFAULT_WORLD, ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../worlds/names.ts';
 import { ENV_OPTION } from '../../cli/environment_option.ts';
@@ -21,16 +21,24 @@ import { CliError } from '../../cli/cli_error.ts';
 import { warmStartPath, type PresetName } from '../../model/config.ts';
 import type { LearnPlan } from './benchmark.ts';
 import { reportName } from '../output.ts';
+import { lambdaGrid } from './design/lambda_grid.ts';
 import { PRESET } from './jobs/job.ts';
 import { JOB_STORE_DIR } from './jobs/job_store.ts';
 import { DEFAULT_BUDGET_MINUTES } from './jobs/pool.ts';
+import { sweepsLambda } from './sweeps/sweep.ts';
 
 const limits = LIMITS.benchLearn;
 
 /** Seeds of each main arm: what fits the default budget, and what --full runs. */
 const DEFAULT_SEEDS = 8;
 const FULL_SEEDS = 10;
-const DEFAULT_LAMBDAS = '0.03,0.1,0.3';
+/**
+ * The OPD shares of the gradient a distilling arm's lambda grid aims at: from a term that barely moves the step to
+ * one as large as GRPO's (bench/notes/opd_share.md).
+ */
+const DEFAULT_OPD_SHARES = '0.05,0.2,0.5';
+/** Seeds per value of a sweep: with 2, values a few points apart could not be told apart (bench/notes/household.md). */
+const DEFAULT_SWEEP_SEEDS = 4;
 /** opid's A + w * Delta: from a shift that barely moves the advantage to one as large as it. */
 const DEFAULT_OPID_WEIGHTS = '0.01,0.1,1';
 const DEFAULT_CONTROLS = 'seed,seed-exact-crossgame,seed-crossgame';
@@ -148,8 +156,19 @@ export const command = defineCommand({
       value: 'x,y',
       limit: limits.lambdas,
       list: true,
-      defaultText: `${DEFAULT_LAMBDAS}, or --set lambda`,
+      defaultText: 'the lambdas of --opd-shares, or --set lambda',
       description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)',
+    },
+    'opd-shares': {
+      type: 'string',
+      value: 's,t',
+      limit: limits['opd-shares'],
+      list: true,
+      defaultText: `${DEFAULT_OPD_SHARES}, unless --lambdas or --set lambda`,
+      description:
+        "each distilling main arm's lambda grid stated by the OPD share of the gradient (OPD norm / (GRPO norm + OPD norm)) its values should give: " +
+        "lambda = s / ((1 - s) r), r the world's measured OPD / GRPO norm ratio per lambda for the arm's kind of distillation (sampled-token or exact; bench/notes/opd_share.md); " +
+        "the sweep's table gives the shares the runs measured (one value: no sweep)",
     },
     'opid-weights': {
       type: 'string',
@@ -163,7 +182,7 @@ export const command = defineCommand({
       type: 'string',
       value: 'K',
       limit: limits['sweep-seeds'],
-      default: '2',
+      default: String(DEFAULT_SWEEP_SEEDS),
       description: 'seeds per value of a sweep (at least 2 when sweeping)',
     },
     'extend-grid': {
@@ -384,13 +403,29 @@ export function readPlan(values: LearnValues): LearnPlan {
     return [...new Set(numberList(values[option] ?? fallback, option, limits[option]))];
   };
   const lrs = swept('lr', 'lrs', '5e-4');
-  const lambdas = swept('lambda', 'lambdas', DEFAULT_LAMBDAS);
+  // Without lambdas given, each distilling main arm's grid is stated by OPD shares, in the world's measure.
+  const lambdasGiven = setsKey(settings, 'lambda') || values.lambdas !== undefined;
+  if (lambdasGiven && values['opd-shares'] !== undefined)
+    throw new CliError(
+      `--opd-shares and ${values.lambdas === undefined ? '--set lambda=...' : '--lambdas'} both give the lambdas: give one`,
+      2,
+    );
+  const lambdas = lambdasGiven ? swept('lambda', 'lambdas', '') : [];
+  const opdShares = lambdasGiven
+    ? []
+    : [...new Set(numberList(values['opd-shares'] ?? DEFAULT_OPD_SHARES, 'opd-shares', limits['opd-shares']))].sort(
+        (a, b) => a - b,
+      );
+  const lambdaGrids = lambdasGiven
+    ? undefined
+    : Object.fromEntries(algos.filter(distils).map((a) => [a, lambdaGrid(opdShares, factsOf(env), a)]));
   const opidWeights = swept('opidWeight', 'opid-weights', DEFAULT_OPID_WEIGHTS);
   if (lambdas.length === 1) base.lambda = lambdas[0];
   if (lrs.length === 1) base.lr = lrs[0];
   if (opidWeights.length === 1) base.opidWeight = opidWeights[0];
   const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].some(usesOpidWeight);
-  if ((lrs.length > 1 || lambdas.length > 1 || opidSwept) && sweepSeeds < 2)
+  const lambdaSwept = sweepsLambda({ algos, lambdas, ...(lambdaGrids ? { lambdaGrids } : {}) });
+  if ((lrs.length > 1 || lambdaSwept || opidSwept) && sweepSeeds < 2)
     throw new CliError(
       `--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`,
       2,
@@ -406,6 +441,7 @@ export function readPlan(values: LearnValues): LearnPlan {
     base,
     lrs,
     lambdas,
+    ...(lambdaGrids ? { opdShares, lambdaGrids } : {}),
     opidWeights,
     sweepSeeds,
     sweepUpdates,

@@ -114,6 +114,17 @@ describe('bench learn: a job cut short', () => {
     expect(other.lines[0]).toBe(
       `${other.dir} cannot be used (progress.json holds teacher checks without the blank block's figure): moved to ${other.dir}.damaged.4, and its run starts over`,
     );
+    // Means kept without a metric's sums (one added to MEAN_METRICS since).
+    await rm(other.dir, { recursive: true });
+    await expect(runJob(job, { ...mine, onKept: () => Promise.reject(new Error('cut')) })).rejects.toThrow('cut');
+    const older = JSON.parse(await readFile(state, 'utf8'));
+    delete older.gathered.means.metrics.opdDeltaShare;
+    await writeFile(state, JSON.stringify(older));
+    other.lines.length = 0;
+    expect(sansWall(await runJob(job, mine))).toEqual(sansWall(uncut));
+    expect(other.lines[0]).toBe(
+      `${other.dir} cannot be used (progress.json lacks what the job gathered): moved to ${other.dir}.damaged.5, and its run starts over`,
+    );
   }, 120_000);
 
   it('leaves a folder that holds what no progress holds as it is, refusing to run; an empty one is none', async () => {

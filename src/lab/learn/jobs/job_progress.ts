@@ -20,7 +20,7 @@ import { runMetadata } from '../../../rl/run_metadata.ts';
 import type { Trainer } from '../../../rl/trainer.ts';
 import { CliError } from '../../../cli/cli_error.ts';
 import { asideName, readCheckpointBytes, readTextInput } from '../../../cli/io.ts';
-import { MeansOfUpdates, type MeansSums, type TeacherPoint } from './update_means.ts';
+import { MEAN_METRIC_KEYS, MeansOfUpdates, type MeansSums, type TeacherPoint } from './update_means.ts';
 
 const PROGRESS_FORMAT = 'seed-learn-job-progress';
 const STATE_FILE = 'progress.json';
@@ -204,7 +204,8 @@ function checkState(value: unknown, key: string, updates: number): SavedState {
     !(g.record === null || (isList(g.record?.curve) && isList(g.record?.episodes))) ||
     typeof g.earlierSeconds !== 'number' ||
     typeof g.means?.metrics !== 'object' ||
-    g.means.metrics === null
+    g.means.metrics === null ||
+    MEAN_METRIC_KEYS.some((k) => !isList(g.means.metrics[k], 2))
   )
     throw new Error(`${STATE_FILE} lacks what the job gathered`);
   if (!g.teacherChecks.every((c) => isList(c, 5)) || !(g.means.teacher ?? []).every((c) => isList(c, 5)))

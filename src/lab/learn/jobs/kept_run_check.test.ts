@@ -175,6 +175,23 @@ describe('a kept run of a world with a score', () => {
     ).toThrow(/^result.score_seen is 0.75, but this run job scores nothing/);
   });
 
+  it('reads a run kept before the Delta-dependent share existed as one that did not measure it', () => {
+    const kept = result({});
+    kept.metric_means.opdDeltaShare = 0.125;
+    expect(checkKeptRun({ job, result: structuredClone(kept) }, job).metric_means.opdDeltaShare).toBe(0.125);
+    const { opdDeltaShare: _, ...older } = kept.metric_means;
+    const read = checkKeptRun({ job, result: { ...kept, metric_means: older as typeof kept.metric_means } }, job);
+    expect(read.metric_means.opdDeltaShare).toBeNull();
+    kept.metric_means.opdDeltaShare = 1.5;
+    expect(() => checkKeptRun({ job, result: kept }, job)).toThrow(
+      /^result\.metric_means\.opdDeltaShare is 1\.5, not a number in \[0, 1\]/,
+    );
+    const { gradNormOpd: __, ...withoutNorm } = older;
+    expect(() =>
+      checkKeptRun({ job, result: { ...kept, metric_means: withoutNorm as typeof kept.metric_means } }, job),
+    ).toThrow(/^result\.metric_means\.gradNormOpd is undefined/);
+  });
+
   it("keeps each teacher check's blank block; one kept without it goes again", () => {
     const checked = (teacher: unknown) =>
       checkKeptRun({ job, result: { ...result({}), teacher, teacher_kl: [[2, null]] } }, job);

@@ -54,6 +54,7 @@ const METRIC_RANGES: Record<MeanMetric, Range> = {
   gradNormGrpo: NON_NEGATIVE,
   gradNormOpd: NON_NEGATIVE,
   gradNormRatio: NON_NEGATIVE,
+  opdDeltaShare: SHARE,
   meanDivergence: DIVERGENCE,
   corrDeltaExpert: CORRELATION,
   corrDeltaAdvantageWon: CORRELATION,
@@ -63,6 +64,9 @@ const METRIC_RANGES: Record<MeanMetric, Range> = {
   zeroVarianceGroups: SHARE,
   validationKl: DIVERGENCE,
 };
+
+/** The metrics added to MEAN_METRICS after runs were first kept: a kept run without one holds null for it. */
+const ADDED_METRICS: readonly MeanMetric[] = ['opdDeltaShare'];
 
 /** A list of exactly `length` entries (`what` says what the job gives them for), each checked. */
 function list<T>(
@@ -199,7 +203,11 @@ export function checkKeptRun(value: unknown, job: Job): JobResult {
   }
   whole(r.skipped_updates, 'result.skipped_updates', 0, job.updates);
   const means = object(r.metric_means, 'result.metric_means');
-  for (const key of MEAN_METRIC_KEYS) orNull(inRange(METRIC_RANGES[key]))(means[key], `result.metric_means.${key}`);
+  for (const key of MEAN_METRIC_KEYS) {
+    // A run kept before a metric existed did not measure it: it reads as not defined, as in a run without it.
+    if (means[key] === undefined && ADDED_METRICS.includes(key)) means[key] = null;
+    orNull(inRange(METRIC_RANGES[key]))(means[key], `result.metric_means.${key}`);
+  }
   // A check at update 0 is the warm start's (job.teacherAt); the others follow updates 1..updates. A check kept
   // without the blank block's figure (four entries) is refused like any other shape: the run goes again.
   const teacher = array(r.teacher, 'result.teacher', job.updates + 1).map(

@@ -38,8 +38,11 @@ function updateSeconds(algo: Algo): number {
 const JOB_START_SECONDS = 5;
 /** Seconds per evaluation episode (about 2,600 of them add some 26 s to a run of the default benchmark). */
 const EVAL_EPISODE_SECONDS = 0.01;
-/** The wall-time budget of `bench learn` at its defaults, on 2 cores. */
-export const DEFAULT_BUDGET_MINUTES = 75;
+/**
+ * The wall-time budget of `bench learn` at its defaults, on 2 cores: room for 4 seeds per value of the lambda sweep,
+ * with which values a few points apart can be told apart.
+ */
+export const DEFAULT_BUDGET_MINUTES = 90;
 
 /** The estimated seconds of one job: its updates, the curve's evaluations, its teacher checks and the final evaluation. */
 function jobSeconds(job: Job): number {

@@ -16,6 +16,7 @@ export const MEAN_METRICS = {
   gradNormGrpo: 'GRPO gradient norm',
   gradNormOpd: 'OPD gradient norm',
   gradNormRatio: 'OPD / GRPO norm',
+  opdDeltaShare: 'Delta-dependent share of the OPD coefficient',
   meanDivergence: 'divergence to the teacher',
   corrDeltaExpert: 'corr(Delta, expert token)',
   corrDeltaAdvantageWon: 'corr(Delta, A) won',

@@ -23,7 +23,14 @@ import type { BestArm } from '../sweeps/headline.ts';
 import type { ScoreFigures } from '../stats/score.ts';
 import { BOOTSTRAP_REPLICATES, pct, type AlgoRow, type Efficiency, type Estimate } from '../stats/stats.ts';
 import type { PromotedControl } from '../sweeps/promote.ts';
-import { lambdaDuringLrSweep, type ArmSettings, type Chosen, type FailedRun, type SweepPlan } from '../sweeps/sweep.ts';
+import {
+  lambdaDuringLrSweep,
+  sweepsLambda,
+  type ArmSettings,
+  type Chosen,
+  type FailedRun,
+  type SweepPlan,
+} from '../sweeps/sweep.ts';
 import {
   diagnosticsTable,
   differenceCell,
@@ -201,13 +208,21 @@ export function sweepSection(
     parts.push(
       `Each value ran ${plan.sweepSeeds} seeds (${SWEEP_SEED} to ${SWEEP_SEED + plan.sweepSeeds - 1}, tasks no main run draws) of ${plan.sweepUpdates} update${plan.sweepUpdates === 1 ? '' : 's'} per arm, scored on the ${games} ${SWEEP_GAMES} games ` +
         `(of what training holds out, in ${factsOf(world).words.clusters} that neither training nor the eval sets hold), ${evalSamples} sampled episode${evalSamples > 1 ? 's' : ''} per game; the eval sets play no part in any choice. ` +
-        (plan.lrs.length > 1 && plan.lambdas.length > 1
+        (plan.lrs.length > 1 && sweepsLambda(plan)
           ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. `
+          : '') +
+        (plan.lambdaGrids
+          ? `Each distilling arm's lambdas were set for OPD shares of the gradient of ${plan.opdShares!.map((s) => `${pct(s)}%`).join(', ')} by ${theWorld(worldOrDefault(plan.env))}'s measured OPD / GRPO norm ratio per lambda (bench/notes/opd_share.md): ${Object.entries(
+              plan.lambdaGrids,
+            )
+              .map(([a, grid]) => `${a} ${grid.join(', ')}`)
+              .join('; ')}. `
           : '') +
         (plan.extend
           ? `A grid whose best value sat at an edge grew by one step past it (the ratio of its two values nearest that edge), for each arm on its own, at most ${plan.extend} time${plan.extend === 1 ? '' : 's'}. `
           : '') +
-        'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds.',
+        'OPD / GRPO norm: the mean over updates of the ratio of the distillation and GRPO gradient norms, mean over seeds; ' +
+        'OPD share of the gradient: the mean OPD norm / (the mean GRPO norm + the mean OPD norm), means over updates, then seeds.',
       '',
       sweepTable(c.points),
       '',
@@ -222,12 +237,10 @@ export function sweepSection(
         `Still at an edge of its grid when it stopped growing (the best may lie beyond): ${c.edges.map((e) => `${e.algo}'s ${e.param} ${e.value}`).join(', ')}.`,
         '',
       );
-    const ratios = c.points
-      .filter((p) => p.param === 'lambda' && p.grad_norm_ratio !== null)
-      .map((p) => p.grad_norm_ratio!);
-    if (ratios.length)
+    const shares = c.points.filter((p) => p.param === 'lambda' && p.opd_share !== null).map((p) => p.opd_share!);
+    if (shares.length)
       parts.push(
-        `The lambda grid spans OPD / GRPO norm ratios from ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)}.`,
+        `The lambda grid spans OPD shares of the gradient from ${pct(Math.min(...shares))}% to ${pct(Math.max(...shares))}%.`,
         '',
       );
   } else parts.push('No sweep: one learning rate and one lambda were given.', '');
@@ -283,7 +296,9 @@ const DIAGNOSTICS_NOTE =
   "Skill fidelity: how well the skill used for OPD names what its trajectory met (mention F1 against the rule-based annotator's skill of that trajectory, 1 = the same mentions; each world's RlWorld.skillFidelity). " +
   'corr(Delta, A): per update, the Pearson correlation of Delta with the group advantage over the decision tokens (command tokens with a skill at which the decoding mask allowed more than one token; src/rl/loss.ts). ' +
   "GRPO and OPD gradient norms: the norms of the two parts of an update's gradient before clipping, and their ratio (how much of the step the distillation term drives); divergence to the teacher: the mean D(student, teacher) an exact arm distils, over the decision tokens under the OPD mask (src/rl/trainer.ts, UpdateMetrics). " +
-  'Every figure is a mean over the updates where it is defined, then over seeds.';
+  'OPD share of the gradient: the mean OPD norm / (the mean GRPO norm + the mean OPD norm), a ratio of the means over updates and seeds, not a mean of ratios. ' +
+  "Delta-dependent share of the OPD coefficient: per update, over the decision tokens, sum (g - g0)^2 / sum (g0^2 + (g - g0)^2), with g the gate and g0 its value at Delta = 0 (1/2, or 1 with the gate off): the part of the sampled-token coefficient that the skill's shift makes, the rest being self-imitation; n/a under exact distillation, which has no sampled-token coefficient (src/rl/opd_share.ts). " +
+  'Every other figure is a mean over the updates where it is defined, then over seeds.';
 
 /** Everything learn.md says: the outcome's facts (report.ts, LearnOutcome) and the figures computed from them. */
 export interface LearnPage extends RunFacts, SweepPlan {

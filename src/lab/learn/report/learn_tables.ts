@@ -69,11 +69,11 @@ export function typeTable(warm: JobResult, rows: readonly AlgoRow[]): string {
 /** Per arm, the skill, Delta and gate figures and the means of the update metrics (update_means.ts). */
 export function diagnosticsTable(rows: readonly AlgoRow[]): string {
   return [
-    `| algorithm | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | ${MEAN_METRIC_KEYS.map((k) => MEAN_METRICS[k]).join(' | ')} |`,
-    `|---|---|---|---|---|${MEAN_METRIC_KEYS.map(() => '---').join('|')}|`,
+    `| algorithm | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | OPD share of the gradient % | ${MEAN_METRIC_KEYS.map((k) => MEAN_METRICS[k]).join(' | ')} |`,
+    `|---|---|---|---|---|---|${MEAN_METRIC_KEYS.map(() => '---').join('|')}|`,
     ...rows.map(
       (r) =>
-        `| ${r.algo} | ${pct(r.validSkill)} | ${fixed(r.fidelity, 2)} | ${Number.isFinite(r.gate) ? `${r.delta.toFixed(3)} / ${r.gate.toFixed(3)}` : 'n/a'} | ${fixed(r.corr, 3)} | ` +
+        `| ${r.algo} | ${pct(r.validSkill)} | ${fixed(r.fidelity, 2)} | ${Number.isFinite(r.gate) ? `${r.delta.toFixed(3)} / ${r.gate.toFixed(3)}` : 'n/a'} | ${fixed(r.corr, 3)} | ${pct(r.opdShare)} | ` +
         `${MEAN_METRIC_KEYS.map((k) => figure(r.metrics[k])).join(' | ')} |`,
     ),
   ].join('\n');
@@ -164,15 +164,18 @@ export function scoreSeedOnlyTable(s: ScoreFigures): string {
   ].join('\n');
 }
 
-/** Every value a sweep ran, per arm: its success on SWEEP_GAMES, mean and per seed, and its OPD / GRPO norm ratio. */
+/**
+ * Every value a sweep ran, per arm: its success on SWEEP_GAMES, mean and per seed, its OPD / GRPO norm ratio and its
+ * OPD share of the gradient.
+ */
 export function sweepTable(points: readonly SweepPoint[]): string {
   const ratio = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2));
   return [
-    `| algorithm | setting | value | ${SWEEP_GAMES} % (mean) | per seed % | OPD / GRPO norm |`,
-    '|---|---|---|---|---|---|',
+    `| algorithm | setting | value | ${SWEEP_GAMES} % (mean) | per seed % | OPD / GRPO norm | OPD share of the gradient % |`,
+    '|---|---|---|---|---|---|---|',
     ...points.map(
       (p) =>
-        `| ${p.algo} | ${p.param} | ${p.value} | ${pct(p.success)} | ${p.per_seed.map(pct).join(', ')} | ${ratio(p.grad_norm_ratio)} |`,
+        `| ${p.algo} | ${p.param} | ${p.value} | ${pct(p.success)} | ${p.per_seed.map(pct).join(', ')} | ${ratio(p.grad_norm_ratio)} | ${pct(p.opd_share ?? NaN)} |`,
     ),
   ].join('\n');
 }

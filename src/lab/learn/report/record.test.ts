@@ -177,6 +177,7 @@ describe('bench learn --record', () => {
       per_seed: [success, success],
       success,
       grad_norm_ratio: null,
+      opd_share: null,
     });
     const o = { ...outcome(), runs, algos: ['grpo', 'seed-exact', 'seed'] as Algo[], controls: [] };
     const settings = givenSettings(o.algos);

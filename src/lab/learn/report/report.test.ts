@@ -147,11 +147,12 @@ describe('bench learn report', () => {
 
   it('shows the means of the update metrics per arm, over the runs that have them, in the diagnostics and the JSON', () => {
     const o = outcome(null);
-    const means = (ratio: number | null) => ({
+    const means = (ratio: number | null, grpo: number | null = 2) => ({
       metric_means: metricMeans({
-        gradNormGrpo: 2,
+        gradNormGrpo: grpo,
         gradNormOpd: ratio === null ? null : 2 * ratio,
         gradNormRatio: ratio,
+        opdDeltaShare: ratio === null ? null : ratio / 2,
         meanDivergence: 0.05,
       }),
     });
@@ -161,23 +162,28 @@ describe('bench learn report', () => {
       runs: [
         o.runs[0],
         fakeResult('seed', 1, [1, 0.5, 0.5, 0.5], means(0.2)),
-        fakeResult('seed', 2, [1, 0, 0, 0], means(0.6)),
+        fakeResult('seed', 2, [1, 0, 0, 0], means(0.6, 4)),
         fakeResult('seed', 3, [1, 0, 0, 0], means(null)),
       ],
     });
     expect(r.markdown).toContain(
-      '| algorithm | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | GRPO gradient norm | OPD gradient norm | OPD / GRPO norm | divergence to the teacher | corr(Delta, expert token) | corr(Delta, A) won | corr(Delta, A) lost | mean abs Delta | forced share of OPD tokens | groups with equal rewards | KL to the teacher on validation |',
+      '| algorithm | valid skills % | skill fidelity | mean Delta / gate | corr(Delta, A) | OPD share of the gradient % | GRPO gradient norm | OPD gradient norm | OPD / GRPO norm | Delta-dependent share of the OPD coefficient | divergence to the teacher | corr(Delta, expert token) | corr(Delta, A) won | corr(Delta, A) lost | mean abs Delta | forced share of OPD tokens | groups with equal rewards | KL to the teacher on validation |',
     );
+    // The OPD share from the mean norms of the two seeds that measured both, 3 and 0.8: 0.8 / 3.8, neither the mean
+    // of their shares (0.4 / 2.4 and 1.2 / 5.2: 19.9%) nor a share of the GRPO mean over all three seeds (23.1%).
     expect(r.markdown).toContain(
-      '| seed | n/a | n/a | n/a | n/a | 2 | 0.8 | 0.4 | 0.05 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |',
+      '| seed | n/a | n/a | n/a | n/a | 21.1 | 2.67 | 0.8 | 0.4 | 0.2 | 0.05 | n/a | n/a | n/a | n/a | n/a | n/a | n/a |',
     );
-    expect(r.markdown).toContain('| grpo | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |');
+    expect(r.markdown).toContain('| grpo | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |');
     const json = r.json as {
       diagnostics: Record<string, Record<string, number | null>>;
       runs: { metric_means: object }[];
     };
     expect(json.diagnostics.seed.gradNormRatio).toBeCloseTo(0.4, 12);
+    expect(json.diagnostics.seed.opdShare).toBeCloseTo(0.8 / 3.8, 12);
+    expect(json.diagnostics.seed.opdDeltaShare).toBeCloseTo(0.2, 12);
     expect(json.diagnostics.grpo.gradNormRatio).toBeNull();
+    expect(json.diagnostics.grpo.opdShare).toBeNull();
     expect(json.runs[1].metric_means).toEqual(means(0.2).metric_means);
   });
 
@@ -258,6 +264,7 @@ describe('bench learn report', () => {
       per_seed: [success, success],
       success,
       grad_norm_ratio: 3 * value,
+      opd_share: (3 * value) / (1 + 3 * value),
     });
     const r = renderLearn({
       ...outcome(null),
@@ -284,8 +291,8 @@ describe('bench learn report', () => {
         'Against its cross-game control (seed-exact - seed-exact-crossgame): final success +37.5 [+25.0, +50.0] points, ahead (95% interval above zero); area under the curve +18.8 [+12.5, +25.0], ahead (95% interval above zero).',
     );
     expect(r.markdown).toContain(r.headline);
-    expect(r.markdown).toContain('| seed-exact | lambda | 0.1 | 32.5 | 32.5, 32.5 | 0.30 |');
-    expect(r.markdown).toContain('The lambda grid spans OPD / GRPO norm ratios from 0.09 to 0.90.');
+    expect(r.markdown).toContain('| seed-exact | lambda | 0.1 | 32.5 | 32.5, 32.5 | 0.30 | 23.1 |');
+    expect(r.markdown).toContain('The lambda grid spans OPD shares of the gradient from 8.3% to 47.4%.');
     expect(r.efficiency).toMatch(/^seed-exact reaches GRPO's final eval-unseen success/);
   });
 
@@ -314,7 +321,7 @@ describe('bench learn report', () => {
     expect(mixed.headline).toContain('not separable (95% interval includes zero)');
     const full = renderLearn({ ...o, full: true, seeds: 10, controlSeeds: 3 });
     expect(full.markdown).toContain(
-      "A --full run: 10 seeds per main arm and 3 per control, longer than the default's budget of 75 minutes on 2 cores.",
+      "A --full run: 10 seeds per main arm and 3 per control, longer than the default's budget of 90 minutes on 2 cores.",
     );
     expect(renderLearn(o).markdown).not.toContain('--full');
   });

@@ -57,6 +57,9 @@ export interface LearnOutcome {
   evalSamples: number;
   lrs: number[];
   lambdas: number[];
+  /** The OPD shares the distilling main arms' lambda grids aimed at, and each arm's grid (sweep.ts SweepPlan). */
+  opdShares?: number[];
+  lambdaGrids?: Readonly<Record<string, readonly number[]>>;
   /** The OPID weights swept for opid (one value: none swept). */
   opidWeights: number[];
   /** Every arm's learning rate, lambda and OPID weight, and how each was chosen (sweep.ts). */
@@ -161,6 +164,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       init: o.init,
       lrs: o.lrs,
       lambdas: o.lambdas,
+      ...(o.lambdaGrids ? { opdShares: o.opdShares, lambdaGrids: o.lambdaGrids } : {}),
       ...(o.settings.has('opid') ? { opidWeights: o.opidWeights } : {}),
       sweepUpdates: o.sweepUpdates,
       sweepSeeds: o.sweepSeeds,
@@ -261,6 +265,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       updates: o.sweepUpdates,
       games: SWEEP_GAMES,
       extend: o.extend ?? 0,
+      ...(o.lambdaGrids ? { opd_shares: o.opdShares, lambda_grids: o.lambdaGrids } : {}),
       runs: o.sweep,
       points: o.points,
       edges: o.edges ?? [],

@@ -31,7 +31,13 @@ function distilling(algo: Algo, seed: number, won: number[], extra: Partial<JobR
     mean_delta: 0.0125 * seed,
     mean_gate: 0.625,
     corr_delta_advantage: 0.25 - seed / 50,
-    metric_means: metricMeans({ gradNormGrpo: 1.234567, gradNormOpd: 0.0456, gradNormRatio: 0.037, meanDivergence: 2 }),
+    metric_means: metricMeans({
+      gradNormGrpo: 1.234567,
+      gradNormOpd: 0.0456,
+      gradNormRatio: 0.037,
+      opdDeltaShare: 0.0925,
+      meanDivergence: 2,
+    }),
     teacher: [
       [0, 0.25, 0.5, 0.25, 0.25 + seed / 16],
       [2, 0.25 + seed / 8, 0.75, 0.5, 0.375],
@@ -52,6 +58,8 @@ const point = (algo: Algo, param: SweepPoint['param'], value: number, per: numbe
   per_seed: per,
   success: per.reduce((a, b) => a + b, 0) / per.length,
   grad_norm_ratio: ratio,
+  // Made up as the share the ratio of mean norms would give.
+  opd_share: ratio === null ? null : ratio / (1 + ratio),
 });
 
 function rich(): LearnOutcome {
@@ -88,6 +96,9 @@ function rich(): LearnOutcome {
       opidWeight: 1e-3,
       success_validation: 0.5,
       grad_norm_ratio: 0.25,
+      grad_norm_grpo: 0.8,
+      grad_norm_opd: 0.2,
+      opd_share: 0.2,
     },
   ];
   return fakeOutcome(runs, GAMES, {

@@ -10,12 +10,19 @@ import { mean, seedBootstrap } from './stats.ts';
 import { MEAN_METRIC_KEYS } from '../jobs/update_means.ts';
 import { ofAlgo } from '../../../rl/arms.ts';
 
-/** Per arm, per metric of MEAN_METRICS, its mean over updates and seeds (null when no run had one): for learn.json. */
+/**
+ * Per arm, per metric of MEAN_METRICS, its mean over updates and seeds, and opdShare, the OPD share of the
+ * gradient from the mean norms (AlgoRow.opdShare); null when no run had one: for learn.json.
+ */
 export function diagnosticsJson(rows: readonly AlgoRow[]): Record<string, Record<string, number | null>> {
+  const orNull = (x: number) => (Number.isFinite(x) ? x : null);
   return Object.fromEntries(
     rows.map((r) => [
       r.algo,
-      Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, Number.isFinite(r.metrics[k]) ? r.metrics[k] : null])),
+      {
+        ...Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, orNull(r.metrics[k])])),
+        opdShare: orNull(r.opdShare),
+      },
     ]),
   );
 }

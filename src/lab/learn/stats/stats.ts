@@ -3,6 +3,7 @@
 import { quantileSorted } from 'simple-statistics';
 import type { Rng } from '../../../common/rng.ts';
 import type { Algo } from '../../../rl/arms.ts';
+import { opdShareOfNorms } from '../../../rl/opd_share.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { MEAN_METRIC_KEYS, type MetricMeans } from '../jobs/update_means.ts';
 
@@ -237,7 +238,21 @@ export interface AlgoRow {
   corr: number;
   /** Per metric of MEAN_METRICS, the mean over runs of each run's mean over its updates; NaN when no run has one. */
   metrics: Record<keyof MetricMeans, number>;
+  /**
+   * The OPD share of the gradient (rl/opd_share.ts): the mean OPD norm / (the mean GRPO norm + the mean OPD norm),
+   * each a mean over the updates, then over the seeds that measured both; NaN when none did.
+   */
+  opdShare: number;
   wall: number;
+}
+
+/** AlgoRow.opdShare of runs `rs`. */
+function opdShareOfRuns(rs: readonly JobResult[]): number {
+  const normed = rs.filter((r) => r.metric_means.gradNormGrpo !== null && r.metric_means.gradNormOpd !== null);
+  if (!normed.length) return NaN;
+  const grpo = mean(normed.map((r) => r.metric_means.gradNormGrpo!));
+  const opd = mean(normed.map((r) => r.metric_means.gradNormOpd!));
+  return opdShareOfNorms(grpo, opd) ?? NaN;
 }
 
 /** The row of algorithm `algo` over its runs `rs` (draws its three intervals from `rng`: seen, unseen, area). */
@@ -252,6 +267,9 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
   }
   const defined = (xs: (number | null)[]) => mean(xs.filter((x): x is number => x !== null));
   const auc = clusterBootstrap(scoresBySeed(rs, 'auc'), null, clusters.unseen, rng);
+  const metrics = Object.fromEntries(
+    MEAN_METRIC_KEYS.map((k) => [k, defined(rs.map((r) => r.metric_means[k]))]),
+  ) as Record<keyof MetricMeans, number>;
   return {
     algo,
     seeds: rs.length,
@@ -268,10 +286,8 @@ export function algoRow(algo: Algo, rs: JobResult[], clusters: SplitClusters, rn
     gate: mean(rs.map((r) => r.mean_gate ?? NaN)),
     delta: mean(rs.map((r) => r.mean_delta ?? NaN)),
     corr: defined(rs.map((r) => r.corr_delta_advantage)),
-    metrics: Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, defined(rs.map((r) => r.metric_means[k]))])) as Record<
-      keyof MetricMeans,
-      number
-    >,
+    metrics,
+    opdShare: opdShareOfRuns(rs),
     wall: mean(rs.map((r) => r.wall_s)),
   };
 }

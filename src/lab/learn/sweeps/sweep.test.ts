@@ -105,7 +105,9 @@ describe('bench learn: settings chosen on validation', () => {
     expect(of('seed')).toEqual([5e-4, 0.1, "seed-exact's"]);
     expect(of('seed-crossgame')).toEqual([5e-4, 0.1, "seed-exact's"]);
     const text = sweepSection(c, plan(), 2, 1);
-    expect(text).toContain('| seed-exact | lambda | 0.1 | 40.0 | 30.0, 50.0 | 0.30 |');
+    // The OPD share from the mean norms 1 and 0.3: 0.3 / 1.3.
+    expect(text).toContain('| seed-exact | lambda | 0.1 | 40.0 | 30.0, 50.0 | 0.30 | 23.1 |');
+    expect(text).toContain('The lambda grid spans OPD shares of the gradient from 8.3% to 47.4%.');
     expect(text).toContain("| seed-crossgame | 0.0005 | seed-exact's | 0.1 | seed-exact's |");
   });
 
@@ -142,6 +144,43 @@ describe('bench learn: settings chosen on validation', () => {
     for (const a of ['seed-crossgame', 'seed-annotator', 'opid'] as const) expect(c.settings.get(a)!.lr).toBe(3e-4);
     expect(c.settings.get('seed-annotator')!.lambda).toBe(0.3);
     expect(c.settings.get('opid')!.how.lambda).toBe('no distillation term');
+  });
+
+  it('sweeps each distilling arm over its own grid by OPD share, and says so; one share is no sweep', async () => {
+    const { asked, run } = runner((j) => (j.config.lambda === 0.2 || j.config.lambda === 0.03 ? 0.6 : 0.3));
+    const byShare = plan({
+      algos: ['grpo', 'seed', 'seed-exact'],
+      controls: ['seed-crossgame'],
+      lambdas: [],
+      opdShares: [0.1, 0.3],
+      lambdaGrids: { seed: [0.2, 0.5], 'seed-exact': [0.03, 0.1] },
+    });
+    const log: string[] = [];
+    const c = await chooseSettings(byShare, makeJob, run, (s) => log.push(s));
+    expect(asked.map((j) => `${j.algo} ${j.seed} ${j.config.lambda}`)).toEqual([
+      ...[0.2, 0.5].flatMap((l) => [1000, 1001].map((s) => `seed ${s} ${l}`)),
+      ...[0.03, 0.1].flatMap((l) => [1000, 1001].map((s) => `seed-exact ${s} ${l}`)),
+    ]);
+    expect(log[0]).toBe(
+      'lambda sweep: seed 0.2, 0.5; seed-exact 0.03, 0.1, 2 seeds x 4 updates each, scored on the validation-unseen games',
+    );
+    expect([c.settings.get('seed')!.lambda, c.settings.get('seed-exact')!.lambda]).toEqual([0.2, 0.03]);
+    expect(c.settings.get('seed-crossgame')!.lambda).toBe(0.2);
+    expect(sweepSection(c, byShare, 0, 1)).toContain(
+      "Each distilling arm's lambdas were set for OPD shares of the gradient of 10.0%, 30.0% by the household's measured OPD / GRPO norm ratio per lambda (bench/notes/opd_share.md): seed 0.2, 0.5; seed-exact 0.03, 0.1.",
+    );
+    const one = runner(() => 0.5);
+    const single = await chooseSettings(
+      plan({ lambdas: [], opdShares: [0.2], lambdaGrids: { 'seed-exact': [0.08] } }),
+      makeJob,
+      one.run,
+      () => {},
+    );
+    expect(one.asked).toEqual([]);
+    expect(single.settings.get('seed-exact')).toMatchObject({
+      lambda: 0.08,
+      how: { lambda: 'the one OPD share given' },
+    });
   });
 
   it('runs no sweep for one value of each, and lists failed sweep runs, stopping only when an arm has none left', async () => {
@@ -306,7 +345,13 @@ describe('bench learn: settings chosen on validation', () => {
   });
 
   it('summarises a value over the seeds that finished, and takes the first of equal means', () => {
-    const run = (lambda: number, seed: number, success: number, ratio: number | null): SweepRun => ({
+    const run = (
+      lambda: number,
+      seed: number,
+      success: number,
+      ratio: number | null,
+      [grpo, opd]: (number | null)[] = [null, null],
+    ): SweepRun => ({
       param: 'lambda',
       algo: 'seed',
       seed,
@@ -315,16 +360,25 @@ describe('bench learn: settings chosen on validation', () => {
       opidWeight: 1e-3,
       success_validation: success,
       grad_norm_ratio: ratio,
+      grad_norm_grpo: grpo,
+      grad_norm_opd: opd,
+      opd_share: grpo === null || opd === null ? null : opd / (grpo + opd),
     });
     const points = sweepPoints(
-      [run(0.1, 1001, 0.4, 0.2), run(0.1, 1000, 0.2, null), run(0.3, 1000, 0.3, 0.6)],
+      [
+        run(0.1, 1001, 0.4, 0.2, [2, 1]),
+        run(0.1, 1000, 0.2, null, [4, 1]),
+        run(0.1, 1002, 0.3, null),
+        run(0.3, 1000, 0.3, 0.6),
+      ],
       'lambda',
       'seed',
       [0.03, 0.1, 0.3],
     );
-    expect(points.map((p) => [p.value, p.seeds, p.success, p.grad_norm_ratio])).toEqual([
-      [0.1, [1000, 1001], 0.30000000000000004, 0.2],
-      [0.3, [1000], 0.3, 0.6],
+    // The share of the mean norms (3 and 1) over the runs that measured them, not the mean of their shares (4/15).
+    expect(points.map((p) => [p.value, p.seeds, p.success, p.grad_norm_ratio, p.opd_share])).toEqual([
+      [0.1, [1000, 1001, 1002], 0.30000000000000004, 0.2, 0.25],
+      [0.3, [1000], 0.3, 0.6, null],
     ]);
     expect(bestPoint(points)!.value).toBe(0.1);
     expect(bestPoint([])).toBeNull();

@@ -22,6 +22,7 @@ import {
   ofAlgo,
 } from '../../../rl/arms.ts';
 import { CliError } from '../../../cli/cli_error.ts';
+import { opdShareOfNorms } from '../../../rl/opd_share.ts';
 import { settingsSource } from '../design/arms.ts';
 import { SWEEP_GAMES } from '../design/games.ts';
 import { SWEEP_SEED, type Job, type JobResult } from '../jobs/job.ts';
@@ -41,6 +42,11 @@ export interface SweepRun {
   success_validation: number;
   /** The run's mean over its updates of the OPD / GRPO gradient-norm ratio; null without an OPD term. */
   grad_norm_ratio: number | null;
+  /** The run's means over its updates of the GRPO and OPD gradient norms; null when no update measured them. */
+  grad_norm_grpo: number | null;
+  grad_norm_opd: number | null;
+  /** The run's OPD share of the gradient, from those means (rl/opd_share.ts); null when not defined. */
+  opd_share: number | null;
 }
 
 /** One value of a sweep for one arm: its runs' validation success, mean and per seed. */
@@ -53,6 +59,11 @@ export interface SweepPoint {
   success: number;
   /** Mean over the runs that have one; null when none has. */
   grad_norm_ratio: number | null;
+  /**
+   * The OPD share of the gradient from the runs' mean norms, each a mean over the run's updates, then over the
+   * runs that measured them: mean OPD / (mean GRPO + mean OPD); null when none did.
+   */
+  opd_share: number | null;
 }
 
 /** An arm's learning rate, lambda and OPID weight, and how each was chosen (one phrase each, for the report). */
@@ -96,7 +107,14 @@ export interface SweepPlan {
   ablations: Algo[];
   base: TrainConfig;
   lrs: number[];
+  /** The lambdas given (--lambdas, --set lambda); empty when each arm's grid is stated by OPD shares (lambdaGrids). */
   lambdas: number[];
+  /**
+   * The OPD shares of the gradient each distilling main arm's lambda grid aims at (--opd-shares), and per such arm
+   * the grid they give in the plan's world (design/lambda_grid.ts); absent when the lambdas were given.
+   */
+  opdShares?: number[];
+  lambdaGrids?: Readonly<Record<string, readonly number[]>>;
   /** OPID weights swept for the opid arm, main arm or ablation (one value: no sweep). */
   opidWeights: number[];
   sweepSeeds: number;
@@ -131,6 +149,16 @@ export interface SweepEdge {
   param: SweepParam;
   algo: Algo;
   value: number;
+}
+
+/** The lambdas `algo` sweeps: its own grid by OPD share, or the lambdas given. */
+export function lambdaGridOf(plan: Pick<SweepPlan, 'lambdas' | 'lambdaGrids'>, algo: Algo): readonly number[] {
+  return plan.lambdaGrids?.[algo] ?? plan.lambdas;
+}
+
+/** Whether the plan sweeps lambda: a distilling main arm has more than one value to choose from. */
+export function sweepsLambda(plan: Pick<SweepPlan, 'algos' | 'lambdas' | 'lambdaGrids'>): boolean {
+  return plan.algos.filter(distils).some((a) => lambdaGridOf(plan, a).length > 1);
 }
 
 /** The ranges a grid may grow into: a learning rate in (0, 1], lambda and OPID weight as the settings table has them. */
@@ -174,6 +202,7 @@ export function sweepPoints(
       .sort((a, b) => a.seed - b.seed);
     if (!mine.length) return [];
     const ratios = mine.flatMap((r) => (r.grad_norm_ratio === null ? [] : [r.grad_norm_ratio]));
+    const normed = mine.filter((r) => r.grad_norm_grpo !== null && r.grad_norm_opd !== null);
     return [
       {
         param,
@@ -183,6 +212,9 @@ export function sweepPoints(
         per_seed: mine.map((r) => r.success_validation),
         success: mean(mine.map((r) => r.success_validation)),
         grad_norm_ratio: ratios.length ? mean(ratios) : null,
+        opd_share: normed.length
+          ? opdShareOfNorms(mean(normed.map((r) => r.grad_norm_grpo!)), mean(normed.map((r) => r.grad_norm_opd!)))
+          : null,
       },
     ];
   });
@@ -202,6 +234,12 @@ const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
   opidWeight: r.opid_weight,
   success_validation: r.success_validation!,
   grad_norm_ratio: r.metric_means.gradNormRatio,
+  grad_norm_grpo: r.metric_means.gradNormGrpo,
+  grad_norm_opd: r.metric_means.gradNormOpd,
+  opd_share:
+    r.metric_means.gradNormGrpo === null || r.metric_means.gradNormOpd === null
+      ? null
+      : opdShareOfNorms(r.metric_means.gradNormGrpo, r.metric_means.gradNormOpd),
 });
 
 /**
@@ -224,11 +262,15 @@ export async function chooseSettings(
   const sweepOver = async (
     param: SweepParam,
     arms: Algo[],
-    values: number[],
+    valuesOf: (a: Algo) => readonly number[],
     config: (a: Algo, value: number) => TrainConfig,
   ) => {
+    const given = arms.map((a) => valuesOf(a).join(', '));
+    const what = given.every((v) => v === given[0])
+      ? `${given[0]} x ${arms.join(', ')}`
+      : arms.map((a, i) => `${a} ${given[i]}`).join('; ');
     log(
-      `${param} sweep: ${values.join(', ')} x ${arms.join(', ')}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the ${SWEEP_GAMES} games`,
+      `${param} sweep: ${what}, ${seeds.length} seeds x ${sweepUpdates} update${sweepUpdates === 1 ? '' : 's'} each, scored on the ${SWEEP_GAMES} games`,
     );
     const runValues = async (grids: ReadonlyMap<Algo, readonly number[]>) => {
       const outcomes = await run(
@@ -241,8 +283,8 @@ export async function chooseSettings(
         else failed.push(failedRun(o.job, o.error));
       }
     };
-    const grids = new Map(arms.map((a) => [a, [...values].sort((x, y) => x - y)]));
-    await runValues(new Map(arms.map((a) => [a, values])));
+    const grids = new Map(arms.map((a) => [a, [...valuesOf(a)].sort((x, y) => x - y)]));
+    await runValues(new Map(arms.map((a) => [a, valuesOf(a)])));
     const bestOf = (a: Algo) => {
       const best = bestPoint(sweepPoints(sweep, param, a, grids.get(a)!));
       if (!best)
@@ -282,7 +324,12 @@ export async function chooseSettings(
   const sweepHow = `best mean ${SWEEP_GAMES} success of ${sweepSeeds} seeds per value`;
   const lrOf =
     lrs.length > 1
-      ? await sweepOver('lr', algos, lrs, (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) }))
+      ? await sweepOver(
+          'lr',
+          algos,
+          () => lrs,
+          (_, lr) => ({ ...base, lr, lambda: lambdaDuringLrSweep(plan) }),
+        )
       : null;
   const opidHow = (a: Algo) =>
     usesOpidWeight(a) ? (plan.opidWeights.length > 1 ? sweepHow : 'the one value given') : 'no OPID term';
@@ -294,19 +341,24 @@ export async function chooseSettings(
       how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '', opidWeight: opidHow(a) },
     });
   const distilling = algos.filter(distils);
-  const lambdaOf =
-    lambdas.length > 1 && distilling.length
-      ? await sweepOver('lambda', distilling, lambdas, (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda }))
-      : null;
+  const swept = distilling.filter((a) => lambdaGridOf(plan, a).length > 1);
+  const lambdaOf = swept.length
+    ? await sweepOver(
+        'lambda',
+        swept,
+        (a) => lambdaGridOf(plan, a),
+        (a, lambda) => ({ ...base, lr: settings.get(a)!.lr, lambda }),
+      )
+    : null;
   for (const a of algos) {
     const s = settings.get(a)!;
     if (!distils(a)) s.how.lambda = 'no distillation term';
-    else if (lambdaOf) {
+    else if (lambdaOf?.has(a)) {
       s.lambda = lambdaOf.get(a)!;
       s.how.lambda = sweepHow;
     } else {
-      s.lambda = lambdas[0];
-      s.how.lambda = 'the one value given';
+      s.lambda = lambdaGridOf(plan, a)[0];
+      s.how.lambda = plan.lambdaGrids?.[a] ? 'the one OPD share given' : 'the one value given';
     }
   }
   const picked = plan.pickBest ? pickBest(plan, settings, points) : null;
@@ -342,11 +394,16 @@ export async function chooseSettings(
   if (opid.length) {
     const weightOf =
       plan.opidWeights.length > 1
-        ? await sweepOver('opidWeight', opid, plan.opidWeights, (a, opidWeight) => ({
-            ...base,
-            lr: settings.get(a)!.lr,
-            opidWeight,
-          }))
+        ? await sweepOver(
+            'opidWeight',
+            opid,
+            () => plan.opidWeights,
+            (a, opidWeight) => ({
+              ...base,
+              lr: settings.get(a)!.lr,
+              opidWeight,
+            }),
+          )
         : null;
     for (const a of opid) settings.get(a)!.opidWeight = weightOf?.get(a) ?? plan.opidWeights[0];
   }

@@ -18,6 +18,9 @@ export const HOUSEHOLD_FACTS: WorldFacts = {
   // A teacher check of 256 games took 12.5 s on 2 cores when it played each game four times (3 checks in a 2-update run
   // against none); with the fifth play (the blank block), 512 games took 24.7 s (`teacher` on the tiny warm start).
   cost: { update: 1, evalEpisode: 1, teacherGame: 5 },
+  // The OPD / GRPO ratio of the mean gradient norms per unit of lambda, geometric mean over short runs from the tiny
+  // warm start at several lambdas (bench/notes/opd_share.md).
+  opdRatioPerLambda: { sampled: 1.1, exact: 3.3 },
   openingFrame: { lines: [BANNER], prefixes: [TASK_LINE] },
   words: {
     summary: 'ALFWorld-style household rooms',

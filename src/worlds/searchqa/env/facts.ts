@@ -25,6 +25,9 @@ export const SEARCHQA_FACTS: WorldFacts = {
   // bench/learn_searchqa.md, was estimated at 2,070 s of which it ran 1,915; a GRPO run of 96 updates with its
   // evaluations and teacher checks took 85 s). A teacher check of 256 games took 5.1 s, the household's 12.5 (with the blank block's play, 1,024 games 19.1 s).
   cost: { update: 1, evalEpisode: 1, teacherGame: 2 },
+  // The OPD / GRPO ratio of the mean gradient norms per unit of lambda, geometric mean over short runs from the tiny
+  // warm start at several lambdas (bench/notes/opd_share.md).
+  opdRatioPerLambda: { sampled: 0.47, exact: 1.7 },
   // The opening observation is the question, which the task line already holds.
   openingFrame: { lines: [], prefixes: [`${OBSERVATIONS.question} `] },
   words: {

@@ -22,6 +22,9 @@ export const SHOP_FACTS: WorldFacts = {
   // shop's benchmark (bench/learn_shop.md: grpo 191 s, seed about 335 s and seed-crossgame 310 s per 32-update
   // run on 2 workers, 1,600 evaluation episodes in 33 s). A teacher check of 256 games took 52 s, the household's 12.5 (with the blank block's play, 200 games 42.5 s).
   cost: { update: 11, evalEpisode: 1.75, teacherGame: 20 },
+  // The OPD / GRPO ratio of the mean gradient norms per unit of lambda, geometric mean over short runs from the tiny
+  // warm start at several lambdas (bench/notes/opd_share.md).
+  opdRatioPerLambda: { sampled: 0.8, exact: 1.7 },
   openingFrame: { lines: [], prefixes: [] },
   words: {
     summary: 'a WebShop-style shop',

@@ -14,6 +14,8 @@ export const COUNTER_FACTS: WorldFacts = {
   trainDefaults: { maxSteps: MAX_STEPS, history: MAX_STEPS },
   shippedWarmStarts: [],
   cost: { update: 0.1, evalEpisode: 0.1, teacherGame: 0.1 },
+  // Not measured: the household's figures, so that a benchmark of this world has a grid to start from.
+  opdRatioPerLambda: { sampled: 1, exact: 3 },
   // The opening observation is the counter's reading, which the policy reads.
   openingFrame: { lines: [], prefixes: [] },
   words: {
