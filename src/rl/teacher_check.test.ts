@@ -9,7 +9,7 @@ import { defaultTokenizer } from '../text/tokenizer.ts';
 import { defaultConfig } from './config.ts';
 import { rollout } from './rollout.ts';
 import { SKILL_RESERVE } from '../text/prompts.ts';
-import { blankSkill, otherGameOf, pairedGain, teacherCheck, teacherScenesOf } from './teacher_check.ts';
+import { blankSkill, otherGameOf, pairedGain, TEACHER_PLAYS, teacherCheck, teacherScenesOf } from './teacher_check.ts';
 import { householdEnvironment } from '../worlds/household/env/environment.ts';
 import { householdRl } from '../worlds/household/rl/adapter.ts';
 
@@ -84,7 +84,7 @@ describe('teacher check', () => {
     const scenes = teacherScenesOf(householdEnvironment(TINY), 6);
     let episodes = 0;
     const a = await teacherCheck(householdRl(TINY), be, tok, scenes, config, () => episodes++);
-    expect(episodes).toBe(5 * 6);
+    expect(episodes).toBe(TEACHER_PLAYS * 6);
     expect(a.games).toBe(6);
     expect(a.after_won.games + a.after_failed.games).toBe(6);
     expect(a.first).toBeCloseTo(a.after_won.games / 6, 12);

@@ -87,6 +87,9 @@ export function pairedGain(a: readonly boolean[], b: readonly boolean[]): Paired
   return { mean, ci95: [mean - half, mean + half] };
 }
 
+/** Episodes the check plays of each game: the first, then no skill, its own, another game's and a blank block. */
+export const TEACHER_PLAYS = 5;
+
 /** The games the teacher check plays in a world (RlWorld.teacherScenes): its training games of TEACHER_SEED, which no run draws. */
 export function teacherScenesOf<S>(env: Pick<Environment<S>, 'sceneOf'>, count: number): S[] {
   return Array.from({ length: count }, (_, i) => env.sceneOf('train', i, TEACHER_SEED));

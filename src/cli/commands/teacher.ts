@@ -2,7 +2,7 @@
 // declared in `command` below (the --help text).
 import { quote } from '../../common/json.ts';
 import { rlWorldOf } from '../../worlds/rl_worlds.ts';
-import { SKILL_WRITERS, teacherCheck, type SkillWriter } from '../../rl/teacher_check.ts';
+import { SKILL_WRITERS, TEACHER_PLAYS, teacherCheck, type SkillWriter } from '../../rl/teacher_check.ts';
 import { tokenizerOf } from '../../text/tokenizer.ts';
 import { noPositionals, numberOption, parseOptions, requireOption } from '../args.ts';
 import { backendOption, openBackend } from '../backend.ts';
@@ -82,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
   const config = evalConfigOf(ck, path, values.temperature, env);
   const backend = await openBackend(values.backend!, ck.config, ck.params);
   const played = scenes ?? world.teacherScenes(games);
-  const bar = progressBar('teacher check', 4 * played.length);
+  const bar = progressBar('teacher check', TEACHER_PLAYS * played.length);
   const result = await teacherCheck(world, backend, tok, played, config, () => bar.increment(), writer as SkillWriter);
   bar.stop();
   process.stdout.write(`${JSON.stringify(result)}\n`);

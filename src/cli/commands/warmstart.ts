@@ -8,7 +8,13 @@ import { initParameters } from '../../model/init.ts';
 import { writeSkills } from '../../rl/analyzer.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { evalSplitScenes, evaluateSplits } from '../../rl/evaluate.ts';
-import { SKILL_WRITERS, teacherCheck, type SkillWriter, type TeacherCheck } from '../../rl/teacher_check.ts';
+import {
+  SKILL_WRITERS,
+  TEACHER_PLAYS,
+  teacherCheck,
+  type SkillWriter,
+  type TeacherCheck,
+} from '../../rl/teacher_check.ts';
 import type { Trajectory } from '../../rl/rollout.ts';
 import type { RlWorld } from '../../rl/rl_world.ts';
 import { skillSlotDifference } from '../../rl/skill_slot.ts';
@@ -323,7 +329,7 @@ export async function run(args: string[]): Promise<number> {
   const teacher: Partial<Record<SkillWriter, TeacherCheck>> = {};
   if (teacherGames >= 2) {
     for (const writer of SKILL_WRITERS) {
-      const teacherBar = progressBar(`teacher check (${writer})`, 4 * teacherGames);
+      const teacherBar = progressBar(`teacher check (${writer})`, TEACHER_PLAYS * teacherGames);
       teacher[writer] = await teacherCheck(
         world,
         backend,
