@@ -63,7 +63,7 @@ describe('bench page', () => {
       '--env',
       'shop',
       '--minutes',
-      '0.4',
+      '0.6',
       '--seeds',
       '1',
       '--link',

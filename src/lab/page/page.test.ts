@@ -59,15 +59,18 @@ describe('bench page figures', () => {
     const csv = [
       TIMED_COLUMNS,
       'live,seed,1,0,0.2,0.1,,,,,,,,,,900',
-      'live,seed,1,1,0.3,0.2,1600,500,1,100,80,40,30,200,50,600',
-      'live,seed,1,2,,,1000,700,1,90,60,30,20,100,40,',
+      // Update 1's rollout ran at the start, before Play: its wait does not hold it, and it is left out.
+      'live,seed,1,1,0.3,0.2,900,500,1,100,80,40,30,200,50,600',
+      'live,seed,1,2,0.3,0.2,1600,500,1,100,80,40,30,200,50,600',
       'live,seed,1,3,,,1000,700,1,90,60,30,20,100,40,',
+      'live,seed,1,4,,,1000,700,1,90,60,30,20,100,40,',
       // A stepped update has no wait of its own; one after the last update shown is left out.
-      'live,seed,1,4,,,,700,1,90,60,30,20,100,40,',
-      'live,seed,1,5,,,999,700,1,90,60,30,20,100,40,',
+      'live,seed,1,5,,,,700,1,90,60,30,20,100,40,',
+      'live,seed,1,6,,,999,700,1,90,60,30,20,100,40,',
       'race,grpo,1,1,0.3,0.2,2000,1000,1,0,50,0,50,300,50,500',
+      'race,grpo,1,2,,,2000,1000,1,0,50,0,50,300,50,',
     ].join('\n');
-    const split = stageSplit(csv, 4)!;
+    const split = stageSplit(csv, 5)!;
     expect(split.updates).toBe(3);
     expect(split.updateMs).toBeCloseTo(3600 / 3, 9);
     expect(split.stages.rolloutMs).toBeCloseTo(1900 / 3, 9);
@@ -79,14 +82,14 @@ describe('bench page figures', () => {
     // The rest of the wait is what no stage and no evaluation took.
     expect(split.otherMs).toBeCloseTo((3600 - (1900 + 3 + 280 + 200 + 400 + 130) - 600) / 3, 9);
     const race = stageSplit(csv, 9, 'race', 'grpo')!;
-    expect(race).toMatchObject({ updates: 1, updateMs: 2000, evaluations: 1, warmStartEvalMs: null });
+    expect(race).toMatchObject({ updates: 1, updateMs: 2000, evaluations: 0, evalMsEach: null, warmStartEvalMs: null });
     expect(stageSplit(csv, 9, 'race', 'seed-exact')).toBeNull();
-    expect(stageSplit(csv, 0)).toBeNull();
+    expect(stageSplit(csv, 1)).toBeNull();
   });
 
   it('says where the time goes from the largest parts of the wait, and that nothing was timed where nothing was', () => {
-    const csv = [TIMED_COLUMNS, 'live,seed,1,1,0.3,0.2,1000,600,0,100,100,60,30,100,0,0'].join('\n');
-    const text = whereTimeGoes('the test world', [stageSplit(csv, 1)!]);
+    const csv = [TIMED_COLUMNS, 'live,seed,1,2,0.3,0.2,1000,600,0,100,100,60,30,100,0,0'].join('\n');
+    const text = whereTimeGoes('the test world', [stageSplit(csv, 2)!]);
     expect(text).toBe(
       "In the test world an update's wait is 1.00 s on average. Most of it is the rollout (60.0%), then the skill writing (10.0%) and the rescore (10.0%); the scoring passes take 9.0%. One evaluation takes 0.0 s.",
     );

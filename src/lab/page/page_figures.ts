@@ -90,7 +90,7 @@ type StageColumn = (typeof STAGE_COLUMNS)[number];
 
 /** Where the updates' time went: means per timed update (the scoring passes are within the stages that ran them). */
 export interface StageSplit {
-  /** Updates whose whole wait the engine timed (updateMs), up to the last one shown within the time. */
+  /** Updates from the second whose whole wait the engine timed (updateMs), up to the last one shown within the time. */
   updates: number;
   /** Mean wait per update, its evaluation included. */
   updateMs: number;
@@ -108,12 +108,15 @@ export interface StageSplit {
 
 const number = (text: string) => (text === '' ? null : Number(text));
 
-/** The split of the timed updates of `source` (and `run`) up to update `through`; null when none was timed. */
+/**
+ * The split of the timed updates of `source` (and `run`) up to update `through`; null when none was timed. Update 1
+ * is left out: its rollout runs at the start, on screen before Play, so its wait does not hold all of it.
+ */
 export function stageSplit(csv: string, through: number, source = 'live', run?: string): StageSplit | null {
   const rows = csvRows(csv, source, run);
   const timed = rows.filter((cell) => {
     const update = Number(cell('update'));
-    return update >= 1 && update <= through && number(cell('updateMs')) !== null;
+    return update >= 2 && update <= through && number(cell('updateMs')) !== null;
   });
   const warm = rows.find((cell) => cell('update') === '0');
   const warmStartEvalMs = warm ? number(warm('evalMs')) : null;

@@ -58,12 +58,12 @@ function splitTables(rows: readonly { name: string; split: StageSplit | null }[]
     '',
     '## Where an update’s time goes',
     '',
-    "As the page's engine timed it (each update's point in the curves CSV): the mean milliseconds per update of each stage, the scoring passes within the rescore stage by the weights they score with, the evaluations spread over the updates, and each part's share of the wait from one update to the next.",
+    "As the page's engine timed it (each update's point in the curves CSV): the mean milliseconds per update of each stage, the scoring passes within the rescore stage by the weights they score with, the evaluations spread over the updates, and each part's share of the wait from one update to the next. From the second update on: the first one's rollout runs at the start, on screen before Play, so its wait does not hold all of it.",
   ];
   for (const { name, split } of rows) {
     lines.push('', `${name}:`, '');
     if (!split) {
-      lines.push('no update was timed within the time.');
+      lines.push('no update after the first was timed within the time.');
       continue;
     }
     lines.push(
