@@ -204,25 +204,29 @@ const ALGOS: readonly Algo[] = ['grpo', 'seed'];
 
 const mean = (a: readonly number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
 
-function meanTotal(run: TrainerTimes): number {
-  return mean(run.updates.map((u) => u.totalMs));
+/** Wall-clock time, or CPU time of this process (every thread of it, spinning included). */
+type Clock = 'wall' | 'cpu';
+
+function meanTotal(run: TrainerTimes, clock: Clock = 'wall'): number {
+  return mean(run.updates.map((u) => (clock === 'wall' ? u.totalMs : u.totalCpuMs)));
 }
 
 /** The stage table: a row per part of an update, a column per algorithm and thread count. */
-function updateTable(runs: readonly TrainerTimes[], all: number): string {
+function updateTable(runs: readonly TrainerTimes[], all: number, clock: Clock): string {
   const name = (r: TrainerTimes) =>
     `${r.algo === 'seed' ? 'SEED' : 'GRPO'}, ${r.threads} thread${r.threads > 1 ? 's' : ''}${r.threads === all && all > 2 ? ' (all)' : ''}`;
   const passes = (r: TrainerTimes) => mean(r.updates.map((u) => u.lossPasses));
   const rows = UPDATE_PARTS.map((part) => {
     const label =
       part === 'loss + backward' ? `loss + backward (passes: ${runs.map((r) => fmt(passes(r), 0)).join(', ')})` : part;
-    return `| ${label} | ${runs.map((r) => fmt(mean(r.updates.map((u) => u.parts[part])))).join(' | ')} |`;
+    const of = (u: TrainerTimes['updates'][number]) => (clock === 'wall' ? u.parts : u.cpuParts)[part];
+    return `| ${label} | ${runs.map((r) => fmt(mean(r.updates.map(of)))).join(' | ')} |`;
   });
   return [
-    `| ms per update | ${runs.map(name).join(' | ')} |`,
+    `| ${clock === 'wall' ? 'wall-clock' : 'CPU'} ms per update | ${runs.map(name).join(' | ')} |`,
     `|---|${runs.map(() => '---:').join('|')}|`,
     ...rows,
-    `| **whole update** | ${runs.map((r) => `**${fmt(meanTotal(r))}**`).join(' | ')} |`,
+    `| **whole update** | ${runs.map((r) => `**${fmt(meanTotal(r, clock))}**`).join(' | ')} |`,
     `| tokens per update | ${runs.map((r) => fmt(mean(r.updates.map((u) => u.tokens)))).join(' | ')} |`,
   ].join('\n');
 }
@@ -275,8 +279,12 @@ export async function run(args: string[]): Promise<number> {
 
   const fwd = await measure(reps, () => backend.score(batch));
   process.stderr.write('  forward done\n');
+  // Two batches of the same shape in turn: a loss pass on the batch and weights of the one before it would
+  // reuse that one's forward (cpu_backend.ts), and this row times the forward and the backward.
+  const batches = [batch, episodeBatch(config, nSeq, len, rng.fork('batch 2'))];
+  let turn = 0;
   const fb = await measure(reps, async () => {
-    await backend.lossBackward(batch, inputs, BENCH_LOSS);
+    await backend.lossBackward(batches[turn++ % 2], inputs, BENCH_LOSS);
     await backend.zeroGradients();
   });
   process.stderr.write('  forward+backward done\n');
@@ -364,13 +372,15 @@ export async function run(args: string[]): Promise<number> {
     `| SEED update: rollout + 3 scoring forwards + forward+backward | ${fmt(seedUpdate, 1)} |`,
     `| GRPO update: rollout + 1 scoring forward (ref) + forward+backward | ${fmt(grpoUpdate, 1)} |`,
   ].join('\n');
-  const stageTable = updateTable(
-    ALGOS.flatMap((algo) => counts.map((threads) => runOf(algo, threads))),
-    all,
-  );
+  const columns = ALGOS.flatMap((algo) => counts.map((threads) => runOf(algo, threads)));
+  const stageTable = updateTable(columns, all, 'wall');
+  const cpuTable = updateTable(columns, all, 'cpu');
   const ratios = counts.map((threads) => {
-    const [grpo, seedRun] = ALGOS.map((algo) => meanTotal(runOf(algo, threads)));
-    return `${threads} thread${threads > 1 ? 's' : ''}: SEED / GRPO ${fmt(seedRun / grpo, 2)}`;
+    const ratio = (clock: Clock) => {
+      const [grpo, seedRun] = ALGOS.map((algo) => meanTotal(runOf(algo, threads), clock));
+      return fmt(seedRun / grpo, 2);
+    };
+    return `${threads} thread${threads > 1 ? 's' : ''}: SEED / GRPO ${ratio('wall')} in wall-clock time, ${ratio('cpu')} in CPU time`;
   });
   const speedups = ALGOS.map((algo) => {
     const rows = threadScaling(measured.runs.filter((r) => r.algo === algo));
@@ -384,7 +394,7 @@ export async function run(args: string[]): Promise<number> {
         `| ${r.threads}${r.threads === all ? ' (all cores)' : ''} | ${fmt(r.msPerUpdate)} | ${fmt(r.updatesPerSecond, 2)} | ${fmt(r.speedup, 2)} | ${fmt(r.efficiency * 100)}% |`,
     ),
   ].join('\n');
-  process.stdout.write(`${table}\n\n${estimate}\n\n${stageTable}\n\n${threadTable}\n`);
+  process.stdout.write(`${table}\n\n${estimate}\n\n${stageTable}\n\n${cpuTable}\n\n${threadTable}\n`);
 
   const report = `${reportHead('CPU backend benchmark', 'cpu', args, commit).join('\n')}
 Preset **${preset}**: d ${config.dModel}, ${config.nLayer} layers, ${config.nHead} heads, MLP ${config.dMlp},
@@ -417,9 +427,12 @@ prompts, masks and packing, in TypeScript). The loss row counts its passes: a di
 its gradient's OPD part with a pass of its own (the gradient-share metrics). Same weights after every update
 on every thread count, bit for bit: ${ALGOS.map((a) => `${a} ${measured.sameWeights[a] ? 'yes' : 'NO'}`).join(', ')}.
 1-minute load average ${loadBefore.toFixed(2)} before and ${loadAfter.toFixed(2)} after, on ${cpus().length} logical cores (a load above the core count means other
-processes shared them).
+processes shared them). The second table is the same updates in this process's CPU time (every thread's, a
+worker's brief spin after each job included): on 1 thread the figure that depends least on that load.
 
 ${stageTable}
+
+${cpuTable}
 
 SEED's update against GRPO's: ${ratios.join('; ')}. Speedup of whole updates over 1 thread (median of the
 per-update ratios): ${speedups.join('; ')}.

@@ -39,6 +39,8 @@ describe('bench cpu updates', () => {
       // The parts tile the update: only the loop around the stages is left out.
       expect(sum).toBeLessThanOrEqual(u.totalMs + 1e-6);
       expect(sum).toBeGreaterThan(0.9 * u.totalMs);
+      expect(u.totalCpuMs).toBeGreaterThan(0);
+      expect(u.cpuParts['loss + backward']).toBeGreaterThan(0);
       for (const part of ['rollout: decoder', 'scoring pass, reference weights', 'loss + backward'] as const)
         expect(u.parts[part], `${run.algo} ${part}`).toBeGreaterThan(0);
     }

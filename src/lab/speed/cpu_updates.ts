@@ -17,7 +17,7 @@ import type { Tokenizer } from '../../text/tokenizer.ts';
 import { readCheckpointFile } from '../../cli/io.ts';
 import type { EnvironmentName } from '../../worlds/names.ts';
 import { rlWorldOf } from '../../worlds/rl_worlds.ts';
-import { TimedBackend } from './timed_backend.ts';
+import { cpuMs, TimedBackend } from './timed_backend.ts';
 
 /** The parts of an update a report row shows, in update order. */
 export const UPDATE_PARTS = [
@@ -36,10 +36,12 @@ export const UPDATE_PARTS = [
 ] as const;
 type UpdatePart = (typeof UPDATE_PARTS)[number];
 
-/** One timed update: milliseconds per part, and the loss passes it ran. */
+/** One timed update: milliseconds per part, of wall-clock and of CPU time, and the loss passes it ran. */
 interface TimedUpdate {
   parts: Record<UpdatePart, number>;
+  cpuParts: Record<UpdatePart, number>;
   totalMs: number;
+  totalCpuMs: number;
   lossPasses: number;
   tokens: number;
 }
@@ -58,9 +60,14 @@ export interface UpdateTimes {
   sameWeights: Record<string, boolean>;
 }
 
-/** The parts of an update from its stages' wall times and the backend's calls within them. */
-function partsOf(stageMs: Record<string, number>, metricsMs: number, be: TimedBackend): Record<UpdatePart, number> {
-  const call = (stage: string, name: string) => be.timeOf(stage, name).ms;
+/** The parts of an update from its stages' times and the backend's calls within them, of wall-clock or CPU time. */
+function partsOf(
+  stageMs: Record<string, number>,
+  metricsMs: number,
+  be: TimedBackend,
+  clock: 'ms' | 'cpuMs',
+): Record<UpdatePart, number> {
+  const call = (stage: string, name: string) => be.timeOf(stage, name)[clock];
   const decodeRollout = call('rollout', 'decode');
   const decodeSkills = call('skills', 'decode');
   const skillPass = call('rescore', 'score current');
@@ -114,20 +121,28 @@ export async function measureUpdates(
       const { backend, trainer } = trainers[i];
       backend.clear();
       const stageMs: Record<string, number> = {};
+      const stageCpu: Record<string, number> = {};
       const t0 = performance.now();
+      const c0 = cpuMs();
       for (const stage of STAGES) {
         backend.part = stage;
         const s0 = performance.now();
+        const sc = cpuMs();
         await trainer.nextStage();
         stageMs[stage] = performance.now() - s0;
+        stageCpu[stage] = cpuMs() - sc;
       }
       const m0 = performance.now();
+      const mc = cpuMs();
       const metrics = trainer.metrics(trainer.current!);
       const t1 = performance.now();
+      const c1 = cpuMs();
       if (u < 0) continue;
       times[i].push({
-        parts: partsOf(stageMs, t1 - m0, backend),
+        parts: partsOf(stageMs, t1 - m0, backend, 'ms'),
+        cpuParts: partsOf(stageCpu, c1 - mc, backend, 'cpuMs'),
         totalMs: t1 - t0,
+        totalCpuMs: c1 - c0,
         lossPasses: backend.timeOf('loss', 'lossBackward').calls,
         tokens: metrics.tokens,
       });

@@ -12,10 +12,17 @@ import type {
   TokenBatch,
 } from '../../backend/backend.ts';
 
-/** Milliseconds and calls of one kind of backend call within one part. */
+/** Wall-clock and CPU milliseconds (this process's, every thread of it) and calls of one kind of call within one part. */
 interface CallTime {
   ms: number;
+  cpuMs: number;
   calls: number;
+}
+
+/** This process's CPU time so far, in milliseconds. */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 export class TimedBackend implements Backend {
@@ -33,7 +40,7 @@ export class TimedBackend implements Backend {
 
   /** The time of `call` within `part` (0 when it was never called there). */
   timeOf(part: string, call: string): CallTime {
-    return this.times.get(`${part} ${call}`) ?? { ms: 0, calls: 0 };
+    return this.times.get(`${part} ${call}`) ?? { ms: 0, cpuMs: 0, calls: 0 };
   }
 
   clear(): void {
@@ -42,10 +49,15 @@ export class TimedBackend implements Backend {
 
   private async timed<T>(call: string, run: () => Promise<T>): Promise<T> {
     const t0 = performance.now();
+    const c0 = cpuMs();
     const out = await run();
     const key = `${this.part} ${call}`;
-    const had = this.times.get(key) ?? { ms: 0, calls: 0 };
-    this.times.set(key, { ms: had.ms + performance.now() - t0, calls: had.calls + 1 });
+    const had = this.timeOf(this.part, call);
+    this.times.set(key, {
+      ms: had.ms + performance.now() - t0,
+      cpuMs: had.cpuMs + cpuMs() - c0,
+      calls: had.calls + 1,
+    });
     return out;
   }
 
