@@ -8,7 +8,9 @@
 //   skill block (SKILL_RESERVE + maxSkillTokens) is kept free, so the skill-injected sequence always fits;
 //   an episode that would outgrow the context ends there (a failure, marked truncated).
 // - window (history < maxSteps): each step is its own sequence, the policy context of prompts.ts (task, the
-//   last `history` steps, the current observation) followed by the command.
+//   last `history` steps, the current observation) followed by the command. Where a step's context begins with
+//   the whole sequence of the step before (its context and command: the first `history` steps), the stream's
+//   cache keeps it and only the rest is fed; the decoder gives the same bits either way.
 // With `skills`, an episode plays with a skill block after its task line, as the re-scoring context of SEED
 // has it: the skill-conditioned policy acting (the teacher check), not a trajectory to train on. With a skill
 // slot (skillSlot), every context holds the block, empty where the episode has no skill, in the room kept for it.
@@ -109,6 +111,8 @@ interface Live<R extends EpisodeStep> {
   ids: number[];
   commands: { ids: Int32Array; masks: Uint32Array }[];
   contexts: Int32Array[];
+  /** Window layout: what the stream's cache holds, the last context and the command sampled after it. */
+  held: number[];
   lOld: number[];
   truncated: boolean;
   done: boolean;
@@ -153,6 +157,7 @@ export async function rollout<S, R extends EpisodeStep>(
     ids: [],
     commands: [],
     contexts: [],
+    held: [],
     lOld: [],
     truncated: false,
     done: false,
@@ -191,9 +196,11 @@ export async function rollout<S, R extends EpisodeStep>(
             skillAfterPage: options.skillAfterPage,
             skillSlot: slot,
           });
-          decoder.reset(i);
+          const kept = continues(context, l.held) ? l.held.length : 0;
+          if (kept === 0) decoder.reset(i);
           l.contexts.push(Int32Array.from(context));
-          feed = context;
+          l.held = context;
+          feed = context.slice(kept);
         } else {
           const obs = steps === 0 ? openingRoomText(l.game.observation) : l.game.records[steps].observation;
           feed = [
@@ -254,7 +261,7 @@ export async function rollout<S, R extends EpisodeStep>(
           masks.set(m, j * words);
         });
         l.commands.push({ ids, masks });
-        if (!windowed) for (const t of ids) l.ids.push(t);
+        for (const t of ids) (windowed ? l.held : l.ids).push(t);
         const listed = tries ? tries[k].completedCommand(node[k]) : -1;
         const command = listed >= 0 ? admissible[k][listed] : tok.decode(ids.subarray(0, ids.length - 1));
         const result = l.game.step(command);
@@ -265,6 +272,13 @@ export async function rollout<S, R extends EpisodeStep>(
     decoder.dispose();
   }
   return out.map((t) => t!);
+}
+
+/** Whether `seq` begins with the whole of `prefix` and goes on past it. */
+function continues(seq: readonly number[], prefix: readonly number[]): boolean {
+  if (prefix.length === 0 || prefix.length >= seq.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (seq[k] !== prefix[k]) return false;
+  return true;
 }
 
 export function rolloutOptions(config: TrainConfig): RolloutOptions {
