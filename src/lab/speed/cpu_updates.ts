@@ -137,6 +137,9 @@ export async function measureUpdates(
       const metrics = trainer.metrics(trainer.current!);
       const t1 = performance.now();
       const c1 = cpuMs();
+      // Its activations go back to the heap, so that one trainer's are held at a time: four trainers' of the
+      // shop's windowed steps would outgrow the CPU heap.
+      backend.dispose();
       if (u < 0) continue;
       times[i].push({
         parts: partsOf(stageMs, t1 - m0, backend, 'ms'),
