@@ -9,7 +9,15 @@ import { makeBatch, randomLossInputs, scoredCount } from '../batch_testing.ts';
 import { describeScored } from '../contract.ts';
 import { adamwUpdate, clipScale } from './adamw.ts';
 import { CpuBackend } from './cpu_backend.ts';
-import { allocActivations, allocBackwardScratch, gptBackward, gptForward, headBackward, headForward } from './gpt.ts';
+import {
+  activationFloats,
+  allocActivations,
+  allocBackwardScratch,
+  gptBackward,
+  gptForward,
+  headBackward,
+  headForward,
+} from './gpt.ts';
 import { bindWeights } from './weights.ts';
 
 const config = validateConfig({
@@ -108,6 +116,28 @@ describe('CpuBackend.lossBackward', () => {
     expect(Buffer.from((await b.readGradients()).buffer).equals(Buffer.from((await a.readGradients()).buffer))).toBe(
       true,
     );
+  });
+
+  it("disposes and trains again when only a later sequence's activations fit the budget", async () => {
+    const batch = makeBatch(config, 3);
+    // Each sequence with a scored token runs to its last one; the budget holds the shortest alone, not the first.
+    const lengths: number[] = [];
+    for (let s = 0; s < batch.nSeq; s++) {
+      let last = -1;
+      for (let t = 0; t < batch.seqLen; t++) if (batch.targets[s * batch.seqLen + t] >= 0) last = t;
+      if (last >= 0) lengths.push(last + 1);
+    }
+    const shortest = lengths.indexOf(Math.min(...lengths));
+    expect(shortest).toBeGreaterThan(0);
+    const a = CpuBackend.fromSeed(config, 4);
+    const b = CpuBackend.fromSeed(config, 4, { activationBudget: activationFloats(config, lengths[shortest]) });
+    const inputs = randomLossInputs(await a.score(batch), 5);
+    await a.lossBackward(batch, inputs, hyper);
+    await b.lossBackward(batch, inputs, hyper);
+    b.dispose();
+    await b.zeroGradients();
+    await b.lossBackward(batch, inputs, hyper);
+    expect(Array.from(await b.readGradients())).toEqual(Array.from(await a.readGradients()));
   });
 
   it('refuses log-probs that overflow (weights of 3e38), naming the first such token, before touching the gradient', async () => {

@@ -340,8 +340,9 @@ export class CpuBackend implements Backend {
   }
 
   dispose(): void {
-    for (const buf of [...this.keptBlocks, ...this.groupGrads, this.scored, this.logp, this.distilGrad])
-      freeHeapFloats(buf);
+    // keptBlocks has holes where a sequence's activations did not fit the budget and a later one's did
+    const kept = this.keptBlocks.filter((b) => b !== undefined);
+    for (const buf of [...kept, ...this.groupGrads, this.scored, this.logp, this.distilGrad]) freeHeapFloats(buf);
     this.keptBlocks.length = 0;
     this.groupGrads.length = 0;
     this.scored = heapFloats(0);
