@@ -52,3 +52,44 @@ export function insertBlock(seq: ScoredSequence, at: number, block: readonly num
   ids.set(seq.ids.subarray(at), at + block.length);
   return { ids, positions: seq.positions.map((p) => (p >= at ? p + block.length : p)), masks: seq.masks };
 }
+
+/**
+ * The same scored tokens in fewer sequences, for a pass without a gradient: a sequence that is the beginning of
+ * the next one (a windowed step whose whole sequence opens the next step's context) joins it, its scored
+ * positions before the next one's. Causal attention gives a position the same logits in either sequence, and
+ * the backend computes each row alike alone or in a longer sequence, so the scores are the same bits in the
+ * same order. A loss pass keeps its sequences: the gradient's sum runs over them.
+ */
+export function joinPrefixes(seqs: readonly ScoredSequence[]): ScoredSequence[] {
+  const out: ScoredSequence[] = [];
+  let run: ScoredSequence[] = [];
+  const flush = () => {
+    if (run.length === 0) return;
+    const last = run[run.length - 1];
+    out.push(
+      run.length === 1
+        ? last
+        : {
+            ids: last.ids,
+            positions: Int32Array.from(run.flatMap((s) => Array.from(s.positions))),
+            masks: Uint32Array.from(run.flatMap((s) => Array.from(s.masks))),
+          },
+    );
+    run = [];
+  };
+  for (const seq of seqs) {
+    const before = run[run.length - 1];
+    if (before === undefined || !opens(before, seq)) flush();
+    run.push(seq);
+  }
+  flush();
+  return out;
+}
+
+/** Whether `a` is the beginning of `b` with every scored position of `b` past it. */
+function opens(a: ScoredSequence, b: ScoredSequence): boolean {
+  const n = a.ids.length;
+  if (n >= b.ids.length || b.positions.length === 0 || b.positions[0] < n) return false;
+  for (let i = 0; i < n; i++) if (a.ids[i] !== b.ids[i]) return false;
+  return true;
+}

@@ -2,6 +2,8 @@
 // computes it again: that holds only because it is the scoring pass's value bit for bit, whatever the batching
 // (the decoder runs streams in lockstep, the scoring pass packs every trajectory's sequences into one padded
 // batch), in every world's layout: the household's and search QA's whole episodes, the shop's windowed steps.
+// The reference pass scores a windowed step inside the next step's sequence where it opens it (joinPrefixes):
+// the same bits again.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../backend/cpu/cpu_backend.ts';
@@ -11,7 +13,7 @@ import { tokenizerOf } from '../text/tokenizer.ts';
 import { environmentOf } from '../worlds/environments.ts';
 import { ENVIRONMENT_NAMES } from '../worlds/names.ts';
 import { rlWorldOf } from '../worlds/rl_worlds.ts';
-import { packBatch } from './batch.ts';
+import { joinPrefixes, packBatch } from './batch.ts';
 import { defaultConfig } from './config.ts';
 import { Trainer } from './trainer.ts';
 
@@ -44,6 +46,14 @@ describe('l_old', () => {
       const lOld = st.trajectories.flatMap((t) => Array.from(t.lOld));
       expect(scored.length).toBeGreaterThan(50);
       expect(Array.from(scored)).toEqual(lOld);
+      // The reference pass scores a step's sequence inside the next one where it opens it: the same bits.
+      const seqs = st.trajectories.flatMap((t) => t.sequences);
+      const joined = joinPrefixes(seqs);
+      if (world === 'shop') expect(joined.length).toBeLessThan(seqs.length);
+      else expect(joined).toEqual(seqs);
+      expect(Array.from(await backend.score(packBatch(joined, tok.padId), 'reference'))).toEqual(
+        Array.from(await backend.score(packBatch(seqs, tok.padId), 'reference')),
+      );
     },
   );
 });

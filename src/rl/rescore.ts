@@ -3,7 +3,8 @@
 //   (the skill block inserted after the task line, or in every windowed step's context where the run places it,
 //   skillAfterPage, or written into the context's skill slot); l_old where the trajectory has no usable skill, and there opd_mask = 0.
 // - l_ref: the same tokens scored by the frozen reference weights in the plain context (skipped, l_old, when
-//   klCoef is 0).
+//   klCoef is 0); a windowed step whose sequence opens the next step's is scored inside it (batch.ts
+//   joinPrefixes: the same bits).
 // - advantage: the trajectory's group advantage on each of its tokens; OPID adds opidWeight * Delta to it.
 // - seed-exact*: the teacher's whole rows (the skill-conditioned pre-update weights' masked log-probs over the
 //   vocabulary), and with advisorAlpha > 0 a weight per token from how far the own-skill teacher is from the
@@ -13,7 +14,7 @@
 import { maskWords } from '../backend/backend.ts';
 import { distilDivergence } from '../backend/cpu/distil.ts';
 import { skillTokens, policyContext, skillSlotLength, slotTokens } from '../text/prompts.ts';
-import { fillBlock, insertBlock, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
+import { fillBlock, insertBlock, joinPrefixes, packBatch, scoredCount, type ScoredSequence } from './batch.ts';
 import type { TrainConfig } from './config.ts';
 import { ARMS } from './arms.ts';
 import { episodeText, type Trajectory } from './rollout.ts';
@@ -169,7 +170,8 @@ export async function rescoreStage(run: UpdateContext, st: UpdateState): Promise
       distilWeight = await advisorWeights(run, st, usable, scored.rows!, scored.masks);
   }
   const all = ts.flatMap((t) => t.sequences);
-  const lRef = config.klCoef > 0 ? await backend.score(packBatch(all, tok.padId), 'reference') : lOld.slice();
+  const lRef =
+    config.klCoef > 0 ? await backend.score(packBatch(joinPrefixes(all), tok.padId), 'reference') : lOld.slice();
   const advantage = new Float32Array(nTok);
   ts.forEach((_, i) => {
     advantage.fill(st.advantages[i], off[i], off[i + 1]);
