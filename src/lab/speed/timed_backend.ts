@@ -1,7 +1,8 @@
 // A Backend that times every call of the one it wraps into the part of an update it belongs to, so that
 // `bench cpu` can split a stage into its backend passes (the with-skill and the reference scoring passes of
 // the re-scoring stage, the loss passes) without the trainer knowing it is measured. A call is charged to the
-// label its caller set before it (`part`), with the call's name; its decoder's calls to the same label.
+// label its caller set before it (`part`), with the call's name; its decoder's calls to the same label, each
+// sample also counted alone (`decode sample`: one step of lockstep decoding, one round trip on the WebGPU backend).
 import type {
   Backend,
   Decoder,
@@ -45,6 +46,12 @@ export class TimedBackend implements Backend {
 
   clear(): void {
     this.times.clear();
+  }
+
+  /** Counts a call of `call` within the current part, charging it no time (its time is charged elsewhere). */
+  private count(call: string): void {
+    const had = this.timeOf(this.part, call);
+    this.times.set(`${this.part} ${call}`, { ...had, calls: had.calls + 1 });
   }
 
   private async timed<T>(call: string, run: () => Promise<T>): Promise<T> {
@@ -99,8 +106,10 @@ export class TimedBackend implements Backend {
     return {
       nStreams: inner.nStreams,
       feed: (stream, tokens) => this.timed('decode', () => inner.feed(stream, tokens)),
-      sample: (streams, masks, temperature, uniforms) =>
-        this.timed('decode', () => inner.sample(streams, masks, temperature, uniforms)),
+      sample: (streams, masks, temperature, uniforms) => {
+        this.count('decode sample');
+        return this.timed('decode', () => inner.sample(streams, masks, temperature, uniforms));
+      },
       length: (stream) => inner.length(stream),
       reset: (stream) => inner.reset(stream),
       dispose: () => inner.dispose(),

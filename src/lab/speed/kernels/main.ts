@@ -1,9 +1,9 @@
-// `seed bench kernels`: the host round trips of whole SEED updates on the WebGPU backend at the micro and tiny
-// shapes (dispatches, submits, writes, readbacks, bytes and the share of time waiting on them, per stage:
-// update.ts), every WebGPU kernel on the model's real shapes (the tiny preset by default) against its CPU
-// twin, one whole update (loss-backward + AdamW) with each matmul variant against the CPU, matmul_forward
-// vs tfjs-backend-webgpu's matmul on the same adapter, and each kernel's fraction of the adapter's own peak
-// (an FMA-bound microbenchmark in the same run). GPU times are wall-clock per dispatch (`reps` copies of a
+// `seed bench kernels`: the host round trips of whole GRPO and SEED updates on the WebGPU backend in every world
+// (or the --env one) at the micro and tiny shapes (dispatches, submits, writes, readbacks, bytes and the share
+// of time waiting on them, per stage: update.ts), every WebGPU kernel on the model's real shapes (the tiny
+// preset by default) against its CPU twin, one whole update (loss-backward + AdamW) with each matmul variant
+// against the CPU, matmul_forward vs tfjs-backend-webgpu's matmul on the same adapter, and each kernel's
+// fraction of the adapter's own peak (an FMA-bound microbenchmark in the same run). GPU times are wall-clock per dispatch (`reps` copies of a
 // kernel in one stage, from submit to the queue's completion, after a warm-up stage) and, where the adapter
 // has timestamp queries, the GPU's own time. CPU times are medians of `reps` runs after a warm-up
 // (timing.ts; the cases are in cases.ts, the report in report.ts). Writes kernels.md under --out DIR
@@ -15,7 +15,8 @@ import { createNodeRuntime } from '../../../backend/webgpu/node_gpu.ts';
 import type { GpuRuntime } from '../../../backend/webgpu/runtime.ts';
 import { preferredMatmul } from '../../../backend/webgpu/webgpu_backend.ts';
 import { PRESET_NAMES, presetConfig, shipsWarmStart, type PresetName } from '../../../model/config.ts';
-import { DEFAULT_WORLD } from '../../../worlds/names.ts';
+import { environmentOf } from '../../../worlds/environments.ts';
+import { DEFAULT_WORLD, ENVIRONMENT_NAMES, type EnvironmentName } from '../../../worlds/names.ts';
 import { defaultTokenizer } from '../../../text/tokenizer.ts';
 import { choiceList, numberOption, parseOptions, presetOf, presetOption } from '../../../cli/args.ts';
 import { defineCommand, usageLine } from '../../../cli/help.ts';
@@ -27,7 +28,7 @@ import { timeKernels } from './cases.ts';
 import { hostData, shapesOf } from './host_data.ts';
 import { reportName, reportText, resultLines } from './report.ts';
 import { fmaPeak, tfjsMatmuls } from './timing.ts';
-import { measureUpdates, type UpdateCost } from './update.ts';
+import { COUNTED_ALGOS, measureUpdates, type UpdateCost } from './update.ts';
 import { timeWholeUpdates } from './whole_update.ts';
 
 const limits = LIMITS.benchKernels;
@@ -35,9 +36,9 @@ const limits = LIMITS.benchKernels;
 export const command = defineCommand({
   name: 'bench kernels',
   summary:
-    'WebGPU: round trips of a SEED update per stage, kernels vs the CPU reference, whole update per matmul variant, matmul vs tfjs-webgpu, fraction of the adapter peak',
+    'WebGPU: round trips of GRPO and SEED updates per stage in each world, kernels vs the CPU reference, whole update per matmul variant, matmul vs tfjs-webgpu, fraction of the adapter peak',
   description:
-    "The host round trips of whole SEED updates on the WebGPU backend per stage, every WebGPU kernel on the model's real shapes against its CPU twin, one whole update " +
+    "The host round trips of whole GRPO and SEED updates on the WebGPU backend per stage in every world (with its own training settings: windowed steps where it trains on them), every WebGPU kernel on the model's real shapes against its CPU twin, one whole update " +
     "with each matmul variant, matmul_forward against tfjs-backend-webgpu's matmul on the same adapter, and each kernel's fraction of the adapter's own FMA peak. " +
     'Writes kernels.md on a software adapter, kernels-<vendor>-<architecture>.md on a GPU.',
   options: {
@@ -71,7 +72,13 @@ export const command = defineCommand({
       empty: 'none',
       default: PRESET_NAMES.filter((p) => shipsWarmStart(p, DEFAULT_WORLD)).join(','),
       description:
-        'presets whose whole SEED update is counted per stage (by default those that ship a warm start, which the update starts from)',
+        "presets whose whole GRPO and SEED updates are counted per stage (by default those that ship a warm start in the default world; an update starts from the world's warm start where one ships)",
+    },
+    env: {
+      type: 'string',
+      choices: ENVIRONMENT_NAMES,
+      defaultText: 'every world',
+      description: 'the one world whose updates are counted',
     },
     hardware: {
       type: 'boolean',
@@ -94,8 +101,10 @@ interface Options {
   T: number;
   reps: number;
   seed: number;
-  /** Presets whose whole SEED update is counted ('none': no update). */
+  /** Presets whose whole GRPO and SEED updates are counted ('none': no update). */
   updatePresets: PresetName[];
+  /** The worlds whose updates are counted: the --env one, else every world. */
+  worlds: EnvironmentName[];
   /** Refuse a software adapter: an unattended run on a GPU machine must measure the GPU. */
   hardware: boolean;
   /** The adapter by name as Dawn lists them (Dawn's adapter= option); Dawn's high-performance choice otherwise. */
@@ -103,7 +112,7 @@ interface Options {
   out: string | undefined;
 }
 
-/** Updates per preset in the round-trip count: the first warms the pipelines and the pool, the last is reported. */
+/** Updates per world, preset and algorithm in the round-trip count: the first warms the pipelines and the pool, the last is reported. */
 const COUNTED_UPDATES = 2;
 
 function parseKernelOptions(args: string[]): Options {
@@ -121,6 +130,7 @@ function parseKernelOptions(args: string[]): Options {
     reps,
     seed,
     updatePresets,
+    worlds: values.env === undefined ? [...ENVIRONMENT_NAMES] : [values.env as EnvironmentName],
     hardware: values.hardware === true,
     adapter: values.adapter,
     out: values.out,
@@ -156,10 +166,13 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   const updates: UpdateCost[] = [];
-  for (const preset of o.updatePresets) {
-    process.stderr.write(`  ${preset}: ${COUNTED_UPDATES} SEED updates, counted per stage\n`);
-    updates.push(await measureUpdates(gpu, preset, o.seed, COUNTED_UPDATES));
-  }
+  for (const world of o.worlds)
+    for (const preset of o.updatePresets)
+      for (const algo of COUNTED_ALGOS) {
+        process.stderr.write(`  ${world}, ${preset}: ${COUNTED_UPDATES} ${algo} updates, counted per stage\n`);
+        const env = environmentOf(world);
+        updates.push(await measureUpdates(gpu, { env, preset, algo, seed: o.seed, updates: COUNTED_UPDATES }));
+      }
   const rng = new Rng(o.seed).fork('bench-kernels');
   const host = hostData(config, s, o.seed, rng);
   const { rows, variantTotals } = await timeKernels(gpu, s, host, o.reps);

@@ -1,10 +1,9 @@
-// What `bench kernels` prints and writes: the adapter, the host round trips of whole SEED updates, the
+// What `bench kernels` prints and writes: the adapter, the host round trips of whole updates per world, the
 // kernel table, the matmul variant measured fastest against the one the backend picks, and tfjs.
 import { cpus } from 'node:os';
 import { formatAdapter, isSoftwareAdapter, type AdapterReport } from '../../../backend/webgpu/device.ts';
 import type { MatmulVariant } from '../../../backend/webgpu/matmul.ts';
-import { presetConfig, type ModelConfig } from '../../../model/config.ts';
-import { defaultTokenizer } from '../../../text/tokenizer.ts';
+import type { ModelConfig } from '../../../model/config.ts';
 import type { SourceCommit } from '../../../cli/provenance.ts';
 import { reportHead } from '../../output.ts';
 import { MATMUL_VARIANTS, type KernelTimes, type Row } from './cases.ts';
@@ -47,29 +46,46 @@ export function adapterLine(adapter: AdapterReport): string {
 const gflops = (flop: number, ms: number) => flop / (ms * 1e6);
 const fastest = (ms: Record<MatmulVariant, number>) => MATMUL_VARIANTS.reduce((a, b) => (ms[b] < ms[a] ? b : a));
 
+/** Where a world's context places the steps and the skill block, in words. */
+function layoutWords({ history, maxSteps, skillAfterPage }: UpdateCost['layout']): string {
+  if (history >= maxSteps) return `each episode one sequence (up to ${maxSteps} steps)`;
+  return `windowed steps (${history} past steps in each step's context, up to ${maxSteps} steps; the skill block ${skillAfterPage === 1 ? 'after the current observation' : 'after the task line'})`;
+}
+
 function updateLines(updates: UpdateCost[]): string[] {
   if (updates.length === 0) return [];
-  const vocab = defaultTokenizer().vocabSize;
+  const groups = new Map<string, UpdateCost[]>();
+  for (const u of updates) {
+    const key = `${u.world} ${u.preset}`;
+    groups.set(key, [...(groups.get(key) ?? []), u]);
+  }
   return [
-    '## Host round trips per SEED update',
+    '## Host round trips per update, by world',
     '',
-    "One whole update of `seed` (the preset's default settings, from its warm-start policy) on this adapter, stage by stage; the",
-    `last of ${updates[0].update + 1} updates, the first ones warming the pipelines and the buffer pool. Dispatches and compute passes are`,
-    'encoded into one command buffer per submit; writes are queue.writeBuffer calls (each stage sends its uniforms and uploads in one);',
-    "readbacks are mapAsync calls. Waiting is the share of the stage's wall time spent inside mapAsync, popErrorScope and",
-    'onSubmittedWorkDone. What each readback is for: rollout and skills read the sampled token and its log-prob per stream at each',
-    "decoding step (the environment and the skill grammar choose the next step's mask on the host); re-scoring reads l_skill, then",
-    'l_ref, once per call; loss-backward reads the per-token loss terms and the non-finite count once, at its end; the optimizer',
-    'clips on the device and reads (norm, clip scale, finite flag). A batch over the activation budget runs its chunks of sequences',
-    "one after the other in the same submit. On a software adapter the GPU's work runs on the same CPU, so the waiting is mostly",
-    "the kernels' own compute.",
+    `Whole updates of ${[...new Set(updates.map((u) => u.algo))].join(' and ')} in each world on this adapter, stage by stage, with the`,
+    "preset's default settings and the world's own training settings (windowed steps where a world trains on them), from the preset's warm start",
+    `in that world where one ships, else the seeded init; the last of ${updates[0].update + 1} updates of each, the first ones warming the pipelines and the`,
+    'buffer pool. Dispatches and compute passes are encoded into one command buffer per submit; writes are queue.writeBuffer calls (each',
+    "stage sends its uniforms and uploads in one); readbacks are mapAsync calls. Waiting is the share of the stage's wall time spent inside",
+    'mapAsync, popErrorScope and onSubmittedWorkDone. Backend calls are the calls that make the round trips: each decoding step (decode',
+    "sample) reads the sampled token and its log-prob per stream (the environment and the skill grammar choose the next step's mask on",
+    'the host); each scoring pass reads its log-probs once (score current: l_skill, with the skill in context, which GRPO has no use for;',
+    'score reference: l_ref); loss-backward reads the per-token loss terms and the non-finite count once per pass, at its end; with a',
+    "distillation term the loss stage runs a second pass to measure the two parts of the gradient (it reads the distillation part's",
+    'gradient, clears it, then reads the whole: readGradients, zeroGradients); the optimizer clips on the device and reads (norm,',
+    'clip scale, finite flag). A batch over the activation budget runs its chunks of',
+    "sequences one after the other in the same submit. On a software adapter the GPU's work runs on the same CPU, so the waiting is",
+    "mostly the kernels' own compute.",
     '',
-    ...updates.flatMap((u) => {
-      const c: ModelConfig = presetConfig(u.preset, vocab);
+    ...[...groups.values()].flatMap((costs) => {
+      const [u] = costs;
+      const c: ModelConfig = u.model;
       return [
-        `### ${u.preset} (d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads), ${u.tokens} response tokens, policy ${u.policy}`,
+        `### ${u.world}, ${u.preset} (d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads), policy ${u.policy}`,
         '',
-        ...updateTable(u),
+        `Layout: ${layoutWords(u.layout)}. Response tokens: ${costs.map((x) => `${x.algo} ${x.tokens}`).join(', ')}; skills the teacher read: ${costs.map((x) => `${x.algo} ${x.usableSkills}`).join(', ')}.`,
+        '',
+        ...updateTable(costs),
         '',
       ];
     }),
