@@ -90,6 +90,7 @@ export const LIMITS = {
     lambdas: real(0, 100),
     'opd-shares': real(0, 1, { aboveMin: true, belowMax: true }),
     'opid-weights': real(0, 10),
+    rehearsals: real(0, 10),
     'sweep-seeds': count(1, 100),
     fractions: real(0, 1, { aboveMin: true }),
     // Seeds of the main runs stay below the sweep's (job.ts, SWEEP_SEED 1000) with the most seeds there are.

@@ -48,6 +48,8 @@ export interface RecordedArm {
   lr: number;
   /** The loss's lambda the arm ran at (it weighs nothing in an arm without a distillation term); absent in an older record. */
   lambda?: number;
+  /** The weight of the rehearsal term the arm ran at (rehearsal.ts; 0: none); absent in an older record. */
+  rehearsal?: number;
   /** Mean over seeds of the final success, with the report's interval over seeds and room layouts. */
   final: { seen: Interval; unseen: Interval };
   seeds: RecordedSeed[];

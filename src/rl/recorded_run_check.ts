@@ -168,6 +168,7 @@ function arm(v: unknown, at: string, updates: number): RecordedArm {
     role: o.role as ArmRole,
     lr: num(o.lr, `${at}.lr`, 0, 1),
     ...(o.lambda === undefined ? {} : { lambda: setting('lambda', o.lambda, `${at}.lambda`) }),
+    ...(o.rehearsal === undefined ? {} : { rehearsal: setting('rehearsal', o.rehearsal, `${at}.rehearsal`) }),
     final: split(o.final, `${at}.final`, (x, w) => interval(x, w)),
     seeds: array(o.seeds, `${at}.seeds`, 1000).map((s, i) => seedRun(s, `${at}.seeds[${i}]`, updates)),
     ...(o.teacher === undefined ? {} : { teacher: teacherChecks(o.teacher, `${at}.teacher`, updates) }),

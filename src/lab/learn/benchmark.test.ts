@@ -139,6 +139,32 @@ describe('bench learn: the plan', () => {
     expect(() => plan('--lambdas', '0.1,-1')).toThrow(CliError);
   });
 
+  it('takes one rehearsal weight for every arm or a sweep of each main arm, counts its runs, and refuses it given twice', () => {
+    expect([plan().rehearsals, plan().base.rehearsal]).toEqual([[0], 0]);
+    const one = plan('--rehearsals', '0.5');
+    expect([one.rehearsals, one.base.rehearsal]).toEqual([[0.5], 0.5]);
+    const set = plan('--set', 'rehearsal=2');
+    expect([set.rehearsals, set.base.rehearsal]).toEqual([[2], 2]);
+    // Swept, the other sweeps run at the preset's weight.
+    const swept = plan('--rehearsals', '1,0,1,0.3');
+    expect([swept.rehearsals, swept.base.rehearsal]).toEqual([[1, 0, 0.3], 0]);
+    expect(() => plan('--set', 'rehearsal=1', '--rehearsals', '0,1')).toThrow(
+      /--set rehearsal=\.\.\. and --rehearsals both give rehearsal/,
+    );
+    expect(() => plan('--rehearsals', '0,11')).toThrow(CliError);
+    expect(() => plan('--rehearsals', '-1')).toThrow(CliError);
+    expect(() => plan('--rehearsals', '0,x')).toThrow(CliError);
+    expect(() => plan('--lambdas', '0.1', '--sweep-seeds', '1', '--rehearsals', '0,1')).toThrow(
+      /--sweep-seeds must be at least 2 when sweeping/,
+    );
+    // Two weights for each main arm cost what two learning rates do: the same runs at another setting.
+    const args = ['--lambdas', '0.1', '--workers', '2'];
+    const none = estimatePlan(plan(...args));
+    const rehearsals = estimatePlan(plan(...args, '--rehearsals', '0,1')) - none;
+    expect(rehearsals).toBeGreaterThan(0);
+    expect(rehearsals).toBeCloseTo(estimatePlan(plan(...args, '--lrs', '5e-4,1e-3')) - none, 6);
+  });
+
   it("states each distilling arm's lambda grid by OPD share in its world's measure, or takes the lambdas given", () => {
     const shares = plan('--algos', 'grpo,seed,seed-exact', '--opd-shares', '0.5,0.2', '--env', 'searchqa');
     const { sampled, exact } = factsOf('searchqa').opdRatioPerLambda;
@@ -226,6 +252,53 @@ describe('bench learn: the runs', () => {
     ]);
     expect(o.runs[0].curve_won).toEqual([o.warm.won_unseen, [0.5, 0]]);
     expect(o.fractions).toEqual([]);
+  });
+
+  it("sweeps each main arm's rehearsal weight after its lambda, and runs every arm at its chosen one", async () => {
+    const p = {
+      ...plan(
+        ...['--seeds', '1', '--control-seeds', '1', '--controls', 'seed-exact-crossgame', '--ablations', 'opid'],
+        ...['--lambdas', '0.1,0.3', '--rehearsals', '0,1', '--opid-weights', '0.1', '--extend-grid', '0'],
+      ),
+      workers: 1,
+    };
+    // grpo does best without rehearsal, seed-exact with it.
+    const asked: Job[][] = [];
+    const run = async (jobs: Job[]): Promise<JobOutcome[]> => {
+      asked.push(jobs);
+      return jobs.map((job) => {
+        const best = isBaseline(job.algo) ? 0 : 1;
+        const success = (job.config.rehearsal === best ? 0.5 : 0.2) + (job.config.lambda === 0.3 ? 0.1 : 0);
+        return {
+          job,
+          result: fakeResult(job.algo, job.seed, [success, 0], {
+            lr: job.config.lr,
+            lambda: job.config.lambda,
+            success_validation: job.kind === 'sweep' ? success : null,
+          }),
+        };
+      });
+    };
+    const o = await runPlan(p, run, quiet);
+    expect(asked).toHaveLength(3);
+    expect(asked[0].every((j) => j.config.rehearsal === 0)).toBe(true);
+    expect(asked[1].map((j) => `${j.algo} ${j.seed} ${j.config.lambda} ${j.config.rehearsal}`)).toEqual([
+      ...[0, 1].flatMap((w) => [1000, 1001, 1002, 1003].map((s) => `grpo ${s} ${p.base.lambda} ${w}`)),
+      ...[0, 1].flatMap((w) => [1000, 1001, 1002, 1003].map((s) => `seed-exact ${s} 0.3 ${w}`)),
+    ]);
+    expect(asked[2].map((j) => `${j.kind} ${j.algo} ${j.config.rehearsal}`)).toEqual([
+      'warmstart grpo 0',
+      'run grpo 0',
+      'run seed-exact 1',
+      'run seed-exact-crossgame 1',
+      'run opid 1',
+    ]);
+    expect([...o.settings].map(([a, x]) => `${a} ${x.rehearsal} ${x.how.rehearsal}`)).toEqual([
+      'grpo 0 best mean validation-unseen success of 4 seeds per value',
+      'seed-exact 1 best mean validation-unseen success of 4 seeds per value',
+      "seed-exact-crossgame 1 seed-exact's",
+      "opid 1 seed-exact's",
+    ]);
   });
 
   it('starts every arm at --first-seed, grows the lambda grid past its best edge, and checks the teacher as told', async () => {
@@ -387,7 +460,7 @@ describe('bench learn: in-process on the micro preset', () => {
       ['seed-exact-crossgame', o.settings.get('seed-exact')!.lambda],
     ]);
     const report = renderLearn(outcome(p, o));
-    expect(report.headline).toMatch(/^Best distilling arm: seed-exact \(lambda (0\.1|1), lr 0\.0005\)/);
+    expect(report.headline).toMatch(/^Best distilling arm: seed-exact \(lambda (0\.1|1), lr 0\.0005, rehearsal 0\)/);
     expect(report.differences.map((d) => d.label)).toContain('seed-exact - seed-exact-crossgame');
     const diagnostics = (report.json as { diagnostics: Record<string, { gradNormRatio: number | null }> }).diagnostics;
     expect(diagnostics['seed-exact'].gradNormRatio).toBeGreaterThan(0);
@@ -397,6 +470,39 @@ describe('bench learn: in-process on the micro preset', () => {
       /\| seed-exact \| 0 \| 1 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [-+][0-9.]+ \| [-+][0-9.]+ \[[-+][0-9.]+, [-+][0-9.]+\] \| [-+][0-9.]+ \[[-+][0-9.]+, [-+][0-9.]+\] \|/,
     );
   }, 120_000);
+
+  it('runs a benchmark again from --first-seed bit for bit: the same sweep, runs, curves and figures', async () => {
+    const p = micro([
+      '--first-seed',
+      '3',
+      '--seeds',
+      '1',
+      '--controls',
+      'none',
+      '--lambdas',
+      '0.1,1',
+      '--sweep-seeds',
+      '2',
+    ]);
+    const sansWall = (o: Awaited<ReturnType<typeof runPlan>>) => ({
+      ...o,
+      warm: { ...o.warm, wall_s: 0 },
+      runs: o.runs.map((r) => ({ ...r, wall_s: 0 })),
+    });
+    const first = await runPlan(p, inProcess, quiet);
+    const again = await runPlan(p, inProcess, quiet);
+    expect(first.runs.map((r) => [r.algo, r.seed])).toEqual([
+      ['grpo', 3],
+      ['seed-exact', 3],
+    ]);
+    expect(first.sweep.map((r) => r.seed)).toEqual([1000, 1001, 1000, 1001]);
+    expect(sansWall(again)).toEqual(sansWall(first));
+    // Another first seed draws other tasks: the runs differ in more than their seed.
+    const other = await runPlan({ ...p, firstSeed: 4 }, inProcess, quiet);
+    const sansSeed = (o: Awaited<ReturnType<typeof runPlan>>) => sansWall(o).runs.map((r) => ({ ...r, seed: 0 }));
+    expect(other.runs.map((r) => r.seed)).toEqual([4, 4]);
+    expect(sansSeed(other)).not.toEqual(sansSeed(first));
+  }, 240_000);
 
   it('runs the data fractions and reports each with its differences', async () => {
     const p = micro(['--fractions', '0.5', '--seeds', '1', '--lambdas', '0.1']);

@@ -90,8 +90,8 @@ function fractionArms(algos: readonly Algo[]): Algo[] {
 }
 
 const configOf = (plan: LearnPlan, settings: ReadonlyMap<Algo, ArmSettings>, a: Algo): TrainConfig => {
-  const { lr, lambda, opidWeight } = settings.get(a)!;
-  return { ...plan.base, lr, lambda, opidWeight };
+  const { lr, lambda, opidWeight, rehearsal } = settings.get(a)!;
+  return { ...plan.base, lr, lambda, opidWeight, rehearsal };
 };
 
 /** The warm start's evaluation, then the runs of the main benchmark or of every fraction, tagged with their fraction. */
@@ -134,6 +134,7 @@ export function estimatePlan(whole: LearnPlan): number {
   );
   const arms = [...plan.algos, ...plan.controls, ...plan.ablations];
   const opidWeight = plan.opidWeights.length > 1 ? sweep(arms.filter(usesOpidWeight), () => plan.opidWeights) : [];
+  const rehearsal = plan.rehearsals.length > 1 ? sweep(plan.algos, () => plan.rehearsals) : [];
   const settings = new Map(
     arms.map((a) => [
       a,
@@ -141,12 +142,13 @@ export function estimatePlan(whole: LearnPlan): number {
         lr: plan.lrs[0],
         lambda: plan.base.lambda,
         opidWeight: plan.base.opidWeight,
-        how: { lr: '', lambda: '', opidWeight: '' },
+        rehearsal: plan.rehearsals[0],
+        how: { lr: '', lambda: '', opidWeight: '', rehearsal: '' },
       },
     ]),
   );
   const runs = runJobs(plan, settings).map((j) => j.job);
-  return [lr, lambda, opidWeight, runs].reduce(
+  return [lr, lambda, rehearsal, opidWeight, runs].reduce(
     (t, jobs) => t + (jobs.length ? estimateSeconds(jobs, plan.workers) : 0),
     0,
   );

@@ -48,7 +48,7 @@ export function metricMeans(given: Partial<MetricMeans>): MetricMeans {
   return { ...(Object.fromEntries(MEAN_METRIC_KEYS.map((k) => [k, null])) as MetricMeans), ...given };
 }
 
-/** Every arm at lr 5e-4 and lambda 0.1, given. */
+/** Every arm at lr 5e-4, lambda 0.1 and no rehearsal, given. */
 export function givenSettings(arms: readonly Algo[]): Map<Algo, ArmSettings> {
   return new Map(
     arms.map((a) => [
@@ -57,10 +57,12 @@ export function givenSettings(arms: readonly Algo[]): Map<Algo, ArmSettings> {
         lr: 5e-4,
         lambda: 0.1,
         opidWeight: 1e-3,
+        rehearsal: 0,
         how: {
           lr: 'the one rate given',
           lambda: 'the one value given',
           opidWeight: a === 'opid' ? 'the one value given' : 'no OPID term',
+          rehearsal: 'the one value given',
         },
       },
     ]),
@@ -93,6 +95,7 @@ export function fakeOutcome(
     lrs: [5e-4],
     lambdas: [0.1],
     opidWeights: [1e-3],
+    rehearsals: [0],
     settings: givenSettings([...algos, ...(extra.controls ?? []), ...(extra.ablations ?? [])]),
     sweep: [],
     points: [],

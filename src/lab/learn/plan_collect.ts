@@ -56,7 +56,7 @@ const MODE_OPTIONS = ['plan', 'collect', 'worker', 'result', 'resume'] as const;
 
 const what = (job: Job) =>
   `${job.kind} ${job.algo} seed ${job.seed} lr ${job.config.lr} lambda ${job.config.lambda}` +
-  `${usesOpidWeight(job.algo) ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
+  `${usesOpidWeight(job.algo) ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.rehearsal > 0 ? ` rehearsal ${job.config.rehearsal}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
 
 /** A Runner that answers each batch from DIR's results, or writes its missing jobs and stops the replay. */
 function replayRunner(dir: string, manifest: PlanManifest, log: (s: string) => void): Runner {

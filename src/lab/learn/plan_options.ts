@@ -58,7 +58,7 @@ export const command = defineCommand({
     'GRPO vs hindsight distillation from one warm start: success and area under the curve with 95% intervals, diagnostics, data fractions',
   description:
     "The paper's table on the tiny preset: every arm from the same warm start with equal episodes. The main arms run seeds S..S+K-1 (--first-seed S, 1 by default), the controls S..S+K'-1, the ablations " +
-    "seed S; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate, when several are given) is chosen on the " +
+    "seed S; seed k draws the same training tasks in every arm. Each distilling main arm's lambda (and each main arm's learning rate and rehearsal weight, when several are given) is chosen on the " +
     'validation-unseen games (of what training holds out, none of them in an eval set) from --sweep-seeds seeds per value; controls and ablations take the settings of the arm they vary. Runs go to W child processes; a run that fails is ' +
     `reported, not fatal. Its defaults fit ${DEFAULT_BUDGET_MINUTES} minutes on 2 cores. Writes learn.md, learn.json and learn_curve.svg and prints the table; with --fractions, ` +
     'learn_fractions.md and learn_fractions.json instead.',
@@ -141,7 +141,8 @@ export const command = defineCommand({
       value: 'key=value',
       multiple: true,
       default: [],
-      description: 'changes a training setting of every run (settings below); lr and lambda given here are not swept',
+      description:
+        'changes a training setting of every run (settings below); lr, lambda and rehearsal given here are not swept',
     },
     lrs: {
       type: 'string',
@@ -158,6 +159,15 @@ export const command = defineCommand({
       list: true,
       defaultText: 'the lambdas of --opd-shares, or --set lambda',
       description: 'lambdas of the sweep of each distilling main arm (one value: no sweep)',
+    },
+    rehearsals: {
+      type: 'string',
+      value: 'x,y',
+      limit: limits.rehearsals,
+      list: true,
+      defaultText: '0, or --set rehearsal',
+      description:
+        "weights of the rehearsal term (the warm start's skill examples in each step, bench/notes/teacher.md): one for every arm, or a sweep of each main arm over several, at its chosen learning rate and lambda",
     },
     'opd-shares': {
       type: 'string',
@@ -391,8 +401,8 @@ export function readPlan(values: LearnValues): LearnPlan {
   const base = applySetOptions({ ...defaultConfig(preset), ...factsOf(env).trainDefaults }, settings);
   // A value given with --set is the one every arm runs at: it is not swept.
   const swept = (
-    key: 'lr' | 'lambda' | 'opidWeight',
-    option: 'lrs' | 'lambdas' | 'opid-weights',
+    key: 'lr' | 'lambda' | 'opidWeight' | 'rehearsal',
+    option: 'lrs' | 'lambdas' | 'opid-weights' | 'rehearsals',
     fallback: string,
   ): number[] => {
     if (setsKey(settings, key)) {
@@ -420,12 +430,14 @@ export function readPlan(values: LearnValues): LearnPlan {
     ? undefined
     : Object.fromEntries(algos.filter(distils).map((a) => [a, lambdaGrid(opdShares, factsOf(env), a)]));
   const opidWeights = swept('opidWeight', 'opid-weights', DEFAULT_OPID_WEIGHTS);
+  const rehearsals = swept('rehearsal', 'rehearsals', String(base.rehearsal));
   if (lambdas.length === 1) base.lambda = lambdas[0];
   if (lrs.length === 1) base.lr = lrs[0];
   if (opidWeights.length === 1) base.opidWeight = opidWeights[0];
+  if (rehearsals.length === 1) base.rehearsal = rehearsals[0];
   const opidSwept = opidWeights.length > 1 && [...algos, ...ablations].some(usesOpidWeight);
   const lambdaSwept = sweepsLambda({ algos, lambdas, ...(lambdaGrids ? { lambdaGrids } : {}) });
-  if ((lrs.length > 1 || lambdaSwept || opidSwept) && sweepSeeds < 2)
+  if ((lrs.length > 1 || lambdaSwept || opidSwept || rehearsals.length > 1) && sweepSeeds < 2)
     throw new CliError(
       `--sweep-seeds must be at least 2 when sweeping (a choice from one seed per value is noise), got ${sweepSeeds}`,
       2,
@@ -443,6 +455,7 @@ export function readPlan(values: LearnValues): LearnPlan {
     lambdas,
     ...(lambdaGrids ? { opdShares, lambdaGrids } : {}),
     opidWeights,
+    rehearsals,
     sweepSeeds,
     sweepUpdates,
     seeds,

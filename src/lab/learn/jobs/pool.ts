@@ -105,7 +105,7 @@ export async function runAll(
       const name =
         job.kind === 'warmstart'
           ? 'warm start'
-          : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${usesOpidWeight(job.algo) ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
+          : `${job.algo} seed ${job.seed} lr ${job.config.lr}${distils(job.algo) ? ` lambda ${job.config.lambda}` : ''}${usesOpidWeight(job.algo) ? ` opid weight ${job.config.opidWeight}` : ''}${job.config.rehearsal > 0 ? ` rehearsal ${job.config.rehearsal}` : ''}${job.config.trainGames > 0 ? ` on ${job.config.trainGames} games` : ''}`;
       try {
         const r = await runChild(job, progressDirs(job));
         outcomes[i] = { job, result: r };

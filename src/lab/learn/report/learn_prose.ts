@@ -76,7 +76,7 @@ export function failureSection(failed: readonly FailedRun[], runs: readonly JobR
   const lines = [
     ...failed.map(
       (f) =>
-        `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? 'sweep run, ' : ''}lr ${f.lr}${distils(f.algo) ? `, lambda ${f.lambda}` : ''}${f.trainGames > 0 ? `, ${f.trainGames} training games` : ''}): failed, no result: ${printable(f.error)}`,
+        `- ${f.algo} seed ${f.seed} (${f.kind === 'sweep' ? 'sweep run, ' : ''}lr ${f.lr}${distils(f.algo) ? `, lambda ${f.lambda}` : ''}${f.rehearsal > 0 ? `, rehearsal ${f.rehearsal}` : ''}${f.trainGames > 0 ? `, ${f.trainGames} training games` : ''}): failed, no result: ${printable(f.error)}`,
     ),
     ...runs
       .filter((r) => r.skipped_updates > 0)
@@ -127,7 +127,7 @@ export function headlineText(
   };
   const control = CROSSGAME_CONTROL[best.algo];
   return [
-    `Best distilling arm: ${best.algo}${s ? ` (lambda ${s.lambda}, lr ${s.lr})` : ''}, ${bestWhy(best)}. On eval-unseen, paired by seed:`,
+    `Best distilling arm: ${best.algo}${s ? ` (lambda ${s.lambda}, lr ${s.lr}, rehearsal ${s.rehearsal})` : ''}, ${bestWhy(best)}. On eval-unseen, paired by seed:`,
     against('grpo', 'GRPO'),
     control ? against(control, 'its cross-game control') : 'It has no cross-game control.',
   ].join(' ');
@@ -211,6 +211,9 @@ export function sweepSection(
         (plan.lrs.length > 1 && sweepsLambda(plan)
           ? `The learning rates were swept first, at lambda ${lambdaDuringLrSweep(plan)}; the lambdas at each arm's chosen rate. `
           : '') +
+        (plan.rehearsals.length > 1
+          ? `The rehearsal weights were swept after the rates and lambdas, at each arm's chosen ones, which were chosen at rehearsal ${plan.base.rehearsal}. `
+          : '') +
         (plan.lambdaGrids
           ? `Each distilling arm's lambdas were set for OPD shares of the gradient of ${plan.opdShares!.map((s) => `${pct(s)}%`).join(', ')} by ${theWorld(worldOrDefault(plan.env))}'s measured OPD / GRPO norm ratio per lambda (bench/notes/opd_share.md): ${Object.entries(
               plan.lambdaGrids,
@@ -243,7 +246,7 @@ export function sweepSection(
         `The lambda grid spans OPD shares of the gradient from ${pct(Math.min(...shares))}% to ${pct(Math.max(...shares))}%.`,
         '',
       );
-  } else parts.push('No sweep: one learning rate and one lambda were given.', '');
+  } else parts.push('No sweep: one learning rate, one lambda and one rehearsal weight were given.', '');
   parts.push(settingsTable(c.settings));
   return parts.join('\n');
 }
@@ -411,7 +414,7 @@ export function learnMarkdown(p: LearnPage): string {
     '',
     '## Settings',
     '',
-    "The base configuration; each run's lr and lambda are those its row above gives.",
+    "The base configuration; each run's lr, lambda and rehearsal weight are those its row above gives.",
     '',
     '```json',
     JSON.stringify(base, null, 2),

@@ -44,12 +44,12 @@ export function mainTable(
         ? `opid weight ${settings.get(a)?.opidWeight ?? 'n/a'}`
         : '-';
   return [
-    '| algorithm | seeds | lr | lambda or OPID weight | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
-    '|---|---|---|---|---|---|---|---|',
-    `| warm start | - | - | - | ${pct(warm.success_seen)} ${interval(warmCi.seen)} | ${unseen} | ${unseen} | - |`,
+    '| algorithm | seeds | lr | lambda or OPID weight | rehearsal | eval-seen % [95% CI] | eval-unseen % [95% CI] | eval-unseen area under the curve % [95% CI] | wall s/run |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| warm start | - | - | - | - | ${pct(warm.success_seen)} ${interval(warmCi.seen)} | ${unseen} | ${unseen} | - |`,
     ...rows.map(
       (r) =>
-        `| ${r.algo} | ${r.seeds} | ${r.lr} | ${lambda(r.algo)} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.auc)} ${interval(r.aucCi)} | ${fixed(r.wall, 0)} |`,
+        `| ${r.algo} | ${r.seeds} | ${r.lr} | ${lambda(r.algo)} | ${settings.get(r.algo)?.rehearsal ?? 'n/a'} | ${pct(r.seen)} ${interval(r.seenCi)} | ${pct(r.unseen)} ${interval(r.unseenCi)} | ${pct(r.auc)} ${interval(r.aucCi)} | ${fixed(r.wall, 0)} |`,
     ),
   ].join('\n');
 }
@@ -180,16 +180,19 @@ export function sweepTable(points: readonly SweepPoint[]): string {
   ].join('\n');
 }
 
-/** Each arm's learning rate and lambda (or OPID weight), and the phrase sweep.ts gave for how each was chosen. */
+/**
+ * Each arm's learning rate, lambda (or OPID weight) and rehearsal weight, and the phrase sweep.ts gave for how each
+ * was chosen.
+ */
 export function settingsTable(settings: ReadonlyMap<Algo, ArmSettings>): string {
   return [
-    '| arm | lr | chosen by | lambda or OPID weight | chosen by |',
-    '|---|---|---|---|---|',
+    '| arm | lr | chosen by | lambda or OPID weight | chosen by | rehearsal | chosen by |',
+    '|---|---|---|---|---|---|---|',
     ...[...settings].map(([a, s]) => {
       const [weight, how] = usesOpidWeight(a)
         ? [`opid weight ${s.opidWeight}`, s.how.opidWeight]
         : [distils(a) ? String(s.lambda) : '-', s.how.lambda];
-      return `| ${a} | ${s.lr} | ${s.how.lr} | ${weight} | ${how} |`;
+      return `| ${a} | ${s.lr} | ${s.how.lr} | ${weight} | ${how} | ${s.rehearsal} | ${s.how.rehearsal} |`;
     }),
   ].join('\n');
 }

@@ -56,12 +56,12 @@ export function buildRecord(o: LearnOutcome, report: LearnReport, created: Date)
     const runs = o.runs.filter(ofAlgo(algo)).sort((a, b) => a.seed - b.seed);
     const row = report.rows.find(ofAlgo(algo));
     if (!runs.length || !row) continue;
-    const lambda = o.settings.get(algo)?.lambda;
+    const s = o.settings.get(algo);
     arms.push({
       algo,
       role,
       lr: row.lr,
-      ...(lambda === undefined ? {} : { lambda }),
+      ...(s === undefined ? {} : { lambda: s.lambda, rehearsal: s.rehearsal }),
       final: { seen: interval(row.seen, row.seenCi), unseen: interval(row.unseen, row.unseenCi) },
       seeds: runs.map((r) => ({
         seed: r.seed,

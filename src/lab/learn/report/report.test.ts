@@ -52,8 +52,8 @@ describe('bench learn report', () => {
     expect(r.markdown).toContain('Every run starts from the same warm start (bench/runs/primed/warmstart.ckpt)');
     expect(r.table.split('\n')).toHaveLength(5);
     // Area under the curve: per game (0.25 + its final outcome) / 2, a trapezoid from the warm start to the end.
-    expect(r.table).toMatch(/\| seed \| 1 \| 0\.0005 \| 0\.1 \| 62\.5 \[[^\]]*\] \| 62\.5 \[[^\]]*\] \| 43\.8 \[/);
-    expect(r.table).toContain('| grpo | 1 | 0.0005 | - |');
+    expect(r.table).toMatch(/\| seed \| 1 \| 0\.0005 \| 0\.1 \| 0 \| 62\.5 \[[^\]]*\] \| 62\.5 \[[^\]]*\] \| 43\.8 \[/);
+    expect(r.table).toContain('| grpo | 1 | 0.0005 | - | 0 |');
     expect(r.json).toMatchObject({
       warmstart: { won_seen: '1001' },
       runs: [{ won_unseen: '2011' }, { won_unseen: '2111' }],
@@ -75,6 +75,7 @@ describe('bench learn report', () => {
           seed: 2,
           lr: 5e-4,
           lambda: 0.1,
+          rehearsal: 0,
           trainGames: 0,
           error: 'a benchmark run (grpo seed 2) exited with code 1',
         },
@@ -90,7 +91,16 @@ describe('bench learn report', () => {
     const spoofed = renderLearn({
       ...o,
       failed: [
-        { kind: 'run', algo: 'grpo', seed: 3, lr: 5e-4, lambda: 0.1, trainGames: 0, error: 'oom\n# Headline\u001b[2J' },
+        {
+          kind: 'run',
+          algo: 'grpo',
+          seed: 3,
+          lr: 5e-4,
+          lambda: 0.1,
+          rehearsal: 0,
+          trainGames: 0,
+          error: 'oom\n# Headline\u001b[2J',
+        },
       ],
     }).markdown;
     expect(spoofed).toContain('- grpo seed 3 (lr 0.0005): failed, no result: oom\\n# Headline\\u001b[2J\n');
@@ -286,7 +296,7 @@ describe('bench learn report', () => {
       'seed-exact - seed',
     ]);
     expect(r.headline).toBe(
-      'Best distilling arm: seed-exact (lambda 0.1, lr 0.0005), 32.5% on the validation-unseen games at its chosen lambda. On eval-unseen, paired by seed: ' +
+      'Best distilling arm: seed-exact (lambda 0.1, lr 0.0005, rehearsal 0), 32.5% on the validation-unseen games at its chosen lambda. On eval-unseen, paired by seed: ' +
         'Against GRPO (seed-exact - grpo): final success +50.0 [+50.0, +50.0] points, ahead (95% interval above zero); area under the curve +25.0 [+25.0, +25.0], ahead (95% interval above zero). ' +
         'Against its cross-game control (seed-exact - seed-exact-crossgame): final success +37.5 [+25.0, +50.0] points, ahead (95% interval above zero); area under the curve +18.8 [+12.5, +25.0], ahead (95% interval above zero).',
     );
@@ -303,7 +313,7 @@ describe('bench learn report', () => {
       runs: [fakeResult('grpo', 1, [1, 1, 1, 1]), fakeResult('seed', 1, [0, 0, 0, 0])],
     });
     expect(behind.headline).toContain(
-      'Best distilling arm: seed (lambda 0.1, lr 0.0005), the only distilling main arm.',
+      'Best distilling arm: seed (lambda 0.1, lr 0.0005, rehearsal 0), the only distilling main arm.',
     );
     expect(behind.headline).toContain('final success -100.0 [-100.0, -100.0] points, behind (95% interval below zero)');
     expect(behind.headline).toContain('No seed-crossgame runs: no difference to its cross-game control.');

@@ -62,7 +62,9 @@ export interface LearnOutcome {
   lambdaGrids?: Readonly<Record<string, readonly number[]>>;
   /** The OPID weights swept for opid (one value: none swept). */
   opidWeights: number[];
-  /** Every arm's learning rate, lambda and OPID weight, and how each was chosen (sweep.ts). */
+  /** The rehearsal weights swept for each main arm (one value: every arm's, none swept). */
+  rehearsals: number[];
+  /** Every arm's learning rate, lambda, OPID and rehearsal weights, and how each was chosen (sweep.ts). */
   settings: Map<Algo, ArmSettings>;
   sweep: SweepRun[];
   points: SweepPoint[];
@@ -166,6 +168,7 @@ export function renderLearn(o: LearnOutcome): LearnReport {
       lambdas: o.lambdas,
       ...(o.lambdaGrids ? { opdShares: o.opdShares, lambdaGrids: o.lambdaGrids } : {}),
       ...(o.settings.has('opid') ? { opidWeights: o.opidWeights } : {}),
+      ...(o.rehearsals.length > 1 ? { rehearsals: o.rehearsals } : {}),
       sweepUpdates: o.sweepUpdates,
       sweepSeeds: o.sweepSeeds,
       ...(o.controls.length ? { controls: o.controls, controlSeeds: o.controlSeeds } : {}),

@@ -69,12 +69,16 @@ function rich(): LearnOutcome {
     lr: 1e-3,
     lambda: 0.3,
     opidWeight: 1e-3,
+    rehearsal: 1,
     how: {
       lr: 'best mean validation-unseen success of 2 seeds per value',
       lambda: 'best of 2',
       opidWeight: 'no OPID term',
+      rehearsal: 'best mean validation-unseen success of 2 seeds per value',
     },
   });
+  for (const a of ['seed-crossgame', 'seed-nogate', 'opid'] as const)
+    settings.set(a, { ...settings.get(a)!, rehearsal: 1, how: { ...settings.get(a)!.how, rehearsal: "seed's" } });
   const runs = [
     fakeResult('grpo', 1, [1, 0, 0.5, 0.5]),
     fakeResult('grpo', 2, [0.5, 0, 0.5, 0]),
@@ -94,6 +98,7 @@ function rich(): LearnOutcome {
       lr: 1e-3,
       lambda: 0.1,
       opidWeight: 1e-3,
+      rehearsal: 0,
       success_validation: 0.5,
       grad_norm_ratio: 0.25,
       grad_norm_grpo: 0.8,
@@ -112,6 +117,7 @@ function rich(): LearnOutcome {
     lrs: [5e-4, 1e-3],
     lambdas: [0.1, 0.3],
     opidWeights: [1e-3, 1e-2],
+    rehearsals: [0, 1],
     settings,
     sweep,
     points: [
@@ -121,6 +127,9 @@ function rich(): LearnOutcome {
       point('seed', 'lambda', 0.1, [0.5, 0.75], 0.5),
       point('seed', 'lambda', 0.3, [0.75, 0.75], 1.5),
       point('seed-exact', 'lambda', 0.1, [0.25, 0.5], 0.75),
+      point('seed', 'rehearsal', 0, [0.75, 0.75], 1.5),
+      point('seed', 'rehearsal', 1, [0.75, 1], 1.5),
+      point('seed-exact', 'rehearsal', 0, [0.25, 0.5], 0.75),
     ],
     promoted: [{ algo: 'seed-crossgame', lead: 0.0625, seeds: [1] }],
     picked: { best: 'seed', dropped: ['seed-exact'], success: { seed: 0.75, 'seed-exact': 0.375 } },
@@ -131,8 +140,26 @@ function rich(): LearnOutcome {
     full: true,
     warm: fakeResult('grpo', 0, [0.5, 0, 0, 0.5]),
     failed: [
-      { kind: 'run', algo: 'grpo', seed: 3, lr: 5e-4, lambda: 0.1, trainGames: 0, error: 'exited with code 1\nstack' },
-      { kind: 'sweep', algo: 'seed', seed: 1001, lr: 1e-3, lambda: 0.3, trainGames: 16, error: 'out of memory' },
+      {
+        kind: 'run',
+        algo: 'grpo',
+        seed: 3,
+        lr: 5e-4,
+        lambda: 0.1,
+        rehearsal: 0,
+        trainGames: 0,
+        error: 'exited with code 1\nstack',
+      },
+      {
+        kind: 'sweep',
+        algo: 'seed',
+        seed: 1001,
+        lr: 1e-3,
+        lambda: 0.3,
+        rehearsal: 1,
+        trainGames: 16,
+        error: 'out of memory',
+      },
     ],
     resumed: 3,
     planned: 'bench/plans/night',
@@ -213,7 +240,18 @@ describe('the text of the reports', () => {
       algos: ['grpo', 'seed-exact'],
       settings: givenSettings(['grpo', 'seed-exact']),
       resumed: 2,
-      failed: [{ kind: 'run', algo: 'seed-exact', seed: 2, lr: 5e-4, lambda: 0.1, trainGames: 32, error: 'killed' }],
+      failed: [
+        {
+          kind: 'run',
+          algo: 'seed-exact',
+          seed: 2,
+          lr: 5e-4,
+          lambda: 0.1,
+          rehearsal: 0,
+          trainGames: 32,
+          error: 'killed',
+        },
+      ],
     });
     const fractions = [
       at(0.25, [

@@ -10,8 +10,13 @@ export function settingsJson(settings: ReadonlyMap<Algo, ArmSettings>): Record<s
     [...settings].map(([a, s]) => [
       a,
       usesOpidWeight(a)
-        ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, how: s.how }
-        : { lr: s.lr, lambda: s.lambda, how: { lr: s.how.lr, lambda: s.how.lambda } },
+        ? { lr: s.lr, lambda: s.lambda, opidWeight: s.opidWeight, rehearsal: s.rehearsal, how: s.how }
+        : {
+            lr: s.lr,
+            lambda: s.lambda,
+            rehearsal: s.rehearsal,
+            how: { lr: s.how.lr, lambda: s.how.lambda, rehearsal: s.how.rehearsal },
+          },
     ]),
   );
 }

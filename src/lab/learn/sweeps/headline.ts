@@ -17,8 +17,8 @@ export interface BestArm {
 }
 
 /**
- * The main distilling arm of best mean success on the sweep's games at its chosen settings (the lambda sweep's, else the
- * learning-rate sweep's); without a sweep the only main distilling arm, or the first given. Null when none.
+ * The main distilling arm of best mean success on the sweep's games at its chosen settings (the rehearsal sweep's, the
+ * last at all its other settings, else the lambda sweep's, else the learning-rate sweep's); without a sweep the only main distilling arm, or the first given. Null when none.
  */
 export function bestDistillingArm(
   algos: readonly Algo[],
@@ -27,7 +27,11 @@ export function bestDistillingArm(
 ): BestArm | null {
   const candidates = algos.filter(distils);
   if (!candidates.length) return null;
-  const param = points.some((p) => p.param === 'lambda') ? 'lambda' : 'lr';
+  const param = points.some((p) => p.param === 'rehearsal')
+    ? 'rehearsal'
+    : points.some((p) => p.param === 'lambda')
+      ? 'lambda'
+      : 'lr';
   const scored = candidates.flatMap((algo) => {
     const value = settings.get(algo)?.[param];
     const point = points.filter(ofAlgo(algo)).find((p) => p.param === param && p.value === value);

@@ -67,6 +67,7 @@ const plan = (over: Partial<SweepPlan> = {}): SweepPlan => ({
   lrs: [5e-4],
   lambdas: [0.03, 0.1, 0.3],
   opidWeights: [1e-3],
+  rehearsals: [0],
   sweepSeeds: 2,
   sweepUpdates: 4,
   ...over,
@@ -108,7 +109,7 @@ describe('bench learn: settings chosen on validation', () => {
     // The OPD share from the mean norms 1 and 0.3: 0.3 / 1.3.
     expect(text).toContain('| seed-exact | lambda | 0.1 | 40.0 | 30.0, 50.0 | 0.30 | 23.1 |');
     expect(text).toContain('The lambda grid spans OPD shares of the gradient from 8.3% to 47.4%.');
-    expect(text).toContain("| seed-crossgame | 0.0005 | seed-exact's | 0.1 | seed-exact's |");
+    expect(text).toContain("| seed-crossgame | 0.0005 | seed-exact's | 0.1 | seed-exact's | 0 | seed-exact's |");
   });
 
   it("sweeps the learning rate of every main arm first, then lambda at each arm's chosen rate; controls of seed follow seed", async () => {
@@ -189,7 +190,7 @@ describe('bench learn: settings chosen on validation', () => {
     expect(none.asked).toEqual([]);
     expect(c.settings.get('seed-exact')).toMatchObject({ lambda: 0.2, how: { lambda: 'the one value given' } });
     expect(sweepSection(c, plan({ lambdas: [0.2] }), 0, 1)).toContain(
-      'No sweep: one learning rate and one lambda were given.',
+      'No sweep: one learning rate, one lambda and one rehearsal weight were given.',
     );
     const some = runner(
       (j) => j.config.lambda,
@@ -264,6 +265,81 @@ describe('bench learn: settings chosen on validation', () => {
     );
     expect(one.asked).toEqual([]);
     expect(given.settings.get('opid')).toMatchObject({ opidWeight: 0.2, how: { opidWeight: 'the one value given' } });
+  });
+
+  it("sweeps each main arm's rehearsal weight last, at its chosen rate and lambda; controls and ablations take their arm's", async () => {
+    // grpo does best without rehearsal, seed-exact with weight 1; the rate and lambda are chosen at no rehearsal.
+    const { asked, run } = runner(
+      (j) =>
+        (isBaseline(j.algo) ? (j.config.rehearsal === 0 ? 0.5 : 0.2) : j.config.rehearsal === 1 ? 0.6 : 0.3) +
+        (j.config.lr === 1e-3 ? 0.1 : 0) +
+        (j.config.lambda === 0.3 ? 0.05 : 0),
+    );
+    const logged: string[] = [];
+    const p = plan({
+      algos: ['grpo', 'seed-exact'],
+      controls: ['seed-exact-crossgame'],
+      ablations: ['opid'],
+      lrs: [5e-4, 1e-3],
+      lambdas: [0.1, 0.3],
+      opidWeights: [0.01, 0.1],
+      rehearsals: [0, 0.3, 1],
+    });
+    const c = await chooseSettings(p, makeJob, run, (l) => logged.push(l));
+    // The lr sweep (8 runs) and the lambda sweep (4) run at no rehearsal; then 3 weights x 2 seeds per main arm.
+    expect(asked.slice(0, 12).every((j) => j.config.rehearsal === 0)).toBe(true);
+    expect(
+      asked.slice(12, 24).map((j) => `${j.algo} ${j.seed} ${j.config.rehearsal} ${j.config.lr} ${j.config.lambda}`),
+    ).toEqual([
+      ...[0, 0.3, 1].flatMap((w) => [1000, 1001].map((s) => `grpo ${s} ${w} 0.001 ${base.lambda}`)),
+      ...[0, 0.3, 1].flatMap((w) => [1000, 1001].map((s) => `seed-exact ${s} ${w} 0.001 0.3`)),
+    ]);
+    expect(logged).toContain(
+      'rehearsal sweep: 0, 0.3, 1 x grpo, seed-exact, 2 seeds x 4 updates each, scored on the validation-unseen games',
+    );
+    const sweepHow = 'best mean validation-unseen success of 2 seeds per value';
+    expect(c.settings.get('grpo')).toMatchObject({ lr: 1e-3, rehearsal: 0, how: { rehearsal: sweepHow } });
+    expect(c.settings.get('seed-exact')).toMatchObject({
+      lr: 1e-3,
+      lambda: 0.3,
+      rehearsal: 1,
+      how: { rehearsal: sweepHow },
+    });
+    expect(c.settings.get('seed-exact-crossgame')).toMatchObject({ rehearsal: 1, how: { rehearsal: "seed-exact's" } });
+    // opid varies seed, no main arm here: it takes seed-exact's settings, and its weight is swept at them.
+    expect(c.settings.get('opid')).toMatchObject({ rehearsal: 1, how: { rehearsal: "seed-exact's" } });
+    expect(asked.slice(24).map((j) => `${j.algo} ${j.config.opidWeight} ${j.config.lr} ${j.config.rehearsal}`)).toEqual(
+      [0.01, 0.1].flatMap((w) => [`opid ${w} 0.001 1`, `opid ${w} 0.001 1`]),
+    );
+    expect(c.points.filter((p) => p.param === 'rehearsal').map((p) => [p.algo, p.value, p.success.toFixed(2)])).toEqual(
+      [
+        ['grpo', 0, '0.60'],
+        ['grpo', 0.3, '0.30'],
+        ['grpo', 1, '0.30'],
+        ['seed-exact', 0, '0.45'],
+        ['seed-exact', 0.3, '0.45'],
+        ['seed-exact', 1, '0.75'],
+      ],
+    );
+    const text = sweepSection(c, p, 2, 1);
+    expect(text).toContain('| seed-exact | rehearsal | 1 | 75.0 | 75.0, 75.0 |');
+    expect(text).toContain(
+      "The rehearsal weights were swept after the rates and lambdas, at each arm's chosen ones, which were chosen at rehearsal 0.",
+    );
+    expect(text).toContain(`| seed-exact-crossgame | 0.001 | seed-exact's | 0.3 | seed-exact's | 1 | seed-exact's |`);
+
+    // One weight: every arm's, no sweep.
+    const one = runner(() => 0.5);
+    const given = await chooseSettings(
+      plan({ lambdas: [0.1], rehearsals: [0.5], ablations: ['seed-nogate'] }),
+      makeJob,
+      one.run,
+      () => {},
+    );
+    expect(one.asked).toEqual([]);
+    for (const a of ['grpo', 'seed-exact', 'seed-exact-crossgame', 'seed-nogate'] as const)
+      expect(given.settings.get(a)!.rehearsal).toBe(0.5);
+    expect(given.settings.get('grpo')!.how.rehearsal).toBe('the one value given');
   });
 
   it("grows an arm's grid past the edge that holds its best value, each arm on its own, until the best is inside", async () => {
@@ -342,6 +418,11 @@ describe('bench learn: settings chosen on validation', () => {
     expect(pastEdge([5e-4, 1e-3], 1e-3, 'lr')).toBe(2e-3);
     expect(pastEdge([0.3, 0.6], 0.6, 'lr')).toBeNull();
     expect(pastEdge([0.1], 0.1, 'lr')).toBeNull();
+    // A rehearsal grid from 0 has no step past either edge by its ratio; past its top it stays within 10.
+    expect(pastEdge([0, 1], 0, 'rehearsal')).toBeNull();
+    expect(pastEdge([0, 1], 1, 'rehearsal')).toBeNull();
+    expect(pastEdge([0.3, 1], 1, 'rehearsal')).toBe(3.33);
+    expect(pastEdge([1, 5], 5, 'rehearsal')).toBeNull();
   });
 
   it('summarises a value over the seeds that finished, and takes the first of equal means', () => {
@@ -358,6 +439,7 @@ describe('bench learn: settings chosen on validation', () => {
       lr: 5e-4,
       lambda,
       opidWeight: 1e-3,
+      rehearsal: 0,
       success_validation: success,
       grad_norm_ratio: ratio,
       grad_norm_grpo: grpo,

@@ -1,8 +1,9 @@
 // The settings of each arm of `bench learn`, chosen on the validation-unseen games only (SWEEP_GAMES: games of
 // what training holds out that no eval set holds, so that each setting is chosen for the games the headline
 // reports, on none of them): a learning-rate sweep over
-// the main arms (when more than one rate is given) and then a lambda sweep over the main arms that distil
-// (when more than one lambda is given), each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
+// the main arms (when more than one rate is given), then a lambda sweep over the main arms that distil
+// (when more than one lambda is given), then a sweep of the rehearsal weight over the main arms (when more
+// than one weight is given), each at the settings chosen before it; each value run on `sweepSeeds` seeds (SWEEP_SEED, SWEEP_SEED + 1, ...)
 // that no main run draws; the value with the best mean success on those games wins. A best value at an edge of
 // the grid says only that the best may lie beyond it: the arm's grid then grows by one step past that edge
 // (the ratio of its last two values) and the new value runs, until the best lies inside or `extend` steps
@@ -29,7 +30,7 @@ import { SWEEP_SEED, type Job, type JobResult } from '../jobs/job.ts';
 import type { JobOutcome } from '../jobs/pool.ts';
 import { mean } from '../stats/stats.ts';
 
-export type SweepParam = 'lr' | 'lambda' | 'opidWeight';
+export type SweepParam = 'lr' | 'lambda' | 'opidWeight' | 'rehearsal';
 
 /** One run of a sweep. */
 export interface SweepRun {
@@ -39,6 +40,8 @@ export interface SweepRun {
   lr: number;
   lambda: number;
   opidWeight: number;
+  /** The weight of the rehearsal term (rl/rehearsal.ts) the run trained at. */
+  rehearsal: number;
   success_validation: number;
   /** The run's mean over its updates of the OPD / GRPO gradient-norm ratio; null without an OPD term. */
   grad_norm_ratio: number | null;
@@ -66,13 +69,18 @@ export interface SweepPoint {
   opd_share: number | null;
 }
 
-/** An arm's learning rate, lambda and OPID weight, and how each was chosen (one phrase each, for the report). */
+/**
+ * An arm's learning rate, lambda, OPID weight and rehearsal weight, and how each was chosen (one phrase each, for
+ * the report).
+ */
 export interface ArmSettings {
   lr: number;
   lambda: number;
   /** The weight of Delta in opid's advantage, A + opidWeight * Delta (unused by every other arm). */
   opidWeight: number;
-  how: { lr: string; lambda: string; opidWeight: string };
+  /** The weight of the rehearsal term of the warm start's skill examples (rl/rehearsal.ts; 0: none). */
+  rehearsal: number;
+  how: { lr: string; lambda: string; opidWeight: string; rehearsal: string };
 }
 
 /** A job that gave no result, and why. */
@@ -82,19 +90,21 @@ export interface FailedRun {
   seed: number;
   lr: number;
   lambda: number;
+  rehearsal: number;
   /** The training games of a data-fraction run; 0 for a run that draws a fresh game for every task. */
   trainGames: number;
   error: string;
 }
 
 export function failedRun(job: Job, error: string): FailedRun {
-  const { lr, lambda, trainGames } = job.config;
+  const { lr, lambda, rehearsal, trainGames } = job.config;
   return {
     kind: job.kind === 'sweep' ? 'sweep' : 'run',
     algo: job.algo,
     seed: job.seed,
     lr,
     lambda,
+    rehearsal,
     trainGames,
     error,
   };
@@ -117,6 +127,8 @@ export interface SweepPlan {
   lambdaGrids?: Readonly<Record<string, readonly number[]>>;
   /** OPID weights swept for the opid arm, main arm or ablation (one value: no sweep). */
   opidWeights: number[];
+  /** Rehearsal weights swept for each main arm (one value: every arm's, no sweep). */
+  rehearsals: number[];
   sweepSeeds: number;
   sweepUpdates: number;
   /** Steps a grid may grow past an edge that holds its best value, per arm and setting; absent: none. */
@@ -161,11 +173,15 @@ export function sweepsLambda(plan: Pick<SweepPlan, 'algos' | 'lambdas' | 'lambda
   return plan.algos.filter(distils).some((a) => lambdaGridOf(plan, a).length > 1);
 }
 
-/** The ranges a grid may grow into: a learning rate in (0, 1], lambda and OPID weight as the settings table has them. */
+/**
+ * The ranges a grid may grow into: a learning rate in (0, 1], lambda, OPID and rehearsal weights as the settings
+ * table has them.
+ */
 const SWEEP_RANGES: Readonly<Record<SweepParam, readonly [number, number]>> = {
   lr: [0, 1],
   lambda: [0, 100],
   opidWeight: [0, 10],
+  rehearsal: [0, 10],
 };
 
 /**
@@ -225,13 +241,14 @@ export function bestPoint(points: readonly SweepPoint[]): SweepPoint | null {
   return points.reduce<SweepPoint | null>((best, p) => (best === null || p.success > best.success ? p : best), null);
 }
 
-const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
+const sweepRun = (param: SweepParam, job: Job, r: JobResult): SweepRun => ({
   param,
   algo: r.algo,
   seed: r.seed,
   lr: r.lr,
   lambda: r.lambda,
   opidWeight: r.opid_weight,
+  rehearsal: job.config.rehearsal,
   success_validation: r.success_validation!,
   grad_norm_ratio: r.metric_means.gradNormRatio,
   grad_norm_grpo: r.metric_means.gradNormGrpo,
@@ -243,7 +260,7 @@ const sweepRun = (param: SweepParam, r: JobResult): SweepRun => ({
 });
 
 /**
- * Runs the sweeps the plan asks for and settles every arm's learning rate and lambda. A sweep run that fails
+ * Runs the sweeps the plan asks for and settles every arm's learning rate, lambda, OPID and rehearsal weights. A sweep run that fails
  * is listed; an arm none of whose sweep runs finished leaves nothing to choose from, and stops the benchmark.
  */
 export async function chooseSettings(
@@ -252,7 +269,7 @@ export async function chooseSettings(
   run: Runner,
   log: (s: string) => void,
 ): Promise<Chosen> {
-  const { algos, base, lrs, lambdas, sweepSeeds, sweepUpdates } = plan;
+  const { algos, base, lrs, lambdas, rehearsals, sweepSeeds, sweepUpdates } = plan;
   const settings = new Map<Algo, ArmSettings>();
   const sweep: SweepRun[] = [];
   const points: SweepPoint[] = [];
@@ -279,7 +296,7 @@ export async function chooseSettings(
         ),
       );
       for (const o of outcomes) {
-        if (o.result) sweep.push(sweepRun(param, o.result));
+        if (o.result) sweep.push(sweepRun(param, o.job, o.result));
         else failed.push(failedRun(o.job, o.error));
       }
     };
@@ -338,7 +355,13 @@ export async function chooseSettings(
       lr: lrOf?.get(a) ?? lrs[0],
       lambda: base.lambda,
       opidWeight: base.opidWeight,
-      how: { lr: lrOf ? sweepHow : 'the one rate given', lambda: '', opidWeight: opidHow(a) },
+      rehearsal: base.rehearsal,
+      how: {
+        lr: lrOf ? sweepHow : 'the one rate given',
+        lambda: '',
+        opidWeight: opidHow(a),
+        rehearsal: 'the one value given',
+      },
     });
   const distilling = algos.filter(distils);
   const swept = distilling.filter((a) => lambdaGridOf(plan, a).length > 1);
@@ -361,6 +384,22 @@ export async function chooseSettings(
       s.how.lambda = plan.lambdaGrids?.[a] ? 'the one OPD share given' : 'the one value given';
     }
   }
+  // Rehearsal keeps the teacher's skill context trained, which may help one arm and not another: each main arm
+  // takes the weight best for it, at its chosen rate and lambda.
+  const rehearsalOf =
+    rehearsals.length > 1
+      ? await sweepOver(
+          'rehearsal',
+          algos,
+          () => rehearsals,
+          (a, rehearsal) => ({ ...base, lr: settings.get(a)!.lr, lambda: settings.get(a)!.lambda, rehearsal }),
+        )
+      : null;
+  for (const a of algos) {
+    const s = settings.get(a)!;
+    s.rehearsal = rehearsalOf?.get(a) ?? rehearsals[0];
+    if (rehearsalOf) s.how.rehearsal = sweepHow;
+  }
   const picked = plan.pickBest ? pickBest(plan, settings, points) : null;
   const mains = picked ? algos.filter((a) => !picked.dropped.includes(a)) : algos;
   const controls = picked ? plan.controls.map((a) => asControlOf(a, picked.best, picked.dropped)) : plan.controls;
@@ -375,6 +414,7 @@ export async function chooseSettings(
       lr: from?.lr ?? lrs[0],
       lambda: from?.lambda ?? (lambdas.length === 1 ? lambdas[0] : base.lambda),
       opidWeight: base.opidWeight,
+      rehearsal: from?.rehearsal ?? rehearsals[0],
       how: {
         lr: source ? `${source}'s` : 'the first rate given',
         lambda: !distils(a)
@@ -385,6 +425,7 @@ export async function chooseSettings(
               ? 'the one value given'
               : "the preset's (no main arm distils)",
         opidWeight: opidHow(a),
+        rehearsal: source ? `${source}'s` : rehearsals.length === 1 ? 'the one value given' : 'the first value given',
       },
     });
   }
@@ -401,6 +442,7 @@ export async function chooseSettings(
             (a, opidWeight) => ({
               ...base,
               lr: settings.get(a)!.lr,
+              rehearsal: settings.get(a)!.rehearsal,
               opidWeight,
             }),
           )
@@ -422,7 +464,8 @@ export async function chooseSettings(
 
 /**
  * Of the distilling main arms, the one whose chosen settings scored best on SWEEP_GAMES (the sweep point of its
- * chosen lambda, or of its chosen rate when lambda was not swept); every other distilling main arm is dropped.
+ * chosen rehearsal weight, the last one swept at all its other settings; else of its chosen lambda; else of its
+ * chosen rate); every other distilling main arm is dropped.
  * Refuses a plan whose sweeps leave nothing to compare.
  */
 function pickBest(
@@ -437,11 +480,12 @@ function pickBest(
   for (const a of distilling) {
     const s = settings.get(a)!;
     const point =
+      points.filter(ofAlgo(a)).find((p) => p.param === 'rehearsal' && p.value === s.rehearsal) ??
       points.filter(ofAlgo(a)).find((p) => p.param === 'lambda' && p.value === s.lambda) ??
       points.filter(ofAlgo(a)).find((p) => p.param === 'lr' && p.value === s.lr);
     if (!point)
       throw new CliError(
-        `--pick-best compares the arms' sweeps on the ${SWEEP_GAMES} games: sweep lambda or the learning rate`,
+        `--pick-best compares the arms' sweeps on the ${SWEEP_GAMES} games: sweep lambda, the learning rate or the rehearsal weight`,
         2,
       );
     success[a] = point.success;
