@@ -16,7 +16,8 @@ import { runCaptured } from '../../cli/testing.ts';
 import { runJob, type Job } from './jobs/job.ts';
 import { run } from './main.ts';
 import { jobCommand } from './jobs/plan_dir.ts';
-import { command, readPlan } from './plan_options.ts';
+import { command } from './plan_options.ts';
+import { readPlan } from './plan_read.ts';
 import type { JobOutcome } from './jobs/pool.ts';
 import { runAndReport } from './write_reports.ts';
 

@@ -34,7 +34,8 @@ import {
   writeManifest,
   type PlanManifest,
 } from './jobs/plan_dir.ts';
-import { command, readPlan, withoutOptions, type LearnValues } from './plan_options.ts';
+import { command, withoutOptions, type LearnValues } from './plan_options.ts';
+import { readPlan } from './plan_read.ts';
 import type { JobOutcome } from './jobs/pool.ts';
 import type { Runner } from './sweeps/sweep.ts';
 import { runAndReport, type Invocation } from './write_reports.ts';

@@ -2,6 +2,7 @@
 // for the Race, each with its JSON beside it: the headline figures per seed (or arm), when the first evaluation
 // and update showed, and where an update's time goes, stage by stage, as the page's engine timed it, closed by a
 // paragraph that says it in words.
+import { ofAlgo } from '../../rl/arms.ts';
 import { theWorld } from '../../worlds/facts.ts';
 import type { EnvironmentName } from '../../worlds/names.ts';
 import type { SourceCommit } from '../../cli/provenance.ts';
@@ -164,7 +165,7 @@ export function raceReport(o: ReportSetting, results: readonly RaceResult[], fai
     ...splitTables(results.flatMap((r) => r.arms.map((a) => ({ name: `Seed ${r.seed}, ${a.algo}`, split: a.stages })))),
   );
   for (const algo of [...new Set(results.flatMap((r) => r.arms.map((a) => a.algo)))]) {
-    const splits = results.flatMap((r) => r.arms.filter((a) => a.algo === algo && a.stages).map((a) => a.stages!));
+    const splits = results.flatMap((r) => r.arms.filter((a) => ofAlgo(algo)(a) && a.stages).map((a) => a.stages!));
     lines.push('', whereTimeGoes(`${world}'s ${algo} arm`, splits));
   }
   lines.push('', `${o.jsonName} beside this report holds every figure of every seed and arm.`, '');

@@ -16,7 +16,7 @@ import { defineCommand, usageLine } from '../../cli/help.ts';
 import { LIMITS } from '../../cli/limits.ts';
 import { sourceCommit } from '../../cli/provenance.ts';
 import { ENV_OPTION, environmentFrom } from '../../cli/environment_option.ts';
-import type { Algo } from '../../rl/arms.ts';
+import { BASELINE, ofAlgo, type Algo } from '../../rl/arms.ts';
 import { theWorld } from '../../worlds/facts.ts';
 import { ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../worlds/names.ts';
 import { threadScaling } from './cpu_threads.ts';
@@ -200,7 +200,8 @@ function plainMatmul(out: Float32Array, a: Float32Array, b: Float32Array, N: num
 }
 
 /** The algorithms whose updates are timed side by side. */
-const ALGOS: readonly Algo[] = ['grpo', 'seed'];
+const DISTILLING: Algo = 'seed';
+const ALGOS: readonly Algo[] = [BASELINE, DISTILLING];
 
 const mean = (a: readonly number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
 
@@ -214,7 +215,7 @@ function meanTotal(run: TrainerTimes, clock: Clock = 'wall'): number {
 /** The stage table: a row per part of an update, a column per algorithm and thread count. */
 function updateTable(runs: readonly TrainerTimes[], all: number, clock: Clock): string {
   const name = (r: TrainerTimes) =>
-    `${r.algo === 'seed' ? 'SEED' : 'GRPO'}, ${r.threads} thread${r.threads > 1 ? 's' : ''}${r.threads === all && all > 2 ? ' (all)' : ''}`;
+    `${r.algo.toUpperCase()}, ${r.threads} thread${r.threads > 1 ? 's' : ''}${r.threads === all && all > 2 ? ' (all)' : ''}`;
   const passes = (r: TrainerTimes) => mean(r.updates.map((u) => u.lossPasses));
   const rows = UPDATE_PARTS.map((part) => {
     const label =
@@ -323,8 +324,8 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`    ${line}\n`),
   );
   const loadAfter = loadavg()[0];
-  const runOf = (algo: Algo, threads: number) => measured.runs.find((r) => r.algo === algo && r.threads === threads)!;
-  const seedRuns = measured.runs.filter((r) => r.algo === 'seed');
+  const runOf = (algo: Algo, threads: number) => measured.runs.find((r) => ofAlgo(algo)(r) && r.threads === threads)!;
+  const seedRuns = measured.runs.filter(ofAlgo(DISTILLING));
   const scaling = threadScaling(seedRuns);
   const tokensPerUpdate = seedRuns[0].updates.at(-1)?.tokens ?? 0;
 
@@ -383,8 +384,8 @@ export async function run(args: string[]): Promise<number> {
     return `${threads} thread${threads > 1 ? 's' : ''}: SEED / GRPO ${ratio('wall')} in wall-clock time, ${ratio('cpu')} in CPU time`;
   });
   const speedups = ALGOS.map((algo) => {
-    const rows = threadScaling(measured.runs.filter((r) => r.algo === algo));
-    return `${algo === 'seed' ? 'SEED' : 'GRPO'} ${rows.map((r) => `${fmt(r.speedup, 2)}x on ${r.threads}`).join(', ')}`;
+    const rows = threadScaling(measured.runs.filter(ofAlgo(algo)));
+    return `${algo.toUpperCase()} ${rows.map((r) => `${fmt(r.speedup, 2)}x on ${r.threads}`).join(', ')}`;
   });
   const threadTable = [
     `| threads | ms per update | SEED updates per second | speedup over 1 thread | scaling efficiency |`,

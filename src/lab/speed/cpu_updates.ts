@@ -9,7 +9,7 @@ import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import type { Environment } from '../../env/environment.ts';
 import { warmStartPath, type ModelConfig, type PresetName } from '../../model/config.ts';
 import { initParameters } from '../../model/init.ts';
-import type { Algo } from '../../rl/arms.ts';
+import { ofAlgo, type Algo } from '../../rl/arms.ts';
 import { defaultConfig } from '../../rl/config.ts';
 import { Trainer } from '../../rl/trainer.ts';
 import { STAGES } from '../../rl/update_state.ts';
@@ -155,7 +155,7 @@ export async function measureUpdates(
   const weights = await Promise.all(trainers.map((t) => t.backend.readParameters()));
   const sameWeights: Record<string, boolean> = {};
   for (const algo of algos) {
-    const mine = weights.filter((_, i) => runs[i].algo === algo);
+    const mine = weights.filter((_, i) => ofAlgo(algo)(runs[i]));
     sameWeights[algo] = mine.every((w) => Buffer.from(w.buffer).equals(Buffer.from(mine[0].buffer)));
   }
   for (const t of trainers) t.backend.dispose();

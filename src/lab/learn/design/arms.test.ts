@@ -5,7 +5,8 @@ import { ALGOS, ARMS, armOf, skillPartOf, type Algo } from '../../../rl/arms.ts'
 import { parseOptions } from '../../../cli/args.ts';
 import { CROSSGAME_CONTROL, settingsSource } from './arms.ts';
 import { estimatePlan } from '../benchmark.ts';
-import { command, readPlan } from '../plan_options.ts';
+import { command } from '../plan_options.ts';
+import { readPlan } from '../plan_read.ts';
 import { COLORS } from '../report/plot.ts';
 
 const plan = (...args: string[]) => readPlan(parseOptions(args, command).values);

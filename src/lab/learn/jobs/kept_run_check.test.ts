@@ -13,7 +13,8 @@ import { runJob, type Job, type JobResult } from './job.ts';
 import { fakeResult } from '../learn_testing.ts';
 import { JOB_STORE_DIR, JobStore, type ReportingRunner } from './job_store.ts';
 import { checkKeptRun } from './kept_run_check.ts';
-import { command, readPlan } from '../plan_options.ts';
+import { command } from '../plan_options.ts';
+import { readPlan } from '../plan_read.ts';
 import type { JobOutcome } from './pool.ts';
 import { ofAlgo } from '../../../rl/arms.ts';
 

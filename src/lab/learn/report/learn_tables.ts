@@ -10,7 +10,8 @@ import type { TeacherRow } from '../stats/diagnostics.ts';
 import type { Difference } from '../stats/differences.ts';
 import type { ScoreFigures } from '../stats/score.ts';
 import { pct, type AlgoRow, type Estimate, type SeedEstimate } from '../stats/stats.ts';
-import type { ArmSettings, SweepPoint } from '../sweeps/sweep.ts';
+import type { ArmSettings } from '../sweeps/sweep.ts';
+import type { SweepPoint } from '../sweeps/sweep_points.ts';
 
 const interval = (ci: [number, number]) => `[${pct(ci[0])}, ${pct(ci[1])}]`;
 const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');

@@ -15,7 +15,7 @@ import { runJob, type JobResult } from '../jobs/job.ts';
 import { fakeOutcome, fakeResult, givenSettings } from '../learn_testing.ts';
 import { buildRecord, readRecordIndex, writeRecord } from './record.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';
-import type { SweepPoint } from '../sweeps/sweep.ts';
+import type { SweepPoint } from '../sweeps/sweep_points.ts';
 
 const GAMES = [
   { layout: 'kitchen/train/0', type: 'pick_and_place_simple' },

@@ -25,7 +25,8 @@ import {
   type AlgoRow,
   type SplitClusters,
 } from '../stats/stats.ts';
-import type { ArmSettings, FailedRun, SweepEdge, SweepPoint, SweepRun } from '../sweeps/sweep.ts';
+import type { ArmSettings, FailedRun, SweepEdge } from '../sweeps/sweep.ts';
+import type { SweepPoint, SweepRun } from '../sweeps/sweep_points.ts';
 import type { PromotedControl } from '../sweeps/promote.ts';
 import { settingsJson } from './sweep_report.ts';
 import { ofAlgo } from '../../../rl/arms.ts';

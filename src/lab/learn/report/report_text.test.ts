@@ -10,7 +10,7 @@ import type { FractionRuns } from '../stats/fractions.ts';
 import type { JobResult } from '../jobs/job.ts';
 import { fakeOutcome, fakeResult, givenSettings, metricMeans } from '../learn_testing.ts';
 import { renderFractions } from './fractions_report.ts';
-import type { SweepPoint, SweepRun } from '../sweeps/sweep.ts';
+import type { SweepPoint, SweepRun } from '../sweeps/sweep_points.ts';
 import { buildRecord } from './record.ts';
 import { renderLearn, type LearnOutcome } from './report.ts';
 

@@ -2,7 +2,8 @@
 // validation-unseen games (SWEEP_GAMES), never by the eval sets. The headline's sentence, comparing it with GRPO and with its cross-game control on
 // eval-unseen, is written in report/learn_prose.ts.
 import type { Algo } from '../../../rl/arms.ts';
-import type { ArmSettings, SweepParam, SweepPoint } from './sweep.ts';
+import type { ArmSettings } from './sweep.ts';
+import type { SweepParam, SweepPoint } from './sweep_points.ts';
 import { distils, ofAlgo } from '../../../rl/arms.ts';
 
 export interface BestArm {
