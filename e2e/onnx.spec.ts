@@ -95,6 +95,9 @@ describe('ONNX export and run in the page', () => {
       maxSteps: MICRO.maxSteps,
       history: MICRO.history >= MICRO.maxSteps ? Infinity : MICRO.history,
       maxCommandTokens: 12,
+      // The micro card's defaults: the skill block after the task line, and no skill slot.
+      skillAfterPage: false,
+      skillSlot: 0,
       fromCard: true,
     });
     expect(await page.getByTestId('onnx-max-steps').inputValue()).toBe(String(MICRO.maxSteps));
