@@ -2,8 +2,8 @@
 // own served in their place, so that what a world has does not depend on the records shipped today: the
 // household's lines alone (the shop has none), or every world's with a shop fixture in place of the shop's own. The
 // fixture is made from the household's newest, named the shop's, with a paired difference of its own so that the
-// page is seen to show it and not the household's, and with teacher checks over updates for its arms but GRPO
-// (no shipped record keeps any).
+// page is seen to show it and not the household's, and with teacher checks of its own over updates for its arms
+// but GRPO (which keeps none).
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import type { RecordIndex, RecordedRun, RecordedTeacherCheck } from '../src/rl/recorded_run.ts';
@@ -67,7 +67,7 @@ export function shopRecord(): { file: string; run: RecordedRun } {
       command: `npm run seed -- bench learn --env shop --record public/runs/${SHOP_FILE}`,
       created: new Date(Date.parse(run.created) + 1000).toISOString(),
       differences: run.differences.map((d) => (d.a === arm && d.b === 'grpo' ? { ...d, unseen: SHOP_DIFFERENCE } : d)),
-      arms: run.arms.map((a, k) => (a.algo === 'grpo' ? a : { ...a, teacher: teacherChecks(run.updates, k) })),
+      arms: run.arms.map((a, k) => ({ ...a, teacher: a.algo === 'grpo' ? undefined : teacherChecks(run.updates, k) })),
     },
   };
 }

@@ -169,11 +169,18 @@ describe('recorded run', () => {
     expect(problems).toEqual([]);
     await page.close();
 
-    // The household's shipped record keeps no checks: its panel draws none.
+    // The household's shipped record: its panel draws the checks it keeps, and none where it keeps none.
+    const householdChecked = shippedRecord().run.arms.filter((a) => a.teacher?.length);
     const household = await openWithIndex(chromium.browser, formatHash(FAST), indexWithShop());
     await expect.poll(() => household.page.getByTestId('recorded-run').getAttribute('data-state')).toBe('ready');
     expect(await household.page.getByTestId('recorded-world').getAttribute('data-world')).toBe('household');
-    expect(await household.page.getByTestId('teacher-effects').count()).toBe(0);
+    expect(await household.page.getByTestId('teacher-effects').count()).toBe(householdChecked.length ? 1 : 0);
+    if (householdChecked.length) {
+      const lines = household.page.getByTestId('teacher-effect-block').locator('g[data-algo]');
+      expect(await lines.evaluateAll((gs) => gs.map((g) => g.getAttribute('data-algo')))).toEqual(
+        householdChecked.map((a) => a.algo),
+      );
+    }
     expect(household.problems).toEqual([]);
   });
 
