@@ -224,12 +224,23 @@ describe('checking a recorded run', () => {
     expect(parseRecordedRun(text)).toEqual(checked);
   });
 
-  it('reads every shipped record, which keeps no teacher checks', () => {
+  it('reads every shipped record, whose teacher checks, where it keeps any, take the own skill apart', () => {
     const index = checkRecordIndex(JSON.parse(readFileSync('public/runs/index.json', 'utf8')));
     expect(index.runs.length).toBeGreaterThan(0);
     for (const { file } of index.runs) {
       const run = parseRecordedRun(readFileSync(`public/runs/${file}`, 'utf8'));
-      expect(run.arms.every((a) => a.teacher === undefined)).toBe(true);
+      for (const arm of run.arms) {
+        const checks = arm.teacher ?? [];
+        const updates = checks.map((c) => c.update);
+        expect(updates, `${file} ${arm.algo}`).toEqual([...updates].sort((a, b) => a - b));
+        for (const c of checks) {
+          // The block and content effects are means of paired differences: the differences of the means (kept to 4 digits).
+          expect(c.block.value, `${file} ${arm.algo} ${c.update}`).toBeCloseTo(c.other - c.none, 3);
+          expect(c.content.value, `${file} ${arm.algo} ${c.update}`).toBeCloseTo(c.own - c.other, 3);
+          expect(c.block.ci[0]).toBeLessThanOrEqual(c.block.value + 1e-12);
+          expect(c.content.ci[1]).toBeGreaterThanOrEqual(c.content.value - 1e-12);
+        }
+      }
     }
   });
 
