@@ -176,6 +176,13 @@ const TABLE = {
     before: 0,
     doc: 'run the teacher check (does the skill still help the current policy?) on validation games after every N-th update; 0 = never',
   },
+  gradShareEvery: {
+    ...count(0, 1_000_000),
+    paper: 0,
+    presets: tinyPresets(4),
+    before: 1,
+    doc: "the gradient's OPD part is measured on its own (one more loss pass) at every N-th update of a distilling run, for the gradient-share metrics (0 = never, 1 = every update); training is the same bits at every value",
+  },
   teacherGames: {
     ...count(2, 256),
     paper: 64,

@@ -31,19 +31,41 @@ function norm(xs: Float32Array): number {
 }
 
 /**
+ * Whether update `st` measures its gradient's two parts: every config.gradShareEvery-th update (the first
+ * included) that has an OPD term. The measurement is a pass of its own, and the ratio of mean norms over a
+ * run's updates (opd_share.ts) needs only a sample of them.
+ */
+function measuresGradientParts(st: Pick<UpdateState, 'update' | 'config' | 'lossHyper' | 'inputs'>): boolean {
+  const every = st.config.gradShareEvery;
+  return every > 0 && st.update % every === 0 && hasOpdTerm(st);
+}
+
+/** Whether the update's loss has an OPD term: lambda > 0 and some token under the OPD mask. */
+function hasOpdTerm(st: Pick<UpdateState, 'lossHyper' | 'inputs'>): boolean {
+  return st.lossHyper.lambda !== 0 && st.inputs !== null && st.inputs.opdMask.some((m) => m !== 0);
+}
+
+/**
  * Stage 5: the loss and its gradient (accumulated in the backend, which holds none before it), from st.inputs
  * under st.lossHyper. With `measure` and an OPD term, the OPD part of the gradient is computed first on its own
  * (the same inputs with an empty GRPO/KL mask) and read, then the whole: st.gradParts holds the norms of the
- * two parts, so the scale of lambda is measured, not guessed. It costs one more loss pass.
+ * two parts, so the scale of lambda is measured, not guessed. It costs one more loss pass, and leaves the
+ * gradient the same bits as without it. An update with an OPD term that does not measure says so
+ * (st.gradPartsUnmeasured): its metrics hold no norms rather than the whole gradient's as GRPO's.
  */
-export async function lossStage(run: UpdateContext, st: UpdateState, measure = true): Promise<void> {
+export async function lossStage(
+  run: UpdateContext,
+  st: UpdateState,
+  measure = measuresGradientParts(st),
+): Promise<void> {
   const batch = packBatch(
     st.trajectories.flatMap((t) => t.sequences),
     run.tok.padId,
   );
   const inputs = st.inputs!;
   const { backend } = run;
-  if (!measure || st.lossHyper.lambda === 0 || inputs.opdMask.every((m) => m === 0)) {
+  if (!measure || !hasOpdTerm(st)) {
+    if (st.gradParts == null && hasOpdTerm(st)) st.gradPartsUnmeasured = true;
     st.loss = await backend.lossBackward(batch, inputs, st.lossHyper);
     return;
   }
@@ -54,6 +76,7 @@ export async function lossStage(run: UpdateContext, st: UpdateState, measure = t
   const whole = await backend.readGradients();
   for (let i = 0; i < whole.length; i++) whole[i] -= opd[i];
   st.gradParts = { grpo: norm(whole), opd: norm(opd) };
+  st.gradPartsUnmeasured = false;
 }
 
 /**

@@ -73,7 +73,7 @@ describe('the Delta-dependent share of the OPD coefficient', () => {
 describe("an update's shares", () => {
   const tok = defaultTokenizer();
   const model = presetConfig('micro', tok.vocabSize);
-  const update = (algo: Algo) =>
+  const trainer = (algo: Algo, gradShareEvery = 1) =>
     new Trainer<Scene, StepRecord>({
       backend: CpuBackend.fromSeed(model, 11),
       tokenizer: tok,
@@ -87,10 +87,33 @@ describe("an update's shares", () => {
         history: 3,
         lambda: 1,
         annotatorSkills: 1,
+        gradShareEvery,
       },
       seed: 5,
       world: householdRl(TINY),
-    }).update();
+    });
+  const update = (algo: Algo) => trainer(algo).update();
+
+  it('are measured at every gradShareEvery-th update, the first included, and training is the same bits', async () => {
+    const every = trainer('seed', 1);
+    const sampled = trainer('seed', 2);
+    const never = trainer('seed', 0);
+    for (let u = 0; u < 3; u++) {
+      const [a, b, c] = [await every.update(), await sampled.update(), await never.update()];
+      expect(a.gradNormOpd).toBeGreaterThan(0);
+      if (u % 2 === 0)
+        expect([b.gradNormGrpo, b.gradNormOpd, b.opdShare]).toEqual([a.gradNormGrpo, a.gradNormOpd, a.opdShare]);
+      else expect([b.gradNormGrpo, b.gradNormOpd, b.gradNormRatio, b.opdShare]).toEqual([null, null, null, null]);
+      expect([c.gradNormGrpo, c.gradNormOpd, c.opdShare]).toEqual([null, null, null]);
+      expect(b.gradNorm).toBe(a.gradNorm);
+      const weights = await every.backend.readParameters();
+      expect(await sampled.backend.readParameters()).toEqual(weights);
+      expect(await never.backend.readParameters()).toEqual(weights);
+    }
+    // GRPO has no OPD part to measure: its whole gradient is the GRPO part at every update, at any setting.
+    const grpo = trainer('grpo', 0);
+    expect((await grpo.update()).gradNormOpd).toBe(0);
+  });
 
   it('follow the measured norms and gates: the gate off gives 0, exact distillation and GRPO no coefficient', async () => {
     const seed = await update('seed');

@@ -135,14 +135,15 @@ export interface UpdateMetrics {
   /**
    * Norms of the GRPO part (with its KL term) and the OPD part of the update's gradient, before clipping, and
    * opd / grpo: how much of the step the distillation term drives. Without an OPD term the GRPO part is the
-   * whole gradient and the OPD part 0; null when refused.
+   * whole gradient and the OPD part 0; null when refused, or on an update that does not measure them
+   * (config.gradShareEvery).
    */
   gradNormGrpo: number | null;
   gradNormOpd: number | null;
   gradNormRatio: number | null;
   /**
    * The OPD share of the gradient, gradNormOpd / (gradNormGrpo + gradNormOpd) (opd_share.ts): 0 without an OPD
-   * term; null when refused. A run's figure is the ratio of the mean norms, not the mean of this.
+   * term; null where the norms are. A run's figure is the ratio of the mean norms, not the mean of this.
    */
   opdShare: number | null;
   /**
@@ -425,7 +426,8 @@ export class Trainer<S = unknown, R extends EpisodeStep = EpisodeStep> implement
 function gradientParts(
   st: UpdateState,
 ): Pick<UpdateMetrics, 'gradNormGrpo' | 'gradNormOpd' | 'gradNormRatio' | 'opdShare'> {
-  if (st.skipped || !st.step) return { gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, opdShare: null };
+  if (st.skipped || !st.step || st.gradPartsUnmeasured)
+    return { gradNormGrpo: null, gradNormOpd: null, gradNormRatio: null, opdShare: null };
   const parts = st.gradParts ?? { grpo: st.step.gradNorm, opd: 0 };
   return {
     gradNormGrpo: parts.grpo,

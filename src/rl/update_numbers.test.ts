@@ -40,6 +40,8 @@ async function updateHash(world: EnvironmentName, algo: Algo): Promise<string> {
       maxSteps: 6,
       temperature: 2,
       scoreReward: env.score ? 1 : 0,
+      // Every update measures its gradient's parts, so that both updates' metrics hold them.
+      gradShareEvery: 1,
     },
     seed: 3,
     world: rl,

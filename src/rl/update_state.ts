@@ -77,6 +77,8 @@ export interface UpdateState<S = unknown, R extends EpisodeStep = EpisodeStep> {
   step: StepStats | null;
   /** Norms of the update's gradient parts (loss.ts lossStage): GRPO with its KL term, and OPD; null when not measured. */
   gradParts?: { grpo: number; opd: number } | null;
+  /** True where the update has an OPD term but did not measure its parts (config.gradShareEvery). */
+  gradPartsUnmeasured?: boolean;
   skipped: { term: string; where: string } | null;
   startedMs: number;
   tokens: number;

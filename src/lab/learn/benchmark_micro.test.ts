@@ -36,6 +36,9 @@ describe('bench learn: in-process on the micro preset', () => {
       'maxSteps=3',
       '--set',
       'history=3',
+      // Both updates measure the gradient's parts: the first one's GRPO part is 0 (no group differs in reward yet).
+      '--set',
+      'gradShareEvery=1',
       // The teacher check at the warm start on 4 games: every run plays one.
       '--teacher-at',
       '0',

@@ -17,10 +17,12 @@ import { LIMITS } from '../../cli/limits.ts';
 import { sourceCommit } from '../../cli/provenance.ts';
 import { ENV_OPTION, environmentFrom } from '../../cli/environment_option.ts';
 import { BASELINE, ofAlgo, type Algo } from '../../rl/arms.ts';
+import { defaultConfig } from '../../rl/config.ts';
 import { theWorld } from '../../worlds/facts.ts';
 import { ENVIRONMENT_NAMES, namedWorld, type EnvironmentName } from '../../worlds/names.ts';
 import { threadScaling } from './cpu_threads.ts';
-import { measureUpdates, UPDATE_PARTS, type TrainerTimes } from './cpu_updates.ts';
+import { measureUpdates } from './cpu_updates.ts';
+import { fmt, meanTotal, updateTable, type Clock } from './cpu_update_table.ts';
 import { outOption, reportHead, reportName, reportPath, writeOutput } from '../output.ts';
 import { BENCH_LOSS } from './bench_loss.ts';
 
@@ -203,39 +205,6 @@ function plainMatmul(out: Float32Array, a: Float32Array, b: Float32Array, N: num
 const DISTILLING: Algo = 'seed';
 const ALGOS: readonly Algo[] = [BASELINE, DISTILLING];
 
-const mean = (a: readonly number[]) => a.reduce((x, y) => x + y, 0) / Math.max(1, a.length);
-
-/** Wall-clock time, or CPU time of this process (every thread of it, spinning included). */
-type Clock = 'wall' | 'cpu';
-
-function meanTotal(run: TrainerTimes, clock: Clock = 'wall'): number {
-  return mean(run.updates.map((u) => (clock === 'wall' ? u.totalMs : u.totalCpuMs)));
-}
-
-/** The stage table: a row per part of an update, a column per algorithm and thread count. */
-function updateTable(runs: readonly TrainerTimes[], all: number, clock: Clock): string {
-  const name = (r: TrainerTimes) =>
-    `${r.algo.toUpperCase()}, ${r.threads} thread${r.threads > 1 ? 's' : ''}${r.threads === all && all > 2 ? ' (all)' : ''}`;
-  const passes = (r: TrainerTimes) => mean(r.updates.map((u) => u.lossPasses));
-  const rows = UPDATE_PARTS.map((part) => {
-    const label =
-      part === 'loss + backward' ? `loss + backward (passes: ${runs.map((r) => fmt(passes(r), 0)).join(', ')})` : part;
-    const of = (u: TrainerTimes['updates'][number]) => (clock === 'wall' ? u.parts : u.cpuParts)[part];
-    return `| ${label} | ${runs.map((r) => fmt(mean(r.updates.map(of)))).join(' | ')} |`;
-  });
-  return [
-    `| ${clock === 'wall' ? 'wall-clock' : 'CPU'} ms per update | ${runs.map(name).join(' | ')} |`,
-    `|---|${runs.map(() => '---:').join('|')}|`,
-    ...rows,
-    `| **whole update** | ${runs.map((r) => `**${fmt(meanTotal(r, clock))}**`).join(' | ')} |`,
-    `| tokens per update | ${runs.map((r) => fmt(mean(r.updates.map((u) => u.tokens)))).join(' | ')} |`,
-  ].join('\n');
-}
-
-function fmt(n: number, digits = 0): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
 export async function run(args: string[]): Promise<number> {
   const { values } = parseOptions(args, command);
   const commit = sourceCommit();
@@ -328,6 +297,9 @@ export async function run(args: string[]): Promise<number> {
   const seedRuns = measured.runs.filter(ofAlgo(DISTILLING));
   const scaling = threadScaling(seedRuns);
   const tokensPerUpdate = seedRuns[0].updates.at(-1)?.tokens ?? 0;
+  // The timed updates are 1 .. updates, after the warm-up's update 0.
+  const shareEvery = defaultConfig(preset).gradShareEvery;
+  const sharePasses = shareEvery > 0 ? Math.floor(updates / shareEvery) : 0;
 
   const attended = (len + 1) / 2;
   const flopFwd = forwardFlopsPerToken(config, attended, scoredFraction);
@@ -424,8 +396,9 @@ and the world's own settings, from ${measured.init}: one trainer per algorithm a
 weights and seed, so update u of an algorithm does the same work on every thread count; ${updates} updates each after
 a warm-up update, taking turns update by update. Milliseconds of wall-clock time per update, means over the
 timed updates; each stage's backend passes are timed apart from the rest of the stage (the world's steps,
-prompts, masks and packing, in TypeScript). The loss row counts its passes: a distilling update measures
-its gradient's OPD part with a pass of its own (the gradient-share metrics). Same weights after every update
+prompts, masks and packing, in TypeScript). The loss row counts its passes, a mean over the timed updates: a
+distilling update measures its gradient's OPD part with a pass of its own (the gradient-share metrics) at every
+${shareEvery}-th update (gradShareEvery), the warm-up's included, so that ${updates} timed updates hold ${sharePasses} such pass${sharePasses === 1 ? '' : 'es'}. Same weights after every update
 on every thread count, bit for bit: ${ALGOS.map((a) => `${a} ${measured.sameWeights[a] ? 'yes' : 'NO'}`).join(', ')}.
 1-minute load average ${loadBefore.toFixed(2)} before and ${loadAfter.toFixed(2)} after, on ${cpus().length} logical cores (a load above the core count means other
 processes shared them). The second table is the same updates in this process's CPU time (every thread's, a

@@ -171,6 +171,7 @@ export const SETTING_ROWS: Readonly<Record<TrainKey, SettingRow>> = {
   },
   staticTasks: { none: "seed-static's library, which the SEED trainer does not have" },
   teacherEvery: { none: "the playground's teacher check, a diagnostic the SEED trainer does not run" },
+  gradShareEvery: { none: "the playground's gradient-share metrics, which the SEED trainer does not measure" },
   teacherGames: { none: "the playground's teacher check, a diagnostic the SEED trainer does not run" },
   teacherRefresh: {
     none: "the SEED trainer's analyzer and teacher are the policy of the update (policy_vllm): teacherRefresh = 1, the paper's; no key refreshes them less often",

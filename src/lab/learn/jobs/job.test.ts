@@ -16,7 +16,16 @@ import { environmentOf } from '../../../worlds/environments.ts';
 import { readJobInit, runJob, type Job } from './job.ts';
 import { MEAN_METRIC_KEYS } from './update_means.ts';
 
-const config = { ...defaultConfig('micro'), groupSize: 2, tasksPerUpdate: 2, maxSteps: 3, history: 3 };
+// Every update measures its gradient's parts: the first, whose GRPO part is 0 (no group differs in reward yet),
+// would otherwise be the only one of the three that does.
+const config = {
+  ...defaultConfig('micro'),
+  groupSize: 2,
+  tasksPerUpdate: 2,
+  maxSteps: 3,
+  history: 3,
+  gradShareEvery: 1,
+};
 const job = (kind: Job['kind'], algo: Job['algo'], lambda: number): Job => ({
   kind,
   algo,

@@ -64,6 +64,7 @@
 #       to a fraction of it (the paper's data-fraction runs set none)
 #   staticTasks = 8 (paper 16): seed-static's library, which the SEED trainer does not have
 #   teacherEvery = 0 (paper 0): the playground's teacher check, a diagnostic the SEED trainer does not run
+#   gradShareEvery = 4 (paper 0): the playground's gradient-share metrics, which the SEED trainer does not measure
 #   teacherGames = 64 (paper 64): the playground's teacher check, a diagnostic the SEED trainer does not run
 #   teacherRefresh = 1 (paper 1): the SEED trainer's analyzer and teacher are the policy of the update (policy_vllm):
 #       teacherRefresh = 1, the paper's; no key refreshes them less often
