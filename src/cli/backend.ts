@@ -16,16 +16,9 @@ export function backendOption(description: string) {
   return { type: 'string' as const, value: BACKENDS.join('|'), default: 'cpu', description };
 }
 
-/**
- * Floats of activations the CPU backend keeps between a loss's passes in a Node process (1 GiB): the shop's
- * windowed steps need about 217M, and beyond the budget a sequence runs its forward again in every backward
- * (the same bits). The page keeps the backend's default (384 MB): a tab holds one heap per arm.
- */
-export const PROCESS_ACTIVATION_BUDGET = 256 * 1024 * 1024;
-
 /** A backend holding `params` as its current and reference weights. */
 export async function openBackend(kind: string, config: ModelConfig, params: Float32Array): Promise<Backend> {
-  if (kind === 'cpu') return new CpuBackend(config, params, { activationBudget: PROCESS_ACTIVATION_BUDGET });
+  if (kind === 'cpu') return new CpuBackend(config, params);
   if (kind !== 'webgpu') throw new CliError(`--backend must be ${BACKENDS.join(' or ')}, got ${quote(kind)}`, 2);
   try {
     return new WebGpuBackend(await createNodeRuntime(), config, params);

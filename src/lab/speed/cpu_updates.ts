@@ -4,7 +4,6 @@
 // with a different one, so that other load on a shared machine falls on all of them. Every update is timed
 // stage by stage, and within a stage by backend call (timed_backend.ts): the decoder's passes, each scoring
 // pass, each loss pass.
-import { PROCESS_ACTIVATION_BUDGET } from '../../cli/backend.ts';
 import { existsSync } from 'node:fs';
 import { CpuBackend } from '../../backend/cpu/cpu_backend.ts';
 import type { Environment } from '../../env/environment.ts';
@@ -112,9 +111,7 @@ export async function measureUpdates(
   const config = { ...defaultConfig(preset), ...world.trainDefaults };
   const runs = algos.flatMap((algo) => counts.map((threads) => ({ algo, threads })));
   const trainers = runs.map(({ algo, threads }) => {
-    const backend = new TimedBackend(
-      new CpuBackend(model, params, { threads, activationBudget: PROCESS_ACTIVATION_BUDGET }),
-    );
+    const backend = new TimedBackend(new CpuBackend(model, params, { threads }));
     return { backend, trainer: new Trainer({ backend, tokenizer: tok, algo, config, seed, world }) };
   });
   const times: TimedUpdate[][] = runs.map(() => []);

@@ -2,7 +2,6 @@
 // the final evaluation), a sweep run (train, then the validation-unseen games) or the warm start's own evaluation.
 // A run of a benchmark that is recorded for the page (record.ts) also evaluates eval-seen at each point of
 // its curve, and keeps a few episodes with their per-token numbers at the updates it is told.
-import { PROCESS_ACTIVATION_BUDGET } from '../../../cli/backend.ts';
 import { CpuBackend } from '../../../backend/cpu/cpu_backend.ts';
 import type { Backend } from '../../../backend/backend.ts';
 import { worldOrDefault, type EnvironmentName } from '../../../worlds/names.ts';
@@ -191,9 +190,7 @@ export async function runJob(job: Job, progress?: JobProgress): Promise<JobResul
   const tok = tokenizerOf(env);
   const ck = await readJobInit(job);
   const preset = job.preset ?? PRESET;
-  const backend = new CpuBackend(presetConfig(preset, tok.vocabSize), ck.params, {
-    activationBudget: PROCESS_ACTIVATION_BUDGET,
-  });
+  const backend = new CpuBackend(presetConfig(preset, tok.vocabSize), ck.params);
   const t0 = performance.now();
   const { seen: seenScenes, unseen: unseenScenes } = evalSets(job.evalEpisodes, env);
   let gathered = nothingGathered(job.kind === 'run' && job.record !== undefined);
