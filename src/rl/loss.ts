@@ -64,8 +64,9 @@ export async function lossStage(
   );
   const inputs = st.inputs!;
   const { backend } = run;
-  if (!measure || !hasOpdTerm(st)) {
-    if (st.gradParts == null && hasOpdTerm(st)) st.gradPartsUnmeasured = true;
+  const opdTerm = hasOpdTerm(st);
+  if (!measure || !opdTerm) {
+    if (st.gradParts == null && opdTerm) st.gradPartsUnmeasured = true;
     st.loss = await backend.lossBackward(batch, inputs, st.lossHyper);
     return;
   }
@@ -76,7 +77,6 @@ export async function lossStage(
   const whole = await backend.readGradients();
   for (let i = 0; i < whole.length; i++) whole[i] -= opd[i];
   st.gradParts = { grpo: norm(whole), opd: norm(opd) };
-  st.gradPartsUnmeasured = false;
 }
 
 /**
