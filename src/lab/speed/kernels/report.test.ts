@@ -2,7 +2,8 @@
 // is no hardware measurement; a GPU's goes beside it under the GPU's name.
 import { describe, expect, it } from 'vitest';
 import type { AdapterReport } from '../../../backend/webgpu/device.ts';
-import { adapterLine, reportName } from './report.ts';
+import { adapterLine, gradientPartsWords, reportName } from './report.ts';
+import type { UpdateCost } from './update.ts';
 
 const swiftshader: AdapterReport = {
   environment: 'node',
@@ -36,5 +37,25 @@ describe('kernel report naming', () => {
   it('says whether the adapter is hardware', () => {
     expect(adapterLine(swiftshader)).toContain('not measured on hardware in this report');
     expect(adapterLine(h200)).toBe('Adapter: nvidia hopper (NVIDIA H200): a hardware GPU.');
+  });
+});
+
+describe("the round-trip tables' line on the gradient's parts", () => {
+  /** A counted update whose loss stage made these calls (the rest of the cost does not enter the line). */
+  const cost = (algo: UpdateCost['algo'], lossCalls: Record<string, number>, gradShareEvery = 4) =>
+    ({ algo, gradShareEvery, stages: [{ stage: 'loss', calls: lossCalls }] }) as unknown as UpdateCost;
+
+  it('says whether each distilling arm counted an update that measured them, from the calls it made', () => {
+    const grpo = cost('grpo', { lossBackward: 1 });
+    expect(gradientPartsWords([grpo, cost('seed', { lossBackward: 1 })])).toBe(
+      " A distilling run measures its gradient's parts at one update in 4 (gradShareEvery): seed's counted update is not.",
+    );
+    expect(gradientPartsWords([grpo, cost('seed', { lossBackward: 2, readGradients: 2, zeroGradients: 1 }, 1)])).toBe(
+      " A distilling run measures its gradient's parts at every update (gradShareEvery): seed's counted update is one.",
+    );
+  });
+
+  it('says nothing where no arm distils', () => {
+    expect(gradientPartsWords([cost('grpo', { lossBackward: 1 })])).toBe('');
   });
 });

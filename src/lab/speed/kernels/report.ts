@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { formatAdapter, isSoftwareAdapter, type AdapterReport } from '../../../backend/webgpu/device.ts';
 import type { MatmulVariant } from '../../../backend/webgpu/matmul.ts';
 import type { ModelConfig } from '../../../model/config.ts';
+import { distils } from '../../../rl/arms.ts';
 import type { SourceCommit } from '../../../cli/provenance.ts';
 import { reportHead } from '../../output.ts';
 import { MATMUL_VARIANTS, type KernelTimes, type Row } from './cases.ts';
@@ -52,6 +53,17 @@ function layoutWords({ history, maxSteps, skillAfterPage }: UpdateCost['layout']
   return `windowed steps (${history} past steps in each step's context, up to ${maxSteps} steps; the skill block ${skillAfterPage === 1 ? 'after the current observation' : 'after the task line'})`;
 }
 
+/** Whether each distilling arm's counted update measured its gradient's parts (a loss stage that read gradients). */
+export function gradientPartsWords(costs: UpdateCost[]): string {
+  const measured = costs.filter((c) => c.stages.some((s) => s.stage === 'loss' && 'readGradients' in s.calls));
+  const distilling = costs.filter((c) => distils(c.algo));
+  if (distilling.length === 0) return '';
+  const every = distilling[0].gradShareEvery;
+  const schedule = every === 0 ? 'at no update' : every === 1 ? 'at every update' : `at one update in ${every}`;
+  const counted = distilling.map((c) => `${c.algo}'s counted update ${measured.includes(c) ? 'is one' : 'is not'}`);
+  return ` A distilling run measures its gradient's parts ${schedule} (gradShareEvery): ${counted.join(', ')}.`;
+}
+
 function updateLines(updates: UpdateCost[]): string[] {
   if (updates.length === 0) return [];
   const groups = new Map<string, UpdateCost[]>();
@@ -71,9 +83,10 @@ function updateLines(updates: UpdateCost[]): string[] {
     "sample) reads the sampled token and its log-prob per stream (the environment and the skill grammar choose the next step's mask on",
     'the host); each scoring pass reads its log-probs once (score current: l_skill, with the skill in context, which GRPO has no use for;',
     'score reference: l_ref); loss-backward reads the per-token loss terms and the non-finite count once per pass, at its end; with a',
-    "distillation term the loss stage runs a second pass to measure the two parts of the gradient (it reads the distillation part's",
-    'gradient, clears it, then reads the whole: readGradients, zeroGradients); the optimizer clips on the device and reads (norm,',
-    'clip scale, finite flag). A batch over the activation budget runs its chunks of',
+    'distillation term, at one update in gradShareEvery, the loss stage runs a second pass to measure the two parts of the gradient (it',
+    "reads the distillation part's gradient, clears it, then reads the whole: readGradients, zeroGradients; each world's line says",
+    'whether the counted update is one); the optimizer clips on the device and reads (norm, clip scale, finite flag). A batch over the',
+    'activation budget runs its chunks of',
     "sequences one after the other in the same submit. On a software adapter the GPU's work runs on the same CPU, so the waiting is",
     "mostly the kernels' own compute.",
     '',
@@ -83,7 +96,7 @@ function updateLines(updates: UpdateCost[]): string[] {
       return [
         `### ${u.world}, ${u.preset} (d ${c.dModel}, ${c.nLayer} layers, ${c.nHead} heads), policy ${u.policy}`,
         '',
-        `Layout: ${layoutWords(u.layout)}. Response tokens: ${costs.map((x) => `${x.algo} ${x.tokens}`).join(', ')}; skills the teacher read: ${costs.map((x) => `${x.algo} ${x.usableSkills}`).join(', ')}.`,
+        `Layout: ${layoutWords(u.layout)}. Response tokens: ${costs.map((x) => `${x.algo} ${x.tokens}`).join(', ')}; skills the teacher read: ${costs.map((x) => `${x.algo} ${x.usableSkills}`).join(', ')}.${gradientPartsWords(costs)}`,
         '',
         ...updateTable(costs),
         '',

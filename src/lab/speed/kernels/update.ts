@@ -46,6 +46,8 @@ export interface UpdateCost {
   policy: string;
   /** The settings that place the context: past steps in it, the step budget, where the skill block goes. */
   layout: Pick<TrainConfig, 'history' | 'maxSteps' | 'skillAfterPage'>;
+  /** A distilling update measures its gradient's parts (one more loss pass) at every N-th update (0: never). */
+  gradShareEvery: number;
   /** Index of the reported update (0-based; earlier ones warmed up). */
   update: number;
   /** Response tokens the update trained on. */
@@ -123,7 +125,7 @@ export async function measureUpdates(gpu: GpuRuntime, run: UpdateRun): Promise<U
       counters: stages.reduce((t, s) => addCounters(t, s.counters), zeroCounters()),
       calls: stages.reduce((t, s) => addCalls(t, s.calls), {}),
     };
-    const { history, maxSteps, skillAfterPage } = trainer.config;
+    const { history, maxSteps, skillAfterPage, gradShareEvery } = trainer.config;
     return {
       world: name,
       algo,
@@ -131,6 +133,7 @@ export async function measureUpdates(gpu: GpuRuntime, run: UpdateRun): Promise<U
       model,
       policy: fromCheckpoint ? warmStart : 'seeded init',
       layout: { history, maxSteps, skillAfterPage },
+      gradShareEvery,
       update: updates - 1,
       tokens,
       usableSkills,
